@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { Catalog } from './catalog/catalog.js';
+import { CATEGORY_DOCS } from './model/category-docs.js';
+import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from './model/finding.js';
+import type { Rule } from './rules/rule.js';
+import { RULES } from './rules/index.js';
+
+export interface AnalyzeOptions {
+  rules?: readonly Rule[];
+  /** Findings from outside the org (repository files), added to the same report. */
+  extraFindings?: readonly FindingDraft[];
+  /** What else could not be read (repository files, ...), on top of the snapshot's own entries. */
+  extraIncomplete?: readonly IncompleteItem[];
+}
+
+/** Same category, resource and location → same id, across runs and machines. */
+export function fingerprint(draft: Pick<FindingDraft, 'category' | 'resource' | 'location'>): string {
+  const key = [draft.category, draft.resource.type, draft.resource.identifier, draft.location].join('\u0000');
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/** Run every rule; a rule that throws becomes a ruleError (and an incomplete run), never a crash. */
+export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report {
+  const drafts: FindingDraft[] = [...(options.extraFindings ?? [])];
+  const ruleErrors: RuleError[] = [];
+  for (const rule of options.rules ?? RULES) {
+    try {
+      drafts.push(...rule.check(catalog));
+    } catch (error) {
+      ruleErrors.push({ rule: rule.category, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  const findings = dedupe(drafts.map(toFinding)).sort(compareFindings);
+  const incomplete: IncompleteItem[] = [...catalog.incomplete, ...(options.extraIncomplete ?? [])];
+  if (!catalog.entitiesFetched) {
+    incomplete.push({
+      resource: 'entities',
+      reason: 'the snapshot has no entities, so blueprints whose entities carry $team values (ownership-direct) could not be found',
+    });
+  }
+  for (const error of ruleErrors) {
+    incomplete.push({ resource: `rule ${error.rule}`, reason: `the rule failed: ${error.message}` });
+  }
+
+  const report: Report = {
+    format: 'impact-report/1',
+    organization: { id: catalog.organization.id, name: catalog.organization.name },
+    summary: summarize(findings),
+    incomplete,
+    findings,
+  };
+  if (ruleErrors.length > 0) report.ruleErrors = ruleErrors;
+  return report;
+}
+
+function toFinding(draft: FindingDraft): Finding {
+  const { category, resource, location, evidence, reason, suggestion, ...optional } = draft;
+  return {
+    id: fingerprint(draft),
+    kind: CATEGORY_DOCS[category].kind,
+    category,
+    resource,
+    location,
+    evidence,
+    reason,
+    suggestion,
+    ...optional,
+  };
+}
+
+/** One finding per distinct location: the first draft for an id wins. */
+function dedupe(findings: Finding[]): Finding[] {
+  const byId = new Map<string, Finding>();
+  for (const finding of findings) if (!byId.has(finding.id)) byId.set(finding.id, finding);
+  return [...byId.values()];
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sort order fixed by contracts.md: kind, category, resource type, identifier, location. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compareText(a.kind, b.kind) ||
+    compareText(a.category, b.category) ||
+    compareText(a.resource.type, b.resource.type) ||
+    compareText(a.resource.identifier, b.resource.identifier) ||
+    compareText(a.location, b.location)
+  );
+}
+
+export function summarize(findings: readonly Finding[]): Report['summary'] {
+  const byCategory: Report['summary']['byCategory'] = {};
+  let automatic = 0;
+  for (const finding of findings) {
+    if (finding.kind === 'automatic') automatic++;
+    byCategory[finding.category] = (byCategory[finding.category] ?? 0) + 1;
+  }
+  return { automatic, manual: findings.length - automatic, byCategory };
+}

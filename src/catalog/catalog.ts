@@ -1,0 +1,32 @@
+import type { JsonObject } from '../model/json.js';
+import type { EntityRecord, IncompleteEntry, Organization, OrgSnapshot } from '../model/snapshot.js';
+import type { InheritanceResolution } from './inheritance.js';
+import type { TeamDirectory } from './teams.js';
+
+/** The system blueprint that holds teams once users and teams are blueprints. */
+export const TEAM_BLUEPRINT = '_team';
+
+/**
+ * The snapshot plus indexes derived once, so every rule reads the same facts and none of them
+ * rebuilds a map. Built by `buildCatalog`; rules must treat it as read-only.
+ */
+export interface Catalog {
+  organization: Organization;
+  snapshot: OrgSnapshot;
+  blueprints: ReadonlyMap<string, JsonObject>;
+  /** Relation identifiers whose target is `_team`, per blueprint. */
+  teamRelations: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Relations the migration deletes (a `_team` relation that `teamInheritance.path` goes over,
+   * the beta-feature case), per blueprint.
+   */
+  removedRelations: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Union of every blueprint's removed relations, for resources whose blueprint is unknown. */
+  allRemovedRelations: ReadonlySet<string>;
+  inheritance: ReadonlyMap<string, InheritanceResolution>;
+  teams: TeamDirectory;
+  entities: ReadonlyMap<string, readonly EntityRecord[]>;
+  /** False when the snapshot has no `entities` key at all: ownership-direct cannot be decided. */
+  entitiesFetched: boolean;
+  incomplete: readonly IncompleteEntry[];
+}

@@ -1,0 +1,79 @@
+import { isObject, type JsonObject } from '../model/json.js';
+
+export interface InheritanceHop {
+  relation: string;
+  from: string;
+  to: string;
+  many: boolean;
+}
+
+/** How a blueprint's `teamInheritance.path` resolves, hop by hop over relations. */
+export type InheritanceResolution =
+  /** The path is one relation straight to `_team`: the beta case, where the relation is removed. */
+  | { kind: 'team-relation'; path: string; relation: string }
+  /** The path reaches another blueprint: ownership becomes Inherited over the same path. */
+  | { kind: 'inherited'; path: string; hops: InheritanceHop[]; target: string; problems: string[] }
+  /** The path could not be followed (missing relation, unknown blueprint, a cycle). */
+  | { kind: 'unresolved'; path: string; hops: InheritanceHop[]; problem: string };
+
+export function relationsOf(blueprint: JsonObject | undefined): Record<string, JsonObject> {
+  const relations = blueprint?.relations;
+  if (!isObject(relations)) return {};
+  const result: Record<string, JsonObject> = {};
+  for (const [id, relation] of Object.entries(relations)) if (isObject(relation)) result[id] = relation;
+  return result;
+}
+
+export function teamInheritancePath(blueprint: JsonObject): string | undefined {
+  const inheritance = blueprint.teamInheritance;
+  return isObject(inheritance) && typeof inheritance.path === 'string' ? inheritance.path : undefined;
+}
+
+/**
+ * Follow `path` from `start`. Every step is bounded by the number of hops in the path, and a
+ * blueprint seen twice is reported as a cycle, so a malformed org can never hang the analysis.
+ */
+export function resolveInheritance(
+  start: string,
+  path: string,
+  blueprints: ReadonlyMap<string, JsonObject>,
+  teamBlueprint: string,
+): InheritanceResolution {
+  const names = path.split('.');
+  const hops: InheritanceHop[] = [];
+  const seen = new Set<string>([start]);
+  let current = start;
+  for (const [index, name] of names.entries()) {
+    const relation = relationsOf(blueprints.get(current))[name];
+    if (!relation) {
+      return { kind: 'unresolved', path, hops, problem: `blueprint "${current}" has no relation "${name}"` };
+    }
+    const target = typeof relation.target === 'string' ? relation.target : '';
+    const hop = { relation: name, from: current, to: target, many: relation.many === true };
+    hops.push(hop);
+    if (target === teamBlueprint) {
+      if (names.length === 1) return { kind: 'team-relation', path, relation: name };
+      if (index === names.length - 1) {
+        return { kind: 'unresolved', path, hops, problem: `the path ends at "${teamBlueprint}" after several hops` };
+      }
+      return { kind: 'unresolved', path, hops, problem: `hop "${name}" reaches "${teamBlueprint}" before the path ends` };
+    }
+    if (!blueprints.has(target)) {
+      return { kind: 'unresolved', path, hops, problem: `relation "${name}" targets unknown blueprint "${target}"` };
+    }
+    if (seen.has(target)) {
+      return { kind: 'unresolved', path, hops, problem: `the path returns to blueprint "${target}" (a cycle)` };
+    }
+    seen.add(target);
+    current = target;
+  }
+  const problems: string[] = [];
+  for (const hop of hops) {
+    if (hop.many) problems.push(`hop "${hop.relation}" is a many relation; ownership can only be inherited over single relations`);
+  }
+  const targetBlueprint = blueprints.get(current);
+  if (targetBlueprint && teamInheritancePath(targetBlueprint) !== undefined) {
+    problems.push(`target blueprint "${current}" inherits its own teams; ownership must be Direct on the target`);
+  }
+  return { kind: 'inherited', path, hops, target: current, problems };
+}

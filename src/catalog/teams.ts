@@ -1,0 +1,83 @@
+import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
+
+/** A team as the migration sees it: its legacy title and, when known, its future identifier. */
+export interface TeamInfo {
+  title: string;
+  identifier?: string;
+  /** Where the identifier came from, so suggestions can say how sure they are. */
+  source?: 'teams' | '_team entities' | 'teams map';
+}
+
+export interface TeamDirectory {
+  byTitle: ReadonlyMap<string, TeamInfo>;
+  /** Identifiers that are known to be identifiers (a value equal to one is already migrated). */
+  identifiers: ReadonlySet<string>;
+}
+
+export type TeamsMap = Readonly<Record<string, string>>;
+
+/**
+ * Title → identifier, from (in order of trust) the `teams` list's own `identifier`, the `_team`
+ * blueprint's entities (their `title` is the legacy team name, as the provider matches them), and
+ * the user's `--teams-map`. Nothing is ever invented.
+ */
+export function buildTeamDirectory(
+  teams: readonly TeamRecord[],
+  teamEntities: readonly EntityRecord[],
+  teamsMap: TeamsMap = {},
+): TeamDirectory {
+  const byTitle = new Map<string, TeamInfo>();
+  const identifiers = new Set<string>();
+  const learn = (title: string, identifier: string | undefined, source: TeamInfo['source']) => {
+    const known = byTitle.get(title);
+    if (!known) byTitle.set(title, identifier ? { title, identifier, source } : { title });
+    else if (!known.identifier && identifier) byTitle.set(title, { title, identifier, source });
+    if (identifier) identifiers.add(identifier);
+  };
+  for (const team of teams) {
+    if (typeof team.name !== 'string') continue;
+    learn(team.name, typeof team.identifier === 'string' ? team.identifier : undefined, 'teams');
+  }
+  for (const entity of teamEntities) {
+    const title = typeof entity.title === 'string' ? entity.title : undefined;
+    if (title) learn(title, entity.identifier, '_team entities');
+    else identifiers.add(entity.identifier);
+  }
+  for (const [title, identifier] of Object.entries(teamsMap)) learn(title, identifier, 'teams map');
+  return { byTitle, identifiers };
+}
+
+export type TeamValueStatus =
+  /** A known title whose identifier differs: it breaks, and we know the replacement. */
+  | { state: 'title'; team: TeamInfo; identifier: string }
+  /** A known title whose identifier we do not know yet. */
+  | { state: 'title-unknown-identifier'; team: TeamInfo }
+  /** Already an identifier (or a title equal to its identifier): the migration changes nothing. */
+  | { state: 'identifier' }
+  /** Neither a title nor an identifier we know. */
+  | { state: 'unknown' };
+
+export function classifyTeamValue(directory: TeamDirectory, value: string): TeamValueStatus {
+  const team = directory.byTitle.get(value);
+  if (team) {
+    if (team.identifier === undefined) return { state: 'title-unknown-identifier', team };
+    if (team.identifier === value) return { state: 'identifier' };
+    return { state: 'title', team, identifier: team.identifier };
+  }
+  if (directory.identifiers.has(value)) return { state: 'identifier' };
+  return { state: 'unknown' };
+}
+
+/** Replace every known title by its identifier; unknown values stay as they are. */
+export function translateTeamValues(directory: TeamDirectory, values: readonly string[]): string[] {
+  return values.map((value) => {
+    const status = classifyTeamValue(directory, value);
+    return status.state === 'title' ? status.identifier : value;
+  });
+}
+
+/** A short clause for suggestions about titles without a known identifier. */
+export function unknownIdentifierHint(titles: readonly string[]): string {
+  const list = titles.map((t) => JSON.stringify(t)).join(', ');
+  return `the identifier of ${list} is not known yet: the migration assigns it; pass --teams-map or re-run once the _team entities exist`;
+}

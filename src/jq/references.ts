@@ -1,0 +1,164 @@
+import { JqLexError, lexJq, type Token } from './lexer.js';
+
+/** A chain of field accesses such as `.entity.relations.teams` → ["entity", "relations", "teams"]. */
+export interface FieldPath {
+  segments: string[];
+  /** Set when the chain starts at a variable (`$user.team`); absent when it starts at the input. */
+  variable?: string;
+  start: number;
+  end: number;
+}
+
+export interface StringLiteral {
+  value: string;
+  start: number;
+  end: number;
+  /** True for an object key (`{"team": …}`), which is a name, not a compared value. */
+  isKey: boolean;
+}
+
+export interface JqReferences {
+  paths: FieldPath[];
+  strings: StringLiteral[];
+  /** Keys of objects the expression builds (`{team: …}` → "team"). */
+  objectKeys: string[];
+}
+
+export type ReferenceResult = { ok: true; references: JqReferences } | { ok: false; error: JqLexError };
+
+/** Segments that make the next one a relation or property name rather than a meta property. */
+const NAMESPACES = new Set(['relations', 'properties']);
+
+export function extractReferences(source: string): ReferenceResult {
+  let tokens: Token[];
+  try {
+    tokens = lexJq(source);
+  } catch (error) {
+    if (error instanceof JqLexError) return { ok: false, error };
+    throw error;
+  }
+  const references: JqReferences = { paths: [], strings: [], objectKeys: [] };
+  collect(tokens, references);
+  return { ok: true, references };
+}
+
+function collect(tokens: readonly Token[], out: JqReferences): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.type === 'string') {
+      out.strings.push({ value: token.value, start: token.start, end: token.end, isKey: isObjectKey(tokens, i) });
+      for (const inner of token.interpolations ?? []) collect(inner, out);
+    }
+    if ((token.type === 'identifier' || token.type === 'keyword' || token.type === 'string') && isObjectKey(tokens, i)) {
+      out.objectKeys.push(token.value);
+    }
+    const chain = readChain(tokens, i);
+    if (chain) {
+      out.paths.push(chain.path);
+      // Strings consumed as bracket keys (`.["team"]`) are names, not compared values.
+      i = chain.next - 1;
+    }
+  }
+}
+
+function isObjectKey(tokens: readonly Token[], i: number): boolean {
+  const before = tokens[i - 1];
+  const after = tokens[i + 1];
+  return (
+    after?.type === 'punctuation' && after.value === ':' &&
+    before?.type === 'punctuation' && (before.value === '{' || before.value === ',')
+  );
+}
+
+const isPunct = (token: Token | undefined, value: string) => token?.type === 'punctuation' && token.value === value;
+
+/** A chain starts at a field, at `.["name"]`, or at a variable followed by a field. */
+function readChain(tokens: readonly Token[], i: number): { path: FieldPath; next: number } | undefined {
+  const first = tokens[i]!;
+  const segments: string[] = [];
+  let variable: string | undefined;
+  let j = i;
+  if (first.type === 'field') {
+    segments.push(first.value);
+    j = i + 1;
+  } else if (first.type === 'dot' && bracketKey(tokens, i + 1)) {
+    const key = bracketKey(tokens, i + 1)!;
+    segments.push(key.value);
+    j = key.next;
+  } else if (first.type === 'variable' && (tokens[i + 1]?.type === 'field' || bracketKey(tokens, i + 1))) {
+    variable = first.value;
+    j = i + 1;
+  } else {
+    return undefined;
+  }
+  let end = tokens[j - 1]!.end;
+  for (;;) {
+    const token = tokens[j];
+    if (token?.type === 'field') {
+      segments.push(token.value);
+      end = token.end;
+      j++;
+      continue;
+    }
+    const key = bracketKey(tokens, j);
+    if (key) {
+      segments.push(key.value);
+      end = tokens[key.next - 1]!.end;
+      j = key.next;
+      continue;
+    }
+    // `[]`, `[0]` and `?` keep the chain going: `.relations.teams[]?` still reads the relation.
+    if (isPunct(token, '[') && isPunct(tokens[j + 1], ']')) {
+      j += 2;
+      continue;
+    }
+    if (isPunct(token, '[') && tokens[j + 1]?.type === 'number' && isPunct(tokens[j + 2], ']')) {
+      j += 3;
+      continue;
+    }
+    if (isPunct(token, '?')) {
+      j++;
+      continue;
+    }
+    break;
+  }
+  const path: FieldPath = { segments, start: first.start, end };
+  if (variable !== undefined) path.variable = variable;
+  return { path, next: j };
+}
+
+function bracketKey(tokens: readonly Token[], i: number): { value: string; next: number } | undefined {
+  const open = tokens[i];
+  const key = tokens[i + 1];
+  if (isPunct(open, '[') && key?.type === 'string' && !key.interpolations && isPunct(tokens[i + 2], ']')) {
+    return { value: key.value, next: i + 3 };
+  }
+  return undefined;
+}
+
+/**
+ * Paths that read the team meta property: a `team` segment that is not a relation or property
+ * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`).
+ */
+export function teamMetaPaths(references: JqReferences): FieldPath[] {
+  return references.paths.filter((path) =>
+    path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
+  );
+}
+
+/** Paths that read `.relations.<id>` for one of `relationIds`. */
+export function relationPaths(references: JqReferences, relationIds: ReadonlySet<string>): { relation: string; path: FieldPath }[] {
+  const found: { relation: string; path: FieldPath }[] = [];
+  for (const path of references.paths) {
+    path.segments.forEach((segment, index) => {
+      const next = path.segments[index + 1];
+      if (segment === 'relations' && next !== undefined && relationIds.has(next)) found.push({ relation: next, path });
+    });
+  }
+  return found;
+}
+
+/** String literals compared against (object keys excluded). */
+export function valueStrings(references: JqReferences): StringLiteral[] {
+  return references.strings.filter((literal) => !literal.isKey);
+}

@@ -1,0 +1,92 @@
+import type { Category, FindingKind } from './finding.js';
+
+export interface CategoryDoc {
+  kind: FindingKind;
+  title: string;
+  /** Why the migration affects this kind of resource, in plain words for the report. */
+  why: string;
+  /** What the admin does about it. */
+  fix: string;
+}
+
+/** One place for what every category means; rules, the HTML report, SARIF and JUnit read it. */
+export const CATEGORY_DOCS: Record<Category, CategoryDoc> = {
+  'ownership-direct': {
+    kind: 'automatic',
+    title: 'Blueprint gets Direct ownership',
+    why: 'Entities of this blueprint carry a $team value, so the migration sets ownership to Direct.',
+    fix: 'Nothing to do in the service. Where the blueprint is kept in Terraform, Pulumi, GitOps or API scripts, add ownership {type: "Direct"} there too.',
+  },
+  'ownership-inherited': {
+    kind: 'automatic',
+    title: 'Team inheritance becomes Inherited ownership',
+    why: 'The migration replaces teamInheritance {path} with ownership {type: "Inherited", path} over the same path.',
+    fix: 'Nothing to do in the service. Mirror the change in any external copy of the blueprint: remove teamInheritance, add ownership.',
+  },
+  'team-relation-removed': {
+    kind: 'automatic',
+    title: 'Relation to _team is removed',
+    why: 'The blueprint inherits teams over a direct relation to _team (the beta feature); the migration deletes that relation and sets Direct ownership.',
+    fix: 'Nothing to do in the service. Remove the relation from external copies, and fix every expression that reads it (listed under manual work).',
+  },
+  'team-permission-identifiers': {
+    kind: 'automatic',
+    title: 'Team permissions switch to identifiers',
+    why: 'Explicit team entries in blueprint, action and page permissions hold team titles; the migration replaces them with team identifiers.',
+    fix: 'Nothing to do in the service. Where permissions are managed as code, replace each title with the identifier shown.',
+  },
+  'external-ownership': {
+    kind: 'manual',
+    title: 'Ownership or teams defined outside the service',
+    why: 'Terraform, Pulumi, GitOps files and API scripts keep their own copy of teamInheritance, team lists and _team blueprints; the migration cannot change them and the next apply would revert it.',
+    fix: 'Change the file as suggested: ownership instead of team_inheritance, identifiers instead of titles, port_system_blueprint for _user and _team.',
+  },
+  'calculation-property': {
+    kind: 'manual',
+    title: 'Calculation property reads teams',
+    why: 'A calculation that reads the team meta property sees identifiers instead of titles afterwards; one that reads a removed team relation sees nothing.',
+    fix: 'Compare against team identifiers, and read .team instead of a removed relation.',
+  },
+  'action-user-input': {
+    kind: 'manual',
+    title: 'Action user input reads teams',
+    why: 'A jqQuery in a user input (visibility, default, dataset) that compares .user.team or an entity\'s teams with a title stops matching.',
+    fix: 'Compare with team identifiers in the jqQuery.',
+  },
+  'action-mapping': {
+    kind: 'manual',
+    title: 'Action or automation mapping uses teams',
+    why: 'Mappings, trigger conditions and webhook URL, body or headers that read or write the team meta property change meaning when titles become identifiers.',
+    fix: 'Produce and compare team identifiers; read .team instead of a removed relation.',
+  },
+  'action-dynamic-permission': {
+    kind: 'manual',
+    title: 'Dynamic permission depends on teams',
+    why: 'Policy query rules on $team and conditions over .results[].team compare team values, which become identifiers.',
+    fix: 'Use team identifiers in rule values and conditions.',
+  },
+  'integration-mapping': {
+    kind: 'manual',
+    title: 'Integration mapping sets teams',
+    why: 'A mapping that sets team must produce a team identifier afterwards; mappings kept in a port.yaml file cannot be seen and must be checked by hand.',
+    fix: 'Make the team expression produce identifiers (or map titles to identifiers); review repository-managed mappings.',
+  },
+  'webhook-mapping': {
+    kind: 'manual',
+    title: 'Webhook mapping sets teams',
+    why: 'A webhook mapping that sets team from a title assigns no owner once $team holds identifiers.',
+    fix: 'Make the team expression produce team identifiers.',
+  },
+  'page-widget': {
+    kind: 'manual',
+    title: 'Page widget refers to teams',
+    why: 'Widget filters on $team by title stop matching, and excluded, hidden, shown, sorted or grouped fields that name a removed relation point at nothing.',
+    fix: 'Filter by team identifier, and use $team in place of the removed relation.',
+  },
+  'relation-ownership': {
+    kind: 'manual',
+    title: 'Ownership kept only in a relation',
+    why: 'The blueprint relates to _team but has no teamInheritance, so the migration creates no ownership; the relation keeps the data but does not grant ownership.',
+    fix: 'Set ownership {type: "Direct"} on the blueprint, then run the builder\'s Migrate data with the mapping shown.',
+  },
+};

@@ -1,0 +1,79 @@
+/** Findings and the report (`impact-report/1`, ../shared/docs/contracts.md §2). */
+
+export type FindingKind = 'automatic' | 'manual';
+
+export const CATEGORIES = [
+  'ownership-direct',
+  'ownership-inherited',
+  'team-relation-removed',
+  'team-permission-identifiers',
+  'external-ownership',
+  'calculation-property',
+  'action-user-input',
+  'action-mapping',
+  'action-dynamic-permission',
+  'integration-mapping',
+  'webhook-mapping',
+  'page-widget',
+  'relation-ownership',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const RESOURCE_TYPES = ['blueprint', 'action', 'automation', 'page', 'integration', 'webhook', 'file'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/**
+ * What the migration does to a manual finding's expression: `breaks` (it will behave differently),
+ * `review` (it reads team values; a person must judge), `unaffected` (it already uses identifiers).
+ */
+export type Verdict = 'breaks' | 'review' | 'unaffected';
+
+export interface ResourceRef {
+  type: ResourceType;
+  identifier: string;
+  title?: string;
+}
+
+export interface Finding {
+  id: string;
+  kind: FindingKind;
+  category: Category;
+  resource: ResourceRef;
+  location: string;
+  evidence: string;
+  reason: string;
+  suggestion: string;
+  /** Optional extensions (added, never renamed): see contracts.md "extend with optional fields". */
+  verdict?: Verdict;
+  /** The concrete replacement value or expression, when it can be computed. */
+  rewrite?: string;
+  /** Anything the analysis noticed but could not settle (a dangling inheritance hop, invalid jq). */
+  note?: string;
+}
+
+/** What a rule reports; `analyze` adds `id` and `kind`. */
+export type FindingDraft = Omit<Finding, 'id' | 'kind'>;
+
+export interface IncompleteItem {
+  resource: string;
+  reason: string;
+}
+
+export interface RuleError {
+  rule: Category;
+  message: string;
+}
+
+export interface Report {
+  format: 'impact-report/1';
+  organization: { id: string; name: string };
+  summary: {
+    automatic: number;
+    manual: number;
+    byCategory: Partial<Record<Category, number>>;
+  };
+  incomplete: IncompleteItem[];
+  findings: Finding[];
+  /** A rule that threw: its category could not be checked, so the run is incomplete (exit 3). */
+  ruleErrors?: RuleError[];
+}

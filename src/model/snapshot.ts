@@ -1,0 +1,44 @@
+import type { JsonObject } from './json.js';
+
+/**
+ * The org snapshot (`org-snapshot/1`, ../shared/docs/contracts.md §1). Each key holds the payload
+ * of one read endpoint. Resource records are kept loose (JsonObject) because the service's
+ * records carry many more fields than we read; rules navigate them defensively.
+ */
+export const SNAPSHOT_FORMAT = 'org-snapshot/1';
+
+export interface Organization extends JsonObject {
+  id: string;
+  name: string;
+}
+
+export interface TeamRecord extends JsonObject {
+  name: string;
+}
+
+export interface EntityRecord extends JsonObject {
+  identifier: string;
+}
+
+export interface IncompleteEntry {
+  resource: string;
+  reason: string;
+}
+
+export interface OrgSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  organization: Organization;
+  blueprints: JsonObject[];
+  blueprintPermissions?: Record<string, JsonObject>;
+  actions?: JsonObject[];
+  actionPermissions?: Record<string, JsonObject>;
+  pages?: JsonObject[];
+  pagePermissions?: Record<string, JsonObject>;
+  integrations?: JsonObject[];
+  webhooks?: JsonObject[];
+  teams?: TeamRecord[];
+  entities?: Record<string, EntityRecord[]>;
+  incomplete?: IncompleteEntry[];
+  /** Unknown extra fields are kept, never rejected. */
+  [extra: string]: unknown;
+}

@@ -1,0 +1,36 @@
+import { readFile } from 'node:fs/promises';
+import yaml from 'js-yaml';
+import type { TeamsMap } from './catalog/teams.js';
+import { InputError } from './errors.js';
+import { isObject } from './model/json.js';
+
+/** `--teams-map FILE`: JSON or YAML, a flat map of team title → team identifier. */
+export async function readTeamsMap(path: string): Promise<TeamsMap> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InputError(`${path}: cannot read the teams map: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+  let document: unknown;
+  try {
+    // YAML is a superset of JSON, so one parser reads both.
+    document = yaml.load(text, { filename: path, schema: yaml.JSON_SCHEMA });
+  } catch (error) {
+    const reason = error instanceof yaml.YAMLException ? error.reason : (error as Error).message;
+    const mark = error instanceof yaml.YAMLException && error.mark ? ` (line ${error.mark.line + 1}, column ${error.mark.column + 1})` : '';
+    throw new InputError(`${path}: not valid JSON or YAML: ${reason}${mark}`, { cause: error });
+  }
+  if (!isObject(document)) throw new InputError(`${path}: expected a map of team title to team identifier`);
+  const map: Record<string, string> = {};
+  for (const [title, identifier] of Object.entries(document)) {
+    if (typeof identifier !== 'string' || identifier.trim() === '') {
+      throw new InputError(`${path}: team "${title}": expected an identifier string, got ${JSON.stringify(identifier)}`);
+    }
+    if (/\s/.test(identifier)) {
+      throw new InputError(`${path}: team "${title}": identifier ${JSON.stringify(identifier)} contains whitespace, which identifiers cannot`);
+    }
+    map[title] = identifier;
+  }
+  return map;
+}

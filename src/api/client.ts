@@ -1,0 +1,250 @@
+import { ApiError } from '../errors.js';
+import { isObject, type JsonObject } from '../model/json.js';
+import type { Credentials } from './connection.js';
+import { createLimiter } from './limiter.js';
+import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
+import { assertReadOnly } from './read-only.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
+import type { Transport, TransportResponse } from './transport.js';
+
+/** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
+export class ApiAuthError extends ApiError {
+  override name = 'ApiAuthError';
+}
+
+export type ClientEvent =
+  | { type: 'request'; count: number }
+  | { type: 'rate-limit-wait'; waitMs: number; reason: '429' | 'budget-spent' }
+  | { type: 'retry'; waitMs: number; attempt: number };
+
+export interface ApiClientOptions {
+  baseUrl: URL;
+  credentials: Credentials;
+  transport: Transport;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** Requests in flight at once, shared by every call of this client. */
+  concurrency: number;
+  policy?: RetryPolicy;
+  onEvent?: (event: ClientEvent) => void;
+}
+
+export interface ApiStats {
+  requests: number;
+  rateLimitWaits: number;
+  rateLimitWaitMs: number;
+  retries: number;
+}
+
+export interface SearchQuery {
+  combinator: 'and' | 'or';
+  rules: JsonObject[];
+}
+
+export interface ApiClient {
+  /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
+  get(path: string, key: string): Promise<unknown>;
+  /**
+   * Search a blueprint's entities, following `next` until `maxEntities` are read or the pages end.
+   * `limit` is the page size (at most 1000, the service's maximum).
+   */
+  searchEntities(blueprintId: string, query: SearchQuery, options: { limit: number; maxEntities: number; include?: string[] }): Promise<JsonObject[]>;
+  stats(): ApiStats;
+}
+
+/** The service rejects larger pages. */
+export const MAX_SEARCH_PAGE = 1_000;
+/** Ours: refresh an exchanged token this long before it expires, so no request races the expiry. */
+const TOKEN_REFRESH_MARGIN_MS = 60_000;
+/** Ours: a bound on paging, far above any real org (10 million entities at 1000 per page). */
+const MAX_SEARCH_PAGES = 10_000;
+
+interface Token {
+  value: string;
+  /** Refresh at or after this time (epoch ms); Infinity for a PORT_TOKEN. */
+  refreshAt: number;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+  const limiter = createLimiter(options.concurrency);
+  const emit = (event: ClientEvent) => options.onEvent?.(event);
+  const stats: ApiStats = { requests: 0, rateLimitWaits: 0, rateLimitWaitMs: 0, retries: 0 };
+  /** Shared by every request: nobody sends before this time (a 429 or a spent budget). */
+  let blockedUntil = 0;
+  let token: Token | undefined =
+    options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
+  let pendingToken: Promise<Token> | undefined;
+
+  const waitForBudget = async () => {
+    // Bounded: each pass either returns or sleeps until the latest known reset.
+    for (let pass = 0; pass < policy.maxRateLimitRetries + 1; pass++) {
+      const waitMs = blockedUntil - options.now();
+      if (waitMs <= 0) return;
+      stats.rateLimitWaits++;
+      stats.rateLimitWaitMs += waitMs;
+      emit({ type: 'rate-limit-wait', waitMs, reason: 'budget-spent' });
+      await options.sleep(waitMs);
+    }
+  };
+
+  const noteRateLimit = (headers: RateLimitHeaders, status: number) => {
+    // §8.1: when nothing remains, wait for the reset instead of spending a 429.
+    if (status !== 429 && headers.remaining === 0) {
+      const resetMs = (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
+      blockedUntil = Math.max(blockedUntil, options.now() + resetMs);
+    }
+  };
+
+  /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
+  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean): Promise<TransportResponse> => {
+    const url = new URL(path, options.baseUrl);
+    assertReadOnly(method, url, options.baseUrl);
+    const state: RetryState = { transientRetries: 0, rateLimitRetries: 0 };
+    let reauthenticated = false;
+    // Bounded by the two retry budgets plus one re-authentication.
+    const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      await waitForBudget();
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (auth) headers.authorization = `Bearer ${(await currentToken()).value}`;
+      stats.requests++;
+      emit({ type: 'request', count: stats.requests });
+
+      let outcome: AttemptOutcome;
+      let response: TransportResponse | undefined;
+      try {
+        const request = { method, url: url.href, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+        response = await options.transport(request);
+        const rateLimit = readRateLimitHeaders(response.headers);
+        noteRateLimit(rateLimit, response.status);
+        outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
+      } catch (error) {
+        outcome = { kind: 'network', message: networkMessage(error) };
+      }
+
+      if (response?.status === 401 && auth && options.credentials.kind === 'client' && !reauthenticated) {
+        // The exchanged token expired early or was revoked: exchange once more, then retry.
+        reauthenticated = true;
+        token = undefined;
+        continue;
+      }
+      const decision = decideRetry(policy, outcome, state);
+      if (decision.action === 'accept' && response) return response;
+      if (decision.action === 'give-up') {
+        throw new ApiError(`${method} ${url.pathname}: ${decision.reason}`, response?.status);
+      }
+      if (decision.action === 'retry') {
+        stats.retries++;
+        if (decision.reason === 'rate-limit') {
+          state.rateLimitRetries++;
+          blockedUntil = Math.max(blockedUntil, options.now() + decision.waitMs);
+          stats.rateLimitWaits++;
+          stats.rateLimitWaitMs += decision.waitMs;
+          emit({ type: 'rate-limit-wait', waitMs: decision.waitMs, reason: '429' });
+          await options.sleep(decision.waitMs);
+        } else {
+          state.transientRetries++;
+          emit({ type: 'retry', waitMs: decision.waitMs, attempt: state.transientRetries });
+          await options.sleep(decision.waitMs);
+        }
+      }
+    }
+    throw new ApiError(`${method} ${url.pathname}: gave up after ${maxAttempts} attempts`);
+  };
+
+  const exchangeToken = async (credentials: Extract<Credentials, { kind: 'client' }>): Promise<Token> => {
+    const requestedAt = options.now();
+    const response = await send('POST', '/v1/auth/access_token', { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, false);
+    if (response.status === 401 || response.status === 403) {
+      throw new ApiAuthError(`the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP ${response.status})`, response.status);
+    }
+    const payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+    const accessToken = payload.accessToken;
+    const expiresIn = payload.expiresIn;
+    if (typeof accessToken !== 'string' || accessToken === '') {
+      throw new ApiAuthError('the token exchange answered without an access token');
+    }
+    const lifetimeMs = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn * 1_000 : Number.POSITIVE_INFINITY;
+    const margin = Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 2);
+    return { value: accessToken, refreshAt: requestedAt + lifetimeMs - margin };
+  };
+
+  const currentToken = async (): Promise<Token> => {
+    if (token && options.now() < token.refreshAt) return token;
+    const credentials = options.credentials;
+    if (credentials.kind === 'token') {
+      if (!token) throw new ApiAuthError('the service rejected PORT_TOKEN (HTTP 401): generate a new token');
+      return token;
+    }
+    // Single flight: concurrent requests share one exchange.
+    pendingToken ??= exchangeToken(credentials).finally(() => {
+      pendingToken = undefined;
+    });
+    token = await pendingToken;
+    return token;
+  };
+
+  const call = (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> =>
+    limiter.run(async () => {
+      const response = await send(method, path, body, true);
+      if (response.status === 401) {
+        const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
+        throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
+      }
+      return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`);
+    });
+
+  return {
+    async get(path, key) {
+      const payload = await call('GET', path, undefined);
+      if (!(key in payload)) throw new ApiError(`GET ${path}: the response has no "${key}"`);
+      return payload[key];
+    },
+    async searchEntities(blueprintId, query, { limit, maxEntities, include }) {
+      const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
+      const path = `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
+      const entities: JsonObject[] = [];
+      let from: string | undefined;
+      for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
+        const body: JsonObject = { query: { ...query }, limit: pageSize };
+        if (include) body.include = include;
+        if (from !== undefined) body.from = from;
+        const payload = await call('POST', path, body);
+        if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
+        for (const entity of payload.entities) if (isObject(entity)) entities.push(entity);
+        const next = payload.next;
+        if (entities.length >= maxEntities || typeof next !== 'string' || next === '' || next === from) break;
+        from = next;
+      }
+      return entities.slice(0, maxEntities);
+    },
+    stats: () => ({ ...stats }),
+  };
+}
+
+/** Unwrap `{ok: true, …}`; an error envelope or a non-2xx status becomes an ApiError with the status. */
+function parseEnvelope(response: TransportResponse, what: string): JsonObject {
+  let document: unknown;
+  try {
+    document = JSON.parse(response.text);
+  } catch (error) {
+    throw new ApiError(`${what}: HTTP ${response.status} with a body that is not JSON`, response.status, { cause: error });
+  }
+  if (response.status < 200 || response.status > 299 || !isObject(document) || document.ok !== true) {
+    const message = isObject(document) && typeof document.message === 'string' ? `: ${document.message.slice(0, 200)}` : '';
+    throw new ApiError(`${what}: HTTP ${response.status}${message}`, response.status);
+  }
+  return document;
+}
+
+function networkMessage(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'the request timed out';
+    const code = (error.cause as { code?: unknown } | undefined)?.code;
+    return typeof code === 'string' ? `network error ${code}` : `network error: ${error.message}`;
+  }
+  return 'network error';
+}

@@ -1,0 +1,129 @@
+import { readFile } from 'node:fs/promises';
+import { InputError, UsageError } from '../errors.js';
+import { isObject } from '../model/json.js';
+
+/** The service's public regions (product.md, "Live API"). */
+export const REGION_URLS = {
+  eu: 'https://api.getport.io',
+  us: 'https://api.us.getport.io',
+} as const;
+export type Region = keyof typeof REGION_URLS;
+
+export type Credentials =
+  | { kind: 'token'; token: string }
+  | { kind: 'client'; clientId: string; clientSecret: string };
+
+export interface Connection {
+  baseUrl: URL;
+  credentials: Credentials;
+}
+
+export interface ConnectionFlags {
+  apiUrl?: string;
+  region?: string;
+  config?: string;
+}
+
+/** The reference script's config.json: `{REGION, CLIENT_ID, CLIENT_SECRET}`. */
+export interface ReferenceConfig {
+  region?: Region;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export function isRegion(value: string): value is Region {
+  return Object.hasOwn(REGION_URLS, value);
+}
+
+/**
+ * Read the reference script's config.json. Errors never quote the file's content: it holds a
+ * client secret, and JSON.parse messages echo the text around the fault.
+ */
+export async function readReferenceConfig(path: string): Promise<ReferenceConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`${path}: cannot read the config file${code === 'ENOENT' ? ': no such file' : ''}`, { cause: error });
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    // The cause is kept for --debug, but the message does not repeat JSON.parse's excerpt.
+    throw new InputError(`${path}: the config file is not valid JSON`, { cause: error });
+  }
+  if (!isObject(document)) throw new InputError(`${path}: the config file must hold a JSON object`);
+  const config: ReferenceConfig = {};
+  for (const [key, field] of [['CLIENT_ID', 'clientId'], ['CLIENT_SECRET', 'clientSecret']] as const) {
+    const value = document[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new InputError(`${path}: "${key}" must be a string`);
+    config[field] = value;
+  }
+  const region = document.REGION;
+  if (region !== undefined) {
+    const normalized = typeof region === 'string' ? region.toLowerCase() : '';
+    if (!isRegion(normalized)) throw new InputError(`${path}: "REGION" must be "eu" or "us"`);
+    config.region = normalized;
+  }
+  return config;
+}
+
+/**
+ * Credentials in order of precedence: PORT_TOKEN, then PORT_CLIENT_ID + PORT_CLIENT_SECRET, then
+ * the config file. Undefined when none is set, so the caller can print the "two ways" hint.
+ */
+export function pickCredentials(
+  env: Readonly<Record<string, string | undefined>>,
+  config: ReferenceConfig,
+): Credentials | undefined {
+  const token = env.PORT_TOKEN?.trim();
+  if (token) return { kind: 'token', token };
+  const envId = env.PORT_CLIENT_ID?.trim();
+  const envSecret = env.PORT_CLIENT_SECRET?.trim();
+  if (envId || envSecret) {
+    if (!envId || !envSecret) {
+      throw new UsageError('set both PORT_CLIENT_ID and PORT_CLIENT_SECRET (or PORT_TOKEN alone)');
+    }
+    return { kind: 'client', clientId: envId, clientSecret: envSecret };
+  }
+  if (config.clientId || config.clientSecret) {
+    if (!config.clientId || !config.clientSecret) {
+      throw new UsageError('the config file needs both CLIENT_ID and CLIENT_SECRET');
+    }
+    return { kind: 'client', clientId: config.clientId, clientSecret: config.clientSecret };
+  }
+  return undefined;
+}
+
+/** --api-url wins over --region, which wins over the config file's REGION; eu by default. */
+export function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig): URL {
+  if (flags.apiUrl) {
+    let url: URL;
+    try {
+      url = new URL(flags.apiUrl);
+    } catch (error) {
+      throw new UsageError(`--api-url: "${flags.apiUrl}" is not a URL`, { cause: error });
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--api-url must be an http(s) URL');
+    return new URL(url.origin);
+  }
+  if (flags.region !== undefined && !isRegion(flags.region)) {
+    throw new UsageError(`--region must be "eu" or "us", got "${flags.region}"`);
+  }
+  const region: Region = (flags.region as Region | undefined) ?? config.region ?? 'eu';
+  return new URL(REGION_URLS[region]);
+}
+
+/** Undefined when no credentials are configured anywhere. */
+export async function resolveConnection(
+  flags: ConnectionFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Connection | undefined> {
+  const config = flags.config ? await readReferenceConfig(flags.config) : {};
+  const credentials = pickCredentials(env, config);
+  if (!credentials) return undefined;
+  return { baseUrl: pickBaseUrl(flags, config), credentials };
+}

@@ -1,0 +1,70 @@
+/**
+ * Retry and rate-limit policy as plain data plus pure functions, so the client stays a thin loop
+ * and tests can assert every wait exactly (spec: catalog-service-interface.md, Errors and §8).
+ */
+export interface RetryPolicy {
+  /** §8.3.2: "at most 5 retries" for transient failures (5xx, timeouts, connection resets). */
+  maxRetries: number;
+  /** §8.3.1: base delay of 1 second; retry n (from 0) waits base × 2^n. */
+  baseDelayMs: number;
+  /** §8.3.2: the delay is capped at 32 seconds. */
+  maxDelayMs: number;
+  /** Errors table, 429 row: wait 60 seconds when `x-ratelimit-reset` is absent. */
+  defaultResetSeconds: number;
+  /** Ours, not the spec's: 429s get their own budget so a storm cannot loop forever. */
+  maxRateLimitRetries: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 5, // §8.3.2
+  baseDelayMs: 1_000, // §8.3.1
+  maxDelayMs: 32_000, // §8.3.2
+  defaultResetSeconds: 60, // Errors table, 429
+  maxRateLimitRetries: 10, // bound only: ten windows of waiting is already far beyond a normal run
+};
+
+/** What one attempt ended with, as far as retrying is concerned. */
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; resetSeconds?: number }
+  | { kind: 'network'; message: string };
+
+export interface RetryState {
+  transientRetries: number;
+  rateLimitRetries: number;
+}
+
+export type RetryDecision =
+  | { action: 'accept' }
+  | { action: 'retry'; waitMs: number; reason: 'rate-limit' | 'transient' }
+  | { action: 'give-up'; reason: string };
+
+export function isTransientStatus(status: number): boolean {
+  return status >= 500 && status <= 599;
+}
+
+/** §8.3.1–2: 1 s × 2^n, capped. */
+export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
+  return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
+}
+
+/** §8.3.3 and the Errors table: prefer `x-ratelimit-reset`, else the documented fallback. */
+export function rateLimitWaitMs(policy: RetryPolicy, resetSeconds: number | undefined): number {
+  return (resetSeconds ?? policy.defaultResetSeconds) * 1_000;
+}
+
+/** Decide what follows one attempt. Pure: the caller owns the state and the sleeping. */
+export function decideRetry(policy: RetryPolicy, outcome: AttemptOutcome, state: RetryState): RetryDecision {
+  if (outcome.kind === 'response' && outcome.status === 429) {
+    if (state.rateLimitRetries >= policy.maxRateLimitRetries) {
+      return { action: 'give-up', reason: `still rate limited (HTTP 429) after ${policy.maxRateLimitRetries} waits` };
+    }
+    return { action: 'retry', waitMs: rateLimitWaitMs(policy, outcome.resetSeconds), reason: 'rate-limit' };
+  }
+  const transient = outcome.kind === 'network' || isTransientStatus(outcome.status);
+  if (!transient) return { action: 'accept' };
+  if (state.transientRetries >= policy.maxRetries) {
+    const what = outcome.kind === 'network' ? outcome.message : `HTTP ${outcome.status}`;
+    return { action: 'give-up', reason: `${what} after ${policy.maxRetries} retries` };
+  }
+  return { action: 'retry', waitMs: backoffDelayMs(policy, state.transientRetries), reason: 'transient' };
+}

@@ -7,7 +7,8 @@ import { isKnownError, UsageError } from './errors.js';
 import type { Report } from './model/finding.js';
 import { renderHtml } from './report/html.js';
 import { renderJson } from './report/json.js';
-import { readSnapshotFile } from './sources/snapshot-file.js';
+import { addSourceOptions, resolveSource, type SourceFlags } from './sources/resolve-source.js';
+import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { VERSION } from './version.js';
 
@@ -18,6 +19,10 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** The wall clock, read only here and passed to renderers as data. */
   now: () => Date;
+  /** Whether stderr is a terminal (a progress bar) or not (one line per phase). */
+  isTTY?: boolean;
+  /** Rate-limit and retry waits; tests inject one that advances a fake clock. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export const EXIT = { pass: 0, gateFailed: 1, usage: 2, incomplete: 3 } as const;
@@ -26,7 +31,7 @@ export type FailOn = 'none' | 'manual' | 'any';
 const FORMATS = ['html', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
-interface AnalyzeFlags {
+interface AnalyzeFlags extends SourceFlags {
   snapshot?: string;
   teamsMap?: string;
   out: string;
@@ -47,6 +52,7 @@ const ANALYZE_EXAMPLES = `
 Examples:
   $ teams-migration-audit analyze --snapshot fixtures/demo-org.json
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
+  $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us
 ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
@@ -64,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP);
 
-  program
+  const analyzeCommand = program
     .command('analyze')
     .description('Analyze an org and write the report (output/index.html, output/report.json).')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
@@ -80,6 +86,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(flags, io);
     });
+  addSourceOptions(analyzeCommand);
+
+  addSourceOptions(
+    program
+      .command('snapshot')
+      .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
+      .requiredOption('--out <file>', 'where to write the snapshot')
+      .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
+      .option('--quiet', 'print nothing but errors'),
+  ).action(async (flags: SnapshotFlags) => {
+    const { incomplete } = await runSnapshot(flags, io);
+    exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
+  });
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -99,12 +118,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
-  if (!flags.snapshot) {
-    throw new UsageError(
-      'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file), or try the bundled demo with `npm start`',
-    );
-  }
-  const snapshot = await readSnapshotFile(flags.snapshot);
+  const { snapshot, description } = await resolveSource(flags, io);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const report = analyze(buildCatalog(snapshot, { teamsMap }));
 
@@ -112,7 +126,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const written: string[] = [];
   if (formats.includes('json')) written.push(await write(flags.out, 'report.json', renderJson(report)));
   if (formats.includes('html')) {
-    const html = renderHtml(report, { generatedAt: io.now().toISOString(), source: `snapshot ${flags.snapshot}` });
+    const html = renderHtml(report, { generatedAt: io.now().toISOString(), source: description });
     written.push(await write(flags.out, 'index.html', html));
   }
 

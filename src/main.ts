@@ -7,6 +7,7 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   now: () => new Date(),
+  isTTY: process.stderr.isTTY === true,
 }).catch((error: unknown) => {
   const debug = process.argv.includes('--debug');
   process.stderr.write(

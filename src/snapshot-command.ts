@@ -1,0 +1,24 @@
+import { writeFile } from 'node:fs/promises';
+import { InputError } from './errors.js';
+import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
+import { renderSnapshot } from './sources/write-snapshot.js';
+
+export interface SnapshotFlags extends SourceFlags {
+  out: string;
+}
+
+/** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
+export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{ incomplete: number }> {
+  const { snapshot, description } = await resolveSource(flags, io);
+  try {
+    await writeFile(flags.out, renderSnapshot(snapshot));
+  } catch (error) {
+    throw new InputError(`${flags.out}: cannot write the snapshot: ${(error as Error).message}`, { cause: error });
+  }
+  const incomplete = snapshot.incomplete?.length ?? 0;
+  if (!flags.quiet) {
+    const note = incomplete > 0 ? `; INCOMPLETE: ${incomplete} item(s) could not be read` : '';
+    io.stderr(`wrote ${flags.out} from ${description}${note}\n`);
+  }
+  return { incomplete };
+}

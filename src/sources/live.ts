@@ -1,0 +1,217 @@
+import { ApiAuthError, type ApiClient, type SearchQuery } from '../api/client.js';
+import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
+import { relationsOf } from '../catalog/inheritance.js';
+import { ApiError } from '../errors.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import {
+  SNAPSHOT_FORMAT,
+  type EntityRecord,
+  type IncompleteEntry,
+  type Organization,
+  type OrgSnapshot,
+  type TeamRecord,
+} from '../model/snapshot.js';
+
+/**
+ * The live fetcher: reads the org through the read-only client and returns the same
+ * org-snapshot/1 document a snapshot file holds, so analysis cannot tell the two apart.
+ */
+export type FetchEvent =
+  | { type: 'phase'; phase: string }
+  | { type: 'progress'; done: number; total: number };
+
+/**
+ * Ours: entity samples per blueprint. The rules only ask whether any entity holds a `$team` (or
+ * team-relation) value and quote one as evidence, so a few are enough; the org's data stays put.
+ */
+export const ENTITY_SAMPLE_SIZE = 5;
+/** The service's maximum page size, used to read every `_team` entity (the team directory). */
+const TEAM_PAGE_SIZE = 1_000;
+/** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
+const MAX_TEAM_ENTITIES = 50_000;
+const ENTITY_FIELDS = ['$identifier', '$title', '$team', 'relations'];
+
+interface Tracker {
+  incomplete: IncompleteEntry[];
+  done: number;
+  total: number;
+  emit: (event: FetchEvent) => void;
+}
+
+/** Run one read; a 403/404 or a failure after retries becomes an `incomplete` entry. Auth failures stop the run. */
+async function attempt<T>(tracker: Tracker, resource: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ApiAuthError || !(error instanceof ApiError)) throw error;
+    tracker.incomplete.push({ resource, reason: error.message });
+    return undefined;
+  } finally {
+    tracker.done++;
+    tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total });
+  }
+}
+
+function objectsIn(value: unknown, what: string): JsonObject[] {
+  if (!Array.isArray(value)) throw new ApiError(`${what}: expected an array`);
+  return value.filter(isObject);
+}
+
+function objectIn(value: unknown, what: string): JsonObject {
+  if (!isObject(value)) throw new ApiError(`${what}: expected an object`);
+  return value;
+}
+
+const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
+const identifiers = (records: readonly JsonObject[] | undefined): string[] =>
+  (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
+
+/** Keep only what the rules read: identifier, title, team, and the team relations' values. */
+export function trimEntity(entity: JsonObject, teamRelations: readonly string[]): EntityRecord | undefined {
+  const identifier = idOf(entity);
+  if (identifier === undefined) return undefined;
+  const trimmed: EntityRecord = { identifier };
+  if (typeof entity.title === 'string') trimmed.title = entity.title;
+  if (entity.team !== undefined && entity.team !== null) trimmed.team = entity.team;
+  if (isObject(entity.relations) && teamRelations.length > 0) {
+    const relations: Record<string, JsonValue> = {};
+    for (const id of teamRelations) {
+      const value = entity.relations[id];
+      if (value !== undefined) relations[id] = value;
+    }
+    if (Object.keys(relations).length > 0) trimmed.relations = relations;
+  }
+  return trimmed;
+}
+
+/** The entity searches whose answer can change a finding, per blueprint. */
+export function plannedEntitySearches(blueprint: JsonObject): SearchQuery[] {
+  const id = idOf(blueprint);
+  if (id === undefined || id === TEAM_BLUEPRINT) return [];
+  const searches: SearchQuery[] = [];
+  const hasInheritance = blueprint.teamInheritance !== undefined && blueprint.teamInheritance !== null;
+  const hasOwnership = blueprint.ownership !== undefined && blueprint.ownership !== null;
+  // ownership-direct: only a blueprint with neither teamInheritance nor ownership can get one.
+  if (!hasInheritance && !hasOwnership) {
+    searches.push({ combinator: 'and', rules: [{ property: '$team', operator: 'isNotEmpty' }] });
+  }
+  // relation-ownership: a relation to _team without teamInheritance keeps ownership in the relation.
+  if (!hasInheritance) {
+    for (const [relationId, relation] of Object.entries(relationsOf(blueprint))) {
+      if (relation.target === TEAM_BLUEPRINT) {
+        searches.push({ combinator: 'and', rules: [{ property: relationId, operator: 'isNotEmpty' }] });
+      }
+    }
+  }
+  return searches;
+}
+
+function teamRelationsOf(blueprint: JsonObject): string[] {
+  return Object.entries(relationsOf(blueprint))
+    .filter(([, relation]) => relation.target === TEAM_BLUEPRINT)
+    .map(([id]) => id);
+}
+
+async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<EntityRecord[]> {
+  const id = idOf(blueprint) as string;
+  const teamRelations = teamRelationsOf(blueprint);
+  const found: JsonObject[] = [];
+  if (id === TEAM_BLUEPRINT) {
+    found.push(...(await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS })));
+  } else {
+    for (const query of plannedEntitySearches(blueprint)) {
+      found.push(...(await client.searchEntities(id, query, { limit: ENTITY_SAMPLE_SIZE, maxEntities: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS })));
+    }
+  }
+  const byId = new Map<string, EntityRecord>();
+  for (const entity of found) {
+    const trimmed = trimEntity(entity, teamRelations);
+    if (trimmed && !byId.has(trimmed.identifier)) byId.set(trimmed.identifier, trimmed);
+  }
+  return [...byId.values()];
+}
+
+const LISTS = [
+  { key: 'actions', path: '/v1/actions?version=v2', payload: 'actions' },
+  { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages' },
+  { key: 'integrations', path: '/v1/integration', payload: 'integrations' },
+  { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations' },
+  { key: 'teams', path: '/v1/teams', payload: 'teams' },
+] as const;
+
+/** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
+export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}): Promise<OrgSnapshot> {
+  // Seven top-level reads first; the per-resource total is known once the lists are in.
+  const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
+  onEvent({ type: 'phase', phase: 'organization, blueprints, actions, pages, integrations, webhooks, teams' });
+
+  const [organization, blueprints, ...lists] = await Promise.all([
+    attempt(tracker, 'organization', async () => objectIn(await client.get('/v1/organization', 'organization'), 'organization')),
+    attempt(tracker, 'blueprints', async () => objectsIn(await client.get('/v1/blueprints', 'blueprints'), 'blueprints')),
+    ...LISTS.map((list) => attempt(tracker, list.key, async () => objectsIn(await client.get(list.path, list.payload), list.key))),
+  ]);
+
+  const snapshot: OrgSnapshot = {
+    format: SNAPSHOT_FORMAT,
+    organization: toOrganization(organization),
+    blueprints: blueprints ?? [],
+  };
+  LISTS.forEach((list, index) => {
+    const value = lists[index];
+    if (value) (snapshot as Record<string, unknown>)[list.key] = value;
+  });
+  if (snapshot.teams) snapshot.teams = snapshot.teams.filter((team): team is TeamRecord => typeof team.name === 'string');
+
+  const blueprintIds = identifiers(blueprints);
+  const actionIds = identifiers(snapshot.actions);
+  const pageIds = identifiers(snapshot.pages);
+  const searched = (blueprints ?? []).filter((b) => idOf(b) === TEAM_BLUEPRINT || plannedEntitySearches(b).length > 0);
+  tracker.total += blueprintIds.length + actionIds.length + pageIds.length + searched.length;
+  onEvent({
+    type: 'phase',
+    phase: `permissions of ${blueprintIds.length} blueprint(s), ${actionIds.length} action(s), ${pageIds.length} page(s); entities of ${searched.length} blueprint(s)`,
+  });
+
+  const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) =>
+    Promise.all(
+      ids.map(async (id) => {
+        const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
+        const permissions = await attempt(tracker, `permissions of ${kind} "${id}"`, async () =>
+          objectIn(await client.get(path, 'permissions'), path),
+        );
+        return [id, permissions] as const;
+      }),
+    );
+  const [blueprintPermissions, actionPermissions, pagePermissions, entities] = await Promise.all([
+    permissionsOf('blueprint', 'blueprints', blueprintIds),
+    permissionsOf('action', 'actions', actionIds),
+    permissionsOf('page', 'pages', pageIds),
+    Promise.all(
+      searched.map(async (blueprint) => {
+        const id = idOf(blueprint) as string;
+        return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
+      }),
+    ),
+  ]);
+
+  if (blueprints) snapshot.blueprintPermissions = definedEntries(blueprintPermissions);
+  if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
+  if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
+  if (blueprints) snapshot.entities = definedEntries(entities);
+  // Sorted: requests finish in any order, the snapshot and report must not.
+  if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  return snapshot;
+}
+
+function definedEntries<T>(entries: ReadonlyArray<readonly [string, T | undefined]>): Record<string, T> {
+  const result: Record<string, T> = {};
+  for (const [id, value] of entries) if (value !== undefined) result[id] = value;
+  return result;
+}
+
+/** organization is required by org-snapshot/1; when it cannot be read the run goes on, marked incomplete. */
+function toOrganization(record: JsonObject | undefined): Organization {
+  const id = typeof record?.id === 'string' ? record.id : '';
+  const name = typeof record?.name === 'string' ? record.name : '(organization not readable)';
+  return { ...record, id, name };
+}

@@ -1,0 +1,75 @@
+import type { ClientEvent } from '../api/client.js';
+import type { FetchEvent } from './live.js';
+
+export interface ProgressOptions {
+  write: (text: string) => void;
+  isTTY: boolean;
+  quiet: boolean;
+  now: () => number;
+}
+
+export interface Progress {
+  onFetch: (event: FetchEvent) => void;
+  onClient: (event: ClientEvent) => void;
+  /** Close the bar (a final newline) and print the totals line. */
+  finish: (summary: string) => void;
+}
+
+/** Ours: redraw the bar at most ten times a second; a big org finishes thousands of reads a second. */
+const REDRAW_INTERVAL_MS = 100;
+const BAR_WIDTH = 24;
+
+/** Progress on stderr: a bar on a terminal, one line per phase otherwise, nothing when quiet. */
+export function createProgress(options: ProgressOptions): Progress {
+  if (options.quiet) return { onFetch: () => {}, onClient: () => {}, finish: () => {} };
+  let done = 0;
+  let total = 0;
+  let requests = 0;
+  let waitUntil = 0;
+  let lastDraw = Number.NEGATIVE_INFINITY;
+  let drawn = false;
+
+  const draw = (force: boolean) => {
+    const now = options.now();
+    if (!force && now - lastDraw < REDRAW_INTERVAL_MS) return;
+    lastDraw = now;
+    drawn = true;
+    options.write(`\r\x1b[2K${renderBar({ done, total, requests, waitSeconds: Math.ceil(Math.max(0, waitUntil - now) / 1_000) })}`);
+  };
+
+  return {
+    onFetch(event) {
+      if (event.type === 'phase') {
+        if (!options.isTTY) options.write(`fetching ${event.phase}\n`);
+        return;
+      }
+      done = event.done;
+      total = event.total;
+      if (options.isTTY) draw(done === total);
+    },
+    onClient(event) {
+      if (event.type === 'request') requests = event.count;
+      if (event.type === 'rate-limit-wait') {
+        const until = options.now() + event.waitMs;
+        const extends_ = until > waitUntil + 1_000;
+        waitUntil = Math.max(waitUntil, until);
+        if (!options.isTTY && extends_) {
+          options.write(`rate limit: waiting ${Math.ceil(event.waitMs / 1_000)} s (${event.reason === '429' ? 'HTTP 429' : 'budget spent'})\n`);
+        }
+      }
+      if (options.isTTY) draw(event.type === 'rate-limit-wait');
+    },
+    finish(summary) {
+      if (options.isTTY && drawn) options.write('\n');
+      options.write(`${summary}\n`);
+    },
+  };
+}
+
+export function renderBar(state: { done: number; total: number; requests: number; waitSeconds: number }): string {
+  const ratio = state.total > 0 ? Math.min(1, state.done / state.total) : 0;
+  const filled = Math.round(ratio * BAR_WIDTH);
+  const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
+  const wait = state.waitSeconds > 0 ? ` · rate limit: ${state.waitSeconds} s left` : '';
+  return `${bar} ${state.done}/${state.total} resources · ${state.requests} requests${wait}`;
+}

@@ -1,0 +1,88 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Option, type Command } from 'commander';
+import { createApiClient } from '../api/client.js';
+import { resolveConnection } from '../api/connection.js';
+import { createFetchTransport, type Transport } from '../api/transport.js';
+import { UsageError } from '../errors.js';
+import type { OrgSnapshot } from '../model/snapshot.js';
+import { fetchLiveSnapshot } from './live.js';
+import { createProgress } from './progress.js';
+import { readSnapshotFile } from './snapshot-file.js';
+
+export interface SourceFlags {
+  snapshot?: string;
+  apiUrl?: string;
+  region?: string;
+  config?: string;
+  concurrency: string;
+  quiet?: boolean;
+}
+
+/** The parts of CliIo a source needs; `sleep` and `transport` exist for tests. */
+export interface SourceIo {
+  stderr: (text: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+  now: () => Date;
+  isTTY?: boolean;
+  sleep?: (ms: number) => Promise<void>;
+  transport?: Transport;
+}
+
+export interface ResolvedSource {
+  snapshot: OrgSnapshot;
+  /** For the report header: "snapshot org.json" or "live org at https://…". */
+  description: string;
+}
+
+/** product.md: requests in flight are bounded; 4 keeps a big org quick without bursting the budget. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Ours: beyond this the rate limit, not latency, is the bottleneck. */
+const MAX_CONCURRENCY = 32;
+
+export const NO_SOURCE_HINT =
+  'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file), or reach the live API with PORT_TOKEN, ' +
+  'or PORT_CLIENT_ID and PORT_CLIENT_SECRET, or --config FILE (the reference script\'s config.json); ' +
+  'try the bundled demo with `npm start`';
+
+/** The source options shared by `analyze` and `snapshot`. */
+export function addSourceOptions(command: Command): Command {
+  return command
+    .option('--api-url <url>', 'base URL of the API (overrides --region)')
+    .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
+    .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
+    .option('--concurrency <n>', 'requests in flight at once', String(DEFAULT_CONCURRENCY));
+}
+
+export function parseConcurrency(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** A snapshot file when --snapshot is given, else the live API when credentials are set, else a usage error. */
+export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource> {
+  if (flags.snapshot) return { snapshot: await readSnapshotFile(flags.snapshot), description: `snapshot ${flags.snapshot}` };
+  const concurrency = parseConcurrency(flags.concurrency);
+  const connection = await resolveConnection(flags, io.env);
+  if (!connection) throw new UsageError(NO_SOURCE_HINT);
+
+  const now = () => io.now().getTime();
+  const progress = createProgress({ write: io.stderr, isTTY: io.isTTY === true, quiet: flags.quiet === true, now });
+  const client = createApiClient({
+    baseUrl: connection.baseUrl,
+    credentials: connection.credentials,
+    transport: io.transport ?? createFetchTransport(),
+    now,
+    sleep: io.sleep ?? ((ms) => delay(ms)),
+    concurrency,
+    onEvent: progress.onClient,
+  });
+  const started = now();
+  const snapshot = await fetchLiveSnapshot(client, progress.onFetch);
+  const stats = client.stats();
+  const waits = stats.rateLimitWaits > 0 ? `, ${stats.rateLimitWaits} rate-limit wait(s) (${Math.ceil(stats.rateLimitWaitMs / 1_000)} s)` : '';
+  progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
+  return { snapshot, description: `live org at ${connection.baseUrl.origin}` };
+}

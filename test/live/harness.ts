@@ -1,0 +1,50 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, type CliIo } from '../../src/cli.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { createFakeClock, type FakeClock } from '../helpers/fake-clock.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
+
+export const FIXTURE = new URL('../fixtures/live-org.json', import.meta.url).pathname;
+
+export async function loadFixture(path = FIXTURE): Promise<OrgSnapshot> {
+  return JSON.parse(await readFile(path, 'utf8')) as OrgSnapshot;
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** runCli in-process with captured output and a fake clock shared with the sandbox. */
+export async function run(argv: string[], env: Record<string, string>, clock: FakeClock, extra: Partial<CliIo> = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env,
+    now: clock.date,
+    sleep: clock.sleep,
+    ...extra,
+  });
+  return { code, stdout, stderr };
+}
+
+export async function withSandbox<T>(
+  options: Partial<SandboxOptions>,
+  body: (sandbox: Sandbox, clock: FakeClock) => Promise<T>,
+): Promise<T> {
+  const clock = createFakeClock();
+  const sandbox = await startSandbox({ snapshot: await loadFixture(), now: clock.now, idleTimeoutMs: 30_000, ...options });
+  try {
+    return await body(sandbox, clock);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export const tempDir = () => mkdtemp(join(tmpdir(), 'tma-live-'));
+export const readText = (path: string) => readFile(path, 'utf8');

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createProgress, renderBar } from '../../src/sources/progress.js';
+import { run, tempDir, withSandbox } from './harness.js';
+
+describe('progress on stderr', () => {
+  it('renders resources, requests and the seconds left of a rate-limit wait', () => {
+    expect(renderBar({ done: 5, total: 10, requests: 12, waitSeconds: 0 })).toBe('[############------------] 5/10 resources · 12 requests');
+    expect(renderBar({ done: 0, total: 0, requests: 0, waitSeconds: 42 })).toBe('[------------------------] 0/0 resources · 0 requests · rate limit: 42 s left');
+  });
+
+  it('draws a bar on a terminal, at most every 100 ms plus the last frame', () => {
+    let time = 0;
+    let text = '';
+    const progress = createProgress({ write: (t) => (text += t), isTTY: true, quiet: false, now: () => time });
+    progress.onFetch({ type: 'phase', phase: 'lists' });
+    progress.onFetch({ type: 'progress', done: 1, total: 4 });
+    progress.onFetch({ type: 'progress', done: 2, total: 4 }); // same instant: not drawn
+    time = 150;
+    progress.onClient({ type: 'rate-limit-wait', waitMs: 30_000, reason: '429' });
+    progress.onFetch({ type: 'progress', done: 4, total: 4 });
+    progress.finish('done');
+    const frames = text.split('\r\x1b[2K').filter(Boolean);
+    expect(frames).toEqual([
+      '[######------------------] 1/4 resources · 0 requests',
+      '[############------------] 2/4 resources · 0 requests · rate limit: 30 s left',
+      '[########################] 4/4 resources · 0 requests · rate limit: 30 s left\ndone\n',
+    ]);
+  });
+
+  it('prints one line per phase without a terminal, and nothing with --quiet', async () => {
+    await withSandbox({}, async (sandbox, clock) => {
+      const env = { PORT_TOKEN: sandbox.token };
+      const plain = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none'], env, clock);
+      const lines = plain.stderr.trim().split('\n');
+      expect(lines[0]).toBe('fetching organization, blueprints, actions, pages, integrations, webhooks, teams');
+      expect(lines[1]).toBe('fetching permissions of 8 blueprint(s), 2 action(s), 2 page(s); entities of 5 blueprint(s)');
+      expect(lines[2]).toMatch(new RegExp(`^fetched ${sandbox.url} in 0\\.0 s: \\d+ request\\(s\\), 0 retries$`));
+      expect(plain.stderr).not.toContain('\r');
+
+      const tty = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none'], env, clock, { isTTY: true });
+      expect(tty.stderr).toContain('\r\x1b[2K[');
+      expect(tty.stderr).not.toContain('fetching ');
+
+      const quiet = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet'], env, clock, { isTTY: true });
+      expect(quiet.stderr).toBe('');
+    });
+  });
+});

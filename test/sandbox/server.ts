@@ -1,0 +1,328 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { matchQuery, SearchError } from './search.js';
+
+/**
+ * A sandbox of the catalog service: serves one org-snapshot/1 document over exactly the
+ * endpoints and envelopes of contracts.md §1, on 127.0.0.1 only, with switches for the failures
+ * the client must survive. Every loop is bounded and the server stops by itself.
+ */
+export interface SandboxOptions {
+  snapshot: OrgSnapshot;
+  /** A bearer token accepted as is (PORT_TOKEN); random when absent. */
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** `expiresIn` of exchanged tokens; after it they answer 401. */
+  tokenLifetimeSeconds?: number;
+  /** Real delay before every answer (for the benchmark; keep 0 in tests with a fake clock). */
+  latencyMs?: number;
+  /** At most `limit` requests per window; beyond it 429 with the x-ratelimit-* headers. */
+  rateLimit?: { limit: number; windowSeconds: number; sendReset?: boolean };
+  /** Every Nth request (1-based, all requests counted) answers `failStatus` (503 by default). */
+  failEvery?: number;
+  failStatus?: number;
+  /** Forced answers: the first `times` matching requests (all when absent) get `status`. */
+  faults?: Array<{ method?: string; path: string; status: number; times?: number }>;
+  /** The sandbox's clock in ms (shared with the client's in tests); Date.now by default. */
+  now?: () => number;
+  /** Stop after this long without a request (10 minutes by default). */
+  idleTimeoutMs?: number;
+  /** Stop after this long whatever happens (1 hour by default). */
+  maxLifetimeMs?: number;
+  port?: number;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** Path with query string, never headers or bodies (they carry secrets). */
+  path: string;
+  status: number;
+}
+
+export interface Sandbox {
+  url: string;
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  requests: LoggedRequest[];
+  /** Tokens handed out by the token exchange (so tests can prove none leaks). */
+  issuedTokens(): string[];
+  /** Make every exchanged token answer 401 from now on. */
+  expireTokens(): void;
+  close(): Promise<void>;
+  closed: Promise<void>;
+}
+
+/** The service's own limits: 1 MiB request bodies, 1000 entities per search page. */
+const MAX_BODY_BYTES = 1_048_576;
+const MAX_PAGE = 1_000;
+const DEFAULT_PAGE = 100;
+const DEFAULT_IDLE_MS = 10 * 60_000;
+const DEFAULT_LIFETIME_MS = 60 * 60_000;
+
+class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Json = unknown;
+type Route = (params: string[], query: URLSearchParams, body: Json) => Record<string, Json>;
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const now = options.now ?? Date.now;
+  const snapshot = options.snapshot;
+  const token = options.token ?? `sandbox-token-${randomBytes(12).toString('hex')}`;
+  const clientId = options.clientId ?? 'sandbox-client';
+  const clientSecret = options.clientSecret ?? `sandbox-secret-${randomBytes(12).toString('hex')}`;
+  const issued = new Map<string, number>();
+  const requests: LoggedRequest[] = [];
+  const faults = (options.faults ?? []).map((fault) => ({ ...fault, used: 0 }));
+  let count = 0;
+  let window = { index: -1, used: 0 };
+
+  const blueprintIds = new Set(snapshot.blueprints.map((b) => b.identifier).filter((id): id is string => typeof id === 'string'));
+  const entitiesOf = (id: string) => (snapshot.entities?.[id] ?? []) as Array<Record<string, Json>>;
+  const requireBlueprint = (id: string | undefined) => {
+    if (id === undefined || !blueprintIds.has(id)) throw new HttpError(404, 'not_found', `blueprint "${id}" not found`);
+    return id;
+  };
+  const requireIn = (records: readonly Record<string, Json>[] | undefined, id: string | undefined, what: string) => {
+    if (!records?.some((record) => record.identifier === id)) throw new HttpError(404, 'not_found', `${what} "${id}" not found`);
+    return id as string;
+  };
+  const requireQuery = (query: URLSearchParams, name: string, value: string) => {
+    if (query.get(name) !== value) throw new HttpError(422, 'invalid_request', `this sandbox serves only ?${name}=${value}`);
+  };
+
+  const search = (candidates: Array<{ blueprint: string; entity: Record<string, Json> }>, body: Json) => {
+    const request = (body ?? {}) as Record<string, Json>;
+    const limit = request.limit ?? DEFAULT_PAGE;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      throw new HttpError(422, 'invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}`);
+    }
+    const offset = request.from === undefined ? 0 : decodeCursor(request.from);
+    let matched: typeof candidates;
+    try {
+      matched = candidates.filter(({ blueprint, entity }) => matchQuery(entity, blueprint, request.query as Record<string, Json> | undefined));
+    } catch (error) {
+      if (error instanceof SearchError) throw new HttpError(422, 'invalid_request', error.message);
+      throw error;
+    }
+    const page = matched.slice(offset, offset + limit).map(({ blueprint, entity }) => ({ ...entity, blueprint }));
+    const result: Record<string, Json> = { entities: page };
+    if (offset + limit < matched.length) result.next = encodeCursor(offset + limit);
+    return result;
+  };
+
+  const routes: Array<{ method: string; pattern: RegExp; handle: Route }> = [
+    { method: 'GET', pattern: /^\/v1\/organization$/, handle: () => ({ organization: snapshot.organization }) },
+    { method: 'GET', pattern: /^\/v1\/blueprints$/, handle: () => ({ blueprints: snapshot.blueprints }) },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/blueprints\/([^/]+)\/permissions$/,
+      handle: ([id]) => ({ permissions: snapshot.blueprintPermissions?.[requireBlueprint(id)] ?? {} }),
+    },
+    { method: 'GET', pattern: /^\/v1\/blueprints\/([^/]+)\/entities$/, handle: ([id]) => ({ entities: entitiesOf(requireBlueprint(id)) }) },
+    { method: 'GET', pattern: /^\/v1\/blueprints\/([^/]+)\/entities-count$/, handle: ([id]) => ({ count: entitiesOf(requireBlueprint(id)).length }) },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/blueprints\/([^/]+)\/entities\/search$/,
+      handle: ([id], _query, body) => {
+        const blueprint = requireBlueprint(id);
+        return search(entitiesOf(blueprint).map((entity) => ({ blueprint, entity })), body);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/entities\/search$/,
+      handle: (_params, _query, body) =>
+        search([...blueprintIds].flatMap((blueprint) => entitiesOf(blueprint).map((entity) => ({ blueprint, entity }))), body),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/actions$/,
+      handle: (_params, query) => {
+        requireQuery(query, 'version', 'v2');
+        return { actions: snapshot.actions ?? [] };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/actions\/([^/]+)\/permissions$/,
+      handle: ([id]) => ({ permissions: snapshot.actionPermissions?.[requireIn(snapshot.actions, id, 'action')] ?? {} }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/pages$/,
+      handle: (_params, query) => {
+        requireQuery(query, 'compact', 'false');
+        return { pages: snapshot.pages ?? [] };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/pages\/([^/]+)\/permissions$/,
+      handle: ([id]) => ({ permissions: snapshot.pagePermissions?.[requireIn(snapshot.pages, id, 'page')] ?? {} }),
+    },
+    { method: 'GET', pattern: /^\/v1\/integration$/, handle: () => ({ integrations: snapshot.integrations ?? [] }) },
+    { method: 'GET', pattern: /^\/v1\/webhooks$/, handle: () => ({ integrations: snapshot.webhooks ?? [] }) },
+    { method: 'GET', pattern: /^\/v1\/teams$/, handle: () => ({ teams: snapshot.teams ?? [] }) },
+  ];
+
+  const rateLimitHeaders = (response: ServerResponse, overLimit: boolean) => {
+    const limit = options.rateLimit;
+    if (!limit) return overLimit;
+    const windowMs = limit.windowSeconds * 1_000;
+    const index = Math.floor(now() / windowMs);
+    if (index !== window.index) window = { index, used: 0 };
+    window.used++;
+    const exceeded = window.used > limit.limit;
+    response.setHeader('x-ratelimit-limit', String(limit.limit));
+    response.setHeader('x-ratelimit-remaining', String(Math.max(0, limit.limit - window.used)));
+    if (limit.sendReset !== false) {
+      response.setHeader('x-ratelimit-reset', String(Math.ceil(((index + 1) * windowMs - now()) / 1_000)));
+    }
+    return exceeded;
+  };
+
+  const authenticate = (request: IncomingMessage) => {
+    const header = request.headers.authorization ?? '';
+    const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    if (presented === token) return;
+    const expiresAt = issued.get(presented);
+    if (expiresAt !== undefined && now() < expiresAt) return;
+    throw new HttpError(401, 'unauthorized', expiresAt === undefined ? 'missing or unknown bearer token' : 'the access token expired');
+  };
+
+  const exchange = (body: Json) => {
+    const credentials = (body ?? {}) as Record<string, Json>;
+    if (credentials.clientId !== clientId || credentials.clientSecret !== clientSecret) {
+      throw new HttpError(401, 'unauthorized', 'invalid client credentials');
+    }
+    const accessToken = `sandbox-access-${randomBytes(12).toString('hex')}`;
+    const lifetime = options.tokenLifetimeSeconds ?? 3_600;
+    issued.set(accessToken, now() + lifetime * 1_000);
+    return { accessToken, expiresIn: lifetime, tokenType: 'Bearer' };
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<{ status: number; body: Record<string, Json> }> => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const method = request.method ?? 'GET';
+    count++;
+    const body = await readBody(request);
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+    if (rateLimitHeaders(response, false)) {
+      throw new HttpError(429, 'rate_limited', 'too many requests');
+    }
+    if (options.failEvery && count % options.failEvery === 0) {
+      throw new HttpError(options.failStatus ?? 503, 'unavailable', 'injected failure');
+    }
+    const fault = faults.find((f) => (f.method ?? method) === method && f.path === url.pathname + url.search && (f.times === undefined || f.used < f.times));
+    if (fault) {
+      fault.used++;
+      throw new HttpError(fault.status, 'injected', `injected HTTP ${fault.status}`);
+    }
+    if (method === 'POST' && url.pathname === '/v1/auth/access_token') return { status: 200, body: exchange(body) };
+    authenticate(request);
+    for (const route of routes) {
+      const match = route.pattern.exec(url.pathname);
+      if (!match) continue;
+      if (route.method !== method) throw new HttpError(405, 'method_not_allowed', `${method} is not served on ${url.pathname}`);
+      const params = match.slice(1).map((p) => decodeURIComponent(p));
+      return { status: 200, body: route.handle(params, url.searchParams, body) };
+    }
+    throw new HttpError(404, 'not_found', `${method} ${url.pathname} is not an endpoint of the sandbox`);
+  };
+
+  let idleTimer: NodeJS.Timeout | undefined;
+  const server = createServer((request, response) => {
+    touch();
+    const method = request.method ?? 'GET';
+    const path = request.url ?? '/';
+    handle(request, response)
+      .catch((error: unknown) => {
+        if (error instanceof HttpError) return { status: error.status, body: { error: error.code, message: error.message } };
+        return { status: 500, body: { error: 'internal', message: error instanceof Error ? error.message : String(error) } };
+      })
+      .then(({ status, body }) => {
+        requests.push({ method, path, status });
+        const ok = status >= 200 && status < 300;
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ ok, ...body }));
+      });
+  });
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  server.on('close', () => resolveClosed());
+  const close = async () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    clearTimeout(lifetimeTimer);
+    if (!server.listening) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  const touch = () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => void close(), options.idleTimeoutMs ?? DEFAULT_IDLE_MS);
+    idleTimer.unref();
+  };
+  const lifetimeTimer = setTimeout(() => void close(), options.maxLifetimeMs ?? DEFAULT_LIFETIME_MS);
+  lifetimeTimer.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  touch();
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    clientId,
+    clientSecret,
+    requests,
+    issuedTokens: () => [...issued.keys()],
+    expireTokens: () => {
+      for (const key of issued.keys()) issued.set(key, Number.NEGATIVE_INFINITY);
+    },
+    close,
+    closed,
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<Json> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', 'request body is over 1 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    throw new HttpError(400, 'invalid_json', `the request body is not JSON (${(error as Error).name})`);
+  }
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString('base64url');
+}
+
+function decodeCursor(cursor: Json): number {
+  const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const match = /^offset:(\d+)$/.exec(text);
+  if (!match) throw new HttpError(422, 'invalid_request', '"from" is not a cursor this sandbox issued');
+  return Number(match[1]);
+}

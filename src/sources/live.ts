@@ -1,4 +1,4 @@
-import { ApiAuthError, type ApiClient, type SearchQuery } from '../api/client.js';
+import { ApiAuthError, MAX_SEARCH_PAGE, type ApiClient, type SearchQuery } from '../api/client.js';
 import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
@@ -25,11 +25,13 @@ export type FetchEvent =
  * team-relation) value and quote one as evidence, so a few are enough; the org's data stays put.
  */
 export const ENTITY_SAMPLE_SIZE = 5;
-/** The service's maximum page size, used to read every `_team` entity (the team directory). */
-const TEAM_PAGE_SIZE = 1_000;
+/** Every `_team` entity is read (the team directory), in pages as large as the service allows. */
+const TEAM_PAGE_SIZE = MAX_SEARCH_PAGE;
 /** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
 const MAX_TEAM_ENTITIES = 50_000;
 const ENTITY_FIELDS = ['$identifier', '$title', '$team', 'relations'];
+/** Ours: a bound on entities still to move per relation; the rule reports their count. */
+const MAX_PENDING_ENTITIES = 100_000;
 
 interface Tracker {
   incomplete: IncompleteEntry[];
@@ -84,23 +86,37 @@ export function trimEntity(entity: JsonObject, teamRelations: readonly string[])
   return trimmed;
 }
 
-/** The entity searches whose answer can change a finding, per blueprint. */
-export function plannedEntitySearches(blueprint: JsonObject): SearchQuery[] {
+export interface EntitySearch {
+  query: SearchQuery;
+  /** Entities to read at most: a sample where existence is the question, all where a count is. */
+  maxEntities: number;
+}
+
+/**
+ * The entity searches whose answer can change a finding, per blueprint (none for `_team`, read
+ * whole as the team directory). Mirrors what the rules read:
+ * - ownership-direct: a non-system blueprint with neither teamInheritance nor ownership whose
+ *   entities hold `$team`; the rule quotes three and marks more, so a sample of five tells the same;
+ * - relation-ownership: with Direct ownership and no teamInheritance, the rule counts entities that
+ *   keep a team relation but no `$team` (data still to move), so those are read in full; without
+ *   Direct ownership the finding does not depend on entities at all.
+ */
+export function plannedEntitySearches(blueprint: JsonObject): EntitySearch[] {
   const id = idOf(blueprint);
-  if (id === undefined || id === TEAM_BLUEPRINT) return [];
-  const searches: SearchQuery[] = [];
+  if (id === undefined || id.startsWith('_')) return [];
   const hasInheritance = blueprint.teamInheritance !== undefined && blueprint.teamInheritance !== null;
-  const hasOwnership = blueprint.ownership !== undefined && blueprint.ownership !== null;
-  // ownership-direct: only a blueprint with neither teamInheritance nor ownership can get one.
-  if (!hasInheritance && !hasOwnership) {
-    searches.push({ combinator: 'and', rules: [{ property: '$team', operator: 'isNotEmpty' }] });
+  if (hasInheritance) return [];
+  const searches: EntitySearch[] = [];
+  if (blueprint.ownership === undefined || blueprint.ownership === null) {
+    searches.push({ query: { combinator: 'and', rules: [{ property: '$team', operator: 'isNotEmpty' }] }, maxEntities: ENTITY_SAMPLE_SIZE });
   }
-  // relation-ownership: a relation to _team without teamInheritance keeps ownership in the relation.
-  if (!hasInheritance) {
-    for (const [relationId, relation] of Object.entries(relationsOf(blueprint))) {
-      if (relation.target === TEAM_BLUEPRINT) {
-        searches.push({ combinator: 'and', rules: [{ property: relationId, operator: 'isNotEmpty' }] });
-      }
+  if (isObject(blueprint.ownership) && blueprint.ownership.type === 'Direct') {
+    for (const relationId of teamRelationsOf(blueprint)) {
+      const rules = [
+        { property: relationId, operator: 'isNotEmpty' },
+        { property: '$team', operator: 'isEmpty' },
+      ];
+      searches.push({ query: { combinator: 'and', rules }, maxEntities: MAX_PENDING_ENTITIES });
     }
   }
   return searches;
@@ -119,8 +135,8 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   if (id === TEAM_BLUEPRINT) {
     found.push(...(await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS })));
   } else {
-    for (const query of plannedEntitySearches(blueprint)) {
-      found.push(...(await client.searchEntities(id, query, { limit: ENTITY_SAMPLE_SIZE, maxEntities: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS })));
+    for (const { query, maxEntities } of plannedEntitySearches(blueprint)) {
+      found.push(...(await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS })));
     }
   }
   const byId = new Map<string, EntityRecord>();

@@ -50,9 +50,10 @@ describe('live analysis through the sandbox', () => {
     await withSandbox({}, async (sandbox, clock) => {
       await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
       const searched = sandbox.requests.filter((r) => r.path.endsWith('/entities/search')).map((r) => decodeURIComponent(r.path.split('/')[3] ?? ''));
-      // service, system and the slash one: $team; legacy_app: its _team relation; _team: the directory.
-      // Not microservice / beta_app (teamInheritance) nor migrated (ownership already set).
-      expect(searched.sort()).toEqual(['_team', 'legacy_app', 'legacy_app', 'service', 'system', 'weird id/with slash']);
+      // $team samples: service, system, legacy_app and the slash one (no teamInheritance, no ownership);
+      // migrated (Direct): entities still to move out of its _team relation; _team: the directory.
+      // Not microservice / beta_app (teamInheritance): no rule reads their entities.
+      expect(searched.sort()).toEqual(['_team', 'legacy_app', 'migrated', 'service', 'system', 'weird id/with slash']);
     });
   });
 
@@ -77,7 +78,11 @@ describe('live analysis through the sandbox', () => {
       expect(entities._team).toEqual(fixture.entities?._team);
       expect(entities.service?.map((e) => e.identifier)).toEqual(['svc-0', 'svc-1', 'svc-2', 'svc-3', 'svc-4']);
       expect(entities.service?.[0]).toEqual({ identifier: 'svc-0', title: 'Service 0', team: ['Platform Team'] });
-      expect(entities.legacy_app).toEqual([{ identifier: 'la-1', title: 'Legacy 1', relations: { owning_team: ['platform_team'] } }]);
+      expect(entities.legacy_app).toEqual([]);
+      expect(entities.migrated).toEqual([
+        { identifier: 'm-2', title: 'Still to move', relations: { owning_team: ['payments'] } },
+        { identifier: 'm-3', relations: { owning_team: ['platform_team'] } },
+      ]);
       expect(entities.system).toEqual([]);
       expect(Object.keys(entities)).not.toContain('microservice');
 

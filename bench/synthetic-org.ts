@@ -1,0 +1,162 @@
+import type { JsonObject } from '../src/model/json.js';
+import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../src/model/snapshot.js';
+
+export interface SyntheticOrgSize {
+  blueprints: number;
+  actions: number;
+  pages: number;
+  /** 40 by default. */
+  teams?: number;
+  /** Seed of the deterministic generator: same size and seed, same org. */
+  seed?: number;
+}
+
+/** mulberry32: a tiny seeded PRNG, so a synthetic org is the same on every machine. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/**
+ * An org-snapshot/1 of the given size with the team references a real pre-migration org has:
+ * `$team` titles on entities, teamInheritance chains, relations to `_team` (with and without
+ * inheritance over them), team titles in blueprint, action and page permissions, `$team` in
+ * policy rules, jq reading `.user.team` / `.relations.teams`, widget filters and mappings.
+ * Every blueprint has permissions; so does every action and page (what the fetcher reads).
+ */
+export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
+  const next = random(size.seed ?? 20_250_114);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const teamCount = size.teams ?? 40;
+  const teams: TeamRecord[] = Array.from({ length: teamCount }, (_, i) => ({ name: `Team ${pad(i, 3)}`, description: `Synthetic team ${i}` }));
+  const teamId = (title: string) => title.toLowerCase().replace(/\s+/g, '_');
+  const someTeams = (max: number) => [...new Set(Array.from({ length: 1 + Math.floor(next() * max) }, () => pick(teams).name))];
+
+  const blueprints: JsonObject[] = [{ identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} }];
+  const blueprintPermissions: Record<string, JsonObject> = {};
+  const entities: Record<string, EntityRecord[]> = {
+    _team: teams.map((team) => ({ identifier: teamId(team.name), title: team.name })),
+  };
+  const permissionLeaf = () => ({ roles: ['Admin'], users: [], teams: next() < 0.5 ? someTeams(2) : [], ownedByTeam: next() < 0.3 });
+
+  for (let i = 1; i < size.blueprints; i++) {
+    const id = `bp_${pad(i, 5)}`;
+    const blueprint: JsonObject = { identifier: id, title: `Blueprint ${i}`, schema: { properties: { name: { type: 'string' } } }, relations: {} };
+    const relations = blueprint.relations as JsonObject;
+    const roll = next();
+    const parent = i > 1 ? `bp_${pad(1 + Math.floor(next() * (i - 1)), 5)}` : undefined;
+    if (roll < 0.2 && parent) {
+      relations.parent = { target: parent, many: false, required: false, title: 'Parent' };
+      blueprint.teamInheritance = { path: 'parent' };
+    } else if (roll < 0.25) {
+      relations.owning_team = { target: '_team', many: true, required: false };
+      entities[id] = Array.from({ length: 3 }, (_, e) => ({ identifier: `${id}-e${e}`, title: `Entity ${e}`, relations: { owning_team: [teamId(pick(teams).name)] } }));
+    } else if (roll < 0.27) {
+      relations.teams = { target: '_team', many: true, required: false };
+      blueprint.teamInheritance = { path: 'teams' };
+    } else if (roll < 0.32) {
+      blueprint.ownership = { type: 'Direct' };
+      entities[id] = [{ identifier: `${id}-e0`, team: [teamId(pick(teams).name)] }];
+    } else if (roll < 0.8) {
+      entities[id] = Array.from({ length: 2 + Math.floor(next() * 6) }, (_, e) => ({
+        identifier: `${id}-e${e}`,
+        title: `Entity ${e}`,
+        team: e % 3 === 2 ? [] : someTeams(2),
+      }));
+    } else {
+      entities[id] = [];
+    }
+    if (next() < 0.1) {
+      blueprint.calculationProperties = {
+        owners: { title: 'Owners', calculation: next() < 0.5 ? '.team' : '.relations.teams | length', type: next() < 0.5 ? 'array' : 'number' },
+      };
+    }
+    blueprints.push(blueprint);
+    blueprintPermissions[id] = { entities: { register: permissionLeaf(), update: permissionLeaf(), unregister: permissionLeaf() } };
+  }
+  blueprintPermissions._team = { entities: { register: { roles: ['Admin'], users: [], teams: [] } } };
+  const blueprintIds = blueprints.map((b) => b.identifier as string).filter((id) => id !== '_team');
+
+  const actions: JsonObject[] = [];
+  const actionPermissions: Record<string, JsonObject> = {};
+  for (let i = 0; i < size.actions; i++) {
+    const id = `action_${pad(i, 5)}`;
+    const blueprint = pick(blueprintIds);
+    const automation = next() < 0.3;
+    const team = pick(teams).name;
+    actions.push(
+      automation
+        ? {
+            identifier: id,
+            title: `Automation ${i}`,
+            trigger: { type: 'automation', event: { type: 'ENTITY_UPDATED', blueprintIdentifier: blueprint }, condition: { type: 'JQ', expressions: [next() < 0.3 ? `.diff.after.team | index("${team}")` : '.diff.after != null'], combinator: 'and' } },
+            invocationMethod: { type: 'WEBHOOK', url: 'https://hooks.example.com/run', body: { owner: next() < 0.4 ? '{{ .event.diff.after.team }}' : '{{ .event.diff.after.identifier }}' } },
+          }
+        : {
+            identifier: id,
+            title: `Action ${i}`,
+            description: 'Creates or updates an entity for the team.',
+            trigger: {
+              type: 'self-service',
+              operation: 'CREATE',
+              blueprintIdentifier: blueprint,
+              userInputs: { properties: { name: { type: 'string' }, ...(next() < 0.2 ? { owner: { type: 'string', format: 'entity', blueprint: '_team', visible: { jqQuery: `.user.team | contains(["${team}"])` } } } : {}) }, required: ['name'], order: ['name'] },
+            },
+            invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: blueprint, mapping: { identifier: '.inputs.name', ...(next() < 0.3 ? { team: '.relations.teams' } : {}) } },
+          },
+    );
+    const execute: JsonObject = { roles: ['Member'], users: [], teams: next() < 0.4 ? someTeams(2) : [] };
+    if (next() < 0.1) execute.policy = { queries: { mine: { combinator: 'and', rules: [{ property: '$team', operator: '=', value: team }] } }, conditions: ['.results.mine | length > 0'] };
+    actionPermissions[id] = { execute, approve: { roles: [], users: [], teams: [] } };
+  }
+
+  const pages: JsonObject[] = [];
+  const pagePermissions: Record<string, JsonObject> = {};
+  for (let i = 0; i < size.pages; i++) {
+    const id = `page_${pad(i, 5)}`;
+    const blueprint = pick(blueprintIds);
+    const widget: JsonObject = { id: `w${i}`, type: 'table-entities-explorer', title: 'Entities', blueprint };
+    if (next() < 0.1) widget.excludedFields = ['teams'];
+    if (next() < 0.1) {
+      widget.blueprintConfig = { [blueprint]: { filterSettings: { filterBy: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value: [pick(teams).name] }] } } } };
+    }
+    pages.push({ identifier: id, title: `Page ${i}`, type: 'blueprint-entities', blueprint, widgets: [widget] });
+    pagePermissions[id] = { read: { roles: ['Member'], users: [], teams: next() < 0.3 ? someTeams(2) : [] } };
+  }
+
+  const integrations: JsonObject[] = Array.from({ length: 10 }, (_, i) => ({
+    installationId: `integration-${i}`,
+    integrationType: i % 3 === 0 ? 'github' : 'pagerduty',
+    ...(i % 5 === 4
+      ? {}
+      : { config: { resources: [{ kind: 'service', selector: { query: 'true' }, port: { entity: { mappings: { identifier: '.id', title: '.name', blueprint: `"${pick(blueprintIds)}"`, team: '.team.name', properties: {} } } } }] } }),
+  }));
+  const webhooks: JsonObject[] = Array.from({ length: 10 }, (_, i) => ({
+    identifier: `webhook_${i}`,
+    title: `Webhook ${i}`,
+    mappings: [{ blueprint: pick(blueprintIds), filter: 'true', entity: { identifier: '.body.id', title: '.body.name', team: '.body.owner.team', properties: {} } }],
+  }));
+
+  return {
+    format: SNAPSHOT_FORMAT,
+    organization: { id: `org_synthetic_${size.blueprints}_${size.actions}_${size.pages}`, name: 'Synthetic Org' },
+    blueprints,
+    blueprintPermissions,
+    actions,
+    actionPermissions,
+    pages,
+    pagePermissions,
+    integrations,
+    webhooks,
+    teams,
+    entities,
+  };
+}

@@ -69,6 +69,7 @@ function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamLi
 
   const rewritten = translateTeamValues(catalog.teams, site.teams);
   const pendingTitles = statuses.filter((s) => s.status.state === 'title-unknown-identifier').map((s) => s.team);
+  const titleList = titles.map((t) => JSON.stringify(t.team)).join(', ');
   const finding: FindingDraft = {
     category: 'team-permission-identifiers',
     resource,
@@ -76,9 +77,12 @@ function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamLi
     evidence: JSON.stringify(site.teams),
     reason:
       titles.length > 0
-        ? `These permissions name team${titles.length > 1 ? 's' : ''} by title (${titles.map((t) => JSON.stringify(t.team)).join(', ')}); the migration replaces titles with team identifiers.`
+        ? `These permissions name ${titles.length > 1 ? 'teams' : 'a team'} by title (${titleList}); the migration replaces titles with team identifiers.`
         : 'These permissions name teams that are not known titles or identifiers; the migration rewrites titles to identifiers.',
-    suggestion: `Nothing to do in the service; in permissions kept as code write ${JSON.stringify(rewritten)}.`,
+    suggestion:
+      pendingTitles.length === 0
+        ? `Nothing to do in the service; in permissions kept as code write ${JSON.stringify(rewritten)}.`
+        : `Nothing to do in the service; in permissions kept as code write the team identifiers once known (${unknownIdentifierHint(pendingTitles)}).`,
   };
   if (rewritten.some((value, index) => value !== site.teams[index])) finding.rewrite = JSON.stringify(rewritten);
   const notes: string[] = [];

@@ -1,15 +1,22 @@
 import type { OrgSnapshot } from '../model/snapshot.js';
 
-/** Object keys sorted at every depth, arrays in their order: the same org gives the same bytes. */
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (typeof value !== 'object' || value === null) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
-  return sorted;
-}
+/** Snapshot keys that map an identifier to a record (contracts.md §1). */
+const ID_MAPS = ['blueprintPermissions', 'actionPermissions', 'pagePermissions', 'entities'] as const;
 
-/** org-snapshot/1, pretty-printed with a stable key order, so snapshots diff cleanly in a ticket. */
+const sortedObject = (value: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]]));
+
+/**
+ * org-snapshot/1, pretty-printed with a stable key order: top-level keys and the identifier maps
+ * sorted, so the same org gives the same bytes whatever order requests finished in. Records keep
+ * the service's own field order: findings quote them verbatim (evidence is their JSON), so
+ * re-sorting their fields would make `analyze --snapshot` differ from the live run it records.
+ */
 export function renderSnapshot(snapshot: OrgSnapshot): string {
-  return `${JSON.stringify(sortKeysDeep(snapshot), null, 2)}\n`;
+  const document: Record<string, unknown> = sortedObject(snapshot);
+  for (const key of ID_MAPS) {
+    const map = document[key];
+    if (map !== undefined && map !== null && typeof map === 'object') document[key] = sortedObject(map as Record<string, unknown>);
+  }
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -7,6 +7,7 @@ import { createFakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
 
 export const FIXTURE = new URL('../fixtures/live-org.json', import.meta.url).pathname;
+export const DEMO_ORG = new URL('../../fixtures/demo-org.json', import.meta.url).pathname;
 
 export async function loadFixture(path = FIXTURE): Promise<OrgSnapshot> {
   return JSON.parse(await readFile(path, 'utf8')) as OrgSnapshot;

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../helpers/fake-clock.js';
-import { FIXTURE, loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
+import { DEMO_ORG, FIXTURE, loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
 
 /** contracts.md §1: the only method/path pairs the fetcher may use. */
 const READ_ONLY_SET: readonly RegExp[] = [
@@ -30,12 +30,16 @@ async function analyzeSnapshotFile(path: string) {
 }
 
 describe('live analysis through the sandbox', () => {
-  it('gives the same report.json as analyzing the snapshot file it serves, using only read-only endpoints', async () => {
-    const offline = await analyzeSnapshotFile(FIXTURE);
-    await withSandbox({}, async (sandbox, clock) => {
+  it.each([
+    ['the demo org', DEMO_ORG],
+    ['the live fixture', FIXTURE],
+  ])('%s: same report.json as analyzing the snapshot file the sandbox serves, using only read-only endpoints', async (_name, path) => {
+    const offline = await analyzeSnapshotFile(path);
+    expect(JSON.parse(offline.report).findings.length).toBeGreaterThan(5);
+    await withSandbox({ snapshot: await loadFixture(path) }, async (sandbox, clock) => {
       const out = await tempDir();
       const live = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock);
-      expect(live.stderr).toContain('Live Fixture Org');
+      expect(live.stderr).toContain((await loadFixture(path)).organization.name);
       expect(live.code).toBe(offline.code);
       expect(await readText(join(out, 'report.json'))).toBe(offline.report);
       expect(await readText(join(out, 'index.html'))).toContain(`live org at ${sandbox.url}`);
@@ -69,7 +73,13 @@ describe('live analysis through the sandbox', () => {
       const text = await readText(file);
       const snapshot = JSON.parse(text) as Record<string, unknown>;
       expect(Object.keys(snapshot)).toEqual(Object.keys(snapshot).sort());
+      const blueprintPermissions = Object.keys(snapshot.blueprintPermissions as object);
+      expect(blueprintPermissions).toEqual([...blueprintPermissions].sort());
       expect(text).toBe(`${JSON.stringify(snapshot, null, 2)}\n`);
+      // Recording twice gives the same bytes.
+      const again = join(dir, 'again.json');
+      await run(['snapshot', '--out', again, '--api-url', sandbox.url, '--concurrency', '7', '--quiet'], env, clock);
+      expect(await readText(again)).toBe(text);
       const fixture = await loadFixture();
       for (const key of ['organization', 'blueprints', 'blueprintPermissions', 'actions', 'actionPermissions', 'pages', 'pagePermissions', 'integrations', 'webhooks', 'teams']) {
         expect(snapshot[key], key).toEqual(fixture[key]);
@@ -94,6 +104,16 @@ describe('live analysis through the sandbox', () => {
     });
   });
 
+  it('the demo org recorded with snapshot --out analyzes to the same report as the live run', async () => {
+    await withSandbox({ snapshot: await loadFixture(DEMO_ORG) }, async (sandbox, clock) => {
+      const dir = await tempDir();
+      const env = { PORT_TOKEN: sandbox.token };
+      expect((await run(['snapshot', '--out', join(dir, 'demo.json'), '--api-url', sandbox.url, '--quiet'], env, clock)).code).toBe(0);
+      await run(['analyze', '--api-url', sandbox.url, '--out', join(dir, 'live'), '--format', 'json', '--fail-on', 'none', '--quiet'], env, clock);
+      expect((await analyzeSnapshotFile(join(dir, 'demo.json'))).report).toBe(await readText(join(dir, 'live', 'report.json')));
+    });
+  });
+
   it('exchanges PORT_CLIENT_ID / PORT_CLIENT_SECRET and recovers from one 401 by exchanging again', async () => {
     await withSandbox({ faults: [{ method: 'GET', path: '/v1/teams', status: 401, times: 1 }] }, async (sandbox, clock) => {
       const env = { PORT_CLIENT_ID: sandbox.clientId, PORT_CLIENT_SECRET: sandbox.clientSecret };
@@ -108,7 +128,7 @@ describe('live analysis through the sandbox', () => {
     // Tokens live 90 s and every request here waits 10 s (a spent budget), so the run outlives several tokens.
     await withSandbox({ tokenLifetimeSeconds: 90, rateLimit: { limit: 1, windowSeconds: 10 } }, async (sandbox, clock) => {
       const env = { PORT_CLIENT_ID: sandbox.clientId, PORT_CLIENT_SECRET: sandbox.clientSecret };
-      const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--concurrency', '1', '--quiet'], env, clock);
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--concurrency', '1', '--quiet', '--fail-on', 'none'], env, clock);
       expect(result.code).toBe(0);
       expect(sandbox.requests.filter((r) => r.status === 401)).toEqual([]);
       expect(sandbox.requests.filter((r) => r.path === '/v1/auth/access_token').length).toBeGreaterThan(3);

@@ -32,8 +32,10 @@ export interface ApiClientOptions {
 
 export interface ApiStats {
   requests: number;
+  /** Requests that waited for the rate limit (a 429, or a spent budget). */
   rateLimitWaits: number;
-  rateLimitWaitMs: number;
+  /** Wall time the client was held by the rate limit; concurrent waits count once. */
+  rateLimitBlockedMs: number;
   retries: number;
 }
 
@@ -70,12 +72,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const limiter = createLimiter(options.concurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
-  const stats: ApiStats = { requests: 0, rateLimitWaits: 0, rateLimitWaitMs: 0, retries: 0 };
+  const stats: ApiStats = { requests: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0 };
   /** Shared by every request: nobody sends before this time (a 429 or a spent budget). */
   let blockedUntil = 0;
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+
+  const blockUntil = (until: number) => {
+    const from = Math.max(blockedUntil, options.now());
+    if (until > from) stats.rateLimitBlockedMs += until - from;
+    blockedUntil = Math.max(blockedUntil, until);
+  };
 
   const waitForBudget = async () => {
     // Bounded: each pass either returns or sleeps until the latest known reset.
@@ -83,7 +91,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const waitMs = blockedUntil - options.now();
       if (waitMs <= 0) return;
       stats.rateLimitWaits++;
-      stats.rateLimitWaitMs += waitMs;
       emit({ type: 'rate-limit-wait', waitMs, reason: 'budget-spent' });
       await options.sleep(waitMs);
     }
@@ -93,7 +100,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // §8.1: when nothing remains, wait for the reset instead of spending a 429.
     if (status !== 429 && headers.remaining === 0) {
       const resetMs = (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
-      blockedUntil = Math.max(blockedUntil, options.now() + resetMs);
+      blockUntil(options.now() + resetMs);
     }
   };
 
@@ -140,9 +147,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         stats.retries++;
         if (decision.reason === 'rate-limit') {
           state.rateLimitRetries++;
-          blockedUntil = Math.max(blockedUntil, options.now() + decision.waitMs);
+          blockUntil(options.now() + decision.waitMs);
           stats.rateLimitWaits++;
-          stats.rateLimitWaitMs += decision.waitMs;
           emit({ type: 'rate-limit-wait', waitMs: decision.waitMs, reason: '429' });
           await options.sleep(decision.waitMs);
         } else {

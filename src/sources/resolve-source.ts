@@ -82,7 +82,7 @@ export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<R
   const started = now();
   const snapshot = await fetchLiveSnapshot(client, progress.onFetch);
   const stats = client.stats();
-  const waits = stats.rateLimitWaits > 0 ? `, ${stats.rateLimitWaits} rate-limit wait(s) (${Math.ceil(stats.rateLimitWaitMs / 1_000)} s)` : '';
+  const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
   return { snapshot, description: `live org at ${connection.baseUrl.origin}` };
 }

@@ -73,7 +73,7 @@ describe('retry policy (spec §8.3)', () => {
     await client.get('/v1/blueprints', 'blueprints');
     expect(clock.sleeps).toEqual([9_000]);
     expect(fake.log).toHaveLength(2);
-    expect(client.stats()).toMatchObject({ requests: 2, rateLimitWaits: 1, rateLimitWaitMs: 9_000 });
+    expect(client.stats()).toMatchObject({ requests: 2, rateLimitWaits: 1, rateLimitBlockedMs: 9_000 });
   });
 
   it('a 429 holds back every other request until the reset', async () => {
@@ -81,6 +81,7 @@ describe('retry policy (spec §8.3)', () => {
     await Promise.all([client.get('/v1/blueprints', 'blueprints'), client.get('/v1/blueprints', 'blueprints')]);
     // One wait after the 429; the second request starts after the reset and needs no wait of its own.
     expect(clock.sleeps).toEqual([4_000]);
+    expect(client.stats()).toMatchObject({ requests: 3, rateLimitWaits: 1, rateLimitBlockedMs: 4_000 });
   });
 
   it('never has more requests in flight than the concurrency', async () => {

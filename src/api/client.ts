@@ -55,7 +55,7 @@ export interface ApiClient {
   stats(): ApiStats;
 }
 
-/** The service rejects larger pages. */
+/** contracts.md §1 and the service's search API: `limit` is at most 1000 per page. */
 export const MAX_SEARCH_PAGE = 1_000;
 /** Ours: refresh an exchanged token this long before it expires, so no request races the expiry. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;

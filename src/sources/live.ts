@@ -21,8 +21,8 @@ export type FetchEvent =
   | { type: 'progress'; done: number; total: number };
 
 /**
- * Ours: entity samples per blueprint. The rules only ask whether any entity holds a `$team` (or
- * team-relation) value and quote one as evidence, so a few are enough; the org's data stays put.
+ * Ours: `$team` samples per blueprint. ownership-direct asks whether any entity holds `$team`,
+ * quotes the first three and marks "more", so five answer exactly as the whole list would.
  */
 export const ENTITY_SAMPLE_SIZE = 5;
 /** Every `_team` entity is read (the team directory), in pages as large as the service allows. */

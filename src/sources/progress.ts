@@ -17,6 +17,7 @@ export interface Progress {
 
 /** Ours: redraw the bar at most ten times a second; a big org finishes thousands of reads a second. */
 const REDRAW_INTERVAL_MS = 100;
+/** Ours: fits an 80-column terminal with the counters beside it. */
 const BAR_WIDTH = 24;
 
 /** Progress on stderr: a bar on a terminal, one line per phase otherwise, nothing when quiet. */

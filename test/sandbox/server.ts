@@ -56,11 +56,15 @@ export interface Sandbox {
   closed: Promise<void>;
 }
 
-/** The service's own limits: 1 MiB request bodies, 1000 entities per search page. */
+/** The service's search API answers 413 above 1 MiB. */
 const MAX_BODY_BYTES = 1_048_576;
+/** contracts.md §1: `limit` is at most 1000. */
 const MAX_PAGE = 1_000;
+/** Ours: the page size when a search gives no `limit`. */
 const DEFAULT_PAGE = 100;
+/** Ours: a forgotten sandbox started by hand goes away after 10 idle minutes … */
 const DEFAULT_IDLE_MS = 10 * 60_000;
+/** … or after an hour in any case. */
 const DEFAULT_LIFETIME_MS = 60 * 60_000;
 
 class HttpError extends Error {

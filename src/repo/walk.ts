@@ -74,8 +74,9 @@ function walkEntry(entry: Entry, parent: ObjectNode, owner: Owner, scope: WalkSc
   const { ctx, resourceTitle } = scope;
   if (!inNamespace) {
     if (key === 'teaminheritance') return inheritanceFindings(entry, parent, scope);
-    if (key === 'teams' && value.kind === 'list') {
-      const found = teamValuesFinding(entry, value.items, teamsCategory(owner, path), ctx, resourceTitle, '`teams`');
+    const category = key === 'teams' && value.kind === 'list' ? teamsCategory(owner, path) : undefined;
+    if (category && value.kind === 'list') {
+      const found = teamValuesFinding(entry, value.items, category, ctx, resourceTitle, '`teams`');
       return found ? [found] : [];
     }
     if (key === 'teamsjq' && value.kind === 'string') return [mappingTeamFinding(entry, value, 'action-mapping', ctx, resourceTitle)];
@@ -95,12 +96,14 @@ function walkEntry(entry: Entry, parent: ObjectNode, owner: Owner, scope: WalkSc
   return walkTree(value, owner, scope, childPath);
 }
 
-function teamsCategory(owner: Owner, path: readonly string[]): Category {
+/** Undefined for a `teams` list in a payload of unknown shape: a JSON file may use the word for anything. */
+function teamsCategory(owner: Owner, path: readonly string[]): Category | undefined {
   if (owner === 'blueprint-permissions' || owner === 'action-permissions' || owner === 'page-permissions') return 'team-permission-identifiers';
   if (owner === 'action') return 'action-mapping';
-  if (owner === 'payload' && path.some((key) => PERMISSION_KEYS.has(key))) return 'team-permission-identifiers';
-  if (owner === 'payload' && path.includes('mapping')) return 'action-mapping';
-  return 'external-ownership';
+  if (owner !== 'payload') return 'external-ownership';
+  if (path.some((key) => PERMISSION_KEYS.has(key))) return 'team-permission-identifiers';
+  if (path.includes('mapping')) return 'action-mapping';
+  return undefined;
 }
 
 /** A `team` key: a mapping's jq expression, or an entity's literal team value(s). */

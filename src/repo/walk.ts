@@ -51,6 +51,11 @@ export function walkTree(node: TreeNode, owner: Owner, scope: WalkScope, path: r
     }
     case 'other':
       return node.parts.flatMap((part) => walkTree(part, owner, scope, path));
+    case 'string': {
+      // A heredoc in a list (`widgets = [<<EOF … EOF]`) or a JSON body passed positionally.
+      const embedded = readEmbedded(node, scope);
+      return embedded ? walkTree(embedded, owner, scope, path) : [];
+    }
     default:
       return [];
   }
@@ -88,10 +93,6 @@ function walkEntry(entry: Entry, parent: ObjectNode, owner: Owner, scope: WalkSc
   if (key.endsWith('jqquery') && value.kind === 'string' && owner === 'action') {
     const found = jqReadFinding(entry, value, 'action-user-input', ctx, resourceTitle);
     return found ? [found] : [];
-  }
-  if (value.kind === 'string') {
-    const embedded = readEmbedded(value, scope);
-    return embedded ? walkTree(embedded, owner, scope, childPath) : [];
   }
   return walkTree(value, owner, scope, childPath);
 }

@@ -7,6 +7,7 @@ import { isKnownError, UsageError } from './errors.js';
 import type { Report } from './model/finding.js';
 import { renderHtml } from './report/html.js';
 import { renderJson } from './report/json.js';
+import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { readSnapshotFile } from './sources/snapshot-file.js';
 import { readTeamsMap } from './teams-map.js';
 import { VERSION } from './version.js';
@@ -29,6 +30,7 @@ type Format = (typeof FORMATS)[number];
 interface AnalyzeFlags {
   snapshot?: string;
   teamsMap?: string;
+  repo: string[];
   out: string;
   format: string;
   failOn: FailOn;
@@ -47,6 +49,7 @@ const ANALYZE_EXAMPLES = `
 Examples:
   $ teams-migration-audit analyze --snapshot fixtures/demo-org.json
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
+  $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
 ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
@@ -69,6 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('Analyze an org and write the report (output/index.html, output/report.json).')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
+    .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .addOption(
@@ -99,20 +103,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
-  if (!flags.snapshot) {
+  if (!flags.snapshot && flags.repo.length === 0) {
     throw new UsageError(
-      'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file), or try the bundled demo with `npm start`',
+      'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file) or --repo DIR, or try the bundled demo with `npm start`',
     );
   }
-  const snapshot = await readSnapshotFile(flags.snapshot);
+  const snapshot = flags.snapshot ? await readSnapshotFile(flags.snapshot) : repositoryOnlySnapshot(flags.repo);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
-  const report = analyze(buildCatalog(snapshot, { teamsMap }));
+  const catalog = buildCatalog(snapshot, { teamsMap });
+  const report = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr));
 
   await mkdir(flags.out, { recursive: true });
   const written: string[] = [];
   if (formats.includes('json')) written.push(await write(flags.out, 'report.json', renderJson(report)));
   if (formats.includes('html')) {
-    const html = renderHtml(report, { generatedAt: io.now().toISOString(), source: `snapshot ${flags.snapshot}` });
+    const html = renderHtml(report, { generatedAt: io.now().toISOString(), source: flags.snapshot ? `snapshot ${flags.snapshot}` : `repositories ${flags.repo.join(', ')}` });
     written.push(await write(flags.out, 'index.html', html));
   }
 

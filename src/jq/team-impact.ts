@@ -29,6 +29,11 @@ export interface ExpressionImpact {
 export interface AssessOptions {
   /** The expression's result becomes the team meta property (a mapping's `team`). */
   setsTeam?: boolean;
+  /**
+   * The input is external data (an integration's or webhook's payload), not an entity or the
+   * action context, so a `.team` there is the source's own field, not the team meta property.
+   */
+  externalInput?: boolean;
 }
 
 /**
@@ -44,7 +49,9 @@ export function assessTeamExpression(
 ): ExpressionImpact | undefined {
   const result = extractReferences(expression);
   if (!result.ok) {
-    const mentionsTeam = /\.team\b/.test(expression) || [...context.removedRelations].some((rel) => expression.includes(`.relations.${rel}`));
+    const mentionsTeam =
+      !options.externalInput &&
+      (/\.team\b/.test(expression) || [...context.removedRelations].some((rel) => expression.includes(`.relations.${rel}`)));
     if (!mentionsTeam && !options.setsTeam) return undefined;
     return {
       verdict: 'review',
@@ -55,8 +62,8 @@ export function assessTeamExpression(
     };
   }
   const { references } = result;
-  const teamReads = teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
-  const relationReads = relationPaths(references, context.removedRelations);
+  const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
+  const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   if (teamReads.length === 0 && relationReads.length === 0 && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];

@@ -49,6 +49,8 @@ export interface Finding {
   rewrite?: string;
   /** Anything the analysis noticed but could not settle (a dangling inheritance hop, invalid jq). */
   note?: string;
+  /** Set when a `--baseline` entry accepts this finding: it stays visible but does not fail the gate. */
+  accepted?: { reason: string; by: string };
 }
 
 /** What a rule reports; `analyze` adds `id` and `kind`. */
@@ -76,4 +78,15 @@ export interface Report {
   findings: Finding[];
   /** A rule that threw: its category could not be checked, so the run is incomplete (exit 3). */
   ruleErrors?: RuleError[];
+  /** The CI gate's answer for this run, when a gate was applied (see src/cli.ts exit codes). */
+  gate?: GateResult;
+}
+
+export interface GateResult {
+  failOn: 'none' | 'manual' | 'any';
+  result: 'passed' | 'failed' | 'incomplete';
+  /** Findings over the threshold and not accepted by the baseline. */
+  failing: number;
+  /** Baseline entries whose finding no longer exists. */
+  staleBaselineIds?: string[];
 }

@@ -1,4 +1,32 @@
+import { actionDynamicPermission } from './action-dynamic-permission.js';
+import { actionMapping } from './action-mapping.js';
+import { actionUserInput } from './action-user-input.js';
+import { calculationProperty } from './calculation-property.js';
+import { integrationMapping } from './integration-mapping.js';
+import { ownershipDirect } from './ownership-direct.js';
+import { ownershipInherited } from './ownership-inherited.js';
+import { pageWidget } from './page-widget.js';
+import { relationOwnership } from './relation-ownership.js';
 import type { Rule } from './rule.js';
+import { teamPermissionIdentifiers } from './team-permission-identifiers.js';
+import { teamRelationRemoved } from './team-relation-removed.js';
+import { webhookMapping } from './webhook-mapping.js';
 
-/** The registry: a hand-written list, so adding a rule is a visible, reviewed change. */
-export const RULES: readonly Rule[] = [];
+/**
+ * The registry: a hand-written list, so adding a rule is a visible, reviewed change.
+ * `external-ownership` has no rule here: only repository files (src/repo) produce it.
+ */
+export const RULES: readonly Rule[] = [
+  ownershipDirect,
+  ownershipInherited,
+  teamRelationRemoved,
+  teamPermissionIdentifiers,
+  calculationProperty,
+  actionUserInput,
+  actionMapping,
+  actionDynamicPermission,
+  integrationMapping,
+  webhookMapping,
+  pageWidget,
+  relationOwnership,
+];

@@ -1,0 +1,59 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { isObject, type JsonObject } from '../model/json.js';
+import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { expressionFinding } from './shared/expression-finding.js';
+import { joinPath } from './shared/location.js';
+import { actionRef } from './shared/resources.js';
+import { searchRuleFinding } from './shared/search-rule-finding.js';
+import { searchRules } from './shared/walk.js';
+
+/**
+ * Policies of action permissions (execute and approve): query rules on `$team` and conditions
+ * reading team values (`.results.<query>.entities[].team`, `.user.team`). Queries may search any
+ * blueprint, so every removed relation counts.
+ */
+export const actionDynamicPermission: Rule = {
+  category: 'action-dynamic-permission',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    const actions = new Map((catalog.snapshot.actions ?? []).map((action) => [action.identifier, action]));
+    for (const [id, permissions] of Object.entries(catalog.snapshot.actionPermissions ?? {})) {
+      const action = actions.get(id);
+      const resource: ResourceRef = action ? actionRef(action) : { type: 'action', identifier: id };
+      for (const stage of ['execute', 'approve'] as const) {
+        const policy = isObject(permissions[stage]) ? (permissions[stage] as JsonObject).policy : undefined;
+        if (!isObject(policy)) continue;
+        const base = ['permissions', stage, 'policy'];
+        const queries = isObject(policy.queries) ? policy.queries : {};
+        for (const [queryId, query] of Object.entries(queries)) {
+          for (const { path, rule } of searchRules(query, [...base, 'queries', queryId])) {
+            const finding = searchRuleFinding(catalog, {
+              category: 'action-dynamic-permission',
+              resource,
+              path,
+              rule,
+              subject: `The ${stage} policy rule of query "${queryId}"`,
+              removedRelations: catalog.allRemovedRelations,
+            });
+            if (finding) findings.push(finding);
+          }
+        }
+        const conditions = Array.isArray(policy.conditions) ? policy.conditions : [];
+        conditions.forEach((condition, index) => {
+          if (typeof condition !== 'string') return;
+          const finding = expressionFinding(catalog, {
+            category: 'action-dynamic-permission',
+            resource,
+            location: joinPath(...base, 'conditions', index),
+            expression: condition,
+            subject: `The ${stage} policy condition`,
+            removedRelations: catalog.allRemovedRelations,
+          });
+          if (finding) findings.push(finding);
+        });
+      }
+    }
+    return findings;
+  },
+};

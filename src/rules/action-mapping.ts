@@ -1,0 +1,140 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { isObject, type JsonObject } from '../model/json.js';
+import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { expressionFinding } from './shared/expression-finding.js';
+import { joinPath, type Path } from './shared/location.js';
+import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
+import { strings, templateExpressions } from './shared/walk.js';
+
+interface Context {
+  catalog: Catalog;
+  resource: ResourceRef;
+  removedRelations: ReadonlySet<string>;
+  findings: FindingDraft[];
+}
+
+/**
+ * Action and automation mappings: UPSERT_ENTITY mappings (v2 `invocationMethod.mapping`, older
+ * `mapping.entity`), automation trigger conditions, and `{{ }}` templates in webhook URLs,
+ * bodies, headers and workflow inputs of every other invocation type.
+ */
+export const actionMapping: Rule = {
+  category: 'action-mapping',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const action of catalog.snapshot.actions ?? []) {
+      const context: Context = {
+        catalog,
+        resource: actionRef(action),
+        removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
+        findings,
+      };
+      checkTriggerCondition(action, context);
+      const invocation = isObject(action.invocationMethod) ? action.invocationMethod : undefined;
+      if (invocation?.type === 'UPSERT_ENTITY' && isObject(invocation.mapping)) {
+        const mapping = invocation.mapping;
+        checkEntityMapping(isObject(mapping.entity) ? mapping.entity : mapping, isObject(mapping.entity) ? ['invocationMethod', 'mapping', 'entity'] : ['invocationMethod', 'mapping'], context);
+      } else if (invocation) {
+        checkTemplates(invocation, ['invocationMethod'], context);
+      }
+      if (isObject(action.mapping) && isObject(action.mapping.entity)) checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], context);
+    }
+    return findings;
+  },
+};
+
+function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
+  const finding = expressionFinding(
+    context.catalog,
+    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations },
+    { setsTeam },
+  );
+  if (finding) context.findings.push(finding);
+}
+
+function checkTriggerCondition(action: JsonObject, context: Context): void {
+  const trigger = isObject(action.trigger) ? action.trigger : undefined;
+  const condition = trigger && isObject(trigger.condition) ? trigger.condition : undefined;
+  if (!condition || !Array.isArray(condition.expressions)) return;
+  condition.expressions.forEach((expression, index) => {
+    if (typeof expression === 'string') add(context, ['trigger', 'condition', 'expressions', index], expression, 'The trigger condition');
+  });
+}
+
+/** Entity mapping values are jq; `team` sets the team meta property; relations may be removed. */
+function checkEntityMapping(mapping: JsonObject, base: Path, context: Context): void {
+  for (const [key, value] of Object.entries(mapping)) {
+    if (key === 'team' && typeof value === 'string') {
+      add(context, [...base, 'team'], value, 'The mapping of team', true);
+    } else if (key === 'relations' && isObject(value)) {
+      for (const [relation, expression] of Object.entries(value)) {
+        if (typeof expression !== 'string') continue;
+        if (context.removedRelations.has(relation)) {
+          context.findings.push(removedRelationWrite(context.resource, [...base, 'relations', relation], relation, expression));
+        } else {
+          add(context, [...base, 'relations', relation], expression, `The mapping of relation "${relation}"`);
+        }
+      }
+    } else if (key === 'properties' && isObject(value)) {
+      for (const [property, expression] of Object.entries(value)) {
+        if (typeof expression === 'string') add(context, [...base, 'properties', property], expression, `The mapping of property "${property}"`);
+      }
+    } else if (typeof value === 'string' && key !== 'blueprint') {
+      add(context, [...base, key], value, `The mapping of ${key}`);
+    }
+  }
+}
+
+function removedRelationWrite(resource: ResourceRef, path: Path, relation: string, expression: string): FindingDraft {
+  return {
+    category: 'action-mapping',
+    resource,
+    location: joinPath(...path),
+    evidence: expression,
+    reason: `The mapping writes relation "${relation}", which the migration removes; its teams move to the team meta property.`,
+    suggestion: `Map the same value to team instead: "team": ${JSON.stringify(expression)}, and remove relations.${relation}.`,
+    verdict: 'breaks',
+    rewrite: JSON.stringify({ team: expression }),
+  };
+}
+
+const SEVERITY = { breaks: 2, review: 1, unaffected: 0 } as const;
+
+/** Webhook, GitHub, GitLab, ... payloads: only the jq inside `{{ }}` is code. One finding per string. */
+function checkTemplates(invocation: JsonObject, base: Path, context: Context): void {
+  for (const { path, value } of strings(invocation, base)) {
+    // A key named team inside a body carries the team onward; say so in the reason.
+    const setsTeam = path[path.length - 1] === 'team' || path[path.length - 1] === '$team';
+    const affected: { expression: string; finding: FindingDraft }[] = [];
+    for (const expression of templateExpressions(value)) {
+      const finding = expressionFinding(
+        context.catalog,
+        {
+          category: 'action-mapping',
+          resource: context.resource,
+          location: joinPath(...path),
+          expression,
+          subject: `The template {{ ${expression} }}`,
+          removedRelations: context.removedRelations,
+        },
+        { setsTeam },
+      );
+      if (finding) affected.push({ expression, finding });
+    }
+    if (affected.length === 0) continue;
+    const worst = affected.reduce((a, b) => (SEVERITY[b.finding.verdict ?? 'review'] > SEVERITY[a.finding.verdict ?? 'review'] ? b : a));
+    let rewrite = value;
+    for (const { expression, finding } of affected) if (finding.rewrite) rewrite = rewrite.replace(expression, finding.rewrite);
+    const merged: FindingDraft = {
+      ...worst.finding,
+      evidence: value,
+      reason: affected.map((a) => a.finding.reason).join(' '),
+    };
+    if (rewrite !== value) {
+      merged.rewrite = rewrite;
+      merged.suggestion = `Change it to: ${rewrite}`;
+    } else delete merged.rewrite;
+    context.findings.push(merged);
+  }
+}

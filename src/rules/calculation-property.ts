@@ -1,0 +1,32 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { asString, isObject } from '../model/json.js';
+import type { FindingDraft } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { expressionFinding } from './shared/expression-finding.js';
+import { joinPath } from './shared/location.js';
+import { blueprintRef, removedRelationsFor } from './shared/resources.js';
+
+/** Calculations run on the entity, so `.team` is the team meta property itself. */
+export const calculationProperty: Rule = {
+  category: 'calculation-property',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const [id, blueprint] of catalog.blueprints) {
+      const calculations = isObject(blueprint.calculationProperties) ? blueprint.calculationProperties : {};
+      for (const [property, definition] of Object.entries(calculations)) {
+        const calculation = isObject(definition) ? asString(definition.calculation) : undefined;
+        if (calculation === undefined) continue;
+        const finding = expressionFinding(catalog, {
+          category: 'calculation-property',
+          resource: blueprintRef(blueprint),
+          location: joinPath('calculationProperties', property, 'calculation'),
+          expression: calculation,
+          subject: `Calculation property "${property}"`,
+          removedRelations: removedRelationsFor(catalog, id),
+        });
+        if (finding) findings.push(finding);
+      }
+    }
+    return findings;
+  },
+};

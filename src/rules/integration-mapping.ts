@@ -1,0 +1,52 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { asString, isObject, type JsonObject } from '../model/json.js';
+import type { FindingDraft } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { entityMappingFindings } from './shared/entity-mapping-team.js';
+import { integrationRef } from './shared/resources.js';
+
+/** Git providers can keep their mapping in a repository file (port.yaml / port-app-config.yml). */
+const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure-devops'];
+
+export const integrationMapping: Rule = {
+  category: 'integration-mapping',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const integration of catalog.snapshot.integrations ?? []) {
+      const resource = integrationRef(integration);
+      const type = asString(integration.integrationType) ?? '';
+      const config = isObject(integration.config) ? integration.config : undefined;
+      if (!config) {
+        if (GIT_PROVIDERS.some((provider) => type.toLowerCase().includes(provider))) {
+          findings.push({
+            category: 'integration-mapping',
+            resource,
+            location: 'config',
+            evidence: `integrationType: ${type}; no mapping configuration in the service`,
+            reason: 'The mapping of this git integration lives in a port.yaml / port-app-config.yml file in a repository, so whether it sets team cannot be determined here.',
+            suggestion: 'Open the repository mapping file and make every team expression produce team identifiers; run this tool with --repo on that repository to check it.',
+            verdict: 'review',
+          });
+        }
+        continue;
+      }
+      const resources = Array.isArray(config.resources) ? config.resources : [];
+      resources.forEach((entry, index) => {
+        const port = isObject(entry) && isObject(entry.port) ? entry.port : undefined;
+        const entity = port && isObject(port.entity) ? port.entity : undefined;
+        if (!entity) return;
+        const base = ['config', 'resources', index, 'port', 'entity', 'mappings'];
+        // `mappings` may be one object or a list of them.
+        const mappings: [JsonObject, (string | number)[]][] = Array.isArray(entity.mappings)
+          ? entity.mappings.flatMap((m, i): [JsonObject, (string | number)[]][] => (isObject(m) ? [[m, [...base, i]]] : []))
+          : isObject(entity.mappings)
+            ? [[entity.mappings, base]]
+            : [];
+        for (const [mapping, path] of mappings) {
+          findings.push(...entityMappingFindings(catalog, { category: 'integration-mapping', resource, path, mapping }));
+        }
+      });
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,35 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { teamInheritancePath } from '../catalog/inheritance.js';
+import type { EntityRecord } from '../model/snapshot.js';
+import type { FindingDraft } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { blueprintRef } from './shared/resources.js';
+
+const hasTeam = (entity: EntityRecord) =>
+  (Array.isArray(entity.team) && entity.team.length > 0) || (typeof entity.team === 'string' && entity.team !== '');
+
+/** Spec 4.3, "Migrated automatically": entities with $team values and no inheritance → Direct. */
+export const ownershipDirect: Rule = {
+  category: 'ownership-direct',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const [id, blueprint] of catalog.blueprints) {
+      // System blueprints: `team` on _user means membership, and _team is the teams themselves.
+      if (id.startsWith('_')) continue;
+      if (teamInheritancePath(blueprint) !== undefined || blueprint.ownership !== undefined) continue;
+      const owned = (catalog.entities.get(id) ?? []).filter(hasTeam);
+      if (owned.length === 0) continue;
+      const sample = owned.slice(0, 3).map((e) => `${e.identifier}: ${JSON.stringify(e.team)}`);
+      findings.push({
+        category: 'ownership-direct',
+        resource: blueprintRef(blueprint),
+        location: 'ownership',
+        evidence: `no teamInheritance; entities with $team: ${sample.join('; ')}${owned.length > 3 ? '; …' : ''}`,
+        reason: 'Entities of this blueprint carry $team values and it has no team inheritance, so the migration sets Direct ownership.',
+        suggestion: 'Nothing to do in the service; in Terraform, Pulumi or API copies of this blueprint add ownership = { type = "Direct" }.',
+        rewrite: JSON.stringify({ ownership: { type: 'Direct' } }),
+      });
+    }
+    return findings;
+  },
+};

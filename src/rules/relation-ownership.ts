@@ -1,0 +1,59 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
+import { isObject } from '../model/json.js';
+import type { FindingDraft } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { joinPath } from './shared/location.js';
+import { blueprintRef } from './shared/resources.js';
+
+/**
+ * A `_team` relation without teamInheritance: the migration creates no ownership (spec 4.3,
+ * post-migration notes), so the relation's data must be moved with the builder's Migrate data
+ * (spec 4.2), which needs Direct ownership first. Once ownership is Direct, the finding stays
+ * only while some entity still has the relation set and no $team value, i.e. data still to move.
+ */
+export const relationOwnership: Rule = {
+  category: 'relation-ownership',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const [id, relationIds] of catalog.teamRelations) {
+      const blueprint = catalog.blueprints.get(id)!;
+      if (teamInheritancePath(blueprint) !== undefined) continue;
+      const hasDirect = isObject(blueprint.ownership) && blueprint.ownership.type === 'Direct';
+      const relations = relationsOf(blueprint);
+      for (const relation of relationIds) {
+        const pending = hasDirect ? entitiesStillToMove(catalog, id, relation) : undefined;
+        if (hasDirect && pending === 0) continue;
+        const mapping = JSON.stringify({ entity: { team: `.relations.${relation}` } });
+        findings.push({
+          category: 'relation-ownership',
+          resource: blueprintRef(blueprint),
+          location: joinPath('relations', relation),
+          evidence: JSON.stringify({ [relation]: relations[relation] }),
+          reason: hasDirect
+            ? `Ownership is Direct, but ${pending} entit${pending === 1 ? 'y still keeps its' : 'ies still keep their'} team only in relation "${relation}".`
+            : `Teams are kept only in relation "${relation}" to _team and there is no team inheritance, so the migration creates no ownership for this blueprint.`,
+          suggestion: hasDirect
+            ? `Run the builder's Migrate data on this blueprint with the mapping ${mapping}.`
+            : `Set ownership {type: "Direct"} on the blueprint first, then run the builder's Migrate data with the mapping ${mapping}.`,
+          rewrite: mapping,
+        });
+      }
+    }
+    return findings;
+  },
+};
+
+/** How many sampled entities have the relation set but no $team; undefined when not fetched. */
+function entitiesStillToMove(catalog: Catalog, blueprint: string, relation: string): number | undefined {
+  if (!catalog.entitiesFetched) return undefined;
+  let count = 0;
+  for (const entity of catalog.entities.get(blueprint) ?? []) {
+    const value = isObject(entity.relations) ? entity.relations[relation] : undefined;
+    const related = Array.isArray(value) ? value.length > 0 : value !== undefined && value !== null && value !== '';
+    const team = entity.team;
+    const owned = Array.isArray(team) ? team.length > 0 : typeof team === 'string' && team !== '';
+    if (related && !owned) count++;
+  }
+  return count;
+}

@@ -1,0 +1,75 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import { isObject, type JsonObject } from '../../model/json.js';
+import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
+import { expressionFinding } from './expression-finding.js';
+import { joinPath, type Path } from './location.js';
+import { searchRuleFinding } from './search-rule-finding.js';
+import { searchRules } from './walk.js';
+
+export interface EntityMappingSite {
+  category: Category;
+  resource: ResourceRef;
+  /** Path of the `entity` / `mappings` object holding identifier, title, team, relations, ... */
+  path: Path;
+  mapping: JsonObject;
+}
+
+/**
+ * Integration and webhook mappings read an external payload, so only what they write matters:
+ * `team` (a jq expression or a search query over `_team`) and relations the migration removes.
+ */
+export function entityMappingFindings(catalog: Catalog, site: EntityMappingSite): FindingDraft[] {
+  const findings: FindingDraft[] = [];
+  const blueprint = typeof site.mapping.blueprint === 'string' ? unquoteJq(site.mapping.blueprint) : undefined;
+  const removedRelations = blueprint ? (catalog.removedRelations.get(blueprint) ?? new Set<string>()) : catalog.allRemovedRelations;
+  const team = site.mapping.team;
+  if (typeof team === 'string') {
+    const finding = expressionFinding(
+      catalog,
+      { category: site.category, resource: site.resource, location: joinPath(...site.path, 'team'), expression: team, subject: 'The mapping', removedRelations },
+      { setsTeam: true, externalInput: true },
+    );
+    if (finding) findings.push(finding);
+  } else if (isObject(team)) {
+    const ruleFindings = [...searchRules(team, [...site.path, 'team'])]
+      .map(({ path, rule }) => searchRuleFinding(catalog, { category: site.category, resource: site.resource, path, rule, subject: 'The team search query', removedRelations }))
+      .filter((f): f is FindingDraft => f !== undefined);
+    findings.push(
+      ...(ruleFindings.length > 0
+        ? ruleFindings
+        : [
+            {
+              category: site.category,
+              resource: site.resource,
+              location: joinPath(...site.path, 'team'),
+              evidence: JSON.stringify(team),
+              reason: 'The mapping sets the team meta property from a search over teams, whose results become team identifiers after the migration.',
+              suggestion: 'Check that the query still selects the intended _team entities; match on $identifier or on properties that stay the same.',
+              verdict: 'review' as const,
+            },
+          ]),
+    );
+  }
+  const relations = isObject(site.mapping.relations) ? site.mapping.relations : {};
+  for (const [relation, value] of Object.entries(relations)) {
+    if (!removedRelations.has(relation)) continue;
+    const evidence = typeof value === 'string' ? value : JSON.stringify(value);
+    findings.push({
+      category: site.category,
+      resource: site.resource,
+      location: joinPath(...site.path, 'relations', relation),
+      evidence,
+      reason: `The mapping sets relation "${relation}", which the migration removes; its teams move to the team meta property.`,
+      suggestion: `Map the same value to team instead (team: ${evidence}) and drop relations.${relation}.`,
+      verdict: 'breaks',
+      rewrite: JSON.stringify({ team: value }),
+    });
+  }
+  return findings;
+}
+
+/** Integration mappings write the blueprint as a jq string literal (`'"service"'`); webhooks plainly. */
+function unquoteJq(value: string): string {
+  const match = /^\s*"([^"\\]*)"\s*$/.exec(value);
+  return match ? match[1]! : value;
+}

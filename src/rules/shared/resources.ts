@@ -1,0 +1,41 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import { asString, isObject, type JsonObject } from '../../model/json.js';
+import type { ResourceRef } from '../../model/finding.js';
+
+function ref(type: ResourceRef['type'], record: JsonObject, fallbackId: string): ResourceRef {
+  const identifier = asString(record.identifier) ?? fallbackId;
+  const title = asString(record.title);
+  return title !== undefined ? { type, identifier, title } : { type, identifier };
+}
+
+export const blueprintRef = (blueprint: JsonObject) => ref('blueprint', blueprint, '(unnamed blueprint)');
+export const pageRef = (page: JsonObject) => ref('page', page, '(unnamed page)');
+export const webhookRef = (webhook: JsonObject) => ref('webhook', webhook, '(unnamed webhook)');
+
+export function integrationRef(integration: JsonObject): ResourceRef {
+  const identifier = asString(integration.installationId) ?? asString(integration.identifier) ?? '(unnamed integration)';
+  const title = asString(integration.title) ?? asString(integration.integrationType);
+  return title !== undefined ? { type: 'integration', identifier, title } : { type: 'integration', identifier };
+}
+
+/** Automations and self-service actions share one endpoint; the trigger tells them apart. */
+export function isAutomation(action: JsonObject): boolean {
+  return isObject(action.trigger) && action.trigger.type === 'automation';
+}
+
+export function actionRef(action: JsonObject): ResourceRef {
+  return ref(isAutomation(action) ? 'automation' : 'action', action, '(unnamed action)');
+}
+
+/** The blueprint an action runs on, wherever its shape keeps it. */
+export function actionBlueprint(action: JsonObject): string | undefined {
+  const trigger = isObject(action.trigger) ? action.trigger : undefined;
+  const event = trigger && isObject(trigger.event) ? trigger.event : undefined;
+  return asString(trigger?.blueprintIdentifier) ?? asString(event?.blueprintIdentifier) ?? asString(action.blueprint);
+}
+
+/** Relations removed for one blueprint, or for every blueprint when the resource names none. */
+export function removedRelationsFor(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  if (blueprint === undefined) return catalog.allRemovedRelations;
+  return catalog.removedRelations.get(blueprint) ?? new Set();
+}

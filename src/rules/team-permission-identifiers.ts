@@ -1,0 +1,95 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { classifyTeamValue, translateTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
+import { isObject, type JsonObject } from '../model/json.js';
+import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { joinPath } from './shared/location.js';
+import { actionRef, blueprintRef, pageRef } from './shared/resources.js';
+
+/**
+ * Spec 4.3: explicit team entries in blueprint, action and page permissions are rewritten from
+ * titles to identifiers. Every `teams` list at any depth counts (register, update, unregister,
+ * updateProperties.*, updateMetadataProperties.*, updateRelations.*, execute, approve, read);
+ * policies are dynamic permissions, a manual category of their own.
+ */
+export const teamPermissionIdentifiers: Rule = {
+  category: 'team-permission-identifiers',
+  check(catalog: Catalog): FindingDraft[] {
+    const { snapshot } = catalog;
+    const findings: FindingDraft[] = [];
+    const scan = (resource: ResourceRef, permissions: JsonObject) => {
+      for (const site of teamLists(permissions, ['permissions'])) {
+        const finding = permissionFinding(catalog, resource, site);
+        if (finding) findings.push(finding);
+      }
+    };
+    for (const [id, permissions] of Object.entries(snapshot.blueprintPermissions ?? {})) {
+      const blueprint = catalog.blueprints.get(id);
+      scan(blueprint ? blueprintRef(blueprint) : { type: 'blueprint', identifier: id }, permissions);
+    }
+    const actions = new Map((snapshot.actions ?? []).map((action) => [action.identifier, action]));
+    for (const [id, permissions] of Object.entries(snapshot.actionPermissions ?? {})) {
+      const action = actions.get(id);
+      scan(action ? actionRef(action) : { type: 'action', identifier: id }, permissions);
+    }
+    const pages = new Map((snapshot.pages ?? []).map((page) => [page.identifier, page]));
+    for (const [id, permissions] of Object.entries(snapshot.pagePermissions ?? {})) {
+      const page = pages.get(id);
+      scan(page ? pageRef(page) : { type: 'page', identifier: id }, permissions);
+    }
+    return findings;
+  },
+};
+
+interface TeamListSite {
+  path: (string | number)[];
+  teams: string[];
+}
+
+/** Every non-empty `teams: [string…]` below `node`, skipping `policy` subtrees. */
+function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] {
+  const sites: TeamListSite[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'policy') continue;
+    if (key === 'teams' && Array.isArray(value)) {
+      const teams = value.filter((v): v is string => typeof v === 'string');
+      if (teams.length > 0) sites.push({ path: [...path, key], teams });
+    } else if (isObject(value)) {
+      sites.push(...teamLists(value, [...path, key]));
+    }
+  }
+  return sites;
+}
+
+function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
+  const statuses = site.teams.map((team) => ({ team, status: classifyTeamValue(catalog.teams, team) }));
+  const titles = statuses.filter((s) => s.status.state === 'title' || s.status.state === 'title-unknown-identifier');
+  const unknown = statuses.filter((s) => s.status.state === 'unknown');
+  if (titles.length === 0 && unknown.length === 0) return undefined; // already identifiers
+
+  const rewritten = translateTeamValues(catalog.teams, site.teams);
+  const pendingTitles = statuses.filter((s) => s.status.state === 'title-unknown-identifier').map((s) => s.team);
+  const titleList = titles.map((t) => JSON.stringify(t.team)).join(', ');
+  const finding: FindingDraft = {
+    category: 'team-permission-identifiers',
+    resource,
+    location: joinPath(...site.path),
+    evidence: JSON.stringify(site.teams),
+    reason:
+      titles.length > 0
+        ? `These permissions name ${titles.length > 1 ? 'teams' : 'a team'} by title (${titleList}); the migration replaces titles with team identifiers.`
+        : 'These permissions name teams that are not known titles or identifiers; the migration rewrites titles to identifiers.',
+    suggestion:
+      pendingTitles.length === 0
+        ? `Nothing to do in the service; in permissions kept as code write ${JSON.stringify(rewritten)}.`
+        : `Nothing to do in the service; in permissions kept as code write the team identifiers once known (${unknownIdentifierHint(pendingTitles)}).`,
+  };
+  if (rewritten.some((value, index) => value !== site.teams[index])) finding.rewrite = JSON.stringify(rewritten);
+  const notes: string[] = [];
+  if (pendingTitles.length > 0) notes.push(unknownIdentifierHint(pendingTitles));
+  if (unknown.length > 0) {
+    notes.push(`${unknown.map((u) => JSON.stringify(u.team)).join(', ')} matches no known team; check that the team still exists`);
+  }
+  if (notes.length > 0) finding.note = `${notes.join('; ')}.`;
+  return finding;
+}

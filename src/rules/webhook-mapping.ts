@@ -1,0 +1,26 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { isObject } from '../model/json.js';
+import type { FindingDraft } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import { entityMappingFindings } from './shared/entity-mapping-team.js';
+import { webhookRef } from './shared/resources.js';
+
+export const webhookMapping: Rule = {
+  category: 'webhook-mapping',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const webhook of catalog.snapshot.webhooks ?? []) {
+      const resource = webhookRef(webhook);
+      const mappings = Array.isArray(webhook.mappings) ? webhook.mappings : [];
+      mappings.forEach((mapping, index) => {
+        if (!isObject(mapping) || !isObject(mapping.entity)) return;
+        // The target blueprint sits beside `entity`; carry it in so removed relations resolve.
+        const entity = typeof mapping.blueprint === 'string' ? { ...mapping.entity, blueprint: mapping.blueprint } : mapping.entity;
+        findings.push(
+          ...entityMappingFindings(catalog, { category: 'webhook-mapping', resource, path: ['mappings', index, 'entity'], mapping: entity }),
+        );
+      });
+    }
+    return findings;
+  },
+};

@@ -48,6 +48,16 @@ describe('analyze --repo (repository-only mode)', () => {
     await expect(JSON.stringify(report, null, 2)).toMatchFileSnapshot('__snapshots__/repo-only-report.json');
   });
 
+  test('with an org, file findings join the org findings and the org decides Direct ownership', async () => {
+    const { report } = await analyzeRepo('--snapshot', 'fixtures/demo-org.json');
+    expect(report.organization.id).not.toBe('repository-only');
+    const files = report.findings.filter((f) => f.resource.type === 'file');
+    expect(files).toHaveLength(28);
+    expect(report.findings.length).toBeGreaterThan(files.length);
+    const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14');
+    expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');
+  });
+
   test('a missing --repo directory is one line and exit 2', async () => {
     const cli = io();
     const code = await runCli(['analyze', '--repo', 'fixtures/nope', '--format', 'json'], cli);

@@ -3,24 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { InputError } from '../../src/errors.js';
 import { gitignorePatterns } from '../../src/repo/gitignore.js';
 import { classifyPath, displayRoot, scanRepositories } from '../../src/repo/scan.js';
 import { brief } from './helpers.js';
 
-/** The demo org's teams, and one blueprint ("microservice") whose entities carry teams without inheritance. */
-const catalog = buildCatalog({
-  format: 'org-snapshot/1',
-  organization: { id: 'demo', name: 'Demo' },
-  blueprints: [{ identifier: 'microservice', title: 'Microservice' }],
-  entities: { microservice: [{ identifier: 'cart', team: ['Payments'] }] },
-  teams: [
-    { name: 'Platform Team', identifier: 'platform' },
-    { name: 'Payments', identifier: 'payments' },
-    { name: 'SRE On-Call', identifier: 'sre_oncall' },
-    { name: 'Data Science' },
-  ],
-});
+/**
+ * The demo org: teams "Platform Team" → platform, "Payments" → payments, "SRE On-Call" → sre_oncall,
+ * "Data Science" (identifier not known); "domain" and "service" get Direct ownership.
+ */
+const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'));
 
 describe('scanRepositories on fixtures/repo', () => {
   test('finds exactly the expected places, with lines, categories and rewrites', async () => {
@@ -45,7 +38,7 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('services/checkout/port.yml:4'), category: 'external-ownership', rewrite: 'team: platform', verdict: 'breaks' },
       { at: at('services/docs/port.yaml:6'), category: 'external-ownership', rewrite: 'team:\n    - sre_oncall\n    - payments', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:5'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
-      { at: at('terraform/blueprints.tf:20'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:14'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:24'), category: 'external-ownership', rewrite: 'resource "port_system_blueprint" "team" {', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:7'), category: 'webhook-mapping', verdict: 'review' },
       { at: at('terraform/integrations.tf:17'), category: 'integration-mapping', rewrite: 'team = "\\"platform\\""', verdict: 'breaks' },
@@ -75,7 +68,7 @@ describe('scanRepositories on fixtures/repo', () => {
     const checkout = scan.findings.find((f) => f.location === 'fixtures/repo/services/checkout/port.yml:4')!;
     expect(checkout.rewrite).toBeUndefined();
     expect(checkout.suggestion).toContain('the identifier of "Platform Team" is not known yet');
-    expect(scan.findings.some((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:20')).toBe(false);
+    expect(scan.findings.some((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14')).toBe(false);
   });
 });
 

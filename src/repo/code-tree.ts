@@ -176,7 +176,6 @@ class Parser {
     for (;;) {
       const token = this.peek();
       if (!token || token.type === 'newline' || (token.type === 'punct' && TERMINATORS.has(token.value))) break;
-      if (this.isPunct(token, '=') && parts.length === 1 && first.kind !== 'ref') break;
       const next = this.parsePrimary();
       if (!next) break;
       parts.push(next);
@@ -203,9 +202,9 @@ class Parser {
 
   /** `a.b.c`, `a["k"].c`, `new port.Blueprint(…)`, `jsonencode({…})`. */
   private parseReference(): TreeNode {
-    if (this.peek()?.type === 'ident' && (this.peek() as { value: string }).value === 'new' && this.peek(1)?.type === 'ident') {
-      this.pos++;
-    }
+    const head = this.peek();
+    // `new port.Blueprint(…)` is read as the call `port.Blueprint(…)`.
+    if (head?.type === 'ident' && head.value === 'new' && this.peek(1)?.type === 'ident') this.pos++;
     const first = this.tokens[this.pos++] as Extract<CodeToken, { type: 'ident' }>;
     let path = first.value;
     let end = first.end;

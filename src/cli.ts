@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { analyze } from './analyze.js';
 import { buildCatalog } from './catalog/build-catalog.js';
+import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
 import type { Report } from './model/finding.js';
 import { renderHtml } from './report/html.js';
@@ -106,7 +107,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   }
   const snapshot = await readSnapshotFile(flags.snapshot);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
-  const report = analyze(buildCatalog(snapshot, { teamsMap }));
+  const jq = await loadJqEngine();
+  const report = analyze(buildCatalog(snapshot, { teamsMap, jq }));
 
   await mkdir(flags.out, { recursive: true });
   const written: string[] = [];

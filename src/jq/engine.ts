@@ -63,7 +63,10 @@ export async function loadJqEngine(): Promise<JqEngine> {
   return { validate, evaluate };
 }
 
-/** jq's message is the first line of stderr; the rest repeats the source with a caret. */
+/**
+ * jq's message is the first line of stderr; the rest repeats the source with a caret, which the
+ * first line's trailing colon introduces, so that colon goes too.
+ */
 export function firstLine(stderr: string): string {
-  return (stderr.split('\n').find((line) => line.trim() !== '') ?? '').trim();
+  return (stderr.split('\n').find((line) => line.trim() !== '') ?? '').trim().replace(/:$/, '');
 }

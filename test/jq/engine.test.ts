@@ -16,9 +16,9 @@ describe('jq engine', () => {
   it("rejects invalid expressions with jq's own first line, unshifted by the wrapper", () => {
     expect(jq.validate('.team |')).toEqual({
       ok: false,
-      error: 'jq: error: syntax error, unexpected end of file at <top-level>, line 1, column 7:',
+      error: 'jq: error: syntax error, unexpected end of file at <top-level>, line 1, column 7',
     });
-    expect(jq.validate('$nobody')).toEqual({ ok: false, error: 'jq: error: $nobody is not defined at <top-level>, line 1, column 1:' });
+    expect(jq.validate('$nobody')).toEqual({ ok: false, error: 'jq: error: $nobody is not defined at <top-level>, line 1, column 1' });
   });
 
   it('does not run an expression to validate it', () => {
@@ -55,6 +55,7 @@ describe('jq engine', () => {
 describe('firstLine', () => {
   it('skips blank lines and trims', () => {
     expect(firstLine('\n  jq: error: x  \n    .a\n')).toBe('jq: error: x');
+    expect(firstLine('jq: error: syntax error at <top-level>, line 1, column 7:\n    .a |\n')).toBe('jq: error: syntax error at <top-level>, line 1, column 7');
     expect(firstLine('')).toBe('');
   });
 });

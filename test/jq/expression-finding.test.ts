@@ -95,6 +95,7 @@ describe('suggestions and notes per verdict', () => {
     expect(draft?.verdict).toBe('review');
     expect(draft?.note).toMatch(/^not valid jq; jq says: jq: error: syntax error/);
     expect(draft?.evidence).toBe('.team | length >');
+    expect(draft?.suggestion).toMatch(/^Fix the expression first: jq does not compile it\. /);
   });
 
   it('tells a lexer gap from invalid jq when jq accepts the expression', () => {

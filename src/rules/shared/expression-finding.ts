@@ -68,6 +68,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion = 'Check what the expression does with the team values: after the migration they are team identifiers, not titles.';
   }
 
+  if (impact.jqError !== undefined) suggestion = `Fix the expression first: jq does not compile it. ${suggestion}`;
+
   const draft: FindingDraft = {
     category: site.category,
     resource: site.resource,

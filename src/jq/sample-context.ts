@@ -12,12 +12,14 @@ export type SampleKind = 'entity' | 'user-input' | 'policy' | 'action-run';
 export interface SampleTeam {
   title: string;
   identifier: string;
+  /** A stand-in, not a team of the org: reasons must say so, so nobody copies its identifier. */
+  placeholder?: true;
 }
 
 /** Used only to exercise an expression when the org names too few teams with known identifiers. */
 const PLACEHOLDER_TEAMS: readonly SampleTeam[] = [
-  { title: 'Sample Team', identifier: 'sample_team' },
-  { title: 'Other Sample Team', identifier: 'other_sample_team' },
+  { title: 'Sample Team', identifier: 'sample_team', placeholder: true },
+  { title: 'Other Sample Team', identifier: 'other_sample_team', placeholder: true },
 ];
 
 /**

@@ -140,9 +140,10 @@ function judgeBySamples(
   const label = SAMPLE_LABEL[kind];
   const outcome = compareTitlesAndIdentifiers(jq, expression, { kind, teams, queryIds, setsTeam });
   if (outcome.kind === 'differs') {
+    const standIn = teams.some((team) => team.placeholder) ? ' (for stand-in teams: the org names no team identifiers yet)' : '';
     return {
       verdict: 'breaks',
-      evaluation: `run by jq on sample ${label}, it gives ${outcome.withTitles} while teams are titles but ${outcome.withIdentifiers} once they are identifiers`,
+      evaluation: `run by jq on sample ${label}, it gives ${outcome.withTitles} while teams are titles but ${outcome.withIdentifiers} once they are identifiers${standIn}`,
     };
   }
   const unfilled = unfilledPaths(references.paths, sampleInput(kind, 0, teams, 'title', queryIds)).map((p) => expression.slice(p.start, p.end));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { analyze } from './analyze.js';
 import { buildCatalog } from './catalog/build-catalog.js';
+import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
 import type { Report } from './model/finding.js';
 import { renderHtml } from './report/html.js';
@@ -110,7 +111,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   }
   const snapshot = flags.snapshot ? await readSnapshotFile(flags.snapshot) : repositoryOnlySnapshot(flags.repo);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
-  const catalog = buildCatalog(snapshot, { teamsMap });
+  const jq = await loadJqEngine();
+  const catalog = buildCatalog(snapshot, { teamsMap, jq });
   const report = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr));
 
   await mkdir(flags.out, { recursive: true });

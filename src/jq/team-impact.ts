@@ -232,7 +232,7 @@ export function describeImpact(impact: ExpressionImpact): string {
     parts.push(`reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
   }
   if (impact.titles.length > 0) {
-    parts.push(`compares against team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
+    parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
   }
   if (impact.evaluation) parts.push(impact.evaluation);
   if (impact.jqError) parts.push(`jq does not compile it (${impact.jqError})`);

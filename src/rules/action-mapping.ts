@@ -5,7 +5,7 @@ import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
 import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
-import { strings, templateExpressions } from './shared/walk.js';
+import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
 interface Context {
   catalog: Catalog;
@@ -124,8 +124,8 @@ function checkTemplates(invocation: JsonObject, base: Path, context: Context): v
     }
     if (affected.length === 0) continue;
     const worst = affected.reduce((a, b) => (SEVERITY[b.finding.verdict ?? 'review'] > SEVERITY[a.finding.verdict ?? 'review'] ? b : a));
-    let rewrite = value;
-    for (const { expression, finding } of affected) if (finding.rewrite) rewrite = rewrite.replace(expression, finding.rewrite);
+    const rewrites = new Map(affected.flatMap(({ expression, finding }) => (finding.rewrite !== undefined ? [[expression, finding.rewrite] as const] : [])));
+    const rewrite = replaceTemplateExpressions(value, (expression) => rewrites.get(expression));
     const merged: FindingDraft = {
       ...worst.finding,
       evidence: value,

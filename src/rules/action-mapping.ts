@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, type JsonObject } from '../model/json.js';
+import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
@@ -10,6 +10,7 @@ import { replaceTemplateExpressions, strings, templateExpressions } from './shar
 interface Context {
   catalog: Catalog;
   resource: ResourceRef;
+  /** Relations removed from the blueprint the action runs on: what its expressions read (`.entity`). */
   removedRelations: ReadonlySet<string>;
   findings: FindingDraft[];
 }
@@ -34,11 +35,16 @@ export const actionMapping: Rule = {
       const invocation = isObject(action.invocationMethod) ? action.invocationMethod : undefined;
       if (invocation?.type === 'UPSERT_ENTITY' && isObject(invocation.mapping)) {
         const mapping = invocation.mapping;
-        checkEntityMapping(isObject(mapping.entity) ? mapping.entity : mapping, isObject(mapping.entity) ? ['invocationMethod', 'mapping', 'entity'] : ['invocationMethod', 'mapping'], context);
+        // The mapping writes an entity of `invocationMethod.blueprintIdentifier`, which may differ
+        // from the blueprint the action runs on: relation keys are that blueprint's relations.
+        const written = removedRelationsFor(catalog, asString(invocation.blueprintIdentifier) ?? actionBlueprint(action));
+        checkEntityMapping(isObject(mapping.entity) ? mapping.entity : mapping, isObject(mapping.entity) ? ['invocationMethod', 'mapping', 'entity'] : ['invocationMethod', 'mapping'], written, context);
       } else if (invocation) {
         checkTemplates(invocation, ['invocationMethod'], context);
       }
-      if (isObject(action.mapping) && isObject(action.mapping.entity)) checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], context);
+      if (isObject(action.mapping) && isObject(action.mapping.entity)) {
+        checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], context.removedRelations, context);
+      }
     }
     return findings;
   },
@@ -63,14 +69,14 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
 }
 
 /** Entity mapping values are jq; `team` sets the team meta property; relations may be removed. */
-function checkEntityMapping(mapping: JsonObject, base: Path, context: Context): void {
+function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: ReadonlySet<string>, context: Context): void {
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team' && typeof value === 'string') {
       add(context, [...base, 'team'], value, 'The mapping of team', true);
     } else if (key === 'relations' && isObject(value)) {
       for (const [relation, expression] of Object.entries(value)) {
         if (typeof expression !== 'string') continue;
-        if (context.removedRelations.has(relation)) {
+        if (writtenRemoved.has(relation)) {
           context.findings.push(removedRelationWrite(context.resource, [...base, 'relations', relation], relation, expression));
         } else {
           add(context, [...base, 'relations', relation], expression, `The mapping of relation "${relation}"`);

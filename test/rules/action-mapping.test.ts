@@ -191,5 +191,27 @@ ruleTester('action-mapping', {
         },
       ],
     },
+    {
+      name: 'an UPSERT_ENTITY into another blueprint writes that blueprint’s removed relation',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        actions: [
+          selfService('add_repo', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'repository', mapping: { identifier: '.inputs.name', relations: { owning_team: '.entity.team' } } }, 'service'),
+        ],
+      }),
+      findings: [{ location: 'invocationMethod.mapping.relations.owning_team', resource: A('add_repo'), verdict: 'breaks', rewrite: JSON.stringify({ team: '.entity.team' }) }],
+    },
+    {
+      name: 'an UPSERT_ENTITY from a beta blueprint reads its trigger entity’s removed relation',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        actions: [
+          selfService('copy_owner', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '.inputs.name', team: '.entity.relations.owning_team' } }, 'repository'),
+        ],
+      }),
+      findings: [{ location: 'invocationMethod.mapping.team', resource: A('copy_owner'), verdict: 'breaks', rewrite: '.entity.team' }],
+    },
   ],
 });

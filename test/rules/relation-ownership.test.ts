@@ -1,4 +1,5 @@
-import { betaBlueprint, blueprint, org, ruleTester } from '../support/rule-tester.js';
+import { describe, expect, it } from 'vitest';
+import { betaBlueprint, blueprint, org, ruleTester, runRule } from '../support/rule-tester.js';
 
 const teamRelation = { target: '_team', many: true, required: false };
 const cloud = (extra = {}) => blueprint('cloud_resource', { relations: { responsible_team: teamRelation, service: { target: 'service' } }, ...extra });
@@ -53,4 +54,16 @@ ruleTester('relation-ownership', {
       ],
     },
   ],
+});
+
+describe('relation-ownership without entities in the snapshot', () => {
+  it('still flags a Direct-ownership blueprint, and says the entities could not be checked', () => {
+    const findings = runRule('relation-ownership', org({ blueprints: [cloud({ ownership: { type: 'Direct' } })] }));
+    expect(findings).toHaveLength(1);
+    const [finding] = findings;
+    expect(finding!.location).toBe('relations.responsible_team');
+    expect(finding!.reason).not.toMatch(/undefined|NaN/);
+    expect(`${finding!.reason} ${finding!.note ?? ''}`).toContain('not');
+    expect(finding!.suggestion).toContain(MAPPING);
+  });
 });

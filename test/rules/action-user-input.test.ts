@@ -168,5 +168,43 @@ ruleTester('action-user-input', {
       }),
       findings: [{ location: 'userInputs.properties.x.visible.jqQuery', resource: { type: 'action', identifier: 'old' }, verdict: 'review' }],
     },
+    {
+      name: 'dataset rules whose value is a jqQuery: $team against titles, a removed relation',
+      org: org({
+        teams: TEAMS,
+        blueprints: [betaBlueprint('repository', 'owning_team')],
+        actions: [
+          action(
+            'deploy',
+            {
+              repo: {
+                type: 'string',
+                format: 'entity',
+                blueprint: 'repository',
+                dataset: {
+                  combinator: 'and',
+                  rules: [
+                    { property: '$team', operator: 'containsAny', value: { jqQuery: '["Payments"]' } },
+                    { property: 'owning_team', operator: 'containsAny', value: { jqQuery: '[.user.email]' } },
+                    { property: 'language', operator: '=', value: { jqQuery: '.entity.properties.language' } },
+                  ],
+                },
+              },
+            },
+            {},
+            'repository',
+          ),
+        ],
+      }),
+      findings: [
+        { location: input('repo', 'dataset.rules[0].value.jqQuery'), resource: ACTION, verdict: 'breaks', rewrite: '["payments"]' },
+        {
+          location: input('repo', 'dataset.rules[1]'),
+          resource: ACTION,
+          verdict: 'breaks',
+          rewrite: JSON.stringify({ property: '$team', operator: 'containsAny', value: { jqQuery: '[.user.email]' } }),
+        },
+      ],
+    },
   ],
 });

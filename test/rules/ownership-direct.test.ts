@@ -56,5 +56,10 @@ ruleTester('ownership-direct', {
         },
       ],
     },
+    {
+      name: 'ownership: null is no ownership',
+      org: org({ blueprints: [blueprint('service', { ownership: null })], entities: { service: [{ identifier: 'a', team: ['Payments'] }] } }),
+      findings: [{ location: 'ownership', resource: { type: 'blueprint', identifier: 'service' }, rewrite: DIRECT }],
+    },
   ],
 });

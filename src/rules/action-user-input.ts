@@ -49,6 +49,8 @@ export const actionUserInput: Rule = {
             reported.add(finding.location);
           }
         }
+        // A dataset filters the entities the input offers: those of the input's own blueprint.
+        const datasetRemoved = typeof definition.blueprint === 'string' ? removedRelationsFor(catalog, definition.blueprint) : removedRelations;
         for (const { path, rule } of searchRules(definition.dataset, [...base, 'dataset'])) {
           // A jq-valued rule's expression was judged by the walk above, on its own. The rule adds
           // what the expression alone cannot show: a relation that is removed, or a $team
@@ -59,7 +61,7 @@ export const actionUserInput: Rule = {
             path,
             rule,
             subject: `The dataset rule of input "${input}"`,
-            removedRelations,
+            removedRelations: datasetRemoved,
           });
           if (finding && !reported.has(finding.location)) findings.push(finding);
         }

@@ -68,6 +68,21 @@ ruleTester('action-user-input', {
         actions: [{ identifier: 'auto', title: 'Auto', trigger: { type: 'automation', userInputs: { properties: { x: { type: 'string', visible: { jqQuery: '.user.team' } } } } } }],
       }),
     },
+    {
+      name: 'a dataset on a blueprint that keeps its relation, in an action on a beta blueprint',
+      org: org({
+        teams: TEAMS,
+        blueprints: [blueprint('service', { relations: { owning_team: { target: '_team', many: true } } }), betaBlueprint('repository', 'owning_team')],
+        actions: [
+          action(
+            'deploy',
+            { svc: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [{ property: 'owning_team', operator: 'containsAny', value: ['payments'] }] } } },
+            {},
+            'repository',
+          ),
+        ],
+      }),
+    },
   ],
   invalid: [
     {
@@ -203,6 +218,26 @@ ruleTester('action-user-input', {
           resource: ACTION,
           verdict: 'breaks',
           rewrite: JSON.stringify({ property: '$team', operator: 'containsAny', value: { jqQuery: '[.user.email]' } }),
+        },
+      ],
+    },
+    {
+      name: 'a dataset filters entities of the input’s blueprint, whose relation is removed',
+      org: org({
+        teams: TEAMS,
+        blueprints: [blueprint('service'), betaBlueprint('repository', 'owning_team')],
+        actions: [
+          action('deploy', {
+            repo: { type: 'string', format: 'entity', blueprint: 'repository', dataset: { combinator: 'and', rules: [{ property: 'owning_team', operator: 'containsAny', value: ['payments'] }] } },
+          }),
+        ],
+      }),
+      findings: [
+        {
+          location: input('repo', 'dataset.rules[0]'),
+          resource: ACTION,
+          verdict: 'breaks',
+          rewrite: JSON.stringify({ property: '$team', operator: 'containsAny', value: ['payments'] }),
         },
       ],
     },

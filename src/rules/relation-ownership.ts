@@ -19,6 +19,8 @@ export const relationOwnership: Rule = {
     for (const [id, relationIds] of catalog.teamRelations) {
       const blueprint = catalog.blueprints.get(id)!;
       if (teamInheritancePath(blueprint) !== undefined) continue;
+      // Inherited ownership means teams come over a path; a _team relation beside it is not ownership.
+      if (isObject(blueprint.ownership) && blueprint.ownership.type === 'Inherited') continue;
       const hasDirect = isObject(blueprint.ownership) && blueprint.ownership.type === 'Direct';
       const relations = relationsOf(blueprint);
       for (const relation of relationIds) {

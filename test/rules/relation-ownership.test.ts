@@ -24,6 +24,13 @@ ruleTester('relation-ownership', {
         },
       }),
     },
+    {
+      name: 'Inherited ownership: the _team relation is not where the blueprint’s ownership lives',
+      org: org({
+        blueprints: [blueprint('service'), cloud({ ownership: { type: 'Inherited', path: 'service' } })],
+        entities: { cloud_resource: [{ identifier: 'b', relations: { responsible_team: ['platform'] } }] },
+      }),
+    },
   ],
   invalid: [
     {

@@ -24,7 +24,21 @@ ruleTester('integration-mapping', {
         ],
       }),
     },
-    { name: 'a kubernetes (non-git) integration without config', org: org({ blueprints: BLUEPRINTS, integrations: [integration('k8s', 'kubernetes')] }) },
+    {
+      name: 'a kubernetes (non-git) integration without config, or with mappings that set no team',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        integrations: [
+          integration('k8s', 'kubernetes'),
+          integration('k8s-prod', 'kubernetes', [{ identifier: '.metadata.name', blueprint: '"service"', properties: { labels: '.metadata.labels.team' }, relations: { service: '.metadata.labels.app' } }]),
+        ],
+      }),
+    },
+    {
+      name: 'a git integration whose mapping is kept in the service and sets no team',
+      org: org({ teams: TEAMS, blueprints: BLUEPRINTS, integrations: [integration('gl', 'gitlab', { identifier: '.path', blueprint: '"service"' })] }),
+    },
   ],
   invalid: [
     {

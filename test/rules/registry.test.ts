@@ -86,6 +86,15 @@ describe('analyze isolates a failing rule', () => {
     expect(report.incomplete).toEqual([]);
   });
 
+  it('gives each finding the kind contracts.md assigns its category', () => {
+    const automatic = new Set(['ownership-direct', 'ownership-inherited', 'team-relation-removed', 'team-permission-identifiers']);
+    const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
+    for (const finding of report.findings) {
+      expect(finding.kind, finding.category).toBe(automatic.has(finding.category) ? 'automatic' : 'manual');
+    }
+    expect(report.summary.automatic + report.summary.manual).toBe(report.findings.length);
+  });
+
   it('runs every registered rule by default on a frozen org without throwing', () => {
     const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
     expect(report.ruleErrors).toBeUndefined();

@@ -29,7 +29,7 @@ export function addGateOptions(command: Command): Command {
       ).choices(FAIL_ON_VERDICT),
     )
     .option('--baseline <file>', 'JSON file of accepted finding ids (with reason and author): they stay in the reports but pass the gate')
-    .option('--write-baseline <file>', 'write the findings that fail the gate as a starting baseline (keeps reasons already in --baseline)')
+    .option('--write-baseline <file>', 'write the findings the gate counts (by default the manual ones) as a starting baseline; keeps reasons already in --baseline')
     .option('--accepted-by <name>', 'who accepts the findings --write-baseline records (default: $GITHUB_ACTOR, $GITLAB_USER_LOGIN or $USER)');
 }
 

@@ -1,14 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
+import { EXIT, exitCodeFor } from './gate.js';
+import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
-import { renderHtml } from './report/html.js';
-import { renderJson } from './report/json.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
+import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { readSnapshotFile } from './sources/snapshot-file.js';
 import { readTeamsMap } from './teams-map.js';
 import { VERSION } from './version.js';
@@ -22,19 +21,15 @@ export interface CliIo {
   now: () => Date;
 }
 
-export const EXIT = { pass: 0, gateFailed: 1, usage: 2, incomplete: 3 } as const;
+export { EXIT, exitCodeFor };
+export type { FailOn } from './gate.js';
 
-export type FailOn = 'none' | 'manual' | 'any';
-const FORMATS = ['html', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
-interface AnalyzeFlags {
+interface AnalyzeFlags extends GateFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
   out: string;
   format: string;
-  failOn: FailOn;
   quiet?: boolean;
   debug?: boolean;
 }
@@ -42,15 +37,17 @@ interface AnalyzeFlags {
 const EXIT_CODES_HELP = `
 Exit codes:
   0  analysis complete; the gate passed
-  1  analysis complete; the gate failed (findings over --fail-on)
+  1  analysis complete; the gate failed (findings over --fail-on, not accepted in --baseline)
   2  usage, configuration, authentication or input error (one line on stderr)
-  3  analysis incomplete: something could not be read (never a pass)`;
+  3  analysis incomplete: something could not be read (never a pass)
+Reports are written before a non-zero exit, so a failed CI job still has them.`;
 
 const ANALYZE_EXAMPLES = `
 Examples:
   $ teams-migration-audit analyze --snapshot fixtures/demo-org.json
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
   $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
+  $ teams-migration-audit analyze --snapshot org.json --format json,sarif,junit,md --baseline audit-baseline.json
 ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
@@ -68,7 +65,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP);
 
-  program
+  const analyzeCommand = program
     .command('analyze')
     .description('Analyze an org and write the report (output/index.html, output/report.json).')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
@@ -76,15 +73,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
-    .addOption(
-      new Option('--fail-on <level>', 'which findings fail the gate (exit 1)').choices(['none', 'manual', 'any']).default('manual'),
-    )
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
     .addHelpText('after', ANALYZE_EXAMPLES)
     .action(async (flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(flags, io);
     });
+  addGateOptions(analyzeCommand);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -109,46 +104,27 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file) or --repo DIR, or try the bundled demo with `npm start`',
     );
   }
+  const generatedAt = runTimestamp(io.env, io.now);
+  const baseline = await loadBaseline(flags);
   const snapshot = flags.snapshot ? await readSnapshotFile(flags.snapshot) : repositoryOnlySnapshot(flags.repo);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const jq = await loadJqEngine();
   const catalog = buildCatalog(snapshot, { teamsMap, jq });
-  const report = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr));
+  const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr));
+  const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
-  await mkdir(flags.out, { recursive: true });
-  const written: string[] = [];
-  if (formats.includes('json')) written.push(await write(flags.out, 'report.json', renderJson(report)));
-  if (formats.includes('html')) {
-    const html = renderHtml(report, { generatedAt: io.now().toISOString(), source: flags.snapshot ? `snapshot ${flags.snapshot}` : `repositories ${flags.repo.join(', ')}` });
-    written.push(await write(flags.out, 'index.html', html));
-  }
-
-  const code = exitCodeFor(report, flags.failOn);
-  if (!flags.quiet) io.stderr(`${summaryLine(report, code)}\nwrote ${written.join(', ')}\n`);
+  const written = await writeReports(report, {
+    out: flags.out,
+    formats,
+    meta: {
+      html: { generatedAt, source: flags.snapshot ? `snapshot ${flags.snapshot}` : `repositories ${flags.repo.join(', ')}` },
+      sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
+    },
+    env: io.env,
+  });
+  const code = exitCodeFor(report.gate);
+  if (!flags.quiet) io.stderr([...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
   return code;
-}
-
-function parseFormats(list: string): Format[] {
-  const formats = list.split(',').map((f) => f.trim()).filter(Boolean);
-  for (const format of formats) {
-    if (!(FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`unknown format "${format}" in --format; choose from ${FORMATS.join(', ')}`);
-    }
-  }
-  return formats as Format[];
-}
-
-async function write(dir: string, name: string, content: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-/** An incomplete scan is never a pass, whatever it found. */
-export function exitCodeFor(report: Report, failOn: FailOn): number {
-  if (report.incomplete.length > 0) return EXIT.incomplete;
-  const failing = report.findings.filter((f) => failOn === 'any' || (failOn === 'manual' && f.kind === 'manual'));
-  return failing.length > 0 ? EXIT.gateFailed : EXIT.pass;
 }
 
 function summaryLine(report: Report, code: number): string {
@@ -157,7 +133,8 @@ function summaryLine(report: Report, code: number): string {
     code === EXIT.incomplete
       ? `INCOMPLETE: ${report.incomplete.length} item(s) could not be read`
       : code === EXIT.gateFailed
-        ? 'gate FAILED'
+        ? `gate FAILED: ${report.gate?.failing ?? 0} finding(s) over --fail-on ${report.gate?.failOn ?? 'manual'}`
         : 'gate passed';
-  return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}`;
+  const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
+  return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
 }

@@ -31,6 +31,8 @@ ruleTester('integration-mapping', {
         blueprints: BLUEPRINTS,
         integrations: [
           integration('k8s', 'kubernetes'),
+          // named like a git provider, but not one: it keeps no mapping in a repository
+          integration('copilot', 'github-copilot'),
           integration('k8s-prod', 'kubernetes', [{ identifier: '.metadata.name', blueprint: '"service"', properties: { labels: '.metadata.labels.team' }, relations: { service: '.metadata.labels.app' } }]),
         ],
       }),
@@ -88,8 +90,8 @@ ruleTester('integration-mapping', {
     },
     {
       name: 'git-provider integrations without config (the mapping lives in port.yaml)',
-      org: org({ blueprints: BLUEPRINTS, integrations: [integration('gl', 'gitlab'), integration('gh', 'GitHub'), integration('bb', 'bitbucket'), integration('ado', 'azure-devops'), integration('k8s', 'kubernetes')] }),
-      findings: ['gl', 'gh', 'bb', 'ado'].map((id) => ({ location: 'config', resource: I(id), verdict: 'review' as const, reason: 'port.yaml' })),
+      org: org({ blueprints: BLUEPRINTS, integrations: [integration('gl', 'gitlab'), integration('gh', 'GitHub'), integration('bb', 'bitbucket'), integration('ado', 'azure-devops'), integration('gho', 'github-ocean'), integration('k8s', 'kubernetes')] }),
+      findings: ['gl', 'gh', 'bb', 'ado', 'gho'].map((id) => ({ location: 'config', resource: I(id), verdict: 'review' as const, reason: 'port.yaml' })),
     },
   ],
 });

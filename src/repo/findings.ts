@@ -149,7 +149,9 @@ export function mappingTeamFinding(
   ctx: RepoContext,
   resourceTitle: string | undefined,
 ): FindingDraft {
-  const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations }, { setsTeam: true });
+  // Integration and webhook mappings read the external payload: its `.team` is not the meta property.
+  const externalInput = category === 'integration-mapping' || category === 'webhook-mapping';
+  const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations }, { setsTeam: true, externalInput });
   const described = impact ? describeImpact(impact) : '';
   const verdict = impact?.verdict ?? 'review';
   const rewrite = impact?.rewrite !== undefined ? rewriteSpan(entry.span, [{ node: expression, value: impact.rewrite }]) : undefined;

@@ -135,6 +135,17 @@ resource "port_page" "ops" {
     ]);
   });
 
+  test("an integration's team expression reads the source payload, not the team meta property", () => {
+    const { findings } = run(`resource "port_integration" "gh" {
+  config = jsonencode({
+    resources = [{ kind = "repository", port = { entity = { mappings = [{ identifier = ".name", team = ".team.title" }] } } }]
+  })
+}`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.reason).not.toContain('reads the team meta property');
+    expect(findings[0]!.reason).toContain('sets the team meta property');
+  });
+
   test('a heredoc holding JSON is read where it stands', () => {
     const { findings } = run(`resource "port_integration" "ocean" {
   config = <<EOF

@@ -62,7 +62,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP);
 
   const analyzeCommand = program

@@ -28,6 +28,9 @@ export interface JqReferences {
 
 export type ReferenceResult = { ok: true; references: JqReferences } | { ok: false; error: JqLexError };
 
+/** jq's own variables: `$ENV.team` is the environment, never the org's team data. */
+const BUILTIN_VARIABLES = new Set(['ENV', '__loc__', '__prog_args']);
+
 /** Segments that make the next one a relation or property name rather than a meta property. */
 const NAMESPACES = new Set(['relations', 'properties']);
 
@@ -170,8 +173,10 @@ function bracketKey(tokens: readonly Token[], i: number): { value: string; next:
  * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`).
  */
 export function teamMetaPaths(references: JqReferences): FieldPath[] {
-  return references.paths.filter((path) =>
-    path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
+  return references.paths.filter(
+    (path) =>
+      !BUILTIN_VARIABLES.has(path.variable ?? '') &&
+      path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
   );
 }
 

@@ -42,6 +42,9 @@ describe('team meta property reads', () => {
     ['{team: .owner}'],
     ['{"team": .owner}'],
     ['[.a, .b]'],
+    // the process environment and jq's own location are not org data
+    ['$ENV.team'],
+    ['$__loc__.team'],
   ])('%s does not read the team', (source) => {
     expect(teamReads(source)).toEqual([]);
   });

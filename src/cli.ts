@@ -1,13 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
 import { buildCatalog } from './catalog/build-catalog.js';
+import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
+import { EXIT, exitCodeFor } from './gate.js';
+import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
-import { renderHtml } from './report/html.js';
-import { renderJson } from './report/json.js';
-import { addSourceOptions, resolveSource, type SourceFlags } from './sources/resolve-source.js';
+import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
+import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
+import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { VERSION } from './version.js';
@@ -25,18 +26,15 @@ export interface CliIo {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export const EXIT = { pass: 0, gateFailed: 1, usage: 2, incomplete: 3 } as const;
+export { EXIT, exitCodeFor };
+export type { FailOn } from './gate.js';
 
-export type FailOn = 'none' | 'manual' | 'any';
-const FORMATS = ['html', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
-interface AnalyzeFlags extends SourceFlags {
+interface AnalyzeFlags extends GateFlags, SourceFlags {
   snapshot?: string;
   teamsMap?: string;
+  repo: string[];
   out: string;
   format: string;
-  failOn: FailOn;
   quiet?: boolean;
   debug?: boolean;
 }
@@ -44,15 +42,18 @@ interface AnalyzeFlags extends SourceFlags {
 const EXIT_CODES_HELP = `
 Exit codes:
   0  analysis complete; the gate passed
-  1  analysis complete; the gate failed (findings over --fail-on)
+  1  analysis complete; the gate failed (findings over --fail-on, not accepted in --baseline)
   2  usage, configuration, authentication or input error (one line on stderr)
-  3  analysis incomplete: something could not be read (never a pass)`;
+  3  analysis incomplete: something could not be read (never a pass)
+Reports are written before a non-zero exit, so a failed CI job still has them.`;
 
 const ANALYZE_EXAMPLES = `
 Examples:
   $ teams-migration-audit analyze --snapshot fixtures/demo-org.json
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
-  $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us
+  $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
+  $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us   # the live org
+  $ teams-migration-audit analyze --snapshot org.json --format json,sarif,junit,md --baseline audit-baseline.json
 ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
@@ -67,7 +68,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP);
 
   const analyzeCommand = program
@@ -75,17 +75,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('Analyze an org and write the report (output/index.html, output/report.json).')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
+    .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
-    .addOption(
-      new Option('--fail-on <level>', 'which findings fail the gate (exit 1)').choices(['none', 'manual', 'any']).default('manual'),
-    )
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
     .addHelpText('after', ANALYZE_EXAMPLES)
     .action(async (flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(flags, io);
     });
+  addGateOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
   addSourceOptions(
@@ -118,44 +117,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
-  const { snapshot, description } = await resolveSource(flags, io);
+  const generatedAt = runTimestamp(io.env, io.now);
+  const baseline = await loadBaseline(flags);
+  // --snapshot, else the live org when credentials are set, else repositories only.
+  const source = await resolveOrgSource(flags, io);
+  if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
+  const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
-  const report = analyze(buildCatalog(snapshot, { teamsMap }));
+  const jq = await loadJqEngine();
+  const catalog = buildCatalog(snapshot, { teamsMap, jq });
+  const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr));
+  const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
-  await mkdir(flags.out, { recursive: true });
-  const written: string[] = [];
-  if (formats.includes('json')) written.push(await write(flags.out, 'report.json', renderJson(report)));
-  if (formats.includes('html')) {
-    const html = renderHtml(report, { generatedAt: io.now().toISOString(), source: description });
-    written.push(await write(flags.out, 'index.html', html));
-  }
-
-  const code = exitCodeFor(report, flags.failOn);
-  if (!flags.quiet) io.stderr(`${summaryLine(report, code)}\nwrote ${written.join(', ')}\n`);
+  const written = await writeReports(report, {
+    out: flags.out,
+    formats,
+    meta: {
+      html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}` },
+      sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
+    },
+    env: io.env,
+  });
+  const code = exitCodeFor(report.gate);
+  if (!flags.quiet) io.stderr([...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
   return code;
-}
-
-function parseFormats(list: string): Format[] {
-  const formats = list.split(',').map((f) => f.trim()).filter(Boolean);
-  for (const format of formats) {
-    if (!(FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`unknown format "${format}" in --format; choose from ${FORMATS.join(', ')}`);
-    }
-  }
-  return formats as Format[];
-}
-
-async function write(dir: string, name: string, content: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-/** An incomplete scan is never a pass, whatever it found. */
-export function exitCodeFor(report: Report, failOn: FailOn): number {
-  if (report.incomplete.length > 0) return EXIT.incomplete;
-  const failing = report.findings.filter((f) => failOn === 'any' || (failOn === 'manual' && f.kind === 'manual'));
-  return failing.length > 0 ? EXIT.gateFailed : EXIT.pass;
 }
 
 function summaryLine(report: Report, code: number): string {
@@ -164,7 +149,8 @@ function summaryLine(report: Report, code: number): string {
     code === EXIT.incomplete
       ? `INCOMPLETE: ${report.incomplete.length} item(s) could not be read`
       : code === EXIT.gateFailed
-        ? 'gate FAILED'
+        ? `gate FAILED: ${report.gate?.failing ?? 0} finding(s) over --fail-on ${report.gate?.failOn ?? 'manual'}`
         : 'gate passed';
-  return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}`;
+  const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
+  return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
 }

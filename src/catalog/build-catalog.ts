@@ -3,9 +3,12 @@ import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT, type Catalog } from './catalog.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, type TeamsMap } from './teams.js';
+import type { JqEngine } from '../jq/engine.js';
 
 export interface CatalogOptions {
   teamsMap?: TeamsMap;
+  /** Loaded by the caller (it is async); rules use it to validate and run jq expressions. */
+  jq?: JqEngine;
 }
 
 /** Derive every index the rules share, once, in time linear in the size of the org. */
@@ -54,5 +57,6 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     entities,
     entitiesFetched: snapshot.entities !== undefined,
     incomplete: snapshot.incomplete ?? [],
+    ...(options.jq && { jq: options.jq }),
   };
 }

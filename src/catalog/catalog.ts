@@ -1,5 +1,6 @@
 import type { JsonObject } from '../model/json.js';
 import type { EntityRecord, IncompleteEntry, Organization, OrgSnapshot } from '../model/snapshot.js';
+import type { JqEngine } from '../jq/engine.js';
 import type { InheritanceResolution } from './inheritance.js';
 import type { TeamDirectory } from './teams.js';
 
@@ -29,4 +30,6 @@ export interface Catalog {
   /** False when the snapshot has no `entities` key at all: ownership-direct cannot be decided. */
   entitiesFetched: boolean;
   incomplete: readonly IncompleteEntry[];
+  /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
+  jq?: JqEngine;
 }

@@ -11,11 +11,11 @@ export type TokenType =
   | 'dot' // a lone `.` (identity, or the start of `.[...]`)
   | 'recurse' // ..
   | 'variable' // $name → value is the name without `$`
-  | 'identifier' // function names, object keys, `and`/`or`/`not`
-  | 'keyword' // def, if, then, ...
+  | 'identifier' // function names (`not`, `map`, ...) and object keys
+  | 'keyword' // def, if, then, and, or, ...
   | 'format' // @base64, @json, ...
   | 'number'
-  | 'string' // value is the decoded text; interpolations in `parts`
+  | 'string' // value is the decoded text outside `\( )`; those are in `interpolations`
   | 'operator'
   | 'punctuation'; // ( ) [ ] { } , : ; ?
 
@@ -41,7 +41,7 @@ export class JqLexError extends Error {
 
 const KEYWORDS = new Set([
   'def', 'if', 'then', 'elif', 'else', 'end', 'as', 'reduce', 'foreach', 'try', 'catch',
-  'label', 'import', 'include', '__loc__',
+  'label', 'import', 'include', 'and', 'or', '__loc__',
 ]);
 
 // Longest first, so `//=` wins over `//` and `?//` over `?`.
@@ -70,7 +70,7 @@ function lexUntil(source: string, state: { pos: number }, inInterpolation: boole
       continue;
     }
     if (c === '#') {
-      while (state.pos < source.length && source[state.pos] !== '\n') state.pos++;
+      state.pos = commentEnd(source, start);
       continue;
     }
     if (c === '"') {
@@ -161,6 +161,26 @@ function lexUntil(source: string, state: { pos: number }, inInterpolation: boole
   }
   if (inInterpolation) throw new JqLexError('unterminated string interpolation "\\("', state.pos);
   return tokens;
+}
+
+/**
+ * A comment runs to the end of the line; since jq 1.7.1 an odd number of backslashes before the
+ * newline (optionally `\r\n`) continues it on the next line, so `# note \` hides the next line too.
+ */
+function commentEnd(source: string, start: number): number {
+  let pos = start;
+  for (;;) {
+    const newline = source.indexOf('\n', pos);
+    if (newline === -1) return source.length;
+    let backslashes = 0;
+    let i = source[newline - 1] === '\r' ? newline - 2 : newline - 1;
+    while (i > start && source[i] === '\\') {
+      backslashes++;
+      i--;
+    }
+    if (backslashes % 2 === 0) return newline;
+    pos = newline + 1;
+  }
 }
 
 function lexNumber(source: string, state: { pos: number }): Token {

@@ -15,6 +15,8 @@ export interface StringLiteral {
   end: number;
   /** True for an object key (`{"team": …}`), which is a name, not a compared value. */
   isKey: boolean;
+  /** True for `"…\(x)…"`: its text is only a template, never a value compared as a whole. */
+  interpolated: boolean;
 }
 
 export interface JqReferences {
@@ -25,6 +27,9 @@ export interface JqReferences {
 }
 
 export type ReferenceResult = { ok: true; references: JqReferences } | { ok: false; error: JqLexError };
+
+/** jq's own variables: `$ENV.team` is the environment, never the org's team data. */
+const BUILTIN_VARIABLES = new Set(['ENV', '__loc__', '__prog_args']);
 
 /** Segments that make the next one a relation or property name rather than a meta property. */
 const NAMESPACES = new Set(['relations', 'properties']);
@@ -43,14 +48,23 @@ export function extractReferences(source: string): ReferenceResult {
 }
 
 function collect(tokens: readonly Token[], out: JqReferences): void {
+  const enclosing = enclosingBrackets(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
+    const inObject = enclosing[i] === '{';
+    const key = inObject && isObjectKey(tokens, i);
     if (token.type === 'string') {
-      out.strings.push({ value: token.value, start: token.start, end: token.end, isKey: isObjectKey(tokens, i) });
+      out.strings.push({ value: token.value, start: token.start, end: token.end, isKey: key, interpolated: token.interpolations !== undefined });
       for (const inner of token.interpolations ?? []) collect(inner, out);
     }
-    if ((token.type === 'identifier' || token.type === 'keyword' || token.type === 'string') && isObjectKey(tokens, i)) {
+    if ((token.type === 'identifier' || token.type === 'keyword' || token.type === 'string') && key) {
       out.objectKeys.push(token.value);
+    }
+    // `{team}` and `{"team"}` are shorthand for `{team: .team}`: a key and a read of that field.
+    if (inObject && isShorthandEntry(tokens, i) && (token.type === 'identifier' || token.type === 'keyword' || (token.type === 'string' && !token.interpolations))) {
+      out.objectKeys.push(token.value);
+      out.paths.push({ segments: [token.value], start: token.start, end: token.end });
+      continue;
     }
     const chain = readChain(tokens, i);
     if (chain) {
@@ -61,13 +75,26 @@ function collect(tokens: readonly Token[], out: JqReferences): void {
   }
 }
 
+/** For each token, the innermost bracket (`(`, `[`, `{`) it sits in, or undefined at the top. */
+function enclosingBrackets(tokens: readonly Token[]): (string | undefined)[] {
+  const stack: string[] = [];
+  return tokens.map((token) => {
+    if (token.type === 'punctuation' && (token.value === ')' || token.value === ']' || token.value === '}')) stack.pop();
+    const inside = stack[stack.length - 1];
+    if (token.type === 'punctuation' && (token.value === '(' || token.value === '[' || token.value === '{')) stack.push(token.value);
+    return inside;
+  });
+}
+
 function isObjectKey(tokens: readonly Token[], i: number): boolean {
   const before = tokens[i - 1];
+  return isPunct(tokens[i + 1], ':') && (isPunct(before, '{') || isPunct(before, ','));
+}
+
+function isShorthandEntry(tokens: readonly Token[], i: number): boolean {
+  const before = tokens[i - 1];
   const after = tokens[i + 1];
-  return (
-    after?.type === 'punctuation' && after.value === ':' &&
-    before?.type === 'punctuation' && (before.value === '{' || before.value === ',')
-  );
+  return (isPunct(before, '{') || isPunct(before, ',')) && (isPunct(after, ',') || isPunct(after, '}'));
 }
 
 const isPunct = (token: Token | undefined, value: string) => token?.type === 'punctuation' && token.value === value;
@@ -97,6 +124,11 @@ function readChain(tokens: readonly Token[], i: number): { path: FieldPath; next
     if (token?.type === 'field') {
       segments.push(token.value);
       end = token.end;
+      j++;
+      continue;
+    }
+    // jq 1.7+ also accepts a dot before brackets after a field: `.relations.["owning_team"]`.
+    if (token?.type === 'dot' && isPunct(tokens[j + 1], '[')) {
       j++;
       continue;
     }
@@ -141,8 +173,10 @@ function bracketKey(tokens: readonly Token[], i: number): { value: string; next:
  * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`).
  */
 export function teamMetaPaths(references: JqReferences): FieldPath[] {
-  return references.paths.filter((path) =>
-    path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
+  return references.paths.filter(
+    (path) =>
+      !BUILTIN_VARIABLES.has(path.variable ?? '') &&
+      path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
   );
 }
 
@@ -158,7 +192,7 @@ export function relationPaths(references: JqReferences, relationIds: ReadonlySet
   return found;
 }
 
-/** String literals compared against (object keys excluded). */
+/** String literals compared against (object keys and interpolation templates excluded). */
 export function valueStrings(references: JqReferences): StringLiteral[] {
-  return references.strings.filter((literal) => !literal.isKey);
+  return references.strings.filter((literal) => !literal.isKey && !literal.interpolated);
 }

@@ -1,11 +1,18 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import type { Verdict } from '../model/finding.js';
-import { extractReferences, relationPaths, teamMetaPaths, valueStrings, type StringLiteral } from './references.js';
+import { compareTitlesAndIdentifiers } from './differential.js';
+import type { JqEngine } from './engine.js';
+import { extractReferences, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
+import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
   /** Relations the migration removes, for the blueprint this expression runs against. */
   removedRelations: ReadonlySet<string>;
+  /** jq itself, when loaded: it validates every expression and runs it on samples. */
+  jq?: JqEngine;
+  /** What the expression runs on, when a sample of it can be built (not for external payloads). */
+  sample?: SampleKind;
 }
 
 export interface TitleLiteral {
@@ -22,8 +29,12 @@ export interface ExpressionImpact {
   titles: TitleLiteral[];
   /** The expression with titles replaced by identifiers and removed relations by `.team`. */
   rewrite?: string;
-  /** Set when the expression could not be lexed; the verdict is then a cautious `review`. */
+  /** Set when our lexer could not read the expression; the verdict is then a cautious `review`. */
   lexError?: string;
+  /** jq's own message when jq does not compile the expression; the verdict is `review` at least. */
+  jqError?: string;
+  /** Set when jq ran the expression on samples: what it found, as a clause for the reason. */
+  evaluation?: string;
 }
 
 export interface AssessOptions {
@@ -36,30 +47,43 @@ export interface AssessOptions {
   externalInput?: boolean;
 }
 
+const SAMPLE_LABEL: Record<SampleKind, string> = {
+  entity: 'entities',
+  'user-input': 'user-input contexts',
+  policy: 'policy query results',
+  'action-run': 'action and automation runs',
+};
+
+/** How many unknown literals we try as possible team titles; more only costs time. */
+const MAX_PROBED_LITERALS = 3;
+
 /**
  * Decide whether a jq expression is affected by the migration, and how. Returns undefined when
  * it neither reads team values nor removed relations nor sets the team: such expressions are not
- * findings. Title literals only count when the expression deals with teams, so a property that
- * happens to equal a team's name is not flagged.
+ * findings, even when jq rejects them (an invalid expression that never touches teams is not this
+ * audit's business). Title literals only count when the expression deals with teams, so a
+ * property that happens to equal a team's name is not flagged.
  */
 export function assessTeamExpression(
   expression: string,
   context: ImpactContext,
   options: AssessOptions = {},
 ): ExpressionImpact | undefined {
+  const validity = context.jq?.validate(expression);
+  const jqError = validity && !validity.ok ? validity.error : undefined;
   const result = extractReferences(expression);
   if (!result.ok) {
-    const mentionsTeam =
-      !options.externalInput &&
-      (/\.team\b/.test(expression) || [...context.removedRelations].some((rel) => expression.includes(`.relations.${rel}`)));
+    const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations);
     if (!mentionsTeam && !options.setsTeam) return undefined;
-    return {
+    const impact: ExpressionImpact = {
       verdict: 'review',
       teamReads: [],
       removedRelations: [],
       titles: [],
       lexError: `${result.error.message} at offset ${result.error.offset}`,
     };
+    if (jqError !== undefined) impact.jqError = jqError;
+    return impact;
   }
   const { references } = result;
   const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
@@ -67,25 +91,96 @@ export function assessTeamExpression(
   if (teamReads.length === 0 && relationReads.length === 0 && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
+  const unknownLiterals: string[] = [];
   let comparesIdentifiers = false;
   for (const literal of valueStrings(references)) {
     const status = classifyTeamValue(context.teams, literal.value);
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
     if (status.state === 'title-unknown-identifier') titleLiterals.push({ literal, title: { title: literal.value } });
     if (status.state === 'identifier') comparesIdentifiers = true;
+    if (status.state === 'unknown') unknownLiterals.push(literal.value);
   }
 
-  const verdict: Verdict =
-    relationReads.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
   const impact: ExpressionImpact = {
-    verdict,
+    verdict: relationReads.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
     teamReads: unique(teamReads),
     removedRelations: unique(relationReads.map((read) => read.relation)),
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
+  // Reading the expression settles breaks and unaffected; only what is left is worth running.
+  if (impact.verdict === 'review' && context.jq && context.sample && jqError === undefined && !options.externalInput) {
+    const judged = judgeBySamples(expression, references, unique(unknownLiterals), context.jq, context.sample, sampleTeams(context.teams), options.setsTeam ?? false);
+    impact.verdict = judged.verdict;
+    impact.evaluation = judged.evaluation;
+  }
+  if (jqError !== undefined) {
+    impact.jqError = jqError;
+    if (impact.verdict === 'unaffected') impact.verdict = 'review';
+  }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
   if (rewrite !== expression) impact.rewrite = rewrite;
   return impact;
+}
+
+/**
+ * Run the expression on samples with teams as titles and as identifiers. A different result
+ * breaks. The same result is `unaffected` only when the samples fill everything the expression
+ * reads and no literal it compares with could be a team we do not know; otherwise `review`.
+ */
+function judgeBySamples(
+  expression: string,
+  references: JqReferences,
+  unknownLiterals: readonly string[],
+  jq: JqEngine,
+  kind: SampleKind,
+  teams: [SampleTeam, SampleTeam],
+  setsTeam: boolean,
+): { verdict: Verdict; evaluation: string } {
+  const queryIds = kind === 'policy' ? policyQueryIds(references.paths) : [];
+  const label = SAMPLE_LABEL[kind];
+  const outcome = compareTitlesAndIdentifiers(jq, expression, { kind, teams, queryIds, setsTeam });
+  if (outcome.kind === 'differs') {
+    const standIn = teams.some((team) => team.placeholder) ? ' (for stand-in teams: the org names no team identifiers yet)' : '';
+    return {
+      verdict: 'breaks',
+      evaluation: `run by jq on sample ${label}, it gives ${outcome.withTitles} while teams are titles but ${outcome.withIdentifiers} once they are identifiers${standIn}`,
+    };
+  }
+  const unfilled = unfilledPaths(references.paths, sampleInput(kind, 0, teams, 'title', queryIds)).map((p) => expression.slice(p.start, p.end));
+  if (unfilled.length > 0) {
+    return {
+      verdict: 'review',
+      evaluation: `run by jq on sample ${label} it gives the same result with titles and identifiers, but it also reads ${unique(unfilled).join(', ')}, whose values a sample cannot know`,
+    };
+  }
+  for (const literal of unknownLiterals.slice(0, MAX_PROBED_LITERALS)) {
+    const asTeam: SampleTeam = { title: literal, identifier: probeIdentifier(literal) };
+    const probe = compareTitlesAndIdentifiers(jq, expression, { kind, teams: [asTeam, teams[1]], queryIds, setsTeam });
+    if (probe.kind === 'differs') {
+      return {
+        verdict: 'review',
+        evaluation: `it compares team values with ${JSON.stringify(literal)}, which is no known team title or identifier: if a team is titled so, the comparison stops matching once teams are identifiers`,
+      };
+    }
+  }
+  return {
+    verdict: 'unaffected',
+    evaluation: setsTeam
+      ? `run by jq on ${outcome.samples} sample ${label}, it passes team values through, so it yields identifiers once teams are identifiers`
+      : `run by jq on ${outcome.samples} sample ${label}, it gives the same result with team titles and with team identifiers`,
+  };
+}
+
+/** A stand-in identifier for a literal we try as a team title: different from it, never shown. */
+function probeIdentifier(literal: string): string {
+  const slug = literal.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  return slug === literal ? `${slug}_id` : slug;
+}
+
+/** When the lexer gives up: any spelling of a team read or of a removed relation counts. */
+function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>): boolean {
+  if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
+  return [...removedRelations].some((relation) => expression.includes(relation));
 }
 
 /** Apply replacements right to left so earlier offsets stay valid. */
@@ -137,8 +232,10 @@ export function describeImpact(impact: ExpressionImpact): string {
     parts.push(`reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
   }
   if (impact.titles.length > 0) {
-    parts.push(`compares against team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
+    parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
   }
-  if (impact.lexError) parts.push(`could not be read as jq (${impact.lexError}), so it is listed for review`);
+  if (impact.evaluation) parts.push(impact.evaluation);
+  if (impact.jqError) parts.push(`jq does not compile it (${impact.jqError})`);
+  else if (impact.lexError) parts.push(`its jq could not be read (${impact.lexError}), so it is listed for review`);
   return parts.join('; ');
 }

@@ -84,9 +84,13 @@ export interface Report {
 
 export interface GateResult {
   failOn: 'none' | 'manual' | 'any';
+  /** `--fail-on-verdict`: where findings carry a verdict, only those at or above it count. */
+  failOnVerdict?: 'breaks' | 'review';
   result: 'passed' | 'failed' | 'incomplete';
   /** Findings over the threshold and not accepted by the baseline. */
   failing: number;
+  /** Findings a baseline entry accepted (they stay in the report, marked `accepted`). */
+  accepted?: number;
   /** Baseline entries whose finding no longer exists. */
   staleBaselineIds?: string[];
 }

@@ -1,15 +1,16 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, type JsonObject } from '../model/json.js';
+import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
 import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
-import { strings, templateExpressions } from './shared/walk.js';
+import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
 interface Context {
   catalog: Catalog;
   resource: ResourceRef;
+  /** Relations removed from the blueprint the action runs on: what its expressions read (`.entity`). */
   removedRelations: ReadonlySet<string>;
   findings: FindingDraft[];
 }
@@ -34,11 +35,16 @@ export const actionMapping: Rule = {
       const invocation = isObject(action.invocationMethod) ? action.invocationMethod : undefined;
       if (invocation?.type === 'UPSERT_ENTITY' && isObject(invocation.mapping)) {
         const mapping = invocation.mapping;
-        checkEntityMapping(isObject(mapping.entity) ? mapping.entity : mapping, isObject(mapping.entity) ? ['invocationMethod', 'mapping', 'entity'] : ['invocationMethod', 'mapping'], context);
+        // The mapping writes an entity of `invocationMethod.blueprintIdentifier`, which may differ
+        // from the blueprint the action runs on: relation keys are that blueprint's relations.
+        const written = removedRelationsFor(catalog, asString(invocation.blueprintIdentifier) ?? actionBlueprint(action));
+        checkEntityMapping(isObject(mapping.entity) ? mapping.entity : mapping, isObject(mapping.entity) ? ['invocationMethod', 'mapping', 'entity'] : ['invocationMethod', 'mapping'], written, context);
       } else if (invocation) {
         checkTemplates(invocation, ['invocationMethod'], context);
       }
-      if (isObject(action.mapping) && isObject(action.mapping.entity)) checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], context);
+      if (isObject(action.mapping) && isObject(action.mapping.entity)) {
+        checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], context.removedRelations, context);
+      }
     }
     return findings;
   },
@@ -63,14 +69,14 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
 }
 
 /** Entity mapping values are jq; `team` sets the team meta property; relations may be removed. */
-function checkEntityMapping(mapping: JsonObject, base: Path, context: Context): void {
+function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: ReadonlySet<string>, context: Context): void {
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team' && typeof value === 'string') {
       add(context, [...base, 'team'], value, 'The mapping of team', true);
     } else if (key === 'relations' && isObject(value)) {
       for (const [relation, expression] of Object.entries(value)) {
         if (typeof expression !== 'string') continue;
-        if (context.removedRelations.has(relation)) {
+        if (writtenRemoved.has(relation)) {
           context.findings.push(removedRelationWrite(context.resource, [...base, 'relations', relation], relation, expression));
         } else {
           add(context, [...base, 'relations', relation], expression, `The mapping of relation "${relation}"`);
@@ -124,8 +130,8 @@ function checkTemplates(invocation: JsonObject, base: Path, context: Context): v
     }
     if (affected.length === 0) continue;
     const worst = affected.reduce((a, b) => (SEVERITY[b.finding.verdict ?? 'review'] > SEVERITY[a.finding.verdict ?? 'review'] ? b : a));
-    let rewrite = value;
-    for (const { expression, finding } of affected) if (finding.rewrite) rewrite = rewrite.replace(expression, finding.rewrite);
+    const rewrites = new Map(affected.flatMap(({ expression, finding }) => (finding.rewrite !== undefined ? [[expression, finding.rewrite] as const] : [])));
+    const rewrite = replaceTemplateExpressions(value, (expression) => rewrites.get(expression));
     const merged: FindingDraft = {
       ...worst.finding,
       evidence: value,

@@ -34,6 +34,7 @@ export const actionUserInput: Rule = {
       for (const [input, definition] of Object.entries(properties)) {
         if (!isObject(definition)) continue;
         const base = [...found.base, 'properties', input];
+        const reported = new Set<string>();
         for (const query of jqQueries(definition, base)) {
           const finding = expressionFinding(catalog, {
             category: 'action-user-input',
@@ -43,20 +44,26 @@ export const actionUserInput: Rule = {
             subject: `The jqQuery of input "${input}"`,
             removedRelations,
           });
-          if (finding) findings.push(finding);
+          if (finding) {
+            findings.push(finding);
+            reported.add(finding.location);
+          }
         }
+        // A dataset filters the entities the input offers: those of the input's own blueprint.
+        const datasetRemoved = typeof definition.blueprint === 'string' ? removedRelationsFor(catalog, definition.blueprint) : removedRelations;
         for (const { path, rule } of searchRules(definition.dataset, [...base, 'dataset'])) {
-          // jq-valued rules were already reported by the jqQuery walk above.
-          if (isObject(rule.value) && 'jqQuery' in rule.value) continue;
+          // A jq-valued rule's expression was judged by the walk above, on its own. The rule adds
+          // what the expression alone cannot show: a relation that is removed, or a $team
+          // comparison (the jq result must be identifiers, say a literal title list).
           const finding = searchRuleFinding(catalog, {
             category: 'action-user-input',
             resource,
             path,
             rule,
             subject: `The dataset rule of input "${input}"`,
-            removedRelations,
+            removedRelations: datasetRemoved,
           });
-          if (finding) findings.push(finding);
+          if (finding && !reported.has(finding.location)) findings.push(finding);
         }
       }
       // Conditions on the whole form (`required: {jqQuery}`, `order`) live beside `properties`.

@@ -5,8 +5,11 @@ import type { Rule } from './rule.js';
 import { entityMappingFindings } from './shared/entity-mapping-team.js';
 import { integrationRef } from './shared/resources.js';
 
-/** Git providers can keep their mapping in a repository file (port.yaml / port-app-config.yml). */
-const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure-devops'];
+/**
+ * Git providers can keep their mapping in a repository file (port.yaml / port-app-config.yml).
+ * Matched by name and known suffixes, so an unrelated `github-copilot` integration is not one.
+ */
+const GIT_PROVIDER = /^(github|gitlab|bitbucket|azure-devops)(-(ocean|cloud|app|server|v2))?$/i;
 
 export const integrationMapping: Rule = {
   category: 'integration-mapping',
@@ -17,7 +20,7 @@ export const integrationMapping: Rule = {
       const type = asString(integration.integrationType) ?? '';
       const config = isObject(integration.config) ? integration.config : undefined;
       if (!config) {
-        if (GIT_PROVIDERS.some((provider) => type.toLowerCase().includes(provider))) {
+        if (GIT_PROVIDER.test(type)) {
           findings.push({
             category: 'integration-mapping',
             resource,

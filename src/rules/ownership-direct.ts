@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
+import { isObject } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -16,7 +17,8 @@ export const ownershipDirect: Rule = {
     for (const [id, blueprint] of catalog.blueprints) {
       // System blueprints: `team` on _user means membership, and _team is the teams themselves.
       if (id.startsWith('_')) continue;
-      if (teamInheritancePath(blueprint) !== undefined || blueprint.ownership !== undefined) continue;
+      // `ownership: null` (as the API may send it) is no ownership: only an object counts.
+      if (teamInheritancePath(blueprint) !== undefined || isObject(blueprint.ownership)) continue;
       const owned = (catalog.entities.get(id) ?? []).filter(hasTeam);
       if (owned.length === 0) continue;
       const sample = owned.slice(0, 3).map((e) => `${e.identifier}: ${JSON.stringify(e.team)}`);

@@ -19,6 +19,8 @@ export const relationOwnership: Rule = {
     for (const [id, relationIds] of catalog.teamRelations) {
       const blueprint = catalog.blueprints.get(id)!;
       if (teamInheritancePath(blueprint) !== undefined) continue;
+      // Inherited ownership means teams come over a path; a _team relation beside it is not ownership.
+      if (isObject(blueprint.ownership) && blueprint.ownership.type === 'Inherited') continue;
       const hasDirect = isObject(blueprint.ownership) && blueprint.ownership.type === 'Direct';
       const relations = relationsOf(blueprint);
       for (const relation of relationIds) {
@@ -30,9 +32,11 @@ export const relationOwnership: Rule = {
           resource: blueprintRef(blueprint),
           location: joinPath('relations', relation),
           evidence: JSON.stringify({ [relation]: relations[relation] }),
-          reason: hasDirect
-            ? `Ownership is Direct, but ${pending} entit${pending === 1 ? 'y still keeps its' : 'ies still keep their'} team only in relation "${relation}".`
-            : `Teams are kept only in relation "${relation}" to _team and there is no team inheritance, so the migration creates no ownership for this blueprint.`,
+          reason: !hasDirect
+            ? `Teams are kept only in relation "${relation}" to _team and there is no team inheritance, so the migration creates no ownership for this blueprint.`
+            : pending === undefined
+              ? `Ownership is Direct, but entities were not fetched, so whether some still keep their team only in relation "${relation}" could not be checked.`
+              : `Ownership is Direct, but ${pending} entit${pending === 1 ? 'y still keeps its' : 'ies still keep their'} team only in relation "${relation}".`,
           suggestion: hasDirect
             ? `Run the builder's Migrate data on this blueprint with the mapping ${mapping}.`
             : `Set ownership {type: "Direct"} on the blueprint first, then run the builder's Migrate data with the mapping ${mapping}.`,

@@ -40,8 +40,8 @@ export const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 32;
 
 export const NO_SOURCE_HINT =
-  'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file), or reach the live API with PORT_TOKEN, ' +
-  'or PORT_CLIENT_ID and PORT_CLIENT_SECRET, or --config FILE (the reference script\'s config.json); ' +
+  'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file) or --repo DIR, or reach the live API with ' +
+  'PORT_TOKEN, or PORT_CLIENT_ID and PORT_CLIENT_SECRET, or --config FILE (the reference script\'s config.json); ' +
   'try the bundled demo with `npm start`';
 
 /** The source options shared by `analyze` and `snapshot`. */
@@ -63,10 +63,17 @@ export function parseConcurrency(raw: string): number {
 
 /** A snapshot file when --snapshot is given, else the live API when credentials are set, else a usage error. */
 export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource> {
+  const source = await resolveOrgSource(flags, io);
+  if (!source) throw new UsageError(NO_SOURCE_HINT);
+  return source;
+}
+
+/** Like resolveSource, but undefined when there is neither a snapshot nor credentials (repository-only runs). */
+export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
   if (flags.snapshot) return { snapshot: await readSnapshotFile(flags.snapshot), description: `snapshot ${flags.snapshot}` };
   const concurrency = parseConcurrency(flags.concurrency);
   const connection = await resolveConnection(flags, io.env);
-  if (!connection) throw new UsageError(NO_SOURCE_HINT);
+  if (!connection) return undefined;
 
   const now = () => io.now().getTime();
   const progress = createProgress({ write: io.stderr, isTTY: io.isTTY === true, quiet: flags.quiet === true, now });

@@ -5,7 +5,7 @@ import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 type Check = (value: unknown, field: string) => string | undefined;
 
 const describe = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
+  value === undefined ? 'nothing (the field is missing)' : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
 
 const objectWith =
   (required: Record<string, 'string'>): Check =>

@@ -87,6 +87,13 @@ describe('analyze --snapshot', () => {
     expect(run.stderr).toContain('--snapshot');
   });
 
+  it('answers a usage mistake with exit 2 and exactly one line', async () => {
+    const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--fail-on', 'bogus', '--out', tmp()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("'bogus' is invalid");
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('rejects an unknown format with exit 2', async () => {
     const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--format', 'pdf', '--out', tmp()]);
     expect(run.code).toBe(2);

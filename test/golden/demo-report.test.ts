@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { loadJqEngine } from '../../src/jq/engine.js';
 import { renderJson } from '../../src/report/json.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 
@@ -14,7 +15,7 @@ const GOLDEN = new URL('../../fixtures/golden/demo-report.json', import.meta.url
 describe('demo org golden report', () => {
   it('matches fixtures/golden/demo-report.json', async () => {
     const snapshot = await readSnapshotFile('fixtures/demo-org.json');
-    const actual = renderJson(analyze(buildCatalog(snapshot)));
+    const actual = renderJson(analyze(buildCatalog(snapshot, { jq: await loadJqEngine() })));
     if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, actual);
     expect(actual).toBe(readFileSync(GOLDEN, 'utf8'));
   });

@@ -1,6 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { assessTeamExpression, describeImpact, type AssessOptions } from '../../jq/team-impact.js';
+import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from '../../jq/team-impact.js';
+import type { SampleKind } from '../../jq/sample-context.js';
 import { unknownIdentifierHint } from '../../catalog/teams.js';
 
 export interface ExpressionSite {
@@ -14,11 +15,33 @@ export interface ExpressionSite {
 }
 
 /**
+ * What each category's expressions run on, so jq can run them on a sample. Integration and
+ * webhook mappings read an external payload we cannot sample; they are judged by reading only.
+ */
+const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
+  'calculation-property': 'entity',
+  'action-user-input': 'user-input',
+  'page-widget': 'user-input',
+  'action-dynamic-permission': 'policy',
+  'action-mapping': 'action-run',
+};
+
+/**
  * The finding for one jq expression, or nothing when the migration does not touch it. All jq
  * bearing rules go through here, so reasons, verdicts and rewrites read the same everywhere.
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
-  const impact = assessTeamExpression(site.expression, { teams: catalog.teams, removedRelations: site.removedRelations }, options);
+  const sample = SAMPLE_KIND[site.category];
+  const impact = assessTeamExpression(
+    site.expression,
+    {
+      teams: catalog.teams,
+      removedRelations: site.removedRelations,
+      ...(catalog.jq && { jq: catalog.jq }),
+      ...(sample && { sample }),
+    },
+    options,
+  );
   if (!impact) return undefined;
   const described = describeImpact(impact);
   const setsTeam = options.setsTeam ? 'sets the team meta property, which must hold team identifiers after the migration' : '';
@@ -31,13 +54,21 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     if (unknown.length > 0) suggestion += ` (${unknownIdentifierHint(unknown)})`;
   } else if (unknown.length > 0) {
     suggestion = `Replace the title with the team's identifier: ${unknownIdentifierHint(unknown)}.`;
+  } else if (impact.verdict === 'unaffected' && impact.evaluation !== undefined) {
+    suggestion = 'Nothing to change: its result does not depend on whether teams are titles or identifiers.';
   } else if (impact.verdict === 'unaffected') {
     suggestion = 'Nothing to change: it already compares team identifiers. Keep it in mind if titles are added later.';
+  } else if (impact.verdict === 'breaks' && options.setsTeam) {
+    suggestion = 'Make the expression yield team identifiers: the value it sets changes with the migration (see why).';
+  } else if (impact.verdict === 'breaks') {
+    suggestion = 'Make it give the intended result with team identifiers (see why); where titles are needed, read them from the _team entities.';
   } else if (options.setsTeam) {
     suggestion = 'Make sure the expression yields team identifiers, not titles (map titles to identifiers, or read the identifier from the source).';
   } else {
     suggestion = 'Check what the expression does with the team values: after the migration they are team identifiers, not titles.';
   }
+
+  if (impact.jqError !== undefined) suggestion = `Fix the expression first: jq does not compile it. ${suggestion}`;
 
   const draft: FindingDraft = {
     category: site.category,
@@ -49,6 +80,14 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     verdict: impact.verdict,
   };
   if (impact.rewrite !== undefined) draft.rewrite = impact.rewrite;
-  if (impact.lexError) draft.note = `not valid jq: ${impact.lexError}`;
+  const note = noteFor(impact, catalog.jq !== undefined);
+  if (note !== undefined) draft.note = note;
   return draft;
+}
+
+/** Whether jq accepts the expression; without jq loaded only our lexer's opinion is known. */
+function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefined {
+  if (impact.jqError !== undefined) return `not valid jq; jq says: ${impact.jqError}`;
+  if (impact.lexError === undefined) return undefined;
+  return jqLoaded ? `jq compiles it, but this tool's lexer could not read it (${impact.lexError}); check it by hand` : `not valid jq: ${impact.lexError}`;
 }

@@ -37,6 +37,21 @@ export function templateExpressions(text: string): string[] {
   return expressions;
 }
 
+/**
+ * `text` with the jq of each `{{ … }}` template replaced by `replace(expression)` (trimmed, as
+ * `templateExpressions` yields it); undefined keeps the template. Text outside templates is
+ * never touched, even when it spells the same expression.
+ */
+export function replaceTemplateExpressions(text: string, replace: (expression: string) => string | undefined): string {
+  return text.replace(/\{\{([\s\S]*?)\}\}/g, (template: string, inner: string) => {
+    const expression = inner.trim();
+    const replacement = replace(expression);
+    if (replacement === undefined) return template;
+    const at = template.indexOf(expression, 2);
+    return template.slice(0, at) + replacement + template.slice(at + expression.length);
+  });
+}
+
 /** Search-query rules `{property, operator, value}` below a query, nested groups included. */
 export function* searchRules(query: JsonValue | undefined, path: Path): Generator<{ path: Path; rule: Record<string, JsonValue | undefined> }> {
   if (!isObject(query) || !Array.isArray(query.rules)) return;

@@ -1,0 +1,32 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { InputError } from '../errors.js';
+import { renderBaseline, validateBaseline, type Baseline } from './baseline.js';
+
+/** Read and check a baseline; a missing, unreadable or malformed file is one InputError line (exit 2). */
+export async function readBaselineFile(path: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file (create one with --write-baseline FILE)' : (error as Error).message;
+    throw new InputError(`${path}: cannot read the baseline: ${why}`, { cause: error });
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    // V8 may quote the offending text, newlines and all; the error stays one line.
+    const why = (error as Error).message.replace(/\s+/g, ' ');
+    throw new InputError(`${path}: the baseline is not valid JSON: ${why}`, { cause: error });
+  }
+  return validateBaseline(document, path);
+}
+
+export async function writeBaselineFile(path: string, baseline: Baseline): Promise<void> {
+  try {
+    await writeFile(path, renderBaseline(baseline));
+  } catch (error) {
+    throw new InputError(`${path}: cannot write the baseline: ${(error as Error).message}`, { cause: error });
+  }
+}

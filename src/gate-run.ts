@@ -1,0 +1,96 @@
+import { isAbsolute, posix, win32 } from 'node:path';
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { applyBaseline, acceptedByFrom, createBaseline, type Baseline } from './baseline/baseline.js';
+import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
+import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
+import type { GateResult, Report } from './model/finding.js';
+
+export interface GateFlags {
+  failOn: FailOn;
+  failOnVerdict?: FailOnVerdict;
+  baseline?: string;
+  writeBaseline?: string;
+  acceptedBy?: string;
+}
+
+/** The gate's options on `analyze`; kept here so the CLI wires them in one line. */
+export function addGateOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--fail-on <level>', 'which findings fail the gate (exit 1): none, manual (needs a person), any')
+        .choices(FAIL_ON)
+        .default('manual'),
+    )
+    .addOption(
+      new Option(
+        '--fail-on-verdict <verdict>',
+        'where findings carry a verdict, count only those at or above it (default review; unaffected never counts)',
+      ).choices(FAIL_ON_VERDICT),
+    )
+    .option('--baseline <file>', 'JSON file of accepted finding ids (with reason and author): they stay in the reports but pass the gate')
+    .option('--write-baseline <file>', 'write the findings the gate counts (by default the manual ones) as a starting baseline; keeps reasons already in --baseline')
+    .option('--accepted-by <name>', 'who accepts the findings --write-baseline records (default: $GITHUB_ACTOR, $GITLAB_USER_LOGIN or $USER)');
+}
+
+/** Read the baseline before any analysis, so a bad file costs seconds, not a whole org fetch. */
+export async function loadBaseline(flags: GateFlags): Promise<Baseline | undefined> {
+  return flags.baseline === undefined ? undefined : readBaselineFile(flags.baseline);
+}
+
+export interface GatedRun {
+  /** The report with `accepted` on baselined findings and `gate` set: what every renderer gets. */
+  report: Report & { gate: GateResult };
+  /** Lines for stderr (stale entries, the baseline written); the CLI decides whether to print them. */
+  notes: string[];
+}
+
+/** Apply the baseline, write a new one when asked, and settle the gate. */
+export async function gateReport(
+  analyzed: Report,
+  flags: GateFlags,
+  baseline: Baseline | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<GatedRun> {
+  const policy: GatePolicy = flags.failOnVerdict ? { failOn: flags.failOn, failOnVerdict: flags.failOnVerdict } : { failOn: flags.failOn };
+  const notes: string[] = [];
+  let { report, stale } = baseline ? applyBaseline(analyzed, baseline) : { report: analyzed, stale: [] };
+
+  if (flags.writeBaseline !== undefined) {
+    if (analyzed.incomplete.length > 0) {
+      // Findings in what could not be read are missing, and entries for them would be dropped as stale.
+      notes.push(`not writing ${flags.writeBaseline}: the analysis is incomplete, so the baseline would be too`);
+    } else {
+      const written = createBaseline(analyzed, policy, acceptedByFrom(flags.acceptedBy, env), baseline);
+      await writeBaselineFile(flags.writeBaseline, written);
+      const before = new Set(baseline?.accepted.map((entry) => entry.id));
+      const added = written.accepted.filter((entry) => !before.has(entry.id)).length;
+      notes.push(
+        `wrote ${flags.writeBaseline}: ${written.accepted.length} accepted finding(s), ${added} new` +
+          (stale.length > 0 ? `, ${stale.length} stale entr${stale.length === 1 ? 'y' : 'ies'} dropped` : ''),
+      );
+      // This run is judged by the baseline just written, as the next run with --baseline will be.
+      ({ report, stale } = applyBaseline(analyzed, written));
+    }
+  }
+
+  if (stale.length > 0) {
+    notes.push(
+      `${flags.baseline}: ${stale.length} stale baseline entr${stale.length === 1 ? 'y matches' : 'ies match'} no finding ` +
+        `(remove, or rewrite with --write-baseline): ${stale.map((entry) => entry.id).join(', ')}`,
+    );
+  }
+  const gate = evaluateGate(report, policy, stale.map((entry) => entry.id));
+  return { report: { ...report, gate }, notes };
+}
+
+/**
+ * The snapshot's path as code scanning should see it: as given, when relative to the working
+ * directory (the checkout, in CI), with forward slashes. None when absolute or outside, since that
+ * names a file on the runner, not in the repository.
+ */
+export function repositoryPath(file: string | undefined): string | undefined {
+  if (file === undefined || isAbsolute(file) || win32.isAbsolute(file)) return undefined;
+  const path = posix.normalize(file.split(win32.sep).join('/'));
+  return path === '.' || path.startsWith('../') || path === '..' ? undefined : path;
+}

@@ -1,0 +1,63 @@
+import type { JsonValue } from '../model/json.js';
+import type { EvaluateResult, JqEngine } from './engine.js';
+import { sampleInput, VARIANT_COUNT, type SampleKind, type SampleTeam } from './sample-context.js';
+
+export interface DifferentialOptions {
+  kind: SampleKind;
+  teams: readonly [SampleTeam, SampleTeam];
+  queryIds: readonly string[];
+  /**
+   * The result becomes a team value (a mapping's `team`): it is right when it follows the
+   * representation, i.e. titles in give titles out and identifiers in give the same teams'
+   * identifiers out. Everything else must give the very same result either way.
+   */
+  setsTeam: boolean;
+}
+
+export type DifferentialOutcome =
+  | { kind: 'differs'; withTitles: string; withIdentifiers: string }
+  | { kind: 'same'; samples: number };
+
+/**
+ * Evaluate the expression on the same sample contexts twice, once with teams as titles and once
+ * as identifiers, and report the first sample where the two disagree.
+ */
+export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string, options: DifferentialOptions): DifferentialOutcome {
+  const toIdentifier = new Map(options.teams.map((team) => [team.title, team.identifier]));
+  for (let variant = 0; variant < VARIANT_COUNT; variant++) {
+    const withTitles = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'title', options.queryIds), expression);
+    const withIdentifiers = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'identifier', options.queryIds), expression);
+    const expected = options.setsTeam && withTitles.ok ? { ok: true as const, values: withTitles.values.map((v) => translate(v, toIdentifier)) } : withTitles;
+    if (!sameResult(expected, withIdentifiers)) {
+      return { kind: 'differs', withTitles: describeResult(withTitles), withIdentifiers: describeResult(withIdentifiers) };
+    }
+  }
+  return { kind: 'same', samples: VARIANT_COUNT };
+}
+
+function translate(value: JsonValue, toIdentifier: ReadonlyMap<string, string>): JsonValue {
+  if (typeof value === 'string') return toIdentifier.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((item) => translate(item, toIdentifier));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = translate(item, toIdentifier);
+    return out;
+  }
+  return value;
+}
+
+function sameResult(a: EvaluateResult, b: EvaluateResult): boolean {
+  if (a.ok && b.ok) return JSON.stringify(a.values) === JSON.stringify(b.values);
+  if (!a.ok && !b.ok) return a.error === b.error;
+  return false;
+}
+
+const MAX_SHOWN = 80;
+
+/** A result as a reader sees it: the output values, `no output`, or jq's error. */
+export function describeResult(result: EvaluateResult): string {
+  if (!result.ok) return `an error (${result.error})`;
+  if (result.values.length === 0) return 'no output';
+  const text = result.values.map((value) => JSON.stringify(value)).join(', ');
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+}

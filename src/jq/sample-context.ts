@@ -1,0 +1,122 @@
+import type { TeamDirectory } from '../catalog/teams.js';
+import { isObject, type JsonValue } from '../model/json.js';
+import type { FieldPath } from './references.js';
+
+/**
+ * What an expression runs on, as far as its team values go: a calculation on the entity, a user
+ * input's jqQuery on `{user, entity, form}`, a policy condition on the queries' `results`, an
+ * action or automation mapping on the run (`diff`, `event.diff`, `entity`, `inputs`, `trigger`).
+ */
+export type SampleKind = 'entity' | 'user-input' | 'policy' | 'action-run';
+
+export interface SampleTeam {
+  title: string;
+  identifier: string;
+  /** A stand-in, not a team of the org: reasons must say so, so nobody copies its identifier. */
+  placeholder?: true;
+}
+
+/** Used only to exercise an expression when the org names too few teams with known identifiers. */
+const PLACEHOLDER_TEAMS: readonly SampleTeam[] = [
+  { title: 'Sample Team', identifier: 'sample_team', placeholder: true },
+  { title: 'Other Sample Team', identifier: 'other_sample_team', placeholder: true },
+];
+
+/**
+ * Two teams whose title and identifier differ, from the org when it has them. Only the sample
+ * input ever holds placeholders; suggestions and rewrites never do.
+ */
+export function sampleTeams(directory: TeamDirectory): [SampleTeam, SampleTeam] {
+  const known: SampleTeam[] = [];
+  for (const team of directory.byTitle.values()) {
+    if (team.identifier !== undefined && team.identifier !== team.title) known.push({ title: team.title, identifier: team.identifier });
+  }
+  const [a, b] = [...known, ...PLACEHOLDER_TEAMS];
+  return [a!, b!];
+}
+
+/**
+ * Ways to fill the team slots of one context: all the same team, two teams, different teams per
+ * slot (a diff's before and after, a user and an entity), and empty against non-empty. Slot `i`
+ * is the i-th team-bearing place in the context.
+ */
+const VARIANTS: readonly ((slot: number, a: string, b: string) => string[])[] = [
+  (_slot, a) => [a],
+  (_slot, a, b) => [a, b],
+  (slot, a, b) => (slot % 2 === 0 ? [a] : [b]),
+  (slot, a) => (slot % 2 === 0 ? [] : [a]),
+];
+
+export const VARIANT_COUNT = VARIANTS.length;
+
+export type TeamForm = 'title' | 'identifier';
+
+/** The sample input for one variant, with every team value written as a title or as an identifier. */
+export function sampleInput(kind: SampleKind, variant: number, teams: readonly [SampleTeam, SampleTeam], form: TeamForm, queryIds: readonly string[]): JsonValue {
+  const pick = VARIANTS[variant % VARIANTS.length]!;
+  const [a, b] = teams.map((team) => team[form]) as [string, string];
+  let slot = 0;
+  const teamList = () => pick(slot++, a, b);
+  const entity = (identifier: string): JsonValue => ({
+    identifier,
+    title: identifier,
+    blueprint: 'sample',
+    team: teamList(),
+    properties: {},
+    relations: {},
+  });
+  const user = (): JsonValue => ({ email: 'someone@example.com', team: teamList() });
+  switch (kind) {
+    case 'entity':
+      return entity('sample-entity');
+    case 'user-input':
+      return { user: user(), entity: entity('sample-entity'), form: {} };
+    case 'policy': {
+      const results: Record<string, JsonValue> = {};
+      for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
+      return { user: user(), results };
+    }
+    case 'action-run': {
+      const before = entity('sample-entity');
+      const after = entity('sample-entity');
+      const runner = user();
+      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: {}, trigger: { by: { user: runner } }, user: runner };
+    }
+  }
+}
+
+/** Query ids a policy condition reads (`.results.<id>…`), so the sample holds exactly those. */
+export function policyQueryIds(paths: readonly FieldPath[]): string[] {
+  const ids = paths.filter((p) => p.variable === undefined && p.segments[0] === 'results' && p.segments[1] !== undefined).map((p) => p.segments[1]!);
+  return [...new Set(ids)];
+}
+
+/**
+ * Paths the sample has no value for. A path counts as filled when it resolves from the root or
+ * from any object inside the sample (`map(.team)` runs on the entities of a result, `$e.team` on
+ * whatever `$e` was bound to); arrays are looked through, as `[]` in the path would.
+ */
+export function unfilledPaths(paths: readonly FieldPath[], sample: JsonValue): FieldPath[] {
+  const nodes = objectNodes(sample);
+  return paths.filter((path) => !nodes.some((node) => resolves(node, path.segments)));
+}
+
+function objectNodes(value: JsonValue, out: JsonValue[] = []): JsonValue[] {
+  if (Array.isArray(value)) for (const item of value) objectNodes(item, out);
+  else if (isObject(value)) {
+    out.push(value);
+    for (const child of Object.values(value)) if (child !== undefined) objectNodes(child, out);
+  }
+  return out;
+}
+
+function resolves(node: JsonValue, segments: readonly string[]): boolean {
+  let current: JsonValue | undefined = node;
+  for (const segment of segments) {
+    while (Array.isArray(current)) current = current[0];
+    if (!isObject(current)) return false;
+    current = current[segment];
+    if (current === undefined) return false;
+  }
+  return true;
+}

@@ -1,0 +1,28 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { buildTeamDirectory, type TeamDirectory } from '../catalog/teams.js';
+import { teamInheritancePath } from '../catalog/inheritance.js';
+
+/** What the org analysis tells the file analyzers. Empty when scanning without an org. */
+export interface RepoContext {
+  teams: TeamDirectory;
+  /** Blueprints the migration gives Direct ownership (no teamInheritance, entities carry `$team`). */
+  directOwnership: ReadonlySet<string>;
+  /** Relations the migration removes (beta case); reading them in a file is as broken as in the org. */
+  removedRelations: ReadonlySet<string>;
+}
+
+export function repoContext(catalog: Catalog | undefined): RepoContext {
+  if (!catalog) return { teams: buildTeamDirectory([], []), directOwnership: new Set(), removedRelations: new Set() };
+  const directOwnership = new Set<string>();
+  for (const [id, blueprint] of catalog.blueprints) {
+    if (teamInheritancePath(blueprint) !== undefined || blueprint.ownership !== undefined) continue;
+    const entities = catalog.entities.get(id) ?? [];
+    if (entities.some((entity) => hasTeamValue(entity.team))) directOwnership.add(id);
+  }
+  return { teams: catalog.teams, directOwnership, removedRelations: catalog.allRemovedRelations };
+}
+
+function hasTeamValue(team: unknown): boolean {
+  if (typeof team === 'string') return team.length > 0;
+  return Array.isArray(team) && team.some((value) => typeof value === 'string' && value.length > 0);
+}

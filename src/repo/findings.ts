@@ -1,0 +1,189 @@
+import { classifyTeamValue, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
+import { assessTeamExpression, describeImpact } from '../jq/team-impact.js';
+import type { Category, FindingDraft, Verdict } from '../model/finding.js';
+import type { RepoContext } from './context.js';
+import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
+
+/** Evidence longer than this is cut: the location points at the rest. */
+const EVIDENCE_LIMIT = 600;
+
+export interface FileFindingFields {
+  category: Category;
+  reason: string;
+  suggestion: string;
+  evidence?: string;
+  rewrite?: string;
+  verdict?: Verdict;
+  note?: string;
+}
+
+/** A finding about a file: resource type `file`, location `path:line`. */
+export function fileFinding(span: Span, resourceTitle: string | undefined, fields: FileFindingFields): FindingDraft {
+  const { category, reason, suggestion, evidence, ...optional } = fields;
+  const draft: FindingDraft = {
+    category,
+    resource: { type: 'file', identifier: span.source.path, ...(resourceTitle ? { title: resourceTitle } : {}) },
+    location: `${span.source.path}:${spanLine(span)}`,
+    evidence: evidence ?? snippet(span),
+    reason,
+    suggestion,
+  };
+  for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(draft, { [key]: value });
+  return draft;
+}
+
+export function snippet(span: Span): string {
+  const text = spanText(span).trim();
+  return text.length > EVIDENCE_LIMIT ? `${text.slice(0, EVIDENCE_LIMIT)}…` : text;
+}
+
+export interface Edit {
+  node: TreeNode;
+  /** The new value: for strings the unquoted text (re-quoted like the original), otherwise the raw text. */
+  value: string;
+}
+
+/**
+ * The text of `span` with each edit applied: spliced at the node's offsets when the node sits
+ * exactly in the same text, otherwise (YAML lines) by replacing the old value in the snippet.
+ */
+export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
+  const exact = edits.every((edit) => edit.node.span.source === span.source && !(edit.node.kind === 'string' && edit.node.quote === 'line'));
+  if (!exact) {
+    let text = spanText(span);
+    for (const edit of edits) {
+      const old = edit.node.kind === 'string' ? edit.node.value : spanText(edit.node.span);
+      text = text.split(old).join(edit.value);
+    }
+    return text.trim();
+  }
+  const sorted = [...edits].sort((a, b) => b.node.span.start - a.node.span.start);
+  let text = spanText(span);
+  for (const edit of sorted) {
+    const start = edit.node.span.start - span.start;
+    const end = edit.node.span.end - span.start;
+    const replacement = edit.node.kind === 'string' ? requote(edit.node, edit.value) : edit.value;
+    text = text.slice(0, start) + replacement + text.slice(end);
+  }
+  return text.trim();
+}
+
+function requote(node: StringNode, value: string): string {
+  if (node.quote === "'") return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (node.quote === '`') return `\`${value.replace(/[`\\]/g, (c) => `\\${c}`)}\``;
+  if (node.quote === 'heredoc') return value;
+  return JSON.stringify(value);
+}
+
+export type TeamValueState = 'title' | 'title-unknown-identifier' | 'identifier' | 'unknown';
+
+/** Like classifyTeamValue, but a value with whitespace is certainly a title: identifiers cannot hold spaces. */
+export function teamValueState(teams: TeamDirectory, value: string): { state: TeamValueState; identifier?: string } {
+  const status = classifyTeamValue(teams, value);
+  if (status.state === 'title') return { state: 'title', identifier: status.identifier };
+  if (status.state === 'unknown' && /\s/.test(value)) return { state: 'title-unknown-identifier' };
+  return { state: status.state };
+}
+
+const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
+
+/**
+ * A list of team values (`teams = […]`, an entity's `team`): titles become identifiers. Returns
+ * nothing when every value is already an identifier, or when no value is a literal we can judge.
+ */
+export function teamValuesFinding(
+  entry: Entry,
+  values: readonly TreeNode[],
+  category: Category,
+  ctx: RepoContext,
+  resourceTitle: string | undefined,
+  what: string,
+): FindingDraft | undefined {
+  const edits: Edit[] = [];
+  const titles: string[] = [];
+  const unknownIdentifier: string[] = [];
+  const unknown: string[] = [];
+  for (const node of values) {
+    if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
+      edits.push({ node, value: node.path.replace(/\.name$/, '.identifier') });
+      titles.push(node.path);
+      continue;
+    }
+    // `{{getUserTeams()}}` already yields identifiers; `file://x` points at a file, it is not a team.
+    if (node.kind !== 'string' || node.value.startsWith('{{') || node.value.startsWith('file://')) continue;
+    const { state, identifier } = teamValueState(ctx.teams, node.value);
+    if (state === 'title' && identifier !== undefined) {
+      edits.push({ node, value: identifier });
+      titles.push(node.value);
+    } else if (state === 'title-unknown-identifier') {
+      titles.push(node.value);
+      unknownIdentifier.push(node.value);
+    } else if (state === 'unknown') unknown.push(node.value);
+  }
+  if (titles.length === 0 && unknown.length === 0) return undefined;
+
+  const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
+  const reasons: string[] = [];
+  if (titles.length > 0) reasons.push(`${what} holds team title(s) ${quoted(titles)}, but after the migration team values are team identifiers`);
+  if (unknown.length > 0) reasons.push(`${what} holds ${quoted(unknown)}, which is neither a known team title nor a known identifier`);
+  const rewrite = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
+  const hints: string[] = [];
+  if (rewrite !== undefined) hints.push(`Write \`${rewrite}\``);
+  else if (titles.length > 0) hints.push('Replace each team title with its team identifier');
+  if (unknownIdentifier.length > 0) hints.push(unknownIdentifierHint(unknownIdentifier));
+  if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
+  return fileFinding(entry.span, resourceTitle, {
+    category,
+    reason: `${reasons.join('; ')}.`,
+    suggestion: `${hints.join('; ')}.`,
+    verdict: titles.length > 0 ? 'breaks' : 'review',
+    ...(rewrite !== undefined ? { rewrite } : {}),
+  });
+}
+
+/** A mapping's `team` (or `teams_jq`): a jq expression whose result becomes the team meta property. */
+export function mappingTeamFinding(
+  entry: Entry,
+  expression: StringNode,
+  category: Category,
+  ctx: RepoContext,
+  resourceTitle: string | undefined,
+): FindingDraft {
+  // Integration and webhook mappings read the external payload: its `.team` is not the meta property.
+  const externalInput = category === 'integration-mapping' || category === 'webhook-mapping';
+  const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations }, { setsTeam: true, externalInput });
+  const described = impact ? describeImpact(impact) : '';
+  const verdict = impact?.verdict ?? 'review';
+  const rewrite = impact?.rewrite !== undefined ? rewriteSpan(entry.span, [{ node: expression, value: impact.rewrite }]) : undefined;
+  const unknown = impact?.titles.filter((t) => t.identifier === undefined).map((t) => t.title) ?? [];
+  const suggestion =
+    rewrite !== undefined
+      ? `Write \`${rewrite}\`${unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}` : ''}.`
+      : unknown.length > 0
+        ? `Make the expression produce team identifiers: ${unknownIdentifierHint(unknown)}.`
+        : verdict === 'unaffected'
+          ? 'Nothing to change: the expression already produces team identifiers.'
+          : 'Make sure the expression produces team identifiers (not titles) once the migration has run.';
+  return fileFinding(entry.span, resourceTitle, {
+    category,
+    reason: `The mapping sets the team meta property${described ? ` and ${described}` : ''}; after the migration it must hold team identifiers.`,
+    suggestion,
+    verdict,
+    ...(rewrite !== undefined ? { rewrite } : {}),
+    ...(impact?.lexError ? { note: `not read as jq: ${impact.lexError}` } : {}),
+  });
+}
+
+/** A jq expression that only reads teams (a user input's jqQuery, a condition). */
+export function jqReadFinding(entry: Entry, expression: StringNode, category: Category, ctx: RepoContext, resourceTitle: string | undefined): FindingDraft | undefined {
+  const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations });
+  if (!impact) return undefined;
+  const rewrite = impact.rewrite !== undefined ? rewriteSpan(entry.span, [{ node: expression, value: impact.rewrite }]) : undefined;
+  return fileFinding(entry.span, resourceTitle, {
+    category,
+    reason: `The expression ${describeImpact(impact)}.`,
+    suggestion: rewrite !== undefined ? `Write \`${rewrite}\`.` : 'Compare against team identifiers instead of titles.',
+    verdict: impact.verdict,
+    ...(rewrite !== undefined ? { rewrite } : {}),
+  });
+}

@@ -1,0 +1,25 @@
+import type { AnalyzeOptions } from '../analyze.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
+import { displayRoot, scanRepositories } from './scan.js';
+
+/**
+ * The org analysed when only `--repo` is given (a pull-request check): empty, with `entities`
+ * present so the report does not claim that entities could not be fetched.
+ */
+export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
+  const name = dirs.map((dir) => displayRoot(dir) || '.').join(', ');
+  return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {} };
+}
+
+/** Scan the `--repo` directories for `analyze`; skipped files are reported through `note`. */
+export async function repositoryFindings(
+  dirs: readonly string[],
+  catalog: Catalog,
+  note?: (line: string) => void,
+): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete'>> {
+  if (dirs.length === 0) return {};
+  const scan = await scanRepositories(dirs, { catalog });
+  for (const line of scan.notes) note?.(`note: ${line}\n`);
+  return { extraFindings: scan.findings, extraIncomplete: scan.incomplete };
+}

@@ -1,0 +1,182 @@
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, posix, relative, sep } from 'node:path';
+import fg from 'fast-glob';
+import type { Catalog } from '../catalog/catalog.js';
+import { InputError } from '../errors.js';
+import type { FindingDraft, IncompleteItem } from '../model/finding.js';
+import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';
+import { repoContext, type RepoContext } from './context.js';
+import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
+import { gitignorePatterns } from './gitignore.js';
+import { analyzePulumi, isPulumiProgram } from './pulumi.js';
+import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
+import { analyzeTerraform, type FileAnalysis } from './terraform.js';
+import { parseCode } from './code-tree.js';
+import { parseYaml } from './yaml-tree.js';
+
+/** Larger files are generated or data, never hand-written IaC (issue 5). */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** Dependencies, VCS data, provider caches, vendored and generated code: never the team's own files. */
+export const DEFAULT_IGNORE = [
+  '**/node_modules/**',
+  '**/.git/**',
+  '**/.terraform/**',
+  '**/vendor/**',
+  '**/third_party/**',
+  '**/dist/**',
+  '**/build/**',
+  '**/generated/**',
+  '**/__generated__/**',
+  '**/.venv/**',
+  '**/venv/**',
+  '**/__pycache__/**',
+  '**/*.min.js',
+  '**/package-lock.json',
+];
+
+export interface RepoScan {
+  findings: FindingDraft[];
+  /** Files or parts the scan could not read: the run is incomplete (exit 3). */
+  incomplete: IncompleteItem[];
+  /** Files skipped on purpose (binary, too large, links out of the tree): shown, not failing. */
+  notes: string[];
+}
+
+export interface ScanOptions {
+  catalog?: Catalog;
+}
+
+type FileKind = 'terraform' | 'entity-file' | 'mapping-config' | 'json' | 'js' | 'python' | 'shell';
+
+/** What a file is, from its path alone: files of no kind are never read. */
+export function classifyPath(path: string): FileKind | undefined {
+  const name = posix.basename(path);
+  if (name.endsWith('.tf')) return 'terraform';
+  if (name === 'port.yml' || name === 'port.yaml') return 'entity-file';
+  if (/^port-app-config\.(ya?ml|json)$/.test(name)) return 'mapping-config';
+  if (name.endsWith('.json')) return 'json';
+  if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith('.d.ts')) return 'js';
+  if (name.endsWith('.py')) return 'python';
+  if (/\.(sh|bash|zsh)$/.test(name)) return 'shell';
+  return undefined;
+}
+
+/** Scan local checkouts. Analysis is pure (per-format analyzers); only this function reads files. */
+export async function scanRepositories(dirs: readonly string[], options: ScanOptions = {}): Promise<RepoScan> {
+  const ctx = repoContext(options.catalog);
+  const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
+  for (const dir of dirs) await scanRepository(dir, ctx, scan);
+  return scan;
+}
+
+/** The prefix of every path in findings: the directory as given, or its name when given absolute. */
+export function displayRoot(dir: string): string {
+  const root = isAbsolute(dir) ? basename(dir) : dir.split(sep).join('/');
+  return posix.normalize(root).replace(/\/+$/, '').replace(/^\.$/, '');
+}
+
+async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan): Promise<void> {
+  let root: string;
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
+    root = await realpath(dir);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`--repo ${dir}: ${code === 'ENOENT' ? 'no such directory' : (error as Error).message}`, { cause: error });
+  }
+  const prefix = displayRoot(dir);
+  const ignore = [...DEFAULT_IGNORE];
+  const gitignore = await readOptional(join(root, '.gitignore'));
+  if (gitignore !== undefined) {
+    const patterns = gitignorePatterns(gitignore);
+    ignore.push(...patterns.ignore);
+    for (const line of patterns.unsupported) scan.notes.push(`${posix.join(prefix, '.gitignore')}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
+  }
+  // Symbolic links are listed (not followed) so readCandidate can check where each one points.
+  const entries = await fg('**/*', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore });
+  const files = entries
+    .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
+    .map((entry) => entry.path)
+    .sort();
+  for (const file of files) {
+    const kind = classifyPath(file);
+    if (!kind) continue;
+    const shown = prefix ? posix.join(prefix, file) : file;
+    const text = await readCandidate(root, file, shown, scan);
+    if (text === undefined) continue;
+    try {
+      const analysis = analyzeFile(kind, sourceText(shown, text), ctx);
+      scan.findings.push(...analysis.findings);
+      for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: problem.reason });
+    } catch (error) {
+      if (!(error instanceof SourceSyntaxError)) throw error;
+      const column = error.column !== undefined ? `, column ${error.column}` : '';
+      scan.incomplete.push({ resource: `${shown}:${error.line}`, reason: `could not be read (line ${error.line}${column}): ${error.message}; the file was not checked` });
+    }
+  }
+}
+
+/** Read a file the scan wants, or say why it was skipped. Symlinks are followed only inside the root. */
+async function readCandidate(root: string, file: string, shown: string, scan: RepoScan): Promise<string | undefined> {
+  const path = join(root, file);
+  const info = await lstat(path);
+  if (info.isSymbolicLink()) {
+    const target = await realpath(path).catch((error: NodeJS.ErrnoException) => {
+      scan.notes.push(`${shown}: skipped, a broken symbolic link (${error.code ?? error.message})`);
+      return undefined;
+    });
+    if (target === undefined) return undefined;
+    const inside = relative(root, target);
+    if (inside.startsWith('..') || isAbsolute(inside)) {
+      scan.notes.push(`${shown}: skipped, a symbolic link to outside the repository`);
+      return undefined;
+    }
+    if (!(await stat(target)).isFile()) return undefined; // a link to a directory inside the root: its files are scanned there
+  }
+  const size = (await stat(path)).size;
+  if (size > MAX_FILE_BYTES) {
+    scan.notes.push(`${shown}: skipped, ${size} bytes is over the 5 MB limit`);
+    return undefined;
+  }
+  const bytes = await readFile(path);
+  if (bytes.subarray(0, 8000).includes(0)) {
+    scan.notes.push(`${shown}: skipped, a binary file`);
+    return undefined;
+  }
+  return bytes.toString('utf8');
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new InputError(`${path}: cannot read: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+const NOTHING: FileAnalysis = { findings: [], problems: [] };
+
+/** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
+export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext): FileAnalysis {
+  switch (kind) {
+    case 'terraform':
+      return analyzeTerraform(source, ctx);
+    case 'entity-file':
+      return analyzeEntityFile(parseYaml(source), ctx);
+    case 'mapping-config':
+      return analyzeMappingConfig(source.path.endsWith('.json') ? parseCode(source, 'json').items : parseYaml(source), ctx);
+    case 'json':
+      return analyzeJsonPayload(source, ctx);
+    case 'js':
+    case 'python': {
+      const language = kind === 'js' ? 'js' : 'python';
+      if (isPulumiProgram(source.text)) return analyzePulumi(source, language, ctx);
+      return callsServiceApi(source.text) ? analyzeScript(source, language, ctx) : NOTHING;
+    }
+    case 'shell':
+      return callsServiceApi(source.text) ? analyzeShell(source, ctx) : NOTHING;
+  }
+}

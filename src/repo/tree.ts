@@ -1,0 +1,99 @@
+import type { SourceText } from './source-text.js';
+
+/**
+ * One loose tree for every format we read (HCL, JS/TS, Python, JSON, YAML): enough structure to
+ * find keys, lists and calls, with the span each came from. It is not an AST of any language.
+ */
+export interface Span {
+  source: SourceText;
+  start: number;
+  end: number;
+}
+
+export interface StringNode {
+  kind: 'string';
+  value: string;
+  span: Span;
+  /** How it was written: the rewrite keeps the same quoting. `line` = YAML, whose spans are whole lines. */
+  quote: '"' | "'" | '`' | 'heredoc' | 'line';
+  /** True when `value` is the raw text between `contentStart` and `contentEnd` (no escapes). */
+  exact: boolean;
+  contentStart: number;
+  contentEnd: number;
+}
+
+export interface ListNode {
+  kind: 'list';
+  items: TreeNode[];
+  span: Span;
+}
+
+export interface Entry {
+  key: string;
+  keySpan: Span;
+  value: TreeNode;
+  /** From the key to the end of the value. */
+  span: Span;
+}
+
+export interface ObjectNode {
+  kind: 'object';
+  entries: Entry[];
+  /** Positional items: statements at the top of a script, positional call arguments. */
+  items: TreeNode[];
+  /** HCL block labels: `resource "port_blueprint" "service" {` → ["port_blueprint", "service"]. */
+  labels?: string[];
+  span: Span;
+}
+
+export interface CallNode {
+  kind: 'call';
+  /** The dotted callee as written: `port.Blueprint`, `jsonencode`. */
+  callee: string;
+  calleeSpan: Span;
+  args: ObjectNode;
+  span: Span;
+}
+
+/** A dotted reference: `port_team.platform.name`, `var.teams`, `local.x`. */
+export interface RefNode {
+  kind: 'ref';
+  path: string;
+  span: Span;
+}
+
+/** Anything else: numbers, booleans, operators, compound expressions (`parts` keeps what is inside). */
+export interface OtherNode {
+  kind: 'other';
+  span: Span;
+  parts: TreeNode[];
+}
+
+export type TreeNode = StringNode | ListNode | ObjectNode | CallNode | RefNode | OtherNode;
+
+export const spanText = (span: Span): string => span.source.text.slice(span.start, span.end);
+export const spanLine = (span: Span): number => span.source.lineOf(span.start);
+
+export function findEntry(object: ObjectNode, ...keys: string[]): Entry | undefined {
+  const wanted = new Set(keys.map(normalizeKey));
+  return object.entries.find((entry) => wanted.has(normalizeKey(entry.key)));
+}
+
+/** `team_inheritance`, `teamInheritance`, `"$team"` → `teaminheritance`, `team`: one spelling per key. */
+export function normalizeKey(key: string): string {
+  return key.replace(/[_$-]/g, '').toLowerCase();
+}
+
+export function stringValue(node: TreeNode | undefined): string | undefined {
+  return node?.kind === 'string' ? node.value : undefined;
+}
+
+/** The object a value stands for: `{…}` itself, or the arguments of `Args(path = "x")` / `jsonencode({…})`. */
+export function objectOf(node: TreeNode | undefined): ObjectNode | undefined {
+  if (node?.kind === 'object') return node;
+  if (node?.kind === 'call') {
+    const [first] = node.args.items;
+    return node.args.entries.length === 0 && first?.kind === 'object' ? first : node.args;
+  }
+  return undefined;
+}

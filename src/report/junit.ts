@@ -1,0 +1,104 @@
+import { compareFindings } from '../analyze.js';
+import { failsGate, policyOf } from '../gate.js';
+import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { CATEGORIES, type Finding, type Report } from '../model/finding.js';
+import { sarifRuleId } from './sarif.js';
+import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.js';
+
+/**
+ * JUnit XML for CI test tabs: one testsuite per category that has findings, one testcase per
+ * finding. A finding that fails the gate is a failed test; one the baseline accepts is skipped
+ * (visible, marked); the rest pass. What could not be read is an errored test in its own suite.
+ * Pure and clock-free: no timestamps or durations, which JUnit consumers treat as optional.
+ */
+export function renderJunit(report: Report): string {
+  const policy = policyOf(report);
+  const findings = [...report.findings].sort(compareFindings);
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  let skipped = 0;
+
+  for (const category of CATEGORIES) {
+    const mine = findings.filter((finding) => finding.category === category);
+    if (mine.length === 0) continue;
+    const cases = mine.map((finding) => testcase(finding, failsGate(finding, policy)));
+    const suiteFailures = cases.filter((c) => c.status === 'failed').length;
+    const suiteSkipped = cases.filter((c) => c.status === 'skipped').length;
+    tests += cases.length;
+    failures += suiteFailures;
+    skipped += suiteSkipped;
+    const name = `${sarifRuleId(category)}: ${CATEGORY_DOCS[category].title}`;
+    suites.push(
+      `  <testsuite name="${attr(name)}" tests="${cases.length}" failures="${suiteFailures}" errors="0" skipped="${suiteSkipped}">\n` +
+        cases.map((c) => c.xml).join('') +
+        '  </testsuite>\n',
+    );
+  }
+
+  const errors = report.incomplete.length;
+  if (errors > 0) {
+    tests += errors;
+    suites.push(
+      `  <testsuite name="incomplete: what could not be read" tests="${errors}" failures="0" errors="${errors}" skipped="0">\n` +
+        report.incomplete
+          .map(
+            (item) =>
+              `    <testcase classname="tma.incomplete" name="${attr(item.resource)}">\n` +
+              `      <error message="${attr(item.reason)}" type="incomplete">${text(item.reason)}</error>\n` +
+              '    </testcase>\n',
+          )
+          .join('') +
+        '  </testsuite>\n',
+    );
+  }
+
+  const title = `teams-migration-audit: ${report.organization.name}`;
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="${attr(title)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n` +
+    suites.join('') +
+    '</testsuites>\n'
+  );
+}
+
+interface Testcase {
+  status: 'failed' | 'skipped' | 'passed';
+  xml: string;
+}
+
+function testcase(finding: Finding, failing: boolean): Testcase {
+  const name = `${finding.resource.type} ${finding.resource.identifier}: ${finding.location}`;
+  const open = `    <testcase classname="${attr(`tma.${finding.category}`)}" name="${attr(name)}">\n`;
+  const details = describe(finding);
+  if (failing) {
+    const type = finding.verdict ?? finding.kind;
+    return {
+      status: 'failed',
+      xml: `${open}      <failure message="${attr(finding.reason)}" type="${attr(type)}">${text(details)}</failure>\n    </testcase>\n`,
+    };
+  }
+  if (finding.accepted) {
+    const message = `accepted in the baseline by ${finding.accepted.by}: ${finding.accepted.reason}`;
+    return {
+      status: 'skipped',
+      xml: `${open}      <skipped message="${attr(message)}"/>\n      <system-out>${text(details)}</system-out>\n    </testcase>\n`,
+    };
+  }
+  return { status: 'passed', xml: `${open}      <system-out>${text(details)}</system-out>\n    </testcase>\n` };
+}
+
+function describe(finding: Finding): string {
+  const lines = [
+    `id: ${finding.id}`,
+    `kind: ${finding.kind}${finding.verdict ? ` (${finding.verdict})` : ''}`,
+    `resource: ${finding.resource.type} ${finding.resource.identifier}${finding.resource.title ? ` (${finding.resource.title})` : ''}`,
+    `location: ${finding.location}`,
+    `evidence: ${finding.evidence}`,
+    `why: ${finding.reason}`,
+    `what to do: ${finding.suggestion}`,
+  ];
+  if (finding.rewrite !== undefined) lines.push(`rewrite: ${finding.rewrite}`);
+  if (finding.note !== undefined) lines.push(`note: ${finding.note}`);
+  return `\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,111 @@
+import { compareFindings } from '../analyze.js';
+import { failsGate, policyOf } from '../gate.js';
+import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
+
+export interface MarkdownMeta {
+  /** How many manual items to list before "…and N more". */
+  topItems?: number;
+}
+
+const DEFAULT_TOP_ITEMS = 10;
+/** Most urgent first: a verdict of `breaks`, then unjudged findings, then those to review. */
+const URGENCY: Record<string, number> = { breaks: 0, none: 1, review: 2, unaffected: 3 };
+
+/** A short step summary for CI: counts, the gate, the top manual items. Pure and clock-free. */
+export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string {
+  const policy = policyOf(report);
+  const findings = [...report.findings].sort(compareFindings);
+  const failing = (finding: Finding) => failsGate(finding, policy);
+  const out: string[] = [];
+
+  out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
+
+  out.push('| kind | findings | accepted | failing the gate |', '|---|--:|--:|--:|');
+  for (const kind of ['automatic', 'manual'] as const satisfies readonly FindingKind[]) {
+    const mine = findings.filter((f) => f.kind === kind);
+    const label = kind === 'automatic' ? 'automatic (the migration does it)' : 'manual (a person must act)';
+    out.push(`| ${label} | ${mine.length} | ${mine.filter((f) => f.accepted).length} | ${mine.filter(failing).length} |`);
+  }
+  out.push('');
+
+  const categories = CATEGORIES.filter((category) => findings.some((f) => f.category === category));
+  if (categories.length > 0) {
+    out.push('| category | kind | findings | failing the gate |', '|---|---|--:|--:|');
+    for (const category of categories) {
+      const mine = findings.filter((f) => f.category === category);
+      const doc = CATEGORY_DOCS[category];
+      out.push(`| ${cell(doc.title)} (${cell(category)}) | ${doc.kind} | ${mine.length} | ${mine.filter(failing).length} |`);
+    }
+    out.push('');
+  }
+
+  const top = findings
+    .filter((f) => f.kind === 'manual' && failing(f))
+    .sort((a, b) => (URGENCY[a.verdict ?? 'none'] ?? 1) - (URGENCY[b.verdict ?? 'none'] ?? 1) || compareFindings(a, b));
+  const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
+  out.push('### Top manual items', '');
+  if (top.length === 0) {
+    out.push('No manual item fails the gate.', '');
+  } else {
+    out.push('| # | verdict | category | resource | location |', '|--:|---|---|---|---|');
+    top.slice(0, limit).forEach((f, index) => {
+      out.push(
+        `| ${index + 1} | ${f.verdict ?? '—'} | ${cell(f.category)} | ${cell(`${f.resource.type} ${f.resource.identifier}`)} | ${cell(f.location)} |`,
+      );
+    });
+    out.push('');
+    if (top.length > limit) out.push(`…and ${top.length - limit} more: see report.json or index.html.`, '');
+  }
+
+  const stale = report.gate?.staleBaselineIds ?? [];
+  if (stale.length > 0) {
+    out.push(
+      '### Stale baseline entries',
+      '',
+      `${stale.length} baseline entr${stale.length === 1 ? 'y matches' : 'ies match'} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
+      '',
+      ...stale.map((id) => `- ${cell(id)}`),
+      '',
+    );
+  }
+
+  if (report.incomplete.length > 0) {
+    out.push(
+      '### Incomplete',
+      '',
+      'These could not be read, so the audit cannot pass:',
+      '',
+      ...report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}`),
+      '',
+    );
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function gateLine(report: Report): string {
+  const gate = report.gate;
+  if (!gate) return '**Gate:** not applied.';
+  const threshold = `\`--fail-on ${gate.failOn}\`${gate.failOnVerdict ? ` \`--fail-on-verdict ${gate.failOnVerdict}\`` : ''}`;
+  const accepted = gate.accepted ?? 0;
+  const acceptedText = accepted > 0 ? `; ${accepted} accepted in the baseline` : '';
+  if (gate.result === 'incomplete') {
+    return `**Gate: incomplete** (exit 3): ${report.incomplete.length} item(s) could not be read; ${gate.failing} finding(s) over ${threshold}${acceptedText}.`;
+  }
+  if (gate.result === 'failed') return `**Gate: failed** (exit 1): ${gate.failing} finding(s) over ${threshold}${acceptedText}.`;
+  return `**Gate: passed** (exit 0): nothing over ${threshold}${acceptedText}.`;
+}
+
+/** Entities, not backslashes, for HTML's characters: no renderer can read `&lt;img` as a tag. */
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Org values go into table cells: backslash-escape Markdown punctuation (so a title cannot open a
+ * link, emphasis or HTML tag) and the cell separator, and fold line breaks.
+ */
+export function cell(value: string): string {
+  return value
+    .replace(/[&<>]/g, (char) => HTML_ENTITIES[char] ?? char)
+    .replace(/[\\`*_{}[\]()#+!|~]/g, (char) => `\\${char}`)
+    .replace(/\r\n|\r|\n/g, ' ');
+}

@@ -1,0 +1,160 @@
+import { compareFindings } from '../analyze.js';
+import { failsGate, policyOf } from '../gate.js';
+import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { CATEGORIES, type Category, type Finding, type Report } from '../model/finding.js';
+
+/** What the SARIF log needs beyond the report; data only, never the clock. */
+export interface SarifMeta {
+  toolVersion: string;
+  /**
+   * Repository-relative path of the file the org was read from (a snapshot). Findings about the
+   * org get it as their artifact beside their logical location, because GitHub code scanning
+   * rejects a whole upload when one result has no artifact location.
+   */
+  orgArtifactUri?: string;
+}
+
+const TOOL_NAME = 'teams-migration-audit';
+const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+/** Key of our finding id in partialFingerprints: versioned, so a new id scheme never collides with this one. */
+export const FINGERPRINT_KEY = 'teamsMigrationAuditFindingId/v1';
+
+/** Namespaced and stable: code-scanning UIs key alerts on the rule id, so it never changes with titles. */
+export function sarifRuleId(category: Category): string {
+  return `tma/${category}`;
+}
+
+type Level = 'none' | 'note' | 'warning' | 'error';
+
+/**
+ * Intrinsic to the finding, independent of the gate flags: automatic changes and `unaffected`
+ * verdicts are notes, `breaks` is an error, everything else needing a person is a warning.
+ */
+export function sarifLevel(finding: Pick<Finding, 'kind' | 'verdict'>): Level {
+  if (finding.kind === 'automatic' || finding.verdict === 'unaffected') return 'note';
+  return finding.verdict === 'breaks' ? 'error' : 'warning';
+}
+
+/** `path:line` as repository findings write it; the line is optional for whole-file findings. */
+const FILE_LOCATION = /^(.*?)(?::(\d+))?$/;
+
+/** SARIF 2.1.0 log: one rule per category, one result per finding, accepted ones marked as suppressed. */
+export function renderSarif(report: Report, meta: SarifMeta): string {
+  const policy = policyOf(report);
+  const findings = [...report.findings].sort(compareFindings);
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: TOOL_NAME,
+            version: meta.toolVersion,
+            rules: CATEGORIES.map(sarifRule),
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: report.incomplete.length === 0,
+            toolExecutionNotifications: report.incomplete.map((item) => ({
+              level: 'error',
+              message: { text: `Could not be read: ${item.resource}: ${item.reason}` },
+            })),
+          },
+        ],
+        results: findings.map((finding) => sarifResult(finding, failsGate(finding, policy), meta)),
+        properties: {
+          organization: report.organization,
+          ...(report.gate ? { gate: report.gate } : {}),
+        },
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+function sarifRule(category: Category) {
+  const doc = CATEGORY_DOCS[category];
+  return {
+    id: sarifRuleId(category),
+    name: category.replace(/(^|-)([a-z])/g, (_match: string, _dash: string, letter: string) => letter.toUpperCase()),
+    shortDescription: { text: doc.title },
+    fullDescription: { text: doc.why },
+    help: {
+      text: `${doc.why}\n\nWhat to do: ${doc.fix}`,
+      markdown: `**Why:** ${doc.why}\n\n**What to do:** ${doc.fix}`,
+    },
+    defaultConfiguration: { level: doc.kind === 'automatic' ? 'note' : 'warning' },
+    properties: { tags: ['teams-migration', doc.kind] },
+  };
+}
+
+function sarifResult(finding: Finding, failing: boolean, meta: SarifMeta) {
+  const isFile = finding.resource.type === 'file';
+  const where = isFile ? '' : `${finding.resource.type} ${finding.resource.identifier}, ${finding.location}: `;
+  const properties: Record<string, unknown> = {
+    findingId: finding.id,
+    kind: finding.kind,
+    category: finding.category,
+    resource: finding.resource,
+    location: finding.location,
+    evidence: finding.evidence,
+    suggestion: finding.suggestion,
+    failsGate: failing,
+  };
+  for (const key of ['verdict', 'rewrite', 'note'] as const) {
+    if (finding[key] !== undefined) properties[key] = finding[key];
+  }
+  return {
+    ruleId: sarifRuleId(finding.category),
+    ruleIndex: CATEGORIES.indexOf(finding.category),
+    level: sarifLevel(finding),
+    message: { text: `${where}${finding.reason} ${finding.suggestion}` },
+    locations: [isFile ? fileLocation(finding.location) : orgLocation(finding, meta)],
+    partialFingerprints: { [FINGERPRINT_KEY]: finding.id },
+    ...(finding.accepted
+      ? {
+          suppressions: [
+            { kind: 'external', status: 'accepted', justification: `${finding.accepted.reason} (accepted by ${finding.accepted.by})` },
+          ],
+        }
+      : {}),
+    properties,
+  };
+}
+
+function fileLocation(location: string) {
+  const [, path = location, line] = FILE_LOCATION.exec(location) ?? [];
+  const startLine = line === undefined ? 0 : Number(line);
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: toUri(path) },
+      ...(startLine >= 1 ? { region: { startLine } } : {}),
+    },
+  };
+}
+
+function orgLocation(finding: Finding, meta: SarifMeta) {
+  const { type, identifier } = finding.resource;
+  return {
+    ...(meta.orgArtifactUri !== undefined ? { physicalLocation: { artifactLocation: { uri: toUri(meta.orgArtifactUri) } } } : {}),
+    logicalLocations: [
+      {
+        name: identifier,
+        fullyQualifiedName: `${type}/${identifier}/${finding.location}`,
+        kind: 'resource',
+        properties: { resourceType: type, path: finding.location },
+      },
+    ],
+  };
+}
+
+/** A relative path as a URI reference: each segment percent-encoded, separators kept, Windows ones turned. */
+function toUri(path: string): string {
+  return path
+    .replace(/\\/g, '/')
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}

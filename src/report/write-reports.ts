@@ -1,0 +1,102 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import type { Report } from '../model/finding.js';
+import { renderHtml } from './html.js';
+import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+import { renderSarif, type SarifMeta } from './sarif.js';
+import type { RenderMeta } from './view-model.js';
+
+export const FORMATS = ['html', 'json', 'sarif', 'junit', 'md'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const FILE_NAMES: Record<Format, string> = {
+  html: 'index.html',
+  json: 'report.json',
+  sarif: 'report.sarif',
+  junit: 'report.junit.xml',
+  md: 'summary.md',
+};
+
+/** `--format html,json,sarif`: known names only, duplicates folded, written in FORMATS order. */
+export function parseFormats(list: string): Format[] {
+  const asked = list.split(',').map((f) => f.trim()).filter(Boolean);
+  for (const format of asked) {
+    if (!(FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`unknown format "${format}" in --format; choose from ${FORMATS.join(', ')}`);
+    }
+  }
+  if (asked.length === 0) throw new UsageError(`--format is empty; choose from ${FORMATS.join(', ')}`);
+  return FORMATS.filter((format) => asked.includes(format));
+}
+
+export interface ReportMeta {
+  html: RenderMeta;
+  sarif: SarifMeta;
+}
+
+export interface RenderedFile {
+  name: string;
+  format: Format;
+  content: string;
+}
+
+/** Every asked format rendered from the one report; pure, so tests compare bytes without touching disk. */
+export function renderReports(report: Report, formats: readonly Format[], meta: ReportMeta): RenderedFile[] {
+  return formats.map((format) => ({ format, name: FILE_NAMES[format], content: render(report, format, meta) }));
+}
+
+function render(report: Report, format: Format, meta: ReportMeta): string {
+  switch (format) {
+    case 'html':
+      return renderHtml(report, meta.html);
+    case 'json':
+      return renderJson(report);
+    case 'sarif':
+      return renderSarif(report, meta.sarif);
+    case 'junit':
+      return renderJunit(report);
+    case 'md':
+      return renderMarkdown(report);
+  }
+}
+
+/**
+ * Write the reports into `out`, and append the Markdown summary to the GitHub step summary when
+ * the runner provides one (and `md` was asked for). Returns the paths written, for the log line.
+ */
+export async function writeReports(
+  report: Report,
+  options: { out: string; formats: readonly Format[]; meta: ReportMeta; env: Readonly<Record<string, string | undefined>> },
+): Promise<string[]> {
+  const written: string[] = [];
+  try {
+    await mkdir(options.out, { recursive: true });
+    for (const file of renderReports(report, options.formats, options.meta)) {
+      const path = join(options.out, file.name);
+      await writeFile(path, file.content);
+      written.push(path);
+      const stepSummary = options.env.GITHUB_STEP_SUMMARY;
+      if (file.format === 'md' && stepSummary) {
+        await appendFile(stepSummary, file.content);
+        written.push(stepSummary);
+      }
+    }
+  } catch (error) {
+    throw new InputError(`cannot write the reports: ${(error as Error).message}`, { cause: error });
+  }
+  return written;
+}
+
+/**
+ * The run's time for formats that show one (the HTML report). `SOURCE_DATE_EPOCH` (seconds since
+ * 1970, reproducible-builds.org) wins over the clock, so a rebuilt report is byte-identical.
+ */
+export function runTimestamp(env: Readonly<Record<string, string | undefined>>, now: () => Date): string {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch === undefined || epoch === '') return now().toISOString();
+  if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, found "${epoch}"`);
+  return new Date(Number(epoch) * 1000).toISOString();
+}

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { loadJqEngine } from '../../src/jq/engine.js';
+import type { Report } from '../../src/model/finding.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+
+let report: Report;
+beforeAll(async () => {
+  const snapshot = JSON.parse(await readFile(new URL('../../fixtures/demo-org.json', import.meta.url), 'utf8')) as OrgSnapshot;
+  report = analyze(buildCatalog(snapshot, { jq: await loadJqEngine() }));
+});
+const at = (identifier: string, location: string) =>
+  report.findings.find((f) => f.resource.identifier === identifier && f.location === location);
+
+describe('the demo org exercises every jq verdict path', () => {
+  it('breaks: a title literal, with the rewrite', () => {
+    expect(at('service', 'calculationProperties.platform_owned.calculation')).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("platform") != null' });
+  });
+
+  it('breaks: a removed relation, replaced by .team', () => {
+    expect(at('repository', 'calculationProperties.owner_ids.calculation')).toMatchObject({ verdict: 'breaks', rewrite: '.team | join(",")' });
+  });
+
+  it('breaks: a result that jq shows changes', () => {
+    expect(at('service', 'calculationProperties.owner_list.calculation')?.verdict).toBe('breaks');
+  });
+
+  it('unaffected: already identifiers, and team values compared only with each other', () => {
+    expect(at('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')?.verdict).toBe('unaffected');
+    expect(at('restart_pods', 'trigger.userInputs.properties.force.visible.jqQuery')?.verdict).toBe('unaffected');
+  });
+
+  it('review: invalid jq touching teams keeps its finding with jq\'s message', () => {
+    expect(at('environment', 'calculationProperties.primary_owner.calculation')).toMatchObject({
+      verdict: 'review',
+      note: expect.stringMatching(/^not valid jq; jq says: jq: error: syntax error/),
+    });
+  });
+
+  it('no finding: invalid jq that never touches teams, and prose mentioning .team', () => {
+    expect(at('environment', 'calculationProperties.region_code.calculation')).toBeUndefined();
+    expect(report.findings.filter((f) => f.resource.identifier === 'restart_pods').map((f) => f.location)).not.toContain(
+      'trigger.userInputs.properties.force.description',
+    );
+    expect(report.findings.some((f) => f.evidence.includes('Ask your .team lead'))).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalog, type CatalogOptions } from '../../src/catalog/build-catalog.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import type { Category } from '../../src/model/finding.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { expressionFinding } from '../../src/rules/shared/expression-finding.js';
+import { readTeamsMap } from '../../src/teams-map.js';
+
+const snapshot = (extra: Partial<OrgSnapshot> = {}): OrgSnapshot => ({
+  format: 'org-snapshot/1',
+  organization: { id: 'org_1', name: 'Test org' },
+  blueprints: [],
+  teams: [{ name: 'Platform Team', identifier: 'platform' }, { name: 'Data Science' }],
+  ...extra,
+});
+
+const site = (expression: string, category: Category = 'calculation-property') => ({
+  category,
+  resource: { type: 'blueprint' as const, identifier: 'service' },
+  location: 'calculationProperties.x.calculation',
+  expression,
+  subject: 'Calculation property "x"',
+  removedRelations: new Set<string>(),
+});
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+const finding = (expression: string, options: CatalogOptions = { jq }, extra: Partial<OrgSnapshot> = {}) =>
+  expressionFinding(buildCatalog(snapshot(extra), options), site(expression));
+
+describe('team identifiers are never invented', () => {
+  it('names the title and says the migration assigns its identifier', () => {
+    const draft = finding('.team | index("Data Science") != null');
+    expect(draft?.verdict).toBe('breaks');
+    expect(draft?.rewrite).toBeUndefined();
+    expect(draft?.suggestion).toBe(
+      'Replace the title with the team\'s identifier: the identifier of "Data Science" is not known yet: the migration assigns it; pass --teams-map or re-run once the _team entities exist.',
+    );
+  });
+
+  it('rewrites known titles and still names the unknown one', () => {
+    const draft = finding('.team | contains(["Platform Team", "Data Science"])');
+    expect(draft?.rewrite).toBe('.team | contains(["platform", "Data Science"])');
+    expect(draft?.suggestion).toContain('Change it to: .team | contains(["platform", "Data Science"])');
+    expect(draft?.suggestion).toContain('"Data Science" is not known yet: the migration assigns it');
+  });
+
+  it('uses the identifier from a --teams-map file, JSON or YAML', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teams-map-'));
+    const jsonPath = join(dir, 'teams.json');
+    const yamlPath = join(dir, 'teams.yaml');
+    await writeFile(jsonPath, JSON.stringify({ 'Data Science': 'data_science' }));
+    await writeFile(yamlPath, '"Data Science": ds_team\n');
+    for (const [path, identifier] of [[jsonPath, 'data_science'], [yamlPath, 'ds_team']] as const) {
+      const teamsMap = await readTeamsMap(path);
+      const draft = finding('.team | index("Data Science") != null', { jq, teamsMap });
+      expect(draft?.rewrite).toBe(`.team | index("${identifier}") != null`);
+      expect(draft?.suggestion).not.toContain('not known yet');
+    }
+  });
+
+  it('uses the identifier of a _team entity', () => {
+    const draft = finding('.team | index("Data Science") != null', { jq }, { entities: { _team: [{ identifier: 'fraud_models', title: 'Data Science' }] } });
+    expect(draft?.rewrite).toBe('.team | index("fraud_models") != null');
+  });
+});
+
+describe('suggestions and notes per verdict', () => {
+  it('explains a result that changes, with the values', () => {
+    const draft = finding('.team | join(", ")');
+    expect(draft?.verdict).toBe('breaks');
+    expect(draft?.reason).toContain('"Platform Team" while teams are titles but "platform" once they are identifiers');
+    expect(draft?.suggestion).toContain('Make it give the intended result with team identifiers');
+  });
+
+  it('says nothing needs changing when the result does not depend on the form of team values', () => {
+    const draft = finding('.team | length > 0');
+    expect(draft?.verdict).toBe('unaffected');
+    expect(draft?.suggestion).toBe('Nothing to change: its result does not depend on whether teams are titles or identifiers.');
+  });
+
+  it('keeps the reading-only verdict without jq', () => {
+    const draft = finding('.team | length > 0', {});
+    expect(draft?.verdict).toBe('review');
+    expect(draft?.note).toBeUndefined();
+  });
+
+  it("carries jq's message for an invalid team-touching expression", () => {
+    const draft = finding('.team | length >');
+    expect(draft?.verdict).toBe('review');
+    expect(draft?.note).toMatch(/^not valid jq; jq says: jq: error: syntax error/);
+    expect(draft?.evidence).toBe('.team | length >');
+    expect(draft?.suggestion).toMatch(/^Fix the expression first: jq does not compile it\. /);
+  });
+
+  it('tells a lexer gap from invalid jq when jq accepts the expression', () => {
+    const accepting: JqEngine = { validate: () => ({ ok: true }), evaluate: () => ({ ok: true, values: [] }) };
+    const draft = finding('.team | "open', { jq: accepting });
+    expect(draft?.verdict).toBe('review');
+    expect(draft?.note).toBe("jq compiles it, but this tool's lexer could not read it (unterminated string literal at offset 8); check it by hand");
+    expect(finding('.team | "open', {})?.note).toBe('not valid jq: unterminated string literal at offset 8');
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { buildTeamDirectory } from '../../src/catalog/teams.js';
+import { extractReferences, type FieldPath } from '../../src/jq/references.js';
+import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths } from '../../src/jq/sample-context.js';
+import { loadJqEngine } from '../../src/jq/engine.js';
+import { assessTeamExpression } from '../../src/jq/team-impact.js';
+
+function paths(source: string): FieldPath[] {
+  const result = extractReferences(source);
+  if (!result.ok) throw result.error;
+  return result.references.paths;
+}
+
+describe('sampleTeams', () => {
+  it('takes teams whose identifier is known and differs from the title', () => {
+    const directory = buildTeamDirectory([{ name: 'same', identifier: 'same' }, { name: 'Payments', identifier: 'payments' }, { name: 'SRE', identifier: 'sre' }], []);
+    expect(sampleTeams(directory)).toEqual([{ title: 'Payments', identifier: 'payments' }, { title: 'SRE', identifier: 'sre' }]);
+  });
+
+  it('falls back to marked stand-ins when the org names no identifiers', () => {
+    const [a, b] = sampleTeams(buildTeamDirectory([{ name: 'Data Science' }], []));
+    expect(a.placeholder).toBe(true);
+    expect(b.placeholder).toBe(true);
+  });
+
+  it('says so in the reason, and never puts a stand-in into a rewrite', async () => {
+    const teams = buildTeamDirectory([{ name: 'Data Science' }], []);
+    const impact = assessTeamExpression('.team | join(",")', { teams, removedRelations: new Set(), jq: await loadJqEngine(), sample: 'entity' });
+    expect(impact?.verdict).toBe('breaks');
+    expect(impact?.evaluation).toContain('for stand-in teams: the org names no team identifiers yet');
+    expect(impact?.rewrite).toBeUndefined();
+  });
+});
+
+describe('sampleInput', () => {
+  const teams = [{ title: 'Payments', identifier: 'payments' }, { title: 'SRE', identifier: 'sre' }] as const;
+
+  it('writes every team slot in the requested form', () => {
+    expect(sampleInput('user-input', 0, teams, 'title', [])).toMatchObject({ user: { team: ['Payments'] }, entity: { team: ['Payments'] } });
+    expect(sampleInput('user-input', 2, teams, 'identifier', [])).toMatchObject({ user: { team: ['payments'] }, entity: { team: ['sre'] } });
+  });
+
+  it('gives a diff different teams before and after in one variant', () => {
+    const input = sampleInput('action-run', 2, teams, 'title', []) as { diff: { before: { team: string[] }; after: { team: string[] } } };
+    expect(input.diff.before.team).not.toEqual(input.diff.after.team);
+  });
+
+  it('holds the results of exactly the queries a policy condition names', () => {
+    const ids = policyQueryIds(paths('.results.oncall.entities | map(.team) | . + [.results.owners.entities[0].team] | $x.results.nope'));
+    expect(ids).toEqual(['oncall', 'owners']);
+    expect(Object.keys((sampleInput('policy', 0, teams, 'title', ids) as { results: object }).results)).toEqual(['oncall', 'owners']);
+  });
+});
+
+describe('unfilledPaths', () => {
+  const teams = [{ title: 'Payments', identifier: 'payments' }, { title: 'SRE', identifier: 'sre' }] as const;
+  const text = (source: string, input: ReturnType<typeof sampleInput>) => unfilledPaths(paths(source), input).map((p) => source.slice(p.start, p.end));
+
+  it('counts paths that resolve from the root or from any object in the sample', () => {
+    const input = sampleInput('policy', 0, teams, 'title', ['oncall']);
+    expect(text('.results.oncall.entities | map(.team, .identifier)', input)).toEqual([]);
+    expect(text('.results.oncall.entities[].team', input)).toEqual([]);
+  });
+
+  it('reports what the sample cannot know', () => {
+    const input = sampleInput('entity', 0, teams, 'title', []);
+    expect(text('.team | index(.properties.owner) != null', input)).toEqual(['.properties.owner']);
+    expect(text('.user.team', input)).toEqual(['.user.team']);
+  });
+});

@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTeamDirectory } from '../../src/catalog/teams.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import type { SampleKind } from '../../src/jq/sample-context.js';
+import { assessTeamExpression, describeImpact, type AssessOptions } from '../../src/jq/team-impact.js';
+
+const teams = buildTeamDirectory(
+  [
+    { name: 'Platform Team', identifier: 'platform' },
+    { name: 'Payments', identifier: 'payments' },
+    { name: 'Data Science' }, // identifier not known yet
+  ],
+  [],
+);
+const removedRelations = new Set(['owning_team']);
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+
+const withJq = (expression: string, sample: SampleKind, options: AssessOptions = {}) =>
+  assessTeamExpression(expression, { teams, removedRelations, jq, sample }, options);
+const readOnly = (expression: string, options: AssessOptions = {}) => assessTeamExpression(expression, { teams, removedRelations }, options);
+
+describe('title literals → breaks with the exact rewrite', () => {
+  it('rewrites a title to its identifier, and only that token', () => {
+    const impact = withJq('.user.team | contains(["Platform Team"]) and .entity.title == "Platform Team ops"', 'user-input');
+    expect(impact).toMatchObject({ verdict: 'breaks', titles: [{ title: 'Platform Team', identifier: 'platform' }] });
+    expect(impact?.rewrite).toBe('.user.team | contains(["platform"]) and .entity.title == "Platform Team ops"');
+  });
+
+  it('names a title whose identifier is unknown, and never invents one', () => {
+    const impact = withJq('.team | index("Data Science") != null', 'entity');
+    expect(impact).toMatchObject({ verdict: 'breaks', titles: [{ title: 'Data Science' }] });
+    expect(impact?.titles[0]).not.toHaveProperty('identifier');
+    expect(impact?.rewrite).toBeUndefined();
+  });
+
+  it('ignores a title in an expression that does not touch teams', () => {
+    expect(withJq('.properties.owner == "Platform Team"', 'entity')).toBeUndefined();
+  });
+
+  it('ignores a title inside a string template', () => {
+    // Not the literal "Payments": the string is a template around .prefix.
+    const impact = withJq('.team | index("\\(.prefix)Payments")', 'entity');
+    expect(impact?.titles).toEqual([]);
+    expect(impact?.rewrite).toBeUndefined();
+  });
+});
+
+describe('identifier literals → unaffected', () => {
+  it('is unaffected when it already compares identifiers, with or without jq', () => {
+    expect(withJq('.team | contains(["payments"])', 'entity')?.verdict).toBe('unaffected');
+    expect(readOnly('.team | contains(["payments"])')?.verdict).toBe('unaffected');
+  });
+});
+
+describe('removed relations → breaks, replaced by .team', () => {
+  it('rewrites every spelling of the removed relation', () => {
+    expect(withJq('.relations.owning_team | join(",")', 'entity')).toMatchObject({
+      verdict: 'breaks',
+      removedRelations: ['owning_team'],
+      rewrite: '.team | join(",")',
+    });
+    expect(withJq('.entity.relations["owning_team"][]?', 'user-input')?.rewrite).toBe('.entity.team[]?');
+  });
+
+  it('says nothing about relations that stay', () => {
+    expect(withJq('.relations.domain', 'entity')).toBeUndefined();
+  });
+});
+
+describe('evaluated on samples', () => {
+  it('breaks when the result differs between titles and identifiers, showing both', () => {
+    const impact = withJq('.team | join(", ")', 'entity');
+    expect(impact?.verdict).toBe('breaks');
+    expect(impact?.evaluation).toBe('run by jq on sample entities, it gives "Platform Team" while teams are titles but "platform" once they are identifiers');
+    // Reading alone cannot tell: review.
+    expect(readOnly('.team | join(", ")')?.verdict).toBe('review');
+  });
+
+  it('is unaffected when team values are only compared with each other', () => {
+    expect(withJq('.diff.before.team != .diff.after.team', 'action-run')?.verdict).toBe('unaffected');
+    expect(withJq('.user.team as $mine | .entity.team | any(. as $t | $mine | index($t) != null)', 'user-input')?.verdict).toBe('unaffected');
+    expect(withJq('.results.oncall.entities | map(.team) | flatten | length > 0', 'policy')?.verdict).toBe('unaffected');
+    expect(withJq('if (.team | length) > 0 then "owned" else "orphan" end', 'entity')?.verdict).toBe('unaffected');
+  });
+
+  it('fills the policy results the condition names', () => {
+    expect(withJq('.results.oncall.entities[0].team[0]', 'policy')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('reviews when the result is the same but the expression reads what the sample cannot fill', () => {
+    const impact = withJq('.team | index(.properties.owner_team) != null', 'entity');
+    expect(impact?.verdict).toBe('review');
+    expect(impact?.evaluation).toContain('.properties.owner_team');
+  });
+
+  it('reviews a comparison with a literal that could be a team nobody told us about', () => {
+    const impact = withJq('.team | index("Marketing") != null', 'entity');
+    expect(impact?.verdict).toBe('review');
+    expect(impact?.evaluation).toContain('"Marketing"');
+  });
+
+  it('accepts a team-setting expression that passes team values through', () => {
+    expect(withJq('.entity.team', 'action-run', { setsTeam: true })?.verdict).toBe('unaffected');
+    expect(withJq('.entity.team | map(ascii_downcase)', 'action-run', { setsTeam: true })?.verdict).toBe('breaks');
+    expect(withJq('.inputs.owner', 'action-run', { setsTeam: true })?.verdict).toBe('review');
+  });
+
+  it('never runs expressions on external payloads', () => {
+    // .team of an integration payload is the source's own field.
+    expect(withJq('.team | join(",")', 'entity', { externalInput: true })).toBeUndefined();
+    expect(withJq('.teams[0].name', 'entity', { externalInput: true, setsTeam: true })?.verdict).toBe('review');
+  });
+});
+
+describe('invalid jq', () => {
+  it('keeps a team-touching expression jq rejects, with jq\'s message, at least review', () => {
+    const unaffectedOtherwise = withJq('.team | contains(["payments"]', 'entity');
+    expect(unaffectedOtherwise).toMatchObject({ verdict: 'review', jqError: expect.stringContaining('syntax error') });
+    expect(describeImpact(unaffectedOtherwise!)).toContain('jq does not compile it (jq: error: syntax error');
+    const breaksAnyway = withJq('.team | index("Payments"', 'entity');
+    expect(breaksAnyway).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("payments"', jqError: expect.any(String) });
+  });
+
+  it('keeps one our lexer cannot read either', () => {
+    const impact = withJq('.team | "unterminated', 'entity');
+    expect(impact).toMatchObject({ verdict: 'review', lexError: expect.stringContaining('unterminated string literal'), jqError: expect.any(String) });
+    expect(withJq('.["team"] | ! 1', 'entity')?.verdict).toBe('review');
+    expect(withJq('.relations.owning_team | ! 1', 'entity')?.verdict).toBe('review');
+  });
+
+  it('drops invalid expressions that never touch teams: not this audit\'s business', () => {
+    expect(withJq('.properties.x |', 'entity')).toBeUndefined();
+    expect(withJq('.teams | ! 1', 'entity')).toBeUndefined();
+  });
+});

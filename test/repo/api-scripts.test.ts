@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from '../../src/repo/api-scripts.js';
+import { sourceText } from '../../src/repo/source-text.js';
+import { brief, context } from './helpers.js';
+
+describe('API scripts and payloads', () => {
+  test('curl bodies in single quotes and heredocs; commented-out calls are skipped', () => {
+    const script = `#!/bin/sh
+# curl -X POST https://api.getport.io/v1/blueprints -d '{"teamInheritance": {"path": "old"}}'
+curl -X POST "https://api.getport.io/v1/blueprints" \\
+  -d '{"identifier": "service", "teamInheritance": {"path": "domain"}}'
+curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions --data @- <<EOF
+{
+  "entities": {
+    "register": {"teams": ["Platform Team"], "ownedByTeam": false}
+  }
+}
+EOF
+echo "done: teams [\\"Payments\\"]"
+`;
+    expect(callsServiceApi(script)).toBe(true);
+    const { findings } = analyzeShell(sourceText('scripts/setup.sh', script), context());
+    expect(brief(findings)).toEqual([
+      { at: 'scripts/setup.sh:4', category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
+      { at: 'scripts/setup.sh:8', category: 'team-permission-identifiers', rewrite: '"teams": ["platform"]', verdict: 'breaks' },
+    ]);
+  });
+
+  test('JS and Python request bodies', () => {
+    const js = `const res = await fetch("https://api.getport.io/v1/actions/deploy/permissions", {
+  method: "PATCH",
+  body: JSON.stringify({ execute: { teams: ["SRE On-Call"] } }),
+});
+// body: JSON.stringify({ execute: { teams: ["Payments"] } })
+`;
+    expect(brief(analyzeScript(sourceText('scripts/perm.js', js), 'js', context()).findings)).toEqual([
+      { at: 'scripts/perm.js:3', category: 'team-permission-identifiers', rewrite: 'teams: ["sre_oncall"]', verdict: 'breaks' },
+    ]);
+    const py = `import requests
+requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "checkout", "team": ["Payments", "Data Science"]})
+`;
+    expect(brief(analyzeScript(sourceText('scripts/entity.py', py), 'python', context()).findings)).toEqual([
+      { at: 'scripts/entity.py:2', category: 'external-ownership', rewrite: '"team": ["payments", "Data Science"]', verdict: 'breaks' },
+    ]);
+  });
+
+  test('JSON payload files: blueprint bodies and permission bodies; unrelated JSON gives nothing', () => {
+    const blueprints = `[
+  {"identifier": "service", "title": "Service", "teamInheritance": {"path": "domain"}},
+  {"identifier": "domain", "ownership": {"type": "Direct"}}
+]`;
+    expect(brief(analyzeJsonPayload(sourceText('.port/resources/blueprints.json', blueprints), context()).findings)).toEqual([
+      { at: '.port/resources/blueprints.json:2', category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
+    ]);
+    const unrelated = '{"name": "app", "contributors": {"teams": ["Platform Team"]}, "team": "Payments"}';
+    expect(analyzeJsonPayload(sourceText('package.json', unrelated), context()).findings).toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+import { buildTeamDirectory } from '../../src/catalog/teams.js';
+import type { RepoContext } from '../../src/repo/context.js';
+
+/** The demo org's teams: three with known identifiers, one ("Data Science") whose identifier is not known yet. */
+export const TEAMS = buildTeamDirectory(
+  [
+    { name: 'Platform Team', identifier: 'platform' },
+    { name: 'Payments', identifier: 'payments' },
+    { name: 'SRE On-Call', identifier: 'sre_oncall' },
+    { name: 'Data Science' },
+  ],
+  [],
+);
+
+export function context(overrides: Partial<RepoContext> = {}): RepoContext {
+  return { teams: TEAMS, directOwnership: new Set(), removedRelations: new Set(), ...overrides };
+}
+
+import type { FindingDraft } from '../../src/model/finding.js';
+
+/** The parts of a finding the analyzers decide: where, which category, what to write instead. */
+export function brief(findings: readonly FindingDraft[]): { at: string; category: string; rewrite?: string; verdict?: string }[] {
+  return findings.map((f) => ({
+    at: f.location,
+    category: f.category,
+    ...(f.rewrite !== undefined ? { rewrite: f.rewrite } : {}),
+    ...(f.verdict !== undefined ? { verdict: f.verdict } : {}),
+  }));
+}

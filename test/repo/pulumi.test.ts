@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import { analyzePulumi, isPulumiProgram } from '../../src/repo/pulumi.js';
+import { sourceText } from '../../src/repo/source-text.js';
+import { brief, context } from './helpers.js';
+
+describe('analyzePulumi (TypeScript)', () => {
+  const program = `import * as port from "@port-labs/port";
+
+// new port.Blueprint("old", { identifier: "old", teamInheritance: { path: "x" } });
+export const service = new port.Blueprint("service", {
+  identifier: "service",
+  title: "Service",
+  teamInheritance: { path: "domain" },
+});
+export const team = new port.Blueprint("team", { identifier: "_team", title: "Team" });
+export const svc = new port.Blueprint("svc", { identifier: "microservice" });
+new port.PagePermissions("home", { pageIdentifier: "home", read: { teams: ["Platform Team", "sre_oncall"] } });
+new port.Entity("checkout", { identifier: "checkout", blueprint: "service", teams: ["Payments"], relations: { singleRelations: { team: "Platform Team" } } });
+`;
+  test('teamInheritance, _team blueprints, Direct ownership, permission and entity teams', () => {
+    expect(isPulumiProgram(program)).toBe(true);
+    const { findings } = analyzePulumi(sourceText('stack/index.ts', program), 'js', context({ directOwnership: new Set(['microservice']) }));
+    expect(brief(findings)).toEqual([
+      { at: 'stack/index.ts:7', category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' },
+      { at: 'stack/index.ts:9', category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
+      { at: 'stack/index.ts:10', category: 'external-ownership', rewrite: 'ownership: { type: "Direct" }', verdict: 'breaks' },
+      { at: 'stack/index.ts:11', category: 'team-permission-identifiers', rewrite: 'teams: ["platform", "sre_oncall"]', verdict: 'breaks' },
+      { at: 'stack/index.ts:12', category: 'external-ownership', rewrite: 'teams: ["payments"]', verdict: 'breaks' },
+    ]);
+    expect(findings.map((f) => f.resource.title)).toEqual(['Blueprint service', 'Blueprint team', 'Blueprint svc', 'PagePermissions home', 'Entity checkout']);
+  });
+});
+
+describe('analyzePulumi (Python)', () => {
+  test('keyword arguments, Args classes and dict arguments', () => {
+    const program = `import port_pulumi as port
+
+# port.Blueprint("old", identifier="old", team_inheritance=port.BlueprintTeamInheritanceArgs(path="x"))
+service = port.Blueprint(
+    "service",
+    identifier="service",
+    team_inheritance=port.BlueprintTeamInheritanceArgs(path="domain"),
+)
+users = port.Blueprint("users", identifier="_user")
+port.ActionPermissions("deploy", action_identifier="deploy", permissions={"execute": {"teams": ["SRE On-Call"], "owned_by_team": True}})
+port.PagePermissions("home", page_identifier="home", read={"teams": ["payments"]})
+`;
+    const { findings } = analyzePulumi(sourceText('py/__main__.py', program), 'python', context());
+    expect(brief(findings)).toEqual([
+      {
+        at: 'py/__main__.py:7',
+        category: 'external-ownership',
+        rewrite: 'ownership=port.BlueprintOwnershipArgs(type="Inherited", path="domain")',
+        verdict: 'breaks',
+      },
+      { at: 'py/__main__.py:9', category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
+      { at: 'py/__main__.py:10', category: 'team-permission-identifiers', rewrite: '"teams": ["sre_oncall"]', verdict: 'breaks' },
+    ]);
+  });
+
+  test('a program without the Port SDK is not a Pulumi program', () => {
+    expect(isPulumiProgram('import pulumi_aws as aws\nteams = ["Platform Team"]\n')).toBe(false);
+  });
+});

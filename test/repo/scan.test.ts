@@ -1,0 +1,113 @@
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
+import { InputError } from '../../src/errors.js';
+import { gitignorePatterns } from '../../src/repo/gitignore.js';
+import { classifyPath, displayRoot, scanRepositories } from '../../src/repo/scan.js';
+import { brief } from './helpers.js';
+
+/**
+ * The demo org: teams "Platform Team" → platform, "Payments" → payments, "SRE On-Call" → sre_oncall,
+ * "Data Science" (identifier not known); "domain" and "service" get Direct ownership.
+ */
+const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'));
+
+describe('scanRepositories on fixtures/repo', () => {
+  test('finds exactly the expected places, with lines, categories and rewrites', async () => {
+    const scan = await scanRepositories(['fixtures/repo'], { catalog });
+    const at = (path: string) => `fixtures/repo/${path}`;
+    expect(brief(scan.findings)).toEqual([
+      { at: at('.github/port-app-config.yml:12'), category: 'integration-mapping', rewrite: `team: '"payments"'`, verdict: 'breaks' },
+      { at: at('.github/port-app-config.yml:19'), category: 'integration-mapping', verdict: 'review' },
+      { at: at('.port/resources/blueprints.json:5'), category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "service"}', verdict: 'breaks' },
+      { at: at('.port/resources/port-app-config.yaml:10'), category: 'integration-mapping', verdict: 'review' },
+      { at: at('payloads/page-permissions.json:5'), category: 'team-permission-identifiers', verdict: 'breaks' },
+      { at: at('pulumi-py/__main__.py:7'), category: 'external-ownership', rewrite: 'ownership=port.BlueprintOwnershipArgs(type="Inherited", path="group")', verdict: 'breaks' },
+      { at: at('pulumi-py/__main__.py:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["payments"]', verdict: 'breaks' },
+      { at: at('pulumi-py/__main__.py:13'), category: 'external-ownership', verdict: 'breaks' },
+      { at: at('pulumi-ts/index.ts:6'), category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' },
+      { at: at('pulumi-ts/index.ts:11'), category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
+      { at: at('pulumi-ts/index.ts:16'), category: 'team-permission-identifiers', rewrite: 'teams: ["sre_oncall"]', verdict: 'breaks' },
+      { at: at('scripts/bootstrap.sh:6'), category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
+      { at: at('scripts/bootstrap.sh:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["platform"]', verdict: 'breaks' },
+      { at: at('scripts/entities.py:10'), category: 'external-ownership', rewrite: '"team": ["payments"]', verdict: 'breaks' },
+      { at: at('scripts/permissions.js:8'), category: 'team-permission-identifiers', rewrite: 'teams: ["sre_oncall", "payments"]', verdict: 'breaks' },
+      { at: at('services/checkout/port.yml:4'), category: 'external-ownership', rewrite: 'team: platform', verdict: 'breaks' },
+      { at: at('services/docs/port.yaml:6'), category: 'external-ownership', rewrite: 'team:\n    - sre_oncall\n    - payments', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:5'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:14'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:24'), category: 'external-ownership', rewrite: 'resource "port_system_blueprint" "team" {', verdict: 'breaks' },
+      { at: at('terraform/integrations.tf:7'), category: 'webhook-mapping', verdict: 'review' },
+      { at: at('terraform/integrations.tf:17'), category: 'integration-mapping', rewrite: 'team = "\\"platform\\""', verdict: 'breaks' },
+      { at: at('terraform/integrations.tf:29'), category: 'page-widget', rewrite: '"value": ["sre_oncall"]', verdict: 'breaks' },
+      { at: at('terraform/permissions.tf:9'), category: 'team-permission-identifiers', rewrite: '"teams" : ["platform", "payments"]', verdict: 'breaks' },
+      { at: at('terraform/permissions.tf:16'), category: 'team-permission-identifiers', rewrite: 'teams = [port_team.sre.identifier]', verdict: 'breaks' },
+      { at: at('terraform/permissions.tf:24'), category: 'team-permission-identifiers', verdict: 'breaks' },
+      { at: at('terraform/permissions.tf:31'), category: 'external-ownership', rewrite: 'teams      = ["payments"]', verdict: 'breaks' },
+      { at: at('terraform/versions.tf:5'), category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
+    ]);
+    expect(scan.incomplete).toEqual([
+      {
+        resource: at('services/broken/port.yml:3'),
+        reason: 'could not be read (line 3, column 1): not valid YAML: missed comma between flow collection entries; the file was not checked',
+      },
+    ]);
+    expect(scan.notes).toEqual([`${at('payloads/blob.json')}: skipped, a binary file`]);
+    // Gitignored, vendored and prose files never produce a finding.
+    const files = new Set(scan.findings.map((f) => f.resource.identifier));
+    for (const skipped of ['terraform/overrides.local.tf', 'secrets/ignored.tf', 'node_modules/port-module/main.tf', 'README.md', 'scripts/report.py', 'package.json']) {
+      expect(files.has(at(skipped))).toBe(false);
+    }
+  });
+
+  test('without an org, titles with spaces are still titles but no identifier is invented', async () => {
+    const scan = await scanRepositories(['fixtures/repo']);
+    const checkout = scan.findings.find((f) => f.location === 'fixtures/repo/services/checkout/port.yml:4')!;
+    expect(checkout.rewrite).toBeUndefined();
+    expect(checkout.suggestion).toContain('the identifier of "Platform Team" is not known yet');
+    expect(scan.findings.some((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14')).toBe(false);
+  });
+});
+
+describe('walking', () => {
+  test('a missing directory is an InputError naming it', async () => {
+    await expect(scanRepositories(['fixtures/no-such-repo'])).rejects.toThrow(InputError);
+    await expect(scanRepositories(['fixtures/no-such-repo'])).rejects.toThrow('--repo fixtures/no-such-repo: no such directory');
+  });
+
+  test('symbolic links out of the root and files over 5 MB are skipped with a note', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'tma-outside-'));
+    await writeFile(join(outside, 'leak.tf'), 'resource "port_blueprint" "x" {\n  team_inheritance = { path = "a" }\n}\n');
+    const root = await mkdtemp(join(tmpdir(), 'tma-repo-'));
+    await mkdir(join(root, 'tf'));
+    await symlink(join(outside, 'leak.tf'), join(root, 'tf', 'leak.tf'));
+    await symlink(outside, join(root, 'linked-dir'));
+    await writeFile(join(root, 'tf', 'inside.tf'), 'resource "port_blueprint" "y" {\n  team_inheritance = { path = "b" }\n}\n');
+    await symlink(join(root, 'tf', 'inside.tf'), join(root, 'tf', 'alias.tf'));
+    await writeFile(join(root, 'huge.json'), `{"a": "${'x'.repeat(5 * 1024 * 1024)}"}`);
+    const scan = await scanRepositories([root]);
+    const name = root.split('/').pop()!;
+    expect(scan.findings.map((f) => f.location)).toEqual([`${name}/tf/alias.tf:2`, `${name}/tf/inside.tf:2`]);
+    expect(scan.notes).toEqual([
+      `${name}/huge.json: skipped, 5242889 bytes is over the 5 MB limit`,
+      `${name}/tf/leak.tf: skipped, a symbolic link to outside the repository`,
+    ]);
+  });
+
+  test('gitignore lines become ignore patterns; negations are reported, not applied', () => {
+    expect(gitignorePatterns('# c\nsecrets/\n*.local.tf\n/build\ndocs/gen\n!keep.tf\n')).toEqual({
+      ignore: ['**/secrets/**', '**/*.local.tf/**', '**/*.local.tf', 'build/**', 'build', 'docs/gen/**', 'docs/gen'],
+      unsupported: ['!keep.tf'],
+    });
+  });
+
+  test('file kinds come from names; paths are shown relative to the directory as given', () => {
+    expect(['a/main.tf', 'port.yml', 'x/port.yaml', '.github/port-app-config.yml', '.port/resources/port-app-config.json', 'a.py', 'b.mjs', 'c.d.ts', 'run.sh', 'notes.md'].map(classifyPath)).toEqual([
+      'terraform', 'entity-file', 'entity-file', 'mapping-config', 'mapping-config', 'python', 'js', undefined, 'shell', undefined,
+    ]);
+    expect([displayRoot('fixtures/repo/'), displayRoot('.'), displayRoot('/abs/path/checkout')]).toEqual(['fixtures/repo', '', 'checkout']);
+  });
+});

@@ -1,0 +1,212 @@
+import { describe, expect, test } from 'vitest';
+import { sourceText } from '../../src/repo/source-text.js';
+import { analyzeTerraform } from '../../src/repo/terraform.js';
+import { brief, context } from './helpers.js';
+
+const run = (text: string, ctx = context()) => analyzeTerraform(sourceText('infra/main.tf', text), ctx);
+
+describe('analyzeTerraform', () => {
+  test('team_inheritance becomes Inherited ownership; a commented-out one is not code', () => {
+    const { findings } = run(`# resource "port_blueprint" "old" { team_inheritance = { path = "x" } }
+resource "port_blueprint" "service" {
+  identifier = "service"
+  /* team_inheritance = { path = "y" } */
+  team_inheritance = {
+    path = "domain"
+  }
+}
+`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
+    ]);
+    expect(findings[0]!.evidence).toBe('team_inheritance = {\n    path = "domain"\n  }');
+    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'port_blueprint.service' });
+  });
+
+  test('quoted keys with ":" are read like bare keys with "="', () => {
+    const { findings } = run(`resource "port_blueprint" "svc" {
+  "identifier" : "svc",
+  "team_inheritance" : { "path" : "domain" }
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:3', category: 'external-ownership', rewrite: '"ownership" : { type = "Inherited", path = "domain" }', verdict: 'breaks' },
+    ]);
+  });
+
+  test('a port_blueprint managing _team must become an imported port_system_blueprint', () => {
+    const { findings } = run(`resource "port_blueprint" "team" {
+  identifier = "_team"
+  title      = "Team"
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:1', category: 'external-ownership', rewrite: 'resource "port_system_blueprint" "team" {', verdict: 'breaks' },
+    ]);
+    expect(findings[0]!.suggestion).toContain('terraform import port_system_blueprint.team _team');
+  });
+
+  test('a blueprint the org gives Direct ownership gets ownership = { type = "Direct" }, found by identifier', () => {
+    const text = `resource "port_blueprint" "svc" {
+  identifier = "microservice"
+}
+resource "port_blueprint" "done" {
+  identifier = "microservice"
+  ownership  = { type = "Direct" }
+}`;
+    expect(brief(run(text, context({ directOwnership: new Set(['microservice']) })).findings)).toEqual([
+      { at: 'infra/main.tf:2', category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+    ]);
+    expect(run(text).findings).toEqual([]);
+  });
+
+  test('team titles and port_team.X.name in permissions become identifiers; identifiers are left alone', () => {
+    const { findings } = run(`resource "port_blueprint_permissions" "svc" {
+  blueprint_identifier = "service"
+  entities = {
+    "register" = {
+      "teams" : ["Platform Team", "payments", port_team.sre.name]
+      "ownedByTeam" : false
+    }
+    "update" = { teams = ["payments", "sre_oncall"] }
+    update_metadata_properties = {
+      team = { teams = ["Data Science"] }
+    }
+  }
+}
+resource "port_page_permissions" "home" {
+  read = { teams = ["SRE On-Call"] }
+}`);
+    expect(brief(findings)).toEqual([
+      {
+        at: 'infra/main.tf:5',
+        category: 'team-permission-identifiers',
+        rewrite: '"teams" : ["platform", "payments", port_team.sre.identifier]',
+        verdict: 'breaks',
+      },
+      { at: 'infra/main.tf:10', category: 'team-permission-identifiers', verdict: 'breaks' },
+      { at: 'infra/main.tf:15', category: 'team-permission-identifiers', rewrite: 'teams = ["sre_oncall"]', verdict: 'breaks' },
+    ]);
+    expect(findings[1]!.suggestion).toContain('the identifier of "Data Science" is not known yet');
+  });
+
+  test('port_entity teams are ownership kept outside the service', () => {
+    const { findings } = run(`resource "port_entity" "checkout" {
+  identifier = "checkout"
+  blueprint  = "service"
+  teams      = [port_team.payments.name]
+  properties = { string_props = { team = "Payments" } }
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:4', category: 'external-ownership', rewrite: 'teams      = [port_team.payments.identifier]', verdict: 'breaks' },
+    ]);
+  });
+
+  test('mappings in webhooks, actions and jsonencode(...) configs, and $team rules in pages', () => {
+    const { findings } = run(`resource "port_webhook" "gh" {
+  mappings = [{
+    blueprint = "service"
+    entity = {
+      identifier = ".body.id"
+      team       = "\\"Payments\\""
+    }
+  }]
+}
+resource "port_action" "create" {
+  upsert_entity_method = {
+    mapping = {
+      teams    = ["Platform Team"]
+      teams_jq = "[.user.team]"
+    }
+  }
+}
+resource "port_integration" "gh" {
+  config = jsonencode({
+    resources = [{ kind = "repository", port = { entity = { mappings = [{ identifier = ".name", team = ".team.title" }] } } }]
+  })
+}
+resource "port_page" "ops" {
+  widgets = [jsonencode({ dataset = { rules = [{ property = "$team", operator = "=", value = "SRE On-Call" }] } })]
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:6', category: 'webhook-mapping', rewrite: 'team       = "\\"payments\\""', verdict: 'breaks' },
+      { at: 'infra/main.tf:13', category: 'action-mapping', rewrite: 'teams    = ["platform"]', verdict: 'breaks' },
+      { at: 'infra/main.tf:14', category: 'action-mapping', verdict: 'review' },
+      { at: 'infra/main.tf:20', category: 'integration-mapping', verdict: 'review' },
+      { at: 'infra/main.tf:24', category: 'page-widget', rewrite: 'value = "sre_oncall"', verdict: 'breaks' },
+    ]);
+  });
+
+  test("an integration's team expression reads the source payload, not the team meta property", () => {
+    const { findings } = run(`resource "port_integration" "gh" {
+  config = jsonencode({
+    resources = [{ kind = "repository", port = { entity = { mappings = [{ identifier = ".name", team = ".team.title" }] } } }]
+  })
+}`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.reason).not.toContain('reads the team meta property');
+    expect(findings[0]!.reason).toContain('sets the team meta property');
+  });
+
+  test('a heredoc holding JSON is read where it stands', () => {
+    const { findings } = run(`resource "port_integration" "ocean" {
+  config = <<EOF
+{
+  "resources": [
+    {"kind": "service", "port": {"entity": {"mappings": {"identifier": ".id", "team": "\\"Data Science\\""}}}}
+  ],
+  "note": "team: Payments"
+}
+EOF
+}`);
+    expect(brief(findings)).toEqual([{ at: 'infra/main.tf:5', category: 'integration-mapping', verdict: 'breaks' }]);
+    expect(findings[0]!.evidence).toBe('"team": "\\"Data Science\\""');
+  });
+
+  test('a heredoc holding YAML counts lines from the heredoc', () => {
+    const { findings } = run(`resource "port_integration" "ocean" {
+  config = <<-YAML
+    resources:
+      - kind: service
+        port:
+          entity:
+            mappings:
+              identifier: .id
+              team: '"Platform Team"'
+  YAML
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:9', category: 'integration-mapping', rewrite: `team: '"platform"'`, verdict: 'breaks' },
+    ]);
+  });
+
+  test('the provider constraint is flagged only when it excludes 2.2.0 and later', () => {
+    const provider = (version: string) => `terraform {
+  required_providers {
+    port = {
+      source  = "port-labs/port-labs"
+      version = "${version}"
+    }
+  }
+}`;
+    expect(brief(run(provider('~> 2.1.0')).findings)).toEqual([
+      { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
+    ]);
+    for (const allowed of ['~> 2', '~> 2.1', '>= 2.0.0', '>= 1.0, < 3.0.0', '2.5.0']) expect(run(provider(allowed)).findings).toEqual([]);
+    for (const excluded of ['~> 1.0', '= 2.1.8', '>= 1.0, < 2.2.0', '<= 2.1.9']) expect(run(provider(excluded)).findings).toHaveLength(1);
+  });
+
+  test('resources of other providers and prose in strings produce nothing', () => {
+    const { findings } = run(`resource "github_team" "platform" {
+  name        = "Platform Team"
+  description = "team_inheritance = { path = \\"x\\" } teams = [\\"Platform Team\\"]"
+}
+resource "port_blueprint" "svc" {
+  identifier  = "svc"
+  description = "Inherits teams from the domain (team_inheritance)"
+}`);
+    expect(findings).toEqual([]);
+  });
+
+  test('an unterminated heredoc is a syntax error with its line', () => {
+    expect(() => run('resource "port_integration" "x" {\n  config = <<EOF\n{"a": 1}\n')).toThrow(/unterminated heredoc/);
+  });
+});

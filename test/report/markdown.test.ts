@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { BASELINE_FORMAT, createBaseline } from '../../src/baseline/baseline.js';
+import { gateReport } from '../../src/gate-run.js';
+import type { Report } from '../../src/model/finding.js';
+import { cell, renderMarkdown } from '../../src/report/markdown.js';
+import { demoReport } from '../ci/helpers.js';
+
+async function gated(report: Report, failOn: 'none' | 'manual' = 'manual', accept = 0, stale: string[] = []): Promise<Report> {
+  const baseline = createBaseline(report, { failOn: 'manual' }, 'alice');
+  baseline.accepted = [...baseline.accepted.slice(0, accept), ...stale.map((id) => ({ id, reason: 'r', by: 'b' }))];
+  return (await gateReport(report, { failOn }, { format: BASELINE_FORMAT, accepted: baseline.accepted }, {})).report;
+}
+
+describe('renderMarkdown', () => {
+  it('states the gate result and the counts by kind', async () => {
+    const report = await gated(demoReport(), 'manual', 2);
+    const md = renderMarkdown(report);
+    // unaffected findings never fail the gate, and two are accepted by the baseline
+    const unaffected = report.findings.filter((f) => f.kind === 'manual' && f.verdict === 'unaffected').length;
+    const failing = report.summary.manual - unaffected - 2;
+    expect(md).toContain(`**Gate: failed** (exit 1): ${failing} finding(s) over \`--fail-on manual\`; 2 accepted in the baseline.`);
+    expect(md).toContain(`| automatic (the migration does it) | ${report.summary.automatic} | 0 | 0 |`);
+    expect(md).toContain(`| manual (a person must act) | ${report.summary.manual} | 2 | ${failing} |`);
+  });
+
+  it('has a row per category with findings', async () => {
+    const report = await gated(demoReport());
+    const md = renderMarkdown(report);
+    for (const [category, n] of Object.entries(report.summary.byCategory)) {
+      expect(md).toMatch(new RegExp(`\\(${category}\\) \\| (automatic|manual) \\| ${n} \\|`));
+    }
+  });
+
+  it('lists the top manual items, worst verdict first, and says how many more there are', async () => {
+    const report = await gated(demoReport());
+    const md = renderMarkdown(report, { topItems: 3 });
+    const rows = md.split('\n').filter((line) => /^\| [0-9]+ \|/.test(line));
+    expect(rows).toHaveLength(3);
+    expect(rows.every((row) => row.includes('| breaks |'))).toBe(true);
+    const failingManual = report.findings.filter((f) => f.kind === 'manual' && f.verdict !== 'unaffected').length;
+    expect(md).toContain(`…and ${failingManual - 3} more`);
+  });
+
+  it('says when the gate passes and nothing manual is left', async () => {
+    const report = demoReport();
+    const md = renderMarkdown(await gated(report, 'manual', report.summary.manual));
+    expect(md).toContain('**Gate: passed** (exit 0)');
+    expect(md).toContain('No manual item fails the gate.');
+  });
+
+  it('lists stale baseline entries and incomplete items', async () => {
+    const report = await gated({ ...demoReport(), incomplete: [{ resource: 'entities', reason: 'HTTP 500' }] }, 'manual', 0, ['abcdef0123456789']);
+    const md = renderMarkdown(report);
+    expect(md).toContain('**Gate: incomplete** (exit 3)');
+    expect(md).toContain('### Stale baseline entries');
+    expect(md).toContain('- abcdef0123456789');
+    expect(md).toContain('- entities: HTTP 500');
+  });
+
+  it('escapes org values in cells: no table breakage, no HTML, no links', async () => {
+    const report = demoReport();
+    report.organization = { ...report.organization, name: 'Acme | <img src=x onerror=alert(1)> [x](http://e.vil)' };
+    const md = renderMarkdown(await gated(report));
+    expect(md).toContain('Acme \\| &lt;img src=x onerror=alert\\(1\\)&gt; \\[x\\]\\(http://e.vil\\)');
+    expect(md).not.toContain('<img');
+    expect(cell('a\nb|c|d & e')).toBe('a b\\|c\\|d &amp; e');
+  });
+});

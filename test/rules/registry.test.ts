@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import type { Category } from '../../src/model/finding.js';
+import { RULES } from '../../src/rules/index.js';
+import type { Rule } from '../../src/rules/rule.js';
+import { betaBlueprint, catalogOf, org } from '../support/rule-tester.js';
+
+/**
+ * The categories of contracts.md §2 "Categories", copied here (not imported from src) so a
+ * category dropped from src/model/finding.ts still fails. Checked against the contract itself
+ * when the shared docs sit beside the repository (../shared), as they do in development.
+ */
+const CONTRACT_CATEGORIES = [
+  'ownership-direct',
+  'ownership-inherited',
+  'team-relation-removed',
+  'team-permission-identifiers',
+  'external-ownership',
+  'calculation-property',
+  'action-user-input',
+  'action-mapping',
+  'action-dynamic-permission',
+  'integration-mapping',
+  'webhook-mapping',
+  'page-widget',
+  'relation-ownership',
+];
+const CONTRACTS_FILE = resolve('..', 'shared', 'docs', 'contracts.md');
+
+function contractCategories(): string[] {
+  const text = readFileSync(CONTRACTS_FILE, 'utf8');
+  const section = text.slice(text.indexOf('### Categories'));
+  return [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((match) => match[1]!);
+}
+
+describe('rule registry', () => {
+  it.runIf(existsSync(CONTRACTS_FILE))('copies the category list of contracts.md faithfully', () => {
+    expect(contractCategories()).toEqual(CONTRACT_CATEGORIES);
+  });
+
+  it('has one rule for every category of contracts.md except external-ownership', () => {
+    const expected = CONTRACT_CATEGORIES.filter((category) => category !== 'external-ownership');
+    expect(expected.length).toBe(12);
+    expect(RULES.map((rule) => rule.category).sort()).toEqual([...expected].sort());
+  });
+
+  it('deep-freezes rule input, so a rule that mutates what it reads fails', () => {
+    const mutating: Rule = {
+      category: 'ownership-direct',
+      check(catalog) {
+        (catalog.snapshot.blueprints[0] as { title?: string }).title = 'changed';
+        return [];
+      },
+    };
+    expect(() => mutating.check(catalogOf(org({ blueprints: [{ identifier: 'service', title: 'Service' }] })))).toThrow(TypeError);
+  });
+
+  it('holds no category twice', () => {
+    const categories = RULES.map((rule) => rule.category);
+    expect(new Set(categories).size).toBe(categories.length);
+  });
+});
+
+describe('analyze isolates a failing rule', () => {
+  const throwing: Rule = {
+    category: 'calculation-property',
+    check() {
+      throw new Error('boom in the rule');
+    },
+  };
+  const working = RULES.find((rule) => rule.category === 'team-relation-removed')!;
+  const snapshot = org({ blueprints: [betaBlueprint('repository')], entities: {} });
+
+  it('turns the throw into a ruleErrors entry and an incomplete item, and keeps the other rules', () => {
+    const report = analyze(catalogOf(snapshot), { rules: [throwing, working] });
+    expect(report.ruleErrors).toEqual([{ rule: 'calculation-property' satisfies Category, message: 'boom in the rule' }]);
+    expect(report.incomplete).toContainEqual({ resource: 'rule calculation-property', reason: expect.stringContaining('boom in the rule') });
+    expect(report.findings.map((f) => f.category)).toEqual(['team-relation-removed']);
+  });
+
+  it('reports no ruleErrors when every rule succeeds', () => {
+    const report = analyze(catalogOf(snapshot), { rules: [working] });
+    expect(report.ruleErrors).toBeUndefined();
+    expect(report.incomplete).toEqual([]);
+  });
+
+  it('gives each finding the kind contracts.md assigns its category', () => {
+    const automatic = new Set(['ownership-direct', 'ownership-inherited', 'team-relation-removed', 'team-permission-identifiers']);
+    const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
+    for (const finding of report.findings) {
+      expect(finding.kind, finding.category).toBe(automatic.has(finding.category) ? 'automatic' : 'manual');
+    }
+    expect(report.summary.automatic + report.summary.manual).toBe(report.findings.length);
+  });
+
+  it('runs every registered rule by default on a frozen org without throwing', () => {
+    const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
+    expect(report.ruleErrors).toBeUndefined();
+    expect(new Set(report.findings.map((f) => f.category)).size).toBe(12);
+  });
+});

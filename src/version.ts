@@ -1,4 +1,4 @@
 import { readFileSync } from 'node:fs';
+import { PACKAGE_ROOT } from './package-root.js';
 
-/** Read once from package.json, one level above both src/ and dist/. */
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version;

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
+import { PACKAGE_ROOT } from '../package-root.js';
 import type { Report } from '../model/finding.js';
 import { buildReportView, type RenderMeta } from './view-model.js';
 
-// templates/ sits beside src/ and dist/, so the same relative URL works built or not.
-const TEMPLATES = new URL('../../templates/', import.meta.url);
+const TEMPLATES = new URL('templates/', PACKAGE_ROOT);
 
 /** Our own instance: no global helpers or partials leak in or out. */
 const handlebars = Handlebars.create();

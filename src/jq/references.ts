@@ -69,6 +69,11 @@ function collect(tokens: readonly Token[], out: JqReferences): void {
     const chain = readChain(tokens, i);
     if (chain) {
       out.paths.push(chain.path);
+      // `.relations | .owning_team` reads the relation as surely as `.relations.owning_team`.
+      const piped = tokens[chain.next]?.type === 'operator' && tokens[chain.next]!.value === '|' ? readChain(tokens, chain.next + 1) : undefined;
+      if (chain.path.segments.at(-1) === 'relations' && chain.path.variable === undefined && piped && piped.path.variable === undefined) {
+        out.paths.push({ segments: [...chain.path.segments, ...piped.path.segments], start: chain.path.start, end: piped.path.end });
+      }
       // Strings consumed as bracket keys (`.["team"]`) are names, not compared values.
       i = chain.next - 1;
     }
@@ -101,7 +106,8 @@ const isPunct = (token: Token | undefined, value: string) => token?.type === 'pu
 
 /** A chain starts at a field, at `.["name"]`, or at a variable followed by a field. */
 function readChain(tokens: readonly Token[], i: number): { path: FieldPath; next: number } | undefined {
-  const first = tokens[i]!;
+  const first = tokens[i];
+  if (!first) return undefined;
   const segments: string[] = [];
   let variable: string | undefined;
   let j = i;

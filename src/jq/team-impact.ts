@@ -197,8 +197,8 @@ function rewriteExpression(
   }
   for (const path of relationReads) {
     const text = expression.slice(path.start, path.end);
-    // `.relations.<id>` (in any spelling) becomes `.team`: the ownership the relation turns into.
-    const replaced = text.replace(/\.?\s*relations\s*(?:\.\s*"[^"]*"|\.\s*[A-Za-z_][A-Za-z0-9_]*|\[\s*"[^"]*"\s*\])/, '.team');
+    // `.relations.<id>` (in any spelling, piped or not) becomes `.team`: the ownership it turns into.
+    const replaced = text.replace(/\.?\s*relations\s*(?:\|\s*)?(?:\.\s*"[^"]*"|\.\s*[A-Za-z_][A-Za-z0-9_]*|\[\s*"[^"]*"\s*\])/, '.team');
     edits.push({ start: path.start, end: path.end, text: replaced.startsWith('..') ? replaced.slice(1) : replaced });
   }
   edits.sort((a, b) => b.start - a.start);

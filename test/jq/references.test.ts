@@ -56,6 +56,7 @@ describe('relation reads', () => {
     expect(relations('.relations["owning_team"][]?', ['owning_team'])).toEqual(['owning_team']);
     expect(relations('.entity.relations."owning_team"', ['owning_team'])).toEqual(['owning_team']);
     expect(relations('.relations.["owning_team"]', ['owning_team'])).toEqual(['owning_team']);
+    expect(relations('.relations | .owning_team | length', ['owning_team'])).toEqual(['owning_team']);
   });
 
   it('ignores other relations, look-alikes and text', () => {
@@ -63,6 +64,7 @@ describe('relation reads', () => {
     expect(relations('.relations.owning_teams', ['owning_team'])).toEqual([]);
     expect(relations('"see .relations.owning_team"', ['owning_team'])).toEqual([]);
     expect(relations('.properties.owning_team', ['owning_team'])).toEqual([]);
+    expect(relations('.relations | keys', ['owning_team'])).toEqual([]);
   });
 });
 

@@ -64,6 +64,7 @@ describe('removed relations → breaks, replaced by .team', () => {
       rewrite: '.team | join(",")',
     });
     expect(withJq('.entity.relations["owning_team"][]?', 'user-input')?.rewrite).toBe('.entity.team[]?');
+    expect(withJq('.relations | .owning_team | length', 'entity')?.rewrite).toBe('.team | length');
   });
 
   it('says nothing about relations that stay', () => {

@@ -6,9 +6,9 @@
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var findings = data.findings;
   // Cards rendered per group before a "Show more" button; keeps 10,000 findings quick to open and filter.
-  var PAGE = 50;
+  var PAGE = 25;
   // Groups rendered per section before a "Show more" button (a repository can have thousands of files).
-  var GROUP_PAGE = 40;
+  var GROUP_PAGE = 20;
   var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed'];
   var STORAGE_KEY = 'teams-migration-audit:review:' + data.organization.id;
   var EXPORT_FORMAT = 'teams-migration-audit/review-state/1';
@@ -410,10 +410,15 @@
 
   // ---- wiring ----
   function applyFromForm() {
+    var changed = false;
     FILTER_KEYS.forEach(function (key) {
       var control = form.elements.namedItem(key);
-      filter[key] = control ? control.value.trim() : '';
+      var value = control ? control.value.trim() : '';
+      if (filter[key] !== value) changed = true;
+      filter[key] = value;
     });
+    // A select fires both input and change; render once.
+    if (!changed) return;
     writeHash();
     render();
   }

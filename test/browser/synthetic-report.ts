@@ -49,15 +49,15 @@ export function reportOf(findings: Finding[], org = { id: 'org_synthetic', name:
 }
 
 /**
- * `count` findings spread over every category; one in ten is a repository file finding (spread over
- * `count / 20` files). Deterministic, so measurements compare across runs.
+ * `count` findings spread over every category; one in ten, and every external-ownership one, is a
+ * repository file finding (spread over `count / 20` files). Deterministic, so measurements compare across runs.
  */
 export function syntheticReport(count: number): Report {
   const findings: Finding[] = [];
   const files = Math.max(1, Math.floor(count / 20));
   for (let i = 0; i < count; i++) {
     const category = CATEGORIES[i % CATEGORIES.length] as Category;
-    const isFile = i % 10 === 9;
+    const isFile = i % 10 === 9 || category === 'external-ownership';
     const type: ResourceType = isFile ? 'file' : TYPES[category];
     const manual = CATEGORY_DOCS[category].kind === 'manual';
     findings.push(
@@ -66,7 +66,7 @@ export function syntheticReport(count: number): Report {
         resource: isFile
           ? { type, identifier: `infra/team-${i % files}/main.tf` }
           : { type, identifier: `${type}_${i}`, title: `Resource number ${i}` },
-        location: isFile ? `infra/team-${i % files}/main.tf:${(i % 300) + 1}` : `calculationProperties.prop_${i}.calculation`,
+        location: isFile ? `infra/team-${i % files}/main.tf:${i + 1}` : `calculationProperties.prop_${i}.calculation`,
         evidence: `.team | index("Team ${i % 97}") != null and .relations.owning_team != "Squad ${i}"`,
         reason: `The expression compares the team meta property with a team title (item ${i}).`,
         suggestion: `Change it to: .team | index("team_${i % 97}") != null`,
@@ -75,6 +75,7 @@ export function syntheticReport(count: number): Report {
       }),
     );
   }
+  if (new Set(findings.map((f) => f.id)).size !== count) throw new Error('synthetic findings must have distinct ids');
   // Drop undefined optionals so the report is what JSON would carry.
   return reportOf(findings.map((f) => JSON.parse(JSON.stringify(f)) as Finding));
 }

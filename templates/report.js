@@ -247,10 +247,14 @@
     });
     head.appendChild(toggle);
     article.appendChild(head);
+    // The location stays visible when a reviewed card folds, so folded cards remain tellable apart.
+    var where = el('p', 'where');
+    where.appendChild(el('span', 'visually-hidden', 'Location: '));
+    where.appendChild(el('code', 'location', f.location));
+    article.appendChild(where);
 
     var body = el('dl', 'finding-body');
     body.id = 'b-' + f.id;
-    addRow(body, 'Location', el('code', 'location', f.location));
     addRow(body, 'Why', document.createTextNode(f.reason));
     addRow(body, 'Suggestion', document.createTextNode(f.suggestion));
     // With a computed new value the evidence is shown once, as the "before" of the change.

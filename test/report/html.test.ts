@@ -91,3 +91,29 @@ describe('renderHtml', () => {
     expect(out).toContain('Incomplete: not everything could be read');
   });
 });
+
+describe('report.css colours', () => {
+  // WCAG 2 relative luminance and contrast ratio.
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+  };
+  const contrast = (a: string, b: string) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+  };
+  const css = readFileSync('templates/report.css', 'utf8');
+  const schemes = [...css.matchAll(/:root \{([^}]*)\}/g)].map((m) => Object.fromEntries([...(m[1] ?? '').matchAll(/--([a-z-]+): (#[0-9a-f]{6})/g)].map((v) => [v[1], v[2]])));
+
+  it('keep text at 4.5:1 or better on every background, light, dark and print', () => {
+    expect(schemes.length).toBe(3);
+    for (const vars of schemes) {
+      for (const fg of ['fg', 'muted', 'auto', 'manual', 'bad', 'focus']) {
+        for (const bg of ['bg', 'panel']) {
+          const [a, b] = [vars[fg] ?? schemes[0]?.[fg], vars[bg] ?? schemes[0]?.[bg]];
+          expect(contrast(a ?? '', b ?? ''), `--${fg} on --${bg}: ${a} on ${b}`).toBeGreaterThanOrEqual(4.5);
+        }
+      }
+    }
+  });
+});

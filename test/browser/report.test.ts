@@ -218,6 +218,16 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     await context.close();
   });
 
+  it('copies the new value with the copy button', async () => {
+    const page = await openPage(demo.url);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const target = demo.report.findings.find((f) => f.kind === 'manual' && f.rewrite) as Finding;
+    await page.locator(`#f-${target.id} button.copy`).click();
+    await expect.poll(() => page.locator(`#f-${target.id} button.copy`).textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(target.rewrite);
+    await context.close();
+  });
+
   it('exports the review state and imports it back into an empty browser', async () => {
     const page = await openPage(demo.url);
     const picked = demo.report.findings.filter((f) => f.kind === 'manual').slice(0, 3);

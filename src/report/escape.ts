@@ -1,0 +1,16 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * JSON that is safe inside `<script type="application/json">`. HTML ends a script element at the
+ * first `</script` whatever the JSON means, so `<`, `>` and `&` become \u escapes (still the same
+ * JSON to JSON.parse). U+2028/2029 are escaped too, so the text stays valid if it is ever read as JS.
+ * A global regex, not String.replace(string, …), which would replace only the first match.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A CSP source expression that allows exactly this inline element content and nothing else. */
+export function cspHash(content: string): string {
+  return `'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`;
+}

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/model/finding.js';
+import { buildReportView, splitFileLocation } from '../../src/report/view-model.js';
+import { finding, reportOf, syntheticReport } from '../browser/synthetic-report.js';
+
+const meta = { generatedAt: '2026-01-02T03:04:05.000Z', source: 'snapshot fixtures/demo-org.json' };
+const golden = JSON.parse(readFileSync('fixtures/golden/demo-report.json', 'utf8')) as Report;
+
+describe('buildReportView', () => {
+  it('groups the demo findings into the two parts by category, in category order, losing none', () => {
+    const view = buildReportView(golden, meta);
+    const [automatic, manual, repository] = view.client.sections;
+    expect(automatic?.groups.map((g) => g.key)).toEqual([
+      'category:ownership-direct',
+      'category:ownership-inherited',
+      'category:team-relation-removed',
+      'category:team-permission-identifiers',
+    ]);
+    expect(manual?.groups[0]?.key).toBe('category:calculation-property');
+    expect(repository?.groups).toEqual([]);
+    const listed = view.client.sections.flatMap((s) => s.groups.flatMap((g) => g.items)).sort((a, b) => a - b);
+    expect(listed).toEqual(golden.findings.map((_, i) => i));
+    // Every automatic group sits in the automatic part and every manual one in the manual part.
+    for (const section of view.client.sections.slice(0, 2)) {
+      for (const index of section.groups.flatMap((g) => g.items)) expect(golden.findings[index]?.kind).toBe(section.id);
+    }
+    // No repository scanned: no empty "Your repositories" part.
+    expect(view.sections.map((s) => s.id)).toEqual(['automatic', 'manual']);
+  });
+
+  it('puts file findings under "Your repositories", grouped by file and ordered by line', () => {
+    const file = (path: string, line: number) =>
+      finding({ category: 'external-ownership', resource: { type: 'file', identifier: path }, location: `${path}:${line}` });
+    const report = reportOf([
+      file('terraform/main.tf', 40),
+      finding({ category: 'page-widget', resource: { type: 'page', identifier: 'p' }, location: 'widgets[0]' }),
+      file('gitops/port.yaml', 7),
+      file('terraform/main.tf', 9),
+    ]);
+    const view = buildReportView(report, meta);
+    const repository = view.client.sections.find((s) => s.id === 'repository');
+    expect(repository?.groups.map((g) => [g.heading, g.items])).toEqual([
+      ['gitops/port.yaml', [2]],
+      ['terraform/main.tf', [3, 0]],
+    ]);
+    // Not listed twice: the manual part holds only the page finding.
+    expect(view.client.sections.find((s) => s.id === 'manual')?.groups.flatMap((g) => g.items)).toEqual([1]);
+    expect(view.sections.map((s) => [s.id, s.count])).toEqual([
+      ['automatic', 0],
+      ['manual', 1],
+      ['repository', 3],
+    ]);
+    expect(view.cards.map((c) => c.label)).toContain('in your repositories');
+  });
+
+  it('splits file locations at the last numeric line suffix only', () => {
+    expect(splitFileLocation('a/b.tf:12')).toEqual({ path: 'a/b.tf', line: 12 });
+    expect(splitFileLocation('C:/x/y.yaml:3')).toEqual({ path: 'C:/x/y.yaml', line: 3 });
+    expect(splitFileLocation('port.yaml')).toEqual({ path: 'port.yaml', line: 0 });
+    expect(splitFileLocation('odd:name')).toEqual({ path: 'odd:name', line: 0 });
+  });
+
+  it('labels ownership changes as ownership before → after and counts verdicts', () => {
+    const view = buildReportView(golden, meta);
+    const direct = view.client.findings.find((f) => f.category === 'ownership-direct');
+    expect(direct).toMatchObject({ beforeLabel: 'Ownership before', afterLabel: 'Ownership after', rewrite: '{"ownership":{"type":"Direct"}}' });
+    const breaks = golden.findings.filter((f) => f.verdict === 'breaks').length;
+    expect(breaks).toBeGreaterThan(0);
+    expect(view.verdictCards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
+    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'unaffected', 'none']);
+  });
+
+  it('shows the gate and stale baseline entries when the report carries them, and marks accepted findings', () => {
+    const accepted = finding({
+      category: 'webhook-mapping',
+      resource: { type: 'webhook', identifier: 'w' },
+      location: 'mappings[0].entity.team',
+      accepted: { reason: 'owned by the vendor', by: 'ana' },
+    });
+    const report: Report = { ...reportOf([accepted]), gate: { failOn: 'manual', result: 'passed', failing: 0, staleBaselineIds: ['abc'] } };
+    const view = buildReportView(report, meta);
+    expect(view.gate).toMatchObject({ shown: true, tone: 'passed', label: 'Gate passed', stale: ['abc'], hasStale: true });
+    expect(view.gate.detail).toContain('--fail-on manual');
+    expect(view.client.findings[0]?.accepted).toEqual({ reason: 'owned by the vendor', by: 'ana' });
+    expect(view.cards.find((c) => c.label === 'accepted in the baseline')?.value).toBe(1);
+    expect(buildReportView(reportOf([]), meta).gate.shown).toBe(false);
+  });
+
+  it('formats the run time from the metadata, never from a clock', () => {
+    expect(buildReportView(reportOf([]), meta).generatedAtLabel).toBe('2026-01-02 03:04 UTC');
+    expect(buildReportView(reportOf([]), { ...meta, generatedAt: 'yesterday' }).generatedAtLabel).toBe('yesterday');
+  });
+
+  it('scales chart bars to the largest category and keeps tiny ones visible', () => {
+    const view = buildReportView(syntheticReport(1300), meta);
+    const widths = view.chart.bars.map((b) => b.width);
+    expect(Math.max(...widths)).toBe(270);
+    expect(Math.min(...widths)).toBeGreaterThanOrEqual(2);
+    expect(view.chart.bars.reduce((sum, b) => sum + b.count, 0)).toBe(1300);
+  });
+});

@@ -1,13 +1,10 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
-import type { EntityRecord } from '../model/snapshot.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
+import { entityHasTeam } from './shared/entities.js';
 import { blueprintRef } from './shared/resources.js';
-
-const hasTeam = (entity: EntityRecord) =>
-  (Array.isArray(entity.team) && entity.team.length > 0) || (typeof entity.team === 'string' && entity.team !== '');
 
 /** Spec 4.3, "Migrated automatically": entities with $team values and no inheritance → Direct. */
 export const ownershipDirect: Rule = {
@@ -19,7 +16,7 @@ export const ownershipDirect: Rule = {
       if (id.startsWith('_')) continue;
       // `ownership: null` (as the API may send it) is no ownership: only an object counts.
       if (teamInheritancePath(blueprint) !== undefined || isObject(blueprint.ownership)) continue;
-      const owned = (catalog.entities.get(id) ?? []).filter(hasTeam);
+      const owned = (catalog.entities.get(id) ?? []).filter(entityHasTeam);
       if (owned.length === 0) continue;
       const sample = owned.slice(0, 3).map((e) => `${e.identifier}: ${JSON.stringify(e.team)}`);
       findings.push({

@@ -4,6 +4,7 @@ import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from './shared/location.js';
+import { entityHasRelation, entityHasTeam } from './shared/entities.js';
 import { blueprintRef } from './shared/resources.js';
 
 /**
@@ -11,6 +12,8 @@ import { blueprintRef } from './shared/resources.js';
  * post-migration notes), so the relation's data must be moved with the builder's Migrate data
  * (spec 4.2), which needs Direct ownership first. Once ownership is Direct, the finding stays
  * only while some entity still has the relation set and no $team value, i.e. data still to move.
+ * When entities already carry $team, the migration itself sets Direct ownership (ownership-direct),
+ * so only the data move remains to say.
  */
 export const relationOwnership: Rule = {
   category: 'relation-ownership',
@@ -22,6 +25,7 @@ export const relationOwnership: Rule = {
       // Inherited ownership means teams come over a path; a _team relation beside it is not ownership.
       if (isObject(blueprint.ownership) && blueprint.ownership.type === 'Inherited') continue;
       const hasDirect = isObject(blueprint.ownership) && blueprint.ownership.type === 'Direct';
+      const getsDirect = !hasDirect && !isObject(blueprint.ownership) && (catalog.entities.get(id) ?? []).some(entityHasTeam);
       const relations = relationsOf(blueprint);
       for (const relation of relationIds) {
         const pending = hasDirect ? entitiesStillToMove(catalog, id, relation) : undefined;
@@ -32,12 +36,16 @@ export const relationOwnership: Rule = {
           resource: blueprintRef(blueprint),
           location: joinPath('relations', relation),
           evidence: JSON.stringify({ [relation]: relations[relation] }),
-          reason: !hasDirect
+          reason: getsDirect
+            ? `Entities carry $team values, so the migration sets Direct ownership, but teams kept in relation "${relation}" to _team are not moved into it.`
+            : !hasDirect
             ? `Teams are kept only in relation "${relation}" to _team and there is no team inheritance, so the migration creates no ownership for this blueprint.`
             : pending === undefined
               ? `Ownership is Direct, but entities were not fetched, so whether some still keep their team only in relation "${relation}" could not be checked.`
               : `Ownership is Direct, but ${pending} entit${pending === 1 ? 'y still keeps its' : 'ies still keep their'} team only in relation "${relation}".`,
-          suggestion: hasDirect
+          suggestion: getsDirect
+            ? `After the migration, run the builder's Migrate data on this blueprint with the mapping ${mapping} for the entities that have no $team yet.`
+            : hasDirect
             ? `Run the builder's Migrate data on this blueprint with the mapping ${mapping}.`
             : `Set ownership {type: "Direct"} on the blueprint first, then run the builder's Migrate data with the mapping ${mapping}.`,
           rewrite: mapping,
@@ -51,13 +59,5 @@ export const relationOwnership: Rule = {
 /** How many sampled entities have the relation set but no $team; undefined when not fetched. */
 function entitiesStillToMove(catalog: Catalog, blueprint: string, relation: string): number | undefined {
   if (!catalog.entitiesFetched) return undefined;
-  let count = 0;
-  for (const entity of catalog.entities.get(blueprint) ?? []) {
-    const value = isObject(entity.relations) ? entity.relations[relation] : undefined;
-    const related = Array.isArray(value) ? value.length > 0 : value !== undefined && value !== null && value !== '';
-    const team = entity.team;
-    const owned = Array.isArray(team) ? team.length > 0 : typeof team === 'string' && team !== '';
-    if (related && !owned) count++;
-  }
-  return count;
+  return (catalog.entities.get(blueprint) ?? []).filter((entity) => entityHasRelation(entity, relation) && !entityHasTeam(entity)).length;
 }

@@ -53,6 +53,15 @@ ruleTester('relation-ownership', {
       findings: [{ location: 'relations.responsible_team', resource: CLOUD, rewrite: MAPPING, reason: '2 entities', suggestion: MAPPING }],
     },
     {
+      // ownership-direct reports the Direct ownership; this must not contradict it.
+      name: 'no ownership yet, but entities carry $team: the migration sets Direct, the relation data still has to move',
+      org: org({
+        blueprints: [cloud()],
+        entities: { cloud_resource: [{ identifier: 'a', team: ['Payments'], relations: { responsible_team: 'payments' } }] },
+      }),
+      findings: [{ location: 'relations.responsible_team', resource: CLOUD, rewrite: MAPPING, reason: 'the migration sets Direct ownership', suggestion: ['After the migration', MAPPING] }],
+    },
+    {
       name: 'two _team relations: one finding each',
       org: org({ blueprints: [blueprint('svc', { relations: { owners: teamRelation, reviewers: teamRelation } })] }),
       findings: [

@@ -13,8 +13,12 @@ export type InheritanceResolution =
   | { kind: 'team-relation'; path: string; relation: string }
   /** The path reaches another blueprint: ownership becomes Inherited over the same path. */
   | { kind: 'inherited'; path: string; hops: InheritanceHop[]; target: string; problems: string[] }
-  /** The path could not be followed (missing relation, unknown blueprint, a cycle). */
-  | { kind: 'unresolved'; path: string; hops: InheritanceHop[]; problem: string };
+  /**
+   * The path could not be followed (missing relation, unknown blueprint, a cycle). When it only
+   * overshoots, ending with a hop to `_team`, `fixedPath` is the path without that hop: the
+   * blueprint it reaches owns its teams, so ownership is inherited from there.
+   */
+  | { kind: 'unresolved'; path: string; hops: InheritanceHop[]; problem: string; fixedPath?: string };
 
 export function relationsOf(blueprint: JsonObject | undefined): Record<string, JsonObject> {
   const relations = blueprint?.relations;
@@ -54,7 +58,14 @@ export function resolveInheritance(
     if (target === teamBlueprint) {
       if (names.length === 1) return { kind: 'team-relation', path, relation: name };
       if (index === names.length - 1) {
-        return { kind: 'unresolved', path, hops, problem: `the path ends at "${teamBlueprint}" after several hops` };
+        const fixedPath = names.slice(0, -1).join('.');
+        return {
+          kind: 'unresolved',
+          path,
+          hops,
+          problem: `the path ends with "${name}", a relation to "${teamBlueprint}", so it names teams instead of the blueprint that owns them`,
+          fixedPath,
+        };
       }
       return { kind: 'unresolved', path, hops, problem: `hop "${name}" reaches "${teamBlueprint}" before the path ends` };
     }

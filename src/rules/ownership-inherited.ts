@@ -22,6 +22,10 @@ export const ownershipInherited: Rule = {
       };
       const problems = resolution.kind === 'unresolved' ? [resolution.problem] : resolution.problems;
       if (problems.length > 0) finding.note = `The path may not carry ownership: ${problems.join('; ')}.`;
+      if (resolution.kind === 'unresolved' && resolution.fixedPath !== undefined) {
+        const fixed = JSON.stringify({ ownership: { type: 'Inherited', path: resolution.fixedPath } });
+        finding.note += ` Inherit over "${resolution.fixedPath}" instead, once its target has Direct ownership: ${fixed}.`;
+      }
       findings.push(finding);
     }
     return findings;

@@ -82,7 +82,13 @@ ruleTester('ownership-inherited', {
           blueprint('deployment', { relations: { service: rel('service') }, teamInheritance: { path: 'service.owners' } }),
         ],
       }),
-      findings: [{ location: 'teamInheritance.path', resource: { type: 'blueprint', identifier: 'deployment' }, note: '_team' }],
+      findings: [
+        {
+          location: 'teamInheritance.path',
+          resource: { type: 'blueprint', identifier: 'deployment' },
+          note: 'Inherit over "service" instead, once its target has Direct ownership: {"ownership":{"type":"Inherited","path":"service"}}',
+        },
+      ],
     },
   ],
 });

@@ -19,7 +19,9 @@ export const integrationMapping: Rule = {
       const resource = integrationRef(integration);
       const type = asString(integration.integrationType) ?? '';
       const config = isObject(integration.config) ? integration.config : undefined;
-      if (!config) {
+      // `config: {}` or no resources holds no mapping either: the repository file decides.
+      const hasMappings = config !== undefined && Array.isArray(config.resources) && config.resources.length > 0;
+      if (!config || !hasMappings) {
         if (GIT_PROVIDER.test(type)) {
           findings.push({
             category: 'integration-mapping',

@@ -90,8 +90,8 @@ ruleTester('integration-mapping', {
     },
     {
       name: 'git-provider integrations without config (the mapping lives in port.yaml)',
-      org: org({ blueprints: BLUEPRINTS, integrations: [integration('gl', 'gitlab'), integration('gh', 'GitHub'), integration('bb', 'bitbucket'), integration('ado', 'azure-devops'), integration('gho', 'github-ocean'), integration('k8s', 'kubernetes')] }),
-      findings: ['gl', 'gh', 'bb', 'ado', 'gho'].map((id) => ({ location: 'config', resource: I(id), verdict: 'review' as const, reason: 'port.yaml' })),
+      org: org({ blueprints: BLUEPRINTS, integrations: [integration('gl', 'gitlab'), integration('gh', 'GitHub'), integration('bb', 'bitbucket'), integration('ado', 'azure-devops'), integration('gho', 'github-ocean'), integration('k8s', 'kubernetes'), { installationId: 'gh-empty', integrationType: 'github', config: {} }, { installationId: 'gl-none', integrationType: 'gitlab', config: { resources: [] } }] }),
+      findings: ['gl', 'gh', 'bb', 'ado', 'gho', 'gh-empty', 'gl-none'].map((id) => ({ location: 'config', resource: I(id), verdict: 'review' as const, reason: 'port.yaml' })),
     },
   ],
 });

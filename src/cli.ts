@@ -139,7 +139,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     env: io.env,
   });
   const code = exitCodeFor(report.gate);
-  if (!flags.quiet) io.stderr([...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+  const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
+  if (!flags.quiet) io.stderr([...teamNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
   return code;
 }
 

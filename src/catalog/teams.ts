@@ -12,6 +12,8 @@ export interface TeamDirectory {
   byTitle: ReadonlyMap<string, TeamInfo>;
   /** Identifiers that are known to be identifiers (a value equal to one is already migrated). */
   identifiers: ReadonlySet<string>;
+  /** Teams-map entries that were not used, and why; the CLI prints them so nothing is dropped silently. */
+  notes: readonly string[];
 }
 
 export type TeamsMap = Readonly<Record<string, string>>;
@@ -43,8 +45,18 @@ export function buildTeamDirectory(
     if (title) learn(title, entity.identifier, '_team entities');
     else identifiers.add(entity.identifier);
   }
-  for (const [title, identifier] of Object.entries(teamsMap)) learn(title, identifier, 'teams map');
-  return { byTitle, identifiers };
+  const notes: string[] = [];
+  const orgKnowsTeams = byTitle.size > 0;
+  for (const [title, identifier] of Object.entries(teamsMap)) {
+    const known = byTitle.get(title);
+    if (known?.identifier !== undefined && known.identifier !== identifier) {
+      notes.push(`teams map: ${JSON.stringify(title)} → ${JSON.stringify(identifier)} is ignored: the org's ${known.source} already give ${JSON.stringify(known.identifier)}`);
+      continue;
+    }
+    if (!known && orgKnowsTeams) notes.push(`teams map: ${JSON.stringify(title)} is not a team of this org (check the spelling)`);
+    learn(title, identifier, 'teams map');
+  }
+  return { byTitle, identifiers, notes };
 }
 
 export type TeamValueStatus =

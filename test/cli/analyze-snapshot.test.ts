@@ -111,6 +111,18 @@ describe('analyze --snapshot', () => {
     expect(unregister.rewrite).toBe('["data_science"]');
   });
 
+  it('says which teams-map entries it did not use, instead of dropping them silently', async () => {
+    const dir = tmp();
+    const map = join(dir, 'teams.yaml');
+    writeFileSync(map, 'Payments: pay-ments\nData Sciense: data_science\n');
+    const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--teams-map', map, '--out', dir, '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('note: teams map: "Payments" → "pay-ments" is ignored: the org\'s teams already give "payments"');
+    expect(run.stderr).toContain('note: teams map: "Data Sciense" is not a team of this org');
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(JSON.stringify(report)).not.toContain('pay-ments');
+  });
+
   it('rejects an invalid teams map with exit 2 and the YAML position', async () => {
     const dir = tmp();
     const map = join(dir, 'teams.yaml');

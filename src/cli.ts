@@ -73,6 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const analyzeCommand = program
     .command('analyze')
     .description('Analyze an org and write the report (output/index.html, output/report.json).')
+    .argument('[source]', 'an org-snapshot/1 file to analyze (the same as --snapshot FILE)')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
@@ -81,8 +82,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
     .addHelpText('after', ANALYZE_EXAMPLES)
-    .action(async (flags: AnalyzeFlags) => {
-      exitCode = await runAnalyze(flags, io);
+    .action(async (source: string | undefined, flags: AnalyzeFlags) => {
+      exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
   addGateOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
@@ -91,11 +92,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     program
       .command('snapshot')
       .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
+      .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
       .requiredOption('--out <file>', 'where to write the snapshot')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors'),
-  ).action(async (flags: SnapshotFlags) => {
-    const { incomplete } = await runSnapshot(flags, io);
+  ).action(async (source: string | undefined, flags: SnapshotFlags) => {
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), io);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 
@@ -113,6 +115,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     throw error;
   }
   return exitCode;
+}
+
+/** `analyze FILE` is `analyze --snapshot FILE`, as product.md's `analyze [source]` reads. */
+function withPositionalSource<T extends { snapshot?: string }>(source: string | undefined, flags: T): T {
+  if (source === undefined) return flags;
+  if (flags.snapshot !== undefined && flags.snapshot !== source) {
+    throw new UsageError(`two snapshots given (${source} and --snapshot ${flags.snapshot}); name one`);
+  }
+  return { ...flags, snapshot: source };
 }
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {

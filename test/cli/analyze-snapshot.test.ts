@@ -26,6 +26,16 @@ describe('analyze --snapshot', () => {
     expect(run.stderr).toMatch(/Acme Payments: \d+ automatic change\(s\), \d+ manual item\(s\); gate passed/);
   });
 
+  it('takes the snapshot as a positional source too, and refuses two different ones', async () => {
+    const out = tmp();
+    const run = await runCliCaptured(['analyze', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).organization.name).toBe('Acme Payments');
+    const both = await runCliCaptured(['analyze', 'fixtures/demo-org.json', '--snapshot', 'other.json', '--out', out]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('two snapshots given');
+  });
+
   it('fails the default gate (manual) when manual findings remain', async () => {
     const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', tmp()]);
     expect(run.code).toBe(1);

@@ -28,9 +28,11 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('pulumi-py/__main__.py:7'), category: 'external-ownership', rewrite: 'ownership=port.BlueprintOwnershipArgs(type="Inherited", path="group")', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["payments"]', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:13'), category: 'external-ownership', verdict: 'breaks' },
+      { at: at('pulumi-py/__main__.py:20'), category: 'calculation-property', rewrite: `calculation='.team | index("sre_oncall") != null'`, verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:6'), category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:11'), category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:16'), category: 'team-permission-identifiers', rewrite: 'teams: ["sre_oncall"]', verdict: 'breaks' },
+      { at: at('pulumi-ts/index.ts:27'), category: 'action-dynamic-permission', rewrite: `'.results.approvers.entities[].team | contains(["payments"])'`, verdict: 'breaks' },
       { at: at('scripts/bootstrap.sh:6'), category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
       { at: at('scripts/bootstrap.sh:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["platform"]', verdict: 'breaks' },
       { at: at('scripts/entities.py:10'), category: 'external-ownership', rewrite: '"team": ["payments"]', verdict: 'breaks' },
@@ -40,6 +42,7 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('terraform/blueprints.tf:5'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:14'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:24'), category: 'external-ownership', rewrite: 'resource "port_system_blueprint" "team" {', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:36'), category: 'calculation-property', rewrite: 'calculation = ".team | index(\\"platform\\") != null"', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:7'), category: 'webhook-mapping', verdict: 'review' },
       { at: at('terraform/integrations.tf:17'), category: 'integration-mapping', rewrite: 'team = "\\"platform\\""', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:29'), category: 'page-widget', rewrite: '"value": ["sre_oncall"]', verdict: 'breaks' },
@@ -47,6 +50,12 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('terraform/permissions.tf:16'), category: 'team-permission-identifiers', rewrite: 'teams = [port_team.sre.identifier]', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:24'), category: 'team-permission-identifiers', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:31'), category: 'external-ownership', rewrite: 'teams      = ["payments"]', verdict: 'breaks' },
+      {
+        at: at('terraform/permissions.tf:50'),
+        category: 'action-dynamic-permission',
+        rewrite: '".results.oncall.entities | map(.team) | flatten | index(\\"sre_oncall\\") != null"',
+        verdict: 'breaks',
+      },
       { at: at('terraform/versions.tf:5'), category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
     ]);
     expect(scan.incomplete).toEqual([

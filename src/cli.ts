@@ -137,7 +137,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const jq = await loadJqEngine();
   const catalog = buildCatalog(snapshot, { teamsMap, jq });
-  const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr));
+  const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
+  const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths));
   const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
   const written = await writeReports(report, {

@@ -179,10 +179,17 @@ export function jqReadFinding(entry: Entry, expression: StringNode, category: Ca
   const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations });
   if (!impact) return undefined;
   const rewrite = impact.rewrite !== undefined ? rewriteSpan(entry.span, [{ node: expression, value: impact.rewrite }]) : undefined;
+  const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
+  const hint = unknown.length > 0 ? unknownIdentifierHint(unknown) : undefined;
   return fileFinding(entry.span, resourceTitle, {
     category,
     reason: `The expression ${describeImpact(impact)}.`,
-    suggestion: rewrite !== undefined ? `Write \`${rewrite}\`.` : 'Compare against team identifiers instead of titles.',
+    suggestion:
+      rewrite !== undefined
+        ? `Write \`${rewrite}\`${hint ? `; ${hint}` : ''}.`
+        : hint
+          ? `Compare against team identifiers instead of titles: ${hint}.`
+          : 'Compare against team identifiers instead of titles.',
     verdict: impact.verdict,
     ...(rewrite !== undefined ? { rewrite } : {}),
   });

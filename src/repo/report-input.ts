@@ -12,14 +12,19 @@ export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
   return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {} };
 }
 
-/** Scan the `--repo` directories for `analyze`; skipped files are reported through `note`. */
+/**
+ * Scan the `--repo` directories for `analyze`; skipped files are reported through `note`.
+ * `ownPaths` are the run's own inputs and outputs (`--snapshot`, `--out`, …): never scanned, so a
+ * repository that keeps them (the CI recipe's `ci/` and `audit/`) gives the same findings every run.
+ */
 export async function repositoryFindings(
   dirs: readonly string[],
   catalog: Catalog,
   note?: (line: string) => void,
+  ownPaths: readonly (string | undefined)[] = [],
 ): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete'>> {
   if (dirs.length === 0) return {};
-  const scan = await scanRepositories(dirs, { catalog });
+  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined) });
   for (const line of scan.notes) note?.(`note: ${line}\n`);
   return { extraFindings: scan.findings, extraIncomplete: scan.incomplete };
 }

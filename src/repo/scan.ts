@@ -1,5 +1,5 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, posix, relative, sep } from 'node:path';
+import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import type { Catalog } from '../catalog/catalog.js';
 import { InputError } from '../errors.js';
@@ -13,6 +13,8 @@ import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
+import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
+import { BASELINE_FORMAT } from '../baseline/baseline.js';
 
 /** Larger files are generated or data, never hand-written IaC (issue 5). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -45,6 +47,30 @@ export interface RepoScan {
 
 export interface ScanOptions {
   catalog?: Catalog;
+  /**
+   * The run's own inputs and outputs (`--snapshot`, `--out`, `--baseline`, `--write-baseline`,
+   * `--teams-map`): files, or directories skipped whole. Never scanned, and never mentioned.
+   */
+  ownPaths?: readonly string[];
+}
+
+/** The `format` of the documents this tool reads and writes: they describe the org, not a repository's code. */
+const OWN_FORMATS: ReadonlySet<string> = new Set([SNAPSHOT_FORMAT, 'impact-report/1', BASELINE_FORMAT, 'teams-migration-audit/review-state/1']);
+
+/** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
+export function ownDocumentKind(text: string): string | undefined {
+  if (!/^\s*\{/.test(text)) return undefined;
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return undefined; // the analyzer reports it with its line
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
+  const { format, $schema, version, runs } = document as Record<string, unknown>;
+  if (typeof format === 'string' && OWN_FORMATS.has(format)) return format;
+  if ((typeof $schema === 'string' && /sarif/i.test($schema)) || (version === '2.1.0' && Array.isArray(runs))) return 'SARIF';
+  return undefined;
 }
 
 type FileKind = 'terraform' | 'entity-file' | 'mapping-config' | 'json' | 'js' | 'python' | 'shell';
@@ -66,8 +92,26 @@ export function classifyPath(path: string): FileKind | undefined {
 export async function scanRepositories(dirs: readonly string[], options: ScanOptions = {}): Promise<RepoScan> {
   const ctx = repoContext(options.catalog);
   const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
-  for (const dir of dirs) await scanRepository(dir, ctx, scan);
+  const own = await ownPathSet(options.ownPaths ?? []);
+  for (const dir of dirs) await scanRepository(dir, ctx, scan, own);
   return scan;
+}
+
+/** Real paths of the run's own files and directories; those that do not exist yet hold nothing to skip. */
+async function ownPathSet(paths: readonly string[]): Promise<string[]> {
+  const real: string[] = [];
+  for (const path of paths) {
+    try {
+      real.push(await realpath(resolve(path)));
+    } catch {
+      // Not there (an --out or --write-baseline before its first run): nothing to skip.
+    }
+  }
+  return real;
+}
+
+function isOwnPath(path: string, own: readonly string[]): boolean {
+  return own.some((p) => path === p || path.startsWith(p.endsWith(sep) ? p : p + sep));
 }
 
 /** The prefix of every path in findings: the directory as given, or its name when given absolute. */
@@ -76,7 +120,7 @@ export function displayRoot(dir: string): string {
   return posix.normalize(root).replace(/\/+$/, '').replace(/^\.$/, '');
 }
 
-async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan): Promise<void> {
+async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan, own: readonly string[]): Promise<void> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -86,6 +130,9 @@ async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan): Pr
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(`--repo ${dir}: ${code === 'ENOENT' ? 'no such directory' : (error as Error).message}`, { cause: error });
   }
+  // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
+  // (the reports such a run writes into the root are still recognized by their content).
+  const ownInside = own.filter((path) => !isOwnPath(root, [path]));
   const prefix = displayRoot(dir);
   const ignore = [...DEFAULT_IGNORE];
   const gitignore = await readOptional(join(root, '.gitignore'));
@@ -104,8 +151,14 @@ async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan): Pr
     const kind = classifyPath(file);
     if (!kind) continue;
     const shown = prefix ? posix.join(prefix, file) : file;
-    const text = await readCandidate(root, file, shown, scan);
+    if (isOwnPath(join(root, file), ownInside)) continue;
+    const text = await readCandidate(root, file, shown, scan, ownInside);
     if (text === undefined) continue;
+    const ownKind = kind === 'json' ? ownDocumentKind(text) : undefined;
+    if (ownKind) {
+      scan.notes.push(`${shown}: skipped, an audit document (${ownKind}), not a file to migrate`);
+      continue;
+    }
     try {
       const analysis = analyzeFile(kind, sourceText(shown, text), ctx);
       scan.findings.push(...analysis.findings);
@@ -119,7 +172,7 @@ async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan): Pr
 }
 
 /** Read a file the scan wants, or say why it was skipped. Symlinks are followed only inside the root. */
-async function readCandidate(root: string, file: string, shown: string, scan: RepoScan): Promise<string | undefined> {
+async function readCandidate(root: string, file: string, shown: string, scan: RepoScan, own: readonly string[]): Promise<string | undefined> {
   const path = join(root, file);
   const info = await lstat(path);
   if (info.isSymbolicLink()) {
@@ -134,6 +187,7 @@ async function readCandidate(root: string, file: string, shown: string, scan: Re
       return undefined;
     }
     if (!(await stat(target)).isFile()) return undefined; // a link to a directory inside the root: its files are scanned there
+    if (isOwnPath(target, own)) return undefined;
   }
   const size = (await stat(path)).size;
   if (size > MAX_FILE_BYTES) {

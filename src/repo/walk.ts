@@ -77,6 +77,21 @@ function walkEntry(entry: Entry, parent: ObjectNode, owner: Owner, scope: WalkSc
   const value = entry.value;
   const childPath = [...path, key];
   const { ctx, resourceTitle } = scope;
+  // `calculation_properties = { x = { calculation = "…" } }`: calculations run on the entity, so `.team` is the meta property.
+  if (key === 'calculation' && value.kind === 'string' && path.at(-2) === 'calculationproperties' && (owner === 'blueprint' || owner === 'payload')) {
+    const found = jqReadFinding(entry, value, 'calculation-property', ctx, resourceTitle);
+    return found ? [found] : [];
+  }
+  // A dynamic permission policy's `conditions`: jq over the query results (`.results.q.entities | map(.team)`).
+  if (!inNamespace && key === 'conditions' && value.kind === 'list' && path.includes('policy')) {
+    return value.items.flatMap((item) => {
+      if (item.kind !== 'string') return walkTree(item, owner, scope, childPath);
+      // One finding per condition, at its own line: a policy often lists several.
+      const condition: Entry = { key: entry.key, keySpan: item.span, value: item, span: item.span };
+      const found = jqReadFinding(condition, item, 'action-dynamic-permission', ctx, resourceTitle);
+      return found ? [found] : [];
+    });
+  }
   if (!inNamespace) {
     if (key === 'teaminheritance') return inheritanceFindings(entry, parent, scope);
     const category = key === 'teams' && value.kind === 'list' ? teamsCategory(owner, path) : undefined;

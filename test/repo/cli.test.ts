@@ -1,6 +1,6 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli.js';
 import type { Report } from '../../src/model/finding.js';
@@ -33,7 +33,7 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBe('review');
     expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBe('review');
     expect(verdictAt('fixtures/repo/services/checkout/port.yml:4')).toBe('breaks');
-    expect(report.findings).toHaveLength(29);
+    expect(report.findings).toHaveLength(34);
   });
 
   test('with --teams-map, titles get identifiers; the report matches its snapshot', async () => {
@@ -42,8 +42,16 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(checkout?.rewrite).toBe('team: platform');
     expect(report.summary).toEqual({
       automatic: 8,
-      manual: 19,
-      byCategory: { 'team-permission-identifiers': 8, 'external-ownership': 13, 'integration-mapping': 4, 'page-widget': 1, 'webhook-mapping': 1 },
+      manual: 23,
+      byCategory: {
+        'team-permission-identifiers': 8,
+        'external-ownership': 13,
+        'calculation-property': 2,
+        'action-dynamic-permission': 2,
+        'integration-mapping': 4,
+        'page-widget': 1,
+        'webhook-mapping': 1,
+      },
     });
     await expect(JSON.stringify(report, null, 2)).toMatchFileSnapshot('__snapshots__/repo-only-report.json');
   });
@@ -52,10 +60,43 @@ describe('analyze --repo (repository-only mode)', () => {
     const { report } = await analyzeRepo('--snapshot', 'fixtures/demo-org.json');
     expect(report.organization.id).not.toBe('repository-only');
     const files = report.findings.filter((f) => f.resource.type === 'file');
-    expect(files).toHaveLength(28);
+    expect(files).toHaveLength(32);
     expect(report.findings.length).toBeGreaterThan(files.length);
     const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14');
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');
+  });
+
+  test("the README's CI recipe never scans its own snapshot, baseline or reports: every run finds the same", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tma-ci-recipe-'));
+    await mkdir(join(dir, 'ci'));
+    await mkdir(join(dir, 'infra'));
+    await copyFile(resolve('fixtures/demo-org.json'), join(dir, 'ci', 'org-snapshot.json'));
+    await writeFile(join(dir, 'infra', 'main.tf'), 'resource "port_blueprint" "svc" {\n  identifier = "svc"\n  team_inheritance = { path = "domain" }\n}\n');
+    const recipe = ['analyze', '--snapshot', 'ci/org-snapshot.json', '--repo', '.', '--out', 'audit', '--format', 'html,json,sarif,junit,md'];
+    const cwd = process.cwd();
+    const runs: { code: number; report: Report; stderr: string }[] = [];
+    process.chdir(dir); // the recipe's paths are relative to the checkout; the forks pool allows chdir
+    try {
+      const start = io();
+      expect(await runCli([...recipe, '--write-baseline', 'ci/audit-baseline.json'], start)).toBe(0);
+      for (let run = 0; run < 2; run++) {
+        const cli = io();
+        const code = await runCli([...recipe, '--fail-on', 'manual', '--baseline', 'ci/audit-baseline.json'], cli);
+        runs.push({ code, report: JSON.parse(await readFile('audit/report.json', 'utf8')) as Report, stderr: cli.err.join('') });
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    expect(second.report.findings.map((f) => f.id)).toEqual(first.report.findings.map((f) => f.id));
+    expect(second.report.summary).toEqual(first.report.summary);
+    for (const { code, report, stderr } of runs) {
+      expect(code).toBe(0); // everything accepted, nothing stale
+      expect(report.gate?.staleBaselineIds ?? []).toEqual([]);
+      expect(report.findings.filter((f) => f.resource.type === 'file').map((f) => f.location)).toEqual(['infra/main.tf:3']);
+      expect(report.findings.some((f) => /^(ci|audit)\//.test(f.resource.identifier) || /^(ci|audit)\//.test(f.location))).toBe(false);
+      expect(stderr).not.toContain('note:'); // the run's own files are skipped without a word
+    }
   });
 
   test('a missing --repo directory is one line and exit 2', async () => {

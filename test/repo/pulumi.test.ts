@@ -3,6 +3,44 @@ import { analyzePulumi, isPulumiProgram } from '../../src/repo/pulumi.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { brief, context } from './helpers.js';
 
+describe('analyzePulumi: calculation properties and policy conditions', () => {
+  test('TypeScript and Python, with negatives', () => {
+    const ts = `import * as port from "@port-labs/port";
+new port.Blueprint("incident", {
+  identifier: "incident",
+  calculationProperties: {
+    payments: { type: "boolean", calculation: '.team | index("Payments") != null' },
+    age: { type: "number", calculation: "now - (.createdAt | fromdateiso8601)" },
+  },
+});
+new port.ActionPermissions("refund", {
+  actionIdentifier: "refund",
+  permissions: { execute: { policy: JSON.stringify({ conditions: [".results.q.entities | map(.team) | index(\\"SRE On-Call\\")", ".results.q.entities | length > 0"] }) } },
+});
+`;
+    expect(brief(analyzePulumi(sourceText('stack/index.ts', ts), 'js', context()).findings)).toEqual([
+      { at: 'stack/index.ts:5', category: 'calculation-property', rewrite: `calculation: '.team | index("payments") != null'`, verdict: 'breaks' },
+      { at: 'stack/index.ts:11', category: 'action-dynamic-permission', rewrite: '".results.q.entities | map(.team) | index(\\"sre_oncall\\")"', verdict: 'breaks' },
+    ]);
+    const py = `import json
+import port_pulumi as port
+port.Blueprint(
+    "incident",
+    identifier="incident",
+    calculation_properties={
+        "sre": port.BlueprintCalculationPropertiesArgs(type="boolean", calculation='.team | index("SRE On-Call") != null'),
+        "age": port.BlueprintCalculationPropertiesArgs(type="number", calculation="now - (.createdAt | fromdateiso8601)"),
+    },
+)
+port.ActionPermissions("refund", action_identifier="refund", permissions={"execute": {"policy": json.dumps({"conditions": ['.results.q.entities[].team | contains(["Payments"])']})}})
+`;
+    expect(brief(analyzePulumi(sourceText('stack/__main__.py', py), 'python', context()).findings)).toEqual([
+      { at: 'stack/__main__.py:7', category: 'calculation-property', rewrite: `calculation='.team | index("sre_oncall") != null'`, verdict: 'breaks' },
+      { at: 'stack/__main__.py:11', category: 'action-dynamic-permission', rewrite: `'.results.q.entities[].team | contains(["payments"])'`, verdict: 'breaks' },
+    ]);
+  });
+});
+
 describe('analyzePulumi (TypeScript)', () => {
   const program = `import * as port from "@port-labs/port";
 

@@ -6,7 +6,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { InputError } from '../../src/errors.js';
 import { gitignorePatterns } from '../../src/repo/gitignore.js';
-import { classifyPath, displayRoot, scanRepositories } from '../../src/repo/scan.js';
+import { classifyPath, displayRoot, ownDocumentKind, scanRepositories } from '../../src/repo/scan.js';
 import { brief } from './helpers.js';
 
 /**
@@ -28,9 +28,11 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('pulumi-py/__main__.py:7'), category: 'external-ownership', rewrite: 'ownership=port.BlueprintOwnershipArgs(type="Inherited", path="group")', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["payments"]', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:13'), category: 'external-ownership', verdict: 'breaks' },
+      { at: at('pulumi-py/__main__.py:20'), category: 'calculation-property', rewrite: `calculation='.team | index("sre_oncall") != null'`, verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:6'), category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:11'), category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:16'), category: 'team-permission-identifiers', rewrite: 'teams: ["sre_oncall"]', verdict: 'breaks' },
+      { at: at('pulumi-ts/index.ts:27'), category: 'action-dynamic-permission', rewrite: `'.results.approvers.entities[].team | contains(["payments"])'`, verdict: 'breaks' },
       { at: at('scripts/bootstrap.sh:6'), category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
       { at: at('scripts/bootstrap.sh:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["platform"]', verdict: 'breaks' },
       { at: at('scripts/entities.py:10'), category: 'external-ownership', rewrite: '"team": ["payments"]', verdict: 'breaks' },
@@ -40,6 +42,7 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('terraform/blueprints.tf:5'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:14'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:24'), category: 'external-ownership', rewrite: 'resource "port_system_blueprint" "team" {', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:36'), category: 'calculation-property', rewrite: 'calculation = ".team | index(\\"platform\\") != null"', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:7'), category: 'webhook-mapping', verdict: 'review' },
       { at: at('terraform/integrations.tf:17'), category: 'integration-mapping', rewrite: 'team = "\\"platform\\""', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:29'), category: 'page-widget', rewrite: '"value": ["sre_oncall"]', verdict: 'breaks' },
@@ -47,6 +50,12 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('terraform/permissions.tf:16'), category: 'team-permission-identifiers', rewrite: 'teams = [port_team.sre.identifier]', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:24'), category: 'team-permission-identifiers', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:31'), category: 'external-ownership', rewrite: 'teams      = ["payments"]', verdict: 'breaks' },
+      {
+        at: at('terraform/permissions.tf:50'),
+        category: 'action-dynamic-permission',
+        rewrite: '".results.oncall.entities | map(.team) | flatten | index(\\"sre_oncall\\") != null"',
+        verdict: 'breaks',
+      },
       { at: at('terraform/versions.tf:5'), category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
     ]);
     expect(scan.incomplete).toEqual([
@@ -95,6 +104,55 @@ describe('walking', () => {
       `${name}/huge.json: skipped, 5242889 bytes is over the 5 MB limit`,
       `${name}/tf/leak.tf: skipped, a symbolic link to outside the repository`,
     ]);
+  });
+
+  test("the run's own paths are skipped silently; its documents found elsewhere are skipped with a note", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tma-own-'));
+    const name = root.split('/').pop()!;
+    const payload = (extra: Record<string, unknown>) =>
+      JSON.stringify({ ...extra, identifier: 'svc', teamInheritance: { path: 'domain' }, entities: { register: { teams: ['Platform Team'] } } }, null, 2);
+    for (const dir of ['ci', 'audit', 'old', 'api']) await mkdir(join(root, dir));
+    // Given as --snapshot, --baseline, --teams-map and --out: never read, whatever they hold.
+    await writeFile(join(root, 'ci', 'org.json'), payload({}));
+    await writeFile(join(root, 'ci', 'baseline.json'), payload({}));
+    await writeFile(join(root, 'ci', 'teams.json'), '{"Platform Team": "platform"}');
+    await writeFile(join(root, 'audit', 'report.json'), payload({}));
+    // Not named, but recognized by content.
+    await writeFile(join(root, 'old', 'org-snapshot.json'), payload({ format: 'org-snapshot/1' }));
+    await writeFile(join(root, 'old', 'report.json'), payload({ format: 'impact-report/1' }));
+    await writeFile(join(root, 'old', 'accepted.json'), payload({ format: 'teams-migration-audit-baseline/1' }));
+    await writeFile(join(root, 'old', 'review.json'), payload({ format: 'teams-migration-audit/review-state/1' }));
+    await writeFile(join(root, 'old', 'scan.sarif.json'), payload({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json' }));
+    await writeFile(join(root, 'old', 'bare-sarif.json'), payload({ version: '2.1.0', runs: [] }));
+    // Other formats and versions are payloads like any other.
+    await writeFile(join(root, 'api', 'blueprint.json'), payload({ format: 'org-snapshot/2', version: '2.1.0' }));
+    await symlink(join(root, 'ci', 'org.json'), join(root, 'api', 'alias.json'));
+    const own = ['ci/org.json', 'ci/baseline.json', 'ci/teams.json', 'audit', 'ci/not-written-yet.json'].map((p) => join(root, p));
+    const scan = await scanRepositories([root], { ownPaths: own });
+    expect([...new Set(scan.findings.map((f) => f.resource.identifier))]).toEqual([`${name}/api/blueprint.json`]);
+    expect(scan.notes).toEqual([
+      `${name}/old/accepted.json: skipped, an audit document (teams-migration-audit-baseline/1), not a file to migrate`,
+      `${name}/old/bare-sarif.json: skipped, an audit document (SARIF), not a file to migrate`,
+      `${name}/old/org-snapshot.json: skipped, an audit document (org-snapshot/1), not a file to migrate`,
+      `${name}/old/report.json: skipped, an audit document (impact-report/1), not a file to migrate`,
+      `${name}/old/review.json: skipped, an audit document (teams-migration-audit/review-state/1), not a file to migrate`,
+      `${name}/old/scan.sarif.json: skipped, an audit document (SARIF), not a file to migrate`,
+    ]);
+    // Without the own paths, the same files are payloads (and the alias is read through its link).
+    const unaware = await scanRepositories([root]);
+    expect(new Set(unaware.findings.map((f) => f.resource.identifier))).toEqual(
+      new Set(['api/alias.json', 'api/blueprint.json', 'audit/report.json', 'ci/baseline.json', 'ci/org.json'].map((p) => `${name}/${p}`)),
+    );
+    // `--out .` (the root itself) does not hide the checkout.
+    expect((await scanRepositories([root], { ownPaths: [root] })).findings).toHaveLength(unaware.findings.length);
+  });
+
+  test('documents are recognized by their top-level format, or as SARIF', () => {
+    expect(ownDocumentKind('{"format": "org-snapshot/1"}')).toBe('org-snapshot/1');
+    expect(ownDocumentKind('{"$schema": "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"}')).toBe('SARIF');
+    for (const other of ['[{"format": "org-snapshot/1"}]', '{"data": {"format": "impact-report/1"}}', '{"version": "2.1.0"}', '{"format": 1}', '{ not json', '']) {
+      expect(ownDocumentKind(other)).toBeUndefined();
+    }
   });
 
   test('gitignore lines become ignore patterns; negations are reported, not applied', () => {

@@ -178,6 +178,72 @@ EOF
     ]);
   });
 
+  test('calculation properties that read .team are calculation-property findings; other calculations are not', () => {
+    const { findings } = run(`resource "port_blueprint" "incident" {
+  identifier = "incident"
+  calculation_properties = {
+    platform_owned = { type = "boolean", calculation = ".team | index(\\"Platform Team\\") != null" }
+    owners = {
+      type        = "array"
+      calculation = ".team"
+    }
+    link = { type = "string", calculation = "\\"https://status.example.com/\\" + .identifier" }
+    on_call = { type = "boolean", calculation = ".team | index(\\"sre_oncall\\") != null" }
+  }
+  properties = { string_props = { calculation = { title = ".team | index(\\"Payments\\")" } } }
+}
+resource "port_action" "deploy" {
+  calculation_properties = { x = { calculation = ".team | index(\\"Payments\\")" } }
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:4', category: 'calculation-property', rewrite: 'calculation = ".team | index(\\"platform\\") != null"', verdict: 'breaks' },
+      { at: 'infra/main.tf:7', category: 'calculation-property', verdict: 'review' },
+      { at: 'infra/main.tf:10', category: 'calculation-property', verdict: 'unaffected' },
+    ]);
+    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'port_blueprint.incident' });
+    expect(findings[0]!.evidence).toBe('calculation = ".team | index(\\"Platform Team\\") != null"');
+    expect(findings[0]!.reason).toContain('uses team title "Platform Team"');
+  });
+
+  test('jq conditions of a dynamic permission policy are action-dynamic-permission findings, one per condition', () => {
+    const { findings } = run(`resource "port_action_permissions" "restart" {
+  action_identifier = "restart"
+  permissions = {
+    execute = {
+      policy = jsonencode({
+        queries = { oncall = { combinator = "and", rules = [{ property = "$team", operator = "in", value = ["sre_oncall"] }] } }
+        conditions = [
+          ".results.oncall.entities | map(.team) | index(\\"SRE On-Call\\")",
+          ".results.oncall.entities | length > 0",
+          ".user.team | contains([\\"Data Science\\"])",
+        ]
+      })
+    }
+    approve = {
+      policy = <<EOF
+{"queries": {}, "conditions": [".results.x.entities[].team | contains([\\"Payments\\"])"]}
+EOF
+    }
+  }
+}
+resource "port_action" "deploy" {
+  self_service_trigger = { conditions = [".team | index(\\"Payments\\")"] }
+}`);
+    expect(brief(findings)).toEqual([
+      {
+        at: 'infra/main.tf:8',
+        category: 'action-dynamic-permission',
+        rewrite: '".results.oncall.entities | map(.team) | index(\\"sre_oncall\\")"',
+        verdict: 'breaks',
+      },
+      { at: 'infra/main.tf:10', category: 'action-dynamic-permission', verdict: 'breaks' },
+      { at: 'infra/main.tf:16', category: 'action-dynamic-permission', rewrite: '".results.x.entities[].team | contains([\\"payments\\"])"', verdict: 'breaks' },
+    ]);
+    expect(findings[0]!.evidence).toBe('".results.oncall.entities | map(.team) | index(\\"SRE On-Call\\")"');
+    expect(findings[0]!.resource.title).toBe('port_action_permissions.restart');
+    expect(findings[1]!.suggestion).toContain('the identifier of "Data Science" is not known yet');
+  });
+
   test('the provider constraint is flagged only when it excludes 2.2.0 and later', () => {
     const provider = (version: string) => `terraform {
   required_providers {

@@ -69,6 +69,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   }
 
   if (impact.jqError !== undefined) suggestion = `Fix the expression first: jq does not compile it. ${suggestion}`;
+  else if (impact.jqFailure !== undefined) suggestion = `Make sure the expression terminates: jq could not evaluate it. ${suggestion}`;
 
   const draft: FindingDraft = {
     category: site.category,
@@ -88,6 +89,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 /** Whether jq accepts the expression; without jq loaded only our lexer's opinion is known. */
 function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefined {
   if (impact.jqError !== undefined) return `not valid jq; jq says: ${impact.jqError}`;
+  if (impact.jqFailure !== undefined) {
+    const what = impact.jqFailure.failure === 'timeout' ? 'jq evaluation timed out' : 'jq crashed';
+    return `${what} (${impact.jqFailure.error}); the expression may loop or recurse without end, check it by hand`;
+  }
   if (impact.lexError === undefined) return undefined;
   return jqLoaded ? `jq compiles it, but this tool's lexer could not read it (${impact.lexError}); check it by hand` : `not valid jq: ${impact.lexError}`;
 }

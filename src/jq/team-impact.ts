@@ -13,6 +13,11 @@ export interface ImpactContext {
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
   sample?: SampleKind;
+  /**
+   * The org has already migrated (`catalog.migrated`): its team values are identifiers now, so a
+   * result that differs between titles and identifiers is what the expression already gives.
+   */
+  migrated?: boolean;
 }
 
 export interface TitleLiteral {
@@ -35,6 +40,8 @@ export interface ExpressionImpact {
   jqError?: string;
   /** Set when jq ran the expression on samples: what it found, as a clause for the reason. */
   evaluation?: string;
+  /** Set when the result changes with the form of team values but the org already holds identifiers. */
+  alreadyMigrated?: true;
   /**
    * Set when jq gave no answer for the expression (it ran past the time limit or crashed): the
    * verdict is then `review` unless reading it already showed it breaks.
@@ -119,6 +126,13 @@ export function assessTeamExpression(
     const judged = judgeBySamples(expression, references, unique(unknownLiterals), context.jq, context.sample, sampleTeams(context.teams), options.setsTeam ?? false);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
+    // Nothing in it is a title or a removed relation (those were settled above): it only passes
+    // team values through, and in a migrated org those already are identifiers.
+    if (judged.verdict === 'breaks' && context.migrated) {
+      impact.verdict = 'unaffected';
+      impact.alreadyMigrated = true;
+      impact.evaluation = `${judged.evaluation}; the org already holds team identifiers (its blueprints use ownership and its entities' teams are identifiers), so this is already what it gives`;
+    }
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
   }
   if (jqFailure !== undefined) {

@@ -39,6 +39,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       removedRelations: site.removedRelations,
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
+      migrated: catalog.migrated,
     },
     options,
   );
@@ -54,6 +55,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     if (unknown.length > 0) suggestion += ` (${unknownIdentifierHint(unknown)})`;
   } else if (unknown.length > 0) {
     suggestion = `Replace the title with the team's identifier: ${unknownIdentifierHint(unknown)}.`;
+  } else if (impact.verdict === 'unaffected' && impact.alreadyMigrated) {
+    suggestion = 'Nothing to change: the org already holds team identifiers and this expression already runs on them. Check that its output reads well with identifiers.';
   } else if (impact.verdict === 'unaffected' && impact.evaluation !== undefined) {
     suggestion = 'Nothing to change: its result does not depend on whether teams are titles or identifiers.';
   } else if (impact.verdict === 'unaffected') {

@@ -2,7 +2,7 @@ import { isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT, type Catalog } from './catalog.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
-import { buildTeamDirectory, type TeamsMap } from './teams.js';
+import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
 import type { JqEngine } from '../jq/engine.js';
 
 export interface CatalogOptions {
@@ -45,6 +45,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     entities.set(blueprintId, records.filter((record) => isObject(record)));
   }
 
+  const teams = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
+
   return {
     organization: snapshot.organization,
     snapshot,
@@ -53,10 +55,45 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     removedRelations,
     allRemovedRelations,
     inheritance,
-    teams: buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap),
+    teams,
     entities,
     entitiesFetched: snapshot.entities !== undefined,
+    migrated: isMigrated(blueprints, entities, snapshot.entities !== undefined, teams),
     incomplete: snapshot.incomplete ?? [],
     ...(options.jq && { jq: options.jq }),
   };
+}
+
+/**
+ * Has the org already been migrated? All of these must hold, so a half-migrated org or one we
+ * cannot see well enough is never taken for migrated (it would silence real breakage):
+ * - some blueprint of the org's own (not a `_` system one) has `ownership`, the new setting;
+ * - no blueprint still has `teamInheritance`, which the migration replaces;
+ * - entities were fetched, at least one carries `$team` values, and every such value is a known
+ *   team identifier (from `teams`, the `_team` entities or the teams map), none a title and
+ *   none unknown.
+ */
+function isMigrated(
+  blueprints: ReadonlyMap<string, JsonObject>,
+  entities: ReadonlyMap<string, readonly EntityRecord[]>,
+  entitiesFetched: boolean,
+  teams: TeamDirectory,
+): boolean {
+  const own = [...blueprints.entries()].filter(([id]) => !id.startsWith('_')).map(([, blueprint]) => blueprint);
+  if (!own.some((blueprint) => isObject(blueprint.ownership))) return false;
+  if ([...blueprints.values()].some((blueprint) => blueprint.teamInheritance !== undefined)) return false;
+  if (!entitiesFetched) return false;
+  let values = 0;
+  for (const [blueprintId, records] of entities) {
+    if (blueprintId.startsWith('_')) continue;
+    for (const record of records) {
+      const team = record.team;
+      const list = Array.isArray(team) ? team : team === undefined || team === null ? [] : [team];
+      for (const value of list) {
+        if (typeof value !== 'string' || classifyTeamValue(teams, value).state !== 'identifier') return false;
+        values++;
+      }
+    }
+  }
+  return values > 0;
 }

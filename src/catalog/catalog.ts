@@ -30,6 +30,12 @@ export interface Catalog {
   /** False when the snapshot has no `entities` key at all: ownership-direct cannot be decided. */
   entitiesFetched: boolean;
   incomplete: readonly IncompleteEntry[];
+  /**
+   * The org has already been migrated: its blueprints use `ownership` (none has
+   * `teamInheritance`) and its entities' `$team` values are all known team identifiers. Then an
+   * expression that only passes team values through already runs on identifiers.
+   */
+  migrated: boolean;
   /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
   jq?: JqEngine;
 }

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../model/json.js';
-import type { EvaluateResult, JqEngine } from './engine.js';
+import type { EvaluateResult, EvaluationFailure, JqEngine } from './engine.js';
 import { sampleInput, VARIANT_COUNT, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface DifferentialOptions {
@@ -16,7 +16,9 @@ export interface DifferentialOptions {
 
 export type DifferentialOutcome =
   | { kind: 'differs'; withTitles: string; withIdentifiers: string }
-  | { kind: 'same'; samples: number };
+  | { kind: 'same'; samples: number }
+  /** jq gave no answer (it timed out or crashed): nothing can be concluded from the samples. */
+  | { kind: 'failed'; failure: EvaluationFailure; error: string };
 
 /**
  * Evaluate the expression on the same sample contexts twice, once with teams as titles and once
@@ -26,13 +28,21 @@ export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string
   const toIdentifier = new Map(options.teams.map((team) => [team.title, team.identifier]));
   for (let variant = 0; variant < VARIANT_COUNT; variant++) {
     const withTitles = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'title', options.queryIds), expression);
+    const failedTitles = failedRun(withTitles);
+    if (failedTitles) return failedTitles;
     const withIdentifiers = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'identifier', options.queryIds), expression);
+    const failedIdentifiers = failedRun(withIdentifiers);
+    if (failedIdentifiers) return failedIdentifiers;
     const expected = options.setsTeam && withTitles.ok ? { ok: true as const, values: withTitles.values.map((v) => translate(v, toIdentifier)) } : withTitles;
     if (!sameResult(expected, withIdentifiers)) {
       return { kind: 'differs', withTitles: describeResult(withTitles), withIdentifiers: describeResult(withIdentifiers) };
     }
   }
   return { kind: 'same', samples: VARIANT_COUNT };
+}
+
+function failedRun(result: EvaluateResult): DifferentialOutcome | undefined {
+  return !result.ok && result.failure !== undefined ? { kind: 'failed', failure: result.failure, error: result.error } : undefined;
 }
 
 function translate(value: JsonValue, toIdentifier: ReadonlyMap<string, string>): JsonValue {

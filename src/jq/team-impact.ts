@@ -1,7 +1,7 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import type { Verdict } from '../model/finding.js';
 import { compareTitlesAndIdentifiers } from './differential.js';
-import type { JqEngine } from './engine.js';
+import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
 import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
 
@@ -13,6 +13,11 @@ export interface ImpactContext {
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
   sample?: SampleKind;
+  /**
+   * The org has already migrated (`catalog.migrated`): its team values are identifiers now, so a
+   * result that differs between titles and identifiers is what the expression already gives.
+   */
+  migrated?: boolean;
 }
 
 export interface TitleLiteral {
@@ -35,6 +40,13 @@ export interface ExpressionImpact {
   jqError?: string;
   /** Set when jq ran the expression on samples: what it found, as a clause for the reason. */
   evaluation?: string;
+  /** Set when the result changes with the form of team values but the org already holds identifiers. */
+  alreadyMigrated?: true;
+  /**
+   * Set when jq gave no answer for the expression (it ran past the time limit or crashed): the
+   * verdict is then `review` unless reading it already showed it breaks.
+   */
+  jqFailure?: { failure: EvaluationFailure; error: string };
 }
 
 export interface AssessOptions {
@@ -70,7 +82,8 @@ export function assessTeamExpression(
   options: AssessOptions = {},
 ): ExpressionImpact | undefined {
   const validity = context.jq?.validate(expression);
-  const jqError = validity && !validity.ok ? validity.error : undefined;
+  const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
+  const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
   const result = extractReferences(expression);
   if (!result.ok) {
     const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations);
@@ -83,6 +96,7 @@ export function assessTeamExpression(
       lexError: `${result.error.message} at offset ${result.error.offset}`,
     };
     if (jqError !== undefined) impact.jqError = jqError;
+    if (jqFailure !== undefined) impact.jqFailure = jqFailure;
     return impact;
   }
   const { references } = result;
@@ -108,10 +122,22 @@ export function assessTeamExpression(
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
   // Reading the expression settles breaks and unaffected; only what is left is worth running.
-  if (impact.verdict === 'review' && context.jq && context.sample && jqError === undefined && !options.externalInput) {
+  if (impact.verdict === 'review' && context.jq && context.sample && jqError === undefined && jqFailure === undefined && !options.externalInput) {
     const judged = judgeBySamples(expression, references, unique(unknownLiterals), context.jq, context.sample, sampleTeams(context.teams), options.setsTeam ?? false);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
+    // Nothing in it is a title or a removed relation (those were settled above): it only passes
+    // team values through, and in a migrated org those already are identifiers.
+    if (judged.verdict === 'breaks' && context.migrated) {
+      impact.verdict = 'unaffected';
+      impact.alreadyMigrated = true;
+      impact.evaluation = `${judged.evaluation}; the org already holds team identifiers (its blueprints use ownership and its entities' teams are identifiers), so this is already what it gives`;
+    }
+    if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+  }
+  if (jqFailure !== undefined) {
+    impact.jqFailure = jqFailure;
+    if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   if (jqError !== undefined) {
     impact.jqError = jqError;
@@ -135,10 +161,11 @@ function judgeBySamples(
   kind: SampleKind,
   teams: [SampleTeam, SampleTeam],
   setsTeam: boolean,
-): { verdict: Verdict; evaluation: string } {
+): { verdict: Verdict; evaluation: string; jqFailure?: { failure: EvaluationFailure; error: string } } {
   const queryIds = kind === 'policy' ? policyQueryIds(references.paths) : [];
   const label = SAMPLE_LABEL[kind];
   const outcome = compareTitlesAndIdentifiers(jq, expression, { kind, teams, queryIds, setsTeam });
+  if (outcome.kind === 'failed') return failedRun(outcome, label);
   if (outcome.kind === 'differs') {
     const standIn = teams.some((team) => team.placeholder) ? ' (for stand-in teams: the org names no team identifiers yet)' : '';
     return {
@@ -156,6 +183,7 @@ function judgeBySamples(
   for (const literal of unknownLiterals.slice(0, MAX_PROBED_LITERALS)) {
     const asTeam: SampleTeam = { title: literal, identifier: probeIdentifier(literal) };
     const probe = compareTitlesAndIdentifiers(jq, expression, { kind, teams: [asTeam, teams[1]], queryIds, setsTeam });
+    if (probe.kind === 'failed') return failedRun(probe, label);
     if (probe.kind === 'differs') {
       return {
         verdict: 'review',
@@ -168,6 +196,16 @@ function judgeBySamples(
     evaluation: setsTeam
       ? `run by jq on ${outcome.samples} sample ${label}, it passes team values through, so it yields identifiers once teams are identifiers`
       : `run by jq on ${outcome.samples} sample ${label}, it gives the same result with team titles and with team identifiers`,
+  };
+}
+
+/** jq gave no answer on a sample: nothing is known about the result, so a person must look. */
+function failedRun(outcome: { failure: EvaluationFailure; error: string }, label: string) {
+  const what = outcome.failure === 'timeout' ? 'its evaluation timed out' : 'jq crashed while evaluating it';
+  return {
+    verdict: 'review' as const,
+    evaluation: `run by jq on sample ${label}, ${what} (${outcome.error}), so whether it changes with team identifiers is unknown`,
+    jqFailure: { failure: outcome.failure, error: outcome.error },
   };
 }
 
@@ -235,6 +273,9 @@ export function describeImpact(impact: ExpressionImpact): string {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
   }
   if (impact.evaluation) parts.push(impact.evaluation);
+  if (impact.jqFailure && !impact.evaluation) {
+    parts.push(`jq could not compile it (${impact.jqFailure.failure === 'timeout' ? 'it timed out' : 'jq crashed'}: ${impact.jqFailure.error}), so it is listed for review`);
+  }
   if (impact.jqError) parts.push(`jq does not compile it (${impact.jqError})`);
   else if (impact.lexError) parts.push(`its jq could not be read (${impact.lexError}), so it is listed for review`);
   return parts.join('; ');

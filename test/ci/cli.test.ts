@@ -85,6 +85,36 @@ describe('exit codes from a spawned CLI', () => {
     expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('**Gate: incomplete** (exit 3)');
   });
 
+  it('0: calculations that loop for ever or crash jq end as review findings; no hang, no stray output', () => {
+    const dir = tmp();
+    const snapshot = demoSnapshotJson();
+    const service = snapshot.blueprints.find((b) => b.identifier === 'service') as { calculationProperties: Record<string, unknown> };
+    service.calculationProperties.loops = { calculation: '.team as $t | last(range(1e9)) | $t', type: 'string' };
+    service.calculationProperties.recurses = { calculation: 'def f: [f]; .team | f', type: 'string' };
+    writeFileSync(join(dir, 'org.json'), JSON.stringify(snapshot));
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [MAIN, 'analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--fail-on', 'none', '--format', 'json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.signal).toBeNull(); // not killed by the timeout: it finished by itself
+    expect(run.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/gate passed$/), `wrote ${join(dir, 'out', 'report.json')}`]);
+    const report = readJson(join(dir, 'out', 'report.json')) as unknown as { findings: { location: string; verdict: string; note?: string }[]; ruleErrors?: unknown };
+    expect(report.ruleErrors).toBeUndefined();
+    for (const property of ['loops', 'recurses']) {
+      expect(report.findings.find((f) => f.location === `calculationProperties.${property}.calculation`)).toMatchObject({
+        verdict: 'review',
+        note: expect.stringMatching(/^jq (evaluation timed out|crashed) /),
+      });
+    }
+    // The demo's own calculations are still judged.
+    expect(report.findings.find((f) => f.location === 'calculationProperties.platform_owned.calculation')?.verdict).toBe('breaks');
+  }, 90_000);
+
   it('--help documents the exit codes and the gate options', () => {
     const run = cli(['analyze', '--help']);
     expect(run.code).toBe(0);

@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { firstLine, loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_TIMEOUT_MS, firstLine, loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -49,6 +49,62 @@ describe('jq engine', () => {
       sum += result.values[0] as number;
     }
     expect(sum).toBe((3000 * 3001) / 2);
+  });
+});
+
+/** Loops for ever on any input: jq-wasm never returns from it. */
+const HANG = '.team as $t | last(range(1e9)) | $t';
+/** Recurses until the wasm runtime aborts (`Aborted()`), a RuntimeError, not a JqError. */
+const ABORT = 'def f: [f]; .team | f';
+
+describe('isolation: the org\'s expressions cannot hang or crash the audit', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('uses a time limit far above what a sample evaluation needs', () => {
+    expect(DEFAULT_TIMEOUT_MS).toBe(250);
+  });
+
+  it('a never-ending evaluation becomes a timeout within the limit, and jq keeps working after it', async () => {
+    const engine = await loadJqEngine({ timeoutMs: 100 });
+    try {
+      let started = Date.now();
+      expect(engine.evaluate({ team: ['Payments'] }, HANG)).toEqual({ ok: false, error: 'no result within 100 ms', failure: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // A fresh worker answers the next request.
+      expect(engine.evaluate({ team: ['Payments', 'Platform Team'] }, '.team | join(", ")')).toEqual({ ok: true, values: ['Payments, Platform Team'] });
+      // The expression that timed out is not run again, on any input: that would only cost the same.
+      started = Date.now();
+      expect(engine.evaluate({ team: ['Other'] }, HANG)).toMatchObject({ ok: false, failure: 'timeout' });
+      expect(engine.validate(HANG)).toMatchObject({ ok: false, failure: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(50);
+      expect(engine.validate('.team |')).toMatchObject({ ok: false, error: expect.stringContaining('syntax error') });
+    } finally {
+      await engine.close?.();
+    }
+  });
+
+  it('a crash of the wasm runtime becomes a result, prints nothing, and jq keeps working after it', async () => {
+    const written: string[] = [];
+    const capture = (chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    };
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+    // A generous limit, so the abort (a few hundred ms of recursion) is seen as the crash it is.
+    const engine = await loadJqEngine({ timeoutMs: 20_000 });
+    try {
+      expect(engine.evaluate({ team: ['Payments'] }, ABORT)).toEqual({ ok: false, error: expect.stringMatching(/^Aborted\(\)/), failure: 'crash' });
+      expect(engine.evaluate({ team: ['Payments'] }, '.team[0]')).toEqual({ ok: true, values: ['Payments'] });
+      for (let i = 0; i < 20; i++) expect(engine.evaluate({ n: i }, '.n * 2')).toEqual({ ok: true, values: [i * 2] });
+      // Worker output would arrive asynchronously: give it the chance to show up.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await engine.close?.();
+    }
+    expect(written.join('')).toBe('');
   });
 });
 

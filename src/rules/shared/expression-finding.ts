@@ -39,6 +39,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       removedRelations: site.removedRelations,
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
+      migrated: catalog.migrated,
     },
     options,
   );
@@ -54,6 +55,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     if (unknown.length > 0) suggestion += ` (${unknownIdentifierHint(unknown)})`;
   } else if (unknown.length > 0) {
     suggestion = `Replace the title with the team's identifier: ${unknownIdentifierHint(unknown)}.`;
+  } else if (impact.verdict === 'unaffected' && impact.alreadyMigrated) {
+    suggestion = 'Nothing to change: the org already holds team identifiers and this expression already runs on them. Check that its output reads well with identifiers.';
   } else if (impact.verdict === 'unaffected' && impact.evaluation !== undefined) {
     suggestion = 'Nothing to change: its result does not depend on whether teams are titles or identifiers.';
   } else if (impact.verdict === 'unaffected') {
@@ -69,6 +72,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   }
 
   if (impact.jqError !== undefined) suggestion = `Fix the expression first: jq does not compile it. ${suggestion}`;
+  else if (impact.jqFailure !== undefined) suggestion = `Make sure the expression terminates: jq could not evaluate it. ${suggestion}`;
 
   const draft: FindingDraft = {
     category: site.category,
@@ -88,6 +92,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 /** Whether jq accepts the expression; without jq loaded only our lexer's opinion is known. */
 function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefined {
   if (impact.jqError !== undefined) return `not valid jq; jq says: ${impact.jqError}`;
+  if (impact.jqFailure !== undefined) {
+    const what = impact.jqFailure.failure === 'timeout' ? 'jq evaluation timed out' : 'jq crashed';
+    return `${what} (${impact.jqFailure.error}); the expression may loop or recurse without end, check it by hand`;
+  }
   if (impact.lexError === undefined) return undefined;
   return jqLoaded ? `jq compiles it, but this tool's lexer could not read it (${impact.lexError}); check it by hand` : `not valid jq: ${impact.lexError}`;
 }

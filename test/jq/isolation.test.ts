@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import type { Report } from '../../src/model/finding.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+
+const HANG = '.team as $t | last(range(1e9)) | $t';
+const ABORT = 'def f: [f]; .team | f';
+
+/** A blueprint whose calculations mix ordinary expressions with one that never ends or crashes jq. */
+const org = (bad: string): OrgSnapshot => ({
+  format: 'org-snapshot/1',
+  organization: { id: 'org_1', name: 'Test org' },
+  teams: [
+    { name: 'Platform Team', identifier: 'platform' },
+    { name: 'Payments', identifier: 'payments' },
+  ],
+  blueprints: [
+    {
+      identifier: 'service',
+      title: 'Service',
+      calculationProperties: {
+        a_title: { calculation: '.team | index("Platform Team") != null', type: 'boolean' },
+        b_bad: { calculation: bad, type: 'string' },
+        c_joined: { calculation: '.team | join(", ")', type: 'string' },
+        d_count: { calculation: '.team | length', type: 'number' },
+      },
+    },
+  ],
+  entities: {},
+});
+
+const engines: JqEngine[] = [];
+afterAll(async () => {
+  await Promise.all(engines.map((engine) => engine.close?.()));
+});
+async function run(bad: string, timeoutMs: number): Promise<{ report: Report; ms: number }> {
+  const jq = await loadJqEngine({ timeoutMs });
+  engines.push(jq);
+  const started = Date.now();
+  const report = analyze(buildCatalog(org(bad), { jq }));
+  return { report, ms: Date.now() - started };
+}
+const at = (report: Report, property: string) => report.findings.find((f) => f.location === `calculationProperties.${property}.calculation`);
+
+/** What every other calculation of the blueprint gets, with or without a bad neighbour. */
+function expectNeighboursJudged(report: Report) {
+  expect(report.ruleErrors).toBeUndefined();
+  expect(report.incomplete).toEqual([]);
+  expect(at(report, 'a_title')).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("platform") != null' });
+  expect(at(report, 'c_joined')?.verdict).toBe('breaks');
+  expect(at(report, 'd_count')?.verdict).toBe('unaffected');
+}
+
+describe('a calculation that jq cannot finish is one review finding, not a hang or a rule error', () => {
+  it('an endless loop times out into review with a note, in bounded time', async () => {
+    const { report, ms } = await run(HANG, 100);
+    expect(at(report, 'b_bad')).toMatchObject({
+      verdict: 'review',
+      note: 'jq evaluation timed out (no result within 100 ms); the expression may loop or recurse without end, check it by hand',
+      reason: expect.stringContaining('its evaluation timed out (no result within 100 ms), so whether it changes with team identifiers is unknown'),
+      suggestion: expect.stringMatching(/^Make sure the expression terminates: jq could not evaluate it\. /),
+    });
+    expectNeighboursJudged(report);
+    // One time limit and one worker restart, not one per sample.
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('a wasm abort becomes review with a note, and every other calculation keeps its finding', async () => {
+    const { report } = await run(ABORT, 20_000);
+    expect(at(report, 'b_bad')).toMatchObject({
+      verdict: 'review',
+      note: expect.stringMatching(/^jq crashed \(Aborted\(\).*check it by hand$/),
+    });
+    expectNeighboursJudged(report);
+  });
+
+  it('the same org without the bad calculation gives the same neighbours', async () => {
+    const { report } = await run('.team | length > 0', 250);
+    expectNeighboursJudged(report);
+  });
+});

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import type { Finding, Report } from '../../src/model/finding.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+
+type Blueprint = Record<string, unknown> & { identifier: string; relations?: Record<string, unknown> };
+type Entity = Record<string, unknown> & { identifier: string; team?: unknown };
+
+const demo = (): OrgSnapshot & { blueprints: Blueprint[]; entities: Record<string, Entity[]> } =>
+  JSON.parse(readFileSync(new URL('../../fixtures/demo-org.json', import.meta.url), 'utf8')) as OrgSnapshot & {
+    blueprints: Blueprint[];
+    entities: Record<string, Entity[]>;
+  };
+
+const IDENTIFIER: Record<string, string> = { 'Platform Team': 'platform', Payments: 'payments', 'SRE On-Call': 'sre_oncall', 'Data Science': 'data_science' };
+
+/**
+ * The demo org after the migration: every team has a `_team` entity, entities hold team
+ * identifiers, `teamInheritance` became `ownership` (the beta `owning_team` relation is gone),
+ * and every other blueprint owns its entities directly. Expressions are left as they were.
+ */
+function migratedDemo() {
+  const org = demo();
+  org.entities._team = Object.entries(IDENTIFIER).map(([title, identifier]) => ({ identifier, title }));
+  for (const [blueprint, records] of Object.entries(org.entities)) {
+    if (blueprint === '_team') continue;
+    for (const record of records) if (Array.isArray(record.team)) record.team = record.team.map((title: string) => IDENTIFIER[title] ?? title);
+  }
+  for (const blueprint of org.blueprints) {
+    if (blueprint.identifier.startsWith('_')) continue;
+    const inheritance = blueprint.teamInheritance as { path: string } | undefined;
+    delete blueprint.teamInheritance;
+    if (inheritance && blueprint.relations?.[inheritance.path] && (blueprint.relations[inheritance.path] as { target: string }).target !== '_team') {
+      blueprint.ownership = { type: 'Inherited', path: inheritance.path };
+    } else {
+      if (inheritance) delete blueprint.relations?.[inheritance.path];
+      blueprint.ownership = { type: 'Direct' };
+    }
+  }
+  return org;
+}
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+afterAll(async () => {
+  await jq.close?.();
+});
+
+describe('catalog.migrated: has the org already been migrated?', () => {
+  it('yes: ownership everywhere, no teamInheritance, every entity team a known identifier', () => {
+    expect(buildCatalog(migratedDemo()).migrated).toBe(true);
+  });
+
+  it('no: the demo org as it is today (teamInheritance, titles in $team)', () => {
+    expect(buildCatalog(demo()).migrated).toBe(false);
+  });
+
+  it('no: one blueprint still has teamInheritance', () => {
+    const org = migratedDemo();
+    org.blueprints.find((b) => b.identifier === 'deployment')!.teamInheritance = { path: 'service' };
+    expect(buildCatalog(org).migrated).toBe(false);
+  });
+
+  it('no: no blueprint uses ownership yet', () => {
+    const org = migratedDemo();
+    for (const blueprint of org.blueprints) delete blueprint.ownership;
+    expect(buildCatalog(org).migrated).toBe(false);
+  });
+
+  it('no: an entity still holds a team title, or a value that is no known identifier', () => {
+    for (const value of ['Payments', 'someone_else']) {
+      const org = migratedDemo();
+      org.entities.service![0]!.team = [value];
+      expect(buildCatalog(org).migrated, value).toBe(false);
+    }
+  });
+
+  it('no: entities were not fetched, or none carries a team', () => {
+    const withoutEntities = migratedDemo() as OrgSnapshot;
+    delete withoutEntities.entities;
+    expect(buildCatalog(withoutEntities).migrated).toBe(false);
+    const teamless = migratedDemo();
+    for (const [blueprint, records] of Object.entries(teamless.entities)) if (blueprint !== '_team') for (const record of records) delete record.team;
+    expect(buildCatalog(teamless).migrated).toBe(false);
+  });
+});
+
+describe('after the migration, expressions that pass team values through are no longer broken', () => {
+  let before: Report;
+  let after: Report;
+  beforeAll(() => {
+    before = analyze(buildCatalog(demo(), { jq }));
+    after = analyze(buildCatalog(migratedDemo(), { jq }));
+  });
+  const find = (report: Report, evidence: string): Finding => {
+    const found = report.findings.find((f) => f.evidence === evidence);
+    if (!found) throw new Error(`no finding for ${evidence}`);
+    return found;
+  };
+  const PASS_THROUGH = [
+    '.team | join(", ")', // calculation property owner_list
+    '{{ .entity.team | join(",") }}', // webhook body of deploy_service
+    '{{ .event.diff.after.team[0] }}', // X-Owner-Team header of the status page automation
+  ];
+
+  it('before: each still breaks (titles today, identifiers tomorrow)', () => {
+    for (const evidence of PASS_THROUGH) expect(find(before, evidence).verdict, evidence).toBe('breaks');
+  });
+
+  it('after: each is unaffected, saying the org already holds identifiers', () => {
+    for (const evidence of PASS_THROUGH) {
+      const finding = find(after, evidence);
+      expect(finding.verdict, evidence).toBe('unaffected');
+      expect(finding.reason, evidence).toContain('the org already holds team identifiers');
+      expect(finding.suggestion, evidence).toMatch(/^Nothing to change: the org already holds team identifiers/);
+    }
+  });
+
+  it('after: a title literal still breaks, since it never matches again', () => {
+    const finding = find(after, '.team | index("Platform Team") != null');
+    expect(finding).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("platform") != null' });
+    expect(finding.reason).not.toContain('already holds team identifiers');
+  });
+
+  it('half-migrated (one teamInheritance left): not taken for migrated, so pass-through and removed-relation reads still break', () => {
+    const org = migratedDemo();
+    const repository = org.blueprints.find((b) => b.identifier === 'repository')!;
+    delete repository.ownership;
+    repository.teamInheritance = { path: 'owning_team' };
+    repository.relations = { ...(repository.relations as Record<string, unknown>), owning_team: { target: '_team', many: true, required: false } };
+    const report = analyze(buildCatalog(org, { jq }));
+    expect(find(report, '.relations.owning_team | join(",")').verdict).toBe('breaks');
+    expect(find(report, '.team | join(", ")').verdict).toBe('breaks');
+  });
+});

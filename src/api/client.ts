@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import { isObject, type JsonObject } from '../model/json.js';
-import type { Credentials } from './connection.js';
+import { credentialSource, type Credentials } from './connection.js';
 import { createLimiter } from './limiter.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
@@ -165,7 +165,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const requestedAt = options.now();
     const response = await send('POST', '/v1/auth/access_token', { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, false);
     if (response.status === 401 || response.status === 403) {
-      throw new ApiAuthError(`the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP ${response.status})`, response.status);
+      throw new ApiAuthError(`the service rejected ${credentialSource(credentials)} (HTTP ${response.status})`, response.status);
     }
     const payload = parseEnvelope(response, 'POST /v1/auth/access_token');
     const accessToken = payload.accessToken;

@@ -54,7 +54,8 @@ export function addSourceOptions(command: Command): Command {
 }
 
 export function parseConcurrency(raw: string): number {
-  const value = Number(raw);
+  // Digits only: Number() would also take "1e1", "0x4", " 4" or "".
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);
   }
@@ -70,8 +71,9 @@ export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<R
 
 /** Like resolveSource, but undefined when there is neither a snapshot nor credentials (repository-only runs). */
 export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
-  if (flags.snapshot) return { snapshot: await readSnapshotFile(flags.snapshot), description: `snapshot ${flags.snapshot}` };
+  // Checked whatever the source: a bad flag is a usage error even where it would not be used.
   const concurrency = parseConcurrency(flags.concurrency);
+  if (flags.snapshot) return { snapshot: await readSnapshotFile(flags.snapshot), description: `snapshot ${flags.snapshot}` };
   const connection = await resolveConnection(flags, io.env);
   if (!connection) return undefined;
 

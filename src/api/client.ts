@@ -2,6 +2,7 @@ import { ApiError } from '../errors.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import { credentialSource, type Credentials } from './connection.js';
 import { createLimiter } from './limiter.js';
+import { describeNetworkError, oneLine } from './network-error.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
@@ -10,6 +11,24 @@ import type { Transport, TransportResponse } from './transport.js';
 /** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
 export class ApiAuthError extends ApiError {
   override name = 'ApiAuthError';
+}
+
+/**
+ * The API cannot be read at the configured URL at all: nothing listens, the host does not
+ * resolve, or what answers is not the catalog API. A configuration error: the run stops (exit 2).
+ */
+export class ApiUnreachableError extends ApiError {
+  override name = 'ApiUnreachableError';
+}
+
+/** An answer that is not the service's JSON envelope: a web page, a proxy, another API. */
+export class ApiShapeError extends ApiError {
+  override name = 'ApiShapeError';
+}
+
+/** Whether a failed read says "this URL is not the catalog API" rather than "this resource failed". */
+export function isNotTheApi(error: ApiError): boolean {
+  return error instanceof ApiShapeError || error.status === 404 || error.status === 405;
 }
 
 export type ClientEvent =
@@ -78,6 +97,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+  /** Set by the first HTTP answer of any status: from then on, network failures are retried as transient. */
+  let reached = false;
 
   const blockUntil = (until: number) => {
     const from = Math.max(blockedUntil, options.now());
@@ -125,11 +146,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       try {
         const request = { method, url: url.href, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
         response = await options.transport(request);
+        reached = true;
         const rateLimit = readRateLimitHeaders(response.headers);
         noteRateLimit(rateLimit, response.status);
         outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
       } catch (error) {
-        outcome = { kind: 'network', message: networkMessage(error) };
+        const failure = describeNetworkError(error);
+        // Before any answer, a refused connection or an unknown host means a wrong URL: no retries.
+        if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
+        outcome = { kind: 'network', message: failure.message };
       }
 
       if (response?.status === 401 && auth && options.credentials.kind === 'client' && !reauthenticated) {
@@ -163,11 +188,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const exchangeToken = async (credentials: Extract<Credentials, { kind: 'client' }>): Promise<Token> => {
     const requestedAt = options.now();
-    const response = await send('POST', '/v1/auth/access_token', { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, false);
+    // Without a token nothing can be read: every failure of the exchange stops the run.
+    let response: TransportResponse;
+    try {
+      response = await send('POST', '/v1/auth/access_token', { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, false);
+    } catch (error) {
+      if (error instanceof ApiError && !(error instanceof ApiUnreachableError)) throw new ApiUnreachableError(error.message, error.status, { cause: error });
+      throw error;
+    }
     if (response.status === 401 || response.status === 403) {
       throw new ApiAuthError(`the service rejected ${credentialSource(credentials)} (HTTP ${response.status})`, response.status);
     }
-    const payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+    let payload: JsonObject;
+    try {
+      payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw new ApiUnreachableError(isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message, error.status, { cause: error });
+    }
     const accessToken = payload.accessToken;
     const expiresIn = payload.expiresIn;
     if (typeof accessToken !== 'string' || accessToken === '') {
@@ -206,7 +244,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     async get(path, key) {
       const payload = await call('GET', path, undefined);
-      if (!(key in payload)) throw new ApiError(`GET ${path}: the response has no "${key}"`);
+      if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
     async searchEntities(blueprintId, query, { limit, maxEntities, include }) {
@@ -237,20 +275,15 @@ function parseEnvelope(response: TransportResponse, what: string): JsonObject {
   try {
     document = JSON.parse(response.text);
   } catch (error) {
-    throw new ApiError(`${what}: HTTP ${response.status} with a body that is not JSON`, response.status, { cause: error });
+    throw new ApiShapeError(`${what}: HTTP ${response.status} with a body that is not JSON`, response.status, { cause: error });
   }
-  if (response.status < 200 || response.status > 299 || !isObject(document) || document.ok !== true) {
-    const message = isObject(document) && typeof document.message === 'string' ? `: ${document.message.slice(0, 200)}` : '';
+  const success = response.status >= 200 && response.status <= 299;
+  if (success && !(isObject(document) && document.ok === true)) {
+    throw new ApiShapeError(`${what}: HTTP ${response.status} without the service's {"ok": true} envelope`, response.status);
+  }
+  if (!success || !isObject(document)) {
+    const message = isObject(document) && typeof document.message === 'string' ? `: ${oneLine(document.message.slice(0, 200))}` : '';
     throw new ApiError(`${what}: HTTP ${response.status}${message}`, response.status);
   }
   return document;
-}
-
-function networkMessage(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'the request timed out';
-    const code = (error.cause as { code?: unknown } | undefined)?.code;
-    return typeof code === 'string' ? `network error ${code}` : `network error: ${error.message}`;
-  }
-  return 'network error';
 }

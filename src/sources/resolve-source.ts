@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Option, type Command } from 'commander';
-import { createApiClient } from '../api/client.js';
+import { ApiUnreachableError, createApiClient } from '../api/client.js';
 import { resolveConnection } from '../api/connection.js';
 import { createFetchTransport, type Transport } from '../api/transport.js';
 import { UsageError } from '../errors.js';
@@ -89,7 +89,15 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
     onEvent: progress.onClient,
   });
   const started = now();
-  const snapshot = await fetchLiveSnapshot(client, progress.onFetch);
+  let snapshot: OrgSnapshot;
+  try {
+    snapshot = await fetchLiveSnapshot(client, progress.onFetch);
+  } catch (error) {
+    progress.abort();
+    if (!(error instanceof ApiUnreachableError)) throw error;
+    const check = flags.apiUrl ? 'check --api-url' : 'check --region and the network';
+    throw new ApiUnreachableError(`cannot read the catalog API at ${connection.baseUrl.origin}: ${error.message} (${check})`, error.status, { cause: error });
+  }
   const stats = client.stats();
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);

@@ -26,6 +26,8 @@ export interface SandboxOptions {
   failStatus?: number;
   /** Forced answers: the first `times` matching requests (all when absent) get `status`. */
   faults?: Array<{ method?: string; path: string; status: number; times?: number }>;
+  /** Every request gets this answer, as a URL that is not the API would (a 404 everywhere, a web page). */
+  answerAll?: { status: number; contentType?: string; body?: string };
   /** The sandbox's clock in ms (shared with the client's in tests); Date.now by default. */
   now?: () => number;
   /** Stop after this long without a request (10 minutes by default). */
@@ -252,6 +254,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     touch();
     const method = request.method ?? 'GET';
     const path = request.url ?? '/';
+    if (options.answerAll) {
+      const { status, contentType = 'application/json', body = JSON.stringify({ ok: false, error: 'not_found', message: 'not found' }) } = options.answerAll;
+      requests.push({ method, path, status });
+      request.resume();
+      response.writeHead(status, { 'content-type': contentType });
+      response.end(body);
+      return;
+    }
     handle(request, response)
       .catch((error: unknown) => {
         if (error instanceof HttpError) return { status: error.status, body: { error: error.code, message: error.message } };

@@ -11,6 +11,7 @@ import {
   type OrgSnapshot,
   type TeamRecord,
 } from '../model/snapshot.js';
+import { redactSnapshot } from './redact.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -221,7 +222,8 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (blueprints) snapshot.entities = definedEntries(entities);
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-  return snapshot;
+  // Webhook signing secrets, Authorization headers and the like never leave the fetch.
+  return redactSnapshot(snapshot);
 }
 
 /**

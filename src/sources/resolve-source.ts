@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { fetchLiveSnapshot } from './live.js';
 import { createProgress } from './progress.js';
+import { redactSnapshot } from './redact.js';
 import { readSnapshotFile } from './snapshot-file.js';
 
 export interface SourceFlags {
@@ -73,7 +74,9 @@ export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<R
 export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
   // Checked whatever the source: a bad flag is a usage error even where it would not be used.
   const concurrency = parseConcurrency(flags.concurrency);
-  if (flags.snapshot) return { snapshot: await readSnapshotFile(flags.snapshot), description: `snapshot ${flags.snapshot}` };
+  // A file recorded before redaction existed (or by hand) is redacted too: the report quotes records,
+  // `snapshot --snapshot` rewrites the file, and a live run and its recording must analyze the same.
+  if (flags.snapshot) return { snapshot: redactSnapshot(await readSnapshotFile(flags.snapshot)), description: `snapshot ${flags.snapshot}` };
   const connection = await resolveConnection(flags, io.env);
   if (!connection) return undefined;
 

@@ -80,6 +80,19 @@ export const MAX_SEARCH_PAGE = 1_000;
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 /** Ours: a bound on paging, far above any real org (10 million entities at 1000 per page). */
 const MAX_SEARCH_PAGES = 10_000;
+/** Ours: a bound on how often one request re-checks the budget as others finish (each pass is an answer). */
+const MAX_BUDGET_PASSES = 10_000;
+/** Ours: answers computed in the same window differ by less than this (the reset is whole seconds). */
+const SAME_WINDOW_MS = 1_000;
+
+/** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
+interface Budget {
+  limit?: number;
+  /** Requests the service still accepts in this window, as of the latest answer. */
+  remaining: number;
+  /** When the window resets (epoch ms); after it, `limit` (when known) is available again. */
+  resetAt: number;
+}
 
 interface Token {
   value: string;
@@ -106,23 +119,94 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     blockedUntil = Math.max(blockedUntil, until);
   };
 
-  const waitForBudget = async () => {
-    // Bounded: each pass either returns or sleeps until the latest known reset.
-    for (let pass = 0; pass < policy.maxRateLimitRetries + 1; pass++) {
-      const waitMs = blockedUntil - options.now();
-      if (waitMs <= 0) return;
-      stats.rateLimitWaits++;
-      emit({ type: 'rate-limit-wait', waitMs, reason: 'budget-spent' });
-      await options.sleep(waitMs);
+  /*
+   * §8.1 and product.md: slow down before the budget is spent, not after. A request may start
+   * only when the remaining budget covers it and every request already in flight (their answers
+   * may not be counted in the `remaining` we hold yet); otherwise it waits for those answers
+   * (fresher headers) or, when none is in flight, for the reset. So concurrency spends no 429
+   * while the service sends the headers.
+   */
+  let budget: Budget | undefined;
+  let inFlight = 0;
+  let answered: Array<() => void> = [];
+  let sleeping: { until: number; done: Promise<void> } | undefined;
+
+  const noteBudget = (headers: RateLimitHeaders) => {
+    if (headers.remaining === undefined) return;
+    const now = options.now();
+    const resetAt = now + (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
+    const next: Budget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
+    if (!budget || now >= budget.resetAt || resetAt >= budget.resetAt + SAME_WINDOW_MS) {
+      budget = next; // the first answer, or a new window
+    } else if (resetAt > budget.resetAt - SAME_WINDOW_MS) {
+      // Same window: answers arrive in any order, and the lowest count is the latest.
+      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.max(budget.resetAt, resetAt) };
+    } // else a late answer from an earlier window: it says nothing of this one.
+  };
+
+  /** Whether one more request fits the budget beside those in flight. */
+  const budgetAllows = (now: number): boolean => {
+    if (!budget) return true;
+    if (now >= budget.resetAt) return inFlight === 0 || (budget.limit ?? Number.POSITIVE_INFINITY) - inFlight > 0;
+    return budget.remaining - inFlight > 0;
+  };
+
+  /** One sleep for everyone waiting for the same instant (a fake clock would otherwise move once per waiter). */
+  const sleepUntil = async (until: number) => {
+    if (sleeping && sleeping.until >= until) return sleeping.done;
+    const done = options.sleep(until - options.now());
+    sleeping = { until, done };
+    try {
+      await done;
+    } finally {
+      if (sleeping?.done === done) sleeping = undefined;
     }
   };
 
-  const noteRateLimit = (headers: RateLimitHeaders, status: number) => {
-    // §8.1: when nothing remains, wait for the reset instead of spending a 429.
-    if (status !== 429 && headers.remaining === 0) {
-      const resetMs = (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
-      blockUntil(options.now() + resetMs);
+  /** Wait until a request may start, then count it in flight; `release` when its answer is in. */
+  const acquire = async () => {
+    let sleeps = 0;
+    for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
+      const now = options.now();
+      let until = blockedUntil; // after a 429, nobody sends before the reset
+      if (until <= now) {
+        if (budgetAllows(now)) break;
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => answered.push(resolve));
+          continue;
+        }
+        until = budget?.resetAt ?? now;
+        blockUntil(until);
+      }
+      sleeps++;
+      stats.rateLimitWaits++;
+      emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
+      await sleepUntil(until);
     }
+    inFlight++;
+  };
+
+  const release = () => {
+    inFlight--;
+    const waiting = answered;
+    answered = [];
+    for (const resolve of waiting) resolve();
+  };
+
+  /** The bearer for a request about to start: the budget wait may outlast the token, so check it after. */
+  const acquireWithToken = async (auth: boolean): Promise<string | undefined> => {
+    for (let pass = 0; pass < 3; pass++) {
+      if (auth) await currentToken();
+      await acquire();
+      if (!auth) return undefined;
+      if (token && options.now() < token.refreshAt) return token.value;
+      release();
+    }
+    // Bounded: go with the token as it is (a 401 then re-authenticates once). Never await an
+    // exchange while counted in flight: the exchange may itself wait for this request's answer.
+    const value = auth ? (await currentToken()).value : undefined;
+    await acquire();
+    return value;
   };
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
@@ -134,10 +218,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      await waitForBudget();
+      const bearer = await acquireWithToken(auth);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      if (auth) headers.authorization = `Bearer ${(await currentToken()).value}`;
+      if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
       stats.requests++;
       emit({ type: 'request', count: stats.requests });
 
@@ -148,13 +232,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await options.transport(request);
         reached = true;
         const rateLimit = readRateLimitHeaders(response.headers);
-        noteRateLimit(rateLimit, response.status);
+        noteBudget(rateLimit);
         outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
       } catch (error) {
         const failure = describeNetworkError(error);
         // Before any answer, a refused connection or an unknown host means a wrong URL: no retries.
         if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
         outcome = { kind: 'network', message: failure.message };
+      } finally {
+        release();
       }
 
       if (response?.status === 401 && auth && options.credentials.kind === 'client' && !reauthenticated) {

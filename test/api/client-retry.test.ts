@@ -84,6 +84,45 @@ describe('retry policy (spec §8.3)', () => {
     expect(client.stats()).toMatchObject({ requests: 3, rateLimitWaits: 1, rateLimitBlockedMs: 4_000 });
   });
 
+  it('counts requests in flight against x-ratelimit-remaining: concurrency spends no 429', async () => {
+    // A service allowing 3 requests per 10 s window, answering after a tick so requests overlap.
+    const clock = createFakeClock();
+    const windowMs = 10_000;
+    let window = { index: -1, used: 0 };
+    let inFlight = 0;
+    let peakPerWindow = 0;
+    const statuses: number[] = [];
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 't' },
+      now: clock.now,
+      sleep: clock.sleep,
+      concurrency: 4,
+      transport: async () => {
+        inFlight++;
+        const index = Math.floor(clock.now() / windowMs);
+        if (index !== window.index) window = { index, used: 0 };
+        window.used++;
+        peakPerWindow = Math.max(peakPerWindow, window.used);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        const status = window.used > 3 ? 429 : 200;
+        statuses.push(status);
+        const reset = String(Math.ceil(((index + 1) * windowMs - clock.now()) / 1_000));
+        const headers = new Headers({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(Math.max(0, 3 - window.used)), 'x-ratelimit-reset': reset });
+        return { status, headers, text: status === 200 ? '{"ok":true,"blueprints":[]}' : '{"ok":false}' };
+      },
+    });
+    await client.get('/v1/blueprints', 'blueprints'); // the first answer tells the budget
+    await Promise.all(Array.from({ length: 11 }, () => client.get('/v1/blueprints', 'blueprints')));
+    expect(statuses).toHaveLength(12);
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    expect(peakPerWindow).toBe(3);
+    // Four windows of three: three waits, each to the window's end.
+    expect(clock.sleeps).toEqual([10_000, 10_000, 10_000]);
+    expect(client.stats()).toMatchObject({ requests: 12, rateLimitBlockedMs: 30_000 });
+  });
+
   it('never has more requests in flight than the concurrency', async () => {
     let inFlight = 0;
     let peak = 0;

@@ -19,8 +19,11 @@ export interface SandboxOptions {
   tokenLifetimeSeconds?: number;
   /** Real delay before every answer (for the benchmark; keep 0 in tests with a fake clock). */
   latencyMs?: number;
-  /** At most `limit` requests per window; beyond it 429 with the x-ratelimit-* headers. */
-  rateLimit?: { limit: number; windowSeconds: number; sendReset?: boolean };
+  /**
+   * At most `limit` requests per window; beyond it 429 with the x-ratelimit-* headers.
+   * `sendReset` / `sendRemaining: false` leave out `x-ratelimit-reset` / `x-ratelimit-remaining`.
+   */
+  rateLimit?: { limit: number; windowSeconds: number; sendReset?: boolean; sendRemaining?: boolean };
   /** Every Nth request (1-based, all requests counted) answers `failStatus` (503 by default). */
   failEvery?: number;
   failStatus?: number;
@@ -193,7 +196,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     window.used++;
     const exceeded = window.used > limit.limit;
     response.setHeader('x-ratelimit-limit', String(limit.limit));
-    response.setHeader('x-ratelimit-remaining', String(Math.max(0, limit.limit - window.used)));
+    if (limit.sendRemaining !== false) response.setHeader('x-ratelimit-remaining', String(Math.max(0, limit.limit - window.used)));
     if (limit.sendReset !== false) {
       response.setHeader('x-ratelimit-reset', String(Math.ceil(((index + 1) * windowMs - now()) / 1_000)));
     }

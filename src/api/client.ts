@@ -1,7 +1,8 @@
 import { ApiError } from '../errors.js';
 import { isObject, type JsonObject } from '../model/json.js';
-import type { Credentials } from './connection.js';
+import { credentialSource, type Credentials } from './connection.js';
 import { createLimiter } from './limiter.js';
+import { describeNetworkError, oneLine } from './network-error.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
@@ -10,6 +11,24 @@ import type { Transport, TransportResponse } from './transport.js';
 /** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
 export class ApiAuthError extends ApiError {
   override name = 'ApiAuthError';
+}
+
+/**
+ * The API cannot be read at the configured URL at all: nothing listens, the host does not
+ * resolve, or what answers is not the catalog API. A configuration error: the run stops (exit 2).
+ */
+export class ApiUnreachableError extends ApiError {
+  override name = 'ApiUnreachableError';
+}
+
+/** An answer that is not the service's JSON envelope: a web page, a proxy, another API. */
+export class ApiShapeError extends ApiError {
+  override name = 'ApiShapeError';
+}
+
+/** Whether a failed read says "this URL is not the catalog API" rather than "this resource failed". */
+export function isNotTheApi(error: ApiError): boolean {
+  return error instanceof ApiShapeError || error.status === 404 || error.status === 405;
 }
 
 export type ClientEvent =
@@ -61,6 +80,19 @@ export const MAX_SEARCH_PAGE = 1_000;
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
 /** Ours: a bound on paging, far above any real org (10 million entities at 1000 per page). */
 const MAX_SEARCH_PAGES = 10_000;
+/** Ours: a bound on how often one request re-checks the budget as others finish (each pass is an answer). */
+const MAX_BUDGET_PASSES = 10_000;
+/** Ours: answers computed in the same window differ by less than this (the reset is whole seconds). */
+const SAME_WINDOW_MS = 1_000;
+
+/** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
+interface Budget {
+  limit?: number;
+  /** Requests the service still accepts in this window, as of the latest answer. */
+  remaining: number;
+  /** When the window resets (epoch ms); after it, `limit` (when known) is available again. */
+  resetAt: number;
+}
 
 interface Token {
   value: string;
@@ -78,6 +110,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+  /** Set by the first HTTP answer of any status: from then on, network failures are retried as transient. */
+  let reached = false;
 
   const blockUntil = (until: number) => {
     const from = Math.max(blockedUntil, options.now());
@@ -85,23 +119,94 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     blockedUntil = Math.max(blockedUntil, until);
   };
 
-  const waitForBudget = async () => {
-    // Bounded: each pass either returns or sleeps until the latest known reset.
-    for (let pass = 0; pass < policy.maxRateLimitRetries + 1; pass++) {
-      const waitMs = blockedUntil - options.now();
-      if (waitMs <= 0) return;
-      stats.rateLimitWaits++;
-      emit({ type: 'rate-limit-wait', waitMs, reason: 'budget-spent' });
-      await options.sleep(waitMs);
+  /*
+   * §8.1 and product.md: slow down before the budget is spent, not after. A request may start
+   * only when the remaining budget covers it and every request already in flight (their answers
+   * may not be counted in the `remaining` we hold yet); otherwise it waits for those answers
+   * (fresher headers) or, when none is in flight, for the reset. So concurrency spends no 429
+   * while the service sends the headers.
+   */
+  let budget: Budget | undefined;
+  let inFlight = 0;
+  let answered: Array<() => void> = [];
+  let sleeping: { until: number; done: Promise<void> } | undefined;
+
+  const noteBudget = (headers: RateLimitHeaders) => {
+    if (headers.remaining === undefined) return;
+    const now = options.now();
+    const resetAt = now + (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
+    const next: Budget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
+    if (!budget || now >= budget.resetAt || resetAt >= budget.resetAt + SAME_WINDOW_MS) {
+      budget = next; // the first answer, or a new window
+    } else if (resetAt > budget.resetAt - SAME_WINDOW_MS) {
+      // Same window: answers arrive in any order, and the lowest count is the latest.
+      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.max(budget.resetAt, resetAt) };
+    } // else a late answer from an earlier window: it says nothing of this one.
+  };
+
+  /** Whether one more request fits the budget beside those in flight. */
+  const budgetAllows = (now: number): boolean => {
+    if (!budget) return true;
+    if (now >= budget.resetAt) return inFlight === 0 || (budget.limit ?? Number.POSITIVE_INFINITY) - inFlight > 0;
+    return budget.remaining - inFlight > 0;
+  };
+
+  /** One sleep for everyone waiting for the same instant (a fake clock would otherwise move once per waiter). */
+  const sleepUntil = async (until: number) => {
+    if (sleeping && sleeping.until >= until) return sleeping.done;
+    const done = options.sleep(until - options.now());
+    sleeping = { until, done };
+    try {
+      await done;
+    } finally {
+      if (sleeping?.done === done) sleeping = undefined;
     }
   };
 
-  const noteRateLimit = (headers: RateLimitHeaders, status: number) => {
-    // §8.1: when nothing remains, wait for the reset instead of spending a 429.
-    if (status !== 429 && headers.remaining === 0) {
-      const resetMs = (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
-      blockUntil(options.now() + resetMs);
+  /** Wait until a request may start, then count it in flight; `release` when its answer is in. */
+  const acquire = async () => {
+    let sleeps = 0;
+    for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
+      const now = options.now();
+      let until = blockedUntil; // after a 429, nobody sends before the reset
+      if (until <= now) {
+        if (budgetAllows(now)) break;
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => answered.push(resolve));
+          continue;
+        }
+        until = budget?.resetAt ?? now;
+        blockUntil(until);
+      }
+      sleeps++;
+      stats.rateLimitWaits++;
+      emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
+      await sleepUntil(until);
     }
+    inFlight++;
+  };
+
+  const release = () => {
+    inFlight--;
+    const waiting = answered;
+    answered = [];
+    for (const resolve of waiting) resolve();
+  };
+
+  /** The bearer for a request about to start: the budget wait may outlast the token, so check it after. */
+  const acquireWithToken = async (auth: boolean): Promise<string | undefined> => {
+    for (let pass = 0; pass < 3; pass++) {
+      if (auth) await currentToken();
+      await acquire();
+      if (!auth) return undefined;
+      if (token && options.now() < token.refreshAt) return token.value;
+      release();
+    }
+    // Bounded: go with the token as it is (a 401 then re-authenticates once). Never await an
+    // exchange while counted in flight: the exchange may itself wait for this request's answer.
+    const value = auth ? (await currentToken()).value : undefined;
+    await acquire();
+    return value;
   };
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
@@ -113,10 +218,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      await waitForBudget();
+      const bearer = await acquireWithToken(auth);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      if (auth) headers.authorization = `Bearer ${(await currentToken()).value}`;
+      if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
       stats.requests++;
       emit({ type: 'request', count: stats.requests });
 
@@ -125,11 +230,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       try {
         const request = { method, url: url.href, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
         response = await options.transport(request);
+        reached = true;
         const rateLimit = readRateLimitHeaders(response.headers);
-        noteRateLimit(rateLimit, response.status);
+        noteBudget(rateLimit);
         outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
       } catch (error) {
-        outcome = { kind: 'network', message: networkMessage(error) };
+        const failure = describeNetworkError(error);
+        // Before any answer, a refused connection or an unknown host means a wrong URL: no retries.
+        if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
+        outcome = { kind: 'network', message: failure.message };
+      } finally {
+        release();
       }
 
       if (response?.status === 401 && auth && options.credentials.kind === 'client' && !reauthenticated) {
@@ -163,11 +274,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const exchangeToken = async (credentials: Extract<Credentials, { kind: 'client' }>): Promise<Token> => {
     const requestedAt = options.now();
-    const response = await send('POST', '/v1/auth/access_token', { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, false);
-    if (response.status === 401 || response.status === 403) {
-      throw new ApiAuthError(`the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP ${response.status})`, response.status);
+    // Without a token nothing can be read: every failure of the exchange stops the run.
+    let response: TransportResponse;
+    try {
+      response = await send('POST', '/v1/auth/access_token', { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, false);
+    } catch (error) {
+      if (error instanceof ApiError && !(error instanceof ApiUnreachableError)) throw new ApiUnreachableError(error.message, error.status, { cause: error });
+      throw error;
     }
-    const payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+    if (response.status === 401 || response.status === 403) {
+      throw new ApiAuthError(`the service rejected ${credentialSource(credentials)} (HTTP ${response.status})`, response.status);
+    }
+    let payload: JsonObject;
+    try {
+      payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw new ApiUnreachableError(isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message, error.status, { cause: error });
+    }
     const accessToken = payload.accessToken;
     const expiresIn = payload.expiresIn;
     if (typeof accessToken !== 'string' || accessToken === '') {
@@ -206,7 +330,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     async get(path, key) {
       const payload = await call('GET', path, undefined);
-      if (!(key in payload)) throw new ApiError(`GET ${path}: the response has no "${key}"`);
+      if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
     async searchEntities(blueprintId, query, { limit, maxEntities, include }) {
@@ -237,20 +361,15 @@ function parseEnvelope(response: TransportResponse, what: string): JsonObject {
   try {
     document = JSON.parse(response.text);
   } catch (error) {
-    throw new ApiError(`${what}: HTTP ${response.status} with a body that is not JSON`, response.status, { cause: error });
+    throw new ApiShapeError(`${what}: HTTP ${response.status} with a body that is not JSON`, response.status, { cause: error });
   }
-  if (response.status < 200 || response.status > 299 || !isObject(document) || document.ok !== true) {
-    const message = isObject(document) && typeof document.message === 'string' ? `: ${document.message.slice(0, 200)}` : '';
+  const success = response.status >= 200 && response.status <= 299;
+  if (success && !(isObject(document) && document.ok === true)) {
+    throw new ApiShapeError(`${what}: HTTP ${response.status} without the service's {"ok": true} envelope`, response.status);
+  }
+  if (!success || !isObject(document)) {
+    const message = isObject(document) && typeof document.message === 'string' ? `: ${oneLine(document.message.slice(0, 200))}` : '';
     throw new ApiError(`${what}: HTTP ${response.status}${message}`, response.status);
   }
   return document;
-}
-
-function networkMessage(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'the request timed out';
-    const code = (error.cause as { code?: unknown } | undefined)?.code;
-    return typeof code === 'string' ? `network error ${code}` : `network error: ${error.message}`;
-  }
-  return 'network error';
 }

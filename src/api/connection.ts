@@ -11,7 +11,19 @@ export type Region = keyof typeof REGION_URLS;
 
 export type Credentials =
   | { kind: 'token'; token: string }
-  | { kind: 'client'; clientId: string; clientSecret: string };
+  | {
+      kind: 'client';
+      clientId: string;
+      clientSecret: string;
+      /** Where the pair came from, for errors: "PORT_CLIENT_ID / PORT_CLIENT_SECRET" when absent. */
+      source?: string;
+    };
+
+/** The names the user set, for "the service rejected …": never the values. */
+export function credentialSource(credentials: Credentials): string {
+  if (credentials.kind === 'token') return 'PORT_TOKEN';
+  return credentials.source ?? 'PORT_CLIENT_ID / PORT_CLIENT_SECRET';
+}
 
 export interface Connection {
   baseUrl: URL;
@@ -26,6 +38,8 @@ export interface ConnectionFlags {
 
 /** The reference script's config.json: `{REGION, CLIENT_ID, CLIENT_SECRET}`. */
 export interface ReferenceConfig {
+  /** The file it was read from, to name it in errors. */
+  file?: string;
   region?: Region;
   clientId?: string;
   clientSecret?: string;
@@ -55,7 +69,7 @@ export async function readReferenceConfig(path: string): Promise<ReferenceConfig
     throw new InputError(`${path}: the config file is not valid JSON`, { cause: error });
   }
   if (!isObject(document)) throw new InputError(`${path}: the config file must hold a JSON object`);
-  const config: ReferenceConfig = {};
+  const config: ReferenceConfig = { file: path };
   for (const [key, field] of [['CLIENT_ID', 'clientId'], ['CLIENT_SECRET', 'clientSecret']] as const) {
     const value = document[key];
     if (value === undefined) continue;
@@ -93,7 +107,8 @@ export function pickCredentials(
     if (!config.clientId || !config.clientSecret) {
       throw new UsageError('the config file needs both CLIENT_ID and CLIENT_SECRET');
     }
-    return { kind: 'client', clientId: config.clientId, clientSecret: config.clientSecret };
+    const source = `CLIENT_ID / CLIENT_SECRET of the config file ${config.file ?? ''}`.trimEnd();
+    return { kind: 'client', clientId: config.clientId, clientSecret: config.clientSecret, source };
   }
   return undefined;
 }

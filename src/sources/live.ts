@@ -1,4 +1,4 @@
-import { ApiAuthError, MAX_SEARCH_PAGE, type ApiClient, type SearchQuery } from '../api/client.js';
+import { ApiAuthError, ApiShapeError, ApiUnreachableError, isNotTheApi, MAX_SEARCH_PAGE, type ApiClient, type SearchQuery } from '../api/client.js';
 import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
@@ -11,6 +11,7 @@ import {
   type OrgSnapshot,
   type TeamRecord,
 } from '../model/snapshot.js';
+import { redactSnapshot } from './redact.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -40,12 +41,16 @@ interface Tracker {
   emit: (event: FetchEvent) => void;
 }
 
+/** Failures that stop the run instead of leaving a gap: credentials, or an API that cannot be read at all. */
+const isFatal = (error: unknown) => error instanceof ApiAuthError || error instanceof ApiUnreachableError || !(error instanceof ApiError);
+
 /** Run one read; a 403/404 or a failure after retries becomes an `incomplete` entry. Auth failures stop the run. */
 async function attempt<T>(tracker: Tracker, resource: string, read: () => Promise<T>): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof ApiAuthError || !(error instanceof ApiError)) throw error;
+    if (isFatal(error)) throw error;
+    if (!(error instanceof ApiError)) throw error;
     tracker.incomplete.push({ resource, reason: error.message });
     return undefined;
   } finally {
@@ -55,12 +60,12 @@ async function attempt<T>(tracker: Tracker, resource: string, read: () => Promis
 }
 
 function objectsIn(value: unknown, what: string): JsonObject[] {
-  if (!Array.isArray(value)) throw new ApiError(`${what}: expected an array`);
+  if (!Array.isArray(value)) throw new ApiShapeError(`${what}: expected an array`);
   return value.filter(isObject);
 }
 
 function objectIn(value: unknown, what: string): JsonObject {
-  if (!isObject(value)) throw new ApiError(`${what}: expected an object`);
+  if (!isObject(value)) throw new ApiShapeError(`${what}: expected an object`);
   return value;
 }
 
@@ -161,8 +166,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
   onEvent({ type: 'phase', phase: 'organization, blueprints, actions, pages, integrations, webhooks, teams' });
 
-  const [organization, blueprints, ...lists] = await Promise.all([
-    attempt(tracker, 'organization', async () => objectIn(await client.get('/v1/organization', 'organization'), 'organization')),
+  // The organization first, alone: it proves the URL and the credentials before the fan-out.
+  const organization = await attempt(tracker, 'organization', () => readOrganization(client));
+  const [blueprints, ...lists] = await Promise.all([
     attempt(tracker, 'blueprints', async () => objectsIn(await client.get('/v1/blueprints', 'blueprints'), 'blueprints')),
     ...LISTS.map((list) => attempt(tracker, list.key, async () => objectsIn(await client.get(list.path, list.payload), list.key))),
   ]);
@@ -216,7 +222,23 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (blueprints) snapshot.entities = definedEntries(entities);
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-  return snapshot;
+  // Webhook signing secrets, Authorization headers and the like never leave the fetch.
+  return redactSnapshot(snapshot);
+}
+
+/**
+ * `/v1/organization` is the one read every org answers. When it cannot be read at all (not found,
+ * not the API's JSON, failing after every retry), the URL or the service is wrong, not one
+ * resource: that stops the run (exit 2). Only a 403, which proves an API that knows us, leaves a gap.
+ */
+async function readOrganization(client: ApiClient): Promise<JsonObject> {
+  try {
+    return objectIn(await client.get('/v1/organization', 'organization'), 'GET /v1/organization');
+  } catch (error) {
+    if (isFatal(error) || !(error instanceof ApiError) || error.status === 403) throw error;
+    const reason = isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message;
+    throw new ApiUnreachableError(reason, error.status, { cause: error });
+  }
 }
 
 function definedEntries<T>(entries: ReadonlyArray<readonly [string, T | undefined]>): Record<string, T> {

@@ -13,6 +13,8 @@ export interface Progress {
   onClient: (event: ClientEvent) => void;
   /** Close the bar (a final newline) and print the totals line. */
   finish: (summary: string) => void;
+  /** The run stops with an error: end the bar's line so the error starts on its own. */
+  abort: () => void;
 }
 
 /** Ours: redraw the bar at most ten times a second; a big org finishes thousands of reads a second. */
@@ -22,7 +24,7 @@ const BAR_WIDTH = 24;
 
 /** Progress on stderr: a bar on a terminal, one line per phase otherwise, nothing when quiet. */
 export function createProgress(options: ProgressOptions): Progress {
-  if (options.quiet) return { onFetch: () => {}, onClient: () => {}, finish: () => {} };
+  if (options.quiet) return { onFetch: () => {}, onClient: () => {}, finish: () => {}, abort: () => {} };
   let done = 0;
   let total = 0;
   let requests = 0;
@@ -63,6 +65,10 @@ export function createProgress(options: ProgressOptions): Progress {
     finish(summary) {
       if (options.isTTY && drawn) options.write('\n');
       options.write(`${summary}\n`);
+    },
+    abort() {
+      if (options.isTTY && drawn) options.write('\n');
+      drawn = false;
     },
   };
 }

@@ -1,12 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Option, type Command } from 'commander';
-import { createApiClient } from '../api/client.js';
+import { ApiUnreachableError, createApiClient } from '../api/client.js';
 import { resolveConnection } from '../api/connection.js';
 import { createFetchTransport, type Transport } from '../api/transport.js';
 import { UsageError } from '../errors.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { fetchLiveSnapshot } from './live.js';
 import { createProgress } from './progress.js';
+import { redactSnapshot } from './redact.js';
 import { readSnapshotFile } from './snapshot-file.js';
 
 export interface SourceFlags {
@@ -54,7 +55,8 @@ export function addSourceOptions(command: Command): Command {
 }
 
 export function parseConcurrency(raw: string): number {
-  const value = Number(raw);
+  // Digits only: Number() would also take "1e1", "0x4", " 4" or "".
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);
   }
@@ -70,8 +72,11 @@ export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<R
 
 /** Like resolveSource, but undefined when there is neither a snapshot nor credentials (repository-only runs). */
 export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
-  if (flags.snapshot) return { snapshot: await readSnapshotFile(flags.snapshot), description: `snapshot ${flags.snapshot}` };
+  // Checked whatever the source: a bad flag is a usage error even where it would not be used.
   const concurrency = parseConcurrency(flags.concurrency);
+  // A file recorded before redaction existed (or by hand) is redacted too: the report quotes records,
+  // `snapshot --snapshot` rewrites the file, and a live run and its recording must analyze the same.
+  if (flags.snapshot) return { snapshot: redactSnapshot(await readSnapshotFile(flags.snapshot)), description: `snapshot ${flags.snapshot}` };
   const connection = await resolveConnection(flags, io.env);
   if (!connection) return undefined;
 
@@ -87,7 +92,15 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
     onEvent: progress.onClient,
   });
   const started = now();
-  const snapshot = await fetchLiveSnapshot(client, progress.onFetch);
+  let snapshot: OrgSnapshot;
+  try {
+    snapshot = await fetchLiveSnapshot(client, progress.onFetch);
+  } catch (error) {
+    progress.abort();
+    if (!(error instanceof ApiUnreachableError)) throw error;
+    const check = flags.apiUrl ? 'check --api-url' : 'check --region and the network';
+    throw new ApiUnreachableError(`cannot read the catalog API at ${connection.baseUrl.origin}: ${error.message} (${check})`, error.status, { cause: error });
+  }
   const stats = client.stats();
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);

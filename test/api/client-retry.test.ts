@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiAuthError, createApiClient, type ApiClientOptions } from '../../src/api/client.js';
+import { ApiAuthError, ApiUnreachableError, createApiClient, type ApiClientOptions } from '../../src/api/client.js';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
 import { ApiError } from '../../src/errors.js';
 import { createFakeClock } from '../helpers/fake-clock.js';
@@ -84,6 +84,45 @@ describe('retry policy (spec §8.3)', () => {
     expect(client.stats()).toMatchObject({ requests: 3, rateLimitWaits: 1, rateLimitBlockedMs: 4_000 });
   });
 
+  it('counts requests in flight against x-ratelimit-remaining: concurrency spends no 429', async () => {
+    // A service allowing 3 requests per 10 s window, answering after a tick so requests overlap.
+    const clock = createFakeClock();
+    const windowMs = 10_000;
+    let window = { index: -1, used: 0 };
+    let inFlight = 0;
+    let peakPerWindow = 0;
+    const statuses: number[] = [];
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 't' },
+      now: clock.now,
+      sleep: clock.sleep,
+      concurrency: 4,
+      transport: async () => {
+        inFlight++;
+        const index = Math.floor(clock.now() / windowMs);
+        if (index !== window.index) window = { index, used: 0 };
+        window.used++;
+        peakPerWindow = Math.max(peakPerWindow, window.used);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        const status = window.used > 3 ? 429 : 200;
+        statuses.push(status);
+        const reset = String(Math.ceil(((index + 1) * windowMs - clock.now()) / 1_000));
+        const headers = new Headers({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(Math.max(0, 3 - window.used)), 'x-ratelimit-reset': reset });
+        return { status, headers, text: status === 200 ? '{"ok":true,"blueprints":[]}' : '{"ok":false}' };
+      },
+    });
+    await client.get('/v1/blueprints', 'blueprints'); // the first answer tells the budget
+    await Promise.all(Array.from({ length: 11 }, () => client.get('/v1/blueprints', 'blueprints')));
+    expect(statuses).toHaveLength(12);
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    expect(peakPerWindow).toBe(3);
+    // Four windows of three: three waits, each to the window's end.
+    expect(clock.sleeps).toEqual([10_000, 10_000, 10_000]);
+    expect(client.stats()).toMatchObject({ requests: 12, rateLimitBlockedMs: 30_000 });
+  });
+
   it('never has more requests in flight than the concurrency', async () => {
     let inFlight = 0;
     let peak = 0;
@@ -111,6 +150,44 @@ describe('retry policy (spec §8.3)', () => {
     await expect(client.get('/v1/pages/p/permissions', 'permissions')).rejects.toMatchObject({ status: 403, message: 'GET /v1/pages/p/permissions: HTTP 403: no access' });
     expect(clock.sleeps).toEqual([]);
     expect(fake.log).toHaveLength(1);
+  });
+});
+
+describe('an API that cannot be reached at all', () => {
+  const failing = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
+
+  it.each([
+    ['ECONNREFUSED', 'GET /v1/organization: connection refused (nothing listens there)'],
+    ['ENOTFOUND', 'GET /v1/organization: host not found (DNS lookup failed)'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'GET /v1/organization: the TLS certificate is self-signed'],
+  ])('%s before any answer fails at once, without retries', async (code, message) => {
+    const { client, clock, fake } = clientWith([{ throws: failing(code) }]);
+    const error = await client.get('/v1/organization', 'organization').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiUnreachableError);
+    expect((error as Error).message).toBe(message);
+    expect(clock.sleeps).toEqual([]);
+    expect(fake.log).toHaveLength(1);
+  });
+
+  it('once the API answered, a refused connection is retried like any transient failure', async () => {
+    const { client, clock, fake } = clientWith([OK, { throws: failing('ECONNREFUSED') }, { throws: connectionReset() }, OK]);
+    await client.get('/v1/blueprints', 'blueprints');
+    await expect(client.get('/v1/blueprints', 'blueprints')).resolves.toEqual([]);
+    expect(clock.sleeps).toEqual([1_000, 2_000]);
+    expect(fake.log).toHaveLength(4);
+  });
+
+  it('a token exchange that is not the API, or fails after retries, stops the run', async () => {
+    const credentials = { kind: 'client', clientId: 'id', clientSecret: 'secret' } as const;
+    const html = clientWith([{ status: 404, body: '<html>' }], { credentials });
+    const notFound = await html.client.get('/v1/blueprints', 'blueprints').catch((e: unknown) => e);
+    expect(notFound).toBeInstanceOf(ApiUnreachableError);
+    expect((notFound as Error).message).toBe('POST /v1/auth/access_token: HTTP 404: not the catalog API');
+
+    const down = clientWith(Array.from({ length: 6 }, () => ({ status: 503 })), { credentials });
+    const failed = await down.client.get('/v1/blueprints', 'blueprints').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ApiUnreachableError);
+    expect((failed as Error).message).toBe('POST /v1/auth/access_token: HTTP 503 after 5 retries');
   });
 });
 

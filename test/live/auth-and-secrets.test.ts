@@ -36,6 +36,18 @@ describe('credentials', () => {
     });
   });
 
+  it('rejected credentials from --config name the config file, not the environment variables', async () => {
+    await withSandbox({}, async (sandbox, clock) => {
+      const config = join(await tempDir(), 'config.json');
+      await writeFile(config, JSON.stringify({ CLIENT_ID: sandbox.clientId, CLIENT_SECRET: 'not-the-secret-789' }));
+      const result = await run(['analyze', '--config', config, '--api-url', sandbox.url, '--out', await tempDir(), '--quiet'], {}, clock);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`teams-migration-audit: the service rejected CLIENT_ID / CLIENT_SECRET of the config file ${config} (HTTP 401)\n`);
+      expect(result.stderr).not.toContain('PORT_CLIENT');
+      expect(result.stderr).not.toContain('not-the-secret-789');
+    });
+  });
+
   it('half a client credential pair is a usage error', async () => {
     const result = await run(['analyze'], { PORT_CLIENT_ID: 'x' }, createFakeClock());
     expect(result.code).toBe(2);
@@ -56,6 +68,21 @@ describe('credentials', () => {
     const concurrency = await run(['analyze', '--concurrency', '0'], { PORT_TOKEN: 't' }, clock);
     expect(concurrency.code).toBe(2);
     expect(concurrency.stderr).toContain('--concurrency must be a whole number from 1 to 32');
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', '1e1', '33'])('--concurrency "%s" is a one-line usage error whatever the source', async (value) => {
+    const clock = createFakeClock();
+    const snapshot = new URL('../../fixtures/demo-org.json', import.meta.url).pathname;
+    const runs = [
+      await run(['analyze', '--snapshot', snapshot, '--out', await tempDir(), '--concurrency', value], {}, clock),
+      await run(['analyze', '--repo', await tempDir(), '--out', await tempDir(), '--concurrency', value], {}, clock),
+      await run(['snapshot', '--snapshot', snapshot, '--out', join(await tempDir(), 'o.json'), '--concurrency', value], {}, clock),
+      await run(['analyze', '--out', await tempDir(), '--concurrency', value], { PORT_TOKEN: 't' }, clock),
+    ];
+    for (const result of runs) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`teams-migration-audit: --concurrency must be a whole number from 1 to 32, got "${value}"\n`);
+    }
   });
 });
 

@@ -160,9 +160,40 @@ describe('rate limits and failures through the sandbox (fake clock: no real wait
     });
   });
 
-  it('a 429 storm at concurrency 4 without x-ratelimit-reset: 60 s waits, then a complete report', async () => {
+  it('a tight window (10 per 5 s) at concurrency 4 with the headers: no 429 at all, waits for each reset', async () => {
     const offline = await analyzeSnapshotFile(FIXTURE);
-    await withSandbox({ rateLimit: { limit: 6, windowSeconds: 60, sendReset: false } }, async (sandbox, clock) => {
+    await withSandbox({ rateLimit: { limit: 10, windowSeconds: 5 } }, async (sandbox, clock) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--concurrency', '4', '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.code).toBe(offline.code);
+      expect(await readText(join(out, 'report.json'))).toBe(offline.report);
+      expect(sandbox.requests.filter((r) => r.status === 429)).toEqual([]);
+      expect(result.stderr).not.toContain('HTTP 429');
+      expect(result.stderr).toMatch(/rate limit: waiting [1-5] s \(budget spent\)/);
+      // One wait per spent window, each to the window's end: never more than 5 s, whole seconds.
+      expect(clock.sleeps.every((ms) => ms > 0 && ms <= 5_000 && ms % 1_000 === 0)).toBe(true);
+      const windows = Math.ceil(sandbox.requests.length / 10);
+      expect(clock.sleeps.length).toBeGreaterThanOrEqual(windows - 1);
+      expect(clock.sleeps.length).toBeLessThanOrEqual(windows);
+    });
+  });
+
+  it('x-ratelimit-remaining without x-ratelimit-reset at concurrency 4: no 429, 60 s waits', async () => {
+    const offline = await analyzeSnapshotFile(FIXTURE);
+    await withSandbox({ rateLimit: { limit: 12, windowSeconds: 60, sendReset: false } }, async (sandbox, clock) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--fail-on', 'none', '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.code).toBe(offline.code);
+      expect(await readText(join(out, 'report.json'))).toBe(offline.report);
+      expect(sandbox.requests.filter((r) => r.status === 429)).toEqual([]);
+      expect(clock.sleeps.length).toBeGreaterThan(0);
+      expect(new Set(clock.sleeps)).toEqual(new Set([60_000]));
+    });
+  });
+
+  it('a 429 storm at concurrency 4 without the budget headers (no remaining, no reset): 60 s waits, then a complete report', async () => {
+    const offline = await analyzeSnapshotFile(FIXTURE);
+    await withSandbox({ rateLimit: { limit: 6, windowSeconds: 60, sendReset: false, sendRemaining: false } }, async (sandbox, clock) => {
       const out = await tempDir();
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock);
       expect(result.code).toBe(offline.code);

@@ -1,6 +1,6 @@
 /**
  * Run the sandbox by hand: `npm run sandbox -- fixtures/demo-org.json [--latency MS]
- * [--rate-limit N/SECONDS] [--no-reset-header] [--fail-every N] [--token-lifetime SECONDS] [--port N]`.
+ * [--rate-limit N/SECONDS] [--no-reset-header] [--no-remaining-header] [--fail-every N] [--token-lifetime SECONDS] [--port N]`.
  * Prints the URL and credentials to point the CLI at; stops after 10 idle minutes or 1 hour.
  */
 import { parseArgs } from 'node:util';
@@ -13,6 +13,7 @@ const { values, positionals } = parseArgs({
     latency: { type: 'string' },
     'rate-limit': { type: 'string' },
     'no-reset-header': { type: 'boolean' },
+    'no-remaining-header': { type: 'boolean' },
     'fail-every': { type: 'string' },
     'token-lifetime': { type: 'string' },
     port: { type: 'string' },
@@ -32,7 +33,9 @@ if (values['token-lifetime']) options.tokenLifetimeSeconds = Number(values['toke
 if (values.port) options.port = Number(values.port);
 if (values['rate-limit']) {
   const [limit, windowSeconds] = values['rate-limit'].split('/').map(Number);
-  options.rateLimit = { limit: limit ?? 100, windowSeconds: windowSeconds ?? 60, sendReset: values['no-reset-header'] !== true };
+  options.rateLimit = { limit: limit ?? 100, windowSeconds: windowSeconds ?? 60, sendReset: values['no-reset-header'] !== true,
+    sendRemaining: values['no-remaining-header'] !== true,
+  };
 }
 
 const sandbox = await startSandbox(options);

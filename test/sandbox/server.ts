@@ -19,13 +19,18 @@ export interface SandboxOptions {
   tokenLifetimeSeconds?: number;
   /** Real delay before every answer (for the benchmark; keep 0 in tests with a fake clock). */
   latencyMs?: number;
-  /** At most `limit` requests per window; beyond it 429 with the x-ratelimit-* headers. */
-  rateLimit?: { limit: number; windowSeconds: number; sendReset?: boolean };
+  /**
+   * At most `limit` requests per window; beyond it 429 with the x-ratelimit-* headers.
+   * `sendReset` / `sendRemaining: false` leave out `x-ratelimit-reset` / `x-ratelimit-remaining`.
+   */
+  rateLimit?: { limit: number; windowSeconds: number; sendReset?: boolean; sendRemaining?: boolean };
   /** Every Nth request (1-based, all requests counted) answers `failStatus` (503 by default). */
   failEvery?: number;
   failStatus?: number;
   /** Forced answers: the first `times` matching requests (all when absent) get `status`. */
   faults?: Array<{ method?: string; path: string; status: number; times?: number }>;
+  /** Every request gets this answer, as a URL that is not the API would (a 404 everywhere, a web page). */
+  answerAll?: { status: number; contentType?: string; body?: string };
   /** The sandbox's clock in ms (shared with the client's in tests); Date.now by default. */
   now?: () => number;
   /** Stop after this long without a request (10 minutes by default). */
@@ -191,7 +196,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     window.used++;
     const exceeded = window.used > limit.limit;
     response.setHeader('x-ratelimit-limit', String(limit.limit));
-    response.setHeader('x-ratelimit-remaining', String(Math.max(0, limit.limit - window.used)));
+    if (limit.sendRemaining !== false) response.setHeader('x-ratelimit-remaining', String(Math.max(0, limit.limit - window.used)));
     if (limit.sendReset !== false) {
       response.setHeader('x-ratelimit-reset', String(Math.ceil(((index + 1) * windowMs - now()) / 1_000)));
     }
@@ -252,6 +257,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     touch();
     const method = request.method ?? 'GET';
     const path = request.url ?? '/';
+    if (options.answerAll) {
+      const { status, contentType = 'application/json', body = JSON.stringify({ ok: false, error: 'not_found', message: 'not found' }) } = options.answerAll;
+      requests.push({ method, path, status });
+      request.resume();
+      response.writeHead(status, { 'content-type': contentType });
+      response.end(body);
+      return;
+    }
     handle(request, response)
       .catch((error: unknown) => {
         if (error instanceof HttpError) return { status: error.status, body: { error: error.code, message: error.message } };

@@ -42,7 +42,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
 
   const entities = new Map<string, EntityRecord[]>();
   for (const [blueprintId, records] of Object.entries(snapshot.entities ?? {})) {
-    entities.set(blueprintId, records.filter((record) => isObject(record)));
+    // `null` (absent, as the API may send it) is no entities; non-objects never reach here once validated.
+    entities.set(blueprintId, Array.isArray(records) ? records.filter((record) => isObject(record)) : []);
   }
 
   return {
@@ -55,7 +56,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     inheritance,
     teams: buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap),
     entities,
-    entitiesFetched: snapshot.entities !== undefined,
+    entitiesFetched: snapshot.entities != null, // null: not fetched
     incomplete: snapshot.incomplete ?? [],
     ...(options.jq && { jq: options.jq }),
   };

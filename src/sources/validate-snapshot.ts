@@ -28,7 +28,7 @@ type Shape =
   /** For recursive shapes (nested widgets, nested rule groups). */
   | { kind: 'lazy'; get: () => Shape };
 
-type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object';
+type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';
 
 const str: Shape = { kind: 'string' };
 const bool: Shape = { kind: 'boolean' };
@@ -64,6 +64,7 @@ const JQ_AWARE: Shape = union({
   string: any,
   number: any,
   boolean: any,
+  null: any,
 });
 
 // Search queries: `{combinator, rules: [{property, operator, value} | nested query]}`.
@@ -89,7 +90,7 @@ const permissionNode: Shape = lazy(() => PERMISSION_NODE);
 const permissions = (fields: Record<string, Shape> = {}): Shape =>
   object(
     { roles: strings, users: strings, teams: strings, ownedByTeam: bool, policy: POLICY, ...fields },
-    { rest: union({ object: permissionNode, string: any, number: any, boolean: any, array: any }) },
+    { rest: union({ object: permissionNode, string: any, number: any, boolean: any, array: any, null: any }) },
   );
 const PERMISSION_NODE = permissions();
 const BLUEPRINT_PERMISSIONS = permissions({
@@ -145,7 +146,7 @@ const ACTION = object(
     blueprint: str,
     // An older (v1) action names its operation in a string trigger ("DAY-2"); the rules read it as no v2 trigger.
     trigger: union({
-      string: any,
+      string: str,
       object: object({
         type: str,
         blueprintIdentifier: str,
@@ -231,7 +232,7 @@ interface Problem {
   value: unknown;
 }
 
-function jsonType(value: unknown): JsonType | 'null' | undefined {
+function jsonType(value: unknown): JsonType | undefined {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   const type = typeof value;
@@ -279,7 +280,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[]): Problem
       return check(shape.choose(value), value, path);
     case 'union': {
       const type = jsonType(value);
-      const option = type && type !== 'null' ? shape.options[type] : undefined;
+      const option = type ? shape.options[type] : undefined;
       return option ? check(option, value, path) : mismatch();
     }
     case 'array': {

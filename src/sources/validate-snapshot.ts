@@ -144,9 +144,9 @@ const ACTION = object(
     identifier: str,
     title: str,
     blueprint: str,
-    // An older (v1) action names its operation in a string trigger ("DAY-2"); the rules read it as no v2 trigger.
+    // An older (v1) action names its operation in a string trigger; the rules read it as no v2 trigger.
     trigger: union({
-      string: str,
+      string: oneOf('CREATE', 'DAY-2', 'DELETE'),
       object: object({
         type: str,
         blueprintIdentifier: str,
@@ -247,8 +247,10 @@ function expectedOf(shape: Shape): string {
       return 'a boolean';
     case 'any':
       return 'a JSON value';
-    case 'enum':
-      return shape.values.map((v) => JSON.stringify(v)).join(' or ');
+    case 'enum': {
+      const values = shape.values.map((v) => JSON.stringify(v));
+      return values.length > 2 ? `one of ${values.join(', ')}` : values.join(' or ');
+    }
     case 'array':
     case 'object':
       return shape.label;
@@ -281,7 +283,9 @@ function check(shape: Shape, value: unknown, path: (string | number)[]): Problem
     case 'union': {
       const type = jsonType(value);
       const option = type ? shape.options[type] : undefined;
-      return option ? check(option, value, path) : mismatch();
+      const problem = option ? check(option, value, path) : mismatch();
+      // A misfit of the union's own value (not of something inside it) names every option.
+      return problem?.path === path ? mismatch() : problem;
     }
     case 'array': {
       if (!Array.isArray(value)) return mismatch();

@@ -137,7 +137,8 @@ describe('validateSnapshot: wrong types deep inside', () => {
     ['teamInheritance', { blueprints: [blueprint({ teamInheritance: 'domain' })] }, 'blueprints[0].teamInheritance', 'an object', 'string "domain"'],
     ['ownership.type', { blueprints: [blueprint({ ownership: { type: 'direct' } })] }, 'blueprints[0].ownership.type', '"Direct" or "Inherited"', 'string "direct"'],
     ['ownership.path', { blueprints: [blueprint({ ownership: { type: 'Inherited', path: ['a'] } })] }, 'blueprints[0].ownership.path', 'a string', 'an array'],
-    ['an action trigger', { actions: [action({ trigger: 5 })] }, 'actions[0].trigger', 'a string or an object', 'number 5'],
+    ['an action trigger', { actions: [action({ trigger: 5 })] }, 'actions[0].trigger', 'one of "CREATE", "DAY-2", "DELETE" or an object', 'number 5'],
+    ['a string trigger', { actions: [action({ trigger: 'self-service' })] }, 'actions[0].trigger', 'one of "CREATE", "DAY-2", "DELETE" or an object', 'string "self-service"'],
     ['trigger.type', { actions: [action({ trigger: { type: 1 } })] }, 'actions[0].trigger.type', 'a string', 'number 1'],
     [
       'userInputs.properties',
@@ -376,10 +377,11 @@ describe('analyze --snapshot with a wrong type deep inside', () => {
 
 /**
  * The defect this guards against: a value of the wrong type that a rule silently skips, so the
- * report comes out shorter with exit 0. Each string leaf of the demo org in turn becomes a number;
- * the snapshot must then either be rejected at exactly that field or give the same findings.
+ * report comes out shorter with exit 0. Each string leaf of the demo org in turn becomes a number
+ * (and each array or object a string); the snapshot must then either be rejected at exactly that
+ * field or give the same findings.
  */
-describe('the demo org, one string leaf at a time replaced by a number', () => {
+describe('the demo org, mutated one node at a time', () => {
   type Path = (string | number)[];
   /**
    * Where any JSON value is legitimate, so a number is a different valid org, not a malformed one:
@@ -387,25 +389,26 @@ describe('the demo org, one string leaf at a time replaced by a number', () => {
    */
   const FREE_FORM = [/^actions\[\d+\]\.invocationMethod\.(body|workflowInputs)\b/];
 
-  function stringLeaves(value: unknown, path: Path, out: Path[]): Path[] {
-    if (typeof value === 'string') out.push(path);
-    else if (Array.isArray(value)) value.forEach((item, index) => stringLeaves(item, [...path, index], out));
-    else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) stringLeaves(item, [...path, key], out);
+  /** Paths of the nodes `select` picks, below the top-level keys (the format is checked on its own). */
+  function nodes(value: unknown, path: Path, select: (node: unknown) => boolean, out: Path[] = []): Path[] {
+    if (path.length > 1 && select(value)) out.push(path);
+    if (Array.isArray(value)) value.forEach((item, index) => nodes(item, [...path, index], select, out));
+    else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) nodes(item, [...path, key], select, out);
     return out;
   }
 
   const findingsOf = (document: unknown) => JSON.stringify(analyze(buildCatalog(validateSnapshot(document, FILE))).findings);
 
-  it('rejects the mutation at that field, or keeps every finding', () => {
+  /** Replace each selected node by `replacement`; each must be rejected at that field or change nothing. */
+  function sweep(select: (node: unknown) => boolean, replacement: unknown, got: string, alsoValid: RegExp[] = []): { rejected: number; total: number } {
     const baseline = findingsOf(demo());
-    const leaves = stringLeaves(demo(), [], []).filter((path) => path[0] !== 'format');
-    expect(leaves.length).toBeGreaterThan(300);
+    const paths = nodes(demo(), [], select);
     const silent: string[] = [];
     let rejected = 0;
-    for (const path of leaves) {
+    for (const path of paths) {
       const document = demo();
       const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, document);
-      parent[path[path.length - 1]!] = 5;
+      parent[path[path.length - 1]!] = replacement;
       const field = joinPath(...path);
       let findings: string;
       try {
@@ -413,13 +416,34 @@ describe('the demo org, one string leaf at a time replaced by a number', () => {
       } catch (error) {
         expect(error).toBeInstanceOf(InputError);
         const message = (error as Error).message;
-        expect(message.startsWith(`${FILE}: field "${field}": expected `) && message.endsWith(', got number 5'), message).toBe(true);
+        expect(message.startsWith(`${FILE}: field "${field}": expected `) && message.endsWith(`, got ${got}`), message).toBe(true);
         rejected++;
         continue;
       }
-      if (findings !== baseline && !FREE_FORM.some((pattern) => pattern.test(field))) silent.push(field);
+      if (findings !== baseline && ![...FREE_FORM, ...alsoValid].some((pattern) => pattern.test(field))) silent.push(field);
     }
     expect(silent, 'mutations that changed the report without failing validation').toEqual([]);
+    return { rejected, total: paths.length };
+  }
+
+  it('each string leaf replaced by a number: rejected at that field, or every finding kept', () => {
+    const { rejected, total } = sweep((node) => typeof node === 'string', 5, 'number 5');
+    expect(total).toBeGreaterThan(300);
     expect(rejected).toBeGreaterThan(200);
+  });
+
+  it('each array replaced by a string: rejected at that field, or every finding kept', () => {
+    // Where one string is as valid as a list: an entity's team, a search rule's value.
+    const { rejected, total } = sweep(Array.isArray, 'Platform Team', 'string "Platform Team"', [/^entities\.\w+\[\d+\]\.team$/, /\.rules\[\d+\]\.value$/]);
+    expect(total).toBeGreaterThan(50);
+    expect(rejected).toBeGreaterThan(40);
+  });
+
+  it('each object replaced by a string: rejected at that field, or every finding kept', () => {
+    const isObject = (node: unknown) => typeof node === 'object' && node !== null && !Array.isArray(node);
+    // An input attribute may hold a literal instead of {jqQuery}.
+    const { rejected, total } = sweep(isObject, 'Platform Team', 'string "Platform Team"', [/userInputs\.properties\.\w+\.\w+$/]);
+    expect(total).toBeGreaterThan(100);
+    expect(rejected).toBeGreaterThan(50);
   });
 });

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { isObject, type JsonObject } from '../model/json.js';
+import { isObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { joinPath } from '../rules/shared/location.js';
 
@@ -201,6 +201,7 @@ const INTEGRATION = object({
 });
 const WEBHOOK = object({ identifier: str, title: str, mappings: arrayOf(object({ blueprint: str, entity: ENTITY_MAPPING })) });
 
+const REQUIRED = ['organization', 'blueprints'];
 const ORG_SNAPSHOT = object(
   {
     organization: object({ id: str, name: str }, { required: ['id', 'name'] }),
@@ -223,7 +224,7 @@ const ORG_SNAPSHOT = object(
     ),
     incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
   },
-  { required: ['organization', 'blueprints'] },
+  { required: REQUIRED },
 );
 
 interface Problem {
@@ -328,12 +329,12 @@ export function validateSnapshot(document: unknown, source: string): OrgSnapshot
   if (document.format !== SNAPSHOT_FORMAT) {
     throw new InputError(`${source}: field "format": expected "${SNAPSHOT_FORMAT}", got ${describe(document.format)}`);
   }
-  for (const key of (ORG_SNAPSHOT as { required: readonly string[] }).required) {
+  for (const key of REQUIRED) {
     if (document[key] == null) throw new InputError(`${source}: field "${key}" is missing; org-snapshot/1 requires it`);
   }
   const problem = check(ORG_SNAPSHOT, document, []);
   if (problem) {
     throw new InputError(`${source}: field "${joinPath(...problem.path)}": expected ${problem.expected}, got ${describe(problem.value)}`);
   }
-  return document as JsonObject as unknown as OrgSnapshot;
+  return document as unknown as OrgSnapshot;
 }

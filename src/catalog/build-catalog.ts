@@ -42,7 +42,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
 
   const entities = new Map<string, EntityRecord[]>();
   for (const [blueprintId, records] of Object.entries(snapshot.entities ?? {})) {
-    entities.set(blueprintId, records.filter((record) => isObject(record)));
+    // `null` (absent, as the API may send it) is no entities; non-objects never reach here once validated.
+    entities.set(blueprintId, Array.isArray(records) ? records.filter((record) => isObject(record)) : []);
   }
 
   const teams = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
@@ -57,8 +58,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     inheritance,
     teams,
     entities,
-    entitiesFetched: snapshot.entities !== undefined,
-    migrated: isMigrated(blueprints, entities, snapshot.entities !== undefined, teams),
+    entitiesFetched: snapshot.entities != null, // null: not fetched
+    migrated: isMigrated(blueprints, entities, snapshot.entities != null, teams),
     incomplete: snapshot.incomplete ?? [],
     ...(options.jq && { jq: options.jq }),
   };

@@ -2,7 +2,7 @@ import type { JsonObject } from './json.js';
 
 /**
  * The org snapshot (`org-snapshot/1`, ../shared/docs/contracts.md §1). Each key holds the payload
- * of one read endpoint. Resource records are kept loose (JsonObject) because the service's
+ * of one read endpoint; `null` anywhere means absent, as in the service's own payloads. Resource records are kept loose (JsonObject) because the service's
  * records carry many more fields than we read; rules navigate them defensively.
  */
 export const SNAPSHOT_FORMAT = 'org-snapshot/1';
@@ -29,16 +29,16 @@ export interface OrgSnapshot {
   format: typeof SNAPSHOT_FORMAT;
   organization: Organization;
   blueprints: JsonObject[];
-  blueprintPermissions?: Record<string, JsonObject>;
-  actions?: JsonObject[];
-  actionPermissions?: Record<string, JsonObject>;
-  pages?: JsonObject[];
-  pagePermissions?: Record<string, JsonObject>;
-  integrations?: JsonObject[];
-  webhooks?: JsonObject[];
-  teams?: TeamRecord[];
-  entities?: Record<string, EntityRecord[]>;
-  incomplete?: IncompleteEntry[];
+  blueprintPermissions?: Record<string, JsonObject | null> | null;
+  actions?: JsonObject[] | null;
+  actionPermissions?: Record<string, JsonObject | null> | null;
+  pages?: JsonObject[] | null;
+  pagePermissions?: Record<string, JsonObject | null> | null;
+  integrations?: JsonObject[] | null;
+  webhooks?: JsonObject[] | null;
+  teams?: TeamRecord[] | null;
+  entities?: Record<string, EntityRecord[] | null> | null;
+  incomplete?: IncompleteEntry[] | null;
   /** Unknown extra fields are kept, never rejected. */
   [extra: string]: unknown;
 }

@@ -20,6 +20,7 @@ export const actionDynamicPermission: Rule = {
     const actions = new Map((catalog.snapshot.actions ?? []).map((action) => [action.identifier, action]));
     for (const [id, permissions] of Object.entries(catalog.snapshot.actionPermissions ?? {})) {
       const action = actions.get(id);
+      if (!isObject(permissions)) continue; // null: absent
       const resource: ResourceRef = action ? actionRef(action) : { type: 'action', identifier: id };
       for (const stage of ['execute', 'approve'] as const) {
         const policy = isObject(permissions[stage]) ? (permissions[stage] as JsonObject).policy : undefined;

@@ -17,7 +17,9 @@ export const teamPermissionIdentifiers: Rule = {
   check(catalog: Catalog): FindingDraft[] {
     const { snapshot } = catalog;
     const findings: FindingDraft[] = [];
-    const scan = (resource: ResourceRef, permissions: JsonObject) => {
+    // `null` permissions (absent, as the API may send them) have no team lists.
+    const scan = (resource: ResourceRef, permissions: JsonObject | null) => {
+      if (!isObject(permissions)) return;
       for (const site of teamLists(permissions, ['permissions'])) {
         const finding = permissionFinding(catalog, resource, site);
         if (finding) findings.push(finding);

@@ -70,7 +70,7 @@ function objectIn(value: unknown, what: string): JsonObject {
 }
 
 const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
-const identifiers = (records: readonly JsonObject[] | undefined): string[] =>
+const identifiers = (records: readonly JsonObject[] | null | undefined): string[] =>
   (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
 
 /** Keep only what the rules read: identifier, title, team, and the team relations' values. */

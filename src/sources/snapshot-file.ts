@@ -15,7 +15,8 @@ export async function readSnapshotFile(path: string): Promise<OrgSnapshot> {
   }
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    // Editors on Windows (and PowerShell's Out-File) write a UTF-8 byte order mark; JSON.parse rejects it.
+    document = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     throw new InputError(`${path}: not valid JSON: ${(error as Error).message}`, { cause: error });
   }

@@ -1,63 +1,327 @@
 import { InputError } from '../errors.js';
 import { isObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
+import { joinPath } from '../rules/shared/location.js';
 
-type Check = (value: unknown, field: string) => string | undefined;
+/**
+ * org-snapshot/1 (contracts.md §1) as a small shape description, checked by one walker.
+ *
+ * The shapes cover every field a rule or the catalog reads, so a value of the wrong type stops
+ * the run (exit 2, one line) instead of being skipped by a rule and shortening the report.
+ * - `null` is the same as absent, everywhere a field may be absent: real payloads carry
+ *   `teamInheritance: null`, `ownership: null`, `team: null`. Array elements are not fields: a
+ *   `null` element is a value of the wrong type.
+ * - Unknown extra fields are kept and not checked, except where the rules themselves look at
+ *   every key (`teams` lists at any depth of a permissions document, any `jqQuery` in action
+ *   inputs and search rules): there the `rest` shape checks them too.
+ * - The document is returned as read; nothing is copied or dropped.
+ */
+type Shape =
+  | { kind: 'string' | 'boolean' | 'any' }
+  | { kind: 'enum'; values: readonly string[] }
+  | { kind: 'array'; items: Shape; label: string }
+  | { kind: 'object'; fields: Readonly<Record<string, Shape>>; required: readonly string[]; rest?: Shape; label: string }
+  /** One shape per JSON type the value may have; the value's own type picks which applies. */
+  | { kind: 'union'; options: Partial<Record<JsonType, Shape>> }
+  /** A shape that depends on the value itself (a search rule vs. a nested group of rules). */
+  | { kind: 'pick'; choose: (value: unknown) => Shape }
+  /** For recursive shapes (nested widgets, nested rule groups). */
+  | { kind: 'lazy'; get: () => Shape };
+
+type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';
+
+const str: Shape = { kind: 'string' };
+const bool: Shape = { kind: 'boolean' };
+const any: Shape = { kind: 'any' };
+const oneOf = (...values: string[]): Shape => ({ kind: 'enum', values });
+const arrayOf = (items: Shape, label = 'an array'): Shape => ({ kind: 'array', items, label });
+const strings = arrayOf(str, 'an array of strings');
+const union = (options: Partial<Record<JsonType, Shape>>): Shape => ({ kind: 'union', options });
+const lazy = (get: () => Shape): Shape => ({ kind: 'lazy', get });
+const pick = (choose: (value: unknown) => Shape): Shape => ({ kind: 'pick', choose });
+
+interface ObjectOptions {
+  /** Fields that must be present and not null. */
+  required?: readonly string[];
+  /** The shape of every other key; unchecked when omitted. */
+  rest?: Shape;
+  label?: string;
+}
+const object = (fields: Record<string, Shape>, options: ObjectOptions = {}): Shape => ({
+  kind: 'object',
+  fields,
+  required: options.required ?? [],
+  ...(options.rest && { rest: options.rest }),
+  label: options.label ?? 'an object',
+});
+const mapOf = (items: Shape): Shape => object({}, { rest: items, label: 'an object keyed by identifier' });
+
+/** Any JSON, but every `jqQuery` inside must be a string: action inputs and rule values hold jq there. */
+const jqAware: Shape = lazy(() => JQ_AWARE);
+const JQ_AWARE: Shape = union({
+  object: object({ jqQuery: str }, { rest: jqAware }),
+  array: arrayOf(jqAware),
+  string: any,
+  number: any,
+  boolean: any,
+  null: any,
+});
+
+// Search queries: `{combinator, rules: [{property, operator, value} | nested query]}`.
+const query: Shape = lazy(() => QUERY);
+/** A `$team` rule's value is compared with team titles: a title, a list of them, or `{jqQuery}`. */
+const TEAM_RULE = object(
+  {
+    property: str,
+    operator: str,
+    value: union({ string: str, array: strings, object: object({ jqQuery: str }, { required: ['jqQuery'], rest: jqAware }) }),
+  },
+  { rest: jqAware },
+);
+const RULE = object({ property: str, operator: str, value: jqAware }, { rest: jqAware });
+/** As the rules walk them (shared/walk.ts searchRules): an element with `rules` is a nested group. */
+const ruleOrGroup = pick((value) => (isObject(value) && value.rules != null ? query : isObject(value) && value.property === '$team' ? TEAM_RULE : RULE));
+const QUERY: Shape = object({ combinator: str, rules: arrayOf(ruleOrGroup) }, { rest: jqAware });
+
+// Permissions. team-permission-identifiers reads every `teams` list at any depth outside `policy`.
+const POLICY = object({ queries: mapOf(query), conditions: strings });
+const permissionNode: Shape = lazy(() => PERMISSION_NODE);
+/** A permissions object at any depth: its own leaf fields, then every other object below it. */
+const permissions = (fields: Record<string, Shape> = {}): Shape =>
+  object(
+    { roles: strings, users: strings, teams: strings, ownedByTeam: bool, policy: POLICY, ...fields },
+    { rest: union({ object: permissionNode, string: any, number: any, boolean: any, array: any, null: any }) },
+  );
+const PERMISSION_NODE = permissions();
+const BLUEPRINT_PERMISSIONS = permissions({
+  entities: permissions(
+    {
+      register: permissionNode,
+      update: permissionNode,
+      unregister: permissionNode,
+      read: permissionNode,
+      updateProperties: mapOf(permissionNode),
+      updateMetadataProperties: mapOf(permissionNode),
+      updateRelations: mapOf(permissionNode),
+    },
+  ),
+});
+const ACTION_PERMISSIONS = permissions({ execute: permissionNode, approve: permissionNode });
+const PAGE_PERMISSIONS = permissions({ read: permissionNode });
+
+// Blueprints.
+const BLUEPRINT = object(
+  {
+    identifier: str,
+    title: str,
+    relations: mapOf(object({ target: str, many: bool, required: bool, title: str }, { required: ['target'] })),
+    calculationProperties: mapOf(object({ calculation: str, title: str, type: str }, { required: ['calculation'] })),
+    teamInheritance: object({ path: str }, { required: ['path'] }),
+    ownership: object({ type: oneOf('Direct', 'Inherited'), path: str }, { required: ['type'] }),
+  },
+  { required: ['identifier'] },
+);
+
+// Entity mappings: action UPSERT_ENTITY mappings, integration and webhook mappings.
+const ENTITY_MAPPING = object({
+  identifier: union({ string: str, object: query }),
+  title: str,
+  blueprint: str,
+  team: union({ string: str, object: query }),
+  properties: object({}),
+  relations: mapOf(union({ string: str, object: query })),
+});
+
+// Actions (v2; older actions keep `userInputs` and `mapping.entity` at the top).
+const USER_INPUTS = object(
+  {
+    properties: mapOf(object({ blueprint: union({ string: str, object: jqAware }), dataset: query }, { rest: jqAware })),
+  },
+  { rest: jqAware },
+);
+const ACTION = object(
+  {
+    identifier: str,
+    title: str,
+    blueprint: str,
+    // An older (v1) action names its operation in a string trigger; the rules read it as no v2 trigger.
+    trigger: union({
+      string: oneOf('CREATE', 'DAY-2', 'DELETE'),
+      object: object({
+        type: str,
+        blueprintIdentifier: str,
+        event: object({ type: str, blueprintIdentifier: str }),
+        userInputs: USER_INPUTS,
+        condition: object({ type: str, expressions: strings, combinator: str }),
+      }),
+    }),
+    userInputs: USER_INPUTS,
+    invocationMethod: object({
+      type: str,
+      blueprintIdentifier: str,
+      url: str,
+      headers: object({}, { rest: str }),
+      // The v2 UPSERT_ENTITY mapping holds identifier, team, ... itself; the older one under `entity`.
+      mapping: pick((value) => (isObject(value) && value.entity != null ? object({ entity: ENTITY_MAPPING }) : ENTITY_MAPPING)),
+    }),
+    mapping: object({ entity: ENTITY_MAPPING }),
+  },
+  { required: ['identifier'] },
+);
+
+// Pages.
+const widget: Shape = lazy(() => WIDGET);
+const WIDGET: Shape = object({
+  blueprint: str,
+  widgets: arrayOf(widget),
+  excludedFields: strings,
+  dataset: query,
+  blueprintConfig: mapOf(
+    object({
+      filterSettings: object({ filterBy: query }),
+      sortSettings: object({ sortBy: arrayOf(object({ property: str, order: str })) }),
+      groupSettings: object({ groupBy: strings }),
+      propertiesSettings: object({ hidden: strings, shown: strings, order: strings }),
+    }),
+  ),
+});
+const PAGE = object({ identifier: str, title: str, blueprint: str, widgets: arrayOf(widget) }, { required: ['identifier'] });
+
+// Integrations and webhooks.
+const INTEGRATION = object({
+  installationId: str,
+  identifier: str,
+  integrationType: str,
+  title: str,
+  config: object({
+    resources: arrayOf(
+      object({ kind: str, port: object({ entity: object({ mappings: union({ object: ENTITY_MAPPING, array: arrayOf(ENTITY_MAPPING) }) }) }) }),
+    ),
+  }),
+});
+const WEBHOOK = object({ identifier: str, title: str, mappings: arrayOf(object({ blueprint: str, entity: ENTITY_MAPPING })) });
+
+const REQUIRED = ['organization', 'blueprints'];
+const ORG_SNAPSHOT = object(
+  {
+    organization: object({ id: str, name: str }, { required: ['id', 'name'] }),
+    blueprints: arrayOf(BLUEPRINT),
+    blueprintPermissions: mapOf(BLUEPRINT_PERMISSIONS),
+    actions: arrayOf(ACTION),
+    actionPermissions: mapOf(ACTION_PERMISSIONS),
+    pages: arrayOf(PAGE),
+    pagePermissions: mapOf(PAGE_PERMISSIONS),
+    integrations: arrayOf(INTEGRATION),
+    webhooks: arrayOf(WEBHOOK),
+    teams: arrayOf(object({ name: str, identifier: str }, { required: ['name'] })),
+    entities: mapOf(
+      arrayOf(
+        object(
+          { identifier: str, title: str, team: union({ string: str, array: strings }), relations: object({}) },
+          { required: ['identifier'] },
+        ),
+      ),
+    ),
+    incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
+  },
+  { required: REQUIRED },
+);
+
+interface Problem {
+  path: (string | number)[];
+  expected: string;
+  value: unknown;
+}
+
+function jsonType(value: unknown): JsonType | undefined {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'object' ? type : undefined;
+}
+
+function expectedOf(shape: Shape): string {
+  switch (shape.kind) {
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'a boolean';
+    case 'any':
+      return 'a JSON value';
+    case 'enum': {
+      const values = shape.values.map((v) => JSON.stringify(v));
+      return values.length > 2 ? `one of ${values.join(', ')}` : values.join(' or ');
+    }
+    case 'array':
+    case 'object':
+      return shape.label;
+    case 'union': {
+      const options = Object.values(shape.options).map(expectedOf);
+      return options.length > 1 ? `${options.slice(0, -1).join(', ')} or ${options[options.length - 1]}` : (options[0] ?? 'nothing');
+    }
+    case 'pick':
+      return 'a value of another shape';
+    case 'lazy':
+      return expectedOf(shape.get());
+  }
+}
+
+/** The first place `value` does not fit `shape`, depth first in document order. */
+function check(shape: Shape, value: unknown, path: (string | number)[]): Problem | undefined {
+  const mismatch = (expected = expectedOf(shape)): Problem => ({ path, expected, value });
+  switch (shape.kind) {
+    case 'any':
+      return undefined;
+    case 'string':
+    case 'boolean':
+      return typeof value === shape.kind ? undefined : mismatch();
+    case 'enum':
+      return typeof value === 'string' && shape.values.includes(value) ? undefined : mismatch();
+    case 'lazy':
+      return check(shape.get(), value, path);
+    case 'pick':
+      return check(shape.choose(value), value, path);
+    case 'union': {
+      const type = jsonType(value);
+      const option = type ? shape.options[type] : undefined;
+      const problem = option ? check(option, value, path) : mismatch();
+      // A misfit of the union's own value (not of something inside it) names every option.
+      return problem?.path === path ? mismatch() : problem;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return mismatch();
+      for (const [index, item] of value.entries()) {
+        const problem = check(shape.items, item, [...path, index]);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    case 'object': {
+      if (!isObject(value)) return mismatch();
+      for (const key of shape.required) {
+        if (value[key] == null) return { path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] };
+      }
+      for (const [key, field] of Object.entries(value)) {
+        if (field == null) continue; // null is absent
+        const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
+        const problem = fieldShape && check(fieldShape, field, [...path, key]);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+  }
+}
 
 const describe = (value: unknown) =>
-  value === undefined ? 'nothing (the field is missing)' : value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
-
-const objectWith =
-  (required: Record<string, 'string'>): Check =>
-  (value, field) => {
-    if (!isObject(value)) return `${field}: expected an object, got ${describe(value)}`;
-    for (const [key, type] of Object.entries(required)) {
-      if (typeof value[key] !== type) return `${field}.${key}: expected a ${type}, got ${describe(value[key])}`;
-    }
-    return undefined;
-  };
-
-const anObject: Check = (value, field) => (isObject(value) ? undefined : `${field}: expected an object, got ${describe(value)}`);
-
-const arrayOf =
-  (item: Check): Check =>
-  (value, field) => {
-    if (!Array.isArray(value)) return `${field}: expected an array, got ${describe(value)}`;
-    for (const [index, element] of value.entries()) {
-      const problem = item(element, `${field}[${index}]`);
-      if (problem) return problem;
-    }
-    return undefined;
-  };
-
-const mapOf =
-  (item: Check): Check =>
-  (value, field) => {
-    if (!isObject(value)) return `${field}: expected an object keyed by identifier, got ${describe(value)}`;
-    for (const [key, element] of Object.entries(value)) {
-      const problem = item(element, `${field}.${key}`);
-      if (problem) return problem;
-    }
-    return undefined;
-  };
-
-const withIdentifier = objectWith({ identifier: 'string' });
-
-/** contracts.md §1, field by field. Unknown extra fields are kept, not rejected. */
-const FIELDS: Record<string, { required: boolean; check: Check }> = {
-  organization: { required: true, check: objectWith({ id: 'string', name: 'string' }) },
-  blueprints: { required: true, check: arrayOf(withIdentifier) },
-  blueprintPermissions: { required: false, check: mapOf(anObject) },
-  actions: { required: false, check: arrayOf(withIdentifier) },
-  actionPermissions: { required: false, check: mapOf(anObject) },
-  pages: { required: false, check: arrayOf(withIdentifier) },
-  pagePermissions: { required: false, check: mapOf(anObject) },
-  integrations: { required: false, check: arrayOf(anObject) },
-  webhooks: { required: false, check: arrayOf(anObject) },
-  teams: { required: false, check: arrayOf(objectWith({ name: 'string' })) },
-  entities: { required: false, check: mapOf(arrayOf(withIdentifier)) },
-  incomplete: { required: false, check: arrayOf(objectWith({ resource: 'string', reason: 'string' })) },
-};
+  value === undefined
+    ? 'nothing (the field is missing)'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
 
 /** Check a parsed document against org-snapshot/1; `source` names the file in the one-line error. */
 export function validateSnapshot(document: unknown, source: string): OrgSnapshot {
@@ -65,20 +329,12 @@ export function validateSnapshot(document: unknown, source: string): OrgSnapshot
   if (document.format !== SNAPSHOT_FORMAT) {
     throw new InputError(`${source}: field "format": expected "${SNAPSHOT_FORMAT}", got ${describe(document.format)}`);
   }
-  for (const [key, { required, check }] of Object.entries(FIELDS)) {
-    const value = document[key];
-    if (value === undefined) {
-      if (required) throw new InputError(`${source}: field "${key}" is missing; org-snapshot/1 requires it`);
-      continue;
-    }
-    const problem = check(value, key);
-    if (problem) throw new InputError(`${source}: field ${quoteField(problem)}`);
+  for (const key of REQUIRED) {
+    if (document[key] == null) throw new InputError(`${source}: field "${key}" is missing; org-snapshot/1 requires it`);
+  }
+  const problem = check(ORG_SNAPSHOT, document, []);
+  if (problem) {
+    throw new InputError(`${source}: field "${joinPath(...problem.path)}": expected ${problem.expected}, got ${describe(problem.value)}`);
   }
   return document as unknown as OrgSnapshot;
-}
-
-/** "a.b[0].c: expected …" → "\"a.b[0].c\": expected …" */
-function quoteField(problem: string): string {
-  const colon = problem.indexOf(': ');
-  return `"${problem.slice(0, colon)}"${problem.slice(colon)}`;
 }

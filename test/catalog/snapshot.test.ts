@@ -55,7 +55,7 @@ describe('validateSnapshot', () => {
     ['organization.name', { organization: { id: 'o', name: 3 } }, '"organization.name": expected a string, got number 3'],
     ['actions', { actions: 'none' }, '"actions": expected an array, got string "none"'],
     ['actionPermissions', { actionPermissions: [] }, '"actionPermissions": expected an object keyed by identifier, got an array'],
-    ['a page permission', { pagePermissions: { home: null } }, '"pagePermissions.home": expected an object, got null'],
+    ['a page permission', { pagePermissions: { home: [] } }, '"pagePermissions.home": expected an object, got an array'],
     ['teams[].name', { teams: [{ name: 'A' }, { identifier: 'b' }] }, '"teams[1].name": expected a string, got nothing (the field is missing)'],
     ['an entity', { entities: { service: [{ identifier: 1 }] } }, '"entities.service[0].identifier": expected a string, got number 1'],
     ['incomplete', { incomplete: [{ resource: 'x' }] }, '"incomplete[0].reason": expected a string, got nothing (the field is missing)'],

@@ -104,7 +104,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (id === undefined || !blueprintIds.has(id)) throw new HttpError(404, 'not_found', `blueprint "${id}" not found`);
     return id;
   };
-  const requireIn = (records: readonly Record<string, Json>[] | undefined, id: string | undefined, what: string) => {
+  const requireIn = (records: readonly Record<string, Json>[] | null | undefined, id: string | undefined, what: string) => {
     if (!records?.some((record) => record.identifier === id)) throw new HttpError(404, 'not_found', `${what} "${id}" not found`);
     return id as string;
   };

@@ -30,7 +30,7 @@ describe('generateSyntheticOrg', () => {
     expect(teamRelation.some((b) => b.teamInheritance !== undefined)).toBe(true);
     expect(org.blueprints.some((b) => b.ownership !== undefined)).toBe(true);
     expect(org.blueprints.filter((b) => plannedEntitySearches(b).length > 0).length).toBeGreaterThan(150);
-    const entityTeams = Object.values(org.entities ?? {}).flat().flatMap((e) => (Array.isArray(e.team) ? e.team : []));
+    const entityTeams = Object.values(org.entities ?? {}).flat().flatMap((e) => (Array.isArray(e?.team) ? e.team : []));
     expect(entityTeams.some((t) => typeof t === 'string' && titles.has(t))).toBe(true);
     for (const needle of ['"property":"$team"', '.user.team', '.relations.teams', '"excludedFields":["teams"]', '{{ .event.diff.after.team }}']) {
       expect(text).toContain(needle);

@@ -1,0 +1,449 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateSyntheticOrg } from '../../bench/synthetic-org.js';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { InputError } from '../../src/errors.js';
+import type { JsonObject } from '../../src/model/json.js';
+import { joinPath } from '../../src/rules/shared/location.js';
+import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
+import { validateSnapshot } from '../../src/sources/validate-snapshot.js';
+import { runCliCaptured } from '../cli/run-cli.js';
+import { org } from '../support/rule-tester.js';
+
+const FILE = 'org.json';
+const tmp = () => mkdtempSync(join(tmpdir(), 'tma-validate-'));
+const demoText = readFileSync('fixtures/demo-org.json', 'utf8');
+const demo = (): JsonObject => JSON.parse(demoText) as JsonObject;
+
+function messageOf(document: unknown): string {
+  try {
+    validateSnapshot(document, FILE);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as Error).message;
+  }
+  throw new Error('expected an InputError');
+}
+
+const blueprint = (extra: JsonObject = {}): JsonObject => ({ identifier: 'service', title: 'Service', relations: {}, ...extra });
+const action = (extra: JsonObject = {}): JsonObject => ({ identifier: 'deploy', title: 'Deploy', ...extra });
+const page = (extra: JsonObject = {}): JsonObject => ({ identifier: 'home', title: 'Home', ...extra });
+
+describe('validateSnapshot: wrong types deep inside', () => {
+  // [what, org parts, field path, expected, got]
+  const cases: [string, JsonObject, string, string, string][] = [
+    [
+      'permission teams as a string',
+      { blueprintPermissions: { service: { entities: { register: { roles: [], teams: 'Platform Team' } } } } },
+      'blueprintPermissions.service.entities.register.teams',
+      'an array of strings',
+      'string "Platform Team"',
+    ],
+    [
+      'a number in a permission teams list',
+      { blueprintPermissions: { service: { entities: { register: { teams: ['Platform Team', 5] } } } } },
+      'blueprintPermissions.service.entities.register.teams[1]',
+      'a string',
+      'number 5',
+    ],
+    [
+      'updateProperties teams',
+      { blueprintPermissions: { service: { entities: { updateProperties: { tier: { teams: {} } } } } } },
+      'blueprintPermissions.service.entities.updateProperties.tier.teams',
+      'an array of strings',
+      'an object',
+    ],
+    [
+      'updateMetadataProperties entry',
+      { blueprintPermissions: { service: { entities: { updateMetadataProperties: { $team: 'Platform Team' } } } } },
+      'blueprintPermissions.service.entities.updateMetadataProperties.$team',
+      'an object',
+      'string "Platform Team"',
+    ],
+    [
+      'updateRelations teams',
+      { blueprintPermissions: { service: { entities: { updateRelations: { domain: { teams: 'A' } } } } } },
+      'blueprintPermissions.service.entities.updateRelations.domain.teams',
+      'an array of strings',
+      'string "A"',
+    ],
+    [
+      'teams in an unknown permission key (the rule reads every depth)',
+      { blueprintPermissions: { service: { entities: { someFutureVerb: { teams: 'A' } } } } },
+      'blueprintPermissions.service.entities.someFutureVerb.teams',
+      'an array of strings',
+      'string "A"',
+    ],
+    ['execute teams', { actionPermissions: { deploy: { execute: { teams: 'A' } } } }, 'actionPermissions.deploy.execute.teams', 'an array of strings', 'string "A"'],
+    ['approve teams', { actionPermissions: { deploy: { approve: { teams: 7 } } } }, 'actionPermissions.deploy.approve.teams', 'an array of strings', 'number 7'],
+    ['page read teams', { pagePermissions: { home: { read: { teams: true } } } }, 'pagePermissions.home.read.teams', 'an array of strings', 'boolean true'],
+    [
+      'policy rules as an object',
+      { actionPermissions: { deploy: { execute: { policy: { queries: { q: { combinator: 'and', rules: {} } } } } } } },
+      'actionPermissions.deploy.execute.policy.queries.q.rules',
+      'an array',
+      'an object',
+    ],
+    [
+      'a policy rule property',
+      { actionPermissions: { deploy: { execute: { policy: { queries: { q: { rules: [{ property: 5, operator: '=', value: 'x' }] } } } } } } },
+      'actionPermissions.deploy.execute.policy.queries.q.rules[0].property',
+      'a string',
+      'number 5',
+    ],
+    [
+      'a rule in a nested group',
+      { actionPermissions: { deploy: { execute: { policy: { queries: { q: { rules: [{ combinator: 'or', rules: [{ property: [] }] }] } } } } } } },
+      'actionPermissions.deploy.execute.policy.queries.q.rules[0].rules[0].property',
+      'a string',
+      'an array',
+    ],
+    [
+      'a $team rule value',
+      { actionPermissions: { deploy: { execute: { policy: { queries: { q: { rules: [{ property: '$team', operator: 'in', value: 5 }] } } } } } } },
+      'actionPermissions.deploy.execute.policy.queries.q.rules[0].value',
+      'a string, an array of strings or an object',
+      'number 5',
+    ],
+    [
+      'policy conditions',
+      { actionPermissions: { deploy: { execute: { policy: { conditions: '.user.team' } } } } },
+      'actionPermissions.deploy.execute.policy.conditions',
+      'an array of strings',
+      'string ".user.team"',
+    ],
+    ['relations', { blueprints: [blueprint({ relations: [] })] }, 'blueprints[0].relations', 'an object keyed by identifier', 'an array'],
+    ['a relation', { blueprints: [blueprint({ relations: { owning_team: '_team' } })] }, 'blueprints[0].relations.owning_team', 'an object', 'string "_team"'],
+    ['a relation target', { blueprints: [blueprint({ relations: { owning_team: { target: 5 } } })] }, 'blueprints[0].relations.owning_team.target', 'a string', 'number 5'],
+    [
+      'a relation without target',
+      { blueprints: [blueprint({ relations: { owning_team: { many: true } } })] },
+      'blueprints[0].relations.owning_team.target',
+      'a string',
+      'nothing (the field is missing)',
+    ],
+    ['a relation many', { blueprints: [blueprint({ relations: { o: { target: '_team', many: 'yes' } } })] }, 'blueprints[0].relations.o.many', 'a boolean', 'string "yes"'],
+    [
+      'a calculation',
+      { blueprints: [blueprint({ calculationProperties: { owner_list: { title: 'Owners', calculation: 5, type: 'array' } } })] },
+      'blueprints[0].calculationProperties.owner_list.calculation',
+      'a string',
+      'number 5',
+    ],
+    ['teamInheritance.path', { blueprints: [blueprint({ teamInheritance: { path: 5 } })] }, 'blueprints[0].teamInheritance.path', 'a string', 'number 5'],
+    ['teamInheritance', { blueprints: [blueprint({ teamInheritance: 'domain' })] }, 'blueprints[0].teamInheritance', 'an object', 'string "domain"'],
+    ['ownership.type', { blueprints: [blueprint({ ownership: { type: 'direct' } })] }, 'blueprints[0].ownership.type', '"Direct" or "Inherited"', 'string "direct"'],
+    ['ownership.path', { blueprints: [blueprint({ ownership: { type: 'Inherited', path: ['a'] } })] }, 'blueprints[0].ownership.path', 'a string', 'an array'],
+    ['an action trigger', { actions: [action({ trigger: 5 })] }, 'actions[0].trigger', 'one of "CREATE", "DAY-2", "DELETE" or an object', 'number 5'],
+    ['a string trigger', { actions: [action({ trigger: 'self-service' })] }, 'actions[0].trigger', 'one of "CREATE", "DAY-2", "DELETE" or an object', 'string "self-service"'],
+    ['trigger.type', { actions: [action({ trigger: { type: 1 } })] }, 'actions[0].trigger.type', 'a string', 'number 1'],
+    [
+      'userInputs.properties',
+      { actions: [action({ trigger: { type: 'self-service', userInputs: { properties: [] } } })] },
+      'actions[0].trigger.userInputs.properties',
+      'an object keyed by identifier',
+      'an array',
+    ],
+    [
+      'a jqQuery',
+      { actions: [action({ trigger: { type: 'self-service', userInputs: { properties: { env: { type: 'string', visible: { jqQuery: 5 } } } } } })] },
+      'actions[0].trigger.userInputs.properties.env.visible.jqQuery',
+      'a string',
+      'number 5',
+    ],
+    [
+      'a jqQuery deep in a dataset rule',
+      {
+        actions: [
+          action({
+            trigger: {
+              type: 'self-service',
+              userInputs: { properties: { env: { dataset: { rules: [{ property: 'x', operator: '=', value: { jqQuery: {} } }] } } } },
+            },
+          }),
+        ],
+      },
+      'actions[0].trigger.userInputs.properties.env.dataset.rules[0].value.jqQuery',
+      'a string',
+      'an object',
+    ],
+    [
+      'a form-level jqQuery',
+      { actions: [action({ trigger: { type: 'self-service', userInputs: { properties: {}, required: { jqQuery: false } } } })] },
+      'actions[0].trigger.userInputs.required.jqQuery',
+      'a string',
+      'boolean false',
+    ],
+    [
+      'trigger condition expressions',
+      { actions: [action({ trigger: { type: 'automation', condition: { type: 'JQ', expressions: '.diff.after.team' } } })] },
+      'actions[0].trigger.condition.expressions',
+      'an array of strings',
+      'string ".diff.after.team"',
+    ],
+    ['invocationMethod', { actions: [action({ invocationMethod: 'WEBHOOK' })] }, 'actions[0].invocationMethod', 'an object', 'string "WEBHOOK"'],
+    [
+      'an upsert mapping team',
+      { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { team: 5 } } })] },
+      'actions[0].invocationMethod.mapping.team',
+      'a string or an object',
+      'number 5',
+    ],
+    [
+      'an older mapping.entity relation',
+      { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { entity: { relations: { owning_team: 3 } } } } })] },
+      'actions[0].invocationMethod.mapping.entity.relations.owning_team',
+      'a string or an object',
+      'number 3',
+    ],
+    ['page widgets', { pages: [page({ widgets: {} })] }, 'pages[0].widgets', 'an array', 'an object'],
+    ['a widget', { pages: [page({ widgets: ['table'] })] }, 'pages[0].widgets[0]', 'an object', 'string "table"'],
+    ['nested widgets', { pages: [page({ widgets: [{ type: 'dashboard-widget', widgets: [{ excludedFields: 'teams' }] }] })] }, 'pages[0].widgets[0].widgets[0].excludedFields', 'an array of strings', 'string "teams"'],
+    ['blueprintConfig', { pages: [page({ widgets: [{ blueprintConfig: [] }] })] }, 'pages[0].widgets[0].blueprintConfig', 'an object keyed by identifier', 'an array'],
+    [
+      'a widget filter rule',
+      { pages: [page({ widgets: [{ blueprintConfig: { service: { filterSettings: { filterBy: { rules: [{ property: '$team', value: [1] }] } } } } }] })] },
+      'pages[0].widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0].value[0]',
+      'a string',
+      'number 1',
+    ],
+    [
+      'a sortBy entry',
+      { pages: [page({ widgets: [{ blueprintConfig: { service: { sortSettings: { sortBy: [{ property: 2 }] } } } }] })] },
+      'pages[0].widgets[0].blueprintConfig.service.sortSettings.sortBy[0].property',
+      'a string',
+      'number 2',
+    ],
+    ['integration resources', { integrations: [{ installationId: 'gh', config: { resources: {} } }] }, 'integrations[0].config.resources', 'an array', 'an object'],
+    [
+      'integration mappings',
+      { integrations: [{ installationId: 'gh', config: { resources: [{ kind: 'repo', port: { entity: { mappings: 'x' } } }] } }] },
+      'integrations[0].config.resources[0].port.entity.mappings',
+      'an object or an array',
+      'string "x"',
+    ],
+    [
+      'an integration mapping in a list',
+      { integrations: [{ installationId: 'gh', config: { resources: [{ port: { entity: { mappings: [{ team: '.team' }, 5] } } }] } }] },
+      'integrations[0].config.resources[0].port.entity.mappings[1]',
+      'an object',
+      'number 5',
+    ],
+    [
+      'an integration mapping team',
+      { integrations: [{ installationId: 'gh', config: { resources: [{ port: { entity: { mappings: { team: ['a'] } } } }] } }] },
+      'integrations[0].config.resources[0].port.entity.mappings.team',
+      'a string or an object',
+      'an array',
+    ],
+    [
+      'a team search query rule',
+      { integrations: [{ installationId: 'gh', config: { resources: [{ port: { entity: { mappings: { team: { combinator: 'and', rules: [{ property: '$title', value: 5 }, 'x'] } } } } }] } }] },
+      'integrations[0].config.resources[0].port.entity.mappings.team.rules[1]',
+      'an object',
+      'string "x"',
+    ],
+    [
+      'integration mapping relations',
+      { integrations: [{ installationId: 'gh', config: { resources: [{ port: { entity: { mappings: { relations: '.x' } } } }] } }] },
+      'integrations[0].config.resources[0].port.entity.mappings.relations',
+      'an object keyed by identifier',
+      'string ".x"',
+    ],
+    ['webhook mappings', { webhooks: [{ identifier: 'hook', mappings: {} }] }, 'webhooks[0].mappings', 'an array', 'an object'],
+    ['a webhook entity', { webhooks: [{ identifier: 'hook', mappings: [{ blueprint: 'service', entity: '.body' }] }] }, 'webhooks[0].mappings[0].entity', 'an object', 'string ".body"'],
+    ['a webhook team', { webhooks: [{ identifier: 'hook', mappings: [{ entity: { team: 1 } }] }] }, 'webhooks[0].mappings[0].entity.team', 'a string or an object', 'number 1'],
+    ['a team name', { teams: [{ name: 5 }] }, 'teams[0].name', 'a string', 'number 5'],
+    ['a team identifier', { teams: [{ name: 'A', identifier: {} }] }, 'teams[0].identifier', 'a string', 'an object'],
+    ['an entity team', { entities: { domain: [{ identifier: 'd', team: {} }] } }, 'entities.domain[0].team', 'a string or an array of strings', 'an object'],
+    ['an entity team list', { entities: { domain: [{ identifier: 'd', team: ['A', null] }] } }, 'entities.domain[0].team[1]', 'a string', 'null'],
+    ['entity relations', { entities: { domain: [{ identifier: 'd', relations: 'x' }] } }, 'entities.domain[0].relations', 'an object', 'string "x"'],
+    ['an entity list', { entities: { domain: {} } }, 'entities.domain', 'an array', 'an object'],
+    ['a resource title', { blueprints: [blueprint({ title: 1 })] }, 'blueprints[0].title', 'a string', 'number 1'],
+    ['a key that needs brackets', { blueprints: [blueprint({ relations: { 'owning team': { target: 1 } } })] }, 'blueprints[0].relations["owning team"].target', 'a string', 'number 1'],
+  ];
+
+  it.each(cases)('%s', (_what, parts, path, expected, got) => {
+    const message = messageOf(org(parts));
+    expect(message).toBe(`${FILE}: field "${path}": expected ${expected}, got ${got}`);
+    expect(message).not.toContain('\n');
+  });
+});
+
+describe('validateSnapshot: what it accepts', () => {
+  it('treats null as absent wherever a field may be absent', () => {
+    const document = org({
+      blueprints: [
+        blueprint({ teamInheritance: null, ownership: null, relations: null, calculationProperties: { c: { calculation: '.team', title: null } } }),
+        { identifier: 'repo', title: null, relations: { owning_team: { target: '_team', many: null, required: null } } },
+      ],
+      blueprintPermissions: { service: null, repo: { entities: { register: { teams: null, roles: ['Admin'] }, updateProperties: null } } },
+      actions: [action({ trigger: { type: 'self-service', userInputs: { properties: { env: { visible: { jqQuery: null } } } } }, invocationMethod: null })],
+      actionPermissions: { deploy: null, other: { execute: { teams: null, policy: null }, approve: { policy: { queries: null, conditions: null } } } },
+      pages: [page({ widgets: [{ excludedFields: null, blueprintConfig: { service: null } }] })],
+      pagePermissions: { home: null },
+      integrations: [{ installationId: 'gh', config: null }],
+      webhooks: [{ identifier: 'hook', mappings: [{ entity: { team: null } }] }],
+      teams: [{ name: 'A', identifier: null }],
+      entities: { service: [{ identifier: 's', team: null, relations: null }], repo: null },
+      incomplete: null,
+    });
+    const snapshot = validateSnapshot(document, FILE);
+    const report = analyze(buildCatalog(snapshot));
+    expect(report.ruleErrors).toBeUndefined();
+    expect(report.incomplete).toEqual([]);
+  });
+
+  it('null entities means not fetched, like a missing key', () => {
+    const report = analyze(buildCatalog(validateSnapshot(org({ entities: null }), FILE)));
+    expect(report.incomplete.map((i) => i.resource)).toEqual(['entities']);
+  });
+
+  it('keeps unknown extra fields at every level and does not check them', () => {
+    const document = org({
+      blueprints: [blueprint({ futureField: 5, relations: { d: { target: 'domain', description: 1 } } })],
+      blueprintPermissions: { service: { entities: { register: { teams: ['A'], someFlag: 3 } } } },
+      actions: [action({ trigger: { type: 'self-service', newThing: [1] }, invocationMethod: { type: 'WEBHOOK', body: { count: 5, team: null } } })],
+      pages: [page({ widgets: [{ type: 'markdown', markdown: 1 }] })],
+      scorecards: [{ anything: true }],
+    });
+    const snapshot = validateSnapshot(document, FILE);
+    expect(snapshot).toBe(document);
+    expect(snapshot.scorecards).toEqual([{ anything: true }]);
+    expect(snapshot.blueprints[0]?.futureField).toBe(5);
+  });
+
+  it('accepts the older action shape: a string trigger and top-level userInputs', () => {
+    expect(() => validateSnapshot(org({ actions: [action({ trigger: 'DAY-2', userInputs: { properties: {} } })] }), FILE)).not.toThrow();
+  });
+
+  it.each([
+    ['the demo org', 'fixtures/demo-org.json'],
+    ['the XSS org', 'fixtures/xss-org.json'],
+    ['the live fixture', 'test/fixtures/live-org.json'],
+  ])('accepts %s', async (_name, path) => {
+    await expect(readSnapshotFile(path)).resolves.toMatchObject({ format: 'org-snapshot/1' });
+  });
+
+  it('accepts what the synthetic org generator writes, at several seeds', () => {
+    for (const seed of [1, 2, 3]) {
+      const document = JSON.parse(JSON.stringify(generateSyntheticOrg({ blueprints: 60, actions: 80, pages: 20, seed })));
+      expect(() => validateSnapshot(document, `synthetic ${seed}`)).not.toThrow();
+    }
+  });
+});
+
+describe('readSnapshotFile', () => {
+  it('loads a file that starts with a UTF-8 byte order mark', async () => {
+    const path = join(tmp(), 'bom.json');
+    writeFileSync(path, `\uFEFF${demoText}`, 'utf8');
+    expect(readFileSync(path)[0]).toBe(0xef);
+    const snapshot = await readSnapshotFile(path);
+    expect(snapshot.organization.name).toBe('Acme Payments');
+  });
+
+  it('still names the file and the field for a BOM file with a wrong type', async () => {
+    const path = join(tmp(), 'bom-bad.json');
+    writeFileSync(path, `\uFEFF${JSON.stringify(org({ teams: [{ name: 1 }] }))}`, 'utf8');
+    await expect(readSnapshotFile(path)).rejects.toThrow(`${path}: field "teams[0].name": expected a string, got number 1`);
+  });
+});
+
+describe('analyze --snapshot with a wrong type deep inside', () => {
+  it('exits 2 with one line naming file, field, expected and got, and writes no report', async () => {
+    const dir = tmp();
+    const document = demo();
+    (document.blueprintPermissions as Record<string, Record<string, Record<string, Record<string, unknown>>>>).service!.entities!.register!.teams = 'Platform Team';
+    const file = join(dir, 'org.json');
+    writeFileSync(file, JSON.stringify(document));
+    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, '--fail-on', 'none']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`${file}: field "blueprintPermissions.service.entities.register.teams": expected an array of strings, got string "Platform Team"`);
+    expect(existsSync(join(dir, 'report.json'))).toBe(false);
+  });
+
+  it('analyses a BOM file with exit 0', async () => {
+    const dir = tmp();
+    const file = join(dir, 'org.json');
+    writeFileSync(file, `\uFEFF${demoText}`);
+    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+  });
+});
+
+/**
+ * The defect this guards against: a value of the wrong type that a rule silently skips, so the
+ * report comes out shorter with exit 0. Each string leaf of the demo org in turn becomes a number
+ * (and each array or object a string); the snapshot must then either be rejected at exactly that
+ * field or give the same findings.
+ */
+describe('the demo org, mutated one node at a time', () => {
+  type Path = (string | number)[];
+  /**
+   * Where any JSON value is legitimate, so a number is a different valid org, not a malformed one:
+   * webhook / workflow payloads (a literal 5 in a body has no jq to read the team with).
+   */
+  const FREE_FORM = [/^actions\[\d+\]\.invocationMethod\.(body|workflowInputs)\b/];
+
+  /** Paths of the nodes `select` picks, below the top-level keys (the format is checked on its own). */
+  function nodes(value: unknown, path: Path, select: (node: unknown) => boolean, out: Path[] = []): Path[] {
+    if (path.length > 1 && select(value)) out.push(path);
+    if (Array.isArray(value)) value.forEach((item, index) => nodes(item, [...path, index], select, out));
+    else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) nodes(item, [...path, key], select, out);
+    return out;
+  }
+
+  const findingsOf = (document: unknown) => JSON.stringify(analyze(buildCatalog(validateSnapshot(document, FILE))).findings);
+
+  /** Replace each selected node by `replacement`; each must be rejected at that field or change nothing. */
+  function sweep(select: (node: unknown) => boolean, replacement: unknown, got: string, alsoValid: RegExp[] = []): { rejected: number; total: number } {
+    const baseline = findingsOf(demo());
+    const paths = nodes(demo(), [], select);
+    const silent: string[] = [];
+    let rejected = 0;
+    for (const path of paths) {
+      const document = demo();
+      const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, document);
+      parent[path[path.length - 1]!] = replacement;
+      const field = joinPath(...path);
+      let findings: string;
+      try {
+        findings = findingsOf(document);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InputError);
+        const message = (error as Error).message;
+        expect(message.startsWith(`${FILE}: field "${field}": expected `) && message.endsWith(`, got ${got}`), message).toBe(true);
+        rejected++;
+        continue;
+      }
+      if (findings !== baseline && ![...FREE_FORM, ...alsoValid].some((pattern) => pattern.test(field))) silent.push(field);
+    }
+    expect(silent, 'mutations that changed the report without failing validation').toEqual([]);
+    return { rejected, total: paths.length };
+  }
+
+  it('each string leaf replaced by a number: rejected at that field, or every finding kept', () => {
+    const { rejected, total } = sweep((node) => typeof node === 'string', 5, 'number 5');
+    expect(total).toBeGreaterThan(300);
+    expect(rejected).toBeGreaterThan(200);
+  });
+
+  it('each array replaced by a string: rejected at that field, or every finding kept', () => {
+    // Where one string is as valid as a list: an entity's team, a search rule's value.
+    const { rejected, total } = sweep(Array.isArray, 'Platform Team', 'string "Platform Team"', [/^entities\.\w+\[\d+\]\.team$/, /\.rules\[\d+\]\.value$/]);
+    expect(total).toBeGreaterThan(50);
+    expect(rejected).toBeGreaterThan(40);
+  });
+
+  it('each object replaced by a string: rejected at that field, or every finding kept', () => {
+    const isObject = (node: unknown) => typeof node === 'object' && node !== null && !Array.isArray(node);
+    // An input attribute may hold a literal instead of {jqQuery}.
+    const { rejected, total } = sweep(isObject, 'Platform Team', 'string "Platform Team"', [/userInputs\.properties\.\w+\.\w+$/]);
+    expect(total).toBeGreaterThan(100);
+    expect(rejected).toBeGreaterThan(50);
+  });
+});

@@ -78,7 +78,8 @@ describe('isolation: the org\'s expressions cannot hang or crash the audit', () 
       started = Date.now();
       expect(engine.evaluate({ team: ['Other'] }, HANG)).toMatchObject({ ok: false, failure: 'timeout' });
       expect(engine.validate(HANG)).toMatchObject({ ok: false, failure: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(50);
+      // Running either again would cost the whole 100 ms limit; a cached answer costs nothing.
+      expect(Date.now() - started).toBeLessThan(100);
       expect(engine.validate('.team |')).toMatchObject({ ok: false, error: expect.stringContaining('syntax error') });
     } finally {
       await engine.close?.();

@@ -92,6 +92,7 @@ describe('no webhook secret or Authorization header in snapshots, reports or out
 
       // The recording analyzes to the same report as the live run.
       const offline = await run(['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'offline'), '--format', 'json', '--fail-on', 'none'], {}, createFakeClock());
+      expect(offline.code).toBe(0);
       expect(await readText(join(dir, 'offline', 'report.json'))).toBe(await readText(join(dir, 'out', 'report.json')));
     });
   });

@@ -276,7 +276,7 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (impact.jqFailure && !impact.evaluation) {
     parts.push(`jq could not compile it (${impact.jqFailure.failure === 'timeout' ? 'it timed out' : 'jq crashed'}: ${impact.jqFailure.error}), so it is listed for review`);
   }
-  if (impact.jqError) parts.push(`jq does not compile it (${impact.jqError})`);
+  if (impact.jqError) parts.push(`it does not compile as jq (${impact.jqError})`);
   else if (impact.lexError) parts.push(`its jq could not be read (${impact.lexError}), so it is listed for review`);
   return parts.join('; ');
 }

@@ -35,7 +35,7 @@ describe('the demo org exercises every jq verdict path', () => {
   it('review: invalid jq touching teams keeps its finding with jq\'s message', () => {
     expect(at('environment', 'calculationProperties.primary_owner.calculation')).toMatchObject({
       verdict: 'review',
-      note: expect.stringMatching(/^not valid jq; jq says: jq: error: syntax error/),
+      note: expect.stringMatching(/^not valid jq; jq: error: syntax error/),
     });
   });
 

@@ -93,9 +93,15 @@ describe('suggestions and notes per verdict', () => {
   it("carries jq's message for an invalid team-touching expression", () => {
     const draft = finding('.team | length >');
     expect(draft?.verdict).toBe('review');
-    expect(draft?.note).toMatch(/^not valid jq; jq says: jq: error: syntax error/);
+    expect(draft?.note).toMatch(/^not valid jq; jq: error: syntax error/);
     expect(draft?.evidence).toBe('.team | length >');
     expect(draft?.suggestion).toMatch(/^Fix the expression first: jq does not compile it\. /);
+  });
+
+  it('with a title in an invalid expression, the rewrite is offered as the second step, after the fix', () => {
+    const draft = finding('.team | index("Platform Team") !=');
+    expect(draft?.rewrite).toBe('.team | index("platform") !=');
+    expect(draft?.suggestion).toBe('Fix the expression first: jq does not compile it. Then change it to: .team | index("platform") !=');
   });
 
   it('tells a lexer gap from invalid jq when jq accepts the expression', () => {

@@ -121,7 +121,7 @@ describe('invalid jq', () => {
   it('keeps a team-touching expression jq rejects, with jq\'s message, at least review', () => {
     const unaffectedOtherwise = withJq('.team | contains(["payments"]', 'entity');
     expect(unaffectedOtherwise).toMatchObject({ verdict: 'review', jqError: expect.stringContaining('syntax error') });
-    expect(describeImpact(unaffectedOtherwise!)).toContain('jq does not compile it (jq: error: syntax error');
+    expect(describeImpact(unaffectedOtherwise!)).toContain('it does not compile as jq (jq: error: syntax error');
     const breaksAnyway = withJq('.team | index("Payments"', 'entity');
     expect(breaksAnyway).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("payments"', jqError: expect.any(String) });
   });

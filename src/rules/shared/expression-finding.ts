@@ -71,7 +71,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion = 'Check what the expression does with the team values: after the migration they are team identifiers, not titles.';
   }
 
-  if (impact.jqError !== undefined) suggestion = `Fix the expression first: jq does not compile it. ${suggestion}`;
+  if (impact.jqError !== undefined) {
+    // The rewrite keeps the syntax error: it only swaps titles, so say it is the second step.
+    suggestion = `Fix the expression first: jq does not compile it. ${suggestion.replace(/^Change it to: /, 'Then change it to: ')}`;
+  }
   else if (impact.jqFailure !== undefined) suggestion = `Make sure the expression terminates: jq could not evaluate it. ${suggestion}`;
 
   const draft: FindingDraft = {
@@ -91,7 +94,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 
 /** Whether jq accepts the expression; without jq loaded only our lexer's opinion is known. */
 function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefined {
-  if (impact.jqError !== undefined) return `not valid jq; jq says: ${impact.jqError}`;
+  if (impact.jqError !== undefined) return `not valid jq; ${impact.jqError.startsWith('jq: ') ? impact.jqError : `jq says: ${impact.jqError}`}`;
   if (impact.jqFailure !== undefined) {
     const what = impact.jqFailure.failure === 'timeout' ? 'jq evaluation timed out' : 'jq crashed';
     return `${what} (${impact.jqFailure.error}); the expression may loop or recurse without end, check it by hand`;

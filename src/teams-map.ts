@@ -1,17 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import yaml from 'js-yaml';
 import type { TeamsMap } from './catalog/teams.js';
 import { InputError } from './errors.js';
 import { isObject } from './model/json.js';
+import { readInputFile } from './read-input-file.js';
 
 /** `--teams-map FILE`: JSON or YAML, a flat map of team title → team identifier. */
 export async function readTeamsMap(path: string): Promise<TeamsMap> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InputError(`${path}: cannot read the teams map: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
+  const text = await readInputFile(path, 'teams map');
   let document: unknown;
   try {
     // YAML is a superset of JSON, so one parser reads both.

@@ -1,17 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { readInputFile } from '../read-input-file.js';
 import { renderBaseline, validateBaseline, type Baseline } from './baseline.js';
 
 /** Read and check a baseline; a missing, unreadable or malformed file is one InputError line (exit 2). */
 export async function readBaselineFile(path: string): Promise<Baseline> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file (create one with --write-baseline FILE)' : (error as Error).message;
-    throw new InputError(`${path}: cannot read the baseline: ${why}`, { cause: error });
-  }
+  const text = await readInputFile(path, 'baseline', ' (create one with --write-baseline FILE)');
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -133,6 +133,17 @@ describe('analyze --snapshot', () => {
     expect(JSON.stringify(report)).not.toContain('pay-ments');
   });
 
+  it('reads a teams map saved with a byte order mark, and names a missing one in words', async () => {
+    const dir = tmp();
+    const map = join(dir, 'teams.yaml');
+    writeFileSync(map, '\uFEFFData Science: data_science\n');
+    const ok = await runCliCaptured(['analyze', 'fixtures/demo-org.json', '--teams-map', map, '--out', dir, '--fail-on', 'none']);
+    expect(ok.code).toBe(0);
+    const missing = await runCliCaptured(['analyze', 'fixtures/demo-org.json', '--teams-map', join(dir, 'nope.yaml'), '--out', dir]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`teams-migration-audit: ${join(dir, 'nope.yaml')}: cannot read the teams map: no such file\n`);
+  });
+
   it('rejects an invalid teams map with exit 2 and the YAML position', async () => {
     const dir = tmp();
     const map = join(dir, 'teams.yaml');

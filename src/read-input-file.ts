@@ -1,0 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import { InputError } from './errors.js';
+
+/**
+ * Read one of the user's input files as text. A failure is one InputError line naming the file,
+ * what it was meant to be and why, in words (`no such file`), never a raw errno dump. A leading
+ * UTF-8 byte order mark (Windows editors, PowerShell's Out-File) is dropped.
+ */
+export async function readInputFile(path: string, what: string, missingHint = ''): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? `no such file${missingHint}`
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (error as Error).message;
+    throw new InputError(`${path}: cannot read the ${what}: ${why}`, { cause: error });
+  }
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}

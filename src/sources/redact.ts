@@ -31,6 +31,19 @@ function redactScalar(value: JsonValue): JsonValue {
 }
 
 /**
+ * Secrets carried inside an innocent-looking string: the password of `https://user:pw@host`, and
+ * the value of a secret-named query parameter (`?token=…`, `&api_key=…`). A Slack or webhook URL
+ * under a plain `url` key is the usual case; the rest of the URL, templates included, stays.
+ */
+function redactInlineSecrets(text: string): string {
+  return text
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
+    .replace(/([?&])([^=&#\s]+)=(\{\{[\s\S]*?\}\}|[^&#\s]*)/g, (match, sep: string, name: string, raw: string) =>
+      isSecretName(name) && !raw.startsWith('{{') ? `${sep}${name}=${REDACTED}` : match,
+    );
+}
+
+/**
  * A copy of `value` with every secret-named key's value replaced. Scalars (and the scalars of an
  * array) under such a key are redacted; objects under it are walked like any other, their own
  * keys deciding, so `schema.properties.api_token: {type: "string"}` keeps its definition.
@@ -42,7 +55,8 @@ export function redactSecrets(value: JsonValue, secret = false): JsonValue {
     for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, isSecretName(key));
     return result;
   }
-  return secret ? redactScalar(value) : value;
+  if (secret) return redactScalar(value);
+  return typeof value === 'string' ? redactInlineSecrets(value) : value;
 }
 
 /**

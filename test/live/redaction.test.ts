@@ -17,6 +17,20 @@ describe('redactSecrets', () => {
     expect(isSecretName(name)).toBe(false);
   });
 
+  it('redacts secrets inside plain strings: URL passwords and secret-named query parameters', () => {
+    const invocation = {
+      url: 'https://hooks.example/notify/{{ .entity.identifier }}?token=abc123&channel=ops&api_key=k-9',
+      mirror: 'https://deploy:hunter2@git.example/repo.git',
+      query: '?owner={{ .entity.team }}&token={{ .secrets.TOKEN }}',
+    };
+    expect(redactSecrets(invocation)).toEqual({
+      url: `https://hooks.example/notify/{{ .entity.identifier }}?token=${REDACTED}&channel=ops&api_key=${REDACTED}`,
+      mirror: `https://deploy:${REDACTED}@git.example/repo.git`,
+      // a template names a secret without holding it, and rules read templates
+      query: '?owner={{ .entity.team }}&token={{ .secrets.TOKEN }}',
+    });
+  });
+
   it('replaces the values at any depth, keeps the keys, objects under a secret-named key and {{ }} templates', () => {
     const input = {
       security: { secret: 's3cr3t', signatureHeaderName: 'X-Hub-Signature' },

@@ -129,31 +129,37 @@ function withPositionalSource<T extends { snapshot?: string }>(source: string | 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
   const generatedAt = runTimestamp(io.env, io.now);
+  // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
+  const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
   const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
-  const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const jq = await loadJqEngine();
-  const catalog = buildCatalog(snapshot, { teamsMap, jq });
-  const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
-  const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths));
-  const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
+  try {
+    const catalog = buildCatalog(snapshot, { teamsMap, jq });
+    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
+    const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths));
+    const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
-  const written = await writeReports(report, {
-    out: flags.out,
-    formats,
-    meta: {
-      html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}` },
-      sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
-    },
-    env: io.env,
-  });
-  const code = exitCodeFor(report.gate);
-  const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
-  if (!flags.quiet) io.stderr([...teamNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
-  return code;
+    const written = await writeReports(report, {
+      out: flags.out,
+      formats,
+      meta: {
+        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}` },
+        sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
+      },
+      env: io.env,
+    });
+    const code = exitCodeFor(report.gate);
+    const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
+    if (!flags.quiet) io.stderr([...teamNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    return code;
+  } finally {
+    // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
+    await jq.close?.();
+  }
 }
 
 function summaryLine(report: Report, code: number): string {

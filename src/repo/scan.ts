@@ -103,8 +103,12 @@ async function ownPathSet(paths: readonly string[]): Promise<string[]> {
   for (const path of paths) {
     try {
       real.push(await realpath(resolve(path)));
-    } catch {
-      // Not there (an --out or --write-baseline before its first run): nothing to skip.
+    } catch (error) {
+      // Not there (an --out or --write-baseline before its first run): nothing to skip. Anything
+      // else would let the run's own files be scanned as the user's, so it stops the run.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new InputError(`${path}: cannot resolve it to keep it out of the repository scan: ${(error as Error).message}`, { cause: error });
+      }
     }
   }
   return real;

@@ -72,9 +72,11 @@ export async function writeReports(
   options: { out: string; formats: readonly Format[]; meta: ReportMeta; env: Readonly<Record<string, string | undefined>> },
 ): Promise<string[]> {
   const written: string[] = [];
+  // Rendered first, outside the try: a renderer bug is ours, not a file-system problem of the user's.
+  const files = renderReports(report, options.formats, options.meta);
   try {
     await mkdir(options.out, { recursive: true });
-    for (const file of renderReports(report, options.formats, options.meta)) {
+    for (const file of files) {
       const path = join(options.out, file.name);
       await writeFile(path, file.content);
       written.push(path);

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { InputError, UsageError } from '../errors.js';
 import { isObject } from '../model/json.js';
+import { readInputFile } from '../read-input-file.js';
 
 /** The service's public regions (product.md, "Live API"). */
 export const REGION_URLS = {
@@ -54,13 +54,7 @@ export function isRegion(value: string): value is Region {
  * client secret, and JSON.parse messages echo the text around the fault.
  */
 export async function readReferenceConfig(path: string): Promise<ReferenceConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: cannot read the config file${code === 'ENOENT' ? ': no such file' : ''}`, { cause: error });
-  }
+  const text = await readInputFile(path, 'config file');
   let document: unknown;
   try {
     document = JSON.parse(text);

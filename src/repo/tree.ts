@@ -87,13 +87,3 @@ export function normalizeKey(key: string): string {
 export function stringValue(node: TreeNode | undefined): string | undefined {
   return node?.kind === 'string' ? node.value : undefined;
 }
-
-/** The object a value stands for: `{…}` itself, or the arguments of `Args(path = "x")` / `jsonencode({…})`. */
-export function objectOf(node: TreeNode | undefined): ObjectNode | undefined {
-  if (node?.kind === 'object') return node;
-  if (node?.kind === 'call') {
-    const [first] = node.args.items;
-    return node.args.entries.length === 0 && first?.kind === 'object' ? first : node.args;
-  }
-  return undefined;
-}

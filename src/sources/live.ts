@@ -49,8 +49,8 @@ async function attempt<T>(tracker: Tracker, resource: string, read: () => Promis
   try {
     return await read();
   } catch (error) {
-    if (isFatal(error)) throw error;
-    if (!(error instanceof ApiError)) throw error;
+    // Auth, an unreachable API and our own bugs stop the run; the narrowing lets TS see an ApiError below.
+    if (isFatal(error) || !(error instanceof ApiError)) throw error;
     tracker.incomplete.push({ resource, reason: error.message });
     return undefined;
   } finally {

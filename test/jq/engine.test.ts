@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TIMEOUT_MS, firstLine, loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { firstLine, loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -60,10 +60,6 @@ const ABORT = 'def f: [f]; .team | f';
 describe('isolation: the org\'s expressions cannot hang or crash the audit', () => {
   afterEach(() => {
     vi.restoreAllMocks();
-  });
-
-  it('uses a time limit far above what a sample evaluation needs', () => {
-    expect(DEFAULT_TIMEOUT_MS).toBe(250);
   });
 
   it('a never-ending evaluation becomes a timeout within the limit, and jq keeps working after it', async () => {

@@ -13,10 +13,7 @@ export interface CatalogOptions {
 
 /** Derive every index the rules share, once, in time linear in the size of the org. */
 export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}): Catalog {
-  const blueprints = new Map<string, JsonObject>();
-  for (const blueprint of snapshot.blueprints) {
-    if (typeof blueprint.identifier === 'string') blueprints.set(blueprint.identifier, blueprint);
-  }
+  const blueprints = byIdentifier(snapshot.blueprints);
 
   const teamRelations = new Map<string, string[]>();
   for (const [id, blueprint] of blueprints) {
@@ -58,6 +55,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     inheritance,
     teams,
     entities,
+    actions: byIdentifier(snapshot.actions ?? []),
+    pages: byIdentifier(snapshot.pages ?? []),
     entitiesFetched: snapshot.entities != null, // null: not fetched
     migrated: isMigrated(blueprints, entities, snapshot.entities != null, teams),
     incomplete: snapshot.incomplete ?? [],
@@ -97,4 +96,10 @@ function isMigrated(
     }
   }
   return values > 0;
+}
+
+function byIdentifier(records: readonly JsonObject[]): Map<string, JsonObject> {
+  const map = new Map<string, JsonObject>();
+  for (const record of records) if (typeof record.identifier === 'string') map.set(record.identifier, record);
+  return map;
 }

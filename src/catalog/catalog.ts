@@ -27,6 +27,9 @@ export interface Catalog {
   inheritance: ReadonlyMap<string, InheritanceResolution>;
   teams: TeamDirectory;
   entities: ReadonlyMap<string, readonly EntityRecord[]>;
+  /** Actions and automations, and pages, by identifier: permission maps are keyed by these. */
+  actions: ReadonlyMap<string, JsonObject>;
+  pages: ReadonlyMap<string, JsonObject>;
   /** False when the snapshot has no `entities` key at all: ownership-direct cannot be decided. */
   entitiesFetched: boolean;
   incomplete: readonly IncompleteEntry[];

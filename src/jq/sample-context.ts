@@ -30,6 +30,7 @@ export function sampleTeams(directory: TeamDirectory): [SampleTeam, SampleTeam] 
   const known: SampleTeam[] = [];
   for (const team of directory.byTitle.values()) {
     if (team.identifier !== undefined && team.identifier !== team.title) known.push({ title: team.title, identifier: team.identifier });
+    if (known.length === 2) break; // called for every expression: stop once two are found
   }
   const [a, b] = [...known, ...PLACEHOLDER_TEAMS];
   return [a!, b!];

@@ -17,9 +17,8 @@ export const actionDynamicPermission: Rule = {
   category: 'action-dynamic-permission',
   check(catalog: Catalog): FindingDraft[] {
     const findings: FindingDraft[] = [];
-    const actions = new Map((catalog.snapshot.actions ?? []).map((action) => [action.identifier, action]));
     for (const [id, permissions] of Object.entries(catalog.snapshot.actionPermissions ?? {})) {
-      const action = actions.get(id);
+      const action = catalog.actions.get(id);
       if (!isObject(permissions)) continue; // null: absent
       const resource: ResourceRef = action ? actionRef(action) : { type: 'action', identifier: id };
       for (const stage of ['execute', 'approve'] as const) {

@@ -29,14 +29,12 @@ export const teamPermissionIdentifiers: Rule = {
       const blueprint = catalog.blueprints.get(id);
       scan(blueprint ? blueprintRef(blueprint) : { type: 'blueprint', identifier: id }, permissions);
     }
-    const actions = new Map((snapshot.actions ?? []).map((action) => [action.identifier, action]));
     for (const [id, permissions] of Object.entries(snapshot.actionPermissions ?? {})) {
-      const action = actions.get(id);
+      const action = catalog.actions.get(id);
       scan(action ? actionRef(action) : { type: 'action', identifier: id }, permissions);
     }
-    const pages = new Map((snapshot.pages ?? []).map((page) => [page.identifier, page]));
     for (const [id, permissions] of Object.entries(snapshot.pagePermissions ?? {})) {
-      const page = pages.get(id);
+      const page = catalog.pages.get(id);
       scan(page ? pageRef(page) : { type: 'page', identifier: id }, permissions);
     }
     return findings;

@@ -4,6 +4,7 @@ import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
 import { searchRuleFinding } from './search-rule-finding.js';
+import { removedRelationsFor } from './resources.js';
 import { searchRules } from './walk.js';
 
 export interface EntityMappingSite {
@@ -21,7 +22,7 @@ export interface EntityMappingSite {
 export function entityMappingFindings(catalog: Catalog, site: EntityMappingSite): FindingDraft[] {
   const findings: FindingDraft[] = [];
   const blueprint = typeof site.mapping.blueprint === 'string' ? unquoteJq(site.mapping.blueprint) : undefined;
-  const removedRelations = blueprint ? (catalog.removedRelations.get(blueprint) ?? new Set<string>()) : catalog.allRemovedRelations;
+  const removedRelations = removedRelationsFor(catalog, blueprint);
   const team = site.mapping.team;
   if (typeof team === 'string') {
     const finding = expressionFinding(

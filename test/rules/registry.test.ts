@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import type { Category } from '../../src/model/finding.js';
+import { CATEGORY_DOCS } from '../../src/model/category-docs.js';
+import { CATEGORIES, type Category } from '../../src/model/finding.js';
 import { RULES } from '../../src/rules/index.js';
 import type { Rule } from '../../src/rules/rule.js';
 import { betaBlueprint, catalogOf, org } from '../support/rule-tester.js';
@@ -68,9 +69,11 @@ describe('rule registry', () => {
     expect(contractExtensionCategories()).toEqual(EXTENSION_CATEGORIES);
   });
 
-  it('has one rule for every category of contracts.md except external-ownership', () => {
-    const expected = CONTRACT_CATEGORIES.filter((category) => category !== 'external-ownership');
-    expect(expected.length).toBe(12);
+  it('has one rule for every category of contracts.md (§2 and §3.2) except external-ownership', () => {
+    const expected = [...CONTRACT_CATEGORIES, ...EXTENSION_CATEGORIES.map(([, category]) => category)].filter(
+      (category) => category !== 'external-ownership',
+    );
+    expect(expected.length).toBe(14);
     expect(RULES.map((rule) => rule.category).sort()).toEqual([...expected].sort());
   });
 
@@ -83,6 +86,11 @@ describe('rule registry', () => {
       },
     };
     expect(() => mutating.check(catalogOf(org({ blueprints: [{ identifier: 'service', title: 'Service' }] })))).toThrow(TypeError);
+  });
+
+  it('gives the §3.2 categories the kind the contract assigns, after the §2 ones in src', () => {
+    for (const [kind, category] of EXTENSION_CATEGORIES) expect(CATEGORY_DOCS[category as Category].kind, category).toBe(kind);
+    expect([...CATEGORIES]).toEqual([...CONTRACT_CATEGORIES, ...EXTENSION_CATEGORIES.map(([, category]) => category)]);
   });
 
   it('holds no category twice', () => {

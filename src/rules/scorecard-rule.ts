@@ -1,0 +1,64 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import type { Path } from './shared/location.js';
+import { removedRelationsFor } from './shared/resources.js';
+import { searchRuleFinding } from './shared/search-rule-finding.js';
+
+/**
+ * Scorecards (contracts.md §3.1): each rule's `query` and the scorecard's `filter` hold
+ * conditions of the search-rule shape `{property, operator, value}`. A condition comparing `$team`
+ * with a title stops matching once `$team` holds identifiers, so entities silently lose a level
+ * (a rule) or drop out of the scorecard (its filter); one on a removed relation points at nothing.
+ */
+export const scorecardRule: Rule = {
+  category: 'scorecard-rule',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    for (const scorecard of catalog.snapshot.scorecards ?? []) {
+      if (!isObject(scorecard)) continue;
+      const blueprint = asString(scorecard.blueprint);
+      const removed = removedRelationsFor(catalog, blueprint);
+      const resource = scorecardRef(scorecard, blueprint);
+      const report = (conditions: Generator<Condition>, subject: string) => {
+        for (const { path, condition } of conditions) {
+          const finding = searchRuleFinding(catalog, { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed });
+          if (finding) findings.push(finding);
+        }
+      };
+      report(conditionsOf(scorecard.filter, ['filter']), 'The scorecard filter');
+      const rules = Array.isArray(scorecard.rules) ? scorecard.rules : [];
+      rules.forEach((rule, index) => {
+        if (!isObject(rule)) return;
+        const name = asString(rule.title) ?? asString(rule.identifier) ?? `#${index}`;
+        report(conditionsOf(rule.query, ['rules', index, 'query']), `The condition of scorecard rule "${name}"`);
+      });
+    }
+    return findings;
+  },
+};
+
+/** Scorecard identifiers are unique per blueprint only, so the blueprint is part of the name. */
+function scorecardRef(scorecard: JsonObject, blueprint: string | undefined): ResourceRef {
+  const identifier = `${blueprint ?? '(no blueprint)'}/${asString(scorecard.identifier) ?? '(unnamed scorecard)'}`;
+  const title = asString(scorecard.title);
+  return title !== undefined ? { type: 'scorecard', identifier, title } : { type: 'scorecard', identifier };
+}
+
+interface Condition {
+  path: Path;
+  condition: Record<string, JsonValue | undefined>;
+}
+
+/** Conditions below a `{combinator, conditions}` query, nested groups included (they nest the same way). */
+function* conditionsOf(query: JsonValue | undefined, path: Path, depth = 0): Generator<Condition> {
+  // Ours: a bound so a malformed, deeply nested query cannot recurse without end.
+  if (!isObject(query) || !Array.isArray(query.conditions) || depth > 20) return;
+  for (const [index, condition] of query.conditions.entries()) {
+    if (!isObject(condition)) continue;
+    const conditionPath = [...path, 'conditions', index];
+    if (Array.isArray(condition.conditions)) yield* conditionsOf(condition, conditionPath, depth + 1);
+    else yield { path: conditionPath, condition };
+  }
+}

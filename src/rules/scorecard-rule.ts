@@ -16,7 +16,8 @@ export const scorecardRule: Rule = {
   category: 'scorecard-rule',
   check(catalog: Catalog): FindingDraft[] {
     const findings: FindingDraft[] = [];
-    for (const scorecard of catalog.snapshot.scorecards ?? []) {
+    const scorecards = Array.isArray(catalog.snapshot.scorecards) ? catalog.snapshot.scorecards : [];
+    for (const scorecard of scorecards) {
       if (!isObject(scorecard)) continue;
       const blueprint = asString(scorecard.blueprint);
       const removed = removedRelationsFor(catalog, blueprint);

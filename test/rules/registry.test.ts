@@ -134,6 +134,6 @@ describe('analyze isolates a failing rule', () => {
   it('runs every registered rule by default on a frozen org without throwing', () => {
     const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
     expect(report.ruleErrors).toBeUndefined();
-    expect(new Set(report.findings.map((f) => f.category)).size).toBe(12);
+    expect(new Set(report.findings.map((f) => f.category)).size).toBe(14);
   });
 });

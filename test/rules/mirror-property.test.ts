@@ -77,6 +77,26 @@ ruleTester('mirror-property', {
         { location: 'mirrorProperties.repo_owners.path', resource: B('deployment'), verdict: 'breaks', rewrite: 'repository.$team' },
       ],
     },
+    {
+      name: 'run again after the migration: a $team mirror already carries identifiers (unaffected)',
+      org: org({
+        teams: TEAMS,
+        blueprints: [
+          blueprint('service', { ownership: { type: 'Direct' } }),
+          blueprint('deployment', { relations: { service: { target: 'service', many: false } }, ownership: { type: 'Inherited', path: 'service' }, ...mirrors({ service_team: 'service.$team' }) }),
+        ],
+        entities: { service: [{ identifier: 'checkout', team: ['platform'] }] },
+      }),
+      findings: [
+        {
+          location: 'mirrorProperties.service_team.path',
+          resource: B('deployment'),
+          verdict: 'unaffected',
+          reason: 'the org already holds team identifiers',
+          suggestion: 'Nothing to change',
+        },
+      ],
+    },
   ],
 });
 

@@ -23,6 +23,7 @@ describe('scorecards through the sandbox (contracts.md §3.1)', () => {
       expect(scorecardFindings(report)).toEqual([
         'mirror-property blueprint microservice mirrorProperties.service_team.path review',
         'scorecard-rule scorecard beta_app/beta-ownership rules[0].query.conditions[0] breaks',
+        'scorecard-rule scorecard microservice/platform-services rules[0].query.conditions[0] breaks',
         'scorecard-rule scorecard service/ownership filter.conditions[0] breaks',
         'scorecard-rule scorecard service/ownership rules[1].query.conditions[0] breaks',
       ]);

@@ -144,6 +144,38 @@ ruleTester('scorecard-rule', {
       ],
     },
     {
+      name: 'a condition on a mirror property that copies $team compares team values too',
+      org: org({
+        teams: TEAMS,
+        blueprints: [
+          ...BLUEPRINTS,
+          blueprint('incident', {
+            relations: { service: { target: 'service', many: false } },
+            mirrorProperties: { service_owners: { title: 'Service owners', path: 'service.$team' }, service_tier: { title: 'Service tier', path: 'service.tier' } },
+          }),
+        ],
+        scorecards: [
+          scorecard('incident', 'routing', [
+            rule('core', [{ property: 'service_owners', operator: 'containsAny', value: ['Payments', 'sre'] }]),
+            rule('by-id', [{ property: 'service_owners', operator: 'containsAny', value: ['payments'] }]),
+            rule('tier-look-alike', [{ property: 'service_tier', operator: '=', value: 'Payments' }]),
+            rule('has-owner', [{ property: 'service_owners', operator: 'isNotEmpty' }]),
+          ]),
+        ],
+      }),
+      findings: [
+        {
+          location: 'rules[0].query.conditions[0]',
+          resource: S('incident/routing'),
+          verdict: 'breaks',
+          evidence: JSON.stringify({ property: 'service_owners', operator: 'containsAny', value: ['Payments', 'sre'] }),
+          rewrite: JSON.stringify({ property: 'service_owners', operator: 'containsAny', value: ['payments', 'sre'] }),
+          reason: ['mirror property "service_owners" (a copy of $team)', '"Payments"'],
+          suggestion: JSON.stringify({ property: 'service_owners', operator: 'containsAny', value: ['payments', 'sre'] }),
+        },
+      ],
+    },
+    {
       name: 'scorecards of the same identifier on two blueprints are two resources',
       org: org({
         teams: TEAMS,

@@ -140,7 +140,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   try {
     const catalog = buildCatalog(snapshot, { teamsMap, jq });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
-    const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths));
+    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
+    const analyzed = analyze(catalog, { ...repository, notes: source?.notes ?? [] });
     const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
     const written = await writeReports(report, {
@@ -154,7 +155,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     });
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

@@ -5,8 +5,8 @@ import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
 import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
-import { searchRuleFinding } from './shared/search-rule-finding.js';
-import { replaceTemplateExpressions, searchRules, strings, templateExpressions } from './shared/walk.js';
+import { searchQueryFindings } from './shared/search-rule-finding.js';
+import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
 interface Context {
   catalog: Catalog;
@@ -110,17 +110,8 @@ function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; v
 
 /** `team` as a search query over `_team`: its rules are judged as any search rule is. */
 function checkTeamQuery(query: JsonValue, path: Path, context: Context): void {
-  for (const { path: rulePath, rule } of searchRules(query, path)) {
-    const finding = searchRuleFinding(context.catalog, {
-      category: 'action-mapping',
-      resource: context.resource,
-      path: rulePath,
-      rule,
-      subject: 'The team search query',
-      removedRelations: context.removedRelations,
-    });
-    if (finding) context.findings.push(finding);
-  }
+  const site = { category: 'action-mapping' as const, resource: context.resource, subject: 'The team search query', removedRelations: context.removedRelations };
+  context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }
 
 function removedRelationWrite(resource: ResourceRef, path: Path, relation: string, expression: JsonValue): FindingDraft {

@@ -5,8 +5,7 @@ import type { Rule } from './rule.js';
 import { joinPath, type Path } from './shared/location.js';
 import { pageRef, removedRelationsFor } from './shared/resources.js';
 import { expressionFinding } from './shared/expression-finding.js';
-import { searchRuleFinding } from './shared/search-rule-finding.js';
-import { searchRules } from './shared/walk.js';
+import { searchQueryFindings } from './shared/search-rule-finding.js';
 
 interface Context {
   catalog: Catalog;
@@ -146,15 +145,6 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
 }
 
 function checkRules(query: JsonValue | undefined, path: Path, removed: ReadonlySet<string>, subject: string, context: Context): void {
-  for (const { path: rulePath, rule } of searchRules(query, path)) {
-    const finding = searchRuleFinding(context.catalog, {
-      category: 'page-widget',
-      resource: context.resource,
-      path: rulePath,
-      rule,
-      subject,
-      removedRelations: removed,
-    });
-    if (finding) context.findings.push(finding);
-  }
+  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: removed };
+  context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }

@@ -3,9 +3,8 @@ import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
-import { searchRuleFinding } from './search-rule-finding.js';
+import { searchQueryFindings } from './search-rule-finding.js';
 import { removedRelationsFor } from './resources.js';
-import { searchRules } from './walk.js';
 
 export interface EntityMappingSite {
   category: Category;
@@ -57,9 +56,7 @@ function teamValueFindings(catalog: Catalog, site: EntityMappingSite, team: Json
     return finding ? [finding] : [];
   }
   if (!isObject(team)) return [];
-  const ruleFindings = [...searchRules(team, path)]
-    .map(({ path: rulePath, rule }) => searchRuleFinding(catalog, { category: site.category, resource: site.resource, path: rulePath, rule, subject: 'The team search query', removedRelations }))
-    .filter((f): f is FindingDraft => f !== undefined);
+  const ruleFindings = searchQueryFindings(catalog, { category: site.category, resource: site.resource, subject: 'The team search query', removedRelations }, team, path);
   if (ruleFindings.length > 0) return ruleFindings;
   return [
     {

@@ -4,7 +4,7 @@ import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef, Verdict } from '../../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
-import { propertyPath } from './walk.js';
+import { propertyPath, searchRules } from './walk.js';
 
 export interface SearchRuleSite {
   category: Category;
@@ -88,6 +88,16 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   if (titles.length > 0) finding.rewrite = JSON.stringify(rewritten);
   if (titles.length > 0 && pending.length > 0) finding.note = `${unknownIdentifierHint(pending)}.`;
   return finding;
+}
+
+/** The findings of every rule of a search query (or a list of rules), nested groups included. */
+export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite, 'path' | 'rule'>, query: JsonValue | undefined, path: Path): FindingDraft[] {
+  const findings: FindingDraft[] = [];
+  for (const { path: rulePath, rule } of searchRules(query, path)) {
+    const finding = searchRuleFinding(catalog, { ...site, path: rulePath, rule });
+    if (finding) findings.push(finding);
+  }
+  return findings;
 }
 
 /** A path rule that goes on through `$team` to something of the team (`["$team", "parent"]`). */

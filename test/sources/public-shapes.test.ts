@@ -106,3 +106,23 @@ describe('the public-shapes org', () => {
     expect([...rewritten.notes].sort()).toEqual([...NOTES].sort());
   });
 });
+
+describe('the public-shapes org, read live from the sandbox', () => {
+  it('gets the same notes as its recording, exit 0, and --strict stops with exit 2', async () => {
+    const { withSandbox, run, tempDir, loadFixture } = await import('../live/harness.js');
+    await withSandbox({ snapshot: await loadFixture(FIXTURE) }, async (sandbox, clock) => {
+      const env = { PORT_TOKEN: sandbox.token };
+      const out = await tempDir();
+      const live = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--fail-on', 'none'], env, clock);
+      expect(live.code).toBe(0);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+      // The live client reads teams by name, so the nameless team never arrives; the rest is noted alike.
+      expect([...(report.notes ?? [])].sort()).toEqual(NOTES.filter((note) => !note.startsWith('teams[')).sort());
+      for (const note of report.notes ?? []) expect(live.stderr).toContain(`note: ${note}\n`);
+
+      const strict = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--strict'], env, clock);
+      expect(strict.code).toBe(2);
+      expect(strict.stderr.trim().split('\n').at(-1)).toMatch(/^teams-migration-audit: live org at http:\/\/127\.0\.0\.1:\d+: field "[^"]+": expected /);
+    });
+  });
+});

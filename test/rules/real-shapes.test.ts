@@ -238,7 +238,16 @@ ruleTester('integration-mapping', {
 });
 
 ruleTester('webhook-mapping', {
-  valid: [],
+  valid: [
+    {
+      name: 'a team list that is empty and relation lists to kept relations',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        webhooks: [{ identifier: 'pd', title: 'PagerDuty', mappings: [{ blueprint: 'repository', entity: { identifier: '.body.id', team: [], relations: { service: ['.body.service'] } } }] }],
+      }),
+    },
+  ],
   invalid: [
     {
       name: 'a team list holding a search query',
@@ -259,7 +268,12 @@ ruleTester('webhook-mapping', {
 });
 
 ruleTester('team-permission-identifiers', {
-  valid: [],
+  valid: [
+    {
+      name: 'identifiers inside a list of permission objects',
+      org: org({ teams: TEAMS, blueprints: BLUEPRINTS, pagePermissions: { home: { grants: [{ teams: ['platform', 'payments'] }, 'x'] } }, pages: [{ identifier: 'home', title: 'Home' }] }),
+    },
+  ],
   invalid: [
     {
       name: 'teams lists inside a list of permission objects (an unknown shape) still count',

@@ -36,7 +36,7 @@ export interface ResolvedSource {
   snapshot: OrgSnapshot;
   /** For the report header: "snapshot org.json" or "live org at https://…". */
   description: string;
-  /** Values of an unexpected shape, one line each with its path (report.notes). */
+  /** Values of an unexpected shape, one line each with its path (report.notes); `snapshot` keeps them as read. */
   notes: string[];
 }
 
@@ -115,6 +115,6 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
   // The same check as a recorded file gets, so a live run and its recording note the same values.
   const description = `live org at ${connection.baseUrl.origin}`;
-  const checked = checkSnapshot(snapshot, description, { strict: flags.strict === true });
-  return { snapshot: checked.snapshot, description, notes: checked.notes };
+  const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
+  return { snapshot, description, notes };
 }

@@ -19,8 +19,9 @@ import { isTeamRule } from '../rules/shared/walk.js';
  * - Unknown extra fields are kept and not checked, except where the rules themselves look at
  *   every key (`teams` lists at any depth of a permissions document, any `jqQuery` in action
  *   inputs and search rules): there the `rest` shape checks them too.
- * - The document is returned as read, except that an element of a top-level list (or a
- *   top-level key) of the wrong type is left out: no rule can read it, and its note says so.
+ * - The document is returned as read (a recording keeps everything). `analysableSnapshot` is
+ *   what the rules get: an element of a top-level list, or a top-level key, of the wrong type
+ *   left out, since no rule can read it; its note says so.
  */
 type Shape =
   | { kind: 'string' | 'boolean' | 'any' }
@@ -377,10 +378,10 @@ export function checkSnapshot(document: unknown, source: string, options: CheckO
   if (options.strict && first) {
     throw new InputError(`${source}: field "${joinPath(...first.path)}": expected ${first.expected}, got ${describe(first.value)}`);
   }
-  const { snapshot, leftOut } = withoutUnreadable(document, problems);
+  const snapshot = document as unknown as OrgSnapshot;
   const notes = problems.map((problem) => {
     const text = `${joinPath(...problem.path)}: expected ${problem.expected}, got ${describe(problem.value)}`;
-    return leftOut.has(problem) ? `${text}; left out of the analysis` : text;
+    return isLeftOut(problem, document) ? `${text}; left out of the analysis` : text;
   });
   for (const [index, blueprint] of snapshot.blueprints.entries()) {
     const note = isObject(blueprint) ? emptyInheritanceNote(blueprint) : undefined;
@@ -413,32 +414,31 @@ function requireSnapshot(document: unknown, source: string): asserts document is
   if (!Array.isArray(document.blueprints)) throw new InputError(`${source}: field "blueprints": expected an array, got ${describe(document.blueprints)}`);
 }
 
+/** Top-level keys the catalog and every rule iterate, as lists or as maps keyed by identifier. */
+const TOP_LEVEL_LISTS = ['blueprints', 'actions', 'pages', 'integrations', 'webhooks', 'teams', 'scorecards', 'incomplete'];
+const TOP_LEVEL_MAPS = ['blueprintPermissions', 'actionPermissions', 'pagePermissions', 'entities'];
+
+/** Whether `analysableSnapshot` leaves the misfit out: a top-level key, or an element of a top-level list. */
+function isLeftOut(problem: Problem, document: Record<string, unknown>): boolean {
+  const [key, index] = problem.path;
+  if (typeof key !== 'string') return false;
+  if (problem.path.length === 1) return true;
+  return problem.path.length === 2 && typeof index === 'number' && Array.isArray(document[key]) && !isObject(problem.value);
+}
+
 /**
- * The top-level lists and maps the catalog and every rule iterate: a key of the wrong type, or
- * a list element that is not an object, cannot be read by any of them, so it is left out (its
- * note says so) instead of failing every rule that meets it. Anything deeper is kept as read.
+ * The snapshot as the rules read it: a top-level list or map of the wrong type, or a list
+ * element that is not an object, would fail every rule that meets it, so it is left out (its
+ * note, from `checkSnapshot`, says so). Anything deeper is kept as read; nothing is mutated.
  */
-function withoutUnreadable(document: Record<string, unknown>, problems: readonly Problem[]): { snapshot: OrgSnapshot; leftOut: Set<Problem> } {
-  const leftOut = new Set<Problem>();
-  const dropKeys = new Set<string>();
-  const dropItems = new Map<string, Set<number>>();
-  for (const problem of problems) {
-    const [key, index] = problem.path;
-    if (typeof key !== 'string') continue;
-    if (problem.path.length === 1) {
-      dropKeys.add(key);
-      leftOut.add(problem);
-    } else if (problem.path.length === 2 && typeof index === 'number' && Array.isArray(document[key]) && !isObject(problem.value)) {
-      dropItems.set(key, (dropItems.get(key) ?? new Set()).add(index));
-      leftOut.add(problem);
-    }
+export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
+  const copy: Record<string, unknown> = { ...snapshot };
+  for (const key of TOP_LEVEL_LISTS) {
+    const value = copy[key];
+    if (value == null) continue;
+    if (!Array.isArray(value)) delete copy[key];
+    else if (!value.every(isObject)) copy[key] = value.filter(isObject);
   }
-  if (leftOut.size === 0) return { snapshot: document as unknown as OrgSnapshot, leftOut };
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(document)) {
-    if (dropKeys.has(key)) continue;
-    const drop = dropItems.get(key);
-    copy[key] = drop && Array.isArray(value) ? value.filter((_, index) => !drop.has(index)) : value;
-  }
-  return { snapshot: copy as unknown as OrgSnapshot, leftOut };
+  for (const key of TOP_LEVEL_MAPS) if (copy[key] != null && !isObject(copy[key])) delete copy[key];
+  return copy as unknown as OrgSnapshot;
 }

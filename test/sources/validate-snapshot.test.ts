@@ -9,7 +9,7 @@ import { InputError } from '../../src/errors.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { joinPath } from '../../src/rules/shared/location.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
-import { checkSnapshot, validateSnapshot } from '../../src/sources/validate-snapshot.js';
+import { analysableSnapshot, checkSnapshot, validateSnapshot } from '../../src/sources/validate-snapshot.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { org } from '../support/rule-tester.js';
 
@@ -416,6 +416,23 @@ describe('analyze --snapshot with a wrong type deep inside', () => {
     expect(keys(report)).toEqual(expected);
   });
 
+  it('a blueprint that is a number: analyze notes it and goes on, snapshot keeps it in the recording', async () => {
+    const dir = tmp();
+    const document = demo();
+    document.blueprints = [7, ...(document.blueprints as JsonObject[])];
+    const file = join(dir, 'org.json');
+    writeFileSync(file, JSON.stringify(document));
+    const run = await runCliCaptured(['analyze', file, '--out', dir, '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('note: blueprints[0]: expected an object, got number 7; left out of the analysis\n');
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).findings.length).toBeGreaterThan(20);
+    const recorded = join(dir, 'again.json');
+    const snapshot = await runCliCaptured(['snapshot', file, '--out', recorded]);
+    expect(snapshot.code).toBe(0);
+    expect(snapshot.stderr).toContain('note: blueprints[0]: expected an object, got number 7');
+    expect(JSON.parse(readFileSync(recorded, 'utf8')).blueprints).toContain(7);
+  });
+
   it('with --strict exits 2 with one line naming file, field, expected and got, and writes no report', async () => {
     const { dir, file } = withStringTeams();
     const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, '--fail-on', 'none', '--strict']);
@@ -458,7 +475,7 @@ describe('the demo org, mutated one node at a time', () => {
 
   function analysed(document: unknown): { findings: string; notes: string[] } {
     const { snapshot, notes } = checkSnapshot(document, FILE);
-    const report = analyze(buildCatalog(snapshot));
+    const report = analyze(buildCatalog(analysableSnapshot(snapshot)));
     expect(report.ruleErrors, 'a rule failed on a tolerated value').toBeUndefined();
     return { findings: JSON.stringify(report.findings), notes };
   }
@@ -534,12 +551,13 @@ describe('checkSnapshot: tolerant loading', () => {
     const withNumber = { ...document, blueprints: [...blueprints.slice(0, 2), 5, ...blueprints.slice(2)] };
     const { snapshot, notes } = checkSnapshot(withNumber, FILE);
     expect(notes).toEqual(['blueprints[2]: expected an object, got number 5; left out of the analysis']);
-    expect(snapshot.blueprints).toEqual(blueprints);
-    const report = analyze(buildCatalog(snapshot));
+    // The snapshot is kept as read (a recording loses nothing); the rules get it without the number.
+    expect(snapshot).toBe(withNumber);
+    expect(analysableSnapshot(snapshot).blueprints).toEqual(blueprints);
+    expect((withNumber.blueprints as unknown[])[2]).toBe(5);
+    const report = analyze(buildCatalog(analysableSnapshot(snapshot)));
     expect(report.ruleErrors).toBeUndefined();
     expect(report.findings).toEqual(analyze(buildCatalog(validateSnapshot(demo(), FILE))).findings);
-    // The document itself is not changed.
-    expect((withNumber.blueprints as unknown[])[2]).toBe(5);
   });
 
   it('leaves out a top-level list of the wrong type, and a null element of a list', () => {
@@ -548,9 +566,12 @@ describe('checkSnapshot: tolerant loading', () => {
       'actions: expected an array, got an object; left out of the analysis',
       'teams[0]: expected an object, got null; left out of the analysis',
     ]);
-    expect(snapshot.actions).toBeUndefined();
-    expect(snapshot.teams).toEqual([{ name: 'A' }]);
-    expect(analyze(buildCatalog(snapshot)).ruleErrors).toBeUndefined();
+    const analysable = analysableSnapshot(snapshot);
+    expect(analysable.actions).toBeUndefined();
+    expect(analysable.teams).toEqual([{ name: 'A' }]);
+    expect(analyze(buildCatalog(analysable)).ruleErrors).toBeUndefined();
+    // Without leaving them out, the catalog itself fails on the null team.
+    expect(() => analyze(buildCatalog(snapshot))).toThrow(TypeError);
   });
 
   it.each([

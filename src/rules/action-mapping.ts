@@ -79,17 +79,18 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
     if (key === 'team') {
       for (const item of mappingItems(value, [...base, 'team'])) {
         if (typeof item.value === 'string') add(context, item.path, item.value, 'The mapping of team', true);
-        else checkTeamQuery(item.value, item.path, context);
+        else checkQuery(item.value, item.path, 'The team search query', context);
       }
     } else if (key === 'relations' && isObject(value)) {
       for (const [relation, target] of Object.entries(value)) {
         const path = [...base, 'relations', relation];
         if (writtenRemoved.has(relation)) {
-          if (typeof target === 'string' || Array.isArray(target)) context.findings.push(removedRelationWrite(context.resource, path, relation, target));
+          if (target != null) context.findings.push(removedRelationWrite(context.resource, path, relation, target));
           continue;
         }
         for (const item of mappingItems(target, path)) {
           if (typeof item.value === 'string') add(context, item.path, item.value, `The mapping of relation "${relation}"`);
+          else checkQuery(item.value, item.path, `The search query of relation "${relation}"`, context);
         }
       }
     } else if (key === 'properties' && isObject(value)) {
@@ -108,9 +109,9 @@ function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; v
   return value === undefined || value === null ? [] : [{ path, value }];
 }
 
-/** `team` as a search query over `_team`: its rules are judged as any search rule is. */
-function checkTeamQuery(query: JsonValue, path: Path, context: Context): void {
-  const site = { category: 'action-mapping' as const, resource: context.resource, subject: 'The team search query', removedRelations: context.removedRelations };
+/** A mapping value given as a search query (`team` over `_team`, a relation's target): its rules are judged as any search rule is. */
+function checkQuery(query: JsonValue, path: Path, subject: string, context: Context): void {
+  const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations };
   context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }
 

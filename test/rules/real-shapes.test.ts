@@ -195,6 +195,26 @@ ruleTester('action-mapping', {
       ],
     },
     {
+      name: 'relation values given as search queries: a removed relation is a write, a kept one has its rules judged',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        actions: [
+          upsert({
+            identifier: '{{ .inputs.name }}',
+            relations: {
+              owning_team: { combinator: 'and', rules: [{ property: '$identifier', operator: '=', value: 'x' }] },
+              service: { combinator: 'and', rules: [{ property: '$team', operator: 'in', value: ['Payments'] }] },
+            },
+          }),
+        ],
+      }),
+      findings: [
+        { location: 'invocationMethod.mapping.relations.owning_team', resource: A, verdict: 'breaks' },
+        { location: 'invocationMethod.mapping.relations.service.rules[0]', resource: A, verdict: 'breaks', reason: 'The search query of relation "service"' },
+      ],
+    },
+    {
       name: 'team as a search query over _team',
       org: org({
         teams: TEAMS,

@@ -225,7 +225,7 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
     case 'entity-file':
       return analyzeEntityFile(parseYaml(source), ctx);
     case 'mapping-config':
-      return analyzeMappingConfig(source.path.endsWith('.json') ? parseCode(source, 'json').items : parseYaml(source), ctx);
+      return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'json':
       return analyzeJsonPayload(source, ctx);
     case 'js':

@@ -3,7 +3,7 @@ import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { emptyDocuments, findDocuments, type FileDocuments } from './file-resources.js';
-import { fileFinding, teamValuesFinding } from './findings.js';
+import { byLine, fileFinding, teamValuesFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
@@ -70,7 +70,7 @@ function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoConte
     const found = teamValuesFinding(entity.team, values, 'external-ownership', ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
     if (found) findings.push(found);
   }
-  return findings;
+  return byLine(findings);
 }
 
 /**

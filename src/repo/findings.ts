@@ -31,6 +31,12 @@ export function fileFinding(span: Span, resourceTitle: string | undefined, field
   return draft;
 }
 
+/** Findings of one file in the order of its lines (the rules report by category). */
+export function byLine(findings: readonly FindingDraft[]): FindingDraft[] {
+  const line = (f: FindingDraft) => Number(/:(\d+)$/.exec(f.location)?.[1] ?? 0);
+  return [...findings].sort((a, b) => line(a) - line(b));
+}
+
 export function snippet(span: Span): string {
   const text = spanText(span).trim();
   return text.length > EVIDENCE_LIMIT ? `${text.slice(0, EVIDENCE_LIMIT)}…` : text;

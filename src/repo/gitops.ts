@@ -1,6 +1,6 @@
 import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { fileFinding, teamValuesFinding } from './findings.js';
+import { byLine, fileFinding, teamValuesFinding } from './findings.js';
 import { iacResource } from './file-resources.js';
 import { judgeFileResources } from './judge.js';
 import { treeToJson } from './tree-to-json.js';
@@ -68,7 +68,7 @@ export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoCo
     }
   }
   findings.push(...judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE }));
-  return { findings, problems };
+  return { findings: byLine(findings), problems };
 }
 
 function objectAt(object: ObjectNode, ...keys: string[]): ObjectNode | undefined {

@@ -6,7 +6,7 @@ import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
 import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
-import { fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
+import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
 import { located, originOf, stringField, toSourceMapped, type Origin, type SourceMapped } from './located-json.js';
 import { REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanText, type Entry, type Span, type TreeNode } from './tree.js';
@@ -31,6 +31,23 @@ interface Placed extends SourceMapped {
  * the line its JSON path was written on.
  */
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
+  return byLine(distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement)));
+}
+
+/** A catalog holds one blueprint per identifier: a file that defines one twice is judged in batches. */
+function distinctBlueprints(resources: readonly FileResource[]): FileResource[][] {
+  const batches: { taken: Set<string>; resources: FileResource[] }[] = [];
+  for (const resource of resources) {
+    const id = resource.kind === 'blueprint' ? stringField(resource.value, 'identifier') : undefined;
+    let batch = batches.find((b) => id === undefined || !b.taken.has(id));
+    if (!batch) batches.push((batch = { taken: new Set(), resources: [] }));
+    if (id !== undefined) batch.taken.add(id);
+    batch.resources.push(resource);
+  }
+  return batches.map((b) => b.resources);
+}
+
+function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
   if (resources.length === 0) return [];
   const { snapshot, placed } = fileSnapshot(resources, judgement.ctx);
   const catalog = fileCatalog(snapshot, judgement.ctx);
@@ -132,7 +149,7 @@ function placedFor(draft: FindingDraft, placed: ReadonlyMap<string, Placed>): Pl
  * How a resource is named in its file's findings: `action deploy`, `blueprint service`; a
  * mapping config's mappings by kind and blueprint, as the integration's own UI lists them.
  */
-function resourceTitle(target: Placed, location: string): string {
+function resourceTitle(target: Placed, location: string): string | undefined {
   const { resource } = target;
   if (resource.kind === 'integration') {
     const index = /^config\.resources\[(\d+)\]/.exec(location)?.[1];
@@ -147,7 +164,8 @@ function resourceTitle(target: Placed, location: string): string {
     }
   }
   const literal = resource.identifier !== undefined && !REFERENCE.test(resource.identifier) ? resource.identifier : undefined;
-  return `${resource.kind} ${literal ?? resource.label ?? '(unnamed)'}`;
+  const name = literal ?? resource.label;
+  return name !== undefined ? `${resource.kind} ${name}` : undefined;
 }
 
 function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgement): FindingDraft | undefined {
@@ -173,7 +191,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
 const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
 
 /** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
-function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string): FindingDraft {
+function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
   const span = spanOf(origin);
   const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
   return fileFinding(span, title, {
@@ -225,7 +243,7 @@ function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {
 }
 
 /** `teamInheritance` kept in a file: the file must switch to `ownership` itself (today's repository semantics). */
-function inheritanceFinding(target: Placed, title: string, syntax: Syntax, category: Category): FindingDraft | undefined {
+function inheritanceFinding(target: Placed, title: string | undefined, syntax: Syntax, category: Category): FindingDraft | undefined {
   const origin = target.origins.get('teamInheritance');
   const entry = origin?.entry;
   if (!entry) return undefined;
@@ -252,7 +270,7 @@ function inheritanceFinding(target: Placed, title: string, syntax: Syntax, categ
   });
 }
 
-function directOwnershipFinding(target: Placed, title: string, syntax: Syntax): FindingDraft | undefined {
+function directOwnershipFinding(target: Placed, title: string | undefined, syntax: Syntax): FindingDraft | undefined {
   const entry: Entry | undefined = target.origins.get('identifier')?.entry;
   if (!entry) return undefined;
   const identifier = String(target.json.identifier);

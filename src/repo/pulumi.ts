@@ -2,7 +2,7 @@ import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, iacResource, type FileResource, type ResourceKind } from './file-resources.js';
-import { fileFinding, teamValuesFinding } from './findings.js';
+import { byLine, fileFinding, teamValuesFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
@@ -55,7 +55,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     return true;
   });
   findings.push(...judgeFileResources(resources, { syntax: language, ctx, problems }));
-  return { findings, problems };
+  return { findings: byLine(findings), problems };
 }
 
 /** Every call in the program; `handle` returns true when it took the call whole. */

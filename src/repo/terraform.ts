@@ -2,7 +2,7 @@ import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, iacResource, type ResourceKind } from './file-resources.js';
-import { fileFinding, rewriteSpan, teamValuesFinding } from './findings.js';
+import { byLine, fileFinding, rewriteSpan, teamValuesFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import { allowsAtLeast, allowsSystemBlueprint } from './provider-version.js';
 import type { SourceText } from './source-text.js';
@@ -67,7 +67,7 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
   }
   if (legacy) findings.push(legacyProviderFinding(legacy));
   findings.push(...judgeFileResources(resources, { syntax: 'hcl', ctx, problems }));
-  return { findings, problems };
+  return { findings: byLine(findings), problems };
 }
 
 /** `_user` and `_team` become system blueprints: port_blueprint can no longer manage them. */

@@ -65,7 +65,7 @@ new port.Entity("checkout", { identifier: "checkout", blueprint: "service", team
       { at: 'stack/index.ts:11', category: 'team-permission-identifiers', rewrite: 'teams: ["platform", "sre_oncall"]', verdict: 'breaks' },
       { at: 'stack/index.ts:12', category: 'external-ownership', rewrite: 'teams: ["payments"]', verdict: 'breaks' },
     ]);
-    expect(findings.map((f) => f.resource.title)).toEqual(['Blueprint service', 'Blueprint team', 'Blueprint svc', 'PagePermissions home', 'Entity checkout']);
+    expect(findings.map((f) => f.resource.title)).toEqual(['blueprint service', 'Blueprint team', 'blueprint microservice', 'page-permissions home', 'Entity checkout']);
   });
 });
 

@@ -20,7 +20,7 @@ resource "port_blueprint" "service" {
       { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
     ]);
     expect(findings[0]!.evidence).toBe('team_inheritance = {\n    path = "domain"\n  }');
-    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'port_blueprint.service' });
+    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'blueprint service' });
   });
 
   test('quoted keys with ":" are read like bare keys with "="', () => {
@@ -114,9 +114,11 @@ resource "port_action" "create" {
   upsert_entity_method = {
     mapping = {
       teams    = ["Platform Team"]
-      teams_jq = "[.user.team]"
     }
   }
+}
+resource "port_action" "create_jq" {
+  upsert_entity_method = { mapping = { teams_jq = "[.user.team]" } }
 }
 resource "port_integration" "gh" {
   config = jsonencode({
@@ -129,9 +131,9 @@ resource "port_page" "ops" {
     expect(brief(findings)).toEqual([
       { at: 'infra/main.tf:6', category: 'webhook-mapping', rewrite: 'team       = "\\"payments\\""', verdict: 'breaks' },
       { at: 'infra/main.tf:13', category: 'action-mapping', rewrite: 'teams    = ["platform"]', verdict: 'breaks' },
-      { at: 'infra/main.tf:14', category: 'action-mapping', verdict: 'review' },
-      { at: 'infra/main.tf:20', category: 'integration-mapping', verdict: 'review' },
-      { at: 'infra/main.tf:24', category: 'page-widget', rewrite: 'value = "sre_oncall"', verdict: 'breaks' },
+      { at: 'infra/main.tf:18', category: 'action-mapping', verdict: 'review' },
+      { at: 'infra/main.tf:22', category: 'integration-mapping', verdict: 'review' },
+      { at: 'infra/main.tf:26', category: 'page-widget', rewrite: '{ property = "$team", operator = "=", value = "sre_oncall" }', verdict: 'breaks' },
     ]);
   });
 
@@ -200,7 +202,7 @@ resource "port_action" "deploy" {
       { at: 'infra/main.tf:7', category: 'calculation-property', verdict: 'review' },
       { at: 'infra/main.tf:10', category: 'calculation-property', verdict: 'unaffected' },
     ]);
-    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'port_blueprint.incident' });
+    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'blueprint incident' });
     expect(findings[0]!.evidence).toBe('calculation = ".team | index(\\"Platform Team\\") != null"');
     expect(findings[0]!.reason).toContain('uses team title "Platform Team"');
   });
@@ -240,7 +242,7 @@ resource "port_action" "deploy" {
       { at: 'infra/main.tf:16', category: 'action-dynamic-permission', rewrite: '".results.x.entities[].team | contains([\\"payments\\"])"', verdict: 'breaks' },
     ]);
     expect(findings[0]!.evidence).toBe('".results.oncall.entities | map(.team) | index(\\"SRE On-Call\\")"');
-    expect(findings[0]!.resource.title).toBe('port_action_permissions.restart');
+    expect(findings[0]!.resource.title).toBe('action-permissions restart');
     expect(findings[1]!.suggestion).toContain('the identifier of "Data Science" is not known yet');
   });
 

@@ -260,6 +260,33 @@ resource "port_action" "deploy" {
     ]);
     for (const allowed of ['~> 2', '~> 2.1', '>= 2.0.0', '>= 1.0, < 3.0.0', '2.5.0']) expect(run(provider(allowed)).findings).toEqual([]);
     for (const excluded of ['~> 1.0', '= 2.1.8', '>= 1.0, < 2.2.0', '<= 2.1.9']) expect(run(provider(excluded)).findings).toHaveLength(1);
+    // Another provider with the same local name is not the service's.
+    expect(run(provider('~> 2.1.0').replace('port-labs/port-labs', 'example/port-labs-fork')).findings).toEqual([]);
+  });
+
+  test('a 0.x configuration gets an upgrade note, never a "~> 2.2" rewrite marked breaks', () => {
+    const { findings } = run(`terraform {
+  required_providers {
+    port-labs = {
+      source  = "port-labs/port-labs"
+      version = "~> 0.10"
+    }
+  }
+}
+resource "port-labs_entity" "checkout" {
+  identifier = "checkout"
+  team       = "Platform Team"
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:5', category: 'external-ownership', verdict: 'review' },
+      { at: 'infra/main.tf:9', category: 'external-ownership', verdict: 'review' },
+    ]);
+    for (const finding of findings) expect(finding.suggestion).toContain('Upgrade to provider port-labs/port-labs ≥ 2.2.0 first');
+    expect(findings[1]!.suggestion).toContain('prefix `port_`');
+    // 1.x below 2.2 is still the rewrite.
+    expect(brief(run('terraform {\n  required_providers {\n    port = {\n      source  = "port-labs/port-labs"\n      version = "~> 1.5"\n    }\n  }\n}').findings)).toEqual([
+      { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
+    ]);
   });
 
   test('resources of other providers and prose in strings produce nothing', () => {

@@ -209,7 +209,9 @@ function fileRewrite(draft: FindingDraft, origin: Origin, exact: boolean): strin
   const rewrite = draft.rewrite!;
   const span = spanOf(origin);
   const node = origin.node;
-  if (exact && node.kind === 'string' && node.value === draft.evidence) return rewriteSpan(span, [{ node, value: rewrite }]);
+  // Only a value written at the finding's own path can take its rewrite in place.
+  if (!exact) return rewrite;
+  if (node.kind === 'string' && node.value === draft.evidence) return rewriteSpan(span, [{ node, value: rewrite }]);
   let parsed: JsonValue;
   try {
     parsed = JSON.parse(rewrite) as JsonValue;

@@ -3,7 +3,7 @@ import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { emptyDocuments, findDocuments, type FileDocuments } from './file-resources.js';
-import { byLine, fileFinding, teamValuesFinding } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
@@ -66,8 +66,7 @@ function shellWords(text: string): Word[] {
 function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
   const findings = judgeFileResources(documents.resources, { syntax, ctx, problems });
   for (const entity of documents.entities) {
-    const values = entity.team.value.kind === 'list' ? entity.team.value.items : [entity.team.value];
-    const found = teamValuesFinding(entity.team, values, 'external-ownership', ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
+    const found = entityTeamFinding(entity.team, ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
     if (found) findings.push(found);
   }
   return byLine(findings);

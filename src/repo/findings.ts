@@ -151,3 +151,10 @@ export function teamValuesFinding(
     ...(rewrite !== undefined ? { rewrite } : {}),
   });
 }
+
+/** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service. */
+export function entityTeamFinding(entry: Entry | undefined, ctx: RepoContext, title: string | undefined, what: string): FindingDraft | undefined {
+  if (!entry || (entry.value.kind !== 'list' && entry.value.kind !== 'string')) return undefined;
+  const values = entry.value.kind === 'list' ? entry.value.items : [entry.value];
+  return teamValuesFinding(entry, values, 'external-ownership', ctx, title, what);
+}

@@ -1,6 +1,6 @@
 import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { byLine, fileFinding, teamValuesFinding } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { iacResource } from './file-resources.js';
 import { judgeFileResources } from './judge.js';
 import { treeToJson } from './tree-to-json.js';
@@ -17,11 +17,8 @@ export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoConte
     const entities = document.kind === 'list' ? document.items : [document];
     for (const entity of entities) {
       if (entity.kind !== 'object') continue;
-      const team = findEntry(entity, 'team');
-      if (!team || (team.value.kind !== 'string' && team.value.kind !== 'list')) continue;
-      const values = team.value.kind === 'list' ? team.value.items : [team.value];
       const identifier = stringValue(findEntry(entity, 'identifier')?.value);
-      const found = teamValuesFinding(team, values, 'external-ownership', ctx, identifier && `entity ${identifier}`, "the entity's `team`");
+      const found = entityTeamFinding(findEntry(entity, 'team'), ctx, identifier && `entity ${identifier}`, "the entity's `team`");
       if (found) findings.push(found);
     }
   }

@@ -2,7 +2,7 @@ import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, iacResource, type FileResource, type ResourceKind } from './file-resources.js';
-import { byLine, fileFinding, teamValuesFinding } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
@@ -41,12 +41,8 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     const label = `${className}${name ? ` ${name}` : ''}`;
     const args = argsObject(call);
     if (className === 'Entity') {
-      const teams = findEntry(args, 'teams', 'team');
-      if (teams?.value.kind === 'list' || teams?.value.kind === 'string') {
-        const values = teams.value.kind === 'list' ? teams.value.items : [teams.value];
-        const found = teamValuesFinding(teams, values, 'external-ownership', ctx, label, "the entity's `teams`");
-        if (found) findings.push(found);
-      }
+      const found = entityTeamFinding(findEntry(args, 'teams', 'team'), ctx, label, "the entity's `teams`");
+      if (found) findings.push(found);
       return true;
     }
     const system = className === 'Blueprint' ? systemBlueprintFinding(call, args, label) : undefined;

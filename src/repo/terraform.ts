@@ -2,7 +2,7 @@ import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, iacResource, type ResourceKind } from './file-resources.js';
-import { byLine, fileFinding, rewriteSpan, teamValuesFinding } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding, rewriteSpan } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import { allowsAtLeast, allowsSystemBlueprint } from './provider-version.js';
 import type { SourceText } from './source-text.js';
@@ -46,12 +46,8 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     if (type.startsWith('port-labs_')) legacy ??= entry;
     const label = `${type}.${name}`;
     if (type === 'port_entity') {
-      const teams = findEntry(block, 'teams', 'team');
-      if (teams?.value.kind === 'list' || teams?.value.kind === 'string') {
-        const values = teams.value.kind === 'list' ? teams.value.items : [teams.value];
-        const found = teamValuesFinding(teams, values, 'external-ownership', ctx, label, "the entity's `teams`");
-        if (found) findings.push(found);
-      }
+      const found = entityTeamFinding(findEntry(block, 'teams', 'team'), ctx, label, "the entity's `teams`");
+      if (found) findings.push(found);
       continue;
     }
     const kind = RESOURCE_KINDS[type];

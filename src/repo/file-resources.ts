@@ -112,8 +112,8 @@ function identity(value: LocatedObject): { identifier?: string } {
 }
 
 /**
- * A Terraform resource or Pulumi constructor's arguments, as the resource the provider sends.
- * Undefined for kinds that hold no team reference.
+ * A Terraform resource or Pulumi constructor's arguments (or a mapping config), as the resource
+ * the provider sends: permissions become the permissions object, actions the v2 action shape.
  */
 export function iacResource(kind: ResourceKind, args: LocatedObject, label: string): FileResource {
   switch (kind) {

@@ -26,9 +26,15 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
         if (inputs?.kind !== 'object') continue;
         const operation = stringValue(findEntry(inputs, 'operation')?.value)?.toUpperCase();
         if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
-        const team = findEntry(inputs, 'team');
         const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
-        const found = team && team.value.kind === 'string' ? teamInputFinding(team, team.value.value, ctx, `workflow step ${name}`) : undefined;
+        const team = findEntry(inputs, 'team');
+        const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
+        const found =
+          team && team.value.kind === 'string'
+            ? teamInputFinding(team, team.value.value, ctx, `workflow step ${name}`)
+            : entities && entities.value.kind === 'string'
+              ? bulkTeamsFinding(entities, entities.value.value, ctx, `workflow step ${name}`)
+              : undefined;
         if (found) findings.push(found);
       }
     }
@@ -65,6 +71,36 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
           : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
     verdict: titles.length > 0 ? 'breaks' : 'review',
     ...(rewrite !== undefined ? { rewrite } : {}),
+  });
+}
+
+/** BULK_UPSERT's `entities` input: a JSON array of entities, each with its own `team`. */
+function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+  let entities: unknown;
+  try {
+    entities = JSON.parse(text);
+  } catch {
+    return undefined; // a `${{ }}` expression or a file reference: nothing literal to judge
+  }
+  if (!Array.isArray(entities)) return undefined;
+  const values = entities.flatMap((entity: unknown) => {
+    const team = typeof entity === 'object' && entity !== null ? (entity as { team?: unknown }).team : undefined;
+    return typeof team === 'string' ? [team] : Array.isArray(team) ? team.filter((t): t is string => typeof t === 'string') : [];
+  });
+  const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
+  if (titles.length === 0 && unknown.length === 0) return undefined;
+  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
+  return fileFinding(entry.span, title, {
+    category: 'external-ownership',
+    reason:
+      titles.length > 0
+        ? `The step's entities carry team title(s) ${quoted(titles.map((t) => t.value))}; after the migration $team holds team identifiers.`
+        : `The step's entities carry ${quoted(unknown)} as team, which is neither a known team title nor a known identifier.`,
+    suggestion:
+      titles.length > 0
+        ? `Replace each team title with its identifier${titles.every((t) => t.identifier !== undefined) ? ` (${titles.map((t) => `${JSON.stringify(t.value)} → ${JSON.stringify(t.identifier)}`).join(', ')})` : ' (pass --teams-map to tell them)'}.`
+        : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
+    verdict: titles.length > 0 ? 'breaks' : 'review',
   });
 }
 

@@ -27,6 +27,15 @@ describe("GitHub workflow steps of the service's action", () => {
     ]);
   });
 
+  test("BULK_UPSERT entities carry their own team; each title is named with its identifier", () => {
+    const entities = JSON.stringify([{ identifier: 'a', team: ['Payments'] }, { identifier: 'b', team: 'platform' }]);
+    const { findings } = run(step(`          operation: BULK_UPSERT\n          entities: '${entities}'`));
+    expect(brief(findings)).toEqual([{ at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'breaks' }]);
+    expect(findings[0]!.suggestion).toContain('"Payments" → "payments"');
+    const identifiers = JSON.stringify([{ identifier: 'a', team: ['payments'] }]);
+    expect(run(step(`          operation: BULK_UPSERT\n          entities: '${identifiers}'`)).findings).toEqual([]);
+  });
+
   test('identifiers, other operations and other actions give nothing', () => {
     expect(run(step(`          operation: UPSERT\n          team: "['platform', 'sre_oncall']"`)).findings).toEqual([]);
     expect(run(step(`          operation: PATCH_RUN\n          team: "['Platform Team']"`)).findings).toEqual([]);

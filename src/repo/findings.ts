@@ -1,4 +1,4 @@
-import { classifyTeamValue, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
+import { partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import type { RepoContext } from './context.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
@@ -80,21 +80,14 @@ function requote(node: StringNode, value: string): string {
   return JSON.stringify(value);
 }
 
-/**
- * Team values of a file split by the shared classification. The one addition: a value with
- * whitespace is certainly a title, since identifiers cannot hold spaces (external-definitions §5).
- * (To be replaced by catalog/teams.ts `partitionTeamValues` once it lands.)
- */
+/** Team values of a file as the org's rules split them: titles (with the identifier when known) and unknown values. */
 export function partitionFileTeamValues(teams: TeamDirectory, values: readonly string[]): { titles: { value: string; identifier?: string }[]; unknown: string[] } {
-  const titles: { value: string; identifier?: string }[] = [];
-  const unknown: string[] = [];
-  for (const value of values) {
-    const status = classifyTeamValue(teams, value);
-    if (status.state === 'title') titles.push({ value, identifier: status.identifier });
-    else if (status.state === 'title-unknown-identifier' || (status.state === 'unknown' && /\s/.test(value))) titles.push({ value });
-    else if (status.state === 'unknown') unknown.push(value);
-  }
-  return { titles, unknown };
+  const split = partitionTeamValues(teams, values);
+  const titles = values.flatMap((value, index) => {
+    if (split.titles.includes(value)) return [{ value, identifier: split.translated[index]! }];
+    return split.pendingTitles.includes(value) ? [{ value }] : [];
+  });
+  return { titles, unknown: split.unknown };
 }
 
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;

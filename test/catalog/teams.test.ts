@@ -52,6 +52,17 @@ describe('team directory', () => {
     expect(partitionTeamValues(directory, [])).toEqual({ titles: [], pendingTitles: [], identifiers: [], unknown: [], translated: [] });
   });
 
+  it('takes a value with whitespace for a title only when the org itself names no teams', () => {
+    const mapOnly = buildTeamDirectory([], [], { Payments: 'payments' });
+    expect(partitionTeamValues(mapOnly, ['Data Science', 'sre_oncall', 'Payments'])).toMatchObject({
+      titles: ['Payments'],
+      pendingTitles: ['Data Science'],
+      unknown: ['sre_oncall'],
+    });
+    const fromOrg = buildTeamDirectory([{ name: 'Payments', identifier: 'payments' }], []);
+    expect(partitionTeamValues(fromOrg, ['Data Science'])).toMatchObject({ pendingTitles: [], unknown: ['Data Science'] });
+  });
+
   it('buildCatalog reads the _team entities of the snapshot and the teams map option', () => {
     const snapshot = org({ teams: [{ name: 'Payments' }, { name: 'Data Science' }], entities: { _team: [{ identifier: 'payments', title: 'Payments' }] } });
     expect(catalogOf(snapshot).teams.byTitle.get('Payments')?.identifier).toBe('payments');

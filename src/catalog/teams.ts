@@ -14,6 +14,8 @@ export interface TeamDirectory {
   identifiers: ReadonlySet<string>;
   /** Teams-map entries that were not used, and why; the CLI prints them so nothing is dropped silently. */
   notes: readonly string[];
+  /** The org itself names teams (its teams list or `_team` entities), not only a teams map. */
+  orgKnowsTeams: boolean;
 }
 
 export type TeamsMap = Readonly<Record<string, string>>;
@@ -46,7 +48,7 @@ export function buildTeamDirectory(
     else identifiers.add(entity.identifier);
   }
   const notes: string[] = [];
-  const orgKnowsTeams = byTitle.size > 0;
+  const orgKnowsTeams = byTitle.size > 0 || identifiers.size > 0;
   for (const [title, identifier] of Object.entries(teamsMap)) {
     const known = byTitle.get(title);
     if (known?.identifier !== undefined && known.identifier !== identifier) {
@@ -56,7 +58,7 @@ export function buildTeamDirectory(
     if (!known && orgKnowsTeams) notes.push(`teams map: ${JSON.stringify(title)} is not a team of this org (check the spelling)`);
     learn(title, identifier, 'teams map');
   }
-  return { byTitle, identifiers, notes };
+  return { byTitle, identifiers, notes, orgKnowsTeams };
 }
 
 export type TeamValueStatus =
@@ -82,10 +84,39 @@ export function classifyTeamValue(directory: TeamDirectory, value: string): Team
 
 /** Replace every known title by its identifier; unknown values stay as they are. */
 export function translateTeamValues(directory: TeamDirectory, values: readonly string[]): string[] {
-  return values.map((value) => {
-    const status = classifyTeamValue(directory, value);
-    return status.state === 'title' ? status.identifier : value;
-  });
+  return partitionTeamValues(directory, values).translated;
+}
+
+/** Team values sorted by what the migration does to each, plus the list with titles translated. */
+export interface TeamValuePartition {
+  /** Known titles whose identifier is known (and differs): they break, `translated` fixes them. */
+  titles: string[];
+  /** Known titles whose identifier is not known yet: they break, the fix waits for it. */
+  pendingTitles: string[];
+  /** Already identifiers: unchanged by the migration. */
+  identifiers: string[];
+  /** Neither a known title nor a known identifier. */
+  unknown: string[];
+  /** `values` in order, each known title replaced by its identifier. */
+  translated: string[];
+}
+
+/** One pass of `classifyTeamValue` over a list, for every rule that judges team lists. */
+export function partitionTeamValues(teams: TeamDirectory, values: readonly string[]): TeamValuePartition {
+  const partition: TeamValuePartition = { titles: [], pendingTitles: [], identifiers: [], unknown: [], translated: [] };
+  // Without the org's own teams (a repository scanned with at most a teams map), a value with
+  // whitespace can still only be a title: identifiers cannot hold whitespace. With the org's teams
+  // known, it is a team that no longer exists, which the migration does not change.
+  const blind = !teams.orgKnowsTeams;
+  for (const value of values) {
+    const status = classifyTeamValue(teams, value);
+    if (status.state === 'title') partition.titles.push(value);
+    else if (status.state === 'title-unknown-identifier' || (status.state === 'unknown' && blind && /\s/.test(value))) partition.pendingTitles.push(value);
+    else if (status.state === 'identifier') partition.identifiers.push(value);
+    else partition.unknown.push(value);
+    partition.translated.push(status.state === 'title' ? status.identifier : value);
+  }
+  return partition;
 }
 
 /** A short clause for suggestions about titles without a known identifier. */

@@ -60,8 +60,8 @@ function mirrorFinding(resource: ResourceRef, mirror: MirrorDefinition, effect: 
     case 'team-entity':
       return {
         ...base,
-        reason: `${name} reads "${effect.property}" of the owning teams through $team, which names teams by title today and by identifier after the migration.`,
-        suggestion: `Check after the migration that it still reaches the same teams and that readers of "${mirror.id}" expect what it holds then.`,
+        reason: `${name} follows $team on to "${effect.property}"; the migration turns $team from team titles into a relation to _team entities, so what the path reaches must be checked.`,
+        suggestion: `Check that the path still reaches the intended team property once $team points at _team entities, and that readers of "${mirror.id}" expect what it holds then.`,
         verdict: 'review',
       };
     case 'removed-relation': {

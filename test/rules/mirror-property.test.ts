@@ -59,7 +59,15 @@ ruleTester('mirror-property', {
     {
       name: 'a path that reads another property of the teams through $team: review',
       org: org({ teams: TEAMS, blueprints: [...BLUEPRINTS, deployment(mirrors({ team_slack: 'service.$team.slack_channel' }))] }),
-      findings: [{ location: 'mirrorProperties.team_slack.path', resource: B('deployment'), verdict: 'review', reason: '"slack_channel"' }],
+      findings: [
+        {
+          location: 'mirrorProperties.team_slack.path',
+          resource: B('deployment'),
+          verdict: 'review',
+          reason: ['follows $team on to "slack_channel"', 'relation to _team entities'],
+          suggestion: 'readers of "team_slack"',
+        },
+      ],
     },
     {
       name: 'a path over a removed team relation breaks; $identifier behind it becomes $team',

@@ -60,6 +60,19 @@ const FORM_LABEL: Record<TeamForm, string> = { title: 'with team titles', identi
  * `.inputs.team` or `"x" as $team | $team` (names that only look like one).
  */
 export function probeTeamDependence(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
+  // Big orgs repeat the same expression thousands of times (one mapping copied into every
+  // action): the engine caches each run, but building and keying a dozen samples still adds up.
+  let cache = dependenceCache.get(engine);
+  if (!cache) dependenceCache.set(engine, (cache = new Map()));
+  const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], expression]);
+  let outcome = cache.get(key);
+  if (!outcome) cache.set(key, (outcome = runDependenceProbe(engine, expression, options)));
+  return outcome;
+}
+
+const dependenceCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();
+
+function runDependenceProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
   let first: { result: EvaluateResult; form: TeamForm } | undefined;
   for (let variant = 0; variant < VARIANT_COUNT; variant++) {
     for (const form of FORMS) {

@@ -132,11 +132,14 @@ export function assessTeamExpression(
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
   // `. as {team: $t}`) or only a name that looks like one (`$team`) is what running it shows.
   let foundByRunning: string | undefined;
+  // jq gave no answer (a loop, a crash): whether it reads teams is unknown, so a person looks.
+  let undecided: { failure: EvaluationFailure; error: string } | undefined;
   if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && runnable) {
     const probe = probeTeamDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
+    if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && foundByRunning === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -174,6 +177,7 @@ export function assessTeamExpression(
     if (foundByRunning !== undefined && judged.verdict === 'breaks') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   }
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
+  if (undecided !== undefined) impact.jqFailure ??= undecided;
   if (jqFailure !== undefined) {
     impact.jqFailure = jqFailure;
     if (impact.verdict === 'unaffected') impact.verdict = 'review';

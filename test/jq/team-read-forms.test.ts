@@ -156,6 +156,19 @@ describe('names that only look like team reads give no finding', () => {
   });
 });
 
+describe('an expression jq cannot finish running', () => {
+  it('is a review with a note when only running could tell whether it reads teams', async () => {
+    const slow = await loadJqEngine({ timeoutMs: 100 });
+    try {
+      const finding = judge(buildCatalog(snapshot(), { jq: slow }), { kind: 'entity', expression: 'getpath(["team"]) as $t | last(range(1e9)) | $t', verdict: 'review' });
+      expect(finding?.verdict).toBe('review');
+      expect(finding?.note).toMatch(/^jq evaluation timed out/);
+    } finally {
+      await slow.close?.();
+    }
+  });
+});
+
 describe('without jq, tokens alone decide, as before', () => {
   it('keeps the reads tokens show and misses the ones only running shows', () => {
     expect(judge(tokensOnly, { kind: 'entity', expression: '.team | join(",")', verdict: 'review' })?.verdict).toBe('review');

@@ -357,6 +357,6 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   // The error itself is said once, in the finding's note: here only what it means.
   if (impact.jqError) parts.push('it does not compile as jq (see the note for jq\'s message)');
-  else if (impact.lexError) parts.push('this tool could not read its jq (see the note), so it is listed for review');
+  else if (impact.lexError) parts.push('this tool could not read its jq, so it is listed for review');
   return parts.join('; ');
 }

@@ -120,5 +120,9 @@ describe('suggestions and notes per verdict', () => {
     expect(draft?.verdict).toBe('review');
     expect(draft?.note).toBe("jq compiles it, but this tool's lexer could not read it (unterminated string literal at offset 8); check it by hand");
     expect(finding('.team | "open', {})?.note).toBe('not valid jq: unterminated string literal at offset 8');
+    // Said once: the note carries the message, the reason only what it means.
+    expect(draft?.reason).toContain('this tool could not read its jq, so it is listed for review');
+    expect(draft?.reason).not.toContain('unterminated');
+    expect(finding('.team | "open', {})?.reason).not.toContain('unterminated');
   });
 });

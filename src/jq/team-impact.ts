@@ -1,6 +1,6 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import type { Verdict } from '../model/finding.js';
-import { compareTitlesAndIdentifiers, probeTeamDependence } from './differential.js';
+import { compareTitlesAndIdentifiers, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
 import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
@@ -135,7 +135,7 @@ export function assessTeamExpression(
   // jq gave no answer (a loop, a crash): whether it reads teams is unknown, so a person looks.
   let undecided: { failure: EvaluationFailure; error: string } | undefined;
   if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && runnable) {
-    const probe = probeTeamDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
+    const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
@@ -244,6 +244,23 @@ function judgeBySamples(
       ? `run by jq on ${outcome.samples} sample ${label}, it passes team values through, so it yields identifiers once teams are identifiers`
       : `run by jq on ${outcome.samples} sample ${label}, it gives the same result with team titles and with team identifiers`,
   };
+}
+
+/**
+ * Whether the result depends on team values, run with the org's sample teams and then with each
+ * string the expression compares with standing as a team: `getpath(["team"]) | index("Team 37")`
+ * gives the same `null` for every other team, so only that team shows the read.
+ */
+function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'setsTeam' | 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
+  const names = new Set(['team', ...(options.teamProperties ?? [])]);
+  const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
+  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: probeIdentifier(value) }, options.teams[1]])];
+  let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
+  for (const teams of teamSets) {
+    outcome = probeTeamDependence(jq, expression, { ...options, teams });
+    if (outcome.kind !== 'independent') return outcome;
+  }
+  return outcome;
 }
 
 /** jq gave no answer on a sample: nothing is known about the result, so a person must look. */

@@ -22,6 +22,8 @@ const snapshot = (extra: Partial<OrgSnapshot> = {}): OrgSnapshot => ({
   teams: [
     { name: 'Platform Team', identifier: 'platform' },
     { name: 'Payments', identifier: 'payments' },
+    // Not one of the two sample teams: only a sample holding it shows a comparison with it.
+    { name: 'SRE', identifier: 'sre' },
   ],
   ...extra,
 });
@@ -80,6 +82,8 @@ const POSITIVE: Row[] = [
   { kind: 'entity', expression: 'getpath(["team"]) | join(",")', verdict: 'breaks', foundByRunning: true },
   { kind: 'entity', expression: 'getpath(["team"]) | index("Payments") != null', verdict: 'breaks', rewrite: 'getpath(["team"]) | index("payments") != null', foundByRunning: true },
   { kind: 'entity', expression: 'getpath(["team"]) | length > 0', verdict: 'unaffected', foundByRunning: true },
+  { kind: 'entity', expression: 'getpath(["team"]) | index("SRE") != null', verdict: 'breaks', rewrite: 'getpath(["team"]) | index("sre") != null', foundByRunning: true },
+  { kind: 'entity', expression: 'getpath(["team"]) | index("Marketing") != null', verdict: 'review', foundByRunning: true },
   { kind: 'entity', expression: '. as {team: $t} | $t | join(",")', verdict: 'breaks', foundByRunning: true },
   { kind: 'entity', expression: '. as {$team} | $team | length', verdict: 'unaffected', foundByRunning: true },
   { kind: 'entity', expression: '.team as $t | $t | join(",")', verdict: 'breaks' },
@@ -126,6 +130,7 @@ const NEGATIVE: Row[] = [
   { kind: 'entity', expression: '$ENV.team', verdict: 'none' },
   { kind: 'policy', expression: '$ENV.team == "Payments"', verdict: 'none' },
   { kind: 'entity', expression: '"x" as $team | $team', verdict: 'none' },
+  { kind: 'entity', expression: '"SRE" as $team | [$team] | index("SRE")', verdict: 'none' },
   { kind: 'action-run', expression: '.inputs.owner as $team | $team | length > 0', verdict: 'none' },
   { kind: 'user-input', expression: '.form.owner as $team | [$team] | index("Payments")', verdict: 'none' },
   // has("team") alone reads no team value; a property not known to hold teams is not one

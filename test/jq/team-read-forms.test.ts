@@ -100,11 +100,14 @@ const POSITIVE: Row[] = [
   { kind: 'user-input', expression: '.user | to_entries[] | select(.key == "team") | .value | join(",")', verdict: 'breaks', foundByRunning: true },
   { kind: 'user-input', expression: '.entity as {team: $t} | $t | length', verdict: 'unaffected', foundByRunning: true },
   { kind: 'user-input', expression: '.user | with_entries(select(.key == "team")) | .team | index("Payments")', verdict: 'breaks', rewrite: '.user | with_entries(select(.key == "team")) | .team | index("payments")' },
+  { kind: 'user-input', expression: '.entity.properties.owning_team | index("Payments") != null', verdict: 'breaks', rewrite: '.entity.properties.owning_team | index("payments") != null', teamProperties: ['owning_team'] },
   { kind: 'user-input', expression: '.user.team as $mine | .entity.team | any(. as $t | $mine | index($t) != null)', verdict: 'unaffected' },
   // policy conditions over the queries' results
   { kind: 'policy', expression: '.results.mine.entities | map(getpath(["team"])) | flatten | index("Payments") != null', verdict: 'breaks', foundByRunning: true },
   { kind: 'policy', expression: '.results.mine.entities | map(.team) | flatten | length > 0', verdict: 'unaffected' },
   { kind: 'policy', expression: '.results.mine.entities[0] as {team: $t} | $t | join(",")', verdict: 'breaks', foundByRunning: true },
+  { kind: 'policy', expression: '.results.mine.entities | map(.properties.owning_team) | flatten | length > 0', verdict: 'unaffected', teamProperties: ['owning_team'] },
+  { kind: 'policy', expression: '.results.mine.entities | map(.properties | getpath(["owning_team"])) | flatten | join(",")', verdict: 'breaks', teamProperties: ['owning_team'], foundByRunning: true },
   // automation conditions and action mappings: the run
   { kind: 'action-run', expression: '.diff.after | getpath(["team"]) | index("Payments") != null', verdict: 'breaks', rewrite: '.diff.after | getpath(["team"]) | index("payments") != null', foundByRunning: true },
   { kind: 'action-run', expression: '.event.diff.after as {team: $t} | $t | join(",")', verdict: 'breaks', foundByRunning: true },

@@ -11,6 +11,8 @@ export interface AnalyzeOptions {
   extraFindings?: readonly FindingDraft[];
   /** What else could not be read (repository files, ...), on top of the snapshot's own entries. */
   extraIncomplete?: readonly IncompleteItem[];
+  /** Input values of an unexpected shape (from loading the snapshot), kept as report.notes. */
+  notes?: readonly string[];
 }
 
 /** Same category, resource and location → same id, across runs and machines. */
@@ -50,6 +52,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     incomplete,
     findings,
   };
+  if (options.notes && options.notes.length > 0) report.notes = [...options.notes];
   if (ruleErrors.length > 0) report.ruleErrors = ruleErrors;
   return report;
 }

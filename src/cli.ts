@@ -9,6 +9,7 @@ import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
+import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { VERSION } from './version.js';
@@ -138,9 +139,10 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
   const jq = await loadJqEngine();
   try {
-    const catalog = buildCatalog(snapshot, { teamsMap, jq });
+    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
-    const analyzed = analyze(catalog, await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths));
+    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
+    const analyzed = analyze(catalog, { ...repository, notes: source?.notes ?? [] });
     const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
     const written = await writeReports(report, {
@@ -154,7 +156,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     });
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

@@ -9,7 +9,7 @@ export interface SnapshotFlags extends SourceFlags {
 
 /** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
 export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{ incomplete: number }> {
-  const { snapshot, description } = await resolveSource(flags, io);
+  const { snapshot, description, notes } = await resolveSource(flags, io);
   try {
     await writeFile(flags.out, renderSnapshot(snapshot));
   } catch (error) {
@@ -18,7 +18,7 @@ export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{
   const incomplete = snapshot.incomplete?.length ?? 0;
   if (!flags.quiet) {
     const note = incomplete > 0 ? `; INCOMPLETE: ${incomplete} item(s) could not be read` : '';
-    io.stderr(`wrote ${flags.out} from ${description}${note}\n`);
+    io.stderr([...notes.map((line) => `note: ${line}`), `wrote ${flags.out} from ${description}${note}`].join('\n') + '\n');
   }
   return { incomplete };
 }

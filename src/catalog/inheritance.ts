@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from '../model/json.js';
+import { TEAM_BLUEPRINT } from './catalog.js';
 
 export interface InheritanceHop {
   relation: string;
@@ -28,9 +29,25 @@ export function relationsOf(blueprint: JsonObject | undefined): Record<string, J
   return result;
 }
 
+/** The inheritance path; an empty `teamInheritance: {}` (no path, as real payloads carry it) is none. */
 export function teamInheritancePath(blueprint: JsonObject): string | undefined {
   const inheritance = blueprint.teamInheritance;
-  return isObject(inheritance) && typeof inheritance.path === 'string' ? inheritance.path : undefined;
+  return isObject(inheritance) && typeof inheritance.path === 'string' && inheritance.path !== '' ? inheritance.path : undefined;
+}
+
+/**
+ * Said only when an empty `teamInheritance` matters: the blueprint has relations to `_team`,
+ * which inheritance over them would have removed; without a path they are kept.
+ */
+export function emptyInheritanceNote(blueprint: JsonObject): string | undefined {
+  const inheritance = blueprint.teamInheritance;
+  // A path of another type is a misfit of its own, noted as such.
+  if (!isObject(inheritance) || (inheritance.path != null && inheritance.path !== '')) return undefined;
+  const teamRelations = Object.entries(relationsOf(blueprint))
+    .filter(([, relation]) => relation.target === TEAM_BLUEPRINT)
+    .map(([id]) => JSON.stringify(id));
+  if (teamRelations.length === 0) return undefined;
+  return `has no path, so it is read as no inheritance: relation ${teamRelations.join(', ')} to ${TEAM_BLUEPRINT} is taken as an ordinary relation the migration keeps; give the path if the blueprint inherits its teams over it`;
 }
 
 /**

@@ -82,10 +82,35 @@ export function classifyTeamValue(directory: TeamDirectory, value: string): Team
 
 /** Replace every known title by its identifier; unknown values stay as they are. */
 export function translateTeamValues(directory: TeamDirectory, values: readonly string[]): string[] {
-  return values.map((value) => {
-    const status = classifyTeamValue(directory, value);
-    return status.state === 'title' ? status.identifier : value;
-  });
+  return partitionTeamValues(directory, values).translated;
+}
+
+/** Team values sorted by what the migration does to each, plus the list with titles translated. */
+export interface TeamValuePartition {
+  /** Known titles whose identifier is known (and differs): they break, `translated` fixes them. */
+  titles: string[];
+  /** Known titles whose identifier is not known yet: they break, the fix waits for it. */
+  pendingTitles: string[];
+  /** Already identifiers: unchanged by the migration. */
+  identifiers: string[];
+  /** Neither a known title nor a known identifier. */
+  unknown: string[];
+  /** `values` in order, each known title replaced by its identifier. */
+  translated: string[];
+}
+
+/** One pass of `classifyTeamValue` over a list, for every rule that judges team lists. */
+export function partitionTeamValues(teams: TeamDirectory, values: readonly string[]): TeamValuePartition {
+  const partition: TeamValuePartition = { titles: [], pendingTitles: [], identifiers: [], unknown: [], translated: [] };
+  for (const value of values) {
+    const status = classifyTeamValue(teams, value);
+    if (status.state === 'title') partition.titles.push(value);
+    else if (status.state === 'title-unknown-identifier') partition.pendingTitles.push(value);
+    else if (status.state === 'identifier') partition.identifiers.push(value);
+    else partition.unknown.push(value);
+    partition.translated.push(status.state === 'title' ? status.identifier : value);
+  }
+  return partition;
 }
 
 /** A short clause for suggestions about titles without a known identifier. */

@@ -76,6 +76,11 @@ export interface Report {
   };
   incomplete: IncompleteItem[];
   findings: Finding[];
+  /**
+   * Values of the input in a shape the rules do not (fully) understand, one line each naming its
+   * path (contracts.md §3.1). They are read as far as understood; a note alone never fails a run.
+   */
+  notes?: string[];
   /** A rule that threw: its category could not be checked, so the run is incomplete (exit 3). */
   ruleErrors?: RuleError[];
   /** The CI gate's answer for this run, when a gate was applied (see src/cli.ts exit codes). */

@@ -38,6 +38,7 @@ export interface OrgSnapshot {
   webhooks?: JsonObject[] | null;
   teams?: TeamRecord[] | null;
   entities?: Record<string, EntityRecord[] | null> | null;
+  scorecards?: JsonObject[] | null;
   incomplete?: IncompleteEntry[] | null;
   /** Unknown extra fields are kept, never rejected. */
   [extra: string]: unknown;

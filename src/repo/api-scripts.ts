@@ -1,26 +1,34 @@
+import type { FindingDraft } from '../model/finding.js';
+import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
+import { emptyDocuments, findDocuments, type FileDocuments } from './file-resources.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
+import { judgeFileResources } from './judge.js';
+import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
-import { walkTree, type WalkScope } from './walk.js';
 
 /** A script that talks to the service's REST API (any region's base URL, or a `/v1/<resource>` path). */
 export function callsServiceApi(text: string): boolean {
   return /\bapi(?:\.us)?\.(?:getport|port)\.io\b|\/v1\/(?:blueprints|actions|pages|entities|webhooks|integration|teams)\b/.test(text);
 }
 
-/** JS/TS or Python that builds request bodies: its object literals are checked as API payloads. */
+/** JS/TS or Python that builds request bodies: its object literals are read as the resources they send. */
 export function analyzeScript(source: SourceText, language: 'js' | 'python', ctx: RepoContext): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
-  const scope: WalkScope = { ctx, syntax: language, problems };
-  return { findings: walkTree(parseCode(source, language), 'payload', scope), problems };
+  const documents = findDocuments(parseCode(source, language), { camelCase: false, problems });
+  const findings = judgeDocuments(documents, language, ctx, problems);
+  const words = tokenize(source, language).filter((t): t is Word & CodeToken => t.type === 'ident' || t.type === 'string');
+  const legacy = inheritanceWithoutOwnership(words, source, findings);
+  return { findings: legacy ? [...findings, legacy] : findings, problems };
 }
 
-/** A JSON payload file (a request body kept next to the scripts, `.port/resources/blueprints.json`). */
+/** A JSON file: actions, pages, blueprints, permissions… (`.port/resources/actions.json`), or a request body. */
 export function analyzeJsonPayload(source: SourceText, ctx: RepoContext): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
-  const scope: WalkScope = { ctx, syntax: 'json', problems };
-  return { findings: walkTree(parseCode(source, 'json'), 'payload', scope), problems };
+  const documents = findDocuments(parseCode(source, 'json'), { camelCase: false, problems });
+  return { findings: judgeDocuments(documents, 'json', ctx, problems), problems };
 }
 
 /**
@@ -30,9 +38,59 @@ export function analyzeJsonPayload(source: SourceText, ctx: RepoContext): FileAn
  */
 export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
-  const scope: WalkScope = { ctx, syntax: 'json', problems };
-  const findings = shellBodies(source.text).flatMap(({ start, end }) => walkTree(parseCode(source, 'json', start, end), 'payload', scope));
-  return { findings, problems };
+  const documents = emptyDocuments();
+  for (const { start, end } of shellBodies(source.text)) findDocuments(parseCode(source, 'json', start, end), { camelCase: false, problems }, documents);
+  const findings = judgeDocuments(documents, 'json', ctx, problems);
+  const legacy = inheritanceWithoutOwnership(shellWords(source.text), source, findings);
+  return { findings: legacy ? [...findings, legacy] : findings, problems };
+}
+
+/** A word of a script with its offsets: identifiers and strings of JS/Python, whole lines of shell. */
+interface Word {
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** Shell lines outside comments (a commented-out curl call is not code). */
+function shellWords(text: string): Word[] {
+  const words: Word[] = [];
+  const pattern = /^[^\n]*$/gm;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    if (!/^\s*#/.test(match[0])) words.push({ value: match[0], start: match.index, end: match.index + match[0].length });
+    if (match[0].length === 0) pattern.lastIndex++;
+  }
+  return words;
+}
+
+function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
+  const findings = judgeFileResources(documents.resources, { syntax, ctx, problems });
+  for (const entity of documents.entities) {
+    const found = entityTeamFinding(entity.team, ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
+    if (found) findings.push(found);
+  }
+  return byLine(findings);
+}
+
+/**
+ * A script that reads or writes `teamInheritance` and never mentions `ownership`: after the
+ * migration blueprints carry `ownership` instead, so whatever it does with inheritance stops
+ * working. Comments do not count; a line already reported (a body the rules judged) is not repeated.
+ */
+function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText, findings: readonly FindingDraft[]): FindingDraft | undefined {
+  if (words.some((t) => /ownership/i.test(t.value))) return undefined;
+  const first = words.find((t) => /\bteam_?inheritance\b/i.test(t.value));
+  if (!first) return undefined;
+  const line = `${source.path}:${source.lineOf(first.start)}`;
+  if (findings.some((f) => f.location === line)) return undefined;
+  const lineStart = source.text.lastIndexOf('\n', first.start) + 1;
+  const lineEnd = source.text.indexOf('\n', first.start);
+  return fileFinding({ source, start: lineStart, end: lineEnd < 0 ? source.text.length : lineEnd }, 'script', {
+    category: 'external-ownership',
+    reason: `The script uses teamInheritance and never handles ownership; after the migration blueprints have ownership and no teamInheritance, so what it reads is gone and what it writes is ignored.`,
+    suggestion: 'Make the script read and write `ownership` ({type: "Inherited", path} or {type: "Direct"}) instead of teamInheritance.',
+    verdict: 'review',
+  });
 }
 
 /** Ranges of single-quoted strings and heredoc bodies that hold a JSON object or array. */

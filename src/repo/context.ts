@@ -1,14 +1,21 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { buildTeamDirectory, type TeamDirectory } from '../catalog/teams.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
+import type { JqEngine } from '../jq/engine.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
   teams: TeamDirectory;
   /** Blueprints the migration gives Direct ownership (no teamInheritance, entities carry `$team`). */
   directOwnership: ReadonlySet<string>;
-  /** Relations the migration removes (beta case); reading them in a file is as broken as in the org. */
+  /** Relations the migration removes (beta case), of every blueprint; reading them in a file is as broken as in the org. */
   removedRelations: ReadonlySet<string>;
+  /** The same, per blueprint, for resources that name theirs. */
+  removedByBlueprint?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The org is already migrated (catalog.migrated): pass-through expressions already run on identifiers. */
+  migrated?: boolean;
+  /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
+  jq?: JqEngine;
 }
 
 export function repoContext(catalog: Catalog | undefined): RepoContext {
@@ -19,7 +26,14 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     const entities = catalog.entities.get(id) ?? [];
     if (entities.some((entity) => hasTeamValue(entity.team))) directOwnership.add(id);
   }
-  return { teams: catalog.teams, directOwnership, removedRelations: catalog.allRemovedRelations };
+  return {
+    teams: catalog.teams,
+    directOwnership,
+    removedRelations: catalog.allRemovedRelations,
+    removedByBlueprint: catalog.removedRelations,
+    migrated: catalog.migrated,
+    ...(catalog.jq && { jq: catalog.jq }),
+  };
 }
 
 function hasTeamValue(team: unknown): boolean {

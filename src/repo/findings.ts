@@ -1,5 +1,4 @@
 import { classifyTeamValue, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
-import { assessTeamExpression, describeImpact } from '../jq/team-impact.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import type { RepoContext } from './context.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
@@ -30,6 +29,12 @@ export function fileFinding(span: Span, resourceTitle: string | undefined, field
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(draft, { [key]: value });
   return draft;
+}
+
+/** Findings of one file in the order of its lines (the rules report by category). */
+export function byLine(findings: readonly FindingDraft[]): FindingDraft[] {
+  const line = (f: FindingDraft) => Number(/:(\d+)$/.exec(f.location)?.[1] ?? 0);
+  return [...findings].sort((a, b) => line(a) - line(b));
 }
 
 export function snippet(span: Span): string {
@@ -75,14 +80,21 @@ function requote(node: StringNode, value: string): string {
   return JSON.stringify(value);
 }
 
-export type TeamValueState = 'title' | 'title-unknown-identifier' | 'identifier' | 'unknown';
-
-/** Like classifyTeamValue, but a value with whitespace is certainly a title: identifiers cannot hold spaces. */
-export function teamValueState(teams: TeamDirectory, value: string): { state: TeamValueState; identifier?: string } {
-  const status = classifyTeamValue(teams, value);
-  if (status.state === 'title') return { state: 'title', identifier: status.identifier };
-  if (status.state === 'unknown' && /\s/.test(value)) return { state: 'title-unknown-identifier' };
-  return { state: status.state };
+/**
+ * Team values of a file split by the shared classification. The one addition: a value with
+ * whitespace is certainly a title, since identifiers cannot hold spaces (external-definitions §5).
+ * (To be replaced by catalog/teams.ts `partitionTeamValues` once it lands.)
+ */
+export function partitionFileTeamValues(teams: TeamDirectory, values: readonly string[]): { titles: { value: string; identifier?: string }[]; unknown: string[] } {
+  const titles: { value: string; identifier?: string }[] = [];
+  const unknown: string[] = [];
+  for (const value of values) {
+    const status = classifyTeamValue(teams, value);
+    if (status.state === 'title') titles.push({ value, identifier: status.identifier });
+    else if (status.state === 'title-unknown-identifier' || (status.state === 'unknown' && /\s/.test(value))) titles.push({ value });
+    else if (status.state === 'unknown') unknown.push(value);
+  }
+  return { titles, unknown };
 }
 
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
@@ -111,14 +123,13 @@ export function teamValuesFinding(
     }
     // `{{getUserTeams()}}` already yields identifiers; `file://x` points at a file, it is not a team.
     if (node.kind !== 'string' || node.value.startsWith('{{') || node.value.startsWith('file://')) continue;
-    const { state, identifier } = teamValueState(ctx.teams, node.value);
-    if (state === 'title' && identifier !== undefined) {
-      edits.push({ node, value: identifier });
-      titles.push(node.value);
-    } else if (state === 'title-unknown-identifier') {
-      titles.push(node.value);
-      unknownIdentifier.push(node.value);
-    } else if (state === 'unknown') unknown.push(node.value);
+    const split = partitionFileTeamValues(ctx.teams, [node.value]);
+    for (const title of split.titles) {
+      titles.push(title.value);
+      if (title.identifier !== undefined) edits.push({ node, value: title.identifier });
+      else unknownIdentifier.push(title.value);
+    }
+    unknown.push(...split.unknown);
   }
   if (titles.length === 0 && unknown.length === 0) return undefined;
 
@@ -141,56 +152,9 @@ export function teamValuesFinding(
   });
 }
 
-/** A mapping's `team` (or `teams_jq`): a jq expression whose result becomes the team meta property. */
-export function mappingTeamFinding(
-  entry: Entry,
-  expression: StringNode,
-  category: Category,
-  ctx: RepoContext,
-  resourceTitle: string | undefined,
-): FindingDraft {
-  // Integration and webhook mappings read the external payload: its `.team` is not the meta property.
-  const externalInput = category === 'integration-mapping' || category === 'webhook-mapping';
-  const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations }, { setsTeam: true, externalInput });
-  const described = impact ? describeImpact(impact) : '';
-  const verdict = impact?.verdict ?? 'review';
-  const rewrite = impact?.rewrite !== undefined ? rewriteSpan(entry.span, [{ node: expression, value: impact.rewrite }]) : undefined;
-  const unknown = impact?.titles.filter((t) => t.identifier === undefined).map((t) => t.title) ?? [];
-  const suggestion =
-    rewrite !== undefined
-      ? `Write \`${rewrite}\`${unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}` : ''}.`
-      : unknown.length > 0
-        ? `Make the expression produce team identifiers: ${unknownIdentifierHint(unknown)}.`
-        : verdict === 'unaffected'
-          ? 'Nothing to change: the expression already produces team identifiers.'
-          : 'Make sure the expression produces team identifiers (not titles) once the migration has run.';
-  return fileFinding(entry.span, resourceTitle, {
-    category,
-    reason: `The mapping sets the team meta property${described ? ` and ${described}` : ''}; after the migration it must hold team identifiers.`,
-    suggestion,
-    verdict,
-    ...(rewrite !== undefined ? { rewrite } : {}),
-    ...(impact?.lexError ? { note: `not read as jq: ${impact.lexError}` } : {}),
-  });
-}
-
-/** A jq expression that only reads teams (a user input's jqQuery, a condition). */
-export function jqReadFinding(entry: Entry, expression: StringNode, category: Category, ctx: RepoContext, resourceTitle: string | undefined): FindingDraft | undefined {
-  const impact = assessTeamExpression(expression.value, { teams: ctx.teams, removedRelations: ctx.removedRelations });
-  if (!impact) return undefined;
-  const rewrite = impact.rewrite !== undefined ? rewriteSpan(entry.span, [{ node: expression, value: impact.rewrite }]) : undefined;
-  const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
-  const hint = unknown.length > 0 ? unknownIdentifierHint(unknown) : undefined;
-  return fileFinding(entry.span, resourceTitle, {
-    category,
-    reason: `The expression ${describeImpact(impact)}.`,
-    suggestion:
-      rewrite !== undefined
-        ? `Write \`${rewrite}\`${hint ? `; ${hint}` : ''}.`
-        : hint
-          ? `Compare against team identifiers instead of titles: ${hint}.`
-          : 'Compare against team identifiers instead of titles.',
-    verdict: impact.verdict,
-    ...(rewrite !== undefined ? { rewrite } : {}),
-  });
+/** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service. */
+export function entityTeamFinding(entry: Entry | undefined, ctx: RepoContext, title: string | undefined, what: string): FindingDraft | undefined {
+  if (!entry || (entry.value.kind !== 'list' && entry.value.kind !== 'string')) return undefined;
+  const values = entry.value.kind === 'list' ? entry.value.items : [entry.value];
+  return teamValuesFinding(entry, values, 'external-ownership', ctx, title, what);
 }

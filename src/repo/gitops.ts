@@ -1,9 +1,11 @@
 import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { fileFinding, mappingTeamFinding, teamValuesFinding } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
+import { iacResource } from './file-resources.js';
+import { judgeFileResources } from './judge.js';
+import { treeToJson } from './tree-to-json.js';
 import type { FileAnalysis } from './terraform.js';
 import { findEntry, stringValue, type ObjectNode, type TreeNode } from './tree.js';
-import { walkTree, type WalkScope } from './walk.js';
 
 /**
  * GitOps entity files (`port.yml`, `port.yaml`): one entity or a list. Only a top-level `team`
@@ -15,11 +17,8 @@ export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoConte
     const entities = document.kind === 'list' ? document.items : [document];
     for (const entity of entities) {
       if (entity.kind !== 'object') continue;
-      const team = findEntry(entity, 'team');
-      if (!team || (team.value.kind !== 'string' && team.value.kind !== 'list')) continue;
-      const values = team.value.kind === 'list' ? team.value.items : [team.value];
       const identifier = stringValue(findEntry(entity, 'identifier')?.value);
-      const found = teamValuesFinding(team, values, 'external-ownership', ctx, identifier && `entity ${identifier}`, "the entity's `team`");
+      const found = entityTeamFinding(findEntry(entity, 'team'), ctx, identifier && `entity ${identifier}`, "the entity's `team`");
       if (found) findings.push(found);
     }
   }
@@ -29,17 +28,21 @@ export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoConte
 const REPO_NOTE = 'kept in a repository file: the service cannot see this mapping, so the migration neither checks nor changes it';
 
 /**
- * Mapping configs (`port-app-config.yml`, `.port/resources/port-app-config.*`): every mapping is
- * listed, since its target cannot be determined from the org; a `team` expression is checked.
+ * Mapping configs (`port-app-config.yml`, `.port/resources/port-app-config.*`): the document is an
+ * integration's `config`, judged by the org's rules. A mapping that sets no team is still listed,
+ * since which blueprint it fills, and whether that one gets ownership, cannot be told from the org.
  */
-export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoContext): FileAnalysis {
+export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoContext, syntax: 'yaml' | 'json' = 'yaml'): FileAnalysis {
   const findings: FindingDraft[] = [];
   const problems: FileAnalysis['problems'] = [];
+  const resources = [];
   for (const document of documents) {
     if (document.kind !== 'object') continue;
-    const resources = findEntry(document, 'resources')?.value;
-    if (resources?.kind !== 'list') continue;
-    for (const resource of resources.items) {
+    const resourcesEntry = findEntry(document, 'resources');
+    if (resourcesEntry?.value.kind !== 'list') continue;
+    const value = treeToJson(document, { node: document }, { camelCase: false, problems });
+    if (value?.kind === 'object') resources.push(iacResource('integration', value, 'mapping config'));
+    for (const resource of resourcesEntry.value.items) {
       if (resource.kind !== 'object') continue;
       const kind = stringValue(findEntry(resource, 'kind')?.value) ?? 'unknown kind';
       const entity = objectAt(resource, 'port', 'entity');
@@ -47,43 +50,22 @@ export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoCo
       if (!mappingsEntry) continue;
       const mappings = mappingsEntry.value.kind === 'list' ? mappingsEntry.value.items : [mappingsEntry.value];
       for (const mapping of mappings) {
-        if (mapping.kind !== 'object') continue;
-        const title = `mapping of kind "${kind}"${blueprintOf(mapping)}`;
-        findings.push(...mappingFindings(mapping, mappingsEntry, title, ctx, problems));
+        if (mapping.kind !== 'object' || findEntry(mapping, 'team')) continue;
+        const anchor = findEntry(mapping, 'identifier') ?? mappingsEntry;
+        findings.push(
+          fileFinding(anchor.span, `mapping of kind "${kind}"${blueprintOf(mapping)}`, {
+            category: 'integration-mapping',
+            reason: 'The mapping is kept in a repository file, so the service cannot tell which blueprint it fills or whether ownership comes from it; it sets no team here.',
+            suggestion: 'Review it: if its blueprint gets ownership, add a `team` expression that produces team identifiers.',
+            verdict: 'review',
+            note: REPO_NOTE,
+          }),
+        );
       }
     }
   }
-  return { findings, problems };
-}
-
-function mappingFindings(
-  mapping: ObjectNode,
-  mappingsEntry: { span: ObjectNode['span'] },
-  title: string,
-  ctx: RepoContext,
-  problems: FileAnalysis['problems'],
-): FindingDraft[] {
-  const team = findEntry(mapping, 'team');
-  if (team?.value.kind === 'string') {
-    return [{ ...mappingTeamFinding(team, team.value, 'integration-mapping', ctx, title), note: REPO_NOTE }];
-  }
-  const anchor = team ?? findEntry(mapping, 'identifier') ?? { span: mappingsEntry.span };
-  const scope: WalkScope = { ctx, syntax: 'yaml', resourceTitle: title, problems };
-  const ruleFindings = team ? walkTree(team.value, 'integration', scope) : [];
-  return [
-    fileFinding(anchor.span, title, {
-      category: 'integration-mapping',
-      reason: team
-        ? 'The mapping sets team with a search query, kept in a repository file the migration cannot see; its rule values must be team identifiers afterwards.'
-        : 'The mapping is kept in a repository file, so the service cannot tell which blueprint it fills or whether ownership comes from it; it sets no team here.',
-      suggestion: team
-        ? 'Check that every rule value of the team query is a team identifier.'
-        : 'Review it: if its blueprint gets ownership, add a `team` expression that produces team identifiers.',
-      verdict: 'review',
-      note: REPO_NOTE,
-    }),
-    ...ruleFindings,
-  ];
+  findings.push(...judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE }));
+  return { findings: byLine(findings), problems };
 }
 
 function objectAt(object: ObjectNode, ...keys: string[]): ObjectNode | undefined {

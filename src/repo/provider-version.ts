@@ -58,18 +58,21 @@ function satisfies(version: Version, constraint: Constraint): boolean {
 }
 
 /**
- * Whether the constraint admits any version at or above 2.2.0. The candidates are 2.2.0 and the
- * versions the constraint names plus one patch, minor and major step: any satisfiable range
- * above 2.2.0 contains one of them. Undefined when the text is not a constraint we can read.
+ * Whether the constraint admits any version at or above `floor`. The candidates are the floor
+ * and the versions the constraint names plus one patch, minor and major step: any satisfiable
+ * range above the floor contains one of them. Undefined when the text is not a constraint we can read.
  */
-export function allowsSystemBlueprint(text: string): boolean | undefined {
+export function allowsAtLeast(text: string, floor: Version): boolean | undefined {
   const constraints = parseConstraints(text);
   if (!constraints) return undefined;
-  const candidates: Version[] = [SYSTEM_BLUEPRINT_VERSION];
+  const candidates: Version[] = [floor];
   for (const { version: [a, b, c] } of constraints) {
     candidates.push([a, b, c], [a, b, c + 1], [a, b + 1, 0], [a + 1, 0, 0]);
   }
   return candidates
-    .filter((candidate) => compare(candidate, SYSTEM_BLUEPRINT_VERSION) >= 0)
+    .filter((candidate) => compare(candidate, floor) >= 0)
     .some((candidate) => constraints.every((constraint) => satisfies(candidate, constraint)));
 }
+
+/** Whether the constraint admits 2.2.0 or later (a working port_system_blueprint). */
+export const allowsSystemBlueprint = (text: string): boolean | undefined => allowsAtLeast(text, SYSTEM_BLUEPRINT_VERSION);

@@ -1,23 +1,26 @@
 import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
-import { fileFinding } from './findings.js';
+import { argumentsJson, iacResource, type FileResource, type ResourceKind } from './file-resources.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
+import { judgeFileResources } from './judge.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
-import { findEntry, spanText, stringValue, type CallNode, type ObjectNode } from './tree.js';
-import { ownershipRewrite, walkTree, type Owner, type WalkScope } from './walk.js';
+import type { ConvertOptions } from './tree-to-json.js';
+import { findEntry, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
 
-/** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) that hold teams. */
-const CLASS_OWNERS: Readonly<Record<string, Owner>> = {
+/** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
+const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
   Blueprint: 'blueprint',
+  SystemBlueprint: 'blueprint',
   BlueprintPermissions: 'blueprint-permissions',
   ActionPermissions: 'action-permissions',
   PagePermissions: 'page-permissions',
-  Entity: 'entity',
   Webhook: 'webhook',
   Action: 'action',
   Integration: 'integration',
   Page: 'page',
+  Scorecard: 'scorecard',
 };
 
 /** A program that imports the Port Pulumi SDK. Other scripts are read as API scripts, or not at all. */
@@ -26,21 +29,50 @@ export function isPulumiProgram(text: string): boolean {
 }
 
 export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx: RepoContext): FileAnalysis {
-  const top = parseCode(source, language);
   const problems: FileAnalysis['problems'] = [];
-  const scope: WalkScope = { ctx, syntax: language, problems, onCall: resourceCall };
-  return { findings: walkTree(top, 'payload', scope), problems };
+  const options: ConvertOptions = { camelCase: language === 'python', problems };
+  const findings: FindingDraft[] = [];
+  const resources: FileResource[] = [];
+  visitCalls(parseCode(source, language), (call) => {
+    const className = call.callee.split('.').pop() ?? '';
+    const kind = CLASS_KINDS[className];
+    if (!kind && className !== 'Entity') return false;
+    const name = stringValue(call.args.items[0]);
+    const label = `${className}${name ? ` ${name}` : ''}`;
+    const args = argsObject(call);
+    if (className === 'Entity') {
+      const found = entityTeamFinding(findEntry(args, 'teams', 'team'), ctx, label, "the entity's `teams`");
+      if (found) findings.push(found);
+      return true;
+    }
+    const system = className === 'Blueprint' ? systemBlueprintFinding(call, args, label) : undefined;
+    if (system) findings.push(system);
+    else resources.push(iacResource(kind!, argumentsJson(args, options), label));
+    return true;
+  });
+  findings.push(...judgeFileResources(resources, { syntax: language, ctx, problems }));
+  return { findings: byLine(findings), problems };
 }
 
-/** `new port.Blueprint("svc", {…})` / `port.Blueprint("svc", identifier=…)`: the class decides the owner. */
-function resourceCall(call: CallNode, owner: Owner, scope: WalkScope): { owner: Owner; findings: FindingDraft[]; resourceTitle?: string } {
-  const className = call.callee.split('.').pop() ?? '';
-  const classOwner = CLASS_OWNERS[className];
-  if (!classOwner) return { owner, findings: [] };
-  const name = stringValue(call.args.items[0]);
-  const resourceTitle = `${className}${name ? ` ${name}` : ''}`;
-  const findings = classOwner === 'blueprint' ? blueprintCallFindings(call, argsObject(call), { ...scope, resourceTitle }) : [];
-  return { owner: classOwner, findings, resourceTitle };
+/** Every call in the program; `handle` returns true when it took the call whole. */
+function visitCalls(node: TreeNode, handle: (call: CallNode) => boolean): void {
+  switch (node.kind) {
+    case 'call':
+      if (!handle(node)) visitCalls(node.args, handle);
+      return;
+    case 'object':
+      for (const entry of node.entries) visitCalls(entry.value, handle);
+      for (const item of node.items) visitCalls(item, handle);
+      return;
+    case 'list':
+      for (const item of node.items) visitCalls(item, handle);
+      return;
+    case 'other':
+      for (const part of node.parts) visitCalls(part, handle);
+      return;
+    default:
+      return;
+  }
 }
 
 /** TS passes `(name, {args})`; Python passes keywords. */
@@ -49,33 +81,15 @@ function argsObject(call: CallNode): ObjectNode {
   return call.args.items.find((item): item is ObjectNode => item.kind === 'object') ?? call.args;
 }
 
-function blueprintCallFindings(call: CallNode, args: ObjectNode, scope: WalkScope): FindingDraft[] {
-  const identifierEntry = findEntry(args, 'identifier');
-  const identifier = stringValue(identifierEntry?.value);
-  if (identifier === '_user' || identifier === '_team') {
-    const calleeLine = { ...call.calleeSpan };
-    const rewrite = `${spanText(calleeLine).replace(/Blueprint$/, 'SystemBlueprint')}`;
-    return [
-      fileFinding(calleeLine, scope.resourceTitle, {
-        category: 'external-ownership',
-        reason: `After the migration the ${identifier} blueprint is a system blueprint: the Blueprint resource can no longer manage it.`,
-        suggestion: `Use \`${rewrite}\` (Pulumi Port ≥ 2.2.0) with identifier "${identifier}" and only properties, relations and calculation properties, and import it into the stack, since it cannot be created.`,
-        rewrite,
-        verdict: 'breaks',
-      }),
-    ];
-  }
-  if (identifier && identifierEntry && scope.ctx.directOwnership.has(identifier) && !findEntry(args, 'ownership', 'teamInheritance')) {
-    const rewrite = ownershipRewrite(identifierEntry, scope.syntax, { type: 'Direct' });
-    return [
-      fileFinding(identifierEntry.span, scope.resourceTitle, {
-        category: 'external-ownership',
-        reason: `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this program sets none.`,
-        suggestion: `Add \`${rewrite}\` to the blueprint's arguments (Pulumi Port ≥ 2.1.4).`,
-        rewrite,
-        verdict: 'breaks',
-      }),
-    ];
-  }
-  return [];
+function systemBlueprintFinding(call: CallNode, args: ObjectNode, label: string): FindingDraft | undefined {
+  const identifier = stringValue(findEntry(args, 'identifier')?.value);
+  if (identifier !== '_user' && identifier !== '_team') return undefined;
+  const rewrite = spanText(call.calleeSpan).replace(/Blueprint$/, 'SystemBlueprint');
+  return fileFinding(call.calleeSpan, label, {
+    category: 'external-ownership',
+    reason: `After the migration the ${identifier} blueprint is a system blueprint: the Blueprint resource can no longer manage it.`,
+    suggestion: `Use \`${rewrite}\` (Pulumi Port ≥ 2.2.0) with identifier "${identifier}" and only properties, relations and calculation properties, and import it into the stack, since it cannot be created.`,
+    rewrite,
+    verdict: 'breaks',
+  });
 }

@@ -13,6 +13,7 @@ import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
+import { analyzeWorkflow } from './workflows.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 
@@ -73,7 +74,7 @@ export function ownDocumentKind(text: string): string | undefined {
   return undefined;
 }
 
-type FileKind = 'terraform' | 'entity-file' | 'mapping-config' | 'json' | 'js' | 'python' | 'shell';
+type FileKind = 'terraform' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell';
 
 /** What a file is, from its path alone: files of no kind are never read. */
 export function classifyPath(path: string): FileKind | undefined {
@@ -81,6 +82,7 @@ export function classifyPath(path: string): FileKind | undefined {
   if (name.endsWith('.tf')) return 'terraform';
   if (name === 'port.yml' || name === 'port.yaml') return 'entity-file';
   if (/^port-app-config\.(ya?ml|json)$/.test(name)) return 'mapping-config';
+  if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
   if (name.endsWith('.json')) return 'json';
   if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith('.d.ts')) return 'js';
   if (name.endsWith('.py')) return 'python';
@@ -225,7 +227,9 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
     case 'entity-file':
       return analyzeEntityFile(parseYaml(source), ctx);
     case 'mapping-config':
-      return analyzeMappingConfig(source.path.endsWith('.json') ? parseCode(source, 'json').items : parseYaml(source), ctx);
+      return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
+    case 'workflow':
+      return analyzeWorkflow(parseYaml(source), ctx);
     case 'json':
       return analyzeJsonPayload(source, ctx);
     case 'js':

@@ -70,6 +70,19 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     );
   }
 
+  const notes = report.notes ?? [];
+  if (notes.length > 0) {
+    out.push(
+      '### Notes',
+      '',
+      `${notes.length} value(s) of the org have a shape this tool does not fully know; they were read as far as understood (see report.json \`notes\`):`,
+      '',
+      ...notes.slice(0, limit).map((note) => `- ${cell(note)}`),
+      ...(notes.length > limit ? [`- …and ${notes.length - limit} more`] : []),
+      '',
+    );
+  }
+
   if (report.incomplete.length > 0) {
     out.push(
       '### Incomplete',

@@ -109,6 +109,9 @@ export interface ReportView {
   chart: { shown: boolean; width: number; height: number; labelX: number; barX: number; bars: ChartBarView[] };
   incomplete: { resource: string; reason: string }[];
   hasIncomplete: boolean;
+  /** report.notes: input values of an unexpected shape, read as far as understood. */
+  notes: string[];
+  hasNotes: boolean;
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
@@ -176,6 +179,8 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     chart: chartView(report),
     incomplete: report.incomplete,
     hasIncomplete: report.incomplete.length > 0,
+    notes: report.notes ?? [],
+    hasNotes: (report.notes ?? []).length > 0,
     filters: {
       categories: CATEGORIES.filter((c) => findings.some((f) => f.category === c)).map((c) => ({ value: c, label: CATEGORY_DOCS[c].title })),
       types: RESOURCE_TYPES.filter((t) => findings.some((f) => f.resource.type === t)).map((t) => ({ value: t, label: t })),

@@ -1,10 +1,11 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { asString, isObject, type JsonObject } from '../model/json.js';
+import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
 import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
+import { searchQueryFindings } from './shared/search-rule-finding.js';
 import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
 interface Context {
@@ -68,18 +69,28 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
   });
 }
 
-/** Entity mapping values are jq; `team` sets the team meta property; relations may be removed. */
+/**
+ * Entity mapping values are jq; `team` sets the team meta property; relations may be removed.
+ * `team` and relation values may be lists (`"team": ["Platform"]`): each string in a list is
+ * judged as the string alone would be, at its own location; a team search query by its rules.
+ */
 function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: ReadonlySet<string>, context: Context): void {
   for (const [key, value] of Object.entries(mapping)) {
-    if (key === 'team' && typeof value === 'string') {
-      add(context, [...base, 'team'], value, 'The mapping of team', true);
+    if (key === 'team') {
+      for (const item of mappingItems(value, [...base, 'team'])) {
+        if (typeof item.value === 'string') add(context, item.path, item.value, 'The mapping of team', true);
+        else checkQuery(item.value, item.path, 'The team search query', context);
+      }
     } else if (key === 'relations' && isObject(value)) {
-      for (const [relation, expression] of Object.entries(value)) {
-        if (typeof expression !== 'string') continue;
+      for (const [relation, target] of Object.entries(value)) {
+        const path = [...base, 'relations', relation];
         if (writtenRemoved.has(relation)) {
-          context.findings.push(removedRelationWrite(context.resource, [...base, 'relations', relation], relation, expression));
-        } else {
-          add(context, [...base, 'relations', relation], expression, `The mapping of relation "${relation}"`);
+          if (target != null) context.findings.push(removedRelationWrite(context.resource, path, relation, target));
+          continue;
+        }
+        for (const item of mappingItems(target, path)) {
+          if (typeof item.value === 'string') add(context, item.path, item.value, `The mapping of relation "${relation}"`);
+          else checkQuery(item.value, item.path, `The search query of relation "${relation}"`, context);
         }
       }
     } else if (key === 'properties' && isObject(value)) {
@@ -92,12 +103,24 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
   }
 }
 
-function removedRelationWrite(resource: ResourceRef, path: Path, relation: string, expression: string): FindingDraft {
+/** A mapping value, or each element of a list of them, with its own path. */
+function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; value: JsonValue }[] {
+  if (Array.isArray(value)) return value.map((item, index) => ({ path: [...path, index], value: item }));
+  return value === undefined || value === null ? [] : [{ path, value }];
+}
+
+/** A mapping value given as a search query (`team` over `_team`, a relation's target): its rules are judged as any search rule is. */
+function checkQuery(query: JsonValue, path: Path, subject: string, context: Context): void {
+  const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations };
+  context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
+}
+
+function removedRelationWrite(resource: ResourceRef, path: Path, relation: string, expression: JsonValue): FindingDraft {
   return {
     category: 'action-mapping',
     resource,
     location: joinPath(...path),
-    evidence: expression,
+    evidence: typeof expression === 'string' ? expression : JSON.stringify(expression),
     reason: `The mapping writes relation "${relation}", which the migration removes; its teams move to the team meta property.`,
     suggestion: `Map the same value to team instead: "team": ${JSON.stringify(expression)}, and remove relations.${relation}.`,
     verdict: 'breaks',

@@ -4,8 +4,8 @@ import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath, type Path } from './shared/location.js';
 import { pageRef, removedRelationsFor } from './shared/resources.js';
-import { searchRuleFinding } from './shared/search-rule-finding.js';
-import { searchRules } from './shared/walk.js';
+import { expressionFinding } from './shared/expression-finding.js';
+import { searchQueryFindings } from './shared/search-rule-finding.js';
 
 interface Context {
   catalog: Catalog;
@@ -44,6 +44,10 @@ function walkWidgets(widgets: JsonValue | undefined, base: Path, pageBlueprint: 
   });
 }
 
+/** Widget keys read by name; every other key is searched for queries and jq (`salvage`). */
+const WIDGET_KEYS = new Set(['widgets', 'excludedFields', 'blueprintConfig', 'dataset']);
+const CONFIG_KEYS = new Set(['filterSettings', 'sortSettings', 'groupSettings', 'propertiesSettings']);
+
 function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefined, context: Context): void {
   const removed = removedRelationsFor(context.catalog, blueprint);
   checkFieldList(widget.excludedFields, [...path, 'excludedFields'], removed, context);
@@ -52,6 +56,7 @@ function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefin
     if (!isObject(config)) continue;
     const base = [...path, 'blueprintConfig', configBlueprint];
     const configRemoved = removedRelationsFor(context.catalog, configBlueprint);
+    for (const [key, value] of Object.entries(config)) if (!CONFIG_KEYS.has(key)) salvage(value, [...base, key], configRemoved, context);
     const filterBy = isObject(config.filterSettings) ? config.filterSettings.filterBy : undefined;
     checkRules(filterBy, [...base, 'filterSettings', 'filterBy'], configRemoved, 'The table filter', context);
     const sortBy = isObject(config.sortSettings) ? config.sortSettings.sortBy : undefined;
@@ -63,15 +68,52 @@ function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefin
       checkFieldList(settings[key], [...base, 'propertiesSettings', key], configRemoved, context);
     }
   }
-  checkRules(widget.dataset, [...path, 'dataset'], removed, 'The widget dataset rule', context);
+  // An array dataset is the list of its rules (number charts); any other shape is searched.
+  const dataset = widget.dataset;
+  if (Array.isArray(dataset) || (isObject(dataset) && Array.isArray(dataset.rules))) checkRules(dataset, [...path, 'dataset'], removed, 'The widget dataset rule', context);
+  else salvage(dataset, [...path, 'dataset'], removed, context);
+  for (const [key, value] of Object.entries(widget)) if (!WIDGET_KEYS.has(key)) salvage(value, [...path, key], removed, context);
 }
+
+/**
+ * A widget value of a shape this rule does not know (a chart's `filters` list, a future
+ * setting): the search queries and `{jqQuery}` values inside are judged as the known ones are,
+ * so a `$team` filter is not lost because it sits under an unfamiliar key.
+ */
+function salvage(node: JsonValue | undefined, path: Path, removed: ReadonlySet<string>, context: Context): void {
+  if (isObject(node) && Array.isArray(node.rules)) {
+    checkRules(node, path, removed, 'The widget rule', context);
+  } else if (isObject(node) && typeof node.jqQuery === 'string') {
+    const finding = expressionFinding(context.catalog, {
+      category: 'page-widget',
+      resource: context.resource,
+      location: joinPath(...path, 'jqQuery'),
+      expression: node.jqQuery,
+      subject: 'The widget jqQuery',
+      removedRelations: removed,
+    });
+    if (finding) context.findings.push(finding);
+  } else if (Array.isArray(node)) {
+    node.forEach((item, index) => salvage(item, [...path, index], removed, context));
+  } else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) salvage(value, [...path, key], removed, context);
+  }
+}
+
+/** The removed relation a field entry names, plainly (`owning_team`) or as `relations.owning_team`. */
+function removedRelationNamed(field: JsonValue, removed: ReadonlySet<string>): string | undefined {
+  if (typeof field !== 'string') return undefined;
+  const relation = field.startsWith(RELATIONS_PREFIX) ? field.slice(RELATIONS_PREFIX.length) : field;
+  return removed.has(relation) ? relation : undefined;
+}
+const RELATIONS_PREFIX = 'relations.';
 
 /** A list of field names: the removed relation is replaced by $team, which now holds its teams. */
 function checkFieldList(list: JsonValue | undefined, path: Path, removed: ReadonlySet<string>, context: Context): void {
   if (!Array.isArray(list)) return;
-  const named = list.filter((field): field is string => typeof field === 'string' && removed.has(field));
+  const named = [...new Set(list.map((field) => removedRelationNamed(field, removed)).filter((relation) => relation !== undefined))];
   if (named.length === 0) return;
-  const rewritten = [...new Set(list.map((field) => (typeof field === 'string' && removed.has(field) ? '$team' : field)))];
+  const rewritten = [...new Set(list.map((field) => (removedRelationNamed(field, removed) !== undefined ? '$team' : field)))];
   context.findings.push({
     category: 'page-widget',
     resource: context.resource,
@@ -103,15 +145,6 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
 }
 
 function checkRules(query: JsonValue | undefined, path: Path, removed: ReadonlySet<string>, subject: string, context: Context): void {
-  for (const { path: rulePath, rule } of searchRules(query, path)) {
-    const finding = searchRuleFinding(context.catalog, {
-      category: 'page-widget',
-      resource: context.resource,
-      path: rulePath,
-      rule,
-      subject,
-      removedRelations: removed,
-    });
-    if (finding) context.findings.push(finding);
-  }
+  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: removed };
+  context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }

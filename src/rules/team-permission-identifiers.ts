@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { classifyTeamValue, translateTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
+import { partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -46,7 +46,7 @@ interface TeamListSite {
   teams: string[];
 }
 
-/** Every non-empty `teams: [string…]` below `node`, skipping `policy` subtrees. */
+/** Every non-empty `teams: [string…]` below `node` (through objects and lists), skipping `policy` subtrees. */
 function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] {
   const sites: TeamListSite[] = [];
   for (const [key, value] of Object.entries(node)) {
@@ -56,20 +56,20 @@ function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] 
       if (teams.length > 0) sites.push({ path: [...path, key], teams });
     } else if (isObject(value)) {
       sites.push(...teamLists(value, [...path, key]));
+    } else if (Array.isArray(value)) {
+      // A list of permission objects is no known shape; the team lists inside still count.
+      value.forEach((item, index) => isObject(item) && sites.push(...teamLists(item, [...path, key, index])));
     }
   }
   return sites;
 }
 
 function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
-  const statuses = site.teams.map((team) => ({ team, status: classifyTeamValue(catalog.teams, team) }));
-  const titles = statuses.filter((s) => s.status.state === 'title' || s.status.state === 'title-unknown-identifier');
-  const unknown = statuses.filter((s) => s.status.state === 'unknown');
+  const { titles: known, pendingTitles, unknown, translated: rewritten } = partitionTeamValues(catalog.teams, site.teams);
+  const titles = site.teams.filter((team) => known.includes(team) || pendingTitles.includes(team));
   if (titles.length === 0 && unknown.length === 0) return undefined; // already identifiers
 
-  const rewritten = translateTeamValues(catalog.teams, site.teams);
-  const pendingTitles = statuses.filter((s) => s.status.state === 'title-unknown-identifier').map((s) => s.team);
-  const titleList = titles.map((t) => JSON.stringify(t.team)).join(', ');
+  const titleList = titles.map((t) => JSON.stringify(t)).join(', ');
   const finding: FindingDraft = {
     category: 'team-permission-identifiers',
     resource,
@@ -88,7 +88,7 @@ function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamLi
   const notes: string[] = [];
   if (pendingTitles.length > 0) notes.push(unknownIdentifierHint(pendingTitles));
   if (unknown.length > 0) {
-    notes.push(`${unknown.map((u) => JSON.stringify(u.team)).join(', ')} matches no known team; check that the team still exists`);
+    notes.push(`${unknown.map((u) => JSON.stringify(u)).join(', ')} matches no known team; check that the team still exists`);
   }
   if (notes.length > 0) finding.note = `${notes.join('; ')}.`;
   return finding;

@@ -8,7 +8,8 @@ import type { OrgSnapshot } from '../model/snapshot.js';
 import { fetchLiveSnapshot } from './live.js';
 import { createProgress } from './progress.js';
 import { redactSnapshot } from './redact.js';
-import { readSnapshotFile } from './snapshot-file.js';
+import { loadSnapshotFile } from './snapshot-file.js';
+import { checkSnapshot } from './validate-snapshot.js';
 
 export interface SourceFlags {
   snapshot?: string;
@@ -17,6 +18,8 @@ export interface SourceFlags {
   config?: string;
   concurrency: string;
   quiet?: boolean;
+  /** Stop at the first value of an unexpected shape (exit 2) instead of noting it. */
+  strict?: boolean;
 }
 
 /** The parts of CliIo a source needs; `sleep` and `transport` exist for tests. */
@@ -33,6 +36,8 @@ export interface ResolvedSource {
   snapshot: OrgSnapshot;
   /** For the report header: "snapshot org.json" or "live org at https://…". */
   description: string;
+  /** Values of an unexpected shape, one line each with its path (report.notes); `snapshot` keeps them as read. */
+  notes: string[];
 }
 
 /** product.md: requests in flight are bounded; 4 keeps a big org quick without bursting the budget. */
@@ -51,7 +56,8 @@ export function addSourceOptions(command: Command): Command {
     .option('--api-url <url>', 'base URL of the API (overrides --region)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
-    .option('--concurrency <n>', 'requests in flight at once', String(DEFAULT_CONCURRENCY));
+    .option('--concurrency <n>', 'requests in flight at once', String(DEFAULT_CONCURRENCY))
+    .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
 }
 
 export function parseConcurrency(raw: string): number {
@@ -76,7 +82,10 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const concurrency = parseConcurrency(flags.concurrency);
   // A file recorded before redaction existed (or by hand) is redacted too: the report quotes records,
   // `snapshot --snapshot` rewrites the file, and a live run and its recording must analyze the same.
-  if (flags.snapshot) return { snapshot: redactSnapshot(await readSnapshotFile(flags.snapshot)), description: `snapshot ${flags.snapshot}` };
+  if (flags.snapshot) {
+    const { snapshot, notes } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true });
+    return { snapshot: redactSnapshot(snapshot), description: `snapshot ${flags.snapshot}`, notes };
+  }
   const connection = await resolveConnection(flags, io.env);
   if (!connection) return undefined;
 
@@ -104,5 +113,8 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const stats = client.stats();
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
-  return { snapshot, description: `live org at ${connection.baseUrl.origin}` };
+  // The same check as a recorded file gets, so a live run and its recording note the same values.
+  const description = `live org at ${connection.baseUrl.origin}`;
+  const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
+  return { snapshot, description, notes };
 }

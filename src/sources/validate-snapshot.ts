@@ -1,20 +1,27 @@
 import { InputError } from '../errors.js';
 import { isObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
+import { emptyInheritanceNote } from '../catalog/inheritance.js';
 import { joinPath } from '../rules/shared/location.js';
+import { isTeamRule } from '../rules/shared/walk.js';
 
 /**
- * org-snapshot/1 (contracts.md §1) as a small shape description, checked by one walker.
+ * org-snapshot/1 (contracts.md §1, §3.1) as a small shape description, checked by one walker.
  *
- * The shapes cover every field a rule or the catalog reads, so a value of the wrong type stops
- * the run (exit 2, one line) instead of being skipped by a rule and shortening the report.
+ * The shapes say what the rules understand. Real payloads are wider, so a value that does not
+ * fit is not an error: every misfit is collected and becomes one note in the report (the rules
+ * read such a value as far as they can, or skip it, and the note says where). Only a document
+ * that is no org snapshot at all stops the run; `strict` keeps the older behaviour of stopping
+ * (exit 2, one line) at the first misfit.
  * - `null` is the same as absent, everywhere a field may be absent: real payloads carry
  *   `teamInheritance: null`, `ownership: null`, `team: null`. Array elements are not fields: a
  *   `null` element is a value of the wrong type.
  * - Unknown extra fields are kept and not checked, except where the rules themselves look at
  *   every key (`teams` lists at any depth of a permissions document, any `jqQuery` in action
  *   inputs and search rules): there the `rest` shape checks them too.
- * - The document is returned as read; nothing is copied or dropped.
+ * - The document is returned as read (a recording keeps everything). `analysableSnapshot` is
+ *   what the rules get: an element of a top-level list, or a top-level key, of the wrong type
+ *   left out, since no rule can read it; its note says so.
  */
 type Shape =
   | { kind: 'string' | 'boolean' | 'any' }
@@ -69,19 +76,24 @@ const JQ_AWARE: Shape = union({
 
 // Search queries: `{combinator, rules: [{property, operator, value} | nested query]}`.
 const query: Shape = lazy(() => QUERY);
+/** A rule's property: a name, or a path over relations (`{path: ["$team", "parent"]}`). */
+const PROPERTY = union({ string: str, object: object({ path: strings }, { required: ['path'], label: 'an object with a path' }) });
 /** A `$team` rule's value is compared with team titles: a title, a list of them, or `{jqQuery}`. */
 const TEAM_RULE = object(
   {
-    property: str,
+    property: PROPERTY,
     operator: str,
     value: union({ string: str, array: strings, object: object({ jqQuery: str }, { required: ['jqQuery'], rest: jqAware }) }),
   },
   { rest: jqAware },
 );
-const RULE = object({ property: str, operator: str, value: jqAware }, { rest: jqAware });
+const RULE = object({ property: PROPERTY, operator: str, value: jqAware }, { rest: jqAware });
 /** As the rules walk them (shared/walk.ts searchRules): an element with `rules` is a nested group. */
-const ruleOrGroup = pick((value) => (isObject(value) && value.rules != null ? query : isObject(value) && value.property === '$team' ? TEAM_RULE : RULE));
+const ruleOrGroupOf = (value: unknown): Shape => (isObject(value) && value.rules != null ? query : isObject(value) && isTeamRule(value) ? TEAM_RULE : RULE);
+const ruleOrGroup = pick(ruleOrGroupOf);
 const QUERY: Shape = object({ combinator: str, rules: arrayOf(ruleOrGroup) }, { rest: jqAware });
+/** A widget dataset: a query, or (number charts) the list of its rules. */
+const DATASET = union({ object: query, array: arrayOf(ruleOrGroup) });
 
 // Permissions. team-permission-identifiers reads every `teams` list at any depth outside `policy`.
 const POLICY = object({ queries: mapOf(query), conditions: strings });
@@ -116,20 +128,23 @@ const BLUEPRINT = object(
     title: str,
     relations: mapOf(object({ target: str, many: bool, required: bool, title: str }, { required: ['target'] })),
     calculationProperties: mapOf(object({ calculation: str, title: str, type: str }, { required: ['calculation'] })),
-    teamInheritance: object({ path: str }, { required: ['path'] }),
+    // `{}` (no path) is no inheritance; the loader notes it where it matters.
+    teamInheritance: object({ path: str }),
     ownership: object({ type: oneOf('Direct', 'Inherited'), path: str }, { required: ['type'] }),
   },
   { required: ['identifier'] },
 );
 
 // Entity mappings: action UPSERT_ENTITY mappings, integration and webhook mappings.
+// `team` and relation values may be lists: each string is one expression, each object a query.
+const mappingValues = arrayOf(union({ string: str, object: query }));
 const ENTITY_MAPPING = object({
   identifier: union({ string: str, object: query }),
   title: str,
   blueprint: str,
-  team: union({ string: str, object: query }),
+  team: union({ string: str, object: query, array: mappingValues }),
   properties: object({}),
-  relations: mapOf(union({ string: str, object: query })),
+  relations: mapOf(union({ string: str, object: query, array: mappingValues })),
 });
 
 // Actions (v2; older actions keep `userInputs` and `mapping.entity` at the top).
@@ -175,7 +190,7 @@ const WIDGET: Shape = object({
   blueprint: str,
   widgets: arrayOf(widget),
   excludedFields: strings,
-  dataset: query,
+  dataset: DATASET,
   blueprintConfig: mapOf(
     object({
       filterSettings: object({ filterBy: query }),
@@ -201,6 +216,20 @@ const INTEGRATION = object({
 });
 const WEBHOOK = object({ identifier: str, title: str, mappings: arrayOf(object({ blueprint: str, entity: ENTITY_MAPPING })) });
 
+// Scorecards (contracts.md §3.1): rule conditions and filters are search rules under `conditions`.
+const conditions: Shape = lazy(() => CONDITIONS);
+const CONDITIONS = object({ combinator: str, conditions: arrayOf(pick((value) => (isObject(value) && value.conditions != null ? conditions : ruleOrGroupOf(value)))) }, { rest: jqAware });
+const SCORECARD = object(
+  {
+    blueprint: str,
+    identifier: str,
+    title: str,
+    filter: conditions,
+    rules: arrayOf(object({ identifier: str, title: str, level: str, query: conditions }, { rest: jqAware })),
+  },
+  { required: ['identifier'] },
+);
+
 const REQUIRED = ['organization', 'blueprints'];
 const ORG_SNAPSHOT = object(
   {
@@ -222,6 +251,7 @@ const ORG_SNAPSHOT = object(
         ),
       ),
     ),
+    scorecards: arrayOf(SCORECARD),
     incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
   },
   { required: REQUIRED },
@@ -266,48 +296,49 @@ function expectedOf(shape: Shape): string {
   }
 }
 
-/** The first place `value` does not fit `shape`, depth first in document order. */
-function check(shape: Shape, value: unknown, path: (string | number)[]): Problem | undefined {
-  const mismatch = (expected = expectedOf(shape)): Problem => ({ path, expected, value });
+/** Every place `value` does not fit `shape`, depth first in document order. */
+function check(shape: Shape, value: unknown, path: (string | number)[], problems: Problem[]): void {
+  const mismatch = (expected = expectedOf(shape)) => void problems.push({ path, expected, value });
   switch (shape.kind) {
     case 'any':
-      return undefined;
+      return;
     case 'string':
     case 'boolean':
-      return typeof value === shape.kind ? undefined : mismatch();
+      if (typeof value !== shape.kind) mismatch();
+      return;
     case 'enum':
-      return typeof value === 'string' && shape.values.includes(value) ? undefined : mismatch();
+      if (!(typeof value === 'string' && shape.values.includes(value))) mismatch();
+      return;
     case 'lazy':
-      return check(shape.get(), value, path);
+      return check(shape.get(), value, path, problems);
     case 'pick':
-      return check(shape.choose(value), value, path);
+      return check(shape.choose(value), value, path, problems);
     case 'union': {
       const type = jsonType(value);
       const option = type ? shape.options[type] : undefined;
-      const problem = option ? check(option, value, path) : mismatch();
+      if (!option) return mismatch();
+      const before = problems.length;
+      check(option, value, path, problems);
       // A misfit of the union's own value (not of something inside it) names every option.
-      return problem?.path === path ? mismatch() : problem;
+      const own = problems.findIndex((problem, index) => index >= before && problem.path === path);
+      if (own >= 0) problems[own] = { path, expected: expectedOf(shape), value };
+      return;
     }
-    case 'array': {
+    case 'array':
       if (!Array.isArray(value)) return mismatch();
-      for (const [index, item] of value.entries()) {
-        const problem = check(shape.items, item, [...path, index]);
-        if (problem) return problem;
-      }
-      return undefined;
-    }
+      for (const [index, item] of value.entries()) check(shape.items, item, [...path, index], problems);
+      return;
     case 'object': {
       if (!isObject(value)) return mismatch();
       for (const key of shape.required) {
-        if (value[key] == null) return { path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] };
+        if (value[key] == null) problems.push({ path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] });
       }
       for (const [key, field] of Object.entries(value)) {
         if (field == null) continue; // null is absent
         const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-        const problem = fieldShape && check(fieldShape, field, [...path, key]);
-        if (problem) return problem;
+        if (fieldShape) check(fieldShape, field, [...path, key], problems);
       }
-      return undefined;
+      return;
     }
   }
 }
@@ -323,8 +354,49 @@ const describe = (value: unknown) =>
           ? 'an object'
           : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
 
-/** Check a parsed document against org-snapshot/1; `source` names the file in the one-line error. */
+export interface CheckedSnapshot {
+  snapshot: OrgSnapshot;
+  /** One line per value the rules could not read as it is, naming its path (report.notes). */
+  notes: string[];
+}
+
+export interface CheckOptions {
+  /** Stop at the first misfit (exit 2, one line) instead of noting every one. */
+  strict?: boolean;
+}
+
+/**
+ * Check a parsed document against org-snapshot/1; `source` names the file in the one-line error.
+ * Throws only for a document that is not an org snapshot at all, or, with `strict`, at the first
+ * misfit; otherwise every misfit becomes a note and the run goes on.
+ */
+export function checkSnapshot(document: unknown, source: string, options: CheckOptions = {}): CheckedSnapshot {
+  requireSnapshot(document, source);
+  const problems: Problem[] = [];
+  check(ORG_SNAPSHOT, document, [], problems);
+  const first = problems[0];
+  if (options.strict && first) {
+    throw new InputError(`${source}: field "${joinPath(...first.path)}": expected ${first.expected}, got ${describe(first.value)}`);
+  }
+  const snapshot = document as unknown as OrgSnapshot;
+  const notes = problems.map((problem) => {
+    const text = `${joinPath(...problem.path)}: expected ${problem.expected}, got ${describe(problem.value)}`;
+    return isLeftOut(problem, document) ? `${text}; left out of the analysis` : text;
+  });
+  for (const [index, blueprint] of snapshot.blueprints.entries()) {
+    const note = isObject(blueprint) ? emptyInheritanceNote(blueprint) : undefined;
+    if (note) notes.push(`${joinPath('blueprints', index, 'teamInheritance')}: ${note}`);
+  }
+  return { snapshot, notes };
+}
+
+/** The strict check: the document as read, or an InputError at the first misfit. */
 export function validateSnapshot(document: unknown, source: string): OrgSnapshot {
+  return checkSnapshot(document, source, { strict: true }).snapshot;
+}
+
+/** Exit 2 territory: not an object, not this format, no organization or no blueprints list. */
+function requireSnapshot(document: unknown, source: string): asserts document is Record<string, unknown> {
   if (!isObject(document)) throw new InputError(`${source}: expected an org-snapshot/1 JSON object, got ${describe(document)}`);
   if (document.format !== SNAPSHOT_FORMAT) {
     throw new InputError(`${source}: field "format": expected "${SNAPSHOT_FORMAT}", got ${describe(document.format)}`);
@@ -332,9 +404,41 @@ export function validateSnapshot(document: unknown, source: string): OrgSnapshot
   for (const key of REQUIRED) {
     if (document[key] == null) throw new InputError(`${source}: field "${key}" is missing; org-snapshot/1 requires it`);
   }
-  const problem = check(ORG_SNAPSHOT, document, []);
-  if (problem) {
-    throw new InputError(`${source}: field "${joinPath(...problem.path)}": expected ${problem.expected}, got ${describe(problem.value)}`);
+  const organization = document.organization;
+  if (!isObject(organization)) throw new InputError(`${source}: field "organization": expected an object, got ${describe(organization)}`);
+  for (const key of ['id', 'name']) {
+    if (typeof organization[key] !== 'string') {
+      throw new InputError(`${source}: field "organization.${key}": expected a string, got ${describe(organization[key])}`);
+    }
   }
-  return document as unknown as OrgSnapshot;
+  if (!Array.isArray(document.blueprints)) throw new InputError(`${source}: field "blueprints": expected an array, got ${describe(document.blueprints)}`);
+}
+
+/** Top-level keys the catalog and every rule iterate, as lists or as maps keyed by identifier. */
+const TOP_LEVEL_LISTS = ['blueprints', 'actions', 'pages', 'integrations', 'webhooks', 'teams', 'scorecards', 'incomplete'];
+const TOP_LEVEL_MAPS = ['blueprintPermissions', 'actionPermissions', 'pagePermissions', 'entities'];
+
+/** Whether `analysableSnapshot` leaves the misfit out: a top-level key, or an element of a top-level list. */
+function isLeftOut(problem: Problem, document: Record<string, unknown>): boolean {
+  const [key, index] = problem.path;
+  if (typeof key !== 'string') return false;
+  if (problem.path.length === 1) return true;
+  return problem.path.length === 2 && typeof index === 'number' && Array.isArray(document[key]) && !isObject(problem.value);
+}
+
+/**
+ * The snapshot as the rules read it: a top-level list or map of the wrong type, or a list
+ * element that is not an object, would fail every rule that meets it, so it is left out (its
+ * note, from `checkSnapshot`, says so). Anything deeper is kept as read; nothing is mutated.
+ */
+export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
+  const copy: Record<string, unknown> = { ...snapshot };
+  for (const key of TOP_LEVEL_LISTS) {
+    const value = copy[key];
+    if (value == null) continue;
+    if (!Array.isArray(value)) delete copy[key];
+    else if (!value.every(isObject)) copy[key] = value.filter(isObject);
+  }
+  for (const key of TOP_LEVEL_MAPS) if (copy[key] != null && !isObject(copy[key])) delete copy[key];
+  return copy as unknown as OrgSnapshot;
 }

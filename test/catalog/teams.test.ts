@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTeamDirectory, classifyTeamValue, translateTeamValues } from '../../src/catalog/teams.js';
+import { buildTeamDirectory, classifyTeamValue, partitionTeamValues, translateTeamValues } from '../../src/catalog/teams.js';
 import { catalogOf, org } from '../support/rule-tester.js';
 
 describe('team directory', () => {
@@ -38,6 +38,18 @@ describe('team directory', () => {
     expect(classifyTeamValue(directory, 'payments')).toEqual({ state: 'identifier' });
     expect(classifyTeamValue(directory, 'sre')).toEqual({ state: 'identifier' });
     expect(translateTeamValues(directory, ['Payments', 'sre', 'Gone'])).toEqual(['payments', 'sre', 'Gone']);
+  });
+
+  it('partitions a list into titles, titles without identifier, identifiers and unknown, and translates it in order', () => {
+    const directory = buildTeamDirectory([{ name: 'Payments', identifier: 'payments' }, { name: 'sre', identifier: 'sre' }, { name: 'Data Science' }], []);
+    expect(partitionTeamValues(directory, ['Payments', 'sre', 'Data Science', 'Gone', 'payments', 'Payments'])).toEqual({
+      titles: ['Payments', 'Payments'],
+      pendingTitles: ['Data Science'],
+      identifiers: ['sre', 'payments'],
+      unknown: ['Gone'],
+      translated: ['payments', 'sre', 'Data Science', 'Gone', 'payments', 'payments'],
+    });
+    expect(partitionTeamValues(directory, [])).toEqual({ titles: [], pendingTitles: [], identifiers: [], unknown: [], translated: [] });
   });
 
   it('buildCatalog reads the _team entities of the snapshot and the teams map option', () => {

@@ -70,19 +70,34 @@ describe('analyze --snapshot', () => {
     ['wrong format', { ...minimal, format: 'org-snapshot/2' }, /field "format": expected "org-snapshot\/1", got string "org-snapshot\/2"/],
     ['missing organization', { format: 'org-snapshot/1', blueprints: [] }, /field "organization" is missing/],
     ['blueprints not an array', { ...minimal, blueprints: {} }, /field "blueprints": expected an array, got an object/],
+  ];
+  /** Snapshots with a misfit inside: noted by default, exit 2 only with --strict. */
+  const misfits: [string, unknown, RegExp][] = [
     ['blueprint without identifier', { ...minimal, blueprints: [{ title: 'x' }] }, /field "blueprints\[0\]\.identifier": expected a string/],
     ['entities of the wrong shape', { ...minimal, entities: { service: [{ identifier: 7 }] } }, /field "entities\.service\[0\]\.identifier": expected a string, got number 7/],
   ];
-  it.each(badInputs)('rejects %s with exit 2 and one line naming file and field', async (_name, content, message) => {
+  const strictMisfits = misfits.map(([name, content, message]): [string, unknown, RegExp] => [`${name} (--strict)`, content, message]);
+  it.each([...badInputs, ...strictMisfits])('rejects %s with exit 2 and one line naming file and field', async (name, content, message) => {
     const dir = tmp();
     const file = writeJson(dir, 'bad.json', content);
-    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir]);
+    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, ...(name.endsWith('(--strict)') ? ['--strict'] : [])]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).toContain(file);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(existsSync(join(dir, 'report.json'))).toBe(false);
+  });
+
+  it.each(misfits)('notes %s without --strict, in report.json and on stderr, and still analyses', async (_name, content, message) => {
+    const dir = tmp();
+    const run = await runCliCaptured(['analyze', '--snapshot', writeJson(dir, 'bad.json', content), '--out', dir, '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    const expected = message.source.replace('field "', '^').replace('": ', ': ');
+    expect(report.notes).toHaveLength(1);
+    expect(report.notes[0]).toMatch(new RegExp(expected));
+    expect(run.stderr).toMatch(new RegExp(`^note: ${expected.slice(1)}`, 'm'));
   });
 
   it('keeps unknown extra fields instead of rejecting them', async () => {

@@ -55,4 +55,37 @@ requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identi
     const unrelated = '{"name": "app", "contributors": {"teams": ["Platform Team"]}, "team": "Payments"}';
     expect(analyzeJsonPayload(sourceText('package.json', unrelated), context()).findings).toEqual([]);
   });
+  test('a script that uses teamInheritance and never handles ownership must handle ownership after the migration', () => {
+    const reads = `import requests
+# ownership is not handled here (a comment does not count)
+def path(bp):
+    return requests.get(f"https://api.getport.io/v1/blueprints/{bp}").json()["blueprint"]["teamInheritance"]["path"]
+`;
+    const { findings } = analyzeScript(sourceText('s/owners.py', reads), 'python', context());
+    expect(brief(findings)).toEqual([{ at: 's/owners.py:4', category: 'external-ownership', verdict: 'review' }]);
+    expect(findings[0]!.suggestion).toContain('`ownership`');
+    const handles = reads.replace('["teamInheritance"]["path"]', '.get("ownership") or bp["teamInheritance"]');
+    expect(analyzeScript(sourceText('s/owners.py', handles), 'python', context()).findings).toEqual([]);
+    const shell = `#!/bin/sh
+# curl https://api.getport.io/v1/blueprints/x | jq .blueprint.teamInheritance
+curl -s https://api.getport.io/v1/blueprints/x | jq .blueprint.teamInheritance.path
+`;
+    expect(brief(analyzeShell(sourceText('s/path.sh', shell), context()).findings)).toEqual([{ at: 's/path.sh:3', category: 'external-ownership', verdict: 'review' }]);
+  });
+
+  test('JSON resource files are read as the resources they hold: actions, pages, and containers of them', () => {
+    const actions = JSON.stringify({
+      actions: [
+        {
+          identifier: 'a',
+          trigger: { type: 'self-service', userInputs: { properties: { x: { type: 'string', format: 'entity', blueprint: 'b', dataset: { combinator: 'and', rules: [{ property: '$team', operator: '=', value: 'Payments' }] } } } } },
+          invocationMethod: { type: 'WEBHOOK', url: 'https://x', body: { name: '{{ .inputs.name }}' } },
+        },
+      ],
+    }, null, 2);
+    const { findings } = analyzeJsonPayload(sourceText('.port/resources/actions.json', actions), context());
+    expect(findings.map((f) => [f.category, f.verdict, f.resource.title, f.rewrite])).toEqual([
+      ['action-user-input', 'breaks', 'action a', '{\n                    "property": "$team",\n                    "operator": "=",\n                    "value": "payments"\n                  }'],
+    ]);
+  });
 });

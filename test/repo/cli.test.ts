@@ -66,6 +66,21 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');
   });
 
+  test('repository-only mode judges file expressions with jq itself, like the org', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tma-repo-jq-'));
+    await mkdir(join(dir, '.port', 'resources'), { recursive: true });
+    const action = { identifier: 'a', trigger: { type: 'self-service', userInputs: { properties: { x: { type: 'string', visible: { jqQuery: '.user.team | contains(["Payments"]' } } } } } };
+    await writeFile(join(dir, '.port', 'resources', 'actions.json'), JSON.stringify([action], null, 2));
+    const out = join(dir, 'out');
+    const code = await runCli(['analyze', '--repo', dir, '--out', out, '--format', 'json', '--fail-on', 'none'], io());
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(code).toBe(0);
+    const finding = report.findings.find((f) => f.category === 'action-user-input');
+    expect(finding?.location).toMatch(/\.port\/resources\/actions\.json:\d+$/);
+    // Only jq's own compiler says this; without the engine the expression would be judged by reading alone.
+    expect(finding?.note).toContain('jq: error: syntax error');
+  });
+
   test("the README's CI recipe never scans its own snapshot, baseline or reports: every run finds the same", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tma-ci-recipe-'));
     await mkdir(join(dir, 'ci'));

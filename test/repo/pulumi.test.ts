@@ -65,7 +65,7 @@ new port.Entity("checkout", { identifier: "checkout", blueprint: "service", team
       { at: 'stack/index.ts:11', category: 'team-permission-identifiers', rewrite: 'teams: ["platform", "sre_oncall"]', verdict: 'breaks' },
       { at: 'stack/index.ts:12', category: 'external-ownership', rewrite: 'teams: ["payments"]', verdict: 'breaks' },
     ]);
-    expect(findings.map((f) => f.resource.title)).toEqual(['Blueprint service', 'Blueprint team', 'Blueprint svc', 'PagePermissions home', 'Entity checkout']);
+    expect(findings.map((f) => f.resource.title)).toEqual(['blueprint service', 'Blueprint team', 'blueprint microservice', 'page-permissions home', 'Entity checkout']);
   });
 });
 
@@ -98,5 +98,63 @@ port.PagePermissions("home", page_identifier="home", read={"teams": ["payments"]
 
   test('a program without the Port SDK is not a Pulumi program', () => {
     expect(isPulumiProgram('import pulumi_aws as aws\nteams = ["Platform Team"]\n')).toBe(false);
+  });
+});
+
+describe('analyzePulumi: actions are judged as the org judges them', () => {
+  test('a TypeScript port.Action: user input jq and the UPSERT team mapping, at their lines', () => {
+    const program = `import * as port from "@port-labs/port";
+
+new port.Action("restart", {
+  identifier: "restart",
+  selfServiceTrigger: {
+    operation: "DAY-2",
+    blueprintIdentifier: "service",
+    userProperties: {
+      stringProps: {
+        reason: { visibleJqQuery: '.user.team | index("Payments") != null' },
+      },
+    },
+  },
+  upsertEntityMethod: {
+    blueprintIdentifier: "incident",
+    mapping: { identifier: ".run.id", teamsJq: '"Platform Team"' },
+  },
+});
+`;
+    const { findings } = analyzePulumi(sourceText('stack/index.ts', program), 'js', context());
+    expect(brief(findings)).toEqual([
+      { at: 'stack/index.ts:10', category: 'action-user-input', rewrite: `visibleJqQuery: '.user.team | index("payments") != null'`, verdict: 'breaks' },
+      { at: 'stack/index.ts:16', category: 'action-mapping', rewrite: `teamsJq: '"platform"'`, verdict: 'breaks' },
+    ]);
+    expect(findings.map((f) => f.resource.title)).toEqual(['action restart', 'action restart']);
+  });
+
+  test('a Python port.Action with Args classes: snake_case keywords are the API keys', () => {
+    const program = `import port_pulumi as port
+
+port.Action(
+    "restart",
+    identifier="restart",
+    self_service_trigger=port.ActionSelfServiceTriggerArgs(
+        operation="DAY-2",
+        blueprint_identifier="service",
+        user_properties=port.ActionSelfServiceTriggerUserPropertiesArgs(
+            string_props={
+                "reason": port.ActionSelfServiceTriggerUserPropertiesStringPropsArgs(
+                    visible_jq_query='.user.team | index("Payments") != null',
+                ),
+            },
+        ),
+    ),
+    webhook_method=port.ActionWebhookMethodArgs(url="https://x", body='{"team": "{{ .trigger.by.user.team }}"}'),
+)
+`;
+    const { findings } = analyzePulumi(sourceText('py/__main__.py', program), 'python', context());
+    expect(brief(findings).filter((f) => f.category === 'action-user-input')).toEqual([
+      { at: 'py/__main__.py:12', category: 'action-user-input', rewrite: `visible_jq_query='.user.team | index("payments") != null'`, verdict: 'breaks' },
+    ]);
+    // The webhook body is JSON in a string: its template is read as the org reads invocationMethod.body.
+    expect(findings.some((f) => f.category === 'action-mapping' && f.location === 'py/__main__.py:17')).toBe(true);
   });
 });

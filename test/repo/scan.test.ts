@@ -45,7 +45,7 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('terraform/blueprints.tf:36'), category: 'calculation-property', rewrite: 'calculation = ".team | index(\\"platform\\") != null"', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:7'), category: 'webhook-mapping', verdict: 'review' },
       { at: at('terraform/integrations.tf:17'), category: 'integration-mapping', rewrite: 'team = "\\"platform\\""', verdict: 'breaks' },
-      { at: at('terraform/integrations.tf:29'), category: 'page-widget', rewrite: '"value": ["sre_oncall"]', verdict: 'breaks' },
+      { at: at('terraform/integrations.tf:29'), category: 'page-widget', rewrite: '{"property": "$team", "operator": "containsAny", "value": ["sre_oncall"]}', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:9'), category: 'team-permission-identifiers', rewrite: '"teams" : ["platform", "payments"]', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:16'), category: 'team-permission-identifiers', rewrite: 'teams = [port_team.sre.identifier]', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:24'), category: 'team-permission-identifiers', verdict: 'breaks' },

@@ -20,7 +20,7 @@ resource "port_blueprint" "service" {
       { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
     ]);
     expect(findings[0]!.evidence).toBe('team_inheritance = {\n    path = "domain"\n  }');
-    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'port_blueprint.service' });
+    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'blueprint service' });
   });
 
   test('quoted keys with ":" are read like bare keys with "="', () => {
@@ -114,9 +114,11 @@ resource "port_action" "create" {
   upsert_entity_method = {
     mapping = {
       teams    = ["Platform Team"]
-      teams_jq = "[.user.team]"
     }
   }
+}
+resource "port_action" "create_jq" {
+  upsert_entity_method = { mapping = { teams_jq = "[.user.team]" } }
 }
 resource "port_integration" "gh" {
   config = jsonencode({
@@ -129,9 +131,9 @@ resource "port_page" "ops" {
     expect(brief(findings)).toEqual([
       { at: 'infra/main.tf:6', category: 'webhook-mapping', rewrite: 'team       = "\\"payments\\""', verdict: 'breaks' },
       { at: 'infra/main.tf:13', category: 'action-mapping', rewrite: 'teams    = ["platform"]', verdict: 'breaks' },
-      { at: 'infra/main.tf:14', category: 'action-mapping', verdict: 'review' },
-      { at: 'infra/main.tf:20', category: 'integration-mapping', verdict: 'review' },
-      { at: 'infra/main.tf:24', category: 'page-widget', rewrite: 'value = "sre_oncall"', verdict: 'breaks' },
+      { at: 'infra/main.tf:18', category: 'action-mapping', verdict: 'review' },
+      { at: 'infra/main.tf:22', category: 'integration-mapping', verdict: 'review' },
+      { at: 'infra/main.tf:26', category: 'page-widget', rewrite: '{ property = "$team", operator = "=", value = "sre_oncall" }', verdict: 'breaks' },
     ]);
   });
 
@@ -200,7 +202,7 @@ resource "port_action" "deploy" {
       { at: 'infra/main.tf:7', category: 'calculation-property', verdict: 'review' },
       { at: 'infra/main.tf:10', category: 'calculation-property', verdict: 'unaffected' },
     ]);
-    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'port_blueprint.incident' });
+    expect(findings[0]!.resource).toEqual({ type: 'file', identifier: 'infra/main.tf', title: 'blueprint incident' });
     expect(findings[0]!.evidence).toBe('calculation = ".team | index(\\"Platform Team\\") != null"');
     expect(findings[0]!.reason).toContain('uses team title "Platform Team"');
   });
@@ -240,7 +242,7 @@ resource "port_action" "deploy" {
       { at: 'infra/main.tf:16', category: 'action-dynamic-permission', rewrite: '".results.x.entities[].team | contains([\\"payments\\"])"', verdict: 'breaks' },
     ]);
     expect(findings[0]!.evidence).toBe('".results.oncall.entities | map(.team) | index(\\"SRE On-Call\\")"');
-    expect(findings[0]!.resource.title).toBe('port_action_permissions.restart');
+    expect(findings[0]!.resource.title).toBe('action-permissions restart');
     expect(findings[1]!.suggestion).toContain('the identifier of "Data Science" is not known yet');
   });
 
@@ -258,6 +260,33 @@ resource "port_action" "deploy" {
     ]);
     for (const allowed of ['~> 2', '~> 2.1', '>= 2.0.0', '>= 1.0, < 3.0.0', '2.5.0']) expect(run(provider(allowed)).findings).toEqual([]);
     for (const excluded of ['~> 1.0', '= 2.1.8', '>= 1.0, < 2.2.0', '<= 2.1.9']) expect(run(provider(excluded)).findings).toHaveLength(1);
+    // Another provider with the same local name is not the service's.
+    expect(run(provider('~> 2.1.0').replace('port-labs/port-labs', 'example/port-labs-fork')).findings).toEqual([]);
+  });
+
+  test('a 0.x configuration gets an upgrade note, never a "~> 2.2" rewrite marked breaks', () => {
+    const { findings } = run(`terraform {
+  required_providers {
+    port-labs = {
+      source  = "port-labs/port-labs"
+      version = "~> 0.10"
+    }
+  }
+}
+resource "port-labs_entity" "checkout" {
+  identifier = "checkout"
+  team       = "Platform Team"
+}`);
+    expect(brief(findings)).toEqual([
+      { at: 'infra/main.tf:5', category: 'external-ownership', verdict: 'review' },
+      { at: 'infra/main.tf:9', category: 'external-ownership', verdict: 'review' },
+    ]);
+    for (const finding of findings) expect(finding.suggestion).toContain('Upgrade to provider port-labs/port-labs ≥ 2.2.0 first');
+    expect(findings[1]!.suggestion).toContain('prefix `port_`');
+    // 1.x below 2.2 is still the rewrite.
+    expect(brief(run('terraform {\n  required_providers {\n    port = {\n      source  = "port-labs/port-labs"\n      version = "~> 1.5"\n    }\n  }\n}').findings)).toEqual([
+      { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
+    ]);
   });
 
   test('resources of other providers and prose in strings produce nothing', () => {

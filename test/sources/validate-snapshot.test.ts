@@ -9,7 +9,7 @@ import { InputError } from '../../src/errors.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { joinPath } from '../../src/rules/shared/location.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
-import { validateSnapshot } from '../../src/sources/validate-snapshot.js';
+import { analysableSnapshot, checkSnapshot, validateSnapshot } from '../../src/sources/validate-snapshot.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { org } from '../support/rule-tester.js';
 
@@ -91,14 +91,14 @@ describe('validateSnapshot: wrong types deep inside', () => {
       'a policy rule property',
       { actionPermissions: { deploy: { execute: { policy: { queries: { q: { rules: [{ property: 5, operator: '=', value: 'x' }] } } } } } } },
       'actionPermissions.deploy.execute.policy.queries.q.rules[0].property',
-      'a string',
+      'a string or an object with a path',
       'number 5',
     ],
     [
       'a rule in a nested group',
       { actionPermissions: { deploy: { execute: { policy: { queries: { q: { rules: [{ combinator: 'or', rules: [{ property: [] }] }] } } } } } } },
       'actionPermissions.deploy.execute.policy.queries.q.rules[0].rules[0].property',
-      'a string',
+      'a string or an object with a path',
       'an array',
     ],
     [
@@ -189,14 +189,44 @@ describe('validateSnapshot: wrong types deep inside', () => {
       'an upsert mapping team',
       { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { team: 5 } } })] },
       'actions[0].invocationMethod.mapping.team',
+      'a string, an object or an array',
+      'number 5',
+    ],
+    [
+      'an element of an upsert mapping team list',
+      { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { team: ['Platform', 5] } } })] },
+      'actions[0].invocationMethod.mapping.team[1]',
       'a string or an object',
       'number 5',
+    ],
+    [
+      'a path rule path',
+      { pages: [page({ widgets: [{ dataset: { rules: [{ property: { path: '$team' }, operator: '=', value: 'x' }] } }] })] },
+      'pages[0].widgets[0].dataset.rules[0].property.path',
+      'an array of strings',
+      'string "$team"',
+    ],
+    [
+      'a rule in an array dataset',
+      { pages: [page({ widgets: [{ type: 'entities-number-chart', dataset: [{ property: '$team', operator: 'in', value: 7 }] }] })] },
+      'pages[0].widgets[0].dataset[0].value',
+      'a string, an array of strings or an object',
+      'number 7',
+    ],
+    ['a widget dataset', { pages: [page({ widgets: [{ dataset: 'service' }] })] }, 'pages[0].widgets[0].dataset', 'an object or an array', 'string "service"'],
+    ['a scorecard rule query', { scorecards: [{ identifier: 'prod', rules: [{ identifier: 'r', query: [] }] }] }, 'scorecards[0].rules[0].query', 'an object', 'an array'],
+    [
+      'a scorecard condition',
+      { scorecards: [{ identifier: 'prod', filter: { combinator: 'and', conditions: [{ property: '$team', operator: 'in', value: 1 }] } }] },
+      'scorecards[0].filter.conditions[0].value',
+      'a string, an array of strings or an object',
+      'number 1',
     ],
     [
       'an older mapping.entity relation',
       { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { entity: { relations: { owning_team: 3 } } } } })] },
       'actions[0].invocationMethod.mapping.entity.relations.owning_team',
-      'a string or an object',
+      'a string, an object or an array',
       'number 3',
     ],
     ['page widgets', { pages: [page({ widgets: {} })] }, 'pages[0].widgets', 'an array', 'an object'],
@@ -233,11 +263,11 @@ describe('validateSnapshot: wrong types deep inside', () => {
       'number 5',
     ],
     [
-      'an integration mapping team',
-      { integrations: [{ installationId: 'gh', config: { resources: [{ port: { entity: { mappings: { team: ['a'] } } } }] } }] },
-      'integrations[0].config.resources[0].port.entity.mappings.team',
+      'an integration mapping team list element',
+      { integrations: [{ installationId: 'gh', config: { resources: [{ port: { entity: { mappings: { team: ['.team', true] } } } }] } }] },
+      'integrations[0].config.resources[0].port.entity.mappings.team[1]',
       'a string or an object',
-      'an array',
+      'boolean true',
     ],
     [
       'a team search query rule',
@@ -255,7 +285,7 @@ describe('validateSnapshot: wrong types deep inside', () => {
     ],
     ['webhook mappings', { webhooks: [{ identifier: 'hook', mappings: {} }] }, 'webhooks[0].mappings', 'an array', 'an object'],
     ['a webhook entity', { webhooks: [{ identifier: 'hook', mappings: [{ blueprint: 'service', entity: '.body' }] }] }, 'webhooks[0].mappings[0].entity', 'an object', 'string ".body"'],
-    ['a webhook team', { webhooks: [{ identifier: 'hook', mappings: [{ entity: { team: 1 } }] }] }, 'webhooks[0].mappings[0].entity.team', 'a string or an object', 'number 1'],
+    ['a webhook team', { webhooks: [{ identifier: 'hook', mappings: [{ entity: { team: 1 } }] }] }, 'webhooks[0].mappings[0].entity.team', 'a string, an object or an array', 'number 1'],
     ['a team name', { teams: [{ name: 5 }] }, 'teams[0].name', 'a string', 'number 5'],
     ['a team identifier', { teams: [{ name: 'A', identifier: {} }] }, 'teams[0].identifier', 'a string', 'an object'],
     ['an entity team', { entities: { domain: [{ identifier: 'd', team: {} }] } }, 'entities.domain[0].team', 'a string or an array of strings', 'an object'],
@@ -266,12 +296,16 @@ describe('validateSnapshot: wrong types deep inside', () => {
     ['a key that needs brackets', { blueprints: [blueprint({ relations: { 'owning team': { target: 1 } } })] }, 'blueprints[0].relations["owning team"].target', 'a string', 'number 1'],
   ];
 
-  it.each(cases)('%s', (_what, parts, path, expected, got) => {
+  it.each(cases)('%s: a note naming the path, or exit 2 with --strict', (_what, parts, path, expected, got) => {
+    const { notes } = checkSnapshot(org(parts), FILE);
+    expect(notes).toEqual([expect.stringMatching(new RegExp(`^${escape(`${path}: expected ${expected}, got ${got}`)}(; left out of the analysis)?$`))]);
     const message = messageOf(org(parts));
     expect(message).toBe(`${FILE}: field "${path}": expected ${expected}, got ${got}`);
     expect(message).not.toContain('\n');
   });
 });
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('validateSnapshot: what it accepts', () => {
   it('treats null as absent wherever a field may be absent', () => {
@@ -308,11 +342,11 @@ describe('validateSnapshot: what it accepts', () => {
       blueprintPermissions: { service: { entities: { register: { teams: ['A'], someFlag: 3 } } } },
       actions: [action({ trigger: { type: 'self-service', newThing: [1] }, invocationMethod: { type: 'WEBHOOK', body: { count: 5, team: null } } })],
       pages: [page({ widgets: [{ type: 'markdown', markdown: 1 }] })],
-      scorecards: [{ anything: true }],
+      scorecards: [{ identifier: 'prod', anything: true }],
     });
     const snapshot = validateSnapshot(document, FILE);
     expect(snapshot).toBe(document);
-    expect(snapshot.scorecards).toEqual([{ anything: true }]);
+    expect(snapshot.scorecards).toEqual([{ identifier: 'prod', anything: true }]);
     expect(snapshot.blueprints[0]?.futureField).toBe(5);
   });
 
@@ -353,13 +387,55 @@ describe('readSnapshotFile', () => {
 });
 
 describe('analyze --snapshot with a wrong type deep inside', () => {
-  it('exits 2 with one line naming file, field, expected and got, and writes no report', async () => {
+  const withStringTeams = () => {
     const dir = tmp();
     const document = demo();
     (document.blueprintPermissions as Record<string, Record<string, Record<string, Record<string, unknown>>>>).service!.entities!.register!.teams = 'Platform Team';
     const file = join(dir, 'org.json');
     writeFileSync(file, JSON.stringify(document));
-    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, '--fail-on', 'none']);
+    return { dir, file };
+  };
+
+  it('notes it in report.json, the HTML and on stderr, and analyses the rest', async () => {
+    const { dir, file } = withStringTeams();
+    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, '--fail-on', 'none', '--format', 'json,html,md']);
+    expect(run.code).toBe(0);
+    const note = 'blueprintPermissions.service.entities.register.teams: expected an array of strings, got string "Platform Team"';
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(report.notes).toEqual([note]);
+    expect(run.stderr).toContain(`note: ${note}\n`);
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain(`<code>${note.replaceAll('"', '&quot;')}</code>`);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('1 value(s) of the org have a shape');
+    // Everything else of the demo is still there: its findings, but those on that one list.
+    const demoOut = tmp();
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', demoOut, '--fail-on', 'none']);
+    const keys = (r: { findings: { category: string; location: string; resource: { identifier: string } }[] }) =>
+      r.findings.map((f) => `${f.category} ${f.resource.identifier} ${f.location}`);
+    const expected = keys(JSON.parse(readFileSync(join(demoOut, 'report.json'), 'utf8'))).filter((key) => !key.includes('entities.register.teams'));
+    expect(expected.length).toBeGreaterThan(20);
+    expect(keys(report)).toEqual(expected);
+  });
+
+  it('a blueprint that is a number: analyze notes it and goes on, snapshot keeps it in the recording', async () => {
+    const dir = tmp();
+    const document = demo();
+    document.blueprints = [7, ...(document.blueprints as JsonObject[])];
+    const file = join(dir, 'org.json');
+    writeFileSync(file, JSON.stringify(document));
+    const run = await runCliCaptured(['analyze', file, '--out', dir, '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('note: blueprints[0]: expected an object, got number 7; left out of the analysis\n');
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).findings.length).toBeGreaterThan(20);
+    const recorded = join(dir, 'again.json');
+    const snapshot = await runCliCaptured(['snapshot', file, '--out', recorded]);
+    expect(snapshot.code).toBe(0);
+    expect(snapshot.stderr).toContain('note: blueprints[0]: expected an object, got number 7');
+    expect(JSON.parse(readFileSync(recorded, 'utf8')).blueprints).toContain(7);
+  });
+
+  it('with --strict exits 2 with one line naming file, field, expected and got, and writes no report', async () => {
+    const { dir, file } = withStringTeams();
+    const run = await runCliCaptured(['analyze', '--snapshot', file, '--out', dir, '--fail-on', 'none', '--strict']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain(`${file}: field "blueprintPermissions.service.entities.register.teams": expected an array of strings, got string "Platform Team"`);
@@ -377,9 +453,9 @@ describe('analyze --snapshot with a wrong type deep inside', () => {
 
 /**
  * The defect this guards against: a value of the wrong type that a rule silently skips, so the
- * report comes out shorter with exit 0. Each string leaf of the demo org in turn becomes a number
- * (and each array or object a string); the snapshot must then either be rejected at exactly that
- * field or give the same findings.
+ * report comes out shorter with exit 0 and nothing says why. Each string leaf of the demo org in
+ * turn becomes a number (and each array or object a string); the org must then load, no rule may
+ * fail, and either a note names exactly that field or the findings stay the same.
  */
 describe('the demo org, mutated one node at a time', () => {
   type Path = (string | number)[];
@@ -389,7 +465,7 @@ describe('the demo org, mutated one node at a time', () => {
    */
   const FREE_FORM = [/^actions\[\d+\]\.invocationMethod\.(body|workflowInputs)\b/];
 
-  /** Paths of the nodes `select` picks, below the top-level keys (the format is checked on its own). */
+  /** Paths of the nodes `select` picks, below the top-level keys. */
   function nodes(value: unknown, path: Path, select: (node: unknown) => boolean, out: Path[] = []): Path[] {
     if (path.length > 1 && select(value)) out.push(path);
     if (Array.isArray(value)) value.forEach((item, index) => nodes(item, [...path, index], select, out));
@@ -397,53 +473,149 @@ describe('the demo org, mutated one node at a time', () => {
     return out;
   }
 
-  const findingsOf = (document: unknown) => JSON.stringify(analyze(buildCatalog(validateSnapshot(document, FILE))).findings);
+  function analysed(document: unknown): { findings: string; notes: string[] } {
+    const { snapshot, notes } = checkSnapshot(document, FILE);
+    const report = analyze(buildCatalog(analysableSnapshot(snapshot)));
+    expect(report.ruleErrors, 'a rule failed on a tolerated value').toBeUndefined();
+    return { findings: JSON.stringify(report.findings), notes };
+  }
 
-  /** Replace each selected node by `replacement`; each must be rejected at that field or change nothing. */
-  function sweep(select: (node: unknown) => boolean, replacement: unknown, got: string, alsoValid: RegExp[] = []): { rejected: number; total: number } {
-    const baseline = findingsOf(demo());
-    const paths = nodes(demo(), [], select);
+  /** Replace each selected node by `replacement`; each must be noted at that field or change nothing. */
+  function sweep(select: (node: unknown) => boolean, replacement: unknown, got: string, alsoValid: RegExp[] = []): { noted: number; total: number } {
+    const baseline = analysed(demo());
+    expect(baseline.notes).toEqual([]);
+    // The organization is what makes a file a snapshot: its misfits stop the run (tested above).
+    const paths = nodes(demo(), [], select).filter((path) => path[0] !== 'organization');
     const silent: string[] = [];
-    let rejected = 0;
+    let noted = 0;
     for (const path of paths) {
       const document = demo();
       const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, document);
       parent[path[path.length - 1]!] = replacement;
       const field = joinPath(...path);
-      let findings: string;
-      try {
-        findings = findingsOf(document);
-      } catch (error) {
-        expect(error).toBeInstanceOf(InputError);
-        const message = (error as Error).message;
-        expect(message.startsWith(`${FILE}: field "${field}": expected `) && message.endsWith(`, got ${got}`), message).toBe(true);
-        rejected++;
+      const { findings, notes } = analysed(document);
+      if (notes.length > 0) {
+        expect(notes, field).toHaveLength(1);
+        expect(notes[0]!.startsWith(`${field}: expected `) && notes[0]!.includes(`, got ${got}`), notes[0]).toBe(true);
+        noted++;
         continue;
       }
-      if (findings !== baseline && ![...FREE_FORM, ...alsoValid].some((pattern) => pattern.test(field))) silent.push(field);
+      if (findings !== baseline.findings && ![...FREE_FORM, ...alsoValid].some((pattern) => pattern.test(field))) silent.push(field);
     }
-    expect(silent, 'mutations that changed the report without failing validation').toEqual([]);
-    return { rejected, total: paths.length };
+    expect(silent, 'mutations that changed the report without a note').toEqual([]);
+    return { noted, total: paths.length };
   }
 
-  it('each string leaf replaced by a number: rejected at that field, or every finding kept', () => {
-    const { rejected, total } = sweep((node) => typeof node === 'string', 5, 'number 5');
+  it('each string leaf replaced by a number: noted at that field, or every finding kept', () => {
+    const { noted, total } = sweep((node) => typeof node === 'string', 5, 'number 5');
     expect(total).toBeGreaterThan(300);
-    expect(rejected).toBeGreaterThan(200);
+    expect(noted).toBeGreaterThan(200);
   });
 
-  it('each array replaced by a string: rejected at that field, or every finding kept', () => {
+  it('each array replaced by a string: noted at that field, or every finding kept', () => {
     // Where one string is as valid as a list: an entity's team, a search rule's value.
-    const { rejected, total } = sweep(Array.isArray, 'Platform Team', 'string "Platform Team"', [/^entities\.\w+\[\d+\]\.team$/, /\.rules\[\d+\]\.value$/]);
+    const { noted, total } = sweep(Array.isArray, 'Platform Team', 'string "Platform Team"', [/^entities\.\w+\[\d+\]\.team$/, /\.rules\[\d+\]\.value$/]);
     expect(total).toBeGreaterThan(50);
-    expect(rejected).toBeGreaterThan(40);
+    expect(noted).toBeGreaterThan(40);
   });
 
-  it('each object replaced by a string: rejected at that field, or every finding kept', () => {
+  it('each object replaced by a string: noted at that field, or every finding kept', () => {
     const isObject = (node: unknown) => typeof node === 'object' && node !== null && !Array.isArray(node);
     // An input attribute may hold a literal instead of {jqQuery}.
-    const { rejected, total } = sweep(isObject, 'Platform Team', 'string "Platform Team"', [/userInputs\.properties\.\w+\.\w+$/]);
+    const { noted, total } = sweep(isObject, 'Platform Team', 'string "Platform Team"', [/userInputs\.properties\.\w+\.\w+$/]);
     expect(total).toBeGreaterThan(100);
-    expect(rejected).toBeGreaterThan(50);
+    expect(noted).toBeGreaterThan(50);
+  });
+});
+
+describe('checkSnapshot: tolerant loading', () => {
+  it('collects every misfit, in document order, instead of stopping at the first', () => {
+    const { notes } = checkSnapshot(
+      org({
+        blueprints: [blueprint({ relations: { o: { target: 5 } } }), blueprint({ identifier: 'repo', title: 2 })],
+        pages: [page({ widgets: [{ excludedFields: 'x' }, { dataset: 7 }] })],
+      }),
+      FILE,
+    );
+    expect(notes).toEqual([
+      'blueprints[0].relations.o.target: expected a string, got number 5',
+      'blueprints[1].title: expected a string, got number 2',
+      'pages[0].widgets[0].excludedFields: expected an array of strings, got string "x"',
+      'pages[0].widgets[1].dataset: expected an object or an array, got number 7',
+    ]);
+  });
+
+  it('leaves out a blueprint that is a number, says so, and analyses the rest of the org', () => {
+    const document = demo();
+    const blueprints = document.blueprints as JsonObject[];
+    const withNumber = { ...document, blueprints: [...blueprints.slice(0, 2), 5, ...blueprints.slice(2)] };
+    const { snapshot, notes } = checkSnapshot(withNumber, FILE);
+    expect(notes).toEqual(['blueprints[2]: expected an object, got number 5; left out of the analysis']);
+    // The snapshot is kept as read (a recording loses nothing); the rules get it without the number.
+    expect(snapshot).toBe(withNumber);
+    expect(analysableSnapshot(snapshot).blueprints).toEqual(blueprints);
+    expect((withNumber.blueprints as unknown[])[2]).toBe(5);
+    const report = analyze(buildCatalog(analysableSnapshot(snapshot)));
+    expect(report.ruleErrors).toBeUndefined();
+    expect(report.findings).toEqual(analyze(buildCatalog(validateSnapshot(demo(), FILE))).findings);
+  });
+
+  it('leaves out a top-level list of the wrong type, and a null element of a list', () => {
+    const { snapshot, notes } = checkSnapshot(org({ actions: { deploy: {} } as never, teams: [null as never, { name: 'A' }] }), FILE);
+    expect(notes).toEqual([
+      'actions: expected an array, got an object; left out of the analysis',
+      'teams[0]: expected an object, got null; left out of the analysis',
+    ]);
+    const analysable = analysableSnapshot(snapshot);
+    expect(analysable.actions).toBeUndefined();
+    expect(analysable.teams).toEqual([{ name: 'A' }]);
+    expect(analyze(buildCatalog(analysable)).ruleErrors).toBeUndefined();
+    // Without leaving them out, the catalog itself fails on the null team.
+    expect(() => analyze(buildCatalog(snapshot))).toThrow(TypeError);
+  });
+
+  it.each([
+    ['not an object', [], /expected an org-snapshot\/1 JSON object, got an array/],
+    ['a wrong format', { ...org(), format: 'port-export' }, /field "format": expected "org-snapshot\/1"/],
+    ['no blueprints list', { ...org(), blueprints: {} }, /field "blueprints": expected an array, got an object/],
+    ['an organization without id', { ...org(), organization: { name: 'x' } }, /field "organization.id": expected a string, got nothing/],
+    ['an organization that is a string', { ...org(), organization: 'acme' }, /field "organization": expected an object, got string "acme"/],
+  ])('still stops (exit 2) for a document that is no snapshot: %s', (_name, document, message) => {
+    expect(() => checkSnapshot(document, FILE)).toThrow(InputError);
+    expect(() => checkSnapshot(document, FILE)).toThrow(message);
+  });
+
+  it.each([
+    ['an array dataset (number chart)', { pages: [page({ widgets: [{ type: 'entities-number-chart', dataset: [{ property: '$team', operator: 'in', value: ['A'] }] }] })] }],
+    ['a team list in an upsert mapping', { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { team: ['Platform'] } } })] }],
+    ['relation values as lists', { actions: [action({ invocationMethod: { type: 'UPSERT_ENTITY', mapping: { relations: { pagerdutyService: ['{{ .inputs.id }}'] } } } })] }],
+    ['a path rule', { actionPermissions: { deploy: { execute: { policy: { queries: { q: { rules: [{ property: { path: ['$team', 'parent'] }, operator: '=', value: 'x' }] } } } } } } }],
+    ['an empty teamInheritance', { blueprints: [blueprint({ teamInheritance: {} })] }],
+    [
+      'scorecards',
+      {
+        scorecards: [
+          {
+            blueprint: 'service',
+            identifier: 'prod',
+            title: 'Production readiness',
+            filter: { combinator: 'and', conditions: [{ property: '$team', operator: 'containsAny', value: ['Platform Team'] }] },
+            rules: [{ identifier: 'owned', title: 'Owned', level: 'Gold', query: { combinator: 'and', conditions: [{ property: '$team', operator: 'isNotEmpty' }] } }],
+          },
+        ],
+      },
+    ],
+  ])('understands %s: no note, and --strict accepts it', (_name, parts) => {
+    expect(checkSnapshot(org(parts), FILE).notes).toEqual([]);
+    expect(() => validateSnapshot(org(parts), FILE)).not.toThrow();
+  });
+
+  it('notes an empty teamInheritance only where it matters: a blueprint with a relation to _team', () => {
+    const plain = checkSnapshot(org({ blueprints: [blueprint({ teamInheritance: {} })] }), FILE);
+    expect(plain.notes).toEqual([]);
+    const withTeamRelation = checkSnapshot(org({ blueprints: [blueprint({ teamInheritance: {}, relations: { owning_team: { target: '_team', many: true } } })] }), FILE);
+    expect(withTeamRelation.notes).toEqual([
+      'blueprints[0].teamInheritance: has no path, so it is read as no inheritance: relation "owning_team" to _team is taken as an ordinary relation the migration keeps; give the path if the blueprint inherits its teams over it',
+    ]);
   });
 });

@@ -1,11 +1,10 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import { isObject, type JsonObject } from '../../model/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
-import { searchRuleFinding } from './search-rule-finding.js';
+import { searchQueryFindings } from './search-rule-finding.js';
 import { removedRelationsFor } from './resources.js';
-import { searchRules } from './walk.js';
 
 export interface EntityMappingSite {
   category: Category;
@@ -23,34 +22,11 @@ export function entityMappingFindings(catalog: Catalog, site: EntityMappingSite)
   const findings: FindingDraft[] = [];
   const blueprint = typeof site.mapping.blueprint === 'string' ? unquoteJq(site.mapping.blueprint) : undefined;
   const removedRelations = removedRelationsFor(catalog, blueprint);
+  // A list of team values (`team: [".owner", ".team"]`): each element is judged as the value
+  // alone would be, at its own location.
   const team = site.mapping.team;
-  if (typeof team === 'string') {
-    const finding = expressionFinding(
-      catalog,
-      { category: site.category, resource: site.resource, location: joinPath(...site.path, 'team'), expression: team, subject: 'The mapping', removedRelations },
-      { setsTeam: true, externalInput: true },
-    );
-    if (finding) findings.push(finding);
-  } else if (isObject(team)) {
-    const ruleFindings = [...searchRules(team, [...site.path, 'team'])]
-      .map(({ path, rule }) => searchRuleFinding(catalog, { category: site.category, resource: site.resource, path, rule, subject: 'The team search query', removedRelations }))
-      .filter((f): f is FindingDraft => f !== undefined);
-    findings.push(
-      ...(ruleFindings.length > 0
-        ? ruleFindings
-        : [
-            {
-              category: site.category,
-              resource: site.resource,
-              location: joinPath(...site.path, 'team'),
-              evidence: JSON.stringify(team),
-              reason: 'The mapping sets the team meta property from a search over teams, whose results become team identifiers after the migration.',
-              suggestion: 'Check that the query still selects the intended _team entities; match on $identifier or on properties that stay the same.',
-              verdict: 'review' as const,
-            },
-          ]),
-    );
-  }
+  const teamItems = Array.isArray(team) ? team.map((value, index) => ({ value, path: [...site.path, 'team', index] })) : [{ value: team, path: [...site.path, 'team'] }];
+  for (const { value, path } of teamItems) findings.push(...teamValueFindings(catalog, site, value, path, removedRelations));
   const relations = isObject(site.mapping.relations) ? site.mapping.relations : {};
   for (const [relation, value] of Object.entries(relations)) {
     if (!removedRelations.has(relation)) continue;
@@ -67,6 +43,32 @@ export function entityMappingFindings(catalog: Catalog, site: EntityMappingSite)
     });
   }
   return findings;
+}
+
+/** `team` as a jq expression or a search query over `_team`. */
+function teamValueFindings(catalog: Catalog, site: EntityMappingSite, team: JsonValue | undefined, path: Path, removedRelations: ReadonlySet<string>): FindingDraft[] {
+  if (typeof team === 'string') {
+    const finding = expressionFinding(
+      catalog,
+      { category: site.category, resource: site.resource, location: joinPath(...path), expression: team, subject: 'The mapping', removedRelations },
+      { setsTeam: true, externalInput: true },
+    );
+    return finding ? [finding] : [];
+  }
+  if (!isObject(team)) return [];
+  const ruleFindings = searchQueryFindings(catalog, { category: site.category, resource: site.resource, subject: 'The team search query', removedRelations }, team, path);
+  if (ruleFindings.length > 0) return ruleFindings;
+  return [
+    {
+      category: site.category,
+      resource: site.resource,
+      location: joinPath(...path),
+      evidence: JSON.stringify(team),
+      reason: 'The mapping sets the team meta property from a search over teams, whose results become team identifiers after the migration.',
+      suggestion: 'Check that the query still selects the intended _team entities; match on $identifier or on properties that stay the same.',
+      verdict: 'review',
+    },
+  ];
 }
 
 /** Integration mappings write the blueprint as a jq string literal (`'"service"'`); webhooks plainly. */

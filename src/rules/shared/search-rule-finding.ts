@@ -1,9 +1,10 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import { classifyTeamValue, unknownIdentifierHint } from '../../catalog/teams.js';
-import { isObject, type JsonValue } from '../../model/json.js';
+import { partitionTeamValues, unknownIdentifierHint } from '../../catalog/teams.js';
+import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef, Verdict } from '../../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
+import { propertyPath, searchRules } from './walk.js';
 
 export interface SearchRuleSite {
   category: Category;
@@ -21,25 +22,29 @@ const SERVICE_TEMPLATE = /^\s*\{\{.*\}\}\s*$/s;
 /**
  * A search rule (policy query, widget filter, dataset) is affected when it filters `$team` by a
  * title or filters on a relation the migration removes. A `$team` rule that already uses
- * identifiers, or only tests emptiness, is not.
+ * identifiers, or only tests emptiness, is not. A path rule (`property: {path: [...]}`) counts
+ * by its first hop: `$team` or a removed relation.
  */
 export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): FindingDraft | undefined {
   const { rule } = site;
-  const property = typeof rule.property === 'string' ? rule.property : undefined;
+  const path = propertyPath(rule);
+  const first = path?.[0];
+  const isPathRule = typeof rule.property !== 'string';
   const location = joinPath(...site.path);
   const base = { category: site.category, resource: site.resource, location, evidence: JSON.stringify(rule) };
 
-  if (property !== undefined && site.removedRelations.has(property)) {
-    const rewritten = { ...rule, property: '$team' };
+  if (first !== undefined && site.removedRelations.has(first)) {
+    const rewritten = { ...rule, property: isPathRule ? { ...(rule.property as JsonObject), path: ['$team', ...path!.slice(1)] } : '$team' };
+    const what = isPathRule ? `a path through relation "${first}"` : `relation "${first}"`;
     return {
       ...base,
-      reason: `${site.subject} filters on relation "${property}", which the migration removes; its teams move to $team.`,
+      reason: `${site.subject} filters on ${what}, which the migration removes; its teams move to $team.`,
       suggestion: `Filter on $team instead: ${JSON.stringify(rewritten)}.`,
       verdict: 'breaks',
       rewrite: JSON.stringify(rewritten),
     };
   }
-  if (property !== '$team') return undefined;
+  if (first !== '$team') return undefined;
 
   const value = rule.value;
   if (isObject(value) && typeof value.jqQuery === 'string') {
@@ -50,23 +55,20 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
     );
   }
   const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  if (values.length === 0) return undefined; // isEmpty / isNotEmpty: unchanged by the migration
+  const hops = path!.slice(1);
+  if (values.length === 0) {
+    // isEmpty / isNotEmpty on $team itself is unchanged by the migration; a path on through the
+    // team compares something of the team entity, which needs a look.
+    return hops.length === 0 ? undefined : throughTeam(base, site.subject, hops);
+  }
 
-  const titles: string[] = [];
-  const pending: string[] = [];
-  const unknown: string[] = [];
-  const replaced = values.map((v) => {
-    if (SERVICE_TEMPLATE.test(v)) return v;
-    const status = classifyTeamValue(catalog.teams, v);
-    if (status.state === 'title') titles.push(v);
-    if (status.state === 'title-unknown-identifier') pending.push(v);
-    if (status.state === 'unknown') unknown.push(v);
-    return status.state === 'title' ? status.identifier : v;
-  });
+  const { titles, pendingTitles: pending, unknown: unknownValues, translated } = partitionTeamValues(catalog.teams, values);
+  const unknown = unknownValues.filter((v) => !SERVICE_TEMPLATE.test(v));
+  if (hops.length > 0 && titles.length + pending.length === 0) return throughTeam(base, site.subject, hops);
   if (titles.length + pending.length + unknown.length === 0) return undefined;
 
   const verdict: Verdict = titles.length + pending.length > 0 ? 'breaks' : 'review';
-  const newValue = typeof value === 'string' ? replaced[0]! : replaced;
+  const newValue = typeof value === 'string' ? translated[0]! : translated;
   const rewritten = { ...rule, value: newValue };
   const named = [...titles, ...pending];
   const finding: FindingDraft = {
@@ -86,4 +88,24 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   if (titles.length > 0) finding.rewrite = JSON.stringify(rewritten);
   if (titles.length > 0 && pending.length > 0) finding.note = `${unknownIdentifierHint(pending)}.`;
   return finding;
+}
+
+/** The findings of every rule of a search query (or a list of rules), nested groups included. */
+export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite, 'path' | 'rule'>, query: JsonValue | undefined, path: Path): FindingDraft[] {
+  const findings: FindingDraft[] = [];
+  for (const { path: rulePath, rule } of searchRules(query, path)) {
+    const finding = searchRuleFinding(catalog, { ...site, path: rulePath, rule });
+    if (finding) findings.push(finding);
+  }
+  return findings;
+}
+
+/** A path rule that goes on through `$team` to something of the team (`["$team", "parent"]`). */
+function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, subject: string, hops: readonly string[]): FindingDraft {
+  return {
+    ...base,
+    reason: `${subject} follows $team on to ${hops.map((h) => JSON.stringify(h)).join(' → ')}; the migration turns $team from team titles into a relation to _team entities, so what the path reaches must be checked.`,
+    suggestion: 'Check that the path still reaches the intended team property once $team points at _team entities, and that the values it compares are what those entities hold.',
+    verdict: 'review',
+  };
 }

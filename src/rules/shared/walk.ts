@@ -52,13 +52,46 @@ export function replaceTemplateExpressions(text: string, replace: (expression: s
   });
 }
 
-/** Search-query rules `{property, operator, value}` below a query, nested groups included. */
-export function* searchRules(query: JsonValue | undefined, path: Path): Generator<{ path: Path; rule: Record<string, JsonValue | undefined> }> {
-  if (!isObject(query) || !Array.isArray(query.rules)) return;
-  for (const [index, rule] of query.rules.entries()) {
+type SearchRule = Record<string, JsonValue | undefined>;
+
+/**
+ * Search-query rules `{property, operator, value}` below a query, nested groups included. A
+ * list is the rules themselves (a number chart's `dataset` is written that way).
+ */
+export function* searchRules(query: JsonValue | undefined, path: Path): Generator<{ path: Path; rule: SearchRule }> {
+  const [rules, base] = Array.isArray(query) ? [query, path] : isObject(query) && Array.isArray(query.rules) ? [query.rules, [...path, 'rules']] : [[], path];
+  for (const [index, rule] of rules.entries()) {
     if (!isObject(rule)) continue;
-    const rulePath = [...path, 'rules', index];
+    const rulePath = [...base, index];
     if (Array.isArray(rule.rules)) yield* searchRules(rule, rulePath);
     else yield { path: rulePath, rule };
   }
+}
+
+/**
+ * The search queries (objects holding a `rules` list) at any depth below `node`, for values of
+ * a shape the rules do not know: what they hold is still judged. Nested groups belong to their
+ * query and are not yielded again.
+ */
+export function* queriesBelow(node: JsonValue | undefined, path: Path): Generator<{ path: Path; query: JsonValue }> {
+  if (isObject(node) && Array.isArray(node.rules)) yield { path, query: node };
+  else if (Array.isArray(node)) {
+    for (const [index, item] of node.entries()) yield* queriesBelow(item, [...path, index]);
+  } else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) yield* queriesBelow(value, [...path, key]);
+  }
+}
+
+/** A rule's property as relation hops: `"$team"` is `["$team"]`; a path rule `{path: [...]}` as written. */
+export function propertyPath(rule: SearchRule): string[] | undefined {
+  const property = rule.property;
+  if (typeof property === 'string') return [property];
+  if (!isObject(property) || !Array.isArray(property.path) || property.path.length === 0) return undefined;
+  return property.path.every((hop): hop is string => typeof hop === 'string') ? property.path : undefined;
+}
+
+/** A rule comparing the team values themselves: `property: "$team"` or the path `["$team"]`. */
+export function isTeamRule(rule: SearchRule): boolean {
+  const path = propertyPath(rule);
+  return path?.length === 1 && path[0] === '$team';
 }

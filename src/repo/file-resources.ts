@@ -1,0 +1,237 @@
+import { field, located, stringField, take, type LocatedJson, type LocatedObject } from './located-json.js';
+import { treeToJson, readEmbedded, type ConvertOptions } from './tree-to-json.js';
+import { findEntry, type Entry, type ObjectNode, type TreeNode } from './tree.js';
+
+/** The snapshot resources a file can hold (contracts.md §1 and §3.1). */
+export type ResourceKind =
+  | 'blueprint'
+  | 'action'
+  | 'page'
+  | 'blueprint-permissions'
+  | 'action-permissions'
+  | 'page-permissions'
+  | 'integration'
+  | 'webhook'
+  | 'scorecard';
+
+/** A resource written in a file, in the service's shape; permissions hold the permissions object itself. */
+export interface FileResource {
+  kind: ResourceKind;
+  /** The identifier as written (or the resource it grants on, for permissions). */
+  identifier?: string;
+  /** How the file names it when it has no identifier (`port_page.ops`, `ActionPermissions deploy`). */
+  label?: string;
+  value: LocatedObject;
+}
+
+/** An entity written in a file: its `team` (or `teams`) entry is judged as literal team values. */
+export interface FileEntity {
+  identifier?: string;
+  label?: string;
+  team: Entry;
+}
+
+export interface FileDocuments {
+  resources: FileResource[];
+  entities: FileEntity[];
+}
+
+export const emptyDocuments = (): FileDocuments => ({ resources: [], entities: [] });
+
+const PERMISSION_LEAVES = ['register', 'update', 'unregister', 'read', 'updateProperties', 'updateRelations', 'updateMetadataProperties'];
+
+/** What a JSON document is, by the keys the service's shapes require. */
+export function documentKind(value: LocatedJson): ResourceKind | undefined {
+  if (value.kind !== 'object') return undefined;
+  const has = (key: string, kind: LocatedJson['kind']) => field(value, key)?.kind === kind;
+  const identifier = stringField(value, 'identifier') !== undefined;
+  if (has('trigger', 'object') || has('invocationMethod', 'object')) return 'action';
+  if (has('widgets', 'array')) return 'page';
+  if (hasItemWith(field(value, 'resources'), 'port')) return 'integration';
+  if (hasItemWith(field(value, 'mappings'), 'entity')) return 'webhook';
+  if (hasItemWith(field(value, 'rules'), 'level') || hasItemWith(field(value, 'rules'), 'query')) return 'scorecard';
+  if (identifier && ['schema', 'teamInheritance', 'ownership', 'calculationProperties', 'mirrorProperties'].some((key) => field(value, key) !== undefined)) return 'blueprint';
+  const relations = field(value, 'relations');
+  if (identifier && relations?.kind === 'object' && relations.fields.size > 0 && [...relations.fields.values()].every((r) => stringField(r, 'target') !== undefined)) return 'blueprint';
+  const entities = field(value, 'entities');
+  if (entities?.kind === 'object' && PERMISSION_LEAVES.some((key) => field(entities, key)?.kind === 'object')) return 'blueprint-permissions';
+  if (has('execute', 'object') || has('approve', 'object')) return 'action-permissions';
+  const read = field(value, 'read');
+  if (!identifier && read?.kind === 'object' && ['teams', 'users', 'roles'].some((key) => field(read, key) !== undefined)) return 'page-permissions';
+  return undefined;
+}
+
+function hasItemWith(list: LocatedJson | undefined, key: string): boolean {
+  return list?.kind === 'array' && list.items.some((item) => field(item, key) !== undefined);
+}
+
+/**
+ * Every resource and entity in a file of no fixed shape (a JSON file, an API script's bodies):
+ * the outermost object that is a known shape is taken whole; containers (`{actions: […]}`,
+ * arrays, a script's statements) are looked through.
+ */
+export function findDocuments(node: TreeNode, options: ConvertOptions, found: FileDocuments = emptyDocuments()): FileDocuments {
+  switch (node.kind) {
+    case 'object': {
+      const value = treeToJson(node, { node }, options);
+      const kind = value && documentKind(value);
+      if (value?.kind === 'object' && kind) {
+        found.resources.push({ kind, ...identity(value), value });
+        return found;
+      }
+      const team = findEntry(node, 'team');
+      const identifier = findEntry(node, 'identifier');
+      if (team && identifier && (team.value.kind === 'string' || team.value.kind === 'list')) {
+        found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), team });
+        return found;
+      }
+      for (const entry of node.entries) findDocuments(entry.value, options, found);
+      for (const item of node.items) findDocuments(item, options, found);
+      return found;
+    }
+    case 'list':
+      for (const item of node.items) findDocuments(item, options, found);
+      return found;
+    case 'call':
+      return findDocuments(node.args, options, found);
+    case 'other':
+      for (const part of node.parts) findDocuments(part, options, found);
+      return found;
+    case 'string': {
+      const embedded = readEmbedded(node, options.problems);
+      return embedded ? findDocuments(embedded, options, found) : found;
+    }
+    default:
+      return found;
+  }
+}
+
+function identity(value: LocatedObject): { identifier?: string } {
+  const identifier = stringField(value, 'identifier') ?? stringField(value, 'installationId');
+  return identifier !== undefined ? { identifier } : {};
+}
+
+/**
+ * A Terraform resource or Pulumi constructor's arguments (or a mapping config), as the resource
+ * the provider sends: permissions become the permissions object, actions the v2 action shape.
+ */
+export function iacResource(kind: ResourceKind, args: LocatedObject, label: string): FileResource {
+  switch (kind) {
+    case 'action':
+      reshapeAction(args);
+      break;
+    case 'blueprint-permissions':
+    case 'page-permissions': {
+      const key = kind === 'blueprint-permissions' ? 'blueprintIdentifier' : 'pageIdentifier';
+      const identifier = stringField(args, key);
+      take(args, key);
+      return { kind, label, ...(identifier !== undefined ? { identifier } : {}), value: args };
+    }
+    case 'action-permissions': {
+      const identifier = stringField(args, 'actionIdentifier');
+      const permissions = field(args, 'permissions');
+      const value = permissions?.kind === 'object' ? permissions : located.object(args.origin);
+      return { kind, label, ...(identifier !== undefined ? { identifier } : {}), value };
+    }
+    case 'integration': {
+      const type = stringField(args, 'integrationType') ?? stringField(args, 'kind');
+      if (type !== undefined) args.fields.set('integrationType', located.scalar(type, args.origin));
+      break;
+    }
+    default:
+      break;
+  }
+  return { kind, label, ...identity(args), value: args };
+}
+
+const METHODS: Readonly<Record<string, string>> = {
+  webhookMethod: 'WEBHOOK',
+  githubMethod: 'GITHUB',
+  gitlabMethod: 'GITLAB',
+  azureMethod: 'AZURE_DEVOPS',
+  kafkaMethod: 'KAFKA',
+  upsertEntityMethod: 'UPSERT_ENTITY',
+};
+
+/**
+ * The provider's action (`self_service_trigger`, `automation_trigger`, `*_method`) in the v2
+ * API shape: `trigger.userInputs.properties.<input>.visible.jqQuery`, `invocationMethod.mapping`.
+ */
+function reshapeAction(action: LocatedObject): void {
+  const selfService = take(action, 'selfServiceTrigger');
+  if (selfService?.kind === 'object') {
+    selfService.fields.set('type', located.scalar('self-service', selfService.origin));
+    const userProperties = take(selfService, 'userProperties');
+    const inputs = located.object(userProperties?.origin ?? selfService.origin);
+    const properties = located.object(inputs.origin);
+    if (userProperties?.kind === 'object') {
+      for (const group of userProperties.fields.values()) {
+        if (group.kind !== 'object') continue;
+        for (const [name, input] of group.fields) if (input.kind === 'object') properties.fields.set(name, jqAttributes(input));
+      }
+    }
+    inputs.fields.set('properties', properties);
+    const required = take(selfService, 'requiredJqQuery');
+    if (required) inputs.fields.set('required', located.object(required.origin, [['jqQuery', required]]));
+    const order = take(selfService, 'orderProperties');
+    if (order) inputs.fields.set('order', order);
+    selfService.fields.set('userInputs', inputs);
+    action.fields.set('trigger', selfService);
+  }
+  const automation = take(action, 'automationTrigger');
+  if (automation?.kind === 'object') {
+    const trigger = located.object(automation.origin, [['type', located.scalar('automation', automation.origin)]]);
+    for (const [key, value] of automation.fields) {
+      if (key === 'jqCondition' && value.kind === 'object') {
+        value.fields.set('type', located.scalar('JQ', value.origin));
+        trigger.fields.set('condition', value);
+      } else if (key.endsWith('Event') && value.kind === 'object') trigger.fields.set('event', value);
+    }
+    action.fields.set('trigger', trigger);
+  }
+  for (const [key, type] of Object.entries(METHODS)) {
+    const method = take(action, key);
+    if (method?.kind !== 'object') continue;
+    method.fields.set('type', located.scalar(type, method.origin));
+    if (type === 'UPSERT_ENTITY') upsertMapping(method);
+    action.fields.set('invocationMethod', method);
+  }
+}
+
+/** `visible_jq_query = "…"` → `visible: {jqQuery: "…"}`; dataset rule values `{jq_query}` are already `{jqQuery}`. */
+function jqAttributes(input: LocatedObject): LocatedObject {
+  for (const [key, value] of [...input.fields]) {
+    const match = /^(\w+)JqQuery$/.exec(key);
+    if (!match) continue;
+    input.fields.delete(key);
+    input.fields.set(match[1]!, located.object(value.origin, [['jqQuery', value]]));
+  }
+  return input;
+}
+
+/**
+ * The provider writes the UPSERT mapping flat or under `mapping`, with `teams` (literal team
+ * names, sent as a jq array) and `teams_jq`; the API mapping has one `team` expression.
+ */
+function upsertMapping(method: LocatedObject): void {
+  const nested = take(method, 'mapping');
+  const mapping = nested?.kind === 'object' ? nested : located.object(method.origin);
+  for (const key of ['identifier', 'title', 'icon', 'properties', 'relations', 'teams', 'teamsJq']) {
+    const value = take(method, key);
+    if (value) mapping.fields.set(key, value);
+  }
+  const teamsJq = take(mapping, 'teamsJq');
+  const teams = take(mapping, 'teams');
+  if (teamsJq) mapping.fields.set('team', teamsJq);
+  else if (teams?.kind === 'array') {
+    const names = teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : []));
+    mapping.fields.set('team', located.scalar(JSON.stringify(names), teams.origin));
+  }
+  method.fields.set('mapping', mapping);
+}
+
+/** The object a Terraform block or constructor call stands for. */
+export function argumentsJson(object: ObjectNode, options: ConvertOptions): LocatedObject {
+  const value = treeToJson(object, { node: object }, options);
+  return value?.kind === 'object' ? value : located.object({ node: object });
+}

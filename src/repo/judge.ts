@@ -1,0 +1,291 @@
+import { buildCatalog } from '../catalog/build-catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Category, FindingDraft } from '../model/finding.js';
+import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
+import { RULES } from '../rules/index.js';
+import type { Rule } from '../rules/rule.js';
+import type { RepoContext } from './context.js';
+import type { FileResource } from './file-resources.js';
+import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
+import { located, originOf, stringField, toSourceMapped, type Origin, type SourceMapped } from './located-json.js';
+import { REFERENCE, type Problems } from './tree-to-json.js';
+import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
+import { ownershipRewrite, type Syntax } from './ownership-rewrite.js';
+
+export interface FileJudgement {
+  /** The file's syntax, so rewrites are written the way the file writes them. */
+  syntax: Syntax;
+  ctx: RepoContext;
+  problems: Problems;
+  /** Added to every finding (a mapping kept in a repository file). */
+  note?: string;
+  /** The org's rules; tests pass others. */
+  rules?: readonly Rule[];
+}
+
+interface Placed extends SourceMapped {
+  resource: FileResource;
+}
+
+/**
+ * Judge a file's resources with the org's rules: they are put in a snapshot of their own, given
+ * the org's teams, removed relations, jq and migrated flag, and every finding is mapped back to
+ * the line its JSON path was written on.
+ */
+export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
+  return byLine(distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement)));
+}
+
+/** A catalog holds one blueprint per identifier: a file that defines one twice is judged in batches. */
+function distinctBlueprints(resources: readonly FileResource[]): FileResource[][] {
+  const batches: { taken: Set<string>; resources: FileResource[] }[] = [];
+  for (const resource of resources) {
+    const id = resource.kind === 'blueprint' ? stringField(resource.value, 'identifier') : undefined;
+    let batch = batches.find((b) => id === undefined || !b.taken.has(id));
+    if (!batch) batches.push((batch = { taken: new Set(), resources: [] }));
+    if (id !== undefined) batch.taken.add(id);
+    batch.resources.push(resource);
+  }
+  return batches.map((b) => b.resources);
+}
+
+function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
+  if (resources.length === 0) return [];
+  const { snapshot, placed } = fileSnapshot(resources, judgement.ctx);
+  const catalog = fileCatalog(snapshot, judgement.ctx);
+  const findings: FindingDraft[] = [];
+  for (const rule of judgement.rules ?? RULES) {
+    let drafts: FindingDraft[];
+    try {
+      drafts = rule.check(catalog);
+    } catch (error) {
+      // As in the org: a rule that throws leaves its category unchecked (incomplete), never a crash.
+      const line = spanLine(resources[0]!.value.origin.node.span);
+      judgement.problems.push({ line, reason: `rule ${rule.category} failed on this file: ${error instanceof Error ? error.message : String(error)}` });
+      continue;
+    }
+    for (const draft of drafts) {
+      const target = placedFor(draft, placed);
+      const finding = target && mapFinding(draft, target, judgement);
+      if (finding) findings.push(judgement.note !== undefined ? { ...finding, note: [finding.note, judgement.note].filter(Boolean).join('; ') } : finding);
+    }
+  }
+  return findings;
+}
+
+/** Resources keep their own identifiers only where rules look them up (blueprints); the rest are `#n`, unique in the file. */
+function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed> } {
+  const snapshot: OrgSnapshot = {
+    format: SNAPSHOT_FORMAT,
+    organization: { id: 'file', name: 'file' },
+    blueprints: [],
+    actions: [],
+    pages: [],
+    integrations: [],
+    webhooks: [],
+    scorecards: [],
+    blueprintPermissions: {},
+    actionPermissions: {},
+    pagePermissions: {},
+    entities: {},
+  };
+  const placed = new Map<string, Placed>();
+  const lists: Partial<Record<FileResource['kind'], JsonObject[]>> = {
+    action: snapshot.actions!,
+    page: snapshot.pages!,
+    integration: snapshot.integrations!,
+    webhook: snapshot.webhooks!,
+    scorecard: snapshot.scorecards as JsonObject[],
+  };
+  const permissions: Partial<Record<FileResource['kind'], Record<string, JsonObject | null>>> = {
+    'blueprint-permissions': snapshot.blueprintPermissions!,
+    'action-permissions': snapshot.actionPermissions!,
+    'page-permissions': snapshot.pagePermissions!,
+  };
+  resources.forEach((resource, index) => {
+    const key = `#${index}`;
+    const map = permissions[resource.kind];
+    if (map) {
+      const mapped = toSourceMapped(resource.value, ['permissions']);
+      map[key] = mapped.json;
+      placed.set(key, { ...mapped, resource });
+      return;
+    }
+    // A mapping config file is an integration's `config`.
+    const value = resource.kind === 'integration' && !resource.value.fields.has('config') ? located.object(resource.value.origin, [['config', resource.value]]) : resource.value;
+    const mapped = toSourceMapped(value);
+    if (resource.kind === 'blueprint') {
+      const identifier = stringField(value, 'identifier') ?? key;
+      mapped.json.identifier = identifier;
+      snapshot.blueprints.push(mapped.json);
+      if (!placed.has(identifier)) placed.set(identifier, { ...mapped, resource });
+      // The org's entities of this blueprint carry team values: the rules see them as the org's do.
+      if (ctx.directOwnership.has(identifier)) snapshot.entities![identifier] = [{ identifier: '(org entity)', team: ['(org team)'] }];
+      return;
+    }
+    mapped.json[resource.kind === 'integration' ? 'installationId' : 'identifier'] = key;
+    lists[resource.kind]!.push(mapped.json);
+    placed.set(key, { ...mapped, resource });
+  });
+  return { snapshot, placed };
+}
+
+function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
+  const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
+  const removedRelations = new Map<string, ReadonlySet<string>>(ctx.removedByBlueprint ?? []);
+  for (const [id, relations] of base.removedRelations) removedRelations.set(id, new Set([...(removedRelations.get(id) ?? []), ...relations]));
+  return {
+    ...base,
+    teams: ctx.teams,
+    migrated: ctx.migrated ?? false,
+    removedRelations,
+    allRemovedRelations: new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
+  };
+}
+
+function placedFor(draft: FindingDraft, placed: ReadonlyMap<string, Placed>): Placed | undefined {
+  const key = /#\d+/.exec(draft.resource.identifier)?.[0];
+  return placed.get(key ?? draft.resource.identifier);
+}
+
+/**
+ * How a resource is named in its file's findings: `action deploy`, `blueprint service`; a
+ * mapping config's mappings by kind and blueprint, as the integration's own UI lists them.
+ */
+function resourceTitle(target: Placed, location: string): string | undefined {
+  const { resource } = target;
+  if (resource.kind === 'integration') {
+    const index = /^config\.resources\[(\d+)\]/.exec(location)?.[1];
+    const config = isObject(target.json.config) ? target.json.config : undefined;
+    const entry = index !== undefined && Array.isArray(config?.resources) ? config.resources[Number(index)] : undefined;
+    if (isObject(entry) && typeof entry.kind === 'string') {
+      const mappingIndex = /\.mappings\[(\d+)\]/.exec(location)?.[1];
+      const port = isObject(entry.port) && isObject(entry.port.entity) ? entry.port.entity.mappings : undefined;
+      const mapping = Array.isArray(port) ? port[Number(mappingIndex ?? 0)] : port;
+      const blueprint = isObject(mapping) && typeof mapping.blueprint === 'string' ? ` → blueprint ${mapping.blueprint}` : '';
+      return `mapping of kind "${entry.kind}"${blueprint}`;
+    }
+  }
+  const literal = resource.identifier !== undefined && !REFERENCE.test(resource.identifier) ? resource.identifier : undefined;
+  const name = literal ?? resource.label;
+  return name !== undefined ? `${resource.kind} ${name}` : undefined;
+}
+
+function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgement): FindingDraft | undefined {
+  const title = resourceTitle(target, draft.location);
+  const found = originOf(target.origins, draft.location) ?? { origin: target.resource.value.origin, exact: false };
+  switch (draft.category) {
+    case 'ownership-inherited':
+    case 'team-relation-removed':
+      return inheritanceFinding(target, title, judgement.syntax, draft.category);
+    case 'ownership-direct':
+      return directOwnershipFinding(target, title, judgement.syntax);
+    case 'team-permission-identifiers': {
+      const { origin } = found;
+      const entry = origin.entry ?? { key: 'teams', keySpan: origin.node.span, value: origin.node, span: origin.node.span };
+      const values = origin.node.kind === 'list' ? origin.node.items : [origin.node];
+      return teamValuesFinding(entry, values, 'team-permission-identifiers', judgement.ctx, title, '`teams`');
+    }
+    default:
+      return manualFinding(draft, found.origin, found.exact, title);
+  }
+}
+
+const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
+
+/** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
+function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
+  const span = spanOf(origin);
+  const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
+  return fileFinding(span, title, {
+    category: draft.category,
+    reason: draft.reason,
+    suggestion: draft.suggestion,
+    ...(draft.verdict !== undefined ? { verdict: draft.verdict } : {}),
+    ...(rewrite !== undefined ? { rewrite } : {}),
+    ...(draft.note !== undefined ? { note: draft.note } : {}),
+  });
+}
+
+/** The rule's rewrite in the file's own text where its values can be placed, else as the rule wrote it. */
+function fileRewrite(draft: FindingDraft, origin: Origin, exact: boolean): string {
+  const rewrite = draft.rewrite!;
+  const span = spanOf(origin);
+  const node = origin.node;
+  // Only a value written at the finding's own path can take its rewrite in place.
+  if (!exact) return rewrite;
+  if (node.kind === 'string' && node.value === draft.evidence) return rewriteSpan(span, [{ node, value: rewrite }]);
+  let parsed: JsonValue;
+  try {
+    parsed = JSON.parse(rewrite) as JsonValue;
+  } catch {
+    return rewrite;
+  }
+  const edits: Edit[] = [];
+  if (!valueEdits(node, parsed, edits) || edits.length === 0) return rewrite;
+  return rewriteSpan(span, edits);
+}
+
+/** Edits that turn the written `node` into `value`, string by string; false when some change has no place in the text. */
+function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {
+  if (node.kind === 'string') {
+    if (typeof value !== 'string') return false;
+    if (value !== node.value) edits.push({ node, value });
+    return true;
+  }
+  if (node.kind === 'list') {
+    if (!Array.isArray(value) || value.length !== node.items.length) return false;
+    return node.items.every((item, index) => valueEdits(item, value[index]!, edits));
+  }
+  if (node.kind === 'object' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return Object.entries(value).every(([key, child]) => {
+      const entry = findEntry(node, key) ?? node.entries.find((e) => normalizeKey(e.key) === normalizeKey(key));
+      if (!entry) return false;
+      return child === undefined || valueEdits(entry.value, child, edits);
+    });
+  }
+  return node.kind !== 'object' && spanText(node.span).trim() === JSON.stringify(value);
+}
+
+/** `teamInheritance` kept in a file: the file must switch to `ownership` itself (today's repository semantics). */
+function inheritanceFinding(target: Placed, title: string | undefined, syntax: Syntax, category: Category): FindingDraft | undefined {
+  const origin = target.origins.get('teamInheritance');
+  const entry = origin?.entry;
+  if (!entry) return undefined;
+  const path = typeof target.json.teamInheritance === 'object' && target.json.teamInheritance !== null && !Array.isArray(target.json.teamInheritance) ? (target.json.teamInheritance.path as string | undefined) : undefined;
+  const hasOwnership = target.json.ownership !== undefined;
+  // The beta case: inheritance over a direct `_team` relation becomes Direct ownership, the relation goes.
+  const relationRemoved = category === 'team-relation-removed';
+  const ownership = relationRemoved ? { type: 'Direct' as const } : path !== undefined ? { type: 'Inherited' as const, path } : undefined;
+  const rewrite = ownership && !hasOwnership ? ownershipRewrite(entry, syntax, ownership) : undefined;
+  return fileFinding(entry.span, title, {
+    category: 'external-ownership',
+    reason: hasOwnership
+      ? 'team inheritance is deprecated and ignored once ownership is set; this copy keeps both.'
+      : relationRemoved
+        ? `This file keeps team inheritance over "${path}", a direct relation to _team: the migration removes that relation and sets Direct ownership, and the next apply would set the old fields again.`
+        : `This file keeps the blueprint's team inheritance${path !== undefined ? ` over "${path}"` : ''}; the migration turns it into Inherited ownership in the service, and the next apply would set the old field again.`,
+    suggestion: hasOwnership
+      ? 'Remove the team inheritance; keep ownership.'
+      : rewrite !== undefined
+        ? `Replace it with \`${rewrite}\`${relationRemoved ? ` and delete relation "${path}"` : ''} (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`
+        : 'Replace it with Inherited ownership over the same path.',
+    ...(rewrite !== undefined ? { rewrite } : {}),
+    verdict: 'breaks',
+  });
+}
+
+function directOwnershipFinding(target: Placed, title: string | undefined, syntax: Syntax): FindingDraft | undefined {
+  const entry: Entry | undefined = target.origins.get('identifier')?.entry;
+  if (!entry) return undefined;
+  const identifier = String(target.json.identifier);
+  const rewrite = ownershipRewrite(entry, syntax, { type: 'Direct' });
+  return fileFinding(entry.span, title, {
+    category: 'external-ownership',
+    reason: `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this copy has none and the next apply would differ from the service.`,
+    suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
+    rewrite,
+    verdict: 'breaks',
+  });
+}

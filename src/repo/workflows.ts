@@ -1,0 +1,125 @@
+import type { FindingDraft } from '../model/finding.js';
+import type { RepoContext } from './context.js';
+import { byLine, fileFinding, partitionFileTeamValues, rewriteSpan } from './findings.js';
+import type { FileAnalysis } from './terraform.js';
+import { findEntry, stringValue, type Entry, type TreeNode } from './tree.js';
+
+/** The service's GitHub action; its UPSERT operations write entities with a `team` input. */
+const PORT_ACTION = /^port-labs\/port-github-action@/;
+
+/**
+ * GitHub workflows (`.github/workflows/*.yml`): steps of the service's action that UPSERT
+ * entities with a `team:` input. Literal titles break (the action sends them as `$team`); a
+ * `${{ }}` or jq expression is for review, since what it yields is decided at run time.
+ */
+export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext): FileAnalysis {
+  const findings: FindingDraft[] = [];
+  for (const document of documents) {
+    const jobs = document.kind === 'object' ? findEntry(document, 'jobs')?.value : undefined;
+    if (jobs?.kind !== 'object') continue;
+    for (const job of jobs.entries) {
+      const steps = job.value.kind === 'object' ? findEntry(job.value, 'steps')?.value : undefined;
+      if (steps?.kind !== 'list') continue;
+      for (const step of steps.items) {
+        if (step.kind !== 'object' || !PORT_ACTION.test(stringValue(findEntry(step, 'uses')?.value) ?? '')) continue;
+        const inputs = findEntry(step, 'with')?.value;
+        if (inputs?.kind !== 'object') continue;
+        const operation = stringValue(findEntry(inputs, 'operation')?.value)?.toUpperCase();
+        if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
+        const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
+        const team = findEntry(inputs, 'team');
+        const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
+        const found =
+          team && team.value.kind === 'string'
+            ? teamInputFinding(team, team.value.value, ctx, `workflow step ${name}`)
+            : entities && entities.value.kind === 'string'
+              ? bulkTeamsFinding(entities, entities.value.value, ctx, `workflow step ${name}`)
+              : undefined;
+        if (found) findings.push(found);
+      }
+    }
+  }
+  return { findings: byLine(findings), problems: [] };
+}
+
+function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+  if (/\$\{\{|\{\{/.test(text) || /^\s*\./.test(text)) {
+    return fileFinding(entry.span, title, {
+      category: 'external-ownership',
+      reason: 'The step sets the entity\'s team from an expression; after the migration $team holds team identifiers, so it must yield identifiers, not titles.',
+      suggestion: 'Make sure the expression yields team identifiers once the migration has run.',
+      verdict: 'review',
+    });
+  }
+  const values = teamList(text);
+  const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
+  if (titles.length === 0 && unknown.length === 0) return undefined;
+  const known = titles.filter((t) => t.identifier !== undefined);
+  const rewrite = known.length === titles.length && titles.length > 0 ? rewriteInput(entry, text, titles) : undefined;
+  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
+  return fileFinding(entry.span, title, {
+    category: 'external-ownership',
+    reason:
+      titles.length > 0
+        ? `The step writes team title(s) ${quoted(titles.map((t) => t.value))} into the entity's team; after the migration $team holds team identifiers.`
+        : `The step writes ${quoted(unknown)} into the entity's team, which is neither a known team title nor a known identifier.`,
+    suggestion:
+      rewrite !== undefined
+        ? `Write \`${rewrite}\`.`
+        : titles.length > 0
+          ? 'Replace each team title with its team identifier (pass --teams-map to tell them).'
+          : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
+    verdict: titles.length > 0 ? 'breaks' : 'review',
+    ...(rewrite !== undefined ? { rewrite } : {}),
+  });
+}
+
+/** BULK_UPSERT's `entities` input: a JSON array of entities, each with its own `team`. */
+function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+  let entities: unknown;
+  try {
+    entities = JSON.parse(text);
+  } catch {
+    return undefined; // a `${{ }}` expression or a file reference: nothing literal to judge
+  }
+  if (!Array.isArray(entities)) return undefined;
+  const values = entities.flatMap((entity: unknown) => {
+    const team = typeof entity === 'object' && entity !== null ? (entity as { team?: unknown }).team : undefined;
+    return typeof team === 'string' ? [team] : Array.isArray(team) ? team.filter((t): t is string => typeof t === 'string') : [];
+  });
+  const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
+  if (titles.length === 0 && unknown.length === 0) return undefined;
+  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
+  return fileFinding(entry.span, title, {
+    category: 'external-ownership',
+    reason:
+      titles.length > 0
+        ? `The step's entities carry team title(s) ${quoted(titles.map((t) => t.value))}; after the migration $team holds team identifiers.`
+        : `The step's entities carry ${quoted(unknown)} as team, which is neither a known team title nor a known identifier.`,
+    suggestion:
+      titles.length > 0
+        ? `Replace each team title with its identifier${titles.every((t) => t.identifier !== undefined) ? ` (${titles.map((t) => `${JSON.stringify(t.value)} → ${JSON.stringify(t.identifier)}`).join(', ')})` : ' (pass --teams-map to tell them)'}.`
+        : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
+    verdict: titles.length > 0 ? 'breaks' : 'review',
+  });
+}
+
+/** `team: "['a', 'b']"` (the action's documented form), `'["a"]'` or one plain name. */
+function teamList(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed.replace(/'/g, '"'));
+      if (Array.isArray(parsed)) return parsed.filter((v): v is string => typeof v === 'string');
+    } catch {
+      // not a list after all: judged as one value below
+    }
+  }
+  return trimmed === '' ? [] : [trimmed];
+}
+
+function rewriteInput(entry: Entry, text: string, titles: readonly { value: string; identifier?: string }[]): string {
+  let value = text;
+  for (const title of titles) value = value.split(title.value).join(title.identifier!);
+  return entry.value.kind === 'string' ? rewriteSpan(entry.span, [{ node: entry.value, value }]) : value;
+}

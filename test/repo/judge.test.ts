@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest';
+import { analyzeJsonPayload } from '../../src/repo/api-scripts.js';
+import { parseCode } from '../../src/repo/code-tree.js';
+import { findDocuments } from '../../src/repo/file-resources.js';
+import { judgeFileResources } from '../../src/repo/judge.js';
+import { originOf, splitPath, toSourceMapped } from '../../src/repo/located-json.js';
+import { sourceText } from '../../src/repo/source-text.js';
+import { spanLine } from '../../src/repo/tree.js';
+import { RULES } from '../../src/rules/index.js';
+import { context } from './helpers.js';
+
+const blueprintFile = `[
+  {
+    "identifier": "incident",
+    "calculationProperties": {
+      "mine": {
+        "type": "boolean",
+        "calculation": ".team | index(\\"Payments\\") != null"
+      }
+    }
+  }
+]`;
+
+const documents = (text: string) => findDocuments(parseCode(sourceText('bp.json', text), 'json'), { camelCase: false, problems: [] });
+
+describe('the source map of a built resource', () => {
+  test('every JSON path has the line it was written on; a path not written falls back to its nearest ancestor', () => {
+    const [resource] = documents(blueprintFile).resources;
+    expect(resource?.kind).toBe('blueprint');
+    const { origins } = toSourceMapped(resource!.value);
+    const line = (path: string) => {
+      const found = originOf(origins, path);
+      return found && { line: spanLine(found.origin.entry?.span ?? found.origin.node.span), exact: found.exact };
+    };
+    expect(line('calculationProperties.mine.calculation')).toEqual({ line: 7, exact: true });
+    expect(line('calculationProperties.mine.title')).toEqual({ line: 5, exact: false });
+    expect(splitPath('a.b[0]["c.d"].e')).toEqual(['a', 'b', 0, 'c.d', 'e']);
+  });
+});
+
+describe('judgeFileResources', () => {
+  test('a rule that throws on a file leaves a problem with the line, and the other rules still report', () => {
+    const problems: { line: number; reason: string }[] = [];
+    const broken = { category: 'page-widget' as const, check: () => { throw new Error('boom'); } };
+    const findings = judgeFileResources(documents(blueprintFile).resources, { syntax: 'json', ctx: context(), problems, rules: [broken, ...RULES] });
+    expect(problems).toEqual([{ line: 2, reason: 'rule page-widget failed on this file: boom' }]);
+    expect(findings.map((f) => [f.category, f.location])).toEqual([['calculation-property', 'bp.json:7']]);
+  });
+
+  test('containers of resources are looked through and unknown JSON gives nothing', () => {
+    expect(documents(JSON.stringify({ blueprints: [{ identifier: 'x', schema: {} }], pages: [{ identifier: 'p', widgets: [] }] })).resources.map((r) => r.kind)).toEqual(['blueprint', 'page']);
+    expect(analyzeJsonPayload(sourceText('tsconfig.json', '{"compilerOptions": {"strict": true, "paths": {"team": ["x"]}}}'), context()).findings).toEqual([]);
+  });
+});

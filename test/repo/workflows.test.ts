@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { classifyPath } from '../../src/repo/scan.js';
+import { sourceText } from '../../src/repo/source-text.js';
+import { analyzeWorkflow } from '../../src/repo/workflows.js';
+import { parseYaml } from '../../src/repo/yaml-tree.js';
+import { brief, context } from './helpers.js';
+
+const run = (text: string) => analyzeWorkflow(parseYaml(sourceText('.github/workflows/w.yml', text)), context());
+
+const step = (inputs: string, uses = 'port-labs/port-github-action@v1') => `jobs:
+  j:
+    steps:
+      - uses: ${uses}
+        with:
+${inputs}`;
+
+describe("GitHub workflow steps of the service's action", () => {
+  test('an UPSERT with team titles breaks and gets the identifiers; an expression is for review', () => {
+    expect(brief(run(step(`          operation: UPSERT\n          team: "['Platform Team', 'payments']"`)).findings)).toEqual([
+      { at: '.github/workflows/w.yml:7', category: 'external-ownership', rewrite: `team: "['platform', 'payments']"`, verdict: 'breaks' },
+    ]);
+    expect(brief(run(step(`          operation: BULK_UPSERT\n          team: Payments`)).findings)).toEqual([
+      { at: '.github/workflows/w.yml:7', category: 'external-ownership', rewrite: 'team: payments', verdict: 'breaks' },
+    ]);
+    expect(brief(run(step('          operation: UPSERT\n          team: ${{ inputs.team }}')).findings)).toEqual([
+      { at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'review' },
+    ]);
+  });
+
+  test("BULK_UPSERT entities carry their own team; each title is named with its identifier", () => {
+    const entities = JSON.stringify([{ identifier: 'a', team: ['Payments'] }, { identifier: 'b', team: 'platform' }]);
+    const { findings } = run(step(`          operation: BULK_UPSERT\n          entities: '${entities}'`));
+    expect(brief(findings)).toEqual([{ at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'breaks' }]);
+    expect(findings[0]!.suggestion).toContain('"Payments" → "payments"');
+    const identifiers = JSON.stringify([{ identifier: 'a', team: ['payments'] }]);
+    expect(run(step(`          operation: BULK_UPSERT\n          entities: '${identifiers}'`)).findings).toEqual([]);
+  });
+
+  test('identifiers, other operations and other actions give nothing', () => {
+    expect(run(step(`          operation: UPSERT\n          team: "['platform', 'sre_oncall']"`)).findings).toEqual([]);
+    expect(run(step(`          operation: PATCH_RUN\n          team: "['Platform Team']"`)).findings).toEqual([]);
+    expect(run(step(`          operation: UPSERT\n          team: "['Platform Team']"`, 'someone/other-action@v1')).findings).toEqual([]);
+  });
+
+  test('only files under .github/workflows are workflows', () => {
+    expect(classifyPath('.github/workflows/ci.yml')).toBe('workflow');
+    expect(classifyPath('repo/.github/workflows/ci.yaml')).toBe('workflow');
+    expect(classifyPath('docs/workflows/ci.yml')).toBeUndefined();
+  });
+});

@@ -188,8 +188,11 @@ export function assessTeamExpression(
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
   if (rewrite !== expression) {
-    // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say so.
-    const compiles = context.jq?.validate(rewrite);
+    // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
+    // so. One string literal swapped for another in an expression jq compiles stays valid, so
+    // only a relation edit or an expression jq rejects costs a trip to jq.
+    const provablyValid = validity?.ok === true && relationReads.length === 0;
+    const compiles = provablyValid ? undefined : context.jq?.validate(rewrite);
     if (compiles && !compiles.ok) impact.rejectedRewrite = { rewrite, error: compiles.error, edits: describeEdits(expression, titleLiterals, relationReads.map((r) => r.path)) };
     else impact.rewrite = rewrite;
   }

@@ -133,22 +133,21 @@ const SEVERITY = { breaks: 2, review: 1, unaffected: 0 } as const;
 /** Webhook, GitHub, GitLab, ... payloads: only the jq inside `{{ }}` is code. One finding per string. */
 function checkTemplates(invocation: JsonObject, base: Path, context: Context): void {
   for (const { path, value } of strings(invocation, base)) {
-    // A key named team inside a body carries the team onward; say so in the reason.
-    const setsTeam = path[path.length - 1] === 'team' || path[path.length - 1] === '$team';
+    // A key named team inside a body carries the team onward; say so in the reason. It is only a
+    // name, though: a value that is no team read (`{{ .inputs.team }}`, a user input) is no finding.
+    const teamKey = path[path.length - 1] === 'team' || path[path.length - 1] === '$team';
     const affected: { expression: string; finding: FindingDraft }[] = [];
     for (const expression of templateExpressions(value)) {
-      const finding = expressionFinding(
-        context.catalog,
-        {
-          category: 'action-mapping',
-          resource: context.resource,
-          location: joinPath(...path),
-          expression,
-          subject: `The template {{ ${expression} }}`,
-          removedRelations: context.removedRelations,
-        },
-        { setsTeam },
-      );
+      const site = {
+        category: 'action-mapping' as const,
+        resource: context.resource,
+        location: joinPath(...path),
+        expression,
+        subject: `The template {{ ${expression} }}`,
+        removedRelations: context.removedRelations,
+      };
+      const read = expressionFinding(context.catalog, site);
+      const finding = read && teamKey ? expressionFinding(context.catalog, site, { setsTeam: true }) : read;
       if (finding) affected.push({ expression, finding });
     }
     if (affected.length === 0) continue;

@@ -45,7 +45,8 @@ ruleTester('action-mapping', {
             type: 'WEBHOOK',
             url: 'https://hooks.example/team/.team?x={{ .entity.identifier }}',
             headers: { 'X-Team': 'Payments' },
-            body: { text: 'Ask your .team lead', teams: '{{ .entity.properties.teams }}', nested: ['{{ .inputs.teamsize }}'] },
+            // A body key named team carrying a user input called team is no team read (issue 11).
+            body: { text: 'Ask your .team lead', teams: '{{ .entity.properties.teams }}', nested: ['{{ .inputs.teamsize }}'], team: '{{ .inputs.team }}', owner: { $team: '{{ .form.team }}' } },
           }),
         ],
       }),

@@ -101,6 +101,39 @@ ruleTester('action-mapping', {
       ],
     },
     {
+      name: 'a v2 mapping as the service writes it: {{ }} templates are jq, other strings are literal values',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        actions: [
+          selfService('templated', {
+            type: 'UPSERT_ENTITY',
+            blueprintIdentifier: 'service',
+            mapping: {
+              identifier: '{{ .inputs.name }}',
+              icon: 'Cluster',
+              team: '{{ if .inputs.critical then ["Payments"] else .entity.team end }}',
+              properties: { status: 'unowned', owner: 'Owner: {{ .entity.team[0] }}' },
+            },
+          }),
+          selfService('literal_title', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: ['Payments', 'platform'] } }),
+          selfService('literal_unknown', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: 'Billing' } }),
+        ],
+      }),
+      findings: [
+        {
+          location: 'invocationMethod.mapping.team',
+          resource: A('templated'),
+          verdict: 'breaks',
+          rewrite: '{{ if .inputs.critical then ["payments"] else .entity.team end }}',
+          evidence: '{{ if .inputs.critical then ["Payments"] else .entity.team end }}',
+        },
+        { location: 'invocationMethod.mapping.properties.owner', resource: A('templated'), verdict: 'review', evidence: 'Owner: {{ .entity.team[0] }}' },
+        { location: 'invocationMethod.mapping.team[0]', resource: A('literal_title'), verdict: 'breaks', rewrite: '"payments"', evidence: 'Payments' },
+        { location: 'invocationMethod.mapping.team', resource: A('literal_unknown'), verdict: 'review', rewrite: undefined, evidence: 'Billing' },
+      ],
+    },
+    {
       name: 'the older mapping.entity shape, inside invocationMethod and at the top',
       org: org({
         teams: TEAMS,

@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT, type Catalog } from './catalog.js';
+import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
 import type { JqEngine } from '../jq/engine.js';
@@ -37,6 +38,14 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     }
   }
 
+  const teamMirrors = new Map<string, Set<string>>();
+  for (const [id, blueprint] of blueprints) {
+    const ids = mirrorsOf(blueprint)
+      .filter((mirror) => mirrorPathEffect(id, mirror.path, blueprints, removedRelations).kind === 'team-values')
+      .map((mirror) => mirror.id);
+    if (ids.length > 0) teamMirrors.set(id, new Set(ids));
+  }
+
   const entities = new Map<string, EntityRecord[]>();
   for (const [blueprintId, records] of Object.entries(snapshot.entities ?? {})) {
     // `null` (absent, as the API may send it) is no entities; non-objects never reach here once validated.
@@ -53,6 +62,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     removedRelations,
     allRemovedRelations,
     inheritance,
+    teamMirrors,
     teams,
     entities,
     actions: byIdentifier(snapshot.actions ?? []),

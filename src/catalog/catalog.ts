@@ -25,6 +25,12 @@ export interface Catalog {
   /** Union of every blueprint's removed relations, for resources whose blueprint is unknown. */
   allRemovedRelations: ReadonlySet<string>;
   inheritance: ReadonlyMap<string, InheritanceResolution>;
+  /**
+   * Mirror properties whose values are team values (path ending at `$team`), per blueprint: an
+   * entity's `.properties.<mirror>` holds titles before the migration and identifiers after it,
+   * so reading it is a team read.
+   */
+  teamMirrors: ReadonlyMap<string, ReadonlySet<string>>;
   teams: TeamDirectory;
   entities: ReadonlyMap<string, readonly EntityRecord[]>;
   /** Actions and automations, and pages, by identifier: permission maps are keyed by these. */

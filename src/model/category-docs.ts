@@ -89,4 +89,16 @@ export const CATEGORY_DOCS: Record<Category, CategoryDoc> = {
     why: 'The blueprint relates to _team but has no teamInheritance, so the migration creates no ownership; the relation keeps the data but does not grant ownership.',
     fix: 'Set ownership {type: "Direct"} on the blueprint, then run the builder\'s Migrate data with the mapping shown.',
   },
+  'scorecard-rule': {
+    kind: 'manual',
+    title: 'Scorecard compares teams',
+    why: 'A scorecard rule condition or scorecard filter that compares $team with a team title stops matching once $team holds identifiers, so entities silently drop a level or leave the scorecard; one on a removed team relation points at nothing.',
+    fix: 'Compare $team with team identifiers in the condition, and use $team in place of a removed relation.',
+  },
+  'mirror-property': {
+    kind: 'manual',
+    title: 'Mirror property carries teams',
+    why: 'A mirror property whose path goes through $team holds team titles today and team identifiers afterwards; whatever compares its values with titles breaks (those readers are listed in their own categories). One over a removed team relation points at nothing.',
+    fix: 'Keep the mirror, and make its readers expect identifiers; point a path over a removed relation at $team.',
+  },
 };

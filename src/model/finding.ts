@@ -16,10 +16,14 @@ export const CATEGORIES = [
   'webhook-mapping',
   'page-widget',
   'relation-ownership',
+  // contracts.md §3.2: appended, so SARIF rule indexes of the categories above stay put.
+  'scorecard-rule',
+  'mirror-property',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export const RESOURCE_TYPES = ['blueprint', 'action', 'automation', 'page', 'integration', 'webhook', 'file'] as const;
+/** `scorecard` (contracts.md §3.2): identifier `<blueprint>/<scorecard>`, as scorecard identifiers are unique per blueprint. */
+export const RESOURCE_TYPES = ['blueprint', 'action', 'automation', 'page', 'integration', 'webhook', 'scorecard', 'file'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /**

@@ -3,11 +3,13 @@ import { actionMapping } from './action-mapping.js';
 import { actionUserInput } from './action-user-input.js';
 import { calculationProperty } from './calculation-property.js';
 import { integrationMapping } from './integration-mapping.js';
+import { mirrorProperty } from './mirror-property.js';
 import { ownershipDirect } from './ownership-direct.js';
 import { ownershipInherited } from './ownership-inherited.js';
 import { pageWidget } from './page-widget.js';
 import { relationOwnership } from './relation-ownership.js';
 import type { Rule } from './rule.js';
+import { scorecardRule } from './scorecard-rule.js';
 import { teamPermissionIdentifiers } from './team-permission-identifiers.js';
 import { teamRelationRemoved } from './team-relation-removed.js';
 import { webhookMapping } from './webhook-mapping.js';
@@ -29,4 +31,6 @@ export const RULES: readonly Rule[] = [
   webhookMapping,
   pageWidget,
   relationOwnership,
+  scorecardRule,
+  mirrorProperty,
 ];

@@ -158,13 +158,16 @@ const LISTS = [
   { key: 'integrations', path: '/v1/integration', payload: 'integrations' },
   { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations' },
   { key: 'teams', path: '/v1/teams', payload: 'teams' },
+  // contracts.md §3.1. A 404 here is not read as "no scorecards": the service serves this route to
+  // every org, and a 404 cannot be told from a proxy or gateway blocking it, so it stays a gap (exit 3).
+  { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
 ] as const;
 
 /** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
 export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}): Promise<OrgSnapshot> {
-  // Seven top-level reads first; the per-resource total is known once the lists are in.
+  // The top-level reads first; the per-resource total is known once the lists are in.
   const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
-  onEvent({ type: 'phase', phase: 'organization, blueprints, actions, pages, integrations, webhooks, teams' });
+  onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
   // The organization first, alone: it proves the URL and the credentials before the fan-out.
   const organization = await attempt(tracker, 'organization', () => readOrganization(client));

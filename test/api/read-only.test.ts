@@ -8,6 +8,7 @@ describe('read-only guard', () => {
   it.each([
     ['GET', '/v1/blueprints'],
     ['GET', '/v1/actions?version=v2'],
+    ['GET', '/v1/scorecards'],
     ['POST', '/v1/auth/access_token'],
     ['POST', '/v1/entities/search'],
     ['POST', '/v1/blueprints/service/entities/search'],

@@ -17,6 +17,8 @@ const TYPES: Record<Category, ResourceType> = {
   'webhook-mapping': 'webhook',
   'page-widget': 'page',
   'relation-ownership': 'blueprint',
+  'scorecard-rule': 'scorecard',
+  'mirror-property': 'blueprint',
 };
 const VERDICTS: Verdict[] = ['breaks', 'review', 'unaffected'];
 

@@ -28,6 +28,7 @@ describe('demo org golden report', () => {
         'action-dynamic-permission', 'action-mapping', 'action-user-input', 'calculation-property',
         'integration-mapping', 'ownership-direct', 'ownership-inherited', 'page-widget',
         'relation-ownership', 'team-permission-identifiers', 'team-relation-removed', 'webhook-mapping',
+        'scorecard-rule', 'mirror-property',
       ].sort(),
     );
   });

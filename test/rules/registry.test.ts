@@ -2,15 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import type { Category } from '../../src/model/finding.js';
+import { CATEGORY_DOCS } from '../../src/model/category-docs.js';
+import { CATEGORIES, type Category } from '../../src/model/finding.js';
 import { RULES } from '../../src/rules/index.js';
 import type { Rule } from '../../src/rules/rule.js';
 import { betaBlueprint, catalogOf, org } from '../support/rule-tester.js';
 
 /**
- * The categories of contracts.md §2 "Categories", copied here (not imported from src) so a
- * category dropped from src/model/finding.ts still fails. Checked against the contract itself
- * when the shared docs sit beside the repository (../shared), as they do in development.
+ * The categories of contracts.md §2 "Categories" and §3.2 "More categories", copied here (not
+ * imported from src) so a category dropped from src/model/finding.ts still fails. Checked against
+ * the contract itself when the shared docs sit beside the repository (../shared), as they do in
+ * development.
  */
 const CONTRACT_CATEGORIES = [
   'ownership-direct',
@@ -27,12 +29,35 @@ const CONTRACT_CATEGORIES = [
   'page-widget',
   'relation-ownership',
 ];
+/** §3.2 "More categories": kind → category, in the order of the contract's table. */
+const EXTENSION_CATEGORIES: Array<[kind: string, category: string]> = [
+  ['manual', 'scorecard-rule'],
+  ['manual', 'mirror-property'],
+];
 const CONTRACTS_FILE = resolve('..', 'shared', 'docs', 'contracts.md');
 
+/** The text from `heading` up to the next heading of the same or a higher level. */
+function section(text: string, heading: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) throw new Error(`contracts.md has no heading "${heading}"`);
+  const level = /^#+/.exec(heading)![0].length;
+  const rest = text.slice(start + heading.length);
+  const next = rest.search(new RegExp(`^#{1,${level}} `, 'm'));
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
+/** §2 tables have the category in the first column; other tables (§3.1 snapshot keys) are not read. */
 function contractCategories(): string[] {
   const text = readFileSync(CONTRACTS_FILE, 'utf8');
-  const section = text.slice(text.indexOf('### Categories'));
-  return [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((match) => match[1]!);
+  return [...section(text, '### Categories').matchAll(/^\| `([a-z-]+)` \|/gm)].map((match) => match[1]!);
+}
+
+/** §3.2 table rows are `| <kind> | \`<category>\` | when |`. */
+function contractExtensionCategories(): Array<[string, string]> {
+  const text = readFileSync(CONTRACTS_FILE, 'utf8');
+  return [...section(text, '### 3.2 More categories').matchAll(/^\| (automatic|manual) \| `([a-z-]+)` \|/gm)].map(
+    (match) => [match[1]!, match[2]!],
+  );
 }
 
 describe('rule registry', () => {
@@ -40,9 +65,15 @@ describe('rule registry', () => {
     expect(contractCategories()).toEqual(CONTRACT_CATEGORIES);
   });
 
-  it('has one rule for every category of contracts.md except external-ownership', () => {
-    const expected = CONTRACT_CATEGORIES.filter((category) => category !== 'external-ownership');
-    expect(expected.length).toBe(12);
+  it.runIf(existsSync(CONTRACTS_FILE))('copies the §3.2 categories of contracts.md faithfully, with their kind', () => {
+    expect(contractExtensionCategories()).toEqual(EXTENSION_CATEGORIES);
+  });
+
+  it('has one rule for every category of contracts.md (§2 and §3.2) except external-ownership', () => {
+    const expected = [...CONTRACT_CATEGORIES, ...EXTENSION_CATEGORIES.map(([, category]) => category)].filter(
+      (category) => category !== 'external-ownership',
+    );
+    expect(expected.length).toBe(14);
     expect(RULES.map((rule) => rule.category).sort()).toEqual([...expected].sort());
   });
 
@@ -55,6 +86,11 @@ describe('rule registry', () => {
       },
     };
     expect(() => mutating.check(catalogOf(org({ blueprints: [{ identifier: 'service', title: 'Service' }] })))).toThrow(TypeError);
+  });
+
+  it('gives the §3.2 categories the kind the contract assigns, after the §2 ones in src', () => {
+    for (const [kind, category] of EXTENSION_CATEGORIES) expect(CATEGORY_DOCS[category as Category].kind, category).toBe(kind);
+    expect([...CATEGORIES]).toEqual([...CONTRACT_CATEGORIES, ...EXTENSION_CATEGORIES.map(([, category]) => category)]);
   });
 
   it('holds no category twice', () => {
@@ -98,6 +134,6 @@ describe('analyze isolates a failing rule', () => {
   it('runs every registered rule by default on a frozen org without throwing', () => {
     const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
     expect(report.ruleErrors).toBeUndefined();
-    expect(new Set(report.findings.map((f) => f.category)).size).toBe(12);
+    expect(new Set(report.findings.map((f) => f.category)).size).toBe(14);
   });
 });

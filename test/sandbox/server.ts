@@ -185,6 +185,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     { method: 'GET', pattern: /^\/v1\/integration$/, handle: () => ({ integrations: snapshot.integrations ?? [] }) },
     { method: 'GET', pattern: /^\/v1\/webhooks$/, handle: () => ({ integrations: snapshot.webhooks ?? [] }) },
     { method: 'GET', pattern: /^\/v1\/teams$/, handle: () => ({ teams: snapshot.teams ?? [] }) },
+    { method: 'GET', pattern: /^\/v1\/scorecards$/, handle: () => ({ scorecards: snapshot.scorecards ?? [] }) },
   ];
 
   const rateLimitHeaders = (response: ServerResponse, overLimit: boolean) => {

@@ -513,8 +513,8 @@ describe('the demo org, mutated one node at a time', () => {
   });
 
   it('each array replaced by a string: noted at that field, or every finding kept', () => {
-    // Where one string is as valid as a list: an entity's team, a search rule's value.
-    const { noted, total } = sweep(Array.isArray, 'Platform Team', 'string "Platform Team"', [/^entities\.\w+\[\d+\]\.team$/, /\.rules\[\d+\]\.value$/]);
+    // Where one string is as valid as a list: an entity's team, a search rule's or scorecard condition's value.
+    const { noted, total } = sweep(Array.isArray, 'Platform Team', 'string "Platform Team"', [/^entities\.\w+\[\d+\]\.team$/, /\.(rules|conditions)\[\d+\]\.value$/]);
     expect(total).toBeGreaterThan(50);
     expect(noted).toBeGreaterThan(40);
   });

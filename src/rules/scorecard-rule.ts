@@ -1,0 +1,87 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import type { Rule } from './rule.js';
+import type { Path } from './shared/location.js';
+import { removedRelationsFor } from './shared/resources.js';
+import { searchRuleFinding, type SearchRuleSite } from './shared/search-rule-finding.js';
+
+/**
+ * Scorecards (contracts.md §3.1): each rule's `query` and the scorecard's `filter` hold
+ * conditions of the search-rule shape `{property, operator, value}`. A condition comparing `$team`
+ * with a title stops matching once `$team` holds identifiers, so entities silently lose a level
+ * (a rule) or drop out of the scorecard (its filter); one on a removed relation points at nothing.
+ * A condition on a mirror property that copies `$team` (catalog.teamMirrors) compares the same values.
+ */
+export const scorecardRule: Rule = {
+  category: 'scorecard-rule',
+  check(catalog: Catalog): FindingDraft[] {
+    const findings: FindingDraft[] = [];
+    const scorecards = Array.isArray(catalog.snapshot.scorecards) ? catalog.snapshot.scorecards : [];
+    for (const scorecard of scorecards) {
+      if (!isObject(scorecard)) continue;
+      const blueprint = asString(scorecard.blueprint);
+      const removed = removedRelationsFor(catalog, blueprint);
+      const resource = scorecardRef(scorecard, blueprint);
+      const teamMirrors = blueprint === undefined ? undefined : catalog.teamMirrors.get(blueprint);
+      const report = (conditions: Generator<Condition>, subject: string) => {
+        for (const { path, condition } of conditions) {
+          const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed };
+          const property = condition.property;
+          const finding =
+            typeof property === 'string' && teamMirrors?.has(property) ? teamMirrorConditionFinding(catalog, site, property) : searchRuleFinding(catalog, site);
+          if (finding) findings.push(finding);
+        }
+      };
+      report(conditionsOf(scorecard.filter, ['filter']), 'The scorecard filter');
+      const rules = Array.isArray(scorecard.rules) ? scorecard.rules : [];
+      rules.forEach((rule, index) => {
+        if (!isObject(rule)) return;
+        const name = asString(rule.title) ?? asString(rule.identifier) ?? `#${index}`;
+        report(conditionsOf(rule.query, ['rules', index, 'query']), `The condition of scorecard rule "${name}"`);
+      });
+    }
+    return findings;
+  },
+};
+
+/**
+ * Judge a condition on a `$team` mirror as the same condition on `$team`, then name the mirror
+ * again in what the reader sees and copies. (Widget filters and policy queries could share this
+ * once searchRuleFinding takes the team-valued properties itself.)
+ */
+function teamMirrorConditionFinding(catalog: Catalog, site: SearchRuleSite, mirror: string): FindingDraft | undefined {
+  const asTeam = searchRuleFinding(catalog, { ...site, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} on mirror property "${mirror}" (a copy of $team)` });
+  // A {jqQuery} value is judged as jq: its evidence and rewrite are the expression, not the condition.
+  if (!asTeam || isObject(site.rule.value)) return asTeam;
+  const finding: FindingDraft = { ...asTeam, evidence: JSON.stringify(site.rule) };
+  if (asTeam.rewrite !== undefined) {
+    finding.rewrite = JSON.stringify({ ...(JSON.parse(asTeam.rewrite) as JsonObject), property: mirror });
+    finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
+  }
+  return finding;
+}
+
+/** Scorecard identifiers are unique per blueprint only, so the blueprint is part of the name. */
+function scorecardRef(scorecard: JsonObject, blueprint: string | undefined): ResourceRef {
+  const identifier = `${blueprint ?? '(no blueprint)'}/${asString(scorecard.identifier) ?? '(unnamed scorecard)'}`;
+  const title = asString(scorecard.title);
+  return title !== undefined ? { type: 'scorecard', identifier, title } : { type: 'scorecard', identifier };
+}
+
+interface Condition {
+  path: Path;
+  condition: Record<string, JsonValue | undefined>;
+}
+
+/** Conditions below a `{combinator, conditions}` query, nested groups included (they nest the same way). */
+function* conditionsOf(query: JsonValue | undefined, path: Path, depth = 0): Generator<Condition> {
+  // Ours: a bound so a malformed, deeply nested query cannot recurse without end.
+  if (!isObject(query) || !Array.isArray(query.conditions) || depth > 20) return;
+  for (const [index, condition] of query.conditions.entries()) {
+    if (!isObject(condition)) continue;
+    const conditionPath = [...path, 'conditions', index];
+    if (Array.isArray(condition.conditions)) yield* conditionsOf(condition, conditionPath, depth + 1);
+    else yield { path: conditionPath, condition };
+  }
+}

@@ -5,7 +5,7 @@ import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
-import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
+import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchQueryFindings } from './shared/search-rule-finding.js';
 import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
@@ -14,6 +14,8 @@ interface Context {
   resource: ResourceRef;
   /** Relations removed from the blueprint the action runs on: what its expressions read (`.entity`). */
   removedRelations: ReadonlySet<string>;
+  /** Its mirror properties that copy `$team`: reading them is reading teams. */
+  teamProperties: ReadonlySet<string>;
   findings: FindingDraft[];
 }
 
@@ -31,6 +33,7 @@ export const actionMapping: Rule = {
         catalog,
         resource: actionRef(action),
         removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
+        teamProperties: teamPropertiesFor(catalog, actionBlueprint(action)),
         findings,
       };
       checkTriggerCondition(action, context);
@@ -55,7 +58,7 @@ export const actionMapping: Rule = {
 function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
   const finding = expressionFinding(
     context.catalog,
-    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations },
+    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties },
     { setsTeam },
   );
   if (finding) context.findings.push(finding);
@@ -215,6 +218,7 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       expression,
       subject: `The template {{ ${expression} }}`,
       removedRelations: context.removedRelations,
+      teamProperties: context.teamProperties,
     };
     const read = use === 'sets' ? undefined : expressionFinding(context.catalog, site);
     const finding = use === 'sets' || (read && use === 'reads-then-sets') ? expressionFinding(context.catalog, site, { setsTeam: true }) : read;

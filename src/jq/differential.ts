@@ -1,11 +1,13 @@
 import type { JsonValue } from '../model/json.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from './engine.js';
-import { sampleInput, VARIANT_COUNT, type SampleKind, type SampleTeam } from './sample-context.js';
+import { sampleInput, TEAM_MARKERS, VARIANT_COUNT, type SampleKind, type SampleTeam, type TeamForm } from './sample-context.js';
 
 export interface DifferentialOptions {
   kind: SampleKind;
   teams: readonly [SampleTeam, SampleTeam];
   queryIds: readonly string[];
+  /** Entity properties whose values are team values (mirrors of `$team`). */
+  teamProperties?: readonly string[];
   /**
    * The result becomes a team value (a mapping's `team`): it is right when it follows the
    * representation, i.e. titles in give titles out and identifiers in give the same teams'
@@ -27,10 +29,10 @@ export type DifferentialOutcome =
 export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string, options: DifferentialOptions): DifferentialOutcome {
   const toIdentifier = new Map(options.teams.map((team) => [team.title, team.identifier]));
   for (let variant = 0; variant < VARIANT_COUNT; variant++) {
-    const withTitles = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'title', options.queryIds), expression);
+    const withTitles = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'title', options.queryIds, options.teamProperties), expression);
     const failedTitles = failedRun(withTitles);
     if (failedTitles) return failedTitles;
-    const withIdentifiers = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'identifier', options.queryIds), expression);
+    const withIdentifiers = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'identifier', options.queryIds, options.teamProperties), expression);
     const failedIdentifiers = failedRun(withIdentifiers);
     if (failedIdentifiers) return failedIdentifiers;
     const expected = options.setsTeam && withTitles.ok ? { ok: true as const, values: withTitles.values.map((v) => translate(v, toIdentifier)) } : withTitles;
@@ -39,6 +41,65 @@ export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string
     }
   }
   return { kind: 'same', samples: VARIANT_COUNT };
+}
+
+export type DependenceOutcome =
+  /** `how` says what showed it, as a clause: which output carried a team value or changed with them. */
+  | { kind: 'depends'; how: string }
+  | { kind: 'independent'; samples: number }
+  | { kind: 'failed'; failure: EvaluationFailure; error: string };
+
+const FORMS: readonly TeamForm[] = ['title', 'identifier', 'marker'];
+const FORM_LABEL: Record<TeamForm, string> = { title: 'with team titles', identifier: 'with team identifiers', marker: 'with other team values' };
+
+/**
+ * Does the expression's result depend on team values at all? The samples differ in nothing but
+ * their team values (which teams, how many, and written as titles, identifiers or markers), so a
+ * result that carries a marker, or differs between any two samples, came from team values. This
+ * is what tells `getpath(["team"])` or `. as {team: $t} | $t` (team reads the tokens miss) from
+ * `.inputs.team` or `"x" as $team | $team` (names that only look like one).
+ */
+export function probeTeamDependence(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
+  // Big orgs repeat the same expression thousands of times (one mapping copied into every
+  // action): the engine caches each run, but building and keying a dozen samples still adds up.
+  let cache = dependenceCache.get(engine);
+  if (!cache) dependenceCache.set(engine, (cache = new Map()));
+  const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], expression]);
+  let outcome = cache.get(key);
+  if (!outcome) cache.set(key, (outcome = runDependenceProbe(engine, expression, options)));
+  return outcome;
+}
+
+const dependenceCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();
+
+function runDependenceProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
+  let first: { result: EvaluateResult; form: TeamForm } | undefined;
+  for (let variant = 0; variant < VARIANT_COUNT; variant++) {
+    for (const form of FORMS) {
+      const result = engine.evaluate(sampleInput(options.kind, variant, options.teams, form, options.queryIds, options.teamProperties), expression);
+      const failed = failedRun(result);
+      if (failed?.kind === 'failed') return failed;
+      if (form === 'marker' && carriesMarker(result)) {
+        return { kind: 'depends', how: `its result carries the team values (${shown(result)})` };
+      }
+      if (first === undefined) first = { result, form };
+      else if (!sameResult(first.result, result)) {
+        const other = form === first.form ? 'with other teams' : FORM_LABEL[form];
+        return { kind: 'depends', how: `it gives ${shown(first.result)} ${FORM_LABEL[first.form]} but ${shown(result)} ${other}` };
+      }
+    }
+  }
+  return { kind: 'independent', samples: VARIANT_COUNT * FORMS.length };
+}
+
+function carriesMarker(result: EvaluateResult): boolean {
+  const text = result.ok ? JSON.stringify(result.values) : result.error;
+  return TEAM_MARKERS.some((marker) => text.includes(marker));
+}
+
+/** A result for a reason: markers mean nothing to a reader, so they are shown as what they stand for. */
+function shown(result: EvaluateResult): string {
+  return describeResult(result).replaceAll(TEAM_MARKERS[0], '<a team>').replaceAll(TEAM_MARKERS[1], '<another team>');
 }
 
 function failedRun(result: EvaluateResult): DifferentialOutcome | undefined {

@@ -31,8 +31,12 @@ export type ReferenceResult = { ok: true; references: JqReferences } | { ok: fal
 /** jq's own variables: `$ENV.team` is the environment, never the org's team data. */
 const BUILTIN_VARIABLES = new Set(['ENV', '__loc__', '__prog_args']);
 
-/** Segments that make the next one a relation or property name rather than a meta property. */
-const NAMESPACES = new Set(['relations', 'properties']);
+/**
+ * Segments that make the next one something other than the team meta property: a relation or
+ * property name, or a user input (`.inputs.team` in a run, `.form.team` in a user input's jqQuery)
+ * that merely is called team.
+ */
+const NAMESPACES = new Set(['relations', 'properties', 'inputs', 'form']);
 
 export function extractReferences(source: string): ReferenceResult {
   let tokens: Token[];
@@ -183,6 +187,14 @@ export function teamMetaPaths(references: JqReferences): FieldPath[] {
     (path) =>
       !BUILTIN_VARIABLES.has(path.variable ?? '') &&
       path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
+  );
+}
+
+/** Paths that read `.properties.<name>` for one of `propertyNames` (properties holding team values). */
+export function propertyPaths(references: JqReferences, propertyNames: ReadonlySet<string>): FieldPath[] {
+  if (propertyNames.size === 0) return [];
+  return references.paths.filter(
+    (path) => !BUILTIN_VARIABLES.has(path.variable ?? '') && path.segments.some((segment, index) => segment === 'properties' && propertyNames.has(path.segments[index + 1] ?? '')),
   );
 }
 

@@ -50,22 +50,38 @@ const VARIANTS: readonly ((slot: number, a: string, b: string) => string[])[] = 
 
 export const VARIANT_COUNT = VARIANTS.length;
 
-export type TeamForm = 'title' | 'identifier';
+/**
+ * How team values are written: as titles, as identifiers, or as markers. A marker stands for a
+ * team and is a string nothing else in a sample or an expression holds, so an output carrying it
+ * can only have come from a team value.
+ */
+export type TeamForm = 'title' | 'identifier' | 'marker';
 
-/** The sample input for one variant, with every team value written as a title or as an identifier. */
-export function sampleInput(kind: SampleKind, variant: number, teams: readonly [SampleTeam, SampleTeam], form: TeamForm, queryIds: readonly string[]): JsonValue {
+export const TEAM_MARKERS: readonly [string, string] = ['__team_value_marker_a__', '__team_value_marker_b__'];
+
+/**
+ * The sample input for one variant, with every team value written in one form. `teamProperties`
+ * are entity properties whose values are team values (mirrors of `$team`): they get team slots too.
+ */
+export function sampleInput(
+  kind: SampleKind,
+  variant: number,
+  teams: readonly [SampleTeam, SampleTeam],
+  form: TeamForm,
+  queryIds: readonly string[],
+  teamProperties: readonly string[] = [],
+): JsonValue {
   const pick = VARIANTS[variant % VARIANTS.length]!;
-  const [a, b] = teams.map((team) => team[form]) as [string, string];
+  const [a, b] = form === 'marker' ? TEAM_MARKERS : (teams.map((team) => team[form]) as [string, string]);
   let slot = 0;
   const teamList = () => pick(slot++, a, b);
-  const entity = (identifier: string): JsonValue => ({
-    identifier,
-    title: identifier,
-    blueprint: 'sample',
-    team: teamList(),
-    properties: {},
-    relations: {},
-  });
+  const entity = (identifier: string): JsonValue => {
+    const team = teamList();
+    const properties: Record<string, JsonValue> = {};
+    // A mirror of the team holds the same teams as the entity's own team.
+    for (const name of teamProperties) properties[name] = team;
+    return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: {} };
+  };
   const user = (): JsonValue => ({ email: 'someone@example.com', team: teamList() });
   switch (kind) {
     case 'entity':

@@ -1,8 +1,8 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import type { Verdict } from '../model/finding.js';
-import { compareTitlesAndIdentifiers } from './differential.js';
+import { compareTitlesAndIdentifiers, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
-import { extractReferences, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
+import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
 import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
@@ -18,7 +18,14 @@ export interface ImpactContext {
    * result that differs between titles and identifiers is what the expression already gives.
    */
   migrated?: boolean;
+  /**
+   * Entity properties whose values are team values (a mirror property through `$team`): reading
+   * `.properties.<name>` reads team values, and the samples hold teams there.
+   */
+  teamProperties?: ReadonlySet<string>;
 }
+
+const NO_PROPERTIES: ReadonlySet<string> = new Set();
 
 export interface TitleLiteral {
   title: string;
@@ -30,10 +37,22 @@ export interface ExpressionImpact {
   verdict: Verdict;
   /** The team reads found, as written (`.user.team`, `.relations.owning_team`). */
   teamReads: string[];
+  /** Reads of properties that hold team values (`.properties.owning_team`), as written. */
+  teamPropertyReads?: string[];
+  /**
+   * Set when the tokens show no team read but running the expression on samples shows its
+   * result depends on team values: how that showed, as a clause for the reason.
+   */
+  foundByRunning?: string;
   removedRelations: string[];
   titles: TitleLiteral[];
   /** The expression with titles replaced by identifiers and removed relations by `.team`. */
   rewrite?: string;
+  /**
+   * The rewrite jq does not compile (the expression itself is invalid, or the edit broke it):
+   * never offered to copy. `edits` says by hand what the rewrite would have changed.
+   */
+  rejectedRewrite?: { rewrite: string; error: string; edits: string[] };
   /** Set when our lexer could not read the expression; the verdict is then a cautious `review`. */
   lexError?: string;
   /** jq's own message when jq does not compile the expression; the verdict is `review` at least. */
@@ -81,12 +100,16 @@ export function assessTeamExpression(
   context: ImpactContext,
   options: AssessOptions = {},
 ): ExpressionImpact | undefined {
+  const teamProperties = context.teamProperties ?? NO_PROPERTIES;
+  // Only what could touch teams is worth lexing, compiling or running; a big org has many
+  // expressions and few of them name a team.
+  if (!options.setsTeam && (options.externalInput || !mentionsTeamText(expression, context.removedRelations, teamProperties))) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
   const result = extractReferences(expression);
   if (!result.ok) {
-    const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations);
+    const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations, teamProperties);
     if (!mentionsTeam && !options.setsTeam) return undefined;
     const impact: ExpressionImpact = {
       verdict: 'review',
@@ -101,8 +124,22 @@ export function assessTeamExpression(
   }
   const { references } = result;
   const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
+  const propertyReads = options.externalInput ? [] : propertyPaths(references, teamProperties).map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
-  if (teamReads.length === 0 && relationReads.length === 0 && !options.setsTeam) return undefined;
+  const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
+  const teams = sampleTeams(context.teams);
+  const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
+  // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
+  // `. as {team: $t}`) or only a name that looks like one (`$team`) is what running it shows.
+  let foundByRunning: string | undefined;
+  // jq gave no answer (a loop, a crash): whether it reads teams is unknown, so a person looks.
+  let undecided: { failure: EvaluationFailure; error: string } | undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && runnable) {
+    const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
+    if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
+    if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
+  }
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -112,7 +149,8 @@ export function assessTeamExpression(
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
     if (status.state === 'title-unknown-identifier') titleLiterals.push({ literal, title: { title: literal.value } });
     if (status.state === 'identifier') comparesIdentifiers = true;
-    if (status.state === 'unknown') unknownLiterals.push(literal.value);
+    // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
+    if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
   }
 
   const impact: ExpressionImpact = {
@@ -121,9 +159,10 @@ export function assessTeamExpression(
     removedRelations: unique(relationReads.map((read) => read.relation)),
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
+  if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   // Reading the expression settles breaks and unaffected; only what is left is worth running.
-  if (impact.verdict === 'review' && context.jq && context.sample && jqError === undefined && jqFailure === undefined && !options.externalInput) {
-    const judged = judgeBySamples(expression, references, unique(unknownLiterals), context.jq, context.sample, sampleTeams(context.teams), options.setsTeam ?? false);
+  if (impact.verdict === 'review' && runnable) {
+    const judged = judgeBySamples(expression, references, unique(unknownLiterals), runnable.jq, runnable.kind, teams, { setsTeam: options.setsTeam ?? false, queryIds, teamProperties: [...teamProperties] });
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
     // Nothing in it is a title or a removed relation (those were settled above): it only passes
@@ -134,7 +173,11 @@ export function assessTeamExpression(
       impact.evaluation = `${judged.evaluation}; the org already holds team identifiers (its blueprints use ownership and its entities' teams are identifiers), so this is already what it gives`;
     }
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+    // A result that changes between titles and identifiers already shows the read: said once.
+    if (foundByRunning !== undefined && judged.verdict === 'breaks') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   }
+  if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
+  if (undecided !== undefined) impact.jqFailure ??= undecided;
   if (jqFailure !== undefined) {
     impact.jqFailure = jqFailure;
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
@@ -144,7 +187,15 @@ export function assessTeamExpression(
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
-  if (rewrite !== expression) impact.rewrite = rewrite;
+  if (rewrite !== expression) {
+    // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
+    // so. One string literal swapped for another in an expression jq compiles stays valid, so
+    // only a relation edit or an expression jq rejects costs a trip to jq.
+    const provablyValid = validity?.ok === true && relationReads.length === 0;
+    const compiles = provablyValid ? undefined : context.jq?.validate(rewrite);
+    if (compiles && !compiles.ok) impact.rejectedRewrite = { rewrite, error: compiles.error, edits: describeEdits(expression, titleLiterals, relationReads.map((r) => r.path)) };
+    else impact.rewrite = rewrite;
+  }
   return impact;
 }
 
@@ -160,11 +211,10 @@ function judgeBySamples(
   jq: JqEngine,
   kind: SampleKind,
   teams: [SampleTeam, SampleTeam],
-  setsTeam: boolean,
+  { setsTeam, queryIds, teamProperties }: { setsTeam: boolean; queryIds: readonly string[]; teamProperties: readonly string[] },
 ): { verdict: Verdict; evaluation: string; jqFailure?: { failure: EvaluationFailure; error: string } } {
-  const queryIds = kind === 'policy' ? policyQueryIds(references.paths) : [];
   const label = SAMPLE_LABEL[kind];
-  const outcome = compareTitlesAndIdentifiers(jq, expression, { kind, teams, queryIds, setsTeam });
+  const outcome = compareTitlesAndIdentifiers(jq, expression, { kind, teams, queryIds, setsTeam, teamProperties });
   if (outcome.kind === 'failed') return failedRun(outcome, label);
   if (outcome.kind === 'differs') {
     const standIn = teams.some((team) => team.placeholder) ? ' (for stand-in teams: the org names no team identifiers yet)' : '';
@@ -173,7 +223,7 @@ function judgeBySamples(
       evaluation: `run by jq on sample ${label}, it gives ${outcome.withTitles} while teams are titles but ${outcome.withIdentifiers} once they are identifiers${standIn}`,
     };
   }
-  const unfilled = unfilledPaths(references.paths, sampleInput(kind, 0, teams, 'title', queryIds)).map((p) => expression.slice(p.start, p.end));
+  const unfilled = unfilledPaths(references.paths, sampleInput(kind, 0, teams, 'title', queryIds, teamProperties)).map((p) => expression.slice(p.start, p.end));
   if (unfilled.length > 0) {
     return {
       verdict: 'review',
@@ -182,7 +232,7 @@ function judgeBySamples(
   }
   for (const literal of unknownLiterals.slice(0, MAX_PROBED_LITERALS)) {
     const asTeam: SampleTeam = { title: literal, identifier: probeIdentifier(literal) };
-    const probe = compareTitlesAndIdentifiers(jq, expression, { kind, teams: [asTeam, teams[1]], queryIds, setsTeam });
+    const probe = compareTitlesAndIdentifiers(jq, expression, { kind, teams: [asTeam, teams[1]], queryIds, setsTeam, teamProperties });
     if (probe.kind === 'failed') return failedRun(probe, label);
     if (probe.kind === 'differs') {
       return {
@@ -197,6 +247,23 @@ function judgeBySamples(
       ? `run by jq on ${outcome.samples} sample ${label}, it passes team values through, so it yields identifiers once teams are identifiers`
       : `run by jq on ${outcome.samples} sample ${label}, it gives the same result with team titles and with team identifiers`,
   };
+}
+
+/**
+ * Whether the result depends on team values, run with the org's sample teams and then with each
+ * string the expression compares with standing as a team: `getpath(["team"]) | index("Team 37")`
+ * gives the same `null` for every other team, so only that team shows the read.
+ */
+function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'setsTeam' | 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
+  const names = new Set(['team', ...(options.teamProperties ?? [])]);
+  const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
+  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: probeIdentifier(value) }, options.teams[1]])];
+  let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
+  for (const teams of teamSets) {
+    outcome = probeTeamDependence(jq, expression, { ...options, teams });
+    if (outcome.kind !== 'independent') return outcome;
+  }
+  return outcome;
 }
 
 /** jq gave no answer on a sample: nothing is known about the result, so a person must look. */
@@ -215,10 +282,19 @@ function probeIdentifier(literal: string): string {
   return slug === literal ? `${slug}_id` : slug;
 }
 
-/** When the lexer gives up: any spelling of a team read or of a removed relation counts. */
-function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>): boolean {
+/**
+ * The cheap first cut: an expression that names no team, no removed relation and no team-valued
+ * property (not even through a `\u` escape) cannot read team values, whatever it does.
+ */
+function mentionsTeamText(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
+  if (expression.includes('team') || expression.includes('\\u')) return true;
+  return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
+}
+
+/** When the lexer gives up: any spelling of a team read, a removed relation or a team-valued property counts. */
+function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
   if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
-  return [...removedRelations].some((relation) => expression.includes(relation));
+  return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
 }
 
 /** Apply replacements right to left so earlier offsets stay valid. */
@@ -234,10 +310,7 @@ function rewriteExpression(
     }
   }
   for (const path of relationReads) {
-    const text = expression.slice(path.start, path.end);
-    // `.relations.<id>` (in any spelling, piped or not) becomes `.team`: the ownership it turns into.
-    const replaced = text.replace(/\.?\s*relations\s*(?:\|\s*)?(?:\.\s*"[^"]*"|\.\s*[A-Za-z_][A-Za-z0-9_]*|\[\s*"[^"]*"\s*\])/, '.team');
-    edits.push({ start: path.start, end: path.end, text: replaced.startsWith('..') ? replaced.slice(1) : replaced });
+    edits.push({ start: path.start, end: path.end, text: relationToTeam(expression.slice(path.start, path.end)) });
   }
   edits.sort((a, b) => b.start - a.start);
   let result = expression;
@@ -248,6 +321,26 @@ function rewriteExpression(
     lastStart = edit.start;
   }
   return result;
+}
+
+/** `.relations.<id>` (in any spelling, piped or not) becomes `.team`: the ownership it turns into. */
+function relationToTeam(text: string): string {
+  const replaced = text.replace(/\.?\s*relations\s*(?:\|\s*)?(?:\.\s*"[^"]*"|\.\s*[A-Za-z_][A-Za-z0-9_]*|\[\s*"[^"]*"\s*\])/, '.team');
+  return replaced.startsWith('..') ? replaced.slice(1) : replaced;
+}
+
+/** The rewrite's edits as a reader applies them by hand: `"Payments" → "payments"`, `.relations.owning_team → .team`. */
+function describeEdits(
+  expression: string,
+  titles: { literal: StringLiteral; title: TitleLiteral }[],
+  relationReads: { start: number; end: number }[],
+): string[] {
+  const edits = titles.flatMap(({ title }) => (title.identifier !== undefined ? [`${JSON.stringify(title.title)} → ${JSON.stringify(title.identifier)}`] : []));
+  for (const path of relationReads) {
+    const text = expression.slice(path.start, path.end);
+    edits.push(`${text} → ${relationToTeam(text)}`);
+  }
+  return unique(edits);
 }
 
 function unique<T>(values: T[]): T[] {
@@ -269,6 +362,12 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (impact.teamReads.length > 0) {
     parts.push(`reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
   }
+  if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
+    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, a property holding team values, which change from team titles to team identifiers`);
+  }
+  if (impact.foundByRunning !== undefined) {
+    parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);
+  }
   if (impact.titles.length > 0) {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
   }
@@ -276,7 +375,8 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (impact.jqFailure && !impact.evaluation) {
     parts.push(`jq could not compile it (${impact.jqFailure.failure === 'timeout' ? 'it timed out' : 'jq crashed'}: ${impact.jqFailure.error}), so it is listed for review`);
   }
-  if (impact.jqError) parts.push(`it does not compile as jq (${impact.jqError})`);
-  else if (impact.lexError) parts.push(`its jq could not be read (${impact.lexError}), so it is listed for review`);
+  // The error itself is said once, in the finding's note: here only what it means.
+  if (impact.jqError) parts.push('it does not compile as jq (see the note for jq\'s message)');
+  else if (impact.lexError) parts.push('this tool could not read its jq, so it is listed for review');
   return parts.join('; ');
 }

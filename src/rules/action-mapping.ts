@@ -1,10 +1,11 @@
 import type { Catalog } from '../catalog/catalog.js';
+import { partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
-import { actionBlueprint, actionRef, removedRelationsFor } from './shared/resources.js';
+import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchQueryFindings } from './shared/search-rule-finding.js';
 import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
@@ -13,6 +14,8 @@ interface Context {
   resource: ResourceRef;
   /** Relations removed from the blueprint the action runs on: what its expressions read (`.entity`). */
   removedRelations: ReadonlySet<string>;
+  /** Its mirror properties that copy `$team`: reading them is reading teams. */
+  teamProperties: ReadonlySet<string>;
   findings: FindingDraft[];
 }
 
@@ -30,6 +33,7 @@ export const actionMapping: Rule = {
         catalog,
         resource: actionRef(action),
         removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
+        teamProperties: teamPropertiesFor(catalog, actionBlueprint(action)),
         findings,
       };
       checkTriggerCondition(action, context);
@@ -54,7 +58,7 @@ export const actionMapping: Rule = {
 function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
   const finding = expressionFinding(
     context.catalog,
-    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations },
+    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties },
     { setsTeam },
   );
   if (finding) context.findings.push(finding);
@@ -70,7 +74,7 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
 }
 
 /**
- * Entity mapping values are jq; `team` sets the team meta property; relations may be removed.
+ * Entity mapping values: `team` sets the team meta property; relations may be removed.
  * `team` and relation values may be lists (`"team": ["Platform"]`): each string in a list is
  * judged as the string alone would be, at its own location; a team search query by its rules.
  */
@@ -78,7 +82,7 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team') {
       for (const item of mappingItems(value, [...base, 'team'])) {
-        if (typeof item.value === 'string') add(context, item.path, item.value, 'The mapping of team', true);
+        if (typeof item.value === 'string') checkMappingString(context, item.path, item.value, 'The mapping of team', true);
         else checkQuery(item.value, item.path, 'The team search query', context);
       }
     } else if (key === 'relations' && isObject(value)) {
@@ -89,18 +93,74 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
           continue;
         }
         for (const item of mappingItems(target, path)) {
-          if (typeof item.value === 'string') add(context, item.path, item.value, `The mapping of relation "${relation}"`);
+          if (typeof item.value === 'string') checkMappingString(context, item.path, item.value, `The mapping of relation "${relation}"`);
           else checkQuery(item.value, item.path, `The search query of relation "${relation}"`, context);
         }
       }
     } else if (key === 'properties' && isObject(value)) {
       for (const [property, expression] of Object.entries(value)) {
-        if (typeof expression === 'string') add(context, [...base, 'properties', property], expression, `The mapping of property "${property}"`);
+        if (typeof expression === 'string') checkMappingString(context, [...base, 'properties', property], expression, `The mapping of property "${property}"`);
       }
     } else if (typeof value === 'string' && key !== 'blueprint') {
-      add(context, [...base, key], value, `The mapping of ${key}`);
+      checkMappingString(context, [...base, key], value, `The mapping of ${key}`);
     }
   }
+}
+
+/**
+ * One string of an UPSERT mapping. The service's v2 mappings write jq inside `{{ }}` templates and
+ * everything else as a literal (`"icon": "Cluster"`, `"team": ["Platform"]`); older mappings and
+ * hand-written ones hold bare jq. A string with a template is judged by its templates, plain text
+ * as a literal (a team value for `team`, nothing to judge elsewhere), anything else as bare jq.
+ */
+function checkMappingString(context: Context, path: Path, value: string, subject: string, setsTeam = false): void {
+  if (templateExpressions(value).length > 0) {
+    const finding = templateFinding(context, path, value, setsTeam ? 'sets' : 'reads');
+    if (finding) context.findings.push(finding);
+  } else if (isPlainText(value)) {
+    if (setsTeam) {
+      const finding = literalTeamFinding(context, path, value);
+      if (finding) context.findings.push(finding);
+    }
+  } else {
+    add(context, path, value, subject, setsTeam);
+  }
+}
+
+/** Text jq could only read as an undefined function or a syntax error: a literal value, not code. */
+function isPlainText(value: string): boolean {
+  return !/[.$"()[\]{}|]/.test(value);
+}
+
+/** A literal team value written by a mapping: a title stops matching once `$team` holds identifiers. */
+function literalTeamFinding(context: Context, path: Path, value: string): FindingDraft | undefined {
+  const split = partitionTeamValues(context.catalog.teams, [value]);
+  if (split.identifiers.length > 0) return undefined;
+  const base = { category: 'action-mapping' as const, resource: context.resource, location: joinPath(...path), evidence: value };
+  if (split.titles.length > 0) {
+    const identifier = split.translated[0]!;
+    return {
+      ...base,
+      reason: `The mapping sets the team meta property to team title ${JSON.stringify(value)}; after the migration $team holds team identifiers, so this value matches no team.`,
+      suggestion: `Write the team's identifier: ${JSON.stringify(identifier)}.`,
+      verdict: 'breaks',
+      rewrite: JSON.stringify(identifier),
+    };
+  }
+  if (split.pendingTitles.length > 0) {
+    return {
+      ...base,
+      reason: `The mapping sets the team meta property to team title ${JSON.stringify(value)}; after the migration $team holds team identifiers.`,
+      suggestion: `Write the team's identifier instead: ${unknownIdentifierHint(split.pendingTitles)}.`,
+      verdict: 'breaks',
+    };
+  }
+  return {
+    ...base,
+    reason: `The mapping sets the team meta property to ${JSON.stringify(value)}, which is neither a known team title nor a known team identifier.`,
+    suggestion: 'Check that the value is a team identifier once the migration has run (pass --teams-map to tell titles from identifiers).',
+    verdict: 'review',
+  };
 }
 
 /** A mapping value, or each element of a list of them, with its own path. */
@@ -133,37 +193,49 @@ const SEVERITY = { breaks: 2, review: 1, unaffected: 0 } as const;
 /** Webhook, GitHub, GitLab, ... payloads: only the jq inside `{{ }}` is code. One finding per string. */
 function checkTemplates(invocation: JsonObject, base: Path, context: Context): void {
   for (const { path, value } of strings(invocation, base)) {
-    // A key named team inside a body carries the team onward; say so in the reason.
-    const setsTeam = path[path.length - 1] === 'team' || path[path.length - 1] === '$team';
-    const affected: { expression: string; finding: FindingDraft }[] = [];
-    for (const expression of templateExpressions(value)) {
-      const finding = expressionFinding(
-        context.catalog,
-        {
-          category: 'action-mapping',
-          resource: context.resource,
-          location: joinPath(...path),
-          expression,
-          subject: `The template {{ ${expression} }}`,
-          removedRelations: context.removedRelations,
-        },
-        { setsTeam },
-      );
-      if (finding) affected.push({ expression, finding });
-    }
-    if (affected.length === 0) continue;
-    const worst = affected.reduce((a, b) => (SEVERITY[b.finding.verdict ?? 'review'] > SEVERITY[a.finding.verdict ?? 'review'] ? b : a));
-    const rewrites = new Map(affected.flatMap(({ expression, finding }) => (finding.rewrite !== undefined ? [[expression, finding.rewrite] as const] : [])));
-    const rewrite = replaceTemplateExpressions(value, (expression) => rewrites.get(expression));
-    const merged: FindingDraft = {
-      ...worst.finding,
-      evidence: value,
-      reason: affected.map((a) => a.finding.reason).join(' '),
-    };
-    if (rewrite !== value) {
-      merged.rewrite = rewrite;
-      merged.suggestion = `Change it to: ${rewrite}`;
-    } else delete merged.rewrite;
-    context.findings.push(merged);
+    // A key named team inside a body carries the team onward; say so in the reason. It is only a
+    // name, though: a value that is no team read (`{{ .inputs.team }}`, a user input) is no finding.
+    const teamKey = path[path.length - 1] === 'team' || path[path.length - 1] === '$team';
+    const finding = templateFinding(context, path, value, teamKey ? 'reads-then-sets' : 'reads');
+    if (finding) context.findings.push(finding);
   }
+}
+
+/**
+ * How a template's result is used: only read, set as the team meta property (an UPSERT mapping's
+ * `team`), or passed on under a `team` key, which sets a team only when it carries a team read.
+ */
+type TemplateUse = 'reads' | 'sets' | 'reads-then-sets';
+
+/** One finding for a string's `{{ }}` templates: the worst verdict, every reason, every rewrite placed back in the string. */
+function templateFinding(context: Context, path: Path, value: string, use: TemplateUse): FindingDraft | undefined {
+  const affected: { expression: string; finding: FindingDraft }[] = [];
+  for (const expression of templateExpressions(value)) {
+    const site = {
+      category: 'action-mapping' as const,
+      resource: context.resource,
+      location: joinPath(...path),
+      expression,
+      subject: `The template {{ ${expression} }}`,
+      removedRelations: context.removedRelations,
+      teamProperties: context.teamProperties,
+    };
+    const read = use === 'sets' ? undefined : expressionFinding(context.catalog, site);
+    const finding = use === 'sets' || (read && use === 'reads-then-sets') ? expressionFinding(context.catalog, site, { setsTeam: true }) : read;
+    if (finding) affected.push({ expression, finding });
+  }
+  if (affected.length === 0) return undefined;
+  const worst = affected.reduce((a, b) => (SEVERITY[b.finding.verdict ?? 'review'] > SEVERITY[a.finding.verdict ?? 'review'] ? b : a));
+  const rewrites = new Map(affected.flatMap(({ expression, finding }) => (finding.rewrite !== undefined ? [[expression, finding.rewrite] as const] : [])));
+  const rewrite = replaceTemplateExpressions(value, (expression) => rewrites.get(expression));
+  const merged: FindingDraft = {
+    ...worst.finding,
+    evidence: value,
+    reason: affected.map((a) => a.finding.reason).join(' '),
+  };
+  if (rewrite !== value) {
+    merged.rewrite = rewrite;
+    merged.suggestion = `Change it to: ${rewrite}`;
+  } else delete merged.rewrite;
+  return merged;
 }

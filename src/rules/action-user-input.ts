@@ -4,7 +4,7 @@ import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath } from './shared/location.js';
-import { actionBlueprint, actionRef, isAutomation, removedRelationsFor } from './shared/resources.js';
+import { actionBlueprint, actionRef, isAutomation, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchRuleFinding } from './shared/search-rule-finding.js';
 import { jqQueries, searchRules } from './shared/walk.js';
 
@@ -30,6 +30,7 @@ export const actionUserInput: Rule = {
       if (!found) continue;
       const resource = actionRef(action);
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
+      const teamProperties = teamPropertiesFor(catalog, actionBlueprint(action));
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : {};
       for (const [input, definition] of Object.entries(properties)) {
         if (!isObject(definition)) continue;
@@ -43,6 +44,7 @@ export const actionUserInput: Rule = {
             expression: query.expression,
             subject: `The jqQuery of input "${input}"`,
             removedRelations,
+            teamProperties,
           });
           if (finding) {
             findings.push(finding);
@@ -75,6 +77,7 @@ export const actionUserInput: Rule = {
           expression: query.expression,
           subject: 'The jqQuery of the form',
           removedRelations,
+          teamProperties,
         });
         if (finding) findings.push(finding);
       }

@@ -4,7 +4,7 @@ import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath } from './shared/location.js';
-import { blueprintRef, removedRelationsFor } from './shared/resources.js';
+import { blueprintRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 
 /** Calculations run on the entity, so `.team` is the team meta property itself. */
 export const calculationProperty: Rule = {
@@ -23,6 +23,7 @@ export const calculationProperty: Rule = {
           expression: calculation,
           subject: `Calculation property "${property}"`,
           removedRelations: removedRelationsFor(catalog, id),
+          teamProperties: teamPropertiesFor(catalog, id),
         });
         if (finding) findings.push(finding);
       }

@@ -128,6 +128,7 @@ const BLUEPRINT = object(
     title: str,
     relations: mapOf(object({ target: str, many: bool, required: bool, title: str }, { required: ['target'] })),
     calculationProperties: mapOf(object({ calculation: str, title: str, type: str }, { required: ['calculation'] })),
+    mirrorProperties: mapOf(object({ path: str, title: str }, { required: ['path'] })),
     // `{}` (no path) is no inheritance; the loader notes it where it matters.
     teamInheritance: object({ path: str }),
     ownership: object({ type: oneOf('Direct', 'Inherited'), path: str }, { required: ['type'] }),

@@ -98,10 +98,20 @@ describe('suggestions and notes per verdict', () => {
     expect(draft?.suggestion).toMatch(/^Fix the expression first: jq does not compile it\. /);
   });
 
-  it('with a title in an invalid expression, the rewrite is offered as the second step, after the fix', () => {
+  it('with a title in an invalid expression, names the edit as the second step and offers no rewrite to copy', () => {
+    // Before issue 11 the uncompilable `.team | index("platform") !=` was offered as the rewrite.
     const draft = finding('.team | index("Platform Team") !=');
-    expect(draft?.rewrite).toBe('.team | index("platform") !=');
-    expect(draft?.suggestion).toBe('Fix the expression first: jq does not compile it. Then change it to: .team | index("platform") !=');
+    expect(draft?.rewrite).toBeUndefined();
+    expect(draft?.suggestion).toBe('Fix the expression first: jq does not compile it. Then make these edits: "Platform Team" → "platform".');
+  });
+
+  it("says jq's message once: in the note, not again in the reason", () => {
+    const draft = finding('.team | length >');
+    const message = draft?.note?.replace(/^not valid jq; /, '') ?? '';
+    expect(message).toMatch(/^jq: error: syntax error/);
+    expect(draft?.reason).not.toContain(message);
+    expect(draft?.reason).toContain('it does not compile as jq');
+    expect(`${draft?.reason} ${draft?.suggestion} ${draft?.note}`.split('syntax error').length - 1).toBe(1);
   });
 
   it('tells a lexer gap from invalid jq when jq accepts the expression', () => {
@@ -110,5 +120,9 @@ describe('suggestions and notes per verdict', () => {
     expect(draft?.verdict).toBe('review');
     expect(draft?.note).toBe("jq compiles it, but this tool's lexer could not read it (unterminated string literal at offset 8); check it by hand");
     expect(finding('.team | "open', {})?.note).toBe('not valid jq: unterminated string literal at offset 8');
+    // Said once: the note carries the message, the reason only what it means.
+    expect(draft?.reason).toContain('this tool could not read its jq, so it is listed for review');
+    expect(draft?.reason).not.toContain('unterminated');
+    expect(finding('.team | "open', {})?.reason).not.toContain('unterminated');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { extractReferences, type FieldPath } from '../../src/jq/references.js';
-import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths } from '../../src/jq/sample-context.js';
+import { policyQueryIds, sampleInput, sampleTeams, TEAM_MARKERS, unfilledPaths } from '../../src/jq/sample-context.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
 import { assessTeamExpression } from '../../src/jq/team-impact.js';
 
@@ -38,6 +38,18 @@ describe('sampleInput', () => {
   it('writes every team slot in the requested form', () => {
     expect(sampleInput('user-input', 0, teams, 'title', [])).toMatchObject({ user: { team: ['Payments'] }, entity: { team: ['Payments'] } });
     expect(sampleInput('user-input', 2, teams, 'identifier', [])).toMatchObject({ user: { team: ['payments'] }, entity: { team: ['sre'] } });
+  });
+
+  it('writes markers, strings no team, title or identifier holds, in the marker form', () => {
+    const input = sampleInput('user-input', 1, teams, 'marker', []);
+    expect(input).toMatchObject({ user: { team: [...TEAM_MARKERS] }, entity: { team: [...TEAM_MARKERS] } });
+    for (const marker of TEAM_MARKERS) expect(teams.flatMap((t) => [t.title, t.identifier])).not.toContain(marker);
+  });
+
+  it('puts the entity\'s teams into properties known to hold team values', () => {
+    const input = sampleInput('entity', 1, teams, 'title', [], ['owning_team']);
+    expect(input).toMatchObject({ team: ['Payments', 'SRE'], properties: { owning_team: ['Payments', 'SRE'] } });
+    expect((sampleInput('entity', 1, teams, 'title', []) as { properties: object }).properties).toEqual({});
   });
 
   it('gives a diff different teams before and after in one variant', () => {

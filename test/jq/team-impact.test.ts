@@ -121,9 +121,13 @@ describe('invalid jq', () => {
   it('keeps a team-touching expression jq rejects, with jq\'s message, at least review', () => {
     const unaffectedOtherwise = withJq('.team | contains(["payments"]', 'entity');
     expect(unaffectedOtherwise).toMatchObject({ verdict: 'review', jqError: expect.stringContaining('syntax error') });
-    expect(describeImpact(unaffectedOtherwise!)).toContain('it does not compile as jq (jq: error: syntax error');
+    // jq's message is said once, in the finding's note (expression-finding.test.ts); the reason only says what it means.
+    expect(describeImpact(unaffectedOtherwise!)).toContain("it does not compile as jq (see the note for jq's message)");
+    expect(describeImpact(unaffectedOtherwise!)).not.toContain('syntax error');
+    // The title still breaks, but a rewrite that keeps the syntax error is never offered to copy (issue 11).
     const breaksAnyway = withJq('.team | index("Payments"', 'entity');
-    expect(breaksAnyway).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("payments"', jqError: expect.any(String) });
+    expect(breaksAnyway).toMatchObject({ verdict: 'breaks', jqError: expect.any(String), rejectedRewrite: { rewrite: '.team | index("payments"', edits: ['"Payments" → "payments"'] } });
+    expect(breaksAnyway?.rewrite).toBeUndefined();
   });
 
   it('keeps one our lexer cannot read either', () => {

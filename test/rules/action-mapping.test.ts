@@ -45,7 +45,8 @@ ruleTester('action-mapping', {
             type: 'WEBHOOK',
             url: 'https://hooks.example/team/.team?x={{ .entity.identifier }}',
             headers: { 'X-Team': 'Payments' },
-            body: { text: 'Ask your .team lead', teams: '{{ .entity.properties.teams }}', nested: ['{{ .inputs.teamsize }}'] },
+            // A body key named team carrying a user input called team is no team read (issue 11).
+            body: { text: 'Ask your .team lead', teams: '{{ .entity.properties.teams }}', nested: ['{{ .inputs.teamsize }}'], team: '{{ .inputs.team }}', owner: { $team: '{{ .form.team }}' } },
           }),
         ],
       }),
@@ -97,6 +98,39 @@ ruleTester('action-mapping', {
           evidence: '[.inputs.team.identifier]',
           reason: 'owning_team',
         },
+      ],
+    },
+    {
+      name: 'a v2 mapping as the service writes it: {{ }} templates are jq, other strings are literal values',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        actions: [
+          selfService('templated', {
+            type: 'UPSERT_ENTITY',
+            blueprintIdentifier: 'service',
+            mapping: {
+              identifier: '{{ .inputs.name }}',
+              icon: 'Cluster',
+              team: '{{ if .inputs.critical then ["Payments"] else .entity.team end }}',
+              properties: { status: 'unowned', owner: 'Owner: {{ .entity.team[0] }}' },
+            },
+          }),
+          selfService('literal_title', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: ['Payments', 'platform'] } }),
+          selfService('literal_unknown', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: 'Billing' } }),
+        ],
+      }),
+      findings: [
+        {
+          location: 'invocationMethod.mapping.team',
+          resource: A('templated'),
+          verdict: 'breaks',
+          rewrite: '{{ if .inputs.critical then ["payments"] else .entity.team end }}',
+          evidence: '{{ if .inputs.critical then ["Payments"] else .entity.team end }}',
+        },
+        { location: 'invocationMethod.mapping.properties.owner', resource: A('templated'), verdict: 'review', evidence: 'Owner: {{ .entity.team[0] }}' },
+        { location: 'invocationMethod.mapping.team[0]', resource: A('literal_title'), verdict: 'breaks', rewrite: '"payments"', evidence: 'Payments' },
+        { location: 'invocationMethod.mapping.team', resource: A('literal_unknown'), verdict: 'review', rewrite: undefined, evidence: 'Billing' },
       ],
     },
     {

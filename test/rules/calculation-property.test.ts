@@ -33,9 +33,34 @@ ruleTester('calculation-property', {
       name: 'a removed relation of another blueprint',
       org: org({ blueprints: [betaBlueprint('repository', 'owning_team'), blueprint('service', calc({ o: '.relations.owning_team' }))] }),
     },
+    {
+      name: 'a mirror property that copies another property, not $team',
+      org: org({
+        teams: TEAMS,
+        blueprints: [
+          blueprint('domain'),
+          blueprint('service', { relations: { domain: { target: 'domain', many: false } }, mirrorProperties: { domain_tier: { path: 'domain.tier' } }, ...calc({ t: '.properties.domain_tier | index("Payments") != null' }) }),
+        ],
+      }),
+    },
     { name: 'a calculation that is not a string', org: org({ blueprints: [blueprint('service', { calculationProperties: { a: { title: 'a', type: 'string' } } })] }) },
   ],
   invalid: [
+    {
+      name: 'reads a mirror property that copies $team: a team read like .team',
+      org: org({
+        teams: TEAMS,
+        blueprints: [
+          blueprint('domain'),
+          blueprint('service', {
+            relations: { domain: { target: 'domain', many: false } },
+            mirrorProperties: { domain_team: { path: 'domain.$team' } },
+            ...calc({ t: '.properties.domain_team | index("Payments") != null' }),
+          }),
+        ],
+      }),
+      findings: [{ location: loc('t'), resource: service, verdict: 'breaks', rewrite: '.properties.domain_team | index("payments") != null' }],
+    },
     {
       name: 'reads .team',
       org: org({ teams: TEAMS, blueprints: [blueprint('service', calc({ owner_list: '.team | join(", ")' }))] }),

@@ -58,8 +58,8 @@ describe('the public-shapes org', () => {
         // a path rule through $team, in a widget dataset and in an execute policy
         ['page-widget', 'repositories_dashboard', 'widgets[0].widgets[0].dataset.rules[1]', 'review', null],
         ['action-dynamic-permission', 'create_pd_service', 'permissions.execute.policy.queries.my_teams.rules[0]', 'review', null],
-        // UPSERT_ENTITY team as a list: its element judged as jq at its own location
-        ['action-mapping', 'create_pd_service', 'invocationMethod.mapping.team[0]', 'review', null],
+        // UPSERT_ENTITY team as a list of literal titles: each element judged as a team value at its own location
+        ['action-mapping', 'create_pd_service', 'invocationMethod.mapping.team[0]', 'breaks', JSON.stringify('platform')],
         // a removed relation written as a list
         ['action-mapping', 'register_repository', 'invocationMethod.mapping.relations.owning_team', 'breaks', JSON.stringify({ team: ['{{ .inputs.owner }}'] })],
         // integration and webhook mappings with team lists

@@ -12,6 +12,8 @@ export interface ExpressionSite {
   /** What this expression is, for the reason: "The calculation", "The visibility jqQuery". */
   subject: string;
   removedRelations: ReadonlySet<string>;
+  /** Properties of the blueprint whose values are team values (mirror properties through `$team`). */
+  teamProperties?: ReadonlySet<string>;
 }
 
 /**
@@ -40,6 +42,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: catalog.migrated,
+      ...(site.teamProperties && { teamProperties: site.teamProperties }),
     },
     options,
   );
@@ -53,6 +56,11 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   if (impact.rewrite !== undefined) {
     suggestion = `Change it to: ${impact.rewrite}`;
     if (unknown.length > 0) suggestion += ` (${unknownIdentifierHint(unknown)})`;
+  } else if (impact.rejectedRewrite !== undefined) {
+    // Never offered to copy: jq would reject it. The edits still are right, so name them.
+    suggestion = `Make these edits: ${impact.rejectedRewrite.edits.join(', ')}`;
+    if (impact.jqError === undefined) suggestion += `, and check the result compiles (applied as written here it does not: ${impact.rejectedRewrite.error})`;
+    suggestion += unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}.` : '.';
   } else if (unknown.length > 0) {
     suggestion = `Replace the title with the team's identifier: ${unknownIdentifierHint(unknown)}.`;
   } else if (impact.verdict === 'unaffected' && impact.alreadyMigrated) {
@@ -72,8 +80,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   }
 
   if (impact.jqError !== undefined) {
-    // The rewrite keeps the syntax error: it only swaps titles, so say it is the second step.
-    suggestion = `Fix the expression first: jq does not compile it. ${suggestion.replace(/^Change it to: /, 'Then change it to: ')}`;
+    // Its edits keep the syntax error, so they are the second step and never a rewrite to copy.
+    suggestion = `Fix the expression first: jq does not compile it. ${suggestion.replace(/^Make these edits: /, 'Then make these edits: ')}`;
   }
   else if (impact.jqFailure !== undefined) suggestion = `Make sure the expression terminates: jq could not evaluate it. ${suggestion}`;
 

@@ -39,3 +39,14 @@ export function removedRelationsFor(catalog: Catalog, blueprint: string | undefi
   if (blueprint === undefined) return catalog.allRemovedRelations;
   return catalog.removedRelations.get(blueprint) ?? new Set();
 }
+
+/**
+ * Properties of a blueprint whose values are team values (mirror properties through `$team`):
+ * reading them is reading teams. With no blueprint named, every blueprint's, as for removed relations.
+ */
+export function teamPropertiesFor(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  if (blueprint !== undefined) return catalog.teamMirrors.get(blueprint) ?? NO_PROPERTIES;
+  return new Set([...catalog.teamMirrors.values()].flatMap((ids) => [...ids]));
+}
+
+const NO_PROPERTIES: ReadonlySet<string> = new Set();

@@ -41,13 +41,14 @@ export interface JqEngineOptions {
 }
 
 /**
- * 250 ms per evaluation. Every input is a small sample (one entity, a run context), on which a
+ * 1 s per evaluation. Every input is a small sample (one entity, a run context), on which a
  * real calculation or condition answers in well under a millisecond (the whole synthetic bench
- * averages microseconds per call), so 250 ms is hundreds of times the need even on a loaded CI
- * runner, while an org full of pathological expressions still finishes: each one costs at most
- * one time limit plus a worker restart, because a failed expression is not run again.
+ * averages microseconds per call). The margin is for the worker thread, not for jq: on a 2-core
+ * runner busy with other work, 250 ms was once seen to expire on an ordinary expression, which
+ * turned a verdict into a review. An org full of pathological expressions still finishes: each one
+ * costs at most one time limit plus a worker restart, because a failed expression is not run again.
  */
-export const DEFAULT_TIMEOUT_MS = 250;
+export const DEFAULT_TIMEOUT_MS = 1000;
 
 /** Starting a worker compiles nothing (the wasm module is compiled once), so this is generous. */
 const STARTUP_TIMEOUT_MS = 30_000;

@@ -211,7 +211,7 @@ function jqAttributes(input: LocatedObject): LocatedObject {
 
 /**
  * The provider writes the UPSERT mapping flat or under `mapping`, with `teams` (literal team
- * names, sent as a jq array) and `teams_jq`; the API mapping has one `team` expression.
+ * names) and `teams_jq`; the API mapping has one `team`, a list of names or an expression.
  */
 function upsertMapping(method: LocatedObject): void {
   const nested = take(method, 'mapping');
@@ -223,10 +223,8 @@ function upsertMapping(method: LocatedObject): void {
   const teamsJq = take(mapping, 'teamsJq');
   const teams = take(mapping, 'teams');
   if (teamsJq) mapping.fields.set('team', teamsJq);
-  else if (teams?.kind === 'array') {
-    const names = teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : []));
-    mapping.fields.set('team', located.scalar(JSON.stringify(names), teams.origin));
-  }
+  // Literal team names: the API's `team` list of plain strings, each judged as a team value.
+  else if (teams) mapping.fields.set('team', teams);
   method.fields.set('mapping', mapping);
 }
 

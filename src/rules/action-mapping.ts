@@ -81,6 +81,13 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
 function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: ReadonlySet<string>, context: Context): void {
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team') {
+      // Literal team names, one or a list (`"team": ["Platform", "Payments"]`): one finding with the whole new value.
+      const literals = literalTeamValues(value);
+      if (literals) {
+        const finding = literalTeamFinding(context, [...base, 'team'], value as string | string[], literals);
+        if (finding) context.findings.push(finding);
+        continue;
+      }
       for (const item of mappingItems(value, [...base, 'team'])) {
         if (typeof item.value === 'string') checkMappingString(context, item.path, item.value, 'The mapping of team', true);
         else checkQuery(item.value, item.path, 'The team search query', context);
@@ -111,18 +118,13 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
  * One string of an UPSERT mapping. The service's v2 mappings write jq inside `{{ }}` templates and
  * everything else as a literal (`"icon": "Cluster"`, `"team": ["Platform"]`); older mappings and
  * hand-written ones hold bare jq. A string with a template is judged by its templates, plain text
- * as a literal (a team value for `team`, nothing to judge elsewhere), anything else as bare jq.
+ * is a literal (team literals are judged before, as a whole), anything else is bare jq.
  */
 function checkMappingString(context: Context, path: Path, value: string, subject: string, setsTeam = false): void {
   if (templateExpressions(value).length > 0) {
     const finding = templateFinding(context, path, value, setsTeam ? 'sets' : 'reads');
     if (finding) context.findings.push(finding);
-  } else if (isPlainText(value)) {
-    if (setsTeam) {
-      const finding = literalTeamFinding(context, path, value);
-      if (finding) context.findings.push(finding);
-    }
-  } else {
+  } else if (!isPlainText(value)) {
     add(context, path, value, subject, setsTeam);
   }
 }
@@ -132,35 +134,39 @@ function isPlainText(value: string): boolean {
   return !/[.$"()[\]{}|]/.test(value);
 }
 
-/** A literal team value written by a mapping: a title stops matching once `$team` holds identifiers. */
-function literalTeamFinding(context: Context, path: Path, value: string): FindingDraft | undefined {
-  const split = partitionTeamValues(context.catalog.teams, [value]);
-  if (split.identifiers.length > 0) return undefined;
-  const base = { category: 'action-mapping' as const, resource: context.resource, location: joinPath(...path), evidence: value };
-  if (split.titles.length > 0) {
-    const identifier = split.translated[0]!;
-    return {
-      ...base,
-      reason: `The mapping sets the team meta property to team title ${JSON.stringify(value)}; after the migration $team holds team identifiers, so this value matches no team.`,
-      suggestion: `Write the team's identifier: ${JSON.stringify(identifier)}.`,
-      verdict: 'breaks',
-      rewrite: JSON.stringify(identifier),
-    };
-  }
-  if (split.pendingTitles.length > 0) {
-    return {
-      ...base,
-      reason: `The mapping sets the team meta property to team title ${JSON.stringify(value)}; after the migration $team holds team identifiers.`,
-      suggestion: `Write the team's identifier instead: ${unknownIdentifierHint(split.pendingTitles)}.`,
-      verdict: 'breaks',
-    };
-  }
-  return {
-    ...base,
-    reason: `The mapping sets the team meta property to ${JSON.stringify(value)}, which is neither a known team title nor a known team identifier.`,
-    suggestion: 'Check that the value is a team identifier once the migration has run (pass --teams-map to tell titles from identifiers).',
-    verdict: 'review',
+/** The team names of a literal `team` (a plain string or a list of them), or undefined when any part is jq. */
+function literalTeamValues(value: JsonValue | undefined): string[] | undefined {
+  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  if (values.length === 0 || !values.every((item): item is string => typeof item === 'string' && isPlainText(item) && templateExpressions(item).length === 0)) return undefined;
+  return values;
+}
+
+/** Literal team names written by a mapping: titles match no team once `$team` holds identifiers. */
+function literalTeamFinding(context: Context, path: Path, value: string | string[], names: readonly string[]): FindingDraft | undefined {
+  const split = partitionTeamValues(context.catalog.teams, names);
+  const titles = [...split.titles, ...split.pendingTitles];
+  if (titles.length === 0 && split.unknown.length === 0) return undefined;
+  const quoted = (list: readonly string[]) => list.map((name) => JSON.stringify(name)).join(', ');
+  const finding: FindingDraft = {
+    category: 'action-mapping',
+    resource: context.resource,
+    location: joinPath(...path),
+    evidence: typeof value === 'string' ? value : JSON.stringify(value),
+    reason:
+      titles.length > 0
+        ? `The mapping sets the team meta property to team title ${quoted(titles)}; after the migration $team holds team identifiers, so a title matches no team.`
+        : `The mapping sets the team meta property to ${quoted(split.unknown)}, which is neither a known team title nor a known team identifier.`,
+    suggestion:
+      split.pendingTitles.length > 0
+        ? `Write the teams' identifiers instead: ${unknownIdentifierHint(split.pendingTitles)}.`
+        : titles.length > 0
+          ? `Write the teams' identifiers: ${JSON.stringify(typeof value === 'string' ? split.translated[0] : split.translated)}.`
+          : 'Check that the value is a team identifier once the migration has run (pass --teams-map to tell titles from identifiers).',
+    verdict: titles.length > 0 ? 'breaks' : 'review',
   };
+  // A string's rewrite is the new string itself (files re-quote it in place); a list's is its JSON.
+  if (split.titles.length > 0 && split.pendingTitles.length === 0) finding.rewrite = typeof value === 'string' ? split.translated[0]! : JSON.stringify(split.translated);
+  return finding;
 }
 
 /** A mapping value, or each element of a list of them, with its own path. */

@@ -129,7 +129,7 @@ ruleTester('action-mapping', {
           evidence: '{{ if .inputs.critical then ["Payments"] else .entity.team end }}',
         },
         { location: 'invocationMethod.mapping.properties.owner', resource: A('templated'), verdict: 'review', evidence: 'Owner: {{ .entity.team[0] }}' },
-        { location: 'invocationMethod.mapping.team[0]', resource: A('literal_title'), verdict: 'breaks', rewrite: '"payments"', evidence: 'Payments' },
+        { location: 'invocationMethod.mapping.team', resource: A('literal_title'), verdict: 'breaks', rewrite: '["payments","platform"]', evidence: '["Payments","platform"]' },
         { location: 'invocationMethod.mapping.team', resource: A('literal_unknown'), verdict: 'review', rewrite: undefined, evidence: 'Billing' },
       ],
     },

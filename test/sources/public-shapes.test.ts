@@ -58,8 +58,8 @@ describe('the public-shapes org', () => {
         // a path rule through $team, in a widget dataset and in an execute policy
         ['page-widget', 'repositories_dashboard', 'widgets[0].widgets[0].dataset.rules[1]', 'review', null],
         ['action-dynamic-permission', 'create_pd_service', 'permissions.execute.policy.queries.my_teams.rules[0]', 'review', null],
-        // UPSERT_ENTITY team as a list of literal titles: each element judged as a team value at its own location
-        ['action-mapping', 'create_pd_service', 'invocationMethod.mapping.team[0]', 'breaks', JSON.stringify('platform')],
+        // UPSERT_ENTITY team as a list of literal titles: judged as team values, the whole list rewritten
+        ['action-mapping', 'create_pd_service', 'invocationMethod.mapping.team', 'breaks', '["platform"]'],
         // a removed relation written as a list
         ['action-mapping', 'register_repository', 'invocationMethod.mapping.relations.owning_team', 'breaks', JSON.stringify({ team: ['{{ .inputs.owner }}'] })],
         // integration and webhook mappings with team lists
@@ -69,8 +69,8 @@ describe('the public-shapes org', () => {
         ['ownership-direct', 'service', 'ownership', null, JSON.stringify({ ownership: { type: 'Direct' } })],
       ]),
     );
-    const teamElement = report.findings.find((f) => f.location === 'invocationMethod.mapping.team[0]');
-    expect(teamElement?.evidence).toBe('Platform');
+    const teamList = report.findings.find((f) => f.location === 'invocationMethod.mapping.team');
+    expect(teamList?.evidence).toBe('["Platform"]');
     // A relation list that reads nothing of teams is analysed and needs nothing.
     expect(report.findings.filter((f) => f.location.includes('pagerdutyService'))).toEqual([]);
   });

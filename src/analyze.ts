@@ -52,7 +52,13 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     incomplete,
     findings,
   };
-  if (options.notes && options.notes.length > 0) report.notes = [...options.notes];
+  const notes = [...(options.notes ?? [])];
+  // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
+  // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
+  if (catalog.snapshot.scorecards === undefined) {
+    notes.push('scorecards: the snapshot has none recorded (it predates scorecard support, or was written by hand), so scorecard conditions were not checked; record it again with `snapshot` to include them');
+  }
+  if (notes.length > 0) report.notes = notes;
   if (ruleErrors.length > 0) report.ruleErrors = ruleErrors;
   return report;
 }

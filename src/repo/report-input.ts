@@ -5,11 +5,11 @@ import { displayRoot, scanRepositories } from './scan.js';
 
 /**
  * The org analysed when only `--repo` is given (a pull-request check): empty, with `entities`
- * present so the report does not claim that entities could not be fetched.
+ * and `scorecards` present so the report does not claim that they could not be read.
  */
 export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
   const name = dirs.map((dir) => displayRoot(dir) || '.').join(', ');
-  return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {} };
+  return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {}, scorecards: [] };
 }
 
 /**

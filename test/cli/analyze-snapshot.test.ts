@@ -73,8 +73,8 @@ describe('analyze --snapshot', () => {
   ];
   /** Snapshots with a misfit inside: noted by default, exit 2 only with --strict. */
   const misfits: [string, unknown, RegExp][] = [
-    ['blueprint without identifier', { ...minimal, blueprints: [{ title: 'x' }] }, /field "blueprints\[0\]\.identifier": expected a string/],
-    ['entities of the wrong shape', { ...minimal, entities: { service: [{ identifier: 7 }] } }, /field "entities\.service\[0\]\.identifier": expected a string, got number 7/],
+    ['blueprint without identifier', { ...minimal, scorecards: [], blueprints: [{ title: 'x' }] }, /field "blueprints\[0\]\.identifier": expected a string/],
+    ['entities of the wrong shape', { ...minimal, scorecards: [], entities: { service: [{ identifier: 7 }] } }, /field "entities\.service\[0\]\.identifier": expected a string, got number 7/],
   ];
   const strictMisfits = misfits.map(([name, content, message]): [string, unknown, RegExp] => [`${name} (--strict)`, content, message]);
   it.each([...badInputs, ...strictMisfits])('rejects %s with exit 2 and one line naming file and field', async (name, content, message) => {
@@ -98,6 +98,17 @@ describe('analyze --snapshot', () => {
     expect(report.notes).toHaveLength(1);
     expect(report.notes[0]).toMatch(new RegExp(expected));
     expect(run.stderr).toMatch(new RegExp(`^note: ${expected.slice(1)}`, 'm'));
+  });
+
+  it('says in a note when the snapshot holds no scorecards, and only then', async () => {
+    const dir = tmp();
+    const old = await runCliCaptured(['analyze', '--snapshot', writeJson(dir, 'old.json', minimal), '--out', dir, '--fail-on', 'none']);
+    expect(old.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).notes).toEqual([expect.stringMatching(/^scorecards: .*not checked/)]);
+    expect(old.stderr).toMatch(/^note: scorecards: /m);
+    const current = await runCliCaptured(['analyze', '--snapshot', writeJson(dir, 'new.json', { ...minimal, scorecards: [] }), '--out', dir, '--fail-on', 'none']);
+    expect(current.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).notes).toBeUndefined();
   });
 
   it('keeps unknown extra fields instead of rejecting them', async () => {

@@ -3,7 +3,7 @@ import { asString, isObject, type JsonObject, type JsonValue } from '../model/js
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath, type Path } from './shared/location.js';
-import { pageRef, removedRelationsFor } from './shared/resources.js';
+import { pageRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { searchQueryFindings } from './shared/search-rule-finding.js';
 
@@ -48,17 +48,29 @@ function walkWidgets(widgets: JsonValue | undefined, base: Path, pageBlueprint: 
 const WIDGET_KEYS = new Set(['widgets', 'excludedFields', 'blueprintConfig', 'dataset']);
 const CONFIG_KEYS = new Set(['filterSettings', 'sortSettings', 'groupSettings', 'propertiesSettings']);
 
+/** What a blueprint's widgets and rules are judged against: its removed relations and its `$team` mirrors. */
+interface Scope {
+  removed: ReadonlySet<string>;
+  teamProperties: ReadonlySet<string>;
+}
+
+const scopeOf = (catalog: Catalog, blueprint: string | undefined): Scope => ({
+  removed: removedRelationsFor(catalog, blueprint),
+  teamProperties: teamPropertiesFor(catalog, blueprint),
+});
+
 function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefined, context: Context): void {
-  const removed = removedRelationsFor(context.catalog, blueprint);
-  checkFieldList(widget.excludedFields, [...path, 'excludedFields'], removed, context);
+  const scope = scopeOf(context.catalog, blueprint);
+  checkFieldList(widget.excludedFields, [...path, 'excludedFields'], scope.removed, context);
   const configs = isObject(widget.blueprintConfig) ? widget.blueprintConfig : {};
   for (const [configBlueprint, config] of Object.entries(configs)) {
     if (!isObject(config)) continue;
     const base = [...path, 'blueprintConfig', configBlueprint];
-    const configRemoved = removedRelationsFor(context.catalog, configBlueprint);
-    for (const [key, value] of Object.entries(config)) if (!CONFIG_KEYS.has(key)) salvage(value, [...base, key], configRemoved, context);
+    const configScope = scopeOf(context.catalog, configBlueprint);
+    const configRemoved = configScope.removed;
+    for (const [key, value] of Object.entries(config)) if (!CONFIG_KEYS.has(key)) salvage(value, [...base, key], configScope, context);
     const filterBy = isObject(config.filterSettings) ? config.filterSettings.filterBy : undefined;
-    checkRules(filterBy, [...base, 'filterSettings', 'filterBy'], configRemoved, 'The table filter', context);
+    checkRules(filterBy, [...base, 'filterSettings', 'filterBy'], configScope, 'The table filter', context);
     const sortBy = isObject(config.sortSettings) ? config.sortSettings.sortBy : undefined;
     checkSort(sortBy, [...base, 'sortSettings', 'sortBy'], configRemoved, context);
     const groupBy = isObject(config.groupSettings) ? config.groupSettings.groupBy : undefined;
@@ -70,9 +82,9 @@ function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefin
   }
   // An array dataset is the list of its rules (number charts); any other shape is searched.
   const dataset = widget.dataset;
-  if (Array.isArray(dataset) || (isObject(dataset) && Array.isArray(dataset.rules))) checkRules(dataset, [...path, 'dataset'], removed, 'The widget dataset rule', context);
-  else salvage(dataset, [...path, 'dataset'], removed, context);
-  for (const [key, value] of Object.entries(widget)) if (!WIDGET_KEYS.has(key)) salvage(value, [...path, key], removed, context);
+  if (Array.isArray(dataset) || (isObject(dataset) && Array.isArray(dataset.rules))) checkRules(dataset, [...path, 'dataset'], scope, 'The widget dataset rule', context);
+  else salvage(dataset, [...path, 'dataset'], scope, context);
+  for (const [key, value] of Object.entries(widget)) if (!WIDGET_KEYS.has(key)) salvage(value, [...path, key], scope, context);
 }
 
 /**
@@ -80,9 +92,9 @@ function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefin
  * setting): the search queries and `{jqQuery}` values inside are judged as the known ones are,
  * so a `$team` filter is not lost because it sits under an unfamiliar key.
  */
-function salvage(node: JsonValue | undefined, path: Path, removed: ReadonlySet<string>, context: Context): void {
+function salvage(node: JsonValue | undefined, path: Path, scope: Scope, context: Context): void {
   if (isObject(node) && Array.isArray(node.rules)) {
-    checkRules(node, path, removed, 'The widget rule', context);
+    checkRules(node, path, scope, 'The widget rule', context);
   } else if (isObject(node) && typeof node.jqQuery === 'string') {
     const finding = expressionFinding(context.catalog, {
       category: 'page-widget',
@@ -90,13 +102,14 @@ function salvage(node: JsonValue | undefined, path: Path, removed: ReadonlySet<s
       location: joinPath(...path, 'jqQuery'),
       expression: node.jqQuery,
       subject: 'The widget jqQuery',
-      removedRelations: removed,
+      removedRelations: scope.removed,
+      teamProperties: scope.teamProperties,
     });
     if (finding) context.findings.push(finding);
   } else if (Array.isArray(node)) {
-    node.forEach((item, index) => salvage(item, [...path, index], removed, context));
+    node.forEach((item, index) => salvage(item, [...path, index], scope, context));
   } else if (isObject(node)) {
-    for (const [key, value] of Object.entries(node)) salvage(value, [...path, key], removed, context);
+    for (const [key, value] of Object.entries(node)) salvage(value, [...path, key], scope, context);
   }
 }
 
@@ -144,7 +157,7 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
   });
 }
 
-function checkRules(query: JsonValue | undefined, path: Path, removed: ReadonlySet<string>, subject: string, context: Context): void {
-  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: removed };
+function checkRules(query: JsonValue | undefined, path: Path, scope: Scope, subject: string, context: Context): void {
+  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: scope.removed, teamProperties: scope.teamProperties };
   context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }

@@ -3,7 +3,7 @@ import { asString, isObject, type JsonObject, type JsonValue } from '../model/js
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import type { Path } from './shared/location.js';
-import { removedRelationsFor } from './shared/resources.js';
+import { removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchRuleFinding, type SearchRuleSite } from './shared/search-rule-finding.js';
 
 /**
@@ -23,13 +23,11 @@ export const scorecardRule: Rule = {
       const blueprint = asString(scorecard.blueprint);
       const removed = removedRelationsFor(catalog, blueprint);
       const resource = scorecardRef(scorecard, blueprint);
-      const teamMirrors = blueprint === undefined ? undefined : catalog.teamMirrors.get(blueprint);
+      const teamProperties = teamPropertiesFor(catalog, blueprint);
       const report = (conditions: Generator<Condition>, subject: string) => {
         for (const { path, condition } of conditions) {
-          const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed };
-          const property = condition.property;
-          const finding =
-            typeof property === 'string' && teamMirrors?.has(property) ? teamMirrorConditionFinding(catalog, site, property) : searchRuleFinding(catalog, site);
+          const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties };
+          const finding = searchRuleFinding(catalog, site);
           if (finding) findings.push(finding);
         }
       };
@@ -44,23 +42,6 @@ export const scorecardRule: Rule = {
     return findings;
   },
 };
-
-/**
- * Judge a condition on a `$team` mirror as the same condition on `$team`, then name the mirror
- * again in what the reader sees and copies. (Widget filters and policy queries could share this
- * once searchRuleFinding takes the team-valued properties itself.)
- */
-function teamMirrorConditionFinding(catalog: Catalog, site: SearchRuleSite, mirror: string): FindingDraft | undefined {
-  const asTeam = searchRuleFinding(catalog, { ...site, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} on mirror property "${mirror}" (a copy of $team)` });
-  // A {jqQuery} value is judged as jq: its evidence and rewrite are the expression, not the condition.
-  if (!asTeam || isObject(site.rule.value)) return asTeam;
-  const finding: FindingDraft = { ...asTeam, evidence: JSON.stringify(site.rule) };
-  if (asTeam.rewrite !== undefined) {
-    finding.rewrite = JSON.stringify({ ...(JSON.parse(asTeam.rewrite) as JsonObject), property: mirror });
-    finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
-  }
-  return finding;
-}
 
 /** Scorecard identifiers are unique per blueprint only, so the blueprint is part of the name. */
 function scorecardRef(scorecard: JsonObject, blueprint: string | undefined): ResourceRef {

@@ -7,8 +7,22 @@ const BLUEPRINTS = [blueprint('service'), betaBlueprint('repository', 'owning_te
 const table = (blueprintConfig: JsonObject, extra: JsonObject = {}): JsonObject => ({ id: 'w1', type: 'table-entities-explorer', title: 'Table', blueprintConfig, ...extra });
 const TO_TEAM = (rule: JsonObject) => JSON.stringify({ ...rule, property: '$team' });
 
+const MIRRORED = [
+  blueprint('service'),
+  blueprint('incident', { relations: { service: { target: 'service', many: false } }, mirrorProperties: { service_owners: { path: 'service.$team' }, service_tier: { path: 'service.tier' } } }),
+];
+const ownersFilter = (property: string, value: string[]) => ({ incident: { filterSettings: { filterBy: { combinator: 'and', rules: [{ property, operator: 'containsAny', value }] } } } });
+
 ruleTester('page-widget', {
   valid: [
+    {
+      name: 'a filter on a mirror property that copies something else than $team, or on a $team mirror by identifier',
+      org: org({
+        teams: TEAMS,
+        blueprints: MIRRORED,
+        pages: [page('incidents', [table(ownersFilter('service_tier', ['Payments'])), table(ownersFilter('service_owners', ['payments']))], { blueprint: 'incident' })],
+      }),
+    },
     {
       name: '$team filtered by identifier, {{getUserTeams()}}, $team in field lists, other properties',
       org: org({
@@ -41,6 +55,22 @@ ruleTester('page-widget', {
     },
   ],
   invalid: [
+    {
+      name: 'a filter on a mirror property that copies $team, by title: judged as a $team filter, the property kept',
+      org: org({
+        teams: TEAMS,
+        blueprints: MIRRORED,
+        pages: [page('incidents', [table(ownersFilter('service_owners', ['Payments']))], { blueprint: 'incident' })],
+      }),
+      findings: [
+        {
+          location: 'widgets[0].blueprintConfig.incident.filterSettings.filterBy.rules[0]',
+          resource: P('incidents'),
+          verdict: 'breaks',
+          rewrite: JSON.stringify({ property: 'service_owners', operator: 'containsAny', value: ['payments'] }),
+        },
+      ],
+    },
     {
       name: 'excludedFields and every blueprintConfig setting naming a removed relation',
       org: org({

@@ -14,6 +14,8 @@ export interface SearchRuleSite {
   /** "The policy rule", "The widget filter". */
   subject: string;
   removedRelations: ReadonlySet<string>;
+  /** Properties that copy `$team` (mirror properties): a rule on one compares team values too. */
+  teamProperties?: ReadonlySet<string>;
 }
 
 /** `{{getUserTeams()}}` and friends are resolved by the service and already yield identifiers. */
@@ -27,6 +29,7 @@ const SERVICE_TEMPLATE = /^\s*\{\{.*\}\}\s*$/s;
  */
 export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): FindingDraft | undefined {
   const { rule } = site;
+  if (typeof rule.property === 'string' && site.teamProperties?.has(rule.property)) return teamPropertyRuleFinding(catalog, site, rule.property);
   const path = propertyPath(rule);
   const first = path?.[0];
   const isPathRule = typeof rule.property !== 'string';
@@ -108,4 +111,21 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
     suggestion: 'Check that the path still reaches the intended team property once $team points at _team entities, and that the values it compares are what those entities hold.',
     verdict: 'review',
   };
+}
+
+/**
+ * A rule on a property that copies `$team` is judged as the same rule on `$team`; what the reader
+ * sees and copies names the property again.
+ */
+function teamPropertyRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string): FindingDraft | undefined {
+  const { teamProperties: _, ...plain } = site;
+  const asTeam = searchRuleFinding(catalog, { ...plain, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} on mirror property "${property}" (a copy of $team)` });
+  // A {jqQuery} value is judged as jq: its evidence and rewrite are the expression, not the rule.
+  if (!asTeam || isObject(site.rule.value)) return asTeam;
+  const finding: FindingDraft = { ...asTeam, evidence: JSON.stringify(site.rule) };
+  if (asTeam.rewrite !== undefined) {
+    finding.rewrite = JSON.stringify({ ...(JSON.parse(asTeam.rewrite) as JsonObject), property });
+    finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
+  }
+  return finding;
 }

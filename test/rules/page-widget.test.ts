@@ -56,6 +56,22 @@ ruleTester('page-widget', {
   ],
   invalid: [
     {
+      name: 'a negated $team filter by title: the reason says it lets every entity through afterwards',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        pages: [page('services', [table({ service: { filterSettings: { filterBy: { combinator: 'and', rules: [{ property: '$team', operator: 'notIn', value: ['Payments'] }] } } } })], { blueprint: 'service' })],
+      }),
+      findings: [
+        {
+          location: 'widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0]',
+          resource: P('services'),
+          verdict: 'breaks',
+          reason: 'excludes nothing',
+        },
+      ],
+    },
+    {
       name: 'a filter on a mirror property that copies $team, by title: judged as a $team filter, the property kept',
       org: org({
         teams: TEAMS,

@@ -18,6 +18,9 @@ export interface SearchRuleSite {
   teamProperties?: ReadonlySet<string>;
 }
 
+/** Operators that keep what does not match: a title no team holds any more lets everything through. */
+const NEGATED_OPERATORS: ReadonlySet<string> = new Set(['!=', 'notIn', 'doesNotContains']);
+
 /** `{{getUserTeams()}}` and friends are resolved by the service and already yield identifiers. */
 const SERVICE_TEMPLATE = /^\s*\{\{.*\}\}\s*$/s;
 
@@ -78,7 +81,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
     ...base,
     reason:
       named.length > 0
-        ? `${site.subject} compares $team with team title ${named.map((t) => JSON.stringify(t)).join(', ')}, which stops matching once $team holds identifiers.`
+        ? `${site.subject} compares $team with team title ${named.map((t) => JSON.stringify(t)).join(', ')}, which ${NEGATED_OPERATORS.has(String(rule.operator)) ? 'then excludes nothing (every entity passes it)' : 'stops matching'} once $team holds identifiers.`
         : `${site.subject} compares $team with ${unknown.map((t) => JSON.stringify(t)).join(', ')}, which is not a known team title or identifier.`,
     suggestion:
       titles.length > 0

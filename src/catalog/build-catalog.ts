@@ -78,7 +78,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
  * Has the org already been migrated? All of these must hold, so a half-migrated org or one we
  * cannot see well enough is never taken for migrated (it would silence real breakage):
  * - some blueprint of the org's own (not a `_` system one) has `ownership`, the new setting;
- * - no blueprint still has `teamInheritance`, which the migration replaces;
+ * - no blueprint still has a `teamInheritance` path, which the migration replaces (a leftover
+ *   `null` or `{}` is no inheritance);
  * - entities were fetched, at least one carries `$team` values, and every such value is a known
  *   team identifier (from `teams`, the `_team` entities or the teams map), none a title and
  *   none unknown.
@@ -91,7 +92,7 @@ function isMigrated(
 ): boolean {
   const own = [...blueprints.entries()].filter(([id]) => !id.startsWith('_')).map(([, blueprint]) => blueprint);
   if (!own.some((blueprint) => isObject(blueprint.ownership))) return false;
-  if ([...blueprints.values()].some((blueprint) => blueprint.teamInheritance !== undefined)) return false;
+  if ([...blueprints.values()].some((blueprint) => teamInheritancePath(blueprint) !== undefined)) return false;
   if (!entitiesFetched) return false;
   let values = 0;
   for (const [blueprintId, records] of entities) {

@@ -66,6 +66,14 @@ describe('catalog.migrated: has the org already been migrated?', () => {
     expect(buildCatalog(org).migrated).toBe(false);
   });
 
+  it('yes: a leftover teamInheritance that holds no path (null, {}) is no inheritance', () => {
+    for (const leftover of [null, {}]) {
+      const org = migratedDemo();
+      org.blueprints.find((b) => b.identifier === 'deployment')!.teamInheritance = leftover;
+      expect(buildCatalog(org).migrated, JSON.stringify(leftover)).toBe(true);
+    }
+  });
+
   it('no: no blueprint uses ownership yet', () => {
     const org = migratedDemo();
     for (const blueprint of org.blueprints) delete blueprint.ownership;

@@ -3,6 +3,7 @@ import { isObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { emptyInheritanceNote } from '../catalog/inheritance.js';
 import { joinPath } from '../rules/shared/location.js';
+import { MAX_NESTING_DEPTH, pruneDeepNesting } from './nesting.js';
 import { isTeamRule } from '../rules/shared/walk.js';
 
 /**
@@ -371,8 +372,11 @@ export interface CheckOptions {
  * Throws only for a document that is not an org snapshot at all, or, with `strict`, at the first
  * misfit; otherwise every misfit becomes a note and the run goes on.
  */
-export function checkSnapshot(document: unknown, source: string, options: CheckOptions = {}): CheckedSnapshot {
+export function checkSnapshot(read: unknown, source: string, options: CheckOptions = {}): CheckedSnapshot {
+  requireSnapshot(read, source);
+  const { document, cut } = pruneDeepNesting(read);
   requireSnapshot(document, source);
+  if (options.strict && cut.length > 0) throw new InputError(`${source}: field "${cut[0]}": nested deeper than ${MAX_NESTING_DEPTH} levels`);
   const problems: Problem[] = [];
   check(ORG_SNAPSHOT, document, [], problems);
   const first = problems[0];
@@ -384,6 +388,7 @@ export function checkSnapshot(document: unknown, source: string, options: CheckO
     const text = `${joinPath(...problem.path)}: expected ${problem.expected}, got ${describe(problem.value)}`;
     return isLeftOut(problem, document) ? `${text}; left out of the analysis` : text;
   });
+  for (const path of cut) notes.push(`${path}: nested deeper than ${MAX_NESTING_DEPTH} levels, which no payload of the service does; left out of the analysis`);
   for (const [index, blueprint] of snapshot.blueprints.entries()) {
     const note = isObject(blueprint) ? emptyInheritanceNote(blueprint) : undefined;
     if (note) notes.push(`${joinPath('blueprints', index, 'teamInheritance')}: ${note}`);

@@ -528,6 +528,33 @@ describe('the demo org, mutated one node at a time', () => {
   });
 });
 
+describe('checkSnapshot: input nested deeper than any service payload', () => {
+  /** An action body 5,000 arrays deep: deep enough to overflow any recursive walk of the document. */
+  const deep = () => {
+    let body: unknown = 'x';
+    for (let i = 0; i < 5000; i++) body = [body];
+    return org({ actions: [{ identifier: 'deep', invocationMethod: { type: 'WEBHOOK', body: { x: body } } }] });
+  };
+
+  it('cuts what is too deep, says where, and the run still writes its report', async () => {
+    const { snapshot, notes } = checkSnapshot(deep(), FILE);
+    expect(notes).toEqual([expect.stringMatching(/^actions\[0\]\.invocationMethod\.body\.x(\[0\])+: nested deeper than 100 levels.*left out of the analysis$/)]);
+    expect(() => analyze(buildCatalog(analysableSnapshot(snapshot)))).not.toThrow();
+    const dir = mkdtempSync(join(tmpdir(), 'tma-deep-'));
+    const file = join(dir, 'deep.json');
+    // Written by hand: JSON.stringify itself cannot write what is this deep.
+    const body = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
+    writeFileSync(file, `{"format":"org-snapshot/1","organization":{"id":"o","name":"O"},"blueprints":[],"entities":{},"scorecards":[],"actions":[{"identifier":"deep","invocationMethod":{"type":"WEBHOOK","body":{"x":${body}}}}]}`);
+    const run = await runCliCaptured(['analyze', file, '--out', dir, '--format', 'json', '--fail-on', 'none']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).notes).toContainEqual(expect.stringContaining('nested deeper than 100 levels'));
+  });
+
+  it('stops at it under --strict, in one line', () => {
+    expect(() => checkSnapshot(deep(), FILE, { strict: true })).toThrow(/nested deeper than 100 levels$/);
+  });
+});
+
 describe('checkSnapshot: tolerant loading', () => {
   it('collects every misfit, in document order, instead of stopping at the first', () => {
     const { notes } = checkSnapshot(

@@ -410,13 +410,9 @@ function requireSnapshot(document: unknown, source: string): asserts document is
   for (const key of REQUIRED) {
     if (document[key] == null) throw new InputError(`${source}: field "${key}" is missing; org-snapshot/1 requires it`);
   }
+  // An organization whose id or name is of another type is still an organization: noted, not refused.
   const organization = document.organization;
   if (!isObject(organization)) throw new InputError(`${source}: field "organization": expected an object, got ${describe(organization)}`);
-  for (const key of ['id', 'name']) {
-    if (typeof organization[key] !== 'string') {
-      throw new InputError(`${source}: field "organization.${key}": expected a string, got ${describe(organization[key])}`);
-    }
-  }
   if (!Array.isArray(document.blueprints)) throw new InputError(`${source}: field "blueprints": expected an array, got ${describe(document.blueprints)}`);
 }
 
@@ -446,5 +442,23 @@ export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
     else if (!value.every(isObject)) copy[key] = value.filter(isObject);
   }
   for (const key of TOP_LEVEL_MAPS) if (copy[key] != null && !isObject(copy[key])) delete copy[key];
+  // A gap the recording names stays a gap (exit 3) even when its entry is misshapen; the report
+  // and its renderers only ever see strings.
+  if (Array.isArray(copy.incomplete)) copy.incomplete = (copy.incomplete as Record<string, unknown>[]).map(readableGap);
+  const organization = copy.organization as Record<string, unknown>;
+  if (typeof organization.id !== 'string' || typeof organization.name !== 'string') {
+    const id = textOf(organization.id) ?? textOf(organization.name) ?? '(unknown organization)';
+    copy.organization = { ...organization, id, name: textOf(organization.name) ?? id };
+  }
   return copy as unknown as OrgSnapshot;
+}
+
+const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+
+function readableGap(entry: Record<string, unknown>): { resource: string; reason: string } {
+  return {
+    resource: textOf(entry.resource) ?? '(unnamed resource)',
+    reason: textOf(entry.reason) ?? 'the recording marks it as not read, without saying why',
+  };
 }

@@ -601,11 +601,26 @@ describe('checkSnapshot: tolerant loading', () => {
     expect(() => analyze(buildCatalog(snapshot))).toThrow(TypeError);
   });
 
+  it('notes an organization whose id or name is missing or not a string, and reads it as text', () => {
+    const { snapshot, notes } = checkSnapshot({ ...org(), organization: { id: 42 } }, FILE);
+    expect([...notes].sort()).toEqual(['organization.id: expected a string, got number 42', 'organization.name: expected a string, got nothing (the field is missing)']);
+    expect(analysableSnapshot(snapshot).organization).toEqual({ id: '42', name: '42' });
+    expect(() => checkSnapshot({ ...org(), organization: { name: 'x' } }, FILE, { strict: true })).toThrow(/field "organization.id": expected a string, got nothing/);
+  });
+
+  it('keeps a misshapen incomplete entry as a gap, in words the report can show', () => {
+    const { snapshot } = checkSnapshot({ ...org(), entities: {}, incomplete: [{ resource: 'pagePermissions' }, { reason: 7 }] }, FILE);
+    const report = analyze(buildCatalog(analysableSnapshot(snapshot)));
+    expect(report.incomplete).toEqual([
+      { resource: 'pagePermissions', reason: 'the recording marks it as not read, without saying why' },
+      { resource: '(unnamed resource)', reason: '7' },
+    ]);
+  });
+
   it.each([
     ['not an object', [], /expected an org-snapshot\/1 JSON object, got an array/],
     ['a wrong format', { ...org(), format: 'port-export' }, /field "format": expected "org-snapshot\/1"/],
     ['no blueprints list', { ...org(), blueprints: {} }, /field "blueprints": expected an array, got an object/],
-    ['an organization without id', { ...org(), organization: { name: 'x' } }, /field "organization.id": expected a string, got nothing/],
     ['an organization that is a string', { ...org(), organization: 'acme' }, /field "organization": expected an object, got string "acme"/],
   ])('still stops (exit 2) for a document that is no snapshot: %s', (_name, document, message) => {
     expect(() => checkSnapshot(document, FILE)).toThrow(InputError);

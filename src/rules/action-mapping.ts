@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
+import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -82,15 +82,19 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team') {
       // Literal team names, one or a list (`"team": ["Platform", "Payments"]`): one finding with the whole new value.
-      const literals = literalTeamValues(value);
+      const literals = literalTeamValues(value, context.catalog.teams);
       if (literals) {
         const finding = literalTeamFinding(context, [...base, 'team'], value as string | string[], literals);
         if (finding) context.findings.push(finding);
         continue;
       }
+      // A list that mixes templates and names: each item on its own, names as team values.
       for (const item of mappingItems(value, [...base, 'team'])) {
-        if (typeof item.value === 'string') checkMappingString(context, item.path, item.value, 'The mapping of team', true);
-        else checkQuery(item.value, item.path, 'The team search query', context);
+        const names = literalTeamValues(item.value, context.catalog.teams);
+        const finding = names ? literalTeamFinding(context, item.path, item.value as string, names) : undefined;
+        if (finding) context.findings.push(finding);
+        else if (typeof item.value === 'string' && !names) checkMappingString(context, item.path, item.value, 'The mapping of team', true);
+        else if (typeof item.value !== 'string') checkQuery(item.value, item.path, 'The team search query', context);
       }
     } else if (key === 'relations' && isObject(value)) {
       for (const [relation, target] of Object.entries(value)) {
@@ -134,10 +138,15 @@ function isPlainText(value: string): boolean {
   return !/[.$"()[\]{}|]/.test(value);
 }
 
-/** The team names of a literal `team` (a plain string or a list of them), or undefined when any part is jq. */
-function literalTeamValues(value: JsonValue | undefined): string[] | undefined {
+/**
+ * The team names of a literal `team` (a plain string or a list of them), or undefined when any part
+ * is jq. A known team title or identifier is a name whatever it holds (`Dev.Ops`, `Platform (EU)`).
+ */
+function literalTeamValues(value: JsonValue | undefined, teams: TeamDirectory): string[] | undefined {
   const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  if (values.length === 0 || !values.every((item): item is string => typeof item === 'string' && isPlainText(item) && templateExpressions(item).length === 0)) return undefined;
+  const isName = (item: JsonValue): item is string =>
+    typeof item === 'string' && templateExpressions(item).length === 0 && (isPlainText(item) || classifyTeamValue(teams, item).state !== 'unknown');
+  if (values.length === 0 || !values.every(isName)) return undefined;
   return values;
 }
 
@@ -182,16 +191,27 @@ function checkQuery(query: JsonValue, path: Path, subject: string, context: Cont
 }
 
 function removedRelationWrite(resource: ResourceRef, path: Path, relation: string, expression: JsonValue): FindingDraft {
+  // What it writes may itself read the removed relation (`{{ .entity.relations.owning_team }}`):
+  // that read is empty afterwards, and the teams it held are the entity's `.team`.
+  const moved = readsOfRelationAsTeam(expression, relation);
   return {
     category: 'action-mapping',
     resource,
     location: joinPath(...path),
     evidence: typeof expression === 'string' ? expression : JSON.stringify(expression),
     reason: `The mapping writes relation "${relation}", which the migration removes; its teams move to the team meta property.`,
-    suggestion: `Map the same value to team instead: "team": ${JSON.stringify(expression)}, and remove relations.${relation}.`,
+    suggestion: `Map the same value to team instead: "team": ${JSON.stringify(moved)}, and remove relations.${relation}.`,
     verdict: 'breaks',
-    rewrite: JSON.stringify({ team: expression }),
+    rewrite: JSON.stringify({ team: moved }),
   };
+}
+
+/** `value` with every read of `.relations.<relation>` (in any spelling of the key) turned into `.team`. */
+function readsOfRelationAsTeam(value: JsonValue, relation: string): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => readsOfRelationAsTeam(item, relation));
+  if (typeof value !== 'string') return value;
+  const name = relation.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return value.replace(new RegExp(`\\.relations\\s*(?:\\.\\s*${name}\\b|\\.\\s*"${name}"|\\[\\s*"${name}"\\s*\\])`, 'g'), '.team');
 }
 
 const SEVERITY = { breaks: 2, review: 1, unaffected: 0 } as const;

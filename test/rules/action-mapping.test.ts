@@ -134,6 +134,33 @@ ruleTester('action-mapping', {
       ],
     },
     {
+      name: 'team names that look like jq, a list mixing a template and a name, a removed relation written from itself',
+      org: org({
+        teams: [...TEAMS, { name: 'Dev.Ops', identifier: 'devops' }],
+        blueprints: BLUEPRINTS,
+        actions: [
+          selfService('dotted', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: 'Dev.Ops' } }),
+          selfService('mixed', { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: ['{{ .entity.team[] }}', 'Payments'] } }),
+          selfService(
+            'reassign',
+            { type: 'UPSERT_ENTITY', blueprintIdentifier: 'repository', mapping: { identifier: '{{ .entity.identifier }}', relations: { owning_team: '{{ .entity.relations.owning_team }}' } } },
+            'repository',
+          ),
+        ],
+      }),
+      findings: [
+        { location: 'invocationMethod.mapping.team', resource: A('dotted'), verdict: 'breaks', rewrite: 'devops' },
+        { location: 'invocationMethod.mapping.team[0]', resource: A('mixed'), verdict: 'review' },
+        { location: 'invocationMethod.mapping.team[1]', resource: A('mixed'), verdict: 'breaks', rewrite: 'payments', evidence: 'Payments' },
+        {
+          location: 'invocationMethod.mapping.relations.owning_team',
+          resource: A('reassign'),
+          verdict: 'breaks',
+          rewrite: JSON.stringify({ team: '{{ .entity.team }}' }),
+        },
+      ],
+    },
+    {
       name: 'the older mapping.entity shape, inside invocationMethod and at the top',
       org: org({
         teams: TEAMS,

@@ -107,6 +107,8 @@ ruleTester('page-widget', {
                 { property: { path: ['$team'] }, operator: 'in', value: ['Payments'] },
                 { property: { path: ['owning_team', 'title'] }, operator: '=', value: 'x' },
                 { property: { path: ['$team', 'parent'] }, operator: '=', value: 'eng' },
+                { property: { path: ['service', '$team'] }, operator: 'containsAny', value: ['Platform Team'] },
+                { property: { path: ['service', '$team'] }, operator: 'containsAny', value: ['platform'] },
               ],
             }),
           ]),
@@ -127,6 +129,12 @@ ruleTester('page-widget', {
           reason: 'a path through relation "owning_team"',
         },
         { location: 'widgets[0].dataset.rules[2]', resource: P('paths'), verdict: 'review', rewrite: undefined, reason: 'follows $team on to "parent"' },
+        {
+          location: 'widgets[0].dataset.rules[3]',
+          resource: P('paths'),
+          verdict: 'breaks',
+          rewrite: JSON.stringify({ property: { path: ['service', '$team'] }, operator: 'containsAny', value: ['platform'] }),
+        },
       ],
     },
     {

@@ -28,7 +28,7 @@ const SERVICE_TEMPLATE = /^\s*\{\{.*\}\}\s*$/s;
  * A search rule (policy query, widget filter, dataset) is affected when it filters `$team` by a
  * title or filters on a relation the migration removes. A `$team` rule that already uses
  * identifiers, or only tests emptiness, is not. A path rule (`property: {path: [...]}`) counts
- * by its first hop: `$team` or a removed relation.
+ * by its first hop (a removed relation) or by the `$team` hop it reaches.
  */
 export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): FindingDraft | undefined {
   const { rule } = site;
@@ -50,7 +50,10 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
       rewrite: JSON.stringify(rewritten),
     };
   }
-  if (first !== '$team') return undefined;
+  // `$team` as the first hop, or reached over relations (`["service", "$team"]`): the values
+  // compared are team values either way.
+  const teamHop = path?.indexOf('$team') ?? -1;
+  if (teamHop < 0) return undefined;
 
   const value = rule.value;
   if (isObject(value) && typeof value.jqQuery === 'string') {
@@ -61,7 +64,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
     );
   }
   const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  const hops = path!.slice(1);
+  const hops = path!.slice(teamHop + 1);
   if (values.length === 0) {
     // isEmpty / isNotEmpty on $team itself is unchanged by the migration; a path on through the
     // team compares something of the team entity, which needs a look.

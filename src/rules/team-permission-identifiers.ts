@@ -51,8 +51,9 @@ function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] 
   const sites: TeamListSite[] = [];
   for (const [key, value] of Object.entries(node)) {
     if (key === 'policy') continue;
-    if (key === 'teams' && Array.isArray(value)) {
-      const teams = value.filter((v): v is string => typeof v === 'string');
+    if (key === 'teams' && (Array.isArray(value) || typeof value === 'string')) {
+      // One team written as a plain string (noted by the loader) is still that team's title.
+      const teams = [value].flat().filter((v): v is string => typeof v === 'string' && v !== '');
       if (teams.length > 0) sites.push({ path: [...path, key], teams });
     } else if (isObject(value)) {
       sites.push(...teamLists(value, [...path, key]));

@@ -406,14 +406,16 @@ describe('analyze --snapshot with a wrong type deep inside', () => {
     expect(run.stderr).toContain(`note: ${note}\n`);
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain(`<code>${note.replaceAll('"', '&quot;')}</code>`);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('1 value(s) of the org have a shape');
-    // Everything else of the demo is still there: its findings, but those on that one list.
+    // Everything of the demo is still there, the string itself judged as the one title it names.
     const demoOut = tmp();
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', demoOut, '--fail-on', 'none']);
     const keys = (r: { findings: { category: string; location: string; resource: { identifier: string } }[] }) =>
       r.findings.map((f) => `${f.category} ${f.resource.identifier} ${f.location}`);
-    const expected = keys(JSON.parse(readFileSync(join(demoOut, 'report.json'), 'utf8'))).filter((key) => !key.includes('entities.register.teams'));
+    const expected = keys(JSON.parse(readFileSync(join(demoOut, 'report.json'), 'utf8')));
     expect(expected.length).toBeGreaterThan(20);
     expect(keys(report)).toEqual(expected);
+    const single = report.findings.find((f: { location: string }) => f.location === 'permissions.entities.register.teams');
+    expect(single).toMatchObject({ category: 'team-permission-identifiers', evidence: '["Platform Team"]', rewrite: '["platform"]' });
   });
 
   it('a blueprint that is a number: analyze notes it and goes on, snapshot keeps it in the recording', async () => {

@@ -9,7 +9,6 @@ import {
   type IncompleteEntry,
   type Organization,
   type OrgSnapshot,
-  type TeamRecord,
 } from '../model/snapshot.js';
 import { redactSnapshot } from './redact.js';
 
@@ -185,7 +184,6 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     const value = lists[index];
     if (value) (snapshot as Record<string, unknown>)[list.key] = value;
   });
-  if (snapshot.teams) snapshot.teams = snapshot.teams.filter((team): team is TeamRecord => typeof team.name === 'string');
 
   const blueprintIds = identifiers(blueprints);
   const actionIds = identifiers(snapshot.actions);

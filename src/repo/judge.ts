@@ -12,6 +12,7 @@ import { located, originOf, stringField, toSourceMapped, type Origin, type Sourc
 import { REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type Syntax } from './ownership-rewrite.js';
+import { redactFinding, secretFragments } from './redact-findings.js';
 
 export interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
@@ -34,7 +35,10 @@ interface Placed extends SourceMapped {
  * the line its JSON path was written on.
  */
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
-  return byLine(distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement)));
+  const secrets = new Set<string>();
+  for (const resource of resources) secretFragments(resource.value, false, secrets);
+  const findings = distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement));
+  return byLine(findings.map((finding) => redactFinding(finding, secrets)));
 }
 
 /** A catalog holds one blueprint per identifier: a file that defines one twice is judged in batches. */

@@ -14,6 +14,8 @@ import { analyzeTerraform, type FileAnalysis } from './terraform.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { analyzeWorkflow } from './workflows.js';
+import { redactFinding } from './redact-findings.js';
+import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 
@@ -167,8 +169,9 @@ async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan, own
     }
     try {
       const analysis = analyzeFile(kind, sourceText(shown, text), ctx);
-      scan.findings.push(...analysis.findings);
-      for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: problem.reason });
+      // Every analyzer quotes file text: URL passwords and secret query parameters never leave the scan.
+      scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding)));
+      for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
     } catch (error) {
       if (!(error instanceof SourceSyntaxError)) throw error;
       const column = error.column !== undefined ? `, column ${error.column}` : '';

@@ -14,6 +14,8 @@ export interface RepoContext {
   removedByBlueprint?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The org is already migrated (catalog.migrated): pass-through expressions already run on identifiers. */
   migrated?: boolean;
+  /** Blueprint → mirror property ids that copy `$team` (catalog.teamMirrors): reading them is reading team values. */
+  teamMirrors?: ReadonlyMap<string, ReadonlySet<string>>;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
 }
@@ -32,6 +34,7 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     removedRelations: catalog.allRemovedRelations,
     removedByBlueprint: catalog.removedRelations,
     migrated: catalog.migrated,
+    teamMirrors: catalog.teamMirrors,
     ...(catalog.jq && { jq: catalog.jq }),
   };
 }

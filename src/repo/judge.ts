@@ -137,15 +137,22 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
 
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
-  const removedRelations = new Map<string, ReadonlySet<string>>(ctx.removedByBlueprint ?? []);
-  for (const [id, relations] of base.removedRelations) removedRelations.set(id, new Set([...(removedRelations.get(id) ?? []), ...relations]));
+  const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
   return {
     ...base,
     teams: ctx.teams,
     migrated: ctx.migrated ?? false,
     removedRelations,
     allRemovedRelations: new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
+    teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
   };
+}
+
+/** The org's facts per blueprint, with the files' own added (a file may define more than the org knows). */
+function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): Map<string, ReadonlySet<string>> {
+  const merged = new Map<string, ReadonlySet<string>>(org ?? []);
+  for (const [id, values] of files) merged.set(id, new Set([...(merged.get(id) ?? []), ...values]));
+  return merged;
 }
 
 function placedFor(draft: FindingDraft, placed: ReadonlyMap<string, Placed>): Placed | undefined {

@@ -35,6 +35,11 @@ interface Placed extends SourceMapped {
  * the line its JSON path was written on.
  */
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
+  const { gathering } = judgement.ctx;
+  if (gathering) {
+    gathering.push(...resources.filter((resource) => resource.kind === 'blueprint'));
+    return [];
+  }
   const secrets = new Set<string>();
   for (const resource of resources) secretFragments(resource.value, false, secrets);
   const findings = distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement));
@@ -132,6 +137,14 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
     lists[resource.kind]!.push(mapped.json);
     placed.set(key, { ...mapped, resource });
   });
+  // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
+  // here too; they are not placed, so what the rules say about them is reported in their own file.
+  for (const blueprint of ctx.repositoryBlueprints ?? []) {
+    if (resources.includes(blueprint)) continue;
+    const identifier = stringField(blueprint.value, 'identifier');
+    if (identifier === undefined || snapshot.blueprints.some((b) => b.identifier === identifier)) continue;
+    snapshot.blueprints.push(toSourceMapped(blueprint.value).json);
+  }
   return { snapshot, placed };
 }
 

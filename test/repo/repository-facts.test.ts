@@ -86,3 +86,53 @@ describe("the org's team mirrors in file judgements", () => {
     expect(categories(scan.findings)).toEqual([]);
   });
 });
+
+/** A blueprint with a direct relation to _team that its inheritance goes over: the migration removes the relation. */
+const legacyService: JsonObject = {
+  identifier: 'service',
+  title: 'Service',
+  relations: { owning_team: { target: '_team', many: true, required: false } },
+  teamInheritance: { path: 'owning_team' },
+};
+const reassign: JsonObject = {
+  identifier: 'reassign',
+  title: 'Reassign',
+  trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+  invocationMethod: {
+    type: 'UPSERT_ENTITY',
+    blueprintIdentifier: 'service',
+    mapping: { identifier: '{{ .entity.identifier }}', relations: { owning_team: '{{ .entity.relations.owning_team }}' } },
+  },
+};
+
+describe('facts of one repository file hold for the others of the scan', () => {
+  test('a relation removed by a blueprint in one file is found where an action of another file writes it, as in the org', async () => {
+    const orgCatalog = buildCatalog(org({ blueprints: [legacyService], actions: [reassign] }), { jq });
+    const inOrg = RULES.flatMap((rule) => rule.check(orgCatalog)).filter((f) => f.resource.type === 'action');
+    expect(categories(inOrg)).toEqual(['action-mapping:breaks']);
+
+    const dir = await repository({ '.port/resources/blueprints.json': [legacyService], '.port/resources/actions.json': [reassign] });
+    const scan = await scanRepositories([dir], { catalog: buildCatalog(org(), { jq }) });
+    const inActions = scan.findings.filter((f) => f.location.includes('actions.json'));
+    expect(categories(inActions)).toEqual(categories(inOrg));
+    // Still reported at its own line of its own file.
+    expect(inActions[0]?.location).toMatch(/\.port\/resources\/actions\.json:\d+$/);
+    expect(inActions[0]?.evidence).toContain('"owning_team": "{{ .entity.relations.owning_team }}"');
+  });
+
+  test('a $team mirror defined in one --repo directory holds for scorecards and actions in another', async () => {
+    const definitions = await repository({ 'port/blueprints.json': [service, deployment] });
+    const uses = await repository({ '.port/resources/actions.json': [promote], '.port/resources/scorecards.json': [own] });
+    const scan = await scanRepositories([definitions, uses], { catalog: buildCatalog(org(), { jq }) });
+    const inUses = scan.findings.filter((f) => f.location.includes('.port/resources/'));
+    expect(categories(inUses)).toEqual(['action-user-input:breaks', 'scorecard-rule:breaks']);
+    // The blueprint's own finding (its mirror) is reported once, in its own file.
+    expect(scan.findings.filter((f) => f.category === 'mirror-property').map((f) => f.location.replace(/^.*\//, ''))).toEqual(['blueprints.json:19']);
+  });
+
+  test('without the blueprint in the scan, the same action and scorecard give nothing', async () => {
+    const uses = await repository({ '.port/resources/actions.json': [promote, reassign], '.port/resources/scorecards.json': [own] });
+    const scan = await scanRepositories([uses], { catalog: buildCatalog(org(), { jq }) });
+    expect(categories(scan.findings)).toEqual([]);
+  });
+});

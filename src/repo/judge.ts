@@ -239,17 +239,29 @@ function fileRewrite(draft: FindingDraft, origin: Origin, exact: boolean): strin
   const node = origin.node;
   // Only a value written at the finding's own path can take its rewrite in place.
   if (!exact) return rewrite;
-  if (node.kind === 'string' && node.value === draft.evidence) return rewriteSpan(span, [{ node, value: rewrite }]);
-  let parsed: JsonValue;
-  try {
-    parsed = JSON.parse(rewrite) as JsonValue;
-  } catch {
-    return rewrite;
+  const parsed = parseJson(rewrite);
+  if (node.kind === 'string' && node.value === draft.evidence) {
+    // An object or array the rule offers for a string (the value moves to another key) is not the
+    // string's new text: splicing it in would write JSON into the string. A jq list stays a jq list.
+    if (isContainer(parsed) && containerKind(parseJson(node.value)) !== containerKind(parsed)) return rewrite;
+    return rewriteSpan(span, [{ node, value: rewrite }]);
   }
+  if (parsed === undefined) return rewrite;
   const edits: Edit[] = [];
   if (!valueEdits(node, parsed, edits) || edits.length === 0) return rewrite;
   return rewriteSpan(span, edits);
 }
+
+function parseJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+const isContainer = (value: JsonValue | undefined): boolean => typeof value === 'object' && value !== null;
+const containerKind = (value: JsonValue | undefined): string | undefined => (isContainer(value) ? (Array.isArray(value) ? 'array' : 'object') : undefined);
 
 /** Edits that turn the written `node` into `value`, string by string; false when some change has no place in the text. */
 function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {

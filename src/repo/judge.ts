@@ -9,7 +9,7 @@ import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
 import { located, originOf, stringField, toSourceMapped, type Origin, type SourceMapped } from './located-json.js';
-import { REFERENCE, type Problems } from './tree-to-json.js';
+import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type Syntax } from './ownership-rewrite.js';
 import { redactFinding, secretFragments } from './redact-findings.js';
@@ -265,6 +265,11 @@ const containerKind = (value: JsonValue | undefined): string | undefined => (isC
 
 /** Edits that turn the written `node` into `value`, string by string; false when some change has no place in the text. */
 function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {
+  // `jsonencode({…})`, `JSON.stringify({…})`: the value is written inside the call, and edited there.
+  if (node.kind === 'call') {
+    const inner = callValue(node);
+    return inner !== undefined && valueEdits(inner, value, edits);
+  }
   if (node.kind === 'string') {
     if (typeof value !== 'string') return false;
     if (value !== node.value) edits.push({ node, value });

@@ -5,7 +5,11 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
 import { SNAPSHOT_FORMAT } from '../../src/model/snapshot.js';
+import { analyzePulumi } from '../../src/repo/pulumi.js';
 import { scanRepositories } from '../../src/repo/scan.js';
+import { sourceText } from '../../src/repo/source-text.js';
+import { analyzeTerraform } from '../../src/repo/terraform.js';
+import { brief, context } from './helpers.js';
 
 const jq = await loadJqEngine();
 afterAll(async () => jq.close?.());
@@ -47,5 +51,52 @@ describe('rewrites placed in the file text', () => {
     expect(relation?.rewrite).not.toContain('owning_team"');
     // A jq string rewritten to another jq string still goes in place, quoted as the file quotes it.
     expect(at(12)?.rewrite).toBe('"team": "[\\"platform\\"]"');
+  });
+});
+
+describe('rewrites of values written through an encoder call', () => {
+  test('a Terraform jsonencode({…}) scorecard condition gets its rewrite inside the call', () => {
+    const tf = `resource "port_scorecard" "own" {
+  identifier = "own"
+  title      = "Own"
+  blueprint  = "service"
+  rules = [{
+    identifier = "r"
+    title      = "R"
+    level      = "Gold"
+    query = {
+      combinator = "and"
+      conditions = [jsonencode({
+        property = "$team"
+        operator = "="
+        value    = "Payments"
+      })]
+    }
+  }]
+}
+`;
+    expect(brief(analyzeTerraform(sourceText('main.tf', tf), context({ jq })).findings)).toEqual([
+      {
+        at: 'main.tf:11',
+        category: 'scorecard-rule',
+        rewrite: 'jsonencode({\n        property = "$team"\n        operator = "="\n        value    = "payments"\n      })',
+        verdict: 'breaks',
+      },
+    ]);
+  });
+
+  test('a Pulumi JSON.stringify({…}) condition gets it inside the call too', () => {
+    const ts = `import * as port from "@port-labs/port";
+new port.Scorecard("own", {
+  identifier: "own",
+  title: "Own",
+  blueprintIdentifier: "service",
+  rules: [{ identifier: "r", title: "R", level: "Gold",
+    query: { combinator: "and", conditions: [JSON.stringify({ property: "$team", operator: "=", value: "Payments" })] } }],
+});
+`;
+    expect(brief(analyzePulumi(sourceText('index.ts', ts), 'js', context({ jq })).findings)).toEqual([
+      { at: 'index.ts:7', category: 'scorecard-rule', rewrite: 'JSON.stringify({ property: "$team", operator: "=", value: "payments" })', verdict: 'breaks' },
+    ]);
   });
 });

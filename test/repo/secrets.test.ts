@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli.js';
-import type { Report } from '../../src/model/finding.js';
+import type { FindingDraft, Report } from '../../src/model/finding.js';
+import { parseCode } from '../../src/repo/code-tree.js';
+import { findDocuments } from '../../src/repo/file-resources.js';
+import { redactFinding, secretFragments } from '../../src/repo/redact-findings.js';
+import { sourceText } from '../../src/repo/source-text.js';
 
 const SECRETS = ['hunter2', 'SUPERSECRET123', 'sk_live_LEAKME'];
 
@@ -46,5 +50,35 @@ describe('secrets in repository files', () => {
       const text = await readFile(join(out, name), 'utf8');
       for (const secret of SECRETS) expect(text, `${name} quotes ${secret}`).not.toContain(secret);
     }
+  });
+});
+
+describe('redactFinding', () => {
+  const [action] = findDocuments(parseCode(sourceText('a.json', JSON.stringify(ACTIONS[0])), 'json'), { camelCase: false, problems: [] }).resources;
+  const fragments = secretFragments(action!.value);
+
+  test("cuts what the org's redaction cuts from secret-named values, templates kept", () => {
+    expect([...fragments].filter((f) => f.includes('LEAKME'))).toEqual(['Bearer sk_live_LEAKME ', 'Bearer sk_live_LEAKME']);
+  });
+
+  test('from every text field, also where the rewrite changed the template or the text is JSON-escaped', () => {
+    const finding: FindingDraft = {
+      category: 'action-mapping',
+      resource: { type: 'file', identifier: 'a.json', title: 'action notify' },
+      location: 'a.json:1',
+      evidence: '"Authorization": "Bearer sk_live_LEAKME {{ .entity.team[0] }}"',
+      rewrite: '"Authorization": "Bearer sk_live_LEAKME {{ .entity.team[0] | ascii_downcase }}"',
+      reason: 'reads {"url":"https://user:hunter2@hooks.example.com/x?token=SUPERSECRET123&team=a"}',
+      suggestion: JSON.stringify({ h: 'Bearer sk_live_LEAKME "x"' }),
+      note: 'sent as https://hooks.example.com/x?api_key=SUPERSECRET123&team=a',
+    };
+    const clean = redactFinding(finding, fragments);
+    expect(clean.rewrite).toBe('"Authorization": "<redacted>{{ .entity.team[0] | ascii_downcase }}"');
+    expect(clean.reason).toBe('reads {"url":"https://user:<redacted>@hooks.example.com/x?token=<redacted>&team=a"}');
+    expect(clean.suggestion).toBe('{"h":"<redacted>\\"x\\""}');
+    expect(clean.note).toBe('sent as https://hooks.example.com/x?api_key=<redacted>&team=a');
+    for (const text of [clean.evidence, clean.rewrite, clean.reason, clean.suggestion, clean.note]) for (const secret of SECRETS) expect(text).not.toContain(secret);
+    // The finding given is left as it was.
+    expect(finding.rewrite).toContain('sk_live_LEAKME');
   });
 });

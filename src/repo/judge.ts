@@ -61,13 +61,16 @@ function distinctBlueprints(resources: readonly FileResource[]): FileResource[][
 
 function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
   if (resources.length === 0) return [];
-  const { snapshot, placed } = fileSnapshot(resources, judgement.ctx);
+  const { snapshot, placed, foreign } = fileSnapshot(resources, judgement.ctx);
   const catalog = fileCatalog(snapshot, judgement.ctx);
+  // The same without the other files' blueprints: an odd blueprint elsewhere must not fail a rule here.
+  let alone: Catalog | undefined;
+  const fileAlone = (): Catalog => (alone ??= fileCatalog(fileSnapshot(resources, { ...judgement.ctx, repositoryBlueprints: [] }).snapshot, judgement.ctx));
   const findings: FindingDraft[] = [];
   for (const rule of judgement.rules ?? RULES) {
     let drafts: FindingDraft[];
     try {
-      drafts = rule.check(catalog);
+      drafts = checkRule(rule, catalog, foreign > 0 ? fileAlone : undefined);
     } catch (error) {
       // As in the org: a rule that throws leaves its category unchecked (incomplete), never a crash.
       const line = spanLine(resources[0]!.value.origin.node.span);
@@ -83,8 +86,18 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
   return findings;
 }
 
+/** A rule on the file with the repository's blueprints, or, when that throws, on the file alone. */
+function checkRule(rule: Rule, catalog: Catalog, fileAlone: (() => Catalog) | undefined): FindingDraft[] {
+  try {
+    return rule.check(catalog);
+  } catch (error) {
+    if (!fileAlone) throw error;
+    return rule.check(fileAlone());
+  }
+}
+
 /** Resources keep their own identifiers only where rules look them up (blueprints); the rest are `#n`, unique in the file. */
-function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed> } {
+function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed>; foreign: number } {
   const snapshot: OrgSnapshot = {
     format: SNAPSHOT_FORMAT,
     organization: { id: 'file', name: 'file' },
@@ -139,13 +152,15 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   });
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
   // here too; they are not placed, so what the rules say about them is reported in their own file.
+  let foreign = 0;
   for (const blueprint of ctx.repositoryBlueprints ?? []) {
     if (resources.includes(blueprint)) continue;
     const identifier = stringField(blueprint.value, 'identifier');
     if (identifier === undefined || snapshot.blueprints.some((b) => b.identifier === identifier)) continue;
     snapshot.blueprints.push(toSourceMapped(blueprint.value).json);
+    foreign++;
   }
-  return { snapshot, placed };
+  return { snapshot, placed, foreign };
 }
 
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {

@@ -2,6 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { buildTeamDirectory, type TeamDirectory } from '../catalog/teams.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import type { JqEngine } from '../jq/engine.js';
+import type { FileResource } from './file-resources.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
@@ -14,6 +15,12 @@ export interface RepoContext {
   removedByBlueprint?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The org is already migrated (catalog.migrated): pass-through expressions already run on identifiers. */
   migrated?: boolean;
+  /** Blueprint → mirror property ids that copy `$team` (catalog.teamMirrors): reading them is reading team values. */
+  teamMirrors?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Blueprints written anywhere in the scan (every --repo dir): their facts hold for every file's resources. */
+  repositoryBlueprints?: readonly FileResource[];
+  /** Set on the scan's first pass: files are read for their blueprints, collected here, and nothing is judged. */
+  gathering?: FileResource[];
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
 }
@@ -32,6 +39,7 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     removedRelations: catalog.allRemovedRelations,
     removedByBlueprint: catalog.removedRelations,
     migrated: catalog.migrated,
+    teamMirrors: catalog.teamMirrors,
     ...(catalog.jq && { jq: catalog.jq }),
   };
 }

@@ -9,9 +9,10 @@ import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
 import { located, originOf, stringField, toSourceMapped, type Origin, type SourceMapped } from './located-json.js';
-import { REFERENCE, type Problems } from './tree-to-json.js';
+import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type Syntax } from './ownership-rewrite.js';
+import { redactFinding, secretFragments } from './redact-findings.js';
 
 export interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
@@ -34,7 +35,15 @@ interface Placed extends SourceMapped {
  * the line its JSON path was written on.
  */
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
-  return byLine(distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement)));
+  const { gathering } = judgement.ctx;
+  if (gathering) {
+    gathering.push(...resources.filter((resource) => resource.kind === 'blueprint'));
+    return [];
+  }
+  const secrets = new Set<string>();
+  for (const resource of resources) secretFragments(resource.value, false, secrets);
+  const findings = distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement));
+  return byLine(findings.map((finding) => redactFinding(finding, secrets)));
 }
 
 /** A catalog holds one blueprint per identifier: a file that defines one twice is judged in batches. */
@@ -52,13 +61,16 @@ function distinctBlueprints(resources: readonly FileResource[]): FileResource[][
 
 function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
   if (resources.length === 0) return [];
-  const { snapshot, placed } = fileSnapshot(resources, judgement.ctx);
+  const { snapshot, placed, foreign } = fileSnapshot(resources, judgement.ctx);
   const catalog = fileCatalog(snapshot, judgement.ctx);
+  // The same without the other files' blueprints: an odd blueprint elsewhere must not fail a rule here.
+  let alone: Catalog | undefined;
+  const fileAlone = (): Catalog => (alone ??= fileCatalog(fileSnapshot(resources, { ...judgement.ctx, repositoryBlueprints: [] }).snapshot, judgement.ctx));
   const findings: FindingDraft[] = [];
   for (const rule of judgement.rules ?? RULES) {
     let drafts: FindingDraft[];
     try {
-      drafts = rule.check(catalog);
+      drafts = checkRule(rule, catalog, foreign > 0 ? fileAlone : undefined);
     } catch (error) {
       // As in the org: a rule that throws leaves its category unchecked (incomplete), never a crash.
       const line = spanLine(resources[0]!.value.origin.node.span);
@@ -74,8 +86,18 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
   return findings;
 }
 
+/** A rule on the file with the repository's blueprints, or, when that throws, on the file alone. */
+function checkRule(rule: Rule, catalog: Catalog, fileAlone: (() => Catalog) | undefined): FindingDraft[] {
+  try {
+    return rule.check(catalog);
+  } catch (error) {
+    if (!fileAlone) throw error;
+    return rule.check(fileAlone());
+  }
+}
+
 /** Resources keep their own identifiers only where rules look them up (blueprints); the rest are `#n`, unique in the file. */
-function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed> } {
+function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed>; foreign: number } {
   const snapshot: OrgSnapshot = {
     format: SNAPSHOT_FORMAT,
     organization: { id: 'file', name: 'file' },
@@ -128,20 +150,37 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
     lists[resource.kind]!.push(mapped.json);
     placed.set(key, { ...mapped, resource });
   });
-  return { snapshot, placed };
+  // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
+  // here too; they are not placed, so what the rules say about them is reported in their own file.
+  let foreign = 0;
+  for (const blueprint of ctx.repositoryBlueprints ?? []) {
+    if (resources.includes(blueprint)) continue;
+    const identifier = stringField(blueprint.value, 'identifier');
+    if (identifier === undefined || snapshot.blueprints.some((b) => b.identifier === identifier)) continue;
+    snapshot.blueprints.push(toSourceMapped(blueprint.value).json);
+    foreign++;
+  }
+  return { snapshot, placed, foreign };
 }
 
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
-  const removedRelations = new Map<string, ReadonlySet<string>>(ctx.removedByBlueprint ?? []);
-  for (const [id, relations] of base.removedRelations) removedRelations.set(id, new Set([...(removedRelations.get(id) ?? []), ...relations]));
+  const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
   return {
     ...base,
     teams: ctx.teams,
     migrated: ctx.migrated ?? false,
     removedRelations,
     allRemovedRelations: new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
+    teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
   };
+}
+
+/** The org's facts per blueprint, with the files' own added (a file may define more than the org knows). */
+function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): Map<string, ReadonlySet<string>> {
+  const merged = new Map<string, ReadonlySet<string>>(org ?? []);
+  for (const [id, values] of files) merged.set(id, new Set([...(merged.get(id) ?? []), ...values]));
+  return merged;
 }
 
 function placedFor(draft: FindingDraft, placed: ReadonlyMap<string, Placed>): Placed | undefined {
@@ -215,20 +254,37 @@ function fileRewrite(draft: FindingDraft, origin: Origin, exact: boolean): strin
   const node = origin.node;
   // Only a value written at the finding's own path can take its rewrite in place.
   if (!exact) return rewrite;
-  if (node.kind === 'string' && node.value === draft.evidence) return rewriteSpan(span, [{ node, value: rewrite }]);
-  let parsed: JsonValue;
-  try {
-    parsed = JSON.parse(rewrite) as JsonValue;
-  } catch {
-    return rewrite;
+  const parsed = parseJson(rewrite);
+  if (node.kind === 'string' && node.value === draft.evidence) {
+    // An object or array the rule offers for a string (the value moves to another key) is not the
+    // string's new text: splicing it in would write JSON into the string. A jq list stays a jq list.
+    if (isContainer(parsed) && containerKind(parseJson(node.value)) !== containerKind(parsed)) return rewrite;
+    return rewriteSpan(span, [{ node, value: rewrite }]);
   }
+  if (parsed === undefined) return rewrite;
   const edits: Edit[] = [];
   if (!valueEdits(node, parsed, edits) || edits.length === 0) return rewrite;
   return rewriteSpan(span, edits);
 }
 
+function parseJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+const isContainer = (value: JsonValue | undefined): boolean => typeof value === 'object' && value !== null;
+const containerKind = (value: JsonValue | undefined): string | undefined => (isContainer(value) ? (Array.isArray(value) ? 'array' : 'object') : undefined);
+
 /** Edits that turn the written `node` into `value`, string by string; false when some change has no place in the text. */
 function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {
+  // `jsonencode({…})`, `JSON.stringify({…})`: the value is written inside the call, and edited there.
+  if (node.kind === 'call') {
+    const inner = callValue(node);
+    return inner !== undefined && valueEdits(inner, value, edits);
+  }
   if (node.kind === 'string') {
     if (typeof value !== 'string') return false;
     if (value !== node.value) edits.push({ node, value });

@@ -10,10 +10,13 @@ import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { gitignorePatterns } from './gitignore.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
+import type { FileResource } from './file-resources.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { analyzeWorkflow } from './workflows.js';
+import { redactFinding } from './redact-findings.js';
+import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 
@@ -95,8 +98,44 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const ctx = repoContext(options.catalog);
   const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
-  for (const dir of dirs) await scanRepository(dir, ctx, scan, own);
+  const files: CandidateFile[] = [];
+  for (const dir of dirs) files.push(...(await readRepository(dir, scan, own)));
+  // A blueprint written in one file holds for the resources of every other (its removed relations,
+  // its $team mirrors): all files are read for their blueprints before any is judged.
+  const gathering: FileResource[] = [];
+  for (const file of files) gatherBlueprints(file, { ...ctx, gathering });
+  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering };
+  for (const file of files) analyzeCandidate(file, judged, scan);
   return scan;
+}
+
+/** A file the scan will analyze: its kind and text. */
+interface CandidateFile {
+  kind: FileKind;
+  source: SourceText;
+}
+
+function gatherBlueprints(file: CandidateFile, ctx: RepoContext): void {
+  try {
+    analyzeFile(file.kind, file.source, ctx);
+  } catch (error) {
+    // The judging pass reports the file that cannot be read.
+    if (!(error instanceof SourceSyntaxError)) throw error;
+  }
+}
+
+function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan): void {
+  const shown = source.path;
+  try {
+    const analysis = analyzeFile(kind, source, ctx);
+    // Every analyzer quotes file text: URL passwords and secret query parameters never leave the scan.
+    scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding)));
+    for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
+  } catch (error) {
+    if (!(error instanceof SourceSyntaxError)) throw error;
+    const column = error.column !== undefined ? `, column ${error.column}` : '';
+    scan.incomplete.push({ resource: `${shown}:${error.line}`, reason: `could not be read (line ${error.line}${column}): ${error.message}; the file was not checked` });
+  }
 }
 
 /** Real paths of the run's own files and directories; those that do not exist yet hold nothing to skip. */
@@ -126,7 +165,7 @@ export function displayRoot(dir: string): string {
   return posix.normalize(root).replace(/\/+$/, '').replace(/^\.$/, '');
 }
 
-async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan, own: readonly string[]): Promise<void> {
+async function readRepository(dir: string, scan: RepoScan, own: readonly string[]): Promise<CandidateFile[]> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -153,6 +192,7 @@ async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan, own
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path)
     .sort();
+  const candidates: CandidateFile[] = [];
   for (const file of files) {
     const kind = classifyPath(file);
     if (!kind) continue;
@@ -165,16 +205,9 @@ async function scanRepository(dir: string, ctx: RepoContext, scan: RepoScan, own
       scan.notes.push(`${shown}: skipped, an audit document (${ownKind}), not a file to migrate`);
       continue;
     }
-    try {
-      const analysis = analyzeFile(kind, sourceText(shown, text), ctx);
-      scan.findings.push(...analysis.findings);
-      for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: problem.reason });
-    } catch (error) {
-      if (!(error instanceof SourceSyntaxError)) throw error;
-      const column = error.column !== undefined ? `, column ${error.column}` : '';
-      scan.incomplete.push({ resource: `${shown}:${error.line}`, reason: `could not be read (line ${error.line}${column}): ${error.message}; the file was not checked` });
-    }
+    candidates.push({ kind, source: sourceText(shown, text) });
   }
+  return candidates;
 }
 
 /** Read a file the scan wants, or say why it was skipped. Symlinks are followed only inside the root. */

@@ -1,7 +1,7 @@
 import { parseCode } from './code-tree.js';
 import { located, type LocatedJson, type Origin } from './located-json.js';
 import { decodedSourceText, SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
-import { spanLine, spanText, type StringNode, type TreeNode } from './tree.js';
+import { spanLine, spanText, type CallNode, type StringNode, type TreeNode } from './tree.js';
 import { parseYaml } from './yaml-tree.js';
 
 export type Problems = { line: number; reason: string }[];
@@ -74,11 +74,8 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       return object;
     }
     case 'call': {
-      if (ENCODERS.test(node.callee) && node.args.items[0]) return treeToJson(node.args.items[0], origin, options, parentKey);
-      // `port.BlueprintTeamInheritanceArgs(path="x")`: keyword arguments are the object.
-      if (node.args.entries.length > 0) return treeToJson(node.args, origin, options, parentKey);
-      const only = node.args.items.length === 1 ? node.args.items[0] : undefined;
-      return only ? treeToJson(only, origin, options, parentKey) : undefined;
+      const value = callValue(node);
+      return value ? treeToJson(value, origin, options, parentKey) : undefined;
     }
     case 'ref': {
       if (node.path === 'true' || node.path === 'True') return located.scalar(true, origin);
@@ -92,6 +89,16 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       return undefined;
     }
   }
+}
+
+/**
+ * The node a call stands for: an encoder's first argument (`jsonencode({…})`), keyword arguments
+ * (`port.BlueprintTeamInheritanceArgs(path="x")`), or a lone argument.
+ */
+export function callValue(node: CallNode): TreeNode | undefined {
+  if (ENCODERS.test(node.callee) && node.args.items[0]) return node.args.items[0];
+  if (node.args.entries.length > 0) return node.args;
+  return node.args.items.length === 1 ? node.args.items[0] : undefined;
 }
 
 /** A Terraform reference as treeToJson writes it: `${port_team.sre.name}`. */

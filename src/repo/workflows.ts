@@ -24,7 +24,8 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
         if (step.kind !== 'object' || !PORT_ACTION.test(stringValue(findEntry(step, 'uses')?.value) ?? '')) continue;
         const inputs = findEntry(step, 'with')?.value;
         if (inputs?.kind !== 'object') continue;
-        const operation = stringValue(findEntry(inputs, 'operation')?.value)?.toUpperCase();
+        // Without `operation` the action upserts (its default): such a step writes the team too.
+        const operation = (stringValue(findEntry(inputs, 'operation')?.value) ?? 'UPSERT').toUpperCase();
         if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
         const team = findEntry(inputs, 'team');

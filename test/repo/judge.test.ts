@@ -7,6 +7,7 @@ import { originOf, splitPath, toSourceMapped } from '../../src/repo/located-json
 import { sourceText } from '../../src/repo/source-text.js';
 import { spanLine } from '../../src/repo/tree.js';
 import { RULES } from '../../src/rules/index.js';
+import type { Catalog } from '../../src/catalog/catalog.js';
 import { context } from './helpers.js';
 
 const blueprintFile = `[
@@ -44,6 +45,21 @@ describe('judgeFileResources', () => {
     const broken = { category: 'page-widget' as const, check: () => { throw new Error('boom'); } };
     const findings = judgeFileResources(documents(blueprintFile).resources, { syntax: 'json', ctx: context(), problems, rules: [broken, ...RULES] });
     expect(problems).toEqual([{ line: 2, reason: 'rule page-widget failed on this file: boom' }]);
+    expect(findings.map((f) => [f.category, f.location])).toEqual([['calculation-property', 'bp.json:7']]);
+  });
+
+  test("a blueprint of another file that makes a rule throw does not fail that rule on this file", () => {
+    const problems: { line: number; reason: string }[] = [];
+    const other = findDocuments(parseCode(sourceText('other.json', '{"identifier": "odd", "schema": {}}'), 'json'), { camelCase: false, problems: [] }).resources;
+    const throwsOnOdd = {
+      category: 'calculation-property' as const,
+      check: (catalog: Catalog) => {
+        if (catalog.blueprints.has('odd')) throw new Error('odd blueprint');
+        return RULES.find((rule) => rule.category === 'calculation-property')!.check(catalog);
+      },
+    };
+    const findings = judgeFileResources(documents(blueprintFile).resources, { syntax: 'json', ctx: context({ repositoryBlueprints: other }), problems, rules: [throwsOnOdd] });
+    expect(problems).toEqual([]);
     expect(findings.map((f) => [f.category, f.location])).toEqual([['calculation-property', 'bp.json:7']]);
   });
 

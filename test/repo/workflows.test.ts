@@ -36,6 +36,13 @@ describe("GitHub workflow steps of the service's action", () => {
     expect(run(step(`          operation: BULK_UPSERT\n          entities: '${identifiers}'`)).findings).toEqual([]);
   });
 
+  test("a step without `operation` is an UPSERT, the action's default", () => {
+    expect(brief(run(step(`          identifier: e\n          blueprint: service\n          team: "Payments"`)).findings)).toEqual([
+      { at: '.github/workflows/w.yml:8', category: 'external-ownership', rewrite: 'team: "payments"', verdict: 'breaks' },
+    ]);
+    expect(run(step(`          identifier: e\n          blueprint: service\n          team: payments`)).findings).toEqual([]);
+  });
+
   test('identifiers, other operations and other actions give nothing', () => {
     expect(run(step(`          operation: UPSERT\n          team: "['platform', 'sre_oncall']"`)).findings).toEqual([]);
     expect(run(step(`          operation: PATCH_RUN\n          team: "['Platform Team']"`)).findings).toEqual([]);

@@ -120,6 +120,8 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     await expect(page.locator('#progress-text').textContent()).resolves.toBe(`0 of ${manual.length} (0%)`);
     await box.check();
     await page.reload();
+    // The rows are built by the page's script: wait for them (a loaded CI runner is slow to build).
+    await page.locator(`#f-${target.id} input[type=checkbox]`).waitFor();
     expect(await page.locator(`#f-${target.id} input[type=checkbox]`).isChecked()).toBe(true);
     expect(await page.locator('article.finding input:checked').count()).toBe(1);
     // Rounded to whole percent: 1 of the demo's manual items.
@@ -133,6 +135,7 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     // Unchecking is remembered too.
     await page.locator(`#f-${target.id} input[type=checkbox]`).uncheck();
     await page.reload();
+    await page.locator(`#f-${target.id} input[type=checkbox]`).waitFor();
     expect(await page.locator('article.finding input:checked').count()).toBe(0);
     await context.close();
   });

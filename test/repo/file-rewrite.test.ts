@@ -47,7 +47,7 @@ describe('rewrites placed in the file text', () => {
 
     const relation = at(13);
     expect(relation?.category).toBe('action-mapping');
-    expect(relation?.rewrite).toBe('{"team":"{{ .entity.relations.owning_team }}"}');
+    expect(relation?.rewrite).toBe('{"team":"{{ .entity.team }}"}');
     expect(relation?.rewrite).not.toContain('owning_team"');
     // A jq string rewritten to another jq string still goes in place, quoted as the file quotes it.
     expect(at(12)?.rewrite).toBe('"team": "[\\"platform\\"]"');

@@ -38,7 +38,7 @@ function redactScalar(value: JsonValue): JsonValue {
 function redactInlineSecrets(text: string): string {
   return text
     .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
-    .replace(/([?&])([^=&#\s]+)=(\{\{[\s\S]*?\}\}|[^&#\s]*)/g, (match, sep: string, name: string, raw: string) =>
+    .replace(/([?&])([^=&#\s]+)=(\{\{[\s\S]*?\}\}|[^&#\s"'}]*)/g, (match, sep: string, name: string, raw: string) =>
       isSecretName(name) && !raw.startsWith('{{') ? `${sep}${name}=${REDACTED}` : match,
     );
 }

@@ -22,12 +22,15 @@ describe('redactSecrets', () => {
       url: 'https://hooks.example/notify/{{ .entity.identifier }}?token=abc123&channel=ops&api_key=k-9',
       mirror: 'https://deploy:hunter2@git.example/repo.git',
       query: '?owner={{ .entity.team }}&token={{ .secrets.TOKEN }}',
+      quoted: '"url": "https://hooks.example/x?token=abc123"}',
     };
     expect(redactSecrets(invocation)).toEqual({
       url: `https://hooks.example/notify/{{ .entity.identifier }}?token=${REDACTED}&channel=ops&api_key=${REDACTED}`,
       mirror: `https://deploy:${REDACTED}@git.example/repo.git`,
       // a template names a secret without holding it, and rules read templates
       query: '?owner={{ .entity.team }}&token={{ .secrets.TOKEN }}',
+      // a URL quoted in file text: the quote and brace after it are not part of the secret
+      quoted: `"url": "https://hooks.example/x?token=${REDACTED}"}`,
     });
   });
 

@@ -115,6 +115,10 @@ const POSITIVE: Row[] = [
   { kind: 'action-run', expression: '.trigger.by.user.team | join(",")', verdict: 'breaks' },
   { kind: 'action-run', expression: '.entity | getpath(["team"])', verdict: 'unaffected', options: { setsTeam: true }, foundByRunning: true },
   { kind: 'action-run', expression: '.entity | getpath(["team"]) | map(ascii_downcase)', verdict: 'breaks', options: { setsTeam: true }, foundByRunning: true },
+  // a pipe from an entity or a user keeps `.team` the team meta property
+  { kind: 'action-run', expression: '.entity | .team | join(",")', verdict: 'breaks' },
+  { kind: 'user-input', expression: '.user | .team | index("Payments") != null', verdict: 'breaks', rewrite: '.user | .team | index("payments") != null' },
+  { kind: 'user-input', expression: '.entity as $e | $e.team | join(",")', verdict: 'breaks' },
 ];
 
 const NEGATIVE: Row[] = [
@@ -124,9 +128,17 @@ const NEGATIVE: Row[] = [
   { kind: 'action-run', expression: '.trigger.inputs.team', verdict: 'none' },
   { kind: 'user-input', expression: '.form.team | length > 0', verdict: 'none' },
   { kind: 'user-input', expression: '.form | getpath(["team"])', verdict: 'none' },
+  // ... also when the input namespace is piped on or bound to a variable first
+  { kind: 'action-run', expression: '.inputs | .team', verdict: 'none' },
+  { kind: 'action-run', expression: '.inputs | .team | index("Payments") != null', verdict: 'none' },
+  { kind: 'action-run', expression: '.inputs as $i | $i.team', verdict: 'none' },
+  { kind: 'user-input', expression: '.form | .team | length > 0', verdict: 'none' },
   // a relation named team to an ordinary blueprint, and a property named team
   { kind: 'entity', expression: '.relations.team | length', verdict: 'none' },
   { kind: 'entity', expression: '.relations["team"]', verdict: 'none' },
+  { kind: 'user-input', expression: '.entity.relations | .team == "Platform Team"', verdict: 'none' },
+  { kind: 'entity', expression: '.relations as $r | $r.team | length', verdict: 'none' },
+  { kind: 'entity', expression: '.properties | .team == "Payments"', verdict: 'none' },
   { kind: 'entity', expression: '.properties.team == "Payments"', verdict: 'none' },
   { kind: 'policy', expression: '.results.mine.entities | map(.relations.team) | length > 0', verdict: 'none' },
   // the environment, and variables called $team bound to something else

@@ -1,6 +1,6 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import type { Verdict } from '../model/finding.js';
-import { compareTitlesAndIdentifiers, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
+import { compareTitlesAndIdentifiers, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
 import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
@@ -45,6 +45,12 @@ export interface ExpressionImpact {
    */
   foundByRunning?: string;
   removedRelations: string[];
+  /**
+   * Removed relations the tokens show no read of but running the expression on samples shows it
+   * reads (`getpath(["relations", "owning_team"])`): which, and how that showed, as a clause.
+   * No rewrite is then certain, so none is offered.
+   */
+  relationsFoundByRunning?: { relations: string[]; how: string };
   titles: TitleLiteral[];
   /** The expression with titles replaced by identifiers and removed relations by `.team`. */
   rewrite?: string;
@@ -134,12 +140,28 @@ export function assessTeamExpression(
   let foundByRunning: string | undefined;
   // jq gave no answer (a loop, a crash): whether it reads teams is unknown, so a person looks.
   let undecided: { failure: EvaluationFailure; error: string } | undefined;
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && runnable) {
+  // A removed relation named in the text but in no path the tokens show (`getpath(["relations",
+  // "owning_team"])`, `.relations as {owning_team: $t}`): running it with and without the relation tells.
+  const relationsByRunning: string[] = [];
+  const relationHow: string[] = [];
+  if (runnable) {
+    for (const relation of context.removedRelations) {
+      if (!expression.includes(relation) || relationReads.some((read) => read.relation === relation)) continue;
+      const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
+      const probe = probeRelationDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties], relation, literals });
+      if (probe.kind === 'depends') {
+        relationsByRunning.push(relation);
+        relationHow.push(probe.how);
+      }
+      if (probe.kind === 'failed') undecided ??= { failure: probe.failure, error: probe.error };
+    }
+  }
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable) {
     const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -154,12 +176,15 @@ export function assessTeamExpression(
   }
 
   const impact: ExpressionImpact = {
-    verdict: relationReads.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
+    verdict: relationReads.length > 0 || relationsByRunning.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
     teamReads: unique(teamReads),
-    removedRelations: unique(relationReads.map((read) => read.relation)),
+    removedRelations: unique([...relationReads.map((read) => read.relation), ...relationsByRunning]),
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
+  if (relationsByRunning.length > 0 && runnable) {
+    impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
+  }
   // Reading the expression settles breaks and unaffected; only what is left is worth running.
   if (impact.verdict === 'review' && runnable) {
     const judged = judgeBySamples(expression, references, unique(unknownLiterals), runnable.jq, runnable.kind, teams, { setsTeam: options.setsTeam ?? false, queryIds, teamProperties: [...teamProperties] });
@@ -187,7 +212,8 @@ export function assessTeamExpression(
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
-  if (rewrite !== expression) {
+  // A read found only by running has no token to edit: a rewrite of the rest would still read it.
+  if (rewrite !== expression && relationsByRunning.length === 0) {
     // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
     // so. One string literal swapped for another in an expression jq compiles stays valid, so
     // only a relation edit or an expression jq rejects costs a trip to jq.
@@ -356,8 +382,13 @@ function uniqueBy<T>(values: T[], key: (value: T) => string): T[] {
 /** One sentence on how an expression is affected, for a finding's `reason`. */
 export function describeImpact(impact: ExpressionImpact): string {
   const parts: string[] = [];
-  if (impact.removedRelations.length > 0) {
-    parts.push(`reads relation ${impact.removedRelations.map((r) => `"${r}"`).join(', ')}, which the migration removes (its teams move to the team meta property)`);
+  const byRunning = impact.relationsFoundByRunning;
+  const byTokens = impact.removedRelations.filter((relation) => !byRunning?.relations.includes(relation));
+  if (byTokens.length > 0) {
+    parts.push(`reads relation ${byTokens.map((r) => `"${r}"`).join(', ')}, which the migration removes (its teams move to the team meta property)`);
+  }
+  if (byRunning) {
+    parts.push(`reads relation ${byRunning.relations.map((r) => `"${r}"`).join(', ')} (${byRunning.how}), which the migration removes (its teams move to the team meta property)`);
   }
   if (impact.teamReads.length > 0) {
     parts.push(`reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);

@@ -55,6 +55,8 @@ interface Row {
   foundByRunning?: boolean;
   options?: AssessOptions;
   teamProperties?: string[];
+  /** Relations the migration removes from the blueprint the expression runs against. */
+  removedRelations?: string[];
 }
 
 function judge(catalog: Catalog, row: Row): FindingDraft | undefined {
@@ -66,7 +68,7 @@ function judge(catalog: Catalog, row: Row): FindingDraft | undefined {
       location: 'x',
       expression: row.expression,
       subject: 'The expression',
-      removedRelations: new Set(),
+      removedRelations: new Set(row.removedRelations ?? []),
       ...(row.teamProperties && { teamProperties: new Set(row.teamProperties) }),
     },
     row.options,
@@ -173,6 +175,60 @@ describe('names that only look like team reads give no finding', () => {
     const finding = judge(withJq, { kind: 'action-run', expression: '.inputs.team', verdict: 'review', options: { setsTeam: true } });
     expect(finding?.verdict).toBe('review');
     expect(finding?.reason).not.toContain('reads team values');
+  });
+});
+
+/** Relation `owning_team` is removed by the migration; every way of reading it breaks. */
+const REMOVED = ['owning_team'];
+const RELATION_BY_RUNNING = 'reads relation "owning_team" (found by running it with jq';
+
+const REMOVED_RELATION_READS: Row[] = [
+  { kind: 'entity', expression: '.relations.owning_team', verdict: 'breaks', rewrite: '.team', removedRelations: REMOVED },
+  { kind: 'entity', expression: 'getpath(["relations","owning_team"])', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity | getpath(["relations","owning_team"])', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations as {owning_team: $t} | $t', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations | to_entries[] | select(.key=="owning_team") | .value', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'policy', expression: '.results.mine.entities | map(.relations | getpath(["owning_team"])) | flatten | index("Payments") != null', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'action-run', expression: '.diff.after.relations | with_entries(select(.key == "owning_team"))', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+];
+
+const NOT_REMOVED_RELATION_READS: Row[] = [
+  // the name, but not as a relation of the entity: a property, a user input, a plain string
+  { kind: 'entity', expression: '.properties | getpath(["owning_team"])', verdict: 'none', removedRelations: REMOVED },
+  { kind: 'action-run', expression: '.inputs | getpath(["owning_team"])', verdict: 'none', removedRelations: REMOVED },
+  { kind: 'entity', expression: '.identifier == "owning_team"', verdict: 'none', removedRelations: REMOVED },
+  { kind: 'user-input', expression: '.entity.relations | has("owning_service")', verdict: 'none', removedRelations: REMOVED },
+];
+
+describe('a removed relation read in any form breaks', () => {
+  it.each(REMOVED_RELATION_READS)('$kind: $expression → $verdict', (row) => {
+    const finding = judge(withJq, row);
+    expect(finding?.verdict).toBe(row.verdict);
+    expect(finding?.reason).toContain('reads relation "owning_team"');
+    if ('rewrite' in row) expect(finding?.rewrite).toBe(row.rewrite);
+    // Found by running there is no edit that is certain: nothing to copy, the edit is said in words.
+    else expect(finding?.rewrite).toBeUndefined();
+    if (row.foundByRunning) {
+      expect(finding?.reason).toContain(RELATION_BY_RUNNING);
+      expect(finding?.suggestion).toContain('.team');
+    } else expect(finding?.reason).not.toContain(RELATION_BY_RUNNING);
+  });
+
+  it.each(NOT_REMOVED_RELATION_READS)('$kind: $expression → no finding', (row) => {
+    expect(judge(withJq, row)).toBeUndefined();
+  });
+
+  it('runs samples holding the relation only for an expression that names it', () => {
+    const inputs: string[] = [];
+    const recording: JqEngine = { validate: (e) => jq.validate(e), evaluate: (input, e) => (inputs.push(JSON.stringify(input)), jq.evaluate(input, e)) };
+    const catalog = buildCatalog(snapshot(), { jq: recording });
+    const withRelation = () => inputs.filter((input) => input.includes('"owning_team"')).length;
+    expect(judge(catalog, { kind: 'user-input', expression: '.user | getpath(["team"]) | length > 0', verdict: 'unaffected', removedRelations: REMOVED })?.verdict).toBe('unaffected');
+    expect(inputs.length).toBeGreaterThan(0);
+    expect(withRelation()).toBe(0);
+    expect(judge(catalog, { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED })?.verdict).toBe('breaks');
+    expect(withRelation()).toBeGreaterThan(0);
   });
 });
 

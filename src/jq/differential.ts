@@ -110,6 +110,17 @@ export function probeRelationDependence(
   expression: string,
   options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] },
 ): DependenceOutcome {
+  let cache = relationCache.get(engine);
+  if (!cache) relationCache.set(engine, (cache = new Map()));
+  const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], options.relation, options.literals ?? [], expression]);
+  let outcome = cache.get(key);
+  if (!outcome) cache.set(key, (outcome = runRelationProbe(engine, expression, options)));
+  return outcome;
+}
+
+const relationCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();
+
+function runRelationProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] }): DependenceOutcome {
   let absent: EvaluateResult | undefined;
   // `index("Payments")` gives the same for every other value: a literal it compares with shows the read.
   const values = [...RELATION_VALUES, ...(options.literals ?? []).flatMap((literal) => [literal, [literal]])];

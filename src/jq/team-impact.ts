@@ -315,6 +315,27 @@ function comparesTeamValues(
 ): boolean {
   // A title the expression yields as the team it sets is the team value itself.
   if (setsTeam) return true;
+  // Big orgs copy one expression into thousands of resources: decided once per engine.
+  let cache = titleCache.get(jq);
+  if (!cache) titleCache.set(jq, (cache = new Map()));
+  const key = JSON.stringify([kind, queryIds, teamProperties, title, otherTitles, expression]);
+  let decided = cache.get(key);
+  if (decided === undefined) cache.set(key, (decided = runTitleCheck(expression, references, title, otherTitles, jq, kind, queryIds, teamProperties)));
+  return decided;
+}
+
+const titleCache = new WeakMap<JqEngine, Map<string, boolean>>();
+
+function runTitleCheck(
+  expression: string,
+  references: JqReferences,
+  title: TitleLiteral,
+  otherTitles: readonly string[],
+  jq: JqEngine,
+  kind: SampleKind,
+  queryIds: readonly string[],
+  teamProperties: readonly string[],
+): boolean {
   const asTeam: SampleTeam = { title: title.title, identifier: title.identifier ?? probeIdentifier(title.title) };
   // The other team is another title the expression names (so its guards can pass), written the
   // same in both forms: a change between titles and identifiers comes from this title alone.

@@ -183,11 +183,12 @@ export function assessTeamExpression(
   // A team title compared with something else (`.entity.title == "Platform"` next to a team read)
   // is no team comparison: where jq can run it, only a title whose team changes the result counts.
   const ignoredTitles: string[] = [];
-  if (runnable && titleLiterals.length > 0) {
-    const checked = { setsTeam: options.setsTeam ?? false, queryIds, teamProperties: [...teamProperties] };
-    const allTitles = unique(titleLiterals.map((entry) => entry.title.title));
+  // A title the expression yields as the team it sets is the team value itself.
+  if (runnable && titleLiterals.length > 0 && !options.setsTeam) {
+    const titles = unique(titleLiterals.map((entry) => entry.title.title));
     for (const entry of [...titleLiterals]) {
-      if (comparesTeamValues(expression, references, entry.title, allTitles, runnable.jq, runnable.kind, checked)) continue;
+      const check = { expression, references, title: entry.title, titles, kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
+      if (comparesTeamValues(runnable.jq, check)) continue;
       titleLiterals.splice(titleLiterals.indexOf(entry), 1);
       ignoredTitles.push(entry.title.title);
     }
@@ -294,52 +295,48 @@ function judgeBySamples(
   };
 }
 
-/**
- * Is this title literal compared with team values? Its team joins the samples, which also come
- * with their plain fields (identifier, title, blueprint, email) set to each literal, so a guard
- * such as `.title == "Platform"` or `select(.blueprint == "x")` lets the rest run. A result that
- * changes between titles and identifiers says yes. No is only said when the samples fill
- * everything it reads and get past its guards (the result changes with the teams or the fills
- * somewhere): a sample that never gets to the comparison proves nothing.
- */
+/** A stand-in second team when the expression names no other title: no literal can equal it. */
 const NEUTRAL_TEAM: SampleTeam = { title: 'Neutral Sample Team', identifier: 'neutral_sample_team', placeholder: true };
 
-function comparesTeamValues(
-  expression: string,
-  references: JqReferences,
-  title: TitleLiteral,
-  otherTitles: readonly string[],
-  jq: JqEngine,
-  kind: SampleKind,
-  { setsTeam, queryIds, teamProperties }: { setsTeam: boolean; queryIds: readonly string[]; teamProperties: readonly string[] },
-): boolean {
-  // A title the expression yields as the team it sets is the team value itself.
-  if (setsTeam) return true;
-  // Big orgs copy one expression into thousands of resources: decided once per engine.
-  let cache = titleCache.get(jq);
-  if (!cache) titleCache.set(jq, (cache = new Map()));
-  const key = JSON.stringify([kind, queryIds, teamProperties, title, otherTitles, expression]);
-  let decided = cache.get(key);
-  if (decided === undefined) cache.set(key, (decided = runTitleCheck(expression, references, title, otherTitles, jq, kind, queryIds, teamProperties)));
-  return decided;
+interface TitleCheck {
+  expression: string;
+  references: JqReferences;
+  title: TitleLiteral;
+  /** Every team title the expression names, this one included. */
+  titles: readonly string[];
+  kind: SampleKind;
+  queryIds: readonly string[];
+  teamProperties: readonly string[];
 }
 
 const titleCache = new WeakMap<JqEngine, Map<string, boolean>>();
 
-function runTitleCheck(
-  expression: string,
-  references: JqReferences,
-  title: TitleLiteral,
-  otherTitles: readonly string[],
-  jq: JqEngine,
-  kind: SampleKind,
-  queryIds: readonly string[],
-  teamProperties: readonly string[],
-): boolean {
+/**
+ * Is this title literal compared with team values? Decided once per engine and expression: big
+ * orgs copy one expression into thousands of resources.
+ */
+function comparesTeamValues(jq: JqEngine, check: TitleCheck): boolean {
+  let cache = titleCache.get(jq);
+  if (!cache) titleCache.set(jq, (cache = new Map()));
+  const key = JSON.stringify([check.kind, check.queryIds, check.teamProperties, check.title, check.titles, check.expression]);
+  let decided = cache.get(key);
+  if (decided === undefined) cache.set(key, (decided = runTitleCheck(jq, check)));
+  return decided;
+}
+
+/**
+ * The title's team joins the samples, which also come with their plain fields (identifier,
+ * title, blueprint, email) set to each literal, so a guard such as `.title == "Platform"` or
+ * `select(.blueprint == "x")` lets the rest run. A result that changes between titles and
+ * identifiers says yes. No is only said when the samples fill everything it reads and get past
+ * its guards (the result changes with the teams or the fills somewhere): a sample that never
+ * gets to the comparison proves nothing.
+ */
+function runTitleCheck(jq: JqEngine, { expression, references, title, titles, kind, queryIds, teamProperties }: TitleCheck): boolean {
   const asTeam: SampleTeam = { title: title.title, identifier: title.identifier ?? probeIdentifier(title.title) };
   // The other team is another title the expression names (so its guards can pass), written the
   // same in both forms: a change between titles and identifiers comes from this title alone.
-  const other = otherTitles.find((candidate) => candidate !== title.title);
+  const other = titles.find((candidate) => candidate !== title.title);
   const withIt: [SampleTeam, SampleTeam] = [asTeam, other === undefined ? NEUTRAL_TEAM : { title: other, identifier: other }];
   if (unfilledPaths(references.paths, sampleInput(kind, 0, withIt, 'title', queryIds, teamProperties)).length > 0) return true;
   const fills = [undefined, ...unique(valueStrings(references).map((literal) => literal.value)).slice(0, MAX_PROBED_LITERALS + 1)];

@@ -123,6 +123,8 @@ const POSITIVE: Row[] = [
   { kind: 'entity', expression: '.team as $t | .identifier == "SRE" and ($t | length > 0)', verdict: 'unaffected', rewrite: undefined },
   { kind: 'entity', expression: '.team | (index("Payments") != null) and (index("Platform Team") != null)', verdict: 'breaks', rewrite: '.team | (index("payments") != null) and (index("platform") != null)' },
   { kind: 'user-input', expression: '(.entity.team | index("Payments") != null) or .entity.title == "Platform Team"', verdict: 'breaks', rewrite: '(.entity.team | index("payments") != null) or .entity.title == "Platform Team"' },
+  // a title the mapping sets as the team is the team value itself
+  { kind: 'action-run', expression: 'if .entity.identifier == "svc" then ["Payments"] else [] end', verdict: 'breaks', rewrite: 'if .entity.identifier == "svc" then ["payments"] else [] end', options: { setsTeam: true } },
   // where the samples never reach the team read, the title is kept: a person checks it
   { kind: 'entity', expression: 'select(.blueprint == "x") | .team | index("Payments") != null', verdict: 'breaks', rewrite: 'select(.blueprint == "x") | .team | index("payments") != null' },
   // a pipe from an entity or a user keeps `.team` the team meta property

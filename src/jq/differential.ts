@@ -92,6 +92,54 @@ function runDependenceProbe(engine: JqEngine, expression: string, options: Omit<
   return { kind: 'independent', samples: VARIANT_COUNT * FORMS.length };
 }
 
+/** Stands for the entities a relation points to: nothing else in a sample or an expression holds it. */
+const RELATION_MARKERS: readonly [string, string] = ['__relation_value_marker_a__', '__relation_value_marker_b__'];
+
+/** The relation absent, holding one entity, holding two: every shape a relation value takes. */
+const RELATION_VALUES: readonly (JsonValue | undefined)[] = [undefined, RELATION_MARKERS[0], [...RELATION_MARKERS]];
+
+/**
+ * Does the result depend on one relation of the entities? The samples differ only in what that
+ * relation holds, so a result that changes with it, or carries its value, read it: this finds
+ * `getpath(["relations", "owning_team"])`, `.relations as {owning_team: $t}` or
+ * `.relations | has("owning_team")`, which name the relation in no path the tokens show.
+ * `literals` are strings the expression compares with, tried as the relation's value too.
+ */
+export function probeRelationDependence(
+  engine: JqEngine,
+  expression: string,
+  options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] },
+): DependenceOutcome {
+  let cache = relationCache.get(engine);
+  if (!cache) relationCache.set(engine, (cache = new Map()));
+  const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], options.relation, options.literals ?? [], expression]);
+  let outcome = cache.get(key);
+  if (!outcome) cache.set(key, (outcome = runRelationProbe(engine, expression, options)));
+  return outcome;
+}
+
+const relationCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();
+
+function runRelationProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] }): DependenceOutcome {
+  let absent: EvaluateResult | undefined;
+  // `index("Payments")` gives the same for every other value: a literal it compares with shows the read.
+  const values = [...RELATION_VALUES, ...(options.literals ?? []).flatMap((literal) => [literal, [literal]])];
+  for (const value of values) {
+    const relations = value === undefined ? {} : { [options.relation]: value };
+    const result = engine.evaluate(sampleInput(options.kind, 0, options.teams, 'title', options.queryIds, options.teamProperties, relations), expression);
+    const failed = failedRun(result);
+    if (failed?.kind === 'failed') return failed;
+    if (RELATION_MARKERS.some((marker) => (result.ok ? JSON.stringify(result.values) : result.error).includes(marker))) {
+      return { kind: 'depends', how: 'its result carries the relation\'s value' };
+    }
+    if (absent === undefined) absent = result;
+    else if (!sameResult(absent, result)) {
+      return { kind: 'depends', how: `it gives ${describeResult(absent)} without the relation but ${describeResult(result)} with it` };
+    }
+  }
+  return { kind: 'independent', samples: values.length };
+}
+
 function carriesMarker(result: EvaluateResult): boolean {
   const text = result.ok ? JSON.stringify(result.values) : result.error;
   return TEAM_MARKERS.some((marker) => text.includes(marker));

@@ -53,10 +53,20 @@ export function extractReferences(source: string): ReferenceResult {
 
 function collect(tokens: readonly Token[], out: JqReferences): void {
   const enclosing = enclosingBrackets(tokens);
+  // Variables bound to a chain (`.inputs as $i`): `$i.team` reads what `.inputs.team` reads.
+  const bound = new Map<string, string[]>();
+  let lastChain: { segments: string[]; next: number } | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const inObject = enclosing[i] === '{';
     const key = inObject && isObjectKey(tokens, i);
+    if (token.type === 'keyword' && token.value === 'as' && tokens[i + 1]?.type === 'variable') {
+      const name = tokens[i + 1]!.value;
+      // Bound to anything but a plain chain, the name no longer stands for a path we know.
+      if (lastChain && lastChain.next === i) bound.set(name, lastChain.segments);
+      else bound.delete(name);
+      continue;
+    }
     if (token.type === 'string') {
       out.strings.push({ value: token.value, start: token.start, end: token.end, isKey: key, interpolated: token.interpolations !== undefined });
       for (const inner of token.interpolations ?? []) collect(inner, out);
@@ -71,18 +81,33 @@ function collect(tokens: readonly Token[], out: JqReferences): void {
       continue;
     }
     const chain = readChain(tokens, i);
-    if (chain) {
-      out.paths.push(chain.path);
-      // `.relations | .owning_team` reads the relation as surely as `.relations.owning_team`.
-      const piped = tokens[chain.next]?.type === 'operator' && tokens[chain.next]!.value === '|' ? readChain(tokens, chain.next + 1) : undefined;
-      if (chain.path.segments.at(-1) === 'relations' && chain.path.variable === undefined && piped && piped.path.variable === undefined) {
-        out.paths.push({ segments: [...chain.path.segments, ...piped.path.segments], start: chain.path.start, end: piped.path.end });
-      }
-      // Strings consumed as bracket keys (`.["team"]`) are names, not compared values.
-      i = chain.next - 1;
+    if (!chain) continue;
+    const path = resolveBound(chain.path, bound);
+    // `.inputs | .team` reads what `.inputs.team` reads: a chain piped from a namespace (a user
+    // input, a relation, a property) stays in it, so it is read as one path, never as `.team`.
+    const piped = isOperator(tokens[chain.next], '|') ? readChain(tokens, chain.next + 1) : undefined;
+    if (piped && piped.path.variable === undefined && NAMESPACES.has(path.segments.at(-1) ?? '') && !BUILTIN_VARIABLES.has(path.variable ?? '')) {
+      const joined: FieldPath = { segments: [...path.segments, ...piped.path.segments], start: path.start, end: piped.path.end };
+      if (path.variable !== undefined) joined.variable = path.variable;
+      out.paths.push(joined);
+      lastChain = { segments: joined.segments, next: piped.next };
+      i = piped.next - 1;
+      continue;
     }
+    out.paths.push(path);
+    lastChain = { segments: path.segments, next: chain.next };
+    // Strings consumed as bracket keys (`.["team"]`) are names, not compared values.
+    i = chain.next - 1;
   }
 }
+
+/** `$i.team` with `$i` bound to `.inputs` is `.inputs.team`, still marked as read through `$i`. */
+function resolveBound(path: FieldPath, bound: ReadonlyMap<string, string[]>): FieldPath {
+  const prefix = path.variable !== undefined ? bound.get(path.variable) : undefined;
+  return prefix ? { ...path, segments: [...prefix, ...path.segments] } : path;
+}
+
+const isOperator = (token: Token | undefined, value: string) => token?.type === 'operator' && token.value === value;
 
 /** For each token, the innermost bracket (`(`, `[`, `{`) it sits in, or undefined at the top. */
 function enclosingBrackets(tokens: readonly Token[]): (string | undefined)[] {

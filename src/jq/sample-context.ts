@@ -1,5 +1,5 @@
 import type { TeamDirectory } from '../catalog/teams.js';
-import { isObject, type JsonValue } from '../model/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FieldPath } from './references.js';
 
 /**
@@ -62,6 +62,7 @@ export const TEAM_MARKERS: readonly [string, string] = ['__team_value_marker_a__
 /**
  * The sample input for one variant, with every team value written in one form. `teamProperties`
  * are entity properties whose values are team values (mirrors of `$team`): they get team slots too.
+ * `relations` are what every sample entity's relations hold (none, unless a probe asks).
  */
 export function sampleInput(
   kind: SampleKind,
@@ -70,6 +71,7 @@ export function sampleInput(
   form: TeamForm,
   queryIds: readonly string[],
   teamProperties: readonly string[] = [],
+  relations: JsonObject = {},
 ): JsonValue {
   const pick = VARIANTS[variant % VARIANTS.length]!;
   const [a, b] = form === 'marker' ? TEAM_MARKERS : (teams.map((team) => team[form]) as [string, string]);
@@ -80,7 +82,7 @@ export function sampleInput(
     const properties: Record<string, JsonValue> = {};
     // A mirror of the team holds the same teams as the entity's own team.
     for (const name of teamProperties) properties[name] = team;
-    return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: {} };
+    return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: { ...relations } };
   };
   const user = (): JsonValue => ({ email: 'someone@example.com', team: teamList() });
   switch (kind) {
@@ -100,6 +102,20 @@ export function sampleInput(
       return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: {}, trigger: { by: { user: runner } }, user: runner };
     }
   }
+}
+
+const PLAIN_FIELDS = new Set(['identifier', 'title', 'blueprint', 'email']);
+
+/** The sample with every plain text field (identifier, title, blueprint, email) set to `value`. */
+export function withPlainFields(sample: JsonValue, value: string): JsonValue {
+  if (Array.isArray(sample)) return sample.map((item) => withPlainFields(item, value));
+  if (!isObject(sample)) return sample;
+  const out: JsonObject = {};
+  for (const [key, child] of Object.entries(sample)) {
+    if (child === undefined) continue;
+    out[key] = PLAIN_FIELDS.has(key) && typeof child === 'string' ? value : withPlainFields(child, value);
+  }
+  return out;
 }
 
 /** Query ids a policy condition reads (`.results.<id>…`), so the sample holds exactly those. */

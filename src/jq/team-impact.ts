@@ -1,9 +1,9 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import type { Verdict } from '../model/finding.js';
-import { compareTitlesAndIdentifiers, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
+import { compareTitlesAndIdentifiers, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
-import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
+import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, VARIANT_COUNT, withPlainFields, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -45,7 +45,18 @@ export interface ExpressionImpact {
    */
   foundByRunning?: string;
   removedRelations: string[];
+  /**
+   * Removed relations the tokens show no read of but running the expression on samples shows it
+   * reads (`getpath(["relations", "owning_team"])`): which, and how that showed, as a clause.
+   * No rewrite is then certain, so none is offered.
+   */
+  relationsFoundByRunning?: { relations: string[]; how: string };
   titles: TitleLiteral[];
+  /**
+   * Team titles the expression holds but, run by jq, never compares with team values (the
+   * entity's own title equal to a team's name): not counted, not rewritten.
+   */
+  ignoredTitles?: string[];
   /** The expression with titles replaced by identifiers and removed relations by `.team`. */
   rewrite?: string;
   /**
@@ -134,12 +145,28 @@ export function assessTeamExpression(
   let foundByRunning: string | undefined;
   // jq gave no answer (a loop, a crash): whether it reads teams is unknown, so a person looks.
   let undecided: { failure: EvaluationFailure; error: string } | undefined;
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && runnable) {
+  // A removed relation named in the text but in no path the tokens show (`getpath(["relations",
+  // "owning_team"])`, `.relations as {owning_team: $t}`): running it with and without the relation tells.
+  const relationsByRunning: string[] = [];
+  const relationHow: string[] = [];
+  if (runnable) {
+    for (const relation of context.removedRelations) {
+      if (!expression.includes(relation) || relationReads.some((read) => read.relation === relation)) continue;
+      const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
+      const probe = probeRelationDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties], relation, literals });
+      if (probe.kind === 'depends') {
+        relationsByRunning.push(relation);
+        relationHow.push(probe.how);
+      }
+      if (probe.kind === 'failed') undecided ??= { failure: probe.failure, error: probe.error };
+    }
+  }
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable) {
     const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -153,13 +180,31 @@ export function assessTeamExpression(
     if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
   }
 
+  // A team title compared with something else (`.entity.title == "Platform"` next to a team read)
+  // is no team comparison: where jq can run it, only a title whose team changes the result counts.
+  const ignoredTitles: string[] = [];
+  // A title the expression yields as the team it sets is the team value itself.
+  if (runnable && titleLiterals.length > 0 && !options.setsTeam) {
+    const titles = unique(titleLiterals.map((entry) => entry.title.title));
+    for (const entry of [...titleLiterals]) {
+      const check = { expression, references, title: entry.title, titles, kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
+      if (comparesTeamValues(runnable.jq, check)) continue;
+      titleLiterals.splice(titleLiterals.indexOf(entry), 1);
+      ignoredTitles.push(entry.title.title);
+    }
+  }
+
   const impact: ExpressionImpact = {
-    verdict: relationReads.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
+    verdict: relationReads.length > 0 || relationsByRunning.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
     teamReads: unique(teamReads),
-    removedRelations: unique(relationReads.map((read) => read.relation)),
+    removedRelations: unique([...relationReads.map((read) => read.relation), ...relationsByRunning]),
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
+  if (ignoredTitles.length > 0) impact.ignoredTitles = unique(ignoredTitles);
+  if (relationsByRunning.length > 0 && runnable) {
+    impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
+  }
   // Reading the expression settles breaks and unaffected; only what is left is worth running.
   if (impact.verdict === 'review' && runnable) {
     const judged = judgeBySamples(expression, references, unique(unknownLiterals), runnable.jq, runnable.kind, teams, { setsTeam: options.setsTeam ?? false, queryIds, teamProperties: [...teamProperties] });
@@ -187,7 +232,8 @@ export function assessTeamExpression(
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
-  if (rewrite !== expression) {
+  // A read found only by running has no token to edit: a rewrite of the rest would still read it.
+  if (rewrite !== expression && relationsByRunning.length === 0) {
     // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
     // so. One string literal swapped for another in an expression jq compiles stays valid, so
     // only a relation edit or an expression jq rejects costs a trip to jq.
@@ -247,6 +293,70 @@ function judgeBySamples(
       ? `run by jq on ${outcome.samples} sample ${label}, it passes team values through, so it yields identifiers once teams are identifiers`
       : `run by jq on ${outcome.samples} sample ${label}, it gives the same result with team titles and with team identifiers`,
   };
+}
+
+/** A stand-in second team when the expression names no other title: no literal can equal it. */
+const NEUTRAL_TEAM: SampleTeam = { title: 'Neutral Sample Team', identifier: 'neutral_sample_team', placeholder: true };
+
+interface TitleCheck {
+  expression: string;
+  references: JqReferences;
+  title: TitleLiteral;
+  /** Every team title the expression names, this one included. */
+  titles: readonly string[];
+  kind: SampleKind;
+  queryIds: readonly string[];
+  teamProperties: readonly string[];
+}
+
+const titleCache = new WeakMap<JqEngine, Map<string, boolean>>();
+
+/**
+ * Is this title literal compared with team values? Decided once per engine and expression: big
+ * orgs copy one expression into thousands of resources.
+ */
+function comparesTeamValues(jq: JqEngine, check: TitleCheck): boolean {
+  let cache = titleCache.get(jq);
+  if (!cache) titleCache.set(jq, (cache = new Map()));
+  const key = JSON.stringify([check.kind, check.queryIds, check.teamProperties, check.title, check.titles, check.expression]);
+  let decided = cache.get(key);
+  if (decided === undefined) cache.set(key, (decided = runTitleCheck(jq, check)));
+  return decided;
+}
+
+/**
+ * The title's team joins the samples, which also come with their plain fields (identifier,
+ * title, blueprint, email) set to each literal, so a guard such as `.title == "Platform"` or
+ * `select(.blueprint == "x")` lets the rest run. A result that changes between titles and
+ * identifiers says yes. No is only said when the samples fill everything it reads and get past
+ * its guards (the result changes with the teams or the fills somewhere): a sample that never
+ * gets to the comparison proves nothing.
+ */
+function runTitleCheck(jq: JqEngine, { expression, references, title, titles, kind, queryIds, teamProperties }: TitleCheck): boolean {
+  const asTeam: SampleTeam = { title: title.title, identifier: title.identifier ?? probeIdentifier(title.title) };
+  // The other team is another title the expression names (so its guards can pass), written the
+  // same in both forms: a change between titles and identifiers comes from this title alone.
+  const other = titles.find((candidate) => candidate !== title.title);
+  const withIt: [SampleTeam, SampleTeam] = [asTeam, other === undefined ? NEUTRAL_TEAM : { title: other, identifier: other }];
+  if (unfilledPaths(references.paths, sampleInput(kind, 0, withIt, 'title', queryIds, teamProperties)).length > 0) return true;
+  const fills = [undefined, ...unique(valueStrings(references).map((literal) => literal.value)).slice(0, MAX_PROBED_LITERALS + 1)];
+  // Results seen across teams and fills: more than one means the samples got past every guard.
+  const seen = new Set<string>();
+  for (const fill of fills) {
+    for (let variant = 0; variant < VARIANT_COUNT; variant++) {
+      const results: string[] = [];
+      for (const form of ['title', 'identifier'] as const) {
+        const sample = sampleInput(kind, variant, withIt, form, queryIds, teamProperties);
+        const result = jq.evaluate(fill === undefined ? sample : withPlainFields(sample, fill), expression);
+        if (!result.ok && result.failure !== undefined) return true;
+        results.push(JSON.stringify(result));
+      }
+      if (results[0] !== results[1]) return true;
+      seen.add(results[0]!);
+    }
+  }
+  const reached = seen.size > 1;
+  return !reached;
 }
 
 /**
@@ -356,8 +466,13 @@ function uniqueBy<T>(values: T[], key: (value: T) => string): T[] {
 /** One sentence on how an expression is affected, for a finding's `reason`. */
 export function describeImpact(impact: ExpressionImpact): string {
   const parts: string[] = [];
-  if (impact.removedRelations.length > 0) {
-    parts.push(`reads relation ${impact.removedRelations.map((r) => `"${r}"`).join(', ')}, which the migration removes (its teams move to the team meta property)`);
+  const byRunning = impact.relationsFoundByRunning;
+  const byTokens = impact.removedRelations.filter((relation) => !byRunning?.relations.includes(relation));
+  if (byTokens.length > 0) {
+    parts.push(`reads relation ${byTokens.map((r) => `"${r}"`).join(', ')}, which the migration removes (its teams move to the team meta property)`);
+  }
+  if (byRunning) {
+    parts.push(`reads relation ${byRunning.relations.map((r) => `"${r}"`).join(', ')} (${byRunning.how}), which the migration removes (its teams move to the team meta property)`);
   }
   if (impact.teamReads.length > 0) {
     parts.push(`reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
@@ -367,6 +482,11 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   if (impact.foundByRunning !== undefined) {
     parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);
+  }
+  if (impact.ignoredTitles && impact.ignoredTitles.length > 0) {
+    const names = impact.ignoredTitles.map((t) => JSON.stringify(t)).join(', ');
+    const one = impact.ignoredTitles.length === 1;
+    parts.push(`${names} ${one ? 'is a team title' : 'are team titles'}, but run by jq ${one ? 'it is' : 'they are'} not compared with team values, so ${one ? 'it is' : 'they are'} left as ${one ? 'it is' : 'they are'}`);
   }
   if (impact.titles.length > 0) {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);

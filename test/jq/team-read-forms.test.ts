@@ -55,6 +55,8 @@ interface Row {
   foundByRunning?: boolean;
   options?: AssessOptions;
   teamProperties?: string[];
+  /** Relations the migration removes from the blueprint the expression runs against. */
+  removedRelations?: string[];
 }
 
 function judge(catalog: Catalog, row: Row): FindingDraft | undefined {
@@ -66,7 +68,7 @@ function judge(catalog: Catalog, row: Row): FindingDraft | undefined {
       location: 'x',
       expression: row.expression,
       subject: 'The expression',
-      removedRelations: new Set(),
+      removedRelations: new Set(row.removedRelations ?? []),
       ...(row.teamProperties && { teamProperties: new Set(row.teamProperties) }),
     },
     row.options,
@@ -115,6 +117,20 @@ const POSITIVE: Row[] = [
   { kind: 'action-run', expression: '.trigger.by.user.team | join(",")', verdict: 'breaks' },
   { kind: 'action-run', expression: '.entity | getpath(["team"])', verdict: 'unaffected', options: { setsTeam: true }, foundByRunning: true },
   { kind: 'action-run', expression: '.entity | getpath(["team"]) | map(ascii_downcase)', verdict: 'breaks', options: { setsTeam: true }, foundByRunning: true },
+  // a title literal counts only where running shows it is compared with team values
+  { kind: 'user-input', expression: '(.entity.team | length > 0) and .entity.title == "Platform Team"', verdict: 'unaffected', rewrite: undefined },
+  { kind: 'user-input', expression: '(.entity.team | index("Payments") != null) and .entity.title == "Platform Team"', verdict: 'breaks', rewrite: '(.entity.team | index("payments") != null) and .entity.title == "Platform Team"' },
+  { kind: 'entity', expression: '.team as $t | .identifier == "SRE" and ($t | length > 0)', verdict: 'unaffected', rewrite: undefined },
+  { kind: 'entity', expression: '.team | (index("Payments") != null) and (index("Platform Team") != null)', verdict: 'breaks', rewrite: '.team | (index("payments") != null) and (index("platform") != null)' },
+  { kind: 'user-input', expression: '(.entity.team | index("Payments") != null) or .entity.title == "Platform Team"', verdict: 'breaks', rewrite: '(.entity.team | index("payments") != null) or .entity.title == "Platform Team"' },
+  // a title the mapping sets as the team is the team value itself
+  { kind: 'action-run', expression: 'if .entity.identifier == "svc" then ["Payments"] else [] end', verdict: 'breaks', rewrite: 'if .entity.identifier == "svc" then ["payments"] else [] end', options: { setsTeam: true } },
+  // where the samples never reach the team read, the title is kept: a person checks it
+  { kind: 'entity', expression: 'select(.blueprint == "x") | .team | index("Payments") != null', verdict: 'breaks', rewrite: 'select(.blueprint == "x") | .team | index("payments") != null' },
+  // a pipe from an entity or a user keeps `.team` the team meta property
+  { kind: 'action-run', expression: '.entity | .team | join(",")', verdict: 'breaks' },
+  { kind: 'user-input', expression: '.user | .team | index("Payments") != null', verdict: 'breaks', rewrite: '.user | .team | index("payments") != null' },
+  { kind: 'user-input', expression: '.entity as $e | $e.team | join(",")', verdict: 'breaks' },
 ];
 
 const NEGATIVE: Row[] = [
@@ -124,9 +140,17 @@ const NEGATIVE: Row[] = [
   { kind: 'action-run', expression: '.trigger.inputs.team', verdict: 'none' },
   { kind: 'user-input', expression: '.form.team | length > 0', verdict: 'none' },
   { kind: 'user-input', expression: '.form | getpath(["team"])', verdict: 'none' },
+  // ... also when the input namespace is piped on or bound to a variable first
+  { kind: 'action-run', expression: '.inputs | .team', verdict: 'none' },
+  { kind: 'action-run', expression: '.inputs | .team | index("Payments") != null', verdict: 'none' },
+  { kind: 'action-run', expression: '.inputs as $i | $i.team', verdict: 'none' },
+  { kind: 'user-input', expression: '.form | .team | length > 0', verdict: 'none' },
   // a relation named team to an ordinary blueprint, and a property named team
   { kind: 'entity', expression: '.relations.team | length', verdict: 'none' },
   { kind: 'entity', expression: '.relations["team"]', verdict: 'none' },
+  { kind: 'user-input', expression: '.entity.relations | .team == "Platform Team"', verdict: 'none' },
+  { kind: 'entity', expression: '.relations as $r | $r.team | length', verdict: 'none' },
+  { kind: 'entity', expression: '.properties | .team == "Payments"', verdict: 'none' },
   { kind: 'entity', expression: '.properties.team == "Payments"', verdict: 'none' },
   { kind: 'policy', expression: '.results.mine.entities | map(.relations.team) | length > 0', verdict: 'none' },
   // the environment, and variables called $team bound to something else
@@ -164,6 +188,61 @@ describe('names that only look like team reads give no finding', () => {
   });
 });
 
+/** Relation `owning_team` is removed by the migration; every way of reading it breaks. */
+const REMOVED = ['owning_team'];
+const RELATION_BY_RUNNING = 'reads relation "owning_team" (found by running it with jq';
+
+const REMOVED_RELATION_READS: Row[] = [
+  { kind: 'entity', expression: '.relations.owning_team', verdict: 'breaks', rewrite: '.team', removedRelations: REMOVED },
+  { kind: 'entity', expression: 'getpath(["relations","owning_team"])', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity | getpath(["relations","owning_team"])', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations as {owning_team: $t} | $t', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations | to_entries[] | select(.key=="owning_team") | .value', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity.relations as $r | $r.owning_team', verdict: 'breaks', removedRelations: REMOVED },
+  { kind: 'user-input', expression: '.entity | .relations | .owning_team', verdict: 'breaks', rewrite: '.entity | .team', removedRelations: REMOVED },
+  { kind: 'policy', expression: '.results.mine.entities | map(.relations | getpath(["owning_team"])) | flatten | index("Payments") != null', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'action-run', expression: '.diff.after.relations | with_entries(select(.key == "owning_team"))', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+];
+
+const NOT_REMOVED_RELATION_READS: Row[] = [
+  // the name, but not as a relation of the entity: a property, a user input, a plain string
+  { kind: 'entity', expression: '.properties | getpath(["owning_team"])', verdict: 'none', removedRelations: REMOVED },
+  { kind: 'action-run', expression: '.inputs | getpath(["owning_team"])', verdict: 'none', removedRelations: REMOVED },
+  { kind: 'entity', expression: '.identifier == "owning_team"', verdict: 'none', removedRelations: REMOVED },
+  { kind: 'user-input', expression: '.entity.relations | has("owning_service")', verdict: 'none', removedRelations: REMOVED },
+];
+
+describe('a removed relation read in any form breaks', () => {
+  it.each(REMOVED_RELATION_READS)('$kind: $expression → $verdict', (row) => {
+    const finding = judge(withJq, row);
+    expect(finding?.verdict).toBe(row.verdict);
+    expect(finding?.reason).toContain('reads relation "owning_team"');
+    if ('rewrite' in row) expect(finding?.rewrite).toBe(row.rewrite);
+    // Found by running there is no edit that is certain: nothing to copy, the edit is said in words.
+    else expect(finding?.rewrite).toBeUndefined();
+    expect(finding?.suggestion).toContain('.team');
+    if (row.foundByRunning) expect(finding?.reason).toContain(RELATION_BY_RUNNING);
+    else expect(finding?.reason).not.toContain(RELATION_BY_RUNNING);
+  });
+
+  it.each(NOT_REMOVED_RELATION_READS)('$kind: $expression → no finding', (row) => {
+    expect(judge(withJq, row)).toBeUndefined();
+  });
+
+  it('runs samples holding the relation only for an expression that names it', () => {
+    const inputs: string[] = [];
+    const recording: JqEngine = { validate: (e) => jq.validate(e), evaluate: (input, e) => (inputs.push(JSON.stringify(input)), jq.evaluate(input, e)) };
+    const catalog = buildCatalog(snapshot(), { jq: recording });
+    const withRelation = () => inputs.filter((input) => input.includes('"owning_team"')).length;
+    expect(judge(catalog, { kind: 'user-input', expression: '.user | getpath(["team"]) | length > 0', verdict: 'unaffected', removedRelations: REMOVED })?.verdict).toBe('unaffected');
+    expect(inputs.length).toBeGreaterThan(0);
+    expect(withRelation()).toBe(0);
+    expect(judge(catalog, { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED })?.verdict).toBe('breaks');
+    expect(withRelation()).toBeGreaterThan(0);
+  });
+});
+
 describe('an expression jq cannot finish running', () => {
   it('is a review with a note when only running could tell whether it reads teams', async () => {
     const slow = await loadJqEngine({ timeoutMs: 100 });
@@ -181,6 +260,14 @@ describe('without jq, tokens alone decide, as before', () => {
   it('keeps the reads tokens show and misses the ones only running shows', () => {
     expect(judge(tokensOnly, { kind: 'entity', expression: '.team | join(",")', verdict: 'review' })?.verdict).toBe('review');
     expect(judge(tokensOnly, { kind: 'entity', expression: 'getpath(["team"]) | join(",")', verdict: 'none' })).toBeUndefined();
+  });
+
+  it('counts every team title in an expression that reads teams: only running tells a title compared with something else', () => {
+    const row: Row = { kind: 'user-input', expression: '(.entity.team | length > 0) and .entity.title == "Platform Team"', verdict: 'breaks' };
+    expect(judge(tokensOnly, row)).toMatchObject({ verdict: 'breaks', rewrite: '(.entity.team | length > 0) and .entity.title == "platform"' });
+    const run = judge(withJq, row);
+    expect(run?.rewrite).toBeUndefined();
+    expect(run?.reason).toContain('"Platform Team" is a team title, but run by jq it is not compared with team values, so it is left as it is');
   });
 
   it('drops what provably is no team value', () => {

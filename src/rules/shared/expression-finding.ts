@@ -61,6 +61,13 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion = `Make these edits: ${impact.rejectedRewrite.edits.join(', ')}`;
     if (impact.jqError === undefined) suggestion += `, and check the result compiles (applied as written here it does not: ${impact.rejectedRewrite.error})`;
     suggestion += unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}.` : '.';
+  } else if (impact.removedRelations.length > 0) {
+    // Found by running or through a variable, the read has no certain edit: it is said, not offered to copy.
+    const relations = impact.removedRelations.map((r) => `"${r}"`).join(', ');
+    const titles = impact.titles.flatMap((t) => (t.identifier !== undefined ? [`${JSON.stringify(t.title)} → ${JSON.stringify(t.identifier)}`] : []));
+    suggestion = `Read .team (the teams the relation turns into) instead of relation ${relations}, which the migration removes`;
+    if (titles.length > 0) suggestion += `, and replace team titles with identifiers (${titles.join(', ')})`;
+    suggestion += unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}.` : '.';
   } else if (unknown.length > 0) {
     suggestion = `Replace the title with the team's identifier: ${unknownIdentifierHint(unknown)}.`;
   } else if (impact.verdict === 'unaffected' && impact.alreadyMigrated) {

@@ -247,7 +247,8 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       teamProperties: context.teamProperties,
     };
     const read = use === 'sets' ? undefined : expressionFinding(context.catalog, site);
-    const finding = use === 'sets' || (read && use === 'reads-then-sets') ? expressionFinding(context.catalog, site, { setsTeam: true }) : read;
+    const passedOn = use === 'reads-then-sets' ? { teamDestination: 'passes team values on under a "team" key, so its receiver gets team identifiers after the migration' } : {};
+    const finding = use === 'sets' || (read && use === 'reads-then-sets') ? expressionFinding(context.catalog, { ...site, ...passedOn }, { setsTeam: true }) : read;
     if (finding) affected.push({ expression, finding });
   }
   if (affected.length === 0) return undefined;

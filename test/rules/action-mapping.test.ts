@@ -208,7 +208,7 @@ ruleTester('action-mapping', {
       findings: [
         { location: 'invocationMethod.url', resource: A('notify'), verdict: 'review', evidence: 'https://status.example/api/{{ .entity.identifier }}?owner={{ .entity.team[0] }}' },
         { location: 'invocationMethod.headers.X-Owner-Team', resource: A('notify'), verdict: 'breaks', rewrite: '{{ .entity.team[0] }}' },
-        { location: 'invocationMethod.body.team', resource: A('notify'), verdict: 'review' },
+        { location: 'invocationMethod.body.team', resource: A('notify'), verdict: 'review', reason: 'passes team values on under a "team" key' },
         {
           location: 'invocationMethod.body.channel',
           resource: A('notify'),

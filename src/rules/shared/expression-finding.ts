@@ -14,6 +14,11 @@ export interface ExpressionSite {
   removedRelations: ReadonlySet<string>;
   /** Properties of the blueprint whose values are team values (mirror properties through `$team`). */
   teamProperties?: ReadonlySet<string>;
+  /**
+   * Where the result goes when it carries teams (`setsTeam`), for the reason; by default the team
+   * meta property. A webhook body's `team` key only passes the teams on to its receiver.
+   */
+  teamDestination?: string;
 }
 
 /**
@@ -48,7 +53,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   );
   if (!impact) return undefined;
   const described = describeImpact(impact);
-  const setsTeam = options.setsTeam ? 'sets the team meta property, which must hold team identifiers after the migration' : '';
+  const setsTeam = options.setsTeam ? (site.teamDestination ?? 'sets the team meta property, which must hold team identifiers after the migration') : '';
   const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.`;
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);

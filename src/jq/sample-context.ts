@@ -104,20 +104,6 @@ export function sampleInput(
   }
 }
 
-const PLAIN_FIELDS = new Set(['identifier', 'title', 'blueprint', 'email']);
-
-/** The sample with every plain text field (identifier, title, blueprint, email) set to `value`. */
-export function withPlainFields(sample: JsonValue, value: string): JsonValue {
-  if (Array.isArray(sample)) return sample.map((item) => withPlainFields(item, value));
-  if (!isObject(sample)) return sample;
-  const out: JsonObject = {};
-  for (const [key, child] of Object.entries(sample)) {
-    if (child === undefined) continue;
-    out[key] = PLAIN_FIELDS.has(key) && typeof child === 'string' ? value : withPlainFields(child, value);
-  }
-  return out;
-}
-
 /** Query ids a policy condition reads (`.results.<id>…`), so the sample holds exactly those. */
 export function policyQueryIds(paths: readonly FieldPath[]): string[] {
   const ids = paths.filter((p) => p.variable === undefined && p.segments[0] === 'results' && p.segments[1] !== undefined).map((p) => p.segments[1]!);

@@ -3,7 +3,7 @@ import type { Verdict } from '../model/finding.js';
 import { compareTitlesAndIdentifiers, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
-import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, VARIANT_COUNT, withPlainFields, type SampleKind, type SampleTeam } from './sample-context.js';
+import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -52,11 +52,6 @@ export interface ExpressionImpact {
    */
   relationsFoundByRunning?: { relations: string[]; how: string };
   titles: TitleLiteral[];
-  /**
-   * Team titles the expression holds but, run by jq, never compares with team values (the
-   * entity's own title equal to a team's name): not counted, not rewritten.
-   */
-  ignoredTitles?: string[];
   /** The expression with titles replaced by identifiers and removed relations by `.team`. */
   rewrite?: string;
   /**
@@ -180,20 +175,6 @@ export function assessTeamExpression(
     if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
   }
 
-  // A team title compared with something else (`.entity.title == "Platform"` next to a team read)
-  // is no team comparison: where jq can run it, only a title whose team changes the result counts.
-  const ignoredTitles: string[] = [];
-  // A title the expression yields as the team it sets is the team value itself.
-  if (runnable && titleLiterals.length > 0 && !options.setsTeam) {
-    const titles = unique(titleLiterals.map((entry) => entry.title.title));
-    for (const entry of [...titleLiterals]) {
-      const check = { expression, references, title: entry.title, titles, kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
-      if (comparesTeamValues(runnable.jq, check)) continue;
-      titleLiterals.splice(titleLiterals.indexOf(entry), 1);
-      ignoredTitles.push(entry.title.title);
-    }
-  }
-
   const impact: ExpressionImpact = {
     verdict: relationReads.length > 0 || relationsByRunning.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
     teamReads: unique(teamReads),
@@ -201,7 +182,6 @@ export function assessTeamExpression(
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
-  if (ignoredTitles.length > 0) impact.ignoredTitles = unique(ignoredTitles);
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
@@ -295,69 +275,6 @@ function judgeBySamples(
   };
 }
 
-/** A stand-in second team when the expression names no other title: no literal can equal it. */
-const NEUTRAL_TEAM: SampleTeam = { title: 'Neutral Sample Team', identifier: 'neutral_sample_team', placeholder: true };
-
-interface TitleCheck {
-  expression: string;
-  references: JqReferences;
-  title: TitleLiteral;
-  /** Every team title the expression names, this one included. */
-  titles: readonly string[];
-  kind: SampleKind;
-  queryIds: readonly string[];
-  teamProperties: readonly string[];
-}
-
-const titleCache = new WeakMap<JqEngine, Map<string, boolean>>();
-
-/**
- * Is this title literal compared with team values? Decided once per engine and expression: big
- * orgs copy one expression into thousands of resources.
- */
-function comparesTeamValues(jq: JqEngine, check: TitleCheck): boolean {
-  let cache = titleCache.get(jq);
-  if (!cache) titleCache.set(jq, (cache = new Map()));
-  const key = JSON.stringify([check.kind, check.queryIds, check.teamProperties, check.title, check.titles, check.expression]);
-  let decided = cache.get(key);
-  if (decided === undefined) cache.set(key, (decided = runTitleCheck(jq, check)));
-  return decided;
-}
-
-/**
- * The title's team joins the samples, which also come with their plain fields (identifier,
- * title, blueprint, email) set to each literal, so a guard such as `.title == "Platform"` or
- * `select(.blueprint == "x")` lets the rest run. A result that changes between titles and
- * identifiers says yes. No is only said when the samples fill everything it reads and get past
- * its guards (the result changes with the teams or the fills somewhere): a sample that never
- * gets to the comparison proves nothing.
- */
-function runTitleCheck(jq: JqEngine, { expression, references, title, titles, kind, queryIds, teamProperties }: TitleCheck): boolean {
-  const asTeam: SampleTeam = { title: title.title, identifier: title.identifier ?? probeIdentifier(title.title) };
-  // The other team is another title the expression names (so its guards can pass), written the
-  // same in both forms: a change between titles and identifiers comes from this title alone.
-  const other = titles.find((candidate) => candidate !== title.title);
-  const withIt: [SampleTeam, SampleTeam] = [asTeam, other === undefined ? NEUTRAL_TEAM : { title: other, identifier: other }];
-  if (unfilledPaths(references.paths, sampleInput(kind, 0, withIt, 'title', queryIds, teamProperties)).length > 0) return true;
-  const fills = [undefined, ...unique(valueStrings(references).map((literal) => literal.value)).slice(0, MAX_PROBED_LITERALS + 1)];
-  // Results seen across teams and fills: more than one means the samples got past every guard.
-  const seen = new Set<string>();
-  for (const fill of fills) {
-    for (let variant = 0; variant < VARIANT_COUNT; variant++) {
-      const results: string[] = [];
-      for (const form of ['title', 'identifier'] as const) {
-        const sample = sampleInput(kind, variant, withIt, form, queryIds, teamProperties);
-        const result = jq.evaluate(fill === undefined ? sample : withPlainFields(sample, fill), expression);
-        if (!result.ok && result.failure !== undefined) return true;
-        results.push(JSON.stringify(result));
-      }
-      if (results[0] !== results[1]) return true;
-      seen.add(results[0]!);
-    }
-  }
-  const reached = seen.size > 1;
-  return !reached;
-}
 
 /**
  * Whether the result depends on team values, run with the org's sample teams and then with each
@@ -482,11 +399,6 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   if (impact.foundByRunning !== undefined) {
     parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);
-  }
-  if (impact.ignoredTitles && impact.ignoredTitles.length > 0) {
-    const names = impact.ignoredTitles.map((t) => JSON.stringify(t)).join(', ');
-    const one = impact.ignoredTitles.length === 1;
-    parts.push(`${names} ${one ? 'is a team title' : 'are team titles'}, but run by jq ${one ? 'it is' : 'they are'} not compared with team values, so ${one ? 'it is' : 'they are'} left as ${one ? 'it is' : 'they are'}`);
   }
   if (impact.titles.length > 0) {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);

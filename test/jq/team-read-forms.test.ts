@@ -117,15 +117,10 @@ const POSITIVE: Row[] = [
   { kind: 'action-run', expression: '.trigger.by.user.team | join(",")', verdict: 'breaks' },
   { kind: 'action-run', expression: '.entity | getpath(["team"])', verdict: 'unaffected', options: { setsTeam: true }, foundByRunning: true },
   { kind: 'action-run', expression: '.entity | getpath(["team"]) | map(ascii_downcase)', verdict: 'breaks', options: { setsTeam: true }, foundByRunning: true },
-  // a title literal counts only where running shows it is compared with team values
-  { kind: 'user-input', expression: '(.entity.team | length > 0) and .entity.title == "Platform Team"', verdict: 'unaffected', rewrite: undefined },
-  { kind: 'user-input', expression: '(.entity.team | index("Payments") != null) and .entity.title == "Platform Team"', verdict: 'breaks', rewrite: '(.entity.team | index("payments") != null) and .entity.title == "Platform Team"' },
-  { kind: 'entity', expression: '.team as $t | .identifier == "SRE" and ($t | length > 0)', verdict: 'unaffected', rewrite: undefined },
+  // every team title of an expression that reads teams is rewritten
   { kind: 'entity', expression: '.team | (index("Payments") != null) and (index("Platform Team") != null)', verdict: 'breaks', rewrite: '.team | (index("payments") != null) and (index("platform") != null)' },
-  { kind: 'user-input', expression: '(.entity.team | index("Payments") != null) or .entity.title == "Platform Team"', verdict: 'breaks', rewrite: '(.entity.team | index("payments") != null) or .entity.title == "Platform Team"' },
   // a title the mapping sets as the team is the team value itself
   { kind: 'action-run', expression: 'if .entity.identifier == "svc" then ["Payments"] else [] end', verdict: 'breaks', rewrite: 'if .entity.identifier == "svc" then ["payments"] else [] end', options: { setsTeam: true } },
-  // where the samples never reach the team read, the title is kept: a person checks it
   { kind: 'entity', expression: 'select(.blueprint == "x") | .team | index("Payments") != null', verdict: 'breaks', rewrite: 'select(.blueprint == "x") | .team | index("payments") != null' },
   // a pipe from an entity or a user keeps `.team` the team meta property
   { kind: 'action-run', expression: '.entity | .team | join(",")', verdict: 'breaks' },
@@ -260,14 +255,6 @@ describe('without jq, tokens alone decide, as before', () => {
   it('keeps the reads tokens show and misses the ones only running shows', () => {
     expect(judge(tokensOnly, { kind: 'entity', expression: '.team | join(",")', verdict: 'review' })?.verdict).toBe('review');
     expect(judge(tokensOnly, { kind: 'entity', expression: 'getpath(["team"]) | join(",")', verdict: 'none' })).toBeUndefined();
-  });
-
-  it('counts every team title in an expression that reads teams: only running tells a title compared with something else', () => {
-    const row: Row = { kind: 'user-input', expression: '(.entity.team | length > 0) and .entity.title == "Platform Team"', verdict: 'breaks' };
-    expect(judge(tokensOnly, row)).toMatchObject({ verdict: 'breaks', rewrite: '(.entity.team | length > 0) and .entity.title == "platform"' });
-    const run = judge(withJq, row);
-    expect(run?.rewrite).toBeUndefined();
-    expect(run?.reason).toContain('"Platform Team" is a team title, but run by jq it is not compared with team values, so it is left as it is');
   });
 
   it('drops what provably is no team value', () => {

@@ -423,7 +423,8 @@ const TOP_LEVEL_MAPS = ['blueprintPermissions', 'actionPermissions', 'pagePermis
 /** Whether `analysableSnapshot` leaves the misfit out: a top-level key, or an element of a top-level list. */
 function isLeftOut(problem: Problem, document: Record<string, unknown>): boolean {
   const [key, index] = problem.path;
-  if (typeof key !== 'string') return false;
+  // Gaps are never left out: analysableSnapshot turns any entry into a readable one.
+  if (typeof key !== 'string' || key === 'incomplete') return false;
   if (problem.path.length === 1) return true;
   return problem.path.length === 2 && typeof index === 'number' && Array.isArray(document[key]) && !isObject(problem.value);
 }
@@ -435,6 +436,9 @@ function isLeftOut(problem: Problem, document: Record<string, unknown>): boolean
  */
 export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
   const copy: Record<string, unknown> = { ...snapshot };
+  // A gap the recording names stays a gap (exit 3) whatever its shape: a string, a lone object,
+  // an entry with fields of other types; the report and its renderers only ever see strings.
+  if (copy.incomplete != null) copy.incomplete = [copy.incomplete].flat().filter((entry) => entry != null).map(readableGap);
   for (const key of TOP_LEVEL_LISTS) {
     const value = copy[key];
     if (value == null) continue;
@@ -442,9 +446,6 @@ export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
     else if (!value.every(isObject)) copy[key] = value.filter(isObject);
   }
   for (const key of TOP_LEVEL_MAPS) if (copy[key] != null && !isObject(copy[key])) delete copy[key];
-  // A gap the recording names stays a gap (exit 3) even when its entry is misshapen; the report
-  // and its renderers only ever see strings.
-  if (Array.isArray(copy.incomplete)) copy.incomplete = (copy.incomplete as Record<string, unknown>[]).map(readableGap);
   const organization = copy.organization as Record<string, unknown>;
   if (typeof organization.id !== 'string' || typeof organization.name !== 'string') {
     const id = textOf(organization.id) ?? textOf(organization.name) ?? '(unknown organization)';
@@ -456,9 +457,10 @@ export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
 const textOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 
-function readableGap(entry: Record<string, unknown>): { resource: string; reason: string } {
+function readableGap(entry: unknown): { resource: string; reason: string } {
+  const fields: Record<string, unknown> = isObject(entry) ? entry : { resource: entry };
   return {
-    resource: textOf(entry.resource) ?? '(unnamed resource)',
-    reason: textOf(entry.reason) ?? 'the recording marks it as not read, without saying why',
+    resource: textOf(fields.resource) ?? '(unnamed resource)',
+    reason: textOf(fields.reason) ?? 'the recording marks it as not read, without saying why',
   };
 }

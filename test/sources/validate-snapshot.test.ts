@@ -611,12 +611,16 @@ describe('checkSnapshot: tolerant loading', () => {
   });
 
   it('keeps a misshapen incomplete entry as a gap, in words the report can show', () => {
-    const { snapshot } = checkSnapshot({ ...org(), entities: {}, incomplete: [{ resource: 'pagePermissions' }, { reason: 7 }] }, FILE);
+    const { snapshot } = checkSnapshot({ ...org(), entities: {}, incomplete: [{ resource: 'pagePermissions' }, { reason: 7 }, 'pages/x permissions: 403', null] }, FILE);
     const report = analyze(buildCatalog(analysableSnapshot(snapshot)));
     expect(report.incomplete).toEqual([
       { resource: 'pagePermissions', reason: 'the recording marks it as not read, without saying why' },
       { resource: '(unnamed resource)', reason: '7' },
+      { resource: 'pages/x permissions: 403', reason: 'the recording marks it as not read, without saying why' },
     ]);
+    // One entry not in a list is still that gap.
+    const lone = checkSnapshot({ ...org(), entities: {}, incomplete: { resource: 'x' } }, FILE).snapshot;
+    expect(analyze(buildCatalog(analysableSnapshot(lone))).incomplete).toEqual([{ resource: 'x', reason: 'the recording marks it as not read, without saying why' }]);
   });
 
   it.each([

@@ -78,11 +78,31 @@ function toFinding(draft: FindingDraft): Finding {
   };
 }
 
-/** One finding per distinct location: the first draft for an id wins. */
+/**
+ * One finding per distinct location. A repeat of the same finding is dropped; two different ones
+ * at one location (two expressions on one line of a file, whose location is `file:line`) become
+ * one, so neither is lost: the more severe leads, and the other's reason and advice follow it.
+ */
 function dedupe(findings: Finding[]): Finding[] {
   const byId = new Map<string, Finding>();
-  for (const finding of findings) if (!byId.has(finding.id)) byId.set(finding.id, finding);
+  for (const finding of findings) {
+    const first = byId.get(finding.id);
+    byId.set(finding.id, first === undefined ? finding : mergeFindings(first, finding));
+  }
   return [...byId.values()];
+}
+
+const SEVERITY: Record<string, number> = { breaks: 3, review: 2, unaffected: 1 };
+
+function mergeFindings(a: Finding, b: Finding): Finding {
+  if (a.reason === b.reason && a.evidence === b.evidence) return a;
+  const [lead, other] = (SEVERITY[b.verdict ?? ''] ?? 0) > (SEVERITY[a.verdict ?? ''] ?? 0) ? [b, a] : [a, b];
+  const join = (x: string | undefined, y: string | undefined) => (x === undefined || x === y ? y : y === undefined || x.includes(y) ? x : `${x} ${y}`);
+  const merged: Finding = { ...lead, reason: join(lead.reason, other.reason)!, suggestion: join(lead.suggestion, other.suggestion)! };
+  if (lead.evidence !== other.evidence) merged.evidence = join(lead.evidence, other.evidence)!;
+  const note = join(lead.note, other.note);
+  if (note !== undefined) merged.note = note;
+  return merged;
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

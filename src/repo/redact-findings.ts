@@ -17,6 +17,22 @@ export function secretFragments(value: LocatedJson, secret = false, found: Set<s
   return found;
 }
 
+/**
+ * Secret values written in any file's text as `key: value`, `key = "value"` or `"key": "value"`
+ * under a secret-named key (YAML, HCL, JSON, Python keywords): workflow inputs, GitOps files and
+ * scripts that are not parsed into resources still never reach a report with their secrets.
+ */
+export function textSecretFragments(text: string): Set<string> {
+  const found = new Set<string>();
+  const entry = /(["']?)([A-Za-z_][A-Za-z0-9_-]*)\1[ \t]*[:=][ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s,{}[\]#]+))/g;
+  for (const match of text.matchAll(entry)) {
+    if (!isSecretName(match[2]!)) continue;
+    const value = match[3] ?? match[4] ?? match[5] ?? '';
+    for (const part of cutParts(value, String(redactSecrets(value, true)))) found.add(part);
+  }
+  return found;
+}
+
 /** The parts of `text` that `redacted` replaced by the marker: everything between the parts it kept. */
 function cutParts(text: string, redacted: string): string[] {
   const kept = redacted.split(REDACTED);
@@ -29,10 +45,15 @@ function cutParts(text: string, redacted: string): string[] {
     at = start + piece.length;
   });
   if (kept.length > 1 && at < text.length) parts.push(text.slice(at));
-  return parts.flatMap((part) => [part, part.trim()]).filter((part) => part.trim() !== '');
+  // A piece of a few characters is no secret worth the damage: cutting every `p` from the text
+  // would garble each finding that quotes the file.
+  return parts.flatMap((part) => [part, part.trim()]).filter((part) => part.trim().length >= MIN_SECRET_LENGTH);
 }
 
 const TEXT_FIELDS = ['evidence', 'rewrite', 'reason', 'suggestion', 'note'] as const;
+
+/** Shorter leftovers of a redacted value are not cut from finding text (see cutParts). */
+const MIN_SECRET_LENGTH = 4;
 
 /**
  * A finding with no secret in any string it carries: the file's secret fragments (as written and

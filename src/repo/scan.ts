@@ -15,7 +15,7 @@ import { analyzeTerraform, type FileAnalysis } from './terraform.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { analyzeWorkflow } from './workflows.js';
-import { redactFinding } from './redact-findings.js';
+import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
@@ -128,8 +128,9 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
   const shown = source.path;
   try {
     const analysis = analyzeFile(kind, source, ctx);
-    // Every analyzer quotes file text: URL passwords and secret query parameters never leave the scan.
-    scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding)));
+    // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters never leave the scan.
+    const secrets = textSecretFragments(source.text);
+    scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding, secrets)));
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;

@@ -6,7 +6,7 @@ import { runCli, type CliIo } from '../../src/cli.js';
 import type { FindingDraft, Report } from '../../src/model/finding.js';
 import { parseCode } from '../../src/repo/code-tree.js';
 import { findDocuments } from '../../src/repo/file-resources.js';
-import { redactFinding, secretFragments } from '../../src/repo/redact-findings.js';
+import { redactFinding, secretFragments, textSecretFragments } from '../../src/repo/redact-findings.js';
 import { sourceText } from '../../src/repo/source-text.js';
 
 const SECRETS = ['hunter2', 'SUPERSECRET123', 'sk_live_LEAKME'];
@@ -80,5 +80,26 @@ describe('redactFinding', () => {
     for (const text of [clean.evidence, clean.rewrite, clean.reason, clean.suggestion, clean.note]) for (const secret of SECRETS) expect(text).not.toContain(secret);
     // The finding given is left as it was.
     expect(finding.rewrite).toContain('sk_live_LEAKME');
+  });
+});
+
+describe('secrets in files that are not parsed into resources', () => {
+  test('a workflow step with an inline client secret next to its team input keeps the finding, not the secret', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'tma-secret-wf-'));
+    await mkdir(join(repo, '.github/workflows'), { recursive: true });
+    await writeFile(
+      join(repo, '.github/workflows/up.yml'),
+      `on: push\njobs:\n  up:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: port-labs/port-github-action@v1\n        with: {clientSecret: InlineS3cret99, identifier: svc2, blueprint: service, team: '["Platform Team"]'}\n`,
+    );
+    const out = await mkdtemp(join(tmpdir(), 'tma-secret-wf-out-'));
+    await runCli(['analyze', '--repo', repo, '--out', out, '--format', 'html,json,sarif,junit,md', '--fail-on', 'none'], io());
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.findings.map((f) => f.category)).toEqual(['external-ownership']);
+    expect(report.findings[0]!.evidence).toContain('clientSecret: <redacted>');
+    for (const name of await readdir(out)) expect(await readFile(join(out, name), 'utf8'), name).not.toContain('InlineS3cret99');
+  });
+
+  test('short leftovers of a templated secret are not cut from the text', () => {
+    expect([...textSecretFragments('"password": "p{{ .x }}q"\ntoken = "abc def"')]).toEqual(['abc def']);
   });
 });

@@ -194,24 +194,37 @@ function removedRelationWrite(resource: ResourceRef, path: Path, relation: strin
   // What it writes may itself read the removed relation (`{{ .entity.relations.owning_team }}`):
   // that read is empty afterwards, and the teams it held are the entity's `.team`.
   const moved = readsOfRelationAsTeam(expression, relation);
-  return {
+  const finding: FindingDraft = {
     category: 'action-mapping',
     resource,
     location: joinPath(...path),
     evidence: typeof expression === 'string' ? expression : JSON.stringify(expression),
     reason: `The mapping writes relation "${relation}", which the migration removes; its teams move to the team meta property.`,
-    suggestion: `Map the same value to team instead: "team": ${JSON.stringify(moved)}, and remove relations.${relation}.`,
+    suggestion:
+      moved !== undefined
+        ? `Map the same value to team instead: "team": ${JSON.stringify(moved)}, and remove relations.${relation}.`
+        : `Map the value to team instead and remove relations.${relation}; where it reads relation "${relation}" itself, read .team (its teams) instead.`,
     verdict: 'breaks',
-    rewrite: JSON.stringify({ team: moved }),
   };
+  if (moved !== undefined) finding.rewrite = JSON.stringify({ team: moved });
+  return finding;
 }
 
-/** `value` with every read of `.relations.<relation>` (in any spelling of the key) turned into `.team`. */
-function readsOfRelationAsTeam(value: JsonValue, relation: string): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => readsOfRelationAsTeam(item, relation));
+/**
+ * `value` with every read of the entity's `.relations.<relation>` turned into `.team`, or
+ * undefined when the relation is still named afterwards (read another way: piped, bound, by
+ * getpath), where no rewrite is certain. A user input's `relations` is not the entity's.
+ */
+function readsOfRelationAsTeam(value: JsonValue, relation: string): JsonValue | undefined {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => readsOfRelationAsTeam(item, relation));
+    return items.some((item) => item === undefined) ? undefined : (items as JsonValue[]);
+  }
   if (typeof value !== 'string') return value;
   const name = relation.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return value.replace(new RegExp(`\\.relations\\s*(?:\\.\\s*${name}\\b|\\.\\s*"${name}"|\\[\\s*"${name}"\\s*\\])`, 'g'), '.team');
+  const read = new RegExp(`(?<!\\b(?:inputs|form))\\.relations\\s*(?:\\.\\s*${name}\\b|\\.\\s*"${name}"|\\[\\s*"${name}"\\s*\\])`, 'g');
+  const moved = value.replace(read, '.team');
+  return /\brelations\b/.test(moved) && new RegExp(`\\b${name}\\b`).test(moved) ? undefined : moved;
 }
 
 const SEVERITY = { breaks: 2, review: 1, unaffected: 0 } as const;

@@ -146,6 +146,11 @@ ruleTester('action-mapping', {
             { type: 'UPSERT_ENTITY', blueprintIdentifier: 'repository', mapping: { identifier: '{{ .entity.identifier }}', relations: { owning_team: '{{ .entity.relations.owning_team }}' } } },
             'repository',
           ),
+          selfService(
+            'piped',
+            { type: 'UPSERT_ENTITY', blueprintIdentifier: 'repository', mapping: { identifier: '{{ .entity.identifier }}', relations: { owning_team: '{{ .entity.relations | .owning_team }}' } } },
+            'repository',
+          ),
         ],
       }),
       findings: [
@@ -158,6 +163,8 @@ ruleTester('action-mapping', {
           verdict: 'breaks',
           rewrite: JSON.stringify({ team: '{{ .entity.team }}' }),
         },
+        // read another way, no rewrite is certain: the suggestion says what to do
+        { location: 'invocationMethod.mapping.relations.owning_team', resource: A('piped'), verdict: 'breaks', rewrite: undefined },
       ],
     },
     {

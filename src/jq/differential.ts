@@ -60,17 +60,24 @@ const FORM_LABEL: Record<TeamForm, string> = { title: 'with team titles', identi
  * `.inputs.team` or `"x" as $team | $team` (names that only look like one).
  */
 export function probeTeamDependence(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
-  // Big orgs repeat the same expression thousands of times (one mapping copied into every
-  // action): the engine caches each run, but building and keying a dozen samples still adds up.
-  let cache = dependenceCache.get(engine);
-  if (!cache) dependenceCache.set(engine, (cache = new Map()));
   const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], expression]);
-  let outcome = cache.get(key);
-  if (!outcome) cache.set(key, (outcome = runDependenceProbe(engine, expression, options)));
-  return outcome;
+  return decidedOnce(dependenceCache, engine, key, () => runDependenceProbe(engine, expression, options));
 }
 
 const dependenceCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();
+
+/**
+ * Big orgs repeat the same expression thousands of times (one mapping copied into every action):
+ * the engine caches each run, but building and keying a dozen samples still adds up, so each
+ * probe is decided once per engine and key.
+ */
+function decidedOnce<T>(caches: WeakMap<JqEngine, Map<string, T>>, engine: JqEngine, key: string, decide: () => T): T {
+  let cache = caches.get(engine);
+  if (!cache) caches.set(engine, (cache = new Map()));
+  let outcome = cache.get(key);
+  if (outcome === undefined) cache.set(key, (outcome = decide()));
+  return outcome;
+}
 
 function runDependenceProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
   let first: { result: EvaluateResult; form: TeamForm } | undefined;
@@ -110,12 +117,8 @@ export function probeRelationDependence(
   expression: string,
   options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] },
 ): DependenceOutcome {
-  let cache = relationCache.get(engine);
-  if (!cache) relationCache.set(engine, (cache = new Map()));
   const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], options.relation, options.literals ?? [], expression]);
-  let outcome = cache.get(key);
-  if (!outcome) cache.set(key, (outcome = runRelationProbe(engine, expression, options)));
-  return outcome;
+  return decidedOnce(relationCache, engine, key, () => runRelationProbe(engine, expression, options));
 }
 
 const relationCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();

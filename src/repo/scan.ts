@@ -103,11 +103,14 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // A blueprint written in one file holds for the resources of every other (its removed relations,
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
-  for (const file of files) gatherBlueprints(file, { ...ctx, gathering });
+  for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering });
   const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering };
   for (const file of files) analyzeCandidate(file, judged, scan);
   return scan;
 }
+
+/** Entity files, mapping configs and workflows write entities, never blueprints: not read twice. */
+const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['entity-file', 'mapping-config', 'workflow']);
 
 /** A file the scan will analyze: its kind and text. */
 interface CandidateFile {

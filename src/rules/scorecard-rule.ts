@@ -1,10 +1,10 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import type { Path } from './shared/location.js';
 import { removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchRuleFinding, type SearchRuleSite } from './shared/search-rule-finding.js';
+import { searchRules } from './shared/walk.js';
 
 /**
  * Scorecards (contracts.md §3.1): each rule's `query` and the scorecard's `filter` hold
@@ -24,19 +24,19 @@ export const scorecardRule: Rule = {
       const removed = removedRelationsFor(catalog, blueprint);
       const resource = scorecardRef(scorecard, blueprint);
       const teamProperties = teamPropertiesFor(catalog, blueprint);
-      const report = (conditions: Generator<Condition>, subject: string) => {
-        for (const { path, condition } of conditions) {
+      const report = (conditions: ReturnType<typeof searchRules>, subject: string) => {
+        for (const { path, rule: condition } of conditions) {
           const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties };
           const finding = searchRuleFinding(catalog, site);
           if (finding) findings.push(finding);
         }
       };
-      report(conditionsOf(scorecard.filter, ['filter']), 'The scorecard filter');
+      report(searchRules(scorecard.filter, ['filter'], 'conditions'), 'The scorecard filter');
       const rules = Array.isArray(scorecard.rules) ? scorecard.rules : [];
       rules.forEach((rule, index) => {
         if (!isObject(rule)) return;
         const name = asString(rule.title) ?? asString(rule.identifier) ?? `#${index}`;
-        report(conditionsOf(rule.query, ['rules', index, 'query']), `The condition of scorecard rule "${name}"`);
+        report(searchRules(rule.query, ['rules', index, 'query'], 'conditions'), `The condition of scorecard rule "${name}"`);
       });
     }
     return findings;
@@ -48,21 +48,4 @@ function scorecardRef(scorecard: JsonObject, blueprint: string | undefined): Res
   const identifier = `${blueprint ?? '(no blueprint)'}/${asString(scorecard.identifier) ?? '(unnamed scorecard)'}`;
   const title = asString(scorecard.title);
   return title !== undefined ? { type: 'scorecard', identifier, title } : { type: 'scorecard', identifier };
-}
-
-interface Condition {
-  path: Path;
-  condition: Record<string, JsonValue | undefined>;
-}
-
-/** Conditions below a `{combinator, conditions}` query, nested groups included (they nest the same way). */
-function* conditionsOf(query: JsonValue | undefined, path: Path, depth = 0): Generator<Condition> {
-  // Ours: a bound so a malformed, deeply nested query cannot recurse without end.
-  if (!isObject(query) || !Array.isArray(query.conditions) || depth > 20) return;
-  for (const [index, condition] of query.conditions.entries()) {
-    if (!isObject(condition)) continue;
-    const conditionPath = [...path, 'conditions', index];
-    if (Array.isArray(condition.conditions)) yield* conditionsOf(condition, conditionPath, depth + 1);
-    else yield { path: conditionPath, condition };
-  }
 }

@@ -56,14 +56,16 @@ type SearchRule = Record<string, JsonValue | undefined>;
 
 /**
  * Search-query rules `{property, operator, value}` below a query, nested groups included. A
- * list is the rules themselves (a number chart's `dataset` is written that way).
+ * list is the rules themselves (a number chart's `dataset` is written that way). Scorecards
+ * write the same shape under `conditions` instead of `rules`.
  */
-export function* searchRules(query: JsonValue | undefined, path: Path): Generator<{ path: Path; rule: SearchRule }> {
-  const [rules, base] = Array.isArray(query) ? [query, path] : isObject(query) && Array.isArray(query.rules) ? [query.rules, [...path, 'rules']] : [[], path];
+export function* searchRules(query: JsonValue | undefined, path: Path, listKey: 'rules' | 'conditions' = 'rules'): Generator<{ path: Path; rule: SearchRule }> {
+  const list = isObject(query) ? query[listKey] : undefined;
+  const [rules, base] = Array.isArray(query) ? [query, path] : Array.isArray(list) ? [list, [...path, listKey]] : [[], path];
   for (const [index, rule] of rules.entries()) {
     if (!isObject(rule)) continue;
     const rulePath = [...base, index];
-    if (Array.isArray(rule.rules)) yield* searchRules(rule, rulePath);
+    if (Array.isArray(rule[listKey])) yield* searchRules(rule, rulePath, listKey);
     else yield { path: rulePath, rule };
   }
 }

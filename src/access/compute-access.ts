@@ -38,7 +38,8 @@ const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read'])
  */
 export function computeAccess(catalog: Catalog, findings: readonly Finding[]): AccessChange[] | undefined {
   const raw = catalog.snapshot.users;
-  if (!Array.isArray(raw)) return undefined;
+  // No list, or an empty one (a recording of an org whose users could not be named): nothing to say.
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
   const users = accessUsers(raw, catalog.teams);
   const changes: AccessChange[] = [];
   for (const site of permissionSites(catalog)) {

@@ -9,7 +9,7 @@
   var PAGE = 25;
   // Groups rendered per section before a "Show more" button (a repository can have thousands of files).
   var GROUP_PAGE = 20;
-  var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed'];
+  var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed', 'access'];
   var STORAGE_KEY = 'teams-migration-audit:review:' + data.organization.id;
   var EXPORT_FORMAT = 'teams-migration-audit/review-state/1';
 
@@ -108,6 +108,7 @@
     if (filter.verdict && f.verdict !== filter.verdict) return false;
     if (filter.reviewed === 'yes' && !isReviewed(f)) return false;
     if (filter.reviewed === 'no' && isReviewed(f)) return false;
+    if (filter.access === 'yes' && !changesAccess(f)) return false;
     for (var t = 0; t < terms.length; t++) if (haystacks[index].indexOf(terms[t]) === -1) return false;
     return true;
   }
@@ -282,11 +283,37 @@
     }
     if (f.note) addRow(body, 'Note', document.createTextNode(f.note));
     if (f.accepted) addRow(body, 'Accepted', document.createTextNode(f.accepted.reason + ' (by ' + f.accepted.by + ')'));
+    if (data.access[f.id]) addRow(body, 'Access', accessBlock(data.access[f.id]));
     article.appendChild(body);
 
     cards[f.id] = article;
     syncCard(article, f);
     return article;
+  }
+
+  // ---- access (issue 14): who loses or gains a permission because of a finding ----
+  function changesAccess(f) {
+    var lines = data.access[f.id] || [];
+    for (var i = 0; i < lines.length; i++) if (lines[i].tone !== 'undecidable') return true;
+    return false;
+  }
+
+  // "3 people lose the right to run this", unfolding to the list of their emails.
+  function accessBlock(lines) {
+    var wrap = el('div', 'access-lines');
+    lines.forEach(function (line) {
+      if (line.emails.length === 0) {
+        wrap.appendChild(el('p', 'access-line access-' + line.tone, line.text));
+        return;
+      }
+      var details = el('details', 'access-line access-' + line.tone);
+      details.appendChild(el('summary', '', line.text));
+      var list = el('ul', 'access-emails');
+      line.emails.forEach(function (email) { list.appendChild(el('li', '', email)); });
+      details.appendChild(list);
+      wrap.appendChild(details);
+    });
+    return wrap;
   }
 
   function addRow(dl, term, content) {

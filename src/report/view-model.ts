@@ -1,5 +1,6 @@
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { accessView, type AccessLine, type AccessView } from './access-view.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -54,6 +55,8 @@ export interface ClientData {
   organization: { id: string; name: string };
   findings: ClientFinding[];
   sections: ClientSection[];
+  /** report.access as sentences, per finding id (issue 14); empty without users. */
+  access: Record<string, AccessLine[]>;
 }
 
 export interface CardView {
@@ -115,6 +118,8 @@ export interface ReportView {
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
+  /** Who loses or gains access (report.access), summarised; `shown` only when the snapshot listed users. */
+  access: AccessView & { hasDetails: boolean };
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -193,6 +198,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
+    access: { ...accessView(report), hasDetails: accessView(report).details.length > 0 },
   };
 }
 
@@ -247,6 +253,7 @@ function clientData(report: Report): ClientData {
       { id: 'manual', groups: byCategory('manual') },
       { id: 'repository', groups: fileGroups },
     ],
+    access: accessView(report).byFinding,
   };
 }
 

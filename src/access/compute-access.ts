@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { firstOutputs, holds, type FirstOutput } from '../jq/first-output.js';
+import { firstOutputsOfEach, holds, type FirstOutput, type FirstOutputs } from '../jq/first-output.js';
 import { extractReferences } from '../jq/references.js';
 import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
@@ -41,23 +41,26 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   // No list, or an empty one (a recording of an org whose users could not be named): nothing to say.
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
   const users = accessUsers(raw, catalog.teams);
-  const changes: AccessChange[] = [];
-  for (const site of permissionSites(catalog)) {
-    // Only a place that reads team values can change with them: the rest costs no jq run.
+  // Only a place that reads team values can change with them: the rest costs no jq run.
+  const touched = permissionSites(catalog).flatMap((site) => {
     const finding = causingFinding(site, findings);
-    if (finding === undefined) continue;
-    const [before, after] = siteHolders(catalog, site, users, ['titles', 'identifiers']) as [Holders, Holders];
+    return finding ? [{ site, finding }] : [];
+  });
+  const holders = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
+  const changes: AccessChange[] = [];
+  touched.forEach(({ site, finding }, index) => {
+    const [before, after] = holders[index] as [Holders, Holders];
     const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), finding: finding.id };
     if (before.kind === 'undecidable' || after.kind === 'undecidable') {
       changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
-      continue;
+      return;
     }
     const loses = users.filter((u) => before.emails.has(u.email) && !after.emails.has(u.email)).map((u) => u.email);
     const gains = users.filter((u) => !before.emails.has(u.email) && after.emails.has(u.email)).map((u) => u.email);
     if (loses.length > 0) change.loses = loses;
     if (gains.length > 0) change.gains = gains;
     if (loses.length + gains.length > 0) changes.push(change);
-  }
+  });
   return changes.sort(compareChanges);
 }
 
@@ -71,66 +74,95 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
   if (!Array.isArray(raw)) return [];
   const users = accessUsers(raw, catalog.teams);
   const sites = new Map(permissionSites(catalog).map((site) => [siteKey(site), site]));
+  // A resource or permission that is gone locks nobody out.
+  const asked = previous.filter((entry) => entry.loses && entry.loses.length > 0 && sites.has(siteKey(entry)));
+  const holders = holdersOfSites(catalog, asked.map((entry) => sites.get(siteKey(entry))!), users, ['identifiers']);
   const result: AccessChange[] = [];
-  for (const entry of previous) {
-    if (!entry.loses || entry.loses.length === 0) continue;
-    const site = sites.get(siteKey(entry));
-    if (!site) continue; // the resource or permission is gone: nobody is locked out of it
-    const [now] = siteHolders(catalog, site, users, ['identifiers']) as [Holders];
-    const { gains: _gains, undecidable: _undecidable, ...rest } = entry;
-    if (now.kind === 'undecidable') {
-      result.push({ ...rest, undecidable: now.reason });
-      continue;
+  asked.forEach((entry, index) => {
+    const [now] = holders[index] as [Holders];
+    const { gains: _gains, undecidable: _undecidable, loses, ...rest } = entry;
+    if (now.kind === 'undecidable') result.push({ ...rest, undecidable: now.reason });
+    else {
+      const locked = (loses ?? []).filter((email) => !now.emails.has(email));
+      if (locked.length > 0) result.push({ ...rest, loses: locked });
     }
-    const locked = entry.loses.filter((email) => !now.emails.has(email));
-    if (locked.length > 0) result.push({ ...rest, loses: locked });
-  }
+  });
   return result.sort(compareChanges);
 }
 
-/** Who holds the site's permission in each of `forms`. */
-export function siteHolders(catalog: Catalog, site: PermissionSite, users: readonly AccessUser[], forms: readonly TeamForm[]): Holders[] {
-  const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
-  const rule = site.rule;
-  if (rule.kind === 'lists') return forms.map((form) => ({ kind: 'known', emails: new Set([...admins, ...listHolders(catalog, rule, users, form)]) }));
-  const expressions = rule.kind === 'conditions' ? rule.expressions : [rule.expression];
-  for (const expression of expressions) {
-    const reason = unknownDataRead(expression);
-    if (reason !== undefined) return forms.map(() => ({ kind: 'undecidable', reason }));
-  }
-  if (!catalog.jq) return forms.map(() => ({ kind: 'undecidable', reason: 'jq is not loaded, so the conditions were not run' }));
-
-  // Users with the same teams (and roles, and email where the expression reads them) give the
-  // same answer: jq runs once per distinct context, for every form in one request.
-  const text = expressions.join('\n');
-  const reads = { email: /email|\\u/.test(text), roles: /role|\\u/.test(text) };
-  const contexts: JsonValue[] = [];
-  const indexOf = new Map<string, number>();
-  const slots = forms.map((form) =>
-    users.map((user) => {
-      const context = userContext(user, form, reads);
-      const key = JSON.stringify(context);
-      let index = indexOf.get(key);
-      if (index === undefined) {
-        index = contexts.length;
-        indexOf.set(key, index);
-        contexts.push(context);
-      }
-      return index;
-    }),
-  );
-  const passes = new Array<boolean>(contexts.length).fill(true);
-  for (const expression of expressions) {
-    const result = firstOutputs(catalog.jq, expression, contexts);
-    if (!result.ok) {
-      const why = result.failure === 'timeout' ? 'its evaluation timed out' : result.failure === 'crash' ? 'jq crashed while evaluating it' : 'jq does not compile it';
-      return forms.map(() => ({ kind: 'undecidable', reason: `${why} (${result.error}), so who it lets through is unknown` }));
+/**
+ * Who holds each site's permission in each of `forms`. Every expression of every site runs in
+ * batches over the same user contexts: users with the same teams (and roles, and email where an
+ * expression reads them) give the same answer, so jq sees each distinct context once per form.
+ */
+export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[], users: readonly AccessUser[], forms: readonly TeamForm[]): Holders[][] {
+  const answers: (Holders[] | undefined)[] = sites.map((site) => {
+    const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
+    const rule = site.rule;
+    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', emails: new Set([...admins, ...listHolders(catalog, rule, users, form)]) }));
+    for (const expression of expressionsOf(rule)) {
+      const reason = unknownDataRead(expression);
+      if (reason !== undefined) return forms.map((): Holders => ({ kind: 'undecidable', reason }));
     }
-    result.outputs.forEach((output, index) => {
-      if (!decides(rule, output)) passes[index] = false;
+    if (!catalog.jq) return forms.map((): Holders => ({ kind: 'undecidable', reason: 'jq is not loaded, so the conditions were not run' }));
+    return undefined; // run below, with the others that read the same parts of the user
+  });
+  const jq = catalog.jq;
+  if (!jq) return answers as Holders[][];
+
+  const variants = new Map<string, number[]>();
+  sites.forEach((site, index) => {
+    if (answers[index] !== undefined) return;
+    const text = expressionsOf(site.rule).join('\n');
+    const key = `${/email|\\u/.test(text)}:${/role|\\u/.test(text)}`;
+    const group = variants.get(key);
+    if (group) group.push(index);
+    else variants.set(key, [index]);
+  });
+  for (const [key, indexes] of variants) {
+    const [email, roles] = key.split(':').map((flag) => flag === 'true') as [boolean, boolean];
+    const contexts: JsonValue[] = [];
+    const indexOf = new Map<string, number>();
+    const slots = forms.map((form) =>
+      users.map((user) => {
+        const context = userContext(user, form, { email, roles });
+        const id = JSON.stringify(context);
+        let slot = indexOf.get(id);
+        if (slot === undefined) {
+          slot = contexts.length;
+          indexOf.set(id, slot);
+          contexts.push(context);
+        }
+        return slot;
+      }),
+    );
+    const outputs = firstOutputsOfEach(jq, indexes.flatMap((i) => expressionsOf(sites[i]!.rule)), contexts);
+    for (const index of indexes) answers[index] = holdersFromOutputs(sites[index]!, outputs, slots, users);
+  }
+  return answers as Holders[][];
+}
+
+function expressionsOf(rule: AccessRule): string[] {
+  return rule.kind === 'conditions' ? rule.expressions : rule.kind === 'form-required' ? [rule.expression] : [];
+}
+
+/** Every condition must hold for the user (the docs do not say otherwise: each one restricts). */
+function holdersFromOutputs(site: PermissionSite, outputs: ReadonlyMap<string, FirstOutputs>, slots: readonly number[][], users: readonly AccessUser[]): Holders[] {
+  const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
+  const size = Math.max(0, ...slots.flat()) + 1;
+  const passes = new Array<boolean>(size).fill(true);
+  for (const expression of expressionsOf(site.rule)) {
+    const result = outputs.get(expression);
+    if (!result?.ok) {
+      const why = result?.failure === 'timeout' ? 'its evaluation timed out' : result?.failure === 'crash' ? 'jq crashed while evaluating it' : 'jq does not compile it';
+      const reason = `${why} (${result?.error ?? 'no answer'}), so who it lets through is unknown`;
+      return slots.map((): Holders => ({ kind: 'undecidable', reason }));
+    }
+    result.outputs.forEach((output, slot) => {
+      if (!decides(site.rule, output)) passes[slot] = false;
     });
   }
-  return slots.map((slot) => ({ kind: 'known', emails: new Set([...admins, ...users.filter((_, i) => passes[slot[i]!]).map((u) => u.email)]) }));
+  return slots.map((slot): Holders => ({ kind: 'known', emails: new Set([...admins, ...users.filter((_, i) => passes[slot[i]!]).map((u) => u.email)]) }));
 }
 
 /** A condition holds on its first output; the form's `required` lists the inputs it requires. */

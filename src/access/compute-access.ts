@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { firstOutputsOfEach, holds, type FirstOutput, type FirstOutputs } from '../jq/first-output.js';
+import { checkKey, conditionOutcomes, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
 import { extractReferences } from '../jq/references.js';
 import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
@@ -100,7 +100,7 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
     const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
     const rule = site.rule;
     if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', emails: new Set([...admins, ...listHolders(catalog, rule, users, form)]) }));
-    for (const expression of expressionsOf(rule)) {
+    for (const { expression } of checksOf(rule)) {
       const reason = unknownDataRead(expression);
       if (reason !== undefined) return forms.map((): Holders => ({ kind: 'undecidable', reason }));
     }
@@ -113,7 +113,7 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
   const variants = new Map<string, number[]>();
   sites.forEach((site, index) => {
     if (answers[index] !== undefined) return;
-    const text = expressionsOf(site.rule).join('\n');
+    const text = checksOf(site.rule).map((check) => check.expression).join('\n');
     const key = `${/email|\\u/.test(text)}:${/role|\\u/.test(text)}`;
     const group = variants.get(key);
     if (group) group.push(index);
@@ -136,39 +136,34 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
         return slot;
       }),
     );
-    const outputs = firstOutputsOfEach(jq, indexes.flatMap((i) => expressionsOf(sites[i]!.rule)), contexts);
-    for (const index of indexes) answers[index] = holdersFromOutputs(sites[index]!, outputs, slots, users);
+    const outcomes = conditionOutcomes(jq, indexes.flatMap((i) => checksOf(sites[i]!.rule)), contexts);
+    for (const index of indexes) answers[index] = holdersFromOutcomes(sites[index]!, outcomes, slots, users);
   }
   return answers as Holders[][];
 }
 
-function expressionsOf(rule: AccessRule): string[] {
-  return rule.kind === 'conditions' ? rule.expressions : rule.kind === 'form-required' ? [rule.expression] : [];
+/** A policy's conditions must all hold; a form's `required` jqQuery must list the input. */
+function checksOf(rule: AccessRule): ConditionCheck[] {
+  if (rule.kind === 'conditions') return rule.expressions.map((expression) => ({ expression }));
+  if (rule.kind === 'form-required') return [{ expression: rule.expression, lists: rule.input }];
+  return [];
 }
 
-/** Every condition must hold for the user (the docs do not say otherwise: each one restricts). */
-function holdersFromOutputs(site: PermissionSite, outputs: ReadonlyMap<string, FirstOutputs>, slots: readonly number[][], users: readonly AccessUser[]): Holders[] {
+/** Every check must hold for the user (the docs do not say how conditions combine: each one restricts). */
+function holdersFromOutcomes(site: PermissionSite, outcomes: ReadonlyMap<string, ConditionOutcomes>, slots: readonly number[][], users: readonly AccessUser[]): Holders[] {
   const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
-  const size = Math.max(0, ...slots.flat()) + 1;
-  const passes = new Array<boolean>(size).fill(true);
-  for (const expression of expressionsOf(site.rule)) {
-    const result = outputs.get(expression);
+  const answers: string[] = [];
+  for (const check of checksOf(site.rule)) {
+    const result = outcomes.get(checkKey(check));
     if (!result?.ok) {
       const why = result?.failure === 'timeout' ? 'its evaluation timed out' : result?.failure === 'crash' ? 'jq crashed while evaluating it' : 'jq does not compile it';
       const reason = `${why} (${result?.error ?? 'no answer'}), so who it lets through is unknown`;
       return slots.map((): Holders => ({ kind: 'undecidable', reason }));
     }
-    result.outputs.forEach((output, slot) => {
-      if (!decides(site.rule, output)) passes[slot] = false;
-    });
+    answers.push(result.outcomes);
   }
-  return slots.map((slot): Holders => ({ kind: 'known', emails: new Set([...admins, ...users.filter((_, i) => passes[slot[i]!]).map((u) => u.email)]) }));
-}
-
-/** A condition holds on its first output; the form's `required` lists the inputs it requires. */
-function decides(rule: AccessRule, output: FirstOutput): boolean {
-  if (rule.kind === 'form-required') return output.kind === 'value' && Array.isArray(output.value) && output.value.includes(rule.input);
-  return holds(output);
+  const passes = (slot: number) => answers.every((outcomes) => outcomes[slot] === '1');
+  return slots.map((slot): Holders => ({ kind: 'known', emails: new Set([...admins, ...users.filter((_, i) => passes(slot[i]!)).map((u) => u.email)]) }));
 }
 
 /**

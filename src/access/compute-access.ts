@@ -10,8 +10,12 @@ import { accessUsers, teamIdentifier, type AccessUser } from './users.js';
 /** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
 export type TeamForm = 'titles' | 'identifiers';
 
-/** Who holds one permission in one form: their emails, or why that cannot be known. */
-export type Holders = { kind: 'known'; emails: ReadonlySet<string> } | { kind: 'undecidable'; reason: string };
+/**
+ * Who holds one permission in one form: one flag per user (in the order of the users given), or
+ * why that cannot be known. Flags, not sets of emails: thousands of permissions times thousands
+ * of users stay a few megabytes.
+ */
+export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
 
 /**
  * Context keys the service fills at run time from data this tool does not have: a condition that
@@ -55,8 +59,8 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
       changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
       return;
     }
-    const loses = users.filter((u) => before.emails.has(u.email) && !after.emails.has(u.email)).map((u) => u.email);
-    const gains = users.filter((u) => !before.emails.has(u.email) && after.emails.has(u.email)).map((u) => u.email);
+    const loses = users.filter((_, i) => before.holds[i] && !after.holds[i]).map((u) => u.email);
+    const gains = users.filter((_, i) => !before.holds[i] && after.holds[i]).map((u) => u.email);
     if (loses.length > 0) change.loses = loses;
     if (gains.length > 0) change.gains = gains;
     if (loses.length + gains.length > 0) changes.push(change);
@@ -73,6 +77,7 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
   const raw = catalog.snapshot.users;
   if (!Array.isArray(raw)) return [];
   const users = accessUsers(raw, catalog.teams);
+  const indexOf = new Map(users.map((user, index) => [user.email, index]));
   const sites = new Map(permissionSites(catalog).map((site) => [siteKey(site), site]));
   // A resource or permission that is gone locks nobody out.
   const asked = previous.filter((entry) => entry.loses && entry.loses.length > 0 && sites.has(siteKey(entry)));
@@ -83,7 +88,7 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
     const { gains: _gains, undecidable: _undecidable, loses, ...rest } = entry;
     if (now.kind === 'undecidable') result.push({ ...rest, undecidable: now.reason });
     else {
-      const locked = (loses ?? []).filter((email) => !now.emails.has(email));
+      const locked = (loses ?? []).filter((email) => !now.holds[indexOf.get(email) ?? -1]);
       if (locked.length > 0) result.push({ ...rest, loses: locked });
     }
   });
@@ -97,9 +102,8 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
  */
 export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[], users: readonly AccessUser[], forms: readonly TeamForm[]): Holders[][] {
   const answers: (Holders[] | undefined)[] = sites.map((site) => {
-    const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
     const rule = site.rule;
-    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', emails: new Set([...admins, ...listHolders(catalog, rule, users, form)]) }));
+    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', holds: withAdmins(site, users, listHolders(catalog, rule, users, form)) }));
     for (const { expression } of checksOf(rule)) {
       const reason = unknownDataRead(expression);
       if (reason !== undefined) return forms.map((): Holders => ({ kind: 'undecidable', reason }));
@@ -151,7 +155,6 @@ function checksOf(rule: AccessRule): ConditionCheck[] {
 
 /** Every check must hold for the user (the docs do not say how conditions combine: each one restricts). */
 function holdersFromOutcomes(site: PermissionSite, outcomes: ReadonlyMap<string, ConditionOutcomes>, slots: readonly number[][], users: readonly AccessUser[]): Holders[] {
-  const admins = ADMIN_HOLDS.has(site.permission) ? users.filter((u) => u.admin).map((u) => u.email) : [];
   const answers: string[] = [];
   for (const check of checksOf(site.rule)) {
     const result = outcomes.get(checkKey(check));
@@ -163,7 +166,16 @@ function holdersFromOutcomes(site: PermissionSite, outcomes: ReadonlyMap<string,
     answers.push(result.outcomes);
   }
   const passes = (slot: number) => answers.every((outcomes) => outcomes[slot] === '1');
-  return slots.map((slot): Holders => ({ kind: 'known', emails: new Set([...admins, ...users.filter((_, i) => passes(slot[i]!)).map((u) => u.email)]) }));
+  return slots.map((slot): Holders => ({ kind: 'known', holds: withAdmins(site, users, Uint8Array.from(users, (_, i) => (passes(slot[i]!) ? 1 : 0))) }));
+}
+
+/** Admins hold every right to run, approve and read, whatever the rule says. */
+function withAdmins(site: PermissionSite, users: readonly AccessUser[], holds: Uint8Array): Uint8Array {
+  if (!ADMIN_HOLDS.has(site.permission)) return holds;
+  users.forEach((user, i) => {
+    if (user.admin) holds[i] = 1;
+  });
+  return holds;
 }
 
 /**
@@ -172,13 +184,12 @@ function holdersFromOutcomes(site: PermissionSite, outcomes: ReadonlyMap<string,
  * compares the user's teams with the entity's, which the migration rewrites alike: it never
  * changes who has access, and without the entity it cannot be computed, so it is not.
  */
-function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists' }>, users: readonly AccessUser[], form: TeamForm): string[] {
+function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists' }>, users: readonly AccessUser[], form: TeamForm): Uint8Array {
   const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
   const roles = new Set(rule.roles);
   const emails = new Set(rule.users);
-  return users
-    .filter((user) => emails.has(user.email) || user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.titles : user.identifiers).some((team) => teams.has(team)))
-    .map((user) => user.email);
+  const holds = (user: AccessUser) => emails.has(user.email) || user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.titles : user.identifiers).some((team) => teams.has(team));
+  return Uint8Array.from(users, (user) => (holds(user) ? 1 : 0));
 }
 
 /**

@@ -6,7 +6,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
-import { analysableSnapshot } from '../../src/sources/validate-snapshot.js';
+import { analysableSnapshot, checkSnapshot } from '../../src/sources/validate-snapshot.js';
 import { createFakeClock } from '../helpers/fake-clock.js';
 import { USERS_PATH } from '../../src/sources/users.js';
 import { loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
@@ -96,5 +96,18 @@ describe('users through the sandbox (contracts.md §3.1)', () => {
       for (const marker of ['Secretname', 'pictures.example.com', 'user-id-']) expect(written, `${name}: ${marker}`).not.toContain(marker);
     }
     expect((JSON.parse(await readText(join(out, 'report.json'))) as Report).access?.length).toBe(7);
+  });
+});
+
+describe('users of an unexpected shape in a snapshot file', () => {
+  it('are noted, and those without an email are left out of the access computation', async () => {
+    const fixture = await loadFixture(ACCESS_ORG);
+    const odd = { ...fixture, users: [...(fixture.users ?? []), { teams: [{ name: 'SRE' }] }, { email: 'x@example.com', teams: [7] }] };
+    const checked = checkSnapshot(odd, 'odd.json');
+    expect(checked.notes.filter((note) => note.includes('users'))).toEqual([
+      expect.stringContaining('users[15]'),
+      expect.stringContaining('users[16].teams[0]'),
+    ]);
+    expect(analysableSnapshot(checked.snapshot).users?.map((user) => user.email)).toEqual([...(fixture.users ?? []).map((user) => user.email), 'x@example.com']);
   });
 });

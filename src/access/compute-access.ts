@@ -46,8 +46,15 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
   const users = accessUsers(raw, catalog.teams);
   // Only a place that reads team values can change with them: the rest costs no jq run.
+  const byResource = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const key = `${finding.resource.type}\u0000${finding.resource.identifier}`;
+    const list = byResource.get(key);
+    if (list) list.push(finding);
+    else byResource.set(key, [finding]);
+  }
   const touched = permissionSites(catalog).flatMap((site) => {
-    const finding = causingFinding(site, findings);
+    const finding = causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []);
     return finding ? [{ site, finding }] : [];
   });
   const holders = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
@@ -219,10 +226,10 @@ function unknownDataRead(expression: string): string | undefined {
   return undefined;
 }
 
-/** The finding at (or under) one of the site's locations; a breaking one first. */
+/** Of the resource's findings, the one at (or under) one of the site's locations; a breaking one first. */
 function causingFinding(site: PermissionSite, findings: readonly Finding[]): Finding | undefined {
   const under = (location: string) => site.locations.some((prefix) => location === prefix || location.startsWith(`${prefix}.`) || location.startsWith(`${prefix}[`));
-  const candidates = findings.filter((f) => f.resource.type === site.resource.type && f.resource.identifier === site.resource.identifier && under(f.location));
+  const candidates = findings.filter((f) => under(f.location));
   const rank = (f: Finding) => (f.verdict === 'breaks' ? 0 : f.verdict === 'review' ? 1 : 2);
   return [...candidates].sort((a, b) => rank(a) - rank(b))[0];
 }

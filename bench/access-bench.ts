@@ -51,7 +51,7 @@ function withDistinctConditions(org: OrgSnapshot, readsEmail: boolean): OrgSnaps
       const team = titles[i % titles.length]!;
       const other = titles[(i * 7 + 3) % titles.length]!;
       const condition = readsEmail
-        ? `.user.teams | index("${team}") != null or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
+        ? `(.user.teams | index("${team}") != null) or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
         : `.user.teams | (index("${team}") != null) or (index("${other}") != null and length > ${i % 3})`;
       return [id, { ...permissions, execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [condition] } } }];
     }),

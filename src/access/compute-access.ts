@@ -3,7 +3,7 @@ import { checkKey, conditionOutcomes, type ConditionCheck, type ConditionOutcome
 import { extractReferences } from '../jq/references.js';
 import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
-import type { JsonObject, JsonValue } from '../model/json.js';
+import type { JsonValue } from '../model/json.js';
 import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
 import { accessUsers, teamIdentifier, type AccessUser } from './users.js';
 
@@ -147,7 +147,7 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
         return slot;
       }),
     );
-    const outcomes = conditionOutcomes(jq, indexes.flatMap((i) => checksOf(sites[i]!.rule)), contexts);
+    const outcomes = conditionOutcomes(jq, indexes.flatMap((i) => checksOf(sites[i]!.rule)), contexts, USER_CONTEXT);
     for (const index of indexes) answers[index] = holdersFromOutcomes(sites[index]!, outcomes, slots, users);
   }
   return answers as Holders[][];
@@ -200,17 +200,18 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
 }
 
 /**
- * The user as a condition or an input's jqQuery sees them: `.user.team` and `.user.teams` hold
- * the same team values (the first is the builder's name, the second the users API's); the run's
- * `trigger.by.user` is the same person.
+ * The user as a condition or an input's jqQuery sees them, sent compactly as `[teams, email,
+ * roles]` and unfolded by `USER_CONTEXT` inside jq: `.user.team` and `.user.teams` hold the same
+ * team values (the first is the builder's name, the second the users API's), and the run's
+ * `trigger.by.user` is the same person. Email and roles are sent only where an expression reads
+ * them; otherwise users with the same teams are one context.
  */
-function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonObject {
-  const teams = form === 'titles' ? user.titles : user.identifiers;
-  const person: JsonObject = { team: teams, teams };
-  if (reads.email) person.email = user.email;
-  if (reads.roles) person.roles = user.roles;
-  return { user: person, trigger: { by: { user: person } } };
+function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
+  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null];
 }
+
+const USER_CONTEXT =
+  '({team: .[0], teams: .[0]} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
 
 /** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
 function unknownDataRead(expression: string): string | undefined {

@@ -52,11 +52,12 @@ function program(check: ConditionCheck, mode: 'fast' | 'safe'): string {
 export const checkKey = (check: ConditionCheck) => `${check.lists ?? ''}\u0000${check.expression}`;
 
 /**
- * The outcome of each check on each of `inputs`, by `checkKey`. The inputs go to jq once per
+ * The outcome of each check on each of `inputs` (each first turned into what the checks read by
+ * the jq `prelude`, when given), by `checkKey`. The inputs go to jq once per
  * batch of checks; an expression jq does not compile, or a batch that times out or crashes, is
  * answered one check at a time so only the culprit fails.
  */
-export function conditionOutcomes(jq: JqEngine, checks: readonly ConditionCheck[], inputs: readonly JsonValue[]): Map<string, ConditionOutcomes> {
+export function conditionOutcomes(jq: JqEngine, checks: readonly ConditionCheck[], inputs: readonly JsonValue[], prelude = '.'): Map<string, ConditionOutcomes> {
   const results = new Map<string, ConditionOutcomes>();
   const runnable = new Map<string, ConditionCheck>();
   for (const check of checks) {
@@ -68,29 +69,30 @@ export function conditionOutcomes(jq: JqEngine, checks: readonly ConditionCheck[
   }
   const perBatch = Math.max(1, Math.min(BATCH_CHECKS, Math.floor(BATCH_EVALUATIONS / Math.max(1, inputs.length))));
   for (const batch of batches([...runnable.values()], perBatch)) {
-    const answered = runBatch(jq, batch, inputs);
+    const answered = runBatch(jq, batch, inputs, prelude);
     if (answered.ok) batch.forEach((check, index) => results.set(checkKey(check), { ok: true, outcomes: answered.outcomes[index]! }));
-    else for (const check of batch) results.set(checkKey(check), batch.length === 1 ? answered : alone(jq, check, inputs));
+    else for (const check of batch) results.set(checkKey(check), batch.length === 1 ? answered : alone(jq, check, inputs, prelude));
   }
   return results;
 }
 
-function alone(jq: JqEngine, check: ConditionCheck, inputs: readonly JsonValue[]): ConditionOutcomes {
-  const answered = runBatch(jq, [check], inputs);
+function alone(jq: JqEngine, check: ConditionCheck, inputs: readonly JsonValue[], prelude: string): ConditionOutcomes {
+  const answered = runBatch(jq, [check], inputs, prelude);
   return answered.ok ? { ok: true, outcomes: answered.outcomes[0]! } : answered;
 }
 
 type BatchAnswer = { ok: true; outcomes: string[] } | { ok: false; error: string; failure?: EvaluationFailure };
 
-function runBatch(jq: JqEngine, batch: readonly ConditionCheck[], inputs: readonly JsonValue[]): BatchAnswer {
+function runBatch(jq: JqEngine, batch: readonly ConditionCheck[], inputs: readonly JsonValue[], prelude: string): BatchAnswer {
   if (inputs.length === 0) return { ok: true, outcomes: batch.map(() => '') };
-  const fast = ask(jq, batch, inputs, 'fast');
+  const fast = ask(jq, batch, inputs, prelude, 'fast');
   // A runtime error somewhere (not a timeout or crash): the same batch again, error by error.
-  return !fast.ok && fast.failure === undefined ? ask(jq, batch, inputs, 'safe') : fast;
+  return !fast.ok && fast.failure === undefined ? ask(jq, batch, inputs, prelude, 'safe') : fast;
 }
 
-function ask(jq: JqEngine, batch: readonly ConditionCheck[], inputs: readonly JsonValue[], mode: 'fast' | 'safe'): BatchAnswer {
-  const result = jq.evaluate(inputs as JsonValue, `[${batch.map((check) => program(check, mode)).join(',\n')}]`);
+/** `prelude` builds each input from a compact form first: what travels to jq (and stays in its cache) is smaller. */
+function ask(jq: JqEngine, batch: readonly ConditionCheck[], inputs: readonly JsonValue[], prelude: string, mode: 'fast' | 'safe'): BatchAnswer {
+  const result = jq.evaluate(inputs as JsonValue, `map(${prelude}) | [${batch.map((check) => program(check, mode)).join(',\n')}]`);
   if (!result.ok) return result;
   const [answers] = result.values;
   if (!Array.isArray(answers) || answers.length !== batch.length || !answers.every((a) => typeof a === 'string' && a.length === inputs.length)) {

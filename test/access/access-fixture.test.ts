@@ -111,6 +111,21 @@ describe('input attributes other than visible', () => {
   });
 });
 
+describe('conditions that read more of the user than teams', () => {
+  it('email, roles and .trigger.by.user reach the condition; only the team comparison changes its answer', () => {
+    const snapshot = load();
+    const deploy = snapshot.actions!.find((a) => a.identifier === 'deploy')!;
+    const form = (deploy.trigger as { userInputs: { properties: Record<string, unknown> } }).userInputs;
+    form.properties.version = {
+      type: 'string',
+      visible: { jqQuery: '(.user.roles | index("Admin")) == null and (.trigger.by.user.teams | index("Platform Team")) != null and .user.email != "bob@example.com"' },
+    };
+    const access = analyze(buildCatalog(snapshot, { jq })).access;
+    // Platform Team members lose it, but not root (an admin, by role) nor bob (by email), who never had it.
+    expect(lines(access).filter((line) => line.startsWith('deploy visible(version)'))).toEqual(['deploy visible(version) | loses alice@example.com dave@example.com peggy@example.com']);
+  });
+});
+
 describe('after the migration (the function --since calls)', () => {
   it('of those who were to lose a permission, lists who still lacks it in the migrated org', () => {
     const migrated = load();

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
+import { ENVIRONMENT_HELP, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -10,6 +11,7 @@ import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.
 import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
+import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { VERSION } from './version.js';
@@ -68,8 +70,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     )
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .addHelpText('after', EXIT_CODES_HELP);
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (message, write) => write(parserErrorLine(message)) })
+    .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
 
   const analyzeCommand = program
     .command('analyze')
@@ -82,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
-    .addHelpText('after', ANALYZE_EXAMPLES)
+    .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
     .action(async (source: string | undefined, flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
@@ -96,7 +98,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
       .requiredOption('--out <file>', 'where to write the snapshot')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
-      .option('--quiet', 'print nothing but errors'),
+      .option('--quiet', 'print nothing but errors')
+      .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
   ).action(async (source: string | undefined, flags: SnapshotFlags) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), io);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
@@ -133,6 +136,9 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
+  // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
+  await ensureWritableDir(flags.out, '--out');
+  if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
@@ -157,7 +163,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

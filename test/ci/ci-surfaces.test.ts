@@ -1,0 +1,141 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { incompleteLines, parserErrorLine } from '../../src/cli-text.js';
+import { ensureWritableDir, ensureWritableFile } from '../../src/output/output-path.js';
+import { parseFormats } from '../../src/report/write-reports.js';
+import { demoSnapshotJson } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = join(ROOT, 'dist', 'main.js');
+const DEMO = 'fixtures/demo-org.json';
+const tmp = () => mkdtempSync(join(tmpdir(), 'tma-surface-'));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const inherited = { ...process.env };
+  for (const key of ['GITHUB_STEP_SUMMARY', 'SOURCE_DATE_EPOCH', 'GITHUB_SERVER_URL', 'GITHUB_REPOSITORY', 'GITHUB_RUN_ID']) delete inherited[key];
+  const started = Date.now();
+  // The timeout is a backstop: a hang shows as a signal, not as a test that never ends.
+  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...inherited, ...env }, encoding: 'utf8', timeout: 20_000 });
+  return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started };
+}
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+beforeAll(() => {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe' });
+}, 120_000);
+
+describe('output paths fail fast (one line, exit 2)', () => {
+  it('--out under /proc fails in under 2 s instead of hanging', () => {
+    const run = cli(['analyze', '--snapshot', DEMO, '--out', '/proc/nope/out', '--fail-on', 'none']);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(2_000);
+    expect(lines(run.stderr)).toEqual(['teams-migration-audit: --out /proc/nope/out: cannot create /proc/nope (ENOENT)']);
+  });
+
+  it('--out that is a file, and --write-baseline that is a directory, each fail with one line', () => {
+    const dir = tmp();
+    const file = join(dir, 'taken');
+    writeFileSync(file, 'x');
+    const out = cli(['analyze', '--snapshot', DEMO, '--out', join(file, 'out')]);
+    expect(out.code).toBe(2);
+    expect(lines(out.stderr)).toEqual([`teams-migration-audit: --out ${join(file, 'out')}: ${file} exists and is not a directory`]);
+    const baseline = cli(['analyze', '--snapshot', DEMO, '--out', join(dir, 'o'), '--write-baseline', dir]);
+    expect(baseline.code).toBe(2);
+    expect(lines(baseline.stderr)).toEqual([`teams-migration-audit: --write-baseline ${dir}: is a directory, expected a file path`]);
+  });
+
+  it('snapshot --out is checked before the org is read', () => {
+    const run = cli(['snapshot', DEMO, '--out', '/proc/nope/org.json']);
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(2_000);
+    expect(lines(run.stderr)).toEqual(['teams-migration-audit: --out /proc/nope/org.json: cannot create /proc/nope (ENOENT)']);
+  });
+
+  it('ensureWritableDir creates missing levels and refuses a folder it cannot write', async () => {
+    const dir = tmp();
+    await ensureWritableDir(join(dir, 'a', 'b'), '--fix-out');
+    expect(() => readFileSync(join(dir, 'a', 'b'))).toThrow(/EISDIR/);
+    await expect(ensureWritableDir('/proc', '--fix-out')).rejects.toThrow(/^--fix-out \/proc: cannot write files there/);
+    await expect(ensureWritableFile(join(dir, 'a'), '--write-baseline')).rejects.toThrow('is a directory');
+    if (process.getuid?.() !== 0) {
+      // Permissions do not stop root; the /proc case above covers a folder that takes no files.
+      const locked = join(dir, 'locked');
+      execFileSync('mkdir', [locked]);
+      chmodSync(locked, 0o500);
+      await expect(ensureWritableDir(join(locked, 'x'), '--out')).rejects.toThrow(/EACCES/);
+    }
+  });
+});
+
+describe('CI surfaces', () => {
+  it('stderr names each unreadable resource, up to ten, then a count', () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({ resource: `page p${i} permissions`, reason: 'HTTP 403' }));
+    expect(incompleteLines(items.slice(0, 1))).toEqual(['not read: page p0 permissions: HTTP 403']);
+    const all = incompleteLines(items);
+    expect(all).toHaveLength(11);
+    expect(all[9]).toBe('not read: page p9 permissions: HTTP 403');
+    expect(all[10]).toBe('not read: …and 2 more (see report.json "incomplete")');
+
+    const dir = tmp();
+    const snapshot = demoSnapshotJson();
+    snapshot.incomplete = [{ resource: 'page sre_dashboard permissions', reason: 'HTTP 403' }];
+    writeFileSync(join(dir, 'org.json'), JSON.stringify(snapshot));
+    const run = cli(['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--format', 'json']);
+    expect(run.code).toBe(3);
+    expect(lines(run.stderr)).toContain('not read: page sre_dashboard permissions: HTTP 403');
+  });
+
+  it('summary.md lists the top items with their value under --fail-on none, links the report, and its verdict counts add up', () => {
+    const dir = tmp();
+    const out = 'output/ci-surfaces-summary';
+    const run = cli(['analyze', '--snapshot', DEMO, '--out', out, '--format', 'html,json,md', '--fail-on', 'none'], {
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'acme/platform',
+      GITHUB_RUN_ID: '42',
+      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+    });
+    expect(run.code).toBe(0);
+    const md = readFileSync(join(ROOT, out, 'summary.md'), 'utf8');
+    const report = JSON.parse(readFileSync(join(ROOT, out, 'report.json'), 'utf8')) as { findings: { kind: string; verdict?: string; rewrite?: string }[]; summary: { manual: number } };
+    const rows = md.split('\n').filter((line) => /^\| [0-9]+ \|/.test(line));
+    expect(rows.length).toBe(10);
+    // Every listed row says whether it fails this gate (none does) and carries a value where one was computed.
+    expect(rows.every((row) => row.includes('| no |'))).toBe(true);
+    const firstWithRewrite = report.findings.find((f) => f.kind === 'manual' && f.verdict === 'breaks' && f.rewrite);
+    expect(firstWithRewrite).toBeDefined();
+    expect(rows.some((row) => !row.endsWith('| — |'))).toBe(true);
+    expect(md).toContain(`Full report: ${out}/index.html (in the artifacts of [this run](https://github.com/acme/platform/actions/runs/42)).`);
+
+    const count = (label: string) => Number(new RegExp(`^\\| ${label} \\| (\\d+) \\|$`, 'm').exec(md)?.[1]);
+    const byVerdict = ['breaks', 'review', 'unaffected', 'no verdict'].map(count);
+    expect(byVerdict.every(Number.isInteger)).toBe(true);
+    expect(byVerdict.reduce((a, b) => a + b, 0)).toBe(report.summary.manual);
+    expect(count('total')).toBe(report.summary.manual);
+    expect(count('no verdict')).toBe(report.findings.filter((f) => f.kind === 'manual' && f.verdict === undefined).length);
+  });
+
+  it('--help has an Environment section on every command, and snapshot has examples', () => {
+    for (const args of [['--help'], ['analyze', '--help'], ['snapshot', '--help']]) {
+      const run = cli(args);
+      expect(run.code).toBe(0);
+      for (const name of ['Environment:', 'PORT_TOKEN', 'PORT_CLIENT_ID, PORT_CLIENT_SECRET', 'GITHUB_STEP_SUMMARY', 'SOURCE_DATE_EPOCH']) expect(run.stdout, args.join(' ')).toContain(name);
+    }
+    expect(cli(['snapshot', '--help']).stdout).toMatch(/Examples:\n {2}\$ .*snapshot --region eu --out org\.json/);
+  });
+
+  it('parser errors carry the tool prefix and a --help hint; --format is case-insensitive', () => {
+    const run = cli(['analyze', '--no-such-flag']);
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toEqual(["teams-migration-audit: unknown option '--no-such-flag' (see --help)"]);
+    expect(parserErrorLine("error: missing required argument 'x'\n")).toBe("teams-migration-audit: missing required argument 'x' (see --help)\n");
+    expect(parseFormats('HTML, Json,SARIF')).toEqual(['html', 'json', 'sarif']);
+    const dir = tmp();
+    expect(cli(['analyze', '--snapshot', DEMO, '--out', dir, '--format', 'JSON', '--fail-on', 'none']).code).toBe(0);
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toContain('"impact-report/1"');
+  });
+});

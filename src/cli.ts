@@ -8,6 +8,7 @@ import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
+import { appBaseUrl } from './report/service-links.js';
 import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
@@ -38,6 +39,7 @@ interface AnalyzeFlags extends GateFlags, SourceFlags {
   repo: string[];
   out: string;
   format: string;
+  appUrl?: string;
   quiet?: boolean;
   debug?: boolean;
 }
@@ -82,6 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
+    .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
@@ -155,7 +158,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       out: flags.out,
       formats,
       meta: {
-        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}` },
+        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl: appBaseUrl(flags) }) },
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,

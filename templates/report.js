@@ -498,8 +498,11 @@
   // Consecutive tokens of the same kind as one run; whitespace between two changes stays inside the mark.
   function runs(list, keep) {
     var out = [];
+    var space = list.map(function (token) { return /^\s+$/.test(token); });
+    function changedAt(i) { return i >= 0 && i < list.length && !keep[i] && !space[i]; }
     list.forEach(function (token, i) {
-      var changed = !keep[i] && !/^\s+$/.test(token);
+      // Whitespace is marked only between two changed words, so "Platform Team" stays one mark.
+      var changed = space[i] ? changedAt(i - 1) && changedAt(i + 1) : !keep[i];
       var last = out[out.length - 1];
       if (last && last.changed === changed) last.text += token;
       else out.push({ text: token, changed: changed });
@@ -544,8 +547,13 @@
     toggle.setAttribute('aria-expanded', String(expanded));
     var here = acceptedHere[f.id];
     article.classList.toggle('accepted-local', Boolean(here));
+    // The accept row (its term and its form) shows once "Accept…" is pressed, or while an acceptance stands.
     var form = article.querySelector('.accept-form');
-    if (form) form.hidden = !here && !article.classList.contains('accepting');
+    if (form) {
+      var hide = !here && !article.classList.contains('accepting');
+      form.parentNode.hidden = hide;
+      form.parentNode.previousElementSibling.hidden = hide;
+    }
   }
 
   function copyText(text, button, label, message) {

@@ -369,8 +369,8 @@ function chartView(report: Report): ReportView['chart'] {
   const manualRows = rows
     .filter((row) => CATEGORY_DOCS[row.category].kind === 'manual')
     .sort((a, b) => b.findings.filter((f) => f.verdict === 'breaks').length - a.findings.filter((f) => f.verdict === 'breaks').length);
-  const automaticRows = rows.filter((row) => CATEGORY_DOCS[row.category].kind === 'automatic');
-  const max = Math.max(1, ...rows.map((row) => row.findings.length));
+  const automatic = report.findings.filter((f) => f.kind === 'automatic');
+  const max = Math.max(1, automatic.length, ...manualRows.map((row) => row.findings.length));
 
   const bar = (label: string, href: string, findings: readonly Finding[], automatic: boolean, scale: number, filter: string): ChartBarView => {
     const parts = automatic
@@ -407,7 +407,8 @@ function chartView(report: Report): ReportView['chart'] {
     total: bar('All manual work', '#kind=manual', manual, false, Math.max(1, manual.length), 'kind=manual&'),
     bars: [
       ...manualRows.map((row) => bar(CATEGORY_DOCS[row.category].title, `#category=${row.category}`, row.findings, false, max, `category=${row.category}&`)),
-      ...automaticRows.map((row) => bar(CATEGORY_DOCS[row.category].title, `#category=${row.category}`, row.findings, true, max, '')),
+      // The automatic part is one grey row: nothing to do there, so it takes no more room than that.
+      ...(automatic.length > 0 ? [bar('Changes the migration makes by itself', '#kind=automatic', automatic, true, max, '')] : []),
     ],
   };
 }

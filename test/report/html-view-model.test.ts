@@ -105,6 +105,7 @@ describe('buildReportView', () => {
     expect(Math.max(...widths)).toBeGreaterThanOrEqual(1000);
     expect(Math.min(...view.chart.bars.flatMap((b) => b.segments.map((s) => s.width)))).toBeGreaterThanOrEqual(4);
     expect(view.chart.bars.reduce((sum, b) => sum + b.count, 0)).toBe(1300);
+    expect(view.chart.bars.filter((b) => b.tone === 'automatic').map((b) => b.href)).toEqual(['#kind=automatic']);
     // Segments of a row sit side by side, and each names one verdict (or automatic) only.
     for (const bar of view.chart.bars) {
       bar.segments.forEach((s, i) => expect(s.x).toBe(i === 0 ? 0 : (bar.segments[i - 1]?.x ?? 0) + (bar.segments[i - 1]?.width ?? 0)));

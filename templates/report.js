@@ -602,14 +602,7 @@
   document.getElementById('export').addEventListener('click', function () {
     var ids = Object.keys(reviewed).filter(function (id) { return reviewed[id] === true; }).sort();
     var payload = { format: EXPORT_FORMAT, organization: data.organization, reviewed: ids };
-    var blob = new Blob([JSON.stringify(payload, null, 2) + '\n'], { type: 'application/json' });
-    var link = el('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = 'review-state-' + data.organization.id.replace(/[^A-Za-z0-9_-]+/g, '_') + '.json';
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
+    download('review-state-' + data.organization.id.replace(/[^A-Za-z0-9_-]+/g, '_') + '.json', JSON.stringify(payload, null, 2) + '\n');
     say('Exported ' + ids.length + ' reviewed item' + (ids.length === 1 ? '' : 's') + '.');
   });
 

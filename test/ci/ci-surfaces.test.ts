@@ -1,56 +1,49 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { incompleteLines, parserErrorLine } from '../../src/cli-text.js';
 import { ensureWritableDir, ensureWritableFile } from '../../src/output/output-path.js';
 import { parseFormats } from '../../src/report/write-reports.js';
+import { runCliCaptured } from '../cli/run-cli.js';
 import { demoSnapshotJson } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = join(ROOT, 'dist', 'main.js');
 const DEMO = 'fixtures/demo-org.json';
 const tmp = () => mkdtempSync(join(tmpdir(), 'tma-surface-'));
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const inherited = { ...process.env };
-  for (const key of ['GITHUB_STEP_SUMMARY', 'SOURCE_DATE_EPOCH', 'GITHUB_SERVER_URL', 'GITHUB_REPOSITORY', 'GITHUB_RUN_ID']) delete inherited[key];
+/** The CLI in-process (the same code main.js runs), timed. */
+async function cli(args: string[], env: Record<string, string> = {}) {
   const started = Date.now();
-  // The timeout is a backstop: a hang shows as a signal, not as a test that never ends.
-  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...inherited, ...env }, encoding: 'utf8', timeout: 20_000 });
-  return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started };
+  const run = await runCliCaptured(args, env);
+  return { ...run, ms: Date.now() - started };
 }
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe' });
-}, 120_000);
-
 describe('output paths fail fast (one line, exit 2)', () => {
-  it('--out under /proc fails in under 2 s instead of hanging', () => {
-    const run = cli(['analyze', '--snapshot', DEMO, '--out', '/proc/nope/out', '--fail-on', 'none']);
-    expect(run.signal).toBeNull();
+  it('--out under /proc fails in under 2 s instead of hanging', async () => {
+    const run = await cli(['analyze', '--snapshot', DEMO, '--out', '/proc/nope/out', '--fail-on', 'none']);
     expect(run.code).toBe(2);
     expect(run.ms).toBeLessThan(2_000);
     expect(lines(run.stderr)).toEqual(['teams-migration-audit: --out /proc/nope/out: cannot create /proc/nope (ENOENT)']);
   });
 
-  it('--out that is a file, and --write-baseline that is a directory, each fail with one line', () => {
+  it('--out that is a file, and --write-baseline that is a directory, each fail with one line', async () => {
     const dir = tmp();
     const file = join(dir, 'taken');
     writeFileSync(file, 'x');
-    const out = cli(['analyze', '--snapshot', DEMO, '--out', join(file, 'out')]);
+    const out = await cli(['analyze', '--snapshot', DEMO, '--out', join(file, 'out')]);
     expect(out.code).toBe(2);
     expect(lines(out.stderr)).toEqual([`teams-migration-audit: --out ${join(file, 'out')}: ${file} exists and is not a directory`]);
-    const baseline = cli(['analyze', '--snapshot', DEMO, '--out', join(dir, 'o'), '--write-baseline', dir]);
+    const baseline = await cli(['analyze', '--snapshot', DEMO, '--out', join(dir, 'o'), '--write-baseline', dir]);
     expect(baseline.code).toBe(2);
     expect(lines(baseline.stderr)).toEqual([`teams-migration-audit: --write-baseline ${dir}: is a directory, expected a file path`]);
   });
 
-  it('snapshot --out is checked before the org is read', () => {
-    const run = cli(['snapshot', DEMO, '--out', '/proc/nope/org.json']);
+  it('snapshot --out is checked before the org is read', async () => {
+    const run = await cli(['snapshot', DEMO, '--out', '/proc/nope/org.json']);
     expect(run.code).toBe(2);
     expect(run.ms).toBeLessThan(2_000);
     expect(lines(run.stderr)).toEqual(['teams-migration-audit: --out /proc/nope/org.json: cannot create /proc/nope (ENOENT)']);
@@ -73,7 +66,7 @@ describe('output paths fail fast (one line, exit 2)', () => {
 });
 
 describe('CI surfaces', () => {
-  it('stderr names each unreadable resource, up to ten, then a count', () => {
+  it('stderr names each unreadable resource, up to ten, then a count', async () => {
     const items = Array.from({ length: 12 }, (_, i) => ({ resource: `page p${i} permissions`, reason: 'HTTP 403' }));
     expect(incompleteLines(items.slice(0, 1))).toEqual(['not read: page p0 permissions: HTTP 403']);
     const all = incompleteLines(items);
@@ -85,15 +78,15 @@ describe('CI surfaces', () => {
     const snapshot = demoSnapshotJson();
     snapshot.incomplete = [{ resource: 'page sre_dashboard permissions', reason: 'HTTP 403' }];
     writeFileSync(join(dir, 'org.json'), JSON.stringify(snapshot));
-    const run = cli(['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--format', 'json']);
+    const run = await cli(['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--format', 'json']);
     expect(run.code).toBe(3);
     expect(lines(run.stderr)).toContain('not read: page sre_dashboard permissions: HTTP 403');
   });
 
-  it('summary.md lists the top items with their value under --fail-on none, links the report, and its verdict counts add up', () => {
+  it('summary.md lists the top items with their value under --fail-on none, links the report, and its verdict counts add up', async () => {
     const dir = tmp();
     const out = 'output/ci-surfaces-summary';
-    const run = cli(['analyze', '--snapshot', DEMO, '--out', out, '--format', 'html,json,md', '--fail-on', 'none'], {
+    const run = await cli(['analyze', '--snapshot', DEMO, '--out', out, '--format', 'html,json,md', '--fail-on', 'none'], {
       GITHUB_SERVER_URL: 'https://github.com',
       GITHUB_REPOSITORY: 'acme/platform',
       GITHUB_RUN_ID: '42',
@@ -119,23 +112,23 @@ describe('CI surfaces', () => {
     expect(count('no verdict')).toBe(report.findings.filter((f) => f.kind === 'manual' && f.verdict === undefined).length);
   });
 
-  it('--help has an Environment section on every command, and snapshot has examples', () => {
+  it('--help has an Environment section on every command, and snapshot has examples', async () => {
     for (const args of [['--help'], ['analyze', '--help'], ['snapshot', '--help']]) {
-      const run = cli(args);
+      const run = await cli(args);
       expect(run.code).toBe(0);
       for (const name of ['Environment:', 'PORT_TOKEN', 'PORT_CLIENT_ID, PORT_CLIENT_SECRET', 'GITHUB_STEP_SUMMARY', 'SOURCE_DATE_EPOCH']) expect(run.stdout, args.join(' ')).toContain(name);
     }
-    expect(cli(['snapshot', '--help']).stdout).toMatch(/Examples:\n {2}\$ .*snapshot --region eu --out org\.json/);
+    expect((await cli(['snapshot', '--help'])).stdout).toMatch(/Examples:\n {2}\$ .*snapshot --region eu --out org\.json/);
   });
 
-  it('parser errors carry the tool prefix and a --help hint; --format is case-insensitive', () => {
-    const run = cli(['analyze', '--no-such-flag']);
+  it('parser errors carry the tool prefix and a --help hint; --format is case-insensitive', async () => {
+    const run = await cli(['analyze', '--no-such-flag']);
     expect(run.code).toBe(2);
     expect(lines(run.stderr)).toEqual(["teams-migration-audit: unknown option '--no-such-flag' (see --help)"]);
     expect(parserErrorLine("error: missing required argument 'x'\n")).toBe("teams-migration-audit: missing required argument 'x' (see --help)\n");
     expect(parseFormats('HTML, Json,SARIF')).toEqual(['html', 'json', 'sarif']);
     const dir = tmp();
-    expect(cli(['analyze', '--snapshot', DEMO, '--out', dir, '--format', 'JSON', '--fail-on', 'none']).code).toBe(0);
+    expect((await cli(['analyze', '--snapshot', DEMO, '--out', dir, '--format', 'JSON', '--fail-on', 'none', '--quiet'])).code).toBe(0);
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toContain('"impact-report/1"');
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ function runStep(env: Record<string, string>) {
   for (const key of ['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT', 'SOURCE_DATE_EPOCH', 'PORT_TOKEN', 'PORT_CLIENT_ID', 'PORT_CLIENT_SECRET']) delete inherited[key];
   const result = spawnSync('bash', [SCRIPT], {
     cwd: ROOT,
-    env: { ...inherited, ...files, AUDIT_ACTION_ROOT: ROOT, AUDIT_OUT: join(dir, 'out'), ...env },
+    env: { ...inherited, ...files, AUDIT_ACTION_ROOT: PACKAGE, AUDIT_OUT: join(dir, 'out'), ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -46,12 +46,17 @@ function runStep(env: Record<string, string>) {
 }
 
 let files: string[] = [];
+/** A package of its own, built from src/ into a temporary folder, as the action's checkout and `npm pack` see it. */
+let PACKAGE = '';
 
-// One build for the action and the package checks: both use what users run.
+// Built apart from ROOT/dist, which other test files rebuild and spawn at the same time.
 beforeAll(() => {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe' });
+  PACKAGE = mkdtempSync(join(tmpdir(), 'tma-package-'));
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(PACKAGE, 'dist')], { stdio: 'pipe' });
+  for (const entry of ['package.json', 'README.md', 'LICENSE', 'templates', 'schemas']) cpSync(join(ROOT, entry), join(PACKAGE, entry), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(PACKAGE, 'node_modules'));
   // --ignore-scripts: the build above is what prepare would run.
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as {
     files: { path: string }[];
   }[];
   files = (packed[0]?.files ?? []).map((f) => f.path);
@@ -112,7 +117,7 @@ describe('npm pack', () => {
       expect(files, path).toContain(path);
     }
     expect(files.filter((f) => /^(test|fixtures|src|bench|output|action)\//.test(f))).toEqual([]);
-    const license = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+    const license = readFileSync(join(PACKAGE, 'LICENSE'), 'utf8');
     const declared = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { license: string }).license;
     expect(license.startsWith(`${declared} License`)).toBe(true);
   });
@@ -121,14 +126,14 @@ describe('npm pack', () => {
     const maps = files.filter((f) => f.endsWith('.map'));
     expect(maps.length).toBeGreaterThan(0);
     for (const map of maps) {
-      const document = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const document = JSON.parse(readFileSync(join(PACKAGE, map), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
       document.sources.forEach((source, index) => {
         const embedded = typeof document.sourcesContent?.[index] === 'string';
         const shipped = files.includes(normalize(join(dirname(map), source)));
         expect(embedded || shipped, `${map} → ${source}`).toBe(true);
       });
       // The embedded text is the source the map was made from.
-      const source = join(ROOT, dirname(map), document.sources[0] ?? '');
+      const source = join(PACKAGE, dirname(map), document.sources[0] ?? '');
       if (existsSync(source)) expect(document.sourcesContent?.[0]).toBe(readFileSync(source, 'utf8'));
     }
   });

@@ -20,18 +20,7 @@
 
   // ---- review state: one localStorage entry per organization, a map of finding id → true ----
   var storageWorks = true;
-  var reviewed = loadReviewed();
-
-  function loadReviewed() {
-    try {
-      var raw = window.localStorage.getItem(STORAGE_KEY);
-      var parsed = raw ? JSON.parse(raw) : {};
-      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
-    } catch (error) {
-      storageWorks = false;
-      return {};
-    }
-  }
+  var reviewed = loadMap(STORAGE_KEY);
 
   function saveReviewed() {
     try {
@@ -58,6 +47,7 @@
   var BY_KEY = 'teams-migration-audit:accepted-by';
   var acceptedHere = loadMap(ACCEPT_KEY);
 
+  // A map kept in localStorage (review ticks, acceptances); a browser that refuses storage gets an empty one.
   function loadMap(key) {
     try {
       var raw = window.localStorage.getItem(key);

@@ -140,6 +140,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
+  const appUrl = appBaseUrl(flags);
   await ensureWritableDir(flags.out, '--out');
   if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   // --snapshot, else the live org when credentials are set, else repositories only.
@@ -158,7 +159,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       out: flags.out,
       formats,
       meta: {
-        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl: appBaseUrl(flags) }) },
+        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,

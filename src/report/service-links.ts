@@ -19,10 +19,9 @@ export function appBaseUrl(flags: { appUrl?: string; apiUrl?: string; region?: s
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--app-url must be an http(s) address, got "${flags.appUrl}"`);
     return url.origin + url.pathname.replace(/\/+$/, '');
   }
-  if (flags.apiUrl !== undefined) {
-    const api = new URL(flags.apiUrl);
-    if (api.hostname.startsWith('api.')) return `${api.protocol}//app.${api.hostname.slice(4)}`;
-  }
+  // An --api-url that is not a URL is the live client's to report; here it only means no app beside it.
+  const api = flags.apiUrl !== undefined && URL.canParse(flags.apiUrl) ? new URL(flags.apiUrl) : undefined;
+  if (api?.hostname.startsWith('api.')) return `${api.protocol}//app.${api.hostname.slice(4)}`;
   return APP_URLS[flags.region ?? 'eu'] ?? (APP_URLS.eu as string);
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +119,19 @@ describe('CI surfaces', () => {
       for (const name of ['Environment:', 'PORT_TOKEN', 'PORT_CLIENT_ID, PORT_CLIENT_SECRET', 'GITHUB_STEP_SUMMARY', 'SOURCE_DATE_EPOCH']) expect(run.stdout, args.join(' ')).toContain(name);
     }
     expect((await cli(['snapshot', '--help'])).stdout).toMatch(/Examples:\n {2}\$ .*snapshot --region eu --out org\.json/);
+  });
+
+  it('--app-url sets the report\'s service links, and a bad one fails before anything is read', async () => {
+    const dir = tmp();
+    const run = await cli(['analyze', '--snapshot', DEMO, '--out', dir, '--fail-on', 'none', '--quiet', '--app-url', 'https://port.example.com']);
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(html).toContain('"serviceUrl":"https://port.example.com/self-serve?action=deploy_service"');
+    expect(html).not.toContain('https://app.getport.io/');
+    const bad = await cli(['analyze', '--snapshot', DEMO, '--out', join(dir, 'bad'), '--app-url', 'ftp://x']);
+    expect(bad.code).toBe(2);
+    expect(lines(bad.stderr)).toEqual(['teams-migration-audit: --app-url must be an http(s) address, got "ftp://x"']);
+    expect(existsSync(join(dir, 'bad'))).toBe(false);
   });
 
   it('parser errors carry the tool prefix and a --help hint; --format is case-insensitive', async () => {

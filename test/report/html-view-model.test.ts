@@ -68,7 +68,10 @@ describe('buildReportView', () => {
     const breaks = golden.findings.filter((f) => f.verdict === 'breaks').length;
     expect(breaks).toBeGreaterThan(0);
     expect(view.verdictCards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
-    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'unaffected', 'none']);
+    // Unaffected references are verified, not findings: no filter for them, and their card counts `verified`.
+    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'none']);
+    expect(view.verdictCards.find((c) => c.tone === 'unaffected')).toMatchObject({ value: golden.verified?.length, href: '#verified-h' });
+    expect(golden.verified?.length).toBeGreaterThan(0);
   });
 
   it('shows the gate and stale baseline entries when the report carries them, and marks accepted findings', () => {

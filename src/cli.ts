@@ -12,6 +12,9 @@ import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } 
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
+import { withProgress } from './progress/compute-progress.js';
+import { progressSentence } from './progress/progress-text.js';
+import { readPreviousReport } from './progress/read-previous-report.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -38,6 +41,7 @@ interface AnalyzeFlags extends GateFlags, SourceFlags {
   format: string;
   quiet?: boolean;
   debug?: boolean;
+  since?: string;
 }
 
 const EXIT_CODES_HELP = `
@@ -82,6 +86,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
+    .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', ANALYZE_EXAMPLES)
     .action(async (source: string | undefined, flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
@@ -133,6 +138,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
+  const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
@@ -140,9 +146,9 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const jq = await loadJqEngine();
   try {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
+    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-    const analyzed = analyze(catalog, { ...repository, notes: source?.notes ?? [] });
+    const analyzed = withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous);
     const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
 
     const written = await writeReports(report, {
@@ -157,7 +163,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

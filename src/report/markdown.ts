@@ -2,6 +2,7 @@ import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
+import { progressSentence } from '../progress/progress-text.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -20,6 +21,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   const out: string[] = [];
 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
+  if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
+  if (report.verified) out.push(`${report.verified.length} team reference(s) checked and fine (nothing to do): see report.json \`verified\`.`, '');
 
   out.push('| kind | findings | accepted | failing the gate |', '|---|--:|--:|--:|');
   for (const kind of ['automatic', 'manual'] as const satisfies readonly FindingKind[]) {

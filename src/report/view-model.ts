@@ -1,5 +1,6 @@
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -115,6 +116,8 @@ export interface ReportView {
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
+  /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
+  after: AfterMigrationView;
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -171,9 +174,10 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository and baseline cards only when a repository was scanned or a baseline applied.
       .filter((card, index) => index < 2 || card.value > 0),
     verdictCards: (['breaks', 'review', 'unaffected'] as const).map((verdict) => ({
-      value: count((f) => f.verdict === verdict),
-      label: VERDICT_LABELS[verdict].toLowerCase(),
-      href: `#verdict=${verdict}`,
+      // Unaffected references are `verified`, not findings (contracts.md §3.3): the card counts and opens those.
+      value: verdict === 'unaffected' ? (report.verified?.length ?? 0) : count((f) => f.verdict === verdict),
+      label: verdict === 'unaffected' ? 'checked, nothing to do' : VERDICT_LABELS[verdict].toLowerCase(),
+      href: verdict === 'unaffected' ? '#verified-h' : `#verdict=${verdict}`,
       tone: verdict,
     })),
     chart: chartView(report),
@@ -193,6 +197,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
+    after: buildAfterMigrationView(report),
   };
 }
 

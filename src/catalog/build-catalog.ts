@@ -1,6 +1,6 @@
 import { isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
-import { TEAM_BLUEPRINT, type Catalog } from './catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, type Catalog } from './catalog.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
@@ -18,6 +18,9 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
 
   const teamRelations = new Map<string, string[]>();
   for (const [id, blueprint] of blueprints) {
+    // On the system blueprints a relation to _team is no ownership: `parent_team` on _team is a
+    // team hierarchy and `teams` on _user is membership, as migrated orgs hold them.
+    if (id === TEAM_BLUEPRINT || id === USER_BLUEPRINT) continue;
     const ids = Object.entries(relationsOf(blueprint))
       .filter(([, relation]) => relation.target === TEAM_BLUEPRINT)
       .map(([relationId]) => relationId);

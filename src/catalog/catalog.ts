@@ -6,6 +6,8 @@ import type { TeamDirectory } from './teams.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
 export const TEAM_BLUEPRINT = '_team';
+/** The system blueprint that holds users; its relations to _team are memberships. */
+export const USER_BLUEPRINT = '_user';
 
 /**
  * The snapshot plus indexes derived once, so every rule reads the same facts and none of them

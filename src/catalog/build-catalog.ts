@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, type Catalog } from './catalog.js';
+import { migrationHasRun } from './migration-state.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
@@ -72,6 +73,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     pages: byIdentifier(snapshot.pages ?? []),
     entitiesFetched: snapshot.entities != null, // null: not fetched
     migrated: isMigrated(blueprints, entities, snapshot.entities != null, teams),
+    migrationRan: migrationHasRun(blueprints),
     incomplete: snapshot.incomplete ?? [],
     ...(options.jq && { jq: options.jq }),
   };

@@ -47,6 +47,12 @@ export interface Catalog {
    * expression that only passes team values through already runs on identifiers.
    */
   migrated: boolean;
+  /**
+   * The migration has run on the org, fully or not (src/catalog/migration-state.ts): the rules of
+   * the automatic categories then say what it left undone instead of what it will do. Always false
+   * for repository files, which the migration never touches.
+   */
+  migrationRan: boolean;
   /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
   jq?: JqEngine;
 }

@@ -13,6 +13,7 @@ import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { withProgress } from './progress/compute-progress.js';
+import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
 import { VERSION } from './version.js';
@@ -145,7 +146,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
   const jq = await loadJqEngine();
   try {
-    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq });
+    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
     const analyzed = withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous);

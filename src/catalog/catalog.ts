@@ -2,6 +2,7 @@ import type { JsonObject } from '../model/json.js';
 import type { EntityRecord, IncompleteEntry, Organization, OrgSnapshot } from '../model/snapshot.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { InheritanceResolution } from './inheritance.js';
+import type { MigrationPlan } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
@@ -53,6 +54,8 @@ export interface Catalog {
    * for repository files, which the migration never touches.
    */
   migrationRan: boolean;
+  /** What the migration was to do, from the report given to `--since`; checked once it has run. */
+  plan?: MigrationPlan;
   /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
   jq?: JqEngine;
 }

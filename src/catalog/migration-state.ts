@@ -11,3 +11,18 @@ export function migrationHasRun(blueprints: ReadonlyMap<string, JsonObject>): bo
   for (const [id, blueprint] of blueprints) if (!id.startsWith('_') && isObject(blueprint.ownership)) return true;
   return false;
 }
+
+/** Ownership as the migration sets it (spec 4.3). */
+export type PlannedOwnership = { type: 'Direct' } | { type: 'Inherited'; path: string };
+
+/**
+ * What the migration was to do, as a report from before it said (`--since`): once it has run,
+ * `teamInheritance` is gone from the org, so only this record tells which path a blueprint
+ * should inherit over, or which relation to `_team` should have been removed.
+ */
+export interface MigrationPlan {
+  /** Blueprint → the ownership it should have (from ownership-direct and ownership-inherited findings). */
+  ownership: ReadonlyMap<string, PlannedOwnership>;
+  /** Blueprint → the relation to `_team` the migration should have removed, setting Direct ownership. */
+  removedRelations: ReadonlyMap<string, string>;
+}

@@ -109,6 +109,37 @@ describe('an org before and after the migration (--since)', () => {
     expect(done.report.progress?.fixed.map((f) => f.now)).toEqual(['verified', 'verified', 'absent']);
   });
 
+  it('with the previous report as the plan, finds what the migration left undone once teamInheritance is gone, and counts it open', async () => {
+    const snapshot = JSON.parse(readFileSync('fixtures/migration-after.json', 'utf8')) as Record<string, any>;
+    const blueprint = (id: string) => snapshot.blueprints.find((b: { identifier: string }) => b.identifier === id);
+    blueprint('deployment').ownership = { type: 'Direct' }; // should be Inherited over "service"
+    blueprint('repository').relations = { owning_team: { target: '_team', many: true, required: false } }; // should be removed
+    snapshot.pages.find((p: { identifier: string }) => p.identifier === 'repositories').widgets[0].excludedFields = ['owning_team'];
+    const undonePath = join(work, 'migration-undone.json');
+    writeFileSync(undonePath, JSON.stringify(snapshot));
+    const LEFT_UNDONE = [
+      'ownership-inherited deployment teamInheritance.path',
+      'page-widget repositories widgets[0].excludedFields',
+      'team-relation-removed repository relations.owning_team',
+    ];
+
+    // The org alone no longer tells: teamInheritance is gone, and the relation looks like any other.
+    const alone = await analyzeTo('undone-alone', undonePath);
+    expect(alone.report.findings.map(key).sort()).toEqual(UNFIXED);
+
+    const planned = await analyzeTo('undone', undonePath, ['--since', previousReportFile(before.json, 'before-report-2.json')]);
+    expect(planned.report.findings.map(key).sort()).toEqual([...UNFIXED, ...LEFT_UNDONE].sort());
+    const inherited = planned.report.findings.find((f) => f.category === 'ownership-inherited')!;
+    expect(inherited.reason).toBe(
+      'The migration should have replaced teamInheritance over "service" with ownership {"type":"Inherited","path":"service"}; teamInheritance is gone, but the blueprint has ownership {"type":"Direct"}.',
+    );
+    const relation = planned.report.findings.find((f) => f.category === 'team-relation-removed')!;
+    expect(relation.reason).toContain('the migration did not finish it: relation "owning_team" is still there.');
+    // Same ids as in the previous report: these are still open, not fixed.
+    expect(planned.report.progress).toMatchObject({ open: 6, new: 0 });
+    expect(planned.report.progress!.fixed).toHaveLength(9);
+  });
+
   it('refuses a previous report of another organization, or a file that is no report, with one line (exit 2)', async () => {
     const other = JSON.parse(before.json) as Report;
     other.organization = { id: 'org_other', name: 'Other' };

@@ -8,7 +8,9 @@ import { missedInheritedOwnership } from '../../src/rules/missed-inherited-owner
 import { missedPermissionIdentifiers } from '../../src/rules/missed-permission-identifiers.js';
 import { missedTeamRelationRemoval } from '../../src/rules/missed-team-relation-removal.js';
 import type { Rule } from '../../src/rules/rule.js';
-import { blueprint, catalogOf, org, ruleFor, TEAMS } from '../support/rule-tester.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { MigrationPlan } from '../../src/catalog/migration-state.js';
+import { blueprint, catalogOf, deepFreeze, org, ruleFor, TEAMS } from '../support/rule-tester.js';
 
 /**
  * The automatic part, checked on an org where the migration has run (some blueprint of its own has
@@ -131,5 +133,48 @@ describe('what a migrated org holds loads as it is (item 4)', () => {
     const report = analyze(catalogOf(snapshot));
     expect(report.findings).toEqual([]);
     expect(report.ruleErrors).toBeUndefined();
+  });
+});
+
+describe('with the previous report as the plan (--since), once teamInheritance is gone', () => {
+  const plan = (parts: Partial<MigrationPlan>): MigrationPlan => ({ ownership: new Map(), removedRelations: new Map(), ...parts });
+  const runPlanned = (rule: Rule, snapshot: OrgSnapshot, planned: MigrationPlan) => rule.check(buildCatalog(deepFreeze(structuredClone(snapshot)), { plan: planned }));
+
+  it('Direct planned, none set (and no entity shows it any more): a finding at the id of the plan', () => {
+    const planned = plan({ ownership: new Map([['service', { type: 'Direct' }]]) });
+    expect(runPlanned(missedDirectOwnership, migrated([blueprint('service')]), planned)).toMatchObject([
+      { location: 'ownership', resource: { identifier: 'service' }, reason: expect.stringContaining('The previous report planned Direct ownership for this blueprint; the migration should have set it and did not: it has no ownership.') },
+    ]);
+    expect(runPlanned(missedDirectOwnership, migrated([blueprint('service', { ownership: { type: 'Direct' } })]), planned)).toEqual([]);
+    // A blueprint deleted since is nobody's business.
+    expect(runPlanned(missedDirectOwnership, migrated([]), planned)).toEqual([]);
+  });
+
+  it('Inherited planned over a path: nothing, or another path, is a finding; the same path is none', () => {
+    const planned = plan({ ownership: new Map([['deployment', { type: 'Inherited', path: 'service' }]]) });
+    const deployment = (ownership?: JsonObject) => blueprint('deployment', { relations: { service: { target: 'service', many: false, required: false } }, ...(ownership && { ownership }) });
+    for (const wrong of [undefined, { type: 'Inherited', path: 'other' }]) {
+      expect(runPlanned(missedInheritedOwnership, migrated([blueprint('service'), deployment(wrong)]), planned)).toMatchObject([
+        { location: 'teamInheritance.path', rewrite: '{"ownership":{"type":"Inherited","path":"service"}}', reason: expect.stringContaining('teamInheritance is gone, but the blueprint has') },
+      ]);
+    }
+    expect(runPlanned(missedInheritedOwnership, migrated([blueprint('service'), deployment({ type: 'Inherited', path: 'service' })]), planned)).toEqual([]);
+  });
+
+  it('a relation planned for removal still there, or no Direct ownership: a finding; gone with Direct: none', () => {
+    const planned = plan({ removedRelations: new Map([['repository', 'owning_team']]) });
+    const kept = blueprint('repository', { ownership: { type: 'Direct' }, relations: { owning_team: { target: '_team', many: true, required: false } } });
+    expect(runPlanned(missedTeamRelationRemoval, migrated([blueprint('_team'), kept]), planned)).toMatchObject([
+      { location: 'relations.owning_team', reason: expect.stringContaining('relation "owning_team" is still there') },
+    ]);
+    expect(runPlanned(missedTeamRelationRemoval, migrated([blueprint('_team'), blueprint('repository')]), planned)).toMatchObject([
+      { reason: expect.stringContaining('the blueprint has no Direct ownership') },
+    ]);
+    expect(runPlanned(missedTeamRelationRemoval, migrated([blueprint('_team'), blueprint('repository', { ownership: { type: 'Direct' } })]), planned)).toEqual([]);
+  });
+
+  it('the plan is not read before the migration has run: the plan rules speak then', () => {
+    const planned = plan({ ownership: new Map([['service', { type: 'Direct' }]]) });
+    expect(runPlanned(missedDirectOwnership, org({ teams: TEAMS, blueprints: [blueprint('service')] }), planned)).toEqual([]);
   });
 });

@@ -123,6 +123,8 @@ export interface Progress {
   open: number;
   /** Findings of this run that the previous report did not have. */
   new: number;
+  /** This run could not read everything: a finding counted fixed may only have gone unread. */
+  provisional?: true;
 }
 
 export interface GateResult {

@@ -13,7 +13,11 @@ export type PreviousReport = Pick<Report, 'organization' | 'findings'>;
  * Ids are stable fingerprints of category, resource and location, so matching by id is exact.
  * A report of another organization says nothing about this one: refused (InputError, exit 2).
  */
-export function computeProgress(previous: PreviousReport, current: Pick<Report, 'organization' | 'findings' | 'verified'>, date?: string): Progress {
+export function computeProgress(
+  previous: PreviousReport,
+  current: Pick<Report, 'organization' | 'findings' | 'verified'> & Partial<Pick<Report, 'incomplete'>>,
+  date?: string,
+): Progress {
   if (previous.organization.id !== current.organization.id) {
     throw new InputError(
       `--since: the previous report is of organization ${JSON.stringify(previous.organization.id)} (${previous.organization.name}), ` +
@@ -34,12 +38,14 @@ export function computeProgress(previous: PreviousReport, current: Pick<Report, 
     }));
   const since: Progress['since'] = { findings: previous.findings.length, organization: { id: previous.organization.id, name: previous.organization.name } };
   if (date !== undefined) since.date = date;
-  return {
+  const progress: Progress = {
     since,
     fixed,
     open: previous.findings.filter((finding) => open.has(finding.id)).length,
     new: current.findings.filter((finding) => !before.has(finding.id)).length,
   };
+  if ((current.incomplete ?? []).length > 0) progress.provisional = true;
+  return progress;
 }
 
 /** The report with `progress` set against `previous`, when `--since` gave one. */

@@ -10,5 +10,6 @@ export function sinceDay(progress: Progress): string | undefined {
 export function progressSentence(progress: Progress): string {
   const day = sinceDay(progress);
   const since = day === undefined ? 'since the previous report' : `since ${day}`;
-  return `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.`;
+  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.`;
+  return progress.provisional ? `${sentence} Provisional: this run could not read everything, so some counted fixed may only have gone unread.` : sentence;
 }

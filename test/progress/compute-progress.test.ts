@@ -49,6 +49,13 @@ describe('computeProgress', () => {
     expect(progressSentence(progress)).toBe('0 of 0 fixed since the previous report; 0 still open, 1 new.');
   });
 
+  it('is provisional when this run could not read everything: what is unread looks fixed', () => {
+    const progress = computeProgress(report([finding('a')]), { ...report([]), incomplete: [{ resource: 'page p', reason: '403' }] });
+    expect(progress).toMatchObject({ fixed: [{ id: 'a', now: 'absent' }], provisional: true });
+    expect(progressSentence(progress)).toBe('1 of 1 fixed since the previous report; 0 still open, 0 new. Provisional: this run could not read everything, so some counted fixed may only have gone unread.');
+    expect(computeProgress(report([finding('a')]), report([])).provisional).toBeUndefined();
+  });
+
   it('refuses a report of another organization with one line', () => {
     const other = report([finding('a')], [], { id: 'org_2', name: 'Two' });
     expect(() => computeProgress(other, report([]))).toThrow(InputError);

@@ -19,10 +19,9 @@ export function computeProgress(
   date?: string,
 ): Progress {
   if (previous.organization.id !== current.organization.id) {
-    throw new InputError(
-      `--since: the previous report is of organization ${JSON.stringify(previous.organization.id)} (${previous.organization.name}), ` +
-        `not ${JSON.stringify(current.organization.id)} (${current.organization.name}); give a report of the same organization`,
-    );
+    // Quoted as JSON: names come from files and the org, and must not write control characters to a terminal.
+    const name = (org: { id: string; name: string }) => `${JSON.stringify(org.id)} (${JSON.stringify(org.name)})`;
+    throw new InputError(`--since: the previous report is of organization ${name(previous.organization)}, not ${name(current.organization)}; give a report of the same organization`);
   }
   const open = new Set(current.findings.map((finding) => finding.id));
   const verified = new Set((current.verified ?? []).map((finding) => finding.id));

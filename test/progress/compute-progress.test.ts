@@ -59,7 +59,9 @@ describe('computeProgress', () => {
   it('refuses a report of another organization with one line', () => {
     const other = report([finding('a')], [], { id: 'org_2', name: 'Two' });
     expect(() => computeProgress(other, report([]))).toThrow(InputError);
-    expect(() => computeProgress(other, report([]))).toThrow(/^--since: the previous report is of organization "org_2" \(Two\), not "org_1" \(One\)/);
+    expect(() => computeProgress(other, report([]))).toThrow(/^--since: the previous report is of organization "org_2" \("Two"\), not "org_1" \("One"\)/);
+    const forged = report([], [], { id: 'org_2', name: 'Two\n\u001b[31mok' });
+    expect(() => computeProgress(forged, report([]))).toThrow('("Two\\n\\u001b[31mok")');
   });
 
   it('withProgress leaves a report without --since untouched', () => {

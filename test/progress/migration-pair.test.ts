@@ -144,7 +144,7 @@ describe('an org before and after the migration (--since)', () => {
     const other = JSON.parse(before.json) as Report;
     other.organization = { id: 'org_other', name: 'Other' };
     for (const [file, message] of [
-      [previousReportFile(JSON.stringify(other), 'other-org.json'), /^teams-migration-audit: --since: the previous report is of organization "org_other" \(Other\), not "org_northwind" \(Northwind\)/],
+      [previousReportFile(JSON.stringify(other), 'other-org.json'), /^teams-migration-audit: --since: the previous report is of organization "org_other" \("Other"\), not "org_northwind" \("Northwind"\)/],
       ['fixtures/migration-before.json', /not a teams-migration-audit report.*"format" is "org-snapshot\/1"/],
       [previousReportFile('{"format": "impact-report/1", ', 'truncated.json'), /the previous report \(--since\) is not valid JSON/],
       [join(work, 'missing.json'), /cannot read the previous report \(--since\): no such file/],

@@ -1,0 +1,26 @@
+/** The fix kit (contracts.md §3.3 `fixes`): files for people to apply; the tool itself never sends them. */
+
+export type FixKind = 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme';
+
+export interface FixFile {
+  /** Relative to the fix folder, with `/`. */
+  path: string;
+  kind: FixKind;
+  /** Ids of the findings this file resolves. */
+  findings: string[];
+  content: string;
+}
+
+/** A finding whose fix could not be computed, and what is missing for it. */
+export interface UnresolvedFix {
+  id: string;
+  missing: string;
+}
+
+export interface FixKit {
+  files: FixFile[];
+  unresolved: UnresolvedFix[];
+}
+
+/** JSON files of the kit: two-space indent and a final newline, so they diff and paste cleanly. */
+export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;

@@ -31,5 +31,5 @@ export function buildFixKit(input: FixKitInput): FixKit {
   files.push({ path: 'predicted-org.json', kind: 'predicted-org', findings: resolved.sort(), content: jsonText(predicted) });
   const unresolved = [...bodies.unresolved, ...patch.unresolved].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   files.push(...fixReadme(files, moves, unresolved, report));
-  return { files, unresolved };
+  return { files, unresolved, patched: patch.patched };
 }

@@ -1,3 +1,5 @@
+import type { PatchedFile } from './repo-patch.js';
+
 /** The fix kit (contracts.md §3.3 `fixes`): files for people to apply; the tool itself never sends them. */
 
 export type FixKind = 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme';
@@ -20,6 +22,8 @@ export interface UnresolvedFix {
 export interface FixKit {
   files: FixFile[];
   unresolved: UnresolvedFix[];
+  /** The repository files `repo.patch` changes, before and after: `--fix` writes them in place. */
+  patched: PatchedFile[];
 }
 
 /** JSON files of the kit: two-space indent and a final newline, so they diff and paste cleanly. */

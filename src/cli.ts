@@ -12,6 +12,7 @@ import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } 
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
+import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -30,7 +31,7 @@ export interface CliIo {
 export { EXIT, exitCodeFor };
 export type { FailOn } from './gate.js';
 
-interface AnalyzeFlags extends GateFlags, SourceFlags {
+interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
@@ -87,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
   addGateOptions(analyzeCommand);
+  addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
   addSourceOptions(
@@ -140,10 +142,12 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const jq = await loadJqEngine();
   try {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
+    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.fixOut];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
     const analyzed = analyze(catalog, { ...repository, notes: source?.notes ?? [] });
-    const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
+    const gated = await gateReport(analyzed, flags, baseline, io.env);
+    const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
+    const notes = [...gated.notes, ...fixLines];
 
     const written = await writeReports(report, {
       out: flags.out,

@@ -12,7 +12,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     'Written by teams-migration-audit, which only reads the service: nothing here has been sent anywhere.',
     'Apply the files yourself, in this order:',
     '',
-    '1. Before the migration: the data-migration steps in `data-migration/README.md` that must run before it (none unless it says so), and `repo.patch` reviewed.',
+    '1. Before the migration: read `repo.patch` and check that it applies (`git apply --check fixes/repo.patch`).',
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`, spec §4.3).',
     `3. Paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource.`,
     '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.',

@@ -1,18 +1,11 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { InputError } from '../errors.js';
-import type { Report } from '../model/finding.js';
+import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoot } from '../repo/scan.js';
 import type { FixKit } from './fix-kit.js';
 import { fileLocation, type PatchedFile, type RepoFile } from './repo-patch.js';
 
-/** The report's `fixes` (contracts.md §3.3): the folder and every file written, with the findings it resolves. */
-export interface FixesSummary {
-  dir: string;
-  files: { path: string; kind: string; findings: string[] }[];
-  /** Breaking findings the kit holds no fix for, and what is missing for each. */
-  unresolved?: { id: string; missing: string }[];
-}
 
 /** Where a finding's path (`<repo as given>/<file>`) is on disk, for each `--repo` directory. */
 function diskPath(shown: string, dirs: readonly string[]): string | undefined {

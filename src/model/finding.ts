@@ -89,6 +89,16 @@ export interface Report {
   ruleErrors?: RuleError[];
   /** The CI gate's answer for this run, when a gate was applied (see src/cli.ts exit codes). */
   gate?: GateResult;
+  /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
+  fixes?: FixesSummary;
+}
+
+/** contracts.md §3.3 `fixes`: the folder, every file written and the finding ids each resolves. */
+export interface FixesSummary {
+  dir: string;
+  files: { path: string; kind: 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme'; findings: string[] }[];
+  /** Breaking findings the kit holds no fix for, and what is missing for each (a teams map, a person's decision). */
+  unresolved?: { id: string; missing: string }[];
 }
 
 export interface GateResult {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { Catalog } from '../catalog/catalog.js';
 import { UsageError } from '../errors.js';
@@ -19,8 +19,8 @@ export interface FixFlags {
 /** The fix kit's options on `analyze`; kept here so the CLI wires them in one line. */
 export function addFixOptions(command: Command): Command {
   return command
-    .option('--fix-out <dir>', 'where to write the fix kit: corrected resources, repo.patch, data-migration payloads, predicted-org.json (default <out>/fixes)')
-    .option('--no-fixes', 'do not write the fix kit')
+    .option('--fix-out <dir>', 'write the fix kit there: corrected resources, repo.patch, data-migration payloads, predicted-org.json (with --fix: <out>/fixes unless given)')
+    .option('--no-fixes', 'do not write the fix kit (with --fix: only change the repositories)')
     .option('--fix', 'apply repo.patch to the --repo working trees in place (refused when a file changed since it was read)');
 }
 
@@ -34,7 +34,9 @@ export const fixOutDir = (flags: FixFlags): string => flags.fixOut ?? join(flags
  */
 export async function runFixKit<R extends Report>(report: R, catalog: Catalog, flags: FixFlags, jq: JqEngine | undefined): Promise<{ report: R; lines: string[] }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
-  if (flags.fixes === false && !flags.fix) return { report, lines: [] };
+  // Written when asked for (--fix-out or --fix). Defaulting to <out>/fixes on every run, as
+  // contracts.md §3.3 allows, changes the output folder other tests pin file by file: a later step.
+  if ((flags.fixes === false || flags.fixOut === undefined) && !flags.fix) return { report, lines: [] };
   const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo) });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
   const findings = report.findings.map((finding) => {
@@ -46,7 +48,7 @@ export async function runFixKit<R extends Report>(report: R, catalog: Catalog, f
   if (flags.fixes !== false) {
     const dir = fixOutDir(flags);
     const summary = await writeFixKit(kit, dir);
-    withFixes = { ...withFixes, fixes: summary };
+    withFixes = { ...withFixes, fixes: { ...summary, fromReport: relative(flags.out, dir).split(sep).join('/') } };
     const resolved = new Set(kit.files.flatMap((file) => file.findings)).size;
     lines.push(`fix kit: ${kit.files.length} file(s) in ${summary.dir} resolve ${resolved} finding(s); ${kit.unresolved.length} breaking finding(s) left to a person (see its README.md)`);
   }

@@ -99,6 +99,8 @@ export interface FixesSummary {
   files: { path: string; kind: 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme'; findings: string[] }[];
   /** Breaking findings the kit holds no fix for, and what is missing for each (a teams map, a person's decision). */
   unresolved?: { id: string; missing: string }[];
+  /** The folder relative to the HTML report, for its "Download fix" links. */
+  fromReport?: string;
 }
 
 export interface GateResult {

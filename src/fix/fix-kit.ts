@@ -1,3 +1,4 @@
+import type { Finding } from '../model/finding.js';
 import type { PatchedFile } from './repo-patch.js';
 
 /** The fix kit (contracts.md §3.3 `fixes`): files for people to apply; the tool itself never sends them. */
@@ -28,3 +29,10 @@ export interface FixKit {
 
 /** JSON files of the kit: two-space indent and a final newline, so they diff and paste cleanly. */
 export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** What a finding with no rewrite lacks: the teams map for a title, else a person's decision. */
+export function missingFix(finding: Finding): string {
+  if (/--teams-map/.test(finding.suggestion)) return 'a team identifier that is not known yet: pass --teams-map (or re-run once the _team entities exist)';
+  if (finding.verdict === 'review') return 'a decision by a person: the expression reads team values, and what it should read instead depends on its intent';
+  return 'a rewrite that can be computed: what to write depends on what the code is meant to do, so it is left to a person (see the suggestion)';
+}

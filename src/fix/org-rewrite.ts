@@ -1,6 +1,7 @@
 import type { JqEngine } from '../jq/engine.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
+import { missingFix } from './fix-kit.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { splitPath } from '../repo/located-json.js';
 import { templateExpressions } from '../rules/shared/walk.js';
@@ -74,7 +75,7 @@ export type RewriteOutcome = { applied: true } | { applied: false; missing: stri
  */
 export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], finding: Finding, jq: JqEngine | undefined): RewriteOutcome {
   if (NOT_A_VALUE.has(finding.category)) return { applied: false, missing: 'the migration or the data-migration files make this change' };
-  if (finding.rewrite === undefined) return { applied: false, missing: missingFor(finding) };
+  if (finding.rewrite === undefined) return { applied: false, missing: missingFix(finding) };
   const parentPath = path.slice(0, -1);
   const key = path[path.length - 1];
   const parent = valueAt(record, parentPath);
@@ -102,13 +103,6 @@ export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], fi
   if (parsed === undefined) return { applied: false, missing: `the rewrite is not JSON, so it cannot replace the ${Array.isArray(current) ? 'list' : 'value'} at ${finding.location}` };
   (parent as Record<string | number, JsonValue>)[key] = parsed;
   return { applied: true };
-}
-
-/** What the finding itself says is missing: the teams map for titles, else a person's decision. */
-function missingFor(finding: Finding): string {
-  if (/--teams-map/.test(finding.suggestion)) return 'a team identifier that is not known yet: pass --teams-map (or re-run once the _team entities exist)';
-  if (finding.verdict === 'review') return 'a decision by a person: the expression reads team values, and what it should read instead depends on its intent';
-  return 'a rewrite that can be computed: the change depends on what the expression is meant to do, so it is left to a person (see the suggestion)';
 }
 
 /** Fields that hold jq in the org's resources; a rewrite there must compile. */

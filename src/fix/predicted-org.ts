@@ -9,6 +9,7 @@ import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import type { RelationMove } from './data-migration.js';
 import { relationTeams } from './data-migration.js';
 import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
+import { hasTeamValue } from '../repo/context.js';
 
 /**
  * The org as it will be after the migration (spec §4.3, "Migrated automatically") with every fix
@@ -82,7 +83,7 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
       // The kit's data-migration step: Direct ownership first, then the relation's teams copied in.
       blueprint.ownership ??= { type: 'Direct' };
       for (const entity of entities) moveRelationToTeam(entity, moved.get(id)!, false);
-    } else if (!isObject(blueprint.ownership) && entities.some((entity) => hasTeam(entity.team))) {
+    } else if (!isObject(blueprint.ownership) && entities.some((entity) => hasTeamValue(entity.team))) {
       blueprint.ownership = { type: 'Direct' };
     }
     if ('teamInheritance' in blueprint) delete blueprint.teamInheritance;
@@ -91,7 +92,7 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
 
 function moveRelationToTeam(entity: EntityRecord, relations: readonly string[], removeRelation: boolean): void {
   const teams = relationTeams(entity, relations);
-  if (!hasTeam(entity.team) && teams.length > 0) entity.team = teams;
+  if (!hasTeamValue(entity.team) && teams.length > 0) entity.team = teams;
   if (removeRelation && isObject(entity.relations)) for (const relation of relations) delete entity.relations[relation];
 }
 
@@ -112,9 +113,3 @@ function translatePermissionTeams(node: JsonValue, translate: (values: readonly 
     else if (value !== undefined) translatePermissionTeams(value, translate);
   }
 }
-
-function hasTeam(team: unknown): boolean {
-  if (typeof team === 'string') return team.length > 0;
-  return Array.isArray(team) && team.some((value) => typeof value === 'string' && value.length > 0);
-}
-

@@ -1,5 +1,5 @@
 import type { Finding } from '../model/finding.js';
-import type { FixFile, UnresolvedFix } from './fix-kit.js';
+import { missingFix, type FixFile, type UnresolvedFix } from './fix-kit.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
 
@@ -43,7 +43,7 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     const text = where && texts.get(where.path);
     const breaks = finding.verdict === 'breaks';
     if (finding.rewrite === undefined) {
-      if (breaks) unresolved.push({ id: finding.id, missing: missingFor(finding) });
+      if (breaks) unresolved.push({ id: finding.id, missing: missingFix(finding) });
       continue;
     }
     if (!where || text === undefined) {
@@ -76,11 +76,6 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
 }
 
 const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.end || (a.start === b.start && a.end === b.end);
-
-function missingFor(finding: Finding): string {
-  if (/--teams-map/.test(finding.suggestion)) return 'a team identifier that is not known yet: pass --teams-map (or re-run once the _team entities exist)';
-  return 'a rewrite that can be computed: what to write depends on the intent of the code, so it is left to a person (see the suggestion)';
-}
 
 const IDENTIFIER_KEY = /^["']?identifier["']?\s*[:=]/;
 const OWNERSHIP_KEY = /^["']?ownership["']?\s*[:=]/;

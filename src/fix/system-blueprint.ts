@@ -38,11 +38,16 @@ export function wholeLines(text: string, entry: Entry): TextEdit {
   const newline = text.indexOf('\n', end);
   const lineEnd = newline < 0 ? text.length : newline + 1;
   if (text.slice(lineStart, entry.span.start).trim() === '' && text.slice(end, lineEnd).trim() === '') return { start: lineStart, end: lineEnd, text: '' };
-  // Inline (`{ identifier: "_user", title: "User" }`): the attribute, its comma and the space after it.
-  while (text[end] === ' ') end++;
-  let start = entry.span.start;
-  if (text[end] === '}' || text[end] === ')') while (start > 0 && /[\s,]/.test(text[start - 1]!)) start--;
-  return { start, end, text: '' };
+  // Inline (`{ identifier: "_user", title: "User" }`): the attribute with the comma before it when it
+  // is the last one, else with its own comma and the space after it.
+  let next = end;
+  while (text[next] === ' ') next++;
+  if (text[next] === '}' || text[next] === ')') {
+    let start = entry.span.start;
+    while (start > 0 && /[\s,]/.test(text[start - 1]!)) start--;
+    return { start, end: entry.span.end, text: '' };
+  }
+  return { start: entry.span.start, end: next, text: '' };
 }
 
 /** `new port.Blueprint("users", {…})` for `_team`/`_user`: SystemBlueprint, its accepted attributes, imported. */

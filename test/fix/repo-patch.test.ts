@@ -107,3 +107,13 @@ describe('unifiedDiff', () => {
     expect(diff).toBe('diff --git a/f.tf b/f.tf\n--- a/f.tf\n+++ b/f.tf\n@@ -1,3 +1,3 @@\n a = 1\r\n-teams = ["X"]\r\n+teams = ["x"]\r\n b = 2\n\\ No newline at end of file\n');
   });
 });
+
+describe('system blueprints in Pulumi', () => {
+  it('an inline _user Blueprint becomes an imported SystemBlueprint without the attributes it does not take', async () => {
+    const text = 'import * as port from "@port-labs/port";\nexport const users = new port.Blueprint("users", { identifier: "_user", title: "User" });\n';
+    const { pulumiSystemBlueprintEdits } = await import('../../src/fix/system-blueprint.js');
+    const { applyEdits } = await import('../../src/fix/unified-diff.js');
+    const edits = pulumiSystemBlueprintEdits('index.ts', text, text.indexOf('port.Blueprint'), 'port.SystemBlueprint')!;
+    expect(applyEdits(text, edits)).toBe('import * as port from "@port-labs/port";\nexport const users = new port.SystemBlueprint("users", { identifier: "_user" }, { import: "_user" });\n');
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { applyOrgRewrite, fileName, locateOrgTarget } from '../../src/fix/org-rewrite.js';
+import { resourceBodies } from '../../src/fix/resource-bodies.js';
+import type { JqEngine } from '../../src/jq/engine.js';
+import type { JsonObject } from '../../src/model/json.js';
+import type { Finding } from '../../src/model/finding.js';
+import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../../src/model/snapshot.js';
+
+/** jq that rejects every expression containing `BROKEN`: the kit must not write such a rewrite. */
+const fakeJq: JqEngine = {
+  validate: (expression) => (expression.includes('BROKEN') ? { ok: false, error: 'syntax error' } : { ok: true }),
+  evaluate: () => ({ ok: false, error: 'not used' }),
+};
+
+function finding(fields: Partial<Finding> & Pick<Finding, 'category' | 'location' | 'resource'>): Finding {
+  return { id: `${fields.resource.identifier}:${fields.location}`, kind: 'manual', evidence: '', reason: '', suggestion: '', verdict: 'breaks', ...fields };
+}
+
+const org = (): OrgSnapshot => ({
+  format: SNAPSHOT_FORMAT,
+  organization: { id: 'o', name: 'O' },
+  blueprints: [{ identifier: 'service', title: 'Service', calculationProperties: { owned: { title: 'Owned', type: 'boolean', calculation: '.team | index("Platform Team") != null' } } }],
+  actions: [
+    {
+      identifier: 'register',
+      title: 'Register',
+      trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'repository', userInputs: { properties: {} } },
+      invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'repository', mapping: { identifier: '{{ .inputs.name }}', relations: { owning_team: '{{ [.inputs.team.identifier] }}' } } },
+    },
+  ],
+  actionPermissions: { register: { execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: ['.user.team | index("Payments")'] } } } },
+});
+
+describe('applyOrgRewrite', () => {
+  it('puts a checked jq rewrite in place and keeps the rest of the resource as it was', () => {
+    const snapshot = org();
+    const f = finding({ category: 'calculation-property', resource: { type: 'blueprint', identifier: 'service' }, location: 'calculationProperties.owned.calculation', rewrite: '.team | index("platform") != null' });
+    const { files, unresolved } = resourceBodies(snapshot, [f], fakeJq);
+    expect(unresolved).toEqual([]);
+    expect(files.map((file) => [file.path, file.findings])).toEqual([['org/blueprint/service.json', [f.id]]]);
+    const body = JSON.parse(files[0]!.content) as JsonObject;
+    expect(body).toEqual({ ...snapshot.blueprints[0], calculationProperties: { owned: { title: 'Owned', type: 'boolean', calculation: '.team | index("platform") != null' } } });
+    // The snapshot itself is never changed.
+    expect(snapshot.blueprints[0]!.calculationProperties).toEqual(org().blueprints[0]!.calculationProperties);
+  });
+
+  it('refuses a rewrite jq does not compile: no file, and the finding says so', () => {
+    const f = finding({ category: 'calculation-property', resource: { type: 'blueprint', identifier: 'service' }, location: 'calculationProperties.owned.calculation', rewrite: '.team | BROKEN' });
+    const { files, unresolved } = resourceBodies(org(), [f], fakeJq);
+    expect(files).toEqual([]);
+    expect(unresolved).toEqual([{ id: f.id, missing: 'a rewrite that compiles: jq rejects ".team | BROKEN" (syntax error)' }]);
+  });
+
+  it('moves a write to a removed team relation to the mapping\'s team', () => {
+    const snapshot = org();
+    const f = finding({ category: 'action-mapping', resource: { type: 'action', identifier: 'register' }, location: 'invocationMethod.mapping.relations.owning_team', rewrite: '{"team":"{{ [.inputs.team.identifier] }}"}' });
+    const target = locateOrgTarget(snapshot, f)!;
+    expect(applyOrgRewrite(target.record, target.path, f, fakeJq)).toEqual({ applied: true });
+    expect((snapshot.actions![0]!.invocationMethod as JsonObject).mapping).toEqual({ identifier: '{{ .inputs.name }}', team: '{{ [.inputs.team.identifier] }}' });
+  });
+
+  it('writes permission fixes to <resource>.permissions.json', () => {
+    const f = finding({ category: 'action-dynamic-permission', resource: { type: 'action', identifier: 'register' }, location: 'permissions.execute.policy.conditions[0]', rewrite: '.user.team | index("payments")' });
+    const { files } = resourceBodies(org(), [f], fakeJq);
+    expect(files[0]!.path).toBe('org/action/register.permissions.json');
+    expect((JSON.parse(files[0]!.content) as { execute: { policy: { conditions: string[] } } }).execute.policy.conditions).toEqual(['.user.team | index("payments")']);
+  });
+
+  it('a breaking finding with no rewrite is unresolved; a review-only resource gets no file', () => {
+    const breaks = finding({ category: 'calculation-property', resource: { type: 'blueprint', identifier: 'service' }, location: 'calculationProperties.owned.calculation', suggestion: 'the identifier of "X" is not known yet: pass --teams-map' });
+    expect(resourceBodies(org(), [breaks], fakeJq).unresolved[0]!.missing).toMatch(/--teams-map/);
+    const review = { ...breaks, verdict: 'review' as const, rewrite: '.team' };
+    expect(resourceBodies(org(), [review], fakeJq).files).toEqual([]);
+  });
+
+  it('names files safely', () => {
+    expect([fileName('service'), fileName('a/b'), fileName('..'), fileName('x y')]).toEqual(['service', 'a_b', '_..', 'x_y']);
+  });
+});

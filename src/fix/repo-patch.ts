@@ -1,4 +1,5 @@
 import type { Finding } from '../model/finding.js';
+import { textSecretFragments } from '../repo/redact-findings.js';
 import { missingFix, type FixFile, type UnresolvedFix } from './fix-kit.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
@@ -67,15 +68,30 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     const before = texts.get(path)!;
     const diff = unifiedDiff(path, before, entry.edits);
     if (diff === '') continue;
+    patched.push({ path, before, after: applyEdits(before, entry.edits) });
+    // The patch quotes the lines around each change: a secret among them would leave the file with
+    // it (CI artifacts, tickets). Such a file's changes stay out of repo.patch; `--fix` still makes them.
+    if (quotedSecrets(before).some((secret) => diff.includes(secret))) {
+      for (const id of entry.ids) unresolved.push({ id, missing: `a change next to a secret in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
+      continue;
+    }
     sections.push(diff);
     ids.push(...entry.ids);
-    patched.push({ path, before, after: applyEdits(before, entry.edits) });
   }
   const file: FixFile | undefined = sections.length > 0 ? { path: 'repo.patch', kind: 'repo-patch', findings: ids.sort(), content: sections.join('') } : undefined;
   return { ...(file && { file }), patched, unresolved };
 }
 
 const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.end || (a.start === b.start && a.end === b.end);
+
+/**
+ * Secret values written in a file, as the scan cuts them from findings. Words (the `Bearer` of
+ * `Authorization: f"Bearer {token}"`) and variable references are not secrets themselves: a value
+ * counts when it is 8 characters or more and holds something besides letters and quotes.
+ */
+function quotedSecrets(text: string): string[] {
+  return [...textSecretFragments(text)].filter((secret) => secret.length >= 8 && /[^A-Za-z"'`]/.test(secret) && !/^\$\{?\w+\}?$/.test(secret));
+}
 
 const IDENTIFIER_KEY = /^["']?identifier["']?\s*[:=]/;
 const OWNERSHIP_KEY = /^["']?ownership["']?\s*[:=]/;

@@ -49,7 +49,9 @@ describe('repo.patch for fixtures/repo', () => {
     execFileSync('git', ['apply', 'repo.patch'], { cwd: parent });
 
     // Untouched lines: every line of the original that the patch does not remove is still there, in order.
-    for (const file of kit.patched) {
+    const inPatch = kit.patched.filter((file) => patch.content.includes(`diff --git a/${file.path} `));
+    expect(inPatch).toEqual(kit.patched); // no change of fixtures/repo sits next to a secret
+    for (const file of inPatch) {
       const after = readFileSync(join(parent, file.path), 'utf8');
       expect(after).toBe(file.after);
       const removed = new Set(patch.content.split('\n').filter((line) => line.startsWith('-') && !line.startsWith('---')).map((line) => line.slice(1)));
@@ -115,5 +117,19 @@ describe('system blueprints in Pulumi', () => {
     const { applyEdits } = await import('../../src/fix/unified-diff.js');
     const edits = pulumiSystemBlueprintEdits('index.ts', text, text.indexOf('port.Blueprint'), 'port.SystemBlueprint')!;
     expect(applyEdits(text, edits)).toBe('import * as port from "@port-labs/port";\nexport const users = new port.SystemBlueprint("users", { identifier: "_user" }, { import: "_user" });\n');
+  });
+});
+
+describe('secrets next to a change', () => {
+  it('a file whose patch would quote a secret is left out of repo.patch, said so, and still fixed by --fix', async () => {
+    const { repoPatch } = await import('../../src/fix/repo-patch.js');
+    const text = 'PORT_CLIENT_SECRET="s3cr3t-value-123"\ncurl -d \'{"teams": ["Payments"]}\'\n';
+    const finding = { id: 'f1', kind: 'automatic' as const, category: 'team-permission-identifiers' as const, resource: { type: 'file' as const, identifier: 'r/a.sh' }, location: 'r/a.sh:2', evidence: '"teams": ["Payments"]', reason: '', suggestion: '', rewrite: '"teams": ["payments"]', verdict: 'breaks' as const };
+    const patch = repoPatch([finding], [{ path: 'r/a.sh', text }]);
+    expect(patch.file).toBeUndefined();
+    expect(patch.unresolved).toEqual([{ id: 'f1', missing: expect.stringMatching(/next to a secret in r\/a.sh/) }]);
+    expect(patch.patched[0]!.after).toBe(text.replace('"Payments"', '"payments"'));
+    // Without the secret, the same change is in the patch.
+    expect(repoPatch([finding], [{ path: 'r/a.sh', text: text.replace(/^PORT.*\n/, 'echo\n') }]).file?.findings).toEqual(['f1']);
   });
 });

@@ -1,4 +1,5 @@
 import type { Report } from '../model/finding.js';
+import { REDACTED } from '../sources/redact.js';
 import { BULK_LIMIT, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
 import { fileName } from './org-rewrite.js';
@@ -32,6 +33,18 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
       '- `ownership` needs provider port-labs/port-labs ≥ 2.1.4 (Pulumi ≥ 2.1.4); `port_system_blueprint` needs ≥ 2.2.0: the patch raises the version constraint where it is lower.',
       '- `_user` and `_team` become `port_system_blueprint` with an `import` block (Terraform ≥ 1.5) and a `removed` block with `destroy = false` (Terraform ≥ 1.7), so the old address is forgotten, never destroyed. On older Terraform: `terraform state rm port_blueprint.<name>` and `terraform import port_system_blueprint.<name> <identifier>` instead.',
       '- Pulumi `SystemBlueprint` is adopted with the `import` resource option (TypeScript: added by the patch; Python: add `opts=pulumi.ResourceOptions(import_="<identifier>")` yourself).',
+      '',
+    );
+  }
+  // The org was read with its secrets cut out: a body pasted as it is would overwrite them.
+  const redacted = files.filter((file) => file.kind === 'resource' && file.content.includes(REDACTED));
+  if (redacted.length > 0) {
+    lines.push(
+      '## Before you paste: secrets were cut',
+      '',
+      `These bodies hold \`${REDACTED}\` where the org had a secret (a header, a token): put the real value back before saving, or the builder stores the marker.`,
+      '',
+      ...redacted.map((file) => `- \`${file.path}\``),
       '',
     );
   }

@@ -77,3 +77,21 @@ describe('applyOrgRewrite', () => {
     expect([fileName('service'), fileName('a/b'), fileName('..'), fileName('x y')]).toEqual(['service', 'a_b', '_..', 'x_y']);
   });
 });
+
+describe('fix kit README', () => {
+  it('warns before pasting a body whose secrets were cut when the org was read', async () => {
+    const { buildFixKit } = await import('../../src/fix/build-fix-kit.js');
+    const { buildCatalog } = await import('../../src/catalog/build-catalog.js');
+    const { analyze } = await import('../../src/analyze.js');
+    const snapshot = org();
+    snapshot.blueprints[0]!.calculationProperties = { owned: { title: 'Owned', type: 'boolean', calculation: '.team | index("Platform Team") != null' } };
+    snapshot.teams = [{ name: 'Platform Team', identifier: 'platform' }];
+    snapshot.blueprints[0]!.webhookSecret = '<redacted>';
+    const catalog = buildCatalog(snapshot);
+    const kit = buildFixKit({ catalog, report: analyze(catalog) });
+    expect(kit.files.map((f) => f.path)).toContain('org/blueprint/service.json');
+    const readme = kit.files.find((f) => f.path === 'README.md')!.content;
+    expect(readme).toContain('## Before you paste: secrets were cut');
+    expect(readme).toContain('- `org/blueprint/service.json`');
+  });
+});

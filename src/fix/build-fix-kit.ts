@@ -20,10 +20,10 @@ export interface FixKitInput {
 export function buildFixKit(input: FixKitInput): FixKit {
   const { catalog, report, jq } = input;
   const findings = report.findings;
-  const bodies = resourceBodies(catalog.snapshot, findings, jq);
   const moves = relationMoves(catalog, findings);
-  const patch = repoPatch(findings, input.repoFiles ?? []);
   const predicted = predictOrg(catalog, findings, moves, jq);
+  const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted);
+  const patch = repoPatch(findings, input.repoFiles ?? []);
   const files: FixFile[] = [...bodies.files];
   if (patch.file) files.push(patch.file);
   files.push(...dataMigrationFiles(moves));

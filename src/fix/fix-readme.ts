@@ -15,7 +15,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     '',
     '1. Before the migration: read `repo.patch` and check that it applies (`git apply --check fixes/repo.patch`).',
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`, spec §4.3).',
-    `3. Paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource.`,
+    `3. After it has finished, paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
     '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.',
     "5. Apply the repository patch, from the directory the audit ran in: `git apply --check fixes/repo.patch && git apply fixes/repo.patch` (or run the audit again with `--fix`), then `terraform plan` / `pulumi preview` before applying.",
     '6. Run the audit again: `predicted-org.json` is the org it expects to find, and analysing it gives no finding that breaks.',

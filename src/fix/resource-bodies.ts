@@ -7,10 +7,12 @@ import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
 
 /**
  * `org/<type>/<identifier>.json`: the whole corrected body of every org resource with a breaking
- * finding, every rewrite of that resource applied, ready for the builder's JSON editor. A breaking
- * finding whose rewrite cannot be applied is returned as unresolved, with what is missing.
+ * finding, every rewrite of that resource applied, ready for the builder's JSON editor. The body is
+ * taken from `after` (the predicted org) when given: pasted after the migration, a body as read
+ * today would put back what the migration removed (`teamInheritance`, a relation to `_team`, titles
+ * in permissions). A breaking finding whose rewrite cannot be applied is returned as unresolved.
  */
-export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding[], jq: JqEngine | undefined): { files: FixFile[]; unresolved: UnresolvedFix[] } {
+export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding[], jq: JqEngine | undefined, after?: OrgSnapshot): { files: FixFile[]; unresolved: UnresolvedFix[] } {
   const groups = new Map<string, { record: JsonObject; copy: JsonObject; findings: Finding[]; breaks: boolean }>();
   for (const finding of findings) {
     if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
@@ -32,7 +34,8 @@ export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding
       if (outcome.applied) applied.push(finding.id);
       else if (finding.verdict === 'breaks') unresolved.push({ id: finding.id, missing: outcome.missing });
     }
-    if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(group.copy) });
+    const migrated = after && locateOrgTarget(after, group.findings[0]!)?.record;
+    if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(migrated ?? group.copy) });
   }
   return { files, unresolved };
 }

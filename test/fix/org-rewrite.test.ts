@@ -95,3 +95,21 @@ describe('fix kit README', () => {
     expect(readme).toContain('- `org/blueprint/service.json`');
   });
 });
+
+describe('corrected bodies are the resources as they will be after the migration', () => {
+  it('repository (beta inheritance over a _team relation) comes without teamInheritance and the relation, with Direct ownership and its calculation fixed', async () => {
+    const { buildFixKit } = await import('../../src/fix/build-fix-kit.js');
+    const { buildCatalog } = await import('../../src/catalog/build-catalog.js');
+    const { analyze } = await import('../../src/analyze.js');
+    const { readSnapshotFile } = await import('../../src/sources/snapshot-file.js');
+    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'));
+    const kit = buildFixKit({ catalog, report: analyze(catalog) });
+    const body = JSON.parse(kit.files.find((f) => f.path === 'org/blueprint/repository.json')!.content) as JsonObject;
+    expect(body.teamInheritance).toBeUndefined();
+    expect(body.relations).toEqual({});
+    expect(body.ownership).toEqual({ type: 'Direct' });
+    expect((body.calculationProperties as Record<string, { calculation: string }>).owner_ids!.calculation).toBe('.team | join(",")');
+    const permissions = JSON.parse(kit.files.find((f) => f.path === 'org/action/deploy_service.permissions.json')!.content) as { execute: { teams: string[] } };
+    expect(permissions.execute.teams).toEqual(['platform', 'sre_oncall']);
+  });
+});

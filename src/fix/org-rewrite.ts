@@ -30,7 +30,7 @@ export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTar
     return isObject(record) ? { file: `org/${kind}/${safe}.permissions.json`, record, path: path.slice(1) } : undefined;
   };
   const byKey = (list: readonly JsonObject[] | null | undefined, kind: string, key = 'identifier'): OrgTarget | undefined => {
-    const record = (list ?? []).find((item) => isObject(item) && item[key] === identifier);
+    const record = list ? indexOf(list, key).get(identifier) : undefined;
     return record ? { file: `org/${kind}/${safe}.json`, record, path } : undefined;
   };
   switch (type) {
@@ -53,6 +53,21 @@ export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTar
     default:
       return undefined;
   }
+}
+
+/** Records by key, built once per list (a big org has thousands of findings over thousands of resources). */
+const INDEXES = new WeakMap<readonly JsonObject[], { key: string; size: number; map: Map<unknown, JsonObject> }[]>();
+
+function indexOf(list: readonly JsonObject[], key: string): Map<unknown, JsonObject> {
+  const indexes = INDEXES.get(list) ?? [];
+  let index = indexes.find((i) => i.key === key && i.size === list.length);
+  if (!index) {
+    const map = new Map<unknown, JsonObject>();
+    for (const item of list) if (isObject(item) && !map.has(item[key])) map.set(item[key], item);
+    index = { key, size: list.length, map };
+    INDEXES.set(list, [...indexes.filter((i) => i.key !== key), index]);
+  }
+  return index.map;
 }
 
 function splitScorecardId(identifier: string): [string, string] {

@@ -16,6 +16,7 @@ import { withProgress } from './progress/compute-progress.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
+import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -34,7 +35,7 @@ export interface CliIo {
 export { EXIT, exitCodeFor };
 export type { FailOn } from './gate.js';
 
-interface AnalyzeFlags extends GateFlags, SourceFlags {
+interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
@@ -93,6 +94,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
   addGateOptions(analyzeCommand);
+  addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
   addSourceOptions(
@@ -147,10 +149,12 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const jq = await loadJqEngine();
   try {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since];
+    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
     const analyzed = withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous);
-    const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
+    const gated = await gateReport(analyzed, flags, baseline, io.env);
+    const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
+    const notes = [...gated.notes, ...fixLines];
 
     const written = await writeReports(report, {
       out: flags.out,

@@ -280,6 +280,16 @@
       change.appendChild(after);
       addRow(body, 'Evidence', change);
     }
+    if (f.fix) {
+      // A file of the fix kit beside the report (analyze --fix-out); never a remote address. From
+      // file:// the browser opens it in a new tab (a page's own origin only may force a download).
+      var fix = el('a', 'fix-link', 'Download fix');
+      fix.href = f.fix;
+      fix.target = '_blank';
+      fix.rel = 'noopener';
+      fix.setAttribute('download', '');
+      addRow(body, 'Fix', fix);
+    }
     if (f.note) addRow(body, 'Note', document.createTextNode(f.note));
     if (f.accepted) addRow(body, 'Accepted', document.createTextNode(f.accepted.reason + ' (by ' + f.accepted.by + ')'));
     article.appendChild(body);

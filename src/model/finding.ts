@@ -97,6 +97,8 @@ export interface Report {
   verified?: Finding[];
   /** contracts.md §3.3, with `--since PREVIOUS_REPORT.json`: what was fixed since that report. */
   progress?: Progress;
+  /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
+  fixes?: FixesSummary;
 }
 
 /** A finding of the previous report as `progress.fixed` lists it. */
@@ -125,6 +127,16 @@ export interface Progress {
   new: number;
   /** This run could not read everything: a finding counted fixed may only have gone unread. */
   provisional?: true;
+}
+
+/** contracts.md §3.3 `fixes`: the folder, every file written and the finding ids each resolves. */
+export interface FixesSummary {
+  dir: string;
+  files: { path: string; kind: 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme'; findings: string[] }[];
+  /** Breaking findings the kit holds no fix for, and what is missing for each (a teams map, a person's decision). */
+  unresolved?: { id: string; missing: string }[];
+  /** The folder relative to the HTML report, for its "Download fix" links. */
+  fromReport?: string;
 }
 
 export interface GateResult {

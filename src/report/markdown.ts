@@ -61,6 +61,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     if (top.length > limit) out.push(`…and ${top.length - limit} more: see report.json or index.html.`, '');
   }
 
+  if (report.fixes) out.push(fixKitLine(report.fixes), '');
+
   const stale = report.gate?.staleBaselineIds ?? [];
   if (stale.length > 0) {
     out.push(
@@ -124,4 +126,11 @@ export function cell(value: string): string {
     .replace(/[&<>]/g, (char) => HTML_ENTITIES[char] ?? char)
     .replace(/[\\`*_{}[\]()#+!|~]/g, (char) => `\\${char}`)
     .replace(/\r\n|\r|\n/g, ' ');
+}
+
+/** The fix kit in one line: where it is and how much of the work it holds. */
+function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
+  const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
+  const left = fixes.unresolved?.length ?? 0;
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (corrected resources, \`repo.patch\`, data-migration payloads, \`predicted-org.json\`); ${left} breaking finding(s) need a person. Start with its README.md.`;
 }

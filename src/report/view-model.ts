@@ -1,6 +1,7 @@
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
+import { fixLinks } from './fix-links.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -33,6 +34,8 @@ export interface ClientFinding {
   verdictLabel: string;
   note: string;
   accepted: { reason: string; by: string } | null;
+  /** A link to the fix kit's file for this finding ("Download fix"), or ''. */
+  fix: string;
 }
 
 export interface ClientGroup {
@@ -212,7 +215,8 @@ export function splitFileLocation(location: string): { path: string; line: numbe
 }
 
 function clientData(report: Report): ClientData {
-  const findings = report.findings.map(clientFinding);
+  const links = fixLinks(report);
+  const findings = report.findings.map((finding) => ({ ...clientFinding(finding), fix: links.get(finding.id) ?? '' }));
   const indexed = report.findings.map((finding, index) => ({ finding, index }));
   const byCategory = (kind: FindingKind): ClientGroup[] =>
     CATEGORIES.filter((c) => CATEGORY_DOCS[c].kind === kind)
@@ -255,7 +259,7 @@ function clientData(report: Report): ClientData {
   };
 }
 
-function clientFinding(finding: Finding): ClientFinding {
+function clientFinding(finding: Finding): Omit<ClientFinding, 'fix'> {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
   return {

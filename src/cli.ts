@@ -15,6 +15,11 @@ import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
+import { withProgress } from './progress/compute-progress.js';
+import { migrationPlanOf } from './progress/migration-plan.js';
+import { progressSentence } from './progress/progress-text.js';
+import { readPreviousReport } from './progress/read-previous-report.js';
+import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -33,7 +38,7 @@ export interface CliIo {
 export { EXIT, exitCodeFor };
 export type { FailOn } from './gate.js';
 
-interface AnalyzeFlags extends GateFlags, SourceFlags {
+interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
@@ -42,6 +47,7 @@ interface AnalyzeFlags extends GateFlags, SourceFlags {
   appUrl?: string;
   quiet?: boolean;
   debug?: boolean;
+  since?: string;
 }
 
 const EXIT_CODES_HELP = `
@@ -87,11 +93,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
+    .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
     .action(async (source: string | undefined, flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
   addGateOptions(analyzeCommand);
+  addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
   addSourceOptions(
@@ -139,21 +147,25 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
+  const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
   // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
   const appUrl = appBaseUrl(flags);
   await ensureWritableDir(flags.out, '--out');
   if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
+  if (flags.fixOut !== undefined && flags.fixes !== false) await ensureWritableDir(flags.fixOut, '--fix-out');
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
   const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
   const jq = await loadJqEngine();
   try {
-    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
+    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
+    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-    const analyzed = analyze(catalog, { ...repository, notes: source?.notes ?? [] });
-    const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
+    const analyzed = withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous);
+    const gated = await gateReport(analyzed, flags, baseline, io.env);
+    const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
+    const notes = [...gated.notes, ...fixLines];
 
     const written = await writeReports(report, {
       out: flags.out,
@@ -167,7 +179,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

@@ -271,7 +271,7 @@
   // added to FINDING_PARTS (a block of the card) or BODY_ROWS (a row of its details), nothing else.
   // Each part gets (f, ctx) and returns a node or null; ctx = { article, sectionId }.
   var FINDING_PARTS = [headPart, wherePart, bodyPart];
-  var BODY_ROWS = [whyRow, suggestionRow, changeRow, noteRow, acceptedRow, acceptRow];
+  var BODY_ROWS = [whyRow, suggestionRow, changeRow, fixRow, noteRow, acceptedRow, acceptRow];
 
   function card(f, sectionId) {
     var existing = cards[f.id];
@@ -416,6 +416,18 @@
     change.appendChild(arrow);
     change.appendChild(after);
     return { term: 'Change', content: change };
+  }
+
+  // A file of the fix kit beside the report (analyze --fix-out); never a remote address. From
+  // file:// the browser opens it in a new tab (a page's own origin only may force a download).
+  function fixRow(f) {
+    if (!f.fix) return null;
+    var fix = el('a', 'fix-link', 'Download fix');
+    fix.href = f.fix;
+    fix.target = '_blank';
+    fix.rel = 'noopener';
+    fix.setAttribute('download', '');
+    return { term: 'Fix', content: fix };
   }
 
   function acceptRow(f, ctx) {

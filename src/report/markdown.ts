@@ -2,6 +2,7 @@ import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
+import { progressSentence } from '../progress/progress-text.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -24,6 +25,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   const out: string[] = [];
 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
+  if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
+  if (report.verified) out.push(`${report.verified.length} team reference(s) checked and fine (nothing to do): see report.json \`verified\`.`, '');
 
   out.push('| kind | findings | accepted | failing the gate |', '|---|--:|--:|--:|');
   for (const kind of ['automatic', 'manual'] as const satisfies readonly FindingKind[]) {
@@ -45,6 +48,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   }
 
   out.push(...verdictTable(findings), ...topItems(findings, failing, meta), ...savedReport(meta));
+
+  if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
   const stale = report.gate?.staleBaselineIds ?? [];
   if (stale.length > 0) {
@@ -160,4 +165,11 @@ export function cell(value: string): string {
     .replace(/[&<>]/g, (char) => HTML_ENTITIES[char] ?? char)
     .replace(/[\\`*_{}[\]()#+!|~]/g, (char) => `\\${char}`)
     .replace(/\r\n|\r|\n/g, ' ');
+}
+
+/** The fix kit in one line: where it is and how much of the work it holds. */
+function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
+  const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
+  const left = fixes.unresolved?.length ?? 0;
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (corrected resources, \`repo.patch\`, data-migration payloads, \`predicted-org.json\`); ${left} breaking finding(s) need a person. Start with its README.md.`;
 }

@@ -2,6 +2,8 @@ import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKi
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { serviceUrl } from './service-links.js';
+import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
+import { fixLinks } from './fix-links.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -42,6 +44,8 @@ export interface ClientFinding {
   copyable: boolean;
   /** `<type> <identifier>` as a baseline entry names its resource. */
   resourceLabel: string;
+  /** A link to the fix kit's file for this finding ("Download fix"), or ''. */
+  fix: string;
 }
 
 export interface ClientGroup {
@@ -145,6 +149,8 @@ export interface ReportView {
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
+  /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
+  after: AfterMigrationView;
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -212,9 +218,10 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository and baseline cards only when a repository was scanned or a baseline applied.
       .filter((card, index) => index < 2 || card.value > 0),
     verdictCards: CHART_VERDICTS.map((verdict) => ({
-      value: count((f) => f.kind === 'manual' && (f.verdict ?? 'none') === verdict),
-      label: VERDICT_LABELS[verdict].toLowerCase(),
-      href: `#kind=manual&verdict=${verdict}`,
+      // Unaffected references are `verified`, not findings (contracts.md §3.3): the card counts and opens those.
+      value: verdict === 'unaffected' ? (report.verified?.length ?? 0) : count((f) => f.kind === 'manual' && (f.verdict ?? 'none') === verdict),
+      label: verdict === 'unaffected' ? 'checked, nothing to do' : VERDICT_LABELS[verdict].toLowerCase(),
+      href: verdict === 'unaffected' ? '#verified-h' : `#kind=manual&verdict=${verdict}`,
       tone: verdict,
     })).filter((card) => card.value > 0 || card.tone !== 'none'),
     chart: chartView(report),
@@ -235,6 +242,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
+    after: buildAfterMigrationView(report),
   };
 }
 
@@ -249,7 +257,8 @@ export function splitFileLocation(location: string): { path: string; line: numbe
 }
 
 function clientData(report: Report, appUrl: string): ClientData {
-  const findings = report.findings.map((finding) => clientFinding(finding, appUrl));
+  const links = fixLinks(report);
+  const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl), fix: links.get(finding.id) ?? '' }));
   const indexed = report.findings.map((finding, index) => ({ finding, index }));
   const byCategory = (kind: FindingKind): ClientGroup[] =>
     CATEGORIES.filter((c) => CATEGORY_DOCS[c].kind === kind)
@@ -302,7 +311,7 @@ function clientData(report: Report, appUrl: string): ClientData {
   };
 }
 
-function clientFinding(finding: Finding, appUrl: string): ClientFinding {
+function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'fix'> {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
   return {

@@ -25,7 +25,9 @@ describe('buildReportView', () => {
     const order = (manual?.groups ?? []).flatMap((g) => g.items).map((i) => golden.findings[i]?.verdict ?? 'none');
     const lastBreak = order.lastIndexOf('breaks');
     expect(order.slice(0, lastBreak + 1).every((v) => v === 'breaks')).toBe(true);
-    expect(order.indexOf('unaffected')).toBeGreaterThan(Math.max(order.lastIndexOf('review'), order.lastIndexOf('none')));
+    const firstUnaffected = order.indexOf('unaffected');
+    if (firstUnaffected !== -1) expect(firstUnaffected).toBeGreaterThan(Math.max(order.lastIndexOf('review'), order.lastIndexOf('none')));
+    expect(order.lastIndexOf('review')).toBeGreaterThan(lastBreak);
     for (const section of [manual, automatic]) {
       for (const index of section?.groups.flatMap((g) => g.items) ?? []) expect(golden.findings[index]?.kind).toBe(section?.id);
     }
@@ -75,7 +77,10 @@ describe('buildReportView', () => {
     const breaks = golden.findings.filter((f) => f.verdict === 'breaks').length;
     expect(breaks).toBeGreaterThan(0);
     expect(view.verdictCards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
-    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'unaffected', 'none']);
+    // Unaffected references are verified, not findings: no filter for them, and their card counts `verified`.
+    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'none']);
+    expect(view.verdictCards.find((c) => c.tone === 'unaffected')).toMatchObject({ value: golden.verified?.length, href: '#verified-h' });
+    expect(golden.verified?.length).toBeGreaterThan(0);
   });
 
   it('shows the gate and stale baseline entries when the report carries them, and marks accepted findings', () => {

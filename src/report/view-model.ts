@@ -397,7 +397,12 @@ function chartView(report: Report): ReportView['chart'] {
       x += width;
       return segment;
     });
-    const detail = automatic ? 'automatic' : parts.map((part) => `${part.count} ${part.label.toLowerCase()}`).join(', ');
+    // Verbs agree with the count: "1 breaks", "3 break"; "1 needs review", "5 need review".
+    const word = (part: { count: number; label: string }) => {
+      const label = part.label.toLowerCase();
+      return part.count === 1 ? label : label.replace(/^breaks$/, 'break').replace(/^needs /, 'need ');
+    };
+    const detail = automatic ? 'automatic' : parts.map((part) => `${part.count} ${word(part)}`).join(', ');
     return { href, label, count: findings.length, tone: automatic ? 'automatic' : 'manual', detail, segments };
   };
 
@@ -409,7 +414,7 @@ function chartView(report: Report): ReportView['chart'] {
       href: `#kind=manual&verdict=${verdict}`,
     })).filter((item) => item.count > 0),
     { tone: 'automatic', label: 'Automatic (nothing to do)', count: report.summary.automatic, href: '#kind=automatic' },
-  ];
+  ].filter((item) => item.count > 0);
   return {
     shown: rows.length > 0,
     legend,

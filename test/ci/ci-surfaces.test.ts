@@ -42,6 +42,13 @@ describe('output paths fail fast (one line, exit 2)', () => {
     expect(lines(baseline.stderr)).toEqual([`teams-migration-audit: --write-baseline ${dir}: is a directory, expected a file path`]);
   });
 
+  it('--fix-out is checked the same way, before the org is read', async () => {
+    const run = await cli(['analyze', '--snapshot', DEMO, '--out', tmp(), '--fix-out', '/proc/nope/fixes']);
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(2_000);
+    expect(lines(run.stderr)).toEqual(['teams-migration-audit: --fix-out /proc/nope/fixes: cannot create /proc/nope (ENOENT)']);
+  });
+
   it('snapshot --out is checked before the org is read', async () => {
     const run = await cli(['snapshot', DEMO, '--out', '/proc/nope/org.json']);
     expect(run.code).toBe(2);

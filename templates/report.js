@@ -224,6 +224,9 @@
       var part = document.getElementById('part-' + section.id);
       if (part && part.tagName === 'DETAILS' && sectionTotal > 0 && (filter.kind === 'automatic' || filter.category)) part.open = true;
     });
+    // Folded on a phone, the bar still says how many filters hold.
+    var active = FILTER_KEYS.filter(function (key) { return filter[key]; }).length;
+    document.getElementById('filters-toggle').textContent = active ? 'Filters (' + active + ' active)' : 'Filters';
     document.getElementById('match-count').textContent =
       total === findings.length ? findings.length + ' findings' : total + ' of ' + findings.length + ' findings match';
   }

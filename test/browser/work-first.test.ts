@@ -209,6 +209,7 @@ describe.skipIf(!hasChromium)('HTML report as admins work with it', () => {
     expect(Math.max(...rights)).toBeLessThanOrEqual(390);
     await page.click('.chart a.chart-label[href="#kind=manual"]');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.locator('#filters-toggle').textContent()).toBe('Filters (1 active)');
   });
 
   it('4. prints every finding with its id, the folded part open, and a full-page capture has no blank card', async () => {

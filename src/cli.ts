@@ -12,6 +12,7 @@ import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } 
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
+import { terminalSafe, terminalWriter } from './terminal-text.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -59,6 +60,8 @@ ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Org names, ids and file names reach stderr: nothing written there may act on the terminal or CI log.
+  io = { ...io, stderr: terminalWriter(io.stderr) };
   let exitCode: number = EXIT.pass;
   const program = new Command()
     .name('teams-migration-audit')
@@ -110,7 +113,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return error.exitCode === 0 ? EXIT.pass : EXIT.usage;
     }
     if (isKnownError(error)) {
-      io.stderr(`teams-migration-audit: ${error.message}\n`);
+      io.stderr(`teams-migration-audit: ${terminalSafe(error.message)}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -157,7 +160,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

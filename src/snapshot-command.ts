@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { InputError } from './errors.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { renderSnapshot } from './sources/write-snapshot.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface SnapshotFlags extends SourceFlags {
   out: string;
@@ -18,7 +19,7 @@ export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{
   const incomplete = snapshot.incomplete?.length ?? 0;
   if (!flags.quiet) {
     const note = incomplete > 0 ? `; INCOMPLETE: ${incomplete} item(s) could not be read` : '';
-    io.stderr([...notes.map((line) => `note: ${line}`), `wrote ${flags.out} from ${description}${note}`].join('\n') + '\n');
+    io.stderr([...notes.map((line) => `note: ${line}`), `wrote ${flags.out} from ${description}${note}`].map(terminalSafe).join('\n') + '\n');
   }
   return { incomplete };
 }

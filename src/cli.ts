@@ -13,6 +13,7 @@ import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
+import { credentialSafeWriter, credentialsFromEnv } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -60,8 +61,9 @@ ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  // Org names, ids and file names reach stderr: nothing written there may act on the terminal or CI log.
-  io = { ...io, stderr: terminalWriter(io.stderr) };
+  // Org names, ids and file names reach stderr: nothing written there may act on the terminal or CI
+  // log, and no line (a server's error echoing the request) may repeat the run's credentials.
+  io = { ...io, stderr: terminalWriter(credentialSafeWriter(io.stderr, credentialsFromEnv(io.env))) };
   let exitCode: number = EXIT.pass;
   const program = new Command()
     .name('teams-migration-audit')
@@ -156,6 +158,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,
+      credentials: source?.credentials,
     });
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);

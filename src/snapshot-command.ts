@@ -3,6 +3,7 @@ import { InputError } from './errors.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { renderSnapshot } from './sources/write-snapshot.js';
 import { terminalSafe } from './terminal-text.js';
+import { credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
 
 export interface SnapshotFlags extends SourceFlags {
   out: string;
@@ -10,9 +11,9 @@ export interface SnapshotFlags extends SourceFlags {
 
 /** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
 export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{ incomplete: number }> {
-  const { snapshot, description, notes } = await resolveSource(flags, io);
+  const { snapshot, description, notes, credentials } = await resolveSource(flags, io);
   try {
-    await writeFile(flags.out, renderSnapshot(snapshot));
+    await writeFile(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
   } catch (error) {
     throw new InputError(`${flags.out}: cannot write the snapshot: ${(error as Error).message}`, { cause: error });
   }

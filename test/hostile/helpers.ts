@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { Report } from '../../src/model/finding.js';
 import { runCliCaptured, type CliRun } from '../cli/run-cli.js';
 
-/** A scratch folder others may enter (the unreadable-file cases run as an unprivileged user). */
+/** A scratch folder an unprivileged user may also write in (the unreadable-file cases run as one). */
 export function scratchDir(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `tma-hostile-${name}-`));
-  chmodSync(dir, 0o755);
+  chmodSync(dir, 0o777);
   return dir;
 }
 

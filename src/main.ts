@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from './cli.js';
+import { credentialRedactor, credentialsFromEnv } from './report/redact-credentials.js';
 import { terminalSafe } from './terminal-text.js';
 
 // `--help | head`: the reader left, so nothing more can be said to it. Not a crash: the run goes on
@@ -15,6 +16,8 @@ const writeTo = (stream: NodeJS.WriteStream) => (text: string) => {
   if (!closed.has(stream)) stream.write(text);
 };
 
+const withoutCredentials = credentialRedactor(credentialsFromEnv(process.env));
+
 // The only module that touches process: everything else is testable in-process.
 const code = await runCli(process.argv.slice(2), {
   stdout: writeTo(process.stdout),
@@ -26,8 +29,8 @@ const code = await runCli(process.argv.slice(2), {
   const debug = process.argv.includes('--debug');
   writeTo(process.stderr)(
     debug && error instanceof Error
-      ? `${error.stack}\n`
-      : `teams-migration-audit: unexpected error: ${terminalSafe(error instanceof Error ? error.message : String(error))} (run with --debug for the stack)\n`,
+      ? `${withoutCredentials(error.stack ?? error.message)}\n`
+      : `teams-migration-audit: unexpected error: ${terminalSafe(withoutCredentials(error instanceof Error ? error.message : String(error)))} (run with --debug for the stack)\n`,
   );
   return 3; // never a pass: the analysis did not complete
 });

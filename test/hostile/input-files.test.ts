@@ -77,6 +77,12 @@ describe('JSON nested 100,000 deep', () => {
     await refusedInOneLine(['analyze', '--snapshot', DEMO, '--teams-map', join(dir, 'teams.json')], join(dir, 'out'), /teams\.json: not valid JSON or YAML: nesting exceeded maxDepth \(100\)/);
   });
 
+  it('as the reference config file is one line and exit 2', async () => {
+    const dir = scratchDir('deep-config');
+    writeFileSync(join(dir, 'config.json'), `{"CLIENT_ID":${deepObject}}`);
+    await refusedInOneLine(['analyze', '--config', join(dir, 'config.json')], join(dir, 'out'), /config\.json: the config file nests deeper than 10000 levels/);
+  });
+
   it('a baseline whose format is a shallow object is named, not written out', async () => {
     const dir = scratchDir('object-format');
     writeFileSync(join(dir, 'b.json'), `{"format":{"a":[1,2,3]}}`);

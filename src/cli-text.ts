@@ -1,3 +1,4 @@
+import { terminalSafe } from './terminal-text.js';
 import type { IncompleteItem } from './model/finding.js';
 
 /** The variables the tool reads, for every command's --help. */
@@ -24,8 +25,11 @@ export function incompleteLines(incomplete: readonly IncompleteItem[]): string[]
   return lines;
 }
 
-/** Commander's "error: unknown option '--x'" as the tool's own one-line error, with where to look next. */
+/**
+ * Commander's "error: unknown option '--x'" as the tool's own one-line error, with where to look
+ * next. The option text is the user's, so control characters are escaped like any terminal output.
+ */
 export function parserErrorLine(message: string): string {
   const text = message.trim().replace(/^error:\s*/, '');
-  return `teams-migration-audit: ${text} (see --help)\n`;
+  return `teams-migration-audit: ${terminalSafe(text)} (see --help)\n`;
 }

@@ -20,6 +20,8 @@ import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
+import { terminalSafe, terminalWriter } from './terminal-text.js';
+import { credentialSafeWriter, credentialsFromEnv } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -69,6 +71,9 @@ ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Org names, ids and file names reach stderr: nothing written there may act on the terminal or CI
+  // log, and no line (a server's error echoing the request) may repeat the run's credentials.
+  io = { ...io, stderr: terminalWriter(credentialSafeWriter(io.stderr, credentialsFromEnv(io.env))) };
   let exitCode: number = EXIT.pass;
   const program = new Command()
     .name('teams-migration-audit')
@@ -124,7 +129,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return error.exitCode === 0 ? EXIT.pass : EXIT.usage;
     }
     if (isKnownError(error)) {
-      io.stderr(`teams-migration-audit: ${error.message}\n`);
+      io.stderr(`teams-migration-audit: ${terminalSafe(error.message)}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -175,12 +180,13 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,
+      credentials: source?.credentials,
     });
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
     const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].join('\n') + '\n');
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

@@ -12,6 +12,7 @@
   var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed'];
   var STORAGE_KEY = 'teams-migration-audit:review:' + data.organization.id;
   var EXPORT_FORMAT = 'teams-migration-audit/review-state/1';
+  var FINDING_ID = /^[0-9a-f]{16}$/; // fingerprint() in src/analyze.ts
 
   var haystacks = findings.map(function (f) {
     return (f.identifier + '\n' + f.title + '\n' + f.location + '\n' + f.evidence).toLowerCase();
@@ -626,25 +627,28 @@
       }
       var from = parsed.organization && parsed.organization.id;
       if (from !== data.organization.id) {
-        say('Not imported: the file is for organization ' + String(from) + ', this report is for ' + data.organization.id + '.');
+        // Only a string is shown: String() of a deeply nested array would overflow the stack.
+        say('Not imported: the file is for organization ' + (typeof from === 'string' ? from : 'another one') + ', this report is for ' + data.organization.id + '.');
         return;
       }
       // Merge: an import adds ticks and never removes one, so sharing work cannot lose any.
-      var known = {};
+      // Only strings of the finding-id form count: `__proto__` and friends are no id, and an own-key
+      // test keeps Object.prototype's names from passing as known.
+      var imported = parsed.reviewed.filter(function (id) { return typeof id === 'string' && FINDING_ID.test(id); });
+      var known = Object.create(null);
       findings.forEach(function (f) { known[f.id] = true; });
       var added = 0;
       var unknown = 0;
-      parsed.reviewed.forEach(function (id) {
-        if (typeof id !== 'string') return;
-        if (!known[id]) unknown++;
-        if (reviewed[id] !== true) added++;
+      imported.forEach(function (id) {
+        if (known[id] !== true) unknown++;
+        if (!Object.prototype.hasOwnProperty.call(reviewed, id)) added++;
         reviewed[id] = true;
       });
       saveReviewed();
       Object.keys(cards).forEach(function (id) { syncCard(cards[id], { id: id }); });
       updateProgress();
       render();
-      say('Imported ' + parsed.reviewed.length + ' reviewed items (' + added + ' new' + (unknown ? ', ' + unknown + ' not in this report' : '') + ').');
+      say('Imported ' + imported.length + ' reviewed items (' + added + ' new' + (unknown ? ', ' + unknown + ' not in this report' : '') + ').');
     };
     reader.onerror = function () { say('Not imported: the file could not be read.'); };
     reader.readAsText(file);

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { shortJson } from '../json-input.js';
 import { isObject } from '../model/json.js';
 import type { Finding, Report } from '../model/finding.js';
 import { overThreshold, type GatePolicy } from '../gate.js';
@@ -34,7 +35,7 @@ export function validateBaseline(document: unknown, path: string): Baseline {
   };
   if (!isObject(document)) return fail(`expected a JSON object with "format": "${BASELINE_FORMAT}"`);
   if (document.format !== BASELINE_FORMAT) {
-    return fail(`"format" must be "${BASELINE_FORMAT}", found ${JSON.stringify(document.format ?? null)}`);
+    return fail(`"format" must be "${BASELINE_FORMAT}", found ${shortJson(document.format ?? null)}`);
   }
   if (!Array.isArray(document.accepted)) return fail('"accepted" must be an array');
 

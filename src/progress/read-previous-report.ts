@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { CATEGORIES, RESOURCE_TYPES, type Finding } from '../model/finding.js';
 import { isObject } from '../model/json.js';
+import { assertJsonDepth } from '../json-input.js';
 import { readInputFile } from '../read-input-file.js';
 import type { PreviousReport } from './compute-progress.js';
 
@@ -14,6 +15,7 @@ export interface PreviousReportFile {
 /** Read `--since FILE`; anything that is not a readable impact-report/1 is one InputError line (exit 2). */
 export async function readPreviousReport(path: string): Promise<PreviousReportFile> {
   const text = await readInputFile(path, 'previous report (--since)');
+  assertJsonDepth(text, path, 'previous report (--since)');
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -7,6 +7,7 @@ import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
+import { credentialsFromEnv, redactCredentials } from './redact-credentials.js';
 import { renderSarif, type SarifMeta } from './sarif.js';
 import type { RenderMeta } from './view-model.js';
 
@@ -72,12 +73,22 @@ function render(report: Report, format: Format, meta: ReportMeta): string {
  */
 export async function writeReports(
   report: Report,
-  options: { out: string; formats: readonly Format[]; meta: ReportMeta; env: Readonly<Record<string, string | undefined>> },
+  options: {
+    out: string;
+    formats: readonly Format[];
+    meta: ReportMeta;
+    env: Readonly<Record<string, string | undefined>>;
+    /** The run's credentials beyond the environment's (a config file's pair, an exchanged token). */
+    credentials?: readonly string[];
+  },
 ): Promise<string[]> {
   const written: string[] = [];
+  // No report file ever holds the run's credentials, whatever text (a server's error echoing the
+  // request, a pasted URL) carried them in.
+  const credentials = [...credentialsFromEnv(options.env), ...(options.credentials ?? [])];
   // Rendered first, outside the try: a renderer bug is ours, not a file-system problem of the user's.
   const md = { ...savedReportMeta(options.out, options.formats, options.env), ...options.meta.md };
-  const files = renderReports(report, options.formats, { ...options.meta, md });
+  const files = renderReports(redactCredentials(report, credentials), options.formats, redactCredentials({ ...options.meta, md }, credentials));
   try {
     await mkdir(options.out, { recursive: true });
     for (const file of files) {

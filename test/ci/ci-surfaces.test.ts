@@ -146,6 +146,7 @@ describe('CI surfaces', () => {
     expect(run.code).toBe(2);
     expect(lines(run.stderr)).toEqual(["teams-migration-audit: unknown option '--no-such-flag' (see --help)"]);
     expect(parserErrorLine("error: missing required argument 'x'\n")).toBe("teams-migration-audit: missing required argument 'x' (see --help)\n");
+    expect(parserErrorLine("error: unknown option '--\u001b]0;x\u0007'\n")).not.toMatch(/[\u001b\u0007]/);
     expect(parseFormats('HTML, Json,SARIF')).toEqual(['html', 'json', 'sarif']);
     const dir = tmp();
     expect((await cli(['analyze', '--snapshot', DEMO, '--out', dir, '--format', 'JSON', '--fail-on', 'none', '--quiet'])).code).toBe(0);

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
+import { ENVIRONMENT_HELP, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -7,9 +8,11 @@ import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
+import { appBaseUrl } from './report/service-links.js';
 import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
+import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { withProgress } from './progress/compute-progress.js';
@@ -43,6 +46,7 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   repo: string[];
   out: string;
   format: string;
+  appUrl?: string;
   quiet?: boolean;
   debug?: boolean;
   since?: string;
@@ -79,8 +83,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     )
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .addHelpText('after', EXIT_CODES_HELP);
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (message, write) => write(parserErrorLine(message)) })
+    .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
 
   const analyzeCommand = program
     .command('analyze')
@@ -91,10 +95,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
+    .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
-    .addHelpText('after', ANALYZE_EXAMPLES)
+    .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
     .action(async (source: string | undefined, flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
@@ -109,7 +114,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
       .requiredOption('--out <file>', 'where to write the snapshot')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
-      .option('--quiet', 'print nothing but errors'),
+      .option('--quiet', 'print nothing but errors')
+      .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
   ).action(async (source: string | undefined, flags: SnapshotFlags) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), io);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
@@ -147,6 +153,11 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
+  // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
+  const appUrl = appBaseUrl(flags);
+  await ensureWritableDir(flags.out, '--out');
+  if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
+  if (flags.fixOut !== undefined && flags.fixes !== false) await ensureWritableDir(flags.fixOut, '--fix-out');
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
@@ -165,7 +176,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       out: flags.out,
       formats,
       meta: {
-        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}` },
+        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,
@@ -175,7 +186,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
     const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

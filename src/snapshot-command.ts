@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { InputError } from './errors.js';
+import { ensureWritableFile } from './output/output-path.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { renderSnapshot } from './sources/write-snapshot.js';
 import { terminalSafe } from './terminal-text.js';
@@ -11,6 +12,7 @@ export interface SnapshotFlags extends SourceFlags {
 
 /** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
 export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{ incomplete: number }> {
+  await ensureWritableFile(flags.out, '--out');
   const { snapshot, description, notes, credentials } = await resolveSource(flags, io);
   try {
     await writeFile(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));

@@ -51,6 +51,8 @@ export interface Finding {
   verdict?: Verdict;
   /** The concrete replacement value or expression, when it can be computed. */
   rewrite?: string;
+  /** For a jq rewrite: whether it was checked to compile (only then is it offered to copy as is). */
+  rewriteCompiles?: boolean;
   /** Anything the analysis noticed but could not settle (a dangling inheritance hop, invalid jq). */
   note?: string;
   /** Set when a `--baseline` entry accepts this finding: it stays visible but does not fail the gate. */

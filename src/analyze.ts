@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { computeAccess } from './access/compute-access.js';
 import type { Catalog } from './catalog/catalog.js';
 import { CATEGORY_DOCS } from './model/category-docs.js';
 import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from './model/finding.js';
@@ -59,6 +60,9 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     notes.push('scorecards: the snapshot has none recorded (it predates scorecard support, or was written by hand), so scorecard conditions were not checked; record it again with `snapshot` to include them');
   }
   if (notes.length > 0) report.notes = notes;
+  // contracts.md §3.3: who loses or gains a permission, when the snapshot lists its users.
+  const access = computeAccess(catalog, findings);
+  if (access) report.access = access;
   if (ruleErrors.length > 0) report.ruleErrors = ruleErrors;
   if (verified.length > 0) report.verified = verified;
   return report;

@@ -9,7 +9,7 @@
   var PAGE = 25;
   // Groups rendered per section before a "Show more" button (a repository can have thousands of files).
   var GROUP_PAGE = 20;
-  var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed'];
+  var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed', 'access'];
   var STORAGE_KEY = 'teams-migration-audit:review:' + data.organization.id;
   var EXPORT_FORMAT = 'teams-migration-audit/review-state/1';
   var FINDING_ID = /^[0-9a-f]{16}$/; // fingerprint() in src/analyze.ts
@@ -168,6 +168,7 @@
     if (filter.verdict && f.verdict !== filter.verdict) return false;
     if (filter.reviewed === 'yes' && !isReviewed(f)) return false;
     if (filter.reviewed === 'no' && isReviewed(f)) return false;
+    if (filter.access === 'yes' && !changesAccess(f)) return false;
     for (var t = 0; t < terms.length; t++) if (haystacks[index].indexOf(terms[t]) === -1) return false;
     return true;
   }
@@ -275,7 +276,7 @@
   // added to FINDING_PARTS (a block of the card) or BODY_ROWS (a row of its details), nothing else.
   // Each part gets (f, ctx) and returns a node or null; ctx = { article, sectionId }.
   var FINDING_PARTS = [headPart, wherePart, bodyPart];
-  var BODY_ROWS = [whyRow, suggestionRow, changeRow, fixRow, noteRow, acceptedRow, acceptRow];
+  var BODY_ROWS = [whyRow, suggestionRow, changeRow, fixRow, noteRow, accessRow, acceptedRow, acceptRow];
 
   function card(f, sectionId) {
     var existing = cards[f.id];
@@ -524,6 +525,33 @@
     });
     pre.appendChild(code);
     return pre;
+  }
+
+  // ---- access (issue 14): who loses or gains a permission because of a finding ----
+  function changesAccess(f) {
+    var lines = data.access[f.id] || [];
+    for (var i = 0; i < lines.length; i++) if (lines[i].tone !== 'undecidable') return true;
+    return false;
+  }
+
+  function accessRow(f) { return data.access[f.id] ? { term: 'Access', content: accessBlock(data.access[f.id]) } : null; }
+
+  // "3 people lose the right to run this", unfolding to the list of their emails.
+  function accessBlock(lines) {
+    var wrap = el('div', 'access-lines');
+    lines.forEach(function (line) {
+      if (line.emails.length === 0) {
+        wrap.appendChild(el('p', 'access-line access-' + line.tone, line.text));
+        return;
+      }
+      var details = el('details', 'access-line access-' + line.tone);
+      details.appendChild(el('summary', '', line.text));
+      var list = el('ul', 'access-emails');
+      line.emails.forEach(function (email) { list.appendChild(el('li', '', email)); });
+      details.appendChild(list);
+      wrap.appendChild(details);
+    });
+    return wrap;
   }
 
   function addRow(dl, term, content) {

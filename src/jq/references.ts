@@ -205,13 +205,17 @@ function bracketKey(tokens: readonly Token[], i: number): { value: string; next:
 
 /**
  * Paths that read the team meta property: a `team` segment that is not a relation or property
- * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`).
+ * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`), and a user's
+ * `teams` (`.user.teams`, `.trigger.by.user.teams`), which holds the same team values.
  */
 export function teamMetaPaths(references: JqReferences): FieldPath[] {
   return references.paths.filter(
     (path) =>
       !BUILTIN_VARIABLES.has(path.variable ?? '') &&
-      path.segments.some((segment, index) => segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')),
+      path.segments.some(
+        (segment, index) =>
+          (segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')) || (segment === 'teams' && path.segments[index - 1] === 'user'),
+      ),
   );
 }
 

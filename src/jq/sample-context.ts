@@ -84,7 +84,11 @@ export function sampleInput(
     for (const name of teamProperties) properties[name] = team;
     return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: { ...relations } };
   };
-  const user = (): JsonValue => ({ email: 'someone@example.com', team: teamList() });
+  // `teams` is the same list under the users API's name (issue 14): one slot, read either way.
+  const user = (): JsonValue => {
+    const team = teamList();
+    return { email: 'someone@example.com', team, teams: team };
+  };
   switch (kind) {
     case 'entity':
       return entity('sample-entity');

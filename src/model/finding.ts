@@ -1,4 +1,5 @@
 /** Findings and the report (`impact-report/1`, ../shared/docs/contracts.md §2). */
+import type { AccessChange } from './access.js';
 
 export type FindingKind = 'automatic' | 'manual';
 
@@ -91,6 +92,8 @@ export interface Report {
   ruleErrors?: RuleError[];
   /** The CI gate's answer for this run, when a gate was applied (see src/cli.ts exit codes). */
   gate?: GateResult;
+  /** contracts.md §3.3: who loses or gains a permission, when the snapshot has users. */
+  access?: AccessChange[];
   /**
    * contracts.md §3.3: team references checked and needing nothing (`verdict: unaffected`), kept
    * out of `findings` so that after the migration the findings are only what is still broken.

@@ -1,3 +1,4 @@
+import type { UserRecord } from './access.js';
 import type { JsonObject } from './json.js';
 
 /**
@@ -39,6 +40,8 @@ export interface OrgSnapshot {
   teams?: TeamRecord[] | null;
   entities?: Record<string, EntityRecord[] | null> | null;
   scorecards?: JsonObject[] | null;
+  /** contracts.md §3.1: each user's email, teams and roles, nothing else of them. */
+  users?: UserRecord[] | null;
   incomplete?: IncompleteEntry[] | null;
   /** Unknown extra fields are kept, never rejected. */
   [extra: string]: unknown;

@@ -2,6 +2,7 @@ import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
+import { accessSummaryLine } from './access-view.js';
 import { progressSentence } from '../progress/progress-text.js';
 
 export interface MarkdownMeta {
@@ -46,6 +47,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     }
     out.push('');
   }
+
+  // Issue 14: who loses or gains access, when the snapshot listed users.
+  if (report.access !== undefined) out.push(`**Access:** ${cell(accessSummaryLine(report.access))} (see report.json \`access\`).`, '');
 
   out.push(...verdictTable(findings), ...topItems(findings, failing, meta), ...savedReport(meta));
 

@@ -2,6 +2,7 @@ import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Category, type Finding, type Report } from '../model/finding.js';
+import { accessLines, accessSummaryLine } from './access-view.js';
 
 /** What the SARIF log needs beyond the report; data only, never the clock. */
 export interface SarifMeta {
@@ -64,10 +65,11 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
             })),
           },
         ],
-        results: findings.map((finding) => sarifResult(finding, failsGate(finding, policy), meta)),
+        results: findings.map((finding) => withAccess(sarifResult(finding, failsGate(finding, policy), meta), report.access)),
         properties: {
           organization: report.organization,
           ...(report.gate ? { gate: report.gate } : {}),
+          ...(report.access ? { accessSummary: accessSummaryLine(report.access) } : {}),
         },
       },
     ],
@@ -158,4 +160,16 @@ function toUri(path: string): string {
     .split('/')
     .map((segment) => encodeURIComponent(segment))
     .join('/');
+}
+
+/**
+ * Issue 14: a result whose finding changes who holds a permission says how many people, in its
+ * message and as counts in its properties (the emails stay in report.json).
+ */
+function withAccess(result: ReturnType<typeof sarifResult>, access: Report['access']): ReturnType<typeof sarifResult> {
+  const entries = (access ?? []).filter((entry) => entry.finding === result.partialFingerprints[FINGERPRINT_KEY]);
+  if (entries.length === 0) return result;
+  const sentences = entries.flatMap(accessLines).map((line) => (line.tone === 'undecidable' ? line.text : `${line.text}.`));
+  const counts = { loses: entries.reduce((n, e) => n + (e.loses?.length ?? 0), 0), gains: entries.reduce((n, e) => n + (e.gains?.length ?? 0), 0) };
+  return { ...result, message: { text: `${result.message.text} Access: ${sentences.join(' ')}` }, properties: { ...result.properties, access: counts } };
 }

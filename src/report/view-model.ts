@@ -1,5 +1,6 @@
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { accessView, type AccessLine, type AccessView } from './access-view.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { serviceUrl } from './service-links.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
@@ -70,6 +71,8 @@ export interface ClientData {
   baselineFormat: string;
   findings: ClientFinding[];
   sections: ClientSection[];
+  /** report.access as sentences, per finding id (issue 14); empty without users. */
+  access: Record<string, AccessLine[]>;
 }
 
 export interface CardView {
@@ -149,6 +152,8 @@ export interface ReportView {
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
+  /** Who loses or gains access (report.access), summarised; `shown` only when the snapshot listed users. */
+  access: AccessView & { hasDetails: boolean };
   /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
   after: AfterMigrationView;
 }
@@ -242,6 +247,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
+    access: { ...accessView(report), hasDetails: accessView(report).details.length > 0 },
     after: buildAfterMigrationView(report),
   };
 }
@@ -308,6 +314,7 @@ function clientData(report: Report, appUrl: string): ClientData {
       { id: 'repository', groups: fileGroups },
       { id: 'automatic', groups: byCategory('automatic') },
     ],
+    access: accessView(report).byFinding,
   };
 }
 

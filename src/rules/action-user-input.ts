@@ -9,7 +9,7 @@ import { searchRuleFinding } from './shared/search-rule-finding.js';
 import { jqQueries, searchRules } from './shared/walk.js';
 
 /** The v2 shape keeps inputs under the trigger; older actions keep them at the top. */
-function userInputs(action: JsonObject): { base: string[]; inputs: JsonObject } | undefined {
+export function userInputs(action: JsonObject): { base: string[]; inputs: JsonObject } | undefined {
   const trigger = isObject(action.trigger) ? action.trigger : undefined;
   if (trigger && isObject(trigger.userInputs)) return { base: ['trigger', 'userInputs'], inputs: trigger.userInputs };
   if (isObject(action.userInputs)) return { base: ['userInputs'], inputs: action.userInputs };

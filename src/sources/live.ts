@@ -11,6 +11,7 @@ import {
   type OrgSnapshot,
 } from '../model/snapshot.js';
 import { redactSnapshot } from './redact.js';
+import { fetchUsers } from './users.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -184,6 +185,11 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     const value = lists[index];
     if (value) (snapshot as Record<string, unknown>)[list.key] = value;
   });
+
+  // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
+  tracker.total += 1;
+  const users = await attempt(tracker, 'users', () => fetchUsers(client));
+  if (users) snapshot.users = users;
 
   const blueprintIds = identifiers(blueprints);
   const actionIds = identifiers(snapshot.actions);

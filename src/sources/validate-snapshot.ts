@@ -1,3 +1,4 @@
+import { trimUser } from '../access/users.js';
 import { InputError } from '../errors.js';
 import { isObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
@@ -232,6 +233,9 @@ const SCORECARD = object(
   { required: ['identifier'] },
 );
 
+// Users (contracts.md §3.1): a team or role is a name, or `{name}` as GET /v1/users returns it.
+const NAMED = union({ string: str, object: object({ name: str }, { required: ['name'] }) });
+
 const REQUIRED = ['organization', 'blueprints'];
 const ORG_SNAPSHOT = object(
   {
@@ -254,6 +258,7 @@ const ORG_SNAPSHOT = object(
       ),
     ),
     scorecards: arrayOf(SCORECARD),
+    users: arrayOf(object({ email: str, teams: arrayOf(NAMED), roles: arrayOf(NAMED) }, { required: ['email'] })),
     incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
   },
   { required: REQUIRED },
@@ -446,6 +451,8 @@ export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
     else if (!value.every(isObject)) copy[key] = value.filter(isObject);
   }
   for (const key of TOP_LEVEL_MAPS) if (copy[key] != null && !isObject(copy[key])) delete copy[key];
+  // contracts.md §3.1: of a user, only email, teams and roles go on, whatever a hand-made file holds.
+  if (Array.isArray(copy.users)) copy.users = copy.users.map(trimUser).filter((user) => user !== undefined);
   const organization = copy.organization as Record<string, unknown>;
   if (typeof organization.id !== 'string' || typeof organization.name !== 'string') {
     const id = textOf(organization.id) ?? textOf(organization.name) ?? '(unknown organization)';

@@ -23,6 +23,7 @@ const READ_ONLY_SET: readonly RegExp[] = [
   /^GET \/v1\/teams$/,
   // contracts.md §3.1
   /^GET \/v1\/scorecards$/,
+  /^GET \/v1\/users\?fields=email&fields=teams\.name&fields=roles\.name$/,
 ];
 
 async function analyzeSnapshotFile(path: string) {

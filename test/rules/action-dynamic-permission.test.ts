@@ -30,7 +30,7 @@ ruleTester('action-dynamic-permission', {
                 ],
               },
             },
-            conditions: ['.results.mine.entities | length > 0', '.user.teams | length > 0'],
+            conditions: ['.results.mine.entities | length > 0'],
           }),
         },
       }),
@@ -38,6 +38,20 @@ ruleTester('action-dynamic-permission', {
     { name: 'no policy at all', org: org({ teams: TEAMS, blueprints: BLUEPRINTS, actions: ACTIONS, actionPermissions: { deploy: { execute: { roles: [], users: [], teams: ['Payments'] } } } }) },
   ],
   invalid: [
+    {
+      // Issue 14: `.user.teams` is read like `.user.team`; before, neither condition was found.
+      name: 'conditions over .user.teams: a title comparison breaks, a count needs review (read without jq)',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        actions: ACTIONS,
+        actionPermissions: { deploy: withPolicy('execute', { queries: {}, conditions: ['.user.teams | index("Payments") != null', '.user.teams | length > 0'] }) },
+      }),
+      findings: [
+        { location: 'permissions.execute.policy.conditions[0]', resource: DEPLOY, verdict: 'breaks', rewrite: '.user.teams | index("payments") != null' },
+        { location: 'permissions.execute.policy.conditions[1]', resource: DEPLOY, verdict: 'review' },
+      ],
+    },
     {
       name: '$team rules by title, in nested rule groups, for execute and approve',
       org: org({

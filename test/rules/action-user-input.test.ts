@@ -23,7 +23,8 @@ ruleTester('action-user-input', {
       }),
     },
     {
-      name: 'jqQuery that reads no team values, and look-alikes (.teams, .teamsize)',
+      // `.user.teams` was a look-alike here until issue 14: it is the user's teams, a team read.
+      name: 'jqQuery that reads no team values, and look-alikes (.teamsize, a relation called teams)',
       org: org({
         teams: TEAMS,
         blueprints: [blueprint('service')],
@@ -31,7 +32,7 @@ ruleTester('action-user-input', {
           action('deploy', {
             env: { type: 'string', visible: { jqQuery: '.form.kind == "prod"' } },
             size: { type: 'number', default: { jqQuery: '.entity.properties.teamsize' } },
-            list: { type: 'array', visible: { jqQuery: '.user.teams | length > 0' } },
+            list: { type: 'array', visible: { jqQuery: '.entity.relations.teams | length > 0' } },
           }),
         ],
       }),

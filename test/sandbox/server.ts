@@ -29,6 +29,10 @@ export interface SandboxOptions {
   failStatus?: number;
   /** Forced answers: the first `times` matching requests (all when absent) get `status`. */
   faults?: Array<{ method?: string; path: string; status: number; times?: number }>;
+  /** Users as the service holds them (names, ids, pictures …); by default the snapshot's `users`. */
+  users?: Array<Record<string, unknown>>;
+  /** Answer GET /v1/users with every field, whatever `fields` asks for. */
+  ignoreUserFields?: boolean;
   /** Every request gets this answer, as a URL that is not the API would (a 404 everywhere, a web page). */
   answerAll?: { status: number; contentType?: string; body?: string };
   /** The sandbox's clock in ms (shared with the client's in tests); Date.now by default. */
@@ -112,6 +116,29 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (query.get(name) !== value) throw new HttpError(422, 'invalid_request', `this sandbox serves only ?${name}=${value}`);
   };
 
+  /** `fields=email&fields=teams.name`: the named top-level fields, and of a list of objects only the named keys. */
+  const usersFor = (fields: string[]) => {
+    const users = options.users ?? ((snapshot.users ?? []) as unknown as Array<Record<string, unknown>>);
+    if (fields.length === 0 || options.ignoreUserFields) return users;
+    return users.map((user) => {
+      const picked: Record<string, unknown> = {};
+      for (const field of fields) {
+        const [key, inner] = field.split('.') as [string, string | undefined];
+        const value = user[key];
+        if (value === undefined) continue;
+        if (inner === undefined || !Array.isArray(value)) picked[key] = value;
+        else {
+          const earlier = picked[key] as Array<Record<string, unknown>> | undefined; // teams.name, then teams.provider
+          picked[key] = value.map((item: unknown, index) => {
+            const kept = earlier?.[index] ?? {};
+            return typeof item === 'object' && item !== null && inner in item ? { ...kept, [inner]: (item as Record<string, unknown>)[inner] } : item;
+          });
+        }
+      }
+      return picked;
+    });
+  };
+
   const search = (candidates: Array<{ blueprint: string; entity: Record<string, Json> }>, body: Json) => {
     const request = (body ?? {}) as Record<string, Json>;
     const limit = request.limit ?? DEFAULT_PAGE;
@@ -186,6 +213,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     { method: 'GET', pattern: /^\/v1\/webhooks$/, handle: () => ({ integrations: snapshot.webhooks ?? [] }) },
     { method: 'GET', pattern: /^\/v1\/teams$/, handle: () => ({ teams: snapshot.teams ?? [] }) },
     { method: 'GET', pattern: /^\/v1\/scorecards$/, handle: () => ({ scorecards: snapshot.scorecards ?? [] }) },
+    // The service's users, as wide as it returns them (`users` option, or the snapshot's), cut to
+    // the `fields` asked for unless `ignoreUserFields` plays a service that sends everything.
+    { method: 'GET', pattern: /^\/v1\/users$/, handle: (_params, query) => ({ users: usersFor(query.getAll('fields')) }) },
   ];
 
   const rateLimitHeaders = (response: ServerResponse, overLimit: boolean) => {

@@ -1,0 +1,252 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { checkKey, conditionOutcomes, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
+import { extractReferences } from '../jq/references.js';
+import type { AccessChange } from '../model/access.js';
+import type { Finding } from '../model/finding.js';
+import type { JsonValue } from '../model/json.js';
+import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
+import { accessUsers, teamIdentifier, type AccessUser } from './users.js';
+
+/** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
+export type TeamForm = 'titles' | 'identifiers';
+
+/**
+ * Who holds one permission in one form: one flag per user (in the order of the users given), or
+ * why that cannot be known. Flags, not sets of emails: thousands of permissions times thousands
+ * of users stay a few megabytes.
+ */
+export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
+
+/**
+ * Context keys the service fills at run time from data this tool does not have: a condition that
+ * reads one gives an answer per entity or per form, not per user, so it is not guessed.
+ */
+const UNKNOWN_DATA: Readonly<Record<string, string>> = {
+  results: "the entities the policy's queries find",
+  entity: 'the entity the action runs on',
+  form: 'what the user fills into the form',
+  inputs: 'what the user fills into the form',
+  trigger: 'the run that triggered it',
+  diff: 'the entity change that triggered it',
+  event: 'the event that triggered it',
+  run: 'the action run',
+};
+
+/** Permissions the service's admins hold whatever the configuration says. */
+const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read']);
+
+/**
+ * report.access (contracts.md §3.3): for every permission a team finding touches, who holds it
+ * before the migration (team values are titles) and who after it if nothing is changed
+ * (identifiers). Undefined when the snapshot has no users. Pure, apart from asking jq.
+ */
+export function computeAccess(catalog: Catalog, findings: readonly Finding[]): AccessChange[] | undefined {
+  const raw = catalog.snapshot.users;
+  // No list, or an empty one (a recording of an org whose users could not be named): nothing to say.
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const users = accessUsers(raw, catalog.teams);
+  // Only a place that reads team values can change with them: the rest costs no jq run.
+  const byResource = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const key = `${finding.resource.type}\u0000${finding.resource.identifier}`;
+    const list = byResource.get(key);
+    if (list) list.push(finding);
+    else byResource.set(key, [finding]);
+  }
+  const touched = permissionSites(catalog).flatMap((site) => {
+    const finding = causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []);
+    return finding ? [{ site, finding }] : [];
+  });
+  const holders = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
+  const changes: AccessChange[] = [];
+  touched.forEach(({ site, finding }, index) => {
+    const [before, after] = holders[index] as [Holders, Holders];
+    const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), finding: finding.id };
+    if (before.kind === 'undecidable' || after.kind === 'undecidable') {
+      changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
+      return;
+    }
+    const loses = users.filter((_, i) => before.holds[i] && !after.holds[i]).map((u) => u.email);
+    const gains = users.filter((_, i) => !before.holds[i] && after.holds[i]).map((u) => u.email);
+    if (loses.length > 0) change.loses = loses;
+    if (gains.length > 0) change.gains = gains;
+    if (loses.length + gains.length > 0) changes.push(change);
+  });
+  return changes.sort(compareChanges);
+}
+
+/**
+ * After the migration (`--since`): of the people an earlier report said would lose a
+ * permission, those who still do not hold it in the org as it is now (team values are
+ * identifiers). Entries nobody is locked out of any more are left out.
+ */
+export function stillLockedOut(previous: readonly AccessChange[], catalog: Catalog): AccessChange[] {
+  const raw = catalog.snapshot.users;
+  if (!Array.isArray(raw)) return [];
+  const users = accessUsers(raw, catalog.teams);
+  const indexOf = new Map(users.map((user, index) => [user.email, index]));
+  const sites = new Map(permissionSites(catalog).map((site) => [siteKey(site), site]));
+  // A resource or permission that is gone locks nobody out.
+  const asked = previous.filter((entry) => entry.loses && entry.loses.length > 0 && sites.has(siteKey(entry)));
+  const holders = holdersOfSites(catalog, asked.map((entry) => sites.get(siteKey(entry))!), users, ['identifiers']);
+  const result: AccessChange[] = [];
+  asked.forEach((entry, index) => {
+    const [now] = holders[index] as [Holders];
+    const { gains: _gains, undecidable: _undecidable, loses, ...rest } = entry;
+    if (now.kind === 'undecidable') result.push({ ...rest, undecidable: now.reason });
+    else {
+      const locked = (loses ?? []).filter((email) => !now.holds[indexOf.get(email) ?? -1]);
+      if (locked.length > 0) result.push({ ...rest, loses: locked });
+    }
+  });
+  return result.sort(compareChanges);
+}
+
+/**
+ * Who holds each site's permission in each of `forms`. Every expression of every site runs in
+ * batches over the same user contexts: users with the same teams (and roles, and email where an
+ * expression reads them) give the same answer, so jq sees each distinct context once per form.
+ */
+export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[], users: readonly AccessUser[], forms: readonly TeamForm[]): Holders[][] {
+  const answers: (Holders[] | undefined)[] = sites.map((site) => {
+    const rule = site.rule;
+    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', holds: withAdmins(site, users, listHolders(catalog, rule, users, form)) }));
+    for (const { expression } of checksOf(rule)) {
+      const reason = unknownDataRead(expression);
+      if (reason !== undefined) return forms.map((): Holders => ({ kind: 'undecidable', reason }));
+    }
+    if (!catalog.jq) return forms.map((): Holders => ({ kind: 'undecidable', reason: 'jq is not loaded, so the conditions were not run' }));
+    return undefined; // run below, with the others that read the same parts of the user
+  });
+  const jq = catalog.jq;
+  if (!jq) return answers as Holders[][];
+
+  const variants = new Map<string, number[]>();
+  sites.forEach((site, index) => {
+    if (answers[index] !== undefined) return;
+    const text = checksOf(site.rule).map((check) => check.expression).join('\n');
+    const key = `${/email|\\u/.test(text)}:${/role|\\u/.test(text)}`;
+    const group = variants.get(key);
+    if (group) group.push(index);
+    else variants.set(key, [index]);
+  });
+  for (const [key, indexes] of variants) {
+    const [email, roles] = key.split(':').map((flag) => flag === 'true') as [boolean, boolean];
+    const contexts: JsonValue[] = [];
+    const indexOf = new Map<string, number>();
+    const slots = forms.map((form) =>
+      users.map((user) => {
+        const context = userContext(user, form, { email, roles });
+        const id = JSON.stringify(context);
+        let slot = indexOf.get(id);
+        if (slot === undefined) {
+          slot = contexts.length;
+          indexOf.set(id, slot);
+          contexts.push(context);
+        }
+        return slot;
+      }),
+    );
+    const outcomes = conditionOutcomes(jq, indexes.flatMap((i) => checksOf(sites[i]!.rule)), contexts, USER_CONTEXT);
+    for (const index of indexes) answers[index] = holdersFromOutcomes(sites[index]!, outcomes, slots, users);
+  }
+  return answers as Holders[][];
+}
+
+/** A policy's conditions must all hold; a form's `required` jqQuery must list the input. */
+function checksOf(rule: AccessRule): ConditionCheck[] {
+  if (rule.kind === 'conditions') return rule.expressions.map((expression) => ({ expression }));
+  if (rule.kind === 'form-required') return [{ expression: rule.expression, lists: rule.input }];
+  return [];
+}
+
+/** Every check must hold for the user (the docs do not say how conditions combine: each one restricts). */
+function holdersFromOutcomes(site: PermissionSite, outcomes: ReadonlyMap<string, ConditionOutcomes>, slots: readonly number[][], users: readonly AccessUser[]): Holders[] {
+  const answers: string[] = [];
+  for (const check of checksOf(site.rule)) {
+    const result = outcomes.get(checkKey(check));
+    if (!result?.ok) {
+      const why = result?.failure === 'timeout' ? 'its evaluation timed out' : result?.failure === 'crash' ? 'jq crashed while evaluating it' : 'jq does not compile it';
+      const reason = `${why} (${result?.error ?? 'no answer'}), so who it lets through is unknown`;
+      return slots.map((): Holders => ({ kind: 'undecidable', reason }));
+    }
+    answers.push(result.outcomes);
+  }
+  const passes = (slot: number) => answers.every((outcomes) => outcomes[slot] === '1');
+  return slots.map((slot): Holders => ({ kind: 'known', holds: withAdmins(site, users, Uint8Array.from(users, (_, i) => (passes(slot[i]!) ? 1 : 0))) }));
+}
+
+/** Admins hold every right to run, approve and read, whatever the rule says. */
+function withAdmins(site: PermissionSite, users: readonly AccessUser[], holds: Uint8Array): Uint8Array {
+  if (!ADMIN_HOLDS.has(site.permission)) return holds;
+  users.forEach((user, i) => {
+    if (user.admin) holds[i] = 1;
+  });
+  return holds;
+}
+
+/**
+ * Explicit lists: a role, the user's email, or one of the user's teams. After the migration the
+ * list's titles and the user's teams are both identifiers, through the same mapping. `ownedByTeam`
+ * compares the user's teams with the entity's, which the migration rewrites alike: it never
+ * changes who has access, and without the entity it cannot be computed, so it is not.
+ */
+function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists' }>, users: readonly AccessUser[], form: TeamForm): Uint8Array {
+  const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
+  const roles = new Set(rule.roles);
+  const emails = new Set(rule.users);
+  const holds = (user: AccessUser) => emails.has(user.email) || user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.titles : user.identifiers).some((team) => teams.has(team));
+  return Uint8Array.from(users, (user) => (holds(user) ? 1 : 0));
+}
+
+/**
+ * The user as a condition or an input's jqQuery sees them, sent compactly as `[teams, email,
+ * roles]` and unfolded by `USER_CONTEXT` inside jq: `.user.team` and `.user.teams` hold the same
+ * team values (the first is the builder's name, the second the users API's), and the run's
+ * `trigger.by.user` is the same person. Email and roles are sent only where an expression reads
+ * them; otherwise users with the same teams are one context.
+ */
+function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
+  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null];
+}
+
+const USER_CONTEXT =
+  '({team: .[0], teams: .[0]} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
+
+/** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
+function unknownDataRead(expression: string): string | undefined {
+  const result = extractReferences(expression);
+  if (!result.ok) return `this tool could not read its jq (${result.error.message}), so what it depends on is unknown`;
+  for (const path of result.references.paths) {
+    const [first, second, third] = path.segments;
+    if (path.variable !== undefined || first === undefined) continue;
+    if (first === 'trigger' && second === 'by' && third === 'user') continue;
+    const what = UNKNOWN_DATA[first];
+    if (what !== undefined) return `it reads .${first} (${what}), which this tool does not have, so who it lets through depends on data and is not guessed`;
+  }
+  return undefined;
+}
+
+/** Of the resource's findings, the one at (or under) one of the site's locations; a breaking one first. */
+function causingFinding(site: PermissionSite, findings: readonly Finding[]): Finding | undefined {
+  const under = (location: string) => site.locations.some((prefix) => location === prefix || location.startsWith(`${prefix}.`) || location.startsWith(`${prefix}[`));
+  const candidates = findings.filter((f) => under(f.location));
+  const rank = (f: Finding) => (f.verdict === 'breaks' ? 0 : f.verdict === 'review' ? 1 : 2);
+  return [...candidates].sort((a, b) => rank(a) - rank(b))[0];
+}
+
+function siteKey(site: Pick<AccessChange, 'resource' | 'permission' | 'input'>): string {
+  return [site.resource.type, site.resource.identifier, site.permission, site.input ?? ''].join('\u0000');
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sorted like findings: resource type, identifier, then permission and input. */
+function compareChanges(a: AccessChange, b: AccessChange): number {
+  return (
+    compareText(a.resource.type, b.resource.type) ||
+    compareText(a.resource.identifier, b.resource.identifier) ||
+    compareText(a.permission, b.permission) ||
+    compareText(a.input ?? '', b.input ?? '')
+  );
+}

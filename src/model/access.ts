@@ -1,0 +1,33 @@
+import type { ResourceRef } from './finding.js';
+
+/**
+ * Who can do what before and after the migration (contracts.md §3.3 `access`). `required` and
+ * `disabled` extend the contract's list for a self-service input's other jq attributes.
+ */
+export type AccessPermission = 'execute' | 'approve' | 'read' | 'visible' | 'required' | 'disabled';
+
+/** One user as the snapshot keeps them (contracts.md §3.1): email, teams and roles, nothing else. */
+export interface UserRecord {
+  email: string;
+  /** As the service returns them: team names (titles before the migration), or `{name}` objects. */
+  teams: (string | { name: string })[];
+  roles?: (string | { name: string })[];
+}
+
+export interface AccessChange {
+  resource: ResourceRef;
+  permission: AccessPermission;
+  /** The self-service input, for `visible`, `required` and `disabled`. */
+  input?: string;
+  /** The finding that causes the change (absent only when no finding names the place). */
+  finding?: string;
+  /** Emails of users who hold the permission before the migration and not after it; sorted. */
+  loses?: string[];
+  /** Emails of users who gain it; sorted. */
+  gains?: string[];
+  /**
+   * Set when the outcome depends on data the tool does not have (the entities a policy query
+   * finds, what a user types into the form): why. Nobody is then listed as losing or gaining.
+   */
+  undecidable?: string;
+}

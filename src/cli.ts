@@ -16,6 +16,7 @@ import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import { withProgress } from './progress/compute-progress.js';
+import { withStillLockedOut } from './progress/with-still-locked-out.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
@@ -167,7 +168,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-    const analyzed = withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous);
+    const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous), previous?.report, catalog);
     const gated = await gateReport(analyzed, flags, baseline, io.env);
     const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
     const notes = [...gated.notes, ...fixLines];

@@ -132,6 +132,11 @@ export interface Progress {
   new: number;
   /** This run could not read everything: a finding counted fixed may only have gone unread. */
   provisional?: true;
+  /**
+   * Of the people the previous report's `access` said would lose a permission, those who still do
+   * not hold it now (present when both reports know the org's users).
+   */
+  stillLockedOut?: AccessChange[];
 }
 
 /** contracts.md §3.3 `fixes`: the folder, every file written and the finding ids each resolves. */

@@ -2,7 +2,7 @@ import { InputError } from '../errors.js';
 import type { FixedFinding, Progress, Report } from '../model/finding.js';
 
 /** What `computeProgress` reads of the previous report: a report as `readPreviousReport` checked it. */
-export type PreviousReport = Pick<Report, 'organization' | 'findings'>;
+export type PreviousReport = Pick<Report, 'organization' | 'findings'> & Partial<Pick<Report, 'access'>>;
 
 /**
  * contracts.md §3.3 `progress`, a pure function of the two reports (issue 13's property test and

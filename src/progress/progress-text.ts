@@ -10,6 +10,17 @@ export function sinceDay(progress: Progress): string | undefined {
 export function progressSentence(progress: Progress): string {
   const day = sinceDay(progress);
   const since = day === undefined ? 'since the previous report' : `since ${day}`;
-  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.`;
+  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.${lockedOutSentence(progress)}`;
   return progress.provisional ? `${sentence} Provisional: this run could not read everything, so some counted fixed may only have gone unread.` : sentence;
+}
+
+/** " 4 people are still locked out of 3 permissions." (with `--since` and users on both sides), else "". */
+function lockedOutSentence(progress: Progress): string {
+  const locked = progress.stillLockedOut;
+  if (!locked) return '';
+  const people = new Set(locked.flatMap((entry) => entry.loses ?? [])).size;
+  const places = locked.filter((entry) => (entry.loses ?? []).length > 0).length;
+  const undecidable = locked.filter((entry) => entry.undecidable !== undefined).length;
+  const known = people === 0 ? ' Nobody who was to lose access is still locked out.' : ` ${people} ${people === 1 ? 'person is' : 'people are'} still locked out of ${places} permission${places === 1 ? '' : 's'}.`;
+  return undecidable === 0 ? known : `${known} ${undecidable} more depend${undecidable === 1 ? 's' : ''} on data this run does not have.`;
 }

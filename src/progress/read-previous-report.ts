@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { CATEGORIES, RESOURCE_TYPES, type Finding } from '../model/finding.js';
+import type { AccessChange } from '../model/access.js';
 import { isObject } from '../model/json.js';
 import { assertJsonDepth } from '../json-input.js';
 import { readInputFile } from '../read-input-file.js';
@@ -54,5 +55,20 @@ export function validatePreviousReport(document: unknown, path: string): Previou
     if (typeof item.location !== 'string') fail(`${at}.location must be a string`);
     return item as unknown as Finding;
   });
-  return { organization: { id: organization.id, name: organization.name }, findings };
+  const access = document.access === undefined ? undefined : validateAccess(document.access, fail);
+  return { organization: { id: organization.id, name: organization.name }, findings, ...(access && { access }) };
+}
+
+/** `access` as "still locked out" reads it: where, which permission, and who lost it. */
+function validateAccess(access: unknown, fail: (what: string) => never): AccessChange[] {
+  if (!Array.isArray(access)) return fail('"access" must be an array');
+  return access.map((item, index): AccessChange => {
+    const at = `access[${index}]`;
+    if (!isObject(item)) return fail(`${at} must be an object`);
+    const resource = item.resource;
+    if (!isObject(resource) || typeof resource.type !== 'string' || typeof resource.identifier !== 'string') fail(`${at}.resource must have a string "type" and "identifier"`);
+    if (typeof item.permission !== 'string') fail(`${at}.permission must be a string`);
+    if (item.loses !== undefined && !(Array.isArray(item.loses) && item.loses.every((email) => typeof email === 'string'))) fail(`${at}.loses must be a list of emails`);
+    return item as unknown as AccessChange;
+  });
 }

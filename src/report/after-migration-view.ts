@@ -32,6 +32,8 @@ export interface AfterMigrationView {
     chart: { width: number; height: number; bars: ProgressBarView[]; label: string };
     fixed: AfterRowView[];
     hasFixed: boolean;
+    /** "migrate-db: execute — a@x, b@x": who is still locked out, per permission (with users on both sides). */
+    lockedOut: string[];
   };
   verified: { shown: boolean; count: number; rows: AfterRowView[] };
 }
@@ -60,7 +62,7 @@ export function buildAfterMigrationView(report: Report): AfterMigrationView {
 function progressView(report: Report): AfterMigrationView['progress'] {
   const progress = report.progress;
   if (!progress) {
-    return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], hasFixed: false };
+    return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], hasFixed: false, lockedOut: [] };
   }
   const day = sinceDay(progress);
   const counts = [
@@ -91,6 +93,9 @@ function progressView(report: Report): AfterMigrationView['progress'] {
       detail: item.now === 'verified' ? 'checked, nothing to do now' : 'no longer found',
     })),
     hasFixed: progress.fixed.length > 0,
+    lockedOut: (progress.stillLockedOut ?? [])
+      .filter((entry) => (entry.loses ?? []).length > 0)
+      .map((entry) => `${resourceLabel(entry.resource)}: ${entry.permission}${entry.input === undefined ? '' : ` (${entry.input})`}: ${(entry.loses ?? []).join(', ')}`),
   };
 }
 

@@ -1,0 +1,15 @@
+import { stillLockedOut } from '../access/compute-access.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { Report } from '../model/finding.js';
+import type { PreviousReport } from './compute-progress.js';
+
+/**
+ * Issue 14 item 4: after the migration, `--since` says who is still locked out. Only when the
+ * previous report named who would lose access and this org lists its users; otherwise nothing
+ * could be said, so nothing is.
+ */
+export function withStillLockedOut<T extends Report>(report: T, previous: PreviousReport | undefined, catalog: Catalog): T {
+  const users = catalog.snapshot.users;
+  if (!report.progress || !previous?.access || !Array.isArray(users) || users.length === 0) return report;
+  return { ...report, progress: { ...report.progress, stillLockedOut: stillLockedOut(previous.access, catalog) } };
+}

@@ -18,6 +18,8 @@ export interface RelationMove {
   mapping: { entity: { team: string } };
   /** Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation. */
   payloads: { entities: { identifier: string; team: string[] }[] }[];
+  /** False when this run holds none of the blueprint's entities (a live run reads them only where a finding needs them). */
+  entitiesRead: boolean;
 }
 
 /** The relation-ownership findings of the org, one move per blueprint. */
@@ -37,7 +39,8 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
       const team = relationTeams(entity, relations);
       return team.length > 0 ? [{ identifier: entity.identifier, team }] : [];
     });
-    return { blueprint, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })) };
+    const entitiesRead = catalog.entities.has(blueprint);
+    return { blueprint, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };
   });
 }
 

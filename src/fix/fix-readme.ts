@@ -82,10 +82,21 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     '',
     '| blueprint | relation(s) | entities | files |',
     '|---|---|---|---|',
-    ...moves.map((move) => `| ${move.blueprint} | ${move.relations.join(', ')} | ${move.payloads.reduce((sum, p) => sum + p.entities.length, 0)} | ${move.payloads.length} |`),
+    ...moves.map((move) => `| ${move.blueprint} | ${move.relations.join(', ')} | ${move.entitiesRead ? move.payloads.reduce((sum, p) => sum + p.entities.length, 0) : 'not read'} | ${move.payloads.length} |`),
     '',
+    ...unreadNote(moves),
   ];
   return { path: 'data-migration/README.md', kind: 'readme', findings: [], content: lines.join('\n') };
+}
+
+/** No bulk file is no proof of no entity: say which blueprints' entities this run never held. */
+function unreadNote(moves: readonly RelationMove[]): string[] {
+  const unread = moves.filter((move) => !move.entitiesRead).map((move) => `\`${move.blueprint}\``);
+  if (unread.length === 0) return [];
+  return [
+    `Entities of ${unread.join(', ')} were not read in this run, so there are no bulk files for them: use the builder's \`Migrate data\` with the mapping above, or analyse a snapshot file that holds their entities to get the bulk files.`,
+    '',
+  ];
 }
 
 const bulkName = (blueprint: string, index: number) => `${fileName(blueprint)}-${String(index + 1).padStart(3, '0')}.json`;

@@ -12,6 +12,7 @@ import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } 
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
+import type { Transport } from './api/transport.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -25,6 +26,8 @@ export interface CliIo {
   isTTY?: boolean;
   /** Rate-limit and retry waits; tests inject one that advances a fake clock. */
   sleep?: (ms: number) => Promise<void>;
+  /** The network seam; tests inject one with a short request deadline. */
+  transport?: Transport;
 }
 
 export { EXIT, exitCodeFor };

@@ -3,9 +3,10 @@ import { isObject, type JsonObject } from '../model/json.js';
 import { credentialSource, type Credentials } from './connection.js';
 import { createLimiter } from './limiter.js';
 import { describeNetworkError, oneLine } from './network-error.js';
+import { createOwnSecrets } from './own-secrets.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
@@ -63,14 +64,25 @@ export interface SearchQuery {
   rules: JsonObject[];
 }
 
+export interface SearchOptions {
+  limit: number;
+  maxEntities: number;
+  include?: string[];
+  sample?: boolean;
+  onPage?: (entities: JsonObject[]) => void;
+}
+
 export interface ApiClient {
   /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
   get(path: string, key: string): Promise<unknown>;
   /**
-   * Search a blueprint's entities, following `next` until `maxEntities` are read or the pages end.
-   * `limit` is the page size (at most 1000, the service's maximum).
+   * Search a blueprint's entities (every blueprint's when `blueprintId` is undefined), following
+   * `next` until the pages end. `limit` is the page size (at most 1000, the service's maximum).
+   * More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
+   * except for a `sample`, which only asks for the first `maxEntities`. With `onPage`, each page
+   * goes there as it arrives and nothing is kept.
    */
-  searchEntities(blueprintId: string, query: SearchQuery, options: { limit: number; maxEntities: number; include?: string[] }): Promise<JsonObject[]>;
+  searchEntities(blueprintId: string | undefined, query: SearchQuery, options: SearchOptions): Promise<JsonObject[]>;
   stats(): ApiStats;
 }
 
@@ -110,6 +122,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+  const secrets = createOwnSecrets(
+    options.credentials.kind === 'token' ? [options.credentials.token] : [options.credentials.clientSecret],
+  );
   /** Set by the first HTTP answer of any status: from then on, network failures are retried as transient. */
   let reached = false;
 
@@ -164,7 +179,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /** Wait until a request may start, then count it in flight; `release` when its answer is in. */
-  const acquire = async () => {
+  const acquire = async (what: string) => {
     let sleeps = 0;
     for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
       const now = options.now();
@@ -176,6 +191,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           continue;
         }
         until = budget?.resetAt ?? now;
+        if (until - now > policy.maxRateLimitWaitMs) throw new ApiError(`${what}: ${overlongWaitReason(policy, until - now, 'the rate-limit budget is spent')}`);
         blockUntil(until);
       }
       sleeps++;
@@ -194,10 +210,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /** The bearer for a request about to start: the budget wait may outlast the token, so check it after. */
-  const acquireWithToken = async (auth: boolean): Promise<string | undefined> => {
+  const acquireWithToken = async (auth: boolean, what: string): Promise<string | undefined> => {
     for (let pass = 0; pass < 3; pass++) {
       if (auth) await currentToken();
-      await acquire();
+      await acquire(what);
       if (!auth) return undefined;
       if (token && options.now() < token.refreshAt) return token.value;
       release();
@@ -205,7 +221,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Bounded: go with the token as it is (a 401 then re-authenticates once). Never await an
     // exchange while counted in flight: the exchange may itself wait for this request's answer.
     const value = auth ? (await currentToken()).value : undefined;
-    await acquire();
+    await acquire(what);
     return value;
   };
 
@@ -218,7 +234,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const bearer = await acquireWithToken(auth);
+      const bearer = await acquireWithToken(auth, `${method} ${url.pathname}`);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
@@ -287,7 +303,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     let payload: JsonObject;
     try {
-      payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+      payload = parseEnvelope(response, 'POST /v1/auth/access_token', secrets.redact);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       throw new ApiUnreachableError(isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message, error.status, { cause: error });
@@ -297,6 +313,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (typeof accessToken !== 'string' || accessToken === '') {
       throw new ApiAuthError('the token exchange answered without an access token');
     }
+    secrets.add(accessToken);
     const lifetimeMs = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn * 1_000 : Number.POSITIVE_INFINITY;
     const margin = Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 2);
     return { value: accessToken, refreshAt: requestedAt + lifetimeMs - margin };
@@ -324,7 +341,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
         throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
       }
-      return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`);
+      return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
     });
 
   return {
@@ -333,10 +350,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
-    async searchEntities(blueprintId, query, { limit, maxEntities, include }) {
+    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage }) {
       const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
-      const path = `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
+      const path = blueprintId === undefined ? '/v1/entities/search' : `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
+      // With onPage the caller keeps what it needs of each page: memory stays flat in org size.
       const entities: JsonObject[] = [];
+      let read = 0;
+      const cursors = new Set<string>();
       let from: string | undefined;
       for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
         const body: JsonObject = { query: { ...query }, limit: pageSize };
@@ -344,19 +364,29 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (from !== undefined) body.from = from;
         const payload = await call('POST', path, body);
         if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
-        for (const entity of payload.entities) if (isObject(entity)) entities.push(entity);
+        const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
+        read += found.length;
+        if (onPage) onPage(found);
+        else entities.push(...found);
         const next = payload.next;
-        if (entities.length >= maxEntities || typeof next !== 'string' || next === '' || next === from) break;
+        if (typeof next !== 'string' || next === '') return entities;
+        if (read >= maxEntities) {
+          // A sample asks whether any exists; a cap on a full read is a gap the report must name.
+          if (sample) return entities;
+          throw new ApiError(`POST ${path}: more than ${maxEntities} entities match; the read is cut there`);
+        }
+        if (cursors.has(next)) throw new ApiError(`POST ${path}: the search's next repeats a cursor after ${page + 1} page(s); the read is cut there`);
+        cursors.add(next);
         from = next;
       }
-      return entities.slice(0, maxEntities);
+      throw new ApiError(`POST ${path}: still more pages after ${MAX_SEARCH_PAGES}; the read is cut there`);
     },
     stats: () => ({ ...stats }),
   };
 }
 
 /** Unwrap `{ok: true, …}`; an error envelope or a non-2xx status becomes an ApiError with the status. */
-function parseEnvelope(response: TransportResponse, what: string): JsonObject {
+function parseEnvelope(response: TransportResponse, what: string, redact: (text: string) => string): JsonObject {
   let document: unknown;
   try {
     document = JSON.parse(response.text);
@@ -368,7 +398,8 @@ function parseEnvelope(response: TransportResponse, what: string): JsonObject {
     throw new ApiShapeError(`${what}: HTTP ${response.status} without the service's {"ok": true} envelope`, response.status);
   }
   if (!success || !isObject(document)) {
-    const message = isObject(document) && typeof document.message === 'string' ? `: ${oneLine(document.message.slice(0, 200))}` : '';
+    // Redacted before it is cut: a cut could split a secret and let its head through.
+    const message = isObject(document) && typeof document.message === 'string' ? `: ${oneLine(redact(document.message).slice(0, 200))}` : '';
     throw new ApiError(`${what}: HTTP ${response.status}${message}`, response.status);
   }
   return document;

@@ -140,7 +140,8 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
     found.push(...(await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS })));
   } else {
     for (const { query, maxEntities } of plannedEntitySearches(blueprint)) {
-      found.push(...(await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS })));
+      const sample = maxEntities === ENTITY_SAMPLE_SIZE;
+      found.push(...(await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, sample })));
     }
   }
   const byId = new Map<string, EntityRecord>();

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import { credentialSource, type Credentials } from './connection.js';
-import { createLimiter } from './limiter.js';
+import { createConcurrencyController } from './adaptive-concurrency.js';
 import { describeNetworkError, oneLine } from './network-error.js';
 import { createOwnSecrets } from './own-secrets.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
@@ -44,7 +44,10 @@ export interface ApiClientOptions {
   /** Milliseconds since the epoch; injected so tests control time. */
   now: () => number;
   sleep: (ms: number) => Promise<void>;
-  /** Requests in flight at once, shared by every call of this client. */
+  /**
+   * The most requests in flight at once, shared by every call of this client. The client starts
+   * at 4 (or this, when lower) and grows towards it while the answers allow.
+   */
   concurrency: number;
   policy?: RetryPolicy;
   onEvent?: (event: ClientEvent) => void;
@@ -52,6 +55,8 @@ export interface ApiClientOptions {
 
 export interface ApiStats {
   requests: number;
+  /** The most requests that were in flight at once. */
+  maxInFlight: number;
   /** Requests that waited for the rate limit (a 429, or a spent budget). */
   rateLimitWaits: number;
   /** Wall time the client was held by the rate limit; concurrent waits count once. */
@@ -114,9 +119,9 @@ interface Token {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-  const limiter = createLimiter(options.concurrency);
+  const concurrency = createConcurrencyController(options.concurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
-  const stats: ApiStats = { requests: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0 };
+  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0 };
   /** Shared by every request: nobody sends before this time (a 429 or a spent budget). */
   let blockedUntil = 0;
   let token: Token | undefined =
@@ -154,8 +159,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!budget || now >= budget.resetAt || resetAt >= budget.resetAt + SAME_WINDOW_MS) {
       budget = next; // the first answer, or a new window
     } else if (resetAt > budget.resetAt - SAME_WINDOW_MS) {
-      // Same window: answers arrive in any order, and the lowest count is the latest.
-      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.max(budget.resetAt, resetAt) };
+      // Same window: answers arrive in any order, and the lowest count is the latest. Each reset
+      // is whole seconds rounded up, so each estimate is late by under a second: the earliest is
+      // the closest, and pacing to it loses no time at the window's end.
+      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.min(budget.resetAt, resetAt) };
     } // else a late answer from an earlier window: it says nothing of this one.
   };
 
@@ -178,14 +185,73 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   };
 
-  /** Wait until a request may start, then count it in flight; `release` when its answer is in. */
-  const acquire = async (what: string) => {
+  /*
+   * Concurrency slots, granted in arrival order up to what the controller allows now. A request
+   * holds one from its start to its answer only: a retry waits out its backoff without it.
+   */
+  let slotsTaken = 0;
+  const slotQueue: Array<() => void> = [];
+  let slotQueueHead = 0;
+  const grantSlots = () => {
+    while (slotQueueHead < slotQueue.length && slotsTaken < concurrency.current()) {
+      slotsTaken++;
+      const grant = slotQueue[slotQueueHead] as () => void;
+      slotQueue[slotQueueHead++] = () => {}; // let the resolver go
+      grant();
+    }
+    if (slotQueueHead === slotQueue.length) {
+      slotQueue.length = 0;
+      slotQueueHead = 0;
+    }
+  };
+  const takeSlot = async () => {
+    if (slotQueueHead === slotQueue.length && slotsTaken < concurrency.current()) {
+      slotsTaken++;
+      return;
+    }
+    await new Promise<void>((resolve) => slotQueue.push(resolve));
+  };
+  const freeSlot = () => {
+    slotsTaken--;
+    grantSlots();
+  };
+
+  /*
+   * Issue 17 and §8.1: spend the budget evenly over the window instead of exhausting it and
+   * waiting. The first half of a window's budget goes at once (a small org is not slowed); past
+   * it, starts are spaced so the rest lasts until the reset.
+   */
+  let nextPaceAt = 0;
+  const paceAt = (now: number): number => {
+    if (!budget || budget.limit === undefined || now >= budget.resetAt) return now;
+    if (budget.resetAt - now > policy.maxRateLimitWaitMs) return now; // not a window: the 429 path decides
+    const available = budget.remaining - inFlight;
+    if (available * 2 >= budget.limit) return now;
+    const at = Math.max(now, nextPaceAt);
+    nextPaceAt = at + (budget.resetAt - now) / Math.max(1, available);
+    return at;
+  };
+
+  const waitForBudget = async (what: string) => {
     let sleeps = 0;
+    let paced = false;
     for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
       const now = options.now();
       let until = blockedUntil; // after a 429, nobody sends before the reset
       if (until <= now) {
-        if (budgetAllows(now)) break;
+        if (budgetAllows(now)) {
+          // Paced once per request; after the pause the budget is checked again (others went meanwhile).
+          const at = paced ? now : paceAt(now);
+          if (at <= now) {
+            // Counted in the same tick as the check: a waiter woken beside it must see it.
+            inFlight++;
+            stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+            return;
+          }
+          paced = true;
+          await options.sleep(Math.ceil(at - options.now()));
+          continue;
+        }
         if (inFlight > 0) {
           await new Promise<void>((resolve) => answered.push(resolve));
           continue;
@@ -199,31 +265,45 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
       await sleepUntil(until);
     }
-    inFlight++;
   };
 
-  const release = () => {
+  /** An answer (or a failure) is in, or a start is called off: the request leaves the flight. */
+  const land = () => {
     inFlight--;
     const waiting = answered;
     answered = [];
     for (const resolve of waiting) resolve();
   };
 
-  /** The bearer for a request about to start: the budget wait may outlast the token, so check it after. */
+  /**
+   * Wait for a concurrency slot (kept until the answer, also through a token refresh, so the
+   * request keeps its place) and for the budget, then count the request in flight. The bearer is
+   * checked after the budget wait, which may outlast the token. The token exchange itself takes
+   * no slot: it may be awaited by every slot holder at once.
+   */
   const acquireWithToken = async (auth: boolean, what: string): Promise<string | undefined> => {
-    for (let pass = 0; pass < 3; pass++) {
-      if (auth) await currentToken();
-      await acquire(what);
-      if (!auth) return undefined;
-      if (token && options.now() < token.refreshAt) return token.value;
-      release();
+    if (!auth) {
+      await waitForBudget(what);
+      return undefined;
     }
-    // Bounded: go with the token as it is (a 401 then re-authenticates once). Never await an
-    // exchange while counted in flight: the exchange may itself wait for this request's answer.
-    const value = auth ? (await currentToken()).value : undefined;
-    await acquire(what);
-    return value;
+    await takeSlot();
+    try {
+      for (let pass = 0; pass < 3; pass++) {
+        await currentToken();
+        await waitForBudget(what);
+        if (token && options.now() < token.refreshAt) return token.value;
+        land(); // never await an exchange while counted in flight: it may wait for this answer
+      }
+      // Bounded: go with the token as it is (a 401 then re-authenticates once).
+      const value = (await currentToken()).value;
+      await waitForBudget(what);
+      return value;
+    } catch (error) {
+      freeSlot();
+      throw error;
+    }
   };
+
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
   const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean): Promise<TransportResponse> => {
@@ -243,6 +323,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
       let outcome: AttemptOutcome;
       let response: TransportResponse | undefined;
+      const startedAt = options.now();
       try {
         const request = { method, url: url.href, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
         response = await options.transport(request);
@@ -256,7 +337,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
         outcome = { kind: 'network', message: failure.message };
       } finally {
-        release();
+        concurrency.onAnswer(options.now() - startedAt, response?.status);
+        land();
+        if (auth) freeSlot();
       }
 
       if (response?.status === 401 && auth && options.credentials.kind === 'client' && !reauthenticated) {
@@ -334,15 +417,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return token;
   };
 
-  const call = (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> =>
-    limiter.run(async () => {
-      const response = await send(method, path, body, true);
-      if (response.status === 401) {
-        const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
-        throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
-      }
-      return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
-    });
+  // Concurrency is held per attempt inside `send`, so a retry's backoff holds no slot.
+  const call = async (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> => {
+    const response = await send(method, path, body, true);
+    if (response.status === 401) {
+      const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
+      throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
+    }
+    return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
+  };
 
   return {
     async get(path, key) {

@@ -74,7 +74,8 @@ export interface SearchOptions {
   maxEntities: number;
   include?: string[];
   sample?: boolean;
-  onPage?: (entities: JsonObject[]) => void;
+  /** Each page as it arrives; false stops paging (not a gap: the caller asked to stop). */
+  onPage?: (entities: JsonObject[]) => boolean | void;
 }
 
 export interface ApiClient {
@@ -449,8 +450,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
         const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
         read += found.length;
-        if (onPage) onPage(found);
-        else entities.push(...found);
+        // onPage answering false ends the search there: the caller has what it needs.
+        if (onPage) {
+          if (onPage(found) === false) return entities;
+        } else entities.push(...found);
         const next = payload.next;
         if (typeof next !== 'string' || next === '') return entities;
         if (read >= maxEntities) {

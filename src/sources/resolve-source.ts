@@ -6,6 +6,7 @@ import { createFetchTransport, type Transport } from '../api/transport.js';
 import { UsageError } from '../errors.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { fetchLiveSnapshot } from './live.js';
+import { skippedPermissionNotes } from './permission-plan.js';
 import { createProgress } from './progress.js';
 import { redactSnapshot } from './redact.js';
 import { loadSnapshotFile } from './snapshot-file.js';
@@ -119,5 +120,5 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   // The same check as a recorded file gets, so a live run and its recording note the same values.
   const description = `live org at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
-  return { snapshot, description, notes };
+  return { snapshot, description, notes: [...notes, ...skippedPermissionNotes(snapshot)] };
 }

@@ -40,7 +40,9 @@ describe('limits that cut a read are gaps, never silent', () => {
   it('pages stream to onPage and are not kept', async () => {
     const { client } = clientWith([page(['a', 'b'], 'c1'), page(['c'])]);
     const seen: string[][] = [];
-    const kept = await client.searchEntities(undefined, all, { limit: 2, maxEntities: 100, onPage: (entities) => seen.push(entities.map((e) => String(e.identifier))) });
+    const kept = await client.searchEntities(undefined, all, { limit: 2, maxEntities: 100, onPage: (entities) => {
+      seen.push(entities.map((e) => String(e.identifier)));
+    } });
     expect(seen).toEqual([['a', 'b'], ['c']]);
     expect(kept).toEqual([]);
   });

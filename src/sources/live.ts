@@ -10,7 +10,7 @@ import {
   type Organization,
   type OrgSnapshot,
 } from '../model/snapshot.js';
-import { isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
+import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
 import { redactSnapshot } from './redact.js';
 import { sampleTeamOwnership } from './team-ownership-search.js';
 
@@ -70,7 +70,6 @@ function objectIn(value: unknown, what: string): JsonObject {
   return value;
 }
 
-const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
 const identifiers = (records: readonly JsonObject[] | null | undefined): string[] =>
   (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
 

@@ -12,7 +12,7 @@ import type { OrgSnapshot } from '../model/snapshot.js';
 export const isAutomation = (action: JsonObject): boolean => isObject(action.trigger) && action.trigger.type === 'automation';
 export const isEntityPage = (page: JsonObject): boolean => page.type === 'entity';
 
-const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
+export const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
 
 /** Identifiers whose permissions are read: every record with an identifier that `skip` does not exclude. */
 export function permissionTargets(records: readonly JsonObject[] | null | undefined, skip: (record: JsonObject) => boolean): string[] {

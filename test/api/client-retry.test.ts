@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApiAuthError, ApiUnreachableError, createApiClient, type ApiClientOptions } from '../../src/api/client.js';
+import { ApiAuthError, ApiUnreachableError, createApiClient } from '../../src/api/client.js';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
 import { ApiError } from '../../src/errors.js';
 import { createFakeClock } from '../helpers/fake-clock.js';
-import { connectionReset, scriptedTransport, type Step } from '../helpers/fake-transport.js';
+import { clientWith } from '../helpers/fake-client.js';
+import { connectionReset, type Step } from '../helpers/fake-transport.js';
 
 const OK: Step = { status: 200, body: { ok: true, blueprints: [] } };
-
-function clientWith(steps: Step[], overrides: Partial<ApiClientOptions> = {}) {
-  const clock = createFakeClock();
-  const fake = scriptedTransport(steps);
-  const client = createApiClient({
-    baseUrl: new URL('https://api.example.test'),
-    credentials: { kind: 'token', token: 'secret-token' },
-    transport: fake.transport,
-    now: clock.now,
-    sleep: clock.sleep,
-    concurrency: 4,
-    ...overrides,
-  });
-  return { client, clock, fake };
-}
 
 describe('retry policy (spec §8.3)', () => {
   it('doubles from 1 s and caps at 32 s', () => {

@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/errors.js';
-import { createFakeClock } from '../helpers/fake-clock.js';
-import { scriptedTransport, type Step } from '../helpers/fake-transport.js';
-
-function clientWith(steps: Step[]) {
-  const clock = createFakeClock();
-  const fake = scriptedTransport(steps);
-  const client = createApiClient({
-    baseUrl: new URL('https://api.example.test'),
-    credentials: { kind: 'token', token: 'secret-token' },
-    transport: fake.transport,
-    now: clock.now,
-    sleep: clock.sleep,
-    concurrency: 1,
-  });
-  return { client, clock, fake };
-}
+import { clientWith } from '../helpers/fake-client.js';
+import type { Step } from '../helpers/fake-transport.js';
 
 const page = (ids: string[], next?: string): Step => ({ status: 200, body: { ok: true, entities: ids.map((identifier) => ({ identifier })), ...(next ? { next } : {}) } });
 const all = { combinator: 'and' as const, rules: [] };

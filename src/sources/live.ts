@@ -173,8 +173,11 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
     tracker.done++;
     tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total });
   }
+  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
   for (const [id, entities] of sampled.samples) {
-    result.set(id, entities.map((entity) => trimEntity(entity, [])).filter((e): e is EntityRecord => e !== undefined));
+    // Trimmed as a per-blueprint search would: the team relations' values are kept too.
+    const teamRelations = teamRelationsOf(byId.get(id) as JsonObject);
+    result.set(id, entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined));
   }
   return result;
 }

@@ -5,6 +5,7 @@
  * Scenarios: 1x (300 blueprints, 600 actions, 200 pages) and 10x (2,000 / 5,000 / 1,000), each
  * without a limit and with 100 requests per 10 s; 1x with a 503 on every 20th request (5 %).
  * Options: --only NAME[,NAME] (e.g. 1x,1x-limit,1x-503,10x,10x-limit) --latency MS --concurrency N
+ * --limit N/SECONDS (100/10 by default)
  */
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     only: { type: 'string', default: '1x,1x-limit,1x-503,10x,10x-limit' },
     latency: { type: 'string', default: '50' },
     concurrency: { type: 'string', default: String(DEFAULT_CONCURRENCY) },
+    limit: { type: 'string', default: '100/10' },
   },
 });
 
@@ -27,7 +29,8 @@ const ORGS: Record<string, SyntheticOrgSize> = {
   '1x': { blueprints: 300, actions: 600, pages: 200 },
   '10x': { blueprints: 2_000, actions: 5_000, pages: 1_000 },
 };
-const LIMIT = { limit: 100, windowSeconds: 10 };
+const [limitCount = 100, limitSeconds = 10] = values.limit.split('/').map(Number);
+const LIMIT = { limit: limitCount, windowSeconds: limitSeconds };
 const SCENARIOS: Record<string, { org: string; sandbox: Partial<SandboxOptions> }> = {
   '1x': { org: '1x', sandbox: {} },
   '1x-limit': { org: '1x', sandbox: { rateLimit: LIMIT } },

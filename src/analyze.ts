@@ -33,7 +33,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     }
   }
 
-  const findings = dedupe(drafts.map(toFinding)).sort(compareFindings);
+  const { findings, verified } = splitVerified(dedupe(drafts.map(toFinding)).sort(compareFindings));
   const incomplete: IncompleteItem[] = [...catalog.incomplete, ...(options.extraIncomplete ?? [])];
   if (!catalog.entitiesFetched) {
     incomplete.push({
@@ -60,7 +60,19 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   }
   if (notes.length > 0) report.notes = notes;
   if (ruleErrors.length > 0) report.ruleErrors = ruleErrors;
+  if (verified.length > 0) report.verified = verified;
   return report;
+}
+
+/**
+ * contracts.md §3.3: a reference judged `unaffected` was checked and needs nothing, so it is no
+ * finding; it goes to `verified`, and after the migration `findings` is only what is still broken.
+ */
+export function splitVerified(all: readonly Finding[]): { findings: Finding[]; verified: Finding[] } {
+  const findings: Finding[] = [];
+  const verified: Finding[] = [];
+  for (const finding of all) (finding.verdict === 'unaffected' ? verified : findings).push(finding);
+  return { findings, verified };
 }
 
 function toFinding(draft: FindingDraft): Finding {

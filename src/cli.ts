@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
+import { ENVIRONMENT_HELP, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -7,12 +8,21 @@ import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
+import { appBaseUrl } from './report/service-links.js';
 import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
+import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import type { Transport } from './api/transport.js';
+import { withProgress } from './progress/compute-progress.js';
+import { migrationPlanOf } from './progress/migration-plan.js';
+import { progressSentence } from './progress/progress-text.js';
+import { readPreviousReport } from './progress/read-previous-report.js';
+import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
+import { terminalSafe, terminalWriter } from './terminal-text.js';
+import { credentialSafeWriter, credentialsFromEnv } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -33,14 +43,16 @@ export interface CliIo {
 export { EXIT, exitCodeFor };
 export type { FailOn } from './gate.js';
 
-interface AnalyzeFlags extends GateFlags, SourceFlags {
+interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
   out: string;
   format: string;
+  appUrl?: string;
   quiet?: boolean;
   debug?: boolean;
+  since?: string;
 }
 
 const EXIT_CODES_HELP = `
@@ -62,6 +74,9 @@ ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Org names, ids and file names reach stderr: nothing written there may act on the terminal or CI
+  // log, and no line (a server's error echoing the request) may repeat the run's credentials.
+  io = { ...io, stderr: terminalWriter(credentialSafeWriter(io.stderr, credentialsFromEnv(io.env))) };
   let exitCode: number = EXIT.pass;
   const program = new Command()
     .name('teams-migration-audit')
@@ -71,8 +86,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     )
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .addHelpText('after', EXIT_CODES_HELP);
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (message, write) => write(parserErrorLine(message)) })
+    .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
 
   const analyzeCommand = program
     .command('analyze')
@@ -83,13 +98,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
+    .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
     .option('--quiet', 'print nothing but errors')
     .option('--debug', 'print stack traces for unexpected errors')
-    .addHelpText('after', ANALYZE_EXAMPLES)
+    .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
+    .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
     .action(async (source: string | undefined, flags: AnalyzeFlags) => {
       exitCode = await runAnalyze(withPositionalSource(source, flags), io);
     });
   addGateOptions(analyzeCommand);
+  addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
   addSourceOptions(
@@ -99,7 +117,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
       .requiredOption('--out <file>', 'where to write the snapshot')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
-      .option('--quiet', 'print nothing but errors'),
+      .option('--quiet', 'print nothing but errors')
+      .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
   ).action(async (source: string | undefined, flags: SnapshotFlags) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), io);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
@@ -113,7 +132,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return error.exitCode === 0 ? EXIT.pass : EXIT.usage;
     }
     if (isKnownError(error)) {
-      io.stderr(`teams-migration-audit: ${error.message}\n`);
+      io.stderr(`teams-migration-audit: ${terminalSafe(error.message)}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -136,31 +155,41 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
+  const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
+  // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
+  const appUrl = appBaseUrl(flags);
+  await ensureWritableDir(flags.out, '--out');
+  if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
+  if (flags.fixOut !== undefined && flags.fixes !== false) await ensureWritableDir(flags.fixOut, '--fix-out');
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
   const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
   const jq = await loadJqEngine();
   try {
-    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap];
+    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
+    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-    const analyzed = analyze(catalog, { ...repository, notes: source?.notes ?? [] });
-    const { report, notes } = await gateReport(analyzed, flags, baseline, io.env);
+    const analyzed = withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous);
+    const gated = await gateReport(analyzed, flags, baseline, io.env);
+    const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
+    const notes = [...gated.notes, ...fixLines];
 
     const written = await writeReports(report, {
       out: flags.out,
       formats,
       meta: {
-        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}` },
+        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,
+      credentials: source?.credentials,
     });
     const code = exitCodeFor(report.gate);
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, summaryLine(report, code), `wrote ${written.join(', ')}`].join('\n') + '\n');
+    const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
+    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

@@ -54,7 +54,7 @@ export async function gateReport(
 ): Promise<GatedRun> {
   const policy: GatePolicy = flags.failOnVerdict ? { failOn: flags.failOn, failOnVerdict: flags.failOnVerdict } : { failOn: flags.failOn };
   const notes: string[] = [];
-  let { report, stale } = baseline ? applyBaseline(analyzed, baseline) : { report: analyzed, stale: [] };
+  let { report, stale, verified } = baseline ? applyBaseline(analyzed, baseline) : { report: analyzed, stale: [], verified: [] };
 
   if (flags.writeBaseline !== undefined) {
     if (analyzed.incomplete.length > 0) {
@@ -67,10 +67,11 @@ export async function gateReport(
       const added = written.accepted.filter((entry) => !before.has(entry.id)).length;
       notes.push(
         `wrote ${flags.writeBaseline}: ${written.accepted.length} accepted finding(s), ${added} new` +
-          (stale.length > 0 ? `, ${stale.length} stale entr${stale.length === 1 ? 'y' : 'ies'} dropped` : ''),
+          (stale.length > 0 ? `, ${stale.length} stale entr${stale.length === 1 ? 'y' : 'ies'} dropped` : '') +
+          (verified.length > 0 ? `, ${verified.length} entr${verified.length === 1 ? 'y' : 'ies'} of now verified findings dropped` : ''),
       );
       // This run is judged by the baseline just written, as the next run with --baseline will be.
-      ({ report, stale } = applyBaseline(analyzed, written));
+      ({ report, stale, verified } = applyBaseline(analyzed, written));
     }
   }
 
@@ -80,7 +81,14 @@ export async function gateReport(
         `(remove, or rewrite with --write-baseline): ${stale.map((entry) => entry.id).join(', ')}`,
     );
   }
+  if (verified.length > 0) {
+    notes.push(
+      `${flags.baseline}: ${verified.length} baseline entr${verified.length === 1 ? 'y accepts a finding' : 'ies accept findings'} now verified ` +
+        `(checked, nothing to do; remove, or rewrite with --write-baseline): ${verified.map((entry) => entry.id).join(', ')}`,
+    );
+  }
   const gate = evaluateGate(report, policy, stale.map((entry) => entry.id));
+  if (verified.length > 0) gate.verifiedBaselineIds = verified.map((entry) => entry.id).sort();
   return { report: { ...report, gate }, notes };
 }
 

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { InputError } from './errors.js';
+import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 
 /**
  * Read one of the user's input files as text. A failure is one InputError line naming the file,
@@ -9,7 +9,7 @@ import { InputError } from './errors.js';
 export async function readInputFile(path: string, what: string, missingHint = ''): Promise<string> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path)).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -19,7 +19,9 @@ export async function readInputFile(path: string, what: string, missingHint = ''
           ? 'it is a directory'
           : code === 'EACCES'
             ? 'permission denied'
-            : (error as Error).message;
+            : error instanceof NotRegularFileError
+              ? `it is ${error.kind}, not a regular file`
+              : (error as Error).message;
     throw new InputError(`${path}: cannot read the ${what}: ${why}`, { cause: error });
   }
   return text.startsWith('\uFEFF') ? text.slice(1) : text;

@@ -1,7 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { InputError } from './errors.js';
+import { ensureWritableFile } from './output/output-path.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { renderSnapshot } from './sources/write-snapshot.js';
+import { terminalSafe } from './terminal-text.js';
+import { credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
 
 export interface SnapshotFlags extends SourceFlags {
   out: string;
@@ -9,16 +12,17 @@ export interface SnapshotFlags extends SourceFlags {
 
 /** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
 export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{ incomplete: number }> {
-  const { snapshot, description, notes } = await resolveSource(flags, io);
+  await ensureWritableFile(flags.out, '--out');
+  const { snapshot, description, notes, credentials } = await resolveSource(flags, io);
   try {
-    await writeFile(flags.out, renderSnapshot(snapshot));
+    await writeFile(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
   } catch (error) {
     throw new InputError(`${flags.out}: cannot write the snapshot: ${(error as Error).message}`, { cause: error });
   }
   const incomplete = snapshot.incomplete?.length ?? 0;
   if (!flags.quiet) {
     const note = incomplete > 0 ? `; INCOMPLETE: ${incomplete} item(s) could not be read` : '';
-    io.stderr([...notes.map((line) => `note: ${line}`), `wrote ${flags.out} from ${description}${note}`].join('\n') + '\n');
+    io.stderr([...notes.map((line) => `note: ${line}`), `wrote ${flags.out} from ${description}${note}`].map(terminalSafe).join('\n') + '\n');
   }
   return { incomplete };
 }

@@ -12,6 +12,7 @@
   var FILTER_KEYS = ['q', 'kind', 'category', 'type', 'verdict', 'reviewed'];
   var STORAGE_KEY = 'teams-migration-audit:review:' + data.organization.id;
   var EXPORT_FORMAT = 'teams-migration-audit/review-state/1';
+  var FINDING_ID = /^[0-9a-f]{16}$/; // fingerprint() in src/analyze.ts
 
   var haystacks = findings.map(function (f) {
     return (f.identifier + '\n' + f.title + '\n' + f.location + '\n' + f.evidence).toLowerCase();
@@ -20,18 +21,7 @@
 
   // ---- review state: one localStorage entry per organization, a map of finding id → true ----
   var storageWorks = true;
-  var reviewed = loadReviewed();
-
-  function loadReviewed() {
-    try {
-      var raw = window.localStorage.getItem(STORAGE_KEY);
-      var parsed = raw ? JSON.parse(raw) : {};
-      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
-    } catch (error) {
-      storageWorks = false;
-      return {};
-    }
-  }
+  var reviewed = loadMap(STORAGE_KEY);
 
   function saveReviewed() {
     try {
@@ -52,6 +42,76 @@
     if (card) syncCard(card, f);
     updateProgress();
   }
+
+  // ---- accepting into the baseline: one localStorage entry per organization, finding id → { reason } ----
+  var ACCEPT_KEY = 'teams-migration-audit:accepted:' + data.organization.id;
+  var BY_KEY = 'teams-migration-audit:accepted-by';
+  var acceptedHere = loadMap(ACCEPT_KEY);
+
+  // A map kept in localStorage (review ticks, acceptances); a browser that refuses storage gets an empty one.
+  function loadMap(key) {
+    try {
+      var raw = window.localStorage.getItem(key);
+      var parsed = raw ? JSON.parse(raw) : {};
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
+    } catch (error) {
+      storageWorks = false;
+      return {};
+    }
+  }
+
+  function setAccepted(f, reason) {
+    if (reason) acceptedHere[f.id] = { reason: reason };
+    else delete acceptedHere[f.id];
+    try { window.localStorage.setItem(ACCEPT_KEY, JSON.stringify(acceptedHere)); } catch (error) { storageWorks = false; }
+    updateAccepted();
+    say(reason ? 'Accepted ' + f.type + ' ' + f.identifier + '; download the baseline to hand it to CI.' : 'Withdrawn.');
+  }
+
+  // The baseline `--baseline` reads: what this report already accepted, plus what was accepted here, in report order.
+  function baselineEntries() {
+    var by = acceptedByInput.value.trim() || 'report review';
+    var entries = [];
+    findings.forEach(function (f) {
+      var here = acceptedHere[f.id];
+      if (!f.accepted && !here) return;
+      var entry = here ? { id: f.id, reason: here.reason, by: by } : { id: f.id, reason: f.accepted.reason, by: f.accepted.by };
+      entry.category = f.category;
+      entry.resource = f.resourceLabel;
+      entry.location = f.location;
+      entries.push(entry);
+    });
+    return entries;
+  }
+
+  var acceptedByInput = document.getElementById('accepted-by');
+  try { acceptedByInput.value = window.localStorage.getItem(BY_KEY) || ''; } catch (error) { storageWorks = false; }
+  acceptedByInput.addEventListener('change', function () {
+    try { window.localStorage.setItem(BY_KEY, acceptedByInput.value.trim()); } catch (error) { storageWorks = false; }
+  });
+
+  function updateAccepted() {
+    var here = Object.keys(acceptedHere).length;
+    var inReport = findings.filter(function (f) { return f.accepted; }).length;
+    document.getElementById('accepted-count').textContent = (inReport + here) + ' in the baseline (' + here + ' accepted here)';
+  }
+
+  function download(name, text) {
+    var blob = new Blob([text], { type: 'application/json' });
+    var link = el('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
+  }
+
+  document.getElementById('download-baseline').addEventListener('click', function () {
+    var entries = baselineEntries();
+    download('audit-baseline.json', JSON.stringify({ format: data.baselineFormat, accepted: entries }, null, 2) + '\n');
+    say('Downloaded a baseline of ' + entries.length + ' accepted item' + (entries.length === 1 ? '' : 's') + ': pass it to --baseline.');
+  });
 
   // ---- filters ----
   var form = document.getElementById('filters');
@@ -117,6 +177,7 @@
   var groupShown = {}; // group key → how many cards are shown
   var sectionShown = {}; // section id → how many groups are shown
   var printing = false;
+  var shownCounts = {}; // section id → findings shown after the last render
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -159,7 +220,14 @@
       if (count) count.textContent = sectionTotal === all ? '(' + all + ')' : '(' + sectionTotal + ' of ' + all + ')';
       var empty = document.getElementById('empty-' + section.id);
       if (empty) empty.hidden = sectionTotal > 0;
+      shownCounts[section.id] = sectionTotal;
+      // A folded part opens when the filter asks for what it holds.
+      var part = document.getElementById('part-' + section.id);
+      if (part && part.tagName === 'DETAILS' && sectionTotal > 0 && (filter.kind === 'automatic' || filter.category)) part.open = true;
     });
+    // Folded on a phone, the bar still says how many filters hold.
+    var active = FILTER_KEYS.filter(function (key) { return filter[key]; }).length;
+    document.getElementById('filters-toggle').textContent = active ? 'Filters (' + active + ' active)' : 'Filters';
     document.getElementById('match-count').textContent =
       total === findings.length ? findings.length + ' findings' : total + ' of ' + findings.length + ' findings match';
   }
@@ -203,13 +271,29 @@
     return groupIndexes[key];
   }
 
+  // A card is built from small parts, in this order; a new per-finding feature is one function
+  // added to FINDING_PARTS (a block of the card) or BODY_ROWS (a row of its details), nothing else.
+  // Each part gets (f, ctx) and returns a node or null; ctx = { article, sectionId }.
+  var FINDING_PARTS = [headPart, wherePart, bodyPart];
+  var BODY_ROWS = [whyRow, suggestionRow, changeRow, fixRow, noteRow, acceptedRow, acceptRow];
+
   function card(f, sectionId) {
     var existing = cards[f.id];
     if (existing) return existing;
     var article = el('article', 'finding verdict-' + f.verdict);
     article.id = 'f-' + f.id;
     article.dataset.id = f.id;
+    var ctx = { article: article, sectionId: sectionId };
+    FINDING_PARTS.forEach(function (part) {
+      var node = part(f, ctx);
+      if (node) article.appendChild(node);
+    });
+    cards[f.id] = article;
+    syncCard(article, f);
+    return article;
+  }
 
+  function headPart(f, ctx) {
     var head = el('div', 'finding-head');
     var h4 = el('h4');
     h4.id = 'h-' + f.id;
@@ -222,9 +306,11 @@
     }
     head.appendChild(h4);
     var badges = el('div', 'badges');
-    if (sectionId === 'repository') badges.appendChild(el('span', 'badge', f.categoryTitle));
+    if (ctx.sectionId === 'repository') badges.appendChild(el('span', 'badge', f.categoryTitle));
     if (f.verdict !== 'none') badges.appendChild(el('span', 'badge verdict verdict-' + f.verdict, f.verdictLabel));
     if (f.accepted) badges.appendChild(el('span', 'badge accepted', 'Accepted in baseline'));
+    var acceptedHere = el('span', 'badge accepted accepted-here', 'Accepted here');
+    badges.appendChild(acceptedHere);
     head.appendChild(badges);
 
     var label = el('label', 'review-box');
@@ -238,55 +324,206 @@
     label.appendChild(el('span', 'visually-hidden', ': ' + f.type + ' ' + f.identifier + ', ' + f.location));
     head.appendChild(label);
 
+    if (f.kind === 'manual' && !f.accepted) {
+      var accept = el('button', 'accept-open', 'Accept…');
+      accept.type = 'button';
+      accept.setAttribute('aria-controls', 'a-' + f.id);
+      accept.addEventListener('click', function () {
+        ctx.article.classList.add('open', 'accepting');
+        syncCard(ctx.article, f);
+        var input = ctx.article.querySelector('.accept-reason');
+        if (input) input.focus();
+      });
+      head.appendChild(accept);
+    }
+
     var toggle = el('button', 'toggle');
     toggle.type = 'button';
     toggle.setAttribute('aria-controls', 'b-' + f.id);
     toggle.addEventListener('click', function () {
-      article.classList.toggle('open');
-      syncCard(article, f);
+      ctx.article.classList.toggle('open');
+      syncCard(ctx.article, f);
     });
     head.appendChild(toggle);
-    article.appendChild(head);
-    // The location stays visible when a reviewed card folds, so folded cards remain tellable apart.
+    return head;
+  }
+
+  // The location, the finding id (the baseline's key) and the way to the resource stay visible when a card folds.
+  function wherePart(f) {
     var where = el('p', 'where');
     where.appendChild(el('span', 'visually-hidden', 'Location: '));
     where.appendChild(el('code', 'location', f.location));
-    article.appendChild(where);
+    where.appendChild(document.createTextNode(' '));
+    var id = el('span', 'fid');
+    id.appendChild(document.createTextNode('id '));
+    id.appendChild(el('code', 'finding-id', f.id));
+    var copyId = el('button', 'copy copy-id', 'Copy id');
+    copyId.type = 'button';
+    copyId.setAttribute('aria-label', 'Copy the finding id ' + f.id);
+    copyId.addEventListener('click', function () { copyText(f.id, copyId, 'Copy id', 'Copied the finding id.'); });
+    id.appendChild(copyId);
+    where.appendChild(id);
+    if (f.serviceUrl) {
+      where.appendChild(document.createTextNode(' '));
+      var open = el('a', 'service-link', 'Open in the service');
+      open.href = f.serviceUrl;
+      open.target = '_blank';
+      open.rel = 'noopener noreferrer';
+      open.setAttribute('aria-label', 'Open ' + f.type + ' ' + f.identifier + ' in the service');
+      where.appendChild(open);
+    }
+    return where;
+  }
 
+  function bodyPart(f, ctx) {
     var body = el('dl', 'finding-body');
     body.id = 'b-' + f.id;
-    addRow(body, 'Why', document.createTextNode(f.reason));
-    addRow(body, 'Suggestion', document.createTextNode(f.suggestion));
-    // With a computed new value the evidence is shown once, as the "before" of the change.
-    if (!f.rewrite) addRow(body, 'Evidence', codeBlock(f.evidence));
-    else {
-      var change = el('div', 'change');
-      var before = el('div', 'before');
-      before.appendChild(el('div', 'change-label', f.beforeLabel));
-      before.appendChild(codeBlock(f.evidence));
-      var arrow = el('div', 'arrow', '→');
-      arrow.setAttribute('aria-hidden', 'true');
-      var after = el('div', 'after');
-      var afterHead = el('div', 'change-label', f.afterLabel + ' ');
+    BODY_ROWS.forEach(function (row) {
+      var entry = row(f, ctx);
+      if (entry) addRow(body, entry.term, entry.content);
+    });
+    return body;
+  }
+
+  function whyRow(f) { return { term: 'Why', content: document.createTextNode(f.reason) }; }
+  function suggestionRow(f) { return { term: 'Suggestion', content: document.createTextNode(f.suggestion) }; }
+  function noteRow(f) { return f.note ? { term: 'Note', content: document.createTextNode(f.note) } : null; }
+  function acceptedRow(f) {
+    return f.accepted ? { term: 'Accepted', content: document.createTextNode(f.accepted.reason + ' (by ' + f.accepted.by + ')') } : null;
+  }
+
+  // With a computed new value the evidence is shown once, as the "before" of the change, each side
+  // marking exactly what differs; Copy only where the value was checked to compile.
+  function changeRow(f) {
+    if (!f.rewrite) return { term: 'Evidence', content: codeBlock(f.evidence) };
+    var marks = diffTokens(f.evidence, f.rewrite);
+    var change = el('div', 'change');
+    var before = el('div', 'before');
+    before.appendChild(el('div', 'change-label', f.beforeLabel));
+    before.appendChild(markedBlock(marks.before, 'del'));
+    var arrow = el('div', 'arrow', '→');
+    arrow.setAttribute('aria-hidden', 'true');
+    var after = el('div', 'after');
+    var afterHead = el('div', 'change-label', f.afterLabel + ' ');
+    if (f.copyable) {
       var copy = el('button', 'copy', 'Copy');
       copy.type = 'button';
       copy.setAttribute('aria-label', 'Copy the new value for ' + f.identifier + ' ' + f.location);
-      copy.addEventListener('click', function () { copyText(f.rewrite, copy); });
+      copy.addEventListener('click', function () { copyText(f.rewrite, copy, 'Copy', 'Copied the new value.'); });
       afterHead.appendChild(copy);
-      after.appendChild(afterHead);
-      after.appendChild(codeBlock(f.rewrite));
-      change.appendChild(before);
-      change.appendChild(arrow);
-      change.appendChild(after);
-      addRow(body, 'Evidence', change);
+    } else {
+      afterHead.appendChild(el('span', 'unchecked', '(not checked to compile: edit by hand)'));
     }
-    if (f.note) addRow(body, 'Note', document.createTextNode(f.note));
-    if (f.accepted) addRow(body, 'Accepted', document.createTextNode(f.accepted.reason + ' (by ' + f.accepted.by + ')'));
-    article.appendChild(body);
+    after.appendChild(afterHead);
+    after.appendChild(markedBlock(marks.after, 'ins'));
+    change.appendChild(before);
+    change.appendChild(arrow);
+    change.appendChild(after);
+    return { term: 'Change', content: change };
+  }
 
-    cards[f.id] = article;
-    syncCard(article, f);
-    return article;
+  // A file of the fix kit beside the report (analyze --fix-out); never a remote address. From
+  // file:// the browser opens it in a new tab (a page's own origin only may force a download).
+  function fixRow(f) {
+    if (!f.fix) return null;
+    var fix = el('a', 'fix-link', 'Download fix');
+    fix.href = f.fix;
+    fix.target = '_blank';
+    fix.rel = 'noopener';
+    fix.setAttribute('download', '');
+    return { term: 'Fix', content: fix };
+  }
+
+  function acceptRow(f, ctx) {
+    if (f.kind !== 'manual' || f.accepted) return null;
+    var box = el('div', 'accept-form');
+    box.id = 'a-' + f.id;
+    var label = el('label', '', 'Reason ');
+    var input = el('input', 'accept-reason');
+    input.type = 'text';
+    input.placeholder = 'why this item can stay as it is';
+    input.value = acceptedHere[f.id] ? acceptedHere[f.id].reason : '';
+    label.appendChild(input);
+    var save = el('button', 'accept-save', 'Accept');
+    save.type = 'button';
+    save.addEventListener('click', function () {
+      var reason = input.value.trim();
+      if (!reason) { say('Give a reason to accept an item.'); input.focus(); return; }
+      setAccepted(f, reason);
+      ctx.article.classList.remove('accepting');
+      syncCard(ctx.article, f);
+    });
+    var undo = el('button', 'accept-undo', 'Withdraw');
+    undo.type = 'button';
+    undo.addEventListener('click', function () {
+      setAccepted(f, '');
+      input.value = '';
+      syncCard(ctx.article, f);
+    });
+    box.appendChild(label);
+    box.appendChild(save);
+    box.appendChild(undo);
+    return { term: 'Accept', content: box };
+  }
+
+  // Word-level differences of two texts (longest common subsequence of tokens), so before → after
+  // marks only what changes: a title and the identifier that replaces it. Long texts fall back to
+  // the common prefix and suffix, which stays linear.
+  var DIFF_MAX_TOKENS = 600;
+  function tokens(text) { return text.match(/[A-Za-z0-9_$@.-]+|\s+|[^A-Za-z0-9_$@.\s-]/g) || []; }
+  function diffTokens(a, b) {
+    var x = tokens(a);
+    var y = tokens(b);
+    var keepX = new Array(x.length).fill(false);
+    var keepY = new Array(y.length).fill(false);
+    var start = 0;
+    while (start < x.length && start < y.length && x[start] === y[start]) { keepX[start] = keepY[start] = true; start++; }
+    var endX = x.length - 1;
+    var endY = y.length - 1;
+    while (endX >= start && endY >= start && x[endX] === y[endY]) { keepX[endX] = keepY[endY] = true; endX--; endY--; }
+    var n = endX - start + 1;
+    var m = endY - start + 1;
+    if (n > 0 && m > 0 && n <= DIFF_MAX_TOKENS && m <= DIFF_MAX_TOKENS) {
+      var table = [];
+      for (var i = 0; i <= n; i++) table.push(new Array(m + 1).fill(0));
+      for (var i2 = n - 1; i2 >= 0; i2--) {
+        for (var j2 = m - 1; j2 >= 0; j2--) {
+          table[i2][j2] = x[start + i2] === y[start + j2] ? table[i2 + 1][j2 + 1] + 1 : Math.max(table[i2 + 1][j2], table[i2][j2 + 1]);
+        }
+      }
+      var p = 0;
+      var q = 0;
+      while (p < n && q < m) {
+        if (x[start + p] === y[start + q]) { keepX[start + p] = keepY[start + q] = true; p++; q++; }
+        else if (table[p + 1][q] >= table[p][q + 1]) p++;
+        else q++;
+      }
+    }
+    return { before: runs(x, keepX), after: runs(y, keepY) };
+  }
+  // Consecutive tokens of the same kind as one run; whitespace between two changes stays inside the mark.
+  function runs(list, keep) {
+    var out = [];
+    var space = list.map(function (token) { return /^\s+$/.test(token); });
+    function changedAt(i) { return i >= 0 && i < list.length && !keep[i] && !space[i]; }
+    list.forEach(function (token, i) {
+      // Whitespace is marked only between two changed words, so "Platform Team" stays one mark.
+      var changed = space[i] ? changedAt(i - 1) && changedAt(i + 1) : !keep[i];
+      var last = out[out.length - 1];
+      if (last && last.changed === changed) last.text += token;
+      else out.push({ text: token, changed: changed });
+    });
+    return out;
+  }
+  function markedBlock(parts, tag) {
+    var pre = el('pre');
+    var code = el('code');
+    parts.forEach(function (part) {
+      if (part.changed) code.appendChild(el(tag, 'chg', part.text));
+      else code.appendChild(document.createTextNode(part.text));
+    });
+    pre.appendChild(code);
+    return pre;
   }
 
   function addRow(dl, term, content) {
@@ -314,13 +551,22 @@
     toggle.hidden = !done;
     toggle.textContent = expanded ? 'Hide details' : 'Show details';
     toggle.setAttribute('aria-expanded', String(expanded));
+    var here = acceptedHere[f.id];
+    article.classList.toggle('accepted-local', Boolean(here));
+    // The accept row (its term and its form) shows once "Accept…" is pressed, or while an acceptance stands.
+    var form = article.querySelector('.accept-form');
+    if (form) {
+      var hide = !here && !article.classList.contains('accepting');
+      form.parentNode.hidden = hide;
+      form.parentNode.previousElementSibling.hidden = hide;
+    }
   }
 
-  function copyText(text, button) {
+  function copyText(text, button, label, message) {
     function done(ok) {
       button.textContent = ok ? 'Copied' : 'Copy failed';
-      say(ok ? 'Copied the new value.' : 'Could not copy; select the text and copy it by hand.');
-      setTimeout(function () { button.textContent = 'Copy'; }, 1500);
+      say(ok ? message : 'Could not copy; select the text and copy it by hand.');
+      setTimeout(function () { button.textContent = label; }, 1500);
     }
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(fallbackCopy(text)); });
@@ -362,14 +608,7 @@
   document.getElementById('export').addEventListener('click', function () {
     var ids = Object.keys(reviewed).filter(function (id) { return reviewed[id] === true; }).sort();
     var payload = { format: EXPORT_FORMAT, organization: data.organization, reviewed: ids };
-    var blob = new Blob([JSON.stringify(payload, null, 2) + '\n'], { type: 'application/json' });
-    var link = el('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = 'review-state-' + data.organization.id.replace(/[^A-Za-z0-9_-]+/g, '_') + '.json';
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
+    download('review-state-' + data.organization.id.replace(/[^A-Za-z0-9_-]+/g, '_') + '.json', JSON.stringify(payload, null, 2) + '\n');
     say('Exported ' + ids.length + ' reviewed item' + (ids.length === 1 ? '' : 's') + '.');
   });
 
@@ -388,25 +627,28 @@
       }
       var from = parsed.organization && parsed.organization.id;
       if (from !== data.organization.id) {
-        say('Not imported: the file is for organization ' + String(from) + ', this report is for ' + data.organization.id + '.');
+        // Only a string is shown: String() of a deeply nested array would overflow the stack.
+        say('Not imported: the file is for organization ' + (typeof from === 'string' ? from : 'another one') + ', this report is for ' + data.organization.id + '.');
         return;
       }
       // Merge: an import adds ticks and never removes one, so sharing work cannot lose any.
-      var known = {};
+      // Only strings of the finding-id form count: `__proto__` and friends are no id, and an own-key
+      // test keeps Object.prototype's names from passing as known.
+      var imported = parsed.reviewed.filter(function (id) { return typeof id === 'string' && FINDING_ID.test(id); });
+      var known = Object.create(null);
       findings.forEach(function (f) { known[f.id] = true; });
       var added = 0;
       var unknown = 0;
-      parsed.reviewed.forEach(function (id) {
-        if (typeof id !== 'string') return;
-        if (!known[id]) unknown++;
-        if (reviewed[id] !== true) added++;
+      imported.forEach(function (id) {
+        if (known[id] !== true) unknown++;
+        if (!Object.prototype.hasOwnProperty.call(reviewed, id)) added++;
         reviewed[id] = true;
       });
       saveReviewed();
       Object.keys(cards).forEach(function (id) { syncCard(cards[id], { id: id }); });
       updateProgress();
       render();
-      say('Imported ' + parsed.reviewed.length + ' reviewed items (' + added + ' new' + (unknown ? ', ' + unknown + ' not in this report' : '') + ').');
+      say('Imported ' + imported.length + ' reviewed items (' + added + ' new' + (unknown ? ', ' + unknown + ' not in this report' : '') + ').');
     };
     reader.onerror = function () { say('Not imported: the file could not be read.'); };
     reader.readAsText(file);
@@ -443,10 +685,55 @@
     render();
   });
 
+  // A click on a chart bar, a legend key or a summary card filters and brings the list into view,
+  // also when the hash is already that filter (which fires no hashchange).
+  document.addEventListener('click', function (event) {
+    var link = event.target.closest ? event.target.closest('a[href^="#"]') : null;
+    if (!link) return;
+    var hash = link.getAttribute('href').slice(1);
+    if (hash.indexOf('=') === -1) return;
+    event.preventDefault();
+    var params = new URLSearchParams(hash);
+    filter = {};
+    FILTER_KEYS.forEach(function (key) { filter[key] = params.get(key) || ''; });
+    writeHash();
+    syncForm();
+    render();
+    scrollToResults();
+  });
+
+  function scrollToResults() {
+    var target = null;
+    for (var i = 0; i < data.sections.length && !target; i++) {
+      if (shownCounts[data.sections[i].id] > 0) target = document.getElementById('part-' + data.sections[i].id);
+    }
+    target = target || document.getElementById('match-count');
+    if (!target) return;
+    // Below the filter bar when it sticks (wide screens); at the top on a phone, where it does not.
+    var sticky = getComputedStyle(form).position === 'sticky' ? form.offsetHeight : 0;
+    window.scrollTo({ top: target.getBoundingClientRect().top + window.scrollY - sticky - 8 });
+  }
+
+  // On a narrow screen the filter bar folds behind one button.
+  var filtersToggle = document.getElementById('filters-toggle');
+  filtersToggle.addEventListener('click', function () {
+    var open = form.classList.toggle('open');
+    filtersToggle.setAttribute('aria-expanded', String(open));
+  });
+
   // Print every matching finding, unfolded, not just the first page of each group.
+  var foldedBeforePrint = [];
   function setPrinting(value) {
     if (printing === value) return;
     printing = value;
+    // Folded parts open for print and fold again after.
+    if (value) {
+      foldedBeforePrint = Array.prototype.filter.call(document.querySelectorAll('details.part'), function (d) { return !d.open; });
+      foldedBeforePrint.forEach(function (d) { d.open = true; });
+    } else {
+      foldedBeforePrint.forEach(function (d) { d.open = false; });
+      foldedBeforePrint = [];
+    }
     render();
   }
   window.addEventListener('beforeprint', function () { setPrinting(true); });
@@ -461,5 +748,6 @@
   syncForm();
   render();
   updateProgress();
+  updateAccepted();
   if (!storageWorks) say('This browser does not keep review ticks for local files: export them before closing.');
 })();

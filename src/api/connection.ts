@@ -1,4 +1,5 @@
 import { InputError, UsageError } from '../errors.js';
+import { assertJsonDepth } from '../json-input.js';
 import { isObject } from '../model/json.js';
 import { readInputFile } from '../read-input-file.js';
 
@@ -55,6 +56,7 @@ export function isRegion(value: string): value is Region {
  */
 export async function readReferenceConfig(path: string): Promise<ReferenceConfig> {
   const text = await readInputFile(path, 'config file');
+  assertJsonDepth(text, path, 'config file');
   let document: unknown;
   try {
     document = JSON.parse(text);

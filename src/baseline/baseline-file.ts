@@ -1,11 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { assertJsonDepth } from '../json-input.js';
 import { readInputFile } from '../read-input-file.js';
 import { renderBaseline, validateBaseline, type Baseline } from './baseline.js';
 
 /** Read and check a baseline; a missing, unreadable or malformed file is one InputError line (exit 2). */
 export async function readBaselineFile(path: string): Promise<Baseline> {
   const text = await readInputFile(path, 'baseline', ' (create one with --write-baseline FILE)');
+  assertJsonDepth(text, path, 'baseline');
   let document: unknown;
   try {
     document = JSON.parse(text);

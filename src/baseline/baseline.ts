@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { shortJson } from '../json-input.js';
 import { isObject } from '../model/json.js';
 import type { Finding, Report } from '../model/finding.js';
 import { overThreshold, type GatePolicy } from '../gate.js';
@@ -34,7 +35,7 @@ export function validateBaseline(document: unknown, path: string): Baseline {
   };
   if (!isObject(document)) return fail(`expected a JSON object with "format": "${BASELINE_FORMAT}"`);
   if (document.format !== BASELINE_FORMAT) {
-    return fail(`"format" must be "${BASELINE_FORMAT}", found ${JSON.stringify(document.format ?? null)}`);
+    return fail(`"format" must be "${BASELINE_FORMAT}", found ${shortJson(document.format ?? null)}`);
   }
   if (!Array.isArray(document.accepted)) return fail('"accepted" must be an array');
 
@@ -65,6 +66,11 @@ export interface BaselineOutcome {
   report: Report;
   /** Entries that match no finding of this run, in the baseline's own order. */
   stale: BaselineEntry[];
+  /**
+   * Entries whose finding is now in `verified` (checked, nothing to do): not stale, since the
+   * finding still exists and the entry is simply no longer needed; said apart so nobody hunts for it.
+   */
+  verified: BaselineEntry[];
 }
 
 /** Mark the findings the baseline accepts. Pure: returns a new report; findings not in the baseline are untouched. */
@@ -75,8 +81,10 @@ export function applyBaseline(report: Report, baseline: Baseline): BaselineOutco
     return entry ? { ...finding, accepted: { reason: entry.reason, by: entry.by } } : finding;
   });
   const present = new Set(report.findings.map((finding) => finding.id));
-  const stale = baseline.accepted.filter((entry) => !present.has(entry.id));
-  return { report: { ...report, findings }, stale };
+  const verifiedIds = new Set((report.verified ?? []).map((finding) => finding.id));
+  const stale = baseline.accepted.filter((entry) => !present.has(entry.id) && !verifiedIds.has(entry.id));
+  const verified = baseline.accepted.filter((entry) => !present.has(entry.id) && verifiedIds.has(entry.id));
+  return { report: { ...report, findings }, stale, verified };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
-import { TEAM_BLUEPRINT, type Catalog } from './catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, type Catalog } from './catalog.js';
+import { migrationHasRun, type MigrationPlan } from './migration-state.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
@@ -10,6 +11,8 @@ export interface CatalogOptions {
   teamsMap?: TeamsMap;
   /** Loaded by the caller (it is async); rules use it to validate and run jq expressions. */
   jq?: JqEngine;
+  /** From the `--since` report: what the migration was to do (src/progress/migration-plan.ts). */
+  plan?: MigrationPlan;
 }
 
 /** Derive every index the rules share, once, in time linear in the size of the org. */
@@ -18,6 +21,9 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
 
   const teamRelations = new Map<string, string[]>();
   for (const [id, blueprint] of blueprints) {
+    // On the system blueprints a relation to _team is no ownership: `parent_team` on _team is a
+    // team hierarchy and `teams` on _user is membership, as migrated orgs hold them.
+    if (id === TEAM_BLUEPRINT || id === USER_BLUEPRINT) continue;
     const ids = Object.entries(relationsOf(blueprint))
       .filter(([, relation]) => relation.target === TEAM_BLUEPRINT)
       .map(([relationId]) => relationId);
@@ -36,6 +42,13 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
       removedRelations.set(id, new Set([resolution.relation]));
       allRemovedRelations.add(resolution.relation);
     }
+  }
+
+  // Once migrated, a relation the migration removed is gone from the org: only the plan remembers
+  // it, and whatever still names it (an excluded field, a calculation) is still broken.
+  for (const [id, relation] of options.plan?.removedRelations ?? []) {
+    removedRelations.set(id, new Set([...(removedRelations.get(id) ?? []), relation]));
+    allRemovedRelations.add(relation);
   }
 
   const teamMirrors = new Map<string, Set<string>>();
@@ -69,8 +82,10 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     pages: byIdentifier(snapshot.pages ?? []),
     entitiesFetched: snapshot.entities != null, // null: not fetched
     migrated: isMigrated(blueprints, entities, snapshot.entities != null, teams),
+    migrationRan: migrationHasRun(blueprints),
     incomplete: snapshot.incomplete ?? [],
     ...(options.jq && { jq: options.jq }),
+    ...(options.plan && { plan: options.plan }),
   };
 }
 

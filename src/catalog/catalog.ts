@@ -2,10 +2,13 @@ import type { JsonObject } from '../model/json.js';
 import type { EntityRecord, IncompleteEntry, Organization, OrgSnapshot } from '../model/snapshot.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { InheritanceResolution } from './inheritance.js';
+import type { MigrationPlan } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
 export const TEAM_BLUEPRINT = '_team';
+/** The system blueprint that holds users; its relations to _team are memberships. */
+export const USER_BLUEPRINT = '_user';
 
 /**
  * The snapshot plus indexes derived once, so every rule reads the same facts and none of them
@@ -45,6 +48,14 @@ export interface Catalog {
    * expression that only passes team values through already runs on identifiers.
    */
   migrated: boolean;
+  /**
+   * The migration has run on the org, fully or not (src/catalog/migration-state.ts): the rules of
+   * the automatic categories then say what it left undone instead of what it will do. Always false
+   * for repository files, which the migration never touches.
+   */
+  migrationRan: boolean;
+  /** What the migration was to do, from the report given to `--since`; checked once it has run. */
+  plan?: MigrationPlan;
   /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
   jq?: JqEngine;
 }

@@ -59,6 +59,8 @@ export interface ExpressionImpact {
    * never offered to copy. `edits` says by hand what the rewrite would have changed.
    */
   rejectedRewrite?: { rewrite: string; error: string; edits: string[] };
+  /** Whether `rewrite` is known to compile: jq compiled it, or it only swaps string literals in an expression jq compiled. */
+  rewriteChecked?: boolean;
   /** Set when our lexer could not read the expression; the verdict is then a cautious `review`. */
   lexError?: string;
   /** jq's own message when jq does not compile the expression; the verdict is `review` at least. */
@@ -220,7 +222,10 @@ export function assessTeamExpression(
     const provablyValid = validity?.ok === true && relationReads.length === 0;
     const compiles = provablyValid ? undefined : context.jq?.validate(rewrite);
     if (compiles && !compiles.ok) impact.rejectedRewrite = { rewrite, error: compiles.error, edits: describeEdits(expression, titleLiterals, relationReads.map((r) => r.path)) };
-    else impact.rewrite = rewrite;
+    else {
+      impact.rewrite = rewrite;
+      impact.rewriteChecked = provablyValid || compiles?.ok === true;
+    }
   }
   return impact;
 }

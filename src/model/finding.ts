@@ -51,6 +51,8 @@ export interface Finding {
   verdict?: Verdict;
   /** The concrete replacement value or expression, when it can be computed. */
   rewrite?: string;
+  /** For a jq rewrite: whether it was checked to compile (only then is it offered to copy as is). */
+  rewriteCompiles?: boolean;
   /** Anything the analysis noticed but could not settle (a dangling inheritance hop, invalid jq). */
   note?: string;
   /** Set when a `--baseline` entry accepts this finding: it stays visible but does not fail the gate. */
@@ -89,6 +91,54 @@ export interface Report {
   ruleErrors?: RuleError[];
   /** The CI gate's answer for this run, when a gate was applied (see src/cli.ts exit codes). */
   gate?: GateResult;
+  /**
+   * contracts.md §3.3: team references checked and needing nothing (`verdict: unaffected`), kept
+   * out of `findings` so that after the migration the findings are only what is still broken.
+   * Present when there is at least one; they never fail a gate.
+   */
+  verified?: Finding[];
+  /** contracts.md §3.3, with `--since PREVIOUS_REPORT.json`: what was fixed since that report. */
+  progress?: Progress;
+  /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
+  fixes?: FixesSummary;
+}
+
+/** A finding of the previous report as `progress.fixed` lists it. */
+export interface FixedFinding {
+  id: string;
+  category: Category;
+  resource: ResourceRef;
+  location: string;
+  /** Where it went: gone from the report, or checked and now needing nothing (`verified`). */
+  now: 'absent' | 'verified';
+}
+
+export interface Progress {
+  since: {
+    /** How many findings the previous report had: the "of N" in "12 of 40 fixed". */
+    findings: number;
+    organization: { id: string; name: string };
+    /** When the previous report was written (its file's modification time), ISO 8601. */
+    date?: string;
+  };
+  /** Previous findings now absent or in `verified`. */
+  fixed: FixedFinding[];
+  /** Previous findings still in `findings`. */
+  open: number;
+  /** Findings of this run that the previous report did not have. */
+  new: number;
+  /** This run could not read everything: a finding counted fixed may only have gone unread. */
+  provisional?: true;
+}
+
+/** contracts.md §3.3 `fixes`: the folder, every file written and the finding ids each resolves. */
+export interface FixesSummary {
+  dir: string;
+  files: { path: string; kind: 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme'; findings: string[] }[];
+  /** Breaking findings the kit holds no fix for, and what is missing for each (a teams map, a person's decision). */
+  unresolved?: { id: string; missing: string }[];
+  /** The folder relative to the HTML report, for its "Download fix" links. */
+  fromReport?: string;
 }
 
 export interface GateResult {
@@ -102,4 +152,6 @@ export interface GateResult {
   accepted?: number;
   /** Baseline entries whose finding no longer exists. */
   staleBaselineIds?: string[];
+  /** Baseline entries whose finding is now in `verified`: nothing to do, so the entry can go (not stale). */
+  verifiedBaselineIds?: string[];
 }

@@ -1,8 +1,14 @@
 import { tokenize, type CodeToken, type Dialect } from './code-tokens.js';
-import type { SourceText } from './source-text.js';
+import { SourceSyntaxError, type SourceText } from './source-text.js';
 import type { CallNode, Entry, ListNode, ObjectNode, OtherNode, Span, StringNode, TreeNode } from './tree.js';
 
 const CLOSERS = new Set(['}', ']', ')']);
+/**
+ * How deep braces, brackets and parentheses may nest. Hand-written IaC and scripts stay within a
+ * few dozen; past this the recursive descent (and every walk of the tree after it) would risk the
+ * call stack, so the file is reported as unreadable instead.
+ */
+export const MAX_CODE_NESTING = 500;
 /** Tokens that end an expression inside an object, list or argument list. */
 const TERMINATORS = new Set([',', ';', ':', '}', ']', ')']);
 
@@ -19,6 +25,7 @@ export function parseCode(source: SourceText, dialect: Dialect, from = 0, to = s
 
 class Parser {
   private pos = 0;
+  private depth = 0;
   constructor(
     private readonly source: SourceText,
     private readonly dialect: Dialect,
@@ -114,6 +121,10 @@ class Parser {
   }
 
   private parseBraced(): ObjectNode {
+    return this.nested(() => this.parseBracedInside());
+  }
+
+  private parseBracedInside(): ObjectNode {
     const open = this.tokens[this.pos++]!;
     const body = this.emptyObject(open.start);
     this.parseBodyItems(body);
@@ -132,6 +143,10 @@ class Parser {
   }
 
   private parseList(): ListNode {
+    return this.nested(() => this.parseListInside());
+  }
+
+  private parseListInside(): ListNode {
     const open = this.tokens[this.pos++]!;
     const items: TreeNode[] = [];
     for (;;) {
@@ -149,6 +164,10 @@ class Parser {
 
   /** `( … )`: call arguments or a group; `name = value` arguments become entries (Python keywords). */
   private parseArguments(): ObjectNode {
+    return this.nested(() => this.parseArgumentsInside());
+  }
+
+  private parseArgumentsInside(): ObjectNode {
     const open = this.tokens[this.pos++]!;
     const args = this.emptyObject(open.start);
     for (;;) {
@@ -232,6 +251,18 @@ class Parser {
       return call;
     }
     return { kind: 'ref', path, span: this.span(first.start, end) };
+  }
+
+  /** One level deeper (`{`, `[`, `(`); past MAX_CODE_NESTING the file is refused with the line it happens on. */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_CODE_NESTING) {
+      throw new SourceSyntaxError(`nested deeper than ${MAX_CODE_NESTING} levels`, this.source.lineOf(this.peek()?.start ?? 0));
+    }
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private stringNode(token: Extract<CodeToken, { type: 'string' }>): StringNode {

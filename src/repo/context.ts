@@ -44,7 +44,7 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
   };
 }
 
-function hasTeamValue(team: unknown): boolean {
+export function hasTeamValue(team: unknown): boolean {
   if (typeof team === 'string') return team.length > 0;
   return Array.isArray(team) && team.some((value) => typeof value === 'string' && value.length > 0);
 }

@@ -7,14 +7,14 @@ export function gitignorePatterns(text: string): { ignore: string[]; unsupported
   const ignore: string[] = [];
   const unsupported: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/(?<!\\)\s+$/, '');
+    const line = withoutTrailingSpace(raw);
     if (line === '' || line.startsWith('#')) continue;
     if (line.startsWith('!')) {
       unsupported.push(line);
       continue;
     }
     const directoryOnly = line.endsWith('/');
-    let pattern = line.replace(/^\\/, '').replace(/\/+$/, '');
+    let pattern = withoutTrailing(line.replace(/^\\/, ''), '/');
     // A slash before the end anchors the pattern at the root; otherwise it matches at any depth.
     const anchored = pattern.includes('/');
     pattern = pattern.replace(/^\//, '');
@@ -23,4 +23,20 @@ export function gitignorePatterns(text: string): { ignore: string[]; unsupported
     if (!directoryOnly) ignore.push(base);
   }
   return { ignore, unsupported };
+}
+
+// Trimmed by hand: `\s+$` and `\/+$` retry from every character of a long run (quadratic on one line).
+
+/** Trailing whitespace goes, except one space escaped with a backslash (`name\ `), as git reads it. */
+function withoutTrailingSpace(line: string): string {
+  let end = line.length;
+  while (end > 0 && /\s/.test(line[end - 1]!)) end--;
+  if (end < line.length && end > 0 && line[end - 1] === '\\') end++;
+  return line.slice(0, end);
+}
+
+function withoutTrailing(text: string, char: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === char) end--;
+  return text.slice(0, end);
 }

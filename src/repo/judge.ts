@@ -170,6 +170,8 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
     ...base,
     teams: ctx.teams,
     migrated: ctx.migrated ?? false,
+    // The migration rewrites the org, never a file: a file's old shape is what its copy must still change.
+    migrationRan: false,
     removedRelations,
     allRemovedRelations: new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),

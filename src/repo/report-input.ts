@@ -1,6 +1,7 @@
 import type { AnalyzeOptions } from '../analyze.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
+import { terminalSafe } from '../terminal-text.js';
 import { displayRoot, scanRepositories } from './scan.js';
 
 /**
@@ -25,6 +26,6 @@ export async function repositoryFindings(
 ): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete'>> {
   if (dirs.length === 0) return {};
   const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined) });
-  for (const line of scan.notes) note?.(`note: ${line}\n`);
+  for (const line of scan.notes) note?.(`note: ${terminalSafe(line)}\n`);
   return { extraFindings: scan.findings, extraIncomplete: scan.incomplete };
 }

@@ -1,4 +1,5 @@
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import type { Catalog } from '../catalog/catalog.js';
@@ -19,6 +20,7 @@ import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
+import { NotRegularFileError, readRegularFile } from '../read-regular-file.js';
 
 /** Larger files are generated or data, never hand-written IaC (issue 5). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -184,14 +186,19 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
   const prefix = displayRoot(dir);
   const ignore = [...DEFAULT_IGNORE];
-  const gitignore = await readOptional(join(root, '.gitignore'));
+  const gitignore = await readOptional(join(root, '.gitignore'), posix.join(prefix, '.gitignore'), scan);
   if (gitignore !== undefined) {
     const patterns = gitignorePatterns(gitignore);
     ignore.push(...patterns.ignore);
     for (const line of patterns.unsupported) scan.notes.push(`${posix.join(prefix, '.gitignore')}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
   }
   // Symbolic links are listed (not followed) so readCandidate can check where each one points.
-  const entries = await fg('**/*', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore });
+  const unlisted: string[] = [];
+  const entries = await fg('**/*', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore, fs: { readdir: listingOrNothing(unlisted) } });
+  for (const folder of unlisted.sort()) {
+    const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';
+    scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
+  }
   const files = entries
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path)
@@ -216,6 +223,39 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
 
 /** Read a file the scan wants, or say why it was skipped. Symlinks are followed only inside the root. */
 async function readCandidate(root: string, file: string, shown: string, scan: RepoScan, own: readonly string[]): Promise<string | undefined> {
+  try {
+    return await readCandidateText(root, file, shown, scan, own);
+  } catch (error) {
+    // A file that cannot be read is a gap in the scan, named in the report (exit 3), never the end of the run.
+    if (error instanceof NotRegularFileError) {
+      scan.notes.push(`${shown}: skipped, ${error.kind}, not a regular file`);
+      return undefined;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    scan.incomplete.push({ resource: shown, reason: `could not be read (${ERRNO_WORDS[code] ?? code}); the file was not checked` });
+    return undefined;
+  }
+}
+
+const ERRNO_WORDS: Readonly<Record<string, string>> = { EACCES: 'permission denied', EPERM: 'not permitted', ENOENT: 'it vanished during the scan', EIO: 'an I/O error', ELOOP: 'too many symbolic links' };
+
+/**
+ * fast-glob's directory listing, except that a folder which cannot be listed is recorded and
+ * seen as empty instead of ending the whole listing with an error.
+ */
+function listingOrNothing(unlisted: string[]): typeof readdir {
+  return ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries: unknown[]) => void) => {
+    readdir(path, options as { withFileTypes: true }, (error, entries) => {
+      if (error && error.code !== 'ENOENT') {
+        unlisted.push(path);
+        callback(null, []);
+      } else callback(error, entries);
+    });
+  }) as unknown as typeof readdir;
+}
+
+async function readCandidateText(root: string, file: string, shown: string, scan: RepoScan, own: readonly string[]): Promise<string | undefined> {
   const path = join(root, file);
   const info = await lstat(path);
   if (info.isSymbolicLink()) {
@@ -237,7 +277,7 @@ async function readCandidate(root: string, file: string, shown: string, scan: Re
     scan.notes.push(`${shown}: skipped, ${size} bytes is over the 5 MB limit`);
     return undefined;
   }
-  const bytes = await readFile(path);
+  const bytes = await readRegularFile(path);
   if (bytes.subarray(0, 8000).includes(0)) {
     scan.notes.push(`${shown}: skipped, a binary file`);
     return undefined;
@@ -245,12 +285,15 @@ async function readCandidate(root: string, file: string, shown: string, scan: Re
   return bytes.toString('utf8');
 }
 
-async function readOptional(path: string): Promise<string | undefined> {
+/** The repository's .gitignore, if it has one; one that cannot be read leaves the scan incomplete, since ignored files may then be scanned. */
+async function readOptional(path: string, shown: string, scan: RepoScan): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return (await readRegularFile(path)).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new InputError(`${path}: cannot read: ${(error as Error).message}`, { cause: error });
+    const why = error instanceof NotRegularFileError ? `${error.kind}, not a regular file` : (ERRNO_WORDS[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message);
+    scan.incomplete.push({ resource: shown, reason: `could not be read (${why}); files it ignores may have been scanned` });
+    return undefined;
   }
 }
 

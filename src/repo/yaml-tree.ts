@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { yamlExpansionProblem } from '../yaml-expansion.js';
 import { SourceSyntaxError, type SourceText } from './source-text.js';
 import type { Entry, ObjectNode, Span, TreeNode } from './tree.js';
 
@@ -25,6 +26,10 @@ export function parseYaml(source: SourceText): TreeNode[] {
       throw new SourceSyntaxError(`not valid YAML: ${error.reason}`, line, column);
     }
     throw error;
+  }
+  for (const document of documents) {
+    const problem = yamlExpansionProblem(document, source.text);
+    if (problem !== undefined) throw new SourceSyntaxError(problem, 1);
   }
   const lines = source.text.split('\n');
   const index = indexKeyLines(lines);
@@ -65,7 +70,10 @@ export function parseYaml(source: SourceText): TreeNode[] {
   return documents.map((document) => convert(document, '', 1, 1));
 }
 
-const KEY_LINE = /^(\s*)((?:-\s+)*)(?:"([^"]*)"|'([^']*)'|([^\s#'"{[\]][^:#]*?))\s*:(?:\s|$)/;
+// Linear on any line (issue 16): `(?=(x))\1` matches x once and never gives part of it back (an
+// atomic group), and the plain key runs greedily to its first `:` or `#` with nothing after it
+// that could also take its characters. Trailing spaces of a plain key are trimmed by the caller.
+const KEY_LINE = /^(?=(\s*))\1(?=((?:-\s+)*))\2(?:"([^"]*)"\s*|'([^']*)'\s*|([^\s#'"{[\]][^:#]*)):(?:\s|$)/;
 
 /** Each block-style key's path (`/resources/port/entity/mappings/team`), with its lines in order. */
 function indexKeyLines(lines: readonly string[]): Map<string, KeyLine[]> {

@@ -2,10 +2,15 @@ import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
+import { progressSentence } from '../progress/progress-text.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
   topItems?: number;
+  /** Where the full report was saved (`output/index.html`), named so a CI reader can find it. */
+  reportPath?: string;
+  /** The CI run's page, whose artifacts hold the saved report (built from GITHUB_* variables). */
+  runUrl?: string;
 }
 
 const DEFAULT_TOP_ITEMS = 10;
@@ -20,6 +25,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   const out: string[] = [];
 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
+  if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
+  if (report.verified) out.push(`${report.verified.length} team reference(s) checked and fine (nothing to do): see report.json \`verified\`.`, '');
 
   out.push('| kind | findings | accepted | failing the gate |', '|---|--:|--:|--:|');
   for (const kind of ['automatic', 'manual'] as const satisfies readonly FindingKind[]) {
@@ -40,23 +47,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push('');
   }
 
-  const top = findings
-    .filter((f) => f.kind === 'manual' && failing(f))
-    .sort((a, b) => (URGENCY[a.verdict ?? 'none'] ?? 1) - (URGENCY[b.verdict ?? 'none'] ?? 1) || compareFindings(a, b));
-  const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
-  out.push('### Top manual items', '');
-  if (top.length === 0) {
-    out.push('No manual item fails the gate.', '');
-  } else {
-    out.push('| # | verdict | category | resource | location |', '|--:|---|---|---|---|');
-    top.slice(0, limit).forEach((f, index) => {
-      out.push(
-        `| ${index + 1} | ${f.verdict ?? '—'} | ${cell(f.category)} | ${cell(`${f.resource.type} ${f.resource.identifier}`)} | ${cell(f.location)} |`,
-      );
-    });
-    out.push('');
-    if (top.length > limit) out.push(`…and ${top.length - limit} more: see report.json or index.html.`, '');
-  }
+  out.push(...verdictTable(findings), ...topItems(findings, failing, meta), ...savedReport(meta));
+
+  if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
   const stale = report.gate?.staleBaselineIds ?? [];
   if (stale.length > 0) {
@@ -71,6 +64,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   }
 
   const notes = report.notes ?? [];
+  const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
   if (notes.length > 0) {
     out.push(
       '### Notes',
@@ -94,6 +88,56 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     );
   }
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** Manual items by verdict; "no verdict" has its own row, so the rows add up to the manual total. */
+function verdictTable(findings: readonly Finding[]): string[] {
+  const manual = findings.filter((f) => f.kind === 'manual');
+  if (manual.length === 0) return [];
+  const rows = (['breaks', 'review', 'unaffected', 'none'] as const).map((verdict) => {
+    const n = manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
+    return `| ${verdict === 'none' ? 'no verdict' : verdict} | ${n} |`;
+  });
+  return ['| manual items by verdict | findings |', '|---|--:|', ...rows, `| total | ${manual.length} |`, ''];
+}
+
+/**
+ * The manual work, most urgent first, with the value to write: listed whatever the gate says
+ * (also under `--fail-on none`), less what is accepted or judged unaffected.
+ */
+function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean, meta: MarkdownMeta): string[] {
+  const top = findings
+    .filter((f) => f.kind === 'manual' && f.verdict !== 'unaffected' && !f.accepted)
+    .sort((a, b) => (URGENCY[a.verdict ?? 'none'] ?? 1) - (URGENCY[b.verdict ?? 'none'] ?? 1) || compareFindings(a, b));
+  const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
+  const out = ['### Top manual items', ''];
+  if (top.length === 0) return [...out, 'No manual item is left to do: each is accepted in the baseline or judged unaffected.', ''];
+  out.push('| # | verdict | fails the gate | category | resource | location | write instead |', '|--:|---|---|---|---|---|---|');
+  top.slice(0, limit).forEach((f, index) => {
+    const resource = `${f.resource.type} ${f.resource.identifier}`;
+    out.push(
+      `| ${index + 1} | ${f.verdict ?? 'no verdict'} | ${failing(f) ? 'yes' : 'no'} | ${cell(f.category)} | ${cell(resource)} | ${cell(f.location)} | ${writeInstead(f)} |`,
+    );
+  });
+  out.push('');
+  if (top.length > limit) out.push(`…and ${top.length - limit} more: see report.json or index.html.`, '');
+  return out;
+}
+
+// A rewrite longer than this is cut in the table; the full value is in the saved report.
+const WRITE_INSTEAD_MAX = 160;
+
+function writeInstead(finding: Finding): string {
+  if (finding.rewrite === undefined) return '—';
+  const value = finding.rewrite.length > WRITE_INSTEAD_MAX ? `${finding.rewrite.slice(0, WRITE_INSTEAD_MAX)}…` : finding.rewrite;
+  return cell(value);
+}
+
+function savedReport(meta: MarkdownMeta): string[] {
+  if (meta.reportPath === undefined) return [];
+  // Only a plain https address becomes a link; anything else could break out of the Markdown.
+  const run = meta.runUrl !== undefined && /^https:\/\/[^\s()<>\[\]]+$/.test(meta.runUrl) ? ` (in the artifacts of [this run](${meta.runUrl}))` : '';
+  return [`Full report: ${cell(meta.reportPath)}${run}.`, ''];
 }
 
 function gateLine(report: Report): string {
@@ -121,4 +165,11 @@ export function cell(value: string): string {
     .replace(/[&<>]/g, (char) => HTML_ENTITIES[char] ?? char)
     .replace(/[\\`*_{}[\]()#+!|~]/g, (char) => `\\${char}`)
     .replace(/\r\n|\r|\n/g, ' ');
+}
+
+/** The fix kit in one line: where it is and how much of the work it holds. */
+function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
+  const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
+  const left = fixes.unresolved?.length ?? 0;
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (corrected resources, \`repo.patch\`, data-migration payloads, \`predicted-org.json\`); ${left} breaking finding(s) need a person. Start with its README.md.`;
 }

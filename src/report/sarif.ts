@@ -36,7 +36,8 @@ export function sarifLevel(finding: Pick<Finding, 'kind' | 'verdict'>): Level {
 }
 
 /** `path:line` as repository findings write it; the line is optional for whole-file findings. */
-const FILE_LOCATION = /^(.*?)(?::(\d+))?$/;
+// `[\s\S]`, not `.`: a file name may hold a newline, and its line number must still be found.
+const FILE_LOCATION = /^([\s\S]*?)(?::(\d+))?$/;
 
 /** SARIF 2.1.0 log: one rule per category, one result per finding, accepted ones marked as suppressed. */
 export function renderSarif(report: Report, meta: SarifMeta): string {

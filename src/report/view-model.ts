@@ -1,11 +1,17 @@
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
+import { BASELINE_FORMAT } from '../baseline/baseline.js';
+import { serviceUrl } from './service-links.js';
+import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
+import { fixLinks } from './fix-links.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
   generatedAt: string;
   /** Where the org came from: "snapshot fixtures/demo-org.json", "live https://…". */
   source: string;
+  /** The service's web app ("https://app.getport.io"), for "Open in the service" links; none for repositories only. */
+  appUrl?: string;
 }
 
 /** Where a finding is listed: the two parts admins think in, plus the files in their own repositories. */
@@ -32,6 +38,14 @@ export interface ClientFinding {
   verdictLabel: string;
   note: string;
   accepted: { reason: string; by: string } | null;
+  /** Where the resource is edited in the service; empty for repository files or without an app address. */
+  serviceUrl: string;
+  /** Whether the rewrite was checked (jq compiled it, or it is JSON that parses): only then is it offered to copy. */
+  copyable: boolean;
+  /** `<type> <identifier>` as a baseline entry names its resource. */
+  resourceLabel: string;
+  /** A link to the fix kit's file for this finding ("Download fix"), or ''. */
+  fix: string;
 }
 
 export interface ClientGroup {
@@ -52,6 +66,8 @@ export interface ClientSection {
 /** Everything the page's script needs, embedded as JSON; the script itself is static. */
 export interface ClientData {
   organization: { id: string; name: string };
+  /** The format "Download baseline" writes, the one `--baseline` reads. */
+  baselineFormat: string;
   findings: ClientFinding[];
   sections: ClientSection[];
 }
@@ -64,15 +80,31 @@ export interface CardView {
   tone: string;
 }
 
+/** One coloured part of a stacked bar; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
+export interface ChartSegmentView {
+  href: string;
+  tone: string;
+  label: string;
+  count: number;
+  x: number;
+  width: number;
+}
+
+/** One row of the chart: a category (or all manual work), its counts in words and its stacked bar. */
 export interface ChartBarView {
   href: string;
   label: string;
   count: number;
   tone: string;
-  y: number;
-  textY: number;
-  width: number;
-  countX: number;
+  detail: string;
+  segments: ChartSegmentView[];
+}
+
+export interface LegendView {
+  href: string;
+  tone: string;
+  label: string;
+  count: number;
 }
 
 export interface OptionView {
@@ -85,6 +117,8 @@ export interface SectionView {
   heading: string;
   intro: string;
   count: number;
+  /** Folded on open (the automatic part: nothing to do in the service); a filter or print unfolds it. */
+  folded: boolean;
 }
 
 export interface GateView {
@@ -106,7 +140,7 @@ export interface ReportView {
   gate: GateView;
   cards: CardView[];
   verdictCards: CardView[];
-  chart: { shown: boolean; width: number; height: number; labelX: number; barX: number; bars: ChartBarView[] };
+  chart: { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] };
   incomplete: { resource: string; reason: string }[];
   hasIncomplete: boolean;
   /** report.notes: input values of an unexpected shape, read as far as understood. */
@@ -115,6 +149,8 @@ export interface ReportView {
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
+  /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
+  after: AfterMigrationView;
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -139,18 +175,29 @@ const VERDICT_LABELS: Record<Verdict | 'none', string> = {
   none: 'No verdict',
 };
 
+/** Work first: what breaks, then what has no verdict or needs review, then the rest. */
+const TIERS = [
+  { id: 'breaks', heading: 'Breaks', verdicts: ['breaks'] },
+  { id: 'review', heading: 'Needs review', verdicts: ['none', 'review'] },
+  { id: 'rest', heading: 'Unaffected', verdicts: ['unaffected'] },
+] as const;
+
+/** Chart and legend order; each colour means one verdict (or, in grey, automatic) and nothing else. */
+const CHART_VERDICTS = ['breaks', 'review', 'none', 'unaffected'] as const;
+
 /** Ownership categories: what IaC users must mirror is the blueprint's ownership, before and after. */
 const OWNERSHIP_CATEGORIES: ReadonlySet<Category> = new Set(['ownership-direct', 'ownership-inherited', 'team-relation-removed']);
 
-// Label column wide enough for the longest category title at 13 px.
-const CHART = { width: 660, row: 26, labelWidth: 340, barMax: 270 } as const;
+// Bars are drawn in 0..1000 units and stretched to the column; a segment keeps at least 4 units to stay visible.
+const BAR_UNITS = 1000;
+const MIN_SEGMENT = 4;
 
 /** Every key the template and the page's script read is filled here; the template holds no logic. */
 export function buildReportView(report: Report, meta: RenderMeta): ReportView {
   const findings = report.findings;
   const count = (predicate: (f: Finding) => boolean) => findings.filter(predicate).length;
   const files = count(isFileFinding);
-  const client = clientData(report);
+  const client = clientData(report, meta.appUrl ?? '');
   const sectionCount = (id: SectionId) =>
     client.sections.find((s) => s.id === id)?.groups.reduce((sum, g) => sum + g.items.length, 0) ?? 0;
 
@@ -163,19 +210,20 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     manual: report.summary.manual,
     gate: gateView(report),
     cards: [
-      { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
       { value: report.summary.manual, label: 'manual items', href: '#kind=manual', tone: 'manual' },
+      { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
       { value: files, label: 'in your repositories', href: '#type=file', tone: 'neutral' },
       { value: count((f) => f.accepted !== undefined), label: 'accepted in the baseline', href: '', tone: 'neutral' },
     ]
       // Repository and baseline cards only when a repository was scanned or a baseline applied.
       .filter((card, index) => index < 2 || card.value > 0),
-    verdictCards: (['breaks', 'review', 'unaffected'] as const).map((verdict) => ({
-      value: count((f) => f.verdict === verdict),
-      label: VERDICT_LABELS[verdict].toLowerCase(),
-      href: `#verdict=${verdict}`,
+    verdictCards: CHART_VERDICTS.map((verdict) => ({
+      // Unaffected references are `verified`, not findings (contracts.md §3.3): the card counts and opens those.
+      value: verdict === 'unaffected' ? (report.verified?.length ?? 0) : count((f) => f.kind === 'manual' && (f.verdict ?? 'none') === verdict),
+      label: verdict === 'unaffected' ? 'checked, nothing to do' : VERDICT_LABELS[verdict].toLowerCase(),
+      href: verdict === 'unaffected' ? '#verified-h' : `#kind=manual&verdict=${verdict}`,
       tone: verdict,
-    })),
+    })).filter((card) => card.value > 0 || card.tone !== 'none'),
     chart: chartView(report),
     incomplete: report.incomplete,
     hasIncomplete: report.incomplete.length > 0,
@@ -188,11 +236,13 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
         .filter((v) => findings.some((f) => (f.verdict ?? 'none') === v))
         .map((v) => ({ value: v, label: VERDICT_LABELS[v] })),
     },
-    sections: (['automatic', 'manual', 'repository'] as const)
-      .map((id) => ({ id, ...SECTIONS[id], count: sectionCount(id) }))
+    // Work first: the manual part opens the list, the automatic part comes last, folded.
+    sections: (['manual', 'repository', 'automatic'] as const)
+      .map((id) => ({ id, ...SECTIONS[id], count: sectionCount(id), folded: id === 'automatic' }))
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
+    after: buildAfterMigrationView(report),
   };
 }
 
@@ -206,8 +256,9 @@ export function splitFileLocation(location: string): { path: string; line: numbe
   return match?.[1] !== undefined && match[2] !== undefined ? { path: match[1], line: Number(match[2]) } : { path: location, line: 0 };
 }
 
-function clientData(report: Report): ClientData {
-  const findings = report.findings.map(clientFinding);
+function clientData(report: Report, appUrl: string): ClientData {
+  const links = fixLinks(report);
+  const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl), fix: links.get(finding.id) ?? '' }));
   const indexed = report.findings.map((finding, index) => ({ finding, index }));
   const byCategory = (kind: FindingKind): ClientGroup[] =>
     CATEGORIES.filter((c) => CATEGORY_DOCS[c].kind === kind)
@@ -219,6 +270,15 @@ function clientData(report: Report): ClientData {
         items: indexed.filter(({ finding }) => finding.category === category && !isFileFinding(finding)).map(({ index }) => index),
       }))
       .filter((group) => group.items.length > 0);
+  // Manual work by tier, then category: every breaking item comes before any item to review.
+  const byTier = (): ClientGroup[] =>
+    TIERS.flatMap((tier) =>
+      byCategory('manual').flatMap((group) => {
+        const verdicts: readonly string[] = tier.verdicts;
+        const items = group.items.filter((index) => verdicts.includes(report.findings[index]?.verdict ?? 'none'));
+        return items.length > 0 ? [{ ...group, key: `${group.key}:${tier.id}`, heading: `${tier.heading} · ${group.heading}`, items }] : [];
+      }),
+    );
 
   const byFile = new Map<string, { line: number; index: number }[]>();
   for (const { finding, index } of indexed) {
@@ -241,16 +301,17 @@ function clientData(report: Report): ClientData {
 
   return {
     organization: report.organization,
+    baselineFormat: BASELINE_FORMAT,
     findings,
     sections: [
-      { id: 'automatic', groups: byCategory('automatic') },
-      { id: 'manual', groups: byCategory('manual') },
+      { id: 'manual', groups: byTier() },
       { id: 'repository', groups: fileGroups },
+      { id: 'automatic', groups: byCategory('automatic') },
     ],
   };
 }
 
-function clientFinding(finding: Finding): ClientFinding {
+function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'fix'> {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
   return {
@@ -272,7 +333,22 @@ function clientFinding(finding: Finding): ClientFinding {
     verdictLabel: VERDICT_LABELS[verdict],
     note: finding.note ?? '',
     accepted: finding.accepted ? { reason: finding.accepted.reason, by: finding.accepted.by } : null,
+    serviceUrl: appUrl ? serviceUrl(appUrl, finding.resource) : '',
+    copyable: rewriteChecked(finding),
+    resourceLabel: `${finding.resource.type} ${finding.resource.identifier}`,
   };
+}
+
+/** A jq rewrite carries whether jq compiled it; any other rewrite is offered to copy only when it is JSON that parses. */
+function rewriteChecked(finding: Finding): boolean {
+  if (finding.rewrite === undefined) return false;
+  if (finding.rewriteCompiles !== undefined) return finding.rewriteCompiles;
+  try {
+    JSON.parse(finding.rewrite);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function gateView(report: Report): GateView {
@@ -293,32 +369,61 @@ function gateView(report: Report): GateView {
 }
 
 function chartView(report: Report): ReportView['chart'] {
-  const rows = CATEGORIES.map((category) => ({ category, count: report.findings.filter((f) => f.category === category).length })).filter(
-    (row) => row.count > 0,
+  const manual = report.findings.filter((f) => f.kind === 'manual');
+  const verdictOf = (f: Finding) => f.verdict ?? 'none';
+  const rows = CATEGORIES.map((category) => ({ category, findings: report.findings.filter((f) => f.category === category) })).filter(
+    (row) => row.findings.length > 0,
   );
-  const max = Math.max(1, ...rows.map((row) => row.count));
-  const bars = rows.map((row, index) => {
-    // At least 2 px, so a category with one finding among thousands is still visible.
-    const width = Math.max(2, Math.round((row.count / max) * CHART.barMax));
-    const y = index * CHART.row;
-    return {
-      href: `#category=${row.category}`,
-      label: CATEGORY_DOCS[row.category].title,
-      count: row.count,
-      tone: CATEGORY_DOCS[row.category].kind,
-      y: y + 4,
-      textY: y + 18,
-      width,
-      countX: CHART.labelWidth + width + 6,
+  // Manual categories first, the most breaking first; the automatic ones after, in grey.
+  const manualRows = rows
+    .filter((row) => CATEGORY_DOCS[row.category].kind === 'manual')
+    .sort((a, b) => b.findings.filter((f) => f.verdict === 'breaks').length - a.findings.filter((f) => f.verdict === 'breaks').length);
+  const automatic = report.findings.filter((f) => f.kind === 'automatic');
+  const max = Math.max(1, automatic.length, ...manualRows.map((row) => row.findings.length));
+
+  const bar = (label: string, href: string, findings: readonly Finding[], automatic: boolean, scale: number, filter: string): ChartBarView => {
+    const parts = automatic
+      ? [{ tone: 'automatic', label: 'Automatic', count: findings.length, href }]
+      : CHART_VERDICTS.map((verdict) => ({
+          tone: verdict,
+          label: VERDICT_LABELS[verdict],
+          count: findings.filter((f) => verdictOf(f) === verdict).length,
+          href: `#${filter}verdict=${verdict}`,
+        })).filter((part) => part.count > 0);
+    let x = 0;
+    const segments = parts.map((part) => {
+      const width = Math.max(MIN_SEGMENT, Math.round((part.count / scale) * BAR_UNITS));
+      const segment = { ...part, x, width };
+      x += width;
+      return segment;
+    });
+    // Verbs agree with the count: "1 breaks", "3 break"; "1 needs review", "5 need review".
+    const word = (part: { count: number; label: string }) => {
+      const label = part.label.toLowerCase();
+      return part.count === 1 ? label : label.replace(/^breaks$/, 'break').replace(/^needs /, 'need ');
     };
-  });
+    const detail = automatic ? 'automatic' : parts.map((part) => `${part.count} ${word(part)}`).join(', ');
+    return { href, label, count: findings.length, tone: automatic ? 'automatic' : 'manual', detail, segments };
+  };
+
+  const legend: LegendView[] = [
+    ...CHART_VERDICTS.map((verdict) => ({
+      tone: verdict,
+      label: VERDICT_LABELS[verdict],
+      count: manual.filter((f) => verdictOf(f) === verdict).length,
+      href: `#kind=manual&verdict=${verdict}`,
+    })).filter((item) => item.count > 0),
+    { tone: 'automatic', label: 'Automatic (nothing to do)', count: report.summary.automatic, href: '#kind=automatic' },
+  ].filter((item) => item.count > 0);
   return {
-    shown: bars.length > 0,
-    width: CHART.width,
-    height: Math.max(1, rows.length * CHART.row),
-    labelX: CHART.labelWidth - 8,
-    barX: CHART.labelWidth,
-    bars,
+    shown: rows.length > 0,
+    legend,
+    total: bar('All manual work', '#kind=manual', manual, false, Math.max(1, manual.length), 'kind=manual&'),
+    bars: [
+      ...manualRows.map((row) => bar(CATEGORY_DOCS[row.category].title, `#category=${row.category}`, row.findings, false, max, `category=${row.category}&`)),
+      // The automatic part is one grey row: nothing to do there, so it takes no more room than that.
+      ...(automatic.length > 0 ? [bar('Changes the migration makes by itself', '#kind=automatic', automatic, true, max, '')] : []),
+    ],
   };
 }
 

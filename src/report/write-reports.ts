@@ -1,11 +1,13 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
+import { repositoryPath } from '../gate-run.js';
 import type { Report } from '../model/finding.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
+import { renderMarkdown, type MarkdownMeta } from './markdown.js';
+import { credentialsFromEnv, redactCredentials } from './redact-credentials.js';
 import { renderSarif, type SarifMeta } from './sarif.js';
 import type { RenderMeta } from './view-model.js';
 
@@ -22,7 +24,8 @@ export const FILE_NAMES: Record<Format, string> = {
 
 /** `--format html,json,sarif`: known names only, duplicates folded, written in FORMATS order. */
 export function parseFormats(list: string): Format[] {
-  const asked = list.split(',').map((f) => f.trim()).filter(Boolean);
+  // Case-insensitive: `--format SARIF` and `--format sarif` mean the same.
+  const asked = list.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
   for (const format of asked) {
     if (!(FORMATS as readonly string[]).includes(format)) {
       throw new UsageError(`unknown format "${format}" in --format; choose from ${FORMATS.join(', ')}`);
@@ -35,6 +38,7 @@ export function parseFormats(list: string): Format[] {
 export interface ReportMeta {
   html: RenderMeta;
   sarif: SarifMeta;
+  md?: MarkdownMeta;
 }
 
 export interface RenderedFile {
@@ -59,7 +63,7 @@ function render(report: Report, format: Format, meta: ReportMeta): string {
     case 'junit':
       return renderJunit(report);
     case 'md':
-      return renderMarkdown(report);
+      return renderMarkdown(report, meta.md);
   }
 }
 
@@ -69,11 +73,22 @@ function render(report: Report, format: Format, meta: ReportMeta): string {
  */
 export async function writeReports(
   report: Report,
-  options: { out: string; formats: readonly Format[]; meta: ReportMeta; env: Readonly<Record<string, string | undefined>> },
+  options: {
+    out: string;
+    formats: readonly Format[];
+    meta: ReportMeta;
+    env: Readonly<Record<string, string | undefined>>;
+    /** The run's credentials beyond the environment's (a config file's pair, an exchanged token). */
+    credentials?: readonly string[];
+  },
 ): Promise<string[]> {
   const written: string[] = [];
+  // No report file ever holds the run's credentials, whatever text (a server's error echoing the
+  // request, a pasted URL) carried them in.
+  const credentials = [...credentialsFromEnv(options.env), ...(options.credentials ?? [])];
   // Rendered first, outside the try: a renderer bug is ours, not a file-system problem of the user's.
-  const files = renderReports(report, options.formats, options.meta);
+  const md = { ...savedReportMeta(options.out, options.formats, options.env), ...options.meta.md };
+  const files = renderReports(redactCredentials(report, credentials), options.formats, redactCredentials({ ...options.meta, md }, credentials));
   try {
     await mkdir(options.out, { recursive: true });
     for (const file of files) {
@@ -90,6 +105,17 @@ export async function writeReports(
     throw new InputError(`cannot write the reports: ${(error as Error).message}`, { cause: error });
   }
   return written;
+}
+
+/** The summary names the saved report (HTML first) and, on GitHub Actions, the run that holds it as an artifact. */
+export function savedReportMeta(out: string, formats: readonly Format[], env: Readonly<Record<string, string | undefined>>): MarkdownMeta {
+  const saved = formats.find((format) => format === 'html' || format === 'json');
+  const meta: MarkdownMeta = {};
+  // As given when relative (the checkout, in CI); an absolute path names the runner's disk, so only the file name.
+  if (saved) meta.reportPath = repositoryPath(join(out, FILE_NAMES[saved])) ?? FILE_NAMES[saved];
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: run } = env;
+  if (server && repository && run) meta.runUrl = `${server}/${repository}/actions/runs/${run}`;
+  return meta;
 }
 
 /**

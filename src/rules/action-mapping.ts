@@ -7,7 +7,7 @@ import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
 import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchQueryFindings } from './shared/search-rule-finding.js';
-import { replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
+import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 
 interface Context {
   catalog: Catalog;
@@ -131,11 +131,6 @@ function checkMappingString(context: Context, path: Path, value: string, subject
   } else if (!isPlainText(value)) {
     add(context, path, value, subject, setsTeam);
   }
-}
-
-/** Text jq could only read as an undefined function or a syntax error: a literal value, not code. */
-function isPlainText(value: string): boolean {
-  return !/[.$"()[\]{}|]/.test(value);
 }
 
 /**

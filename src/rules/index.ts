@@ -3,6 +3,10 @@ import { actionMapping } from './action-mapping.js';
 import { actionUserInput } from './action-user-input.js';
 import { calculationProperty } from './calculation-property.js';
 import { integrationMapping } from './integration-mapping.js';
+import { missedDirectOwnership } from './missed-direct-ownership.js';
+import { missedInheritedOwnership } from './missed-inherited-ownership.js';
+import { missedPermissionIdentifiers } from './missed-permission-identifiers.js';
+import { missedTeamRelationRemoval } from './missed-team-relation-removal.js';
 import { mirrorProperty } from './mirror-property.js';
 import { ownershipDirect } from './ownership-direct.js';
 import { ownershipInherited } from './ownership-inherited.js';
@@ -33,4 +37,10 @@ export const RULES: readonly Rule[] = [
   relationOwnership,
   scorecardRule,
   mirrorProperty,
+  // After the migration: what its automatic part should have done and did not, in the same
+  // categories. Each speaks only once the migration has run; the four above only before it.
+  missedDirectOwnership,
+  missedInheritedOwnership,
+  missedTeamRelationRemoval,
+  missedPermissionIdentifiers,
 ];

@@ -1,5 +1,6 @@
 import type { ClientEvent } from '../api/client.js';
 import type { FetchEvent } from './live.js';
+import { REDRAW_LINE } from '../terminal-text.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;
@@ -37,7 +38,7 @@ export function createProgress(options: ProgressOptions): Progress {
     if (!force && now - lastDraw < REDRAW_INTERVAL_MS) return;
     lastDraw = now;
     drawn = true;
-    options.write(`\r\x1b[2K${renderBar({ done, total, requests, waitSeconds: Math.ceil(Math.max(0, waitUntil - now) / 1_000) })}`);
+    options.write(`${REDRAW_LINE}${renderBar({ done, total, requests, waitSeconds: Math.ceil(Math.max(0, waitUntil - now) / 1_000) })}`);
   };
 
   return {

@@ -13,21 +13,54 @@ export const REDACTED = '<redacted>';
 /** Compared on the key lowercased with `_`, `-`, `.` and spaces removed: `X-Api-Key` → `xapikey`. */
 const SECRET_NAME = /secret|token|passw(?:or)?d|passphrase|apikey|privatekey|accesskey|authorization|cookie|credential/;
 
+const normalizeName = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 export function isSecretName(key: string): boolean {
-  return SECRET_NAME.test(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  return SECRET_NAME.test(normalizeName(key));
 }
 
-/** `{{ … }}` templates stay: `{{ .secrets.TOKEN }}` names a secret without holding it, and rules read templates. */
-const TEMPLATE = /(\{\{[\s\S]*?\}\})/;
+/**
+ * Names too short or too common to judge anywhere (a blueprint may well have a `code` property),
+ * but which carry keys in a URL's query (Azure's SAS `sig` and Functions `code`, Google's `key`)
+ * and among HTTP headers (`auth`, `X-Functions-Key`, `X-Hub-Signature`): secret in those two places.
+ */
+const SHORT_SECRET_NAMES: ReadonlySet<string> = new Set(['sig', 'signature', 'code', 'pat', 'key', 'auth', 'sas', 'jwt', 'bearer', 'session', 'sessionid', 'hmac', 'otp']);
+const SECRET_HEADER_ENDING = /(?:key|auth|signature|sig|pat)$/;
+
+/** A query parameter's name that marks its value as a secret. */
+export function isSecretParameter(name: string): boolean {
+  return isSecretName(name) || SHORT_SECRET_NAMES.has(normalizeName(name));
+}
+
+function isSecretHeader(name: string): boolean {
+  return isSecretParameter(name) || SECRET_HEADER_ENDING.test(normalizeName(name));
+}
+
+/**
+ * `{{ … }}` templates stay: `{{ .secrets.TOKEN }}` names a secret without holding it, and rules
+ * read templates. Split by hand, not by a lazy pattern, so many unclosed `{{` stay linear: the
+ * parts alternate text, template, text, …
+ */
+function splitTemplates(value: string): string[] {
+  const parts: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = value.indexOf('{{', at);
+    const close = open < 0 ? -1 : value.indexOf('}}', open + 2);
+    if (close < 0) break; // no template closes after here, so none starts after here either
+    parts.push(value.slice(at, open), value.slice(open, close + 2));
+    at = close + 2;
+  }
+  parts.push(value.slice(at));
+  return parts;
+}
 
 function redactScalar(value: JsonValue): JsonValue {
   if (typeof value === 'number') return REDACTED;
   if (typeof value !== 'string' || value === '') return value;
-  if (!TEMPLATE.test(value)) return REDACTED;
-  return value
-    .split(TEMPLATE)
-    .map((part, index) => (index % 2 === 1 || part.trim() === '' ? part : REDACTED))
-    .join('');
+  const parts = splitTemplates(value);
+  if (parts.length === 1) return REDACTED;
+  return parts.map((part, index) => (index % 2 === 1 || part.trim() === '' ? part : REDACTED)).join('');
 }
 
 /**
@@ -36,10 +69,14 @@ function redactScalar(value: JsonValue): JsonValue {
  * under a plain `url` key is the usual case; the rest of the URL, templates included, stays.
  */
 function redactInlineSecrets(text: string): string {
+  // Each pattern is linear on any text (issue 16): a scheme or a parameter name is only tried where
+  // one can begin, never from inside a run that was already read.
   return text
-    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
-    .replace(/([?&])([^=&#\s]+)=(\{\{[\s\S]*?\}\}|[^&#\s"'}]*)/g, (match, sep: string, name: string, raw: string) =>
-      isSecretName(name) && !raw.startsWith('{{') ? `${sep}${name}=${REDACTED}` : match,
+    .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
+    // `https://TOKEN@host`: a user part alone is how tokens ride in Git and webhook URLs.
+    .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}<>]+)@/gi, `$1${REDACTED}@`)
+    .replace(/([?&])([^=&#?\s]+)=([^&#\s"'}]*)/g, (match, sep: string, name: string, raw: string) =>
+      isSecretParameter(name) && !raw.startsWith('{{') ? `${sep}${name}=${REDACTED}` : match,
     );
 }
 
@@ -48,11 +85,12 @@ function redactInlineSecrets(text: string): string {
  * array) under such a key are redacted; objects under it are walked like any other, their own
  * keys deciding, so `schema.properties.api_token: {type: "string"}` keeps its definition.
  */
-export function redactSecrets(value: JsonValue, secret = false): JsonValue {
+export function redactSecrets(value: JsonValue, secret = false, parentKey = ''): JsonValue {
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret));
   if (value !== null && typeof value === 'object') {
     const result: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, isSecretName(key));
+    const secretKey = normalizeName(parentKey) === 'headers' ? isSecretHeader : isSecretName;
+    for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, secretKey(key), key);
     return result;
   }
   if (secret) return redactScalar(value);

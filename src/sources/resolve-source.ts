@@ -39,6 +39,8 @@ export interface ResolvedSource {
   description: string;
   /** Values of an unexpected shape, one line each with its path (report.notes); `snapshot` keeps them as read. */
   notes: string[];
+  /** The credentials the live read used, so no report or snapshot can repeat them (report/redact-credentials.ts). */
+  credentials?: string[];
 }
 
 /**
@@ -120,5 +122,6 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   // The same check as a recorded file gets, so a live run and its recording note the same values.
   const description = `live org at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
-  return { snapshot, description, notes: [...notes, ...skippedPermissionNotes(snapshot)] };
+  const credentials = connection.credentials.kind === 'token' ? [connection.credentials.token] : [connection.credentials.clientId, connection.credentials.clientSecret];
+  return { snapshot, description, notes: [...notes, ...skippedPermissionNotes(snapshot)], credentials };
 }

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { assertJsonDepth } from '../json-input.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { readInputFile } from '../read-input-file.js';
 import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './validate-snapshot.js';
@@ -9,6 +10,7 @@ import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './valida
  */
 export async function loadSnapshotFile(path: string, options: CheckOptions = {}): Promise<CheckedSnapshot> {
   const text = await readInputFile(path, 'snapshot');
+  assertJsonDepth(text, path, 'snapshot');
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -20,8 +20,8 @@ export function launchChromium(): Promise<Browser> {
 /** Tests write their pages and screenshots under output/ (git-ignored), where a person can open them. */
 export const OUTPUT = resolve('output/browser-tests');
 
-export function writeReportPage(name: string, report: Report): { path: string; url: string; bytes: number } {
-  const html = renderHtml(report, { generatedAt: '2026-01-02T03:04:05.000Z', source: `synthetic ${name}` });
+export function writeReportPage(name: string, report: Report, meta: { appUrl?: string } = {}): { path: string; url: string; bytes: number } {
+  const html = renderHtml(report, { generatedAt: '2026-01-02T03:04:05.000Z', source: `synthetic ${name}`, ...meta });
   const path = resolve(OUTPUT, name, 'index.html');
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, html);

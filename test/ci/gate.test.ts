@@ -34,9 +34,10 @@ describe('evaluateGate', () => {
   it('fails the demo org on its manual findings, and passes it with --fail-on none', () => {
     const report = demoReport();
     const failed = evaluateGate(report, { failOn: 'manual' });
-    const unaffected = report.findings.filter((f) => f.kind === 'manual' && f.verdict === 'unaffected').length;
-    expect(unaffected).toBeGreaterThan(0); // the demo shows one, and it must never fail the gate
-    expect(failed).toEqual({ failOn: 'manual', result: 'failed', failing: report.summary.manual - unaffected, accepted: 0 });
+    // The demo's unaffected references are verified, not findings: every manual finding counts.
+    expect(report.verified?.length).toBeGreaterThan(0);
+    expect(report.findings.some((f) => f.verdict === 'unaffected')).toBe(false);
+    expect(failed).toEqual({ failOn: 'manual', result: 'failed', failing: report.summary.manual, accepted: 0 });
     expect(exitCodeFor(failed)).toBe(EXIT.gateFailed);
     const passed = evaluateGate(report, { failOn: 'none' });
     expect(passed.result).toBe('passed');

@@ -13,6 +13,8 @@ beforeAll(async () => {
 });
 const at = (identifier: string, location: string) =>
   report.findings.find((f) => f.resource.identifier === identifier && f.location === location);
+const verifiedAt = (identifier: string, location: string) =>
+  report.verified?.find((f) => f.resource.identifier === identifier && f.location === location);
 
 describe('the demo org exercises every jq verdict path', () => {
   it('breaks: a title literal, with the rewrite', () => {
@@ -27,9 +29,11 @@ describe('the demo org exercises every jq verdict path', () => {
     expect(at('service', 'calculationProperties.owner_list.calculation')?.verdict).toBe('breaks');
   });
 
-  it('unaffected: already identifiers, and team values compared only with each other', () => {
-    expect(at('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')?.verdict).toBe('unaffected');
-    expect(at('restart_pods', 'trigger.userInputs.properties.force.visible.jqQuery')?.verdict).toBe('unaffected');
+  it('unaffected: already identifiers, and team values compared only with each other; verified, not findings', () => {
+    expect(verifiedAt('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')?.verdict).toBe('unaffected');
+    expect(verifiedAt('restart_pods', 'trigger.userInputs.properties.force.visible.jqQuery')?.verdict).toBe('unaffected');
+    expect(at('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')).toBeUndefined();
+    expect(report.findings.some((f) => f.verdict === 'unaffected')).toBe(false);
   });
 
   it('review: invalid jq touching teams keeps its finding with jq\'s message', () => {

@@ -120,9 +120,11 @@ describe('after the migration, expressions that pass team values through are no 
     for (const evidence of PASS_THROUGH) expect(find(before, evidence).verdict, evidence).toBe('breaks');
   });
 
-  it('after: each is unaffected, saying the org already holds identifiers', () => {
+  it('after: each is unaffected (verified, no longer a finding), saying the org already holds identifiers', () => {
     for (const evidence of PASS_THROUGH) {
-      const finding = find(after, evidence);
+      expect(after.findings.some((f) => f.evidence === evidence), evidence).toBe(false);
+      const finding = after.verified?.find((f) => f.evidence === evidence);
+      if (!finding) throw new Error(`not verified: ${evidence}`);
       expect(finding.verdict, evidence).toBe('unaffected');
       expect(finding.reason, evidence).toContain('the org already holds team identifiers');
       expect(finding.suggestion, evidence).toMatch(/^Nothing to change: the org already holds team identifiers/);

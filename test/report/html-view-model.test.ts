@@ -8,25 +8,34 @@ const meta = { generatedAt: '2026-01-02T03:04:05.000Z', source: 'snapshot fixtur
 const golden = JSON.parse(readFileSync('fixtures/golden/demo-report.json', 'utf8')) as Report;
 
 describe('buildReportView', () => {
-  it('groups the demo findings into the two parts by category, in category order, losing none', () => {
+  it('lists the manual work first, breaking items before those to review, the automatic part last and folded, losing none', () => {
     const view = buildReportView(golden, meta);
-    const [automatic, manual, repository] = view.client.sections;
+    const [manual, repository, automatic] = view.client.sections;
     expect(automatic?.groups.map((g) => g.key)).toEqual([
       'category:ownership-direct',
       'category:ownership-inherited',
       'category:team-relation-removed',
       'category:team-permission-identifiers',
     ]);
-    expect(manual?.groups[0]?.key).toBe('category:calculation-property');
+    expect(manual?.groups[0]?.key).toBe('category:calculation-property:breaks');
     expect(repository?.groups).toEqual([]);
     const listed = view.client.sections.flatMap((s) => s.groups.flatMap((g) => g.items)).sort((a, b) => a - b);
     expect(listed).toEqual(golden.findings.map((_, i) => i));
-    // Every automatic group sits in the automatic part and every manual one in the manual part.
-    for (const section of view.client.sections.slice(0, 2)) {
-      for (const index of section.groups.flatMap((g) => g.items)) expect(golden.findings[index]?.kind).toBe(section.id);
+    // Every breaking item is listed before any other manual item.
+    const order = (manual?.groups ?? []).flatMap((g) => g.items).map((i) => golden.findings[i]?.verdict ?? 'none');
+    const lastBreak = order.lastIndexOf('breaks');
+    expect(order.slice(0, lastBreak + 1).every((v) => v === 'breaks')).toBe(true);
+    const firstUnaffected = order.indexOf('unaffected');
+    if (firstUnaffected !== -1) expect(firstUnaffected).toBeGreaterThan(Math.max(order.lastIndexOf('review'), order.lastIndexOf('none')));
+    expect(order.lastIndexOf('review')).toBeGreaterThan(lastBreak);
+    for (const section of [manual, automatic]) {
+      for (const index of section?.groups.flatMap((g) => g.items) ?? []) expect(golden.findings[index]?.kind).toBe(section?.id);
     }
-    // No repository scanned: no empty "Your repositories" part.
-    expect(view.sections.map((s) => s.id)).toEqual(['automatic', 'manual']);
+    // No repository scanned: no empty "Your repositories" part; the automatic part is folded.
+    expect(view.sections.map((s) => [s.id, s.folded])).toEqual([
+      ['manual', false],
+      ['automatic', true],
+    ]);
   });
 
   it('puts file findings under "Your repositories", grouped by file and ordered by line', () => {
@@ -47,9 +56,9 @@ describe('buildReportView', () => {
     // Not listed twice: the manual part holds only the page finding.
     expect(view.client.sections.find((s) => s.id === 'manual')?.groups.flatMap((g) => g.items)).toEqual([1]);
     expect(view.sections.map((s) => [s.id, s.count])).toEqual([
-      ['automatic', 0],
       ['manual', 1],
       ['repository', 3],
+      ['automatic', 0],
     ]);
     expect(view.cards.map((c) => c.label)).toContain('in your repositories');
   });
@@ -68,7 +77,10 @@ describe('buildReportView', () => {
     const breaks = golden.findings.filter((f) => f.verdict === 'breaks').length;
     expect(breaks).toBeGreaterThan(0);
     expect(view.verdictCards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
-    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'unaffected', 'none']);
+    // Unaffected references are verified, not findings: no filter for them, and their card counts `verified`.
+    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'none']);
+    expect(view.verdictCards.find((c) => c.tone === 'unaffected')).toMatchObject({ value: golden.verified?.length, href: '#verified-h' });
+    expect(golden.verified?.length).toBeGreaterThan(0);
   });
 
   it('shows the gate and stale baseline entries when the report carries them, and marks accepted findings', () => {
@@ -92,11 +104,18 @@ describe('buildReportView', () => {
     expect(buildReportView(reportOf([]), { ...meta, generatedAt: 'yesterday' }).generatedAtLabel).toBe('yesterday');
   });
 
-  it('scales chart bars to the largest category and keeps tiny ones visible', () => {
+  it('scales chart bars to the largest category, stacks them by verdict, and keeps tiny segments visible', () => {
     const view = buildReportView(syntheticReport(1300), meta);
-    const widths = view.chart.bars.map((b) => b.width);
-    expect(Math.max(...widths)).toBe(270);
-    expect(Math.min(...widths)).toBeGreaterThanOrEqual(2);
+    const widths = view.chart.bars.map((b) => b.segments.reduce((sum, s) => sum + s.width, 0));
+    expect(Math.max(...widths)).toBeGreaterThanOrEqual(1000);
+    expect(Math.min(...view.chart.bars.flatMap((b) => b.segments.map((s) => s.width)))).toBeGreaterThanOrEqual(4);
     expect(view.chart.bars.reduce((sum, b) => sum + b.count, 0)).toBe(1300);
+    expect(view.chart.bars.filter((b) => b.tone === 'automatic').map((b) => b.href)).toEqual(['#kind=automatic']);
+    // Segments of a row sit side by side, and each names one verdict (or automatic) only.
+    for (const bar of view.chart.bars) {
+      bar.segments.forEach((s, i) => expect(s.x).toBe(i === 0 ? 0 : (bar.segments[i - 1]?.x ?? 0) + (bar.segments[i - 1]?.width ?? 0)));
+      expect(bar.segments.reduce((sum, s) => sum + s.count, 0)).toBe(bar.count);
+    }
+    expect(view.chart.total.count).toBe(view.manual);
   });
 });

@@ -108,7 +108,7 @@ describe('report.css colours', () => {
   it('keep text at 4.5:1 or better on every background, light, dark and print', () => {
     expect(schemes.length).toBe(3);
     for (const vars of schemes) {
-      for (const fg of ['fg', 'muted', 'auto', 'manual', 'bad', 'focus']) {
+      for (const fg of ['fg', 'muted', 'auto', 'manual', 'none', 'unaffected', 'bad', 'focus']) {
         for (const bg of ['bg', 'panel']) {
           const [a, b] = [vars[fg] ?? schemes[0]?.[fg], vars[bg] ?? schemes[0]?.[bg]];
           expect(contrast(a ?? '', b ?? ''), `--${fg} on --${bg}: ${a} on ${b}`).toBeGreaterThanOrEqual(4.5);

@@ -74,7 +74,7 @@ describe('rule registry', () => {
       (category) => category !== 'external-ownership',
     );
     expect(expected.length).toBe(14);
-    expect(RULES.map((rule) => rule.category).sort()).toEqual([...expected].sort());
+    expect([...new Set(RULES.map((rule) => rule.category))].sort()).toEqual([...expected].sort());
   });
 
   it('deep-freezes rule input, so a rule that mutates what it reads fails', () => {
@@ -93,9 +93,11 @@ describe('rule registry', () => {
     expect([...CATEGORIES]).toEqual([...CONTRACT_CATEGORIES, ...EXTENSION_CATEGORIES.map(([, category]) => category)]);
   });
 
-  it('holds no category twice', () => {
+  it('holds a category twice only for the automatic part: once before the migration, once for what it left undone', () => {
     const categories = RULES.map((rule) => rule.category);
-    expect(new Set(categories).size).toBe(categories.length);
+    const twice = categories.filter((category, index) => categories.indexOf(category) !== index);
+    expect(twice.sort()).toEqual(['ownership-direct', 'ownership-inherited', 'team-permission-identifiers', 'team-relation-removed']);
+    for (const category of twice) expect(CATEGORY_DOCS[category].kind).toBe('automatic');
   });
 });
 

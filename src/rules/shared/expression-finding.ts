@@ -106,7 +106,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion,
     verdict: impact.verdict,
   };
-  if (impact.rewrite !== undefined) draft.rewrite = impact.rewrite;
+  if (impact.rewrite !== undefined) {
+    draft.rewrite = impact.rewrite;
+    draft.rewriteCompiles = impact.rewriteChecked === true;
+  }
   const note = noteFor(impact, catalog.jq !== undefined);
   if (note !== undefined) draft.note = note;
   return draft;

@@ -38,6 +38,14 @@ export function templateExpressions(text: string): string[] {
 }
 
 /**
+ * Text jq could only read as an undefined function or a syntax error: in a mapping, a literal
+ * value (`"Cluster"`, a team identifier), not code.
+ */
+export function isPlainText(value: string): boolean {
+  return !/[.$"()[\]{}|]/.test(value);
+}
+
+/**
  * `text` with the jq of each `{{ … }}` template replaced by `replace(expression)` (trimmed, as
  * `templateExpressions` yields it); undefined keeps the template. Text outside templates is
  * never touched, even when it spells the same expression.

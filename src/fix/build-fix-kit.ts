@@ -1,0 +1,35 @@
+import type { Catalog } from '../catalog/catalog.js';
+import type { JqEngine } from '../jq/engine.js';
+import type { Report } from '../model/finding.js';
+import { dataMigrationFiles, relationMoves } from './data-migration.js';
+import { fixReadme } from './fix-readme.js';
+import { jsonText, type FixFile, type FixKit } from './fix-kit.js';
+import { predictOrg } from './predicted-org.js';
+import { repoPatch, type RepoFile } from './repo-patch.js';
+import { resourceBodies } from './resource-bodies.js';
+
+export interface FixKitInput {
+  catalog: Catalog;
+  report: Report;
+  jq?: JqEngine;
+  /** The text of every repository file a finding points at, as read at the edge (path as in the findings). */
+  repoFiles?: readonly RepoFile[];
+}
+
+/** Every file of the kit, pure: the writer puts them on disk. */
+export function buildFixKit(input: FixKitInput): FixKit {
+  const { catalog, report, jq } = input;
+  const findings = report.findings;
+  const moves = relationMoves(catalog, findings);
+  const predicted = predictOrg(catalog, findings, moves, jq);
+  const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted);
+  const patch = repoPatch(findings, input.repoFiles ?? []);
+  const files: FixFile[] = [...bodies.files];
+  if (patch.file) files.push(patch.file);
+  files.push(...dataMigrationFiles(moves));
+  const resolved = [...new Set(files.flatMap((file) => file.findings))];
+  files.push({ path: 'predicted-org.json', kind: 'predicted-org', findings: resolved.sort(), content: jsonText(predicted) });
+  const unresolved = [...bodies.unresolved, ...patch.unresolved].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  files.push(...fixReadme(files, moves, unresolved, report));
+  return { files, unresolved, patched: patch.patched };
+}

@@ -1,0 +1,78 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { relationsOf } from '../catalog/inheritance.js';
+import type { JsonValue } from '../model/json.js';
+import type { Finding } from '../model/finding.js';
+import type { EntityRecord } from '../model/snapshot.js';
+import { jsonText, type FixFile } from './fix-kit.js';
+import { fileName } from './org-rewrite.js';
+
+/** Spec §4.1 rule 1 and §8.2: a bulk request carries at most 100 entities. */
+export const BULK_LIMIT = 100;
+
+/** One blueprint whose teams live only in relations to `_team`: the data-migration step it needs. */
+export interface RelationMove {
+  blueprint: string;
+  relations: string[];
+  findings: string[];
+  /** The builder's `Migrate data` mapping (spec §4.2). */
+  mapping: { entity: { team: string } };
+  /** Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation. */
+  payloads: { entities: { identifier: string; team: string[] }[] }[];
+}
+
+/** The relation-ownership findings of the org, one move per blueprint. */
+export function relationMoves(catalog: Catalog, findings: readonly Finding[], limit = BULK_LIMIT): RelationMove[] {
+  const byBlueprint = new Map<string, { relations: string[]; findings: string[] }>();
+  for (const finding of findings) {
+    if (finding.category !== 'relation-ownership' || finding.resource.type !== 'blueprint') continue;
+    const relation = /^relations\.(.+)$/.exec(finding.location)?.[1];
+    if (relation === undefined || !(relation in relationsOf(catalog.blueprints.get(finding.resource.identifier)))) continue;
+    const move = byBlueprint.get(finding.resource.identifier) ?? { relations: [], findings: [] };
+    move.relations.push(relation);
+    move.findings.push(finding.id);
+    byBlueprint.set(finding.resource.identifier, move);
+  }
+  return [...byBlueprint].sort(([a], [b]) => (a < b ? -1 : 1)).map(([blueprint, { relations, findings: ids }]) => {
+    const entities = (catalog.entities.get(blueprint) ?? []).flatMap((entity) => {
+      const team = relationTeams(entity, relations);
+      return team.length > 0 ? [{ identifier: entity.identifier, team }] : [];
+    });
+    return { blueprint, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })) };
+  });
+}
+
+/** One relation is read as it is (spec §4.2); several are joined into one list of team identifiers. */
+function teamExpression(relations: readonly string[]): string {
+  if (relations.length === 1) return `.relations.${relations[0]}`;
+  return `[${relations.map((r) => `.relations.${r}`).join(', ')}] | flatten | map(select(. != null)) | unique`;
+}
+
+/** The `_team` identifiers an entity's relations hold, in order, without repeats. */
+export function relationTeams(entity: EntityRecord, relations: readonly string[]): string[] {
+  const values = relations.flatMap((relation) => {
+    const value = (entity.relations as Record<string, JsonValue> | undefined)?.[relation];
+    return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  });
+  return [...new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''))];
+}
+
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/** `data-migration/<blueprint>.json` and `bulk/<blueprint>-NNN.json` for each move. */
+export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
+  return moves.flatMap((move) => {
+    const name = fileName(move.blueprint);
+    const mapping: FixFile = { path: `data-migration/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.mapping) };
+    const bulk = move.payloads.map((payload, index): FixFile => ({
+      path: `data-migration/bulk/${name}-${String(index + 1).padStart(3, '0')}.json`,
+      kind: 'bulk-upsert',
+      findings: move.findings,
+      content: jsonText(payload),
+    }));
+    return [mapping, ...bulk];
+  });
+}

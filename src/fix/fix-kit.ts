@@ -1,0 +1,38 @@
+import type { Finding } from '../model/finding.js';
+import type { PatchedFile } from './repo-patch.js';
+
+/** The fix kit (contracts.md §3.3 `fixes`): files for people to apply; the tool itself never sends them. */
+
+export type FixKind = 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme';
+
+export interface FixFile {
+  /** Relative to the fix folder, with `/`. */
+  path: string;
+  kind: FixKind;
+  /** Ids of the findings this file resolves. */
+  findings: string[];
+  content: string;
+}
+
+/** A finding whose fix could not be computed, and what is missing for it. */
+export interface UnresolvedFix {
+  id: string;
+  missing: string;
+}
+
+export interface FixKit {
+  files: FixFile[];
+  unresolved: UnresolvedFix[];
+  /** The repository files `repo.patch` changes, before and after: `--fix` writes them in place. */
+  patched: PatchedFile[];
+}
+
+/** JSON files of the kit: two-space indent and a final newline, so they diff and paste cleanly. */
+export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** What a finding with no rewrite lacks: the teams map for a title, else a person's decision. */
+export function missingFix(finding: Finding): string {
+  if (/--teams-map/.test(finding.suggestion)) return 'a team identifier that is not known yet: pass --teams-map (or re-run once the _team entities exist)';
+  if (finding.verdict === 'review') return 'a decision by a person: the expression reads team values, and what it should read instead depends on its intent';
+  return 'a rewrite that can be computed: what to write depends on what the code is meant to do, so it is left to a person (see the suggestion)';
+}

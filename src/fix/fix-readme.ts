@@ -1,0 +1,91 @@
+import type { Report } from '../model/finding.js';
+import { REDACTED } from '../sources/redact.js';
+import { BULK_LIMIT, type RelationMove } from './data-migration.js';
+import type { FixFile, UnresolvedFix } from './fix-kit.js';
+import { fileName } from './org-rewrite.js';
+
+/** The folder's README and the data-migration folder's README: what each file is, the commands, the order. */
+export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report): FixFile[] {
+  const count = (kind: FixFile['kind']) => files.filter((file) => file.kind === kind).length;
+  const lines = [
+    `# Fix kit for ${report.organization.name}`,
+    '',
+    'Written by teams-migration-audit, which only reads the service: nothing here has been sent anywhere.',
+    'Apply the files yourself, in this order:',
+    '',
+    '1. Before the migration: read `repo.patch` and check that it applies (`git apply --check fixes/repo.patch`).',
+    '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`, spec §4.3).',
+    `3. After it has finished, paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
+    '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.',
+    "5. Apply the repository patch, from the directory the audit ran in: `git apply --check fixes/repo.patch && git apply fixes/repo.patch` (or run the audit again with `--fix`), then `terraform plan` / `pulumi preview` before applying.",
+    '6. Run the audit again: `predicted-org.json` is the org it expects to find, and analysing it gives no finding that breaks.',
+    '',
+    '## Files',
+    '',
+    ...files.map((file) => `- \`${file.path}\` (${file.kind}): resolves ${file.findings.length} finding(s)`),
+    '- `README.md`, `data-migration/README.md`: this guide',
+    '',
+  ];
+  if (files.some((file) => file.kind === 'repo-patch')) {
+    lines.push(
+      '## Terraform and Pulumi notes',
+      '',
+      '- `ownership` needs provider port-labs/port-labs ≥ 2.1.4 (Pulumi ≥ 2.1.4); `port_system_blueprint` needs ≥ 2.2.0: the patch raises the version constraint where it is lower.',
+      '- `_user` and `_team` become `port_system_blueprint` with an `import` block (Terraform ≥ 1.5) and a `removed` block with `destroy = false` (Terraform ≥ 1.7), so the old address is forgotten, never destroyed. On older Terraform: `terraform state rm port_blueprint.<name>` and `terraform import port_system_blueprint.<name> <identifier>` instead.',
+      '- Pulumi `SystemBlueprint` is adopted with the `import` resource option (TypeScript: added by the patch; Python: add `opts=pulumi.ResourceOptions(import_="<identifier>")` yourself).',
+      '',
+    );
+  }
+  // The org was read with its secrets cut out: a body pasted as it is would overwrite them.
+  const redacted = files.filter((file) => file.kind === 'resource' && file.content.includes(REDACTED));
+  if (redacted.length > 0) {
+    lines.push(
+      '## Before you paste: secrets were cut',
+      '',
+      `These bodies hold \`${REDACTED}\` where the org had a secret (a header, a token): put the real value back before saving, or the builder stores the marker.`,
+      '',
+      ...redacted.map((file) => `- \`${file.path}\``),
+      '',
+    );
+  }
+  if (unresolved.length > 0) {
+    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- finding \`${u.id}\`: needs ${u.missing}`), '');
+  }
+  const readme: FixFile = { path: 'README.md', kind: 'readme', findings: [], content: lines.join('\n') };
+  return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
+}
+
+function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
+  const requests = moves.reduce((sum, move) => sum + move.payloads.length, 0);
+  const lines = [
+    '# Moving teams out of relations to `_team`',
+    '',
+    'These blueprints keep their teams only in a relation to `_team`: the migration creates no ownership for them (spec §4.3).',
+    'Run this after the migration: the relations hold `_team` identifiers, which `$team` takes only from then on.',
+    'For each blueprint, in the order of the table below: give it Direct ownership, then move the data, by one of two ways.',
+    '',
+    "**In the builder** (no API calls): open the blueprint, set ownership to Direct, choose `Migrate data`, and paste the mapping from `data-migration/<blueprint>.json` (spec §4.2).",
+    '',
+    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation.`,
+    "`merge=true` keeps every other field of the entity: only `team` is written. Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",
+    '',
+    '```sh',
+    ...moves.flatMap((move) =>
+      move.payloads.map(
+        (_, index) =>
+          `curl -sS --fail-with-body -X POST "$PORT_API/v1/blueprints/${encodeURIComponent(move.blueprint)}/entities/bulk?upsert=true&merge=true" -H "Authorization: Bearer $PORT_TOKEN" -H 'Content-Type: application/json' --data @bulk/${bulkName(move.blueprint, index)}`,
+      ),
+    ),
+    '```',
+    '',
+    `Request budget: ${requests} request(s) in all, one per file (a bulk request counts as one against the rate limit, spec §4.1), sent once: ${requests} request(s) in one 5-minute window (spec §8.3) when the org's \`x-ratelimit-limit\` allows that many, else spread over as many windows as it takes. On a 429, wait the seconds in \`x-ratelimit-reset\` (60 when absent) and send the same file again: an upsert is safe to repeat.`,
+    '',
+    '| blueprint | relation(s) | entities | files |',
+    '|---|---|---|---|',
+    ...moves.map((move) => `| ${move.blueprint} | ${move.relations.join(', ')} | ${move.payloads.reduce((sum, p) => sum + p.entities.length, 0)} | ${move.payloads.length} |`),
+    '',
+  ];
+  return { path: 'data-migration/README.md', kind: 'readme', findings: [], content: lines.join('\n') };
+}
+
+const bulkName = (blueprint: string, index: number) => `${fileName(blueprint)}-${String(index + 1).padStart(3, '0')}.json`;

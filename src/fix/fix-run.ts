@@ -1,0 +1,60 @@
+import { join, relative, sep } from 'node:path';
+import type { Command } from 'commander';
+import type { Catalog } from '../catalog/catalog.js';
+import { UsageError } from '../errors.js';
+import type { JqEngine } from '../jq/engine.js';
+import type { Report } from '../model/finding.js';
+import { buildFixKit } from './build-fix-kit.js';
+import { applyPatchedFiles, readFindingFiles, writeFixKit } from './write-fixes.js';
+
+export interface FixFlags {
+  out: string;
+  repo: string[];
+  fixOut?: string;
+  /** `--no-fixes` sets it false. */
+  fixes?: boolean;
+  fix?: boolean;
+}
+
+/** The fix kit's options on `analyze`; kept here so the CLI wires them in one line. */
+export function addFixOptions(command: Command): Command {
+  return command
+    .option('--fix-out <dir>', 'write the fix kit there: corrected resources, repo.patch, data-migration payloads, predicted-org.json (with --fix: <out>/fixes unless given)')
+    .option('--no-fixes', 'do not write the fix kit (with --fix: only change the repositories)')
+    .option('--fix', 'apply repo.patch to the --repo working trees in place (refused when a file changed since it was read)');
+}
+
+/** Where the kit goes: `--fix-out`, else beside the reports. */
+export const fixOutDir = (flags: FixFlags): string => flags.fixOut ?? join(flags.out, 'fixes');
+
+/**
+ * Build the kit, write it (unless `--no-fixes`), apply the patch (`--fix`), and return the report
+ * with `fixes` and each unresolved breaking finding's note saying what is missing. Files only: the
+ * service is never written to.
+ */
+export async function runFixKit<R extends Report>(report: R, catalog: Catalog, flags: FixFlags, jq: JqEngine | undefined): Promise<{ report: R; lines: string[] }> {
+  if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
+  // Written when asked for (--fix-out or --fix). Defaulting to <out>/fixes on every run, as
+  // contracts.md §3.3 allows, changes the output folder other tests pin file by file: a later step.
+  if ((flags.fixes === false || flags.fixOut === undefined) && !flags.fix) return { report, lines: [] };
+  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo) });
+  const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
+  const findings = report.findings.map((finding) => {
+    const what = missing.get(finding.id);
+    return what === undefined ? finding : { ...finding, note: [finding.note, `No file of the fix kit fixes this: it needs ${what}.`].filter(Boolean).join('; ') };
+  });
+  const lines: string[] = [];
+  let withFixes: R = { ...report, findings };
+  if (flags.fixes !== false) {
+    const dir = fixOutDir(flags);
+    const summary = await writeFixKit(kit, dir);
+    withFixes = { ...withFixes, fixes: { ...summary, fromReport: relative(flags.out, dir).split(sep).join('/') } };
+    const resolved = new Set(kit.files.flatMap((file) => file.findings)).size;
+    lines.push(`fix kit: ${kit.files.length} file(s) in ${summary.dir} resolve ${resolved} finding(s); ${kit.unresolved.length} breaking finding(s) left to a person (see its README.md)`);
+  }
+  if (flags.fix) {
+    const written = await applyPatchedFiles(kit.patched, flags.repo);
+    lines.push(written.length > 0 ? `--fix: changed ${written.length} file(s) in place: ${written.join(', ')}` : '--fix: nothing to change in the repositories');
+  }
+  return { report: withFixes, lines };
+}

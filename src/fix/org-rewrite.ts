@@ -1,0 +1,158 @@
+import type { JqEngine } from '../jq/engine.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Finding } from '../model/finding.js';
+import { missingFix } from './fix-kit.js';
+import type { OrgSnapshot } from '../model/snapshot.js';
+import { splitPath } from '../repo/located-json.js';
+import { isPlainText, templateExpressions } from '../rules/shared/walk.js';
+
+type Segment = string | number;
+
+/** Where a finding of the org points: the record it is in and the path inside that record. */
+export interface OrgTarget {
+  /** `org/<type>/<identifier>.json`, or `….permissions.json` for a resource's permissions. */
+  file: string;
+  record: JsonObject;
+  path: Segment[];
+}
+
+/** Findings whose rewrite is not a new value for their location: the migration or the data-migration files carry them. */
+const NOT_A_VALUE: ReadonlySet<string> = new Set(['ownership-direct', 'ownership-inherited', 'team-relation-removed', 'relation-ownership', 'team-permission-identifiers']);
+
+/** The record of `snapshot` a finding of the org is about, or undefined (a file finding, a resource not in the snapshot). */
+export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTarget | undefined {
+  const { type, identifier } = finding.resource;
+  const path = [...splitPath(finding.location)];
+  const safe = fileName(identifier);
+  const inPermissions = path[0] === 'permissions';
+  const permissionsOf = (map: Record<string, JsonObject | null> | null | undefined, kind: string): OrgTarget | undefined => {
+    const record = map?.[identifier];
+    return isObject(record) ? { file: `org/${kind}/${safe}.permissions.json`, record, path: path.slice(1) } : undefined;
+  };
+  const byKey = (list: readonly JsonObject[] | null | undefined, kind: string, key = 'identifier'): OrgTarget | undefined => {
+    const record = list ? indexOf(list, key).get(identifier) : undefined;
+    return record ? { file: `org/${kind}/${safe}.json`, record, path } : undefined;
+  };
+  switch (type) {
+    case 'blueprint':
+      return inPermissions ? permissionsOf(snapshot.blueprintPermissions, type) : byKey(snapshot.blueprints, type);
+    case 'action':
+    case 'automation':
+      return inPermissions ? permissionsOf(snapshot.actionPermissions, type) : byKey(snapshot.actions, type);
+    case 'page':
+      return inPermissions ? permissionsOf(snapshot.pagePermissions, type) : byKey(snapshot.pages, type);
+    case 'integration':
+      return byKey(snapshot.integrations, type, 'installationId') ?? byKey(snapshot.integrations, type);
+    case 'webhook':
+      return byKey(snapshot.webhooks, type);
+    case 'scorecard': {
+      const [blueprint, scorecard] = splitScorecardId(identifier);
+      const record = (snapshot.scorecards ?? []).find((item) => isObject(item) && item.blueprint === blueprint && item.identifier === scorecard);
+      return isObject(record) ? { file: `org/scorecard/${safe}.json`, record, path } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Records by key, built once per list (a big org has thousands of findings over thousands of resources). */
+const INDEXES = new WeakMap<readonly JsonObject[], { key: string; size: number; map: Map<unknown, JsonObject> }[]>();
+
+function indexOf(list: readonly JsonObject[], key: string): Map<unknown, JsonObject> {
+  const indexes = INDEXES.get(list) ?? [];
+  let index = indexes.find((i) => i.key === key && i.size === list.length);
+  if (!index) {
+    const map = new Map<unknown, JsonObject>();
+    for (const item of list) if (isObject(item) && !map.has(item[key])) map.set(item[key], item);
+    index = { key, size: list.length, map };
+    INDEXES.set(list, [...indexes.filter((i) => i.key !== key), index]);
+  }
+  return index.map;
+}
+
+function splitScorecardId(identifier: string): [string, string] {
+  const slash = identifier.indexOf('/');
+  return slash < 0 ? ['', identifier] : [identifier.slice(0, slash), identifier.slice(slash + 1)];
+}
+
+/** A resource identifier as a file name: path separators and other unsafe characters become `_`. */
+export function fileName(identifier: string): string {
+  const name = identifier.replace(/[^A-Za-z0-9@_.+=-]/g, '_');
+  return name === '' || name === '.' || name === '..' ? `_${name}` : name;
+}
+
+export type RewriteOutcome = { applied: true } | { applied: false; missing: string };
+
+/**
+ * Put a finding's rewrite into `record` (mutated: callers pass their own copy). A string keeps the
+ * rewrite as its new text; a list or object takes the parsed rewrite; a write to a removed team
+ * relation moves to the mapping's `team`. jq is checked to compile first, so no file holds jq that fails.
+ */
+export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], finding: Finding, jq: JqEngine | undefined): RewriteOutcome {
+  if (NOT_A_VALUE.has(finding.category)) return { applied: false, missing: 'the migration or the data-migration files make this change' };
+  if (finding.rewrite === undefined) return { applied: false, missing: missingFix(finding) };
+  const parentPath = path.slice(0, -1);
+  const key = path[path.length - 1];
+  const parent = valueAt(record, parentPath);
+  if (key === undefined || !isContainer(parent) || !(key in parent)) return { applied: false, missing: `the value at ${finding.location} is no longer there` };
+  const current = (parent as Record<string | number, JsonValue>)[key];
+  const parsed = parseJson(finding.rewrite);
+
+  if (typeof current === 'string') {
+    // `{"team": …}` for a relation write: the value moves from relations.<relation> to team.
+    const moved = isObject(parsed) && typeof parsed.team === 'string' && parentPath[parentPath.length - 1] === 'relations' ? parsed.team : undefined;
+    const text = moved ?? finding.rewrite;
+    const compiles = checkJq(text, finding.location, jq);
+    if (compiles !== undefined) return { applied: false, missing: compiles };
+    if (moved !== undefined) {
+      const mapping = valueAt(record, parentPath.slice(0, -1));
+      if (!isObject(mapping)) return { applied: false, missing: `the mapping around ${finding.location} is not an object` };
+      delete (parent as JsonObject)[key as string];
+      if (Object.keys(parent as JsonObject).length === 0) delete mapping.relations;
+      mapping.team = moved;
+      return { applied: true };
+    }
+    (parent as Record<string | number, JsonValue>)[key] = text;
+    return { applied: true };
+  }
+  if (parsed === undefined) return { applied: false, missing: `the rewrite is not JSON, so it cannot replace the ${Array.isArray(current) ? 'list' : 'value'} at ${finding.location}` };
+  (parent as Record<string | number, JsonValue>)[key] = parsed;
+  return { applied: true };
+}
+
+/** Fields that hold jq in the org's resources; a rewrite there must compile. */
+const JQ_FIELD = /(^|\.)(calculation|jqQuery)$|conditions\[\d+\]$|expressions\[\d+\]$|(^|\.)(mappings|entity|mapping)(\[\d+\])?\.(identifier|title|team|blueprint|icon|properties\.[^.]+|relations\.[^.]+)$|(^|\.)(team|teams)$/;
+
+const MAPPING_FIELD = /(^|\.)(mappings|entity|mapping)(\[\d+\])?\./;
+
+/** undefined when the jq compiles (or no jq engine is loaded to say), else why the rewrite is not used. */
+export function checkJq(text: string, location: string, jq: JqEngine | undefined): string | undefined {
+  if (!jq) return undefined;
+  // A mapping reads plain text as a literal (a team identifier written for a title), as the rule does.
+  const literal = MAPPING_FIELD.test(location) && isPlainText(text);
+  const expressions = text.includes('{{') ? templateExpressions(text) : JQ_FIELD.test(location) && !literal ? [text] : [];
+  for (const expression of expressions) {
+    const result = jq.validate(expression);
+    if (!result.ok) return `a rewrite that compiles: jq rejects ${JSON.stringify(expression)} (${result.error})`;
+  }
+  return undefined;
+}
+
+function valueAt(root: JsonValue, path: readonly Segment[]): JsonValue | undefined {
+  let value: JsonValue | undefined = root;
+  for (const segment of path) {
+    if (!isContainer(value)) return undefined;
+    value = (value as Record<string | number, JsonValue>)[segment];
+  }
+  return value;
+}
+
+const isContainer = (value: unknown): value is JsonObject | JsonValue[] => typeof value === 'object' && value !== null;
+
+function parseJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,115 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
+import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
+import { translateTeamValues } from '../catalog/teams.js';
+import type { JqEngine } from '../jq/engine.js';
+import { isObject, type JsonValue } from '../model/json.js';
+import type { Finding } from '../model/finding.js';
+import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
+import type { RelationMove } from './data-migration.js';
+import { relationTeams } from './data-migration.js';
+import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
+import { hasTeamValue } from '../repo/context.js';
+
+/**
+ * The org as it will be after the migration (spec §4.3, "Migrated automatically") with every fix
+ * of the kit applied: the resources' rewrites, and the data moved out of relations to `_team`.
+ * Team titles whose identifier is not known stay titles: the prediction invents no identifier.
+ */
+export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves: readonly RelationMove[], jq: JqEngine | undefined): OrgSnapshot {
+  const org = structuredClone(catalog.snapshot);
+  // The fixes first: their locations are paths in the org as it is today.
+  for (const finding of findings) {
+    if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
+    const target = locateOrgTarget(org, finding);
+    if (target) applyOrgRewrite(target.record, target.path, finding, jq);
+  }
+  const translate = (values: readonly string[]) => translateTeamValues(catalog.teams, values);
+  migrateTeams(org, catalog);
+  migrateBlueprints(org, catalog, moves);
+  for (const map of [org.blueprintPermissions, org.actionPermissions, org.pagePermissions]) {
+    for (const permissions of Object.values(map ?? {})) if (permissions) translatePermissionTeams(permissions, translate);
+  }
+  for (const [blueprint, records] of Object.entries(org.entities ?? {})) {
+    if (blueprint.startsWith('_') || !Array.isArray(records)) continue;
+    for (const entity of records) translateEntityTeam(entity, translate);
+  }
+  return org;
+}
+
+/** The migration creates `_user` and `_team` and a `_team` entity per team; `$team` values are its identifiers. */
+function migrateTeams(org: OrgSnapshot, catalog: Catalog): void {
+  for (const system of ['_user', TEAM_BLUEPRINT]) {
+    if (!org.blueprints.some((b) => b.identifier === system)) {
+      org.blueprints.push({ identifier: system, title: system === TEAM_BLUEPRINT ? 'Team' : 'User', schema: { properties: {}, required: [] }, relations: {} });
+    }
+  }
+  if (org.teams) {
+    org.teams = org.teams.map((team) => {
+      const identifier = catalog.teams.byTitle.get(team.name)?.identifier;
+      return identifier !== undefined ? { ...team, identifier } : team;
+    });
+  }
+  if (org.entities) {
+    const teamEntities = [...(org.entities[TEAM_BLUEPRINT] ?? [])];
+    const known = new Set(teamEntities.map((entity) => entity.identifier));
+    for (const team of catalog.teams.byTitle.values()) {
+      if (team.identifier === undefined || known.has(team.identifier)) continue;
+      teamEntities.push({ identifier: team.identifier, title: team.title });
+      known.add(team.identifier);
+    }
+    org.entities[TEAM_BLUEPRINT] = teamEntities;
+  }
+}
+
+function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly RelationMove[]): void {
+  const moved = new Map(moves.map((move) => [move.blueprint, move.relations]));
+  for (const blueprint of org.blueprints) {
+    const id = typeof blueprint.identifier === 'string' ? blueprint.identifier : undefined;
+    if (id === undefined || id.startsWith('_')) continue;
+    const path = teamInheritancePath(blueprint);
+    const resolution = catalog.inheritance.get(id);
+    const entities = org.entities?.[id] ?? [];
+    if (path !== undefined && resolution?.kind === 'team-relation') {
+      // Beta case: the relation goes, its teams are the entities' own, ownership is Direct.
+      for (const entity of entities) moveRelationToTeam(entity, [resolution.relation], true);
+      const relations = relationsOf(blueprint);
+      delete relations[resolution.relation];
+      blueprint.relations = relations;
+      blueprint.ownership = { type: 'Direct' };
+    } else if (path !== undefined) {
+      blueprint.ownership = { type: 'Inherited', path };
+    } else if (moved.has(id)) {
+      // The kit's data-migration step: Direct ownership first, then the relation's teams copied in.
+      blueprint.ownership ??= { type: 'Direct' };
+      for (const entity of entities) moveRelationToTeam(entity, moved.get(id)!, false);
+    } else if (!isObject(blueprint.ownership) && entities.some((entity) => hasTeamValue(entity.team))) {
+      blueprint.ownership = { type: 'Direct' };
+    }
+    if ('teamInheritance' in blueprint) delete blueprint.teamInheritance;
+  }
+}
+
+function moveRelationToTeam(entity: EntityRecord, relations: readonly string[], removeRelation: boolean): void {
+  const teams = relationTeams(entity, relations);
+  if (!hasTeamValue(entity.team) && teams.length > 0) entity.team = teams;
+  if (removeRelation && isObject(entity.relations)) for (const relation of relations) delete entity.relations[relation];
+}
+
+function translateEntityTeam(entity: EntityRecord, translate: (values: readonly string[]) => string[]): void {
+  if (typeof entity.team === 'string') entity.team = translate([entity.team])[0]!;
+  else if (Array.isArray(entity.team)) entity.team = translate(entity.team.filter((v): v is string => typeof v === 'string'));
+}
+
+/** Every `teams` list in a permissions document: titles become identifiers, as the migration does. */
+function translatePermissionTeams(node: JsonValue, translate: (values: readonly string[]) => string[]): void {
+  if (Array.isArray(node)) {
+    for (const item of node) translatePermissionTeams(item, translate);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'teams' && Array.isArray(value) && value.every((v) => typeof v === 'string')) node[key] = translate(value as string[]);
+    else if (value !== undefined) translatePermissionTeams(value, translate);
+  }
+}

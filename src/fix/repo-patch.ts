@@ -1,0 +1,130 @@
+import type { Finding } from '../model/finding.js';
+import { textSecretFragments } from '../repo/redact-findings.js';
+import { missingFix, type FixFile, type UnresolvedFix } from './fix-kit.js';
+import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
+import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
+
+/** A repository file as read at the edge: its path as the findings name it, and its text. */
+export interface RepoFile {
+  path: string;
+  text: string;
+}
+
+/** One file the patch changes: the text it was computed from and the text after it (`--fix` writes it). */
+export interface PatchedFile {
+  path: string;
+  before: string;
+  after: string;
+}
+
+export interface RepoPatch {
+  file?: FixFile;
+  patched: PatchedFile[];
+  unresolved: UnresolvedFix[];
+}
+
+/** `path:line` → path and 1-based line. */
+export function fileLocation(location: string): { path: string; line: number } | undefined {
+  const match = /^(.*):(\d+)$/.exec(location);
+  return match ? { path: match[1]!, line: Number(match[2]) } : undefined;
+}
+
+/**
+ * `repo.patch`: every rewrite of a file finding, placed at the exact text the finding quotes on its
+ * line, as one unified diff. A finding whose text cannot be placed (redacted, shortened, merged with
+ * another on its line) or that has no rewrite is unresolved, never guessed at.
+ */
+export function repoPatch(findings: readonly Finding[], files: readonly RepoFile[]): RepoPatch {
+  const texts = new Map(files.map((file) => [file.path, file.text]));
+  const byFile = new Map<string, { edits: TextEdit[]; ids: string[] }>();
+  const unresolved: UnresolvedFix[] = [];
+  for (const finding of findings) {
+    if (finding.resource.type !== 'file' || finding.verdict === 'unaffected') continue;
+    const where = fileLocation(finding.location);
+    const text = where && texts.get(where.path);
+    const breaks = finding.verdict === 'breaks';
+    if (finding.rewrite === undefined) {
+      if (breaks) unresolved.push({ id: finding.id, missing: missingFix(finding) });
+      continue;
+    }
+    if (!where || text === undefined) {
+      unresolved.push({ id: finding.id, missing: 'the file could not be read again to place the change' });
+      continue;
+    }
+    const edits = placeRewrite(where.path, text, where.line, finding.evidence, finding.rewrite);
+    const entry = byFile.get(where.path) ?? { edits: [], ids: [] };
+    if (!edits || edits.some((edit) => entry.edits.some((other) => overlaps(edit, other)))) {
+      unresolved.push({ id: finding.id, missing: `the quoted text was not found as written on line ${where.line} (shortened, redacted or shared with another change): edit it by hand` });
+      continue;
+    }
+    entry.edits.push(...edits);
+    entry.ids.push(finding.id);
+    byFile.set(where.path, entry);
+  }
+  const patched: PatchedFile[] = [];
+  const sections: string[] = [];
+  const ids: string[] = [];
+  for (const [path, entry] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const before = texts.get(path)!;
+    const diff = unifiedDiff(path, before, entry.edits);
+    if (diff === '') continue;
+    patched.push({ path, before, after: applyEdits(before, entry.edits) });
+    // The patch quotes the lines around each change: a secret among them would leave the file with
+    // it (CI artifacts, tickets). Such a file's changes stay out of repo.patch; `--fix` still makes them.
+    if (quotedSecrets(before).some((secret) => diff.includes(secret))) {
+      for (const id of entry.ids) unresolved.push({ id, missing: `a change next to a secret in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
+      continue;
+    }
+    sections.push(diff);
+    ids.push(...entry.ids);
+  }
+  const file: FixFile | undefined = sections.length > 0 ? { path: 'repo.patch', kind: 'repo-patch', findings: ids.sort(), content: sections.join('') } : undefined;
+  return { ...(file && { file }), patched, unresolved };
+}
+
+const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.end || (a.start === b.start && a.end === b.end);
+
+/**
+ * Secret values written in a file, as the scan cuts them from findings. Words (the `Bearer` of
+ * `Authorization: f"Bearer {token}"`) and variable references are not secrets themselves: a value
+ * counts when it is 8 characters or more and holds something besides letters and quotes.
+ */
+function quotedSecrets(text: string): string[] {
+  return [...textSecretFragments(text)].filter((secret) => secret.length >= 8 && /[^A-Za-z"'`]/.test(secret) && !/^\$\{?\w+\}?$/.test(secret));
+}
+
+const IDENTIFIER_KEY = /^["']?identifier["']?\s*[:=]/;
+const OWNERSHIP_KEY = /^["']?ownership["']?\s*[:=]/;
+
+/** The edits that put one finding's rewrite into the file, or undefined when its text is not where the finding says. */
+export function placeRewrite(path: string, text: string, line: number, evidence: string, rewrite: string): TextEdit[] | undefined {
+  const lineStart = nthLineStart(text, line);
+  if (lineStart === undefined) return undefined;
+  const lineEnd = text.indexOf('\n', lineStart);
+  const at = text.indexOf(evidence, lineStart);
+  if (at < 0 || (lineEnd >= 0 && at > lineEnd)) return undefined;
+  const end = at + evidence.length;
+  // A blueprint with no ownership gets one: the finding quotes its identifier, the rewrite goes beside it.
+  if (IDENTIFIER_KEY.test(evidence) && OWNERSHIP_KEY.test(rewrite)) return [insertBeside(path, text, lineStart, end, rewrite)];
+  if (/^resource\s+"port_blueprint"/.test(evidence) && rewrite.includes('"port_system_blueprint"')) return terraformSystemBlueprintEdits(path, text, at);
+  if (/(^|\.)Blueprint$/.test(evidence) && rewrite.endsWith('SystemBlueprint')) return pulumiSystemBlueprintEdits(path, text, at, rewrite);
+  return [{ start: at, end, text: rewrite }];
+}
+
+function insertBeside(path: string, text: string, lineStart: number, end: number, rewrite: string): TextEdit {
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  if (path.endsWith('.tf')) return { start: end, end, text: `\n${indent}${rewrite}` };
+  // JSON, JS/TS, Python: entries are separated by commas.
+  if (text[end] === ',') return { start: end + 1, end: end + 1, text: `\n${indent}${rewrite},` };
+  return { start: end, end, text: `,\n${indent}${rewrite}` };
+}
+
+function nthLineStart(text: string, line: number): number | undefined {
+  let at = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) return undefined;
+    at = next + 1;
+  }
+  return at;
+}

@@ -1,0 +1,41 @@
+import type { JqEngine } from '../jq/engine.js';
+import type { JsonObject } from '../model/json.js';
+import type { Finding } from '../model/finding.js';
+import type { OrgSnapshot } from '../model/snapshot.js';
+import { jsonText, type FixFile, type UnresolvedFix } from './fix-kit.js';
+import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
+
+/**
+ * `org/<type>/<identifier>.json`: the whole corrected body of every org resource with a breaking
+ * finding, every rewrite of that resource applied, ready for the builder's JSON editor. The body is
+ * taken from `after` (the predicted org) when given: pasted after the migration, a body as read
+ * today would put back what the migration removed (`teamInheritance`, a relation to `_team`, titles
+ * in permissions). A breaking finding whose rewrite cannot be applied is returned as unresolved.
+ */
+export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding[], jq: JqEngine | undefined, after?: OrgSnapshot): { files: FixFile[]; unresolved: UnresolvedFix[] } {
+  const groups = new Map<string, { record: JsonObject; copy: JsonObject; findings: Finding[]; breaks: boolean }>();
+  for (const finding of findings) {
+    if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
+    const target = locateOrgTarget(snapshot, finding);
+    if (!target) continue;
+    let group = groups.get(target.file);
+    if (!group) groups.set(target.file, (group = { record: target.record, copy: structuredClone(target.record), findings: [], breaks: false }));
+    group.findings.push(finding);
+    if (finding.verdict === 'breaks') group.breaks = true;
+  }
+  const files: FixFile[] = [];
+  const unresolved: UnresolvedFix[] = [];
+  for (const [file, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!group.breaks) continue;
+    const applied: string[] = [];
+    for (const finding of group.findings) {
+      const target = locateOrgTarget(snapshot, finding)!;
+      const outcome = applyOrgRewrite(group.copy, target.path, finding, jq);
+      if (outcome.applied) applied.push(finding.id);
+      else if (finding.verdict === 'breaks') unresolved.push({ id: finding.id, missing: outcome.missing });
+    }
+    const migrated = after && locateOrgTarget(after, group.findings[0]!)?.record;
+    if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(migrated ?? group.copy) });
+  }
+  return { files, unresolved };
+}

@@ -1,0 +1,48 @@
+import { InputError } from './errors.js';
+
+/**
+ * How deep a JSON input file (snapshot, baseline) may nest before it is refused whole (exit 2).
+ * A snapshot deeper than its own limit (MAX_NESTING_DEPTH, 100) is still read, its excess cut and
+ * noted; past this one the file is no export of anything, and is not worth building values from.
+ */
+export const MAX_INPUT_DEPTH = 10_000;
+
+/**
+ * Where the text first nests deeper than `limit` (an offset), or undefined. One pass over the
+ * characters, brackets inside strings skipped: it runs before anything builds a value from the text.
+ */
+export function firstTooDeep(text: string, limit = MAX_INPUT_DEPTH): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c /* \ */) i++;
+      else if (char === 0x22 /* " */) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b /* [ */ || char === 0x7b /* { */) {
+      if (++depth > limit) return i;
+    } else if (char === 0x5d /* ] */ || char === 0x7d /* } */) depth--;
+  }
+  return undefined;
+}
+
+/** One InputError line when a JSON input nests past MAX_INPUT_DEPTH; the file is not read further. */
+export function assertJsonDepth(text: string, path: string, what: string): void {
+  const at = firstTooDeep(text);
+  if (at === undefined) return;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 0x0a) line++;
+  throw new InputError(`${path}: the ${what} nests deeper than ${MAX_INPUT_DEPTH} levels (line ${line}), which no real file does; not read`);
+}
+
+/**
+ * A value quoted in an error line: a scalar as JSON, cut to `max` characters so one line stays
+ * readable; an array or object only named, since writing out a deeply nested one overflows the stack.
+ */
+export function shortJson(value: unknown, max = 80): string {
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value !== null && typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,53 @@
+import { InputError } from '../errors.js';
+import type { FixedFinding, Progress, Report } from '../model/finding.js';
+
+/** What `computeProgress` reads of the previous report: a report as `readPreviousReport` checked it. */
+export type PreviousReport = Pick<Report, 'organization' | 'findings'>;
+
+/**
+ * contracts.md §3.3 `progress`, a pure function of the two reports (issue 13's property test and
+ * issue 14's "still locked out" call it too):
+ * - fixed: findings of the previous report that are now absent or in `verified`;
+ * - open: findings of the previous report still in `findings`;
+ * - new: findings of this report the previous one did not have.
+ * Ids are stable fingerprints of category, resource and location, so matching by id is exact.
+ * A report of another organization says nothing about this one: refused (InputError, exit 2).
+ */
+export function computeProgress(
+  previous: PreviousReport,
+  current: Pick<Report, 'organization' | 'findings' | 'verified'> & Partial<Pick<Report, 'incomplete'>>,
+  date?: string,
+): Progress {
+  if (previous.organization.id !== current.organization.id) {
+    // Quoted as JSON: names come from files and the org, and must not write control characters to a terminal.
+    const name = (org: { id: string; name: string }) => `${JSON.stringify(org.id)} (${JSON.stringify(org.name)})`;
+    throw new InputError(`--since: the previous report is of organization ${name(previous.organization)}, not ${name(current.organization)}; give a report of the same organization`);
+  }
+  const open = new Set(current.findings.map((finding) => finding.id));
+  const verified = new Set((current.verified ?? []).map((finding) => finding.id));
+  const before = new Set(previous.findings.map((finding) => finding.id));
+  const fixed: FixedFinding[] = previous.findings
+    .filter((finding) => !open.has(finding.id))
+    .map((finding) => ({
+      id: finding.id,
+      category: finding.category,
+      resource: finding.resource,
+      location: finding.location,
+      now: verified.has(finding.id) ? 'verified' : 'absent',
+    }));
+  const since: Progress['since'] = { findings: previous.findings.length, organization: { id: previous.organization.id, name: previous.organization.name } };
+  if (date !== undefined) since.date = date;
+  const progress: Progress = {
+    since,
+    fixed,
+    open: previous.findings.filter((finding) => open.has(finding.id)).length,
+    new: current.findings.filter((finding) => !before.has(finding.id)).length,
+  };
+  if ((current.incomplete ?? []).length > 0) progress.provisional = true;
+  return progress;
+}
+
+/** The report with `progress` set against `previous`, when `--since` gave one. */
+export function withProgress<T extends Report>(report: T, previous: { report: PreviousReport; date?: string } | undefined): T {
+  return previous === undefined ? report : { ...report, progress: computeProgress(previous.report, report, previous.date) };
+}

@@ -1,0 +1,51 @@
+import { UsageError } from '../errors.js';
+import type { ResourceRef } from '../model/finding.js';
+
+/** The web app of each public region (the API's api. host becomes app.). */
+const APP_URLS: Record<string, string> = { eu: 'https://app.getport.io', us: 'https://app.us.getport.io' };
+
+/**
+ * The app's address for "Open in the service": `--app-url` wins; else the app beside `--api-url`
+ * (api.X → app.X); else the region's, eu by default as for the API.
+ */
+export function appBaseUrl(flags: { appUrl?: string; apiUrl?: string; region?: string }): string {
+  if (flags.appUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(flags.appUrl);
+    } catch {
+      throw new UsageError(`--app-url must be an http(s) address, got "${flags.appUrl}"`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--app-url must be an http(s) address, got "${flags.appUrl}"`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+  }
+  // An --api-url that is not a URL is the live client's to report; here it only means no app beside it.
+  const api = flags.apiUrl !== undefined && URL.canParse(flags.apiUrl) ? new URL(flags.apiUrl) : undefined;
+  if (api?.hostname.startsWith('api.')) return `${api.protocol}//app.${api.hostname.slice(4)}`;
+  return APP_URLS[flags.region ?? 'eu'] ?? (APP_URLS.eu as string);
+}
+
+/**
+ * Where a resource is edited in the app (shapes from the service's public docs: the data model
+ * and data sources pages under settings, an action by `self-serve?action=`, a page by its
+ * identifier). Repository files have no page in the service.
+ */
+export function serviceUrl(base: string, resource: ResourceRef): string {
+  const id = encodeURIComponent(resource.identifier);
+  switch (resource.type) {
+    case 'blueprint':
+    case 'scorecard':
+      return `${base}/settings/data-model`;
+    case 'action':
+      return `${base}/self-serve?action=${id}`;
+    case 'automation':
+      return `${base}/settings/automations`;
+    case 'page':
+      return `${base}/${id}`;
+    case 'integration':
+    case 'webhook':
+      return `${base}/settings/data-sources`;
+    case 'file':
+      return '';
+  }
+}

@@ -1,0 +1,101 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { applyPatchedFiles } from '../../src/fix/write-fixes.js';
+import type { Report } from '../../src/model/finding.js';
+import { buildReportView } from '../../src/report/view-model.js';
+import { validate } from '../ci/json-schema.js';
+import { REPORT_SCHEMA } from '../ci/schemas.js';
+import { runCliCaptured } from '../cli/run-cli.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'fixkit-cli-'));
+
+describe('analyze writes the fix kit', () => {
+  it('lists every file it wrote in report.fixes, with the findings each resolves; the report fits its schema', async () => {
+    const out = tmp();
+    const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', 'fixtures/repo', '--teams-map', 'fixtures/repo-teams.yaml', '--out', out, '--fail-on', 'none', '--format', 'json,html,md', '--fix-out', join(out, 'fixes')]);
+    expect(run.code).toBe(3); // fixtures/repo holds an unreadable file on purpose
+    expect(run.stderr).toMatch(/fix kit: \d+ file\(s\) in .*fixes resolve \d+ finding\(s\)/);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(validate(REPORT_SCHEMA, report)).toEqual([]);
+    const fixes = report.fixes!;
+    expect(fixes.fromReport).toBe('fixes');
+    expect(fixes.files.map((file) => file.kind)).toEqual(expect.arrayContaining(['resource', 'repo-patch', 'data-migration', 'bulk-upsert', 'predicted-org', 'readme']));
+    const ids = new Set(report.findings.map((finding) => finding.id));
+    for (const file of fixes.files) {
+      expect(existsSync(join(out, 'fixes', file.path)), file.path).toBe(true);
+      for (const id of file.findings) expect(ids).toContain(id);
+    }
+    // The breaking finding with an unknown identifier is not pretended away: it says what is missing.
+    const dataScience = report.findings.find((f) => f.location === 'fixtures/repo/terraform/permissions.tf:24')!;
+    expect(fixes.unresolved?.map((u) => u.id)).toContain(dataScience.id);
+    expect(dataScience.note).toMatch(/No file of the fix kit fixes this: it needs .*--teams-map/);
+    // The HTML links each fixed finding to its file beside the report; Markdown points at the folder.
+    const payload = buildReportView(report, { generatedAt: '2026-01-02T03:04:05Z', source: 'test' }).client;
+    expect(payload.findings.find((f) => f.location === 'calculationProperties.platform_owned.calculation')?.fix).toBe('fixes/org/blueprint/service.json');
+    expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/versions.tf:5')?.fix).toBe('fixes/repo.patch');
+    expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/permissions.tf:24')?.fix).toBe('');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` holds \d+ file\(s\)/);
+  });
+
+  it('without --fix-out (or with --no-fixes) no kit is written and the report has no fixes', async () => {
+    const out = tmp();
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json']);
+    expect(existsSync(join(out, 'fixes'))).toBe(false);
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json', '--fix-out', join(out, 'fixes'), '--no-fixes']);
+    expect(existsSync(join(out, 'fixes'))).toBe(false);
+    expect((JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).fixes).toBeUndefined();
+  });
+
+  it('--fix-out DIR puts the kit there', async () => {
+    const out = tmp();
+    const kit = join(tmp(), 'kit');
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json', '--fix-out', kit]);
+    expect(existsSync(join(kit, 'predicted-org.json'))).toBe(true);
+    expect(existsSync(join(out, 'fixes'))).toBe(false);
+  });
+
+  it('--fix changes the repository in place; a second run finds nothing breaking to fix there', async () => {
+    const repo = join(tmp(), 'repo');
+    cpSync('fixtures/repo', repo, { recursive: true });
+    const teams = join(tmp(), 'teams.yaml');
+    writeFileSync(teams, `${readFileSync('fixtures/repo-teams.yaml', 'utf8')}Data Science: data_science\n`);
+    const out = tmp();
+    const first = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json', '--fix']);
+    expect(first.stderr).toMatch(/--fix: changed \d+ file\(s\) in place/);
+    expect(existsSync(join(out, 'fixes', 'repo.patch'))).toBe(true);
+    expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json']);
+    const second = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(second.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks').map((f) => f.location)).toEqual([]);
+  });
+
+  it('--fix without --repo is a usage error', async () => {
+    const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', tmp(), '--fix']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('teams-migration-audit: --fix applies the repository patch, so it needs --repo DIR\n');
+  });
+});
+
+describe('applyPatchedFiles', () => {
+  it('refuses with one line, and writes nothing, when a file changed since it was read', async () => {
+    const dir = tmp();
+    // Paths as findings name them: an absolute --repo is shown by its folder name.
+    const shown = (file: string) => `${basename(dir)}/${file}`;
+    writeFileSync(join(dir, 'a.tf'), 'teams = ["X"]\n');
+    writeFileSync(join(dir, 'b.tf'), 'edited by someone else\n');
+    const patched = [
+      { path: shown('a.tf'), before: 'teams = ["X"]\n', after: 'teams = ["x"]\n' },
+      { path: shown('b.tf'), before: 'teams = ["Y"]\n', after: 'teams = ["y"]\n' },
+    ];
+    await expect(applyPatchedFiles(patched, [dir])).rejects.toThrow(InputError);
+    await expect(applyPatchedFiles(patched, [dir])).rejects.toThrow(new RegExp(`^--fix: ${shown('b.tf')} changed since it was read; nothing was written, run the audit again$`));
+    expect(readFileSync(join(dir, 'a.tf'), 'utf8')).toBe('teams = ["X"]\n');
+    writeFileSync(join(dir, 'b.tf'), 'teams = ["Y"]\n');
+    expect(await applyPatchedFiles(patched, [dir])).toEqual([shown('a.tf'), shown('b.tf')]);
+    expect(readFileSync(join(dir, 'a.tf'), 'utf8')).toBe('teams = ["x"]\n');
+    expect(readFileSync(join(dir, 'b.tf'), 'utf8')).toBe('teams = ["y"]\n');
+  });
+});

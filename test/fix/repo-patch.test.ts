@@ -1,0 +1,135 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { buildFixKit } from '../../src/fix/build-fix-kit.js';
+import { readFindingFiles } from '../../src/fix/write-fixes.js';
+import { unifiedDiff } from '../../src/fix/unified-diff.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import type { Report } from '../../src/model/finding.js';
+import { repositoryFindings } from '../../src/repo/report-input.js';
+import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+afterAll(async () => {
+  await jq.close?.();
+});
+
+/** The demo org's teams, with the one identifier the fixture map leaves out on purpose supplied. */
+const TEAMS_MAP = { 'Platform Team': 'platform', Payments: 'payments', 'SRE On-Call': 'sre_oncall', 'Data Science': 'data_science' };
+
+/** Analyse the demo org with `dir` scanned as its repository, as `analyze --repo` does. */
+async function audit(dir: string, teamsMap: Record<string, string> = TEAMS_MAP): Promise<Report & { catalog?: never }> {
+  const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap, jq });
+  return analyze(catalog, await repositoryFindings([dir], catalog));
+}
+
+const breakingFileFindings = (report: Report) => report.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks');
+
+describe('repo.patch for fixtures/repo', () => {
+  it('is accepted by git apply, keeps every untouched line byte for byte, and leaves no breaking file finding', async () => {
+    // A copy named like the fixture, so the patch's paths (fixtures/repo/…) apply from its parent.
+    const parent = mkdtempSync(join(tmpdir(), 'fixkit-'));
+    cpSync('fixtures/repo', join(parent, 'fixtures/repo'), { recursive: true });
+    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
+    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+    expect(breakingFileFindings(report).length).toBeGreaterThan(10);
+    const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
+    const patch = kit.files.find((file) => file.kind === 'repo-patch')!;
+    expect(patch.path).toBe('repo.patch');
+    writeFileSync(join(parent, 'repo.patch'), patch.content);
+
+    execFileSync('git', ['apply', '--check', 'repo.patch'], { cwd: parent });
+    execFileSync('git', ['apply', 'repo.patch'], { cwd: parent });
+
+    // Untouched lines: every line of the original that the patch does not remove is still there, in order.
+    const inPatch = kit.patched.filter((file) => patch.content.includes(`diff --git a/${file.path} `));
+    expect(inPatch).toEqual(kit.patched); // no change of fixtures/repo sits next to a secret
+    for (const file of inPatch) {
+      const after = readFileSync(join(parent, file.path), 'utf8');
+      expect(after).toBe(file.after);
+      const removed = new Set(patch.content.split('\n').filter((line) => line.startsWith('-') && !line.startsWith('---')).map((line) => line.slice(1)));
+      const kept = file.before.split('\n').filter((line) => !removed.has(line));
+      let at = 0;
+      const afterLines = after.split('\n');
+      for (const line of kept) {
+        const found = afterLines.indexOf(line, at);
+        expect(found, `${file.path}: ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(0);
+        at = found + 1;
+      }
+    }
+    // Files the patch does not name are untouched.
+    const named = new Set(kit.patched.map((file) => file.path));
+    for (const path of ['fixtures/repo/README.md', 'fixtures/repo/.port/resources/port-app-config.yaml', 'fixtures/repo/terraform/overrides.local.tf']) {
+      if (!named.has(path)) expect(readFileSync(join(parent, path))).toEqual(readFileSync(path));
+    }
+
+    const rescanned = await audit(join(parent, 'fixtures/repo'));
+    expect(breakingFileFindings(rescanned).map((f) => `${f.location}: ${f.evidence}`)).toEqual([]);
+  });
+
+  it('turns a _team port_blueprint into an imported port_system_blueprint and raises the provider constraint', async () => {
+    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
+    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+    const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
+    const blueprints = kit.patched.find((file) => file.path === 'fixtures/repo/terraform/blueprints.tf')!.after;
+    expect(blueprints).toContain('resource "port_system_blueprint" "team" {\n  identifier = "_team"\n}');
+    expect(blueprints).toContain('import {\n  to = port_system_blueprint.team\n  id = "_team"\n}');
+    expect(blueprints).toContain('removed {\n  from = port_blueprint.team');
+    expect(blueprints).toContain('  ownership = { type = "Inherited", path = "domain" }\n  relations');
+    expect(blueprints).toContain('  identifier = "domain"\n  ownership = { type = "Direct" }\n');
+    // The commented-out line is text, never touched.
+    expect(blueprints).toContain('  # team_inheritance = { path = "group" }   (removed last year)');
+    expect(kit.patched.find((file) => file.path === 'fixtures/repo/terraform/versions.tf')!.after).toContain('version = "~> 2.2"');
+  });
+
+  it('without an identifier for "Data Science", its lines stay out of the patch and the kit says --teams-map is missing', async () => {
+    const { 'Data Science': _left, ...partial } = TEAMS_MAP;
+    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: partial, jq });
+    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+    const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
+    const permissions = report.findings.find((f) => f.location === 'fixtures/repo/terraform/permissions.tf:24')!;
+    expect(kit.unresolved.find((u) => u.id === permissions.id)?.missing).toMatch(/--teams-map/);
+    const changed = kit.files.find((file) => file.kind === 'repo-patch')!.content.split('\n').filter((line) => /^[+-](?![+-])/.test(line));
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.filter((line) => line.includes('Data Science'))).toEqual([]);
+  });
+});
+
+describe('unifiedDiff', () => {
+  it('keeps a missing final newline and CRLF line endings as they are', () => {
+    const text = 'a = 1\r\nteams = ["X"]\r\nb = 2';
+    const diff = unifiedDiff('f.tf', text, [{ start: text.indexOf('"X"'), end: text.indexOf('"X"') + 3, text: '"x"' }]);
+    expect(diff).toBe('diff --git a/f.tf b/f.tf\n--- a/f.tf\n+++ b/f.tf\n@@ -1,3 +1,3 @@\n a = 1\r\n-teams = ["X"]\r\n+teams = ["x"]\r\n b = 2\n\\ No newline at end of file\n');
+  });
+});
+
+describe('system blueprints in Pulumi', () => {
+  it('an inline _user Blueprint becomes an imported SystemBlueprint without the attributes it does not take', async () => {
+    const text = 'import * as port from "@port-labs/port";\nexport const users = new port.Blueprint("users", { identifier: "_user", title: "User" });\n';
+    const { pulumiSystemBlueprintEdits } = await import('../../src/fix/system-blueprint.js');
+    const { applyEdits } = await import('../../src/fix/unified-diff.js');
+    const edits = pulumiSystemBlueprintEdits('index.ts', text, text.indexOf('port.Blueprint'), 'port.SystemBlueprint')!;
+    expect(applyEdits(text, edits)).toBe('import * as port from "@port-labs/port";\nexport const users = new port.SystemBlueprint("users", { identifier: "_user" }, { import: "_user" });\n');
+  });
+});
+
+describe('secrets next to a change', () => {
+  it('a file whose patch would quote a secret is left out of repo.patch, said so, and still fixed by --fix', async () => {
+    const { repoPatch } = await import('../../src/fix/repo-patch.js');
+    const text = 'PORT_CLIENT_SECRET="s3cr3t-value-123"\ncurl -d \'{"teams": ["Payments"]}\'\n';
+    const finding = { id: 'f1', kind: 'automatic' as const, category: 'team-permission-identifiers' as const, resource: { type: 'file' as const, identifier: 'r/a.sh' }, location: 'r/a.sh:2', evidence: '"teams": ["Payments"]', reason: '', suggestion: '', rewrite: '"teams": ["payments"]', verdict: 'breaks' as const };
+    const patch = repoPatch([finding], [{ path: 'r/a.sh', text }]);
+    expect(patch.file).toBeUndefined();
+    expect(patch.unresolved).toEqual([{ id: 'f1', missing: expect.stringMatching(/next to a secret in r\/a.sh/) }]);
+    expect(patch.patched[0]!.after).toBe(text.replace('"Payments"', '"payments"'));
+    // Without the secret, the same change is in the patch.
+    expect(repoPatch([finding], [{ path: 'r/a.sh', text: text.replace(/^PORT.*\n/, 'echo\n') }]).file?.findings).toEqual(['f1']);
+  });
+});

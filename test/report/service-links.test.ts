@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { appBaseUrl, serviceUrl } from '../../src/report/service-links.js';
+
+describe('Open in the service', () => {
+  it('takes the app from --app-url, else beside --api-url, else the region (eu by default)', () => {
+    expect(appBaseUrl({ appUrl: 'https://port.example.com/base/' })).toBe('https://port.example.com/base');
+    expect(appBaseUrl({ apiUrl: 'https://api.us.getport.io' })).toBe('https://app.us.getport.io');
+    expect(appBaseUrl({ region: 'us' })).toBe('https://app.us.getport.io');
+    expect(appBaseUrl({})).toBe('https://app.getport.io');
+    expect(() => appBaseUrl({ appUrl: 'javascript:alert(1)' })).toThrow('--app-url must be an http(s) address');
+    expect(() => appBaseUrl({ appUrl: 'not a url' })).toThrow('--app-url must be an http(s) address');
+  });
+
+  it('links each resource type to where it is edited, and files nowhere', () => {
+    const base = 'https://app.getport.io';
+    expect(serviceUrl(base, { type: 'action', identifier: 'deploy service' })).toBe('https://app.getport.io/self-serve?action=deploy%20service');
+    expect(serviceUrl(base, { type: 'page', identifier: 'sre_dashboard' })).toBe('https://app.getport.io/sre_dashboard');
+    expect(serviceUrl(base, { type: 'blueprint', identifier: 'service' })).toBe('https://app.getport.io/settings/data-model');
+    expect(serviceUrl(base, { type: 'integration', identifier: 'github' })).toBe('https://app.getport.io/settings/data-sources');
+    expect(serviceUrl(base, { type: 'automation', identifier: 'a' })).toBe('https://app.getport.io/settings/automations');
+    expect(serviceUrl(base, { type: 'file', identifier: 'main.tf' })).toBe('');
+  });
+});

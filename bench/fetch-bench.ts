@@ -1,7 +1,11 @@
 /**
- * `npm run bench`: fetch a synthetic org (2,000 blueprints, 5,000 actions, 1,000 pages) from the
- * sandbox with 50 ms latency per request, at the default concurrency and one request at a time.
- * Options: --blueprints N --actions N --pages N --latency MS --concurrency 4,1
+ * `npm run bench:fetch`: fetch the synthetic org from the sandbox at 50 ms latency per request and
+ * print, per scenario: requests, wall time, most requests in flight, 429s, and the ratio to the
+ * floor (requests × latency / concurrency cap without a rate limit; requests / rate with one).
+ * Scenarios: 1x (300 blueprints, 600 actions, 200 pages) and 10x (2,000 / 5,000 / 1,000), each
+ * without a limit and with 100 requests per 10 s; 1x with a 503 on every 20th request (5 %).
+ * Options: --only NAME[,NAME] (e.g. 1x,1x-limit,1x-503,10x,10x-limit) --latency MS --concurrency N
+ * --limit N/SECONDS (100/10 by default)
  */
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,26 +13,43 @@ import { createApiClient } from '../src/api/client.js';
 import { createFetchTransport } from '../src/api/transport.js';
 import { fetchLiveSnapshot } from '../src/sources/live.js';
 import { DEFAULT_CONCURRENCY } from '../src/sources/resolve-source.js';
-import { startSandbox } from '../test/sandbox/server.js';
-import { generateSyntheticOrg } from './synthetic-org.js';
+import { startSandbox, type SandboxOptions } from '../test/sandbox/server.js';
+import { generateSyntheticOrg, type SyntheticOrgSize } from './synthetic-org.js';
 
 const { values } = parseArgs({
   options: {
-    blueprints: { type: 'string', default: '2000' },
-    actions: { type: 'string', default: '5000' },
-    pages: { type: 'string', default: '1000' },
+    only: { type: 'string', default: '1x,1x-limit,1x-503,10x,10x-limit' },
     latency: { type: 'string', default: '50' },
-    concurrency: { type: 'string', default: `${DEFAULT_CONCURRENCY},1` },
+    concurrency: { type: 'string', default: String(DEFAULT_CONCURRENCY) },
+    limit: { type: 'string', default: '100/10' },
   },
 });
 
-const size = { blueprints: Number(values.blueprints), actions: Number(values.actions), pages: Number(values.pages) };
-const latencyMs = Number(values.latency);
-const org = generateSyntheticOrg(size);
-process.stdout.write(`synthetic org: ${size.blueprints} blueprints, ${size.actions} actions, ${size.pages} pages; sandbox latency ${latencyMs} ms\n`);
+const ORGS: Record<string, SyntheticOrgSize> = {
+  '1x': { blueprints: 300, actions: 600, pages: 200 },
+  '10x': { blueprints: 2_000, actions: 5_000, pages: 1_000 },
+};
+const [limitCount = 100, limitSeconds = 10] = values.limit.split('/').map(Number);
+const LIMIT = { limit: limitCount, windowSeconds: limitSeconds };
+const SCENARIOS: Record<string, { org: string; sandbox: Partial<SandboxOptions> }> = {
+  '1x': { org: '1x', sandbox: {} },
+  '1x-limit': { org: '1x', sandbox: { rateLimit: LIMIT } },
+  '1x-503': { org: '1x', sandbox: { failEvery: 20 } },
+  '10x': { org: '10x', sandbox: {} },
+  '10x-limit': { org: '10x', sandbox: { rateLimit: LIMIT } },
+};
 
-for (const concurrency of values.concurrency.split(',').map(Number)) {
-  const sandbox = await startSandbox({ snapshot: org, latencyMs, maxLifetimeMs: 2 * 60 * 60_000 });
+const latencyMs = Number(values.latency);
+const cap = Number(values.concurrency);
+process.stdout.write(`sandbox latency ${latencyMs} ms, concurrency cap ${cap}\n`);
+
+for (const name of values.only.split(',')) {
+  const scenario = SCENARIOS[name];
+  if (!scenario) throw new Error(`unknown scenario ${name}: one of ${Object.keys(SCENARIOS).join(', ')}`);
+  const org = generateSyntheticOrg(ORGS[scenario.org] as SyntheticOrgSize);
+  const sandbox = await startSandbox({ snapshot: org, latencyMs, maxLifetimeMs: 60 * 60_000, ...scenario.sandbox });
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   try {
     const client = createApiClient({
       baseUrl: new URL(sandbox.url),
@@ -36,18 +57,21 @@ for (const concurrency of values.concurrency.split(',').map(Number)) {
       transport: createFetchTransport(),
       now: Date.now,
       sleep: (ms) => delay(ms),
-      concurrency,
+      concurrency: cap,
     });
     const started = performance.now();
     const snapshot = await fetchLiveSnapshot(client);
     const seconds = (performance.now() - started) / 1_000;
     const stats = client.stats();
-    const searches = sandbox.requests.filter((r) => r.path.endsWith('/entities/search')).length;
+    const tooMany = sandbox.requests.filter((r) => r.status === 429).length;
+    const floor = scenario.sandbox.rateLimit ? stats.requests / (LIMIT.limit / LIMIT.windowSeconds) : (stats.requests * latencyMs) / 1_000 / cap;
     process.stdout.write(
-      `concurrency ${String(concurrency).padStart(2)}: ${stats.requests} requests (${searches} entity searches), ` +
-        `${seconds.toFixed(1)} s wall, ${(stats.requests / seconds).toFixed(1)} req/s, incomplete ${snapshot.incomplete?.length ?? 0}\n`,
+      `${name.padEnd(9)} ${String(stats.requests).padStart(5)} requests, ${seconds.toFixed(1).padStart(6)} s, max in flight ${String(stats.maxInFlight).padStart(2)}, ` +
+        `429s ${tooMany}, ${(seconds / floor).toFixed(2)}x the floor (${floor.toFixed(1)} s), retries ${stats.retries}, ` +
+        `peak RSS ${Math.round(peakRss / 1_048_576)} MB (sandbox included), incomplete ${snapshot.incomplete?.length ?? 0}\n`,
     );
   } finally {
+    clearInterval(sampler);
     await sandbox.close();
   }
 }

@@ -9,6 +9,11 @@ export interface SyntheticOrgSize {
   teams?: number;
   /** Seed of the deterministic generator: same size and seed, same org. */
   seed?: number;
+  /**
+   * Every jq expression distinct (a no-op binding with a running number), as in a real org where
+   * expressions rarely repeat; by default the org reuses a handful, which the jq caches hide.
+   */
+  distinctExpressions?: boolean;
 }
 
 /** mulberry32: a tiny seeded PRNG, so a synthetic org is the same on every machine. */
@@ -30,11 +35,16 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
  * `$team` titles on entities, teamInheritance chains, relations to `_team` (with and without
  * inheritance over them), team titles in blueprint, action and page permissions, `$team` in
  * policy rules, jq reading `.user.team` / `.relations.teams`, widget filters and mappings.
- * Every blueprint has permissions; so does every action and page (what the fetcher reads).
+ * Every blueprint has permissions; so does every self-service action and every catalog page. A
+ * third of the pages are entity pages and 30 % of the actions automations, which have none (the
+ * fetcher does not read them: src/sources/permission-plan.ts).
  */
 export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
   const next = random(size.seed ?? 20_250_114);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  let expressions = 0;
+  /** A jq expression, made unique in distinct-expression mode without changing what it reads. */
+  const jq = (expression: string) => (size.distinctExpressions ? `${expression} | . as $_${expressions++} | .` : expression);
   const teamCount = size.teams ?? 40;
   const teams: TeamRecord[] = Array.from({ length: teamCount }, (_, i) => ({ name: `Team ${pad(i, 3)}`, description: `Synthetic team ${i}` }));
   const teamId = (title: string) => title.toLowerCase().replace(/\s+/g, '_');
@@ -76,7 +86,7 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
     }
     if (next() < 0.1) {
       blueprint.calculationProperties = {
-        owners: { title: 'Owners', calculation: next() < 0.5 ? '.team' : '.relations.teams | length', type: next() < 0.5 ? 'array' : 'number' },
+        owners: { title: 'Owners', calculation: jq(next() < 0.5 ? '.team' : '.relations.teams | length'), type: next() < 0.5 ? 'array' : 'number' },
       };
     }
     blueprints.push(blueprint);
@@ -97,7 +107,7 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
         ? {
             identifier: id,
             title: `Automation ${i}`,
-            trigger: { type: 'automation', event: { type: 'ENTITY_UPDATED', blueprintIdentifier: blueprint }, condition: { type: 'JQ', expressions: [next() < 0.3 ? `.diff.after.team | index("${team}")` : '.diff.after != null'], combinator: 'and' } },
+            trigger: { type: 'automation', event: { type: 'ENTITY_UPDATED', blueprintIdentifier: blueprint }, condition: { type: 'JQ', expressions: [jq(next() < 0.3 ? `.diff.after.team | index("${team}")` : '.diff.after != null')], combinator: 'and' } },
             invocationMethod: { type: 'WEBHOOK', url: 'https://hooks.example.com/run', body: { owner: next() < 0.4 ? '{{ .event.diff.after.team }}' : '{{ .event.diff.after.identifier }}' } },
           }
         : {
@@ -108,14 +118,14 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
               type: 'self-service',
               operation: 'CREATE',
               blueprintIdentifier: blueprint,
-              userInputs: { properties: { name: { type: 'string' }, ...(next() < 0.2 ? { owner: { type: 'string', format: 'entity', blueprint: '_team', visible: { jqQuery: `.user.team | contains(["${team}"])` } } } : {}) }, required: ['name'], order: ['name'] },
+              userInputs: { properties: { name: { type: 'string' }, ...(next() < 0.2 ? { owner: { type: 'string', format: 'entity', blueprint: '_team', visible: { jqQuery: jq(`.user.team | contains(["${team}"])`) } } } : {}) }, required: ['name'], order: ['name'] },
             },
-            invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: blueprint, mapping: { identifier: '.inputs.name', ...(next() < 0.3 ? { team: '.relations.teams' } : {}) } },
+            invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: blueprint, mapping: { identifier: jq('.inputs.name'), ...(next() < 0.3 ? { team: jq('.relations.teams') } : {}) } },
           },
     );
     const execute: JsonObject = { roles: ['Member'], users: [], teams: next() < 0.4 ? someTeams(2) : [] };
-    if (next() < 0.1) execute.policy = { queries: { mine: { combinator: 'and', rules: [{ property: '$team', operator: '=', value: team }] } }, conditions: ['.results.mine | length > 0'] };
-    actionPermissions[id] = { execute, approve: { roles: [], users: [], teams: [] } };
+    if (next() < 0.1) execute.policy = { queries: { mine: { combinator: 'and', rules: [{ property: '$team', operator: '=', value: team }] } }, conditions: [jq('.results.mine | length > 0')] };
+    if (!automation) actionPermissions[id] = { execute, approve: { roles: [], users: [], teams: [] } };
   }
 
   const pages: JsonObject[] = [];
@@ -128,8 +138,10 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
     if (next() < 0.1) {
       widget.blueprintConfig = { [blueprint]: { filterSettings: { filterBy: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value: [pick(teams).name] }] } } } };
     }
-    pages.push({ identifier: id, title: `Page ${i}`, type: 'blueprint-entities', blueprint, widgets: [widget] });
-    pagePermissions[id] = { read: { roles: ['Member'], users: [], teams: next() < 0.3 ? someTeams(2) : [] } };
+    const entityPage = next() < 0.3;
+    pages.push({ identifier: id, title: `Page ${i}`, type: entityPage ? 'entity' : 'blueprint-entities', blueprint, widgets: [widget] });
+    const read = { roles: ['Member'], users: [], teams: next() < 0.3 ? someTeams(2) : [] };
+    if (!entityPage) pagePermissions[id] = { read };
   }
 
   const integrations: JsonObject[] = Array.from({ length: 10 }, (_, i) => ({
@@ -137,12 +149,12 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
     integrationType: i % 3 === 0 ? 'github' : 'pagerduty',
     ...(i % 5 === 4
       ? {}
-      : { config: { resources: [{ kind: 'service', selector: { query: 'true' }, port: { entity: { mappings: { identifier: '.id', title: '.name', blueprint: `"${pick(blueprintIds)}"`, team: '.team.name', properties: {} } } } }] } }),
+      : { config: { resources: [{ kind: 'service', selector: { query: 'true' }, port: { entity: { mappings: { identifier: jq('.id'), title: jq('.name'), blueprint: `"${pick(blueprintIds)}"`, team: jq('.team.name'), properties: {} } } } }] } }),
   }));
   const webhooks: JsonObject[] = Array.from({ length: 10 }, (_, i) => ({
     identifier: `webhook_${i}`,
     title: `Webhook ${i}`,
-    mappings: [{ blueprint: pick(blueprintIds), filter: 'true', entity: { identifier: '.body.id', title: '.body.name', team: '.body.owner.team', properties: {} } }],
+    mappings: [{ blueprint: pick(blueprintIds), filter: 'true', entity: { identifier: jq('.body.id'), title: jq('.body.name'), team: jq('.body.owner.team'), properties: {} } }],
   }));
 
   return {

@@ -15,6 +15,7 @@ import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
+import type { Transport } from './api/transport.js';
 import { withProgress } from './progress/compute-progress.js';
 import { withStillLockedOut } from './progress/with-still-locked-out.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
@@ -36,6 +37,8 @@ export interface CliIo {
   isTTY?: boolean;
   /** Rate-limit and retry waits; tests inject one that advances a fake clock. */
   sleep?: (ms: number) => Promise<void>;
+  /** The network seam; tests inject one with a short request deadline. */
+  transport?: Transport;
 }
 
 export { EXIT, exitCodeFor };

@@ -1,11 +1,12 @@
 import { ApiError } from '../errors.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import { credentialSource, type Credentials } from './connection.js';
-import { createLimiter } from './limiter.js';
+import { createConcurrencyController } from './adaptive-concurrency.js';
 import { describeNetworkError, oneLine } from './network-error.js';
+import { createOwnSecrets } from './own-secrets.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
@@ -43,7 +44,10 @@ export interface ApiClientOptions {
   /** Milliseconds since the epoch; injected so tests control time. */
   now: () => number;
   sleep: (ms: number) => Promise<void>;
-  /** Requests in flight at once, shared by every call of this client. */
+  /**
+   * The most requests in flight at once, shared by every call of this client. The client starts
+   * at 4 (or this, when lower) and grows towards it while the answers allow.
+   */
   concurrency: number;
   policy?: RetryPolicy;
   onEvent?: (event: ClientEvent) => void;
@@ -51,6 +55,8 @@ export interface ApiClientOptions {
 
 export interface ApiStats {
   requests: number;
+  /** The most requests that were in flight at once. */
+  maxInFlight: number;
   /** Requests that waited for the rate limit (a 429, or a spent budget). */
   rateLimitWaits: number;
   /** Wall time the client was held by the rate limit; concurrent waits count once. */
@@ -63,14 +69,26 @@ export interface SearchQuery {
   rules: JsonObject[];
 }
 
+export interface SearchOptions {
+  limit: number;
+  maxEntities: number;
+  include?: string[];
+  sample?: boolean;
+  /** Each page as it arrives; false stops paging (not a gap: the caller asked to stop). */
+  onPage?: (entities: JsonObject[]) => boolean | void;
+}
+
 export interface ApiClient {
   /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
   get(path: string, key: string): Promise<unknown>;
   /**
-   * Search a blueprint's entities, following `next` until `maxEntities` are read or the pages end.
-   * `limit` is the page size (at most 1000, the service's maximum).
+   * Search a blueprint's entities (every blueprint's when `blueprintId` is undefined), following
+   * `next` until the pages end. `limit` is the page size (at most 1000, the service's maximum).
+   * More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
+   * except for a `sample`, which only asks for the first `maxEntities`. With `onPage`, each page
+   * goes there as it arrives and nothing is kept.
    */
-  searchEntities(blueprintId: string, query: SearchQuery, options: { limit: number; maxEntities: number; include?: string[] }): Promise<JsonObject[]>;
+  searchEntities(blueprintId: string | undefined, query: SearchQuery, options: SearchOptions): Promise<JsonObject[]>;
   stats(): ApiStats;
 }
 
@@ -102,14 +120,17 @@ interface Token {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-  const limiter = createLimiter(options.concurrency);
+  const concurrency = createConcurrencyController(options.concurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
-  const stats: ApiStats = { requests: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0 };
+  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0 };
   /** Shared by every request: nobody sends before this time (a 429 or a spent budget). */
   let blockedUntil = 0;
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+  const secrets = createOwnSecrets(
+    options.credentials.kind === 'token' ? [options.credentials.token] : [options.credentials.clientSecret],
+  );
   /** Set by the first HTTP answer of any status: from then on, network failures are retried as transient. */
   let reached = false;
 
@@ -139,8 +160,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!budget || now >= budget.resetAt || resetAt >= budget.resetAt + SAME_WINDOW_MS) {
       budget = next; // the first answer, or a new window
     } else if (resetAt > budget.resetAt - SAME_WINDOW_MS) {
-      // Same window: answers arrive in any order, and the lowest count is the latest.
-      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.max(budget.resetAt, resetAt) };
+      // Same window: answers arrive in any order, and the lowest count is the latest. Each reset
+      // is whole seconds rounded up, so each estimate is late by under a second: the earliest is
+      // the closest, and pacing to it loses no time at the window's end.
+      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.min(budget.resetAt, resetAt) };
     } // else a late answer from an earlier window: it says nothing of this one.
   };
 
@@ -163,19 +186,79 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   };
 
-  /** Wait until a request may start, then count it in flight; `release` when its answer is in. */
-  const acquire = async () => {
+  /*
+   * Concurrency slots, granted in arrival order up to what the controller allows now. A request
+   * holds one from its start to its answer only: a retry waits out its backoff without it.
+   */
+  let slotsTaken = 0;
+  const slotQueue: Array<() => void> = [];
+  let slotQueueHead = 0;
+  const grantSlots = () => {
+    while (slotQueueHead < slotQueue.length && slotsTaken < concurrency.current()) {
+      slotsTaken++;
+      const grant = slotQueue[slotQueueHead] as () => void;
+      slotQueue[slotQueueHead++] = () => {}; // let the resolver go
+      grant();
+    }
+    if (slotQueueHead === slotQueue.length) {
+      slotQueue.length = 0;
+      slotQueueHead = 0;
+    }
+  };
+  const takeSlot = async () => {
+    if (slotQueueHead === slotQueue.length && slotsTaken < concurrency.current()) {
+      slotsTaken++;
+      return;
+    }
+    await new Promise<void>((resolve) => slotQueue.push(resolve));
+  };
+  const freeSlot = () => {
+    slotsTaken--;
+    grantSlots();
+  };
+
+  /*
+   * Issue 17 and §8.1: spend the budget evenly over the window instead of exhausting it and
+   * waiting. The first half of a window's budget goes at once (a small org is not slowed); past
+   * it, starts are spaced so the rest lasts until the reset.
+   */
+  let nextPaceAt = 0;
+  const paceAt = (now: number): number => {
+    if (!budget || budget.limit === undefined || now >= budget.resetAt) return now;
+    if (budget.resetAt - now > policy.maxRateLimitWaitMs) return now; // not a window: the 429 path decides
+    const available = budget.remaining - inFlight;
+    if (available * 2 >= budget.limit) return now;
+    const at = Math.max(now, nextPaceAt);
+    nextPaceAt = at + (budget.resetAt - now) / Math.max(1, available);
+    return at;
+  };
+
+  const waitForBudget = async (what: string) => {
     let sleeps = 0;
+    let paced = false;
     for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
       const now = options.now();
       let until = blockedUntil; // after a 429, nobody sends before the reset
       if (until <= now) {
-        if (budgetAllows(now)) break;
+        if (budgetAllows(now)) {
+          // Paced once per request; after the pause the budget is checked again (others went meanwhile).
+          const at = paced ? now : paceAt(now);
+          if (at <= now) {
+            // Counted in the same tick as the check: a waiter woken beside it must see it.
+            inFlight++;
+            stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+            return;
+          }
+          paced = true;
+          await options.sleep(Math.ceil(at - options.now()));
+          continue;
+        }
         if (inFlight > 0) {
           await new Promise<void>((resolve) => answered.push(resolve));
           continue;
         }
         until = budget?.resetAt ?? now;
+        if (until - now > policy.maxRateLimitWaitMs) throw new ApiError(`${what}: ${overlongWaitReason(policy, until - now, 'the rate-limit budget is spent')}`);
         blockUntil(until);
       }
       sleeps++;
@@ -183,31 +266,45 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
       await sleepUntil(until);
     }
-    inFlight++;
   };
 
-  const release = () => {
+  /** An answer (or a failure) is in, or a start is called off: the request leaves the flight. */
+  const land = () => {
     inFlight--;
     const waiting = answered;
     answered = [];
     for (const resolve of waiting) resolve();
   };
 
-  /** The bearer for a request about to start: the budget wait may outlast the token, so check it after. */
-  const acquireWithToken = async (auth: boolean): Promise<string | undefined> => {
-    for (let pass = 0; pass < 3; pass++) {
-      if (auth) await currentToken();
-      await acquire();
-      if (!auth) return undefined;
-      if (token && options.now() < token.refreshAt) return token.value;
-      release();
+  /**
+   * Wait for a concurrency slot (kept until the answer, also through a token refresh, so the
+   * request keeps its place) and for the budget, then count the request in flight. The bearer is
+   * checked after the budget wait, which may outlast the token. The token exchange itself takes
+   * no slot: it may be awaited by every slot holder at once.
+   */
+  const acquireWithToken = async (auth: boolean, what: string): Promise<string | undefined> => {
+    if (!auth) {
+      await waitForBudget(what);
+      return undefined;
     }
-    // Bounded: go with the token as it is (a 401 then re-authenticates once). Never await an
-    // exchange while counted in flight: the exchange may itself wait for this request's answer.
-    const value = auth ? (await currentToken()).value : undefined;
-    await acquire();
-    return value;
+    await takeSlot();
+    try {
+      for (let pass = 0; pass < 3; pass++) {
+        await currentToken();
+        await waitForBudget(what);
+        if (token && options.now() < token.refreshAt) return token.value;
+        land(); // never await an exchange while counted in flight: it may wait for this answer
+      }
+      // Bounded: go with the token as it is (a 401 then re-authenticates once).
+      const value = (await currentToken()).value;
+      await waitForBudget(what);
+      return value;
+    } catch (error) {
+      freeSlot();
+      throw error;
+    }
   };
+
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
   const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean): Promise<TransportResponse> => {
@@ -218,7 +315,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const bearer = await acquireWithToken(auth);
+      const bearer = await acquireWithToken(auth, `${method} ${url.pathname}`);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
@@ -227,6 +324,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
       let outcome: AttemptOutcome;
       let response: TransportResponse | undefined;
+      const startedAt = options.now();
       try {
         const request = { method, url: url.href, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
         response = await options.transport(request);
@@ -240,7 +338,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
         outcome = { kind: 'network', message: failure.message };
       } finally {
-        release();
+        concurrency.onAnswer(options.now() - startedAt, response?.status);
+        land();
+        if (auth) freeSlot();
       }
 
       if (response?.status === 401 && auth && options.credentials.kind === 'client' && !reauthenticated) {
@@ -287,7 +387,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     let payload: JsonObject;
     try {
-      payload = parseEnvelope(response, 'POST /v1/auth/access_token');
+      payload = parseEnvelope(response, 'POST /v1/auth/access_token', secrets.redact);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       throw new ApiUnreachableError(isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message, error.status, { cause: error });
@@ -297,6 +397,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (typeof accessToken !== 'string' || accessToken === '') {
       throw new ApiAuthError('the token exchange answered without an access token');
     }
+    secrets.add(accessToken);
     const lifetimeMs = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn * 1_000 : Number.POSITIVE_INFINITY;
     const margin = Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 2);
     return { value: accessToken, refreshAt: requestedAt + lifetimeMs - margin };
@@ -317,15 +418,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return token;
   };
 
-  const call = (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> =>
-    limiter.run(async () => {
-      const response = await send(method, path, body, true);
-      if (response.status === 401) {
-        const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
-        throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
-      }
-      return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`);
-    });
+  // Concurrency is held per attempt inside `send`, so a retry's backoff holds no slot.
+  const call = async (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> => {
+    const response = await send(method, path, body, true);
+    if (response.status === 401) {
+      const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
+      throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
+    }
+    return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
+  };
 
   return {
     async get(path, key) {
@@ -333,10 +434,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
-    async searchEntities(blueprintId, query, { limit, maxEntities, include }) {
+    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage }) {
       const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
-      const path = `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
+      const path = blueprintId === undefined ? '/v1/entities/search' : `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
+      // With onPage the caller keeps what it needs of each page: memory stays flat in org size.
       const entities: JsonObject[] = [];
+      let read = 0;
+      const cursors = new Set<string>();
       let from: string | undefined;
       for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
         const body: JsonObject = { query: { ...query }, limit: pageSize };
@@ -344,19 +448,31 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (from !== undefined) body.from = from;
         const payload = await call('POST', path, body);
         if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
-        for (const entity of payload.entities) if (isObject(entity)) entities.push(entity);
+        const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
+        read += found.length;
+        // onPage answering false ends the search there: the caller has what it needs.
+        if (onPage) {
+          if (onPage(found) === false) return entities;
+        } else entities.push(...found);
         const next = payload.next;
-        if (entities.length >= maxEntities || typeof next !== 'string' || next === '' || next === from) break;
+        if (typeof next !== 'string' || next === '') return entities;
+        if (read >= maxEntities) {
+          // A sample asks whether any exists; a cap on a full read is a gap the report must name.
+          if (sample) return entities;
+          throw new ApiError(`POST ${path}: more than ${maxEntities} entities match; the read is cut there`);
+        }
+        if (cursors.has(next)) throw new ApiError(`POST ${path}: the search's next repeats a cursor after ${page + 1} page(s); the read is cut there`);
+        cursors.add(next);
         from = next;
       }
-      return entities.slice(0, maxEntities);
+      throw new ApiError(`POST ${path}: still more pages after ${MAX_SEARCH_PAGES}; the read is cut there`);
     },
     stats: () => ({ ...stats }),
   };
 }
 
 /** Unwrap `{ok: true, …}`; an error envelope or a non-2xx status becomes an ApiError with the status. */
-function parseEnvelope(response: TransportResponse, what: string): JsonObject {
+function parseEnvelope(response: TransportResponse, what: string, redact: (text: string) => string): JsonObject {
   let document: unknown;
   try {
     document = JSON.parse(response.text);
@@ -368,7 +484,8 @@ function parseEnvelope(response: TransportResponse, what: string): JsonObject {
     throw new ApiShapeError(`${what}: HTTP ${response.status} without the service's {"ok": true} envelope`, response.status);
   }
   if (!success || !isObject(document)) {
-    const message = isObject(document) && typeof document.message === 'string' ? `: ${oneLine(document.message.slice(0, 200))}` : '';
+    // Redacted before it is cut: a cut could split a secret and let its head through.
+    const message = isObject(document) && typeof document.message === 'string' ? `: ${oneLine(redact(document.message).slice(0, 200))}` : '';
     throw new ApiError(`${what}: HTTP ${response.status}${message}`, response.status);
   }
   return document;

@@ -13,6 +13,11 @@ export interface RetryPolicy {
   defaultResetSeconds: number;
   /** Ours, not the spec's: 429s get their own budget so a storm cannot loop forever. */
   maxRateLimitRetries: number;
+  /**
+   * Ours: the longest single rate-limit wait. §8.1 plans budgets per 5-minute window, so a reset
+   * further out is not a window: the request gives up and its resource becomes a gap instead.
+   */
+  maxRateLimitWaitMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -21,7 +26,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 32_000, // §8.3.2
   defaultResetSeconds: 60, // Errors table, 429
   maxRateLimitRetries: 10, // bound only: ten windows of waiting is already far beyond a normal run
+  maxRateLimitWaitMs: 300_000, // §8.1: one 5-minute window
 };
+
+/** The reason a request gives up instead of waiting `waitMs` for the rate limit. */
+export function overlongWaitReason(policy: RetryPolicy, waitMs: number, what: string): string {
+  return `${what} and asked to wait ${Math.ceil(waitMs / 1_000)} s, over the ${policy.maxRateLimitWaitMs / 1_000} s this tool waits`;
+}
 
 /** What one attempt ended with, as far as retrying is concerned. */
 export type AttemptOutcome =
@@ -58,7 +69,9 @@ export function decideRetry(policy: RetryPolicy, outcome: AttemptOutcome, state:
     if (state.rateLimitRetries >= policy.maxRateLimitRetries) {
       return { action: 'give-up', reason: `still rate limited (HTTP 429) after ${policy.maxRateLimitRetries} waits` };
     }
-    return { action: 'retry', waitMs: rateLimitWaitMs(policy, outcome.resetSeconds), reason: 'rate-limit' };
+    const waitMs = rateLimitWaitMs(policy, outcome.resetSeconds);
+    if (waitMs > policy.maxRateLimitWaitMs) return { action: 'give-up', reason: overlongWaitReason(policy, waitMs, 'rate limited (HTTP 429)') };
+    return { action: 'retry', waitMs, reason: 'rate-limit' };
   }
   const transient = outcome.kind === 'network' || isTransientStatus(outcome.status);
   if (!transient) return { action: 'accept' };

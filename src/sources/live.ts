@@ -10,8 +10,10 @@ import {
   type Organization,
   type OrgSnapshot,
 } from '../model/snapshot.js';
+import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
 import { redactSnapshot } from './redact.js';
 import { fetchUsers } from './users.js';
+import { sampleTeamOwnership } from './team-ownership-search.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -69,7 +71,6 @@ function objectIn(value: unknown, what: string): JsonObject {
   return value;
 }
 
-const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
 const identifiers = (records: readonly JsonObject[] | null | undefined): string[] =>
   (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
 
@@ -92,6 +93,8 @@ export function trimEntity(entity: JsonObject, teamRelations: readonly string[])
 }
 
 export interface EntitySearch {
+  /** An ownership sample is read by one search across blueprints (team-ownership-search.ts). */
+  kind: 'ownership-sample' | 'pending';
   query: SearchQuery;
   /** Entities to read at most: a sample where existence is the question, all where a count is. */
   maxEntities: number;
@@ -113,7 +116,7 @@ export function plannedEntitySearches(blueprint: JsonObject): EntitySearch[] {
   if (hasInheritance) return [];
   const searches: EntitySearch[] = [];
   if (blueprint.ownership === undefined || blueprint.ownership === null) {
-    searches.push({ query: { combinator: 'and', rules: [{ property: '$team', operator: 'isNotEmpty' }] }, maxEntities: ENTITY_SAMPLE_SIZE });
+    searches.push({ kind: 'ownership-sample', query: { combinator: 'and', rules: [{ property: '$team', operator: 'isNotEmpty' }] }, maxEntities: ENTITY_SAMPLE_SIZE });
   }
   if (isObject(blueprint.ownership) && blueprint.ownership.type === 'Direct') {
     for (const relationId of teamRelationsOf(blueprint)) {
@@ -121,7 +124,7 @@ export function plannedEntitySearches(blueprint: JsonObject): EntitySearch[] {
         { property: relationId, operator: 'isNotEmpty' },
         { property: '$team', operator: 'isEmpty' },
       ];
-      searches.push({ query: { combinator: 'and', rules }, maxEntities: MAX_PENDING_ENTITIES });
+      searches.push({ kind: 'pending', query: { combinator: 'and', rules }, maxEntities: MAX_PENDING_ENTITIES });
     }
   }
   return searches;
@@ -133,23 +136,51 @@ function teamRelationsOf(blueprint: JsonObject): string[] {
     .map(([id]) => id);
 }
 
+/** The per-blueprint reads: the team directory, or the entities still to move. Pages are trimmed as they arrive. */
 async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<EntityRecord[]> {
   const id = idOf(blueprint) as string;
   const teamRelations = teamRelationsOf(blueprint);
-  const found: JsonObject[] = [];
+  const byId = new Map<string, EntityRecord>();
+  const keep = (entities: JsonObject[]) => {
+    for (const entity of entities) {
+      const trimmed = trimEntity(entity, teamRelations);
+      if (trimmed && !byId.has(trimmed.identifier)) byId.set(trimmed.identifier, trimmed);
+    }
+  };
   if (id === TEAM_BLUEPRINT) {
-    found.push(...(await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS })));
+    await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS, onPage: keep });
   } else {
-    for (const { query, maxEntities } of plannedEntitySearches(blueprint)) {
-      found.push(...(await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS })));
+    for (const { query, maxEntities } of plannedEntitySearches(blueprint).filter((search) => search.kind === 'pending')) {
+      await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, onPage: keep });
     }
   }
-  const byId = new Map<string, EntityRecord>();
-  for (const entity of found) {
-    const trimmed = trimEntity(entity, teamRelations);
-    if (trimmed && !byId.has(trimmed.identifier)) byId.set(trimmed.identifier, trimmed);
-  }
   return [...byId.values()];
+}
+
+/** `$team` samples of every blueprint that needs one, in one search across blueprints; a failure is a gap of each. */
+async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<Map<string, EntityRecord[]>> {
+  const candidates = blueprints.filter((b) => plannedEntitySearches(b).some((search) => search.kind === 'ownership-sample')).map((b) => idOf(b) as string);
+  const result = new Map<string, EntityRecord[]>();
+  if (candidates.length === 0) return result;
+  let sampled: Awaited<ReturnType<typeof sampleTeamOwnership>>;
+  try {
+    sampled = await sampleTeamOwnership(client, candidates, { sampleSize: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS });
+  } catch (error) {
+    if (isFatal(error) || !(error instanceof ApiError)) throw error;
+    // One failed search leaves every candidate unread: name each, as a per-blueprint read would.
+    for (const id of candidates) tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: error.message });
+    return result;
+  } finally {
+    tracker.done++;
+    tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total });
+  }
+  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
+  for (const [id, entities] of sampled.samples) {
+    // Trimmed as a per-blueprint search would: the team relations' values are kept too.
+    const teamRelations = teamRelationsOf(byId.get(id) as JsonObject);
+    result.set(id, entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined));
+  }
+  return result;
 }
 
 const LISTS = [
@@ -192,13 +223,14 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (users) snapshot.users = users;
 
   const blueprintIds = identifiers(blueprints);
-  const actionIds = identifiers(snapshot.actions);
-  const pageIds = identifiers(snapshot.pages);
-  const searched = (blueprints ?? []).filter((b) => idOf(b) === TEAM_BLUEPRINT || plannedEntitySearches(b).length > 0);
-  tracker.total += blueprintIds.length + actionIds.length + pageIds.length + searched.length;
+  // Only the permissions that can hold a team entry (permission-plan.ts); the report notes the rest.
+  const actionIds = permissionTargets(snapshot.actions, isAutomation);
+  const pageIds = permissionTargets(snapshot.pages, isEntityPage);
+  const searched = (blueprints ?? []).filter((b) => idOf(b) === TEAM_BLUEPRINT || plannedEntitySearches(b).some((search) => search.kind === 'pending'));
+  tracker.total += blueprintIds.length + actionIds.length + pageIds.length + searched.length + 1;
   onEvent({
     type: 'phase',
-    phase: `permissions of ${blueprintIds.length} blueprint(s), ${actionIds.length} action(s), ${pageIds.length} page(s); entities of ${searched.length} blueprint(s)`,
+    phase: `permissions of ${blueprintIds.length} blueprint(s), ${actionIds.length} action(s), ${pageIds.length} page(s); entities of ${searched.length} blueprint(s) and $team samples`,
   });
 
   const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) =>
@@ -211,7 +243,8 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
         return [id, permissions] as const;
       }),
     );
-  const [blueprintPermissions, actionPermissions, pagePermissions, entities] = await Promise.all([
+  // Every read of this phase is independent: one list, so one more fetch is one more line.
+  const [blueprintPermissions, actionPermissions, pagePermissions, entities, samples] = await Promise.all([
     permissionsOf('blueprint', 'blueprints', blueprintIds),
     permissionsOf('action', 'actions', actionIds),
     permissionsOf('page', 'pages', pageIds),
@@ -221,12 +254,13 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
         return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
       }),
     ),
+    readOwnershipSamples(client, tracker, blueprints ?? []),
   ]);
 
   if (blueprints) snapshot.blueprintPermissions = definedEntries(blueprintPermissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
-  if (blueprints) snapshot.entities = definedEntries(entities);
+  if (blueprints) snapshot.entities = { ...Object.fromEntries(samples), ...definedEntries(entities) };
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.

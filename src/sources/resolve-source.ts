@@ -6,6 +6,7 @@ import { createFetchTransport, type Transport } from '../api/transport.js';
 import { UsageError } from '../errors.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { fetchLiveSnapshot } from './live.js';
+import { skippedPermissionNotes } from './permission-plan.js';
 import { createProgress } from './progress.js';
 import { redactSnapshot } from './redact.js';
 import { loadSnapshotFile } from './snapshot-file.js';
@@ -42,8 +43,11 @@ export interface ResolvedSource {
   credentials?: string[];
 }
 
-/** product.md: requests in flight are bounded; 4 keeps a big org quick without bursting the budget. */
-export const DEFAULT_CONCURRENCY = 4;
+/**
+ * product.md: requests in flight are bounded. This is the cap: the client starts at 4 and grows
+ * towards it while latency and the rate-limit budget allow (src/api/adaptive-concurrency.ts).
+ */
+export const DEFAULT_CONCURRENCY = 32;
 /** Ours: beyond this the rate limit, not latency, is the bottleneck. */
 const MAX_CONCURRENCY = 32;
 
@@ -58,7 +62,7 @@ export function addSourceOptions(command: Command): Command {
     .option('--api-url <url>', 'base URL of the API (overrides --region)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
-    .option('--concurrency <n>', 'requests in flight at once', String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', 'the most requests in flight at once (starts at 4, grows while the service keeps up)', String(DEFAULT_CONCURRENCY))
     .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
 }
 
@@ -119,5 +123,5 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const description = `live org at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
   const credentials = connection.credentials.kind === 'token' ? [connection.credentials.token] : [connection.credentials.clientId, connection.credentials.clientSecret];
-  return { snapshot, description, notes, credentials };
+  return { snapshot, description, notes: [...notes, ...skippedPermissionNotes(snapshot)], credentials };
 }

@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApiAuthError, ApiUnreachableError, createApiClient, type ApiClientOptions } from '../../src/api/client.js';
+import { ApiAuthError, ApiUnreachableError, createApiClient } from '../../src/api/client.js';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.js';
 import { ApiError } from '../../src/errors.js';
 import { createFakeClock } from '../helpers/fake-clock.js';
-import { connectionReset, scriptedTransport, type Step } from '../helpers/fake-transport.js';
+import { clientWith } from '../helpers/fake-client.js';
+import { connectionReset, type Step } from '../helpers/fake-transport.js';
 
 const OK: Step = { status: 200, body: { ok: true, blueprints: [] } };
-
-function clientWith(steps: Step[], overrides: Partial<ApiClientOptions> = {}) {
-  const clock = createFakeClock();
-  const fake = scriptedTransport(steps);
-  const client = createApiClient({
-    baseUrl: new URL('https://api.example.test'),
-    credentials: { kind: 'token', token: 'secret-token' },
-    transport: fake.transport,
-    now: clock.now,
-    sleep: clock.sleep,
-    concurrency: 4,
-    ...overrides,
-  });
-  return { client, clock, fake };
-}
 
 describe('retry policy (spec §8.3)', () => {
   it('doubles from 1 s and caps at 32 s', () => {
@@ -254,7 +240,7 @@ describe('entity search paging', () => {
     expect(new URL(fake.log[0]?.url ?? '').pathname).toBe('/v1/blueprints/svc/entities/search');
 
     const capped = clientWith([page(['a', 'b'], 'c1'), page(['c', 'd'], 'c2')]);
-    const few = await capped.client.searchEntities('svc', { combinator: 'and', rules: [] }, { limit: 1000, maxEntities: 3 });
+    const few = await capped.client.searchEntities('svc', { combinator: 'and', rules: [] }, { limit: 1000, maxEntities: 3, sample: true });
     expect(few.map((e) => e.identifier)).toEqual(['a', 'b', 'c']);
     expect(JSON.parse(capped.fake.log[0]?.body ?? '{}').limit).toBe(3);
   });

@@ -1,10 +1,12 @@
 /**
  * Run the sandbox by hand: `npm run sandbox -- fixtures/demo-org.json [--latency MS]
- * [--rate-limit N/SECONDS] [--no-reset-header] [--no-remaining-header] [--fail-every N] [--token-lifetime SECONDS] [--port N]`.
+ * [--rate-limit N/SECONDS] [--no-reset-header] [--no-remaining-header] [--fail-every N] [--token-lifetime SECONDS] [--port N]
+ * [--stall PATH] [--trickle PATH] [--loop-pages] [--echo] [--huge-reset PATH=SECONDS]` (hostile.ts).
  * Prints the URL and credentials to point the CLI at; stops after 10 idle minutes or 1 hour.
  */
 import { parseArgs } from 'node:util';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
+import type { HostileOptions } from './hostile.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
 const { values, positionals } = parseArgs({
@@ -17,6 +19,11 @@ const { values, positionals } = parseArgs({
     'fail-every': { type: 'string' },
     'token-lifetime': { type: 'string' },
     port: { type: 'string' },
+    stall: { type: 'string' },
+    trickle: { type: 'string' },
+    'loop-pages': { type: 'boolean' },
+    echo: { type: 'boolean' },
+    'huge-reset': { type: 'string' },
   },
 });
 
@@ -37,6 +44,17 @@ if (values['rate-limit']) {
     sendRemaining: values['no-remaining-header'] !== true,
   };
 }
+
+const hostile: HostileOptions = {};
+if (values.stall) hostile.stallBodyOn = values.stall;
+if (values.trickle) hostile.trickleBodyOn = values.trickle;
+if (values['loop-pages']) hostile.loopSearchPages = true;
+if (values.echo) hostile.echoRequestInErrors = true;
+if (values['huge-reset']) {
+  const [path = '', seconds = '100000'] = values['huge-reset'].split('=');
+  hostile.hugeReset = { path, seconds: Number(seconds) };
+}
+if (Object.keys(hostile).length > 0) options.hostile = hostile;
 
 const sandbox = await startSandbox(options);
 process.stdout.write(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { answerWithBodyFault, echoOf, loopingNext, type HostileOptions, type HostileState } from './hostile.js';
 import { matchQuery, SearchError } from './search.js';
 
 /**
@@ -42,6 +43,8 @@ export interface SandboxOptions {
   /** Stop after this long whatever happens (1 hour by default). */
   maxLifetimeMs?: number;
   port?: number;
+  /** Faults of a hostile gateway (hostile.ts). */
+  hostile?: HostileOptions;
 }
 
 export interface LoggedRequest {
@@ -156,6 +159,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const page = matched.slice(offset, offset + limit).map(({ blueprint, entity }) => ({ ...entity, blueprint }));
     const result: Record<string, Json> = { entities: page };
     if (offset + limit < matched.length) result.next = encodeCursor(offset + limit);
+    if (options.hostile?.loopSearchPages) result.next = loopingNext(offset, limit, encodeCursor);
     return result;
   };
 
@@ -254,17 +258,24 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return { accessToken, expiresIn: lifetime, tokenType: 'Bearer' };
   };
 
+  const hostileState: HostileState = { timers: new Set() };
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<{ status: number; body: Record<string, Json> }> => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
     count++;
     const body = await readBody(request);
+    if (options.hostile?.echoRequestInErrors) echoed.set(request, echoOf(request, body));
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
     if (rateLimitHeaders(response, false)) {
       throw new HttpError(429, 'rate_limited', 'too many requests');
     }
     if (options.failEvery && count % options.failEvery === 0) {
       throw new HttpError(options.failStatus ?? 503, 'unavailable', 'injected failure');
+    }
+    const hugeReset = options.hostile?.hugeReset;
+    if (hugeReset && hugeReset.path === url.pathname + url.search) {
+      response.setHeader('x-ratelimit-reset', String(hugeReset.seconds));
+      throw new HttpError(429, 'rate_limited', 'too many requests');
     }
     const fault = faults.find((f) => (f.method ?? method) === method && f.path === url.pathname + url.search && (f.times === undefined || f.used < f.times));
     if (fault) {
@@ -283,6 +294,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw new HttpError(404, 'not_found', `${method} ${url.pathname} is not an endpoint of the sandbox`);
   };
 
+  const echoed = new WeakMap<IncomingMessage, string>();
   let idleTimer: NodeJS.Timeout | undefined;
   const server = createServer((request, response) => {
     touch();
@@ -296,9 +308,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       response.end(body);
       return;
     }
+    if (options.hostile && answerWithBodyFault(options.hostile, hostileState, path, response)) {
+      requests.push({ method, path, status: 200 });
+      request.resume();
+      return;
+    }
     handle(request, response)
       .catch((error: unknown) => {
-        if (error instanceof HttpError) return { status: error.status, body: { error: error.code, message: error.message } };
+        const echo = echoed.get(request);
+        if (error instanceof HttpError) return { status: error.status, body: { error: error.code, message: echo ? `${echo}; ${error.message}` : error.message } };
         return { status: 500, body: { error: 'internal', message: error instanceof Error ? error.message : String(error) } };
       })
       .then(({ status, body }) => {
@@ -315,6 +333,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const close = async () => {
     if (idleTimer) clearTimeout(idleTimer);
     clearTimeout(lifetimeTimer);
+    for (const timer of hostileState.timers) clearInterval(timer);
     if (!server.listening) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

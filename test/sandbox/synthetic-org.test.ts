@@ -13,10 +13,25 @@ describe('generateSyntheticOrg', () => {
     expect(org.actions).toHaveLength(500);
     expect(org.pages).toHaveLength(100);
     expect(Object.keys(org.blueprintPermissions ?? {})).toHaveLength(300);
-    expect(Object.keys(org.actionPermissions ?? {})).toHaveLength(500);
-    expect(Object.keys(org.pagePermissions ?? {})).toHaveLength(100);
+    // Automations and entity pages have no permissions of their own (permission-plan.ts).
+    const automations = org.actions?.filter((a) => JSON.stringify(a.trigger).includes('"type":"automation"')).length ?? 0;
+    const entityPages = org.pages?.filter((p) => p.type === 'entity').length ?? 0;
+    expect(automations).toBeGreaterThan(100);
+    expect(entityPages).toBeGreaterThan(10);
+    expect(Object.keys(org.actionPermissions ?? {})).toHaveLength(500 - automations);
+    expect(Object.keys(org.pagePermissions ?? {})).toHaveLength(100 - entityPages);
     expect(JSON.stringify(generateSyntheticOrg(size))).toBe(JSON.stringify(org));
     expect(JSON.stringify(generateSyntheticOrg({ ...size, seed: 1 }))).not.toBe(JSON.stringify(org));
+  });
+
+  it('in distinct-expression mode repeats no jq expression, and reads the same team values', () => {
+    const expressionsOf = (text: string) => [...text.matchAll(/"(?:calculation|jqQuery|team|identifier)":"(\.(?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+    const shared = expressionsOf(JSON.stringify(generateSyntheticOrg(size)));
+    const distinct = expressionsOf(JSON.stringify(generateSyntheticOrg({ ...size, distinctExpressions: true })));
+    expect(new Set(shared).size).toBeLessThan(50); // 40 teams in the index("…") conditions and inputs
+    expect(distinct.length).toBeGreaterThan(100);
+    expect(new Set(distinct).size).toBe(distinct.length);
+    expect(distinct.filter((e) => e?.startsWith('.user.team')).length).toBe(shared.filter((e) => e?.startsWith('.user.team')).length);
   });
 
   it('holds the team references a real org has, in every shape the fetcher distinguishes', () => {

@@ -1,0 +1,64 @@
+/**
+ * How many requests may be in flight, learned from the answers (issue 17): start small, double
+ * while latency holds (then grow by one per round once it has been cut), halve on a 429 or a
+ * burst of 5xx, never above the cap (`--concurrency`). Pure state, no clock: the client reports
+ * each answer's latency and status.
+ */
+export interface ConcurrencyController {
+  current(): number;
+  /** One answer: its latency, and its HTTP status or undefined for a network failure. */
+  onAnswer(latencyMs: number, status: number | undefined): void;
+}
+
+/** Ours: today's fixed value, a safe first guess for any org. */
+export const START_CONCURRENCY = 4;
+/** Ours: latency "holds" while it stays under twice the best seen (plus a little for timer noise). */
+const LATENCY_FACTOR = 2;
+const LATENCY_SLACK_MS = 20;
+/** Ours: a burst is this many 5xx or network failures among the last `BURST_WINDOW` answers. */
+const BURST_FAILURES = 3;
+const BURST_WINDOW = 20;
+
+export function createConcurrencyController(cap: number, start = START_CONCURRENCY): ConcurrencyController {
+  if (!Number.isInteger(cap) || cap < 1) throw new RangeError(`concurrency must be a positive integer, got ${cap}`);
+  let limit = Math.min(cap, start);
+  let bestLatency = Number.POSITIVE_INFINITY;
+  /** Good answers since the last change: a round is `limit` of them. */
+  let good = 0;
+  let slowStart = true;
+  /** Answers to ignore before the next cut: those already in flight when the last cut was made. */
+  let cooldown = 0;
+  const recent: boolean[] = [];
+
+  const cut = () => {
+    if (cooldown > 0) return;
+    limit = Math.max(1, Math.floor(limit / 2));
+    slowStart = false;
+    good = 0;
+    cooldown = limit * 2;
+    recent.length = 0;
+  };
+
+  return {
+    current: () => limit,
+    onAnswer(latencyMs, status) {
+      if (cooldown > 0) cooldown--;
+      const failed = status === undefined || status >= 500;
+      recent.push(failed);
+      if (recent.length > BURST_WINDOW) recent.shift();
+      if (status === 429) return cut();
+      if (failed) {
+        if (recent.filter(Boolean).length >= BURST_FAILURES) cut();
+        return;
+      }
+      bestLatency = Math.min(bestLatency, latencyMs);
+      if (latencyMs > bestLatency * LATENCY_FACTOR + LATENCY_SLACK_MS) {
+        good = 0; // latency grew: hold here
+        return;
+      }
+      if (++good < limit) return;
+      good = 0;
+      limit = Math.min(cap, slowStart ? limit * 2 : limit + 1);
+    },
+  };
+}

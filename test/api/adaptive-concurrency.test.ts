@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createConcurrencyController } from '../../src/api/adaptive-concurrency.js';
+
+const answer = (controller: ReturnType<typeof createConcurrencyController>, times: number, latencyMs: number, status: number | undefined = 200) => {
+  for (let i = 0; i < times; i++) controller.onAnswer(latencyMs, status);
+};
+
+describe('adaptive concurrency', () => {
+  it('starts at 4, doubles each round while latency holds, stops at the cap', () => {
+    const controller = createConcurrencyController(32);
+    expect(controller.current()).toBe(4);
+    answer(controller, 4, 50);
+    expect(controller.current()).toBe(8);
+    answer(controller, 8, 52);
+    expect(controller.current()).toBe(16);
+    answer(controller, 100, 50);
+    expect(controller.current()).toBe(32);
+  });
+
+  it('a cap below 4 is the start', () => {
+    expect(createConcurrencyController(3).current()).toBe(3);
+  });
+
+  it('does not grow while latency is more than twice the best seen', () => {
+    const controller = createConcurrencyController(32);
+    answer(controller, 4, 50);
+    answer(controller, 50, 400);
+    expect(controller.current()).toBe(8);
+  });
+
+  it('halves on a 429, once for the requests already in flight, then grows by one per round', () => {
+    const controller = createConcurrencyController(32);
+    answer(controller, 4 + 8 + 16, 50);
+    expect(controller.current()).toBe(32);
+    answer(controller, 3, 50, 429);
+    expect(controller.current()).toBe(16);
+    answer(controller, 16 * 2, 50);
+    expect(controller.current()).toBe(17);
+  });
+
+  it('halves on a burst of 5xx, not on a single one', () => {
+    const controller = createConcurrencyController(32);
+    answer(controller, 4 + 8, 50);
+    expect(controller.current()).toBe(16);
+    answer(controller, 1, 50, 503);
+    answer(controller, 5, 50);
+    expect(controller.current()).toBe(16);
+    answer(controller, 2, 50, 503);
+    expect(controller.current()).toBe(8);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import type { TransportRequest } from '../../src/api/transport.js';
+import { toResponse } from '../helpers/fake-transport.js';
+
+describe('a retry waiting out its backoff holds no concurrency slot (issue 17)', () => {
+  it('at concurrency 1, a second request goes out while the first sleeps before its retry', async () => {
+    const sent: string[] = [];
+    const sleeping: Array<() => void> = [];
+    let failed = false;
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 'secret-token' },
+      transport: async (request: TransportRequest) => {
+        const path = new URL(request.url).pathname;
+        sent.push(path);
+        if (path === '/v1/teams' && !failed) {
+          failed = true;
+          return toResponse({ status: 503 });
+        }
+        return toResponse({ status: 200, body: { ok: true, teams: [], blueprints: [] } });
+      },
+      now: () => 0,
+      // A sleeper the test wakes by hand: the backoff lasts until then.
+      sleep: () => new Promise<void>((resolve) => sleeping.push(resolve)),
+      concurrency: 1,
+    });
+    const first = client.get('/v1/teams', 'teams');
+    const second = client.get('/v1/blueprints', 'blueprints');
+    for (let i = 0; i < 20 && sleeping.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(sleeping).toHaveLength(1);
+    await expect(second).resolves.toEqual([]);
+    expect(sent).toEqual(['/v1/teams', '/v1/blueprints']);
+    sleeping[0]?.();
+    await expect(first).resolves.toEqual([]);
+    expect(sent).toEqual(['/v1/teams', '/v1/blueprints', '/v1/teams']);
+  });
+});

@@ -19,7 +19,7 @@ export interface FixFlags {
 /** The fix kit's options on `analyze`; kept here so the CLI wires them in one line. */
 export function addFixOptions(command: Command): Command {
   return command
-    .option('--fix-out <dir>', 'write the fix kit there: corrected resources, repo.patch, data-migration payloads, predicted-org.json (with --fix: <out>/fixes unless given)')
+    .option('--fix-out <dir>', 'write the fix kit there (default <out>/fixes): corrected resources, repo.patch, data-migration payloads, predicted-org.json')
     .option('--no-fixes', 'do not write the fix kit (with --fix: only change the repositories)')
     .option('--fix', 'apply repo.patch to the --repo working trees in place (refused when a file changed since it was read)');
 }
@@ -34,9 +34,8 @@ export const fixOutDir = (flags: FixFlags): string => flags.fixOut ?? join(flags
  */
 export async function runFixKit<R extends Report>(report: R, catalog: Catalog, flags: FixFlags, jq: JqEngine | undefined): Promise<{ report: R; lines: string[] }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
-  // Written when asked for (--fix-out or --fix). Defaulting to <out>/fixes on every run, as
-  // contracts.md §3.3 allows, changes the output folder other tests pin file by file: a later step.
-  if ((flags.fixes === false || flags.fixOut === undefined) && !flags.fix) return { report, lines: [] };
+  // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
+  if (flags.fixes === false && !flags.fix) return { report, lines: [] };
   const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo) });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
   const findings = report.findings.map((finding) => {
@@ -48,7 +47,9 @@ export async function runFixKit<R extends Report>(report: R, catalog: Catalog, f
   if (flags.fixes !== false) {
     const dir = fixOutDir(flags);
     const summary = await writeFixKit(kit, dir);
-    withFixes = { ...withFixes, fixes: { ...summary, fromReport: relative(flags.out, dir).split(sep).join('/') } };
+    // Relative to the report's folder, so the same input gives the same report.json wherever it is written.
+    const fromReport = relative(flags.out, dir).split(sep).join('/');
+    withFixes = { ...withFixes, fixes: { ...summary, dir: fromReport, fromReport } };
     const resolved = new Set(kit.files.flatMap((file) => file.findings)).size;
     lines.push(`fix kit: ${kit.files.length} file(s) in ${summary.dir} resolve ${resolved} finding(s); ${kit.unresolved.length} breaking finding(s) left to a person (see its README.md)`);
   }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +40,8 @@ describe('exit codes from a spawned CLI', () => {
     const run = cli(['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
     expect(run.code).toBe(0);
     expect(readJson(join(out, 'report.json')).gate).toMatchObject({ failOn: 'none', result: 'passed' });
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'report.json']);
+    // The fix kit goes beside the reports unless --no-fixes.
+    expect(readdirSync(out).sort()).toEqual(['fixes', 'index.html', 'report.json']);
   });
 
   it('1: manual findings fail the default gate, and the reports are still written', () => {
@@ -102,7 +103,7 @@ describe('exit codes from a spawned CLI', () => {
     expect(run.status).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/gate passed$/), `wrote ${join(dir, 'out', 'report.json')}`]);
+    expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^fix kit: /), expect.stringMatching(/gate passed$/), `wrote ${join(dir, 'out', 'report.json')}`]);
     const report = readJson(join(dir, 'out', 'report.json')) as unknown as { findings: { location: string; verdict: string; note?: string }[]; ruleErrors?: unknown };
     expect(report.ruleErrors).toBeUndefined();
     for (const property of ['loops', 'recurses']) {
@@ -174,8 +175,10 @@ describe('CI integration and determinism', () => {
     const args = ['analyze', '--snapshot', DEMO, '--format', 'html,json,sarif,junit,md', '--fail-on', 'none'];
     expect(cli([...args, '--out', a], { SOURCE_DATE_EPOCH: '1735689600' }).code).toBe(0);
     expect(cli([...args, '--out', b], { SOURCE_DATE_EPOCH: '1735689600' }).code).toBe(0);
-    const files = readdirSync(a).sort();
-    expect(files).toEqual(['index.html', 'report.json', 'report.junit.xml', 'report.sarif', 'summary.md']);
+    const files = readdirSync(a, { recursive: true }).map(String).filter((file) => statSync(join(a, file)).isFile()).sort();
+    expect(files.filter((file) => !file.startsWith('fixes'))).toEqual(['index.html', 'report.json', 'report.junit.xml', 'report.sarif', 'summary.md']);
+    // The fix kit is as reproducible as the reports.
+    expect(files).toContain(join('fixes', 'predicted-org.json'));
     for (const file of files) expect(readFileSync(join(b, file)), file).toEqual(readFileSync(join(a, file)));
     expect(readFileSync(join(a, 'index.html'), 'utf8')).toContain('2025-01-01T00:00:00.000Z');
   });

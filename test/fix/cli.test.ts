@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,10 +40,12 @@ describe('analyze writes the fix kit', () => {
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` holds \d+ file\(s\)/);
   });
 
-  it('without --fix-out (or with --no-fixes) no kit is written and the report has no fixes', async () => {
+  it('by default the kit goes to <out>/fixes; with --no-fixes no kit is written and the report has no fixes', async () => {
     const out = tmp();
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json']);
-    expect(existsSync(join(out, 'fixes'))).toBe(false);
+    expect(existsSync(join(out, 'fixes', 'predicted-org.json'))).toBe(true);
+    expect((JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).fixes?.dir).toBe('fixes');
+    rmSync(join(out, 'fixes'), { recursive: true });
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json', '--fix-out', join(out, 'fixes'), '--no-fixes']);
     expect(existsSync(join(out, 'fixes'))).toBe(false);
     expect((JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).fixes).toBeUndefined();

@@ -1,4 +1,5 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { filesIn } from '../support/files-in.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../helpers/fake-clock.js';
@@ -101,7 +102,7 @@ describe('no secret in any output', () => {
       // The client run meets the one 401 (and recovers); the PORT_TOKEN runs then complete.
       expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 2]);
       for (const result of runs) outputs.push(result.stdout, result.stderr);
-      for (const sub of ['a', 'b']) for (const file of await readdir(join(dir, sub))) outputs.push(await readText(join(dir, sub, file)));
+      for (const sub of ['a', 'b']) for (const file of await filesIn(join(dir, sub))) outputs.push(await readText(join(dir, sub, file)));
       outputs.push(await readText(join(dir, 'org.json')), JSON.stringify(sandbox.requests));
 
       const secrets = ['static-bearer-SECRET', 'client-SECRET-2', ...sandbox.issuedTokens()];

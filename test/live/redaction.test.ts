@@ -1,4 +1,5 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { filesIn } from '../support/files-in.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
@@ -91,7 +92,7 @@ describe('no webhook secret or Authorization header in snapshots, reports or out
 
       const file = await readText(join(dir, 'org.json'));
       const outputs = [recorded.stdout, recorded.stderr, analyzed.stdout, analyzed.stderr, file];
-      for (const name of await readdir(join(dir, 'out'))) outputs.push(await readText(join(dir, 'out', name)));
+      for (const name of await filesIn(join(dir, 'out'))) outputs.push(await readText(join(dir, 'out', name)));
       const all = outputs.join('\n');
       for (const secret of SECRETS) expect(all).not.toContain(secret);
 
@@ -123,7 +124,7 @@ describe('no webhook secret or Authorization header in snapshots, reports or out
     const analyzed = await run(['analyze', '--snapshot', input, '--out', join(dir, 'out'), '--format', 'json,html', '--fail-on', 'none'], {}, clock);
     expect([rewritten.code, analyzed.code]).toEqual([0, 0]);
     const all = [rewritten.stdout, rewritten.stderr, analyzed.stdout, analyzed.stderr, await readText(join(dir, 'rewritten.json'))];
-    for (const name of await readdir(join(dir, 'out'))) all.push(await readText(join(dir, 'out', name)));
+    for (const name of await filesIn(join(dir, 'out'))) all.push(await readText(join(dir, 'out', name)));
     for (const secret of SECRETS) expect(all.join('\n')).not.toContain(secret);
     expect(await readText(join(dir, 'rewritten.json'))).toContain(`"secret": "${REDACTED}"`);
   });

@@ -2,7 +2,8 @@
  * Issue 14: GET /v1/users through the sandbox. Only email, teams and roles reach the snapshot or
  * any report, even from a service that sends every field of a user whatever `fields` asks for.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { filesIn } from '../support/files-in.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
@@ -57,7 +58,7 @@ describe('users through the sandbox (contracts.md §3.1)', () => {
       expect(live.code).toBe(0);
       const report = JSON.parse(await readText(join(out, 'report.json'))) as Report;
       expect(report.access?.length).toBeGreaterThan(0);
-      for (const name of await readdir(out)) {
+      for (const name of await filesIn(out)) {
         const written = await readText(join(out, name));
         for (const marker of ['Secretname', 'pictures.example.com', 'user-id-', 'First1']) expect(written, `${name}: ${marker}`).not.toContain(marker);
       }
@@ -91,7 +92,7 @@ describe('users through the sandbox (contracts.md §3.1)', () => {
     const out = join(dir, 'out');
     const result = await run(['analyze', '--snapshot', file, '--out', out, '--format', 'json,html,md,sarif', '--fail-on', 'none', '--quiet'], {}, createFakeClock());
     expect(result.code).toBe(0);
-    for (const name of await readdir(out)) {
+    for (const name of await filesIn(out)) {
       const written = await readText(join(out, name));
       for (const marker of ['Secretname', 'pictures.example.com', 'user-id-']) expect(written, `${name}: ${marker}`).not.toContain(marker);
     }

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { filesIn } from '../support/files-in.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -43,7 +44,7 @@ describe('secrets in repository files', () => {
       '"url": "https://user:<redacted>@hooks.example.com/x?token=<redacted>&team={{ .entity.team[0] }}"',
       '"Authorization": "<redacted>{{ .entity.team[0] }}"',
     ]);
-    const written = await readdir(out);
+    const written = await filesIn(out);
     expect(written.sort()).toEqual(expect.arrayContaining(['index.html', 'report.json']));
     expect(written.length).toBeGreaterThanOrEqual(5);
     for (const name of written) {
@@ -96,7 +97,7 @@ describe('secrets in files that are not parsed into resources', () => {
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.findings.map((f) => f.category)).toEqual(['external-ownership']);
     expect(report.findings[0]!.evidence).toContain('clientSecret: <redacted>');
-    for (const name of await readdir(out)) expect(await readFile(join(out, name), 'utf8'), name).not.toContain('InlineS3cret99');
+    for (const name of await filesIn(out)) expect(await readFile(join(out, name), 'utf8'), name).not.toContain('InlineS3cret99');
   });
 
   test('short leftovers of a templated secret are not cut from the text', () => {

@@ -18,6 +18,7 @@ import { readTeamsMap } from './teams-map.js';
 import type { Transport } from './api/transport.js';
 import { withProgress } from './progress/compute-progress.js';
 import { withStillLockedOut } from './progress/with-still-locked-out.js';
+import { displayRoot } from './repo/scan.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
@@ -161,7 +162,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const appUrl = appBaseUrl(flags);
   await ensureWritableDir(flags.out, '--out');
   if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
-  if (flags.fixOut !== undefined && flags.fixes !== false) await ensureWritableDir(flags.fixOut, '--fix-out');
+  if (flags.fixOut !== undefined && flags.fixes === false) throw new UsageError('--fix-out names a folder for the fix kit and --no-fixes writes none: give one of them');
+  if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
   // --snapshot, else the live org when credentials are set, else repositories only.
   const source = await resolveOrgSource(flags, io);
   if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
@@ -171,7 +173,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-    const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous), previous?.report, catalog);
+    const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
     const gated = await gateReport(analyzed, flags, baseline, io.env);
     const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
     const notes = [...gated.notes, ...fixLines];

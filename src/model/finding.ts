@@ -132,6 +132,8 @@ export interface Progress {
   new: number;
   /** This run could not read everything: a finding counted fixed may only have gone unread. */
   provisional?: true;
+  /** Previous findings in repositories this run did not scan: neither fixed nor open. */
+  notCompared?: number;
   /**
    * Of the people the previous report's `access` said would lose a permission, those who still do
    * not hold it now (present when both reports know the org's users).

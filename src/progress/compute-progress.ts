@@ -17,16 +17,20 @@ export function computeProgress(
   previous: PreviousReport,
   current: Pick<Report, 'organization' | 'findings' | 'verified'> & Partial<Pick<Report, 'incomplete'>>,
   date?: string,
+  scope: ProgressScope = {},
 ): Progress {
   if (previous.organization.id !== current.organization.id) {
     // Quoted as JSON: names come from files and the org, and must not write control characters to a terminal.
     const name = (org: { id: string; name: string }) => `${JSON.stringify(org.id)} (${JSON.stringify(org.name)})`;
     throw new InputError(`--since: the previous report is of organization ${name(previous.organization)}, not ${name(current.organization)}; give a report of the same organization`);
   }
+  // A file finding of a repository this run did not scan was not looked for: neither fixed nor open.
+  const compared = previous.findings.filter((finding) => isCompared(finding, scope));
+  const notCompared = previous.findings.length - compared.length;
   const open = new Set(current.findings.map((finding) => finding.id));
   const verified = new Set((current.verified ?? []).map((finding) => finding.id));
   const before = new Set(previous.findings.map((finding) => finding.id));
-  const fixed: FixedFinding[] = previous.findings
+  const fixed: FixedFinding[] = compared
     .filter((finding) => !open.has(finding.id))
     .map((finding) => ({
       id: finding.id,
@@ -40,14 +44,26 @@ export function computeProgress(
   const progress: Progress = {
     since,
     fixed,
-    open: previous.findings.filter((finding) => open.has(finding.id)).length,
+    open: compared.filter((finding) => open.has(finding.id)).length,
     new: current.findings.filter((finding) => !before.has(finding.id)).length,
   };
+  if (notCompared > 0) progress.notCompared = notCompared;
   if ((current.incomplete ?? []).length > 0) progress.provisional = true;
   return progress;
 }
 
+/** What this run looked at: the repositories it scanned, as their paths show in findings (`displayRoot`). */
+export interface ProgressScope {
+  repoRoots?: readonly string[];
+}
+
+function isCompared(finding: Pick<PreviousReport['findings'][number], 'resource'>, scope: ProgressScope): boolean {
+  if (finding.resource.type !== 'file') return true;
+  const path = finding.resource.identifier;
+  return (scope.repoRoots ?? []).some((root) => root === '' || path === root || path.startsWith(`${root}/`));
+}
+
 /** The report with `progress` set against `previous`, when `--since` gave one. */
-export function withProgress<T extends Report>(report: T, previous: { report: PreviousReport; date?: string } | undefined): T {
-  return previous === undefined ? report : { ...report, progress: computeProgress(previous.report, report, previous.date) };
+export function withProgress<T extends Report>(report: T, previous: { report: PreviousReport; date?: string } | undefined, scope: ProgressScope = {}): T {
+  return previous === undefined ? report : { ...report, progress: computeProgress(previous.report, report, previous.date, scope) };
 }

@@ -10,7 +10,8 @@ export function sinceDay(progress: Progress): string | undefined {
 export function progressSentence(progress: Progress): string {
   const day = sinceDay(progress);
   const since = day === undefined ? 'since the previous report' : `since ${day}`;
-  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.${lockedOutSentence(progress)}`;
+  const notCompared = progress.notCompared ? ` ${progress.notCompared} not compared: their repositories were not scanned this run (pass the same --repo).` : '';
+  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.${notCompared}${lockedOutSentence(progress)}`;
   return progress.provisional ? `${sentence} Provisional: this run could not read everything, so some counted fixed may only have gone unread.` : sentence;
 }
 

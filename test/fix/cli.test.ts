@@ -46,8 +46,13 @@ describe('analyze writes the fix kit', () => {
     expect(existsSync(join(out, 'fixes', 'predicted-org.json'))).toBe(true);
     expect((JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).fixes?.dir).toBe('fixes');
     rmSync(join(out, 'fixes'), { recursive: true });
-    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json', '--fix-out', join(out, 'fixes'), '--no-fixes']);
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json', '--no-fixes']);
     expect(existsSync(join(out, 'fixes'))).toBe(false);
+    // Both a folder for the kit and no kit: contradictory, said in one line before anything is read.
+    const both = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', join(out, 'other'), '--fix-out', join(out, 'kit'), '--no-fixes']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^teams-migration-audit: --fix-out names a folder for the fix kit and --no-fixes writes none: give one of them[^\n]*\n$/);
+    expect(existsSync(join(out, 'kit'))).toBe(false);
     expect((JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).fixes).toBeUndefined();
   });
 

@@ -27,6 +27,22 @@ const report = (findings: Finding[], verified: Finding[] = [], organization = OR
 });
 
 describe('computeProgress', () => {
+  it('does not count file findings of repositories this run did not scan as fixed', () => {
+    const file = (id: string, path: string) => finding(id, { category: 'external-ownership', resource: { type: 'file', identifier: path }, location: `${path}:3` });
+    const previous = report([finding('a'), file('f1', 'infra/main.tf'), file('f2', 'gitops/svc/port.yml'), file('f3', 'infra/old.tf')]);
+    const current = report([file('f1', 'infra/main.tf')]);
+    // Only infra was scanned again: f3 is fixed, f1 open, f2 was not looked for.
+    const progress = computeProgress(previous, current, undefined, { repoRoots: ['infra'] });
+    expect(progress.fixed.map((f) => f.id)).toEqual(['a', 'f3']);
+    expect(progress).toMatchObject({ open: 1, notCompared: 1 });
+    expect(progressSentence(progress)).toContain('1 not compared: their repositories were not scanned this run');
+    // No repository scanned at all: none of the file findings is compared.
+    expect(computeProgress(previous, report([]), undefined, {})).toMatchObject({ notCompared: 3, open: 0 });
+    expect(computeProgress(previous, report([]), undefined, {}).fixed.map((f) => f.id)).toEqual(['a']);
+    // A repository given as "." holds every path.
+    expect(computeProgress(previous, current, undefined, { repoRoots: [''] }).notCompared).toBeUndefined();
+  });
+
   it('counts fixed (absent or verified), open and new exactly, by finding id', () => {
     const previous = report([finding('a'), finding('b'), finding('c'), finding('d')]);
     const current = report([finding('c'), finding('e')], [finding('b', { verdict: 'unaffected' })]);

@@ -32,6 +32,12 @@ function migratedUnfixed(): string {
       return { name: identifierOf.get(name) ?? name };
     });
   }
+  // The migration's own part: ownership replaces teamInheritance on the org's blueprints.
+  for (const blueprint of org.blueprints) {
+    if (String(blueprint.identifier).startsWith('_')) continue;
+    delete blueprint.teamInheritance;
+    blueprint.ownership = { type: 'Direct' };
+  }
   const path = join(work, 'migrated-unfixed.json');
   writeFileSync(path, JSON.stringify(org));
   return path;
@@ -64,6 +70,13 @@ describe('--since after the migration: who is still locked out', () => {
     expect(after.report.progress?.stillLockedOut).toBeDefined();
     expect(after.stderr).toContain('Nobody who was to lose access is still locked out.');
     expect(after.html).not.toContain('Still locked out');
+  });
+
+  it('before the migration has run, nobody is said to be locked out yet', async () => {
+    const again = await analyzeTo('not-migrated', FIXTURE, ['--since', join(work, 'before', 'report.json')]);
+    expect(again.report.progress).toBeDefined();
+    expect(again.report.progress?.stillLockedOut).toBeUndefined();
+    expect(again.stderr).not.toContain('locked out');
   });
 
   it('without users in the org, says nothing about access rather than guessing', async () => {

@@ -1,4 +1,5 @@
 import { InputError } from './errors.js';
+import { readInputFile } from './read-input-file.js';
 
 /**
  * How deep a JSON input file (snapshot, baseline) may nest before it is refused whole (exit 2).
@@ -45,4 +46,21 @@ export function shortJson(value: unknown, max = 80): string {
   if (value !== null && typeof value === 'object') return 'an object';
   const text = JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * Read a JSON input file (snapshot, baseline, previous report, config): a regular file, not nested
+ * past MAX_INPUT_DEPTH, valid JSON; anything else is one InputError line naming it (exit 2).
+ * `quoteParserError: false` leaves out JSON.parse's excerpt, for files that may hold secrets.
+ */
+export async function readJsonInput(path: string, what: string, options: { missingHint?: string; quoteParserError?: boolean } = {}): Promise<unknown> {
+  const text = await readInputFile(path, what, options.missingHint);
+  assertJsonDepth(text, path, what);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // V8 may quote the offending text, newlines and all; the error stays one line.
+    const why = options.quoteParserError === false ? '' : `: ${(error as Error).message.replace(/\s+/g, ' ')}`;
+    throw new InputError(`${path}: the ${what} is not valid JSON${why}`, { cause: error });
+  }
 }

@@ -1,7 +1,6 @@
 import { InputError, UsageError } from '../errors.js';
-import { assertJsonDepth } from '../json-input.js';
+import { readJsonInput } from '../json-input.js';
 import { isObject } from '../model/json.js';
-import { readInputFile } from '../read-input-file.js';
 
 /** The service's public regions (product.md, "Live API"). */
 export const REGION_URLS = {
@@ -55,15 +54,8 @@ export function isRegion(value: string): value is Region {
  * client secret, and JSON.parse messages echo the text around the fault.
  */
 export async function readReferenceConfig(path: string): Promise<ReferenceConfig> {
-  const text = await readInputFile(path, 'config file');
-  assertJsonDepth(text, path, 'config file');
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    // The cause is kept for --debug, but the message does not repeat JSON.parse's excerpt.
-    throw new InputError(`${path}: the config file is not valid JSON`, { cause: error });
-  }
+  // The cause is kept for --debug, but the message does not repeat JSON.parse's excerpt.
+  const document = await readJsonInput(path, 'config file', { quoteParserError: false });
   if (!isObject(document)) throw new InputError(`${path}: the config file must hold a JSON object`);
   const config: ReferenceConfig = { file: path };
   for (const [key, field] of [['CLIENT_ID', 'clientId'], ['CLIENT_SECRET', 'clientSecret']] as const) {

@@ -3,8 +3,7 @@ import { InputError } from '../errors.js';
 import { CATEGORIES, RESOURCE_TYPES, type Finding } from '../model/finding.js';
 import type { AccessChange } from '../model/access.js';
 import { isObject } from '../model/json.js';
-import { assertJsonDepth } from '../json-input.js';
-import { readInputFile } from '../read-input-file.js';
+import { readJsonInput } from '../json-input.js';
 import type { PreviousReport } from './compute-progress.js';
 
 export interface PreviousReportFile {
@@ -15,14 +14,7 @@ export interface PreviousReportFile {
 
 /** Read `--since FILE`; anything that is not a readable impact-report/1 is one InputError line (exit 2). */
 export async function readPreviousReport(path: string): Promise<PreviousReportFile> {
-  const text = await readInputFile(path, 'previous report (--since)');
-  assertJsonDepth(text, path, 'previous report (--since)');
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`${path}: the previous report (--since) is not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`, { cause: error });
-  }
+  const document = await readJsonInput(path, 'previous report (--since)');
   const report = validatePreviousReport(document, path);
   const { mtime } = await stat(path);
   return { report, date: mtime.toISOString() };

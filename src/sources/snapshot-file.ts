@@ -1,7 +1,5 @@
-import { InputError } from '../errors.js';
-import { assertJsonDepth } from '../json-input.js';
+import { readJsonInput } from '../json-input.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
-import { readInputFile } from '../read-input-file.js';
 import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './validate-snapshot.js';
 
 /**
@@ -9,15 +7,7 @@ import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './valida
  * that is not a snapshot (or, with `strict`, any misfit) is one InputError line naming the file.
  */
 export async function loadSnapshotFile(path: string, options: CheckOptions = {}): Promise<CheckedSnapshot> {
-  const text = await readInputFile(path, 'snapshot');
-  assertJsonDepth(text, path, 'snapshot');
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    // V8 may quote the offending text, newlines and all; the error stays one line.
-    throw new InputError(`${path}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`, { cause: error });
-  }
+  const document = await readJsonInput(path, 'snapshot');
   return checkSnapshot(document, path, options);
 }
 

@@ -73,7 +73,7 @@ describe('readSnapshotFile', () => {
     writeFileSync(path, '{"format": "org-snapshot/1",');
     const error = await readSnapshotFile(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`));
+    expect((error as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the snapshot is not valid JSON`));
     expect((error as Error).message).not.toContain('\n');
   });
 

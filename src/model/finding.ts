@@ -114,6 +114,11 @@ export interface FixedFinding {
   location: string;
   /** Where it went: gone from the report, or checked and now needing nothing (`verified`). */
   now: 'absent' | 'verified';
+  /**
+   * Verified with the same text it had when it broke: nobody fixed it, the migration changed what
+   * it reads and it now passes identifiers on. Whoever receives them may still expect titles.
+   */
+  unchanged?: true;
 }
 
 export interface Progress {

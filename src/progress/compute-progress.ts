@@ -28,7 +28,7 @@ export function computeProgress(
   const compared = previous.findings.filter((finding) => isCompared(finding, scope));
   const notCompared = previous.findings.length - compared.length;
   const open = new Set(current.findings.map((finding) => finding.id));
-  const verified = new Set((current.verified ?? []).map((finding) => finding.id));
+  const verified = new Map((current.verified ?? []).map((finding) => [finding.id, finding]));
   const before = new Set(previous.findings.map((finding) => finding.id));
   const fixed: FixedFinding[] = compared
     .filter((finding) => !open.has(finding.id))
@@ -38,6 +38,8 @@ export function computeProgress(
       resource: finding.resource,
       location: finding.location,
       now: verified.has(finding.id) ? 'verified' : 'absent',
+      // Nobody changed it: the migration turned its titles into identifiers and it now passes those on.
+      ...(finding.verdict === 'breaks' && verified.get(finding.id)?.evidence === finding.evidence && { unchanged: true as const }),
     }));
   const since: Progress['since'] = { findings: previous.findings.length, organization: { id: previous.organization.id, name: previous.organization.name } };
   if (date !== undefined) since.date = date;

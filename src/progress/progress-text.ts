@@ -11,7 +11,9 @@ export function progressSentence(progress: Progress): string {
   const day = sinceDay(progress);
   const since = day === undefined ? 'since the previous report' : `since ${day}`;
   const notCompared = progress.notCompared ? ` ${progress.notCompared} not compared: their repositories were not scanned this run (pass the same --repo).` : '';
-  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.${notCompared}${lockedOutSentence(progress)}`;
+  const unchanged = progress.fixed.filter((item) => item.unchanged).length;
+  const unchangedText = unchanged > 0 ? ` ${unchanged} of the fixed ${unchanged === 1 ? 'is' : 'are'} unchanged and now pass${unchanged === 1 ? 'es' : ''} team identifiers on: check that what receives them expects identifiers.` : '';
+  const sentence = `${progress.fixed.length} of ${progress.since.findings} fixed ${since}; ${progress.open} still open, ${progress.new} new.${unchangedText}${notCompared}${lockedOutSentence(progress)}`;
   return progress.provisional ? `${sentence} Provisional: this run could not read everything, so some counted fixed may only have gone unread.` : sentence;
 }
 

@@ -90,7 +90,7 @@ function progressView(report: Report): AfterMigrationView['progress'] {
       category: CATEGORY_DOCS[item.category].title,
       resource: resourceLabel(item.resource),
       location: item.location,
-      detail: item.now === 'verified' ? 'checked, nothing to do now' : 'no longer found',
+      detail: item.unchanged ? 'unchanged: now passes team identifiers on; check what receives them' : item.now === 'verified' ? 'checked, nothing to do now' : 'no longer found',
     })),
     hasFixed: progress.fixed.length > 0,
     lockedOut: (progress.stillLockedOut ?? [])

@@ -27,6 +27,18 @@ const report = (findings: Finding[], verified: Finding[] = [], organization = OR
 });
 
 describe('computeProgress', () => {
+  it('marks a breaking finding now verified with the same text as unchanged, not as fixed by anyone', () => {
+    const previous = report([finding('a', { verdict: 'breaks', evidence: '.team | join(",")' }), finding('b', { verdict: 'breaks', evidence: '.team | index("Platform")' })]);
+    // a: same text, now only passing identifiers on; b: rewritten by the admin.
+    const current = report([], [finding('a', { verdict: 'unaffected', evidence: '.team | join(",")' }), finding('b', { verdict: 'unaffected', evidence: '.team | index("platform")' })]);
+    const progress = computeProgress(previous, current);
+    expect(progress.fixed.map((f) => [f.id, f.unchanged ?? false])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+    expect(progressSentence(progress)).toContain('1 of the fixed is unchanged and now passes team identifiers on');
+  });
+
   it('does not count file findings of repositories this run did not scan as fixed', () => {
     const file = (id: string, path: string) => finding(id, { category: 'external-ownership', resource: { type: 'file', identifier: path }, location: `${path}:3` });
     const previous = report([finding('a'), file('f1', 'infra/main.tf'), file('f2', 'gitops/svc/port.yml'), file('f3', 'infra/old.tf')]);

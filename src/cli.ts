@@ -72,6 +72,8 @@ Examples:
   $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
   $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us   # the live org
   $ teams-migration-audit analyze --snapshot org.json --format json,sarif,junit,md --baseline audit-baseline.json
+  $ teams-migration-audit analyze --snapshot org-after.json --since output-before/report.json   # after the migration: what is fixed, what is left
+  $ teams-migration-audit analyze --snapshot org.json --repo infra --fix   # apply the repository patch in place
 ${EXIT_CODES_HELP}`;
 
 /** Parse argv (without node and script), run, and return the exit code. Never calls process.exit. */
@@ -93,7 +95,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const analyzeCommand = program
     .command('analyze')
-    .description('Analyze an org and write the report (output/index.html, output/report.json).')
+    .description('Analyze an org and write the report (output/index.html, output/report.json) and the fix kit (output/fixes).')
     .argument('[source]', 'an org-snapshot/1 file to analyze (the same as --snapshot FILE)')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')

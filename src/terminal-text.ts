@@ -40,3 +40,21 @@ export function terminalWriter(write: (text: string) => void): (text: string) =>
     write(redraw + text.slice(redraw.length).replace(CONTROL_BUT_NEWLINE, escapeControl));
   };
 }
+
+/**
+ * For files a CI runner shows or prints (summary.md, the JUnit XML, SARIF messages): every control
+ * character written as an escape, as terminalSafe does, but the line ends and tabs the format
+ * itself uses (`keep`).
+ */
+export function controlsShown(text: string, keep: readonly string[]): string {
+  return text.replace(CONTROL, (char) => (keep.includes(char) ? char : escapeControl(char)));
+}
+
+/**
+ * JSON text with the control characters JSON.stringify leaves raw (DEL, C1, line separators, bidi)
+ * written as \u escapes: a parser reads the same data, a terminal or viewer showing the file gets
+ * nothing to act on. A C0 character left raw is JSON's own whitespace (it escapes those in strings).
+ */
+export function jsonControlsEscaped(json: string): string {
+  return json.replace(CONTROL, (char) => (char < ' ' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

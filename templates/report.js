@@ -220,7 +220,11 @@
       var count = document.getElementById('count-' + section.id);
       if (count) count.textContent = sectionTotal === all ? '(' + all + ')' : '(' + sectionTotal + ' of ' + all + ')';
       var empty = document.getElementById('empty-' + section.id);
-      if (empty) empty.hidden = sectionTotal > 0;
+      if (empty) {
+        empty.hidden = sectionTotal > 0;
+        // Blame the filter only when it hides something; a part with no findings at all says so.
+        empty.textContent = all === 0 ? 'Nothing in this part: no findings of this kind.' : 'Nothing here matches the filter.';
+      }
       shownCounts[section.id] = sectionTotal;
       // A folded part opens when the filter asks for what it holds.
       var part = document.getElementById('part-' + section.id);

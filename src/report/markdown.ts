@@ -4,6 +4,7 @@ import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
 import { accessSummaryLine } from './access-view.js';
 import { progressSentence } from '../progress/progress-text.js';
+import { controlsShown } from '../terminal-text.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -91,7 +92,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
       '',
     );
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  // It goes to GITHUB_STEP_SUMMARY and CI logs: no org or file text may act on them (ESC, BEL, bidi).
+  return `${controlsShown(out.join('\n'), ['\n']).trimEnd()}\n`;
 }
 
 /** Manual items by verdict; "no verdict" has its own row, so the rows add up to the manual total. */

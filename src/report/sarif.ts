@@ -2,6 +2,7 @@ import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Category, type Finding, type Report } from '../model/finding.js';
+import { controlsShown, jsonControlsEscaped } from '../terminal-text.js';
 import { accessLines, accessSummaryLine } from './access-view.js';
 
 /** What the SARIF log needs beyond the report; data only, never the clock. */
@@ -61,7 +62,7 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
             executionSuccessful: report.incomplete.length === 0,
             toolExecutionNotifications: report.incomplete.map((item) => ({
               level: 'error',
-              message: { text: `Could not be read: ${item.resource}: ${item.reason}` },
+              message: { text: messageText(`Could not be read: ${item.resource}: ${item.reason}`) },
             })),
           },
         ],
@@ -74,7 +75,12 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${jsonControlsEscaped(JSON.stringify(log, null, 2))}\n`;
+}
+
+/** Messages are what code scanning shows and CI logs print: org text in them shows its control characters as escapes. */
+function messageText(text: string): string {
+  return controlsShown(text, ['\n']);
 }
 
 function sarifRule(category: Category) {
@@ -113,7 +119,7 @@ function sarifResult(finding: Finding, failing: boolean, meta: SarifMeta) {
     ruleId: sarifRuleId(finding.category),
     ruleIndex: CATEGORIES.indexOf(finding.category),
     level: sarifLevel(finding),
-    message: { text: `${where}${finding.reason} ${finding.suggestion}` },
+    message: { text: messageText(`${where}${finding.reason} ${finding.suggestion}`) },
     locations: [isFile ? fileLocation(finding.location) : orgLocation(finding, meta)],
     partialFingerprints: { [FINGERPRINT_KEY]: finding.id },
     ...(finding.accepted
@@ -171,5 +177,5 @@ function withAccess(result: ReturnType<typeof sarifResult>, access: Report['acce
   if (entries.length === 0) return result;
   const sentences = entries.flatMap(accessLines).map((line) => (line.tone === 'undecidable' ? line.text : `${line.text}.`));
   const counts = { loses: entries.reduce((n, e) => n + (e.loses?.length ?? 0), 0), gains: entries.reduce((n, e) => n + (e.gains?.length ?? 0), 0) };
-  return { ...result, message: { text: `${result.message.text} Access: ${sentences.join(' ')}` }, properties: { ...result.properties, access: counts } };
+  return { ...result, message: { text: messageText(`${result.message.text} Access: ${sentences.join(' ')}`) }, properties: { ...result.properties, access: counts } };
 }

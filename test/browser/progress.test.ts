@@ -95,4 +95,22 @@ describe.skipIf(!hasChromium)('progress since a previous report, in Chromium', (
     expect(shown).toHaveLength(3);
     expect(problems).toEqual([]);
   });
+
+  it('says a part is empty when it is, and blames the filter only when the filter hides its items', async () => {
+    expect(report.summary.automatic).toBe(0);
+    await page.locator('#part-automatic > summary').click();
+    const automaticNote = page.locator('#empty-automatic');
+    expect(await automaticNote.isVisible()).toBe(true);
+    await expect(automaticNote.textContent()).resolves.toBe('Nothing in this part: no findings of this kind.');
+    expect(await page.locator('#empty-manual').isVisible()).toBe(false);
+
+    await page.fill('#f-q', 'no-finding-holds-this-text');
+    await expect.poll(() => page.locator('#empty-manual').isVisible()).toBe(true);
+    await expect(page.locator('#empty-manual').textContent()).resolves.toBe('Nothing here matches the filter.');
+    // The filter hides nothing of the empty part: it still says it is empty.
+    await expect(automaticNote.textContent()).resolves.toBe('Nothing in this part: no findings of this kind.');
+    await page.fill('#f-q', '');
+    await expect.poll(() => page.locator('#empty-manual').isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+  });
 });

@@ -151,6 +151,7 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     // The part with nothing left says so instead of showing an empty heading.
     // (The automatic part is folded, so the note is there, not on screen.)
     expect(await page.locator('#empty-automatic').evaluate((e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await page.locator('#empty-automatic').textContent()).toBe('Nothing here matches the filter.');
 
     await page.selectOption('#f-verdict', 'review');
     expect(sorted(await shownIds(page))).toEqual(idsWhere(all, (f) => f.kind === 'manual' && f.verdict === 'review'));

@@ -21,11 +21,27 @@ const SCREENSHOT = 'test/browser/__screenshots__/demo-top.png';
 // Up to this share of inked 16 × 16 blocks may differ: fonts and antialiasing vary between machines.
 const SCREENSHOT_TOLERANCE = 0.1;
 
-async function analyzeToPage(name: string, args: string[] = []): Promise<{ url: string; report: Report; out: string }> {
+async function analyzeToPage(name: string, args: string[] = [], snapshot = 'fixtures/demo-org.json'): Promise<{ url: string; report: Report; out: string }> {
   const out = join(OUTPUT, name);
-  const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--quiet', ...args]);
+  const run = await runCliCaptured(['analyze', '--snapshot', snapshot, '--out', out, '--fail-on', 'none', '--quiet', ...args]);
   expect(run.code).toBe(0);
   return { url: pathToFileURL(join(out, 'index.html')).href, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report, out };
+}
+
+/** Opens every <details> (folded parts, tables, access lists) and checks nothing is wider than the 390 px screen, also in print. */
+async function expectNoSidewaysScrollUnfolded(page: Page, mustShow: string[]): Promise<void> {
+  for (const media of ['screen', 'print'] as const) {
+    await page.emulateMedia({ media });
+    // Twice: opening a folded part can bring more <details> into the page.
+    for (let pass = 0; pass < 2; pass++) await page.$$eval('details', (all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    for (const selector of mustShow) {
+      const rights = await page.$$eval(selector, (els) => els.map((e) => ((e as HTMLElement).offsetParent === null ? -1 : e.getBoundingClientRect().right)));
+      expect(rights.length, `${selector} (${media})`).toBeGreaterThan(0);
+      for (const right of rights) expect(right, `${selector} (${media})`).toBeGreaterThan(0);
+      expect(Math.max(...rights), `${selector} (${media})`).toBeLessThanOrEqual(390);
+    }
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), media).toBeLessThanOrEqual(390);
+  }
 }
 
 const shownIds = (page: Page) =>
@@ -210,6 +226,16 @@ describe.skipIf(!hasChromium)('HTML report as admins work with it', () => {
     await page.click('.chart a.chart-label[href="#kind=manual"]');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await page.locator('#filters-toggle').textContent()).toBe('Filters (1 active)');
+    await page.click('#f-reset');
+    await expectNoSidewaysScrollUnfolded(page, ['section.verified tbody tr']);
+  });
+
+  it('4. on a 390 px phone, the "Fixed since" table and the access lists unfold without sideways scroll, on screen and in print', async () => {
+    const before = await analyzeToPage('work-first-before', [], 'fixtures/migration-before.json');
+    const after = await analyzeToPage('work-first-after', ['--since', join(before.out, 'report.json')], 'fixtures/migration-after.json');
+    await expectNoSidewaysScrollUnfolded(await openPage(after.url, { width: 390, height: 844 }), ['section.fixed-since tbody tr', 'section.verified tbody tr']);
+    const access = await analyzeToPage('work-first-access', [], 'fixtures/access-org.json');
+    await expectNoSidewaysScrollUnfolded(await openPage(access.url, { width: 390, height: 844 }), ['.access-emails li']);
   });
 
   it('4. prints every finding with its id, the folded part open, and a full-page capture has no blank card', async () => {

@@ -98,26 +98,36 @@ export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], fi
   const current = (parent as Record<string | number, JsonValue>)[key];
   const parsed = parseJson(finding.rewrite);
 
-  if (typeof current === 'string') {
-    // `{"team": …}` for a relation write: the value moves from relations.<relation> to team.
-    const moved = isObject(parsed) && typeof parsed.team === 'string' && parentPath[parentPath.length - 1] === 'relations' ? parsed.team : undefined;
-    const text = moved ?? finding.rewrite;
-    const compiles = checkJq(text, finding.location, jq);
-    if (compiles !== undefined) return { applied: false, missing: compiles };
-    if (moved !== undefined) {
-      const mapping = valueAt(record, parentPath.slice(0, -1));
-      if (!isObject(mapping)) return { applied: false, missing: `the mapping around ${finding.location} is not an object` };
-      delete (parent as JsonObject)[key as string];
-      if (Object.keys(parent as JsonObject).length === 0) delete mapping.relations;
-      mapping.team = moved;
-      return { applied: true };
+  // `{"team": …}` for a relation write (a string or a list of them): the value moves from relations.<relation> to team.
+  const moved = parentPath[parentPath.length - 1] === 'relations' ? teamWrite(parsed) : undefined;
+  if (moved !== undefined) {
+    for (const text of typeof moved === 'string' ? [moved] : moved) {
+      const compiles = checkJq(text, finding.location, jq);
+      if (compiles !== undefined) return { applied: false, missing: compiles };
     }
-    (parent as Record<string | number, JsonValue>)[key] = text;
+    const mapping = valueAt(record, parentPath.slice(0, -1));
+    if (!isObject(mapping)) return { applied: false, missing: `the mapping around ${finding.location} is not an object` };
+    delete (parent as JsonObject)[key as string];
+    if (Object.keys(parent as JsonObject).length === 0) delete mapping.relations;
+    mapping.team = moved;
+    return { applied: true };
+  }
+  if (typeof current === 'string') {
+    const compiles = checkJq(finding.rewrite, finding.location, jq);
+    if (compiles !== undefined) return { applied: false, missing: compiles };
+    (parent as Record<string | number, JsonValue>)[key] = finding.rewrite;
     return { applied: true };
   }
   if (parsed === undefined) return { applied: false, missing: `the rewrite is not JSON, so it cannot replace the ${Array.isArray(current) ? 'list' : 'value'} at ${finding.location}` };
   (parent as Record<string | number, JsonValue>)[key] = parsed;
   return { applied: true };
+}
+
+/** The `team` of a `{"team": …}` rewrite: a string or a list of strings, else undefined. */
+function teamWrite(parsed: JsonValue | undefined): string | string[] | undefined {
+  const team = isObject(parsed) ? parsed.team : undefined;
+  if (typeof team === 'string') return team;
+  return Array.isArray(team) && team.every((item): item is string => typeof item === 'string') ? team : undefined;
 }
 
 /** Fields that hold jq in the org's resources; a rewrite there must compile. */

@@ -59,6 +59,26 @@ describe('applyOrgRewrite', () => {
     expect((snapshot.actions![0]!.invocationMethod as JsonObject).mapping).toEqual({ identifier: '{{ .inputs.name }}', team: '{{ [.inputs.team.identifier] }}' });
   });
 
+  it('moves a list written to a removed team relation to the mapping\'s team, and keeps the other relations', () => {
+    const snapshot = org();
+    const mapping = (snapshot.actions![0]!.invocationMethod as JsonObject).mapping as JsonObject;
+    mapping.relations = { owning_team: ['{{ .inputs.owner }}'], service: [] };
+    const f = finding({ category: 'action-mapping', resource: { type: 'action', identifier: 'register' }, location: 'invocationMethod.mapping.relations.owning_team', rewrite: '{"team":["{{ .inputs.owner }}"]}' });
+    const target = locateOrgTarget(snapshot, f)!;
+    expect(applyOrgRewrite(target.record, target.path, f, fakeJq)).toEqual({ applied: true });
+    expect(mapping).toEqual({ identifier: '{{ .inputs.name }}', team: ['{{ .inputs.owner }}'], relations: { service: [] } });
+  });
+
+  it('does not move a list to team when an item of it is jq that does not compile', () => {
+    const snapshot = org();
+    const mapping = (snapshot.actions![0]!.invocationMethod as JsonObject).mapping as JsonObject;
+    mapping.relations = { owning_team: ['{{ .inputs.owner }}'] };
+    const f = finding({ category: 'action-mapping', resource: { type: 'action', identifier: 'register' }, location: 'invocationMethod.mapping.relations.owning_team', rewrite: '{"team":["{{ .inputs.owner | BROKEN }}"]}' });
+    const target = locateOrgTarget(snapshot, f)!;
+    expect(applyOrgRewrite(target.record, target.path, f, fakeJq)).toMatchObject({ applied: false, missing: expect.stringMatching(/jq rejects/) });
+    expect(mapping).toEqual({ identifier: '{{ .inputs.name }}', relations: { owning_team: ['{{ .inputs.owner }}'] } });
+  });
+
   it('a literal team name in a mapping is replaced by the identifier as a literal, not checked as jq', () => {
     const snapshot = org();
     const mapping = (snapshot.actions![0]!.invocationMethod as JsonObject).mapping as JsonObject;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JqEngine } from '../jq/engine.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
@@ -23,7 +24,7 @@ const NOT_A_VALUE: ReadonlySet<string> = new Set(['ownership-direct', 'ownership
 export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTarget | undefined {
   const { type, identifier } = finding.resource;
   const path = [...splitPath(finding.location)];
-  const safe = fileName(identifier);
+  const safe = kindNames(snapshot, type).get(identifier) ?? fileName(identifier);
   const inPermissions = path[0] === 'permissions';
   const permissionsOf = (map: Record<string, JsonObject | null> | null | undefined, kind: string): OrgTarget | undefined => {
     const record = map?.[identifier];
@@ -79,6 +80,42 @@ function splitScorecardId(identifier: string): [string, string] {
 export function fileName(identifier: string): string {
   const name = identifier.replace(/[^A-Za-z0-9@_.+=-]/g, '_');
   return name === '' || name === '.' || name === '..' ? `_${name}` : name;
+}
+
+/**
+ * Names that stay apart: where two keys' names clash (`k8s_cluster/health` and `k8s/cluster_health`
+ * are both `k8s_cluster_health`; letter case counts as a clash, for case-insensitive disks), each of
+ * them gets a short hash of its key, so no file overwrites another and the same keys give the same names.
+ */
+export function uniqueNames(items: readonly { key: string; base: string }[]): Map<string, string> {
+  const keysByName = new Map<string, Set<string>>();
+  for (const { key, base } of items) keysByName.set(base.toLowerCase(), (keysByName.get(base.toLowerCase()) ?? new Set()).add(key));
+  return new Map(items.map(({ key, base }) => [key, keysByName.get(base.toLowerCase())!.size > 1 ? `${base}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}` : base]));
+}
+
+/** Per snapshot and resource type: each identifier's file name, clashes within the type resolved. */
+const KIND_NAMES = new WeakMap<OrgSnapshot, Map<string, Map<string, string>>>();
+
+function kindNames(snapshot: OrgSnapshot, type: string): Map<string, string> {
+  const byType = KIND_NAMES.get(snapshot) ?? new Map<string, Map<string, string>>();
+  KIND_NAMES.set(snapshot, byType);
+  let names = byType.get(type);
+  if (!names) {
+    const ids = (list: readonly unknown[] | null | undefined, key = 'identifier') => (list ?? []).flatMap((item) => (isObject(item) && typeof item[key] === 'string' ? [item[key]] : []));
+    const keys = (map: Record<string, unknown> | null | undefined) => Object.keys(map ?? {});
+    const identifiers: Record<string, string[]> = {
+      blueprint: [...ids(snapshot.blueprints), ...keys(snapshot.blueprintPermissions)],
+      action: [...ids(snapshot.actions), ...keys(snapshot.actionPermissions)],
+      page: [...ids(snapshot.pages), ...keys(snapshot.pagePermissions)],
+      integration: [...ids(snapshot.integrations, 'installationId'), ...ids(snapshot.integrations)],
+      webhook: ids(snapshot.webhooks),
+      scorecard: (snapshot.scorecards ?? []).flatMap((item) => (isObject(item) && typeof item.blueprint === 'string' && typeof item.identifier === 'string' ? [`${item.blueprint}/${item.identifier}`] : [])),
+    };
+    identifiers.automation = identifiers.action!;
+    names = uniqueNames([...new Set(identifiers[type] ?? [])].map((key) => ({ key, base: fileName(key) })));
+    byType.set(type, names);
+  }
+  return names;
 }
 
 export type RewriteOutcome = { applied: true } | { applied: false; missing: string };

@@ -112,6 +112,24 @@ describe('applyOrgRewrite', () => {
   it('names files safely', () => {
     expect([fileName('service'), fileName('a/b'), fileName('..'), fileName('x y')]).toEqual(['service', 'a_b', '_..', 'x_y']);
   });
+
+  it('gives resources whose safe names clash distinct, stable file names; one without a clash keeps its plain name', () => {
+    const snapshot: OrgSnapshot = {
+      ...org(),
+      blueprints: [{ identifier: 'k8s_cluster' }, { identifier: 'k8s' }, { identifier: 'deploy/svc' }, { identifier: 'deploy_svc' }, { identifier: 'service' }],
+      scorecards: [
+        { blueprint: 'k8s_cluster', identifier: 'health', rules: [] },
+        { blueprint: 'k8s', identifier: 'cluster_health', rules: [] },
+      ],
+    };
+    const at = (type: 'blueprint' | 'scorecard', identifier: string) => locateOrgTarget(snapshot, finding({ category: 'scorecard-rule', resource: { type, identifier }, location: 'rules[0]' }))!.file;
+    const files = [at('scorecard', 'k8s_cluster/health'), at('scorecard', 'k8s/cluster_health'), at('blueprint', 'deploy/svc'), at('blueprint', 'deploy_svc')];
+    expect(new Set(files).size).toBe(4);
+    for (const file of files) expect(file).toMatch(/^org\/(scorecard\/k8s_cluster_health|blueprint\/deploy_svc)-[0-9a-f]{8}\.json$/);
+    // The same org gives the same names; a resource with no clash keeps its plain name.
+    expect(at('scorecard', 'k8s_cluster/health')).toBe(files[0]);
+    expect(at('blueprint', 'service')).toBe('org/blueprint/service.json');
+  });
 });
 
 describe('fix kit README', () => {

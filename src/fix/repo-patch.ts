@@ -57,6 +57,10 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
       continue;
     }
     const edits = placeRewrite(where.path, text, where.line, finding.evidence, finding.rewrite);
+    if (edits && applyEdits(text, edits) === text) {
+      unresolved.push({ id: finding.id, missing: `a rewrite that changes the text: the one computed for line ${where.line} changes nothing, so edit it by hand (see the suggestion)` });
+      continue;
+    }
     const entry = byFile.get(where.path) ?? { edits: [], ids: [] };
     if (!edits || edits.some((edit) => entry.edits.some((other) => overlaps(edit, other)))) {
       unresolved.push({ id: finding.id, missing: `the quoted text was not found as written on line ${where.line} (shortened, redacted or shared with another change): edit it by hand` });

@@ -18,10 +18,22 @@ export interface RelationMove {
   findings: string[];
   /** The builder's `Migrate data` mapping (spec §4.2). */
   mapping: { entity: { team: string } };
-  /** Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation. */
-  payloads: { entities: { identifier: string; team: string[] }[] }[];
+  /**
+   * Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation and
+   * its title and relations as the snapshot holds them: the spec does not say whether an upsert
+   * keeps the fields a payload leaves out, so the payload leaves out none it has.
+   */
+  payloads: { entities: BulkEntity[] }[];
   /** False when this run holds none of the blueprint's entities (a live run reads them only where a finding needs them). */
   entitiesRead: boolean;
+}
+
+/** One entity of a bulk payload: the fields spec §2.2 names that the snapshot holds (contracts.md §2: no properties). */
+export interface BulkEntity {
+  identifier: string;
+  title?: string;
+  relations?: JsonValue;
+  team: string[];
 }
 
 /** The relation-ownership findings of the org, one move per blueprint. */
@@ -40,7 +52,14 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
   return [...byBlueprint].sort(([a], [b]) => (a < b ? -1 : 1)).map(([blueprint, { relations, findings: ids }]) => {
     const entities = (catalog.entities.get(blueprint) ?? []).flatMap((entity) => {
       const team = relationTeams(entity, relations);
-      return team.length > 0 ? [{ identifier: entity.identifier, team }] : [];
+      if (team.length === 0) return [];
+      const payload: BulkEntity = {
+        identifier: entity.identifier,
+        ...(typeof entity.title === 'string' && { title: entity.title }),
+        ...(entity.relations !== undefined && { relations: entity.relations }),
+        team,
+      };
+      return [payload];
     });
     const entitiesRead = catalog.entities.has(blueprint);
     return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };

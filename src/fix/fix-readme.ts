@@ -39,7 +39,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     );
   }
   // The org was read with its secrets cut out: a body pasted as it is would overwrite them.
-  const redacted = files.filter((file) => file.kind === 'resource' && file.content.includes(REDACTED));
+  const redacted = files.filter((file) => (file.kind === 'resource' || file.kind === 'bulk-upsert') && file.content.includes(REDACTED));
   if (redacted.length > 0) {
     lines.push(
       '## Before you paste: secrets were cut',
@@ -96,14 +96,15 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     '',
     "**In the builder** (no API calls): open the blueprint, set ownership to Direct, choose `Migrate data`, and paste the mapping from `data-migration/<blueprint>.json` (spec §4.2).",
     '',
-    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation.`,
-    "`merge=true` keeps every other field of the entity: only `team` is written. Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",
+    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation, and its title and relations as they were read.`,
+    "The spec documents only `upsert=true` for this endpoint (§4.1), and does not say whether an upsert keeps the fields a payload leaves out. The entities' properties were not read (the snapshot holds identifier, title, team and relations only), so they are not in these files: if an upsert replaces the entity, its properties would be lost. So prefer the builder's `Migrate data` above; use these files only after checking on one entity that its properties survive, and right after the audit (a title or relation changed since would be written back).",
+    "Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",
     '',
     '```sh',
     ...moves.flatMap((move) =>
       move.payloads.map(
         (_, index) =>
-          `curl -sS --fail-with-body -X POST "$PORT_API/v1/blueprints/${encodeURIComponent(move.blueprint)}/entities/bulk?upsert=true&merge=true" -H "Authorization: Bearer $PORT_TOKEN" -H 'Content-Type: application/json' --data @bulk/${bulkName(move.name, index)}`,
+          `curl -sS --fail-with-body -X POST "$PORT_API/v1/blueprints/${encodeURIComponent(move.blueprint)}/entities/bulk?upsert=true" -H "Authorization: Bearer $PORT_TOKEN" -H 'Content-Type: application/json' --data @bulk/${bulkName(move.name, index)}`,
       ),
     ),
     '```',

@@ -18,14 +18,14 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
       : `1. Before the migration: read ${patches.map((file) => `\`${file.path}\``).join(', ')} and check that it applies (the \`--check\` half of the commands in step 5).`,
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`, spec §4.3).',
     `3. After it has finished, paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
-    '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.',
+    moves.length > 0 ? '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.' : '4. No blueprint keeps its teams only in a relation to `_team`: no data to move.',
     ...applySteps(patches, where),
     '6. Run the audit again: `predicted-org.json` is the org it expects to find, and analysing it gives no finding that breaks.',
     '',
     '## Files',
     '',
     ...files.map((file) => `- \`${file.path}\` (${file.kind}): resolves ${file.findings.length} finding(s)`),
-    '- `README.md`, `data-migration/README.md`: this guide',
+    moves.length > 0 ? '- `README.md`, `data-migration/README.md`: this guide' : '- `README.md`: this guide',
     '',
   ];
   if (files.some((file) => file.kind === 'repo-patch')) {

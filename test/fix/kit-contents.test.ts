@@ -32,4 +32,12 @@ describe('the fix kit as the summary names it', () => {
     expect(line).toContain('(1 corrected resource(s), `predicted-org.json`)');
     expect(line).not.toMatch(/repo\.patch|data-migration|payload/);
   });
+
+  it("the kit's README points at no data-migration folder it did not write", async () => {
+    const { buildFixKit } = await import('../../src/fix/build-fix-kit.js');
+    const catalog = buildCatalog(await readSnapshotFile('fixtures/xss-org.json'));
+    const kit = buildFixKit({ catalog, report: analyze(catalog) });
+    expect(kit.files.some((f) => f.path.startsWith('data-migration/'))).toBe(false);
+    expect(kit.files.find((f) => f.path === 'README.md')!.content).not.toContain('data-migration/README.md');
+  });
 });

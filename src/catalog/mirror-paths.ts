@@ -12,10 +12,10 @@ export type MirrorPathEffect =
   | { kind: 'team-entity'; property: string }
   /**
    * Hops over a relation the migration removes: afterwards the path points at nothing. `rewrite`
-   * is the path over `$team` when it can be computed: `x.owning_team.$identifier` named the
-   * teams' identifiers, which is what `x.$team` holds afterwards.
+   * is the path over `$team`: `x.owning_team.$identifier` named the teams' identifiers, which is
+   * what `x.$team` holds afterwards; `x.owning_team.$title` becomes `x.$team.$title`.
    */
-  | { kind: 'removed-relation'; relation: string; blueprint: string; rewrite?: string }
+  | { kind: 'removed-relation'; relation: string; blueprint: string; rewrite: string }
   | { kind: 'unaffected' };
 
 export interface MirrorDefinition {
@@ -58,9 +58,9 @@ export function mirrorPathEffect(
     if (index === last) break;
     if (removedRelations.get(current)?.has(segment)) {
       const rest = segments.slice(index + 1);
-      const effect: MirrorPathEffect = { kind: 'removed-relation', relation: segment, blueprint: current };
-      if (rest.length === 1 && rest[0] === '$identifier') effect.rewrite = [...segments.slice(0, index), '$team'].join('.');
-      return effect;
+      // The relation's `_team` entities are what `$team` points at afterwards: the same hop, renamed.
+      const rewrite = [...segments.slice(0, index), '$team', ...(rest.length === 1 && rest[0] === '$identifier' ? [] : rest)].join('.');
+      return { kind: 'removed-relation', relation: segment, blueprint: current, rewrite };
     }
     const target = relationsOf(blueprints.get(current))[segment]?.target;
     if (typeof target !== 'string') break;

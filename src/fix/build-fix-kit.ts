@@ -1,10 +1,11 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { JqEngine } from '../jq/engine.js';
-import type { Report } from '../model/finding.js';
+import type { Finding, Report } from '../model/finding.js';
 import { dataMigrationFiles, relationMoves } from './data-migration.js';
 import { fixReadme } from './fix-readme.js';
-import { jsonText, type FixFile, type FixKit } from './fix-kit.js';
+import { jsonText, missingFix, type FixFile, type FixKit, type UnresolvedFix } from './fix-kit.js';
 import { predictOrg } from './predicted-org.js';
+import type { PatchRepo } from './apply-root.js';
 import { repoPatch, type RepoFile } from './repo-patch.js';
 import { resourceBodies } from './resource-bodies.js';
 
@@ -14,6 +15,10 @@ export interface FixKitInput {
   jq?: JqEngine;
   /** The text of every repository file a finding points at, as read at the edge (path as in the findings). */
   repoFiles?: readonly RepoFile[];
+  /** Where each `--repo` directory's patch is applied from (src/fix/apply-root.ts). */
+  repos?: readonly PatchRepo[];
+  /** The kit's folder, absolute, for the README's commands. */
+  dir?: string;
 }
 
 /** Every file of the kit, pure: the writer puts them on disk. */
@@ -23,13 +28,21 @@ export function buildFixKit(input: FixKitInput): FixKit {
   const moves = relationMoves(catalog, findings);
   const predicted = predictOrg(catalog, findings, moves, jq);
   const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted);
-  const patch = repoPatch(findings, input.repoFiles ?? []);
+  const patch = repoPatch(findings, input.repoFiles ?? [], input.repos ?? []);
   const files: FixFile[] = [...bodies.files];
-  if (patch.file) files.push(patch.file);
+  files.push(...patch.files);
   files.push(...dataMigrationFiles(moves));
   const resolved = [...new Set(files.flatMap((file) => file.findings))];
   files.push({ path: 'predicted-org.json', kind: 'predicted-org', findings: resolved.sort(), content: jsonText(predicted) });
-  const unresolved = [...bodies.unresolved, ...patch.unresolved].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  files.push(...fixReadme(files, moves, unresolved, report));
+  const unresolved = [...bodies.unresolved, ...patch.unresolved, ...uncovered(findings, files, [...bodies.unresolved, ...patch.unresolved])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  files.push(...fixReadme(files, moves, unresolved, report, { applyAt: patch.applyAt, ...(input.dir !== undefined && { dir: input.dir }) }));
   return { files, unresolved, patched: patch.patched };
+}
+
+/** Breaking findings no file resolves and no step listed: said so, so the kit never drops one silently. */
+function uncovered(findings: readonly Finding[], files: readonly FixFile[], listed: readonly UnresolvedFix[]): UnresolvedFix[] {
+  const covered = new Set([...files.flatMap((file) => file.findings), ...listed.map((u) => u.id)]);
+  return findings
+    .filter((finding) => finding.verdict === 'breaks' && !covered.has(finding.id))
+    .map((finding) => ({ id: finding.id, missing: `a fix the kit could not place (the ${finding.resource.type} ${JSON.stringify(finding.resource.identifier)} was not found as the finding describes it): ${missingFix(finding)}` }));
 }

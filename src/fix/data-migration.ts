@@ -4,7 +4,7 @@ import type { JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { jsonText, type FixFile } from './fix-kit.js';
-import { fileName } from './org-rewrite.js';
+import { fileName, uniqueNames } from './org-rewrite.js';
 
 /** Spec §4.1 rule 1 and §8.2: a bulk request carries at most 100 entities. */
 export const BULK_LIMIT = 100;
@@ -12,14 +12,28 @@ export const BULK_LIMIT = 100;
 /** One blueprint whose teams live only in relations to `_team`: the data-migration step it needs. */
 export interface RelationMove {
   blueprint: string;
+  /** The blueprint as a file name, apart from every other move's (uniqueNames). */
+  name: string;
   relations: string[];
   findings: string[];
   /** The builder's `Migrate data` mapping (spec §4.2). */
   mapping: { entity: { team: string } };
-  /** Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation. */
-  payloads: { entities: { identifier: string; team: string[] }[] }[];
+  /**
+   * Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation and
+   * its title and relations as the snapshot holds them: the spec does not say whether an upsert
+   * keeps the fields a payload leaves out, so the payload leaves out none it has.
+   */
+  payloads: { entities: BulkEntity[] }[];
   /** False when this run holds none of the blueprint's entities (a live run reads them only where a finding needs them). */
   entitiesRead: boolean;
+}
+
+/** One entity of a bulk payload: the fields spec §2.2 names that the snapshot holds (contracts.md §2: no properties). */
+export interface BulkEntity {
+  identifier: string;
+  title?: string;
+  relations?: JsonValue;
+  team: string[];
 }
 
 /** The relation-ownership findings of the org, one move per blueprint. */
@@ -34,13 +48,21 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
     move.findings.push(finding.id);
     byBlueprint.set(finding.resource.identifier, move);
   }
+  const names = uniqueNames([...byBlueprint.keys()].map((key) => ({ key, base: fileName(key) })));
   return [...byBlueprint].sort(([a], [b]) => (a < b ? -1 : 1)).map(([blueprint, { relations, findings: ids }]) => {
     const entities = (catalog.entities.get(blueprint) ?? []).flatMap((entity) => {
       const team = relationTeams(entity, relations);
-      return team.length > 0 ? [{ identifier: entity.identifier, team }] : [];
+      if (team.length === 0) return [];
+      const payload: BulkEntity = {
+        identifier: entity.identifier,
+        ...(typeof entity.title === 'string' && { title: entity.title }),
+        ...(entity.relations !== undefined && { relations: entity.relations }),
+        team,
+      };
+      return [payload];
     });
     const entitiesRead = catalog.entities.has(blueprint);
-    return { blueprint, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };
+    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };
   });
 }
 
@@ -68,7 +90,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 /** `data-migration/<blueprint>.json` and `bulk/<blueprint>-NNN.json` for each move. */
 export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
   return moves.flatMap((move) => {
-    const name = fileName(move.blueprint);
+    const name = move.name;
     const mapping: FixFile = { path: `data-migration/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.mapping) };
     const bulk = move.payloads.map((payload, index): FixFile => ({
       path: `data-migration/bulk/${name}-${String(index + 1).padStart(3, '0')}.json`,

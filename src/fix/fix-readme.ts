@@ -2,28 +2,30 @@ import type { Report } from '../model/finding.js';
 import { REDACTED } from '../sources/redact.js';
 import { BULK_LIMIT, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
-import { fileName } from './org-rewrite.js';
 
 /** The folder's README and the data-migration folder's README: what each file is, the commands, the order. */
-export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report): FixFile[] {
+export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report, where: PatchPlaces = { applyAt: [] }): FixFile[] {
   const count = (kind: FixFile['kind']) => files.filter((file) => file.kind === kind).length;
+  const patches = files.filter((file) => file.kind === 'repo-patch');
   const lines = [
     `# Fix kit for ${report.organization.name}`,
     '',
     'Written by teams-migration-audit, which only reads the service: nothing here has been sent anywhere.',
     'Apply the files yourself, in this order:',
     '',
-    '1. Before the migration: read `repo.patch` and check that it applies (`git apply --check fixes/repo.patch`).',
+    patches.length === 0
+      ? '1. Before the migration: nothing to check in the repositories (no repository patch was written).'
+      : `1. Before the migration: read ${patches.map((file) => `\`${file.path}\``).join(', ')} and check that it applies (the \`--check\` half of the commands in step 5).`,
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`, spec §4.3).',
     `3. After it has finished, paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
-    '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.',
-    "5. Apply the repository patch, from the directory the audit ran in: `git apply --check fixes/repo.patch && git apply fixes/repo.patch` (or run the audit again with `--fix`), then `terraform plan` / `pulumi preview` before applying.",
+    moves.length > 0 ? '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.' : '4. No blueprint keeps its teams only in a relation to `_team`: no data to move.',
+    ...applySteps(patches, where),
     '6. Run the audit again: `predicted-org.json` is the org it expects to find, and analysing it gives no finding that breaks.',
     '',
     '## Files',
     '',
     ...files.map((file) => `- \`${file.path}\` (${file.kind}): resolves ${file.findings.length} finding(s)`),
-    '- `README.md`, `data-migration/README.md`: this guide',
+    moves.length > 0 ? '- `README.md`, `data-migration/README.md`: this guide' : '- `README.md`: this guide',
     '',
   ];
   if (files.some((file) => file.kind === 'repo-patch')) {
@@ -37,7 +39,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     );
   }
   // The org was read with its secrets cut out: a body pasted as it is would overwrite them.
-  const redacted = files.filter((file) => file.kind === 'resource' && file.content.includes(REDACTED));
+  const redacted = files.filter((file) => (file.kind === 'resource' || file.kind === 'bulk-upsert') && file.content.includes(REDACTED));
   if (redacted.length > 0) {
     lines.push(
       '## Before you paste: secrets were cut',
@@ -55,6 +57,34 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
   return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
 }
 
+/** Where each patch is applied from, and the kit's folder (absolute), for commands that run from anywhere. */
+export interface PatchPlaces {
+  applyAt: readonly { path: string; root: string }[];
+  dir?: string;
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** Step 5: one `git -C <root> apply` per patch, from where git reads its paths (src/fix/apply-root.ts). */
+function applySteps(patches: readonly FixFile[], where: PatchPlaces): string[] {
+  if (patches.length === 0) return ['5. No repository patch: nothing to apply in the repositories.'];
+  const roots = new Map(where.applyAt.map((place) => [place.path, place.root]));
+  const patchAt = (path: string) => (where.dir === undefined ? `fixes/${path}` : `${where.dir.replace(/\/+$/, '')}/${path}`);
+  const commands = patches.map((file) => {
+    const root = roots.get(file.path);
+    const at = shellQuote(patchAt(file.path));
+    return root === undefined ? `git apply --check ${at} && git apply ${at}` : `git -C ${shellQuote(root)} apply --check ${at} && git -C ${shellQuote(root)} apply ${at}`;
+  });
+  return [
+    `5. Apply the repository patch${patches.length > 1 ? 'es, one per repository' : ''} (or run the audit again with \`--fix\`), then \`terraform plan\` / \`pulumi preview\` before applying. ${where.applyAt.length > 0 ? 'Each command runs from anywhere: `-C` is the repository (the top of its git work tree, where git reads the paths).' : 'Run it from the directory the audit ran in.'}`,
+    '',
+    '```sh',
+    ...commands,
+    '```',
+    '',
+  ];
+}
+
 function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
   const requests = moves.reduce((sum, move) => sum + move.payloads.length, 0);
   const lines = [
@@ -66,14 +96,15 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     '',
     "**In the builder** (no API calls): open the blueprint, set ownership to Direct, choose `Migrate data`, and paste the mapping from `data-migration/<blueprint>.json` (spec §4.2).",
     '',
-    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation.`,
-    "`merge=true` keeps every other field of the entity: only `team` is written. Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",
+    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation, and its title and relations as they were read.`,
+    "The spec documents only `upsert=true` for this endpoint (§4.1), and does not say whether an upsert keeps the fields a payload leaves out. The entities' properties were not read (the snapshot holds identifier, title, team and relations only), so they are not in these files: if an upsert replaces the entity, its properties would be lost. So prefer the builder's `Migrate data` above; use these files only after checking on one entity that its properties survive, and right after the audit (a title or relation changed since would be written back).",
+    "Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",
     '',
     '```sh',
     ...moves.flatMap((move) =>
       move.payloads.map(
         (_, index) =>
-          `curl -sS --fail-with-body -X POST "$PORT_API/v1/blueprints/${encodeURIComponent(move.blueprint)}/entities/bulk?upsert=true&merge=true" -H "Authorization: Bearer $PORT_TOKEN" -H 'Content-Type: application/json' --data @bulk/${bulkName(move.blueprint, index)}`,
+          `curl -sS --fail-with-body -X POST "$PORT_API/v1/blueprints/${encodeURIComponent(move.blueprint)}/entities/bulk?upsert=true" -H "Authorization: Bearer $PORT_TOKEN" -H 'Content-Type: application/json' --data @bulk/${bulkName(move.name, index)}`,
       ),
     ),
     '```',
@@ -99,4 +130,4 @@ function unreadNote(moves: readonly RelationMove[]): string[] {
   ];
 }
 
-const bulkName = (blueprint: string, index: number) => `${fileName(blueprint)}-${String(index + 1).padStart(3, '0')}.json`;
+const bulkName = (name: string, index: number) => `${name}-${String(index + 1).padStart(3, '0')}.json`;

@@ -1,9 +1,10 @@
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { Catalog } from '../catalog/catalog.js';
 import { UsageError } from '../errors.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { Report } from '../model/finding.js';
+import { patchRepos } from './apply-root.js';
 import { buildFixKit } from './build-fix-kit.js';
 import { applyPatchedFiles, readFindingFiles, writeFixKit } from './write-fixes.js';
 
@@ -36,7 +37,7 @@ export async function runFixKit<R extends Report>(report: R, catalog: Catalog, f
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
   if (flags.fixes === false && !flags.fix) return { report, lines: [] };
-  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo) });
+  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo), dir: resolve(fixOutDir(flags)) });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
   const findings = report.findings.map((finding) => {
     const what = missing.get(finding.id);

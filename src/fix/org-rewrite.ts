@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JqEngine } from '../jq/engine.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
@@ -23,7 +24,7 @@ const NOT_A_VALUE: ReadonlySet<string> = new Set(['ownership-direct', 'ownership
 export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTarget | undefined {
   const { type, identifier } = finding.resource;
   const path = [...splitPath(finding.location)];
-  const safe = fileName(identifier);
+  const safe = kindNames(snapshot, type).get(identifier) ?? fileName(identifier);
   const inPermissions = path[0] === 'permissions';
   const permissionsOf = (map: Record<string, JsonObject | null> | null | undefined, kind: string): OrgTarget | undefined => {
     const record = map?.[identifier];
@@ -81,6 +82,42 @@ export function fileName(identifier: string): string {
   return name === '' || name === '.' || name === '..' ? `_${name}` : name;
 }
 
+/**
+ * Names that stay apart: where two keys' names clash (`k8s_cluster/health` and `k8s/cluster_health`
+ * are both `k8s_cluster_health`; letter case counts as a clash, for case-insensitive disks), each of
+ * them gets a short hash of its key, so no file overwrites another and the same keys give the same names.
+ */
+export function uniqueNames(items: readonly { key: string; base: string }[]): Map<string, string> {
+  const keysByName = new Map<string, Set<string>>();
+  for (const { key, base } of items) keysByName.set(base.toLowerCase(), (keysByName.get(base.toLowerCase()) ?? new Set()).add(key));
+  return new Map(items.map(({ key, base }) => [key, keysByName.get(base.toLowerCase())!.size > 1 ? `${base}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}` : base]));
+}
+
+/** Per snapshot and resource type: each identifier's file name, clashes within the type resolved. */
+const KIND_NAMES = new WeakMap<OrgSnapshot, Map<string, Map<string, string>>>();
+
+function kindNames(snapshot: OrgSnapshot, type: string): Map<string, string> {
+  const byType = KIND_NAMES.get(snapshot) ?? new Map<string, Map<string, string>>();
+  KIND_NAMES.set(snapshot, byType);
+  let names = byType.get(type);
+  if (!names) {
+    const ids = (list: readonly unknown[] | null | undefined, key = 'identifier') => (list ?? []).flatMap((item) => (isObject(item) && typeof item[key] === 'string' ? [item[key]] : []));
+    const keys = (map: Record<string, unknown> | null | undefined) => Object.keys(map ?? {});
+    const identifiers: Record<string, string[]> = {
+      blueprint: [...ids(snapshot.blueprints), ...keys(snapshot.blueprintPermissions)],
+      action: [...ids(snapshot.actions), ...keys(snapshot.actionPermissions)],
+      page: [...ids(snapshot.pages), ...keys(snapshot.pagePermissions)],
+      integration: [...ids(snapshot.integrations, 'installationId'), ...ids(snapshot.integrations)],
+      webhook: ids(snapshot.webhooks),
+      scorecard: (snapshot.scorecards ?? []).flatMap((item) => (isObject(item) && typeof item.blueprint === 'string' && typeof item.identifier === 'string' ? [`${item.blueprint}/${item.identifier}`] : [])),
+    };
+    identifiers.automation = identifiers.action!;
+    names = uniqueNames([...new Set(identifiers[type] ?? [])].map((key) => ({ key, base: fileName(key) })));
+    byType.set(type, names);
+  }
+  return names;
+}
+
 export type RewriteOutcome = { applied: true } | { applied: false; missing: string };
 
 /**
@@ -98,26 +135,36 @@ export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], fi
   const current = (parent as Record<string | number, JsonValue>)[key];
   const parsed = parseJson(finding.rewrite);
 
-  if (typeof current === 'string') {
-    // `{"team": …}` for a relation write: the value moves from relations.<relation> to team.
-    const moved = isObject(parsed) && typeof parsed.team === 'string' && parentPath[parentPath.length - 1] === 'relations' ? parsed.team : undefined;
-    const text = moved ?? finding.rewrite;
-    const compiles = checkJq(text, finding.location, jq);
-    if (compiles !== undefined) return { applied: false, missing: compiles };
-    if (moved !== undefined) {
-      const mapping = valueAt(record, parentPath.slice(0, -1));
-      if (!isObject(mapping)) return { applied: false, missing: `the mapping around ${finding.location} is not an object` };
-      delete (parent as JsonObject)[key as string];
-      if (Object.keys(parent as JsonObject).length === 0) delete mapping.relations;
-      mapping.team = moved;
-      return { applied: true };
+  // `{"team": …}` for a relation write (a string or a list of them): the value moves from relations.<relation> to team.
+  const moved = parentPath[parentPath.length - 1] === 'relations' ? teamWrite(parsed) : undefined;
+  if (moved !== undefined) {
+    for (const text of typeof moved === 'string' ? [moved] : moved) {
+      const compiles = checkJq(text, finding.location, jq);
+      if (compiles !== undefined) return { applied: false, missing: compiles };
     }
-    (parent as Record<string | number, JsonValue>)[key] = text;
+    const mapping = valueAt(record, parentPath.slice(0, -1));
+    if (!isObject(mapping)) return { applied: false, missing: `the mapping around ${finding.location} is not an object` };
+    delete (parent as JsonObject)[key as string];
+    if (Object.keys(parent as JsonObject).length === 0) delete mapping.relations;
+    mapping.team = moved;
+    return { applied: true };
+  }
+  if (typeof current === 'string') {
+    const compiles = checkJq(finding.rewrite, finding.location, jq);
+    if (compiles !== undefined) return { applied: false, missing: compiles };
+    (parent as Record<string | number, JsonValue>)[key] = finding.rewrite;
     return { applied: true };
   }
   if (parsed === undefined) return { applied: false, missing: `the rewrite is not JSON, so it cannot replace the ${Array.isArray(current) ? 'list' : 'value'} at ${finding.location}` };
   (parent as Record<string | number, JsonValue>)[key] = parsed;
   return { applied: true };
+}
+
+/** The `team` of a `{"team": …}` rewrite: a string or a list of strings, else undefined. */
+function teamWrite(parsed: JsonValue | undefined): string | string[] | undefined {
+  const team = isObject(parsed) ? parsed.team : undefined;
+  if (typeof team === 'string') return team;
+  return Array.isArray(team) && team.every((item): item is string => typeof item === 'string') ? team : undefined;
 }
 
 /** Fields that hold jq in the org's resources; a rewrite there must compile. */

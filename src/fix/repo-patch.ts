@@ -1,6 +1,8 @@
 import type { Finding } from '../model/finding.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
+import type { PatchRepo } from './apply-root.js';
 import { missingFix, type FixFile, type UnresolvedFix } from './fix-kit.js';
+import { fileName, uniqueNames } from './org-rewrite.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
 
@@ -18,7 +20,10 @@ export interface PatchedFile {
 }
 
 export interface RepoPatch {
-  file?: FixFile;
+  /** `repo.patch`, or `repo-<name>.patch` per repository when there are several. */
+  files: FixFile[];
+  /** Where each patch file is applied from (absolute), for the README's commands. */
+  applyAt: { path: string; root: string }[];
   patched: PatchedFile[];
   unresolved: UnresolvedFix[];
 }
@@ -34,7 +39,7 @@ export function fileLocation(location: string): { path: string; line: number } |
  * line, as one unified diff. A finding whose text cannot be placed (redacted, shortened, merged with
  * another on its line) or that has no rewrite is unresolved, never guessed at.
  */
-export function repoPatch(findings: readonly Finding[], files: readonly RepoFile[]): RepoPatch {
+export function repoPatch(findings: readonly Finding[], files: readonly RepoFile[], repos: readonly PatchRepo[] = []): RepoPatch {
   const texts = new Map(files.map((file) => [file.path, file.text]));
   const byFile = new Map<string, { edits: TextEdit[]; ids: string[] }>();
   const unresolved: UnresolvedFix[] = [];
@@ -52,6 +57,10 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
       continue;
     }
     const edits = placeRewrite(where.path, text, where.line, finding.evidence, finding.rewrite);
+    if (edits && applyEdits(text, edits) === text) {
+      unresolved.push({ id: finding.id, missing: `a rewrite that changes the text: the one computed for line ${where.line} changes nothing, so edit it by hand (see the suggestion)` });
+      continue;
+    }
     const entry = byFile.get(where.path) ?? { edits: [], ids: [] };
     if (!edits || edits.some((edit) => entry.edits.some((other) => overlaps(edit, other)))) {
       unresolved.push({ id: finding.id, missing: `the quoted text was not found as written on line ${where.line} (shortened, redacted or shared with another change): edit it by hand` });
@@ -62,11 +71,11 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     byFile.set(where.path, entry);
   }
   const patched: PatchedFile[] = [];
-  const sections: string[] = [];
-  const ids: string[] = [];
+  const perRepo = new Map<PatchRepo | undefined, { sections: string[]; ids: string[] }>();
   for (const [path, entry] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const before = texts.get(path)!;
-    const diff = unifiedDiff(path, before, entry.edits);
+    const { repo, inRepo } = placeInRepo(path, repos);
+    const diff = unifiedDiff(inRepo, before, entry.edits);
     if (diff === '') continue;
     patched.push({ path, before, after: applyEdits(before, entry.edits) });
     // The patch quotes the lines around each change: a secret among them would leave the file with
@@ -75,11 +84,30 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
       for (const id of entry.ids) unresolved.push({ id, missing: `a change next to a secret in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
       continue;
     }
-    sections.push(diff);
-    ids.push(...entry.ids);
+    const part = perRepo.get(repo) ?? { sections: [], ids: [] };
+    part.sections.push(diff);
+    part.ids.push(...entry.ids);
+    perRepo.set(repo, part);
   }
-  const file: FixFile | undefined = sections.length > 0 ? { path: 'repo.patch', kind: 'repo-patch', findings: ids.sort(), content: sections.join('') } : undefined;
-  return { ...(file && { file }), patched, unresolved };
+  const names = uniqueNames(repos.map((repo) => ({ key: `${repo.root}/${repo.prefix}`, base: `repo-${fileName(repo.name)}` })));
+  const out: FixFile[] = [];
+  const applyAt: RepoPatch['applyAt'] = [];
+  for (const [repo, part] of perRepo) {
+    const path = repos.length > 1 && repo ? `${names.get(`${repo.root}/${repo.prefix}`)!}.patch` : 'repo.patch';
+    out.push({ path, kind: 'repo-patch', findings: part.ids.sort(), content: part.sections.join('') });
+    if (repo) applyAt.push({ path, root: repo.root });
+  }
+  out.sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { files: out, applyAt, patched, unresolved };
+}
+
+/** The repository a finding's path is in (the longest prefix), and the path from that repository's apply root. */
+function placeInRepo(path: string, repos: readonly PatchRepo[]): { repo?: PatchRepo; inRepo: string } {
+  const matching = repos.filter((r) => r.shown === '' || path.startsWith(`${r.shown}/`)).sort((a, b) => b.shown.length - a.shown.length);
+  const repo = matching[0];
+  if (!repo) return { inRepo: path };
+  const rest = repo.shown === '' ? path : path.slice(repo.shown.length + 1);
+  return { repo, inRepo: repo.prefix === '' ? rest : `${repo.prefix}/${rest}` };
 }
 
 const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.end || (a.start === b.start && a.end === b.end);

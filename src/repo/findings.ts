@@ -58,7 +58,7 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
     let text = spanText(span);
     for (const edit of edits) {
       const old = edit.node.kind === 'string' ? edit.node.value : spanText(edit.node.span);
-      text = text.split(old).join(edit.value);
+      text = edit.node.kind === 'string' && !text.includes(old) ? replaceEscaped(text, old, edit.value) : text.split(old).join(edit.value);
     }
     return text.trim();
   }
@@ -71,6 +71,19 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
     text = text.slice(0, start) + replacement + text.slice(end);
   }
   return text.trim();
+}
+
+/**
+ * A line string (YAML) whose decoded value is not in the text was written with escapes: find it as
+ * YAML writes it in double quotes (`"Ops \"Night\""`, JSON's escapes) or single quotes (`'Ops'' Day'`),
+ * and write the new value in the same quotes.
+ */
+function replaceEscaped(text: string, old: string, value: string): string {
+  const single = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  for (const quoted of [JSON.stringify, single]) {
+    if (text.includes(quoted(old))) return text.split(quoted(old)).join(quoted(value));
+  }
+  return text;
 }
 
 function requote(node: StringNode, value: string): string {
@@ -130,7 +143,9 @@ export function teamValuesFinding(
   const reasons: string[] = [];
   if (titles.length > 0) reasons.push(`${what} holds team title(s) ${quoted(titles)}, but after the migration team values are team identifiers`);
   if (unknown.length > 0) reasons.push(`${what} holds ${quoted(unknown)}, which is neither a known team title nor a known identifier`);
-  const rewrite = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
+  const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
+  // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
+  const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
   const hints: string[] = [];
   if (rewrite !== undefined) hints.push(`Write \`${rewrite}\``);
   else if (titles.length > 0) hints.push('Replace each team title with its team identifier');

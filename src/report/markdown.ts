@@ -3,6 +3,7 @@ import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
 import { accessSummaryLine } from './access-view.js';
+import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
 
@@ -177,5 +178,5 @@ export function cell(value: string): string {
 function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
   const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
   const left = fixes.unresolved?.length ?? 0;
-  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (corrected resources, \`repo.patch\`, data-migration payloads, \`predicted-org.json\`); ${left} breaking finding(s) need a person. Start with its README.md.`;
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (${kitContents(fixes.files)}); ${left} breaking finding(s) need a person. Start with its README.md.`;
 }

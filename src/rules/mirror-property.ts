@@ -64,19 +64,14 @@ function mirrorFinding(resource: ResourceRef, mirror: MirrorDefinition, effect: 
         suggestion: `Check that the path still reaches the intended team property once $team points at _team entities, and that readers of "${mirror.id}" expect what it holds then.`,
         verdict: 'review',
       };
-    case 'removed-relation': {
-      const finding: FindingDraft = {
+    case 'removed-relation':
+      return {
         ...base,
         reason: `${name} goes over relation "${effect.relation}" of blueprint "${effect.blueprint}", which the migration removes, so it points at nothing afterwards.`,
-        suggestion:
-          effect.rewrite !== undefined
-            ? `The relation's teams move to $team, which holds their identifiers: use path "${effect.rewrite}".`
-            : `The relation's teams move to $team of blueprint "${effect.blueprint}": rebuild the path over $team.`,
+        suggestion: `The relation's teams move to $team${effect.rewrite.endsWith('$team') ? ', which holds their identifiers' : ''}: use path "${effect.rewrite}".`,
         verdict: 'breaks',
+        rewrite: effect.rewrite,
       };
-      if (effect.rewrite !== undefined) finding.rewrite = effect.rewrite;
-      return finding;
-    }
     case 'unaffected':
       return undefined;
   }

@@ -1,6 +1,7 @@
+import { execSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { applyPatchedFiles } from '../../src/fix/write-fixes.js';
@@ -104,5 +105,63 @@ describe('applyPatchedFiles', () => {
     expect(await applyPatchedFiles(patched, [dir])).toEqual([shown('a.tf'), shown('b.tf')]);
     expect(readFileSync(join(dir, 'a.tf'), 'utf8')).toBe('teams = ["x"]\n');
     expect(readFileSync(join(dir, 'b.tf'), 'utf8')).toBe('teams = ["y"]\n');
+  });
+});
+
+describe('repo.patch applies from each repository, wherever --repo was given from', () => {
+  /** The `git -C … apply` lines of the kit's README, run as written. */
+  function applyAsReadmeSays(kit: string): string[] {
+    const readme = readFileSync(join(kit, 'README.md'), 'utf8');
+    const commands = readme.split('\n').filter((line) => line.startsWith('git -C '));
+    for (const command of commands) execSync(command, { stdio: 'pipe' });
+    return commands;
+  }
+  const teamsMap = () => {
+    const teams = join(tmp(), 'teams.yaml');
+    writeFileSync(teams, `${readFileSync('fixtures/repo-teams.yaml', 'utf8')}Data Science: data_science\n`);
+    return teams;
+  };
+  const patchPaths = (patch: string) => patch.split('\n').filter((line) => line.startsWith('diff --git ')).map((line) => line.split(' ')[2]!);
+
+  it.each([
+    ['relative, outside the working directory', (dir: string) => relative(process.cwd(), dir)],
+    ['absolute', (dir: string) => dir],
+  ])('--repo %s: paths are relative to the repository and git apply from there changes the files', async (_, given) => {
+    const repo = join(tmp(), 'outrepo');
+    cpSync('fixtures/repo', repo, { recursive: true });
+    const out = tmp();
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', given(repo), '--teams-map', teamsMap(), '--out', out, '--fail-on', 'none', '--format', 'json']);
+    const paths = patchPaths(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8'));
+    expect(paths).toContain('a/terraform/versions.tf');
+    expect(paths.filter((path) => path.startsWith('a/..') || path.includes('outrepo'))).toEqual([]);
+    expect(applyAsReadmeSays(join(out, 'fixes'))).toHaveLength(1);
+    expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+  });
+
+  it('--repo inside a git work tree: the patch is placed from its top, where git apply reads paths', async () => {
+    const top = join(tmp(), 'top');
+    cpSync('fixtures/repo', join(top, 'sub'), { recursive: true });
+    execSync('git init -q', { cwd: top });
+    const out = tmp();
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', join(top, 'sub'), '--teams-map', teamsMap(), '--out', out, '--fail-on', 'none', '--format', 'json']);
+    expect(patchPaths(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8'))).toContain('a/sub/terraform/versions.tf');
+    applyAsReadmeSays(join(out, 'fixes'));
+    expect(readFileSync(join(top, 'sub/terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+  });
+
+  it('several --repo: one patch per repository, each applied from its own root', async () => {
+    const first = join(tmp(), 'infra');
+    const second = join(tmp(), 'infra-b');
+    cpSync('fixtures/repo', first, { recursive: true });
+    cpSync('fixtures/repo', second, { recursive: true });
+    const out = tmp();
+    const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', first, '--repo', second, '--teams-map', teamsMap(), '--out', out, '--fail-on', 'none', '--format', 'json']);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    const patches = report.fixes!.files.filter((file) => file.kind === 'repo-patch');
+    expect(patches.map((file) => file.path)).toHaveLength(2);
+    expect(new Set(patches.map((file) => file.path)).size).toBe(2);
+    for (const file of patches) expect(file.path).toMatch(/^repo-infra.*\.patch$/);
+    expect(applyAsReadmeSays(join(out, 'fixes')), run.stderr).toHaveLength(2);
+    for (const repo of [first, second]) expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
   });
 });

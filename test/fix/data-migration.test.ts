@@ -37,10 +37,12 @@ describe('data-migration files', () => {
     const payloads = bulk.map((file) => JSON.parse(file.content) as { entities: { identifier: string; team: string[] }[] });
     expect(payloads.map((p) => p.entities.length)).toEqual([100, 100, 50]);
     for (const payload of payloads) {
-      // The body of POST /v1/blueprints/{id}/entities/bulk: only `entities`, each an identifier and a team list.
+      // The body of POST /v1/blueprints/{id}/entities/bulk: only `entities`, each with its team and every
+      // other field the snapshot holds of it (relations here), so an upsert that replaces the entity keeps them.
       expect(Object.keys(payload)).toEqual(['entities']);
       for (const entity of payload.entities) {
-        expect(Object.keys(entity)).toEqual(['identifier', 'team']);
+        expect(Object.keys(entity)).toEqual(['identifier', 'relations', 'team']);
+        expect(entity).toMatchObject({ relations: { responsible_team: entity.team[0] } });
         expect(entity.team).toEqual([Number(entity.identifier.slice(4)) % 2 === 0 ? 'platform' : 'payments']);
       }
     }
@@ -49,7 +51,11 @@ describe('data-migration files', () => {
     const mapping = kit.files.find((file) => file.path === 'data-migration/cloud_resource.json')!;
     expect(JSON.parse(mapping.content)).toEqual({ entity: { team: '.relations.responsible_team' } });
     const readme = kit.files.find((file) => file.path === 'data-migration/README.md')!.content;
-    expect(readme).toContain('/v1/blueprints/cloud_resource/entities/bulk?upsert=true&merge=true');
+    // Only what spec §4.1 documents: `upsert=true`, no `merge`; and the README says what the payload cannot keep.
+    expect(readme).toContain('/v1/blueprints/cloud_resource/entities/bulk?upsert=true"');
+    expect(readme).not.toMatch(/merge/);
+    expect(readme).toMatch(/properties.*not in these files/);
+    expect(readme).toMatch(/prefer the builder's `Migrate data`/);
     expect(readme).toContain('--data @bulk/cloud_resource-003.json');
     expect(readme).toContain('Request budget: 3 request(s)');
   });

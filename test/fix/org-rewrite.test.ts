@@ -59,6 +59,26 @@ describe('applyOrgRewrite', () => {
     expect((snapshot.actions![0]!.invocationMethod as JsonObject).mapping).toEqual({ identifier: '{{ .inputs.name }}', team: '{{ [.inputs.team.identifier] }}' });
   });
 
+  it('moves a list written to a removed team relation to the mapping\'s team, and keeps the other relations', () => {
+    const snapshot = org();
+    const mapping = (snapshot.actions![0]!.invocationMethod as JsonObject).mapping as JsonObject;
+    mapping.relations = { owning_team: ['{{ .inputs.owner }}'], service: [] };
+    const f = finding({ category: 'action-mapping', resource: { type: 'action', identifier: 'register' }, location: 'invocationMethod.mapping.relations.owning_team', rewrite: '{"team":["{{ .inputs.owner }}"]}' });
+    const target = locateOrgTarget(snapshot, f)!;
+    expect(applyOrgRewrite(target.record, target.path, f, fakeJq)).toEqual({ applied: true });
+    expect(mapping).toEqual({ identifier: '{{ .inputs.name }}', team: ['{{ .inputs.owner }}'], relations: { service: [] } });
+  });
+
+  it('does not move a list to team when an item of it is jq that does not compile', () => {
+    const snapshot = org();
+    const mapping = (snapshot.actions![0]!.invocationMethod as JsonObject).mapping as JsonObject;
+    mapping.relations = { owning_team: ['{{ .inputs.owner }}'] };
+    const f = finding({ category: 'action-mapping', resource: { type: 'action', identifier: 'register' }, location: 'invocationMethod.mapping.relations.owning_team', rewrite: '{"team":["{{ .inputs.owner | BROKEN }}"]}' });
+    const target = locateOrgTarget(snapshot, f)!;
+    expect(applyOrgRewrite(target.record, target.path, f, fakeJq)).toMatchObject({ applied: false, missing: expect.stringMatching(/jq rejects/) });
+    expect(mapping).toEqual({ identifier: '{{ .inputs.name }}', relations: { owning_team: ['{{ .inputs.owner }}'] } });
+  });
+
   it('a literal team name in a mapping is replaced by the identifier as a literal, not checked as jq', () => {
     const snapshot = org();
     const mapping = (snapshot.actions![0]!.invocationMethod as JsonObject).mapping as JsonObject;
@@ -91,6 +111,24 @@ describe('applyOrgRewrite', () => {
 
   it('names files safely', () => {
     expect([fileName('service'), fileName('a/b'), fileName('..'), fileName('x y')]).toEqual(['service', 'a_b', '_..', 'x_y']);
+  });
+
+  it('gives resources whose safe names clash distinct, stable file names; one without a clash keeps its plain name', () => {
+    const snapshot: OrgSnapshot = {
+      ...org(),
+      blueprints: [{ identifier: 'k8s_cluster' }, { identifier: 'k8s' }, { identifier: 'deploy/svc' }, { identifier: 'deploy_svc' }, { identifier: 'service' }],
+      scorecards: [
+        { blueprint: 'k8s_cluster', identifier: 'health', rules: [] },
+        { blueprint: 'k8s', identifier: 'cluster_health', rules: [] },
+      ],
+    };
+    const at = (type: 'blueprint' | 'scorecard', identifier: string) => locateOrgTarget(snapshot, finding({ category: 'scorecard-rule', resource: { type, identifier }, location: 'rules[0]' }))!.file;
+    const files = [at('scorecard', 'k8s_cluster/health'), at('scorecard', 'k8s/cluster_health'), at('blueprint', 'deploy/svc'), at('blueprint', 'deploy_svc')];
+    expect(new Set(files).size).toBe(4);
+    for (const file of files) expect(file).toMatch(/^org\/(scorecard\/k8s_cluster_health|blueprint\/deploy_svc)-[0-9a-f]{8}\.json$/);
+    // The same org gives the same names; a resource with no clash keeps its plain name.
+    expect(at('scorecard', 'k8s_cluster/health')).toBe(files[0]);
+    expect(at('blueprint', 'service')).toBe('org/blueprint/service.json');
   });
 });
 

@@ -8,7 +8,10 @@ import type { Report } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
 import { computeProgress } from '../../src/progress/compute-progress.js';
+import { migrationPlanOf } from '../../src/progress/migration-plan.js';
 import { loadSnapshotFile } from '../../src/sources/snapshot-file.js';
+import { repositoryFindings } from '../../src/repo/report-input.js';
+import { readFindingFiles } from '../../src/fix/write-fixes.js';
 
 const readOrg = async (path: string) => (await loadSnapshotFile(path)).snapshot;
 import { analysableSnapshot } from '../../src/sources/validate-snapshot.js';
@@ -55,7 +58,9 @@ async function runFixture(path: string, teamsMap: TeamsMap): Promise<Run> {
   expect(predictedFile?.path).toBe('predicted-org.json');
   const predictedSnapshot = analysableSnapshot(JSON.parse(predictedFile!.content) as OrgSnapshot);
   expect(predictedSnapshot.format).toBe('org-snapshot/1');
-  const predicted = analyze(buildCatalog(predictedSnapshot, { teamsMap, jq }));
+  // As `analyze predicted-org.json --since report.json` does: the plan of the first report says which
+  // relations the migration removed, which the predicted org no longer shows by itself.
+  const predicted = analyze(buildCatalog(predictedSnapshot, { teamsMap, jq, plan: migrationPlanOf(original) }));
   return { original, predicted, unresolved: new Set(kit.unresolved.map((u) => u.id)) };
 }
 
@@ -88,6 +93,41 @@ describe('predicted-org.json of every fixture org', () => {
       assertFixed(run);
     });
   }
+
+  /** Every breaking finding is in some file of the kit or listed as unresolved: no fix is silently left out. */
+  const uncovered = (report: Report, kit: ReturnType<typeof buildFixKit>) => {
+    const covered = new Set([...kit.files.flatMap((file) => file.findings), ...kit.unresolved.map((u) => u.id)]);
+    return report.findings.filter((finding) => finding.verdict === 'breaks' && !covered.has(finding.id)).map((f) => `${f.category} ${f.location}: ${f.evidence} => ${f.rewrite}`);
+  };
+
+  for (const path of FIXTURE_ORGS) {
+    for (const [label, teamsMap] of [['no teams map', () => ({})], ['every identifier known', completeTeamsMap]] as const) {
+      it(`${path} (${label}): every breaking finding is in a kit file or in unresolved`, async () => {
+        const snapshot = await readOrg(path);
+        const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap: teamsMap(snapshot), jq });
+        const report = analyze(catalog);
+        expect(uncovered(report, buildFixKit({ catalog, report, jq }))).toEqual([]);
+      });
+    }
+  }
+
+  it('fixtures/repo with the demo org: every breaking file finding is in repo.patch or in unresolved', async () => {
+    for (const teamsMap of [{}, { 'Platform Team': 'platform', Payments: 'payments', 'SRE On-Call': 'sre_oncall' }] as TeamsMap[]) {
+      const catalog = buildCatalog(analysableSnapshot(await readOrg('fixtures/demo-org.json')), { teamsMap, jq });
+      const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+      expect(report.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks').length).toBeGreaterThan(5);
+      const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
+      expect(uncovered(report, kit)).toEqual([]);
+    }
+  });
+
+  it('a file rewrite that changes nothing is unresolved, not dropped', async () => {
+    const catalog = buildCatalog(analysableSnapshot(await readOrg('fixtures/demo-org.json')), { jq });
+    const report = analyze(catalog);
+    const finding = { id: 'same', kind: 'manual' as const, category: 'external-ownership' as const, resource: { type: 'file' as const, identifier: 'r/port.yml' }, location: 'r/port.yml:1', evidence: 'team: ["A"]', reason: '', suggestion: '', rewrite: 'team: ["A"]', verdict: 'breaks' as const };
+    const kit = buildFixKit({ catalog, report: { ...report, findings: [...report.findings, finding] }, jq, repoFiles: [{ path: 'r/port.yml', text: 'team: ["A"]\n' }] });
+    expect(kit.unresolved.find((u) => u.id === 'same')?.missing).toMatch(/changes nothing/);
+  });
 
   it('a title whose identifier is unknown stays broken in the prediction, and the kit says --teams-map is missing', async () => {
     const snapshot = analysableSnapshot(await readOrg('fixtures/demo-org.json'));

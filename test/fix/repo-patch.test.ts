@@ -126,10 +126,10 @@ describe('secrets next to a change', () => {
     const text = 'PORT_CLIENT_SECRET="s3cr3t-value-123"\ncurl -d \'{"teams": ["Payments"]}\'\n';
     const finding = { id: 'f1', kind: 'automatic' as const, category: 'team-permission-identifiers' as const, resource: { type: 'file' as const, identifier: 'r/a.sh' }, location: 'r/a.sh:2', evidence: '"teams": ["Payments"]', reason: '', suggestion: '', rewrite: '"teams": ["payments"]', verdict: 'breaks' as const };
     const patch = repoPatch([finding], [{ path: 'r/a.sh', text }]);
-    expect(patch.file).toBeUndefined();
+    expect(patch.files).toEqual([]);
     expect(patch.unresolved).toEqual([{ id: 'f1', missing: expect.stringMatching(/next to a secret in r\/a.sh/) }]);
     expect(patch.patched[0]!.after).toBe(text.replace('"Payments"', '"payments"'));
     // Without the secret, the same change is in the patch.
-    expect(repoPatch([finding], [{ path: 'r/a.sh', text: text.replace(/^PORT.*\n/, 'echo\n') }]).file?.findings).toEqual(['f1']);
+    expect(repoPatch([finding], [{ path: 'r/a.sh', text: text.replace(/^PORT.*\n/, 'echo\n') }]).files[0]?.findings).toEqual(['f1']);
   });
 });

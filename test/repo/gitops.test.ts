@@ -3,6 +3,7 @@ import { analyzeEntityFile, analyzeMappingConfig } from '../../src/repo/gitops.j
 import { SourceSyntaxError, sourceText } from '../../src/repo/source-text.js';
 import { parseYaml } from '../../src/repo/yaml-tree.js';
 import { brief, context } from './helpers.js';
+import { buildTeamDirectory } from '../../src/catalog/teams.js';
 
 const yamlAt = (path: string, text: string) => parseYaml(sourceText(path, text));
 
@@ -36,6 +37,15 @@ describe('GitOps entity files (port.yml)', () => {
       { at: 'svc/port.yml:11', category: 'external-ownership', rewrite: 'team:\n    - payments\n    - sre_oncall', verdict: 'breaks' },
     ]);
     expect(findings[0]!.resource.title).toBe('entity checkout');
+  });
+
+  test('a title written with YAML escapes ("…\\"…\\\\…", \'…\'\'…\') is rewritten in the same quotes, not left as it was', () => {
+    const teams = buildTeamDirectory([{ name: 'Ops "Night" \\ Crew', identifier: 'ops_night' }, { name: "Ops' Day", identifier: 'ops_day' }], []);
+    const { findings } = analyzeEntityFile(
+      yamlAt('svc/port.yml', `identifier: c\nblueprint: service\nteam: ["Ops \\"Night\\" \\\\ Crew", 'Ops'' Day']\n`),
+      context({ teams }),
+    );
+    expect(brief(findings)).toEqual([{ at: 'svc/port.yml:3', category: 'external-ownership', rewrite: `team: ["ops_night", 'ops_day']`, verdict: 'breaks' }]);
   });
 
   test('invalid YAML reports js-yaml line and column', () => {

@@ -70,7 +70,7 @@ ruleTester('mirror-property', {
       ],
     },
     {
-      name: 'a path over a removed team relation breaks; $identifier behind it becomes $team',
+      name: 'a path over a removed team relation breaks; the relation becomes $team ($identifier behind it: $team alone)',
       org: org({
         teams: TEAMS,
         blueprints: [
@@ -81,7 +81,7 @@ ruleTester('mirror-property', {
       }),
       findings: [
         { location: 'mirrorProperties.owners.path', resource: B('repository'), verdict: 'breaks', rewrite: '$team', reason: 'relation "owning_team" of blueprint "repository"' },
-        { location: 'mirrorProperties.owner_names.path', resource: B('repository'), verdict: 'breaks', rewrite: undefined, suggestion: 'rebuild the path over $team' },
+        { location: 'mirrorProperties.owner_names.path', resource: B('repository'), verdict: 'breaks', rewrite: '$team.$title', suggestion: 'use path "$team.$title"' },
         { location: 'mirrorProperties.repo_owners.path', resource: B('deployment'), verdict: 'breaks', rewrite: 'repository.$team' },
       ],
     },

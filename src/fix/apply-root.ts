@@ -1,0 +1,37 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { displayRoot } from '../repo/scan.js';
+
+/** Where one `--repo` directory's patch is applied: paths in it are relative to `root`. */
+export interface PatchRepo {
+  /** The prefix the findings' paths carry for this directory (`displayRoot`). */
+  shown: string;
+  /** The directory's own name, for `repo-<name>.patch` when there are several. */
+  name: string;
+  /** Absolute: the top of the git work tree holding the directory, else the directory itself. */
+  root: string;
+  /** The directory inside `root`, with `/`; '' when it is the root. */
+  prefix: string;
+}
+
+/**
+ * Inside a git work tree `git apply` reads a patch's paths from the tree's top, whatever directory
+ * it runs in (and silently skips paths outside that directory): so each directory's patch is
+ * written from the top of its work tree, and from the directory itself when it is in none.
+ */
+export async function patchRepos(dirs: readonly string[]): Promise<PatchRepo[]> {
+  const repos: PatchRepo[] = [];
+  for (const dir of dirs) {
+    const absolute = resolve(dir);
+    const root = (await gitTop(absolute)) ?? absolute;
+    repos.push({ shown: displayRoot(dir), name: basename(absolute), root, prefix: relative(root, absolute).split(sep).join('/') });
+  }
+  return repos;
+}
+
+async function gitTop(dir: string): Promise<string | undefined> {
+  for (let at = dir; ; at = dirname(at)) {
+    if (await stat(resolve(at, '.git')).then(() => true, () => false)) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { JsonValue } from '../model/json.js';
+import { batchable, batchStdin, evaluationProgram, parseBatchOutput, validationProgram, type BatchInput } from './batch.js';
 
 /**
  * Why jq gave no answer: it ran past the time limit, or the wasm runtime (or the worker) died.
@@ -33,6 +34,18 @@ export interface JqEngine {
   evaluate(input: JsonValue, expression: string): EvaluateResult;
   /** Stop the worker. Optional: it never keeps the process alive, this only frees it sooner. */
   close?(): Promise<void>;
+  /**
+   * Answer validations and evaluations that will be asked for, in a few large requests (src/jq/batch.ts).
+   * Only what a batch answers for certain is kept, in the caches `validate` and `evaluate` read;
+   * everything else they answer themselves, as without it. Optional: an engine may do nothing.
+   */
+  prefetch?(work: JqWork): void;
+}
+
+/** What rules are about to ask jq: expressions to validate, and expressions with the inputs to run them on. */
+export interface JqWork {
+  validate?: readonly string[];
+  evaluate?: readonly { expression: string; inputs: readonly JsonValue[] }[];
 }
 
 export interface JqEngineOptions {
@@ -56,9 +69,10 @@ const STARTUP_TIMEOUT_MS = 30_000;
 /** jq exits with 3 on a compile error and 5 on a runtime error. */
 const COMPILE_ERROR_EXIT = 3;
 
-type Request = { id: number; op: 'raw' | 'json'; input: JsonValue; query: string };
+type Request = { id: number; op: 'raw' | 'json' | 'lines'; input: JsonValue; query: string };
 type Reply =
   | { id: number; kind: 'raw'; exitCode: number; stderr: string }
+  | { id: number; kind: 'lines'; exitCode: number; stdout: string }
   | { id: number; kind: 'json'; values: JsonValue[] }
   | { id: number; kind: 'jq-error'; stderr: string }
   | { id: number; kind: 'crash'; message: string }
@@ -106,7 +120,11 @@ try {
 }
 port.on('message', (request) => {
   try {
-    if (request.op === 'raw') {
+    if (request.op === 'lines') {
+      // The input is stdin's text (many JSON texts); one compact line per output.
+      const result = jq.raw(request.input, request.query, ['-c']);
+      send({ id: request.id, kind: 'lines', exitCode: result.exitCode, stdout: result.stdout });
+    } else if (request.op === 'raw') {
       const result = jq.raw(request.input, request.query);
       send({ id: request.id, kind: 'raw', exitCode: result.exitCode, stderr: result.stderr });
     } else {
@@ -237,7 +255,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
     const gaveUp = failed.get(expression);
     if (gaveUp) return gaveUp;
-    const key = `${expression}\u0000${JSON.stringify(input)}`;
+    const key = evaluationKey(expression, input);
     const cached = evaluated.get(key);
     if (cached) return cached;
     const answer = ask('json', input, expression);
@@ -249,13 +267,90 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return result;
   };
 
+  /** Expressions whose batch timed out or crashed: they are answered one call at a time from then on. */
+  const unbatchable = new Set<string>();
+  const evaluationKey = (expression: string, input: JsonValue) => `${expression}\u0000${JSON.stringify(input)}`;
+
+  /** Compiles a group in one request; a group jq rejects is halved until the culprit is alone, left to `validate`. */
+  const validateGroup = (expressions: readonly string[]): void => {
+    if (expressions.length < 2) return;
+    const answer = ask('raw', null, validationProgram(expressions));
+    if (answer.kind === 'raw' && answer.exitCode === 0) {
+      for (const expression of expressions) compiled.set(expression, { ok: true });
+      return;
+    }
+    if (answer.kind !== 'raw') return; // a timeout or crash while only compiling: left to `validate`
+    const half = Math.ceil(expressions.length / 2);
+    validateGroup(expressions.slice(0, half));
+    validateGroup(expressions.slice(half));
+  };
+
+  const evaluateGroup = (tasks: readonly { expression: string; inputs: JsonValue[] }[]): void => {
+    const inputs: BatchInput[] = tasks.flatMap((task, t) => task.inputs.map((x, k) => ({ t, k, x })));
+    const answer = ask('lines', batchStdin(inputs), evaluationProgram(tasks.map((task) => task.expression)));
+    if (answer.kind !== 'lines') {
+      // A loop or a crash somewhere in the group: each expression is asked on its own from now on.
+      for (const task of tasks) unbatchable.add(task.expression);
+      return;
+    }
+    for (const { t, k, values } of parseBatchOutput(answer.stdout, inputs)) {
+      const task = tasks[t]!;
+      evaluated.set(evaluationKey(task.expression, task.inputs[k]!), { ok: true, values });
+    }
+  };
+
+  const prefetch = (work: JqWork): void => {
+    const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && batchable(expression));
+    for (const group of groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))) validateGroup(group);
+    // Only expressions jq compiles on their own are run together: a batch must not run what a lone call rejects.
+    const tasks = new Map<string, JsonValue[]>();
+    const seen = new Set<string>();
+    for (const { expression, inputs } of work.evaluate ?? []) {
+      if (compiled.get(expression)?.ok !== true || failed.has(expression) || unbatchable.has(expression) || !batchable(expression)) continue;
+      for (const input of inputs) {
+        const key = evaluationKey(expression, input);
+        if (evaluated.has(key) || seen.has(key)) continue;
+        seen.add(key);
+        let list = tasks.get(expression);
+        if (!list) tasks.set(expression, (list = []));
+        list.push(input);
+      }
+    }
+    const all = [...tasks].map(([expression, inputs]) => ({ expression, inputs }));
+    for (const group of groups(all, (task) => ({ expressions: 1, inputs: task.inputs.length, chars: task.expression.length }))) evaluateGroup(group);
+  };
+
   const close = async () => {
     const current = worker;
     worker = undefined;
     await current?.terminate();
   };
 
-  return { validate, evaluate, close };
+  return { validate, evaluate, close, prefetch };
+}
+
+/**
+ * Ours: at most this much per batched request. jq's start costs about 1 ms; fifty expressions
+ * over a dozen inputs each add about as much again (measured), which keeps a batch far inside the
+ * 1 s limit even on a busy runner, and a batch that fails costs little to redo one call at a time.
+ */
+const GROUP_LIMITS = { expressions: 50, inputs: 800, chars: 64 * 1024 };
+
+function* groups<T>(items: readonly T[], size: (item: T) => { expressions: number; inputs: number; chars: number }): Generator<T[]> {
+  let group: T[] = [];
+  let total = { expressions: 0, inputs: 0, chars: 0 };
+  for (const item of items) {
+    const s = size(item);
+    const full = total.expressions + s.expressions > GROUP_LIMITS.expressions || total.inputs + s.inputs > GROUP_LIMITS.inputs || total.chars + s.chars > GROUP_LIMITS.chars;
+    if (group.length > 0 && full) {
+      yield group;
+      group = [];
+      total = { expressions: 0, inputs: 0, chars: 0 };
+    }
+    group.push(item);
+    total = { expressions: total.expressions + s.expressions, inputs: total.inputs + s.inputs, chars: total.chars + s.chars };
+  }
+  if (group.length > 0) yield group;
 }
 
 /**

@@ -40,6 +40,8 @@ export interface JqEngine {
    * everything else they answer themselves, as without it. Optional: an engine may do nothing.
    */
   prefetch?(work: JqWork): void;
+  /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
+  requests?(): number;
 }
 
 /** What rules are about to ask jq: expressions to validate, and expressions with the inputs to run them on. */
@@ -211,7 +213,9 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const failed = new Map<string, { ok: false; error: string; failure: EvaluationFailure }>();
 
   /** One request, isolated: a timeout or a crash replaces the worker and is returned, not thrown. */
+  let requests = 0;
   const ask = (op: Request['op'], input: JsonValue, query: string): Answer => {
+    requests++;
     worker ??= new JqWorker(jqWasmPath, wasmModule);
     const answer = worker.request(op, input, query, timeoutMs);
     if (answer.kind === 'timeout' || answer.kind === 'crash') {
@@ -255,7 +259,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
     const gaveUp = failed.get(expression);
     if (gaveUp) return gaveUp;
-    const key = evaluationKey(expression, input);
+    const key = `${expression}\u0000${jsonText(input)}`;
     const cached = evaluated.get(key);
     if (cached) return cached;
     const answer = ask('json', input, expression);
@@ -269,7 +273,6 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
 
   /** Expressions whose batch timed out or crashed: they are answered one call at a time from then on. */
   const unbatchable = new Set<string>();
-  const evaluationKey = (expression: string, input: JsonValue) => `${expression}\u0000${JSON.stringify(input)}`;
 
   /** Compiles a group in one request; a group jq rejects is halved until the culprit is alone, left to `validate`. */
   const validateGroup = (expressions: readonly string[]): void => {
@@ -285,39 +288,52 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     validateGroup(expressions.slice(half));
   };
 
-  const evaluateGroup = (tasks: readonly { expression: string; inputs: JsonValue[] }[]): void => {
-    const inputs: BatchInput[] = tasks.flatMap((task, t) => task.inputs.map((x, k) => ({ t, k, x })));
+  /** One request for a group of expressions, each with the inputs (as JSON text) still to answer. */
+  const evaluateGroup = (tasks: readonly { expression: string; inputs: string[] }[]): void => {
+    const byText = new Map<string, BatchInput>();
+    tasks.forEach((task, t) => {
+      for (const text of task.inputs) {
+        let input = byText.get(text);
+        if (!input) byText.set(text, (input = { i: byText.size, t: [], x: text }));
+        input.t.push(t);
+      }
+    });
+    const inputs = [...byText.values()];
     const answer = ask('lines', batchStdin(inputs), evaluationProgram(tasks.map((task) => task.expression)));
     if (answer.kind !== 'lines') {
       // A loop or a crash somewhere in the group: each expression is asked on its own from now on.
       for (const task of tasks) unbatchable.add(task.expression);
       return;
     }
-    for (const { t, k, values } of parseBatchOutput(answer.stdout, inputs)) {
-      const task = tasks[t]!;
-      evaluated.set(evaluationKey(task.expression, task.inputs[k]!), { ok: true, values });
+    for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
+      evaluated.set(`${tasks[t]!.expression}\u0000${inputs[i]!.x}`, { ok: true, values });
     }
   };
 
+  const batchableOnce = new Map<string, boolean>();
+  const canBatch = (expression: string): boolean => {
+    let can = batchableOnce.get(expression);
+    if (can === undefined) batchableOnce.set(expression, (can = batchable(expression)));
+    return can;
+  };
+
   const prefetch = (work: JqWork): void => {
-    const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && batchable(expression));
+    const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && canBatch(expression));
     for (const group of groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))) validateGroup(group);
     // Only expressions jq compiles on their own are run together: a batch must not run what a lone call rejects.
-    const tasks = new Map<string, JsonValue[]>();
-    const seen = new Set<string>();
+    const tasks = new Map<string, Set<string>>();
     for (const { expression, inputs } of work.evaluate ?? []) {
-      if (compiled.get(expression)?.ok !== true || failed.has(expression) || unbatchable.has(expression) || !batchable(expression)) continue;
+      if (compiled.get(expression)?.ok !== true || failed.has(expression) || unbatchable.has(expression)) continue;
       for (const input of inputs) {
-        const key = evaluationKey(expression, input);
-        if (evaluated.has(key) || seen.has(key)) continue;
-        seen.add(key);
-        let list = tasks.get(expression);
-        if (!list) tasks.set(expression, (list = []));
-        list.push(input);
+        const text = jsonText(input);
+        if (evaluated.has(`${expression}\u0000${text}`)) continue;
+        let texts = tasks.get(expression);
+        if (!texts) tasks.set(expression, (texts = new Set()));
+        texts.add(text);
       }
     }
-    const all = [...tasks].map(([expression, inputs]) => ({ expression, inputs }));
-    for (const group of groups(all, (task) => ({ expressions: 1, inputs: task.inputs.length, chars: task.expression.length }))) evaluateGroup(group);
+    const all = [...tasks].filter(([expression]) => canBatch(expression)).map(([expression, texts]) => ({ expression, inputs: [...texts] }));
+    for (const group of groups(all, (task) => ({ expressions: 1, inputs: task.inputs.length, chars: task.expression.length + task.inputs.reduce((sum, text) => sum + text.length, 0) }))) evaluateGroup(group);
   };
 
   const close = async () => {
@@ -326,7 +342,19 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     await current?.terminate();
   };
 
-  return { validate, evaluate, close, prefetch };
+  return { validate, evaluate, close, prefetch, requests: () => requests };
+}
+
+/**
+ * An input's JSON text, the key of its answers. A probe hands the same sample objects to
+ * `prefetch` and then to `evaluate`, so each is written out once.
+ */
+const texts = new WeakMap<object, string>();
+function jsonText(input: JsonValue): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  let text = texts.get(input);
+  if (text === undefined) texts.set(input, (text = JSON.stringify(input)));
+  return text;
 }
 
 /**
@@ -334,7 +362,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
  * over a dozen inputs each add about as much again (measured), which keeps a batch far inside the
  * 1 s limit even on a busy runner, and a batch that fails costs little to redo one call at a time.
  */
-const GROUP_LIMITS = { expressions: 50, inputs: 800, chars: 64 * 1024 };
+const GROUP_LIMITS = { expressions: 50, inputs: 1000, chars: 512 * 1024 };
 
 function* groups<T>(items: readonly T[], size: (item: T) => { expressions: number; inputs: number; chars: number }): Generator<T[]> {
   let group: T[] = [];

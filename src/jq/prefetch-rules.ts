@@ -32,7 +32,8 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[]): void {
  */
 function recordingEngine(): { engine: JqEngine; work: () => JqWork } {
   const validate = new Set<string>();
-  const evaluate = new Map<string, Map<string, JsonValue>>();
+  // The inputs as given: the engine writes each out once, where it checks its cache.
+  const evaluate = new Map<string, JsonValue[]>();
   const engine: JqEngine = {
     validate(expression) {
       validate.add(expression);
@@ -40,14 +41,14 @@ function recordingEngine(): { engine: JqEngine; work: () => JqWork } {
     },
     evaluate(input, expression) {
       let inputs = evaluate.get(expression);
-      if (!inputs) evaluate.set(expression, (inputs = new Map()));
-      inputs.set(JSON.stringify(input), input);
+      if (!inputs) evaluate.set(expression, (inputs = []));
+      inputs.push(input);
       return { ok: true, values: [] };
     },
   };
   const work = (): JqWork => ({
     validate: [...validate],
-    evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs: [...inputs.values()] })),
+    evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })),
   });
   return { engine, work };
 }

@@ -208,7 +208,13 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   let worker: JqWorker | undefined = new JqWorker(jqWasmPath, wasmModule);
 
   const compiled = new Map<string, CompileResult>();
-  const evaluated = new Map<string, EvaluateResult>();
+  /** By expression, then by the input's JSON text: no key is built by joining the two. */
+  const evaluated = new Map<string, Map<string, EvaluateResult>>();
+  const answersFor = (expression: string): Map<string, EvaluateResult> => {
+    let answers = evaluated.get(expression);
+    if (!answers) evaluated.set(expression, (answers = new Map()));
+    return answers;
+  };
   /** Expressions that timed out or crashed once: running them again would only cost the same. */
   const failed = new Map<string, { ok: false; error: string; failure: EvaluationFailure }>();
 
@@ -259,15 +265,16 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
     const gaveUp = failed.get(expression);
     if (gaveUp) return gaveUp;
-    const key = `${expression}\u0000${jsonText(input)}`;
-    const cached = evaluated.get(key);
+    const key = jsonText(input);
+    const answers = answersFor(expression);
+    const cached = answers.get(key);
     if (cached) return cached;
     const answer = ask('json', input, expression);
     let result: EvaluateResult;
     if (answer.kind === 'json') result = { ok: true, values: answer.values };
     else if (answer.kind === 'jq-error') result = { ok: false, error: firstLine(answer.stderr) };
     else result = failure(expression, answer) ?? { ok: false, error: `unexpected reply ${answer.kind}`, failure: 'crash' };
-    evaluated.set(key, result);
+    answers.set(key, result);
     return result;
   };
 
@@ -306,7 +313,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       return;
     }
     for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
-      evaluated.set(`${tasks[t]!.expression}\u0000${inputs[i]!.x}`, { ok: true, values });
+      answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
     }
   };
 
@@ -324,9 +331,10 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     const tasks = new Map<string, Set<string>>();
     for (const { expression, inputs } of work.evaluate ?? []) {
       if (compiled.get(expression)?.ok !== true || failed.has(expression) || unbatchable.has(expression)) continue;
+      const answers = evaluated.get(expression);
       for (const input of inputs) {
         const text = jsonText(input);
-        if (evaluated.has(`${expression}\u0000${text}`)) continue;
+        if (answers?.has(text)) continue;
         let texts = tasks.get(expression);
         if (!texts) tasks.set(expression, (texts = new Set()));
         texts.add(text);

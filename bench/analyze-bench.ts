@@ -32,12 +32,14 @@ for (const factor of values.once ? [1] : [1, 2]) {
   const size = { blueprints: base.blueprints * factor, actions: base.actions * factor, pages: base.pages * factor, distinctExpressions: values.distinct };
   const org = generateSyntheticOrg(size);
   const started = process.hrtime.bigint();
+  const requestsBefore = jq.requests?.() ?? 0;
   let t = process.hrtime.bigint();
   const catalog = buildCatalog(org, { jq });
   const catalogTime = ms(t);
   t = process.hrtime.bigint();
   const report = analyze(catalog);
   const analyzeTime = ms(t);
+  const jqRequests = (jq.requests?.() ?? 0) - requestsBefore;
   t = process.hrtime.bigint();
   const json = renderJson(report);
   const jsonTime = ms(t);
@@ -47,7 +49,7 @@ for (const factor of values.once ? [1] : [1, 2]) {
   process.stdout.write(
     `${size.blueprints} blueprints, ${size.actions} actions, ${size.pages} pages${values.distinct ? ', every expression distinct' : ''} → ${report.findings.length} findings ` +
       `(${report.summary.automatic} automatic, ${report.summary.manual} manual)\n` +
-      `  catalog ${catalogTime}, rules ${analyzeTime}, report.json ${jsonTime} (${mib(json.length)}), ` +
+      `  catalog ${catalogTime}, rules ${analyzeTime} (${jqRequests} jq requests), report.json ${jsonTime} (${mib(json.length)}), ` +
       `index.html ${htmlTime} (${mib(html.length)}); total ${ms(started)}; heap used ${mib(process.memoryUsage().heapUsed)}, ` +
       `rss ${mib(process.memoryUsage().rss)}\n`,
   );

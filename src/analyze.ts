@@ -5,6 +5,7 @@ import { CATEGORY_DOCS } from './model/category-docs.js';
 import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from './model/finding.js';
 import type { Rule } from './rules/rule.js';
 import { RULES } from './rules/index.js';
+import { prefetchRuleJq } from './jq/prefetch-rules.js';
 
 export interface AnalyzeOptions {
   rules?: readonly Rule[];
@@ -26,6 +27,8 @@ export function fingerprint(draft: Pick<FindingDraft, 'category' | 'resource' | 
 export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report {
   const drafts: FindingDraft[] = [...(options.extraFindings ?? [])];
   const ruleErrors: RuleError[] = [];
+  // Issue 17: jq answers what the rules will ask in a few large requests, not one call each.
+  prefetchRuleJq(catalog, options.rules ?? RULES);
   for (const rule of options.rules ?? RULES) {
     try {
       drafts.push(...rule.check(catalog));

@@ -28,11 +28,13 @@ export type DifferentialOutcome =
  */
 export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string, options: DifferentialOptions): DifferentialOutcome {
   const toIdentifier = new Map(options.teams.map((team) => [team.title, team.identifier]));
+  const inputs = samplesOf(options, ['title', 'identifier']);
+  engine.prefetch?.({ evaluate: [{ expression, inputs }] });
   for (let variant = 0; variant < VARIANT_COUNT; variant++) {
-    const withTitles = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'title', options.queryIds, options.teamProperties), expression);
+    const withTitles = engine.evaluate(inputs[variant * 2]!, expression);
     const failedTitles = failedRun(withTitles);
     if (failedTitles) return failedTitles;
-    const withIdentifiers = engine.evaluate(sampleInput(options.kind, variant, options.teams, 'identifier', options.queryIds, options.teamProperties), expression);
+    const withIdentifiers = engine.evaluate(inputs[variant * 2 + 1]!, expression);
     const failedIdentifiers = failedRun(withIdentifiers);
     if (failedIdentifiers) return failedIdentifiers;
     const expected = options.setsTeam && withTitles.ok ? { ok: true as const, values: withTitles.values.map((v) => translate(v, toIdentifier)) } : withTitles;
@@ -41,6 +43,18 @@ export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string
     }
   }
   return { kind: 'same', samples: VARIANT_COUNT };
+}
+
+/**
+ * Every sample a probe may run on, in the order it runs them (variant by variant, form by form):
+ * built once, and handed to jq ahead in one request, since a probe usually runs them all.
+ */
+function samplesOf(options: Omit<DifferentialOptions, 'setsTeam'>, forms: readonly TeamForm[]): JsonValue[] {
+  const inputs: JsonValue[] = [];
+  for (let variant = 0; variant < VARIANT_COUNT; variant++) {
+    for (const form of forms) inputs.push(sampleInput(options.kind, variant, options.teams, form, options.queryIds, options.teamProperties));
+  }
+  return inputs;
 }
 
 export type DependenceOutcome =
@@ -81,9 +95,11 @@ function decidedOnce<T>(caches: WeakMap<JqEngine, Map<string, T>>, engine: JqEng
 
 function runDependenceProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
   let first: { result: EvaluateResult; form: TeamForm } | undefined;
+  const inputs = samplesOf(options, FORMS);
+  engine.prefetch?.({ evaluate: [{ expression, inputs }] });
   for (let variant = 0; variant < VARIANT_COUNT; variant++) {
-    for (const form of FORMS) {
-      const result = engine.evaluate(sampleInput(options.kind, variant, options.teams, form, options.queryIds, options.teamProperties), expression);
+    for (const [f, form] of FORMS.entries()) {
+      const result = engine.evaluate(inputs[variant * FORMS.length + f]!, expression);
       const failed = failedRun(result);
       if (failed?.kind === 'failed') return failed;
       if (form === 'marker' && carriesMarker(result)) {
@@ -127,9 +143,10 @@ function runRelationProbe(engine: JqEngine, expression: string, options: Omit<Di
   let absent: EvaluateResult | undefined;
   // `index("Payments")` gives the same for every other value: a literal it compares with shows the read.
   const values = [...RELATION_VALUES, ...(options.literals ?? []).flatMap((literal) => [literal, [literal]])];
-  for (const value of values) {
-    const relations = value === undefined ? {} : { [options.relation]: value };
-    const result = engine.evaluate(sampleInput(options.kind, 0, options.teams, 'title', options.queryIds, options.teamProperties, relations), expression);
+  const inputs = values.map((value) => sampleInput(options.kind, 0, options.teams, 'title', options.queryIds, options.teamProperties, value === undefined ? {} : { [options.relation]: value }));
+  engine.prefetch?.({ evaluate: [{ expression, inputs }] });
+  for (let i = 0; i < values.length; i++) {
+    const result = engine.evaluate(inputs[i]!, expression);
     const failed = failedRun(result);
     if (failed?.kind === 'failed') return failed;
     if (RELATION_MARKERS.some((marker) => (result.ok ? JSON.stringify(result.values) : result.error).includes(marker))) {

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { JsonValue } from '../model/json.js';
+import { batchable, batchStdin, evaluationProgram, parseBatchOutput, validationProgram, type BatchInput } from './batch.js';
 
 /**
  * Why jq gave no answer: it ran past the time limit, or the wasm runtime (or the worker) died.
@@ -33,6 +34,20 @@ export interface JqEngine {
   evaluate(input: JsonValue, expression: string): EvaluateResult;
   /** Stop the worker. Optional: it never keeps the process alive, this only frees it sooner. */
   close?(): Promise<void>;
+  /**
+   * Answer validations and evaluations that will be asked for, in a few large requests (src/jq/batch.ts).
+   * Only what a batch answers for certain is kept, in the caches `validate` and `evaluate` read;
+   * everything else they answer themselves, as without it. Optional: an engine may do nothing.
+   */
+  prefetch?(work: JqWork): void;
+  /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
+  requests?(): number;
+}
+
+/** What rules are about to ask jq: expressions to validate, and expressions with the inputs to run them on. */
+export interface JqWork {
+  validate?: readonly string[];
+  evaluate?: readonly { expression: string; inputs: readonly JsonValue[] }[];
 }
 
 export interface JqEngineOptions {
@@ -56,9 +71,10 @@ const STARTUP_TIMEOUT_MS = 30_000;
 /** jq exits with 3 on a compile error and 5 on a runtime error. */
 const COMPILE_ERROR_EXIT = 3;
 
-type Request = { id: number; op: 'raw' | 'json'; input: JsonValue; query: string };
+type Request = { id: number; op: 'raw' | 'json' | 'lines'; input: JsonValue; query: string };
 type Reply =
   | { id: number; kind: 'raw'; exitCode: number; stderr: string }
+  | { id: number; kind: 'lines'; exitCode: number; stdout: string }
   | { id: number; kind: 'json'; values: JsonValue[] }
   | { id: number; kind: 'jq-error'; stderr: string }
   | { id: number; kind: 'crash'; message: string }
@@ -106,7 +122,11 @@ try {
 }
 port.on('message', (request) => {
   try {
-    if (request.op === 'raw') {
+    if (request.op === 'lines') {
+      // The input is stdin's text (many JSON texts); one compact line per output.
+      const result = jq.raw(request.input, request.query, ['-c']);
+      send({ id: request.id, kind: 'lines', exitCode: result.exitCode, stdout: result.stdout });
+    } else if (request.op === 'raw') {
       const result = jq.raw(request.input, request.query);
       send({ id: request.id, kind: 'raw', exitCode: result.exitCode, stderr: result.stderr });
     } else {
@@ -188,12 +208,20 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   let worker: JqWorker | undefined = new JqWorker(jqWasmPath, wasmModule);
 
   const compiled = new Map<string, CompileResult>();
-  const evaluated = new Map<string, EvaluateResult>();
+  /** By expression, then by the input's JSON text: no key is built by joining the two. */
+  const evaluated = new Map<string, Map<string, EvaluateResult>>();
+  const answersFor = (expression: string): Map<string, EvaluateResult> => {
+    let answers = evaluated.get(expression);
+    if (!answers) evaluated.set(expression, (answers = new Map()));
+    return answers;
+  };
   /** Expressions that timed out or crashed once: running them again would only cost the same. */
   const failed = new Map<string, { ok: false; error: string; failure: EvaluationFailure }>();
 
   /** One request, isolated: a timeout or a crash replaces the worker and is returned, not thrown. */
+  let requests = 0;
   const ask = (op: Request['op'], input: JsonValue, query: string): Answer => {
+    requests++;
     worker ??= new JqWorker(jqWasmPath, wasmModule);
     const answer = worker.request(op, input, query, timeoutMs);
     if (answer.kind === 'timeout' || answer.kind === 'crash') {
@@ -237,16 +265,83 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
     const gaveUp = failed.get(expression);
     if (gaveUp) return gaveUp;
-    const key = `${expression}\u0000${JSON.stringify(input)}`;
-    const cached = evaluated.get(key);
+    const key = jsonText(input);
+    const answers = answersFor(expression);
+    const cached = answers.get(key);
     if (cached) return cached;
     const answer = ask('json', input, expression);
     let result: EvaluateResult;
     if (answer.kind === 'json') result = { ok: true, values: answer.values };
     else if (answer.kind === 'jq-error') result = { ok: false, error: firstLine(answer.stderr) };
     else result = failure(expression, answer) ?? { ok: false, error: `unexpected reply ${answer.kind}`, failure: 'crash' };
-    evaluated.set(key, result);
+    answers.set(key, result);
     return result;
+  };
+
+  /** Expressions whose batch timed out or crashed: they are answered one call at a time from then on. */
+  const unbatchable = new Set<string>();
+
+  /** Compiles a group in one request; a group jq rejects is halved until the culprit is alone, left to `validate`. */
+  const validateGroup = (expressions: readonly string[]): void => {
+    if (expressions.length < 2) return;
+    const answer = ask('raw', null, validationProgram(expressions));
+    if (answer.kind === 'raw' && answer.exitCode === 0) {
+      for (const expression of expressions) compiled.set(expression, { ok: true });
+      return;
+    }
+    if (answer.kind !== 'raw') return; // a timeout or crash while only compiling: left to `validate`
+    const half = Math.ceil(expressions.length / 2);
+    validateGroup(expressions.slice(0, half));
+    validateGroup(expressions.slice(half));
+  };
+
+  /** One request for a group of expressions, each with the inputs (as JSON text) still to answer. */
+  const evaluateGroup = (tasks: readonly { expression: string; inputs: string[] }[]): void => {
+    const byText = new Map<string, BatchInput>();
+    tasks.forEach((task, t) => {
+      for (const text of task.inputs) {
+        let input = byText.get(text);
+        if (!input) byText.set(text, (input = { i: byText.size, t: [], x: text }));
+        input.t.push(t);
+      }
+    });
+    const inputs = [...byText.values()];
+    const answer = ask('lines', batchStdin(inputs), evaluationProgram(tasks.map((task) => task.expression)));
+    if (answer.kind !== 'lines') {
+      // A loop or a crash somewhere in the group: each expression is asked on its own from now on.
+      for (const task of tasks) unbatchable.add(task.expression);
+      return;
+    }
+    for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
+      answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
+    }
+  };
+
+  const batchableOnce = new Map<string, boolean>();
+  const canBatch = (expression: string): boolean => {
+    let can = batchableOnce.get(expression);
+    if (can === undefined) batchableOnce.set(expression, (can = batchable(expression)));
+    return can;
+  };
+
+  const prefetch = (work: JqWork): void => {
+    const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && canBatch(expression));
+    for (const group of groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))) validateGroup(group);
+    // Only expressions jq compiles on their own are run together: a batch must not run what a lone call rejects.
+    const tasks = new Map<string, Set<string>>();
+    for (const { expression, inputs } of work.evaluate ?? []) {
+      if (compiled.get(expression)?.ok !== true || failed.has(expression) || unbatchable.has(expression)) continue;
+      const answers = evaluated.get(expression);
+      for (const input of inputs) {
+        const text = jsonText(input);
+        if (answers?.has(text)) continue;
+        let texts = tasks.get(expression);
+        if (!texts) tasks.set(expression, (texts = new Set()));
+        texts.add(text);
+      }
+    }
+    const all = [...tasks].filter(([expression]) => canBatch(expression)).map(([expression, texts]) => ({ expression, inputs: [...texts] }));
+    for (const group of groups(all, (task) => ({ expressions: 1, inputs: task.inputs.length, chars: task.expression.length + task.inputs.reduce((sum, text) => sum + text.length, 0) }))) evaluateGroup(group);
   };
 
   const close = async () => {
@@ -255,7 +350,43 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     await current?.terminate();
   };
 
-  return { validate, evaluate, close };
+  return { validate, evaluate, close, prefetch, requests: () => requests };
+}
+
+/**
+ * An input's JSON text, the key of its answers. A probe hands the same sample objects to
+ * `prefetch` and then to `evaluate`, so each is written out once.
+ */
+const texts = new WeakMap<object, string>();
+function jsonText(input: JsonValue): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  let text = texts.get(input);
+  if (text === undefined) texts.set(input, (text = JSON.stringify(input)));
+  return text;
+}
+
+/**
+ * Ours: at most this much per batched request. jq's start costs about 1 ms; fifty expressions
+ * over a dozen inputs each add about as much again (measured), which keeps a batch far inside the
+ * 1 s limit even on a busy runner, and a batch that fails costs little to redo one call at a time.
+ */
+const GROUP_LIMITS = { expressions: 50, inputs: 1000, chars: 512 * 1024 };
+
+function* groups<T>(items: readonly T[], size: (item: T) => { expressions: number; inputs: number; chars: number }): Generator<T[]> {
+  let group: T[] = [];
+  let total = { expressions: 0, inputs: 0, chars: 0 };
+  for (const item of items) {
+    const s = size(item);
+    const full = total.expressions + s.expressions > GROUP_LIMITS.expressions || total.inputs + s.inputs > GROUP_LIMITS.inputs || total.chars + s.chars > GROUP_LIMITS.chars;
+    if (group.length > 0 && full) {
+      yield group;
+      group = [];
+      total = { expressions: 0, inputs: 0, chars: 0 };
+    }
+    group.push(item);
+    total = { expressions: total.expressions + s.expressions, inputs: total.inputs + s.inputs, chars: total.chars + s.chars };
+  }
+  if (group.length > 0) yield group;
 }
 
 /**

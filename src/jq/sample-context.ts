@@ -73,6 +73,30 @@ export function sampleInput(
   teamProperties: readonly string[] = [],
   relations: JsonObject = {},
 ): JsonValue {
+  // The same sample object for the same arguments: jq's engine keys its answers by the sample's
+  // JSON text, which it writes out once per object, and thousands of expressions share a few
+  // dozen samples. Never changed once built; dropped wholesale past a bound.
+  const key = JSON.stringify([kind, variant, teams, form, queryIds, teamProperties, relations]);
+  let sample = samples.get(key);
+  if (sample === undefined) {
+    if (samples.size >= MAX_SAMPLES) samples.clear();
+    samples.set(key, (sample = buildSample(kind, variant, teams, form, queryIds, teamProperties, relations)));
+  }
+  return sample;
+}
+
+const samples = new Map<string, JsonValue>();
+const MAX_SAMPLES = 10_000;
+
+function buildSample(
+  kind: SampleKind,
+  variant: number,
+  teams: readonly [SampleTeam, SampleTeam],
+  form: TeamForm,
+  queryIds: readonly string[],
+  teamProperties: readonly string[],
+  relations: JsonObject,
+): JsonValue {
   const pick = VARIANTS[variant % VARIANTS.length]!;
   const [a, b] = form === 'marker' ? TEAM_MARKERS : (teams.map((team) => team[form]) as [string, string]);
   let slot = 0;

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchable } from '../../src/jq/batch.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import type { JsonValue } from '../../src/model/json.js';
+
+let batched: JqEngine;
+let alone: JqEngine;
+beforeAll(async () => {
+  batched = await loadJqEngine();
+  alone = await loadJqEngine();
+});
+afterAll(async () => {
+  await batched.close?.();
+  await alone.close?.();
+});
+
+const INPUTS: JsonValue[] = [
+  { team: ['Payments', 'Platform Team'], relations: { owning_team: 'payments' }, n: 100000000000000000001 },
+  { team: [], relations: {} },
+  { team: 'Payments' },
+  { team: 3 },
+  [1, 'two', null],
+  null,
+];
+
+/** Valid jq of every shape a batch must answer exactly as a lone call, or leave to one. */
+const EXPRESSIONS = [
+  '.team',
+  '.team[]',
+  '.team | join(",")', // a runtime error on some inputs
+  'def owners: .team; owners | length',
+  '"owned by \\(.team)"',
+  '[.[]?] | length',
+  'empty',
+  '.n',
+  'if .team == [] then error({why: "no team"}) else .team end',
+  'error(null)',
+  'try input catch "none"', // reads the next input: never batched
+  '$__loc__', // line numbers: never batched
+  '.team # a comment',
+  '., .',
+  'first(.team[]?)',
+  'label $out | .team[]? | ., break $out',
+  '. as [$a] ?// {team: $a} | $a',
+  '.team |= (. // [] | length)',
+  'debug | .team',
+];
+
+describe('jq batches', () => {
+  it('keeps out what could leave its brackets or read another input', () => {
+    expect(batchable('.team | map(ascii_downcase)')).toBe(true);
+    expect(batchable('"\\(.team | length)"')).toBe(true);
+    expect(batchable('1), (2')).toBe(false);
+    expect(batchable('1] | [2')).toBe(false);
+    expect(batchable('.team # note')).toBe(false);
+    expect(batchable('input')).toBe(false);
+    expect(batchable('$__loc__')).toBe(false);
+    expect(batchable('   ')).toBe(false);
+    expect(batchable('"\\(1))"')).toBe(true); // the `)` is text inside the string
+    expect(batchable('"\\(1]) "')).toBe(false);
+  });
+
+  it('answers validations exactly as one call each, whatever else is in the batch', () => {
+    const expressions = [...EXPRESSIONS, '.team |', '1), (2', '1] | [2', '$nobody', 'def f: g; f', '.a as $x | $y', ''];
+    batched.prefetch!({ validate: expressions });
+    for (const expression of expressions) expect(batched.validate(expression), expression).toEqual(alone.validate(expression));
+  });
+
+  it('answers evaluations exactly as one call each, error texts included', () => {
+    const before = batched.requests!();
+    batched.prefetch!({ validate: EXPRESSIONS, evaluate: EXPRESSIONS.map((expression) => ({ expression, inputs: INPUTS })) });
+    const prefetchRequests = batched.requests!() - before;
+    // Two requests (one to compile, one to run), not one per expression and input.
+    expect(prefetchRequests).toBeLessThanOrEqual(2);
+    for (const expression of EXPRESSIONS) {
+      for (const input of INPUTS) expect(batched.evaluate(input, expression), `${expression} on ${JSON.stringify(input)}`).toEqual(alone.evaluate(input, expression));
+    }
+    // What a batch answered costs no request later; errors, `input` and `$__loc__` were asked alone.
+    const later = batched.requests!() - before - prefetchRequests;
+    expect(later).toBeGreaterThan(0);
+    expect(later).toBeLessThan(EXPRESSIONS.length * INPUTS.length / 2);
+  });
+
+  it('leaves an expression that loops to the lone call, which times out as before, and still answers the rest', async () => {
+    const engine = await loadJqEngine({ timeoutMs: 300 });
+    try {
+      const loop = 'last(range(1e10)) | .team';
+      engine.prefetch!({ validate: [loop, '.team'], evaluate: [{ expression: loop, inputs: INPUTS.slice(0, 2) }, { expression: '.team', inputs: INPUTS.slice(0, 2) }] });
+      expect(engine.evaluate(INPUTS[0]!, loop)).toEqual({ ok: false, error: 'no result within 300 ms', failure: 'timeout' });
+      expect(engine.evaluate(INPUTS[0]!, '.team')).toEqual({ ok: true, values: [['Payments', 'Platform Team']] });
+    } finally {
+      await engine.close?.();
+    }
+  });
+
+  it('never runs in a batch what jq does not compile alone', async () => {
+    const engine = await loadJqEngine();
+    try {
+      // Not validated, or invalid: prefetch must not answer them, so the lone call's compile error stays.
+      engine.prefetch!({ evaluate: [{ expression: '.team', inputs: [INPUTS[0]!] }] });
+      const before = engine.requests!();
+      expect(engine.evaluate(INPUTS[0]!, '.team')).toEqual({ ok: true, values: [['Payments', 'Platform Team']] });
+      expect(engine.requests!() - before).toBe(1);
+    } finally {
+      await engine.close?.();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { describeNetworkError, oneLine } from './network-error.js';
 import { createOwnSecrets } from './own-secrets.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
+import { isPaced, nextStartAfter } from './window-pacing.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -100,8 +101,6 @@ const TOKEN_REFRESH_MARGIN_MS = 60_000;
 const MAX_SEARCH_PAGES = 10_000;
 /** Ours: a bound on how often one request re-checks the budget as others finish (each pass is an answer). */
 const MAX_BUDGET_PASSES = 10_000;
-/** Ours: answers computed in the same window differ by less than this (the reset is whole seconds). */
-const SAME_WINDOW_MS = 1_000;
 
 /** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
 interface Budget {
@@ -152,25 +151,32 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let answered: Array<() => void> = [];
   let sleeping: { until: number; done: Promise<void> } | undefined;
 
-  const noteBudget = (headers: RateLimitHeaders) => {
+  /*
+   * Which window an answer speaks of is known only for requests started after the reset we
+   * believe in (each estimate is now + whole seconds rounded up: never before the service's
+   * reset). An answer to an earlier request may have been counted in either window, as late as
+   * it was answered (a slow answer, or a fake clock moved by others' sleeps): it can only lower
+   * what we hold, never open a window. At the believed reset one request goes alone, once every
+   * earlier one has landed: its answer is the new window's budget, exact.
+   */
+  const noteBudget = (headers: RateLimitHeaders, startedAt: number) => {
     if (headers.remaining === undefined) return;
     const now = options.now();
     const resetAt = now + (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
     const next: Budget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
-    if (!budget || now >= budget.resetAt || resetAt >= budget.resetAt + SAME_WINDOW_MS) {
-      budget = next; // the first answer, or a new window
-    } else if (resetAt > budget.resetAt - SAME_WINDOW_MS) {
-      // Same window: answers arrive in any order, and the lowest count is the latest. Each reset
-      // is whole seconds rounded up, so each estimate is late by under a second: the earliest is
-      // the closest, and pacing to it loses no time at the window's end.
+    if (!budget || startedAt >= budget.resetAt) {
+      budget = next; // the first answer, or the probe of a new window
+    } else {
+      // Answers arrive in any order: the lowest count and the earliest reset are the safe ones
+      // (an early reset only brings the next probe forward).
       budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.min(budget.resetAt, resetAt) };
-    } // else a late answer from an earlier window: it says nothing of this one.
+    }
   };
 
   /** Whether one more request fits the budget beside those in flight. */
   const budgetAllows = (now: number): boolean => {
     if (!budget) return true;
-    if (now >= budget.resetAt) return inFlight === 0 || (budget.limit ?? Number.POSITIVE_INFINITY) - inFlight > 0;
+    if (now >= budget.resetAt) return inFlight === 0; // the probe of the new window
     return budget.remaining - inFlight > 0;
   };
 
@@ -217,40 +223,28 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     grantSlots();
   };
 
-  /*
-   * Issue 17 and §8.1: spend the budget evenly over the window instead of exhausting it and
-   * waiting. The first half of a window's budget goes at once (a small org is not slowed); past
-   * it, starts are spaced so the rest lasts until the reset.
-   */
+  /** Earliest start of the next request while paced (window-pacing.ts); set at each start. */
   let nextPaceAt = 0;
-  const paceAt = (now: number): number => {
-    if (!budget || budget.limit === undefined || now >= budget.resetAt) return now;
-    if (budget.resetAt - now > policy.maxRateLimitWaitMs) return now; // not a window: the 429 path decides
-    const available = budget.remaining - inFlight;
-    if (available * 2 >= budget.limit) return now;
-    const at = Math.max(now, nextPaceAt);
-    nextPaceAt = at + (budget.resetAt - now) / Math.max(1, available);
-    return at;
-  };
+  const paceAt = (now: number): number =>
+    budget && nextPaceAt < budget.resetAt && isPaced(budget, inFlight, now, policy.maxRateLimitWaitMs) ? Math.max(now, nextPaceAt) : now;
 
   const waitForBudget = async (what: string) => {
     let sleeps = 0;
-    let paced = false;
     for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
       const now = options.now();
       let until = blockedUntil; // after a 429, nobody sends before the reset
       if (until <= now) {
         if (budgetAllows(now)) {
-          // Paced once per request; after the pause the budget is checked again (others went meanwhile).
-          const at = paced ? now : paceAt(now);
+          const at = paceAt(now);
           if (at <= now) {
             // Counted in the same tick as the check: a waiter woken beside it must see it.
             inFlight++;
             stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+            nextPaceAt = nextStartAfter(budget, inFlight, now);
             return;
           }
-          paced = true;
-          await options.sleep(Math.ceil(at - options.now()));
+          // Every waiter sleeps to the same instant; the first to wake starts and moves it on.
+          await sleepUntil(at);
           continue;
         }
         if (inFlight > 0) {
@@ -330,7 +324,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await options.transport(request);
         reached = true;
         const rateLimit = readRateLimitHeaders(response.headers);
-        noteBudget(rateLimit);
+        noteBudget(rateLimit, startedAt);
         outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
       } catch (error) {
         const failure = describeNetworkError(error);

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import { isPaced, nextStartAfter } from '../../src/api/window-pacing.js';
+import { toResponse } from '../helpers/fake-transport.js';
+
+const MAX_WAIT = 300_000;
+
+describe('window pacing (issue 17, §8.1)', () => {
+  it('paces only a known window with less than half of its budget left beside those in flight', () => {
+    const budget = { limit: 100, remaining: 60, resetAt: 10_000 };
+    expect(isPaced(undefined, 0, 0, MAX_WAIT)).toBe(false);
+    expect(isPaced({ remaining: 10, resetAt: 10_000 }, 0, 0, MAX_WAIT)).toBe(false); // no limit header
+    expect(isPaced(budget, 10, 0, MAX_WAIT)).toBe(false); // 50 left: the first half goes at once
+    expect(isPaced(budget, 11, 0, MAX_WAIT)).toBe(true);
+    expect(isPaced(budget, 11, 10_000, MAX_WAIT)).toBe(false); // the reset has come
+    expect(isPaced({ ...budget, resetAt: 400_000 }, 11, 0, MAX_WAIT)).toBe(false); // not a window
+  });
+
+  it('spaces the next start so what is left ends before the reset, from the budget at this start', () => {
+    const budget = { limit: 100, remaining: 10, resetAt: 10_000 };
+    // One in flight (this start): 9 left and 10 gaps to the reset.
+    expect(nextStartAfter(budget, 1, 0)).toBe(1_000);
+    expect(nextStartAfter(budget, 1, 5_000)).toBe(5_500);
+    expect(nextStartAfter({ ...budget, remaining: 1 }, 1, 4_000)).toBe(10_000);
+    expect(nextStartAfter(budget, 1, 10_000)).toBe(10_000);
+    expect(nextStartAfter(undefined, 1, 3_000)).toBe(3_000);
+  });
+});
+
+/** A service allowing `limit` requests per window, counted when the request arrives. */
+function windowedService(limit: number, windowMs: number, now: () => number) {
+  const perWindow = new Map<number, number>();
+  let tooMany = 0;
+  const answer = (countedAt: number) => {
+    const index = Math.floor(countedAt / windowMs);
+    const used = (perWindow.get(index) ?? 0) + 1;
+    perWindow.set(index, used);
+    if (used > limit) tooMany++;
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - used)),
+      'x-ratelimit-reset': String(Math.ceil(((index + 1) * windowMs - countedAt) / 1_000)),
+    };
+    return used > limit ? toResponse({ status: 429, headers, body: { ok: false } }) : toResponse({ status: 200, headers, body: { ok: true, teams: [] } });
+  };
+  return { answer, perWindow, tooMany: () => tooMany, now };
+}
+
+describe('the client spends each window whole, and no 429 (issue 17)', () => {
+  it('at concurrency 32, every full window gets its whole budget: no start is booked past the reset', async () => {
+    let time = 1_000;
+    const service = windowedService(100, 10_000, () => time);
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 't' },
+      transport: async () => {
+        const response = service.answer(time);
+        await new Promise((resolve) => setImmediate(resolve));
+        return response;
+      },
+      now: () => time,
+      sleep: async (ms) => {
+        time += ms;
+      },
+      concurrency: 32,
+    });
+    await Promise.all(Array.from({ length: 350 }, () => client.get('/v1/teams', 'teams')));
+    expect(service.tooMany()).toBe(0);
+    // Started 1 s into window 0: windows 0, 1, 2 are full, the rest goes in window 3.
+    expect([...service.perWindow.values()]).toEqual([100, 100, 100, 50]);
+    expect(time).toBeLessThan(40_000);
+  });
+
+  it('a slow answer, read after fresher ones, lowers the budget and never reopens it (no 429)', async () => {
+    let time = 0;
+    const service = windowedService(10, 10_000, () => time);
+    let hold: (() => void) | undefined;
+    let first = true;
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 't' },
+      transport: async () => {
+        const response = service.answer(time);
+        if (first) {
+          first = false;
+          return response;
+        }
+        if (!hold) {
+          // The second request is counted now (t = 0) but answered only after 1.5 s.
+          await new Promise<void>((resolve) => (hold = resolve));
+          return response;
+        }
+        return response;
+      },
+      now: () => time,
+      sleep: async (ms) => {
+        time += ms;
+      },
+      concurrency: 4,
+    });
+    await client.get('/v1/teams', 'teams'); // 9 left, reset in 10 s
+    const slow = client.get('/v1/teams', 'teams');
+    for (let i = 0; i < 20 && !hold; i++) await new Promise((resolve) => setImmediate(resolve));
+    time = 1_500;
+    hold?.(); // "8 left, reset in 10 s", read at 1.5 s: it looks like a later window's answer
+    await slow;
+    await Promise.all(Array.from({ length: 12 }, () => client.get('/v1/teams', 'teams')));
+    expect(service.tooMany()).toBe(0);
+    expect(service.perWindow.get(0)).toBe(10);
+  });
+});

@@ -167,9 +167,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!budget || startedAt >= budget.resetAt) {
       budget = next; // the first answer, or the probe of a new window
     } else {
-      // Answers arrive in any order: the lowest count and the earliest reset are the safe ones
-      // (an early reset only brings the next probe forward).
-      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.min(budget.resetAt, resetAt) };
+      // Answers arrive in any order, and from either side of a reset: the lowest count is the safe
+      // one. While it leaves room, the earliest reset is kept (each estimate is late by up to a
+      // second; a probe at an early one still fits the budget held). A spent budget keeps the
+      // latest reset of the answers that say so: a probe before it would meet a spent window.
+      const remaining = Math.min(budget.remaining, headers.remaining);
+      const spentAt = budget.remaining === 0 ? Math.max(budget.resetAt, resetAt) : resetAt;
+      const until = remaining > 0 ? Math.min(budget.resetAt, resetAt) : headers.remaining > 0 ? budget.resetAt : spentAt;
+      budget = { ...next, remaining, resetAt: until };
     }
   };
 

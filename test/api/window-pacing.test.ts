@@ -66,8 +66,12 @@ describe('the client spends each window whole, and no 429 (issue 17)', () => {
     });
     await Promise.all(Array.from({ length: 350 }, () => client.get('/v1/teams', 'teams')));
     expect(service.tooMany()).toBe(0);
-    // Started 1 s into window 0: windows 0, 1, 2 are full, the rest goes in window 3.
-    expect([...service.perWindow.values()]).toEqual([100, 100, 100, 50]);
+    // Started 1 s into window 0: windows 0, 1, 2 are (nearly) full, the rest goes in window 3. A
+    // spent window is trusted only to the latest reset its answers name (up to a second late),
+    // which may push a few of a window's last starts into the next one.
+    const perWindow = [...service.perWindow.values()];
+    expect(perWindow).toHaveLength(4);
+    expect(perWindow.slice(0, 3).every((count) => count >= 95)).toBe(true);
     expect(time).toBeLessThan(40_000);
   });
 
@@ -107,5 +111,31 @@ describe('the client spends each window whole, and no 429 (issue 17)', () => {
     await Promise.all(Array.from({ length: 12 }, () => client.get('/v1/teams', 'teams')));
     expect(service.tooMany()).toBe(0);
     expect(service.perWindow.get(0)).toBe(10);
+  });
+
+  it('a window spent between the reset and the later reset we estimated gets no probe before its own reset (no 429)', async () => {
+    let time = 9_900;
+    const service = windowedService(10, 10_000, () => time);
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 't' },
+      transport: async () => {
+        const response = service.answer(time);
+        await new Promise((resolve) => setImmediate(resolve));
+        return response;
+      },
+      now: () => time,
+      sleep: async (ms) => {
+        time += ms;
+      },
+      concurrency: 1,
+    });
+    await client.get('/v1/teams', 'teams'); // 9 left, "reset in 1 s": we believe 10.9 s, the service resets at 10 s
+    time = 10_000;
+    // Sent against window 0's 9, counted in window 1, whose answers say 9, 8 … 0, reset in 10 s.
+    await Promise.all(Array.from({ length: 14 }, () => client.get('/v1/teams', 'teams')));
+    expect(service.tooMany()).toBe(0);
+    expect(service.perWindow.get(1)).toBe(10);
+    expect(service.perWindow.get(2)).toBe(4);
   });
 });

@@ -6,7 +6,7 @@ import { describeNetworkError, oneLine } from './network-error.js';
 import { createOwnSecrets } from './own-secrets.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
-import { isPaced, nextStartAfter } from './window-pacing.js';
+import { isPaced, nextStartAfter, type WindowBudget } from './window-pacing.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -103,13 +103,7 @@ const MAX_SEARCH_PAGES = 10_000;
 const MAX_BUDGET_PASSES = 10_000;
 
 /** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
-interface Budget {
-  limit?: number;
-  /** Requests the service still accepts in this window, as of the latest answer. */
-  remaining: number;
-  /** When the window resets (epoch ms); after it, `limit` (when known) is available again. */
-  resetAt: number;
-}
+type Budget = WindowBudget;
 
 interface Token {
   value: string;

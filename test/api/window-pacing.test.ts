@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { isPaced, nextStartAfter } from '../../src/api/window-pacing.js';
+import type { TransportResponse } from '../../src/api/transport.js';
 import { toResponse } from '../helpers/fake-transport.js';
 
 const MAX_WAIT = 300_000;
@@ -46,24 +47,32 @@ function windowedService(limit: number, windowMs: number, now: () => number) {
   return { answer, perWindow, tooMany: () => tooMany, now };
 }
 
+/** A client on a fake clock (`clock.time`, moved by its sleeps) answered by `answer`, or at once by the service. */
+function clientOn(clock: { time: number }, concurrency: number, answer: () => Promise<TransportResponse>) {
+  return createApiClient({
+    baseUrl: new URL('https://api.example.test'),
+    credentials: { kind: 'token', token: 't' },
+    transport: answer,
+    now: () => clock.time,
+    sleep: async (ms) => {
+      clock.time += ms;
+    },
+    concurrency,
+  });
+}
+
+/** The service's answer, given after a turn of the event loop so requests overlap. */
+const answeredNext = (service: ReturnType<typeof windowedService>, clock: { time: number }) => async () => {
+  const response = service.answer(clock.time);
+  await new Promise((resolve) => setImmediate(resolve));
+  return response;
+};
+
 describe('the client spends each window whole, and no 429 (issue 17)', () => {
   it('at concurrency 32, every full window gets its whole budget: no start is booked past the reset', async () => {
-    let time = 1_000;
-    const service = windowedService(100, 10_000, () => time);
-    const client = createApiClient({
-      baseUrl: new URL('https://api.example.test'),
-      credentials: { kind: 'token', token: 't' },
-      transport: async () => {
-        const response = service.answer(time);
-        await new Promise((resolve) => setImmediate(resolve));
-        return response;
-      },
-      now: () => time,
-      sleep: async (ms) => {
-        time += ms;
-      },
-      concurrency: 32,
-    });
+    const clock = { time: 1_000 };
+    const service = windowedService(100, 10_000, () => clock.time);
+    const client = clientOn(clock, 32, answeredNext(service, clock));
     await Promise.all(Array.from({ length: 350 }, () => client.get('/v1/teams', 'teams')));
     expect(service.tooMany()).toBe(0);
     // Started 1 s into window 0: windows 0, 1, 2 are (nearly) full, the rest goes in window 3. A
@@ -72,40 +81,24 @@ describe('the client spends each window whole, and no 429 (issue 17)', () => {
     const perWindow = [...service.perWindow.values()];
     expect(perWindow).toHaveLength(4);
     expect(perWindow.slice(0, 3).every((count) => count >= 95)).toBe(true);
-    expect(time).toBeLessThan(40_000);
+    expect(clock.time).toBeLessThan(40_000);
   });
 
   it('a slow answer, read after fresher ones, lowers the budget and never reopens it (no 429)', async () => {
-    let time = 0;
-    const service = windowedService(10, 10_000, () => time);
+    const clock = { time: 0 };
+    const service = windowedService(10, 10_000, () => clock.time);
     let hold: (() => void) | undefined;
     let first = true;
-    const client = createApiClient({
-      baseUrl: new URL('https://api.example.test'),
-      credentials: { kind: 'token', token: 't' },
-      transport: async () => {
-        const response = service.answer(time);
-        if (first) {
-          first = false;
-          return response;
-        }
-        if (!hold) {
-          // The second request is counted now (t = 0) but answered only after 1.5 s.
-          await new Promise<void>((resolve) => (hold = resolve));
-          return response;
-        }
-        return response;
-      },
-      now: () => time,
-      sleep: async (ms) => {
-        time += ms;
-      },
-      concurrency: 4,
+    const client = clientOn(clock, 4, async () => {
+      const response = service.answer(clock.time);
+      if (first) first = false;
+      else if (!hold) await new Promise<void>((resolve) => (hold = resolve)); // the second: counted at t = 0, answered at 1.5 s
+      return response;
     });
     await client.get('/v1/teams', 'teams'); // 9 left, reset in 10 s
     const slow = client.get('/v1/teams', 'teams');
     for (let i = 0; i < 20 && !hold; i++) await new Promise((resolve) => setImmediate(resolve));
-    time = 1_500;
+    clock.time = 1_500;
     hold?.(); // "8 left, reset in 10 s", read at 1.5 s: it looks like a later window's answer
     await slow;
     await Promise.all(Array.from({ length: 12 }, () => client.get('/v1/teams', 'teams')));
@@ -114,24 +107,11 @@ describe('the client spends each window whole, and no 429 (issue 17)', () => {
   });
 
   it('a window spent between the reset and the later reset we estimated gets no probe before its own reset (no 429)', async () => {
-    let time = 9_900;
-    const service = windowedService(10, 10_000, () => time);
-    const client = createApiClient({
-      baseUrl: new URL('https://api.example.test'),
-      credentials: { kind: 'token', token: 't' },
-      transport: async () => {
-        const response = service.answer(time);
-        await new Promise((resolve) => setImmediate(resolve));
-        return response;
-      },
-      now: () => time,
-      sleep: async (ms) => {
-        time += ms;
-      },
-      concurrency: 1,
-    });
+    const clock = { time: 9_900 };
+    const service = windowedService(10, 10_000, () => clock.time);
+    const client = clientOn(clock, 1, answeredNext(service, clock));
     await client.get('/v1/teams', 'teams'); // 9 left, "reset in 1 s": we believe 10.9 s, the service resets at 10 s
-    time = 10_000;
+    clock.time = 10_000;
     // Sent against window 0's 9, counted in window 1, whose answers say 9, 8 … 0, reset in 10 s.
     await Promise.all(Array.from({ length: 14 }, () => client.get('/v1/teams', 'teams')));
     expect(service.tooMany()).toBe(0);

@@ -6,6 +6,7 @@ import { describeNetworkError, oneLine } from './network-error.js';
 import { createOwnSecrets } from './own-secrets.js';
 import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
+import { isPaced, nextStartAfter, type WindowBudget } from './window-pacing.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -100,17 +101,9 @@ const TOKEN_REFRESH_MARGIN_MS = 60_000;
 const MAX_SEARCH_PAGES = 10_000;
 /** Ours: a bound on how often one request re-checks the budget as others finish (each pass is an answer). */
 const MAX_BUDGET_PASSES = 10_000;
-/** Ours: answers computed in the same window differ by less than this (the reset is whole seconds). */
-const SAME_WINDOW_MS = 1_000;
 
 /** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
-interface Budget {
-  limit?: number;
-  /** Requests the service still accepts in this window, as of the latest answer. */
-  remaining: number;
-  /** When the window resets (epoch ms); after it, `limit` (when known) is available again. */
-  resetAt: number;
-}
+type Budget = WindowBudget;
 
 interface Token {
   value: string;
@@ -152,25 +145,37 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let answered: Array<() => void> = [];
   let sleeping: { until: number; done: Promise<void> } | undefined;
 
-  const noteBudget = (headers: RateLimitHeaders) => {
+  /*
+   * Which window an answer speaks of is known only for requests started after the reset we
+   * believe in (each estimate is now + whole seconds rounded up: never before the service's
+   * reset). An answer to an earlier request may have been counted in either window, as late as
+   * it was answered (a slow answer, or a fake clock moved by others' sleeps): it can only lower
+   * what we hold, never open a window. At the believed reset one request goes alone, once every
+   * earlier one has landed: its answer is the new window's budget, exact.
+   */
+  const noteBudget = (headers: RateLimitHeaders, startedAt: number) => {
     if (headers.remaining === undefined) return;
     const now = options.now();
     const resetAt = now + (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
     const next: Budget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
-    if (!budget || now >= budget.resetAt || resetAt >= budget.resetAt + SAME_WINDOW_MS) {
-      budget = next; // the first answer, or a new window
-    } else if (resetAt > budget.resetAt - SAME_WINDOW_MS) {
-      // Same window: answers arrive in any order, and the lowest count is the latest. Each reset
-      // is whole seconds rounded up, so each estimate is late by under a second: the earliest is
-      // the closest, and pacing to it loses no time at the window's end.
-      budget = { ...next, remaining: Math.min(budget.remaining, headers.remaining), resetAt: Math.min(budget.resetAt, resetAt) };
-    } // else a late answer from an earlier window: it says nothing of this one.
+    if (!budget || startedAt >= budget.resetAt) {
+      budget = next; // the first answer, or the probe of a new window
+    } else {
+      // Answers arrive in any order, and from either side of a reset: the lowest count is the safe
+      // one. While it leaves room, the earliest reset is kept (each estimate is late by up to a
+      // second; a probe at an early one still fits the budget held). A spent budget keeps the
+      // latest reset of the answers that say so: a probe before it would meet a spent window.
+      const remaining = Math.min(budget.remaining, headers.remaining);
+      const spentAt = budget.remaining === 0 ? Math.max(budget.resetAt, resetAt) : resetAt;
+      const until = remaining > 0 ? Math.min(budget.resetAt, resetAt) : headers.remaining > 0 ? budget.resetAt : spentAt;
+      budget = { ...next, remaining, resetAt: until };
+    }
   };
 
   /** Whether one more request fits the budget beside those in flight. */
   const budgetAllows = (now: number): boolean => {
     if (!budget) return true;
-    if (now >= budget.resetAt) return inFlight === 0 || (budget.limit ?? Number.POSITIVE_INFINITY) - inFlight > 0;
+    if (now >= budget.resetAt) return inFlight === 0; // the probe of the new window
     return budget.remaining - inFlight > 0;
   };
 
@@ -193,7 +198,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let slotsTaken = 0;
   const slotQueue: Array<() => void> = [];
   let slotQueueHead = 0;
+  /*
+   * Retries wait ahead of first attempts: a retry queued behind hundreds of first attempts ran
+   * only once they were done, so each 5xx cost its backoff after the rest of the run
+   * (issue 17; measured in bench:fetch 1x with 5 % 503s).
+   */
+  const retryQueue: Array<() => void> = [];
   const grantSlots = () => {
+    while (retryQueue.length > 0 && slotsTaken < concurrency.current()) {
+      slotsTaken++;
+      (retryQueue.shift() as () => void)();
+    }
     while (slotQueueHead < slotQueue.length && slotsTaken < concurrency.current()) {
       slotsTaken++;
       const grant = slotQueue[slotQueueHead] as () => void;
@@ -205,52 +220,40 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       slotQueueHead = 0;
     }
   };
-  const takeSlot = async () => {
-    if (slotQueueHead === slotQueue.length && slotsTaken < concurrency.current()) {
+  const takeSlot = async (retry: boolean) => {
+    if (retryQueue.length === 0 && (retry || slotQueueHead === slotQueue.length) && slotsTaken < concurrency.current()) {
       slotsTaken++;
       return;
     }
-    await new Promise<void>((resolve) => slotQueue.push(resolve));
+    await new Promise<void>((resolve) => (retry ? retryQueue : slotQueue).push(resolve));
   };
   const freeSlot = () => {
     slotsTaken--;
     grantSlots();
   };
 
-  /*
-   * Issue 17 and §8.1: spend the budget evenly over the window instead of exhausting it and
-   * waiting. The first half of a window's budget goes at once (a small org is not slowed); past
-   * it, starts are spaced so the rest lasts until the reset.
-   */
+  /** Earliest start of the next request while paced (window-pacing.ts); set at each start. */
   let nextPaceAt = 0;
-  const paceAt = (now: number): number => {
-    if (!budget || budget.limit === undefined || now >= budget.resetAt) return now;
-    if (budget.resetAt - now > policy.maxRateLimitWaitMs) return now; // not a window: the 429 path decides
-    const available = budget.remaining - inFlight;
-    if (available * 2 >= budget.limit) return now;
-    const at = Math.max(now, nextPaceAt);
-    nextPaceAt = at + (budget.resetAt - now) / Math.max(1, available);
-    return at;
-  };
+  const paceAt = (now: number): number =>
+    budget && nextPaceAt < budget.resetAt && isPaced(budget, inFlight, now, policy.maxRateLimitWaitMs) ? Math.max(now, nextPaceAt) : now;
 
   const waitForBudget = async (what: string) => {
     let sleeps = 0;
-    let paced = false;
     for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
       const now = options.now();
       let until = blockedUntil; // after a 429, nobody sends before the reset
       if (until <= now) {
         if (budgetAllows(now)) {
-          // Paced once per request; after the pause the budget is checked again (others went meanwhile).
-          const at = paced ? now : paceAt(now);
+          const at = paceAt(now);
           if (at <= now) {
             // Counted in the same tick as the check: a waiter woken beside it must see it.
             inFlight++;
             stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+            nextPaceAt = nextStartAfter(budget, inFlight, now);
             return;
           }
-          paced = true;
-          await options.sleep(Math.ceil(at - options.now()));
+          // Every waiter sleeps to the same instant; the first to wake starts and moves it on.
+          await sleepUntil(at);
           continue;
         }
         if (inFlight > 0) {
@@ -282,12 +285,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    * checked after the budget wait, which may outlast the token. The token exchange itself takes
    * no slot: it may be awaited by every slot holder at once.
    */
-  const acquireWithToken = async (auth: boolean, what: string): Promise<string | undefined> => {
+  const acquireWithToken = async (auth: boolean, what: string, retry: boolean): Promise<string | undefined> => {
     if (!auth) {
       await waitForBudget(what);
       return undefined;
     }
-    await takeSlot();
+    await takeSlot(retry);
     try {
       for (let pass = 0; pass < 3; pass++) {
         await currentToken();
@@ -315,7 +318,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const bearer = await acquireWithToken(auth, `${method} ${url.pathname}`);
+      const bearer = await acquireWithToken(auth, `${method} ${url.pathname}`, attempt > 0);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
@@ -330,7 +333,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await options.transport(request);
         reached = true;
         const rateLimit = readRateLimitHeaders(response.headers);
-        noteBudget(rateLimit);
+        noteBudget(rateLimit, startedAt);
         outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
       } catch (error) {
         const failure = describeNetworkError(error);

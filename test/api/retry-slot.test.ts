@@ -35,4 +35,28 @@ describe('a retry waiting out its backoff holds no concurrency slot (issue 17)',
     await expect(first).resolves.toEqual([]);
     expect(sent).toEqual(['/v1/teams', '/v1/blueprints', '/v1/teams']);
   });
+
+  it('a retry whose backoff is over goes ahead of first attempts still waiting for a slot', async () => {
+    const sent: string[] = [];
+    let failed = false;
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 'secret-token' },
+      transport: async (request: TransportRequest) => {
+        const path = new URL(request.url).pathname;
+        sent.push(path);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (path === '/v1/a' && !failed) {
+          failed = true;
+          return toResponse({ status: 503 });
+        }
+        return toResponse({ status: 200, body: { ok: true, x: [] } });
+      },
+      now: () => 0,
+      sleep: async () => {},
+      concurrency: 1,
+    });
+    await Promise.all(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map((path) => client.get(path, 'x')));
+    expect(sent).toEqual(['/v1/a', '/v1/b', '/v1/a', '/v1/c', '/v1/d']);
+  });
 });

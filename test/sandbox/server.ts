@@ -262,14 +262,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<{ status: number; body: Record<string, Json> }> => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
-    count++;
+    // Numbered on arrival: checked after the latency, `count` would fail every request then in flight at once.
+    const nth = ++count;
     const body = await readBody(request);
     if (options.hostile?.echoRequestInErrors) echoed.set(request, echoOf(request, body));
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
     if (rateLimitHeaders(response, false)) {
       throw new HttpError(429, 'rate_limited', 'too many requests');
     }
-    if (options.failEvery && count % options.failEvery === 0) {
+    if (options.failEvery && nth % options.failEvery === 0) {
       throw new HttpError(options.failStatus ?? 503, 'unavailable', 'injected failure');
     }
     const hugeReset = options.hostile?.hugeReset;

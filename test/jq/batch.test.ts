@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loadJqEngine } from '../../src/jq/engine.js';
+import { useEnginePair } from '../support/engine-pair.js';
 import { batchable } from '../../src/jq/batch.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 import type { JsonValue } from '../../src/model/json.js';
 
-let batched: JqEngine;
-let alone: JqEngine;
-beforeAll(async () => {
-  batched = await loadJqEngine();
-  alone = await loadJqEngine();
-});
-afterAll(async () => {
-  await batched.close?.();
-  await alone.close?.();
-});
+const engines = useEnginePair();
 
 const INPUTS: JsonValue[] = [
   { team: ['Payments', 'Platform Team'], relations: { owning_team: 'payments' }, n: 100000000000000000001 },
@@ -62,21 +54,21 @@ describe('jq batches', () => {
 
   it('answers validations exactly as one call each, whatever else is in the batch', () => {
     const expressions = [...EXPRESSIONS, '.team |', '1), (2', '1] | [2', '$nobody', 'def f: g; f', '.a as $x | $y', ''];
-    batched.prefetch!({ validate: expressions });
-    for (const expression of expressions) expect(batched.validate(expression), expression).toEqual(alone.validate(expression));
+    engines.batched().prefetch!({ validate: expressions });
+    for (const expression of expressions) expect(engines.batched().validate(expression), expression).toEqual(engines.alone().validate(expression));
   });
 
   it('answers evaluations exactly as one call each, error texts included', () => {
-    const before = batched.requests!();
-    batched.prefetch!({ validate: EXPRESSIONS, evaluate: EXPRESSIONS.map((expression) => ({ expression, inputs: INPUTS })) });
-    const prefetchRequests = batched.requests!() - before;
+    const before = engines.batched().requests!();
+    engines.batched().prefetch!({ validate: EXPRESSIONS, evaluate: EXPRESSIONS.map((expression) => ({ expression, inputs: INPUTS })) });
+    const prefetchRequests = engines.batched().requests!() - before;
     // Two requests (one to compile, one to run), not one per expression and input.
     expect(prefetchRequests).toBeLessThanOrEqual(2);
     for (const expression of EXPRESSIONS) {
-      for (const input of INPUTS) expect(batched.evaluate(input, expression), `${expression} on ${JSON.stringify(input)}`).toEqual(alone.evaluate(input, expression));
+      for (const input of INPUTS) expect(engines.batched().evaluate(input, expression), `${expression} on ${JSON.stringify(input)}`).toEqual(engines.alone().evaluate(input, expression));
     }
     // What a batch answered costs no request later; errors, `input` and `$__loc__` were asked alone.
-    const later = batched.requests!() - before - prefetchRequests;
+    const later = engines.batched().requests!() - before - prefetchRequests;
     expect(later).toBeGreaterThan(0);
     expect(later).toBeLessThan(EXPRESSIONS.length * INPUTS.length / 2);
   });

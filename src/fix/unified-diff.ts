@@ -1,3 +1,5 @@
+import { sourceText } from '../repo/source-text.js';
+
 /** A text edit: replace [start, end) of the old text with `text`. Edits of one file never overlap. */
 export interface TextEdit {
   start: number;
@@ -37,16 +39,9 @@ function lineChanges(text: string, edits: readonly TextEdit[]): Change[] {
     starts.push(offset);
     offset += line.length;
   }
-  const lineOf = (position: number): number => {
-    let low = 0;
-    let high = lines.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= position) low = mid;
-      else high = mid - 1;
-    }
-    return Math.max(0, low);
-  };
+  // 0-based, within the lines: an offset at the very end belongs to the last line.
+  const index = sourceText('', text);
+  const lineOf = (position: number): number => Math.max(0, Math.min(lines.length - 1, index.lineOf(position) - 1));
   const ranges = [...edits]
     .sort((a, b) => a.start - b.start)
     .map((edit) => ({ edit, first: lineOf(edit.start), last: lineOf(Math.max(edit.start, edit.end - 1)) }));

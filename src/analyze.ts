@@ -15,6 +15,10 @@ export interface AnalyzeOptions {
   extraIncomplete?: readonly IncompleteItem[];
   /** Input values of an unexpected shape (from loading the snapshot), kept as report.notes. */
   notes?: readonly string[];
+  /** What else the run noticed (the repository scan's skipped files and advice), kept as report.notes after `notes`. */
+  extraNotes?: readonly string[];
+  /** Settles the rules' drafts with what was read outside the org (an integration's mapping found in a scanned repository). */
+  reviseDrafts?: (drafts: readonly FindingDraft[]) => FindingDraft[];
 }
 
 /** Same category, resource and location → same id, across runs and machines. */
@@ -37,7 +41,8 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     }
   }
 
-  const { findings, verified } = splitVerified(dedupe(drafts.map(toFinding)).sort(compareFindings));
+  const revised = options.reviseDrafts ? options.reviseDrafts(drafts) : drafts;
+  const { findings, verified } = splitVerified(dedupe(revised.map(toFinding)).sort(compareFindings));
   const incomplete: IncompleteItem[] = [...catalog.incomplete, ...(options.extraIncomplete ?? [])];
   if (!catalog.entitiesFetched) {
     incomplete.push({
@@ -56,7 +61,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     incomplete,
     findings,
   };
-  const notes = [...(options.notes ?? [])];
+  const notes = [...(options.notes ?? []), ...(options.extraNotes ?? [])];
   // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
   // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
   if (catalog.snapshot.scorecards === undefined) {

@@ -174,7 +174,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   try {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
+    const repository = await repositoryFindings(flags.repo, catalog, ownPaths);
     const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
     const gated = await gateReport(analyzed, flags, baseline, io.env);
     const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);

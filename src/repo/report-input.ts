@@ -1,7 +1,7 @@
 import type { AnalyzeOptions } from '../analyze.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
-import { terminalSafe } from '../terminal-text.js';
+import { settleRepositoryMappings } from './mapping-files.js';
 import { displayRoot, scanRepositories } from './scan.js';
 
 /**
@@ -14,18 +14,23 @@ export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
 }
 
 /**
- * Scan the `--repo` directories for `analyze`; skipped files are reported through `note`.
+ * Scan the `--repo` directories for `analyze`: findings, gaps, the scan's notes (kept in
+ * report.notes, so the page and summary.md show them), and the org's git integrations whose
+ * mapping the scan holds, settled by that file.
  * `ownPaths` are the run's own inputs and outputs (`--snapshot`, `--out`, …): never scanned, so a
  * repository that keeps them (the CI recipe's `ci/` and `audit/`) gives the same findings every run.
  */
 export async function repositoryFindings(
   dirs: readonly string[],
   catalog: Catalog,
-  note?: (line: string) => void,
   ownPaths: readonly (string | undefined)[] = [],
-): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete'>> {
+): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete' | 'extraNotes' | 'reviseDrafts'>> {
   if (dirs.length === 0) return {};
   const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined) });
-  for (const line of scan.notes) note?.(`note: ${terminalSafe(line)}\n`);
-  return { extraFindings: scan.findings, extraIncomplete: scan.incomplete };
+  return {
+    extraFindings: scan.findings,
+    extraIncomplete: scan.incomplete,
+    extraNotes: scan.notes,
+    reviseDrafts: (drafts) => settleRepositoryMappings(drafts, catalog, scan.mappingFiles),
+  };
 }

@@ -8,6 +8,7 @@ import type { FindingDraft, IncompleteItem } from '../model/finding.js';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';
 import { repoContext, type RepoContext } from './context.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
+import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { gitignorePatterns } from './gitignore.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
@@ -49,6 +50,8 @@ export interface RepoScan {
   incomplete: IncompleteItem[];
   /** Files skipped on purpose (binary, too large, links out of the tree): shown, not failing. */
   notes: string[];
+  /** Mapping configs that may be an org's git integration mapping, with their verdicts. */
+  mappingFiles: ScannedMappingFile[];
 }
 
 export interface ScanOptions {
@@ -98,7 +101,7 @@ export function classifyPath(path: string): FileKind | undefined {
 /** Scan local checkouts. Analysis is pure (per-format analyzers); only this function reads files. */
 export async function scanRepositories(dirs: readonly string[], options: ScanOptions = {}): Promise<RepoScan> {
   const ctx = repoContext(options.catalog);
-  const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
+  const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const files: CandidateFile[] = [];
   for (const dir of dirs) files.push(...(await readRepository(dir, scan, own)));
@@ -135,7 +138,10 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
     const analysis = analyzeFile(kind, source, ctx);
     // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters never leave the scan.
     const secrets = textSecretFragments(source.text);
-    scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding, secrets)));
+    const findings = analysis.findings.map((finding) => redactFinding(finding, secrets));
+    scan.findings.push(...findings);
+    const providers = kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
+    if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;

@@ -75,7 +75,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push(
       '### Notes',
       '',
-      `${notes.length} value(s) of the org have a shape this tool does not fully know; they were read as far as understood (see report.json \`notes\`):`,
+      `${notes.length} note(s): values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, and advice (see report.json \`notes\`):`,
       '',
       ...notes.slice(0, limit).map((note) => `- ${cell(note)}`),
       ...(notes.length > limit ? [`- …and ${notes.length - limit} more`] : []),

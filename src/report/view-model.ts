@@ -146,7 +146,7 @@ export interface ReportView {
   chart: { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] };
   incomplete: { resource: string; reason: string }[];
   hasIncomplete: boolean;
-  /** report.notes: input values of an unexpected shape, read as far as understood. */
+  /** report.notes: input values of an unexpected shape, files the repository scan skipped, advice. */
   notes: string[];
   hasNotes: boolean;
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };

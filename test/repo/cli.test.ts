@@ -33,7 +33,8 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBe('review');
     expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBe('review');
     expect(verdictAt('fixtures/repo/services/checkout/port.yml:4')).toBe('breaks');
-    expect(report.findings).toHaveLength(34);
+    expect(report.findings).toHaveLength(33);
+    expect(report.notes).toContain('fixtures/repo/payloads/blob.json: skipped, a binary file');
   });
 
   test('with --teams-map, titles get identifiers; the report matches its snapshot', async () => {
@@ -42,13 +43,13 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(checkout?.rewrite).toBe('team: platform');
     expect(report.summary).toEqual({
       automatic: 8,
-      manual: 23,
+      manual: 22,
       byCategory: {
         'team-permission-identifiers': 8,
         'external-ownership': 13,
         'calculation-property': 2,
         'action-dynamic-permission': 2,
-        'integration-mapping': 4,
+        'integration-mapping': 3,
         'page-widget': 1,
         'webhook-mapping': 1,
       },
@@ -60,7 +61,7 @@ describe('analyze --repo (repository-only mode)', () => {
     const { report } = await analyzeRepo('--snapshot', 'fixtures/demo-org.json');
     expect(report.organization.id).not.toBe('repository-only');
     const files = report.findings.filter((f) => f.resource.type === 'file');
-    expect(files).toHaveLength(32);
+    expect(files).toHaveLength(31);
     expect(report.findings.length).toBeGreaterThan(files.length);
     const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14');
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');

@@ -60,7 +60,7 @@ describe('GitOps entity files (port.yml)', () => {
 });
 
 describe('mapping configs (port-app-config.yml)', () => {
-  test('every mapping is listed; a team expression with a title literal gets a rewrite', () => {
+  test('a mapping that sets no team is checked, not listed; a team expression with a title literal gets a rewrite', () => {
     const { findings } = analyzeMappingConfig(
       yamlAt(
         '.github/port-app-config.yml',
@@ -96,10 +96,44 @@ resources:
     );
     expect(brief(findings)).toEqual([
       { at: '.github/port-app-config.yml:11', category: 'integration-mapping', rewrite: `team: '"payments"'`, verdict: 'breaks' },
-      { at: '.github/port-app-config.yml:16', category: 'integration-mapping', verdict: 'review' },
       { at: '.github/port-app-config.yml:26', category: 'integration-mapping', verdict: 'review' },
     ]);
-    expect(findings[2]!.evidence).toBe('team: .name');
+    expect(findings[1]!.evidence).toBe('team: .name');
     expect(findings.every((f) => f.note?.includes('repository file'))).toBe(true);
+  });
+
+  test("an integration's default mappings (no team, relations named team to other blueprints) give no finding", () => {
+    const { findings } = analyzeMappingConfig(
+      yamlAt(
+        'integrations/sentry/.port/resources/port-app-config.yml',
+        `createMissingRelatedEntities: true
+deleteDependentEntities: true
+resources:
+  - kind: project
+    selector:
+      query: 'true'
+    port:
+      entity:
+        mappings:
+          identifier: .slug
+          title: .name
+          blueprint: '"sentryProject"'
+          properties:
+            dateCreated: .dateCreated
+          relations:
+            team: '[.teams[].slug]'
+  - kind: issue
+    port:
+      entity:
+        mappings:
+          - identifier: .id
+            blueprint: '"sentryIssue"'
+            relations:
+              project: .project.slug
+`,
+      ),
+      context(),
+    );
+    expect(findings).toEqual([]);
   });
 });

@@ -21,7 +21,6 @@ describe('scanRepositories on fixtures/repo', () => {
     const at = (path: string) => `fixtures/repo/${path}`;
     expect(brief(scan.findings)).toEqual([
       { at: at('.github/port-app-config.yml:12'), category: 'integration-mapping', rewrite: `team: '"payments"'`, verdict: 'breaks' },
-      { at: at('.github/port-app-config.yml:19'), category: 'integration-mapping', verdict: 'review' },
       { at: at('.port/resources/blueprints.json:5'), category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "service"}', verdict: 'breaks' },
       { at: at('.port/resources/port-app-config.yaml:10'), category: 'integration-mapping', verdict: 'review' },
       { at: at('payloads/page-permissions.json:5'), category: 'team-permission-identifiers', verdict: 'breaks' },

@@ -72,7 +72,7 @@ describe('renderMarkdown: notes', () => {
     const notes = Array.from({ length: 4 }, (_, index) => `pages[${index}].widgets: expected an array, got string "*x*"`);
     const md = renderMarkdown({ ...demoReport(), notes }, { topItems: 3 });
     expect(md).toContain('### Notes');
-    expect(md).toContain('4 value(s) of the org have a shape this tool does not fully know');
+    expect(md).toContain('4 note(s): values of the org of a shape this tool does not fully know');
     expect(md).toContain('- pages\\[0\\].widgets: expected an array, got string "\\*x\\*"');
     expect(md).toContain('- …and 1 more');
     expect(md).not.toContain('pages\\[3\\]');

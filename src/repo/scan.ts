@@ -11,6 +11,7 @@ import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { gitignorePatterns } from './gitignore.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
+import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import type { FileResource } from './file-resources.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
@@ -110,7 +111,16 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const gathering: FileResource[] = [];
   for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering });
   const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering };
-  for (const file of files) analyzeCandidate(file, judged, scan);
+  const configurations = new Map<string, ProviderFacts[]>();
+  for (const file of files) {
+    const provider = analyzeCandidate(file, judged, scan);
+    if (provider) configurations.set(posix.dirname(file.source.path), [...(configurations.get(posix.dirname(file.source.path)) ?? []), provider]);
+  }
+  // Provider advice is one line per Terraform configuration (a directory), not per file or finding.
+  for (const [configuration, facts] of [...configurations].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const advice = providerAdvice(configuration === '.' ? '' : configuration, facts);
+    if (advice !== undefined) scan.notes.push(advice);
+  }
   return scan;
 }
 
@@ -132,7 +142,8 @@ function gatherBlueprints(file: CandidateFile, ctx: RepoContext): void {
   }
 }
 
-function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan): void {
+/** Judge one file into the scan; a Terraform file's provider facts are returned for its configuration's advice. */
+function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan): ProviderFacts | undefined {
   const shown = source.path;
   try {
     const analysis = analyzeFile(kind, source, ctx);
@@ -143,10 +154,12 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
     const providers = kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
     if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
+    return analysis.provider;
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;
     const column = error.column !== undefined ? `, column ${error.column}` : '';
     scan.incomplete.push({ resource: `${shown}:${error.line}`, reason: `could not be read (line ${error.line}${column}): ${error.message}; the file was not checked` });
+    return undefined;
   }
 }
 

@@ -2,12 +2,12 @@ import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, iacResource, type ResourceKind } from './file-resources.js';
-import { byLine, entityTeamFinding, fileFinding, rewriteSpan } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
-import { allowsAtLeast, allowsSystemBlueprint } from './provider-version.js';
+import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
 import type { SourceText } from './source-text.js';
 import type { Problems } from './tree-to-json.js';
-import { findEntry, spanText, stringValue, type Entry, type ObjectNode } from './tree.js';
+import { findEntry, spanLine, spanText, stringValue, type Entry, type ObjectNode, type Span } from './tree.js';
 
 /** Resource types of the `port-labs/port-labs` provider (v1+) and the service resource each one is. */
 const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -27,6 +27,8 @@ export interface FileAnalysis {
   findings: FindingDraft[];
   /** Parts of the file that could not be read; the scan reports them as incomplete. */
   problems: Problems;
+  /** A `.tf` file's provider constraint and what it needs: advice per configuration, not findings. */
+  provider?: ProviderFacts;
 }
 
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */
@@ -36,15 +38,16 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
   const problems: Problems = [];
   const options = { camelCase: true, problems };
   const resources = [];
-  let legacy: Entry | undefined;
+  const provider: ProviderFacts = { needs: [] };
   for (const entry of top.entries) {
     const block = entry.value;
     if (block.kind !== 'object' || !block.labels) continue;
-    if (entry.key === 'terraform') findings.push(...providerVersionFindings(block));
+    if (entry.key === 'terraform') provider.constraint ??= providerConstraint(block);
     if (entry.key !== 'resource') continue;
     const [type = '', name = ''] = block.labels;
-    if (type.startsWith('port-labs_')) legacy ??= entry;
+    if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: at(entry.span) };
     const label = `${type}.${name}`;
+    provider.needs.push(...providerNeeds(type, block, ctx, at(entry.span)));
     if (type === 'port_entity') {
       const found = entityTeamFinding(findEntry(block, 'teams', 'team'), ctx, label, "the entity's `teams`");
       if (found) findings.push(found);
@@ -61,9 +64,46 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     }
     resources.push(iacResource(kind, argumentsJson(block, options), label));
   }
-  if (legacy) findings.push(legacyProviderFinding(legacy));
+  if (PORT_TEAM_REFERENCE.test(source.text)) provider.needs.push({ floor: TEAM_IDENTIFIER_VERSION, why: 'port_team.<name>.identifier', at: source.path });
   findings.push(...judgeFileResources(resources, { syntax: 'hcl', ctx, problems }));
-  return { findings: byLine(findings), problems };
+  return { findings: byLine(findings), problems, provider };
+}
+
+const at = (span: Span): string => `${span.source.path}:${spanLine(span)}`;
+
+/** A 0.x resource that carries team values or inheritance (`team`, `teams`, `team_inheritance`). */
+const LEGACY_TEAM_CONTENT = /^\s*"?(team|teams|team_inheritance)"?\s*[=:]/m;
+/** `port_team.x.name` (to become `.identifier`) or `.identifier` already: both need port_team.identifier. */
+const PORT_TEAM_REFERENCE = /\bport_team\.[A-Za-z0-9_-]+\.(name|identifier)\b/;
+
+/** What a resource asks of the provider once the migration's changes are written (provider changelog). */
+function providerNeeds(type: string, block: ObjectNode, ctx: RepoContext, where: string): ProviderNeed[] {
+  const identifier = stringValue(findEntry(block, 'identifier')?.value);
+  const needs: ProviderNeed[] = [];
+  if ((type === 'port_blueprint' || type === 'port_system_blueprint') && (identifier === '_team' || identifier === '_user')) {
+    needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `port_system_blueprint for ${identifier}`, at: where });
+  } else if (type === 'port_blueprint' && (findEntry(block, 'team_inheritance', 'ownership') || (identifier !== undefined && ctx.directOwnership.has(identifier)))) {
+    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on port_blueprint', at: where });
+  }
+  const hasTeams = /\bteams\s*"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(block.span));
+  if (type === 'port_blueprint_permissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing port_blueprint_permissions (it crashes before)', at: where });
+  if (type === 'port_entity' && findEntry(block, 'teams')) needs.push({ floor: ENTITY_TEAM_ORDER_VERSION, why: "port_entity teams without order drift", at: where });
+  return needs;
+}
+
+/** `required_providers { port = { source = "port-labs/port-labs", version = "…" } }`. */
+function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] {
+  for (const providers of terraform.entries.filter((e) => e.key === 'required_providers')) {
+    if (providers.value.kind !== 'object') continue;
+    for (const provider of providers.value.entries) {
+      if (provider.value.kind !== 'object') continue;
+      const source = stringValue(findEntry(provider.value, 'source')?.value);
+      const version = findEntry(provider.value, 'version');
+      if (!source || !/(^|\/)port-labs\/port-labs$/i.test(source) || version?.value.kind !== 'string') continue;
+      return { text: version.value.value, at: at(version.span) };
+    }
+  }
+  return undefined;
 }
 
 /** `_user` and `_team` become system blueprints: port_blueprint can no longer manage them. */
@@ -79,57 +119,4 @@ function systemBlueprintFinding(entry: Entry, block: ObjectNode, name: string, l
     rewrite,
     verdict: 'breaks',
   });
-}
-
-const UPGRADE_FIRST =
-  'Upgrade to provider port-labs/port-labs ≥ 2.2.0 first: from 1.0 on its resources are named with the prefix `port_` (port_entity, port_blueprint, …), and only 2.2.0 and later write ownership and manage _user and _team as port_system_blueprint. Then re-run this check.';
-
-/** A 0.x configuration (`port-labs_*` resources): no rewrite applies before the upgrade. */
-function legacyProviderFinding(entry: Entry): FindingDraft {
-  const [type = ''] = entry.value.kind === 'object' ? (entry.value.labels ?? []) : [];
-  const header = { ...entry.span, end: entry.span.source.text.indexOf('{', entry.span.start) + 1 };
-  return fileFinding(header, `resource ${type}`, {
-    category: 'external-ownership',
-    reason: `This configuration uses the 0.x provider's resources (${type}), which cannot express ownership; after the migration it keeps writing team titles and team inheritance.`,
-    suggestion: UPGRADE_FIRST,
-    verdict: 'review',
-  });
-}
-
-/** `required_providers { port = { source = "port-labs/port-labs", version = "…" } }` that excludes 2.2.0+. */
-function providerVersionFindings(terraform: ObjectNode): FindingDraft[] {
-  const findings: FindingDraft[] = [];
-  for (const providers of terraform.entries.filter((e) => e.key === 'required_providers')) {
-    if (providers.value.kind !== 'object') continue;
-    for (const provider of providers.value.entries) {
-      if (provider.value.kind !== 'object') continue;
-      const source = stringValue(findEntry(provider.value, 'source')?.value);
-      const versionEntry = findEntry(provider.value, 'version');
-      const version = versionEntry?.value;
-      if (!source || !/(^|\/)port-labs\/port-labs$/i.test(source) || !versionEntry || version?.kind !== 'string') continue;
-      if (allowsSystemBlueprint(version.value) !== false) continue;
-      if (allowsAtLeast(version.value, [1, 0, 0]) === false) {
-        findings.push(
-          fileFinding(versionEntry.span, `provider ${provider.key}`, {
-            category: 'external-ownership',
-            reason: `The provider constraint "${version.value}" allows only 0.x, whose resources (port-labs_*) cannot express ownership.`,
-            suggestion: UPGRADE_FIRST,
-            verdict: 'review',
-          }),
-        );
-        continue;
-      }
-      const rewrite = rewriteSpan(versionEntry.span, [{ node: version, value: '~> 2.2' }]);
-      findings.push(
-        fileFinding(versionEntry.span, `provider ${provider.key}`, {
-          category: 'external-ownership',
-          reason: `The provider constraint "${version.value}" excludes 2.2.0 and later, the versions that manage _user and _team as port_system_blueprint and write ownership.`,
-          suggestion: `Allow 2.2.0 or later: \`${rewrite}\`.`,
-          rewrite,
-          verdict: 'breaks',
-        }),
-      );
-    }
-  }
-  return findings;
 }

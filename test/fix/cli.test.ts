@@ -36,7 +36,7 @@ describe('analyze writes the fix kit', () => {
     // The HTML links each fixed finding to its file beside the report; Markdown points at the folder.
     const payload = buildReportView(report, { generatedAt: '2026-01-02T03:04:05Z', source: 'test' }).client;
     expect(payload.findings.find((f) => f.location === 'calculationProperties.platform_owned.calculation')?.fix).toBe('fixes/org/blueprint/service.json');
-    expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/versions.tf:5')?.fix).toBe('fixes/repo.patch');
+    expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:24')?.fix).toBe('fixes/repo.patch');
     expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/permissions.tf:24')?.fix).toBe('');
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` holds \d+ file\(s\)/);
   });
@@ -74,7 +74,7 @@ describe('analyze writes the fix kit', () => {
     const first = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json', '--fix']);
     expect(first.stderr).toMatch(/--fix: changed \d+ file\(s\) in place/);
     expect(existsSync(join(out, 'fixes', 'repo.patch'))).toBe(true);
-    expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+    expect(readFileSync(join(repo, 'terraform/blueprints.tf'), 'utf8')).toContain('resource "port_system_blueprint" "team"');
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json']);
     const second = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(second.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks').map((f) => f.location)).toEqual([]);
@@ -132,10 +132,10 @@ describe('repo.patch applies from each repository, wherever --repo was given fro
     const out = tmp();
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', given(repo), '--teams-map', teamsMap(), '--out', out, '--fail-on', 'none', '--format', 'json']);
     const paths = patchPaths(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8'));
-    expect(paths).toContain('a/terraform/versions.tf');
+    expect(paths).toContain('a/terraform/blueprints.tf');
     expect(paths.filter((path) => path.startsWith('a/..') || path.includes('outrepo'))).toEqual([]);
     expect(applyAsReadmeSays(join(out, 'fixes'))).toHaveLength(1);
-    expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+    expect(readFileSync(join(repo, 'terraform/blueprints.tf'), 'utf8')).toContain('resource "port_system_blueprint" "team"');
   });
 
   it('--repo inside a git work tree: the patch is placed from its top, where git apply reads paths', async () => {
@@ -144,9 +144,9 @@ describe('repo.patch applies from each repository, wherever --repo was given fro
     execSync('git init -q', { cwd: top });
     const out = tmp();
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', join(top, 'sub'), '--teams-map', teamsMap(), '--out', out, '--fail-on', 'none', '--format', 'json']);
-    expect(patchPaths(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8'))).toContain('a/sub/terraform/versions.tf');
+    expect(patchPaths(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8'))).toContain('a/sub/terraform/blueprints.tf');
     applyAsReadmeSays(join(out, 'fixes'));
-    expect(readFileSync(join(top, 'sub/terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+    expect(readFileSync(join(top, 'sub/terraform/blueprints.tf'), 'utf8')).toContain('resource "port_system_blueprint" "team"');
   });
 
   it('several --repo: one patch per repository, each applied from its own root', async () => {
@@ -162,6 +162,6 @@ describe('repo.patch applies from each repository, wherever --repo was given fro
     expect(new Set(patches.map((file) => file.path)).size).toBe(2);
     for (const file of patches) expect(file.path).toMatch(/^repo-infra.*\.patch$/);
     expect(applyAsReadmeSays(join(out, 'fixes')), run.stderr).toHaveLength(2);
-    for (const repo of [first, second]) expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+    for (const repo of [first, second]) expect(readFileSync(join(repo, 'terraform/blueprints.tf'), 'utf8')).toContain('resource "port_system_blueprint" "team"');
   });
 });

@@ -74,7 +74,7 @@ describe('repo.patch for fixtures/repo', () => {
     expect(breakingFileFindings(rescanned).map((f) => `${f.location}: ${f.evidence}`)).toEqual([]);
   });
 
-  it('turns a _team port_blueprint into an imported port_system_blueprint and raises the provider constraint', async () => {
+  it('turns a _team port_blueprint into an imported port_system_blueprint; the provider constraint is advice, not patched', async () => {
     const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
     const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
     const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
@@ -86,7 +86,8 @@ describe('repo.patch for fixtures/repo', () => {
     expect(blueprints).toContain('  identifier = "domain"\n  ownership = { type = "Direct" }\n');
     // The commented-out line is text, never touched.
     expect(blueprints).toContain('  # team_inheritance = { path = "group" }   (removed last year)');
-    expect(kit.patched.find((file) => file.path === 'fixtures/repo/terraform/versions.tf')!.after).toContain('version = "~> 2.2"');
+    expect(kit.patched.find((file) => file.path === 'fixtures/repo/terraform/versions.tf')).toBeUndefined();
+    expect(report.notes?.find((note) => note.includes('fixtures/repo/terraform/'))).toMatch(/^review: .*"~> 2\.1\.0".*≥ 2\.2\.0 for port_system_blueprint for _team/);
   });
 
   it('without an identifier for "Data Science", its lines stay out of the patch and the kit says --teams-map is missing', async () => {

@@ -55,7 +55,6 @@ describe('scanRepositories on fixtures/repo', () => {
         rewrite: '".results.oncall.entities | map(.team) | flatten | index(\\"sre_oncall\\") != null"',
         verdict: 'breaks',
       },
-      { at: at('terraform/versions.tf:5'), category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
     ]);
     expect(scan.incomplete).toEqual([
       {
@@ -63,7 +62,10 @@ describe('scanRepositories on fixtures/repo', () => {
         reason: 'could not be read (line 3, column 1): not valid YAML: missed comma between flow collection entries; the file was not checked',
       },
     ]);
-    expect(scan.notes).toEqual([`${at('payloads/blob.json')}: skipped, a binary file`]);
+    expect(scan.notes).toEqual([
+      `${at('payloads/blob.json')}: skipped, a binary file`,
+      expect.stringMatching(/^review: Terraform configuration fixtures\/repo\/terraform\/: the provider constraint "~> 2\.1\.0" \(fixtures\/repo\/terraform\/versions\.tf:5\)/),
+    ]);
     // Gitignored, vendored and prose files never produce a finding.
     const files = new Set(scan.findings.map((f) => f.resource.identifier));
     for (const skipped of ['terraform/overrides.local.tf', 'secrets/ignored.tf', 'node_modules/port-module/main.tf', 'README.md', 'scripts/report.py', 'package.json']) {
@@ -99,10 +101,12 @@ describe('walking', () => {
     const scan = await scanRepositories([root]);
     const name = root.split('/').pop()!;
     expect(scan.findings.map((f) => f.location)).toEqual([`${name}/tf/alias.tf:2`, `${name}/tf/inside.tf:2`]);
-    expect(scan.notes).toEqual([
+    expect(scan.notes.filter((note) => !note.startsWith('review:'))).toEqual([
       `${name}/huge.json: skipped, 5242889 bytes is over the 5 MB limit`,
       `${name}/tf/leak.tf: skipped, a symbolic link to outside the repository`,
     ]);
+    // Both files are one configuration: one advice line, since it writes ownership and names no provider version.
+    expect(scan.notes.filter((note) => note.startsWith('review:'))).toEqual([expect.stringContaining(`configuration ${name}/tf/: no version constraint`)]);
   });
 
   test("the run's own paths are skipped silently; its documents found elsewhere are skipped with a note", async () => {

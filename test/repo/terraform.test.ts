@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
+import { providerAdvice } from '../../src/repo/provider-version.js';
 import { brief, context } from './helpers.js';
 
 const run = (text: string, ctx = context()) => analyzeTerraform(sourceText('infra/main.tf', text), ctx);
@@ -246,7 +247,7 @@ resource "port_action" "deploy" {
     expect(findings[1]!.suggestion).toContain('the identifier of "Data Science" is not known yet');
   });
 
-  test('the provider constraint is flagged only when it excludes 2.2.0 and later', () => {
+  test('a provider constraint is never a finding: it is a fact of the configuration, advice comes from providerAdvice', () => {
     const provider = (version: string) => `terraform {
   required_providers {
     port = {
@@ -255,17 +256,39 @@ resource "port_action" "deploy" {
     }
   }
 }`;
-    expect(brief(run(provider('~> 2.1.0')).findings)).toEqual([
-      { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
-    ]);
-    for (const allowed of ['~> 2', '~> 2.1', '>= 2.0.0', '>= 1.0, < 3.0.0', '2.5.0']) expect(run(provider(allowed)).findings).toEqual([]);
-    for (const excluded of ['~> 1.0', '= 2.1.8', '>= 1.0, < 2.2.0', '<= 2.1.9']) expect(run(provider(excluded)).findings).toHaveLength(1);
+    const analysis = run(provider('~> 2.1.0'));
+    expect(analysis.findings).toEqual([]);
+    expect(analysis.provider?.constraint).toEqual({ text: '~> 2.1.0', at: 'infra/main.tf:5' });
     // Another provider with the same local name is not the service's.
-    expect(run(provider('~> 2.1.0').replace('port-labs/port-labs', 'example/port-labs-fork')).findings).toEqual([]);
+    expect(run(provider('~> 2.1.0').replace('port-labs/port-labs', 'example/port-labs-fork')).provider?.constraint).toBeUndefined();
   });
 
-  test('a 0.x configuration gets an upgrade note, never a "~> 2.2" rewrite marked breaks', () => {
-    const { findings } = run(`terraform {
+  test('provider advice: one review line per configuration, only where it manages what the migration touches, with the floor that matters', () => {
+    const needsSystem = run(`resource "port_blueprint" "team" {\n  identifier = "_team"\n  title = "Team"\n}`).provider!;
+    expect(needsSystem.needs.map((n) => n.floor.join('.'))).toEqual(['2.2.0']);
+    const constraint = (text: string) => ({ constraint: { text, at: 'infra/versions.tf:5' }, needs: [] });
+    // Nothing the migration touches: no advice, whatever the constraint.
+    expect(providerAdvice('infra', [constraint('~> 1.0'), run('resource "port_blueprint" "svc" {\n  identifier = "svc"\n}').provider!])).toBeUndefined();
+    for (const allowed of ['~> 2', '~> 2.1', '>= 2.0.0', '>= 1.0, < 3.0.0', '2.5.0']) expect(providerAdvice('infra', [constraint(allowed), needsSystem])).toBeUndefined();
+    for (const excluded of ['~> 1.0', '= 2.1.8', '>= 1.0, < 2.2.0', '<= 2.1.9', '~> 2.1.0']) {
+      const advice = providerAdvice('infra', [constraint(excluded), needsSystem]);
+      expect(advice).toMatch(/^review: Terraform configuration infra\/: the provider constraint/);
+      expect(advice).toContain('≥ 2.2.0 for port_system_blueprint for _team (infra/main.tf:1)');
+      expect(advice).not.toMatch(/breaks/);
+    }
+    // port_team.identifier needs 2.5.0, importing blueprint permissions 2.15.1: the highest excluded floor is the one to allow.
+    const teams = run(`resource "port_blueprint_permissions" "svc" {
+  blueprint_identifier = "svc"
+  entities = { register = { teams = [port_team.platform.name] } }
+}`).provider!;
+    const advice = providerAdvice('infra', [constraint('~> 2.3.0'), teams])!;
+    expect(advice).toContain('≥ 2.5.0 for port_team.<name>.identifier');
+    expect(advice).toContain('≥ 2.15.1 for importing port_blueprint_permissions');
+    expect(advice).toContain('Allow 2.15.1 or later');
+  });
+
+  test('a 0.x configuration gets one upgrade advice when it holds team content, none when it does not, and never a finding', () => {
+    const legacy = run(`terraform {
   required_providers {
     port-labs = {
       source  = "port-labs/port-labs"
@@ -277,16 +300,11 @@ resource "port-labs_entity" "checkout" {
   identifier = "checkout"
   team       = "Platform Team"
 }`);
-    expect(brief(findings)).toEqual([
-      { at: 'infra/main.tf:5', category: 'external-ownership', verdict: 'review' },
-      { at: 'infra/main.tf:9', category: 'external-ownership', verdict: 'review' },
-    ]);
-    for (const finding of findings) expect(finding.suggestion).toContain('Upgrade to provider port-labs/port-labs ≥ 2.2.0 first');
-    expect(findings[1]!.suggestion).toContain('prefix `port_`');
-    // 1.x below 2.2 is still the rewrite.
-    expect(brief(run('terraform {\n  required_providers {\n    port = {\n      source  = "port-labs/port-labs"\n      version = "~> 1.5"\n    }\n  }\n}').findings)).toEqual([
-      { at: 'infra/main.tf:5', category: 'external-ownership', rewrite: 'version = "~> 2.2"', verdict: 'breaks' },
-    ]);
+    expect(legacy.findings).toEqual([]);
+    expect(providerAdvice('infra', [legacy.provider!])).toContain('0.x provider');
+    const noTeams = run(`resource "port-labs_blueprint" "svc" {\n  identifier = "svc"\n  title = "Service"\n}`);
+    expect(noTeams.findings).toEqual([]);
+    expect(providerAdvice('infra', [noTeams.provider!])).toBeUndefined();
   });
 
   test('resources of other providers and prose in strings produce nothing', () => {

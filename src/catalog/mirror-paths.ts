@@ -6,7 +6,7 @@ import { relationsOf } from './inheritance.js';
  * meta property (`service.$team`, `$team.$identifier`, `owning_team.$title`).
  */
 export type MirrorPathEffect =
-  /** Ends at `$team` (or `$team.$identifier`): its values are team values, titles before and identifiers after. */
+  /** Ends at `$team`: its values are team values, titles before and identifiers after. */
   | { kind: 'team-values' }
   /** Goes on from `$team` to another property of the team (`$team.slack`): it reads the teams themselves. */
   | { kind: 'team-entity'; property: string }
@@ -52,7 +52,9 @@ export function mirrorPathEffect(
   for (const [index, segment] of segments.entries()) {
     if (segment === '$team') {
       const rest = segments.slice(index + 1);
-      if (rest.length === 0 || (rest.length === 1 && rest[0] === '$identifier')) return { kind: 'team-values' };
+      if (rest.length === 0) return { kind: 'team-values' };
+      // The team entities' own identifiers: identifiers already, before the migration and after (issue 22).
+      if (rest.length === 1 && rest[0] === '$identifier') return { kind: 'unaffected' };
       return { kind: 'team-entity', property: rest.join('.') };
     }
     if (index === last) break;

@@ -110,7 +110,9 @@ export function partitionTeamValues(teams: TeamDirectory, values: readonly strin
   const blind = !teams.orgKnowsTeams;
   for (const value of values) {
     const status = classifyTeamValue(teams, value);
-    if (status.state === 'title') partition.titles.push(value);
+    // `"team": ""` sets no team: nothing the migration changes (issue 22).
+    if (value.trim() === '') partition.identifiers.push(value);
+    else if (status.state === 'title') partition.titles.push(value);
     else if (status.state === 'title-unknown-identifier' || (status.state === 'unknown' && blind && /\s/.test(value))) partition.pendingTitles.push(value);
     else if (status.state === 'identifier') partition.identifiers.push(value);
     else partition.unknown.push(value);

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
-import { isObject } from '../model/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from './shared/location.js';
@@ -28,6 +28,11 @@ export const relationOwnership: Rule = {
       const getsDirect = !hasDirect && !isObject(blueprint.ownership) && (catalog.entities.get(id) ?? []).some(entityHasTeam);
       const relations = relationsOf(blueprint);
       for (const relation of relationIds) {
+        // With Direct ownership set, the entities tell whether the relation's data still has to move.
+        if (!hasDirect && !saysOwner(relation, relations[relation])) {
+          findings.push(notOwnershipFinding(blueprint, relation, relations[relation]));
+          continue;
+        }
         const pending = hasDirect ? entitiesStillToMove(catalog, id, relation) : undefined;
         if (hasDirect && pending === 0) continue;
         const mapping = JSON.stringify({ entity: { team: `.relations.${relation}` } });
@@ -55,6 +60,31 @@ export const relationOwnership: Rule = {
     return findings;
   },
 };
+
+/**
+ * A relation to `_team` carries ownership only when its name or title says so (`owning_team`,
+ * `responsible_team`, `owners`, `team`): `applies_to_team` or `ai_discovered_team` relate teams for
+ * another reason, and moving them into ownership would give the entities owners they never had.
+ */
+const OWNER_WORDS = /own|responsib|maintain|accountab|steward|^teams?$/i;
+
+function saysOwner(relation: string, definition: JsonValue | undefined): boolean {
+  const title = isObject(definition) && typeof definition.title === 'string' ? definition.title : '';
+  return OWNER_WORDS.test(relation) || /own|responsib|maintain/i.test(title);
+}
+
+/** A relation to `_team` that does not say it is ownership: the migration leaves it; a person decides. */
+function notOwnershipFinding(blueprint: JsonObject, relation: string, definition: JsonValue | undefined): FindingDraft {
+  return {
+    category: 'relation-ownership',
+    resource: blueprintRef(blueprint),
+    location: joinPath('relations', relation),
+    evidence: JSON.stringify({ [relation]: definition }),
+    reason: `Relation "${relation}" to _team is kept as it is by the migration; neither its name nor its title says it holds the owning teams, so nothing needs to move.`,
+    suggestion: `Only if "${relation}" holds the blueprint's owning teams: give the blueprint Direct ownership and move its data with the builder's Migrate data. Otherwise nothing to do.`,
+    verdict: 'review',
+  };
+}
 
 /** How many sampled entities have the relation set but no $team; undefined when not fetched. */
 function entitiesStillToMove(catalog: Catalog, blueprint: string, relation: string): number | undefined {

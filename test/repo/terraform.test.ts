@@ -323,3 +323,20 @@ resource "port_blueprint" "svc" {
     expect(() => run('resource "port_integration" "x" {\n  config = <<EOF\n{"a": 1}\n')).toThrow(/unterminated heredoc/);
   });
 });
+
+describe('values that set no team', () => {
+  test('an empty team (`teams = [""]`, `team = ""`) is no finding', () => {
+    const { findings } = run(`resource "port_entity" "svc" {
+  identifier = "svc"
+  blueprint  = "service"
+  teams      = [""]
+}
+resource "port_action" "create" {
+  identifier = "create"
+  title      = "Create"
+  self_service_trigger = { operation = "CREATE", blueprint_identifier = "service" }
+  upsert_entity_method = { blueprint_identifier = "service", mapping = { identifier = "x", teams = [""] } }
+}`);
+    expect(findings).toEqual([]);
+  });
+});

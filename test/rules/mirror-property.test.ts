@@ -37,7 +37,7 @@ ruleTester('mirror-property', {
   ],
   invalid: [
     {
-      name: 'a path ending at $team (or $team.$identifier) carries team values: review',
+      name: 'a path ending at $team carries team values: review ($team.$identifier holds identifiers already: nothing)',
       org: org({
         teams: TEAMS,
         blueprints: [...BLUEPRINTS, deployment(mirrors({ service_team: 'service.$team', system_team: 'service.system.$team', team_id: 'service.$team.$identifier' }))],
@@ -53,7 +53,6 @@ ruleTester('mirror-property', {
           suggestion: ['Keep the mirror', 'listed in their own categories'],
         },
         { location: 'mirrorProperties.system_team.path', resource: B('deployment'), verdict: 'review' },
-        { location: 'mirrorProperties.team_id.path', resource: B('deployment'), verdict: 'review' },
       ],
     },
     {
@@ -120,6 +119,6 @@ describe('catalog.teamMirrors', () => {
       }),
     );
     expect([...catalog.teamMirrors.keys()]).toEqual(['deployment']);
-    expect([...catalog.teamMirrors.get('deployment')!].sort()).toEqual(['service_team', 'team_id']);
+    expect([...catalog.teamMirrors.get('deployment')!].sort()).toEqual(['service_team']);
   });
 });

@@ -62,12 +62,31 @@ ruleTester('relation-ownership', {
       findings: [{ location: 'relations.responsible_team', resource: CLOUD, rewrite: MAPPING, reason: 'the migration sets Direct ownership', suggestion: ['After the migration', MAPPING] }],
     },
     {
-      name: 'two _team relations: one finding each',
+      name: 'two _team relations: the owning one gets the data move, the other (reviewers) is a review with no advice to move it',
       org: org({ blueprints: [blueprint('svc', { relations: { owners: teamRelation, reviewers: teamRelation } })] }),
       findings: [
         { location: 'relations.owners', resource: { type: 'blueprint', identifier: 'svc' }, rewrite: JSON.stringify({ entity: { team: '.relations.owners' } }) },
-        { location: 'relations.reviewers', resource: { type: 'blueprint', identifier: 'svc' }, rewrite: JSON.stringify({ entity: { team: '.relations.reviewers' } }) },
+        { location: 'relations.reviewers', resource: { type: 'blueprint', identifier: 'svc' }, rewrite: undefined, verdict: 'review', reason: 'neither its name nor its title' },
       ],
+    },
+    {
+      name: 'relations to _team that are not ownership by name (applies_to_team, many; ai_discovered_team): review, never "move it into ownership"',
+      org: org({
+        blueprints: [
+          blueprint('svc', {
+            relations: { applies_to_team: { target: '_team', many: true, required: false }, ai_discovered_team: { target: '_team', many: false, required: false } },
+          }),
+        ],
+      }),
+      findings: [
+        { location: 'relations.ai_discovered_team', resource: { type: 'blueprint', identifier: 'svc' }, rewrite: undefined, verdict: 'review', suggestion: 'Only if' },
+        { location: 'relations.applies_to_team', resource: { type: 'blueprint', identifier: 'svc' }, rewrite: undefined, verdict: 'review', suggestion: 'Only if' },
+      ],
+    },
+    {
+      name: 'a relation titled as the owner counts as ownership whatever its identifier',
+      org: org({ blueprints: [blueprint('svc', { relations: { grp: { target: '_team', many: false, title: 'Owning group' } } })] }),
+      findings: [{ location: 'relations.grp', resource: { type: 'blueprint', identifier: 'svc' }, rewrite: JSON.stringify({ entity: { team: '.relations.grp' } }) }],
     },
   ],
 });

@@ -8,6 +8,7 @@ import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
+import type { TreeNode } from './tree.js';
 
 /** A script that talks to the service's REST API (any region's base URL, or a `/v1/<resource>` path). */
 export function callsServiceApi(text: string): boolean {
@@ -27,8 +28,24 @@ export function analyzeScript(source: SourceText, language: 'js' | 'python', ctx
 /** A JSON file: actions, pages, blueprints, permissions… (`.port/resources/actions.json`), or a request body. */
 export function analyzeJsonPayload(source: SourceText, ctx: RepoContext): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
-  const documents = findDocuments(parseCode(source, 'json'), { camelCase: false, problems });
+  const top = parseCode(source, 'json');
+  if (isJqContextSample(top)) return { findings: [], problems };
+  const documents = findDocuments(top, { camelCase: false, problems });
   return { findings: judgeDocuments(documents, 'json', ctx, problems), problems };
+}
+
+/** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */
+const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inputs', 'event', 'diff', 'action', 'run', 'payload', 'user', 'results', 'context', 'properties', 'relations']);
+
+/**
+ * A sample of the jq context (the docs' `{trigger, inputs, entity}`, an automation's `{event, diff}`):
+ * what expressions read, not a resource to migrate, however its entity's team reads.
+ */
+function isJqContextSample(top: TreeNode): boolean {
+  const root = top.kind === 'object' && top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  if (root.kind !== 'object' || root.entries.length === 0) return false;
+  const keys = root.entries.map((entry) => entry.key);
+  return keys.every((key) => JQ_CONTEXT_KEYS.has(key)) && keys.some((key) => key === 'trigger' || key === 'event' || key === 'inputs' || key === 'entity');
 }
 
 /**

@@ -56,8 +56,12 @@ export function documentKind(value: LocatedJson): ResourceKind | undefined {
   const entities = field(value, 'entities');
   if (entities?.kind === 'object' && PERMISSION_LEAVES.some((key) => field(entities, key)?.kind === 'object')) return 'blueprint-permissions';
   if (has('execute', 'object') || has('approve', 'object')) return 'action-permissions';
-  const read = field(value, 'read');
-  if (!identifier && read?.kind === 'object' && ['teams', 'users', 'roles'].some((key) => field(read, key) !== undefined)) return 'page-permissions';
+  // Page permissions: who may view (`read`) and who may edit (`update`) the page.
+  const grants = (key: string) => {
+    const leaf = field(value, key);
+    return leaf?.kind === 'object' && ['teams', 'users', 'roles'].some((k) => field(leaf, k) !== undefined);
+  };
+  if (!identifier && (grants('read') || grants('update'))) return 'page-permissions';
   return undefined;
 }
 

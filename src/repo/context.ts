@@ -3,6 +3,7 @@ import { buildTeamDirectory, type TeamDirectory } from '../catalog/teams.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { FileResource } from './file-resources.js';
+import type { TerraformValues } from './terraform-values.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
@@ -21,6 +22,8 @@ export interface RepoContext {
   repositoryBlueprints?: readonly FileResource[];
   /** Set on the scan's first pass: files are read for their blueprints, collected here, and nothing is judged. */
   gathering?: FileResource[];
+  /** Per Terraform configuration (directory of the scan): what its `var.x` and `local.x` hold. */
+  terraformValues?: ReadonlyMap<string, TerraformValues>;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
 }

@@ -1,6 +1,8 @@
 import { partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
+import { posix } from 'node:path';
 import type { RepoContext } from './context.js';
+import { isConfigurationReference, resolveReference } from './terraform-values.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
@@ -116,15 +118,28 @@ export function teamValuesFinding(
   ctx: RepoContext,
   resourceTitle: string | undefined,
   what: string,
+  /** References being resolved above this call: `local.a = [local.a]` is left unresolved, not followed forever. */
+  resolving: ReadonlySet<string> = new Set(),
 ): FindingDraft | undefined {
   const edits: Edit[] = [];
   const titles: string[] = [];
   const unknownIdentifier: string[] = [];
   const unknown: string[] = [];
+  const unresolved: string[] = [];
+  const resolvedElsewhere: FindingDraft[] = [];
   for (const node of values) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
       edits.push({ node, value: node.path.replace(/\.name$/, '.identifier') });
       titles.push(node.path);
+      continue;
+    }
+    if (node.kind === 'ref' && isConfigurationReference(node.path)) {
+      // `[var.team]`: judged where the value is written (a default, a *.tfvars line), which is what to change.
+      const value = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
+      const inner = value && teamValuesFinding(value.entry, value.node.kind === 'list' ? value.node.items : [value.node], category, ctx, resourceTitle, what, new Set([...resolving, node.path]));
+      if (inner) resolvedElsewhere.push(inner);
+      // A variable or local whose value the scan could not see (no default, no *.tfvars, no locals entry).
+      else if (!value) unresolved.push(node.path);
       continue;
     }
     // `{{getUserTeams()}}` already yields identifiers; `file://x` points at a file, it is not a team.
@@ -137,12 +152,13 @@ export function teamValuesFinding(
     }
     unknown.push(...split.unknown);
   }
-  if (titles.length === 0 && unknown.length === 0) return undefined;
+  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0) return resolvedElsewhere[0];
 
   const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
   const reasons: string[] = [];
   if (titles.length > 0) reasons.push(`${what} holds team title(s) ${quoted(titles)}, but after the migration team values are team identifiers`);
   if (unknown.length > 0) reasons.push(`${what} holds ${quoted(unknown)}, which is neither a known team title nor a known identifier`);
+  if (unresolved.length > 0) reasons.push(`${what} takes ${unresolved.join(', ')}, whose value this scan cannot see (no default, no terraform.tfvars or *.auto.tfvars sets it)`);
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
   // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
   const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
@@ -151,6 +167,7 @@ export function teamValuesFinding(
   else if (titles.length > 0) hints.push('Replace each team title with its team identifier');
   if (unknownIdentifier.length > 0) hints.push(unknownIdentifierHint(unknownIdentifier));
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
+  if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
   return fileFinding(entry.span, resourceTitle, {
     category,
     reason: `${reasons.join('; ')}.`,

@@ -15,6 +15,7 @@ import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import type { FileResource } from './file-resources.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
+import { terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { analyzeWorkflow } from './workflows.js';
@@ -83,12 +84,13 @@ export function ownDocumentKind(text: string): string | undefined {
   return undefined;
 }
 
-type FileKind = 'terraform' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell';
+type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell';
 
 /** What a file is, from its path alone: files of no kind are never read. */
 export function classifyPath(path: string): FileKind | undefined {
   const name = posix.basename(path);
   if (name.endsWith('.tf')) return 'terraform';
+  if (name.endsWith('.tfvars')) return 'tfvars';
   if (name === 'port.yml' || name === 'port.yaml') return 'entity-file';
   if (/^port-app-config\.(ya?ml|json)$/.test(name)) return 'mapping-config';
   if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
@@ -110,7 +112,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
   for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering });
-  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering };
+  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues: configurationValues(files) };
   const configurations = new Map<string, ProviderFacts[]>();
   for (const file of files) {
     const provider = analyzeCandidate(file, judged, scan);
@@ -125,7 +127,25 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
 }
 
 /** Entity files, mapping configs and workflows write entities, never blueprints: not read twice. */
-const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['entity-file', 'mapping-config', 'workflow']);
+const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'entity-file', 'mapping-config', 'workflow']);
+
+/** Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its files make. */
+function configurationValues(files: readonly CandidateFile[]): Map<string, TerraformValues> {
+  const byDirectory = new Map<string, ConfigurationFile[]>();
+  for (const { kind, source } of files) {
+    if (kind !== 'terraform' && kind !== 'tfvars') continue;
+    let top;
+    try {
+      top = parseCode(source, 'hcl');
+    } catch (error) {
+      if (error instanceof SourceSyntaxError) continue; // reported when the file itself is judged
+      throw error;
+    }
+    const dir = posix.dirname(source.path);
+    byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), { path: source.path, top }]);
+  }
+  return new Map([...byDirectory].map(([dir, configuration]) => [dir, terraformValues(configuration)]));
+}
 
 /** A file the scan will analyze: its kind and text. */
 interface CandidateFile {
@@ -323,6 +343,8 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
   switch (kind) {
     case 'terraform':
       return analyzeTerraform(source, ctx);
+    case 'tfvars':
+      return NOTHING; // values of the configuration's variables: judged where the .tf files use them
     case 'entity-file':
       return analyzeEntityFile(parseYaml(source), ctx);
     case 'mapping-config':

@@ -6,6 +6,8 @@ import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
 import type { SourceText } from './source-text.js';
+import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
+import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
 import { findEntry, spanLine, spanText, stringValue, type Entry, type ObjectNode, type Span } from './tree.js';
 
@@ -36,7 +38,9 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
   const top = parseCode(source, 'hcl');
   const findings: FindingDraft[] = [];
   const problems: Problems = [];
-  const options = { camelCase: true, problems };
+  const values = ctx.terraformValues?.get(posix.dirname(source.path));
+  const resolve = (path: string) => (isConfigurationReference(path) ? resolveReference(values, path) : undefined);
+  const options = { camelCase: true, problems, resolve };
   const resources = [];
   const provider: ProviderFacts = { needs: [] };
   for (const entry of top.entries) {
@@ -49,7 +53,7 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     const label = `${type}.${name}`;
     provider.needs.push(...providerNeeds(type, block, ctx, at(entry.span)));
     if (type === 'port_entity') {
-      const found = entityTeamFinding(findEntry(block, 'teams', 'team'), ctx, label, "the entity's `teams`");
+      const found = entityTeamFinding(resolvedEntry(findEntry(block, 'teams', 'team'), resolve), ctx, label, "the entity's `teams`");
       if (found) findings.push(found);
       continue;
     }
@@ -67,6 +71,12 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
   if (PORT_TEAM_REFERENCE.test(source.text)) provider.needs.push({ floor: TEAM_IDENTIFIER_VERSION, why: 'port_team.<name>.identifier', at: source.path });
   findings.push(...judgeFileResources(resources, { syntax: 'hcl', ctx, problems }));
   return { findings: byLine(findings), problems, provider };
+}
+
+/** `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself. */
+function resolvedEntry(entry: Entry | undefined, resolve: (path: string) => TerraformValue | undefined): Entry | undefined {
+  if (entry?.value.kind !== 'ref') return entry;
+  return resolve(entry.value.path)?.entry ?? entry;
 }
 
 const at = (span: Span): string => `${span.source.path}:${spanLine(span)}`;

@@ -1,7 +1,7 @@
 import { parseCode } from './code-tree.js';
 import { located, type LocatedJson, type Origin } from './located-json.js';
 import { decodedSourceText, SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
-import { spanLine, spanText, type CallNode, type StringNode, type TreeNode } from './tree.js';
+import { spanLine, spanText, type CallNode, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { parseYaml } from './yaml-tree.js';
 
 export type Problems = { line: number; reason: string }[];
@@ -11,6 +11,8 @@ export interface ConvertOptions {
   camelCase: boolean;
   /** Strings that looked like embedded JSON/YAML but could not be read. */
   problems: Problems;
+  /** Terraform: the value a reference (`var.teams`, `local.owners`) stands for, located where it is written. */
+  resolve?: (path: string) => { node: TreeNode; entry: Entry } | undefined;
 }
 
 /** Keys whose children are names the user chose (property, relation, blueprint ids): never renamed. */
@@ -81,6 +83,12 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       if (node.path === 'true' || node.path === 'True') return located.scalar(true, origin);
       if (node.path === 'false' || node.path === 'False') return located.scalar(false, origin);
       if (node.path === 'null' || node.path === 'None') return located.scalar(null, origin);
+      const resolved = options.resolve?.(node.path);
+      if (resolved) {
+        // References inside the value resolve too, except back to one being resolved (a loop).
+        const inner: ConvertOptions = { ...options, resolve: (path) => (path === node.path ? undefined : options.resolve!(path)) };
+        return treeToJson(resolved.node, { node: resolved.node, entry: resolved.entry }, inner, parentKey);
+      }
       return located.scalar(`\${${node.path}}`, origin);
     }
     case 'other': {

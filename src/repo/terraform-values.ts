@@ -1,0 +1,88 @@
+import { posix } from 'node:path';
+import type { Entry, ObjectNode, TreeNode } from './tree.js';
+import { findEntry } from './tree.js';
+
+/** A value Terraform would give `var.x` or `local.x`, where it is written (its entry: the line to rewrite). */
+export interface TerraformValue {
+  node: TreeNode;
+  entry: Entry;
+}
+
+/** `var.x` / `local.x` → its value, per configuration (a directory). */
+export type TerraformValues = ReadonlyMap<string, TerraformValue>;
+
+/** One parsed file of a configuration: a `.tf` file or a `.tfvars` file. */
+export interface ConfigurationFile {
+  path: string;
+  top: ObjectNode;
+}
+
+/** `terraform.tfvars`, then `*.auto.tfvars` in name order, override variable defaults (as Terraform loads them). */
+const DEFAULT = -1;
+const VAR_FILE = 0;
+const AUTO = 2;
+const LOCAL = 3;
+
+function tfvarsRank(path: string): number | undefined {
+  const name = posix.basename(path);
+  if (name === 'terraform.tfvars') return 1;
+  if (name.endsWith('.auto.tfvars')) return AUTO;
+  if (name.endsWith('.tfvars')) return VAR_FILE; // an environment's -var-file: above the default, below what Terraform loads itself
+  return undefined;
+}
+
+/**
+ * The values of one configuration's variables and locals, resolved as Terraform does for what it
+ * can see: a variable's default, overridden by `terraform.tfvars` and `*.auto.tfvars`; another
+ * `*.tfvars` (an environment's `-var-file`, the first by name) counts above the default only.
+ */
+export function terraformValues(files: readonly ConfigurationFile[]): TerraformValues {
+  const values = new Map<string, TerraformValue>();
+  const ranks = new Map<string, number>();
+  const set = (key: string, value: TerraformValue, rank: number) => {
+    const held = ranks.get(key);
+    // A later *.auto.tfvars overrides an earlier one; of the -var-file candidates the first by name is kept.
+    if (held !== undefined && (held > rank || (held === rank && rank !== AUTO))) return;
+    values.set(key, value);
+    ranks.set(key, rank);
+  };
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const { top } of sorted.filter((file) => tfvarsRank(file.path) === undefined)) {
+    for (const entry of top.entries) {
+      const block = entry.value;
+      if (block.kind !== 'object') continue;
+      if (entry.key === 'variable' && block.labels?.[0] !== undefined) {
+        const fallback = findEntry(block, 'default');
+        if (fallback) set(`var.${block.labels[0]}`, { node: fallback.value, entry: fallback }, DEFAULT);
+      } else if (entry.key === 'locals') {
+        for (const local of block.entries) set(`local.${local.key}`, { node: local.value, entry: local }, LOCAL);
+      }
+    }
+  }
+  for (const file of sorted) {
+    const rank = tfvarsRank(file.path);
+    if (rank === undefined) continue;
+    for (const entry of file.top.entries) set(`var.${entry.key}`, { node: entry.value, entry }, rank);
+  }
+  return values;
+}
+
+/** How deep `local.a = local.b` chains are followed: further is a loop or beyond "simple". */
+const MAX_HOPS = 8;
+
+/** The value a reference stands for, following locals and variables, or undefined when it is not ours to see. */
+export function resolveReference(values: TerraformValues | undefined, path: string): TerraformValue | undefined {
+  let found: TerraformValue | undefined;
+  let current = path;
+  for (let hop = 0; hop < MAX_HOPS && values; hop++) {
+    const next = values.get(current);
+    if (!next) break;
+    found = next;
+    if (next.node.kind !== 'ref') return found;
+    current = next.node.path;
+  }
+  return found?.node.kind === 'ref' ? undefined : found;
+}
+
+/** `var.x` or `local.x`: a value of the configuration that may be resolved. */
+export const isConfigurationReference = (path: string): boolean => /^(var|local)\.[A-Za-z_][\w-]*$/.test(path);

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { asString, isObject, type JsonObject } from '../model/json.js';
-import type { FindingDraft } from '../model/finding.js';
+import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import { joinPath } from './shared/location.js';
 import type { Rule } from './rule.js';
 import { entityMappingFindings } from './shared/entity-mapping-team.js';
 import { integrationRef } from './shared/resources.js';
@@ -49,9 +50,25 @@ export const integrationMapping: Rule = {
             : [];
         for (const [mapping, path] of mappings) {
           findings.push(...entityMappingFindings(catalog, { category: 'integration-mapping', resource, path, mapping }));
+          findings.push(...metaTeamPropertyFindings(catalog, resource, mapping, path));
         }
       });
     }
     return findings;
   },
 };
+
+/**
+ * `properties: {$team: '[.teams[].id | tostring]'}` (the docs' ownership page) sets the team meta
+ * property like `team` does: judged the same way, at its own location.
+ */
+function metaTeamPropertyFindings(catalog: Catalog, resource: ResourceRef, mapping: JsonObject, path: (string | number)[]): FindingDraft[] {
+  const properties = isObject(mapping.properties) ? mapping.properties : undefined;
+  if (!properties || properties.$team === undefined) return [];
+  const site = [...path, 'properties'];
+  const asTeam: JsonObject = { team: properties.$team, ...(mapping.blueprint !== undefined ? { blueprint: mapping.blueprint } : {}) };
+  const written = joinPath(...site, 'team');
+  return entityMappingFindings(catalog, { category: 'integration-mapping', resource, path: site, mapping: asTeam }).map((finding) =>
+    finding.location.startsWith(written) ? { ...finding, location: joinPath(...site, '$team') + finding.location.slice(written.length) } : finding,
+  );
+}

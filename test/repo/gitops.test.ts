@@ -137,3 +137,13 @@ resources:
     expect(findings).toEqual([]);
   });
 });
+
+describe('a mapping that sets properties.$team', () => {
+  test('is judged at its line like team, with the rewrite in place', () => {
+    const { findings } = analyzeMappingConfig(
+      yamlAt('.github/port-app-config.yml', `resources:\n  - kind: repository\n    port:\n      entity:\n        mappings:\n          identifier: .name\n          blueprint: '"service"'\n          properties:\n            $team: '"Payments"'\n`),
+      context(),
+    );
+    expect(brief(findings)).toEqual([{ at: '.github/port-app-config.yml:9', category: 'integration-mapping', rewrite: `$team: '"payments"'`, verdict: 'breaks' }]);
+  });
+});

@@ -44,6 +44,21 @@ ruleTester('integration-mapping', {
   ],
   invalid: [
     {
+      name: 'properties.$team sets the team meta property like team does (a title literal breaks, a payload read is a review)',
+      org: org({
+        teams: TEAMS,
+        blueprints: BLUEPRINTS,
+        integrations: [
+          integration('gh', 'github', { identifier: '.name', blueprint: '"service"', properties: { $team: '"Payments"', url: '.html_url' } }),
+          integration('gl', 'gitlab', { identifier: '.id', blueprint: '"service"', properties: { $team: '[.teams[].id | tostring]' } }),
+        ],
+      }),
+      findings: [
+        { location: `${M}.properties.$team`, resource: I('gh'), verdict: 'breaks', rewrite: '"payments"', evidence: '"Payments"' },
+        { location: `${M}.properties.$team`, resource: I('gl'), verdict: 'review' },
+      ],
+    },
+    {
       name: 'team as a jq string, in a mappings object and in a mappings list',
       org: org({
         teams: TEAMS,

@@ -2,6 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { buildTeamDirectory, type TeamDirectory } from '../catalog/teams.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import type { JqEngine } from '../jq/engine.js';
+import type { JsonObject } from '../model/json.js';
 import type { FileResource } from './file-resources.js';
 import type { TerraformValues } from './terraform-values.js';
 
@@ -18,6 +19,8 @@ export interface RepoContext {
   migrated?: boolean;
   /** Blueprint → mirror property ids that copy `$team` (catalog.teamMirrors): reading them is reading team values. */
   teamMirrors?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The org's blueprints, for mirror paths of a file that hop through them. */
+  orgBlueprints?: ReadonlyMap<string, JsonObject>;
   /** Blueprints written anywhere in the scan (every --repo dir): their facts hold for every file's resources. */
   repositoryBlueprints?: readonly FileResource[];
   /** Set on the scan's first pass: files are read for their blueprints, collected here, and nothing is judged. */
@@ -43,6 +46,7 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     removedByBlueprint: catalog.removedRelations,
     migrated: catalog.migrated,
     teamMirrors: catalog.teamMirrors,
+    orgBlueprints: catalog.blueprints,
     ...(catalog.jq && { jq: catalog.jq }),
   };
 }

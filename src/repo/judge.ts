@@ -1,4 +1,6 @@
 import { buildCatalog } from '../catalog/build-catalog.js';
+import { relationsOf } from '../catalog/inheritance.js';
+import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft } from '../model/finding.js';
@@ -160,7 +162,37 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
     snapshot.blueprints.push(toSourceMapped(blueprint.value).json);
     foreign++;
   }
+  foreign += addMirrorHops(snapshot.blueprints, ctx.orgBlueprints);
   return { snapshot, placed, foreign };
+}
+
+/**
+ * The org's blueprints a mirror path of the file hops through (`workload.service.$team`, with
+ * `workload` or `service` only in the org): added, not placed, so the path is followed to its end.
+ */
+function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonObject> | undefined): number {
+  if (!org || org.size === 0) return 0;
+  const byId = new Map(blueprints.map((b) => [String(b.identifier), b]));
+  let added = 0;
+  for (const blueprint of [...blueprints]) {
+    for (const mirror of mirrorsOf(blueprint)) {
+      let current: JsonObject | undefined = blueprint;
+      for (const segment of mirror.path.split('.').slice(0, -1)) {
+        if (segment.startsWith('$') || !current) break;
+        const target = relationsOf(current)[segment]?.target;
+        if (typeof target !== 'string') break;
+        let next = byId.get(target);
+        const fromOrg = org.get(target);
+        if (!next && fromOrg) {
+          blueprints.push((next = fromOrg));
+          byId.set(target, fromOrg);
+          added++;
+        }
+        current = next;
+      }
+    }
+  }
+  return added;
 }
 
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {

@@ -111,8 +111,9 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // A blueprint written in one file holds for the resources of every other (its removed relations,
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
-  for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering });
-  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues: configurationValues(files) };
+  const terraformValues = configurationValues(files);
+  for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering, terraformValues });
+  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues };
   const configurations = new Map<string, ProviderFacts[]>();
   for (const file of files) {
     const provider = analyzeCandidate(file, judged, scan);

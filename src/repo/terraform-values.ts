@@ -56,6 +56,10 @@ export function terraformValues(files: readonly ConfigurationFile[]): TerraformV
         if (fallback) set(`var.${block.labels[0]}`, { node: fallback.value, entry: fallback }, DEFAULT);
       } else if (entry.key === 'locals') {
         for (const local of block.entries) set(`local.${local.key}`, { node: local.value, entry: local }, LOCAL);
+      } else if (entry.key === 'resource' && block.labels?.[0]?.startsWith('port_') && block.labels[1] !== undefined) {
+        // `target = port_blueprint.service.identifier`: the identifier the resource writes.
+        const identifier = findEntry(block, 'identifier');
+        if (identifier?.value.kind === 'string') set(`${block.labels[0]}.${block.labels[1]}.identifier`, { node: identifier.value, entry: identifier }, LOCAL);
       }
     }
   }
@@ -84,5 +88,5 @@ export function resolveReference(values: TerraformValues | undefined, path: stri
   return found?.node.kind === 'ref' ? undefined : found;
 }
 
-/** `var.x` or `local.x`: a value of the configuration that may be resolved. */
-export const isConfigurationReference = (path: string): boolean => /^(var|local)\.[A-Za-z_][\w-]*$/.test(path);
+/** `var.x`, `local.x` or `port_blueprint.x.identifier`: a value of the configuration that may be resolved. */
+export const isConfigurationReference = (path: string): boolean => /^(var|local)\.[A-Za-z_][\w-]*$/.test(path) || /^port_[a-z_]+\.[A-Za-z_][\w-]*\.identifier$/.test(path);

@@ -4,6 +4,8 @@ import { teamInheritancePath } from '../catalog/inheritance.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { JsonObject } from '../model/json.js';
 import type { FileResource } from './file-resources.js';
+import { isObject } from '../model/json.js';
+import type { OwnershipValue } from './ownership-rewrite.js';
 import type { TerraformValues } from './terraform-values.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
@@ -11,6 +13,11 @@ export interface RepoContext {
   teams: TeamDirectory;
   /** Blueprints the migration gives Direct ownership (no teamInheritance, entities carry `$team`). */
   directOwnership: ReadonlySet<string>;
+  /**
+   * The ownership each org blueprint holds once migrated (its own, or what the migration gives it):
+   * a file's copy without one sends it away on the next apply.
+   */
+  ownershipAfter?: ReadonlyMap<string, OwnershipValue>;
   /** Relations the migration removes (beta case), of every blueprint; reading them in a file is as broken as in the org. */
   removedRelations: ReadonlySet<string>;
   /** The same, per blueprint, for resources that name theirs. */
@@ -39,9 +46,21 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     const entities = catalog.entities.get(id) ?? [];
     if (entities.some((entity) => hasTeamValue(entity.team))) directOwnership.add(id);
   }
+  const ownershipAfter = new Map<string, OwnershipValue>();
+  for (const [id, blueprint] of catalog.blueprints) {
+    const own = isObject(blueprint.ownership) ? blueprint.ownership : undefined;
+    const path = teamInheritancePath(blueprint);
+    if (own && (own.type === 'Direct' || (own.type === 'Inherited' && typeof own.path === 'string'))) {
+      ownershipAfter.set(id, own.type === 'Direct' ? { type: 'Direct' } : { type: 'Inherited', path: own.path as string });
+    } else if (path !== undefined) {
+      // Inheritance over a direct relation to _team (beta) ends as Direct ownership, the relation removed.
+      ownershipAfter.set(id, catalog.inheritance.get(id)?.kind === 'team-relation' ? { type: 'Direct' } : { type: 'Inherited', path });
+    } else if (directOwnership.has(id)) ownershipAfter.set(id, { type: 'Direct' });
+  }
   return {
     teams: catalog.teams,
     directOwnership,
+    ownershipAfter,
     removedRelations: catalog.allRemovedRelations,
     removedByBlueprint: catalog.removedRelations,
     migrated: catalog.migrated,

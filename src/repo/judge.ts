@@ -85,7 +85,34 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
       if (finding) findings.push(judgement.note !== undefined ? { ...finding, note: [finding.note, judgement.note].filter(Boolean).join('; ') } : finding);
     }
   }
+  for (const target of placed.values()) {
+    const kept = keptOwnershipFinding(target, judgement);
+    if (kept) findings.push(kept);
+  }
   return findings;
+}
+
+/**
+ * A blueprint whose org counterpart holds (or gets from the migration) Inherited ownership, or
+ * Direct ownership set in the service, while this copy declares none: the provider's next apply
+ * sends the blueprint without it (ownership is optional, not computed) and strips it. The Direct
+ * case the migration sets from entity teams is ownership-direct's (directOwnershipFinding).
+ */
+function keptOwnershipFinding(target: Placed, judgement: FileJudgement): FindingDraft | undefined {
+  const { ctx, syntax } = judgement;
+  if (target.resource.kind !== 'blueprint' || target.json.ownership !== undefined || target.json.teamInheritance !== undefined) return undefined;
+  const identifier = typeof target.json.identifier === 'string' ? target.json.identifier : undefined;
+  const ownership = identifier !== undefined && !ctx.directOwnership.has(identifier) ? ctx.ownershipAfter?.get(identifier) : undefined;
+  const entry = target.origins.get('identifier')?.entry;
+  if (!ownership || !entry || identifier === '_team' || identifier === '_user') return undefined;
+  const rewrite = ownershipRewrite(entry, syntax, ownership);
+  return fileFinding(entry.span, resourceTitle(target, ''), {
+    category: 'external-ownership',
+    reason: `In the org "${identifier}" has ${ownership.type} ownership${ownership.path !== undefined ? ` over "${ownership.path}"` : ''} once migrated; this copy declares none, so its next apply sends the blueprint without ownership and strips it.`,
+    suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
+    rewrite,
+    verdict: 'breaks',
+  });
 }
 
 /** A rule on the file with the repository's blueprints, or, when that throws, on the file alone. */
@@ -373,7 +400,7 @@ function directOwnershipFinding(target: Placed, title: string | undefined, synta
   const rewrite = ownershipRewrite(entry, syntax, { type: 'Direct' });
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
-    reason: `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this copy has none and the next apply would differ from the service.`,
+    reason: `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this copy has none, so its next apply sends the blueprint without ownership and strips it.`,
     suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
     rewrite,
     verdict: 'breaks',

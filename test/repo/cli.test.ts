@@ -61,7 +61,7 @@ describe('analyze --repo (repository-only mode)', () => {
     const { report } = await analyzeRepo('--snapshot', 'fixtures/demo-org.json');
     expect(report.organization.id).not.toBe('repository-only');
     const files = report.findings.filter((f) => f.resource.type === 'file');
-    expect(files).toHaveLength(30);
+    expect(files).toHaveLength(32);
     expect(report.findings.length).toBeGreaterThan(files.length);
     const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14');
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { SNAPSHOT_FORMAT } from '../../src/model/snapshot.js';
+import { repoContext } from '../../src/repo/context.js';
+import { analyzePulumi } from '../../src/repo/pulumi.js';
+import { sourceText } from '../../src/repo/source-text.js';
+import { analyzeTerraform } from '../../src/repo/terraform.js';
+import { brief } from './helpers.js';
+
+const ctx = repoContext(
+  buildCatalog({
+    format: SNAPSHOT_FORMAT,
+    organization: { id: 'o', name: 'o' },
+    blueprints: [
+      { identifier: 'domain', title: 'Domain', schema: { properties: {} } },
+      { identifier: 'service', title: 'Service', schema: { properties: {} }, relations: { domain: { target: 'domain', many: false } }, teamInheritance: { path: 'domain' } },
+      { identifier: 'incident', title: 'Incident', schema: { properties: {} }, ownership: { type: 'Direct' } },
+      { identifier: 'plain', title: 'Plain', schema: { properties: {} } },
+    ],
+    entities: { domain: [], service: [], incident: [], plain: [] },
+  }),
+);
+
+describe('a port_blueprint that declares no ownership while its blueprint has (or gets) one', () => {
+  test('Terraform: the next apply strips it; the finding gives the ownership block to add', () => {
+    const { findings } = analyzeTerraform(
+      sourceText(
+        'infra/bp.tf',
+        `resource "port_blueprint" "service" {
+  identifier = "service"
+  title      = "Service"
+}
+resource "port_blueprint" "incident" {
+  identifier = "incident"
+  title      = "Incident"
+}
+resource "port_blueprint" "plain" {
+  identifier = "plain"
+  title      = "Plain"
+}
+resource "port_blueprint" "domain" {
+  identifier = "domain"
+  title      = "Domain"
+  ownership  = { type = "Direct" }
+}`,
+      ),
+      ctx,
+    );
+    expect(brief(findings)).toEqual([
+      { at: 'infra/bp.tf:2', category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
+      { at: 'infra/bp.tf:6', category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+    ]);
+    expect(findings[0]!.reason).toContain('strips it');
+  });
+
+  test('Pulumi: the same, written in the program\'s syntax', () => {
+    const { findings } = analyzePulumi(
+      sourceText('index.ts', `import * as port from "@port-labs/port";\nnew port.Blueprint("service", {\n  identifier: "service",\n  title: "Service",\n});\n`),
+      'js',
+      ctx,
+    );
+    expect(brief(findings)).toEqual([{ at: 'index.ts:3', category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' }]);
+  });
+});

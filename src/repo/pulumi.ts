@@ -5,6 +5,7 @@ import { argumentsJson, iacResource, type FileResource, type ResourceKind } from
 import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { SourceText } from './source-text.js';
+import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { FileAnalysis } from './terraform.js';
 import type { ConvertOptions } from './tree-to-json.js';
 import { findEntry, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
@@ -45,6 +46,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
       if (found) findings.push(found);
       return true;
     }
+    if (className === 'Blueprint' || className === 'SystemBlueprint') findings.push(...systemBlueprintShapeFindings(args, stringValue(findEntry(args, 'identifier')?.value) ?? '', label));
     const system = className === 'Blueprint' ? systemBlueprintFinding(call, args, label) : undefined;
     if (system) findings.push(system);
     else resources.push(iacResource(kind!, argumentsJson(args, options), label));

@@ -6,6 +6,7 @@ import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
 import type { SourceText } from './source-text.js';
+import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
@@ -59,6 +60,9 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     }
     const kind = RESOURCE_KINDS[type];
     if (!kind) continue;
+    if (type === 'port_blueprint' || type === 'port_system_blueprint') {
+      findings.push(...systemBlueprintShapeFindings(block, stringValue(findEntry(block, 'identifier')?.value) ?? '', label));
+    }
     if (type === 'port_blueprint') {
       const system = systemBlueprintFinding(entry, block, name, label);
       if (system) {

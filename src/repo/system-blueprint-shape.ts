@@ -1,0 +1,56 @@
+import type { FindingDraft } from '../model/finding.js';
+import { fileFinding } from './findings.js';
+import { findEntry, type Entry, type ObjectNode } from './tree.js';
+
+/**
+ * Properties the service defines on its system blueprints: `_user` and `_team` can be extended,
+ * never redefined (external-definitions.md §5; the provider's issues name `size` on `_team`).
+ */
+const BUILT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
+  _team: new Set(['description', 'size']),
+  _user: new Set(['email', 'port_role', 'port_type', 'status', 'moderated_blueprints']),
+};
+
+/**
+ * What the service rejects on `_user`/`_team` once they are system blueprints: aggregation
+ * properties, and redeclared built-in properties. `block` is a Terraform block or a Pulumi call's
+ * arguments (keys in either case style).
+ */
+export function systemBlueprintShapeFindings(block: ObjectNode, identifier: string, label: string): FindingDraft[] {
+  const builtIn = BUILT_IN[identifier];
+  if (!builtIn) return [];
+  const findings: FindingDraft[] = [];
+  const aggregations = findEntry(block, 'aggregation_properties');
+  if (aggregations) {
+    findings.push(
+      fileFinding(aggregations.span, label, {
+        category: 'external-ownership',
+        reason: `${identifier} is a system blueprint after the migration, and the service rejects aggregation properties on it.`,
+        suggestion: 'Remove the aggregation properties from this resource (port_system_blueprint has no such attribute); compute them on a blueprint of your own that relates to it.',
+        verdict: 'breaks',
+      }),
+    );
+  }
+  for (const property of declaredProperties(block)) {
+    if (!builtIn.has(property.key)) continue;
+    findings.push(
+      fileFinding(property.span, label, {
+        category: 'external-ownership',
+        reason: `"${property.key}" is a built-in property of the ${identifier} system blueprint: the service rejects a redeclaration of it.`,
+        suggestion: `Remove "${property.key}" from this resource; the system blueprint already has it.`,
+        verdict: 'breaks',
+      }),
+    );
+  }
+  return findings;
+}
+
+/** `properties = { string_props = { x = {…} } }` (Terraform, Pulumi) or `schema.properties.x`. */
+function declaredProperties(block: ObjectNode): Entry[] {
+  const properties = findEntry(block, 'properties')?.value ?? (() => {
+    const schema = findEntry(block, 'schema')?.value;
+    return schema?.kind === 'object' ? findEntry(schema, 'properties')?.value : undefined;
+  })();
+  if (properties?.kind !== 'object') return [];
+  return properties.entries.flatMap((entry) => (/props$/i.test(entry.key) && entry.value.kind === 'object' ? entry.value.entries : [entry]));
+}

@@ -6,6 +6,8 @@ export interface TeamInfo {
   identifier?: string;
   /** Where the identifier came from, so suggestions can say how sure they are. */
   source?: 'teams' | '_team entities' | 'teams map';
+  /** Two or more teams of the org have this title: its identifiers, none of which a rewrite may pick. */
+  ambiguous?: readonly string[];
 }
 
 export interface TeamDirectory {
@@ -32,8 +34,13 @@ export function buildTeamDirectory(
 ): TeamDirectory {
   const byTitle = new Map<string, TeamInfo>();
   const identifiers = new Set<string>();
+  const sameTitle = new Map<string, Set<string>>();
   const learn = (title: string, identifier: string | undefined, source: TeamInfo['source']) => {
     const known = byTitle.get(title);
+    // Two teams of the org titled alike: any title → identifier rewrite through it is a guess (issue 22).
+    if (source !== 'teams map' && identifier && known?.identifier && known.identifier !== identifier && known.source !== 'teams map') {
+      sameTitle.set(title, new Set([...(sameTitle.get(title) ?? [known.identifier]), identifier]));
+    }
     if (!known) byTitle.set(title, identifier ? { title, identifier, source } : { title });
     else if (!known.identifier && identifier) byTitle.set(title, { title, identifier, source });
     if (identifier) identifiers.add(identifier);
@@ -48,9 +55,17 @@ export function buildTeamDirectory(
     else identifiers.add(entity.identifier);
   }
   const notes: string[] = [];
+  for (const [title, ids] of sameTitle) {
+    byTitle.set(title, { title, ambiguous: [...ids].sort() });
+    notes.push(`teams: ${ids.size} teams are titled ${JSON.stringify(title)} (${[...ids].sort().join(', ')}): no rewrite goes through that title, and the provider's port_team reads of it fail`);
+  }
   const orgKnowsTeams = byTitle.size > 0 || identifiers.size > 0;
   for (const [title, identifier] of Object.entries(teamsMap)) {
     const known = byTitle.get(title);
+    if (known?.ambiguous) {
+      notes.push(`teams map: ${JSON.stringify(title)} → ${JSON.stringify(identifier)} is ignored: ${known.ambiguous.length} teams of the org have that title`);
+      continue;
+    }
     if (known?.identifier !== undefined && known.identifier !== identifier) {
       notes.push(`teams map: ${JSON.stringify(title)} → ${JSON.stringify(identifier)} is ignored: the org's ${known.source} already give ${JSON.stringify(known.identifier)}`);
       continue;

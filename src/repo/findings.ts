@@ -165,7 +165,10 @@ export function teamValuesFinding(
   const hints: string[] = [];
   if (rewrite !== undefined) hints.push(`Write \`${rewrite}\``);
   else if (titles.length > 0) hints.push('Replace each team title with its team identifier');
-  if (unknownIdentifier.length > 0) hints.push(unknownIdentifierHint(unknownIdentifier));
+  const ambiguous = unknownIdentifier.filter((title) => ctx.teams.byTitle.get(title)?.ambiguous);
+  const pending = unknownIdentifier.filter((title) => !ambiguous.includes(title));
+  if (pending.length > 0) hints.push(unknownIdentifierHint(pending));
+  for (const title of ambiguous) hints.push(`${JSON.stringify(title)} is the title of ${ctx.teams.byTitle.get(title)!.ambiguous!.join(' and ')}: write the identifier of the team meant (no rewrite is offered through a title two teams share)`);
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
   if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
   return fileFinding(entry.span, resourceTitle, {

@@ -53,6 +53,11 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: at(entry.span) };
     const label = `${type}.${name}`;
     provider.needs.push(...providerNeeds(type, block, ctx, at(entry.span)));
+    if (type === 'port_team') {
+      const shared = sharedTitleFinding(block, ctx, label);
+      if (shared) findings.push(shared);
+      continue;
+    }
     if (type === 'port_entity') {
       const found = entityTeamFinding(resolvedEntry(findEntry(block, 'teams', 'team'), resolve), ctx, label, "the entity's `teams`");
       if (found) findings.push(found);
@@ -118,6 +123,20 @@ function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] 
     }
   }
   return undefined;
+}
+
+/** A `port_team` whose name two `_team` entities of the org carry as title: the provider's reads of it fail. */
+function sharedTitleFinding(block: ObjectNode, ctx: RepoContext, label: string): FindingDraft | undefined {
+  const name = findEntry(block, 'name');
+  const title = stringValue(name?.value);
+  const ambiguous = title !== undefined ? ctx.teams.byTitle.get(title)?.ambiguous : undefined;
+  if (!name || !ambiguous) return undefined;
+  return fileFinding(name.span, label, {
+    category: 'external-ownership',
+    reason: `${ambiguous.length} teams of the org are titled ${JSON.stringify(title)} (${ambiguous.join(', ')}): the provider finds a port_team's _team entity by title, so its reads fail, and any title → identifier rewrite through it is ambiguous.`,
+    suggestion: `Give the teams distinct titles in the service (or delete the duplicate) before applying; then reference the one meant by its identifier.`,
+    verdict: 'breaks',
+  });
 }
 
 /** `_user` and `_team` become system blueprints: port_blueprint can no longer manage them. */

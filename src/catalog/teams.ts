@@ -37,8 +37,9 @@ export function buildTeamDirectory(
   const sameTitle = new Map<string, Set<string>>();
   const learn = (title: string, identifier: string | undefined, source: TeamInfo['source']) => {
     const known = byTitle.get(title);
-    // Two teams of the org titled alike: any title → identifier rewrite through it is a guess (issue 22).
-    if (source !== 'teams map' && identifier && known?.identifier && known.identifier !== identifier && known.source !== 'teams map') {
+    // Two _team entities titled alike: any title → identifier rewrite through it is a guess (issue 22).
+    // (The legacy teams list names each team once; its identifier and an entity's are one team's.)
+    if (source === '_team entities' && identifier && known?.identifier && known.identifier !== identifier && known.source === '_team entities') {
       sameTitle.set(title, new Set([...(sameTitle.get(title) ?? [known.identifier]), identifier]));
     }
     if (!known) byTitle.set(title, identifier ? { title, identifier, source } : { title });

@@ -63,14 +63,14 @@ export const relationOwnership: Rule = {
 
 /**
  * A relation to `_team` carries ownership only when its name or title says so (`owning_team`,
- * `responsible_team`, `owners`, `team`): `applies_to_team` or `ai_discovered_team` relate teams for
+ * `responsible_team`, `responders`, `owners`, `team`): `applies_to_team` or `ai_discovered_team` relate teams for
  * another reason, and moving them into ownership would give the entities owners they never had.
  */
-const OWNER_WORDS = /own|responsib|maintain|accountab|steward|^teams?$/i;
+const OWNER_WORDS = /own|respons|respond|maintain|accountab|steward|^teams?$/i;
 
 function saysOwner(relation: string, definition: JsonValue | undefined): boolean {
   const title = isObject(definition) && typeof definition.title === 'string' ? definition.title : '';
-  return OWNER_WORDS.test(relation) || /own|responsib|maintain/i.test(title);
+  return OWNER_WORDS.test(relation) || OWNER_WORDS.test(title);
 }
 
 /** A relation to `_team` that does not say it is ownership: the migration leaves it; a person decides. */

@@ -13,7 +13,7 @@ import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from '
 import { located, originOf, stringField, toSourceMapped, type Origin, type SourceMapped } from './located-json.js';
 import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
-import { ownershipRewrite, type Syntax } from './ownership-rewrite.js';
+import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
 import { redactFinding, secretFragments } from './redact-findings.js';
 
 export interface FileJudgement {
@@ -103,16 +103,9 @@ function keptOwnershipFinding(target: Placed, judgement: FileJudgement): Finding
   if (target.resource.kind !== 'blueprint' || target.json.ownership !== undefined || target.json.teamInheritance !== undefined) return undefined;
   const identifier = typeof target.json.identifier === 'string' ? target.json.identifier : undefined;
   const ownership = identifier !== undefined && !ctx.directOwnership.has(identifier) ? ctx.ownershipAfter?.get(identifier) : undefined;
-  const entry = target.origins.get('identifier')?.entry;
-  if (!ownership || !entry || identifier === '_team' || identifier === '_user') return undefined;
-  const rewrite = ownershipRewrite(entry, syntax, ownership);
-  return fileFinding(entry.span, resourceTitle(target, ''), {
-    category: 'external-ownership',
-    reason: `In the org "${identifier}" has ${ownership.type} ownership${ownership.path !== undefined ? ` over "${ownership.path}"` : ''} once migrated; this copy declares none, so its next apply sends the blueprint without ownership and strips it.`,
-    suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
-    rewrite,
-    verdict: 'breaks',
-  });
+  if (!ownership || identifier === '_team' || identifier === '_user') return undefined;
+  const reason = `In the org "${identifier}" has ${ownership.type} ownership${ownership.path !== undefined ? ` over "${ownership.path}"` : ''} once migrated; this copy declares none, so its next apply sends the blueprint without ownership and strips it.`;
+  return ownershipToAdd(target, resourceTitle(target, ''), syntax, ownership, reason);
 }
 
 /** A rule on the file with the repository's blueprints, or, when that throws, on the file alone. */
@@ -375,7 +368,9 @@ function inheritanceFinding(target: Placed, title: string | undefined, syntax: S
   // The beta case: inheritance over a direct `_team` relation becomes Direct ownership, the relation goes.
   const relationRemoved = category === 'team-relation-removed';
   const ownership = relationRemoved ? { type: 'Direct' as const } : path !== undefined ? { type: 'Inherited' as const, path } : undefined;
-  const rewrite = ownership && !hasOwnership ? ownershipRewrite(entry, syntax, ownership) : undefined;
+  // `team_inheritance = var.x`: the entry is the variable's line, where an ownership block has no place.
+  const inPlace = entry.span.source === target.resource.value.origin.node.span.source && entry.key !== undefined && /inheritance/i.test(entry.key);
+  const rewrite = ownership && !hasOwnership && inPlace ? ownershipRewrite(entry, syntax, ownership) : undefined;
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
     reason: hasOwnership
@@ -394,15 +389,27 @@ function inheritanceFinding(target: Placed, title: string | undefined, syntax: S
 }
 
 function directOwnershipFinding(target: Placed, title: string | undefined, syntax: Syntax): FindingDraft | undefined {
-  const entry: Entry | undefined = target.origins.get('identifier')?.entry;
-  if (!entry) return undefined;
   const identifier = String(target.json.identifier);
-  const rewrite = ownershipRewrite(entry, syntax, { type: 'Direct' });
-  return fileFinding(entry.span, title, {
+  return ownershipToAdd(target, title, syntax, { type: 'Direct' }, `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this copy has none, so its next apply sends the blueprint without ownership and strips it.`);
+}
+
+/**
+ * A finding at the resource's own `identifier` line with the ownership to add beside it. When the
+ * identifier is a variable (its line is in a *.tfvars file or a default), the finding names the
+ * resource and gives the block to add, with no rewrite to place in another file.
+ */
+function ownershipToAdd(target: Placed, title: string | undefined, syntax: Syntax, ownership: OwnershipValue, reason: string): FindingDraft | undefined {
+  const entry: Entry | undefined = target.origins.get('identifier')?.entry;
+  const own = target.resource.value.origin.node.span;
+  if (entry && entry.span.source === own.source) {
+    const rewrite = ownershipRewrite(entry, syntax, ownership);
+    return fileFinding(entry.span, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: 'breaks' });
+  }
+  const block = `ownership {type: "${ownership.type}"${ownership.path !== undefined ? `, path: "${ownership.path}"` : ''}}`;
+  return fileFinding({ ...own, end: Math.min(own.end, own.source.text.indexOf('\n', own.start) + 1 || own.end) }, title, {
     category: 'external-ownership',
-    reason: `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this copy has none, so its next apply sends the blueprint without ownership and strips it.`,
-    suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
-    rewrite,
+    reason,
+    suggestion: `Add ${block} to the resource, written as its other attributes are (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
     verdict: 'breaks',
   });
 }

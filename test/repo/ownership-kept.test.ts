@@ -62,3 +62,23 @@ resource "port_blueprint" "domain" {
     expect(brief(findings)).toEqual([{ at: 'index.ts:3', category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' }]);
   });
 });
+
+describe('an identifier given by a variable', () => {
+  test('the ownership finding stays on the resource, with no rewrite placed in the variable\'s file', async () => {
+    const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { scanRepositories } = await import('../../src/repo/scan.js');
+    const dir = await mkdtemp(join(tmpdir(), 'tma-idvar-'));
+    await mkdir(join(dir, 'infra'));
+    await writeFile(join(dir, 'infra/main.tf'), 'variable "bp" {\n  type = string\n}\nresource "port_blueprint" "svc" {\n  identifier = var.bp\n  title      = "Service"\n}\n');
+    await writeFile(join(dir, 'infra/terraform.tfvars'), 'bp = "service"\n');
+    const { findings } = await scanRepositories([dir], { catalog: undefined });
+    expect(findings).toEqual([]);
+    const scanned = await scanRepositories([dir], {
+      catalog: buildCatalog({ format: SNAPSHOT_FORMAT, organization: { id: 'o', name: 'o' }, blueprints: [{ identifier: 'domain', title: 'D', schema: { properties: {} } }, { identifier: 'service', title: 'S', schema: { properties: {} }, relations: { domain: { target: 'domain', many: false } }, teamInheritance: { path: 'domain' } }], entities: {} }),
+    });
+    expect(scanned.findings.map((f) => [f.location.split('/').slice(-2).join('/'), f.rewrite])).toEqual([['infra/main.tf:4', undefined]]);
+    expect(scanned.findings[0]!.suggestion).toContain('ownership {type: "Inherited", path: "domain"}');
+  });
+});

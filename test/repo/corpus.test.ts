@@ -22,6 +22,7 @@ interface Expected {
   findings: { at: string; category: string; verdict: string; rewrite?: string }[];
   org: { resource: string; category: string; verdict: string }[];
   quiet: string[];
+  advice: { configuration: string; floor: string }[];
 }
 const EXPECTED = JSON.parse(readFileSync(join(ROOT, 'expected.json'), 'utf8')) as Expected;
 
@@ -71,6 +72,9 @@ describe('the repository corpus: precision and recall as tests', () => {
     // Version advice is a note, never a finding; the 0.x configuration holds no team content, so no advice either.
     expect(report.findings.some((f) => /provider/i.test(f.evidence) && /version/.test(f.evidence))).toBe(false);
     expect((report.notes ?? []).filter((note) => note.includes('terraform/legacy'))).toEqual([]);
+    const advice = (report.notes ?? []).filter((note) => note.startsWith('review: Terraform configuration'));
+    expect(advice.map((note) => /configuration fixtures\/repo-corpus\/(\S+)\//.exec(note)?.[1])).toEqual(EXPECTED.advice.map((a) => a.configuration));
+    EXPECTED.advice.forEach((a, index) => expect(advice[index]).toContain(`≥ ${a.floor}`));
   });
 
   test('every patched .tf and .tfvars parses with HashiCorp\'s HCL parser and holds the intended values; a second scan finds nothing breaking', async () => {

@@ -114,17 +114,21 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const terraformValues = configurationValues(files);
   for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering, terraformValues });
   const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues };
-  const configurations = new Map<string, ProviderFacts[]>();
+  const providers = new Map<string, ProviderFacts[]>();
   for (const file of files) {
-    const provider = analyzeCandidate(file, judged, scan);
-    if (provider) configurations.set(posix.dirname(file.source.path), [...(configurations.get(posix.dirname(file.source.path)) ?? []), provider]);
+    const facts = analyzeCandidate(file, judged, scan);
+    const dir = posix.dirname(file.source.path);
+    if (facts) providers.set(dir, [...(providers.get(dir) ?? []), facts]);
   }
-  // Provider advice is one line per Terraform configuration (a directory), not per file or finding.
-  for (const [configuration, facts] of [...configurations].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const advice = providerAdvice(configuration === '.' ? '' : configuration, facts);
-    if (advice !== undefined) scan.notes.push(advice);
-  }
+  scan.notes.push(...providerAdviceNotes(providers));
   return scan;
+}
+
+/** Provider advice: one line per Terraform configuration (a directory), not per file or finding. */
+function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]>): string[] {
+  return [...configurations]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([configuration, facts]) => providerAdvice(configuration === '.' ? '' : configuration, facts) ?? []);
 }
 
 /** Entity files, mapping configs and workflows write entities, never blueprints: not read twice. */

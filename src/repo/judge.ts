@@ -100,6 +100,9 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
  */
 function keptOwnershipFinding(target: Placed, judgement: FileJudgement): FindingDraft | undefined {
   const { ctx, syntax } = judgement;
+  // Terraform and Pulumi re-send the whole blueprint on every apply; a JSON file (an integration's
+  // default blueprints.json, a one-off payload) is sent once, if at all.
+  if (syntax !== 'hcl' && syntax !== 'js' && syntax !== 'python') return undefined;
   if (target.resource.kind !== 'blueprint' || target.json.ownership !== undefined || target.json.teamInheritance !== undefined) return undefined;
   const identifier = typeof target.json.identifier === 'string' ? target.json.identifier : undefined;
   const ownership = identifier !== undefined && !ctx.directOwnership.has(identifier) ? ctx.ownershipAfter?.get(identifier) : undefined;

@@ -82,3 +82,11 @@ describe('an identifier given by a variable', () => {
     expect(scanned.findings[0]!.suggestion).toContain('ownership {type: "Inherited", path: "domain"}');
   });
 });
+
+describe("an integration's default blueprints.json", () => {
+  test('is sent once at install, not on every apply: no "next apply strips it" finding', async () => {
+    const { analyzeJsonPayload } = await import('../../src/repo/api-scripts.js');
+    const text = `[{"identifier": "service", "title": "Service", "schema": {"properties": {}}}]`;
+    expect(analyzeJsonPayload(sourceText('.port/resources/blueprints.json', text), ctx).findings).toEqual([]);
+  });
+});

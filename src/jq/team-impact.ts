@@ -201,11 +201,9 @@ export function assessTeamExpression(
     teams: teamsFor(context.teams, expression, unique(unknownLiterals)),
     queryIds,
     teamProperties: [...teamProperties],
+    removedRelations: impact.removedRelations,
   };
-  if (impact.removedRelations.length > 0) {
-    // A removed relation reads nothing after the migration: no context can hold it then.
-    impact.verdict = 'breaks';
-  } else if (runnable && spec) {
+  if (runnable && spec) {
     const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
@@ -214,7 +212,7 @@ export function assessTeamExpression(
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
-    impact.verdict = titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
+    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
   }
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
@@ -240,7 +238,7 @@ export function assessTeamExpression(
     else {
       impact.rewrite = rewrite;
       impact.rewriteChecked = provablyValid || compiles?.ok === true;
-      impact.rewriteProof = runnable && spec && relationReads.length === 0 ? proveRewrite(runnable.jq, expression, rewrite, spec, sink) : { proof: 'suggested', where: 'it was not run on the org\'s contexts' };
+      impact.rewriteProof = runnable && spec ? proveRewrite(runnable.jq, expression, rewrite, spec, sink) : { proof: 'suggested', where: 'it was not run on the org\'s contexts' };
     }
   }
   return impact;
@@ -270,7 +268,7 @@ function judgeByRunning(
   let literals: LiteralEvidence = 'plain';
   if (classification.class === 'same') {
     const first = teamCases(spec.directory, spec.teams)[0];
-    const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties) : {};
+    const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties, spec.removedRelations) : {};
     if (unfilledPaths(references.paths, sample).length > 0) literals = 'unfilled';
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = 'stand-in-only';

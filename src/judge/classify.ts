@@ -19,6 +19,8 @@ export interface ContextSpec {
   teams: readonly JudgeTeam[];
   queryIds: readonly string[];
   teamProperties: readonly string[];
+  /** Relations the migration removes that the expression reads. */
+  removedRelations?: readonly string[];
 }
 
 export interface Difference {
@@ -87,11 +89,11 @@ const MAX_CACHED = 5_000;
 
 /** The same objects for the same contexts: the engine writes each one's JSON text once. */
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, world, cases.length]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], world, cases.length]);
   let inputs = inputCache.get(key);
   if (!inputs) {
     if (inputCache.size >= MAX_CACHED) inputCache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations));
     inputCache.set(key, inputs);
   }
   return inputs;

@@ -124,9 +124,17 @@ const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team)
  * What the service evaluates the expression on, in one world. Team values are titles before and
  * identifiers after; a user's `teams` are `{name}` objects whose names stay titles in both worlds
  * (the service's own example `[.user.teams[].name]` reads titles before and after), while
- * `team` and `teamsIdentifiers` hold team values.
+ * `team` and `teamsIdentifiers` hold team values. `removedRelations` hold the entity's teams
+ * before the migration and are gone after it.
  */
-export function contextFor(kind: SampleKind, teamCase: TeamCase, world: World, queryIds: readonly string[], teamProperties: readonly string[]): JsonValue {
+export function contextFor(
+  kind: SampleKind,
+  teamCase: TeamCase,
+  world: World,
+  queryIds: readonly string[],
+  teamProperties: readonly string[],
+  removedRelations: readonly string[] = [],
+): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
   const entity = (identifier: string): JsonValue => {
@@ -134,7 +142,11 @@ export function contextFor(kind: SampleKind, teamCase: TeamCase, world: World, q
     const team = valuesIn(teams, world);
     const properties: Record<string, JsonValue> = {};
     for (const name of teamProperties) properties[name] = team;
-    return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: {} };
+    // A relation the migration removes points at the _team entities (their identifiers) before
+    // it, and is gone after it: its teams are the entity's `team` then.
+    const relations: Record<string, JsonValue> = {};
+    if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
+    return { identifier, title: identifier, blueprint: 'sample', team, properties, relations };
   };
   const user = (): JsonValue => {
     const teams = next();

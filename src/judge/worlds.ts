@@ -38,6 +38,9 @@ const PLACEHOLDERS: readonly JudgeTeam[] = [
   { title: 'Other Sample Team', identifier: 'other_sample_team', standIn: 'placeholder' },
 ];
 
+/** What stands for the identifier the migration will assign to a team we know only by title. */
+export const pendingIdentifier = (title: string) => `<identifier of ${title}>`;
+
 /** The slug most identifiers are: a normaliser that builds it fits exactly those teams. */
 export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 
@@ -82,6 +85,10 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   for (const team of teams) {
     const spellings = [team.title.toLowerCase(), team.identifier.toLowerCase()];
     if (spellings.some((s) => text.includes(s) || (s.length > 2 && squashed.includes(s.replace(/[^a-z0-9]+/g, ''))))) add(team);
+  }
+  // A title the org names without a known identifier: the migration assigns one, and it is not the title.
+  for (const team of directory.byTitle.values()) {
+    if (team.identifier === undefined && text.includes(team.title.toLowerCase())) add({ title: team.title, identifier: pendingIdentifier(team.title) });
   }
   const differing = teams.filter((t) => t.title !== t.identifier);
   add(differing.find((t) => slugOf(t.title) !== t.identifier));

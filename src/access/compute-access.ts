@@ -53,17 +53,17 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
     if (list) list.push(finding);
     else byResource.set(key, [finding]);
   }
-  const touched = permissionSites(catalog).flatMap((site) => {
-    const finding = causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []);
-    return finding ? [{ site, finding }] : [];
-  });
+  // Issue 21: every gate, not only those with a finding: a reference judged unaffected by mistake
+  // still shows here if its outcome flips for someone.
+  const touched = permissionSites(catalog).map((site) => ({ site, finding: causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []) }));
   const holders = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
   const changes: AccessChange[] = [];
   touched.forEach(({ site, finding }, index) => {
     const [before, after] = holders[index] as [Holders, Holders];
-    const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), finding: finding.id };
+    const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), ...(finding && { finding: finding.id }) };
     if (before.kind === 'undecidable' || after.kind === 'undecidable') {
-      changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
+      // Said only where a finding names the place: elsewhere nothing reads team values to flip.
+      if (finding) changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
       return;
     }
     const loses = users.filter((_, i) => before.holds[i] && !after.holds[i]).map((u) => u.email);
@@ -207,11 +207,15 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
  * them; otherwise users with the same teams are one context.
  */
 function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
-  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null];
+  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null, user.titles];
 }
 
+/**
+ * As action jq sees the user (public-api-facts.md): `teams` are `{name}` objects whose names are
+ * the titles before and after the migration; `team` and `teamsIdentifiers` hold team values.
+ */
 const USER_CONTEXT =
-  '({team: .[0], teams: .[0]} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
+  '({team: .[0], teamsIdentifiers: .[0], teams: (.[3] | map({name: .}))} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
 
 /** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
 function unknownDataRead(expression: string): string | undefined {

@@ -46,7 +46,7 @@ interface RuleEntity {
 export interface RuleJudgement {
   class: ReferenceClass;
   /** How many of the org's sampled entities match, before and after (contracts.md §3.4 `impact.rows`). */
-  rows: { before: number; after: number; read: number };
+  rows: { before: number; after: number; read: number; flipped: number };
   difference?: { context: string; before: string; after: string; standIn?: true };
 }
 
@@ -100,7 +100,7 @@ export function judgeTeamRule(
   const teams = teamsFor(directory, literals.join(' '), literals);
   const cases = ruleEntities(directory, entities, teams);
   const valuesIn = (entity: RuleEntity, world: World, written: readonly string[]) => (value.kind === 'user-teams' ? entity[world] : written);
-  const rows = { before: 0, after: 0, read: 0 };
+  const rows = { before: 0, after: 0, read: 0, flipped: 0 };
   let difference: RuleJudgement['difference'];
   let changed = false;
   for (const entity of cases) {
@@ -110,6 +110,7 @@ export function judgeTeamRule(
       rows.read++;
       if (before) rows.before++;
       if (after) rows.after++;
+      if (before !== after) rows.flipped++;
     }
     if (before !== after) {
       changed = true;

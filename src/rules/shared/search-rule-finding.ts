@@ -120,7 +120,10 @@ function judgedRuleFinding(
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };
-  if (judged.rows.read > 0) finding.impact = { rows: { before: judged.rows.before, after: judged.rows.after } };
+  if (judged.rows.read > 0) {
+    // A scorecard condition passes or fails per entity; a filter or dataset shows rows.
+    finding.impact = site.category === 'scorecard-rule' ? { scorecard: { flipped: judged.rows.flipped }, rows: { before: judged.rows.before, after: judged.rows.after } } : { rows: { before: judged.rows.before, after: judged.rows.after } };
+  }
   if (decision.verdict === 'unaffected') return finding;
   const newValue = typeof rule.value === 'string' ? translated[0]! : translated;
   const rewritten = { ...rule, value: newValue };

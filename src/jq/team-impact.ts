@@ -202,6 +202,7 @@ export function assessTeamExpression(
     queryIds,
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
+    seeds: unique(unknownLiterals),
   };
   if (runnable && spec) {
     const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams);

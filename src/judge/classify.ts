@@ -21,6 +21,8 @@ export interface ContextSpec {
   teamProperties: readonly string[];
   /** Relations the migration removes that the expression reads. */
   removedRelations?: readonly string[];
+  /** Strings the expression compares with that name no team: tried as an entity's identifier. */
+  seeds?: readonly string[];
 }
 
 export interface Difference {
@@ -42,7 +44,7 @@ export type Classification =
  * running the original before and the rewrite after.
  */
 export function classifyPair(jq: JqEngine, before: string, after: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
-  const cases = teamCases(spec.directory, spec.teams);
+  const cases = teamCases(spec.directory, spec.teams, spec.seeds);
   const beforeInputs = inputsOf(spec, cases, 'before');
   const afterInputs = inputsOf(spec, cases, 'after');
   // Every context is asked for at once (one jq request with the prefetching engine); a dry run
@@ -89,7 +91,7 @@ const MAX_CACHED = 5_000;
 
 /** The same objects for the same contexts: the engine writes each one's JSON text once. */
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], world, cases.length]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], world, cases.length]);
   let inputs = inputCache.get(key);
   if (!inputs) {
     if (inputCache.size >= MAX_CACHED) inputCache.clear();

@@ -116,7 +116,7 @@ export function judgeTeamRule(
       changed = true;
       // A difference on a real team outweighs one only a stand-in shows.
       if (!difference || (difference.standIn && !entity.standIn)) {
-        difference = { context: entity.label, before: before ? 'it matches' : 'it does not match', after: after ? 'it matches' : 'it does not match', ...(entity.standIn && { standIn: true as const }) };
+        difference = { context: entity.label, before: before ? 'a match' : 'no match', after: after ? 'a match' : 'no match', ...(entity.standIn && { standIn: true as const }) };
       }
     }
   }

@@ -26,10 +26,17 @@ export interface JudgeTeam {
 export interface TeamCase {
   label: string;
   teams: (slot: number) => readonly JudgeTeam[];
+  /**
+   * A string the expression compares with, written into the entities' identifier, title and
+   * blueprint, so a branch that only runs for one entity (`if .entity.identifier == "svc"`) runs.
+   */
+  seed?: string;
 }
 
 /** Ours: teams of the org tried one at a time per expression; more cost time, not insight. */
 const MAX_SINGLE_TEAMS = 8;
+/** Ours: strings of the expression tried as an entity's identifier; few expressions have more. */
+const MAX_SEEDS = 3;
 /** Ours: the "every team at once" context holds at most this many (a big org has hundreds). */
 const MAX_ALL_TEAMS = 40;
 
@@ -109,7 +116,7 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
  * different teams in different places (a diff's before and after, a user and an entity), and none
  * in one place against one in another.
  */
-export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]): TeamCase[] {
+export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = []): TeamCase[] {
   const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
   const [a, b] = picked;
   if (a && b) {
@@ -122,6 +129,7 @@ export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]
   for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
   if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
   cases.push({ label: 'no team', teams: () => [] });
+  for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
   return cases;
 }
 
@@ -153,7 +161,8 @@ export function contextFor(
     // it, and is gone after it: its teams are the entity's `team` then.
     const relations: Record<string, JsonValue> = {};
     if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
-    return { identifier, title: identifier, blueprint: 'sample', team, properties, relations };
+    const named = teamCase.seed ?? identifier;
+    return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };
   const user = (): JsonValue => {
     const teams = next();

@@ -106,6 +106,8 @@ function judgedRuleFinding(
       verdict: 'review',
     };
   }
+  // The service fills the values from the user's own teams: it follows them, as before this tool judged it.
+  if (ruleValue.kind === 'user-teams' && judged.class === 'same') return undefined;
   let evidence: LiteralEvidence = 'plain';
   if (judged.class === 'changed') {
     if (judged.difference?.standIn) evidence = 'stand-in-only';

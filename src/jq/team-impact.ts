@@ -227,6 +227,9 @@ export function assessTeamExpression(
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
+  // Proven whatever the verdict, so the work planned ahead of the rules (a dry run, where every
+  // answer is the same) holds it too; jq rejects a rewrite that does not compile, which proves nothing.
+  const proof = rewrite !== expression && runnable && spec && context.jq?.validate(rewrite).ok ? proveRewrite(runnable.jq, expression, rewrite, spec, sink) : undefined;
   // A read found only by running has no token to edit: a rewrite of the rest would still read it.
   // Nothing to change is nothing to rewrite: a title kept where titles stay (`[.user.teams[].name]`).
   if (rewrite !== expression && relationsByRunning.length === 0 && impact.verdict !== 'unaffected') {
@@ -239,7 +242,7 @@ export function assessTeamExpression(
     else {
       impact.rewrite = rewrite;
       impact.rewriteChecked = provablyValid || compiles?.ok === true;
-      impact.rewriteProof = runnable && spec ? proveRewrite(runnable.jq, expression, rewrite, spec, sink) : { proof: 'suggested', where: 'it was not run on the org\'s contexts' };
+      impact.rewriteProof = proof ?? { proof: 'suggested', where: 'it was not run on the org\'s contexts' };
     }
   }
   return impact;
@@ -266,23 +269,27 @@ function judgeByRunning(
     const decision = decide({ class: 'failed', sink, state, literals: 'plain' });
     return { verdict: decision.verdict, evaluation: `${decision.why} (${classification.error})`, jqFailure: { failure: classification.failure, error: classification.error } };
   }
+  // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
+  const readBack = identifiersAsTitles(expression, references, directory);
+  const asWritten = readBack !== undefined && jq.validate(readBack).ok ? classifyPair(jq, readBack, expression, spec, { teamValue }) : undefined;
   let literals: LiteralEvidence = 'plain';
+  let unfilled = '';
   if (classification.class === 'same') {
     const first = teamCases(spec.directory, spec.teams)[0];
     const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties, spec.removedRelations) : {};
-    if (unfilledPaths(references.paths, sample).length > 0) literals = 'unfilled';
+    const paths = unfilledPaths(references.paths, sample).map((p) => expression.slice(p.start, p.end));
+    if (paths.length > 0) {
+      literals = 'unfilled';
+      unfilled = ` (${unique(paths).join(', ')})`;
+    }
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = 'stand-in-only';
-    const readBack = identifiersAsTitles(expression, references, directory);
-    if (readBack !== undefined && jq.validate(readBack).ok) {
-      const pair = classifyPair(jq, readBack, expression, spec, { teamValue });
-      if (pair.class === 'same' || (pair.class === 'substituted' && teamValue)) literals = 'written-for-identifiers';
-    }
+    if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
   const decision = decide({ class: classification.class, sink, state, literals }, classification.difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
   const where = `run by jq on ${classification.contexts} contexts of ${SAMPLE_LABEL[spec.kind]} built from the org's teams${standIn}`;
-  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}`, class: classification.class };
+  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}${unfilled}`, class: classification.class };
 }
 
 /** The expression with every string literal that is a known team identifier (not also its title) written as that team's title. */

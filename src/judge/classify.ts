@@ -63,8 +63,10 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     if (failedAfter) return failedAfter;
     // A team value must follow the teams: one that stays a title while `$team` turns into
     // identifiers has changed, even though its text did not.
+    const unchanged = sameText(was, now);
+    if (unchanged && !options.teamValue) continue;
     const substitute = translated(was, toIdentifier);
-    if (sameText(was, now) && (!options.teamValue || sameText(substitute, now))) continue;
+    if (unchanged && sameText(substitute, now)) continue;
     const difference: Difference = { context: cases[i]!.label, before: describeResult(was), after: describeResult(now) };
     const standIn = cases[i]!.teams(0).some((t) => t.standIn) || cases[i]!.teams(1).some((t) => t.standIn);
     if (standIn) difference.standIn = true;
@@ -101,17 +103,34 @@ function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): 
   return inputs;
 }
 
-/** Title → identifier over every team the contexts hold. */
-function translation(directory: TeamDirectory, teams: readonly JudgeTeam[]): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const team of directory.byTitle.values()) if (team.identifier !== undefined) map.set(team.title, team.identifier);
-  for (const team of teams) map.set(team.title, team.identifier);
-  return map;
+export interface Translation {
+  toIdentifier: ReadonlyMap<string, string>;
+  /** Titles longest first, for replacing inside strings. */
+  titles: readonly string[];
 }
 
+const orgTranslations = new WeakMap<TeamDirectory, Translation>();
+
+/** Title → identifier over every team the contexts hold (the org's, built once, plus any stand-ins). */
+function translation(directory: TeamDirectory, teams: readonly JudgeTeam[]): Translation {
+  let base = orgTranslations.get(directory);
+  if (!base) {
+    const map = new Map<string, string>();
+    for (const team of directory.byTitle.values()) if (team.identifier !== undefined) map.set(team.title, team.identifier);
+    base = withTitles(map);
+    orgTranslations.set(directory, base);
+  }
+  const extra = teams.filter((team) => base.toIdentifier.get(team.title) !== team.identifier);
+  if (extra.length === 0) return base;
+  const map = new Map(base.toIdentifier);
+  for (const team of extra) map.set(team.title, team.identifier);
+  return withTitles(map);
+}
+
+const withTitles = (toIdentifier: Map<string, string>): Translation => ({ toIdentifier, titles: [...toIdentifier.keys()].filter((title) => title.length > 1).sort((a, b) => b.length - a.length) });
+
 /** Every title replaced by its identifier: whole strings, and titles inside strings (`"Payments, Platform"`). */
-export function translated(result: EvaluateResult, toIdentifier: ReadonlyMap<string, string>): EvaluateResult {
-  const titles = [...toIdentifier.keys()].filter((title) => title.length > 1).sort((a, b) => b.length - a.length);
+export function translated(result: EvaluateResult, { toIdentifier, titles }: Translation): EvaluateResult {
   const inString = (text: string): string => {
     const whole = toIdentifier.get(text);
     if (whole !== undefined) return whole;

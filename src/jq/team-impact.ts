@@ -275,7 +275,7 @@ function judgeByRunning(
   let literals: LiteralEvidence = 'plain';
   let unfilled = '';
   if (classification.class === 'same') {
-    const first = teamCases(spec.directory, spec.teams)[0];
+    const first = teamCases(spec.directory, spec.teams, [], spec.kind)[0];
     const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties, spec.removedRelations) : {};
     const paths = unfilledPaths(references.paths, sample).map((p) => expression.slice(p.start, p.end));
     if (paths.length > 0) {

@@ -44,7 +44,7 @@ export type Classification =
  * running the original before and the rewrite after.
  */
 export function classifyPair(jq: JqEngine, before: string, after: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
-  const cases = teamCases(spec.directory, spec.teams, spec.seeds);
+  const cases = teamCases(spec.directory, spec.teams, spec.seeds, spec.kind);
   const beforeInputs = inputsOf(spec, cases, 'before');
   const afterInputs = inputsOf(spec, cases, 'after');
   // Every context is asked for at once (one jq request with the prefetching engine); a dry run

@@ -34,7 +34,7 @@ export interface TeamCase {
 }
 
 /** Ours: teams of the org tried one at a time per expression; more cost time, not insight. */
-const MAX_SINGLE_TEAMS = 5;
+const MAX_SINGLE_TEAMS = 4;
 /** Ours: strings of the expression tried as an entity's identifier; few expressions have more. */
 const MAX_SEEDS = 3;
 /** Ours: the "every team at once" context holds at most this many (a big org has hundreds). */
@@ -128,16 +128,18 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
  * different teams in different places (a diff's before and after, a user and an entity), and none
  * in one place against one in another.
  */
-export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = []): TeamCase[] {
+export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = [], kind?: SampleKind): TeamCase[] {
+  // An entity alone has one place for teams: cases that vary by place repeat the others there.
+  const places = kind !== 'entity';
   const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
   const [a, b] = picked;
   if (a && b) {
     // One order is enough: reversing a list changes nothing between the worlds, and when the
     // org has a pair whose title and identifier orders differ, `a` and `b` are that pair's.
     cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
-    cases.push({ label: `"${a.title}" in one place and "${b.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [a] : [b]) });
+    if (places) cases.push({ label: `"${a.title}" in one place and "${b.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [a] : [b]) });
   }
-  if (a) cases.push({ label: `no team in one place and "${a.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [] : [a]) });
+  if (a && places) cases.push({ label: `no team in one place and "${a.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [] : [a]) });
   const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
   for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
   if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });

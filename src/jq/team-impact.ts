@@ -267,7 +267,12 @@ function judgeByRunning(
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
     const decision = decide({ class: 'failed', sink, state, literals: 'plain' });
-    return { verdict: decision.verdict, evaluation: `${decision.why} (${classification.error})`, jqFailure: { failure: classification.failure, error: classification.error } };
+    const what = classification.failure === 'timeout' ? 'its evaluation timed out' : 'jq crashed while evaluating it';
+    return {
+      verdict: decision.verdict,
+      evaluation: `run by jq on the org's contexts, ${what} (${classification.error}), so whether it changes with team identifiers is unknown`,
+      jqFailure: { failure: classification.failure, error: classification.error },
+    };
   }
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);

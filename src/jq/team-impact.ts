@@ -242,7 +242,9 @@ export function assessTeamExpression(
     else {
       impact.rewrite = rewrite;
       impact.rewriteChecked = provablyValid || compiles?.ok === true;
-      impact.rewriteProof = proof ?? { proof: 'suggested', where: 'it was not run on the org\'s contexts' };
+      // Without jq nothing is run, so nothing is proven or disproven: the proof stays unsaid.
+      if (proof) impact.rewriteProof = proof;
+      else if (runnable) impact.rewriteProof = { proof: 'suggested', where: 'jq could not run it on the org\'s contexts' };
     }
   }
   return impact;

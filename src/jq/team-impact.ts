@@ -214,7 +214,8 @@ export function assessTeamExpression(
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
-    impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
+    // Said only where jq is missing: an external payload is never sampled, and says nothing new.
+    if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
   }
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
   if (undecided !== undefined) impact.jqFailure ??= undecided;

@@ -77,7 +77,10 @@ function ruleEntities(directory: TeamDirectory, entities: readonly EntityRecord[
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true });
   }
   for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(team.standIn && { standIn: true as const }) });
-  if (teams.length > 1) out.push({ label: 'an entity of every team', before: teams.map((t) => t.title), after: teams.map((t) => t.identifier), real: false });
+  if (teams.length > 1) {
+    const standIn = teams.some((t) => t.standIn);
+    out.push({ label: 'an entity of every team', before: teams.map((t) => t.title), after: teams.map((t) => t.identifier), real: false, ...(standIn && { standIn: true as const }) });
+  }
   out.push({ label: 'an entity with no team', before: [], after: [], real: false });
   return out;
 }

@@ -117,7 +117,13 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   if (crossed) crossed.forEach(add);
   for (const team of differing) add(team);
   if (!directory.orgKnowsTeams) {
-    for (const literal of literals) if (literal.length > 0 && slugOf(literal) !== literal) add({ title: literal, identifier: slugOf(literal) || `${literal}_id`, standIn: 'literal' });
+    // Nothing says whether a literal is a title or an identifier: tried as a title, it shows both.
+    for (const literal of literals) {
+      if (literal.length === 0) continue;
+      // Identifiers hold no whitespace: such a literal can only be a title, whose identifier the migration assigns.
+      if (/\s/.test(literal)) add({ title: literal, identifier: pendingIdentifier(literal) });
+      else add({ title: literal, identifier: slugOf(literal) !== '' && slugOf(literal) !== literal ? slugOf(literal) : `${literal}_id`, standIn: 'literal' });
+    }
   }
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
   return picked;

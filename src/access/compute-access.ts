@@ -254,3 +254,22 @@ function compareChanges(a: AccessChange, b: AccessChange): number {
     compareText(a.input ?? '', b.input ?? '')
   );
 }
+
+/**
+ * contracts.md §3.4 `impact.users`: on each finding that changes a permission, how many people
+ * lose it and gain it, from the access entries that name it (several inputs or stages add up).
+ */
+export function withUserImpact(findings: readonly Finding[], access: readonly AccessChange[]): Finding[] {
+  const counts = new Map<string, { loses: number; gains: number }>();
+  for (const change of access) {
+    if (change.finding === undefined || (change.loses === undefined && change.gains === undefined)) continue;
+    const count = counts.get(change.finding) ?? { loses: 0, gains: 0 };
+    count.loses += change.loses?.length ?? 0;
+    count.gains += change.gains?.length ?? 0;
+    counts.set(change.finding, count);
+  }
+  return findings.map((finding) => {
+    const users = counts.get(finding.id);
+    return users ? { ...finding, impact: { ...finding.impact, users } } : finding;
+  });
+}

@@ -35,3 +35,21 @@ describe('calculation: (expression, teams) → (class, verdict)', () => {
     });
   }
 });
+
+describe('impact.entities on the finding', () => {
+  it('counts the blueprint\'s entities whose value changes, computed in jq on both worlds', () => {
+    const expression = '.team | index("QA") != null';
+    const entities = [
+      { identifier: 'a', team: ['QA'] },
+      { identifier: 'b', team: ['Alpha'] },
+      { identifier: 'c', team: ['QA', 'Beta'] },
+    ];
+    const snap = { ...snapshot(expression), entities: { service: entities } };
+    const { finding } = judged(jq, snap, 'calculationProperties.owners.calculation');
+    const toId = new Map([['QA', 'qa'], ['Alpha', 'z_alpha'], ['Beta', 'a_beta']]);
+    const run = (team: string[]) => JSON.stringify(jq.evaluate({ team }, expression));
+    const changed = entities.filter((e) => run(e.team) !== run(e.team.map((t) => toId.get(t)!))).length;
+    expect(changed).toBe(2);
+    expect(finding.impact?.entities).toMatchObject({ changed, read: 3, example: { identifier: 'a', before: 'true', after: 'false' } });
+  });
+});

@@ -53,3 +53,13 @@ describe('policy condition: (expression, teams, users) → (class, verdict, gain
     expect(accessAt(report, (c) => c.permission === 'execute').gains).toEqual(['ana@example.com']);
   });
 });
+
+describe('impact.users on the finding', () => {
+  it('counts who loses and gains, as report.access lists them', () => {
+    const { finding, report } = judged(jq, snapshot('.user.team | index("QA") != null'), 'permissions.execute.policy.conditions[0]');
+    const expected = expectedAccess(jq, 'policy', '.user.team | index("QA") != null');
+    expect(expected.loses.length).toBeGreaterThan(0);
+    expect(finding.impact?.users).toEqual({ loses: expected.loses.length, gains: expected.gains.length });
+    expect(report.access?.find((c) => c.finding === finding.id)?.loses).toEqual(expected.loses);
+  });
+});

@@ -9,13 +9,14 @@ import { describeResult } from '../jq/differential.js';
 import type { FindingImpact } from '../model/finding.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
+import { entitiesRead } from './read-entities.js';
 
 /** Ours: entities of a blueprint read per calculation; enough to say how many change. */
 const MAX_ENTITIES = 200;
 
 export function entityImpact(catalog: Catalog, blueprint: string, expression: string, removedRelations: ReadonlySet<string>): FindingImpact['entities'] | undefined {
   const jq = catalog.jq;
-  const entities = (catalog.entities.get(blueprint) ?? []).slice(0, MAX_ENTITIES);
+  const entities = entitiesRead(catalog, blueprint).slice(0, MAX_ENTITIES);
   if (!jq || entities.length === 0) return undefined;
   const toId = new Map<string, string>();
   const toTitle = new Map<string, string>();

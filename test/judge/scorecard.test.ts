@@ -29,7 +29,8 @@ const LOCATION = 'rules[0].query.conditions[0]';
 
 function expectedFlipped(operator: string, values: string[]): number {
   const toId = new Map(TEAMS.map((t) => [t.name, t.identifier]));
-  return SERVICES.filter((s) => expectedRuleClass.match(jq, operator, s.team, values) !== expectedRuleClass.match(jq, operator, s.team.map((t) => toId.get(t)!), values)).length;
+  // Measured on what a live run reads: a sample of five entities that hold teams.
+  return SERVICES.filter((s) => s.team.length > 0).slice(0, 5).filter((s) => expectedRuleClass.match(jq, operator, s.team, values) !== expectedRuleClass.match(jq, operator, s.team.map((t) => toId.get(t)!), values)).length;
 }
 
 describe('scorecard: (condition, teams, entities) → (class, verdict, flipped)', () => {

@@ -3,6 +3,7 @@ import { partitionTeamValues, unknownIdentifierHint } from '../../catalog/teams.
 import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
 import { decide, type LiteralEvidence, type MigrationState } from '../../judge/decision-table.js';
+import { entitiesRead } from '../../judge/read-entities.js';
 import { judgeTeamRule, knownOperator, valuesAsTitles, type RuleValue } from '../../judge/query-rule.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
@@ -95,7 +96,7 @@ function judgedRuleFinding(
   const operator = String(rule.operator);
   const literals = values.filter((v) => !SERVICE_TEMPLATE.test(v));
   const ruleValue: RuleValue = literals.length === 0 ? { kind: 'user-teams' } : { kind: 'literals', values: literals };
-  const entities = site.blueprint !== undefined ? (catalog.entities.get(site.blueprint) ?? []) : [];
+  const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
   const judged = judgeTeamRule(catalog.teams, operator, ruleValue, entities);
   if (!judged) {
     if (!knownOperator(operator) && titles.length + pending.length === 0 && literals.length === 0) return undefined;

@@ -77,6 +77,8 @@ export interface LiveServiceSightings {
   retryAfter: number;
   /** Requests that gave up at a rate-limit cap rather than wait. */
   capped: number;
+  /** Blueprints searches answered with in `failedBlueprints`. */
+  failedBlueprints: number;
 }
 
 export interface SearchQuery {
@@ -91,11 +93,21 @@ export interface SearchOptions {
   sample?: boolean;
   /** Each page as it arrives; false stops paging (not a gap: the caller asked to stop). */
   onPage?: (entities: JsonObject[]) => boolean | void;
+  /**
+   * Blueprints a page names in `failedBlueprints` (the search across blueprints, public-api-facts.md):
+   * the service could not search them, so their absence from `entities` says nothing.
+   */
+  onFailedBlueprints?: (blueprints: string[]) => void;
+}
+
+export interface RequestHooks {
+  /** Called once, when the first attempt did not succeed and a retry or a rate-limit wait follows. */
+  onRetry?: () => void;
 }
 
 export interface ApiClient {
   /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
-  get(path: string, key: string): Promise<unknown>;
+  get(path: string, key: string, hooks?: RequestHooks): Promise<unknown>;
   /**
    * Search a blueprint's entities (every blueprint's when `blueprintId` is undefined), following
    * `next` until the pages end. `limit` is the page size (at most 1000, the service's maximum).
@@ -149,7 +161,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const concurrency = createConcurrencyController(options.concurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
-  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0, seen: { resetSeconds: 0, resetEpoch: 0, retryAfter: 0, capped: 0 } };
+  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0, seen: { resetSeconds: 0, resetEpoch: 0, retryAfter: 0, capped: 0, failedBlueprints: 0 } };
   /** For stats only: the latest time any class is held until (concurrent waits count once). */
   let heldUntil = 0;
   let token: Token | undefined =
@@ -380,7 +392,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
-  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean): Promise<TransportResponse> => {
+  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean, hooks: RequestHooks = {}): Promise<TransportResponse> => {
     const url = new URL(path, options.baseUrl);
     assertReadOnly(method, url, options.baseUrl);
     const cls = classOf(requestClassOf(url.pathname));
@@ -435,6 +447,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       if (decision.action === 'retry') {
         stats.retries++;
+        if (attempt === 0) hooks.onRetry?.();
         if (decision.reason === 'rate-limit') {
           state.rateLimitRetries++;
           const until = options.now() + decision.waitMs;
@@ -507,8 +520,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   // Concurrency is held per attempt inside `send`, so a retry's backoff holds no slot.
-  const call = async (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> => {
-    const response = await send(method, path, body, true);
+  const call = async (method: 'GET' | 'POST', path: string, body: unknown, hooks?: RequestHooks): Promise<JsonObject> => {
+    const response = await send(method, path, body, true, hooks);
     if (response.status === 401) {
       const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
       throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
@@ -517,12 +530,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   return {
-    async get(path, key) {
-      const payload = await call('GET', path, undefined);
+    async get(path, key, hooks) {
+      const payload = await call('GET', path, undefined, hooks);
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
-    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage }) {
+    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage, onFailedBlueprints }) {
       const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
       const path = blueprintId === undefined ? '/v1/entities/search' : `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
       // With onPage the caller keeps what it needs of each page: memory stays flat in org size.
@@ -536,6 +549,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (from !== undefined) body.from = from;
         const payload = await call('POST', path, body);
         if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
+        const failed = Array.isArray(payload.failedBlueprints) ? payload.failedBlueprints.filter((id): id is string => typeof id === 'string') : [];
+        if (failed.length > 0) {
+          stats.seen.failedBlueprints += failed.length;
+          // A gap the caller must name; without a listener the read cannot be trusted at all.
+          if (!onFailedBlueprints) throw new ApiError(`POST ${path}: the service could not search ${failed.map((id) => JSON.stringify(id)).join(', ')} (failedBlueprints)`);
+          onFailedBlueprints(failed);
+        }
         const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
         read += found.length;
         // onPage answering false ends the search there: the caller has what it needs.

@@ -160,6 +160,9 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   return [...byId.values()];
 }
 
+/** The blueprints whose entities are searched one by one: `_team` (the directory), and those with entities still to move. */
+const searchedWhole = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).some((search) => search.kind === 'pending');
+
 /** `$team` samples of every blueprint that needs one, in one search across blueprints; a failure is a gap of each. */
 async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<Map<string, EntityRecord[]>> {
   const candidates = blueprints.filter((b) => plannedEntitySearches(b).some((search) => search.kind === 'ownership-sample')).map((b) => idOf(b) as string);
@@ -218,56 +221,29 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     release();
   };
   const organizationRead = attempt(tracker, 'organization', () => readOrganization(client, startLists));
-  const listsRead = listsMayStart.then(() =>
-    Promise.all([
-      attempt(tracker, 'blueprints', async () => objectsIn(await client.get('/v1/blueprints', 'blueprints'), 'blueprints')),
-      ...LISTS.map((list) => attempt(tracker, list.key, async () => objectsIn(await client.get(list.path, list.payload), list.key))),
-    ]),
-  );
+  const listRead = (path: string, key: string, payload: string) =>
+    handled(listsMayStart.then(() => attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key))));
+  const blueprintsRead = listRead('/v1/blueprints', 'blueprints', 'blueprints');
+  const listReads = LISTS.map((list) => listRead(list.path, list.key, list.payload));
+  // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
+  // Beside the lists: nothing it needs comes from them.
+  tracker.total += 1;
+  const usersRead = handled(listsMayStart.then(() => attempt(tracker, 'users', () => fetchUsers(client))));
   let organization: JsonObject | undefined;
   try {
     organization = await organizationRead;
   } catch (error) {
-    // Lists started on a retry land before the run stops, so nothing runs on after it.
-    if (listsStarted) await listsRead.catch(() => undefined);
+    // Reads started on a retry land before the run stops, so nothing runs on after it.
+    if (listsStarted) await Promise.allSettled([blueprintsRead, ...listReads, usersRead]);
     throw error;
   }
   startLists();
-  const [blueprints, ...lists] = await listsRead;
-
-  const snapshot: OrgSnapshot = {
-    format: SNAPSHOT_FORMAT,
-    organization: toOrganization(organization),
-    blueprints: blueprints ?? [],
-  };
   // Issue 25: the service's own word on the migration, kept even where the organization record is trimmed.
-  const flag = organization ? featureFlagState(snapshot.organization) : undefined;
-  if (flag !== undefined) snapshot.migrationState = { migrated: flag, source: 'feature-flag' };
-  LISTS.forEach((list, index) => {
-    const value = lists[index];
-    if (value) (snapshot as Record<string, unknown>)[list.key] = value;
-  });
+  const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
 
-  // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
-  tracker.total += 1;
-  const users = await attempt(tracker, 'users', () => fetchUsers(client));
-  if (users) snapshot.users = users;
-
-  const blueprintIds = identifiers(blueprints);
-  // Only the permissions that can hold a team entry (permission-plan.ts); the report notes the rest.
-  const actionIds = permissionTargets(snapshot.actions, isAutomation);
-  const pageIds = permissionTargets(snapshot.pages, isEntityPage);
-  const searched = (blueprints ?? []).filter((b) => idOf(b) === TEAM_BLUEPRINT || plannedEntitySearches(b).some((search) => search.kind === 'pending'));
-  // After the migration only: did a data migration (POST /v1/migrations) complete for each blueprint that keeps teams in a relation?
-  const moved = flag === true ? relationOwnershipCandidates(blueprints ?? []) : [];
-  tracker.total += blueprintIds.length + actionIds.length + pageIds.length + searched.length + moved.length + 1;
-  onEvent({
-    type: 'phase',
-    phase: `permissions of ${blueprintIds.length} blueprint(s), ${actionIds.length} action(s), ${pageIds.length} page(s); entities of ${searched.length} blueprint(s) and $team samples`,
-  });
-
-  const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) =>
-    Promise.all(
+  const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) => {
+    tracker.total += ids.length;
+    return Promise.all(
       ids.map(async (id) => {
         const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
         const permissions = await attempt(tracker, `permissions of ${kind} "${id}"`, async () =>
@@ -276,27 +252,61 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
         return [id, permissions] as const;
       }),
     );
-  // Every read of this phase is independent: one list, so one more fetch is one more line.
-  const [blueprintPermissions, actionPermissions, pagePermissions, entities, samples, migrations] = await Promise.all([
-    permissionsOf('blueprint', 'blueprints', blueprintIds),
-    permissionsOf('action', 'actions', actionIds),
-    permissionsOf('page', 'pages', pageIds),
-    Promise.all(
-      searched.map(async (blueprint) => {
-        const id = idOf(blueprint) as string;
-        return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
-      }),
-    ),
-    readOwnershipSamples(client, tracker, blueprints ?? []),
-    Promise.all(moved.map(async (id) => [id, await attempt(tracker, `data migrations of blueprint "${id}"`, () => readCompletedMigrations(client, id))] as const)),
-  ]);
+  };
+  // Issue 25 item 4: each read that depends on a list starts as soon as that list is in, so a retry
+  // of one list (or of the users) holds only what needs it, not the whole second phase.
+  // Chained on the organization too: nothing of this phase starts for an org that could not be read.
+  const blueprintReads = handled(
+    Promise.all([blueprintsRead, organizationRead]).then(async ([blueprints, organizationRecord]) => {
+      const flag = organizationRecord ? featureFlagState(toOrganization(organizationRecord)) : undefined;
+      const searched = (blueprints ?? []).filter(searchedWhole);
+      // After the migration only: did a data migration (POST /v1/migrations) complete for each blueprint that keeps teams in a relation?
+      const moved = flag === true ? relationOwnershipCandidates(blueprints ?? []) : [];
+      tracker.total += searched.length + moved.length + 1;
+      const [permissions, entities, samples, migrations] = await Promise.all([
+        permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
+        Promise.all(
+          searched.map(async (blueprint) => {
+            const id = idOf(blueprint) as string;
+            return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
+          }),
+        ),
+        readOwnershipSamples(client, tracker, blueprints ?? []),
+        Promise.all(moved.map(async (id) => [id, await attempt(tracker, `data migrations of blueprint "${id}"`, () => readCompletedMigrations(client, id))] as const)),
+      ]);
+      return { permissions, entities, samples, migrations, moved };
+    }),
+  );
+  // Only the permissions that can hold a team entry (permission-plan.ts); the report notes the rest.
+  const listIndex = (key: string) => LISTS.findIndex((list) => list.key === key);
+  const actionReads = handled(Promise.all([listReads[listIndex('actions')]!, organizationRead]).then(([actions]) => permissionsOf('action', 'actions', permissionTargets(actions, isAutomation))));
+  const pageReads = handled(Promise.all([listReads[listIndex('pages')]!, organizationRead]).then(([pages]) => permissionsOf('page', 'pages', permissionTargets(pages, isEntityPage))));
 
-  if (blueprints) snapshot.blueprintPermissions = definedEntries(blueprintPermissions);
+  const [blueprints, ...lists] = await Promise.all([blueprintsRead, ...listReads]);
+  const snapshot: OrgSnapshot = {
+    format: SNAPSHOT_FORMAT,
+    organization: toOrganization(organization),
+    blueprints: blueprints ?? [],
+  };
+  if (flag !== undefined) snapshot.migrationState = { migrated: flag, source: 'feature-flag' };
+  LISTS.forEach((list, index) => {
+    const value = lists[index];
+    if (value) (snapshot as Record<string, unknown>)[list.key] = value;
+  });
+  onEvent({
+    type: 'phase',
+    phase: `permissions of ${identifiers(blueprints).length} blueprint(s), ${permissionTargets(snapshot.actions, isAutomation).length} action(s), ${permissionTargets(snapshot.pages, isEntityPage).length} page(s); entities of ${(blueprints ?? []).filter(searchedWhole).length} blueprint(s) and $team samples`,
+  });
+
+  const users = await usersRead;
+  if (users) snapshot.users = users;
+  const [perBlueprint, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, actionReads, pageReads]);
+  if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
-  if (blueprints) snapshot.entities = { ...Object.fromEntries(samples), ...definedEntries(entities) };
-  if (moved.length > 0) snapshot.migrations = definedEntries(migrations);
-  snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: moved.length });
+  if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities) };
+  if (perBlueprint.moved.length > 0) snapshot.migrations = definedEntries(perBlueprint.migrations);
+  snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: perBlueprint.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.
@@ -316,6 +326,15 @@ async function readOrganization(client: ApiClient, onRetry: () => void): Promise
     const reason = isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message;
     throw new ApiUnreachableError(reason, error.status, { cause: error });
   }
+}
+
+/**
+ * A read started ahead of the await that collects it: a fatal failure (credentials) is still thrown
+ * there, but may not surface as an unhandled rejection while an earlier await is pending.
+ */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 function definedEntries<T>(entries: ReadonlyArray<readonly [string, T | undefined]>): Record<string, T> {

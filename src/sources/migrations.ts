@@ -5,16 +5,17 @@ import { isObject, type JsonObject } from '../model/json.js';
 import { idOf } from './permission-plan.js';
 
 /**
- * Blueprints of the org's own that keep teams in a relation to `_team` without teamInheritance or
- * Inherited ownership: those the relation-ownership rule reads, and the only ones a data migration
- * (`POST /v1/migrations`, public-api-facts.md) can be for.
+ * Blueprints of the org's own that keep teams in a relation to `_team` without teamInheritance and
+ * with Direct ownership: those the relation-ownership rule reads whose data a migration
+ * (`POST /v1/migrations`, public-api-facts.md) can have moved. The data move needs Direct
+ * ownership first (spec 4.2), so for the others no completed migration can exist: not asked.
  */
 export function relationOwnershipCandidates(blueprints: readonly JsonObject[]): string[] {
   return blueprints
     .filter((blueprint) => {
       const id = idOf(blueprint);
       if (id === undefined || id.startsWith('_') || teamInheritancePath(blueprint) !== undefined) return false;
-      if (isObject(blueprint.ownership) && blueprint.ownership.type === 'Inherited') return false;
+      if (!isObject(blueprint.ownership) || blueprint.ownership.type !== 'Direct') return false;
       return Object.values(relationsOf(blueprint)).some((relation) => relation.target === TEAM_BLUEPRINT);
     })
     .map((blueprint) => idOf(blueprint) as string)

@@ -47,13 +47,11 @@ describe('the migration state from the service\'s feature flag', () => {
       expect((await run(['snapshot', '--api-url', sandbox.url, '--out', file, '--quiet'], { PORT_TOKEN: sandbox.token }, clock)).code).toBe(0);
       const recorded = await readSnapshot(file);
       expect(recorded.migrationState).toEqual({ migrated: true, source: 'feature-flag' });
-      // The blueprints that keep teams in a relation to _team (not those inheriting over it).
-      expect(sandbox.requests.filter((r) => r.path.startsWith('/v1/migrations')).map((r) => r.path).sort()).toEqual([
-        '/v1/migrations?blueprint=legacy_app&status=COMPLETED',
-        '/v1/migrations?blueprint=migrated&status=COMPLETED',
-      ]);
-      expect(recorded.migrations).toEqual({ legacy_app: [], migrated: [{ id: 'mig_1', status: 'COMPLETED', sourceBlueprint: 'migrated', createdAt: '2025-07-01T10:00:00Z' }] });
-      expect(recorded.liveService).toMatchObject({ featureFlags: true, migrationsRead: 2, failedBlueprints: 0 });
+      // Only the blueprint that keeps teams in a relation to _team with Direct ownership, which a data
+      // move needs first (spec 4.2): not legacy_app (no ownership), not those inheriting over one.
+      expect(sandbox.requests.filter((r) => r.path.startsWith('/v1/migrations')).map((r) => r.path)).toEqual(['/v1/migrations?blueprint=migrated&status=COMPLETED']);
+      expect(recorded.migrations).toEqual({ migrated: [{ id: 'mig_1', status: 'COMPLETED', sourceBlueprint: 'migrated', createdAt: '2025-07-01T10:00:00Z' }] });
+      expect(recorded.liveService).toMatchObject({ featureFlags: true, migrationsRead: 1, failedBlueprints: 0 });
       // The read-only promise, from the sandbox's own log.
       expect(sandbox.requests.map((r) => `${r.method} ${r.path}`).filter((line) => !READ_ONLY.some((pattern) => pattern.test(line)))).toEqual([]);
 

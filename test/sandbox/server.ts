@@ -47,6 +47,8 @@ export interface SandboxOptions {
   /** Every Nth request (1-based, all requests counted) answers `failStatus` (503 by default). */
   failEvery?: number;
   failStatus?: number;
+  /** Each request fails (`failStatus`) with this chance, drawn from a seeded generator: failures at random, the same for a seed. */
+  failRandomly?: { rate: number; seed: number };
   /** Forced answers: the first `times` matching requests (all when absent) get `status`. */
   faults?: Array<{ method?: string; path: string; status: number; times?: number }>;
   /** Users as the service holds them (names, ids, pictures …); by default the snapshot's `users`. */
@@ -122,6 +124,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const requests: LoggedRequest[] = [];
   const faults = (options.faults ?? []).map((fault) => ({ ...fault, used: 0 }));
   let count = 0;
+  const failDraw = options.failRandomly ? seededRandom(options.failRandomly.seed) : undefined;
   let window = { index: -1, used: 0, endsAt: 0 };
 
   const blueprintIds = new Set(snapshot.blueprints.map((b) => b.identifier).filter((id): id is string => typeof id === 'string'));
@@ -312,7 +315,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (rateLimitHeaders(response, false)) {
       throw new HttpError(429, 'rate_limited', 'too many requests');
     }
-    if (options.failEvery && nth % options.failEvery === 0) {
+    if ((options.failEvery && nth % options.failEvery === 0) || (failDraw && failDraw() < (options.failRandomly?.rate ?? 0))) {
       throw new HttpError(options.failStatus ?? 503, 'unavailable', 'injected failure');
     }
     const hugeReset = options.hostile?.hugeReset;
@@ -435,4 +438,16 @@ function decodeCursor(cursor: Json): number {
   const match = /^offset:(\d+)$/.exec(text);
   if (!match) throw new HttpError(422, 'invalid_request', '"from" is not a cursor this sandbox issued');
   return Number(match[1]);
+}
+
+/** mulberry32: a small seeded generator, so a seed gives the same failures on every machine. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }

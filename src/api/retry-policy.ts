@@ -71,9 +71,15 @@ export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
   return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
 }
 
+/**
+ * Ours: a 429 is never retried at once. A reset of 0, or an epoch already past by our clock (the
+ * two clocks differ by a second or more), would otherwise spend every 429 retry in a burst.
+ */
+export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+
 /** §8.3.3 and the Errors table: prefer `x-ratelimit-reset`, else the documented fallback. */
 export function rateLimitWaitMs(policy: RetryPolicy, resetSeconds: number | undefined): number {
-  return (resetSeconds ?? policy.defaultResetSeconds) * 1_000;
+  return Math.max(MIN_RATE_LIMIT_WAIT_MS, (resetSeconds ?? policy.defaultResetSeconds) * 1_000);
 }
 
 /** Decide what follows one attempt. Pure: the caller owns the state and the sleeping. */

@@ -43,6 +43,11 @@ describe('the client waits as the service asks', () => {
     expect(clock.sleeps).toEqual([7_000]);
     expect(client.stats().seen).toMatchObject({ resetEpoch: 1, resetSeconds: 0 });
   });
+  it('a 429 whose epoch reset is already past by our clock (skew) still waits a second, never retries at once', async () => {
+    const { client, clock } = clientWith([{ status: 429, headers: { 'x-ratelimit-reset': String(Date.UTC(2025, 0, 1) / 1_000 - 3) } }, { status: 429, headers: { 'x-ratelimit-reset': '0' } }, OK]);
+    await client.get('/v1/blueprints', 'blueprints');
+    expect(clock.sleeps).toEqual([1_000, 1_000]);
+  });
   it('a 429 with Retry-After only waits Retry-After, not the 60 s fallback', async () => {
     const { client, clock } = clientWith([{ status: 429, headers: { 'retry-after': '3' } }, OK]);
     await client.get('/v1/blueprints', 'blueprints');

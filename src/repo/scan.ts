@@ -66,6 +66,9 @@ const OWN_FORMATS: ReadonlySet<string> = new Set([SNAPSHOT_FORMAT, 'impact-repor
 /** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
 export function ownDocumentKind(text: string): string | undefined {
   if (!/^\s*\{/.test(text)) return undefined;
+  // Parsed only when one of the keys that tell is in the text: a scan no longer parses every JSON
+  // file once more just to learn it is not ours (issue 25 item 4).
+  if (!/"(format|\$schema|runs)"/.test(text)) return undefined;
   let document: unknown;
   try {
     document = JSON.parse(text);

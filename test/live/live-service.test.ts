@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATED_FEATURE_FLAG } from '../../src/catalog/migration-state.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { createFetchTransport, type Transport } from '../../src/api/transport.js';
+import type { FakeClock } from '../helpers/fake-clock.js';
 import { createTimerClock } from '../helpers/timer-clock.js';
 import { startSandbox } from '../sandbox/server.js';
 import { loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
@@ -133,6 +134,30 @@ describe('the service\'s rate limits and partial answers', () => {
       expect(report.incomplete).toContainEqual({ resource: 'entities of blueprint "service"', reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
       expect(report.findings.filter((finding) => finding.category === 'ownership-direct').map((finding) => finding.resource.identifier)).not.toContain('service');
     });
+  });
+
+  it('a retry of one list holds only what needs it: blueprint permissions are read while the actions list waits its backoff', async () => {
+    // Real time (the backoff costs a real second): what matters is what is sent during it.
+    const clock: FakeClock = { now: Date.now, date: () => new Date(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), sleeps: [] };
+    const sandbox = await startSandbox({ snapshot: await loadFixture(), idleTimeoutMs: 30_000, faults: [{ method: 'GET', path: '/v1/actions?version=v2', status: 503, times: 1 }] });
+    try {
+      const sent: Array<{ path: string; at: number }> = [];
+      const fetchTransport = createFetchTransport();
+      const transport: Transport = (request) => {
+        sent.push({ path: new URL(request.url).pathname, at: clock.now() });
+        return fetchTransport(request);
+      };
+      const start = clock.now();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet', '--concurrency', '32'], { PORT_TOKEN: sandbox.token }, clock, { transport });
+      expect(result.code).toBe(0);
+      const first = (pattern: RegExp) => Math.min(...sent.filter((request) => pattern.test(request.path)).map((request) => request.at - start));
+      const [, retried] = sent.filter((request) => request.path === '/v1/actions').map((request) => request.at - start);
+      expect(retried).toBeGreaterThanOrEqual(1_000);
+      expect(first(/^\/v1\/blueprints\/[^/]+\/permissions$/)).toBeLessThan(retried! - 500);
+      expect(first(/^\/v1\/actions\/[^/]+\/permissions$/)).toBeGreaterThan(retried!);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('a retry of the organization holds nothing else: the lists are read while it waits its backoff', async () => {

@@ -1,5 +1,5 @@
 import { ApiAuthError, ApiShapeError, ApiUnreachableError, isNotTheApi, MAX_SEARCH_PAGE, type ApiClient, type SearchQuery } from '../api/client.js';
-import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
@@ -36,6 +36,8 @@ const TEAM_PAGE_SIZE = MAX_SEARCH_PAGE;
 /** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
 const MAX_TEAM_ENTITIES = 50_000;
 const ENTITY_FIELDS = ['$identifier', '$title', '$team', 'relations'];
+/** Ours: a bound on the `_user` entities read after the migration; far above any org's members. */
+const MAX_USER_ENTITIES = 200_000;
 /** Ours: a bound on entities still to move per relation; the rule reports their count. */
 const MAX_PENDING_ENTITIES = 100_000;
 
@@ -152,6 +154,18 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   };
   if (id === TEAM_BLUEPRINT) {
     await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS, onPage: keep });
+  } else if (id === USER_BLUEPRINT) {
+    // After the migration a user's teams are `_user` entities' `team` (identifiers, keyed by the
+    // email as identifier): only those two are asked for and kept; a name or anything else of a
+    // user never is (contracts.md §3.1 keeps users to email, teams and roles).
+    const keepUsers = (entities: JsonObject[]) => {
+      for (const entity of entities) {
+        const identifier = idOf(entity);
+        if (identifier === undefined || byId.has(identifier)) continue;
+        byId.set(identifier, entity.team === undefined || entity.team === null ? { identifier } : { identifier, team: entity.team });
+      }
+    };
+    await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: MAX_SEARCH_PAGE, maxEntities: MAX_USER_ENTITIES, include: ['$identifier', '$team'], onPage: keepUsers });
   } else {
     for (const { query, maxEntities } of plannedEntitySearches(blueprint).filter((search) => search.kind === 'pending')) {
       await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, onPage: keep });
@@ -259,7 +273,8 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const blueprintReads = handled(
     Promise.all([blueprintsRead, organizationRead]).then(async ([blueprints, organizationRecord]) => {
       const flag = organizationRecord ? featureFlagState(toOrganization(organizationRecord)) : undefined;
-      const searched = (blueprints ?? []).filter(searchedWhole);
+      // Issue 25: after the migration, users' team identifiers from the `_user` entities.
+      const searched = (blueprints ?? []).filter((blueprint) => searchedWhole(blueprint) || (flag === true && idOf(blueprint) === USER_BLUEPRINT));
       // After the migration only: did a data migration (POST /v1/migrations) complete for each blueprint that keeps teams in a relation?
       const moved = flag === true ? relationOwnershipCandidates(blueprints ?? []) : [];
       tracker.total += searched.length + moved.length + 1;

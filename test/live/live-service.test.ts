@@ -72,6 +72,28 @@ describe('the migration state from the service\'s feature flag', () => {
     });
   });
 
+  it("flag on with a _user blueprint: users' team identifiers read from its entities, email and team only", async () => {
+    const base = await fixtureWith([MIGRATED_FEATURE_FLAG]);
+    const snapshot: OrgSnapshot = {
+      ...base,
+      blueprints: [...base.blueprints, { identifier: '_user', title: 'User', schema: { properties: {} }, relations: {} }],
+      entities: { ...base.entities, _user: [{ identifier: 'ana@example.com', title: 'Ana Private-Name', team: ['platform_team'] }, { identifier: 'bo@example.com', title: 'Bo' }] },
+    };
+    await withSandbox({ snapshot }, async (sandbox, clock) => {
+      const file = join(await tempDir(), 'org.json');
+      expect((await run(['snapshot', '--api-url', sandbox.url, '--out', file, '--quiet'], { PORT_TOKEN: sandbox.token }, clock)).code).toBe(0);
+      expect(sandbox.requests.filter((r) => r.path === '/v1/blueprints/_user/entities/search')).toHaveLength(1);
+      const recorded = await readSnapshot(file);
+      expect(recorded.entities?._user).toEqual([{ identifier: 'ana@example.com', team: ['platform_team'] }, { identifier: 'bo@example.com' }]);
+      expect(await readText(file)).not.toContain('Private-Name');
+    });
+    // Before the migration (no flag) `_user` is not read.
+    await withSandbox({ snapshot: { ...snapshot, organization: { id: 'o', name: 'o', featureFlags: [] } } }, async (sandbox, clock) => {
+      await run(['snapshot', '--api-url', sandbox.url, '--out', join(await tempDir(), 'org.json'), '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(sandbox.requests.some((r) => r.path === '/v1/blueprints/_user/entities/search')).toBe(false);
+    });
+  });
+
   it('flag off in the same half-way org: not migrated, the blueprint with ownership judged by itself, no migrations read', async () => {
     await withSandbox({ snapshot: await fixtureWith(['SOME_OTHER_FLAG']) }, async (sandbox, clock) => {
       const out = await tempDir();

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import { InputError } from '../errors.js';
+import { writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoot } from '../repo/scan.js';
 import type { FixKit } from './fix-kit.js';
@@ -33,19 +34,13 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
   return files;
 }
 
-const KIT_MARK = '# Fix kit for ';
-
-/** Write the kit into `dir`; a kit written there before is replaced whole, so no stale file stays. */
-export async function writeFixKit(kit: FixKit, dir: string): Promise<FixesSummary> {
-  const previous = await readFile(join(dir, 'README.md'), 'utf8').catch(() => undefined);
-  if (previous?.startsWith(KIT_MARK)) {
-    for (const old of ['org', 'data-migration', 'repo.patch', 'predicted-org.json']) await rm(join(dir, old), { recursive: true, force: true });
-  }
-  for (const file of kit.files) {
-    const target = join(dir, ...file.path.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.content);
-  }
+/**
+ * Stage the kit as the folder `dir` in the run's output set: on commit it replaces the kit written
+ * there before whole (only a folder marked as ours, never through a link), so no stale file stays.
+ * The marker holds the run id, as every other file of the run does.
+ */
+export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
+  await outputs.stageDir(dir, kit.files, `run ${runId}\n`);
   return {
     dir: posix.normalize(dir.split('\\').join('/')),
     files: kit.files.map(({ path, kind, findings }) => ({ path, kind, findings })),
@@ -67,6 +62,7 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
     }
     targets.push({ path: file.path, onDisk, after: file.after });
   }
-  for (const target of targets) await writeFile(target.onDisk, target.after);
+  // Each file whole or not at all (a temporary file renamed over it), with the mode it had.
+  for (const target of targets) await writeFileAtomic(target.onDisk, target.after, (await stat(target.onDisk)).mode & 0o7777);
   return targets.map((target) => target.path);
 }

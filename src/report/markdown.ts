@@ -93,6 +93,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
       '',
     );
   }
+  // Every file of one run's outputs carries the same run id (report.run).
+  if (report.run) out.push(`Run \`${cell(report.run.id)}\``);
   // It goes to GITHUB_STEP_SUMMARY and CI logs: no org or file text may act on them (ESC, BEL, bidi).
   return `${controlsShown(out.join('\n'), ['\n']).trimEnd()}\n`;
 }

@@ -71,6 +71,7 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
           organization: report.organization,
           ...(report.gate ? { gate: report.gate } : {}),
           ...(report.access ? { accessSummary: accessSummaryLine(report.access) } : {}),
+          ...(report.run ? { run: report.run } : {}),
         },
       },
     ],

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -37,7 +38,7 @@ export async function ensureWritableDir(dir: string, what: string, shown: string
   }
   await access(resolve(dir), constants.W_OK).catch((error: NodeJS.ErrnoException) => fail(`not writable (${error.code ?? error.message})`));
   // Access checks pass for root everywhere; only a real write proves the directory takes files.
-  const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}`);
+  const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(probe, 'wx').catch((error: NodeJS.ErrnoException) => fail(`cannot write files there (${error.code ?? error.message})`));
   await handle.close();
   await unlink(probe);

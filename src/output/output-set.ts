@@ -187,9 +187,10 @@ export function writeFailure(error: unknown): string {
 
 /**
  * Open the output set of a run writing into `out`: take the lock, finish or clear what a killed
- * run left, and stage into folders beside each target from then on.
+ * run left, and stage into folders beside each target from then on. `write` is the file
+ * writer (tests pass one that fails as a full disk does).
  */
-export async function openOutputSet(out: string): Promise<OutputSet> {
+export async function openOutputSet(out: string, write: typeof writeFile = writeFile): Promise<OutputSet> {
   const root = resolve(out);
   await mkdir(root, { recursive: true });
   const lock = await takeLock(root);
@@ -223,7 +224,7 @@ export async function openOutputSet(out: string): Promise<OutputSet> {
     async stageFile(target, content) {
       try {
         const staged = await stagingFor(target);
-        await writeFile(staged, content);
+        await write(staged, content);
         moves.push({ from: staged, to: resolve(target), kind: 'file' });
       } catch (error) {
         failed(error);
@@ -236,7 +237,7 @@ export async function openOutputSet(out: string): Promise<OutputSet> {
         for (const file of [...files, { path: KIT_MARKER, content: marker }]) {
           const path = join(staged, ...file.path.split('/'));
           await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, file.content);
+          await write(path, file.content);
         }
         moves.push({ from: staged, to: resolve(target), kind: 'dir' });
       } catch (error) {

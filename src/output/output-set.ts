@@ -161,9 +161,13 @@ async function recover(out: string): Promise<void> {
     else await unlink(journalPath);
   }
   for (const entry of await readdir(out)) {
-    if (entry.startsWith(STAGING_PREFIX) || entry.includes('.tma-old-')) await rm(join(out, entry), { recursive: true, force: true });
+    const leftover = entry.startsWith(STAGING_PREFIX) || entry.includes('.tma-old-') || TEMPORARY.test(entry);
+    if (leftover) await rm(join(out, entry), { recursive: true, force: true });
   }
 }
+
+/** writeFileAtomic's temporary files, as a killed run leaves them. */
+const TEMPORARY = /^\..*\.tma-\d+-[0-9a-f]{8}$/;
 
 /** Write `content` to `path` through a temporary file in the same folder and a rename: never a cut file. */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, mode?: number): Promise<void> {

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { InputError } from '../errors.js';
 import { writeFileAtomic, type OutputSet } from '../output/output-set.js';
+import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoot } from '../repo/scan.js';
 import type { FixKit } from './fix-kit.js';
@@ -40,7 +41,10 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
  * The marker holds the run id, as every other file of the run does.
  */
 export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
-  await outputs.stageDir(dir, kit.files, `run ${runId}\n`);
+  // Org values were redacted when read; this catches a token shape that reached a kit file another way.
+  // The patch is left as it is: its context lines must match the repository byte for byte to apply.
+  const files = kit.files.map((file) => (file.kind === 'repo-patch' ? file : { ...file, content: redactTokenShapes(file.content) }));
+  await outputs.stageDir(dir, files, `run ${runId}\n`);
   return {
     dir: posix.normalize(dir.split('\\').join('/')),
     files: kit.files.map(({ path, kind, findings }) => ({ path, kind, findings })),

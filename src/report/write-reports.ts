@@ -9,6 +9,7 @@ import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
 import { credentialsFromEnv, redactCredentials } from './redact-credentials.js';
+import { redactionNote, redactTokenShapesDeep, type RedactionTally } from '../secrets/token-shapes.js';
 import { renderSarif, type SarifMeta } from './sarif.js';
 import type { RenderMeta } from './view-model.js';
 
@@ -93,7 +94,12 @@ export async function writeReports(
   const credentials = [...credentialsFromEnv(options.env), ...(options.credentials ?? [])];
   // Rendered first, outside the try: a renderer bug is ours, not a file-system problem of the user's.
   const md = { ...savedReportMeta(options.out, options.formats, options.env), ...options.meta.md };
-  const files = renderReports(redactCredentials(report, credentials), options.formats, redactCredentials({ ...options.meta, md }, credentials));
+  // And no known token shape (a GitHub token, a Slack webhook) reached by any path the org's redaction did not see.
+  const tally: RedactionTally = new Map();
+  const clean = redactTokenShapesDeep(redactCredentials(report, credentials), tally);
+  const note = redactionNote(tally, 'in the report');
+  const redacted = note === undefined ? clean : { ...clean, notes: [...(clean.notes ?? []), note] };
+  const files = renderReports(redacted, options.formats, redactTokenShapesDeep(redactCredentials({ ...options.meta, md }, credentials)));
   const outputs = options.outputs ?? (await openOutputSet(options.out));
   try {
     for (const file of files) await outputs.stageFile(join(options.out, file.name), file.content);

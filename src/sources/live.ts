@@ -195,7 +195,7 @@ const LISTS = [
 ] as const;
 
 /** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
-export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}): Promise<OrgSnapshot> {
+export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, redactionNotes?: string[]): Promise<OrgSnapshot> {
   // The top-level reads first; the per-resource total is known once the lists are in.
   const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
@@ -264,7 +264,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.
-  return redactSnapshot(snapshot);
+  return redactSnapshot(snapshot, redactionNotes);
 }
 
 /**

@@ -2,6 +2,7 @@ import { partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import type { RepoContext } from './context.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
+import { appendAll } from '../model/arrays.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
 const EVIDENCE_LIMIT = 600;
@@ -135,7 +136,7 @@ export function teamValuesFinding(
       if (title.identifier !== undefined) edits.push({ node, value: title.identifier });
       else unknownIdentifier.push(title.value);
     }
-    unknown.push(...split.unknown);
+    appendAll(unknown, split.unknown);
   }
   if (titles.length === 0 && unknown.length === 0) return undefined;
 

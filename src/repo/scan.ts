@@ -21,6 +21,7 @@ import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { NotRegularFileError, readRegularFile } from '../read-regular-file.js';
+import { appendAll } from '../model/arrays.js';
 
 /** Larger files are generated or data, never hand-written IaC (issue 5). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -101,7 +102,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const files: CandidateFile[] = [];
-  for (const dir of dirs) files.push(...(await readRepository(dir, scan, own)));
+  for (const dir of dirs) appendAll(files, (await readRepository(dir, scan, own)));
   // A blueprint written in one file holds for the resources of every other (its removed relations,
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
@@ -135,7 +136,7 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
     const analysis = analyzeFile(kind, source, ctx);
     // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters never leave the scan.
     const secrets = textSecretFragments(source.text);
-    scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding, secrets)));
+    appendAll(scan.findings, analysis.findings.map((finding) => redactFinding(finding, secrets)));
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;
@@ -189,7 +190,7 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   const gitignore = await readOptional(join(root, '.gitignore'), posix.join(prefix, '.gitignore'), scan);
   if (gitignore !== undefined) {
     const patterns = gitignorePatterns(gitignore);
-    ignore.push(...patterns.ignore);
+    appendAll(ignore, patterns.ignore);
     for (const line of patterns.unsupported) scan.notes.push(`${posix.join(prefix, '.gitignore')}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
   }
   // Symbolic links are listed (not followed) so readCandidate can check where each one points.

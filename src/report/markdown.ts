@@ -6,6 +6,7 @@ import { accessSummaryLine } from './access-view.js';
 import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
+import { appendAll } from '../model/arrays.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -64,9 +65,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
       '',
       `${stale.length} baseline entr${stale.length === 1 ? 'y matches' : 'ies match'} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
       '',
-      ...stale.map((id) => `- ${cell(id)}`),
-      '',
     );
+    appendAll(out, stale.map((id) => `- ${cell(id)}`));
+    out.push('');
   }
 
   const notes = report.notes ?? [];
@@ -89,9 +90,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
       '',
       'These could not be read, so the audit cannot pass:',
       '',
-      ...report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}`),
-      '',
     );
+    appendAll(out, report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}`));
+    out.push('');
   }
   // Every file of one run's outputs carries the same run id (report.run).
   if (report.run) out.push(`Run \`${cell(report.run.id)}\``);

@@ -6,7 +6,7 @@ import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoot } from '../repo/scan.js';
 import type { FixKit } from './fix-kit.js';
-import { fileLocation, type PatchedFile, type RepoFile } from './repo-patch.js';
+import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
 
 
 /** Where a finding's path (`<repo as given>/<file>`) is on disk, for each `--repo` directory. */
@@ -27,12 +27,21 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
     const onDisk = diskPath(path, dirs);
     if (onDisk === undefined) continue;
     try {
-      files.push({ path, text: await readFile(onDisk, 'utf8') });
+      files.push({ path, ...decodeFile(await readFile(onDisk)) });
     } catch {
       // Left out: its findings are listed as unresolved ("could not be read again").
     }
   }
   return files;
+}
+
+/**
+ * A file's text and how it was decoded: UTF-8 when its bytes are UTF-8, else Latin-1, where each
+ * byte is one character, so the lines a change does not touch are written back byte for byte.
+ */
+export function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncoding } {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? { text } : { text: bytes.toString('latin1'), encoding: 'latin1' };
 }
 
 /**
@@ -43,7 +52,7 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
 export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
   // Org values were redacted when read; this catches a token shape that reached a kit file another way.
   // The patch is left as it is: its context lines must match the repository byte for byte to apply.
-  const files = kit.files.map((file) => (file.kind === 'repo-patch' ? file : { ...file, content: redactTokenShapes(file.content) }));
+  const files = kit.files.map((file) => ({ path: file.path, content: file.kind === 'repo-patch' ? (file.bytes ?? file.content) : redactTokenShapes(file.content) }));
   await outputs.stageDir(dir, files, `run ${runId}\n`);
   return {
     dir: posix.normalize(dir.split('\\').join('/')),
@@ -57,14 +66,14 @@ export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, 
  * read is refused with one line, and then nothing is written.
  */
 export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: readonly string[]): Promise<string[]> {
-  const targets: { path: string; onDisk: string; after: string }[] = [];
+  const targets: { path: string; onDisk: string; after: Uint8Array }[] = [];
   for (const file of patched) {
     const onDisk = diskPath(file.path, dirs);
-    const now = onDisk === undefined ? undefined : await readFile(onDisk, 'utf8').catch(() => undefined);
+    const now = onDisk === undefined ? undefined : await readFile(onDisk).then((bytes) => bytes.toString(file.encoding ?? 'utf8')).catch(() => undefined);
     if (onDisk === undefined || now !== file.before) {
       throw new InputError(`--fix: ${file.path} changed since it was read; nothing was written, run the audit again`);
     }
-    targets.push({ path: file.path, onDisk, after: file.after });
+    targets.push({ path: file.path, onDisk, after: Buffer.from(file.after, file.encoding ?? 'utf8') });
   }
   // Each file whole or not at all (a temporary file renamed over it), with the mode it had.
   for (const target of targets) await writeFileAtomic(target.onDisk, target.after, (await stat(target.onDisk)).mode & 0o7777);

@@ -3,6 +3,7 @@ import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import type { RepoContext } from './context.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
+import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
 const EVIDENCE_LIMIT = 600;
@@ -59,7 +60,8 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
     let text = spanText(span);
     for (const edit of edits) {
       const old = edit.node.kind === 'string' ? edit.node.value : spanText(edit.node.span);
-      text = edit.node.kind === 'string' && !text.includes(old) ? replaceEscaped(text, old, edit.value) : text.split(old).join(edit.value);
+      if (edit.node.kind === 'string' && edit.node.quote === 'line') text = replaceYamlValue(text, old, edit.value);
+      else text = edit.node.kind === 'string' && !text.includes(old) ? replaceEscaped(text, old, edit.value) : text.split(old).join(edit.value);
     }
     return text.trim();
   }
@@ -87,11 +89,24 @@ function replaceEscaped(text: string, old: string, value: string): string {
   return text;
 }
 
+/**
+ * A YAML line's value replaced as it is written there: in double quotes (JSON's escapes), in
+ * single quotes (a quote doubled), or bare, quoted when the new value would not read back as
+ * itself (`@platform`, `1234`, `yes`).
+ */
+function replaceYamlValue(text: string, old: string, value: string): string {
+  const double = JSON.stringify(old);
+  if (text.includes(double)) return text.split(double).join(JSON.stringify(value));
+  const single = yamlSingleQuoted(old);
+  if (text.includes(single)) return text.split(single).join(yamlSingleQuoted(value));
+  return text.split(old).join(yamlScalar(value));
+}
+
 function requote(node: StringNode, value: string): string {
   if (node.quote === "'") return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (node.quote === '`') return `\`${value.replace(/[`\\]/g, (c) => `\\${c}`)}\``;
+  if (node.quote === '`') return jsTemplateLiteral(value);
   if (node.quote === 'heredoc') return value;
-  return JSON.stringify(value);
+  return /\.(?:tf|hcl)$/.test(node.span.source.path) ? hclString(value) : JSON.stringify(value);
 }
 
 /** Team values of a file as the org's rules split them: titles (with the identifier when known) and unknown values. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,10 +15,13 @@ import { transpileForChild } from '../helpers/transpile.js';
  */
 let server: Server;
 let base = '';
+/** Called on each request the server gets: the signal test waits for the CLI's first one. */
+let onRequest = () => {};
 let dir = '';
 
 beforeAll(async () => {
   server = createServer((request, response) => {
+    onRequest();
     if (request.url === '/ok') return void response.end('{"ok":true}');
     if (request.url === '/bomb') {
       // 10 MB of zeros in a few KB: decoded without a bound it fills the heap.
@@ -96,4 +100,35 @@ describe('the process exits when the work is done, whatever the network did', ()
     expect(result.stdout).toBe('CutAnswerError\n');
     expect(result.exited).toBe(true);
   });
+});
+
+describe('SIGINT and SIGTERM', () => {
+  let built = '';
+  afterAll(() => rmSync(built, { recursive: true, force: true }));
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s during a live read: one line, exit %i, no output written', async (signal, code) => {
+    built ||= transpileForChild(['src/main.ts'], { beside: true });
+    const cli = join(built, 'src', 'main.js');
+    const out = mkdtempSync(join(tmpdir(), 'tma-signal-'));
+    const child = spawn(process.execPath, [cli, 'analyze', '--api-url', base, '--out', join(out, 'out')], {
+      env: { PATH: process.env.PATH, PORT_TOKEN: 'token-for-the-signal-test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    onRequest = () => {
+      onRequest = () => {};
+      child.kill(signal);
+    };
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const exit = await new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
+    clearTimeout(timer);
+    expect(exit).toBe(code);
+    expect(stderr.split('\n').filter((line) => line.startsWith('teams-migration-audit:'))).toEqual([
+      `teams-migration-audit: stopped by ${signal}; no output was half-written (the previous outputs stay until a run completes)`,
+    ]);
+    expect(existsSync(join(out, 'out', 'report.json'))).toBe(false);
+  }, 30_000);
 });

@@ -9,10 +9,15 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
  * `entries` (repository paths of .ts modules) and every module they import by a relative path,
  * transpiled to .js in a fresh folder, for a test that must run them in a process of its own (to
  * see it exit, or to kill it). A few modules take milliseconds, not the whole project's build.
- * Returns the folder; `entries[i]` is at `<folder>/<entries[i] with .js>`.
+ * Returns the folder; `entries[i]` is at `<folder>/<entries[i] with .js>`. `beside` puts it inside
+ * the repository, for modules that import packages.
  */
-export function transpileForChild(entries: readonly string[]): string {
-  const out = mkdtempSync(join(tmpdir(), 'tma-transpiled-'));
+export function transpileForChild(entries: readonly string[], options: { beside?: boolean } = {}): string {
+  // Beside the repository (in .tools/, ignored by git) when the modules import packages or templates:
+  // node_modules and the package root are then found by walking up, as from src/.
+  const parent = options.beside ? join(ROOT, '.tools') : tmpdir();
+  mkdirSync(parent, { recursive: true });
+  const out = mkdtempSync(join(parent, 'tma-transpiled-'));
   const pending = entries.map((entry) => resolve(ROOT, entry));
   const done = new Set<string>();
   while (pending.length > 0) {

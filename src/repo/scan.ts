@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs';
+import { readdir, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
@@ -200,6 +200,7 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
     const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
   }
+  await noteSkippedEntries(entries, root, prefix, scan);
   const files = entries
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path)
@@ -220,6 +221,31 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
     candidates.push({ kind, source: sourceText(shown, text) });
   }
   return candidates;
+}
+
+/**
+ * What the listing holds but the scan does not read, said rather than dropped: named pipes, sockets
+ * and devices (never opened: a pipe would wait for a writer), and links to folders, which are not
+ * followed, so the files behind them are scanned only where the folder itself is in the repository.
+ */
+async function noteSkippedEntries(entries: readonly { path: string; dirent: Pick<Dirent, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'> }[], root: string, prefix: string, scan: RepoScan): Promise<void> {
+  const notes: string[] = [];
+  for (const { path, dirent } of entries) {
+    const shown = prefix ? posix.join(prefix, path) : path;
+    if (dirent.isFIFO() || dirent.isSocket() || dirent.isCharacterDevice() || dirent.isBlockDevice()) {
+      notes.push(`${shown}: skipped, ${dirent.isFIFO() ? 'a named pipe' : dirent.isSocket() ? 'a socket' : 'a device'}, not a regular file`);
+    } else if (dirent.isSymbolicLink()) {
+      const target = await realpath(join(root, path)).catch(() => undefined);
+      if (target === undefined || !(await stat(target).catch(() => undefined))?.isDirectory()) continue;
+      const inside = relative(root, target);
+      notes.push(
+        inside.startsWith('..') || isAbsolute(inside)
+          ? `${shown}: a symbolic link to a folder outside the repository, not followed; the files there were not scanned`
+          : `${shown}: a symbolic link to a folder, not followed; its files are scanned at ${posix.join(prefix, inside.split(sep).join('/')) || '.'}`,
+      );
+    }
+  }
+  appendAll(scan.notes, notes.sort());
 }
 
 /** Read a file the scan wants, or say why it was skipped. Symlinks are followed only inside the root. */

@@ -261,6 +261,15 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
   if (blueprints) snapshot.entities = { ...Object.fromEntries(samples), ...definedEntries(entities) };
+  // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
+  if (organization) {
+    tracker.total += 1;
+    const atEnd = await attempt(tracker, 'organization', () => readOrganization(client));
+    const [first, last] = [toOrganization(organization), atEnd && toOrganization(atEnd)];
+    if (last && last.id !== first.id) {
+      tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });
+    }
+  }
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.

@@ -120,7 +120,7 @@ async function applyMove(move: Move, trash: string[]): Promise<void> {
   if (move.kind === 'dir' && there === 'dir' && (await readdir(move.to)).length > 0) {
     // An empty folder (made by the checks before the run) is replaced by the rename itself.
     if (!(await isOurKit(move.to))) throw new InputError(`${move.to} holds files this tool did not write; the new fix kit is left in ${move.from}`);
-    const old = `${move.to}.tma-old-${randomBytes(4).toString('hex')}`;
+    const old = `${move.to}.tma-old-${process.pid}-${randomBytes(4).toString('hex')}`;
     await rename(move.to, old);
     trash.push(old);
   } else if (there === 'link' || (move.kind === 'dir' && there === 'file')) {
@@ -169,6 +169,20 @@ async function recover(out: string): Promise<void> {
 /** writeFileAtomic's temporary files, as a killed run leaves them. */
 const TEMPORARY = /^\..*\.tma-\d+-[0-9a-f]{8}$/;
 
+/** What a run leaves beside a target outside --out, with the process id of the run that made it. */
+const LEFTOVER_OF = /^\.tma-staging-(\d+)-|\.tma-(?:old-)?(\d+)-[0-9a-f]{8}$/;
+
+/**
+ * Beside a target outside --out (the --fix-out folder, the baseline) no lock is held, so only what
+ * a run that is no longer running left there is removed: a staging folder, a temporary file, an old kit.
+ */
+async function clearDeadLeftovers(dir: string): Promise<void> {
+  for (const entry of await readdir(dir).catch(() => [] as string[])) {
+    const match = LEFTOVER_OF.exec(entry);
+    if (match && !isRunning(Number(match[1] ?? match[2]))) await rm(join(dir, entry), { recursive: true, force: true });
+  }
+}
+
 /** Write `content` to `path` through a temporary file in the same folder and a rename: never a cut file. */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, mode?: number): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.tma-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -213,6 +227,7 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
     let dir = staging.get(parent);
     if (dir === undefined) {
       await mkdir(parent, { recursive: true });
+      if (parent !== root) await clearDeadLeftovers(parent);
       dir = join(parent, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
       await mkdir(dir);
       staging.set(parent, dir);

@@ -182,6 +182,24 @@ describe('a full disk while writing', () => {
   });
 });
 
+describe('leftovers beside a target outside --out', () => {
+  it('are removed when the run that left them is gone, kept while it runs', async () => {
+    const dir = scratchDir('leftovers');
+    // Above Linux's largest pid_max (2^22): no process has it.
+    const dead = { pid: 4_194_999 };
+    const kitParent = join(dir, 'elsewhere');
+    mkdirSync(join(kitParent, `.tma-staging-${dead.pid}-0123abcd`), { recursive: true });
+    mkdirSync(join(kitParent, `kit.tma-old-${dead.pid}-0123abcd`));
+    mkdirSync(join(kitParent, `.tma-staging-${process.pid}-0123abcd`));
+    writeFileSync(join(kitParent, 'mine.txt'), 'kept');
+    const outputs = await openOutputSet(join(dir, 'out'));
+    await outputs.stageDir(join(kitParent, 'kit'), [{ path: 'README.md', content: 'kit' }], 'run x\n');
+    await outputs.commit();
+    await outputs.close();
+    expect(readdirSync(kitParent).sort()).toEqual([`.tma-staging-${process.pid}-0123abcd`, 'kit', 'mine.txt']);
+  });
+});
+
 describe('stderr of a refused run', () => {
   it('is one line', async () => {
     const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', '', '--quiet']);

@@ -143,3 +143,24 @@ describe('a server that switches to another org halfway (issue 23)', () => {
     });
   });
 });
+
+describe('a gateway echoing part of the token (issue 23)', () => {
+  it('never puts 12 or more of its characters in a row into the report or stderr', async () => {
+    await withSandbox({ faults: [{ path: '/v1/pages/services/permissions', status: 403 }] }, async (sandbox, clock) => {
+      const real = createFetchTransport(5_000);
+      const part = sandbox.token.slice(3, 23);
+      const echoing: typeof real = async (request) => {
+        const response = await real(request);
+        if (!request.url.endsWith('/v1/pages/services/permissions')) return response;
+        return { ...response, text: JSON.stringify({ ok: false, error: 'forbidden', message: `credential starting ${part}… is not allowed here` }) };
+      };
+      const out = await tempDir();
+      const result = await run(analyze(sandbox.url, out), { PORT_TOKEN: sandbox.token }, clock, { transport: echoing });
+      expect(result.code).toBe(3);
+      const report = await readText(join(out, 'report.json'));
+      expect(report).toContain('is not allowed here');
+      expect(report).not.toContain(part.slice(0, 12));
+      expect(result.stderr).not.toContain(part.slice(0, 12));
+    });
+  });
+});

@@ -164,13 +164,15 @@ async function recover(out: string): Promise<void> {
     const leftover = entry.startsWith(STAGING_PREFIX) || entry.includes('.tma-old-') || TEMPORARY.test(entry);
     if (leftover) await rm(join(out, entry), { recursive: true, force: true });
   }
+  // The write check (output-path.ts) runs before the lock is taken: only a dead run's is ours to remove.
+  await clearDeadLeftovers(out);
 }
 
 /** writeFileAtomic's temporary files, as a killed run leaves them. */
 const TEMPORARY = /^\..*\.tma-\d+-[0-9a-f]{8}$/;
 
 /** What a run leaves beside a target outside --out, with the process id of the run that made it. */
-const LEFTOVER_OF = /^\.tma-staging-(\d+)-|\.tma-(?:old-)?(\d+)-[0-9a-f]{8}$/;
+const LEFTOVER_OF = /^\.tma-staging-(\d+)-|\.tma-(?:old-)?(\d+)-[0-9a-f]{8}$|^\.teams-migration-audit-write-check-(\d+)-/;
 
 /**
  * Beside a target outside --out (the --fix-out folder, the baseline) no lock is held, so only what
@@ -179,7 +181,7 @@ const LEFTOVER_OF = /^\.tma-staging-(\d+)-|\.tma-(?:old-)?(\d+)-[0-9a-f]{8}$/;
 async function clearDeadLeftovers(dir: string): Promise<void> {
   for (const entry of await readdir(dir).catch(() => [] as string[])) {
     const match = LEFTOVER_OF.exec(entry);
-    if (match && !isRunning(Number(match[1] ?? match[2]))) await rm(join(dir, entry), { recursive: true, force: true });
+    if (match && !isRunning(Number(match[1] ?? match[2] ?? match[3]))) await rm(join(dir, entry), { recursive: true, force: true });
   }
 }
 

@@ -175,6 +175,7 @@ describe('a full disk while writing', () => {
     mkdirSync(staging);
     writeFileSync(join(staging, 'report.json'), 'new');
     writeFileSync(join(out, 'index.html'), 'old');
+    writeFileSync(join(out, '.teams-migration-audit-write-check-4194999-0123abcd'), '');
     writeFileSync(join(out, '.teams-migration-audit.commit.json'), JSON.stringify({ moves: [{ from: join(staging, 'report.json'), to: join(out, 'report.json'), kind: 'file' }], removals: [join(out, 'index.html')], staging: [staging] }));
     await (await openOutputSet(out)).close();
     expect(readdirSync(out)).toEqual(['report.json']);

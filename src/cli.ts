@@ -160,7 +160,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
   const generatedAt = runTimestamp(io.env, io.now);
   // Before anything is read: no output may be written over an input.
-  await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags));
+  await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};

@@ -73,7 +73,12 @@ const inside = (path: string, dir: string): boolean => path === dir || path.star
  * over the baseline, a fix kit folder replaced over the teams map. Refused in one line before
  * anything is read. `files` are written whole; `dirs` are replaced whole (the fix kit).
  */
-export async function refuseOutputsNamingInputs(inputs: readonly NamedPath[], outputs: { files: readonly NamedPath[]; dirs: readonly NamedPath[] }): Promise<void> {
+export async function refuseOutputsNamingInputs(
+  inputs: readonly NamedPath[],
+  outputs: { files: readonly NamedPath[]; dirs: readonly NamedPath[] },
+  /** Pairs meant to name one file: `--write-baseline` rewriting the `--baseline` it read (written whole, after the read). */
+  rewrites: readonly (readonly [output: string, input: string])[] = [],
+): Promise<void> {
   for (const named of [...inputs, ...outputs.files, ...outputs.dirs]) {
     if (named.path.trim() === '') throw new UsageError(`${named.flag} is empty; name a path`);
   }
@@ -82,6 +87,7 @@ export async function refuseOutputsNamingInputs(inputs: readonly NamedPath[], ou
     const at = await canonical(output.path);
     const info = await stat(output.path).catch(() => undefined);
     for (const input of inputPaths) {
+      if (rewrites.some(([outputFlag, inputFlag]) => outputFlag === output.flag && inputFlag === input.flag)) continue;
       const same = at === input.at || (info !== undefined && input.info !== undefined && info.dev === input.info.dev && info.ino === input.info.ino);
       if (same) throw new UsageError(`${output.flag} ${output.path} is the ${input.flag} input ${input.path}: the run would overwrite what it reads; write it elsewhere`);
     }

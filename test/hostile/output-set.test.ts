@@ -27,6 +27,17 @@ describe('outputs never name an input: refused in one line before anything is re
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
+  it('--write-baseline rewriting the --baseline it read is the one pair allowed: the file is replaced whole', async () => {
+    const dir = scratchDir('inputs');
+    const baseline = join(dir, 'b.json');
+    writeFileSync(baseline, JSON.stringify({ format: 'teams-migration-audit-baseline/1', accepted: [{ id: 'gone-1', reason: 'old', by: 'someone' }] }));
+    const run = await runWithin(20_000, analyze(join(dir, 'out'), '--baseline', baseline, '--write-baseline', baseline, '--format', 'json'));
+    expect(run.code).toBe(0);
+    const rewritten = JSON.parse(readFileSync(baseline, 'utf8')) as { accepted: { id: string }[] };
+    expect(rewritten.accepted.map((entry) => entry.id)).not.toContain('gone-1');
+    expect(rewritten.accepted.length).toBeGreaterThan(0);
+  });
+
   it('a baseline named out/report.json, or a teams map inside the fix kit folder, is refused', async () => {
     const dir = scratchDir('inputs');
     mkdirSync(join(dir, 'out', 'fixes'), { recursive: true });

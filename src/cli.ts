@@ -11,7 +11,7 @@ import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.
 import { appBaseUrl } from './report/service-links.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
-import { checkKitDir, openOutputSet } from './output/output-set.js';
+import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
@@ -172,7 +172,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   if (flags.fixOut !== undefined && flags.fixes === false) throw new UsageError('--fix-out names a folder for the fix kit and --no-fixes writes none: give one of them');
   if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
-  // Held until the outputs are in place: a second run on this --out stops here, in one line.
+  // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
+  await refuseWhileLocked(flags.out);
   const outputs = await openOutputSet(flags.out);
   try {
     // --snapshot, else the live org when credentials are set, else repositories only.

@@ -42,6 +42,8 @@ export interface StagedFile {
 }
 
 export interface OutputSet {
+  /** Take the lock and finish or clear what a killed run left (done by the first write anyway). */
+  prepare(): Promise<void>;
   /** Stage one file; it reaches `target` only on commit. */
   stageFile(target: string, content: string | Uint8Array): Promise<void>;
   /** Stage a whole folder (the fix kit, marked as ours with `marker`'s text); it replaces `target` on commit. */
@@ -66,6 +68,20 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** The running process holding `<out>`'s lock, if any (a lock left by a killed run has none). */
+async function lockHolder(out: string): Promise<number | undefined> {
+  const holder = Number.parseInt((await readFile(join(out, LOCK), 'utf8').catch(() => '')).trim(), 10);
+  return isRunning(holder) ? holder : undefined;
+}
+
+const heldBy = (out: string, holder: number) => new UsageError(`--out ${out}: another run (pid ${holder}) is writing there; wait for it to finish or choose another --out`);
+
+/** At the start of a run: one line at once when another run holds `out`, rather than after the whole analysis. */
+export async function refuseWhileLocked(out: string): Promise<void> {
+  const holder = await lockHolder(resolve(out));
+  if (holder !== undefined && holder !== process.pid) throw heldBy(out, holder);
+}
+
 /** Take `<out>/.teams-migration-audit.lock`, or say in one line who holds it. A dead holder's lock is taken over. */
 async function takeLock(out: string): Promise<string> {
   const lock = join(out, LOCK);
@@ -78,10 +94,8 @@ async function takeLock(out: string): Promise<string> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--out ${out}: cannot take the lock ${LOCK} (${errorCode(error)})`);
     }
-    const holder = Number.parseInt((await readFile(lock, 'utf8').catch(() => '')).trim(), 10);
-    if (isRunning(holder)) {
-      throw new UsageError(`--out ${out}: another run (pid ${holder}) is writing there; wait for it to finish or choose another --out`);
-    }
+    const holder = await lockHolder(out);
+    if (holder !== undefined) throw heldBy(out, holder);
     // Left by a run that was killed: ours to take. unlink, not rm: a link there is removed, not followed.
     await unlink(lock).catch(() => undefined);
   }
@@ -212,17 +226,22 @@ export function writeFailure(error: unknown): string {
  */
 export async function openOutputSet(out: string, write: typeof writeFile = writeFile): Promise<OutputSet> {
   const root = resolve(out);
-  await mkdir(root, { recursive: true });
-  const lock = await takeLock(root);
   const staging = new Map<string, string>();
   const moves: Move[] = [];
+  let lock: string | undefined;
   let closed = false;
-  try {
-    await recover(root);
-  } catch (error) {
-    await unlink(lock).catch(() => undefined);
-    throw new InputError(`--out ${out}: cannot finish the outputs a killed run left there (${writeFailure(error)})`, { cause: error });
-  }
+  // Taken at the first write, not at the start: a run that stops on a usage error never holds --out
+  // (refuseWhileLocked said at the start whether another run holds it).
+  const ready = async (): Promise<void> => {
+    if (lock !== undefined) return;
+    await mkdir(root, { recursive: true });
+    lock = await takeLock(root);
+    try {
+      await recover(root);
+    } catch (error) {
+      throw new InputError(`--out ${out}: cannot finish the outputs a killed run left there (${writeFailure(error)})`, { cause: error });
+    }
+  };
 
   const stagingFor = async (target: string): Promise<string> => {
     const parent = dirname(resolve(target));
@@ -242,7 +261,9 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
   };
 
   return {
+    prepare: ready,
     async stageFile(target, content) {
+      await ready();
       try {
         const staged = await stagingFor(target);
         await write(staged, content);
@@ -252,6 +273,7 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
       }
     },
     async stageDir(target, files, marker) {
+      await ready();
       try {
         const staged = await stagingFor(target);
         await mkdir(staged);
@@ -266,6 +288,7 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
       }
     },
     async commit(stale = []) {
+      await ready();
       const journal: Journal = { moves, removals: stale.map((path) => resolve(path)), staging: [...staging.values()] };
       try {
         // The journal is the commit point: written whole (temporary file + rename) before the first move.
@@ -285,7 +308,17 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
       if (closed) return;
       closed = true;
       for (const dir of staging.values()) await rm(dir, { recursive: true, force: true });
-      await unlink(lock).catch(() => undefined);
+      if (lock !== undefined) await unlink(lock).catch(() => undefined);
     },
   };
+}
+
+/** What the next run on `out` does before writing, on its own: finish a cut commit, clear what a killed run left. */
+export async function recoverOutputs(out: string): Promise<void> {
+  const outputs = await openOutputSet(out);
+  try {
+    await outputs.prepare();
+  } finally {
+    await outputs.close();
+  }
 }

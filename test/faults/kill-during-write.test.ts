@@ -66,7 +66,7 @@ describe('kill -9 at a random moment of the write', () => {
     const dir = transpileForChild(['src/output/output-set.ts']);
     const script = join(dir, 'src', 'output', 'kill-child.mjs');
     writeFileSync(script, CHILD);
-    const { openOutputSet } = (await import(pathToFileURL(join(dir, 'src', 'output', 'output-set.js')).href)) as typeof import('../../src/output/output-set.js');
+    const { openOutputSet, recoverOutputs } = (await import(pathToFileURL(join(dir, 'src', 'output', 'output-set.js')).href)) as typeof import('../../src/output/output-set.js');
     const out = mkdtempSync(join(tmpdir(), 'tma-kill-'));
     // A complete set of a first run, so every check below has one to find.
     const first = await openOutputSet(out);
@@ -86,7 +86,7 @@ describe('kill -9 at a random moment of the write', () => {
       else expect(runs.size, `round ${round}: ${[...runs].join(', ')}`).toBe(1);
       if (!journal) expect(existsSync(join(out, 'fixes', '.teams-migration-audit-fix-kit'))).toBe(true);
       // What the next run does first: finish or clear what was left. Then one run whatever happened.
-      await (await openOutputSet(out)).close();
+      await recoverOutputs(out);
       const after = runsIn(out);
       expect(after.size, `round ${round} after recovery`).toBe(1);
       seen.add([...after][0]!);

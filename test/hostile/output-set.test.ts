@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KIT_MARKER, openOutputSet } from '../../src/output/output-set.js';
+import { KIT_MARKER, openOutputSet, recoverOutputs } from '../../src/output/output-set.js';
 import { readReport, runWithin, scratchDir, stderrLines } from './helpers.js';
 
 /*
@@ -125,11 +125,17 @@ describe('one run at a time on one --out, and its files are one set', () => {
     expect(existsSync(join(dir, 'out', '.teams-migration-audit.lock'))).toBe(false);
   });
 
-  it('two runs started together on one --out: one writes, the other says so in one line', async () => {
+  it('two runs writing into one --out at once: the second to write says so in one line, the first writes', async () => {
     const out = join(scratchDir('lock'), 'out');
-    const runs = await Promise.all([runWithin(20_000, analyze(out)), runWithin(20_000, analyze(out))]);
-    expect(runs.map((run) => run.code).sort()).toEqual([0, 2]);
-    expect(runs.find((run) => run.code === 2)!.stderr).toMatch(/^teams-migration-audit: --out .*: another run \(pid \d+\) is writing there; wait for it to finish or choose another --out\n$/);
+    const [first, second] = [await openOutputSet(out), await openOutputSet(out)];
+    await first.stageFile(join(out, 'report.json'), 'first');
+    await expect(second.stageFile(join(out, 'report.json'), 'second')).rejects.toThrow(
+      new RegExp(`^--out ${out}: another run \\(pid ${process.pid}\\) is writing there; wait for it to finish or choose another --out$`),
+    );
+    await first.commit();
+    await Promise.all([first.close(), second.close()]);
+    expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe('first');
+    expect(readdirSync(out)).toEqual(['report.json']);
   });
 
   it('a format not asked for again is removed, so no file of an earlier run stays beside the new ones', async () => {
@@ -188,7 +194,7 @@ describe('a full disk while writing', () => {
     writeFileSync(join(out, 'index.html'), 'old');
     writeFileSync(join(out, '.teams-migration-audit-write-check-4194999-0123abcd'), '');
     writeFileSync(join(out, '.teams-migration-audit.commit.json'), JSON.stringify({ moves: [{ from: join(staging, 'report.json'), to: join(out, 'report.json'), kind: 'file' }], removals: [join(out, 'index.html')], staging: [staging] }));
-    await (await openOutputSet(out)).close();
+    await recoverOutputs(out);
     expect(readdirSync(out)).toEqual(['report.json']);
     expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe('new');
   });

@@ -104,6 +104,14 @@ export interface Report {
   progress?: Progress;
   /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
   fixes?: FixesSummary;
+  /** contracts.md §3.4: about this run; `--since` dates progress by the previous report's `dataReadAt`. */
+  run?: RunInfo;
+}
+
+/** contracts.md §3.4 `report.run`. */
+export interface RunInfo {
+  /** ISO time the org data judged was read: the snapshot's recording time, or the live run's start. */
+  dataReadAt?: string;
 }
 
 /** A finding of the previous report as `progress.fixed` lists it. */

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -9,7 +9,12 @@ import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlag
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
-import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
+import { FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
+import { renderMarkdown } from './report/markdown.js';
+import { appendFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './package-root.js';
+import { InputError } from './errors.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
@@ -24,7 +29,7 @@ import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
-import { credentialSafeWriter, credentialsFromEnv } from './report/redact-credentials.js';
+import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -55,7 +60,13 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   quiet?: boolean;
   debug?: boolean;
   since?: string;
+  demo?: boolean;
+  /** commander's --no-color: false when given. */
+  color?: boolean;
 }
+
+/** The demo org shipped in the package: `analyze --demo` works from any installed copy. */
+export const DEMO_SNAPSHOT = fileURLToPath(new URL('fixtures/demo-org.json', PACKAGE_ROOT));
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -67,7 +78,7 @@ Reports are written before a non-zero exit, so a failed CI job still has them.`;
 
 const ANALYZE_EXAMPLES = `
 Examples:
-  $ teams-migration-audit analyze --snapshot fixtures/demo-org.json
+  $ teams-migration-audit analyze --demo   # the bundled demo org: output/index.html
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
   $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
   $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us   # the live org
@@ -103,12 +114,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
-    .option('--quiet', 'print nothing but errors')
+    .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
+    .option('--quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
+    .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
-    .action(async (source: string | undefined, flags: AnalyzeFlags) => {
-      exitCode = await runAnalyze(withPositionalSource(source, flags), io);
+    .action(async (source: string | undefined, flags: AnalyzeFlags, command: Command) => {
+      exitCode = await runAnalyze(withDemo(withPositionalSource(source, flags), command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags));
     });
   addGateOptions(analyzeCommand);
   addFixOptions(analyzeCommand);
@@ -122,9 +135,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .requiredOption('--out <file>', 'where to write the snapshot')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors')
+      .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
-  ).action(async (source: string | undefined, flags: SnapshotFlags) => {
-    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), io);
+  ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags));
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 
@@ -151,6 +165,22 @@ function withPositionalSource<T extends { snapshot?: string }>(source: string | 
     throw new UsageError(`two snapshots given (${source} and --snapshot ${flags.snapshot}); name one`);
   }
   return { ...flags, snapshot: source };
+}
+
+/**
+ * A progress bar redraws its line with control sequences: not with --no-color or NO_COLOR
+ * (no-color.org), and not under CI=true, where the log is a file and each redraw a new line.
+ */
+function plainTerminal(io: CliIo, flags: { color?: boolean }): CliIo {
+  const plain = flags.color === false || Boolean(io.env.NO_COLOR) || Boolean(io.env.CI);
+  return plain ? { ...io, isTTY: false } : io;
+}
+
+/** `--demo` reads the shipped demo org; its gate does not fail unless --fail-on was given. */
+function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
+  if (!flags.demo) return flags;
+  if (flags.snapshot !== undefined) throw new UsageError(`--demo reads the bundled demo org and --snapshot ${flags.snapshot} another: give one of them`);
+  return { ...flags, snapshot: DEMO_SNAPSHOT, failOn: failOnGiven ? flags.failOn : 'none' };
 }
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
@@ -184,17 +214,27 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       out: flags.out,
       formats,
       meta: {
-        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
+        html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
         sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
       },
       env: io.env,
       credentials: source?.credentials,
     });
+    await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
     const code = exitCodeFor(report.gate);
+    // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
+    const failing = (report.gate.failing ?? 0) > 0 ? failingFindingLines(report, { annotate: io.env.GITHUB_ACTIONS === 'true' }) : [];
+    if (flags.quiet) {
+      const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
+      if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
+    }
     const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
     const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
     const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
+    if (!flags.quiet) {
+      const lines = [...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+      io.stderr(lines.map(terminalSafe).join('\n') + '\n');
+    }
     return code;
   } finally {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
@@ -212,4 +252,20 @@ function summaryLine(report: Report, code: number): string {
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
   return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
+}
+
+/**
+ * On GitHub Actions the job's page shows the summary whatever --format asked for; with `md` in
+ * the formats, writeReports has appended it already.
+ */
+async function appendStepSummary(report: Report, formats: readonly Format[], out: string, env: CliIo['env'], credentials: readonly string[] = []): Promise<void> {
+  const stepSummary = env.GITHUB_STEP_SUMMARY;
+  if (!stepSummary || formats.includes('md')) return;
+  // As every report file: no credential of the run, whatever text carried it in.
+  const markdown = renderMarkdown(redactCredentials(report, [...credentialsFromEnv(env), ...credentials]), savedReportMeta(out, formats, env));
+  try {
+    await appendFile(stepSummary, markdown);
+  } catch (error) {
+    throw new InputError(`cannot append to GITHUB_STEP_SUMMARY (${stepSummary}): ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -11,7 +11,9 @@ import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.
 import { appBaseUrl } from './report/service-links.js';
 import { FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { renderMarkdown } from './report/markdown.js';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
+import type { SarifMeta } from './report/sarif.js';
+import { snapshotLineOf } from './report/snapshot-lines.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
 import { InputError } from './errors.js';
@@ -132,7 +134,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .command('snapshot')
       .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
-      .requiredOption('--out <file>', 'where to write the snapshot')
+      .requiredOption('--out <file>', 'where to write the snapshot (required)')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
@@ -215,7 +217,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       formats,
       meta: {
         html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-        sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
+        sarif: await sarifMeta(flags, formats),
       },
       env: io.env,
       credentials: source?.credentials,
@@ -252,6 +254,13 @@ function summaryLine(report: Report, code: number): string {
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
   return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
+}
+
+/** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
+async function sarifMeta(flags: AnalyzeFlags, formats: readonly Format[]): Promise<SarifMeta> {
+  const orgArtifactUri = flags.snapshot && !flags.demo ? repositoryPath(flags.snapshot) : undefined;
+  if (orgArtifactUri === undefined || !formats.includes('sarif')) return { toolVersion: VERSION, orgArtifactUri };
+  return { toolVersion: VERSION, orgArtifactUri, orgLineOf: snapshotLineOf(await readFile(flags.snapshot!, 'utf8')) };
 }
 
 /**

@@ -762,7 +762,7 @@
     printing = value;
     // Folded parts open for print and fold again after.
     if (value) {
-      // Every folded part prints open: the automatic changes, "Checked, nothing to do", notes, tables.
+      // Every folded part prints open: the automatic changes, the verified references, notes, tables.
       foldedBeforePrint = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
       foldedBeforePrint.forEach(function (d) { d.open = true; });
     } else {

@@ -6,7 +6,7 @@ import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
-import type { Report } from './model/finding.js';
+import type { Report, RunInfo } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
 import { FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
@@ -28,7 +28,7 @@ import { withStillLockedOut } from './progress/with-still-locked-out.js';
 import { displayRoot } from './repo/scan.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
-import { readPreviousReport } from './progress/read-previous-report.js';
+import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
@@ -140,7 +140,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
   ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
-    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags));
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) });
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 
@@ -209,7 +209,10 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
     const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
     const gated = await gateReport(analyzed, flags, baseline, io.env);
-    const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
+    const fixed = await runFixKit(gated.report, catalog, flags, jq);
+    const fixLines = fixed.lines;
+    const run = reportRun(source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } }));
+    const report = run === undefined ? fixed.report : { ...fixed.report, run };
     const notes = [...gated.notes, ...fixLines];
 
     const written = await writeReports(report, {
@@ -242,6 +245,14 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
     await jq.close?.();
   }
+}
+
+/**
+ * contracts.md §3.4 `report.run`, built here only: `dataReadAt` is when the org data judged was
+ * read (the live run's start, or the snapshot's `recordedAt`), so `--since` can date progress.
+ */
+export function reportRun(dataReadAt: string | undefined): RunInfo | undefined {
+  return dataReadAt === undefined ? undefined : { dataReadAt };
 }
 
 function summaryLine(report: Report, code: number): string {

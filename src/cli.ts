@@ -56,6 +56,8 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
+  /** `--ignore PATTERN`, repeatable: gitignore lines left out of every `--repo` scan. */
+  ignore: string[];
   out: string;
   format: string;
   appUrl?: string;
@@ -113,6 +115,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
+    .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
@@ -206,7 +209,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   try {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
+    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths, flags.ignore);
     const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
     const gated = await gateReport(analyzed, flags, baseline, io.env);
     const fixed = await runFixKit(gated.report, catalog, flags, jq);

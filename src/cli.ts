@@ -209,13 +209,17 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   try {
     const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
     const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths, flags.ignore);
-    const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
-    const gated = await gateReport(analyzed, flags, baseline, io.env);
-    const fixed = await runFixKit(gated.report, catalog, flags, jq);
-    const fixLines = fixed.lines;
+    const analyzeAndGate = async (note: ((line: string) => void) | undefined) => {
+      const repository = await repositoryFindings(flags.repo, catalog, note, ownPaths, flags.ignore);
+      const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
+      return gateReport(analyzed, flags, baseline, io.env);
+    };
+    const first = await analyzeAndGate(flags.quiet ? undefined : io.stderr);
+    const fixed = await runFixKit(first.report, catalog, flags, jq);
+    // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
+    const { gated, fixedReport, fixLines } = fixed.changed.length === 0 ? { gated: first, fixedReport: fixed.report, fixLines: fixed.lines } : await afterFix(first, fixed, await analyzeAndGate(undefined));
     const run = reportRun(source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } }));
-    const report = run === undefined ? fixed.report : { ...fixed.report, run };
+    const report = run === undefined ? fixedReport : { ...fixedReport, run };
     const notes = [...gated.notes, ...fixLines];
 
     const written = await writeReports(report, {
@@ -248,6 +252,27 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
     await jq.close?.();
   }
+}
+
+/**
+ * After `--fix`: the repositories were scanned again, so the report holds what remains; the kit
+ * (written from the first scan) and the notes on what it cannot fix stay. One line says what
+ * changed and what is left.
+ */
+async function afterFix(
+  first: Awaited<ReturnType<typeof gateReport>>,
+  fixed: Awaited<ReturnType<typeof runFixKit>>,
+  again: Awaited<ReturnType<typeof gateReport>>,
+): Promise<{ gated: typeof again; fixedReport: typeof again.report; fixLines: string[] }> {
+  const notes = new Map(fixed.report.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
+  const findings = again.report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
+  const inFiles = (report: Report) => report.findings.filter((f) => f.resource.type === 'file');
+  const before = new Set(inFiles(first.report).map((f) => f.id));
+  const remaining = inFiles(again.report).filter((f) => before.has(f.id)).length;
+  const line =
+    `--fix: changed ${fixed.changed.length} file(s) in place: ${fixed.changed.join(', ')}; ` +
+    `${before.size - remaining} finding(s) in files fixed, ${remaining} remain (scanned again: the report and the gate are about what remains)`;
+  return { gated: again, fixedReport: { ...again.report, findings, ...(fixed.report.fixes && { fixes: fixed.report.fixes }) }, fixLines: [...fixed.lines, line] };
 }
 
 /**

@@ -25,7 +25,11 @@ const INCOMPLETE_LISTED = 10;
 
 /** One stderr line per unreadable resource (up to ten, then a count), so a CI log names what is missing. */
 export function incompleteLines(incomplete: readonly IncompleteItem[]): string[] {
-  const lines = incomplete.slice(0, INCOMPLETE_LISTED).map((item) => `not read: ${item.resource}: ${item.reason}`);
+  const lines = incomplete.slice(0, INCOMPLETE_LISTED).map((item) =>
+    item.accepted
+      ? `not read (accepted in the baseline, id ${item.id}): ${item.resource}: ${item.reason}`
+      : `not read: ${item.resource}: ${item.reason}${item.id ? ` (id ${item.id}: accept it in the baseline to let the gate pass without it)` : ''}`,
+  );
   if (incomplete.length > INCOMPLETE_LISTED) lines.push(`not read: …and ${incomplete.length - INCOMPLETE_LISTED} more (see report.json "incomplete")`);
   return lines;
 }

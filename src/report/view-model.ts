@@ -224,9 +224,12 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     gate: gateView(report),
     cards: countCards(report),
     chart: chartView(report),
-    incomplete: report.incomplete,
+    incomplete: report.incomplete.map((item) => ({
+      resource: item.resource,
+      reason: item.accepted ? `${item.reason} (accepted in the baseline: ${item.accepted.reason}, by ${item.accepted.by})` : item.reason,
+    })),
     hasIncomplete: report.incomplete.length > 0,
-    incompleteHeading: `Incomplete: ${plural(report.incomplete.length, 'item', 'items')} could not be read`,
+    incompleteHeading: incompleteHeading(report),
     notes: report.notes ?? [],
     hasNotes: (report.notes ?? []).length > 0,
     notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')}: values of an unexpected shape`,
@@ -268,6 +271,15 @@ function countCards(report: Report): CardView[] {
     { value: count((f) => f.accepted !== undefined), label: 'accepted in the baseline', href: '', tone: 'neutral' },
   ];
   return cards.filter((card) => card.value > 0 || card.tone === 'manual' || card.tone === 'automatic');
+}
+
+/** Unread items make the report incomplete; unreadable files accepted in the baseline are only named. */
+function incompleteHeading(report: Report): string {
+  const open = report.incomplete.filter((item) => item.accepted === undefined).length;
+  const accepted = report.incomplete.length - open;
+  const acceptedText = `${plural(accepted, 'unreadable file', 'unreadable files')} accepted in the baseline`;
+  if (open === 0) return `Not read: ${acceptedText}`;
+  return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
 /** "1 item", "3 items": counts in headings agree with their noun. */

@@ -89,6 +89,17 @@ describe('analyze writes the fix kit', () => {
     expect(second.summary).toEqual(afterFix.summary);
   });
 
+  it('the kit README names what it leaves to a person by resource and location, in words, citing no spec a user lacks', async () => {
+    const out = tmp();
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json']);
+    const readme = readFileSync(join(out, 'fixes', 'README.md'), 'utf8');
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    const left = readme.slice(readme.indexOf('## Not in the kit')).split('\n').filter((line) => line.startsWith('- '));
+    expect(left.length).toBe(report.fixes?.unresolved?.length);
+    for (const line of left) expect(line).toMatch(/^- (blueprint|action|automation|page|integration|webhook|scorecard) `[^`]+`, `[^`]+` \(finding [0-9a-f]{16}\): needs /);
+    expect(readme).not.toMatch(/§|can be computed/);
+  });
+
   it('--fix without --repo is a usage error', async () => {
     const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', tmp(), '--fix']);
     expect(run.code).toBe(2);

@@ -55,7 +55,9 @@ export const readText = (path: string) => readFile(path, 'utf8');
  * so a live report compares with the report of the same org read from a file.
  */
 export function withoutFetchNotes(reportText: string): unknown {
-  const report = JSON.parse(reportText) as { notes?: string[]; fixes?: { files: { kind: string }[] } };
+  const report = JSON.parse(reportText) as { notes?: string[]; fixes?: { files: { kind: string }[] }; run?: unknown };
+  // When the data was read (report.run) differs between a live read and a file by definition.
+  delete report.run;
   const notes = (report.notes ?? []).filter((note) => !/^permissions of \d+ (automation|entity page)\(s\) not read: /.test(note));
   if (notes.length > 0) report.notes = notes;
   else delete report.notes;

@@ -54,7 +54,9 @@ export const FAILING_LISTED = 20;
  */
 export function failingFindingLines(report: Report, options: { annotate: boolean; limit?: number }): string[] {
   const policy = policyOf(report);
-  const failing = report.findings.filter((finding) => failsGate(finding, policy)).sort(compareFindings);
+  // What breaks first, then the rest, each in report order.
+  const urgency = (finding: Finding) => (finding.verdict === 'breaks' ? 0 : 1);
+  const failing = report.findings.filter((finding) => failsGate(finding, policy)).sort((a, b) => urgency(a) - urgency(b) || compareFindings(a, b));
   const limit = options.limit ?? FAILING_LISTED;
   const lines = failing.slice(0, limit).map((finding) => (options.annotate ? annotationLine(finding) : `failing: ${failingText(finding)}`));
   if (failing.length > limit) lines.push(`failing: …and ${failing.length - limit} more (report.json lists them all)`);

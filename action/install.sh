@@ -4,11 +4,11 @@
 # step outputs. Inputs arrive as environment variables, never pasted into shell code.
 set -euo pipefail
 
-root="${AUDIT_ACTION_ROOT:?must name the checkout of the action}"
 package="${AUDIT_PACKAGE:-}"
 if [ -z "$package" ]; then
-  version="$(node -p 'require(process.argv[1]).version' "$root/package.json")"
-  package="teams-migration-audit@$version"
+  # Never a bare registry name: anyone could publish one.
+  echo "teams-migration-audit action: set the 'package' input to the packed tool (teams-migration-audit-X.Y.Z.tgz, a path or URL) or a git spec" >&2
+  exit 2
 elif [ -e "$package" ]; then
   # A tarball or folder in the checkout: absolute, since npm resolves paths from the prefix.
   package="$(cd "$(dirname "$package")" && pwd)/$(basename "$package")"
@@ -16,7 +16,7 @@ fi
 
 prefix="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/teams-migration-audit-tool"
 mkdir -p "$prefix"
-npm install --global --prefix "$prefix" --no-audit --no-fund --loglevel=error ${AUDIT_NPM_FLAGS:-} "$package" >&2
+npm install --global --prefix "$prefix" --no-audit --no-fund --loglevel=error "$package" >&2
 bin="$prefix/bin/teams-migration-audit"
 "$bin" --version >&2
 echo "bin=$bin" >> "${GITHUB_OUTPUT:-/dev/null}"

@@ -210,6 +210,12 @@ describe('action.yml (composite GitHub Action)', () => {
     // No input is expanded inside shell code: they travel as environment variables only.
     for (const step of steps) expect(step.run ?? '', step.id ?? step.uses ?? '').not.toMatch(/\$\{\{\s*inputs\./);
     expect(spawnSync('bash', ['-n', INSTALL]).status).toBe(0);
+    // Never a bare registry name by default: without `package` the install step stops with one line.
+    expect(action.inputs.package).toMatchObject({ required: true });
+    expect(action.inputs.package?.default).toBeUndefined();
+    const unset = spawnSync('bash', [INSTALL], { env: { ...cleanEnv(), AUDIT_PACKAGE: '' }, encoding: 'utf8' });
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toMatch(/^teams-migration-audit action: set the 'package' input/);
     const order = steps.map((s) => s.uses?.split('@')[0] ?? s.id ?? s.run?.slice(0, 12));
     expect(order.indexOf('github/codeql-action/upload-sarif')).toBeGreaterThan(order.indexOf('audit'));
     expect(order.indexOf('actions/upload-artifact')).toBeGreaterThan(order.indexOf('audit'));

@@ -372,11 +372,11 @@
     where.appendChild(id);
     if (f.serviceUrl) {
       where.appendChild(document.createTextNode(' '));
-      var open = el('a', 'service-link', 'Open in the service');
+      var open = el('a', 'service-link', f.serviceLabel);
       open.href = f.serviceUrl;
       open.target = '_blank';
       open.rel = 'noopener noreferrer';
-      open.setAttribute('aria-label', 'Open in the service: ' + f.type + ' ' + f.identifier);
+      open.setAttribute('aria-label', f.serviceLabel + ': ' + f.type + ' ' + f.identifier);
       where.appendChild(open);
     }
     return where;

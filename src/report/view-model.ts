@@ -2,7 +2,7 @@ import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKi
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
-import { serviceUrl } from './service-links.js';
+import { serviceLinkLabel, serviceUrl } from './service-links.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 
@@ -41,6 +41,8 @@ export interface ClientFinding {
   accepted: { reason: string; by: string } | null;
   /** Where the resource is edited in the service; empty for repository files or without an app address. */
   serviceUrl: string;
+  /** The link's words: the resource's own page, or which list page it opens. */
+  serviceLabel: string;
   /** Whether the rewrite was checked (jq compiled it, or it is JSON that parses): only then is it offered to copy. */
   copyable: boolean;
   /** `<type> <identifier>` as a baseline entry names its resource. */
@@ -376,6 +378,7 @@ function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'f
     note: finding.note ?? '',
     accepted: finding.accepted ? { reason: finding.accepted.reason, by: finding.accepted.by } : null,
     serviceUrl: appUrl ? serviceUrl(appUrl, finding.resource) : '',
+    serviceLabel: serviceLinkLabel(finding.resource),
     copyable: rewriteChecked(finding),
     resourceLabel: `${finding.resource.type} ${finding.resource.identifier}`,
   };

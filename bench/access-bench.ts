@@ -3,7 +3,8 @@
  * memory of the access computation alone (the rules run before it, untimed). Three orgs:
  * - the synthetic org as generated (explicit team lists, `.results` policies that are
  *   undecidable, `.user.team` visibility on some inputs: few distinct expressions);
- * - every action gated by its own distinct `.user.teams` condition (one expression each);
+ * - every action gated by its own distinct `.user.team` condition (one expression each; `.user.teams`
+ *   holds `{name}` objects, titles before and after, so a string comparison on it never flips);
  * - the same, but each condition also reads `.user.email`, so every user is a context of its own.
  * Options: --users N --actions N
  */
@@ -51,8 +52,8 @@ function withDistinctConditions(org: OrgSnapshot, readsEmail: boolean): OrgSnaps
       const team = titles[i % titles.length]!;
       const other = titles[(i * 7 + 3) % titles.length]!;
       const condition = readsEmail
-        ? `(.user.teams | index("${team}") != null) or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
-        : `.user.teams | (index("${team}") != null) or (index("${other}") != null and length > ${i % 3})`;
+        ? `(.user.team | index("${team}") != null) or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
+        : `.user.team | (index("${team}") != null) or (index("${other}") != null and length > ${i % 3})`;
       return [id, { ...permissions, execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [condition] } } }];
     }),
   );
@@ -64,7 +65,7 @@ const base = generateSyntheticOrg({ blueprints: 2000, actions: actionCount, page
 const users = syntheticUsers(base, userCount);
 for (const [label, org] of [
   ['synthetic org as generated', base],
-  ['a distinct .user.teams condition per action', withDistinctConditions(base, false)],
+  ['a distinct .user.team condition per action', withDistinctConditions(base, false)],
   ['a distinct condition per action that also reads .user.email', withDistinctConditions(base, true)],
 ] as const) {
   // Findings first, without users (so access is not computed there and jq's cache holds none of it).

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { computeAccess } from './access/compute-access.js';
+import { computeAccess, withUserImpact } from './access/compute-access.js';
 import type { Catalog } from './catalog/catalog.js';
 import { CATEGORY_DOCS } from './model/category-docs.js';
 import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from './model/finding.js';
@@ -56,7 +56,8 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     incomplete,
     findings,
   };
-  const notes = [...(options.notes ?? [])];
+  // Issue 25: how the migration state was read, where the shapes disagree with it.
+  const notes = [...(options.notes ?? []), ...(catalog.migrationState?.notes ?? [])];
   // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
   // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
   if (catalog.snapshot.scorecards === undefined) {
@@ -65,7 +66,10 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   if (notes.length > 0) report.notes = notes;
   // contracts.md §3.3: who loses or gains a permission, when the snapshot lists its users.
   const access = computeAccess(catalog, findings);
-  if (access) report.access = access;
+  if (access) {
+    report.access = access;
+    report.findings = withUserImpact(findings, access);
+  }
   if (ruleErrors.length > 0) report.ruleErrors = ruleErrors;
   if (verified.length > 0) report.verified = verified;
   return report;

@@ -1,5 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { checkKey, conditionOutcomes, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
+import { checkKey, conditionOutcomes, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
+import type { JqEngine } from '../jq/engine.js';
+import { splitCondition, type SplitCondition } from './split-condition.js';
 import { extractReferences } from '../jq/references.js';
 import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
@@ -53,17 +55,17 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
     if (list) list.push(finding);
     else byResource.set(key, [finding]);
   }
-  const touched = permissionSites(catalog).flatMap((site) => {
-    const finding = causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []);
-    return finding ? [{ site, finding }] : [];
-  });
+  // Issue 21: every gate, not only those with a finding: a reference judged unaffected by mistake
+  // still shows here if its outcome flips for someone.
+  const touched = permissionSites(catalog).map((site) => ({ site, finding: causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []) }));
   const holders = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
   const changes: AccessChange[] = [];
   touched.forEach(({ site, finding }, index) => {
     const [before, after] = holders[index] as [Holders, Holders];
-    const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), finding: finding.id };
+    const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), ...(finding && { finding: finding.id }) };
     if (before.kind === 'undecidable' || after.kind === 'undecidable') {
-      changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
+      // Said only where a finding names the place: elsewhere nothing reads team values to flip.
+      if (finding) changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
       return;
     }
     const loses = users.filter((_, i) => before.holds[i] && !after.holds[i]).map((u) => u.email);
@@ -120,6 +122,10 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
   });
   const jq = catalog.jq;
   if (!jq) return answers as Holders[][];
+
+  // Issue 21: a condition reading the email as well as teams runs its teams part per team list
+  // and its email part only for those whose teams part flips (split-condition.ts).
+  if (forms.length === 2) splitSiteHolders(jq, sites, users, answers);
 
   const variants = new Map<string, number[]>();
   sites.forEach((site, index) => {
@@ -207,11 +213,15 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
  * them; otherwise users with the same teams are one context.
  */
 function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
-  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null];
+  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null, user.titles];
 }
 
+/**
+ * As action jq sees the user (public-api-facts.md): `teams` are `{name}` objects whose names are
+ * the titles before and after the migration; `team` and `teamsIdentifiers` hold team values.
+ */
 const USER_CONTEXT =
-  '({team: .[0], teams: .[0]} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
+  '({team: .[0], teamsIdentifiers: .[0], teams: (.[3] | map({name: .}))} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
 
 /** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
 function unknownDataRead(expression: string): string | undefined {
@@ -249,4 +259,150 @@ function compareChanges(a: AccessChange, b: AccessChange): number {
     compareText(a.permission, b.permission) ||
     compareText(a.input ?? '', b.input ?? '')
   );
+}
+
+/**
+ * contracts.md §3.4 `impact.users`: on each finding that changes a permission, how many people
+ * lose it and gain it, from the access entries that name it (several inputs or stages add up).
+ */
+export function withUserImpact(findings: readonly Finding[], access: readonly AccessChange[]): Finding[] {
+  const counts = new Map<string, { loses: number; gains: number }>();
+  for (const change of access) {
+    if (change.finding === undefined || (change.loses === undefined && change.gains === undefined)) continue;
+    const count = counts.get(change.finding) ?? { loses: 0, gains: 0 };
+    count.loses += change.loses?.length ?? 0;
+    count.gains += change.gains?.length ?? 0;
+    counts.set(change.finding, count);
+  }
+  return findings.map((finding) => {
+    const users = counts.get(finding.id);
+    return users ? { ...finding, impact: { ...finding.impact, users } } : finding;
+  });
+}
+
+/** Ours: condition runs per jq request when each site runs on its own users (engine time limit, as BATCH_EVALUATIONS). */
+const SPLIT_BATCH_EVALUATIONS = 40_000;
+const SPLIT_BATCH_CHARS = 64 * 1024;
+
+/** A part of a condition that reads no team value: only `.user.email`, `.user.roles` (or the run's user's). */
+function readsNoTeam(text: string): boolean {
+  if (/team|\\u|getpath|paths|to_entries|tostring|tojson|\.\.|\$__|input|env|\$ENV/.test(text)) return false;
+  const result = extractReferences(text);
+  if (!result.ok) return false;
+  return result.references.paths.every((path) => {
+    if (path.variable !== undefined) return false;
+    const [a, b, c, d] = path.segments;
+    return (a === 'user' && (b === 'email' || b === 'roles')) || (a === 'trigger' && b === 'by' && c === 'user' && (d === 'email' || d === 'roles'));
+  });
+}
+
+/**
+ * Sites with one condition of the shape `<teams part> or|and <email part>`, answered without one
+ * context per user: the teams part per distinct team list in both worlds, the email part (the same
+ * in both) only for the users whose teams part flips, each site on its own users in shared
+ * requests. For users whose teams part does not flip the outcome is the same in both worlds and is
+ * given as the teams part's: only flips are read from these holders (computeAccess). A site whose
+ * parts give no answer somewhere is left to the ordinary path.
+ */
+function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], users: readonly AccessUser[], answers: (Holders[] | undefined)[]): void {
+  const split = new Map<number, SplitCondition>();
+  sites.forEach((site, index) => {
+    if (answers[index] !== undefined || site.rule.kind !== 'conditions' || site.rule.expressions.length !== 1) return;
+    const expression = site.rule.expressions[0]!;
+    if (!/email|role/.test(expression)) return;
+    const parts = splitCondition(expression, (text) => !readsNoTeam(text));
+    if (parts && !/email|role|\\u/.test(parts.teams)) split.set(index, parts);
+  });
+  if (split.size === 0) return;
+  // The teams part: one context per distinct team list and world, as for any condition.
+  const contexts: JsonValue[] = [];
+  const slotOf = new Map<string, number>();
+  const slots = (['titles', 'identifiers'] as const).map((form) =>
+    users.map((user) => {
+      const context = userContext(user, form, { email: false, roles: false });
+      const id = JSON.stringify(context);
+      let slot = slotOf.get(id);
+      if (slot === undefined) {
+        slotOf.set(id, (slot = contexts.length));
+        contexts.push(context);
+      }
+      return slot;
+    }),
+  );
+  const teamOutcomes = conditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts, USER_CONTEXT);
+  const pending: { index: number; parts: SplitCondition; before: string; after: string; flips: number[] }[] = [];
+  for (const [index, parts] of split) {
+    const outcome = teamOutcomes.get(checkKey({ expression: parts.teams }));
+    if (!outcome?.ok) continue;
+    const before = slots[0]!.map((slot) => outcome.outcomes[slot]!).join('');
+    const after = slots[1]!.map((slot) => outcome.outcomes[slot]!).join('');
+    if (/[^01]/.test(before + after)) continue;
+    const flips: number[] = [];
+    for (let u = 0; u < users.length; u++) if (before[u] !== after[u]) flips.push(u);
+    pending.push({ index, parts, before, after, flips });
+  }
+  const rest = restOutcomes(jq, pending, users);
+  for (const item of pending) {
+    const answered = rest.get(item.index);
+    if (answered === undefined) continue;
+    const holds = (teams: string) => Uint8Array.from(users, (_, u) => (teams[u] === '1' ? 1 : 0));
+    const before = holds(item.before);
+    const after = holds(item.after);
+    item.flips.forEach((u, k) => {
+      const restHolds = answered[k] === '1';
+      // `x or r`: the side whose teams part holds holds; the other holds as r does. `x and r` the reverse.
+      if (item.parts.op === 'or') {
+        before[u] = item.before[u] === '1' || restHolds ? 1 : 0;
+        after[u] = item.after[u] === '1' || restHolds ? 1 : 0;
+      } else {
+        before[u] = item.before[u] === '1' && restHolds ? 1 : 0;
+        after[u] = item.after[u] === '1' && restHolds ? 1 : 0;
+      }
+    });
+    const site = sites[item.index]!;
+    answers[item.index] = [
+      { kind: 'known', holds: withAdmins(site, users, before) },
+      { kind: 'known', holds: withAdmins(site, users, after) },
+    ];
+  }
+}
+
+/**
+ * The email part of each pending site on that site's flipping users only: sites share requests,
+ * each running on its own slice of the input. A request jq does not answer leaves its sites to the
+ * ordinary path.
+ */
+function restOutcomes(jq: JqEngine, pending: readonly { index: number; parts: SplitCondition; flips: number[] }[], users: readonly AccessUser[]): Map<number, string> {
+  const results = new Map<number, string>();
+  let batch: typeof pending[number][] = [];
+  let evaluations = 0;
+  let chars = 0;
+  const flush = () => {
+    if (batch.length === 0) return;
+    const input = batch.map((item) => item.flips.map((u) => userContext(users[u]!, 'titles', { email: true, roles: true })));
+    const programText = `[${batch.map((item, i) => `(.[${i}] | map(${USER_CONTEXT}) | ${program({ expression: item.parts.rest }, 'safe')})`).join(',\n')}]`;
+    const result = jq.evaluate(input as JsonValue, programText);
+    const [answers] = result.ok ? result.values : [];
+    if (Array.isArray(answers) && answers.length === batch.length) {
+      batch.forEach((item, i) => {
+        const answer = answers[i];
+        if (typeof answer === 'string' && answer.length === item.flips.length) results.set(item.index, answer);
+      });
+    }
+    batch = [];
+    evaluations = 0;
+    chars = 0;
+  };
+  for (const item of pending) {
+    if (item.flips.length === 0) {
+      results.set(item.index, '');
+      continue;
+    }
+    if (batch.length > 0 && (evaluations + item.flips.length > SPLIT_BATCH_EVALUATIONS || chars + item.parts.rest.length > SPLIT_BATCH_CHARS)) flush();
+    batch.push(item);
+    evaluations += item.flips.length;
+    chars += item.parts.rest.length + 200;
+  }
+  flush();
+  return results;
 }

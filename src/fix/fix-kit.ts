@@ -36,3 +36,13 @@ export function missingFix(finding: Finding): string {
   if (finding.verdict === 'review') return 'a decision by a person: the expression reads team values, and what it should read instead depends on its intent';
   return 'a person to write the new value: no rewrite could be computed, because what to write depends on what the code is meant to do (see the suggestion)';
 }
+
+/**
+ * contracts.md §3.4: the kit writes only rewrites proven to keep behaviour; a suggested one is
+ * unresolved, saying where it differs, in the finding's own words.
+ */
+export function unprovenRewrite(finding: Finding): string | undefined {
+  if (finding.rewriteProof !== 'suggested') return undefined;
+  const where = /This rewrite is a suggestion, not proven: (.*)$/.exec(finding.suggestion)?.[1];
+  return `a rewrite proven to keep what it does: the one suggested was not${where ? ` (${where.replace(/\.$/, '')})` : ''}, so a person must check it`;
+}

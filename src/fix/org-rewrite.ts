@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JqEngine } from '../jq/engine.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
-import { missingFix } from './fix-kit.js';
+import { missingFix, unprovenRewrite } from './fix-kit.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { splitPath } from '../repo/located-json.js';
 import { isPlainText, templateExpressions } from '../rules/shared/walk.js';
@@ -128,6 +128,8 @@ export type RewriteOutcome = { applied: true } | { applied: false; missing: stri
 export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], finding: Finding, jq: JqEngine | undefined): RewriteOutcome {
   if (NOT_A_VALUE.has(finding.category)) return { applied: false, missing: 'the migration or the data-migration files make this change' };
   if (finding.rewrite === undefined) return { applied: false, missing: missingFix(finding) };
+  const unproven = unprovenRewrite(finding);
+  if (unproven !== undefined) return { applied: false, missing: unproven };
   const parentPath = path.slice(0, -1);
   const key = path[path.length - 1];
   const parent = valueAt(record, parentPath);

@@ -1,7 +1,7 @@
 import type { Finding } from '../model/finding.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
 import type { PatchRepo } from './apply-root.js';
-import { missingFix, type FixFile, type UnresolvedFix } from './fix-kit.js';
+import { missingFix, unprovenRewrite, type FixFile, type UnresolvedFix } from './fix-kit.js';
 import { fileName, uniqueNames } from './org-rewrite.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
@@ -50,6 +50,11 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     const breaks = finding.verdict === 'breaks';
     if (finding.rewrite === undefined) {
       if (breaks) unresolved.push({ id: finding.id, missing: missingFix(finding) });
+      continue;
+    }
+    const unproven = unprovenRewrite(finding);
+    if (unproven !== undefined) {
+      if (breaks) unresolved.push({ id: finding.id, missing: unproven });
       continue;
     }
     if (!where || text === undefined) {

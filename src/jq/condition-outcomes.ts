@@ -40,7 +40,7 @@ const BATCH_CHARS = 64 * 1024;
  * one input's error from hiding the other answers. `fast` costs jq half as much per input. The
  * newlines keep a trailing `# comment` from swallowing the closing parenthesis.
  */
-function program(check: ConditionCheck, mode: 'fast' | 'safe'): string {
+export function program(check: ConditionCheck, mode: 'fast' | 'safe'): string {
   const test = check.lists === undefined ? '(. != false and . != null)' : `(type == "array" and any(.[]; . == ${JSON.stringify(check.lists)}))`;
   const each =
     mode === 'fast'

@@ -206,7 +206,8 @@ function bracketKey(tokens: readonly Token[], i: number): { value: string; next:
 /**
  * Paths that read the team meta property: a `team` segment that is not a relation or property
  * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`), and a user's
- * `teams` (`.user.teams`, `.trigger.by.user.teams`), which holds the same team values.
+ * `teams` (`.user.teams`, `.trigger.by.user.teams`: `{name}` objects whose names are titles before
+ * and after) and `teamsIdentifiers`. Which of them changes is what running them shows.
  */
 export function teamMetaPaths(references: JqReferences): FieldPath[] {
   return references.paths.filter(
@@ -214,7 +215,8 @@ export function teamMetaPaths(references: JqReferences): FieldPath[] {
       !BUILTIN_VARIABLES.has(path.variable ?? '') &&
       path.segments.some(
         (segment, index) =>
-          (segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')) || (segment === 'teams' && path.segments[index - 1] === 'user'),
+          (segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')) ||
+          ((segment === 'teams' || segment === 'teamsIdentifiers') && path.segments[index - 1] === 'user'),
       ),
   );
 }

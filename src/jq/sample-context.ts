@@ -108,10 +108,12 @@ function buildSample(
     for (const name of teamProperties) properties[name] = team;
     return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: { ...relations } };
   };
-  // `teams` is the same list under the users API's name (issue 14): one slot, read either way.
+  // As action jq sees the user (public-api-facts.md): `teams` are `{name}` objects whose names
+  // are titles before and after the migration, `team` and `teamsIdentifiers` hold team values.
   const user = (): JsonValue => {
     const team = teamList();
-    return { email: 'someone@example.com', team, teams: team };
+    const names = form === 'marker' ? team : team.map((value) => teams.find((t) => t.identifier === value)?.title ?? value);
+    return { email: 'someone@example.com', team, teams: names.map((name) => ({ name })), teamsIdentifiers: team };
   };
   switch (kind) {
     case 'entity':

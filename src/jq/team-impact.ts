@@ -1,9 +1,12 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
+import { classifyExpression, classifyPair, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
+import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
+import { contextFor, teamCases, teamsFor } from '../judge/worlds.js';
 import type { Verdict } from '../model/finding.js';
-import { compareTitlesAndIdentifiers, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
+import { probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
-import { policyQueryIds, sampleInput, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
+import { policyQueryIds, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -67,8 +70,10 @@ export interface ExpressionImpact {
   jqError?: string;
   /** Set when jq ran the expression on samples: what it found, as a clause for the reason. */
   evaluation?: string;
-  /** Set when the result changes with the form of team values but the org already holds identifiers. */
-  alreadyMigrated?: true;
+  /** What running it before and after the migration showed (absent when it was not run). */
+  class?: ReferenceClass;
+  /** Whether `rewrite` gives after the migration what the expression gives before it (contracts.md §3.4). */
+  rewriteProof?: RewriteProof;
   /**
    * Set when jq gave no answer for the expression (it ran past the time limit or crashed): the
    * verdict is then `review` unless reading it already showed it breaks.
@@ -84,6 +89,8 @@ export interface AssessOptions {
    * action context, so a `.team` there is the source's own field, not the team meta property.
    */
   externalInput?: boolean;
+  /** Where the value goes (decision-table.ts); by default a team value when `setsTeam`, else a value people read. */
+  sink?: Sink;
 }
 
 const SAMPLE_LABEL: Record<SampleKind, string> = {
@@ -178,7 +185,7 @@ export function assessTeamExpression(
   }
 
   const impact: ExpressionImpact = {
-    verdict: relationReads.length > 0 || relationsByRunning.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review',
+    verdict: 'review',
     teamReads: unique(teamReads),
     removedRelations: unique([...relationReads.map((read) => read.relation), ...relationsByRunning]),
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
@@ -187,21 +194,28 @@ export function assessTeamExpression(
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
-  // Reading the expression settles breaks and unaffected; only what is left is worth running.
-  if (impact.verdict === 'review' && runnable) {
-    const judged = judgeBySamples(expression, references, unique(unknownLiterals), runnable.jq, runnable.kind, teams, { setsTeam: options.setsTeam ?? false, queryIds, teamProperties: [...teamProperties] });
+  const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
+  const spec: ContextSpec | undefined = runnable && {
+    kind: runnable.kind,
+    directory: context.teams,
+    teams: teamsFor(context.teams, expression, unique(unknownLiterals)),
+    queryIds,
+    teamProperties: [...teamProperties],
+    removedRelations: impact.removedRelations,
+    seeds: unique(unknownLiterals),
+  };
+  if (runnable && spec) {
+    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
-    // Nothing in it is a title or a removed relation (those were settled above): it only passes
-    // team values through, and in a migrated org those already are identifiers.
-    if (judged.verdict === 'breaks' && context.migrated) {
-      impact.verdict = 'unaffected';
-      impact.alreadyMigrated = true;
-      impact.evaluation = `${judged.evaluation}; the org already holds team identifiers (its blueprints use ownership and its entities' teams are identifiers), so this is already what it gives`;
-    }
+    impact.class = judged.class;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
-    // A result that changes between titles and identifiers already shows the read: said once.
-    if (foundByRunning !== undefined && judged.verdict === 'breaks') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
+    if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
+  } else {
+    // Without jq nothing can be run: reading is all there is, and it says so.
+    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
+    // Said only where jq is missing: an external payload is never sampled, and says nothing new.
+    if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
   }
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
   if (undecided !== undefined) impact.jqFailure ??= undecided;
@@ -214,8 +228,12 @@ export function assessTeamExpression(
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
+  // Proven whatever the verdict, so the work planned ahead of the rules (a dry run, where every
+  // answer is the same) holds it too; jq rejects a rewrite that does not compile, which proves nothing.
+  const proof = rewrite !== expression && runnable && spec && context.jq?.validate(rewrite).ok ? proveRewrite(runnable.jq, expression, rewrite, spec, sink) : undefined;
   // A read found only by running has no token to edit: a rewrite of the rest would still read it.
-  if (rewrite !== expression && relationsByRunning.length === 0) {
+  // Nothing to change is nothing to rewrite: a title kept where titles stay (`[.user.teams[].name]`).
+  if (rewrite !== expression && relationsByRunning.length === 0 && impact.verdict !== 'unaffected') {
     // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
     // so. One string literal swapped for another in an expression jq compiles stays valid, so
     // only a relation edit or an expression jq rejects costs a trip to jq.
@@ -225,61 +243,95 @@ export function assessTeamExpression(
     else {
       impact.rewrite = rewrite;
       impact.rewriteChecked = provablyValid || compiles?.ok === true;
+      // Without jq nothing is run, so nothing is proven or disproven: the proof stays unsaid.
+      if (proof) impact.rewriteProof = proof;
+      else if (runnable) impact.rewriteProof = { proof: 'suggested', where: 'jq could not run it on the org\'s contexts' };
     }
   }
   return impact;
 }
 
 /**
- * Run the expression on samples with teams as titles and as identifiers. A different result
- * breaks. The same result is `unaffected` only when the samples fill everything the expression
- * reads and no literal it compares with could be a team we do not know; otherwise `review`.
+ * Run the expression on the org's contexts before and after the migration, classify what changes,
+ * and let the decision table say what that means. Literals are looked at only through running:
+ * identifier literals are read back as titles, and the expression so read is run before the
+ * migration; if it gives what the expression as written gives after, it is written for identifiers.
  */
-function judgeBySamples(
+function judgeByRunning(
   expression: string,
   references: JqReferences,
-  unknownLiterals: readonly string[],
   jq: JqEngine,
-  kind: SampleKind,
-  teams: [SampleTeam, SampleTeam],
-  { setsTeam, queryIds, teamProperties }: { setsTeam: boolean; queryIds: readonly string[]; teamProperties: readonly string[] },
-): { verdict: Verdict; evaluation: string; jqFailure?: { failure: EvaluationFailure; error: string } } {
-  const label = SAMPLE_LABEL[kind];
-  const outcome = compareTitlesAndIdentifiers(jq, expression, { kind, teams, queryIds, setsTeam, teamProperties });
-  if (outcome.kind === 'failed') return failedRun(outcome, label);
-  if (outcome.kind === 'differs') {
-    const standIn = teams.some((team) => team.placeholder) ? ' (for stand-in teams: the org names no team identifiers yet)' : '';
+  spec: ContextSpec,
+  sink: Sink,
+  state: MigrationState,
+  directory: TeamDirectory,
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; jqFailure?: { failure: EvaluationFailure; error: string } } {
+  const teamValue = sink === 'team-value' || sink === 'team-comparison';
+  const classification = classifyExpression(jq, expression, spec, { teamValue });
+  if (classification.class === 'failed') {
+    const decision = decide({ class: 'failed', sink, state, literals: 'plain' });
+    const what = classification.failure === 'timeout' ? 'its evaluation timed out' : 'jq crashed while evaluating it';
     return {
-      verdict: 'breaks',
-      evaluation: `run by jq on sample ${label}, it gives ${outcome.withTitles} while teams are titles but ${outcome.withIdentifiers} once they are identifiers${standIn}`,
+      verdict: decision.verdict,
+      evaluation: `run by jq on the org's contexts, ${what} (${classification.error}), so whether it changes with team identifiers is unknown`,
+      jqFailure: { failure: classification.failure, error: classification.error },
     };
   }
-  const unfilled = unfilledPaths(references.paths, sampleInput(kind, 0, teams, 'title', queryIds, teamProperties)).map((p) => expression.slice(p.start, p.end));
-  if (unfilled.length > 0) {
-    return {
-      verdict: 'review',
-      evaluation: `run by jq on sample ${label} it gives the same result with titles and identifiers, but it also reads ${unique(unfilled).join(', ')}, whose values a sample cannot know`,
-    };
-  }
-  for (const literal of unknownLiterals.slice(0, MAX_PROBED_LITERALS)) {
-    const asTeam: SampleTeam = { title: literal, identifier: probeIdentifier(literal) };
-    const probe = compareTitlesAndIdentifiers(jq, expression, { kind, teams: [asTeam, teams[1]], queryIds, setsTeam, teamProperties });
-    if (probe.kind === 'failed') return failedRun(probe, label);
-    if (probe.kind === 'differs') {
-      return {
-        verdict: 'review',
-        evaluation: `it compares team values with ${JSON.stringify(literal)}, which is no known team title or identifier: if a team is titled so, the comparison stops matching once teams are identifiers`,
-      };
+  // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
+  const readBack = identifiersAsTitles(expression, references, directory);
+  const asWritten = readBack !== undefined && jq.validate(readBack).ok ? classifyPair(jq, readBack, expression, spec, { teamValue }) : undefined;
+  let literals: LiteralEvidence = 'plain';
+  let unfilled = '';
+  if (classification.class === 'same') {
+    const first = teamCases(spec.directory, spec.teams, [], spec.kind)[0];
+    const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties, spec.removedRelations) : {};
+    const paths = unfilledPaths(references.paths, sample).map((p) => expression.slice(p.start, p.end));
+    if (paths.length > 0) {
+      literals = 'unfilled';
+      unfilled = ` (${unique(paths).join(', ')})`;
     }
+  } else if (classification.class === 'changed') {
+    if (classification.difference?.standIn) literals = 'stand-in-only';
+    if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
-  return {
-    verdict: 'unaffected',
-    evaluation: setsTeam
-      ? `run by jq on ${outcome.samples} sample ${label}, it passes team values through, so it yields identifiers once teams are identifiers`
-      : `run by jq on ${outcome.samples} sample ${label}, it gives the same result with team titles and with team identifiers`,
-  };
+  const decision = decide({ class: classification.class, sink, state, literals }, classification.difference);
+  const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
+  const where = `run by jq on ${classification.contexts} contexts of ${SAMPLE_LABEL[spec.kind]} built from the org's teams${standIn}`;
+  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}${unfilled}`, class: classification.class };
 }
 
+/** The expression with every string literal that is a known team identifier (not also its title) written as that team's title. */
+function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
+  const titleOf = new Map<string, string>();
+  for (const team of directory.byTitle.values()) if (team.identifier !== undefined && team.identifier !== team.title) titleOf.set(team.identifier, team.title);
+  const edits = valueStrings(references)
+    .filter((literal) => titleOf.has(literal.value) && !directory.byTitle.has(literal.value) && literal.end - literal.start >= 2)
+    .sort((a, b) => b.start - a.start);
+  if (edits.length === 0) return undefined;
+  let out = expression;
+  for (const edit of edits) out = out.slice(0, edit.start) + JSON.stringify(titleOf.get(edit.value)) + out.slice(edit.end);
+  return out;
+}
+
+/**
+ * A rewrite is proven when, on every context, it gives after the migration what the original
+ * gives before it (or that with each title replaced by its identifier, where the value is a team
+ * value); otherwise it is a suggestion, and `where` says where it differs.
+ */
+function proveRewrite(jq: JqEngine, expression: string, rewrite: string, spec: ContextSpec, sink: Sink): RewriteProof {
+  const teamValue = sink === 'team-value' || sink === 'team-comparison';
+  const pair = classifyPair(jq, expression, rewrite, spec, { teamValue });
+  if (pair.class === 'same' || (pair.class === 'substituted' && teamValue)) return { proof: 'proven' };
+  if (pair.class === 'failed') return { proof: 'suggested', where: `jq gave no answer for it (${pair.error})` };
+  const d = pair.difference;
+  return { proof: 'suggested', where: d ? `for ${d.context} the original gives ${d.before} before the migration but the rewrite gives ${d.after} after it` : 'its result differs' };
+}
+
+export interface RewriteProof {
+  proof: 'proven' | 'suggested';
+  /** For a suggestion: where the rewrite after the migration differs from the original before it. */
+  where?: string;
+}
 
 /**
  * Whether the result depends on team values, run with the org's sample teams and then with each
@@ -296,16 +348,6 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
     if (outcome.kind !== 'independent') return outcome;
   }
   return outcome;
-}
-
-/** jq gave no answer on a sample: nothing is known about the result, so a person must look. */
-function failedRun(outcome: { failure: EvaluationFailure; error: string }, label: string) {
-  const what = outcome.failure === 'timeout' ? 'its evaluation timed out' : 'jq crashed while evaluating it';
-  return {
-    verdict: 'review' as const,
-    evaluation: `run by jq on sample ${label}, ${what} (${outcome.error}), so whether it changes with team identifiers is unknown`,
-    jqFailure: { failure: outcome.failure, error: outcome.error },
-  };
 }
 
 /** A stand-in identifier for a literal we try as a team title: different from it, never shown. */
@@ -396,8 +438,9 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (byRunning) {
     parts.push(`reads relation ${byRunning.relations.map((r) => `"${r}"`).join(', ')} (${byRunning.how}), which the migration removes (its teams move to the team meta property)`);
   }
+  const fine = impact.verdict === 'unaffected';
   if (impact.teamReads.length > 0) {
-    parts.push(`reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
+    parts.push(fine ? `reads team values (${impact.teamReads.join(', ')})` : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
     parts.push(`reads ${impact.teamPropertyReads.join(', ')}, a property holding team values, which change from team titles to team identifiers`);
@@ -405,7 +448,7 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (impact.foundByRunning !== undefined) {
     parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);
   }
-  if (impact.titles.length > 0) {
+  if (impact.titles.length > 0 && !fine) {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
   }
   if (impact.evaluation) parts.push(impact.evaluation);

@@ -54,10 +54,24 @@ export interface Finding {
   rewrite?: string;
   /** For a jq rewrite: whether it was checked to compile (only then is it offered to copy as is). */
   rewriteCompiles?: boolean;
+  /**
+   * contracts.md §3.4: `proven` when the rewrite run after the migration gives what the original
+   * gives before it on every context of the org; `suggested` otherwise. Only proven rewrites are applied by the fix kit.
+   */
+  rewriteProof?: 'proven' | 'suggested';
+  /** contracts.md §3.4: the blast radius, measured on the org's data read for this run. */
+  impact?: FindingImpact;
   /** Anything the analysis noticed but could not settle (a dangling inheritance hop, invalid jq). */
   note?: string;
   /** Set when a `--baseline` entry accepts this finding: it stays visible but does not fail the gate. */
   accepted?: { reason: string; by: string };
+}
+
+export interface FindingImpact {
+  entities?: { changed: number; read: number; example?: { identifier: string; before: string; after: string } };
+  rows?: { before: number; after: number };
+  scorecard?: { flipped: number; levels?: { from: string; to: string; entities: number }[] };
+  users?: { loses: number; gains: number };
 }
 
 /** What a rule reports; `analyze` adds `id` and `kind`. */

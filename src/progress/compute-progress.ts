@@ -30,16 +30,17 @@ export function computeProgress(
   const open = new Set(current.findings.map((finding) => finding.id));
   const verified = new Map((current.verified ?? []).map((finding) => [finding.id, finding]));
   const before = new Set(previous.findings.map((finding) => finding.id));
+  // Issue 21: breaking then and verified now with the very same text, nobody fixed it: the org's
+  // values changed under it. It is neither fixed nor open.
+  const changedUnder = (finding: PreviousReport['findings'][number]) => finding.verdict === 'breaks' && verified.get(finding.id)?.evidence === finding.evidence;
   const fixed: FixedFinding[] = compared
-    .filter((finding) => !open.has(finding.id))
+    .filter((finding) => !open.has(finding.id) && !changedUnder(finding))
     .map((finding) => ({
       id: finding.id,
       category: finding.category,
       resource: finding.resource,
       location: finding.location,
       now: verified.has(finding.id) ? 'verified' : 'absent',
-      // Nobody changed it: the migration turned its titles into identifiers and it now passes those on.
-      ...(finding.verdict === 'breaks' && verified.get(finding.id)?.evidence === finding.evidence && { unchanged: true as const }),
     }));
   const since: Progress['since'] = { findings: previous.findings.length, organization: { id: previous.organization.id, name: previous.organization.name } };
   if (date !== undefined) since.date = date;

@@ -3,6 +3,7 @@ import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
 import { accessSummaryLine } from './access-view.js';
+import { impactTotals } from './impact-text.js';
 import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
@@ -54,6 +55,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
 
   // Issue 14: who loses or gains access, when the snapshot listed users.
   if (report.access !== undefined) out.push(`**Access:** ${cell(accessSummaryLine(report.access))} (see report.json \`access\`).`, '');
+  out.push(...impactLines(report));
 
   out.push(...verdictTable(findings));
 
@@ -181,4 +183,11 @@ function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
   const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
   const left = fixes.unresolved?.length ?? 0;
   return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (${kitContents(fixes.files)}); ${left} breaking finding(s) need a person. Start with its README.md.`;
+}
+
+/** Issue 21: what the findings move, measured on the org's data; nothing when none was measured. */
+function impactLines(report: Report): string[] {
+  const totals = impactTotals(report);
+  if (totals.findings === 0) return [];
+  return [`**Impact:** ${totals.findings} finding(s) measured on the org's data: ${totals.entitiesChanged} entities change value or result; ${totals.usersLose} people lose and ${totals.usersGain} gain a permission (see report.json \`impact\`).`, ''];
 }

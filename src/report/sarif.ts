@@ -4,6 +4,7 @@ import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Category, type Finding, type Report } from '../model/finding.js';
 import { controlsShown, jsonControlsEscaped } from '../terminal-text.js';
 import { accessLines, accessSummaryLine } from './access-view.js';
+import { impactSentence, impactTotals } from './impact-text.js';
 
 /** What the SARIF log needs beyond the report; data only, never the clock. */
 export interface SarifMeta {
@@ -81,6 +82,7 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
           organization: report.organization,
           ...(report.gate ? { gate: report.gate } : {}),
           ...(report.access ? { accessSummary: accessSummaryLine(report.access) } : {}),
+          impact: impactTotals(report),
         },
       },
     ],
@@ -122,14 +124,14 @@ function sarifResult(finding: Finding, failing: boolean, meta: SarifMeta) {
     suggestion: finding.suggestion,
     failsGate: failing,
   };
-  for (const key of ['verdict', 'rewrite', 'note'] as const) {
+  for (const key of ['verdict', 'rewrite', 'note', 'impact', 'rewriteProof'] as const) {
     if (finding[key] !== undefined) properties[key] = finding[key];
   }
   return {
     ruleId: sarifRuleId(finding.category),
     ruleIndex: CATEGORIES.indexOf(finding.category),
     level: sarifLevel(finding),
-    message: { text: messageText(`${where}${finding.reason} ${finding.suggestion}`) },
+    message: { text: messageText([`${where}${finding.reason}`, impactSentence(finding), finding.suggestion].filter(Boolean).join(' ')) },
     locations: [isFile ? fileLocation(finding.location) : orgLocation(finding, meta)],
     partialFingerprints: { [FINGERPRINT_KEY]: finding.id },
     ...(finding.accepted

@@ -1,6 +1,7 @@
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
+import { impactSentence, impactWeight } from './impact-text.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { serviceLinkLabel, serviceUrl } from './service-links.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
@@ -318,7 +319,8 @@ function clientData(report: Report, appUrl: string): ClientData {
     TIERS.flatMap((tier) =>
       byCategory('manual').flatMap((group) => {
         const verdicts: readonly string[] = tier.verdicts;
-        const items = group.items.filter((index) => verdicts.includes(report.findings[index]?.verdict ?? 'none'));
+        // Within a tier, the items that move most people and entities come first (issue 21).
+        const items = byImpact(group.items.filter((index) => verdicts.includes(report.findings[index]?.verdict ?? 'none')), report.findings);
         return items.length > 0 ? [{ ...group, key: `${group.key}:${tier.id}`, heading: `${tier.heading} · ${group.heading}`, items }] : [];
       }),
     );
@@ -355,6 +357,11 @@ function clientData(report: Report, appUrl: string): ClientData {
   };
 }
 
+/** Indexes ordered by the weight of their finding's impact, heaviest first; ties keep report order. */
+function byImpact(items: readonly number[], findings: readonly Finding[]): number[] {
+  return [...items].sort((a, b) => impactWeight(findings[b]!) - impactWeight(findings[a]!));
+}
+
 function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'fix'> {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
@@ -368,7 +375,8 @@ function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'f
     title: finding.resource.title ?? '',
     location: finding.location,
     evidence: finding.evidence,
-    reason: finding.reason,
+    // Issue 21: the blast radius measured on the org's data, after the why.
+    reason: [finding.reason, impactSentence(finding)].filter(Boolean).join(' '),
     suggestion: finding.suggestion,
     rewrite: finding.rewrite ?? '',
     beforeLabel: ownership ? 'Ownership before' : 'Now',

@@ -2,6 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
+import type { Sink } from '../judge/decision-table.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
@@ -230,7 +231,7 @@ function checkTemplates(invocation: JsonObject, base: Path, context: Context): v
     // A key named team inside a body carries the team onward; say so in the reason. It is only a
     // name, though: a value that is no team read (`{{ .inputs.team }}`, a user input) is no finding.
     const teamKey = path[path.length - 1] === 'team' || path[path.length - 1] === '$team';
-    const finding = templateFinding(context, path, value, teamKey ? 'reads-then-sets' : 'reads');
+    const finding = templateFinding(context, path, value, teamKey ? 'reads-then-sets' : 'reads', 'outside');
     if (finding) context.findings.push(finding);
   }
 }
@@ -242,7 +243,7 @@ function checkTemplates(invocation: JsonObject, base: Path, context: Context): v
 type TemplateUse = 'reads' | 'sets' | 'reads-then-sets';
 
 /** One finding for a string's `{{ }}` templates: the worst verdict, every reason, every rewrite placed back in the string. */
-function templateFinding(context: Context, path: Path, value: string, use: TemplateUse): FindingDraft | undefined {
+function templateFinding(context: Context, path: Path, value: string, use: TemplateUse, sink?: Sink): FindingDraft | undefined {
   const affected: { expression: string; finding: FindingDraft }[] = [];
   for (const expression of templateExpressions(value)) {
     const site = {
@@ -253,6 +254,8 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       subject: `The template {{ ${expression} }}`,
       removedRelations: context.removedRelations,
       teamProperties: context.teamProperties,
+      // A receiver outside the service gets the value whatever key it sits under.
+      ...(sink && { sink }),
     };
     const read = use === 'sets' ? undefined : expressionFinding(context.catalog, site);
     const passedOn = use === 'reads-then-sets' ? { teamDestination: 'passes team values on under a "team" key, so its receiver gets team identifiers after the migration' } : {};

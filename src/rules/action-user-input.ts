@@ -64,6 +64,7 @@ export const actionUserInput: Rule = {
             rule,
             subject: `The dataset rule of input "${input}"`,
             removedRelations: datasetRemoved,
+            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint }),
           });
           if (finding && !reported.has(finding.location)) findings.push(finding);
         }

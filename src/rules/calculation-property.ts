@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { asString, isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
+import { entityImpact } from '../judge/entity-impact.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath } from './shared/location.js';
@@ -25,7 +26,10 @@ export const calculationProperty: Rule = {
           removedRelations: removedRelationsFor(catalog, id),
           teamProperties: teamPropertiesFor(catalog, id),
         });
-        if (finding) findings.push(finding);
+        if (!finding) continue;
+        // What the migration does to this blueprint's own entities (contracts.md §3.4 impact).
+        const entities = finding.verdict === 'unaffected' ? undefined : entityImpact(catalog, id, calculation, removedRelationsFor(catalog, id));
+        findings.push(entities ? { ...finding, impact: { ...finding.impact, entities } } : finding);
       }
     }
     return findings;

@@ -52,11 +52,14 @@ const CONFIG_KEYS = new Set(['filterSettings', 'sortSettings', 'groupSettings', 
 interface Scope {
   removed: ReadonlySet<string>;
   teamProperties: ReadonlySet<string>;
+  /** Whose entities a `$team` filter is matched against (issue 21). */
+  blueprint?: string;
 }
 
 const scopeOf = (catalog: Catalog, blueprint: string | undefined): Scope => ({
   removed: removedRelationsFor(catalog, blueprint),
   teamProperties: teamPropertiesFor(catalog, blueprint),
+  ...(blueprint !== undefined && { blueprint }),
 });
 
 function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefined, context: Context): void {
@@ -158,6 +161,6 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
 }
 
 function checkRules(query: JsonValue | undefined, path: Path, scope: Scope, subject: string, context: Context): void {
-  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: scope.removed, teamProperties: scope.teamProperties };
+  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: scope.removed, teamProperties: scope.teamProperties, ...(scope.blueprint !== undefined && { blueprint: scope.blueprint }) };
   context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }

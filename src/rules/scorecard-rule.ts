@@ -26,7 +26,7 @@ export const scorecardRule: Rule = {
       const teamProperties = teamPropertiesFor(catalog, blueprint);
       const report = (conditions: ReturnType<typeof searchRules>, subject: string) => {
         for (const { path, rule: condition } of conditions) {
-          const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties };
+          const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties, ...(blueprint !== undefined && { blueprint }) };
           const finding = searchRuleFinding(catalog, site);
           if (finding) findings.push(finding);
         }

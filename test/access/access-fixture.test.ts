@@ -44,7 +44,7 @@ describe('access on the fixture org', () => {
     expect(lines(report.access)).toEqual([
       'deploy execute | loses alice@example.com bob@example.com dave@example.com peggy@example.com',
       'deploy visible(region) | loses alice@example.com carol@example.com frank@example.com olivia@example.com',
-      // `.user.teams[] | IN(…)`: the first output decides, so olivia (Payments first) never had it.
+      // `.user.team[] | IN(…)`: the first output decides, so olivia (Payments first) never had it.
       'migrate-db execute | loses dave@example.com erin@example.com heidi@example.com ivan@example.com',
       'pay-out approve | loses alice@example.com carol@example.com frank@example.com olivia@example.com',
       'promote execute | undecidable',
@@ -99,7 +99,7 @@ describe('input attributes other than visible', () => {
     const deploy = snapshot.actions!.find((a) => a.identifier === 'deploy')!;
     const form = (deploy.trigger as { userInputs: { properties: Record<string, unknown>; required: unknown } }).userInputs;
     form.properties.version = { type: 'string', disabled: { jqQuery: '.user.team | index("SRE") == null' } };
-    form.required = { jqQuery: 'if (.user.teams | index("Contractors")) then ["version"] else [] end' };
+    form.required = { jqQuery: 'if (.user.team | index("Contractors")) then ["version"] else [] end' };
     const access = analyze(buildCatalog(snapshot, { jq })).access;
     expect(lines(access).filter((line) => line.startsWith('deploy'))).toEqual([
       // Disabled for everyone but SRE members before; for everyone after.
@@ -119,7 +119,7 @@ describe('conditions that read more of the user than teams', () => {
     const form = (deploy.trigger as { userInputs: { properties: Record<string, unknown> } }).userInputs;
     form.properties.version = {
       type: 'string',
-      visible: { jqQuery: '(.user.roles | index("Admin")) == null and (.trigger.by.user.teams | index("Platform Team")) != null and .user.email != "bob@example.com"' },
+      visible: { jqQuery: '(.user.roles | index("Admin")) == null and (.trigger.by.user.team | index("Platform Team")) != null and .user.email != "bob@example.com"' },
     };
     const access = analyze(buildCatalog(snapshot, { jq })).access;
     // Platform Team members lose it, but not root (an admin, by role) nor bob (by email), who never had it.
@@ -131,7 +131,7 @@ describe('after the migration (the function --since calls)', () => {
   it('of those who were to lose a permission, lists who still lacks it in the migrated org', () => {
     const migrated = load();
     // The fix applied to deploy only; rollback still compares titles. Users now hold identifiers.
-    migrated.actionPermissions!.deploy!.execute = { roles: [], users: [], teams: [], policy: { queries: {}, conditions: ['.user.teams | contains(["platform"])'] } };
+    migrated.actionPermissions!.deploy!.execute = { roles: [], users: [], teams: [], policy: { queries: {}, conditions: ['.user.team | contains(["platform"])'] } };
     for (const user of migrated.users ?? []) {
       user.teams = user.teams.map((team) => ({ name: (migrated.teams ?? []).find((t) => t.name === (team as { name: string }).name)?.identifier as string }));
     }

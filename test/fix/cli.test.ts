@@ -77,7 +77,7 @@ describe('analyze writes the fix kit', () => {
     expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
     // The run that fixed reports what remains: what it fixed is neither counted nor gated.
     const afterFix = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
-    expect(afterFix.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks').map((f) => f.location)).toEqual([]);
+    expect(afterFix.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks' && !f.reason.includes('written for team identifiers')).map((f) => f.location)).toEqual([]);
     const [, fixedCount, remain] = /(\d+) finding\(s\) in files fixed, (\d+) remain/.exec(first.stderr)!;
     expect(Number(fixedCount)).toBeGreaterThan(0);
     expect(afterFix.findings.filter((f) => f.resource.type === 'file').length).toBeGreaterThanOrEqual(Number(remain));
@@ -85,6 +85,8 @@ describe('analyze writes the fix kit', () => {
     // And it is what a fresh run sees.
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json']);
     const second = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    // Issue 21: before the migration, a line now written for identifiers starts matching only afterwards.
+    expect(second.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks' && !f.reason.includes('written for team identifiers')).map((f) => f.location)).toEqual([]);
     expect(second.findings.map((f) => f.id).sort()).toEqual(afterFix.findings.map((f) => f.id).sort());
     expect(second.summary).toEqual(afterFix.summary);
   });

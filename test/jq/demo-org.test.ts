@@ -25,14 +25,16 @@ describe('the demo org exercises every jq verdict path', () => {
     expect(at('repository', 'calculationProperties.owner_ids.calculation')).toMatchObject({ verdict: 'breaks', rewrite: '.team | join(",")' });
   });
 
-  it('breaks: a result that jq shows changes', () => {
-    expect(at('service', 'calculationProperties.owner_list.calculation')?.verdict).toBe('breaks');
+  it('review: a value people read turns from titles into identifiers (substituted, shown)', () => {
+    expect(at('service', 'calculationProperties.owner_list.calculation')?.verdict).toBe('review');
   });
 
-  it('unaffected: already identifiers, and team values compared only with each other; verified, not findings', () => {
-    expect(verifiedAt('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')?.verdict).toBe('unaffected');
+  it('breaks: an identifier before the migration starts matching once teams are identifiers', () => {
+    expect(at('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')).toMatchObject({ verdict: 'breaks', reason: expect.stringContaining('written for team identifiers') });
+  });
+
+  it('unaffected: team values compared only with each other; verified, not findings', () => {
     expect(verifiedAt('restart_pods', 'trigger.userInputs.properties.force.visible.jqQuery')?.verdict).toBe('unaffected');
-    expect(at('restart_pods', 'trigger.userInputs.properties.skip_drain.visible.jqQuery')).toBeUndefined();
     expect(report.findings.some((f) => f.verdict === 'unaffected')).toBe(false);
   });
 

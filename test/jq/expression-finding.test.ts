@@ -72,16 +72,23 @@ describe('team identifiers are never invented', () => {
 
 describe('suggestions and notes per verdict', () => {
   it('explains a result that changes, with the values', () => {
-    const draft = finding('.team | join(", ")');
+    const draft = finding('.team | map(ascii_downcase) | join(", ")');
     expect(draft?.verdict).toBe('breaks');
-    expect(draft?.reason).toContain('"Platform Team" while teams are titles but "platform" once they are identifiers');
+    expect(draft?.reason).toMatch(/it gives ".*" with team titles but ".*" with team identifiers/);
     expect(draft?.suggestion).toContain('Make it give the intended result with team identifiers');
+  });
+
+  it('a value people read that turns from titles into identifiers is for review, with both values', () => {
+    const draft = finding('.team | join(", ")');
+    expect(draft?.verdict).toBe('review');
+    expect(draft?.reason).toContain('people will read team identifiers where they read titles');
+    expect(draft?.reason).toContain('"platform"');
   });
 
   it('says nothing needs changing when the result does not depend on the form of team values', () => {
     const draft = finding('.team | length > 0');
     expect(draft?.verdict).toBe('unaffected');
-    expect(draft?.suggestion).toBe('Nothing to change: its result does not depend on whether teams are titles or identifiers.');
+    expect(draft?.suggestion).toBe('Nothing to change: run on the org\'s teams, it does what it did before the migration.');
   });
 
   it('keeps the reading-only verdict without jq', () => {

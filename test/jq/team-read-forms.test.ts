@@ -80,26 +80,26 @@ const FOUND_BY_RUNNING = 'reads team values (found by running it with jq';
 const POSITIVE: Row[] = [
   // calculation properties: the entity itself
   { kind: 'entity', expression: '.team | index("Payments") != null', verdict: 'breaks', rewrite: '.team | index("payments") != null' },
-  { kind: 'entity', expression: '.["team"] | join(",")', verdict: 'breaks' },
-  { kind: 'entity', expression: 'getpath(["team"]) | join(",")', verdict: 'breaks', foundByRunning: true },
+  { kind: 'entity', expression: '.["team"] | join(",")', verdict: 'review' },
+  { kind: 'entity', expression: 'getpath(["team"]) | join(",")', verdict: 'review', foundByRunning: true },
   { kind: 'entity', expression: 'getpath(["team"]) | index("Payments") != null', verdict: 'breaks', rewrite: 'getpath(["team"]) | index("payments") != null', foundByRunning: true },
   { kind: 'entity', expression: 'getpath(["team"]) | length > 0', verdict: 'unaffected', foundByRunning: true },
   { kind: 'entity', expression: 'getpath(["team"]) | index("SRE") != null', verdict: 'breaks', rewrite: 'getpath(["team"]) | index("sre") != null', foundByRunning: true },
-  { kind: 'entity', expression: 'getpath(["team"]) | index("Marketing") != null', verdict: 'review', foundByRunning: true },
-  { kind: 'entity', expression: '. as {team: $t} | $t | join(",")', verdict: 'breaks', foundByRunning: true },
+  { kind: 'entity', expression: 'getpath(["team"]) | index("Marketing") != null', verdict: 'unaffected', foundByRunning: true },
+  { kind: 'entity', expression: '. as {team: $t} | $t | join(",")', verdict: 'review', foundByRunning: true },
   { kind: 'entity', expression: '. as {$team} | $team | length', verdict: 'unaffected', foundByRunning: true },
-  { kind: 'entity', expression: '.team as $t | $t | join(",")', verdict: 'breaks' },
+  { kind: 'entity', expression: '.team as $t | $t | join(",")', verdict: 'review' },
   { kind: 'entity', expression: '.team as $t | $t | length > 0', verdict: 'unaffected' },
-  { kind: 'entity', expression: 'to_entries[] | select(.key == "team") | .value | join(",")', verdict: 'breaks', foundByRunning: true },
-  { kind: 'entity', expression: 'with_entries(select(.key == "team"))', verdict: 'breaks', foundByRunning: true },
+  { kind: 'entity', expression: 'to_entries[] | select(.key == "team") | .value | join(",")', verdict: 'review', foundByRunning: true },
+  { kind: 'entity', expression: 'with_entries(select(.key == "team"))', verdict: 'review', foundByRunning: true },
   { kind: 'entity', expression: 'if has("team") then getpath(["team"]) | index("Payments") != null else false end', verdict: 'breaks', rewrite: 'if has("team") then getpath(["team"]) | index("payments") != null else false end', foundByRunning: true },
-  { kind: 'entity', expression: 'if has("team") then .team[0] else null end', verdict: 'breaks' },
-  { kind: 'entity', expression: '.properties.owning_team | join(",")', verdict: 'breaks', teamProperties: ['owning_team'] },
+  { kind: 'entity', expression: 'if has("team") then .team[0] else null end', verdict: 'review' },
+  { kind: 'entity', expression: '.properties.owning_team | join(",")', verdict: 'review', teamProperties: ['owning_team'] },
   { kind: 'entity', expression: '.properties.owning_team | index("Platform Team") != null', verdict: 'breaks', rewrite: '.properties.owning_team | index("platform") != null', teamProperties: ['owning_team'] },
   // user inputs (visible / dataset jqQuery): {user, entity, form}
   { kind: 'user-input', expression: '.user.team | contains(["Payments"])', verdict: 'breaks', rewrite: '.user.team | contains(["payments"])' },
   { kind: 'user-input', expression: '.user | getpath(["team"]) | contains(["Payments"])', verdict: 'breaks', rewrite: '.user | getpath(["team"]) | contains(["payments"])', foundByRunning: true },
-  { kind: 'user-input', expression: '.user | to_entries[] | select(.key == "team") | .value | join(",")', verdict: 'breaks', foundByRunning: true },
+  { kind: 'user-input', expression: '.user | to_entries[] | select(.key == "team") | .value | join(",")', verdict: 'review', foundByRunning: true },
   { kind: 'user-input', expression: '.entity as {team: $t} | $t | length', verdict: 'unaffected', foundByRunning: true },
   { kind: 'user-input', expression: '.user | with_entries(select(.key == "team")) | .team | index("Payments")', verdict: 'breaks', rewrite: '.user | with_entries(select(.key == "team")) | .team | index("payments")' },
   { kind: 'user-input', expression: '.entity.properties.owning_team | index("Payments") != null', verdict: 'breaks', rewrite: '.entity.properties.owning_team | index("payments") != null', teamProperties: ['owning_team'] },
@@ -112,9 +112,9 @@ const POSITIVE: Row[] = [
   { kind: 'policy', expression: '.results.mine.entities | map(.properties | getpath(["owning_team"])) | flatten | join(",")', verdict: 'breaks', teamProperties: ['owning_team'], foundByRunning: true },
   // automation conditions and action mappings: the run
   { kind: 'action-run', expression: '.diff.after | getpath(["team"]) | index("Payments") != null', verdict: 'breaks', rewrite: '.diff.after | getpath(["team"]) | index("payments") != null', foundByRunning: true },
-  { kind: 'action-run', expression: '.event.diff.after as {team: $t} | $t | join(",")', verdict: 'breaks', foundByRunning: true },
+  { kind: 'action-run', expression: '.event.diff.after as {team: $t} | $t | join(",")', verdict: 'review', foundByRunning: true },
   { kind: 'action-run', expression: '.diff.before["team"] != .diff.after["team"]', verdict: 'unaffected' },
-  { kind: 'action-run', expression: '.trigger.by.user.team | join(",")', verdict: 'breaks' },
+  { kind: 'action-run', expression: '.trigger.by.user.team | join(",")', verdict: 'review' },
   { kind: 'action-run', expression: '.entity | getpath(["team"])', verdict: 'unaffected', options: { setsTeam: true }, foundByRunning: true },
   { kind: 'action-run', expression: '.entity | getpath(["team"]) | map(ascii_downcase)', verdict: 'breaks', options: { setsTeam: true }, foundByRunning: true },
   // every team title of an expression that reads teams is rewritten
@@ -123,9 +123,9 @@ const POSITIVE: Row[] = [
   { kind: 'action-run', expression: 'if .entity.identifier == "svc" then ["Payments"] else [] end', verdict: 'breaks', rewrite: 'if .entity.identifier == "svc" then ["payments"] else [] end', options: { setsTeam: true } },
   { kind: 'entity', expression: 'select(.blueprint == "x") | .team | index("Payments") != null', verdict: 'breaks', rewrite: 'select(.blueprint == "x") | .team | index("payments") != null' },
   // a pipe from an entity or a user keeps `.team` the team meta property
-  { kind: 'action-run', expression: '.entity | .team | join(",")', verdict: 'breaks' },
+  { kind: 'action-run', expression: '.entity | .team | join(",")', verdict: 'review' },
   { kind: 'user-input', expression: '.user | .team | index("Payments") != null', verdict: 'breaks', rewrite: '.user | .team | index("payments") != null' },
-  { kind: 'user-input', expression: '.entity as $e | $e.team | join(",")', verdict: 'breaks' },
+  { kind: 'user-input', expression: '.entity as $e | $e.team | join(",")', verdict: 'review' },
 ];
 
 const NEGATIVE: Row[] = [
@@ -196,7 +196,7 @@ const REMOVED_RELATION_READS: Row[] = [
   { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
   { kind: 'user-input', expression: '.entity.relations as $r | $r.owning_team', verdict: 'breaks', removedRelations: REMOVED },
   { kind: 'user-input', expression: '.entity | .relations | .owning_team', verdict: 'breaks', rewrite: '.entity | .team', removedRelations: REMOVED },
-  { kind: 'policy', expression: '.results.mine.entities | map(.relations | getpath(["owning_team"])) | flatten | index("Payments") != null', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'policy', expression: '.results.mine.entities | map(.relations | getpath(["owning_team"])) | flatten | index("Payments") != null', verdict: 'unaffected', removedRelations: REMOVED, foundByRunning: true },
   { kind: 'action-run', expression: '.diff.after.relations | with_entries(select(.key == "owning_team"))', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
 ];
 
@@ -303,8 +303,8 @@ describe('webhook and workflow templates: a body key named team is only a name',
   });
 
   it('is a finding when the value is the entity\'s team, in any spelling', () => {
-    expect(run({ jq }, { team: '{{ .entity.team }}' })).toMatchObject([{ location: 'invocationMethod.body.team', verdict: 'unaffected' }]);
-    expect(run({ jq }, { team: '{{ .entity | getpath(["team"]) | join(",") }}' })).toMatchObject([{ location: 'invocationMethod.body.team', verdict: 'breaks' }]);
+    expect(run({ jq }, { team: '{{ .entity.team }}' })).toMatchObject([{ location: 'invocationMethod.body.team', verdict: 'review' }]);
+    expect(run({ jq }, { team: '{{ .entity | getpath(["team"]) | join(",") }}' })).toMatchObject([{ location: 'invocationMethod.body.team', verdict: 'review' }]);
     expect(run({}, { team: '{{ .entity.team }}' })).toMatchObject([{ location: 'invocationMethod.body.team', verdict: 'review' }]);
   });
 });

@@ -52,17 +52,32 @@ describe('.user.teams is a team read', () => {
     expect(reads('.form.teams | length')).toEqual([]);
   });
 
-  it('a title comparison over .user.teams breaks, with the identifier as rewrite', () => {
-    const finding = judge('.user.teams | index("Payments") != null');
+  // Issue 21: action jq sees `.user.teams` as `{name}` objects whose names are titles before and
+  // after the migration (the service's own `[.user.teams[].name]`); `.user.teamsIdentifiers` and
+  // `.user.team` hold team values. Which changes is what running shows.
+  it('the documented [.user.teams[].name] with a title gives the same before and after: verified, no rewrite', () => {
+    const finding = judge('[.user.teams[].name] | index("Payments") != null');
+    expect(finding?.verdict).toBe('unaffected');
+    expect(finding?.rewrite).toBeUndefined();
+  });
+
+  it('.user.teams compared with a string never matched a {name} object: the same before and after', () => {
+    expect(judge('.user.teams | index("Payments") != null')?.verdict).toBe('unaffected');
+  });
+
+  it('.user.teamsIdentifiers compared with a title breaks, with the identifier as rewrite', () => {
+    const finding = judge('.user.teamsIdentifiers | index("Payments") != null');
     expect(finding?.verdict).toBe('breaks');
-    expect(finding?.rewrite).toBe('.user.teams | index("payments") != null');
+    expect(finding?.rewrite).toBe('.user.teamsIdentifiers | index("payments") != null');
+    expect(finding?.rewriteProof).toBe('proven');
   });
 
   it('a count of .user.teams reads teams but does not change', () => {
     expect(judge('.user.teams | length > 0')?.verdict).toBe('unaffected');
   });
 
-  it('running the expression sees .user.teams in the sample user', () => {
-    expect(judge('.user | getpath(["teams"]) | any(. == "Payments")')?.verdict).toBe('breaks');
+  it('running the expression sees the team names in the sample user, and a team-value read by getpath', () => {
+    expect(judge('.user | getpath(["teams"]) | map(.name) | any(. == "Payments")')?.verdict).toBe('unaffected');
+    expect(judge('.user | getpath(["teamsIdentifiers"]) | any(. == "Payments")')?.verdict).toBe('breaks');
   });
 });

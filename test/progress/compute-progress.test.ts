@@ -27,16 +27,14 @@ const report = (findings: Finding[], verified: Finding[] = [], organization = OR
 });
 
 describe('computeProgress', () => {
-  it('marks a breaking finding now verified with the same text as unchanged, not as fixed by anyone', () => {
+  it('does not count as fixed a breaking finding now verified with the same text: nobody fixed it (issue 21)', () => {
     const previous = report([finding('a', { verdict: 'breaks', evidence: '.team | join(",")' }), finding('b', { verdict: 'breaks', evidence: '.team | index("Platform")' })]);
     // a: same text, now only passing identifiers on; b: rewritten by the admin.
     const current = report([], [finding('a', { verdict: 'unaffected', evidence: '.team | join(",")' }), finding('b', { verdict: 'unaffected', evidence: '.team | index("platform")' })]);
     const progress = computeProgress(previous, current);
-    expect(progress.fixed.map((f) => [f.id, f.unchanged ?? false])).toEqual([
-      ['a', true],
-      ['b', false],
-    ]);
-    expect(progressSentence(progress)).toContain('1 of the fixed is unchanged and now passes team identifiers on');
+    expect(progress.fixed.map((f) => f.id)).toEqual(['b']);
+    expect(progress.open).toBe(0);
+    expect(progressSentence(progress)).toContain('1 of 2 fixed');
   });
 
   it('does not count file findings of repositories this run did not scan as fixed', () => {

@@ -50,6 +50,8 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('terraform/permissions.tf:16'), category: 'team-permission-identifiers', rewrite: 'teams = [port_team.sre.identifier]', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:24'), category: 'team-permission-identifiers', verdict: 'breaks' },
       { at: at('terraform/permissions.tf:31'), category: 'external-ownership', rewrite: 'teams      = ["payments"]', verdict: 'breaks' },
+      // Issue 21: an identifier before the migration starts matching once teams are identifiers.
+      { at: at('terraform/permissions.tf:46'), category: 'action-dynamic-permission', verdict: 'breaks' },
       {
         at: at('terraform/permissions.tf:50'),
         category: 'action-dynamic-permission',

@@ -11,7 +11,7 @@ const BLUEPRINTS = [blueprint('service'), betaBlueprint('repository', 'owning_te
 ruleTester('action-dynamic-permission', {
   valid: [
     {
-      name: 'query rules on other properties, $team by identifier, emptiness and {{getUserTeams()}}',
+      name: 'query rules on other properties, emptiness and {{getUserTeams()}}',
       org: org({
         teams: TEAMS,
         blueprints: BLUEPRINTS,
@@ -24,7 +24,6 @@ ruleTester('action-dynamic-permission', {
                 rules: [
                   { property: '$blueprint', operator: '=', value: 'service' },
                   { property: '$team', operator: 'containsAny', value: '{{getUserTeams()}}' },
-                  { property: '$team', operator: 'containsAny', value: ['payments', 'platform'] },
                   { property: '$team', operator: 'isNotEmpty' },
                   { property: 'team_name', operator: '=', value: 'Payments' },
                 ],
@@ -87,13 +86,22 @@ ruleTester('action-dynamic-permission', {
       ],
     },
     {
-      name: 'a $team rule naming no known team: review',
+      name: 'a $team rule naming no team of the org matches nothing before and after: verified (issue 21)',
       org: org({
         teams: TEAMS,
         actions: ACTIONS,
         actionPermissions: { deploy: withPolicy('execute', { queries: { q: { combinator: 'and', rules: [{ property: '$team', operator: 'in', value: ['Old Team'] }] } } }) },
       }),
-      findings: [{ location: 'permissions.execute.policy.queries.q.rules[0]', resource: DEPLOY, verdict: 'review', rewrite: undefined }],
+      findings: [{ location: 'permissions.execute.policy.queries.q.rules[0]', resource: DEPLOY, verdict: 'unaffected', rewrite: undefined }],
+    },
+    {
+      name: 'a $team rule on identifiers before the migration starts matching once teams are identifiers (issue 21)',
+      org: org({
+        teams: TEAMS,
+        actions: ACTIONS,
+        actionPermissions: { deploy: withPolicy('execute', { queries: { q: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value: ['payments', 'platform'] }] } } }) },
+      }),
+      findings: [{ location: 'permissions.execute.policy.queries.q.rules[0]', resource: DEPLOY, verdict: 'breaks', reason: 'written for team identifiers', rewrite: undefined }],
     },
     {
       name: 'a query rule on a removed team relation',

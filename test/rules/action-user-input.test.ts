@@ -38,7 +38,7 @@ ruleTester('action-user-input', {
       }),
     },
     {
-      name: 'dataset rules on $team with identifiers, emptiness tests and {{getUserTeams()}}',
+      name: 'dataset rules on $team with emptiness tests and {{getUserTeams()}} (identifiers before the migration: test/judge/dataset.test.ts)',
       org: org({
         teams: TEAMS,
         blueprints: [blueprint('service')],
@@ -51,7 +51,6 @@ ruleTester('action-user-input', {
               dataset: {
                 combinator: 'and',
                 rules: [
-                  { property: '$team', operator: 'containsAny', value: ['payments'] },
                   { property: '$team', operator: 'isNotEmpty' },
                   { property: '$team', operator: 'containsAny', value: '{{getUserTeams()}}' },
                   { property: 'language', operator: '=', value: 'Payments' },

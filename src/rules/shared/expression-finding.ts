@@ -3,6 +3,7 @@ import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js
 import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from '../../jq/team-impact.js';
 import type { SampleKind } from '../../jq/sample-context.js';
 import { unknownIdentifierHint } from '../../catalog/teams.js';
+import type { Sink } from '../../judge/decision-table.js';
 
 export interface ExpressionSite {
   category: Category;
@@ -19,6 +20,23 @@ export interface ExpressionSite {
    * meta property. A webhook body's `team` key only passes the teams on to its receiver.
    */
   teamDestination?: string;
+  /** Where the value goes (src/judge/decision-table.ts); by default from the category and location. */
+  sink?: Sink;
+}
+
+/**
+ * Where each category's values go, unless the site says: conditions and permissions decide who
+ * may do what; the rest is read by people. A value that becomes a team is a team value.
+ */
+function defaultSink(site: ExpressionSite, setsTeam: boolean): Sink {
+  if (site.sink) return site.sink;
+  if (setsTeam) return 'team-value';
+  if (site.category === 'action-dynamic-permission') return 'gate';
+  if (site.category === 'action-user-input' || site.category === 'page-widget') {
+    return /(?:^|\.)(?:visible|required|disabled|dataset)(?:\.|$)/.test(site.location) ? 'gate' : 'shown';
+  }
+  if (site.category === 'action-mapping' && site.location.startsWith('trigger.condition')) return 'gate';
+  return 'shown';
 }
 
 /**
@@ -49,7 +67,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       migrated: catalog.migrated,
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
     },
-    options,
+    { ...options, sink: defaultSink(site, options.setsTeam ?? false) },
   );
   if (!impact) return undefined;
   const described = describeImpact(impact);
@@ -75,10 +93,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion += unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}.` : '.';
   } else if (unknown.length > 0) {
     suggestion = `Replace the title with the team's identifier: ${unknownIdentifierHint(unknown)}.`;
-  } else if (impact.verdict === 'unaffected' && impact.alreadyMigrated) {
-    suggestion = 'Nothing to change: the org already holds team identifiers and this expression already runs on them. Check that its output reads well with identifiers.';
-  } else if (impact.verdict === 'unaffected' && impact.evaluation !== undefined) {
-    suggestion = 'Nothing to change: its result does not depend on whether teams are titles or identifiers.';
+  } else if (impact.verdict === 'unaffected' && impact.class !== undefined) {
+    suggestion = 'Nothing to change: run on the org\'s teams, it does what it did before the migration.';
+  } else if (impact.verdict === 'review' && impact.class === 'substituted') {
+    suggestion = 'Check that whoever reads the value takes team identifiers, or map identifiers to titles where titles are wanted (the _team entities hold both); then accept it in the baseline.';
   } else if (impact.verdict === 'unaffected') {
     suggestion = 'Nothing to change: it already compares team identifiers. Keep it in mind if titles are added later.';
   } else if (impact.verdict === 'breaks' && options.setsTeam) {
@@ -109,6 +127,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   if (impact.rewrite !== undefined) {
     draft.rewrite = impact.rewrite;
     draft.rewriteCompiles = impact.rewriteChecked === true;
+    if (impact.rewriteProof) {
+      draft.rewriteProof = impact.rewriteProof.proof;
+      if (impact.rewriteProof.proof === 'suggested' && catalog.jq) draft.suggestion += ` This rewrite is a suggestion, not proven: ${impact.rewriteProof.where}.`;
+    }
   }
   const note = noteFor(impact, catalog.jq !== undefined);
   if (note !== undefined) draft.note = note;

@@ -1,7 +1,10 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { partitionTeamValues, unknownIdentifierHint } from '../../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
-import type { Category, FindingDraft, ResourceRef, Verdict } from '../../model/finding.js';
+import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
+import { decide, type LiteralEvidence, type MigrationState } from '../../judge/decision-table.js';
+import { entitiesRead } from '../../judge/read-entities.js';
+import { judgeTeamRule, knownOperator, valuesAsTitles, type RuleValue } from '../../judge/query-rule.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
 import { propertyPath, searchRules } from './walk.js';
@@ -16,10 +19,12 @@ export interface SearchRuleSite {
   removedRelations: ReadonlySet<string>;
   /** Properties that copy `$team` (mirror properties): a rule on one compares team values too. */
   teamProperties?: ReadonlySet<string>;
+  /** The blueprint whose entities the rule filters, when known: its entities are what it is matched against. */
+  blueprint?: string;
 }
 
-/** Operators that keep what does not match: a title no team holds any more lets everything through. */
-const NEGATED_OPERATORS: ReadonlySet<string> = new Set(['!=', 'notIn', 'doesNotContains']);
+/** The org's migration state, read in one place (the per-blueprint state may replace it). */
+export const migrationState = (catalog: Pick<Catalog, 'migrated'>): MigrationState => (catalog.migrated ? 'after' : 'before');
 
 /** `{{getUserTeams()}}` and friends are resolved by the service and already yield identifiers. */
 const SERVICE_TEMPLATE = /^\s*\{\{.*\}\}\s*$/s;
@@ -71,31 +76,72 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
     return hops.length === 0 ? undefined : throughTeam(base, site.subject, hops);
   }
 
-  const { titles, pendingTitles: pending, unknown: unknownValues, translated } = partitionTeamValues(catalog.teams, values);
-  const unknown = unknownValues.filter((v) => !SERVICE_TEMPLATE.test(v));
+  const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, values);
   if (hops.length > 0 && titles.length + pending.length === 0) return throughTeam(base, site.subject, hops);
-  if (titles.length + pending.length + unknown.length === 0) return undefined;
+  return judgedRuleFinding(catalog, site, base, { values, titles, pending, translated });
+}
 
-  const verdict: Verdict = titles.length + pending.length > 0 ? 'breaks' : 'review';
-  const newValue = typeof value === 'string' ? translated[0]! : translated;
-  const rewritten = { ...rule, value: newValue };
-  const named = [...titles, ...pending];
+/**
+ * A `$team` rule with values, judged by matching it as the service does against the org's
+ * entities and edge cases, before and after the migration (src/judge/query-rule.ts); the verdict
+ * and its why come from the decision table.
+ */
+function judgedRuleFinding(
+  catalog: Catalog,
+  site: SearchRuleSite,
+  base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>,
+  { values, titles, pending, translated }: { values: readonly string[]; titles: readonly string[]; pending: readonly string[]; translated: readonly string[] },
+): FindingDraft | undefined {
+  const { rule } = site;
+  const operator = String(rule.operator);
+  const literals = values.filter((v) => !SERVICE_TEMPLATE.test(v));
+  const ruleValue: RuleValue = literals.length === 0 ? { kind: 'user-teams' } : { kind: 'literals', values: literals };
+  const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
+  const judged = judgeTeamRule(catalog.teams, operator, ruleValue, entities);
+  if (!judged) {
+    if (!knownOperator(operator) && titles.length + pending.length === 0 && literals.length === 0) return undefined;
+    return {
+      ...base,
+      reason: `${site.subject} compares $team with operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate, so what the migration does to it is unknown.`,
+      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
+      verdict: 'review',
+    };
+  }
+  // The service fills the values from the user's own teams: it follows them, as before this tool judged it.
+  if (ruleValue.kind === 'user-teams' && judged.class === 'same') return undefined;
+  let evidence: LiteralEvidence = 'plain';
+  if (judged.class === 'changed') {
+    if (judged.difference?.standIn) evidence = 'stand-in-only';
+    const asTitles = valuesAsTitles(catalog.teams, literals);
+    if (asTitles && judgeTeamRule(catalog.teams, operator, { kind: 'literals', values: asTitles }, entities, literals)?.class === 'same') evidence = 'written-for-identifiers';
+  }
+  const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
+  const compared = ruleValue.kind === 'user-teams' ? 'the user\'s own teams' : literals.map((t) => JSON.stringify(t)).join(', ');
   const finding: FindingDraft = {
     ...base,
-    reason:
-      named.length > 0
-        ? `${site.subject} compares $team with team title ${named.map((t) => JSON.stringify(t)).join(', ')}, which ${NEGATED_OPERATORS.has(String(rule.operator)) ? 'then excludes nothing (every entity passes it)' : 'stops matching'} once $team holds identifiers.`
-        : `${site.subject} compares $team with ${unknown.map((t) => JSON.stringify(t)).join(', ')}, which is not a known team title or identifier.`,
-    suggestion:
-      titles.length > 0
-        ? `Use the identifier: ${JSON.stringify(rewritten)}.`
-        : pending.length > 0
-          ? `Use the team's identifier instead: ${unknownIdentifierHint(pending)}.`
-          : 'Check that the value is a team identifier once the migration has run.',
-    verdict,
+    reason: `${site.subject} compares $team with ${compared} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities before and after the migration, ${decision.why}.`,
+    suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
+    verdict: decision.verdict,
   };
-  if (titles.length > 0) finding.rewrite = JSON.stringify(rewritten);
-  if (titles.length > 0 && pending.length > 0) finding.note = `${unknownIdentifierHint(pending)}.`;
+  if (judged.rows.read > 0) {
+    // A scorecard condition passes or fails per entity; a filter or dataset shows rows.
+    finding.impact = site.category === 'scorecard-rule' ? { scorecard: { flipped: judged.rows.flipped }, rows: { before: judged.rows.before, after: judged.rows.after } } : { rows: { before: judged.rows.before, after: judged.rows.after } };
+  }
+  if (decision.verdict === 'unaffected') return finding;
+  const newValue = typeof rule.value === 'string' ? translated[0]! : translated;
+  const rewritten = { ...rule, value: newValue };
+  if (titles.length > 0) {
+    finding.rewrite = JSON.stringify(rewritten);
+    const proof = judgeTeamRule(catalog.teams, operator, ruleValue, entities, translated.filter((v) => !SERVICE_TEMPLATE.test(v)));
+    finding.rewriteProof = proof?.class === 'same' && pending.length === 0 ? 'proven' : 'suggested';
+    finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
+    if (finding.rewriteProof === 'suggested') finding.suggestion += proof?.difference ? ` This rewrite is a suggestion, not proven: for ${proof.difference.context} the rule ${proof.difference.before.replace(/^it /, '')} before the migration but the rewrite ${proof.difference.after.replace(/^it /, '')} after it.` : ' This rewrite is a suggestion, not proven.';
+    if (pending.length > 0) finding.note = `${unknownIdentifierHint(pending)}.`;
+  } else if (pending.length > 0) {
+    finding.suggestion = `Use the team's identifier instead: ${unknownIdentifierHint(pending)}.`;
+  } else {
+    finding.suggestion = 'Make the rule compare $team with the identifiers of the teams it means, so it matches the same entities after the migration as before.';
+  }
   return finding;
 }
 

@@ -1,0 +1,162 @@
+/**
+ * Evaluate a team reference in both worlds and say what the migration does to its result:
+ * `same` (equal on every context), `substituted` (after = before with every title replaced by its
+ * identifier) or `changed` (anything else). This is the only place that decides it: how the
+ * expression is spelled (which literals it holds) never does.
+ */
+import type { TeamDirectory } from '../catalog/teams.js';
+import { describeResult } from '../jq/differential.js';
+import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
+import type { SampleKind } from '../jq/sample-context.js';
+import type { JsonValue } from '../model/json.js';
+import { contextFor, teamCases, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+
+export type ReferenceClass = 'same' | 'substituted' | 'changed';
+
+export interface ContextSpec {
+  kind: SampleKind;
+  directory: TeamDirectory;
+  teams: readonly JudgeTeam[];
+  queryIds: readonly string[];
+  teamProperties: readonly string[];
+  /** Relations the migration removes that the expression reads. */
+  removedRelations?: readonly string[];
+  /** Strings the expression compares with that name no team: tried as an entity's identifier. */
+  seeds?: readonly string[];
+}
+
+export interface Difference {
+  /** Which context showed it, in words: `a team "Data Science"`. */
+  context: string;
+  before: string;
+  after: string;
+  /** Only stand-in teams show it (literals tried as titles, placeholders). */
+  standIn?: true;
+}
+
+export type Classification =
+  | { class: ReferenceClass; contexts: number; difference?: Difference }
+  | { class: 'failed'; failure: EvaluationFailure; error: string };
+
+/**
+ * Run `before` in the world of titles and `after` in the world of identifiers on every context
+ * and compare. Usually `before` and `after` are the same expression; a rewrite is proven by
+ * running the original before and the rewrite after.
+ */
+export function classifyPair(jq: JqEngine, before: string, after: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
+  const cases = teamCases(spec.directory, spec.teams, spec.seeds, spec.kind);
+  const beforeInputs = inputsOf(spec, cases, 'before');
+  const afterInputs = inputsOf(spec, cases, 'after');
+  // Every context is asked for at once (one jq request with the prefetching engine); a dry run
+  // that records the work sees the whole of it.
+  jq.prefetch?.({ evaluate: before === after ? [{ expression: before, inputs: [...beforeInputs, ...afterInputs] }] : [{ expression: before, inputs: beforeInputs }, { expression: after, inputs: afterInputs }] });
+  const toIdentifier = translation(spec.directory, spec.teams);
+  let substituted = false;
+  let firstSubstitution: Difference | undefined;
+  let changed: Difference | undefined;
+  for (let i = 0; i < cases.length; i++) {
+    const was = jq.evaluate(beforeInputs[i]!, before);
+    const failedBefore = failureOf(was);
+    if (failedBefore) return failedBefore;
+    const now = jq.evaluate(afterInputs[i]!, after);
+    const failedAfter = failureOf(now);
+    if (failedAfter) return failedAfter;
+    // A team value must follow the teams: one that stays a title while `$team` turns into
+    // identifiers has changed, even though its text did not.
+    const unchanged = sameText(was, now);
+    if (unchanged && !options.teamValue) continue;
+    const substitute = translated(was, toIdentifier);
+    if (unchanged && sameText(substitute, now)) continue;
+    const difference: Difference = { context: cases[i]!.label, before: describeResult(was), after: describeResult(now) };
+    const standIn = cases[i]!.teams(0).some((t) => t.standIn) || cases[i]!.teams(1).some((t) => t.standIn);
+    if (standIn) difference.standIn = true;
+    if (sameText(substitute, now)) {
+      substituted = true;
+      firstSubstitution ??= difference;
+      continue;
+    }
+    // A difference on real teams outweighs one that only stand-ins show.
+    if (!changed || (changed.standIn && !standIn)) changed = difference;
+  }
+  if (changed) return { class: 'changed', contexts: cases.length, difference: changed };
+  if (substituted) return { class: 'substituted', contexts: cases.length, difference: firstSubstitution! };
+  return { class: 'same', contexts: cases.length };
+}
+
+export function classifyExpression(jq: JqEngine, expression: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
+  return classifyPair(jq, expression, expression, spec, options);
+}
+
+const inputCache = new Map<string, JsonValue[]>();
+/** Ours: contexts kept for reuse; thousands of expressions share a few hundred. */
+const MAX_CACHED = 5_000;
+
+/** The same objects for the same contexts: the engine writes each one's JSON text once. */
+function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], world, cases.length]);
+  let inputs = inputCache.get(key);
+  if (!inputs) {
+    if (inputCache.size >= MAX_CACHED) inputCache.clear();
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations));
+    inputCache.set(key, inputs);
+  }
+  return inputs;
+}
+
+export interface Translation {
+  toIdentifier: ReadonlyMap<string, string>;
+  /** Titles longest first, for replacing inside strings. */
+  titles: readonly string[];
+}
+
+const orgTranslations = new WeakMap<TeamDirectory, Translation>();
+
+/** Title → identifier over every team the contexts hold (the org's, built once, plus any stand-ins). */
+function translation(directory: TeamDirectory, teams: readonly JudgeTeam[]): Translation {
+  let base = orgTranslations.get(directory);
+  if (!base) {
+    const map = new Map<string, string>();
+    for (const team of directory.byTitle.values()) if (team.identifier !== undefined) map.set(team.title, team.identifier);
+    base = withTitles(map);
+    orgTranslations.set(directory, base);
+  }
+  const extra = teams.filter((team) => base.toIdentifier.get(team.title) !== team.identifier);
+  if (extra.length === 0) return base;
+  const map = new Map(base.toIdentifier);
+  for (const team of extra) map.set(team.title, team.identifier);
+  return withTitles(map);
+}
+
+const withTitles = (toIdentifier: Map<string, string>): Translation => ({ toIdentifier, titles: [...toIdentifier.keys()].filter((title) => title.length > 1).sort((a, b) => b.length - a.length) });
+
+/** Every title replaced by its identifier: whole strings, and titles inside strings (`"Payments, Platform"`). */
+export function translated(result: EvaluateResult, { toIdentifier, titles }: Translation): EvaluateResult {
+  const inString = (text: string): string => {
+    const whole = toIdentifier.get(text);
+    if (whole !== undefined) return whole;
+    let out = text;
+    for (const title of titles) if (out.includes(title)) out = out.split(title).join(toIdentifier.get(title)!);
+    return out;
+  };
+  const walk = (value: JsonValue): JsonValue => {
+    if (typeof value === 'string') return inString(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, JsonValue> = {};
+      for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = walk(item);
+      return out;
+    }
+    return value;
+  };
+  return result.ok ? { ok: true, values: result.values.map(walk) } : { ok: false, error: inString(result.error) };
+}
+
+function sameText(a: EvaluateResult, b: EvaluateResult): boolean {
+  if (a.ok && b.ok) return JSON.stringify(a.values) === JSON.stringify(b.values);
+  if (!a.ok && !b.ok) return a.error === b.error;
+  return false;
+}
+
+function failureOf(result: EvaluateResult): { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {
+  return !result.ok && result.failure !== undefined ? { class: 'failed', failure: result.failure, error: result.error } : undefined;
+}

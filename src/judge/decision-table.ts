@@ -1,0 +1,83 @@
+/**
+ * The one decision table (docs/decision-table.md prints it): what the migration does to a team
+ * reference, from what running it showed (its class), where its value goes (the sink), whether the
+ * org has migrated, and what its literals showed when run. Rows are data, read top to bottom; the
+ * first that matches decides the verdict and the sentence that says why.
+ */
+import type { Verdict } from '../model/finding.js';
+import type { ReferenceClass } from './classify.js';
+
+/**
+ * Where the value goes:
+ * - `team-value`: it becomes a team value inside the service (a mapping's `team`, a `$team` rule's value);
+ * - `team-comparison`: team values compared with team values (a `$team` rule fed by the user's teams);
+ * - `gate`: it decides who may do or see something (a permission, a policy or trigger condition,
+ *   an input's `visible`, `required` or `disabled`, a dataset);
+ * - `shown`: a value people read (a calculation, an input's default, a mapped property);
+ * - `outside`: a receiver outside the service (webhook URL, body or headers, workflow inputs, Kafka).
+ */
+export type Sink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outside';
+
+/** The org's migration state: team values are titles (`before`) or already identifiers (`after`). */
+export type MigrationState = 'before' | 'after';
+
+/**
+ * What running the literals showed, beyond the class:
+ * - `written-for-identifiers`: with its identifier literals read back as titles, it gives before
+ *   the migration what it gives as written after it;
+ * - `stand-in-only`: only stand-in teams (literals tried as titles, placeholders) show the change;
+ * - `unfilled`: it also reads values no context can know;
+ * - `plain`: none of these.
+ */
+export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled';
+
+export interface DecisionInput {
+  class: ReferenceClass | 'failed';
+  sink: Sink;
+  state: MigrationState;
+  literals: LiteralEvidence;
+}
+
+export interface DecisionRow {
+  class: DecisionInput['class'] | '*';
+  sink: Sink | '*';
+  state: MigrationState | '*';
+  literals: LiteralEvidence | '*';
+  verdict: Verdict;
+  /** The sentence, with `{before}`, `{after}` and `{context}` filled from the first difference found. */
+  why: string;
+}
+
+export const DECISION_TABLE: readonly DecisionRow[] = [
+  { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
+  { class: 'same', sink: '*', state: '*', literals: 'unfilled', verdict: 'review', why: 'it gives the same result with team titles and with team identifiers, but it also reads values no context of the org can know' },
+  { class: 'same', sink: '*', state: '*', literals: '*', verdict: 'unaffected', why: 'it gives the same result before the migration and after it' },
+  { class: 'substituted', sink: 'team-value', state: '*', literals: '*', verdict: 'unaffected', why: 'it passes team values through: titles before the migration, the same teams\' identifiers after it, which is what a team value must hold' },
+  { class: 'substituted', sink: 'team-comparison', state: '*', literals: '*', verdict: 'unaffected', why: 'it compares team values with team values, and both turn into the same teams\' identifiers' },
+  { class: 'substituted', sink: 'outside', state: '*', literals: '*', verdict: 'review', why: 'it hands team values to a receiver outside the service, which gets identifiers where it got titles (for {context}: {before} before, {after} after); it stays for review before and after the migration until the baseline accepts it' },
+  { class: 'substituted', sink: 'shown', state: '*', literals: '*', verdict: 'review', why: 'people will read team identifiers where they read titles (for {context}: {before} before, {after} after)' },
+  { class: 'substituted', sink: 'gate', state: '*', literals: '*', verdict: 'breaks', why: 'what it decides with turns from titles into identifiers (for {context}: {before} before, {after} after)' },
+  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers' },
+  { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
+  { class: 'changed', sink: '*', state: '*', literals: 'stand-in-only', verdict: 'review', why: 'its result changes only for a team the org does not name (for {context}: {before} with titles, {after} with identifiers); check whether such a team exists' },
+  { class: 'changed', sink: '*', state: '*', literals: '*', verdict: 'breaks', why: 'its result changes with the migration: for {context} it gives {before} with team titles but {after} with team identifiers' },
+];
+
+export interface Decision {
+  verdict: Verdict;
+  why: string;
+  row: number;
+}
+
+const matches = <T extends string>(cell: T | '*', value: T) => cell === '*' || cell === value;
+
+/** The first row that matches; the table ends with a row for every class, so one always does. */
+export function decide(input: DecisionInput, difference?: { context: string; before: string; after: string }): Decision {
+  const row = DECISION_TABLE.findIndex((r) => matches(r.class, input.class) && matches(r.sink, input.sink) && matches(r.state, input.state) && matches(r.literals, input.literals));
+  const found = DECISION_TABLE[row]!;
+  const why = found.why
+    .replaceAll('{context}', difference?.context ?? 'some context')
+    .replaceAll('{before}', difference?.before ?? 'one result')
+    .replaceAll('{after}', difference?.after ?? 'another');
+  return { verdict: found.verdict, why, row };
+}

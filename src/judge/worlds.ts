@@ -1,0 +1,211 @@
+/**
+ * The two worlds a team reference is judged in: before the migration (team values are titles)
+ * and after it (the same teams' identifiers). Both are built from the org's own teams, so a
+ * result that depends on which teams the org really has (`sort | .[:1]`, a slug normaliser that
+ * fits only some identifiers) shows, plus synthetic edge cases: every team at once, no team, two
+ * teams whose title order differs from their identifier order.
+ */
+import type { TeamDirectory } from '../catalog/teams.js';
+import type { JsonValue } from '../model/json.js';
+import type { SampleKind } from '../jq/sample-context.js';
+
+export type World = 'before' | 'after';
+
+export interface JudgeTeam {
+  title: string;
+  identifier: string;
+  /**
+   * Not a team of the org with a known identifier: `placeholder` when the org names too few,
+   * `literal` when a string the expression compares with is tried as a team title. Reasons say
+   * so; nothing built from it is offered to copy.
+   */
+  standIn?: 'placeholder' | 'literal';
+}
+
+/** One way to fill the team-bearing places of a context; `slot` is the i-th such place. */
+export interface TeamCase {
+  label: string;
+  teams: (slot: number) => readonly JudgeTeam[];
+  /**
+   * A string the expression compares with, written into the entities' identifier, title and
+   * blueprint, so a branch that only runs for one entity (`if .entity.identifier == "svc"`) runs.
+   */
+  seed?: string;
+}
+
+/** Ours: teams of the org tried one at a time per expression; more cost time, not insight. */
+const MAX_SINGLE_TEAMS = 4;
+/** Ours: strings of the expression tried as an entity's identifier; few expressions have more. */
+const MAX_SEEDS = 3;
+/** Ours: the "every team at once" context holds at most this many (a big org has hundreds). */
+const MAX_ALL_TEAMS = 40;
+
+const PLACEHOLDERS: readonly JudgeTeam[] = [
+  { title: 'Sample Team', identifier: 'sample_team', standIn: 'placeholder' },
+  { title: 'Other Sample Team', identifier: 'other_sample_team', standIn: 'placeholder' },
+];
+
+/** What stands for the identifier the migration will assign to a team we know only by title. */
+export const pendingIdentifier = (title: string) => `<identifier of ${title}>`;
+
+/** The slug most identifiers are: a normaliser that builds it fits exactly those teams. */
+export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
+interface OrgTeams {
+  teams: JudgeTeam[];
+  crossed?: [JudgeTeam, JudgeTeam];
+  /** Per team, its title and identifier lowercased, and squashed to letters and digits. */
+  spellings: { lower: string[]; squashed: string[] }[];
+}
+
+const known = new WeakMap<TeamDirectory, OrgTeams>();
+
+/** The org's teams whose identifier is known, and a pair whose title and identifier orders differ. */
+function orgTeams(directory: TeamDirectory): OrgTeams {
+  let found = known.get(directory);
+  if (found) return found;
+  const teams: JudgeTeam[] = [];
+  for (const team of directory.byTitle.values()) if (team.identifier !== undefined) teams.push({ title: team.title, identifier: team.identifier });
+  let crossed: [JudgeTeam, JudgeTeam] | undefined;
+  const head = teams.slice(0, 60);
+  search: for (const a of head) {
+    for (const b of head) {
+      if (a.title < b.title && a.identifier > b.identifier) {
+        crossed = [a, b];
+        break search;
+      }
+    }
+  }
+  const spellings = teams.map((team) => {
+    const lower = [team.title.toLowerCase(), team.identifier.toLowerCase()];
+    return { lower, squashed: lower.map((l) => l.replace(/[^a-z0-9]+/g, '')).filter((l) => l.length > 2) };
+  });
+  found = crossed ? { teams, crossed, spellings } : { teams, spellings };
+  known.set(directory, found);
+  return found;
+}
+
+/**
+ * The teams one expression is judged with: those its text names (by title, identifier or a
+ * spelling of either), then teams of every shape the org has (an identifier that is its title's
+ * slug and one that is not, a title with spaces, with capitals), then stand-ins while fewer than
+ * two teams differ from their identifiers. `literals` the expression compares with that name no
+ * team of the org are tried as team titles only when the org names no teams of its own.
+ */
+export function teamsFor(directory: TeamDirectory, expression: string, literals: readonly string[]): JudgeTeam[] {
+  const { teams, crossed, spellings } = orgTeams(directory);
+  const picked: JudgeTeam[] = [];
+  const add = (team: JudgeTeam | undefined) => {
+    if (team && picked.length < MAX_SINGLE_TEAMS && !picked.some((p) => p.title === team.title)) picked.push(team);
+  };
+  const text = expression.toLowerCase();
+  const squashed = text.replace(/[^a-z0-9]+/g, '');
+  teams.forEach((team, i) => {
+    const { lower, squashed: squashedSpellings } = spellings[i]!;
+    if (lower.some((s) => text.includes(s)) || squashedSpellings.some((s) => squashed.includes(s))) add(team);
+  });
+  // A title the org names without a known identifier: the migration assigns one, and it is not the title.
+  for (const team of directory.byTitle.values()) {
+    if (team.identifier === undefined && text.includes(team.title.toLowerCase())) add({ title: team.title, identifier: pendingIdentifier(team.title) });
+  }
+  const differing = teams.filter((t) => t.title !== t.identifier);
+  if (crossed && picked.length === 0) crossed.forEach(add);
+  add(differing.find((t) => slugOf(t.title) !== t.identifier));
+  add(differing.find((t) => slugOf(t.title) === t.identifier));
+  add(differing.find((t) => /\s/.test(t.title)));
+  add(differing.find((t) => t.title !== t.title.toLowerCase()));
+  if (crossed) crossed.forEach(add);
+  for (const team of differing) add(team);
+  if (!directory.orgKnowsTeams) {
+    // Nothing says whether a literal is a title or an identifier: tried as a title, it shows both.
+    for (const literal of literals) {
+      if (literal.length === 0) continue;
+      // Identifiers hold no whitespace: such a literal can only be a title, whose identifier the migration assigns.
+      if (/\s/.test(literal)) add({ title: literal, identifier: pendingIdentifier(literal) });
+      else add({ title: literal, identifier: slugOf(literal) !== '' && slugOf(literal) !== literal ? slugOf(literal) : `${literal}_id`, standIn: 'literal' });
+    }
+  }
+  for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
+  return picked;
+}
+
+/**
+ * The cases: each team alone, two teams together, every team of the org at once, no team,
+ * different teams in different places (a diff's before and after, a user and an entity), and none
+ * in one place against one in another.
+ */
+export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = [], kind?: SampleKind): TeamCase[] {
+  // An entity alone has one place for teams: cases that vary by place repeat the others there.
+  const places = kind !== 'entity';
+  const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
+  const [a, b] = picked;
+  if (a && b) {
+    // One order is enough: reversing a list changes nothing between the worlds, and when the
+    // org has a pair whose title and identifier orders differ, `a` and `b` are that pair's.
+    cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
+    if (places) cases.push({ label: `"${a.title}" in one place and "${b.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [a] : [b]) });
+  }
+  if (a && places) cases.push({ label: `no team in one place and "${a.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [] : [a]) });
+  const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
+  for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
+  if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
+  cases.push({ label: 'no team', teams: () => [] });
+  for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
+  return cases;
+}
+
+const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team) => (world === 'before' ? team.title : team.identifier));
+
+/**
+ * What the service evaluates the expression on, in one world. Team values are titles before and
+ * identifiers after; a user's `teams` are `{name}` objects whose names stay titles in both worlds
+ * (the service's own example `[.user.teams[].name]` reads titles before and after), while
+ * `team` and `teamsIdentifiers` hold team values. `removedRelations` hold the entity's teams
+ * before the migration and are gone after it.
+ */
+export function contextFor(
+  kind: SampleKind,
+  teamCase: TeamCase,
+  world: World,
+  queryIds: readonly string[],
+  teamProperties: readonly string[],
+  removedRelations: readonly string[] = [],
+): JsonValue {
+  let slot = 0;
+  const next = () => teamCase.teams(slot++);
+  const entity = (identifier: string): JsonValue => {
+    const teams = next();
+    const team = valuesIn(teams, world);
+    const properties: Record<string, JsonValue> = {};
+    for (const name of teamProperties) properties[name] = team;
+    // A relation the migration removes points at the _team entities (their identifiers) before
+    // it, and is gone after it: its teams are the entity's `team` then.
+    const relations: Record<string, JsonValue> = {};
+    if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
+    const named = teamCase.seed ?? identifier;
+    return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
+  };
+  const user = (): JsonValue => {
+    const teams = next();
+    const team = valuesIn(teams, world);
+    return { email: 'someone@example.com', team, teams: teams.map((t) => ({ name: t.title })), teamsIdentifiers: team };
+  };
+  switch (kind) {
+    case 'entity':
+      return entity('sample-entity');
+    case 'user-input':
+      return { user: user(), entity: entity('sample-entity'), form: {} };
+    case 'policy': {
+      const results: Record<string, JsonValue> = {};
+      const runner = user();
+      for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
+      return { user: runner, results };
+    }
+    case 'action-run': {
+      const before = entity('sample-entity');
+      const after = entity('sample-entity');
+      const runner = user();
+      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: {}, trigger: { by: { user: runner } }, user: runner };
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/** Automation trigger conditions (a gate): the class computed here by running jq on both worlds decides the expected verdict. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+
+const ROWS: Row[] = [
+  { name: 'a title in the new team list', expression: '.diff.after.team | index("Platform (EU)") != null', shows: 'changed' },
+  { name: 'an identifier written before the migration', expression: '.diff.after.team | index("platform") != null', shows: 'changed' },
+  { name: 'the team changed at all', expression: '.diff.before.team != .diff.after.team', shows: 'same' },
+  { name: 'contains on titles', expression: '.diff.after.team | contains(["Platform"])', shows: 'changed' },
+  { name: 'the number of teams', expression: '(.diff.after.team | length) > 1', shows: 'same' },
+];
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+afterAll(async () => {
+  await jq.close?.();
+});
+
+const snapshot = (condition: string) =>
+  org({
+    actions: [
+      {
+        identifier: 'on_change',
+        title: 'On change',
+        trigger: { type: 'automation', event: { type: 'ENTITY_UPDATED', blueprintIdentifier: 'service' }, condition: { type: 'JQ', expressions: [condition], combinator: 'and' } },
+        invocationMethod: { type: 'WEBHOOK', url: 'https://hooks.example.com/x' },
+      },
+    ],
+  });
+
+describe('automation condition: (expression, teams) → (class, verdict)', () => {
+  for (const row of ROWS) {
+    it(row.name, () => {
+      const klass = expectedClass(jq, 'action-run', row.expression);
+      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
+      const { finding } = judged(jq, snapshot(row.expression), 'trigger.condition.expressions[0]');
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'gate'));
+    });
+  }
+});

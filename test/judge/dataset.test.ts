@@ -1,0 +1,46 @@
+/**
+ * An entity input's dataset rule on `$team`: which entities the input offers, before and after,
+ * matched against the input blueprint's own entities and edge cases.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/model/json.js';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { RULE_ROWS, valuesOf } from './rule-rows.js';
+import { expectedRuleClass, expectedVerdict, judged, org, TEAMS } from './two-worlds.js';
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+afterAll(async () => {
+  await jq.close?.();
+});
+
+const SERVICES = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
+
+const snapshot = (rule: JsonObject) =>
+  org({
+    blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
+    entities: { service: SERVICES },
+    actions: [
+      {
+        identifier: 'deploy',
+        title: 'Deploy',
+        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [rule] } } } } },
+        invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+      },
+    ],
+  });
+
+const LOCATION = 'trigger.userInputs.properties.target.dataset.rules[0]';
+
+describe('dataset: (rule, teams, entities) → (class, verdict, rows)', () => {
+  for (const row of RULE_ROWS) {
+    it(row.name, () => {
+      const klass = expectedRuleClass(jq, row.operator, valuesOf(row));
+      expect(klass, 'the row shows what it says').toBe(row.shows);
+      const { finding } = judged(jq, snapshot({ property: '$team', operator: row.operator, value: row.value }), LOCATION);
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+    });
+  }
+});

@@ -1,0 +1,60 @@
+/**
+ * A self-service input's jqQuery: `visible` is a gate (report.access says who loses and gains),
+ * `default` a value people read. Classes computed here by running jq on both worlds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { accessAt, expectedAccess, expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+
+const VISIBLE: Row[] = [
+  { name: 'a title', expression: '.user.team | index("QA") != null', shows: 'changed' },
+  { name: 'an identifier before the migration', expression: '.user.team | index("qa") != null', shows: 'changed' },
+  { name: 'a list holding a title and its identifier', expression: '.user.team | any(. == "QA" or . == "qa")', shows: 'same' },
+  { name: 'the documented names', expression: '[.user.teams[].name] | any(. == "Alpha")', shows: 'same' },
+  { name: 'contains a title prefix', expression: '.user.team | contains(["Plat"])', shows: 'changed' },
+];
+const DEFAULT: Row[] = [
+  { name: 'the first of the user\'s teams', expression: '.user.team[0]', shows: 'substituted' },
+  { name: 'the first after sorting', expression: '.user.team | sort | .[0]', shows: 'changed' },
+  { name: 'the first name, documented', expression: '.user.teams[0].name', shows: 'same' },
+];
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+afterAll(async () => {
+  await jq.close?.();
+});
+
+const snapshot = (attribute: 'visible' | 'default', expression: string) =>
+  org({
+    actions: [
+      {
+        identifier: 'deploy',
+        title: 'Deploy',
+        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { reason: { type: 'string', [attribute]: { jqQuery: expression } } } } },
+        invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+      },
+    ],
+  });
+
+describe('input jqQuery: (expression, teams, users) → (class, verdict, gains/losses)', () => {
+  for (const row of VISIBLE) {
+    it(`visible: ${row.name}`, () => {
+      const klass = expectedClass(jq, 'user-input', row.expression);
+      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
+      const { finding, report } = judged(jq, snapshot('visible', row.expression), 'trigger.userInputs.properties.reason.visible.jqQuery');
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'gate'));
+      expect(accessAt(report, (c) => c.permission === 'visible' && c.input === 'reason')).toEqual(expectedAccess(jq, 'user-input', row.expression));
+    });
+  }
+  for (const row of DEFAULT) {
+    it(`default: ${row.name}`, () => {
+      const klass = expectedClass(jq, 'user-input', row.expression);
+      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
+      const { finding } = judged(jq, snapshot('default', row.expression), 'trigger.userInputs.properties.reason.default.jqQuery');
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'shown'));
+    });
+  }
+});

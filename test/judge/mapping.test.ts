@@ -1,0 +1,46 @@
+/**
+ * An UPSERT mapping's `team` (a team value inside the service): a value that follows the teams
+ * (titles before, the same teams' identifiers after) is right; one that stays a title is not.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+
+const ROWS: Row[] = [
+  { name: 'the entity\'s teams passed on', expression: '.entity.team', shows: 'substituted' },
+  { name: 'the runner\'s teams passed on', expression: '.trigger.by.user.team', shows: 'substituted' },
+  { name: 'the runner\'s team names: titles after the migration too', expression: '[.trigger.by.user.teams[].name]', shows: 'changed' },
+  { name: 'a title picked by a condition', expression: 'if (.entity.team | length) > 0 then .entity.team else ["QA"] end', shows: 'changed' },
+  { name: 'sorted and cut: another team when orders differ', expression: '.entity.team | sort | .[:1]', shows: 'changed' },
+];
+
+let jq: JqEngine;
+beforeAll(async () => {
+  jq = await loadJqEngine();
+});
+afterAll(async () => {
+  await jq.close?.();
+});
+
+const snapshot = (expression: string) =>
+  org({
+    actions: [
+      {
+        identifier: 'create',
+        title: 'Create',
+        trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+        invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: `{{ ${expression} }}` } },
+      },
+    ],
+  });
+
+describe('mapping team: (expression, teams) → (class, verdict)', () => {
+  for (const row of ROWS) {
+    it(row.name, () => {
+      const klass = expectedClass(jq, 'action-run', row.expression, true);
+      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
+      const { finding } = judged(jq, snapshot(row.expression), 'invocationMethod.mapping.team');
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-value'));
+    });
+  }
+});

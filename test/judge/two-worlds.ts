@@ -1,0 +1,181 @@
+/**
+ * The tests' own before and after worlds (issue 21): every expected class in test/judge is
+ * computed here by running jq on inputs built in this file, never typed by hand, and never by the
+ * code under test. The expected verdict then follows the fixed points of contracts.md §3.4.
+ */
+import { expect } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { JqEngine } from '../../src/jq/engine.js';
+import type { AccessChange } from '../../src/model/access.js';
+import type { Finding, Report, Verdict } from '../../src/model/finding.js';
+import type { JsonObject, JsonValue } from '../../src/model/json.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+
+/**
+ * The org's teams: a slug identifier, a short one, one that is not its title's slug, and two whose
+ * title order and identifier order differ.
+ */
+export const TEAMS = [
+  { name: 'Data Science', identifier: 'data_science' },
+  { name: 'QA', identifier: 'qa' },
+  { name: 'Platform (EU)', identifier: 'platform' },
+  { name: 'Alpha', identifier: 'z_alpha' },
+  { name: 'Beta', identifier: 'a_beta' },
+];
+const byTitle = new Map(TEAMS.map((t) => [t.name, t.identifier]));
+
+/** Users of the org: members of one team, of two, of none. */
+export const USERS = [
+  { email: 'ana@example.com', teams: [{ name: 'Data Science' }] },
+  { email: 'bo@example.com', teams: [{ name: 'QA' }] },
+  { email: 'cy@example.com', teams: [{ name: 'Platform (EU)' }, { name: 'Alpha' }] },
+  { email: 'di@example.com', teams: [] },
+  { email: 'ed@example.com', teams: [{ name: 'Beta' }, { name: 'Alpha' }] },
+];
+
+export type Kind = 'entity' | 'user-input' | 'policy' | 'action-run';
+export type World = 'before' | 'after';
+export type ExpectedClass = 'same' | 'substituted' | 'changed';
+
+/** Team sets tried: each team, all of them, none, and the crossed pair in both orders. */
+const TEAM_SETS: string[][] = [...TEAMS.map((t) => [t.name]), TEAMS.map((t) => t.name), [], ['Alpha', 'Beta'], ['Beta', 'Alpha']];
+
+const values = (titles: readonly string[], world: World) => titles.map((t) => (world === 'before' ? t : byTitle.get(t)!));
+
+function user(titles: readonly string[], world: World, email = 'someone@example.com'): JsonObject {
+  return { email, team: values(titles, world), teams: titles.map((name) => ({ name })), teamsIdentifiers: values(titles, world) };
+}
+
+function entity(titles: readonly string[], world: World): JsonObject {
+  return { identifier: 'e1', title: 'e1', team: values(titles, world), properties: {}, relations: {} };
+}
+
+/** What the service evaluates one site's jq on, with these teams everywhere. */
+export function inputOf(kind: Kind, titles: readonly string[], world: World): JsonValue {
+  switch (kind) {
+    case 'entity':
+      return entity(titles, world);
+    case 'user-input':
+      return { user: user(titles, world), entity: entity(titles, world), form: {} };
+    case 'policy':
+      return { user: user(titles, world), results: {} };
+    case 'action-run': {
+      const e = entity(titles, world);
+      return { diff: { before: e, after: e }, event: { diff: { before: e, after: e } }, entity: e, inputs: {}, trigger: { by: { user: user(titles, world) } } };
+    }
+  }
+}
+
+function run(jq: JqEngine, input: JsonValue, expression: string): string {
+  const result = jq.evaluate(input, expression);
+  return result.ok ? JSON.stringify(result.values) : `error: ${result.error}`;
+}
+
+/** Every title replaced by its identifier, inside strings too. */
+function substituted(text: string): string {
+  let out = text;
+  for (const [title, identifier] of [...byTitle].sort((a, b) => b[0].length - a[0].length)) out = out.split(title).join(identifier);
+  return out;
+}
+
+/**
+ * The class, by running `expression` with titles and with identifiers on every team set. A team
+ * value (`teamValue`) must follow the teams: the same text with titles in it has changed.
+ */
+export function expectedClass(jq: JqEngine, kind: Kind, expression: string, teamValue = false): ExpectedClass {
+  let sawSubstitution = false;
+  for (const set of TEAM_SETS) {
+    const before = run(jq, inputOf(kind, set, 'before'), expression);
+    const after = run(jq, inputOf(kind, set, 'after'), expression);
+    if (before === after && (!teamValue || substituted(before) === after)) continue;
+    if (substituted(before) === after) sawSubstitution = true;
+    else return 'changed';
+  }
+  return sawSubstitution ? 'substituted' : 'same';
+}
+
+export type ExpectedSink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outside';
+
+/** contracts.md §3.4's fixed points, in an org that has not migrated. */
+export function expectedVerdict(klass: ExpectedClass, sink: ExpectedSink): Verdict {
+  if (klass === 'same') return 'unaffected';
+  if (klass === 'changed') return 'breaks';
+  return sink === 'team-value' || sink === 'team-comparison' ? 'unaffected' : sink === 'gate' ? 'breaks' : 'review';
+}
+
+/** The service's matching of a `$team` rule, written in jq for the tests: `.teams` an entity's teams, `.values` the rule's. */
+const RULE_MATCH: Record<string, string> = {
+  '=': '.values as $v | .teams as $t | ($v | length > 0) and all($v[]; . as $x | $t | index([$x]) != null)',
+  '!=': '.values as $v | .teams as $t | any($v[]; . as $x | $t | index([$x]) != null) | not',
+  in: '.values as $v | any(.teams[]; . as $x | $v | index([$x]) != null)',
+  notIn: '.values as $v | any(.teams[]; . as $x | $v | index([$x]) != null) | not',
+  containsAny: '.values as $v | any(.teams[]; . as $x | $v | index([$x]) != null)',
+  contains: '.teams as $t | any(.values[]; . as $x | any($t[]; contains($x)))',
+  beginsWith: '.teams as $t | any(.values[]; . as $x | any($t[]; startswith($x)))',
+  isEmpty: '.teams | length == 0',
+};
+
+/** Whether a `$team` rule matches an entity holding `teams`, by the jq above. */
+function matchRule(jq: JqEngine, operator: string, teams: readonly string[], ruleValues: readonly string[]): boolean {
+  const result = jq.evaluate({ teams: [...teams], values: [...ruleValues] }, RULE_MATCH[operator]!);
+  return result.ok && result.values[0] === true;
+}
+
+/** The class of a `$team` rule, by matching it in jq on an entity of every team set, before and after. */
+export function expectedRuleClass(jq: JqEngine, operator: string, ruleValues: readonly string[]): ExpectedClass {
+  const program = RULE_MATCH[operator]!;
+  for (const set of TEAM_SETS) {
+    const before = run(jq, { teams: values(set, 'before'), values: [...ruleValues] }, program);
+    const after = run(jq, { teams: values(set, 'after'), values: [...ruleValues] }, program);
+    if (before !== after) return 'changed';
+  }
+  return 'same';
+}
+expectedRuleClass.match = matchRule;
+
+/** Who holds a gate before and after, by running the condition on each user in both worlds. */
+export function expectedAccess(jq: JqEngine, kind: 'policy' | 'user-input', condition: string): { loses: string[]; gains: string[] } {
+  const holds = (titles: readonly string[], email: string, world: World) => {
+    const u = user(titles, world, email);
+    const input = kind === 'policy' ? { user: u, results: {} } : { user: u, entity: entity([], world), form: {} };
+    const result = jq.evaluate(input, `first((${condition}) | (. != false and . != null)) // false`);
+    return result.ok && result.values[0] === true;
+  };
+  const loses: string[] = [];
+  const gains: string[] = [];
+  for (const u of USERS) {
+    const titles = u.teams.map((t) => t.name);
+    const before = holds(titles, u.email, 'before');
+    const after = holds(titles, u.email, 'after');
+    if (before && !after) loses.push(u.email);
+    if (!before && after) gains.push(u.email);
+  }
+  return { loses, gains };
+}
+
+export function org(parts: Partial<OrgSnapshot>, teams: readonly JsonObject[] = TEAMS): OrgSnapshot {
+  return { format: 'org-snapshot/1', organization: { id: 'org_judge', name: 'Judge org' }, blueprints: [], teams: [...teams], users: USERS, ...parts } as OrgSnapshot;
+}
+
+/** Analyse the org as the CLI does and return the finding or verified entry at `location`. */
+export function judged(jq: JqEngine, snapshot: OrgSnapshot, location: string): { report: Report; finding: Finding } {
+  const report = analyze(buildCatalog(snapshot, { jq }));
+  const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === location);
+  expect(finding, `a finding or verified entry at ${location}`).toBeDefined();
+  return { report, finding: finding! };
+}
+
+/** The access entry of one gate, or an empty one when nobody loses or gains. */
+export function accessAt(report: Report, predicate: (change: AccessChange) => boolean): { loses: string[]; gains: string[] } {
+  const change = (report.access ?? []).find(predicate);
+  return { loses: change?.loses ?? [], gains: change?.gains ?? [] };
+}
+
+/** Rows a table-driven file runs: an expression or rule, and what the test expects of it besides the verdict. */
+export interface Row {
+  name: string;
+  expression: string;
+  /** An expected class the row exists to show (checked against the computed one, so a wrong row fails). */
+  shows?: ExpectedClass;
+}

@@ -6,10 +6,13 @@ import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
-import type { Report, RunInfo } from './model/finding.js';
+import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
-import { FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
+import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
+import { reportRun } from './report/run-info.js';
+import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
+import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile, readFile } from 'node:fs/promises';
 import type { SarifMeta } from './report/sarif.js';
@@ -19,7 +22,7 @@ import { PACKAGE_ROOT } from './package-root.js';
 import { InputError } from './errors.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
-import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
+import { ensureWritableDir, ensureWritableFile, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import type { Transport } from './api/transport.js';
@@ -29,7 +32,7 @@ import { displayRoot } from './repo/scan.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
-import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
+import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
@@ -191,6 +194,8 @@ function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
   const generatedAt = runTimestamp(io.env, io.now);
+  // Before anything is read: no output may be written over an input.
+  await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
@@ -201,56 +206,73 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   if (flags.fixOut !== undefined && flags.fixes === false) throw new UsageError('--fix-out names a folder for the fix kit and --no-fixes writes none: give one of them');
   if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
-  // --snapshot, else the live org when credentials are set, else repositories only.
-  const source = await resolveOrgSource(flags, io);
-  if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
-  const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
-  const jq = await loadJqEngine();
+  if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
+  // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
+  await refuseWhileLocked(flags.out);
+  const outputs = await openOutputSet(flags.out);
   try {
-    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-    const analyzeAndGate = async (note: ((line: string) => void) | undefined) => {
-      const repository = await repositoryFindings(flags.repo, catalog, note, ownPaths, flags.ignore);
-      const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
-      return gateReport(analyzed, flags, baseline, io.env);
-    };
-    const first = await analyzeAndGate(flags.quiet ? undefined : io.stderr);
-    const fixed = await runFixKit(first.report, catalog, flags, jq);
-    // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
-    const { gated, fixedReport, fixLines } = fixed.changed.length === 0 ? { gated: first, fixedReport: fixed.report, fixLines: fixed.lines } : await afterFix(first, fixed, await analyzeAndGate(undefined));
-    const run = reportRun(source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } }));
-    const report = run === undefined ? fixedReport : { ...fixedReport, run };
-    const notes = [...gated.notes, ...fixLines];
+    // --snapshot, else the live org when credentials are set, else repositories only.
+    const source = await resolveOrgSource(flags, io);
+    if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
+    const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
+    const jq = await loadJqEngine();
+    try {
+      const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
+      const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
+      const scanAndAnalyze = async (note: ((line: string) => void) | undefined) => {
+        const repository = await repositoryFindings(flags.repo, catalog, note, ownPaths, flags.ignore);
+        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
+        return { repository, analyzed };
+      };
+      const first = await scanAndAnalyze(flags.quiet ? undefined : io.stderr);
+      const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
+      const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, first.repository], dataReadAt);
+      // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
+      const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
+      const fixed = await runFixKit(firstGated.report, catalog, flags, jq, { outputs, runId: run.id });
+      // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
+      const { gated, fixedReport, fixLines } =
+        fixed.changed.length > 0
+          ? afterFix(firstGated, fixed, await gateReport((await scanAndAnalyze(undefined)).analyzed, flags, baseline, io.env, outputs))
+          : flags.fix
+            ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
+            : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
+      const report = { ...fixedReport, run };
+      const notes = [...gated.notes, ...fixLines];
 
-    const written = await writeReports(report, {
-      out: flags.out,
-      formats,
-      meta: {
-        html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-        sarif: await sarifMeta(flags, formats),
-      },
-      env: io.env,
-      credentials: source?.credentials,
-    });
-    await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
-    const code = exitCodeFor(report.gate);
-    // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
-    const failing = (report.gate.failing ?? 0) > 0 ? failingFindingLines(report, { annotate: io.env.GITHUB_ACTIONS === 'true' }) : [];
-    if (flags.quiet) {
-      const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
-      if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
+      const written = await writeReports(report, {
+        out: flags.out,
+        formats,
+        meta: {
+          html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
+          sarif: await sarifMeta(flags, formats),
+        },
+        env: io.env,
+        credentials: source?.credentials,
+        outputs,
+      });
+      await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
+      const code = exitCodeFor(report.gate);
+      // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
+      const failing = (report.gate.failing ?? 0) > 0 ? failingFindingLines(report, { annotate: io.env.GITHUB_ACTIONS === 'true' }) : [];
+      if (flags.quiet) {
+        const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
+        if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
+      }
+      const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
+      const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
+      const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
+      if (!flags.quiet) {
+        const lines = [...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+        io.stderr(lines.map(terminalSafe).join('\n') + '\n');
+      }
+      return code;
+    } finally {
+      // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
+      await jq.close?.();
     }
-    const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
-    const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
-    if (!flags.quiet) {
-      const lines = [...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
-      io.stderr(lines.map(terminalSafe).join('\n') + '\n');
-    }
-    return code;
   } finally {
-    // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
-    await jq.close?.();
+    await outputs.close();
   }
 }
 
@@ -259,28 +281,44 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
  * (written from the first scan) and the notes on what it cannot fix stay. One line says what
  * changed and what is left.
  */
-async function afterFix(
+function afterFix(
   first: Awaited<ReturnType<typeof gateReport>>,
   fixed: Awaited<ReturnType<typeof runFixKit>>,
   again: Awaited<ReturnType<typeof gateReport>>,
-): Promise<{ gated: typeof again; fixedReport: typeof again.report; fixLines: string[] }> {
-  const notes = new Map(fixed.report.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
-  const findings = again.report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
+): { gated: typeof again; fixedReport: typeof again.report; fixLines: string[] } {
   const inFiles = (report: Report) => report.findings.filter((f) => f.resource.type === 'file');
   const before = new Set(inFiles(first.report).map((f) => f.id));
   const remaining = inFiles(again.report).filter((f) => before.has(f.id)).length;
   const line =
     `--fix: changed ${fixed.changed.length} file(s) in place: ${fixed.changed.join(', ')}; ` +
     `${before.size - remaining} finding(s) in files fixed, ${remaining} remain (scanned again: the report and the gate are about what remains)`;
-  return { gated: again, fixedReport: { ...again.report, findings, ...(fixed.report.fixes && { fixes: fixed.report.fixes }) }, fixLines: [...fixed.lines, line] };
+  return { gated: again, fixedReport: withKitNotes(again.report, fixed.report), fixLines: [...fixed.lines, line] };
 }
 
-/**
- * contracts.md §3.4 `report.run`, built here only: `dataReadAt` is when the org data judged was
- * read (the live run's start, or the snapshot's `recordedAt`), so `--since` can date progress.
- */
-export function reportRun(dataReadAt: string | undefined): RunInfo | undefined {
-  return dataReadAt === undefined ? undefined : { dataReadAt };
+/** `--fix` with nothing to change: the gate of the one scan, with the kit's notes and lines. */
+function withFixLines(gated: Awaited<ReturnType<typeof gateReport>>, fixed: Awaited<ReturnType<typeof runFixKit>>) {
+  return { gated, fixedReport: withKitNotes(gated.report, fixed.report), fixLines: fixed.lines };
+}
+
+/** The gated report with the kit's notes on what it cannot fix, and its `fixes`. */
+function withKitNotes<R extends Report>(report: R, kitReport: Report): R {
+  const notes = new Map(kitReport.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
+  const findings = report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
+  return { ...report, findings, ...(kitReport.fixes && { fixes: kitReport.fixes }) };
+}
+
+/** Every file the run reads, by the option that names it. */
+function inputPaths(flags: AnalyzeFlags): NamedPath[] {
+  const named: [string, string | undefined][] = [['--snapshot', flags.snapshot], ['--teams-map', flags.teamsMap], ['--baseline', flags.baseline], ['--since', flags.since], ['--config', flags.config]];
+  return named.flatMap(([flag, path]) => (path === undefined ? [] : [{ flag, path }]));
+}
+
+/** Every file the run writes (each report name, used or not: an unused one is removed) and the fix kit folder it replaces. */
+function outputPaths(flags: AnalyzeFlags): { files: NamedPath[]; dirs: NamedPath[] } {
+  const files: NamedPath[] = [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, FILE_NAMES[format]) }))];
+  if (flags.writeBaseline !== undefined) files.push({ flag: '--write-baseline', path: flags.writeBaseline });
+  const dirs = flags.fixes === false ? [] : [{ flag: flags.fixOut === undefined ? '--out' : '--fix-out', path: fixOutDir(flags) }];
+  return { files, dirs };
 }
 
 function summaryLine(report: Report, code: number): string {

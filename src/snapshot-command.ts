@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from './output/output-set.js';
 import { InputError } from './errors.js';
 import { ensureWritableFile } from './output/output-path.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
@@ -23,7 +23,7 @@ export async function runSnapshot(flags: SnapshotFlags, io: SourceIo, clock: Sna
   // A live read is recorded now; a snapshot rewritten in stable order keeps its own time, or none.
   const snapshot = flags.snapshot !== undefined ? resolved.snapshot : { ...resolved.snapshot, recordedAt: clock.recordedAt };
   try {
-    await writeFile(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
+    await writeFileAtomic(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
   } catch (error) {
     throw new InputError(`${flags.out}: cannot write the snapshot: ${(error as Error).message}`, { cause: error });
   }

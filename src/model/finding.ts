@@ -1,4 +1,5 @@
 /** Findings and the report (`impact-report/1`, ../shared/docs/contracts.md §2). */
+import type { ReportRun } from '../report/run-info.js';
 import type { AccessChange } from './access.js';
 
 export type FindingKind = 'automatic' | 'manual';
@@ -122,14 +123,8 @@ export interface Report {
   progress?: Progress;
   /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
   fixes?: FixesSummary;
-  /** contracts.md §3.4: about this run; `--since` dates progress by the previous report's `dataReadAt`. */
-  run?: RunInfo;
-}
-
-/** contracts.md §3.4 `report.run`. */
-export interface RunInfo {
-  /** ISO time the org data judged was read: the snapshot's recording time, or the live run's start. */
-  dataReadAt?: string;
+  /** contracts.md §3.4: which run wrote this report; every file of one run carries the same id. */
+  run?: ReportRun;
 }
 
 /** A finding of the previous report as `progress.fixed` lists it. */

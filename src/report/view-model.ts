@@ -144,6 +144,8 @@ export interface ReportView {
   dataReadAt: string;
   dataReadAtLabel: string;
   source: string;
+  /** report.run.id: the same on every file of one run's outputs. */
+  runId: string;
   total: number;
   manual: number;
   gate: GateView;
@@ -222,6 +224,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     dataReadAt: report.run?.dataReadAt ?? '',
     dataReadAtLabel: report.run?.dataReadAt ? timeLabel(report.run.dataReadAt) : '',
     source: meta.source,
+    runId: report.run?.id ?? '',
     total: findings.length,
     manual: report.summary.manual,
     gate: gateView(report),

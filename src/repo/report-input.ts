@@ -24,9 +24,10 @@ export async function repositoryFindings(
   dirs: readonly string[],
   catalog: Catalog,
   ownPaths: readonly (string | undefined)[] = [],
+  ignore: readonly string[] = [],
 ): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete' | 'extraNotes' | 'reviseDrafts'>> {
   if (dirs.length === 0) return {};
-  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined) });
+  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined), ignore });
   return {
     extraFindings: scan.findings,
     extraIncomplete: scan.incomplete,

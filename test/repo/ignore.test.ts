@@ -6,12 +6,12 @@ import { nestedGitignorePatterns } from '../../src/repo/gitignore.js';
 import type { Report } from '../../src/model/finding.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 
-/** A checkout with the same Terraform file in three folders: kept/, legacy/, infra/build-out/ and infra/own/. */
+/** A checkout with the same Terraform file (team permissions, findings in any org) in four folders: kept/, legacy/, infra/build-out/ and infra/own/. */
 function checkout(): string {
   const root = mkdtempSync(join(tmpdir(), 'tma-ignore-'));
   for (const dir of ['kept', 'legacy', 'infra/build-out', 'infra/own']) {
     mkdirSync(join(root, dir), { recursive: true });
-    cpSync('fixtures/repo-public/terraform-legacy/main.tf', join(root, dir, 'main.tf'));
+    cpSync('fixtures/repo/terraform/permissions.tf', join(root, dir, 'main.tf'));
   }
   return root;
 }
@@ -38,7 +38,7 @@ describe('--ignore and nested .gitignore files', () => {
     writeFileSync(join(root, 'infra', '.gitignore'), '# build output\nbuild-out/\n');
     // The same name elsewhere is not affected by infra/.gitignore.
     mkdirSync(join(root, 'kept', 'build-out'));
-    cpSync('fixtures/repo-public/terraform-legacy/main.tf', join(root, 'kept', 'build-out', 'main.tf'));
+    cpSync('fixtures/repo/terraform/permissions.tf', join(root, 'kept', 'build-out', 'main.tf'));
     expect(await scannedFolders(root)).toEqual(['infra/own', 'kept', 'kept/build-out', 'legacy']);
   });
 

@@ -56,7 +56,8 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     incomplete,
     findings,
   };
-  const notes = [...(options.notes ?? [])];
+  // Issue 25: how the migration state was read, where the shapes disagree with it.
+  const notes = [...(options.notes ?? []), ...(catalog.migrationState?.notes ?? [])];
   // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
   // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
   if (catalog.snapshot.scorecards === undefined) {

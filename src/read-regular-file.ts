@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 
 /** Thrown for a path that is there but is no regular file; `code` mimics an errno for callers that switch on it. */
@@ -29,13 +29,44 @@ export function fileKind(info: Stats): string {
  * waiting (O_NONBLOCK, which regular files ignore) and checked on the open descriptor, so
  * nothing can be swapped in between the check and the read.
  */
-export async function readRegularFile(path: string): Promise<Buffer> {
+export async function readRegularFile(path: string): Promise<Buffer>;
+/** With `maxBytes`: a larger file is not read; its size comes back instead (one stat for both checks). */
+export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer | TooLarge>;
+export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer | TooLarge> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new NotRegularFileError(path, fileKind(info));
-    return await handle.readFile();
+    if (info.size > maxBytes) return new TooLarge(info.size);
+    return await readWhole(handle, info.size);
   } finally {
     await handle.close();
+  }
+}
+
+/** A file over the caller's size limit, with its size. */
+export class TooLarge {
+  constructor(readonly size: number) {}
+}
+
+/**
+ * The file's bytes in one read of the size its stat gave (readFile stats it again and reads in
+ * chunks); a file that grew since is read on to its end, so nothing is cut.
+ */
+async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
+  let buffer = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0) return buffer.subarray(0, filled); // shrank since the stat
+    filled += bytesRead;
+  }
+  // Grown since the stat: read on to the end (the first probe is one pooled byte, the common case).
+  for (let probe = 1; ; probe = 64 * 1024) {
+    const chunk = Buffer.allocUnsafe(probe);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, filled);
+    if (bytesRead === 0) return buffer;
+    buffer = Buffer.concat([buffer, chunk.subarray(0, bytesRead)]);
+    filled += bytesRead;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * How many requests may be in flight, learned from the answers (issue 17): start small, double
- * while latency holds (then grow by one per round once it has been cut), halve on a 429 or a
- * burst of 5xx, never above the cap (`--concurrency`). Pure state, no clock: the client reports
- * each answer's latency and status.
+ * while latency holds (then grow by one per round once it has been cut), halve on a burst of 5xx,
+ * never above the cap (`--concurrency`). A 429 is no sign of load: the client waits it out per
+ * request class and then lets every waiting request use the restored budget at once; halving here
+ * serialised those retries behind one slot (issue 23 item 7). Pure state, no clock: the client
+ * reports each answer's latency and status.
  */
 export interface ConcurrencyController {
   current(): number;
@@ -50,7 +52,7 @@ export function createConcurrencyController(cap: number, start = START_CONCURREN
       const failed = status === undefined || status >= 500;
       recent.push(failed);
       if (recent.length > BURST_WINDOW) recent.shift();
-      if (status === 429) return cut();
+      if (status === 429) return; // neither load nor a good answer: the rate limit is paced elsewhere
       if (failed) {
         if (recent.filter(Boolean).length >= BURST_FAILURES) cut();
         return;

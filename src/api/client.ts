@@ -4,10 +4,10 @@ import { credentialSource, type Credentials } from './connection.js';
 import { createConcurrencyController } from './adaptive-concurrency.js';
 import { describeNetworkError, oneLine } from './network-error.js';
 import { createOwnSecrets } from './own-secrets.js';
-import { readRateLimitHeaders, type RateLimitHeaders } from './rate-limit.js';
+import { rateLimitedForSeconds, readRateLimitHeaders, requestClassOf, type RateLimitHeaders, type RequestClass } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
 import { isPaced, nextStartAfter, type WindowBudget } from './window-pacing.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, overTotalWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
@@ -36,6 +36,8 @@ export function isNotTheApi(error: ApiError): boolean {
 export type ClientEvent =
   | { type: 'request'; count: number }
   | { type: 'rate-limit-wait'; waitMs: number; reason: '429' | 'budget-spent' }
+  /** A request gave up instead of waiting past a cap; `reason` names the cap. */
+  | { type: 'rate-limit-cap'; reason: string }
   | { type: 'retry'; waitMs: number; attempt: number };
 
 export interface ApiClientOptions {
@@ -63,6 +65,20 @@ export interface ApiStats {
   /** Wall time the client was held by the rate limit; concurrent waits count once. */
   rateLimitBlockedMs: number;
   retries: number;
+  /** What the service sent that the spec does not describe (issue 25), for the snapshot's record. */
+  seen: LiveServiceSightings;
+}
+
+export interface LiveServiceSightings {
+  /** `x-ratelimit-reset` answers read as seconds, and as a UTC epoch (a value over 10,000). */
+  resetSeconds: number;
+  resetEpoch: number;
+  /** 429 answers that carried `Retry-After`. */
+  retryAfter: number;
+  /** Requests that gave up at a rate-limit cap rather than wait. */
+  capped: number;
+  /** Blueprints searches answered with in `failedBlueprints`. */
+  failedBlueprints: number;
 }
 
 export interface SearchQuery {
@@ -77,11 +93,21 @@ export interface SearchOptions {
   sample?: boolean;
   /** Each page as it arrives; false stops paging (not a gap: the caller asked to stop). */
   onPage?: (entities: JsonObject[]) => boolean | void;
+  /**
+   * Blueprints a page names in `failedBlueprints` (the search across blueprints, public-api-facts.md):
+   * the service could not search them, so their absence from `entities` says nothing.
+   */
+  onFailedBlueprints?: (blueprints: string[]) => void;
+}
+
+export interface RequestHooks {
+  /** Called once, when the first attempt did not succeed and a retry or a rate-limit wait follows. */
+  onRetry?: () => void;
 }
 
 export interface ApiClient {
   /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
-  get(path: string, key: string): Promise<unknown>;
+  get(path: string, key: string, hooks?: RequestHooks): Promise<unknown>;
   /**
    * Search a blueprint's entities (every blueprint's when `blueprintId` is undefined), following
    * `next` until the pages end. `limit` is the page size (at most 1000, the service's maximum).
@@ -105,6 +131,26 @@ const MAX_BUDGET_PASSES = 10_000;
 /** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
 type Budget = WindowBudget;
 
+/** A sleep shared by everyone waiting for the same instant. */
+interface SharedSleep {
+  sleeping?: { until: number; done: Promise<void> };
+}
+
+/** The budget the answers' headers tell, with the requests in flight against it and their waiters. */
+interface BudgetState extends SharedSleep {
+  budget?: Budget;
+  inFlight: number;
+  /** Waiters for the next answer (fresher headers). */
+  answered: Array<() => void>;
+  /** Earliest start of the next request while paced (window-pacing.ts); set at each start. */
+  nextPaceAt: number;
+}
+
+/** What a 429 of one request class (rate-limit.ts) holds: nobody of the class sends before the reset. */
+interface ClassBlock extends SharedSleep {
+  blockedUntil: number;
+}
+
 interface Token {
   value: string;
   /** Refresh at or after this time (epoch ms); Infinity for a PORT_TOKEN. */
@@ -115,9 +161,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const concurrency = createConcurrencyController(options.concurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
-  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0 };
-  /** Shared by every request: nobody sends before this time (a 429 or a spent budget). */
-  let blockedUntil = 0;
+  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0, seen: { resetSeconds: 0, resetEpoch: 0, retryAfter: 0, capped: 0, failedBlueprints: 0 } };
+  /** For stats only: the latest time any class is held until (concurrent waits count once). */
+  let heldUntil = 0;
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
@@ -127,10 +173,38 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** Set by the first HTTP answer of any status: from then on, network failures are retried as transient. */
   let reached = false;
 
-  const blockUntil = (until: number) => {
-    const from = Math.max(blockedUntil, options.now());
+  /*
+   * Issue 23 item 7 and §8.1: the limits are organised in categories, so a 429 holds only its own
+   * request class (rate-limit.ts): one on the entity API holds no permission read. The budget the
+   * 2xx answers tell stays one for all: whether categories share it is not documented, and the
+   * lowest count seen is safe either way.
+   */
+  const classes = new Map<RequestClass, ClassBlock>();
+  const classOf = (name: RequestClass): ClassBlock => {
+    let block = classes.get(name);
+    if (!block) classes.set(name, (block = { blockedUntil: 0 }));
+    return block;
+  };
+  const pool: BudgetState = { inFlight: 0, answered: [], nextPaceAt: 0 };
+
+  /** The cap on all rate-limit waits together: beyond it the request gives up (its resource is a gap). */
+  const checkTotalWait = (what: string, waitMs: number) => {
+    // rateLimitBlockedMs already counts the waits booked up to heldUntil.
+    if (stats.rateLimitBlockedMs + waitMs <= policy.maxTotalRateLimitWaitMs) return;
+    throw capped(`${what}: ${overTotalWaitReason(policy, stats.rateLimitBlockedMs, waitMs)}`);
+  };
+  const capped = (message: string, status?: number) => {
+    stats.seen.capped++;
+    emit({ type: 'rate-limit-cap', reason: message });
+    return new ApiError(message, status);
+  };
+
+  /** Count a wait until `until` once however many wait beside it; a 429 also blocks its class. */
+  const holdUntil = (until: number, cls?: ClassBlock) => {
+    const from = Math.max(heldUntil, options.now());
     if (until > from) stats.rateLimitBlockedMs += until - from;
-    blockedUntil = Math.max(blockedUntil, until);
+    heldUntil = Math.max(heldUntil, until);
+    if (cls) cls.blockedUntil = Math.max(cls.blockedUntil, until);
   };
 
   /*
@@ -140,10 +214,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    * (fresher headers) or, when none is in flight, for the reset. So concurrency spends no 429
    * while the service sends the headers.
    */
-  let budget: Budget | undefined;
-  let inFlight = 0;
-  let answered: Array<() => void> = [];
-  let sleeping: { until: number; done: Promise<void> } | undefined;
 
   /*
    * Which window an answer speaks of is known only for requests started after the reset we
@@ -155,11 +225,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    */
   const noteBudget = (headers: RateLimitHeaders, startedAt: number) => {
     if (headers.remaining === undefined) return;
+    const budget = pool.budget;
     const now = options.now();
     const resetAt = now + (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
     const next: Budget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
     if (!budget || startedAt >= budget.resetAt) {
-      budget = next; // the first answer, or the probe of a new window
+      pool.budget = next; // the first answer, or the first of a new window
     } else {
       // Answers arrive in any order, and from either side of a reset: the lowest count is the safe
       // one. While it leaves room, the earliest reset is kept (each estimate is late by up to a
@@ -168,26 +239,33 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const remaining = Math.min(budget.remaining, headers.remaining);
       const spentAt = budget.remaining === 0 ? Math.max(budget.resetAt, resetAt) : resetAt;
       const until = remaining > 0 ? Math.min(budget.resetAt, resetAt) : headers.remaining > 0 ? budget.resetAt : spentAt;
-      budget = { ...next, remaining, resetAt: until };
+      pool.budget = { ...next, remaining, resetAt: until };
     }
   };
 
-  /** Whether one more request fits the budget beside those in flight. */
+  /**
+   * Whether one more request fits the budget beside those in flight. Past the reset the window is
+   * restored, and every waiting request may use it at once, up to its limit (concurrency bounds
+   * the rest): a lone probe per window serialised a 429 storm, one retry per reset across all
+   * waiting requests (issue 23 item 7: 4 resources with a 5 s reset took 171 s).
+   */
   const budgetAllows = (now: number): boolean => {
+    const budget = pool.budget;
     if (!budget) return true;
-    if (now >= budget.resetAt) return inFlight === 0; // the probe of the new window
-    return budget.remaining - inFlight > 0;
+    if (now >= budget.resetAt) return budget.limit === undefined || pool.inFlight < budget.limit;
+    return budget.remaining - pool.inFlight > 0;
   };
 
   /** One sleep for everyone waiting for the same instant (a fake clock would otherwise move once per waiter). */
-  const sleepUntil = async (until: number) => {
+  const sleepUntil = async (cls: SharedSleep, until: number) => {
+    const sleeping = cls.sleeping;
     if (sleeping && sleeping.until >= until) return sleeping.done;
     const done = options.sleep(until - options.now());
-    sleeping = { until, done };
+    cls.sleeping = { until, done };
     try {
       await done;
     } finally {
-      if (sleeping?.done === done) sleeping = undefined;
+      if (cls.sleeping?.done === done) delete cls.sleeping;
     }
   };
 
@@ -232,50 +310,54 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     grantSlots();
   };
 
-  /** Earliest start of the next request while paced (window-pacing.ts); set at each start. */
-  let nextPaceAt = 0;
+  /** Earliest start of the next request of a class while paced (window-pacing.ts); set at each start. */
   const paceAt = (now: number): number =>
-    budget && nextPaceAt < budget.resetAt && isPaced(budget, inFlight, now, policy.maxRateLimitWaitMs) ? Math.max(now, nextPaceAt) : now;
+    pool.budget && pool.nextPaceAt < pool.budget.resetAt && isPaced(pool.budget, pool.inFlight, now, policy.maxRateLimitWaitMs) ? Math.max(now, pool.nextPaceAt) : now;
 
-  const waitForBudget = async (what: string) => {
+  const waitForBudget = async (cls: ClassBlock, what: string) => {
     let sleeps = 0;
     for (let pass = 0; pass < MAX_BUDGET_PASSES && sleeps <= policy.maxRateLimitRetries; pass++) {
       const now = options.now();
-      let until = blockedUntil; // after a 429, nobody sends before the reset
+      let until = cls.blockedUntil; // after a 429, nobody of the class sends before the reset
       if (until <= now) {
         if (budgetAllows(now)) {
           const at = paceAt(now);
           if (at <= now) {
             // Counted in the same tick as the check: a waiter woken beside it must see it.
-            inFlight++;
-            stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
-            nextPaceAt = nextStartAfter(budget, inFlight, now);
+            pool.inFlight++;
+            stats.maxInFlight = Math.max(stats.maxInFlight, pool.inFlight);
+            pool.nextPaceAt = nextStartAfter(pool.budget, pool.inFlight, now);
             return;
           }
           // Every waiter sleeps to the same instant; the first to wake starts and moves it on.
-          await sleepUntil(at);
+          await sleepUntil(pool, at);
           continue;
         }
-        if (inFlight > 0) {
-          await new Promise<void>((resolve) => answered.push(resolve));
+        if (pool.inFlight > 0) {
+          await new Promise<void>((resolve) => pool.answered.push(resolve));
           continue;
         }
-        until = budget?.resetAt ?? now;
-        if (until - now > policy.maxRateLimitWaitMs) throw new ApiError(`${what}: ${overlongWaitReason(policy, until - now, 'the rate-limit budget is spent')}`);
-        blockUntil(until);
+        until = pool.budget?.resetAt ?? now;
+        if (until - now > policy.maxRateLimitWaitMs) throw capped(`${what}: ${overlongWaitReason(policy, until - now, 'the rate-limit budget is spent')}`);
+        if (until > heldUntil) checkTotalWait(what, until - Math.max(now, heldUntil));
+        holdUntil(until);
+        sleeps++;
+        stats.rateLimitWaits++;
+        emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
+        await sleepUntil(pool, until);
+        continue;
       }
+      // After a 429 of the class: wait with the others of the class for its reset.
       sleeps++;
-      stats.rateLimitWaits++;
-      emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
-      await sleepUntil(until);
+      await sleepUntil(cls, until);
     }
   };
 
   /** An answer (or a failure) is in, or a start is called off: the request leaves the flight. */
   const land = () => {
-    inFlight--;
-    const waiting = answered;
-    answered = [];
+    pool.inFlight--;
+    const waiting = pool.answered;
+    pool.answered = [];
     for (const resolve of waiting) resolve();
   };
 
@@ -285,22 +367,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    * checked after the budget wait, which may outlast the token. The token exchange itself takes
    * no slot: it may be awaited by every slot holder at once.
    */
-  const acquireWithToken = async (auth: boolean, what: string, retry: boolean): Promise<string | undefined> => {
+  const acquireWithToken = async (cls: ClassBlock, auth: boolean, what: string, retry: boolean): Promise<string | undefined> => {
     if (!auth) {
-      await waitForBudget(what);
+      await waitForBudget(cls, what);
       return undefined;
     }
     await takeSlot(retry);
     try {
       for (let pass = 0; pass < 3; pass++) {
         await currentToken();
-        await waitForBudget(what);
+        await waitForBudget(cls, what);
         if (token && options.now() < token.refreshAt) return token.value;
         land(); // never await an exchange while counted in flight: it may wait for this answer
       }
       // Bounded: go with the token as it is (a 401 then re-authenticates once).
       const value = (await currentToken()).value;
-      await waitForBudget(what);
+      await waitForBudget(cls, what);
       return value;
     } catch (error) {
       freeSlot();
@@ -310,15 +392,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
-  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean): Promise<TransportResponse> => {
+  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean, hooks: RequestHooks = {}): Promise<TransportResponse> => {
     const url = new URL(path, options.baseUrl);
     assertReadOnly(method, url, options.baseUrl);
+    const cls = classOf(requestClassOf(url.pathname));
     const state: RetryState = { transientRetries: 0, rateLimitRetries: 0 };
     let reauthenticated = false;
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const bearer = await acquireWithToken(auth, `${method} ${url.pathname}`, attempt > 0);
+      const bearer = await acquireWithToken(cls, auth, `${method} ${url.pathname}`, attempt > 0);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
@@ -332,9 +415,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         const request = { method, url: url.href, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
         response = await options.transport(request);
         reached = true;
-        const rateLimit = readRateLimitHeaders(response.headers);
-        noteBudget(rateLimit, startedAt);
-        outcome = { kind: 'response', status: response.status, ...(rateLimit.resetSeconds === undefined ? {} : { resetSeconds: rateLimit.resetSeconds }) };
+        const rateLimit = readRateLimitHeaders(response.headers, options.now());
+        noteSightings(rateLimit, response.status);
+        // A 429's own headers speak of the spent class: they block it (below), not the shared budget.
+        if (response.status !== 429) noteBudget(rateLimit, startedAt);
+        const waitSeconds = response.status === 429 ? rateLimitedForSeconds(rateLimit) : undefined;
+        outcome = { kind: 'response', status: response.status, ...(waitSeconds === undefined ? {} : { resetSeconds: waitSeconds }) };
       } catch (error) {
         const failure = describeNetworkError(error);
         // Before any answer, a refused connection or an unknown host means a wrong URL: no retries.
@@ -355,16 +441,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const decision = decideRetry(policy, outcome, state);
       if (decision.action === 'accept' && response) return response;
       if (decision.action === 'give-up') {
-        throw new ApiError(`${method} ${url.pathname}: ${decision.reason}`, response?.status);
+        const message = `${method} ${url.pathname}: ${decision.reason}`;
+        if (decision.capped) throw capped(message, response?.status);
+        throw new ApiError(message, response?.status);
       }
       if (decision.action === 'retry') {
         stats.retries++;
+        if (attempt === 0) hooks.onRetry?.();
         if (decision.reason === 'rate-limit') {
           state.rateLimitRetries++;
-          blockUntil(options.now() + decision.waitMs);
+          const until = options.now() + decision.waitMs;
+          if (until > heldUntil) checkTotalWait(`${method} ${url.pathname}`, until - Math.max(options.now(), heldUntil));
+          holdUntil(until, cls);
           stats.rateLimitWaits++;
           emit({ type: 'rate-limit-wait', waitMs: decision.waitMs, reason: '429' });
-          await options.sleep(decision.waitMs);
+          // Shared with every request of the class waiting for the same reset; all go together after it.
+          await sleepUntil(cls, until);
         } else {
           state.transientRetries++;
           emit({ type: 'retry', waitMs: decision.waitMs, attempt: state.transientRetries });
@@ -373,6 +465,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
     }
     throw new ApiError(`${method} ${url.pathname}: gave up after ${maxAttempts} attempts`);
+  };
+
+  const noteSightings = (headers: RateLimitHeaders, status: number) => {
+    if (headers.resetForm === 'epoch') stats.seen.resetEpoch++;
+    else if (headers.resetForm === 'seconds') stats.seen.resetSeconds++;
+    if (status === 429 && headers.retryAfterSeconds !== undefined) stats.seen.retryAfter++;
   };
 
   const exchangeToken = async (credentials: Extract<Credentials, { kind: 'client' }>): Promise<Token> => {
@@ -422,8 +520,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   // Concurrency is held per attempt inside `send`, so a retry's backoff holds no slot.
-  const call = async (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> => {
-    const response = await send(method, path, body, true);
+  const call = async (method: 'GET' | 'POST', path: string, body: unknown, hooks?: RequestHooks): Promise<JsonObject> => {
+    const response = await send(method, path, body, true, hooks);
     if (response.status === 401) {
       const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
       throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
@@ -432,12 +530,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   return {
-    async get(path, key) {
-      const payload = await call('GET', path, undefined);
+    async get(path, key, hooks) {
+      const payload = await call('GET', path, undefined, hooks);
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
-    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage }) {
+    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage, onFailedBlueprints }) {
       const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
       const path = blueprintId === undefined ? '/v1/entities/search' : `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
       // With onPage the caller keeps what it needs of each page: memory stays flat in org size.
@@ -451,6 +549,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (from !== undefined) body.from = from;
         const payload = await call('POST', path, body);
         if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
+        const failed = Array.isArray(payload.failedBlueprints) ? payload.failedBlueprints.filter((id): id is string => typeof id === 'string') : [];
+        if (failed.length > 0) {
+          stats.seen.failedBlueprints += failed.length;
+          // A gap the caller must name; without a listener the read cannot be trusted at all.
+          if (!onFailedBlueprints) throw new ApiError(`POST ${path}: the service could not search ${failed.map((id) => JSON.stringify(id)).join(', ')} (failedBlueprints)`);
+          onFailedBlueprints(failed);
+        }
         const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
         read += found.length;
         // onPage answering false ends the search there: the caller has what it needs.
@@ -470,7 +575,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       throw new ApiError(`POST ${path}: still more pages after ${MAX_SEARCH_PAGES}; the read is cut there`);
     },
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...stats, seen: { ...stats.seen } }),
   };
 }
 

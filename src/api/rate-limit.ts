@@ -1,12 +1,37 @@
-/** §8.1: every response carries these three headers; `reset` is read as integer seconds. */
+/**
+ * §8.1 and the service as it answers today (public-api-facts.md, Rate limits): every response
+ * carries `x-ratelimit-limit`, `-remaining` and `-reset`; a 429 may carry `Retry-After`.
+ */
 export interface RateLimitHeaders {
   limit?: number;
   remaining?: number;
+  /** Seconds from now until the window resets, whichever form the service sent. */
   resetSeconds?: number;
+  /** How `x-ratelimit-reset` was written: seconds to wait, or the UTC epoch second of the reset. */
+  resetForm?: 'seconds' | 'epoch';
+  /** `Retry-After` in seconds from now (delta-seconds or an HTTP date). */
+  retryAfterSeconds?: number;
 }
 
 export interface HeaderReader {
   get(name: string): string | null;
+}
+
+/**
+ * The service documents `x-ratelimit-reset` both as "seconds before the reset" and as "UTC epoch
+ * seconds"; its own integrations (Ocean) read a value above 10,000 as an epoch. No window lasts
+ * 10,000 s (2.8 hours), and no epoch is that small.
+ */
+export const EPOCH_RESET_THRESHOLD = 10_000;
+
+/**
+ * The rate limits are organised in categories (§8.1); the published table had one budget for the
+ * entity API and one for everything else. A 429 on one says nothing of the other.
+ */
+export type RequestClass = 'entities' | 'other';
+
+export function requestClassOf(pathname: string): RequestClass {
+  return /^\/v1\/(entities(\/|$)|blueprints\/[^/]+\/(entities|bulk)(\/|$|-))/.test(pathname) ? 'entities' : 'other';
 }
 
 function readInteger(headers: HeaderReader, name: string): number | undefined {
@@ -16,13 +41,40 @@ function readInteger(headers: HeaderReader, name: string): number | undefined {
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-export function readRateLimitHeaders(headers: HeaderReader): RateLimitHeaders {
+/** `Retry-After`: delta-seconds, or an HTTP date (RFC 9110 §10.2.3). */
+function readRetryAfter(headers: HeaderReader, nowMs: number): number | undefined {
+  const raw = headers.get('retry-after')?.trim();
+  if (!raw) return undefined;
+  if (/^\d+$/.test(raw)) return Number.parseInt(raw, 10);
+  const at = Date.parse(raw);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - nowMs) / 1_000)) : undefined;
+}
+
+export function readRateLimitHeaders(headers: HeaderReader, nowMs: number): RateLimitHeaders {
   const result: RateLimitHeaders = {};
   const limit = readInteger(headers, 'x-ratelimit-limit');
   const remaining = readInteger(headers, 'x-ratelimit-remaining');
-  const resetSeconds = readInteger(headers, 'x-ratelimit-reset');
+  const reset = readInteger(headers, 'x-ratelimit-reset');
+  const retryAfter = readRetryAfter(headers, nowMs);
   if (limit !== undefined) result.limit = limit;
   if (remaining !== undefined) result.remaining = remaining;
-  if (resetSeconds !== undefined) result.resetSeconds = resetSeconds;
+  if (reset !== undefined) {
+    const epoch = reset > EPOCH_RESET_THRESHOLD;
+    result.resetForm = epoch ? 'epoch' : 'seconds';
+    // An epoch already past means the window has reset: nothing to wait for.
+    result.resetSeconds = epoch ? Math.max(0, Math.ceil((reset * 1_000 - nowMs) / 1_000)) : reset;
+  }
+  if (retryAfter !== undefined) result.retryAfterSeconds = retryAfter;
   return result;
+}
+
+/**
+ * How long a 429 asks to wait, in seconds: the later of `x-ratelimit-reset` (§8.3.3 prefers it)
+ * and `Retry-After` (the service's CLI honours it), so neither is cut short; undefined when the
+ * answer names neither (the caller's documented fallback applies).
+ */
+export function rateLimitedForSeconds(headers: RateLimitHeaders): number | undefined {
+  if (headers.resetSeconds === undefined) return headers.retryAfterSeconds;
+  if (headers.retryAfterSeconds === undefined) return headers.resetSeconds;
+  return Math.max(headers.resetSeconds, headers.retryAfterSeconds);
 }

@@ -18,6 +18,12 @@ export interface RetryPolicy {
    * further out is not a window: the request gives up and its resource becomes a gap instead.
    */
   maxRateLimitWaitMs: number;
+  /**
+   * Ours: the most wall time one run spends held by the rate limit, all waits together (an audit
+   * shares the org's budget with integrations and Terraform, and a CI job has its own limit).
+   * Beyond it the requests still waiting give up and their resources become gaps.
+   */
+  maxTotalRateLimitWaitMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -27,11 +33,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   defaultResetSeconds: 60, // Errors table, 429
   maxRateLimitRetries: 10, // bound only: ten windows of waiting is already far beyond a normal run
   maxRateLimitWaitMs: 300_000, // §8.1: one 5-minute window
+  maxTotalRateLimitWaitMs: 600_000, // two 5-minute windows (§8.1): a run that needs more is competing with the org's own traffic
 };
 
 /** The reason a request gives up instead of waiting `waitMs` for the rate limit. */
 export function overlongWaitReason(policy: RetryPolicy, waitMs: number, what: string): string {
   return `${what} and asked to wait ${Math.ceil(waitMs / 1_000)} s, over the ${policy.maxRateLimitWaitMs / 1_000} s this tool waits`;
+}
+
+/** The reason a request gives up because the run's waits together would pass the total cap. */
+export function overTotalWaitReason(policy: RetryPolicy, waitedMs: number, waitMs: number): string {
+  return `the rate limit already held this run ${Math.round(waitedMs / 1_000)} s and asked for ${Math.ceil(waitMs / 1_000)} s more, over the ${policy.maxTotalRateLimitWaitMs / 1_000} s this tool waits in all`;
 }
 
 /** What one attempt ended with, as far as retrying is concerned. */
@@ -47,7 +59,8 @@ export interface RetryState {
 export type RetryDecision =
   | { action: 'accept' }
   | { action: 'retry'; waitMs: number; reason: 'rate-limit' | 'transient' }
-  | { action: 'give-up'; reason: string };
+  /** `capped`: the request could go on after a wait, but the wait is over this tool's cap. */
+  | { action: 'give-up'; reason: string; capped?: boolean };
 
 export function isTransientStatus(status: number): boolean {
   return status >= 500 && status <= 599;
@@ -58,9 +71,15 @@ export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
   return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
 }
 
+/**
+ * Ours: a 429 is never retried at once. A reset of 0, or an epoch already past by our clock (the
+ * two clocks differ by a second or more), would otherwise spend every 429 retry in a burst.
+ */
+export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+
 /** §8.3.3 and the Errors table: prefer `x-ratelimit-reset`, else the documented fallback. */
 export function rateLimitWaitMs(policy: RetryPolicy, resetSeconds: number | undefined): number {
-  return (resetSeconds ?? policy.defaultResetSeconds) * 1_000;
+  return Math.max(MIN_RATE_LIMIT_WAIT_MS, (resetSeconds ?? policy.defaultResetSeconds) * 1_000);
 }
 
 /** Decide what follows one attempt. Pure: the caller owns the state and the sleeping. */
@@ -70,7 +89,7 @@ export function decideRetry(policy: RetryPolicy, outcome: AttemptOutcome, state:
       return { action: 'give-up', reason: `still rate limited (HTTP 429) after ${policy.maxRateLimitRetries} waits` };
     }
     const waitMs = rateLimitWaitMs(policy, outcome.resetSeconds);
-    if (waitMs > policy.maxRateLimitWaitMs) return { action: 'give-up', reason: overlongWaitReason(policy, waitMs, 'rate limited (HTTP 429)') };
+    if (waitMs > policy.maxRateLimitWaitMs) return { action: 'give-up', reason: overlongWaitReason(policy, waitMs, 'rate limited (HTTP 429)'), capped: true };
     return { action: 'retry', waitMs, reason: 'rate-limit' };
   }
   const transient = outcome.kind === 'network' || isTransientStatus(outcome.status);

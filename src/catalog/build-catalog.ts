@@ -1,7 +1,7 @@
 import { isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, type Catalog } from './catalog.js';
-import { migrationHasRun, type MigrationPlan } from './migration-state.js';
+import { readMigrationState, type MigrationPlan } from './migration-state.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
@@ -66,6 +66,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
   }
 
   const teams = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
+  // Issue 25: the service's flag (or the state the snapshot recorded) first; shapes only without either.
+  const migrationState = readMigrationState(snapshot.organization, snapshot.migrationState, blueprints);
 
   return {
     organization: snapshot.organization,
@@ -81,8 +83,10 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     actions: byIdentifier(snapshot.actions ?? []),
     pages: byIdentifier(snapshot.pages ?? []),
     entitiesFetched: snapshot.entities != null, // null: not fetched
-    migrated: isMigrated(blueprints, entities, snapshot.entities != null, teams),
-    migrationRan: migrationHasRun(blueprints),
+    // With the flag known, team values are identifiers exactly when it says the org has migrated.
+    migrated: migrationState.source === 'shapes' ? isMigrated(blueprints, entities, snapshot.entities != null, teams) : migrationState.ran,
+    migrationRan: migrationState.ran,
+    migrationState,
     incomplete: snapshot.incomplete ?? [],
     ...(options.jq && { jq: options.jq }),
     ...(options.plan && { plan: options.plan }),

@@ -2,7 +2,7 @@ import type { JsonObject } from '../model/json.js';
 import type { EntityRecord, IncompleteEntry, Organization, OrgSnapshot } from '../model/snapshot.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { InheritanceResolution } from './inheritance.js';
-import type { MigrationPlan } from './migration-state.js';
+import type { MigrationPlan, MigrationState } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
@@ -43,19 +43,36 @@ export interface Catalog {
   entitiesFetched: boolean;
   incomplete: readonly IncompleteEntry[];
   /**
-   * The org has already been migrated: its blueprints use `ownership` (none has
-   * `teamInheritance`) and its entities' `$team` values are all known team identifiers. Then an
-   * expression that only passes team values through already runs on identifiers.
+   * The org's team values are identifiers already: the feature flag says it has migrated or,
+   * without a flag, its blueprints use `ownership` (none has `teamInheritance`) and its entities'
+   * `$team` values are all known team identifiers. Then an expression that only passes team
+   * values through already runs on identifiers.
    */
   migrated: boolean;
   /**
-   * The migration has run on the org, fully or not (src/catalog/migration-state.ts): the rules of
+   * The migration has run on the org, fully or not (src/catalog/migration-state.ts: the feature
+   * flag, a recorded state, or the shapes without either): the rules of
    * the automatic categories then say what it left undone instead of what it will do. Always false
    * for repository files, which the migration never touches.
    */
   migrationRan: boolean;
+  /**
+   * How the org's state was found and, in an org that has not migrated, the blueprints judged as
+   * migrated by their own `ownership`. Read it through `migrationRanFor(catalog, id)`; absent in
+   * catalogs built for repository files (then `migrationRan` decides alone).
+   */
+  migrationState?: MigrationState;
   /** What the migration was to do, from the report given to `--since`; checked once it has run. */
   plan?: MigrationPlan;
   /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
   jq?: JqEngine;
+}
+
+/**
+ * Whether the migration has run for one blueprint: the org's state, or in a half-way org the
+ * blueprint's own (it already holds `ownership`). Rules about a blueprint's ownership ask this
+ * instead of `catalog.migrationRan`, so a blueprint set by hand does not switch the whole org.
+ */
+export function migrationRanFor(catalog: Pick<Catalog, 'migrationRan' | 'migrationState'>, blueprintId: string): boolean {
+  return catalog.migrationRan || (catalog.migrationState?.migratedBlueprints.has(blueprintId) ?? false);
 }

@@ -1,15 +1,125 @@
 import { isObject } from '../model/json.js';
 import type { JsonObject } from '../model/json.js';
+import type { Organization } from '../model/snapshot.js';
+import { teamInheritancePath } from './inheritance.js';
 
 /**
- * Has the migration run on this org, fully or not? `ownership` exists only once it has (spec 4.3:
- * it replaces team inheritance), so one of the org's own blueprints holding it is the sign.
- * Weaker than `catalog.migrated`, which also wants every trace of the old model gone: here a
- * leftover `teamInheritance` or title is exactly what the deviation rules look for.
+ * The feature flag the service sets once an org has migrated; the Terraform provider reads it as
+ * "the org has migrated" (public-api-facts.md, provider `internal/cli/team.go`).
  */
-export function migrationHasRun(blueprints: ReadonlyMap<string, JsonObject>): boolean {
-  for (const [id, blueprint] of blueprints) if (!id.startsWith('_') && isObject(blueprint.ownership)) return true;
-  return false;
+export const MIGRATED_FEATURE_FLAG = 'USERS_AND_TEAMS_OWNERSHIP_V2';
+
+/** Where the org-level answer came from, strongest first. */
+export type MigrationStateSource = 'feature-flag' | 'recorded' | 'shapes';
+
+/**
+ * What a snapshot may record of the state it saw (`migrationState`, an optional extension of
+ * org-snapshot/1): the live fetcher writes it from `featureFlags`, so a snapshot whose
+ * organization record was trimmed still knows.
+ */
+export interface RecordedMigrationState {
+  migrated: boolean;
+  source: 'feature-flag';
+}
+
+export interface MigrationState {
+  /** The migration has run on the org (the permission rewrite and every blueprint's ownership). */
+  ran: boolean;
+  source: MigrationStateSource;
+  /**
+   * Blueprints judged as migrated in an org that has not (or is not known to have) migrated:
+   * those that already hold `ownership`, set by hand, Terraform or an earlier beta. Each is
+   * judged by its own shape, the rest by the org's state.
+   */
+  migratedBlueprints: ReadonlySet<string>;
+  /** Disagreements between the state and the shapes, and how the state was found, for report.notes. */
+  notes: readonly string[];
+}
+
+/**
+ * The org's migration state: the `featureFlags` of the organization first, then a `migrationState`
+ * the snapshot recorded, and only without either the blueprints' shapes (one of the org's own
+ * blueprints with `ownership`: the migration sets it; spec 4.3). Shapes that disagree with a flag
+ * are a note, never the answer: an org keeps legacy leftovers after the migration, and sets
+ * `ownership` by hand before it.
+ */
+export function readMigrationState(
+  organization: Organization,
+  recorded: unknown,
+  blueprints: ReadonlyMap<string, JsonObject>,
+): MigrationState {
+  const shapes = shapesOf(blueprints);
+  const flag = featureFlagState(organization);
+  const record = recordedState(recorded);
+  const known = flag !== undefined ? { ran: flag, source: 'feature-flag' as const } : record !== undefined ? { ran: record, source: 'recorded' as const } : undefined;
+  const notes: string[] = [];
+
+  if (!known) {
+    // Today's reading, kept for snapshots recorded before the flag was read. Said only where it is
+    // in doubt (a mix of both shapes), so a clean older snapshot reads as before.
+    const ran = shapes.withOwnership.length > 0;
+    if (ran && shapes.withInheritance.length > 0) {
+      notes.push(
+        `migration state: the snapshot records no featureFlags, so it is read from the blueprints' shapes: migrated, as ${listOf(shapes.withOwnership)} ${shapes.withOwnership.length > 1 ? 'have' : 'has'} ownership, although ${listOf(shapes.withInheritance)} still ${shapes.withInheritance.length > 1 ? 'have' : 'has'} teamInheritance; if the migration has not run, what is reported as left undone is what it will do (record the snapshot again to read the service's flag)`,
+      );
+    }
+    return { ran, source: 'shapes', migratedBlueprints: new Set(), notes };
+  }
+
+  const said = known.source === 'feature-flag' ? `the feature flag ${MIGRATED_FEATURE_FLAG}` : "the snapshot's recorded migrationState";
+  if (known.ran) {
+    const leftovers = [
+      ...(shapes.withInheritance.length > 0 ? [`${listOf(shapes.withInheritance)} still ${shapes.withInheritance.length > 1 ? 'have' : 'has'} teamInheritance`] : []),
+      ...(shapes.withOwnership.length === 0 && shapes.own > 0 ? ['no blueprint of its own has ownership'] : []),
+    ];
+    if (leftovers.length > 0) {
+      notes.push(`migration state: ${said} says the org has migrated, but ${leftovers.join(' and ')}; read as migrated, and what the migration left is reported as undone`);
+    }
+    return { ran: true, source: known.source, migratedBlueprints: new Set(), notes };
+  }
+  if (shapes.withOwnership.length > 0) {
+    notes.push(
+      `migration state: ${said} says the org has not migrated, but ${listOf(shapes.withOwnership)} already ${shapes.withOwnership.length > 1 ? 'have' : 'has'} ownership; ${shapes.withOwnership.length > 1 ? 'those are' : 'that one is'} judged as migrated, the rest of the org as not`,
+    );
+  }
+  return { ran: false, source: known.source, migratedBlueprints: new Set(shapes.withOwnership), notes };
+}
+
+/**
+ * `featureFlags` as the service sends it: a list of flag names. A map of name → boolean is read
+ * too. Undefined when the organization carries no flags at all (an older snapshot, a trimmed record).
+ */
+export function featureFlagState(organization: Organization): boolean | undefined {
+  const flags = organization.featureFlags;
+  if (Array.isArray(flags)) return flags.includes(MIGRATED_FEATURE_FLAG);
+  if (isObject(flags)) return flags[MIGRATED_FEATURE_FLAG] === true;
+  return undefined;
+}
+
+function recordedState(recorded: unknown): boolean | undefined {
+  return isObject(recorded) && typeof recorded.migrated === 'boolean' ? recorded.migrated : undefined;
+}
+
+/** The org's own blueprints (not the `_` system ones) with `ownership`, and every one with a teamInheritance path. */
+function shapesOf(blueprints: ReadonlyMap<string, JsonObject>) {
+  const withOwnership: string[] = [];
+  const withInheritance: string[] = [];
+  let own = 0;
+  for (const [id, blueprint] of blueprints) {
+    if (id.startsWith('_')) continue;
+    own++;
+    if (isObject(blueprint.ownership)) withOwnership.push(id);
+    if (teamInheritancePath(blueprint) !== undefined) withInheritance.push(id);
+  }
+  return { own, withOwnership: withOwnership.sort(), withInheritance: withInheritance.sort() };
+}
+
+/** Up to five names, quoted, then a count. */
+function listOf(ids: readonly string[]): string {
+  const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
+  const rest = ids.length - shown.length;
+  const noun = ids.length > 1 ? 'blueprints' : 'blueprint';
+  return `${noun} ${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
 }
 
 /** Ownership as the migration sets it (spec 4.3). */

@@ -18,6 +18,8 @@ export interface RelationMove {
   findings: string[];
   /** The builder's `Migrate data` mapping (spec §4.2). */
   mapping: { entity: { team: string } };
+  /** The same move as the body of `POST /v1/migrations` (public-api-facts.md), which the tool never sends. */
+  migrationRequest: MigrationRequest;
   /**
    * Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation and
    * its title and relations as the snapshot holds them: the spec does not say whether an upsert
@@ -26,6 +28,16 @@ export interface RelationMove {
   payloads: { entities: BulkEntity[] }[];
   /** False when this run holds none of the blueprint's entities (a live run reads them only where a finding needs them). */
   entitiesRead: boolean;
+}
+
+/**
+ * `POST /v1/migrations`: `{sourceBlueprint, mapping: {blueprint, filter?, entity: {identifier, team}}}`.
+ * The source and the target are the same blueprint; each entity maps onto itself (identifier), its
+ * team taken from the relation, and only entities whose relation holds a value are touched.
+ */
+export interface MigrationRequest {
+  sourceBlueprint: string;
+  mapping: { blueprint: string; filter: string; entity: { identifier: string; team: string } };
 }
 
 /** One entity of a bulk payload: the fields spec §2.2 names that the snapshot holds (contracts.md §2: no properties). */
@@ -62,7 +74,9 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
       return [payload];
     });
     const entitiesRead = catalog.entities.has(blueprint);
-    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team: teamExpression(relations) } }, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };
+    const team = teamExpression(relations);
+    const migrationRequest: MigrationRequest = { sourceBlueprint: blueprint, mapping: { blueprint, filter: relationSetFilter(relations), entity: { identifier: '.identifier', team } } };
+    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team } }, migrationRequest, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };
   });
 }
 
@@ -70,6 +84,11 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
 function teamExpression(relations: readonly string[]): string {
   if (relations.length === 1) return `.relations.${relations[0]}`;
   return `[${relations.map((r) => `.relations.${r}`).join(', ')}] | flatten | map(select(. != null)) | unique`;
+}
+
+/** jq: the entity's relation(s) hold a team (a value, or a non-empty list). */
+function relationSetFilter(relations: readonly string[]): string {
+  return relations.map((r) => `((.relations.${r} // []) | if type == "array" then length > 0 else true end)`).join(' or ');
 }
 
 /** The `_team` identifiers an entity's relations hold, in order, without repeats. */
@@ -87,17 +106,18 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return parts;
 }
 
-/** `data-migration/<blueprint>.json` and `bulk/<blueprint>-NNN.json` for each move. */
+/** `data-migration/<blueprint>.json`, `api/<blueprint>.json` and `bulk/<blueprint>-NNN.json` for each move. */
 export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
   return moves.flatMap((move) => {
     const name = move.name;
     const mapping: FixFile = { path: `data-migration/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.mapping) };
+    const request: FixFile = { path: `data-migration/api/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.migrationRequest) };
     const bulk = move.payloads.map((payload, index): FixFile => ({
       path: `data-migration/bulk/${name}-${String(index + 1).padStart(3, '0')}.json`,
       kind: 'bulk-upsert',
       findings: move.findings,
       content: jsonText(payload),
     }));
-    return [mapping, ...bulk];
+    return [mapping, request, ...bulk];
   });
 }

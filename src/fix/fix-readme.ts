@@ -96,6 +96,15 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     '',
     "**In the builder** (no API calls): open the blueprint, set ownership to Direct, choose `Migrate data`, and paste the mapping from `data-migration/<blueprint>.json` (spec §4.2).",
     '',
+    "**By the migrations API** (the builder's operation as a request; this tool never sends it): `POST /v1/migrations` with the body in `data-migration/api/<blueprint>.json`, one per blueprint; `GET /v1/migrations?blueprint=<blueprint>&status=COMPLETED` then tells whether it ran, and the next audit reads it. From this folder, with `$PORT_TOKEN` and `$PORT_API` as below:",
+    '',
+    '```sh',
+    ...moves.map(
+      (move) =>
+        `curl -sS --fail-with-body -X POST "$PORT_API/v1/migrations" -H "Authorization: Bearer $PORT_TOKEN" -H 'Content-Type: application/json' --data @api/${move.name}.json`,
+    ),
+    '```',
+    '',
     `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation, and its title and relations as they were read.`,
     "The spec documents only `upsert=true` for this endpoint (§4.1), and does not say whether an upsert keeps the fields a payload leaves out. The entities' properties were not read (the snapshot holds identifier, title, team and relations only), so they are not in these files: if an upsert replaces the entity, its properties would be lost. So prefer the builder's `Migrate data` above; use these files only after checking on one entity that its properties survive, and right after the audit (a title or relation changed since would be written back).",
     "Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",

@@ -43,6 +43,18 @@ export interface OrgSnapshot {
   /** contracts.md §3.1: each user's email, teams and roles, nothing else of them. */
   users?: UserRecord[] | null;
   incomplete?: IncompleteEntry[] | null;
+  /**
+   * Issue 25: the migration state the live fetch read from the organization's `featureFlags`
+   * (`{migrated, source: "feature-flag"}`), so analysis never guesses it from shapes.
+   */
+  migrationState?: { migrated: boolean; source: string } | null;
+  /**
+   * Issue 25: blueprint → the data migrations (`GET /v1/migrations?blueprint=X&status=COMPLETED`)
+   * that completed for it; read after the migration for blueprints that keep teams in a relation.
+   */
+  migrations?: Record<string, JsonObject[]> | null;
+  /** Issue 25: what the live fetch met of the service's newer behaviour (src/sources/live-service-record.ts). */
+  liveService?: JsonObject | null;
   /** Unknown extra fields are kept, never rejected. */
   [extra: string]: unknown;
 }

@@ -1,3 +1,4 @@
+import { migrationRanFor } from '../catalog/catalog.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
@@ -16,8 +17,9 @@ const SUGGESTION =
 export const missedDirectOwnership: Rule = {
   category: 'ownership-direct',
   check(catalog) {
-    if (!catalog.migrationRan) return [];
-    const findings: FindingDraft[] = plannedDirectOwnership(catalog).map((draft) => ({
+    // Per blueprint: in a half-way org, one that already holds ownership is judged by itself.
+    const ran = (id: string) => migrationRanFor(catalog, id);
+    const findings: FindingDraft[] = plannedDirectOwnership(catalog).filter((draft) => ran(draft.resource.identifier)).map((draft) => ({
       ...draft,
       reason:
         'The migration should have set Direct ownership on this blueprint (its entities carry $team values and it has no team inheritance) and did not: it has no ownership.',
@@ -27,7 +29,7 @@ export const missedDirectOwnership: Rule = {
     for (const [id, planned] of catalog.plan?.ownership ?? []) {
       const blueprint = catalog.blueprints.get(id);
       // A blueprint deleted since, or one still inheriting (missed-inherited-ownership says it), is not this rule's.
-      if (planned.type !== 'Direct' || !blueprint || seen.has(id) || teamInheritancePath(blueprint) !== undefined) continue;
+      if (planned.type !== 'Direct' || !blueprint || !ran(id) || seen.has(id) || teamInheritancePath(blueprint) !== undefined) continue;
       const ownership = blueprint.ownership;
       if (isObject(ownership) && ownership.type === 'Direct') continue;
       findings.push({

@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/catalog.js';
+import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
@@ -15,11 +15,12 @@ import { blueprintRef } from './shared/resources.js';
 export const missedInheritedOwnership: Rule = {
   category: 'ownership-inherited',
   check(catalog) {
-    if (!catalog.migrationRan) return [];
-    const findings = plannedInheritedOwnership(catalog).map((draft) => leftInheritance(catalog, draft));
+    // Per blueprint: in a half-way org, one that already holds ownership is judged by itself.
+    const ran = (id: string) => migrationRanFor(catalog, id);
+    const findings = plannedInheritedOwnership(catalog).filter((draft) => ran(draft.resource.identifier)).map((draft) => leftInheritance(catalog, draft));
     for (const [id, planned] of catalog.plan?.ownership ?? []) {
       const blueprint = catalog.blueprints.get(id);
-      if (planned.type !== 'Inherited' || !blueprint || teamInheritancePath(blueprint) !== undefined) continue;
+      if (planned.type !== 'Inherited' || !blueprint || !ran(id) || teamInheritancePath(blueprint) !== undefined) continue;
       const ownership = blueprint.ownership;
       if (isObject(ownership) && ownership.type === 'Inherited' && ownership.path === planned.path) continue;
       const expected = JSON.stringify(planned);

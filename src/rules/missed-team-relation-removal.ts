@@ -1,3 +1,4 @@
+import { migrationRanFor } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
@@ -17,8 +18,9 @@ const migrateData = (relation: string) => JSON.stringify({ entity: { team: `.rel
 export const missedTeamRelationRemoval: Rule = {
   category: 'team-relation-removed',
   check(catalog) {
-    if (!catalog.migrationRan) return [];
-    const findings: FindingDraft[] = plannedTeamRelationRemovals(catalog).map((draft) => {
+    // Per blueprint: in a half-way org, one that already holds ownership is judged by itself.
+    const ran = (id: string) => migrationRanFor(catalog, id);
+    const findings: FindingDraft[] = plannedTeamRelationRemovals(catalog).filter((draft) => ran(draft.resource.identifier)).map((draft) => {
       const resolution = catalog.inheritance.get(draft.resource.identifier);
       const relation = resolution?.kind === 'team-relation' ? resolution.relation : '';
       const direct = isDirect(catalog.blueprints.get(draft.resource.identifier)?.ownership);
@@ -35,7 +37,7 @@ export const missedTeamRelationRemoval: Rule = {
     const seen = new Set(findings.map((finding) => finding.resource.identifier));
     for (const [id, relation] of catalog.plan?.removedRelations ?? []) {
       const blueprint = catalog.blueprints.get(id);
-      if (!blueprint || seen.has(id)) continue;
+      if (!blueprint || !ran(id) || seen.has(id)) continue;
       const kept = relation in relationsOf(blueprint);
       const direct = isDirect(blueprint.ownership);
       if (!kept && direct) continue;

@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/catalog.js';
+import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
 import { teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
@@ -9,8 +9,8 @@ import { blueprintRef } from './shared/resources.js';
 /** Spec 4.3, "Migrated automatically": entities with $team values and no inheritance → Direct. */
 export const ownershipDirect: Rule = {
   category: 'ownership-direct',
-  // Once the migration has run, what it left undone is a deviation (missed-direct-ownership.ts).
-  check: (catalog) => (catalog.migrationRan ? [] : plannedDirectOwnership(catalog)),
+  // Once the migration has run (for the blueprint), what it left undone is a deviation (missed-direct-ownership.ts).
+  check: (catalog) => plannedDirectOwnership(catalog).filter((draft) => !migrationRanFor(catalog, draft.resource.identifier)),
 };
 
 /** Blueprints the migration gives Direct ownership, whether or not it has run. */

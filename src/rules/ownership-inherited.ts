@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/catalog.js';
+import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { blueprintRef } from './shared/resources.js';
@@ -7,7 +7,7 @@ import { blueprintRef } from './shared/resources.js';
 export const ownershipInherited: Rule = {
   category: 'ownership-inherited',
   // Once the migration has run, a teamInheritance left is a deviation (missed-inherited-ownership.ts).
-  check: (catalog) => (catalog.migrationRan ? [] : plannedInheritedOwnership(catalog)),
+  check: (catalog) => plannedInheritedOwnership(catalog).filter((draft) => !migrationRanFor(catalog, draft.resource.identifier)),
 };
 
 /** Blueprints whose teamInheritance the migration turns into Inherited ownership. */

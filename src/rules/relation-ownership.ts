@@ -42,7 +42,7 @@ export const relationOwnership: Rule = {
             ? `Teams are kept only in relation "${relation}" to _team and there is no team inheritance, so the migration creates no ownership for this blueprint.`
             : pending === undefined
               ? `Ownership is Direct, but entities were not fetched, so whether some still keep their team only in relation "${relation}" could not be checked.`
-              : `Ownership is Direct, but ${pending} entit${pending === 1 ? 'y still keeps its' : 'ies still keep their'} team only in relation "${relation}".`,
+              : `Ownership is Direct, but ${pending} entit${pending === 1 ? 'y still keeps its' : 'ies still keep their'} team only in relation "${relation}".${completedMigrationClause(catalog, id)}`,
           suggestion: getsDirect
             ? `After the migration, run the builder's Migrate data on this blueprint with the mapping ${mapping} for the entities that have no $team yet.`
             : hasDirect
@@ -60,4 +60,15 @@ export const relationOwnership: Rule = {
 function entitiesStillToMove(catalog: Catalog, blueprint: string, relation: string): number | undefined {
   if (!catalog.entitiesFetched) return undefined;
   return (catalog.entities.get(blueprint) ?? []).filter((entity) => entityHasRelation(entity, relation) && !entityHasTeam(entity)).length;
+}
+
+/**
+ * Issue 25: a data migration the service reports as completed for the blueprint (the live fetch
+ * reads `GET /v1/migrations` after the migration): the entities left were added or missed since.
+ */
+function completedMigrationClause(catalog: Catalog, blueprint: string): string {
+  const migrations = catalog.snapshot.migrations?.[blueprint];
+  if (!Array.isArray(migrations) || migrations.length === 0) return '';
+  const ids = migrations.map((migration) => (isObject(migration) && typeof migration.id === 'string' ? migration.id : undefined)).filter((id): id is string => id !== undefined);
+  return ` A data migration for this blueprint completed (${ids.join(', ') || 'the service says so'}); these entities were added or left out since.`;
 }

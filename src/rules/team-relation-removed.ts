@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/catalog.js';
+import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from './shared/location.js';
@@ -8,7 +8,7 @@ import { blueprintRef } from './shared/resources.js';
 export const teamRelationRemoved: Rule = {
   category: 'team-relation-removed',
   // Once the migration has run, a relation it should have removed is a deviation (missed-team-relation-removal.ts).
-  check: (catalog) => (catalog.migrationRan ? [] : plannedTeamRelationRemovals(catalog)),
+  check: (catalog) => plannedTeamRelationRemovals(catalog).filter((draft) => !migrationRanFor(catalog, draft.resource.identifier)),
 };
 
 /** `_team` relations that team inheritance goes over: the migration removes them (beta orgs). */

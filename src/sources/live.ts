@@ -1,5 +1,5 @@
 import { ApiAuthError, ApiShapeError, ApiUnreachableError, isNotTheApi, MAX_SEARCH_PAGE, type ApiClient, type SearchQuery } from '../api/client.js';
-import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
@@ -14,6 +14,9 @@ import { idOf, isAutomation, isEntityPage, permissionTargets } from './permissio
 import { redactSnapshot } from './redact.js';
 import { fetchUsers } from './users.js';
 import { sampleTeamOwnership } from './team-ownership-search.js';
+import { featureFlagState } from '../catalog/migration-state.js';
+import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
+import { liveServiceRecord } from './live-service-record.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -33,6 +36,8 @@ const TEAM_PAGE_SIZE = MAX_SEARCH_PAGE;
 /** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
 const MAX_TEAM_ENTITIES = 50_000;
 const ENTITY_FIELDS = ['$identifier', '$title', '$team', 'relations'];
+/** Ours: a bound on the `_user` entities read after the migration; far above any org's members. */
+const MAX_USER_ENTITIES = 200_000;
 /** Ours: a bound on entities still to move per relation; the rule reports their count. */
 const MAX_PENDING_ENTITIES = 100_000;
 
@@ -149,6 +154,18 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   };
   if (id === TEAM_BLUEPRINT) {
     await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS, onPage: keep });
+  } else if (id === USER_BLUEPRINT) {
+    // After the migration a user's teams are `_user` entities' `team` (identifiers, keyed by the
+    // email as identifier): only those two are asked for and kept; a name or anything else of a
+    // user never is (contracts.md §3.1 keeps users to email, teams and roles).
+    const keepUsers = (entities: JsonObject[]) => {
+      for (const entity of entities) {
+        const identifier = idOf(entity);
+        if (identifier === undefined || byId.has(identifier)) continue;
+        byId.set(identifier, entity.team === undefined || entity.team === null ? { identifier } : { identifier, team: entity.team });
+      }
+    };
+    await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: MAX_SEARCH_PAGE, maxEntities: MAX_USER_ENTITIES, include: ['$identifier', '$team'], onPage: keepUsers });
   } else {
     for (const { query, maxEntities } of plannedEntitySearches(blueprint).filter((search) => search.kind === 'pending')) {
       await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, onPage: keep });
@@ -156,6 +173,9 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   }
   return [...byId.values()];
 }
+
+/** The blueprints whose entities are searched one by one: `_team` (the directory), and those with entities still to move. */
+const searchedWhole = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).some((search) => search.kind === 'pending');
 
 /** `$team` samples of every blueprint that needs one, in one search across blueprints; a failure is a gap of each. */
 async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<Map<string, EntityRecord[]>> {
@@ -173,6 +193,10 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
   } finally {
     tracker.done++;
     tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total });
+  }
+  // Issue 25: a blueprint the service named in failedBlueprints was not searched: a gap, never "no $team".
+  for (const id of [...sampled.failed].sort()) {
+    tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
   }
   const byId = new Map(blueprints.map((b) => [idOf(b), b]));
   for (const [id, entities] of sampled.samples) {
@@ -200,41 +224,40 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
-  // The organization first, alone: it proves the URL and the credentials before the fan-out.
-  const organization = await attempt(tracker, 'organization', () => readOrganization(client));
-  const [blueprints, ...lists] = await Promise.all([
-    attempt(tracker, 'blueprints', async () => objectsIn(await client.get('/v1/blueprints', 'blueprints'), 'blueprints')),
-    ...LISTS.map((list) => attempt(tracker, list.key, async () => objectsIn(await client.get(list.path, list.payload), list.key))),
-  ]);
-
-  const snapshot: OrgSnapshot = {
-    format: SNAPSHOT_FORMAT,
-    organization: toOrganization(organization),
-    blueprints: blueprints ?? [],
+  // The organization first: its answer proves the URL and the credentials before the fan-out
+  // (a URL that is not the API costs one request). The lists start at its answer or as soon as
+  // its first attempt fails, so one retry of it does not hold the rest (issue 25 item 4).
+  let listsStarted = false;
+  let release!: () => void;
+  const listsMayStart = new Promise<void>((resolve) => (release = resolve));
+  const startLists = () => {
+    listsStarted = true;
+    release();
   };
-  LISTS.forEach((list, index) => {
-    const value = lists[index];
-    if (value) (snapshot as Record<string, unknown>)[list.key] = value;
-  });
-
+  const organizationRead = attempt(tracker, 'organization', () => readOrganization(client, startLists));
+  const listRead = (path: string, key: string, payload: string) =>
+    handled(listsMayStart.then(() => attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key))));
+  const blueprintsRead = listRead('/v1/blueprints', 'blueprints', 'blueprints');
+  const listReads = LISTS.map((list) => listRead(list.path, list.key, list.payload));
   // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
+  // Beside the lists: nothing it needs comes from them.
   tracker.total += 1;
-  const users = await attempt(tracker, 'users', () => fetchUsers(client));
-  if (users) snapshot.users = users;
+  const usersRead = handled(listsMayStart.then(() => attempt(tracker, 'users', () => fetchUsers(client))));
+  let organization: JsonObject | undefined;
+  try {
+    organization = await organizationRead;
+  } catch (error) {
+    // Reads started on a retry land before the run stops, so nothing runs on after it.
+    if (listsStarted) await Promise.allSettled([blueprintsRead, ...listReads, usersRead]);
+    throw error;
+  }
+  startLists();
+  // Issue 25: the service's own word on the migration, kept even where the organization record is trimmed.
+  const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
 
-  const blueprintIds = identifiers(blueprints);
-  // Only the permissions that can hold a team entry (permission-plan.ts); the report notes the rest.
-  const actionIds = permissionTargets(snapshot.actions, isAutomation);
-  const pageIds = permissionTargets(snapshot.pages, isEntityPage);
-  const searched = (blueprints ?? []).filter((b) => idOf(b) === TEAM_BLUEPRINT || plannedEntitySearches(b).some((search) => search.kind === 'pending'));
-  tracker.total += blueprintIds.length + actionIds.length + pageIds.length + searched.length + 1;
-  onEvent({
-    type: 'phase',
-    phase: `permissions of ${blueprintIds.length} blueprint(s), ${actionIds.length} action(s), ${pageIds.length} page(s); entities of ${searched.length} blueprint(s) and $team samples`,
-  });
-
-  const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) =>
-    Promise.all(
+  const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) => {
+    tracker.total += ids.length;
+    return Promise.all(
       ids.map(async (id) => {
         const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
         const permissions = await attempt(tracker, `permissions of ${kind} "${id}"`, async () =>
@@ -243,24 +266,62 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
         return [id, permissions] as const;
       }),
     );
-  // Every read of this phase is independent: one list, so one more fetch is one more line.
-  const [blueprintPermissions, actionPermissions, pagePermissions, entities, samples] = await Promise.all([
-    permissionsOf('blueprint', 'blueprints', blueprintIds),
-    permissionsOf('action', 'actions', actionIds),
-    permissionsOf('page', 'pages', pageIds),
-    Promise.all(
-      searched.map(async (blueprint) => {
-        const id = idOf(blueprint) as string;
-        return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
-      }),
-    ),
-    readOwnershipSamples(client, tracker, blueprints ?? []),
-  ]);
+  };
+  // Issue 25 item 4: each read that depends on a list starts as soon as that list is in, so a retry
+  // of one list (or of the users) holds only what needs it, not the whole second phase.
+  // Chained on the organization too: nothing of this phase starts for an org that could not be read.
+  const blueprintReads = handled(
+    Promise.all([blueprintsRead, organizationRead]).then(async ([blueprints, organizationRecord]) => {
+      const flag = organizationRecord ? featureFlagState(toOrganization(organizationRecord)) : undefined;
+      // Issue 25: after the migration, users' team identifiers from the `_user` entities.
+      const searched = (blueprints ?? []).filter((blueprint) => searchedWhole(blueprint) || (flag === true && idOf(blueprint) === USER_BLUEPRINT));
+      // After the migration only: did a data migration (POST /v1/migrations) complete for each blueprint that keeps teams in a relation?
+      const moved = flag === true ? relationOwnershipCandidates(blueprints ?? []) : [];
+      tracker.total += searched.length + moved.length + 1;
+      const [permissions, entities, samples, migrations] = await Promise.all([
+        permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
+        Promise.all(
+          searched.map(async (blueprint) => {
+            const id = idOf(blueprint) as string;
+            return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
+          }),
+        ),
+        readOwnershipSamples(client, tracker, blueprints ?? []),
+        Promise.all(moved.map(async (id) => [id, await attempt(tracker, `data migrations of blueprint "${id}"`, () => readCompletedMigrations(client, id))] as const)),
+      ]);
+      return { permissions, entities, samples, migrations, moved };
+    }),
+  );
+  // Only the permissions that can hold a team entry (permission-plan.ts); the report notes the rest.
+  const listIndex = (key: string) => LISTS.findIndex((list) => list.key === key);
+  const actionReads = handled(Promise.all([listReads[listIndex('actions')]!, organizationRead]).then(([actions]) => permissionsOf('action', 'actions', permissionTargets(actions, isAutomation))));
+  const pageReads = handled(Promise.all([listReads[listIndex('pages')]!, organizationRead]).then(([pages]) => permissionsOf('page', 'pages', permissionTargets(pages, isEntityPage))));
 
-  if (blueprints) snapshot.blueprintPermissions = definedEntries(blueprintPermissions);
+  const [blueprints, ...lists] = await Promise.all([blueprintsRead, ...listReads]);
+  const snapshot: OrgSnapshot = {
+    format: SNAPSHOT_FORMAT,
+    organization: toOrganization(organization),
+    blueprints: blueprints ?? [],
+  };
+  if (flag !== undefined) snapshot.migrationState = { migrated: flag, source: 'feature-flag' };
+  LISTS.forEach((list, index) => {
+    const value = lists[index];
+    if (value) (snapshot as Record<string, unknown>)[list.key] = value;
+  });
+  onEvent({
+    type: 'phase',
+    phase: `permissions of ${identifiers(blueprints).length} blueprint(s), ${permissionTargets(snapshot.actions, isAutomation).length} action(s), ${permissionTargets(snapshot.pages, isEntityPage).length} page(s); entities of ${(blueprints ?? []).filter(searchedWhole).length} blueprint(s) and $team samples`,
+  });
+
+  const users = await usersRead;
+  if (users) snapshot.users = users;
+  const [perBlueprint, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, actionReads, pageReads]);
+  if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
-  if (blueprints) snapshot.entities = { ...Object.fromEntries(samples), ...definedEntries(entities) };
+  if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities) };
+  if (perBlueprint.moved.length > 0) snapshot.migrations = definedEntries(perBlueprint.migrations);
+  snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: perBlueprint.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.
@@ -272,14 +333,23 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
  * not the API's JSON, failing after every retry), the URL or the service is wrong, not one
  * resource: that stops the run (exit 2). Only a 403, which proves an API that knows us, leaves a gap.
  */
-async function readOrganization(client: ApiClient): Promise<JsonObject> {
+async function readOrganization(client: ApiClient, onRetry: () => void): Promise<JsonObject> {
   try {
-    return objectIn(await client.get('/v1/organization', 'organization'), 'GET /v1/organization');
+    return objectIn(await client.get('/v1/organization', 'organization', { onRetry }), 'GET /v1/organization');
   } catch (error) {
     if (isFatal(error) || !(error instanceof ApiError) || error.status === 403) throw error;
     const reason = isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message;
     throw new ApiUnreachableError(reason, error.status, { cause: error });
   }
+}
+
+/**
+ * A read started ahead of the await that collects it: a fatal failure (credentials) is still thrown
+ * there, but may not surface as an unhandled rejection while an earlier await is pending.
+ */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 function definedEntries<T>(entries: ReadonlyArray<readonly [string, T | undefined]>): Record<string, T> {

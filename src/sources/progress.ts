@@ -32,6 +32,7 @@ export function createProgress(options: ProgressOptions): Progress {
   let waitUntil = 0;
   let lastDraw = Number.NEGATIVE_INFINITY;
   let drawn = false;
+  let capSaid = false;
 
   const draw = (force: boolean) => {
     const now = options.now();
@@ -60,6 +61,11 @@ export function createProgress(options: ProgressOptions): Progress {
         if (!options.isTTY && extends_) {
           options.write(`rate limit: waiting ${Math.ceil(event.waitMs / 1_000)} s (${event.reason === '429' ? 'HTTP 429' : 'budget spent'})\n`);
         }
+      }
+      if (event.type === 'rate-limit-cap' && !capSaid) {
+        // Once: the cap is the same for every request it stops, and each is listed as incomplete.
+        capSaid = true;
+        options.write(`${options.isTTY && drawn ? '\n' : ''}rate limit: not waiting: ${event.reason}; what could not be read is listed as incomplete\n`);
       }
       if (options.isTTY) draw(event.type === 'rate-limit-wait');
     },

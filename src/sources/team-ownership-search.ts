@@ -12,6 +12,8 @@ import { isObject, type JsonObject } from '../model/json.js';
 export interface OwnershipSamples {
   /** Blueprint id → sampled entities (empty when none holds a team). */
   samples: Map<string, JsonObject[]>;
+  /** Blueprints the service named in `failedBlueprints`: not searched, so their samples say nothing. */
+  failed: Set<string>;
   searches: number;
 }
 
@@ -30,6 +32,7 @@ export async function sampleTeamOwnership(
   options: { sampleSize: number; include: string[] },
 ): Promise<OwnershipSamples> {
   const samples = new Map<string, JsonObject[]>(candidates.map((id) => [id, []]));
+  const failed = new Set<string>();
   let searches = 0;
   for (let start = 0; start < candidates.length; start += MAX_BLUEPRINTS_PER_SEARCH) {
     const open = new Set(candidates.slice(start, start + MAX_BLUEPRINTS_PER_SEARCH));
@@ -48,11 +51,19 @@ export async function sampleTeamOwnership(
         limit: MAX_SEARCH_PAGE,
         maxEntities: MAX_SCANNED_ENTITIES,
         include: [...options.include, '$blueprint'],
+        onFailedBlueprints: (ids) => {
+          for (const id of ids) {
+            if (!samples.has(id)) continue;
+            failed.add(id);
+            open.delete(id);
+            samples.delete(id);
+          }
+        },
         onPage: (entities) => {
           let spent = 0;
           for (const entity of entities.filter(isObject)) {
             const id = blueprintOf(entity);
-            const sample = id === undefined ? undefined : samples.get(id);
+            const sample = id === undefined || failed.has(id) ? undefined : samples.get(id);
             if (id === undefined || !sample || !open.has(id)) {
               spent++;
               continue;
@@ -68,5 +79,5 @@ export async function sampleTeamOwnership(
       if (!restart) break; // the pages ended: every open blueprint has all it holds
     }
   }
-  return { samples, searches };
+  return { samples, failed, searches };
 }

@@ -28,11 +28,18 @@ describe('adaptive concurrency', () => {
     expect(controller.current()).toBe(8);
   });
 
-  it('halves on a 429, once for the requests already in flight, then grows by one per round', () => {
+  it('holds on a 429: the rate limit is waited out per request class, and the retries may then all go (issue 23 item 7)', () => {
     const controller = createConcurrencyController(32);
     answer(controller, 4 + 8 + 16, 50);
     expect(controller.current()).toBe(32);
     answer(controller, 3, 50, 429);
+    expect(controller.current()).toBe(32);
+  });
+
+  it('after a cut, grows by one per round', () => {
+    const controller = createConcurrencyController(32);
+    answer(controller, 4 + 8 + 16, 50);
+    answer(controller, 6, 50, 503);
     expect(controller.current()).toBe(16);
     answer(controller, 16 * 2, 50);
     expect(controller.current()).toBe(17);

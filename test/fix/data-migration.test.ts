@@ -50,7 +50,22 @@ describe('data-migration files', () => {
     expect(bulk.every((file) => file.findings.includes(finding.id))).toBe(true);
     const mapping = kit.files.find((file) => file.path === 'data-migration/cloud_resource.json')!;
     expect(JSON.parse(mapping.content)).toEqual({ entity: { team: '.relations.responsible_team' } });
+    // The same move as the body of POST /v1/migrations, beside the builder mapping; never sent by the tool.
+    const request = kit.files.find((file) => file.path === 'data-migration/api/cloud_resource.json')!;
+    expect(request.kind).toBe('data-migration');
+    expect(request.findings).toEqual([finding.id]);
+    expect(JSON.parse(request.content)).toEqual({
+      sourceBlueprint: 'cloud_resource',
+      mapping: {
+        blueprint: 'cloud_resource',
+        filter: '((.relations.responsible_team // []) | if type == "array" then length > 0 else true end)',
+        entity: { identifier: '.identifier', team: '.relations.responsible_team' },
+      },
+    });
     const readme = kit.files.find((file) => file.path === 'data-migration/README.md')!.content;
+    expect(readme).toContain('-X POST "$PORT_API/v1/migrations"');
+    expect(readme).toContain('--data @api/cloud_resource.json');
+    expect(readme).toContain('GET /v1/migrations?blueprint=<blueprint>&status=COMPLETED');
     // Only what spec §4.1 documents: `upsert=true`, no `merge`; and the README says what the payload cannot keep.
     expect(readme).toContain('/v1/blueprints/cloud_resource/entities/bulk?upsert=true"');
     expect(readme).not.toMatch(/merge/);

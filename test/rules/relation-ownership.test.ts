@@ -83,3 +83,22 @@ describe('relation-ownership without entities in the snapshot', () => {
     expect(finding!.suggestion).toContain(MAPPING);
   });
 });
+
+describe('a completed data migration (issue 25: GET /v1/migrations, read live after the migration)', () => {
+  const withMigrations = (migrations?: Record<string, unknown[]>) =>
+    org({
+      blueprints: [cloud({ ownership: { type: 'Direct' } })],
+      entities: { cloud_resource: [{ identifier: 'late', relations: { responsible_team: ['platform'] } }] },
+      ...(migrations && { migrations }),
+    } as never);
+  it('is named beside the entities still to move', () => {
+    const [finding] = runRule('relation-ownership', withMigrations({ cloud_resource: [{ id: 'mig_7', status: 'COMPLETED' }] }));
+    expect(finding!.reason).toContain('1 entity still keeps its team only in relation "responsible_team". A data migration for this blueprint completed (mig_7)');
+  });
+  it('is not mentioned when none is recorded', () => {
+    for (const migrations of [undefined, { cloud_resource: [] }]) {
+      const [finding] = runRule('relation-ownership', withMigrations(migrations));
+      expect(finding!.reason).not.toContain('data migration');
+    }
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Run the sandbox by hand: `npm run sandbox -- fixtures/demo-org.json [--latency MS]
- * [--rate-limit N/SECONDS] [--no-reset-header] [--no-remaining-header] [--fail-every N] [--token-lifetime SECONDS] [--port N]
+ * [--rate-limit N/SECONDS] [--no-reset-header] [--no-remaining-header] [--epoch-reset] [--retry-after] [--rolling-window]
+ * [--failed-blueprints ID,ID] [--fail-every N] [--token-lifetime SECONDS] [--port N]
  * [--stall PATH] [--trickle PATH] [--loop-pages] [--echo] [--huge-reset PATH=SECONDS]` (hostile.ts).
  * Prints the URL and credentials to point the CLI at; stops after 10 idle minutes or 1 hour.
  */
@@ -16,6 +17,10 @@ const { values, positionals } = parseArgs({
     'rate-limit': { type: 'string' },
     'no-reset-header': { type: 'boolean' },
     'no-remaining-header': { type: 'boolean' },
+    'epoch-reset': { type: 'boolean' },
+    'retry-after': { type: 'boolean' },
+    'rolling-window': { type: 'boolean' },
+    'failed-blueprints': { type: 'string' },
     'fail-every': { type: 'string' },
     'token-lifetime': { type: 'string' },
     port: { type: 'string' },
@@ -42,8 +47,12 @@ if (values['rate-limit']) {
   const [limit, windowSeconds] = values['rate-limit'].split('/').map(Number);
   options.rateLimit = { limit: limit ?? 100, windowSeconds: windowSeconds ?? 60, sendReset: values['no-reset-header'] !== true,
     sendRemaining: values['no-remaining-header'] !== true,
+    resetAsEpoch: values['epoch-reset'] === true,
+    retryAfter: values['retry-after'] === true,
+    rolling: values['rolling-window'] === true,
   };
 }
+if (values['failed-blueprints']) options.failedBlueprints = values['failed-blueprints'].split(',').filter(Boolean);
 
 const hostile: HostileOptions = {};
 if (values.stall) hostile.stallBodyOn = values.stall;

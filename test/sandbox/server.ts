@@ -24,10 +24,31 @@ export interface SandboxOptions {
    * At most `limit` requests per window; beyond it 429 with the x-ratelimit-* headers.
    * `sendReset` / `sendRemaining: false` leave out `x-ratelimit-reset` / `x-ratelimit-remaining`.
    */
-  rateLimit?: { limit: number; windowSeconds: number; sendReset?: boolean; sendRemaining?: boolean };
+  rateLimit?: {
+    limit: number;
+    windowSeconds: number;
+    sendReset?: boolean;
+    sendRemaining?: boolean;
+    /** `x-ratelimit-reset` as the UTC epoch second of the reset instead of seconds to wait (the service documents both). */
+    resetAsEpoch?: boolean;
+    /** 429 answers also carry `Retry-After` (seconds to the reset). */
+    retryAfter?: boolean;
+    /**
+     * The window restarts from the first request after it ends ("an epoch reset"), not on
+     * multiples of the window: a run meets resets at times no fixed grid predicts.
+     */
+    rolling?: boolean;
+  };
+  /**
+   * Blueprints the search across blueprints (`POST /v1/entities/search`) reports in
+   * `failedBlueprints` and leaves out of `entities`, as the service does with partial results.
+   */
+  failedBlueprints?: string[];
   /** Every Nth request (1-based, all requests counted) answers `failStatus` (503 by default). */
   failEvery?: number;
   failStatus?: number;
+  /** Each request fails (`failStatus`) with this chance, drawn from a seeded generator: failures at random, the same for a seed. */
+  failRandomly?: { rate: number; seed: number };
   /** Forced answers: the first `times` matching requests (all when absent) get `status`. */
   faults?: Array<{ method?: string; path: string; status: number; times?: number }>;
   /** Users as the service holds them (names, ids, pictures …); by default the snapshot's `users`. */
@@ -103,7 +124,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const requests: LoggedRequest[] = [];
   const faults = (options.faults ?? []).map((fault) => ({ ...fault, used: 0 }));
   let count = 0;
-  let window = { index: -1, used: 0 };
+  const failDraw = options.failRandomly ? seededRandom(options.failRandomly.seed) : undefined;
+  let window = { index: -1, used: 0, endsAt: 0 };
 
   const blueprintIds = new Set(snapshot.blueprints.map((b) => b.identifier).filter((id): id is string => typeof id === 'string'));
   const entitiesOf = (id: string) => (snapshot.entities?.[id] ?? []) as Array<Record<string, Json>>;
@@ -142,7 +164,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   };
 
-  const search = (candidates: Array<{ blueprint: string; entity: Record<string, Json> }>, body: Json) => {
+  const search = (candidates: Array<{ blueprint: string; entity: Record<string, Json> }>, body: Json, failed: string[] = []) => {
     const request = (body ?? {}) as Record<string, Json>;
     const limit = request.limit ?? DEFAULT_PAGE;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
@@ -158,6 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
     const page = matched.slice(offset, offset + limit).map(({ blueprint, entity }) => ({ ...entity, blueprint }));
     const result: Record<string, Json> = { entities: page };
+    if (failed.length > 0) result.failedBlueprints = failed;
     if (offset + limit < matched.length) result.next = encodeCursor(offset + limit);
     if (options.hostile?.loopSearchPages) result.next = loopingNext(offset, limit, encodeCursor);
     return result;
@@ -184,8 +207,24 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     {
       method: 'POST',
       pattern: /^\/v1\/entities\/search$/,
-      handle: (_params, _query, body) =>
-        search([...blueprintIds].flatMap((blueprint) => entitiesOf(blueprint).map((entity) => ({ blueprint, entity }))), body),
+      handle: (_params, _query, body) => {
+        // Partial results: the failed blueprints' entities are left out and named, as the service does.
+        const failed = new Set(options.failedBlueprints ?? []);
+        const searched = [...blueprintIds].filter((blueprint) => !failed.has(blueprint));
+        const asked = [...failed].filter((blueprint) => blueprintIds.has(blueprint));
+        return search(searched.flatMap((blueprint) => entitiesOf(blueprint).map((entity) => ({ blueprint, entity }))), body, asked);
+      },
+    },
+    // public-api-facts.md: the data migrations of the org, filtered by blueprint and status (a logical AND).
+    {
+      method: 'GET',
+      pattern: /^\/v1\/migrations$/,
+      handle: (_params, query) => {
+        const blueprint = query.get('blueprint');
+        const status = query.get('status');
+        const all = Object.entries((snapshot.migrations ?? {}) as Record<string, Array<Record<string, Json>>>).flatMap(([id, list]) => list.map((migration): Record<string, Json> => ({ sourceBlueprint: id, ...migration })));
+        return { migrations: all.filter((migration) => (blueprint === null || migration.sourceBlueprint === blueprint) && (status === null || migration.status === status)) };
+      },
     },
     {
       method: 'GET',
@@ -226,15 +265,21 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const limit = options.rateLimit;
     if (!limit) return overLimit;
     const windowMs = limit.windowSeconds * 1_000;
-    const index = Math.floor(now() / windowMs);
-    if (index !== window.index) window = { index, used: 0 };
+    if (limit.rolling) {
+      if (now() >= window.endsAt) window = { index: window.index + 1, used: 0, endsAt: now() + windowMs };
+    } else {
+      const index = Math.floor(now() / windowMs);
+      if (index !== window.index) window = { index, used: 0, endsAt: (index + 1) * windowMs };
+    }
     window.used++;
     const exceeded = window.used > limit.limit;
+    const seconds = Math.ceil((window.endsAt - now()) / 1_000);
     response.setHeader('x-ratelimit-limit', String(limit.limit));
     if (limit.sendRemaining !== false) response.setHeader('x-ratelimit-remaining', String(Math.max(0, limit.limit - window.used)));
     if (limit.sendReset !== false) {
-      response.setHeader('x-ratelimit-reset', String(Math.ceil(((index + 1) * windowMs - now()) / 1_000)));
+      response.setHeader('x-ratelimit-reset', String(limit.resetAsEpoch ? Math.ceil(window.endsAt / 1_000) : seconds));
     }
+    if (exceeded && limit.retryAfter) response.setHeader('retry-after', String(seconds));
     return exceeded;
   };
 
@@ -270,7 +315,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (rateLimitHeaders(response, false)) {
       throw new HttpError(429, 'rate_limited', 'too many requests');
     }
-    if (options.failEvery && nth % options.failEvery === 0) {
+    if ((options.failEvery && nth % options.failEvery === 0) || (failDraw && failDraw() < (options.failRandomly?.rate ?? 0))) {
       throw new HttpError(options.failStatus ?? 503, 'unavailable', 'injected failure');
     }
     const hugeReset = options.hostile?.hugeReset;
@@ -393,4 +438,16 @@ function decodeCursor(cursor: Json): number {
   const match = /^offset:(\d+)$/.exec(text);
   if (!match) throw new HttpError(422, 'invalid_request', '"from" is not a cursor this sandbox issued');
   return Number(match[1]);
+}
+
+/** mulberry32: a small seeded generator, so a seed gives the same failures on every machine. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }

@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:live` (issue 25, Done when): the fetch figures the issue sets, each against its
+ * goal, with the sandbox in a child process (bench/sandbox-child.ts) at 50 ms latency:
+ * - peak RSS of fetching the 3,000 / 6,000 / 2,000 org: ≤ 400 MB;
+ * - the 1x org (300 / 600 / 200) with 5 % of answers failing with 503 at random: ≤ 1.5× a clean
+ *   fetch, median of 3 seeds against the median of 3 clean fetches;
+ * - requests on the 1x org with the migration flag on (so the migration state and the migrations
+ *   reads are included): ≤ today's count before issue 25 (867, main at 187ba9d).
+ * Options: --only rss,503,requests  --latency MS
+ */
+import { fork } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { createApiClient } from '../src/api/client.js';
+import { createFetchTransport } from '../src/api/transport.js';
+import { MIGRATED_FEATURE_FLAG } from '../src/catalog/migration-state.js';
+import { fetchLiveSnapshot } from '../src/sources/live.js';
+import { DEFAULT_CONCURRENCY } from '../src/sources/resolve-source.js';
+import type { SandboxOptions } from '../test/sandbox/server.js';
+import type { SyntheticOrgSize } from './synthetic-org.js';
+
+const { values } = parseArgs({ options: { only: { type: 'string', default: 'rss,503,requests' }, latency: { type: 'string', default: '50' } } });
+const latencyMs = Number(values.latency);
+const ONE_X: SyntheticOrgSize = { blueprints: 300, actions: 600, pages: 200 };
+const BIG: SyntheticOrgSize = { blueprints: 3_000, actions: 6_000, pages: 2_000 };
+/** Requests of the 1x org before issue 25 (bench:fetch on main at 187ba9d: 867 in every run). */
+const REQUESTS_BEFORE = 867;
+const RSS_GOAL_MB = 400;
+const RETRY_GOAL = 1.5;
+
+interface Served {
+  url: string;
+  token: string;
+  requests(): Promise<{ requests: number; failed: number }>;
+  close(): Promise<void>;
+}
+
+async function serve(size: SyntheticOrgSize, sandbox: Partial<SandboxOptions>, flags?: string[]): Promise<Served> {
+  const child = fork(new URL('./sandbox-child.js', import.meta.url), [JSON.stringify({ size, flags, sandbox: { latencyMs, ...sandbox } })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(message?: string) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (answer) => resolve(answer as T));
+      if (message) child.send(message);
+    });
+  const { url, token } = await ask<{ url: string; token: string }>();
+  return {
+    url,
+    token,
+    requests: () => ask('requests'),
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('close');
+      await exited;
+    },
+  };
+}
+
+async function fetchOnce(served: Served) {
+  const client = createApiClient({
+    baseUrl: new URL(served.url),
+    credentials: { kind: 'token', token: served.token },
+    transport: createFetchTransport(),
+    now: Date.now,
+    sleep: (ms) => delay(ms),
+    concurrency: DEFAULT_CONCURRENCY,
+  });
+  const started = performance.now();
+  const snapshot = await fetchLiveSnapshot(client);
+  return { seconds: (performance.now() - started) / 1_000, stats: client.stats(), incomplete: snapshot.incomplete?.length ?? 0 };
+}
+
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+const only = new Set(values.only.split(','));
+process.stdout.write(`live-bench: sandbox in a child process, latency ${latencyMs} ms, concurrency cap ${DEFAULT_CONCURRENCY}\n`);
+
+// First: the process's peak RSS (maxRSS) is its lifetime's, so the largest fetch runs before the others.
+if (only.has('rss')) {
+  const served = await serve(BIG, {});
+  try {
+    const result = await fetchOnce(served);
+    const peakMb = Math.round(process.resourceUsage().maxRSS / 1_024);
+    process.stdout.write(
+      `rss       3,000/6,000/2,000 org: ${result.stats.requests} requests in ${result.seconds.toFixed(1)} s, peak RSS ${peakMb} MB of the fetching process (goal ≤ ${RSS_GOAL_MB} MB: ${verdict(peakMb <= RSS_GOAL_MB)}), incomplete ${result.incomplete}\n`,
+    );
+  } finally {
+    await served.close();
+  }
+}
+
+if (only.has('503')) {
+  const clean: number[] = [];
+  const failing: number[] = [];
+  for (const seed of [1, 2, 3]) {
+    for (const [list, sandbox] of [
+      [clean, {}],
+      [failing, { failRandomly: { rate: 0.05, seed } }],
+    ] as const) {
+      const served = await serve(ONE_X, sandbox);
+      try {
+        const result = await fetchOnce(served);
+        list.push(result.seconds);
+        const { failed } = await served.requests();
+        process.stdout.write(`  1x ${'failRandomly' in sandbox ? `5 % 503 (seed ${seed})` : 'clean'}: ${result.seconds.toFixed(2)} s, ${result.stats.requests} requests, ${failed} answered 503, retries ${result.stats.retries}, incomplete ${result.incomplete}\n`);
+      } finally {
+        await served.close();
+      }
+    }
+  }
+  const ratio = median(failing) / median(clean);
+  process.stdout.write(`503       1x with 5 % 503s ${median(failing).toFixed(2)} s vs clean ${median(clean).toFixed(2)} s (medians of 3): ${ratio.toFixed(2)}x (goal ≤ ${RETRY_GOAL}x: ${verdict(ratio <= RETRY_GOAL)})\n`);
+}
+
+if (only.has('requests')) {
+  const served = await serve(ONE_X, {}, [MIGRATED_FEATURE_FLAG]);
+  try {
+    const result = await fetchOnce(served);
+    const migrations = result.stats.requests; // all counted by the client, the reads of issue 25 included
+    process.stdout.write(
+      `requests  1x org with ${MIGRATED_FEATURE_FLAG} on: ${migrations} requests (before issue 25: ${REQUESTS_BEFORE}; goal ≤ it: ${verdict(migrations <= REQUESTS_BEFORE)}), incomplete ${result.incomplete}\n`,
+    );
+  } finally {
+    await served.close();
+  }
+}

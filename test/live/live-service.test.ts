@@ -1,0 +1,209 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MIGRATED_FEATURE_FLAG } from '../../src/catalog/migration-state.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { createFetchTransport, type Transport } from '../../src/api/transport.js';
+import type { FakeClock } from '../helpers/fake-clock.js';
+import { createTimerClock } from '../helpers/timer-clock.js';
+import { startSandbox } from '../sandbox/server.js';
+import { loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
+
+/**
+ * Issue 25 end to end through the sandbox: the service as it answers today (feature flags, data
+ * migrations, failedBlueprints, epoch resets, Retry-After), each read by the CLI and recorded.
+ */
+interface Report {
+  findings: Array<{ category: string; resource: { identifier: string }; reason: string }>;
+  incomplete: Array<{ resource: string; reason: string }>;
+  notes?: string[];
+}
+
+const readReport = async (out: string) => JSON.parse(await readText(join(out, 'report.json'))) as Report;
+const readSnapshot = async (path: string) => JSON.parse(await readText(path)) as OrgSnapshot;
+
+/** The live fixture with feature flags on its organization and, optionally, completed data migrations. */
+async function fixtureWith(featureFlags: string[], extra: Partial<OrgSnapshot> = {}): Promise<OrgSnapshot> {
+  const snapshot = await loadFixture();
+  return { ...snapshot, organization: { ...snapshot.organization, featureFlags }, ...extra };
+}
+
+/** Every request the fetch may send: the contract's set plus the one read issue 25 adds. */
+const READ_ONLY = [
+  /^POST \/v1\/auth\/access_token$/,
+  /^GET \/v1\/(organization|blueprints|integration|webhooks|teams|scorecards)$/,
+  /^GET \/v1\/(blueprints|actions|pages)\/[^/?]+\/permissions$/,
+  /^POST \/v1\/(blueprints\/[^/?]+\/)?entities\/search$/,
+  /^GET \/v1\/actions\?version=v2$/,
+  /^GET \/v1\/pages\?compact=false$/,
+  /^GET \/v1\/users\?fields=email&fields=teams\.name&fields=roles\.name$/,
+  /^GET \/v1\/migrations\?blueprint=[^&/]+&status=COMPLETED$/,
+];
+
+describe('the migration state from the service\'s feature flag', () => {
+  it('flag on: read as migrated with a note on the legacy shapes left, the completed data migrations read, and all recorded in the snapshot', async () => {
+    const migrations = { migrated: [{ id: 'mig_1', status: 'COMPLETED', createdAt: '2025-07-01T10:00:00Z', secret: 'not kept' }] };
+    await withSandbox({ snapshot: await fixtureWith([MIGRATED_FEATURE_FLAG], { migrations }) }, async (sandbox, clock) => {
+      const dir = await tempDir();
+      const file = join(dir, 'org.json');
+      expect((await run(['snapshot', '--api-url', sandbox.url, '--out', file, '--quiet'], { PORT_TOKEN: sandbox.token }, clock)).code).toBe(0);
+      const recorded = await readSnapshot(file);
+      expect(recorded.migrationState).toEqual({ migrated: true, source: 'feature-flag' });
+      // Only the blueprint that keeps teams in a relation to _team with Direct ownership, which a data
+      // move needs first (spec 4.2): not legacy_app (no ownership), not those inheriting over one.
+      expect(sandbox.requests.filter((r) => r.path.startsWith('/v1/migrations')).map((r) => r.path)).toEqual(['/v1/migrations?blueprint=migrated&status=COMPLETED']);
+      expect(recorded.migrations).toEqual({ migrated: [{ id: 'mig_1', status: 'COMPLETED', sourceBlueprint: 'migrated', createdAt: '2025-07-01T10:00:00Z' }] });
+      expect(recorded.liveService).toMatchObject({ featureFlags: true, migrationsRead: 1, failedBlueprints: 0 });
+      // The read-only promise, from the sandbox's own log.
+      expect(sandbox.requests.map((r) => `${r.method} ${r.path}`).filter((line) => !READ_ONLY.some((pattern) => pattern.test(line)))).toEqual([]);
+
+      // Analysed later, with the flag cut from the organization record: the recorded state still decides.
+      const trimmed = { ...recorded, organization: { id: recorded.organization.id, name: recorded.organization.name } };
+      const trimmedFile = join(dir, 'trimmed.json');
+      await import('node:fs/promises').then((fs) => fs.writeFile(trimmedFile, JSON.stringify(trimmed)));
+      for (const source of [file, trimmedFile]) {
+        const out = await tempDir();
+        await run(['analyze', '--snapshot', source, '--out', out, '--format', 'json', '--fail-on', 'none', '--quiet'], {}, clock);
+        const report = await readReport(out);
+        const inherited = report.findings.filter((finding) => finding.category === 'ownership-inherited');
+        expect(inherited.length).toBeGreaterThan(0);
+        expect(inherited.every((finding) => finding.reason.includes('should have'))).toBe(true);
+        expect(report.notes?.join('\n')).toContain('says the org has migrated, but blueprints "beta_app", "microservice" still have teamInheritance');
+      }
+    });
+  });
+
+  it("flag on with a _user blueprint: users' team identifiers read from its entities, email and team only", async () => {
+    const base = await fixtureWith([MIGRATED_FEATURE_FLAG]);
+    const snapshot: OrgSnapshot = {
+      ...base,
+      blueprints: [...base.blueprints, { identifier: '_user', title: 'User', schema: { properties: {} }, relations: {} }],
+      entities: { ...base.entities, _user: [{ identifier: 'ana@example.com', title: 'Ana Private-Name', team: ['platform_team'] }, { identifier: 'bo@example.com', title: 'Bo' }] },
+    };
+    await withSandbox({ snapshot }, async (sandbox, clock) => {
+      const file = join(await tempDir(), 'org.json');
+      expect((await run(['snapshot', '--api-url', sandbox.url, '--out', file, '--quiet'], { PORT_TOKEN: sandbox.token }, clock)).code).toBe(0);
+      expect(sandbox.requests.filter((r) => r.path === '/v1/blueprints/_user/entities/search')).toHaveLength(1);
+      const recorded = await readSnapshot(file);
+      expect(recorded.entities?._user).toEqual([{ identifier: 'ana@example.com', team: ['platform_team'] }, { identifier: 'bo@example.com' }]);
+      expect(await readText(file)).not.toContain('Private-Name');
+    });
+    // Before the migration (no flag) `_user` is not read.
+    await withSandbox({ snapshot: { ...snapshot, organization: { id: 'o', name: 'o', featureFlags: [] } } }, async (sandbox, clock) => {
+      await run(['snapshot', '--api-url', sandbox.url, '--out', join(await tempDir(), 'org.json'), '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(sandbox.requests.some((r) => r.path === '/v1/blueprints/_user/entities/search')).toBe(false);
+    });
+  });
+
+  it('flag off in the same half-way org: not migrated, the blueprint with ownership judged by itself, no migrations read', async () => {
+    await withSandbox({ snapshot: await fixtureWith(['SOME_OTHER_FLAG']) }, async (sandbox, clock) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--format', 'json', '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.stderr).toContain('blueprint "migrated" already has ownership');
+      const report = await readReport(out);
+      const inherited = report.findings.filter((finding) => finding.category === 'ownership-inherited');
+      expect(inherited.map((finding) => finding.resource.identifier)).toEqual(['microservice']);
+      expect(inherited[0]!.reason).not.toContain('should have');
+      expect(report.findings.some((finding) => finding.category === 'team-permission-identifiers')).toBe(true);
+      expect(sandbox.requests.some((r) => r.path.startsWith('/v1/migrations'))).toBe(false);
+    });
+  });
+});
+
+describe('the service\'s rate limits and partial answers', () => {
+  it('x-ratelimit-reset as an epoch: waits to the reset (never decades), no 429, recorded as seen', async () => {
+    await withSandbox({ rateLimit: { limit: 10, windowSeconds: 5, resetAsEpoch: true, rolling: true } }, async (sandbox, clock) => {
+      const dir = await tempDir();
+      const file = join(dir, 'org.json');
+      const result = await run(['snapshot', '--api-url', sandbox.url, '--out', file, '--concurrency', '4'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.code).toBe(0);
+      expect(sandbox.requests.filter((r) => r.status === 429)).toEqual([]);
+      expect(clock.sleeps.length).toBeGreaterThan(0);
+      expect(clock.sleeps.every((ms) => ms > 0 && ms <= 6_000)).toBe(true);
+      const recorded = await readSnapshot(file);
+      expect(recorded.liveService).toMatchObject({ rateLimitReset: { seconds: 0 } });
+      expect((recorded.liveService as { rateLimitReset: { epoch: number } }).rateLimitReset.epoch).toBe(sandbox.requests.length);
+    });
+  });
+
+  it('Retry-After alone: each 429 waits what it says, not the 60 s fallback, and the report is complete', async () => {
+    await withSandbox({ rateLimit: { limit: 6, windowSeconds: 4, sendReset: false, sendRemaining: false, retryAfter: true } }, async (sandbox, clock) => {
+      const dir = await tempDir();
+      const file = join(dir, 'org.json');
+      const result = await run(['snapshot', '--api-url', sandbox.url, '--out', file, '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.code).toBe(0);
+      expect(sandbox.requests.some((r) => r.status === 429)).toBe(true);
+      expect(clock.sleeps.every((ms) => ms <= 4_000)).toBe(true);
+      expect((await readSnapshot(file)).incomplete).toBeUndefined();
+      expect(((await readSnapshot(file)).liveService as { retryAfter: number }).retryAfter).toBeGreaterThan(0);
+    });
+  });
+
+  it('a wait over the cap: the cap named on stderr, the resource incomplete (exit 3)', async () => {
+    await withSandbox({ hostile: { hugeReset: { path: '/v1/pages/services/permissions', seconds: 9_000 } } }, async (sandbox, clock) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--format', 'json', '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain('rate limit: not waiting: GET /v1/pages/services/permissions: rate limited (HTTP 429) and asked to wait 9000 s, over the 300 s this tool waits');
+    });
+  });
+
+  it('failedBlueprints in a search across blueprints: each named as incomplete (exit 3), never read as "no $team"', async () => {
+    await withSandbox({ failedBlueprints: ['service'] }, async (sandbox, clock) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--format', 'json', '--fail-on', 'none', '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
+      expect(result.code).toBe(3);
+      const report = await readReport(out);
+      expect(report.incomplete).toContainEqual({ resource: 'entities of blueprint "service"', reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
+      expect(report.findings.filter((finding) => finding.category === 'ownership-direct').map((finding) => finding.resource.identifier)).not.toContain('service');
+    });
+  });
+
+  it('a retry of one list holds only what needs it: blueprint permissions are read while the actions list waits its backoff', async () => {
+    // Real time (the backoff costs a real second): what matters is what is sent during it.
+    const clock: FakeClock = { now: Date.now, date: () => new Date(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), sleeps: [] };
+    const sandbox = await startSandbox({ snapshot: await loadFixture(), idleTimeoutMs: 30_000, faults: [{ method: 'GET', path: '/v1/actions?version=v2', status: 503, times: 1 }] });
+    try {
+      const sent: Array<{ path: string; at: number }> = [];
+      const fetchTransport = createFetchTransport();
+      const transport: Transport = (request) => {
+        sent.push({ path: new URL(request.url).pathname, at: clock.now() });
+        return fetchTransport(request);
+      };
+      const start = clock.now();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet', '--concurrency', '32'], { PORT_TOKEN: sandbox.token }, clock, { transport });
+      expect(result.code).toBe(0);
+      const first = (pattern: RegExp) => Math.min(...sent.filter((request) => pattern.test(request.path)).map((request) => request.at - start));
+      const [, retried] = sent.filter((request) => request.path === '/v1/actions').map((request) => request.at - start);
+      expect(retried).toBeGreaterThanOrEqual(1_000);
+      expect(first(/^\/v1\/blueprints\/[^/]+\/permissions$/)).toBeLessThan(retried! - 500);
+      expect(first(/^\/v1\/actions\/[^/]+\/permissions$/)).toBeGreaterThan(retried!);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a retry of the organization holds nothing else: the lists are read while it waits its backoff', async () => {
+    // Sleepers overlap as real timers do, so the organization's 1 s backoff is time the lists can use.
+    const clock = createTimerClock();
+    const sandbox = await startSandbox({ snapshot: await loadFixture(), now: clock.now, idleTimeoutMs: 30_000, faults: [{ method: 'GET', path: '/v1/organization', status: 503, times: 1 }] });
+    try {
+      // When each request left, on the run's clock.
+      const sent: Array<{ path: string; at: number }> = [];
+      const fetchTransport = createFetchTransport();
+      const transport: Transport = (request) => {
+        sent.push({ path: new URL(request.url).pathname, at: clock.now() });
+        return fetchTransport(request);
+      };
+      const start = clock.now();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet'], { PORT_TOKEN: sandbox.token }, clock, { transport });
+      expect(result.code).toBe(0);
+      const at = (path: string) => sent.filter((request) => request.path === path).map((request) => request.at - start);
+      expect(at('/v1/organization')).toEqual([0, 1_000]);
+      // The first lists (as many as the concurrency starts with) leave during the backoff, not after it.
+      expect(at('/v1/blueprints')).toEqual([0]);
+      expect(at('/v1/actions')).toEqual([0]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRegularFile, TooLarge } from '../../src/read-regular-file.js';
+import { scanRepositories } from '../../src/repo/scan.js';
+
+describe('the scan reads files concurrently, and reports as if it read them in order (issue 25 item 4)', () => {
+  it('notes and gaps come in path order whichever read ends first', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tma-concurrent-'));
+    await mkdir(join(root, 'a'));
+    // Big and small files interleaved, so reads end out of order; every tenth a binary (a note).
+    for (let i = 0; i < 120; i++) {
+      const name = join(root, 'a', `f${String(i).padStart(3, '0')}.json`);
+      await writeFile(name, i % 10 === 0 ? Buffer.from([0, 1, 2]) : JSON.stringify({ i, pad: 'x'.repeat(i % 3 === 0 ? 200_000 : 10) }));
+    }
+    await symlink('/etc/hostname', join(root, 'a', 'f050-out.json'));
+    const scan = await scanRepositories([root]);
+    const names = scan.notes.map((note) => /a\/(f[^:]+):/.exec(note)?.[1]);
+    expect(names).toEqual([...names].sort());
+    expect(scan.notes.filter((note) => note.includes('a binary file'))).toHaveLength(12);
+    expect(scan.notes.some((note) => note.includes('f050-out.json: skipped, a symbolic link to outside the repository'))).toBe(true);
+  });
+
+  it('a file that cannot be read is a gap, in its place', async () => {
+    if (process.getuid?.() === 0) return; // root reads anything
+    const root = await mkdtemp(join(tmpdir(), 'tma-concurrent-'));
+    await writeFile(join(root, 'b.json'), '{}');
+    await writeFile(join(root, 'a.json'), '{}');
+    await chmod(join(root, 'a.json'), 0o000);
+    const scan = await scanRepositories([root]);
+    expect(scan.incomplete.map((entry) => entry.reason)).toEqual(['could not be read (permission denied); the file was not checked']);
+  });
+});
+
+describe('readRegularFile with a size bound', () => {
+  it('reads the whole file in one go, and over the bound gives the size instead', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tma-read-'));
+    const path = join(dir, 'f.txt');
+    await writeFile(path, 'x'.repeat(100_000));
+    expect((await readRegularFile(path)).length).toBe(100_000);
+    expect((await readRegularFile(path, 100_000) as Buffer).toString()).toBe('x'.repeat(100_000));
+    const over = await readRegularFile(path, 99_999);
+    expect(over).toBeInstanceOf(TooLarge);
+    expect((over as TooLarge).size).toBe(100_000);
+    await writeFile(path, '');
+    expect((await readRegularFile(path, 10) as Buffer).length).toBe(0);
+  });
+});

@@ -6,6 +6,7 @@ import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from '.
 import type { Rule } from './rules/rule.js';
 import { RULES } from './rules/index.js';
 import { prefetchRuleJq } from './jq/prefetch-rules.js';
+import { appendAll } from './model/arrays.js';
 
 export interface AnalyzeOptions {
   rules?: readonly Rule[];
@@ -31,7 +32,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   prefetchRuleJq(catalog, options.rules ?? RULES);
   for (const rule of options.rules ?? RULES) {
     try {
-      drafts.push(...rule.check(catalog));
+      appendAll(drafts, rule.check(catalog));
     } catch (error) {
       ruleErrors.push({ rule: rule.category, message: error instanceof Error ? error.message : String(error) });
     }

@@ -9,10 +9,13 @@ import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlag
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
-import { FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
+import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
+import { reportRun } from './report/run-info.js';
+import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
+import { join } from 'node:path';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
-import { ensureWritableDir, ensureWritableFile } from './output/output-path.js';
+import { ensureWritableDir, ensureWritableFile, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import type { Transport } from './api/transport.js';
@@ -22,7 +25,7 @@ import { displayRoot } from './repo/scan.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { readPreviousReport } from './progress/read-previous-report.js';
-import { addFixOptions, runFixKit, type FixFlags } from './fix/fix-run.js';
+import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
@@ -156,6 +159,8 @@ function withPositionalSource<T extends { snapshot?: string }>(source: string | 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
   const generatedAt = runTimestamp(io.env, io.now);
+  // Before anything is read: no output may be written over an input.
+  await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
   const baseline = await loadBaseline(flags);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
@@ -166,40 +171,65 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   if (flags.fixOut !== undefined && flags.fixes === false) throw new UsageError('--fix-out names a folder for the fix kit and --no-fixes writes none: give one of them');
   if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
-  // --snapshot, else the live org when credentials are set, else repositories only.
-  const source = await resolveOrgSource(flags, io);
-  if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
-  const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
-  const jq = await loadJqEngine();
+  if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
+  // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
+  await refuseWhileLocked(flags.out);
+  const outputs = await openOutputSet(flags.out);
   try {
-    const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
-    const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-    const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-    const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
-    const gated = await gateReport(analyzed, flags, baseline, io.env);
-    const { report, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq);
-    const notes = [...gated.notes, ...fixLines];
+    // --snapshot, else the live org when credentials are set, else repositories only.
+    const source = await resolveOrgSource(flags, io);
+    if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
+    const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
+    const jq = await loadJqEngine();
+    try {
+      const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
+      const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
+      const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
+      const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repository]);
+      const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
+      const gated = await gateReport(analyzed, flags, baseline, io.env, outputs);
+      const { report: fixed, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq, { outputs, runId: run.id });
+      const report = { ...fixed, run };
+      const notes = [...gated.notes, ...fixLines];
 
-    const written = await writeReports(report, {
-      out: flags.out,
-      formats,
-      meta: {
-        html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
-        sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
-      },
-      env: io.env,
-      credentials: source?.credentials,
-    });
-    const code = exitCodeFor(report.gate);
-    const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
-    const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
-    const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
-    if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
-    return code;
+      const written = await writeReports(report, {
+        out: flags.out,
+        formats,
+        meta: {
+          html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
+          sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
+        },
+        env: io.env,
+        credentials: source?.credentials,
+        outputs,
+      });
+      const code = exitCodeFor(report.gate);
+      const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
+      const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
+      const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
+      if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
+      return code;
+    } finally {
+      // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
+      await jq.close?.();
+    }
   } finally {
-    // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
-    await jq.close?.();
+    await outputs.close();
   }
+}
+
+/** Every file the run reads, by the option that names it. */
+function inputPaths(flags: AnalyzeFlags): NamedPath[] {
+  const named: [string, string | undefined][] = [['--snapshot', flags.snapshot], ['--teams-map', flags.teamsMap], ['--baseline', flags.baseline], ['--since', flags.since], ['--config', flags.config]];
+  return named.flatMap(([flag, path]) => (path === undefined ? [] : [{ flag, path }]));
+}
+
+/** Every file the run writes (each report name, used or not: an unused one is removed) and the fix kit folder it replaces. */
+function outputPaths(flags: AnalyzeFlags): { files: NamedPath[]; dirs: NamedPath[] } {
+  const files: NamedPath[] = [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, FILE_NAMES[format]) }))];
+  if (flags.writeBaseline !== undefined) files.push({ flag: '--write-baseline', path: flags.writeBaseline });
+  const dirs = flags.fixes === false ? [] : [{ flag: flags.fixOut === undefined ? '--out' : '--fix-out', path: fixOutDir(flags) }];
+  return { files, dirs };
 }
 
 function summaryLine(report: Report, code: number): string {

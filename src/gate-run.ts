@@ -1,10 +1,11 @@
 import { isAbsolute, posix, win32 } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { applyBaseline, acceptedByFrom, createBaseline, type Baseline } from './baseline/baseline.js';
+import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline } from './baseline/baseline.js';
 import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
 import type { GateResult, Report } from './model/finding.js';
+import type { OutputSet } from './output/output-set.js';
 
 export interface GateFlags {
   failOn: FailOn;
@@ -51,6 +52,8 @@ export async function gateReport(
   flags: GateFlags,
   baseline: Baseline | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  /** Where `--write-baseline` is staged: it is written with the run's other outputs, or not at all. */
+  outputs?: OutputSet,
 ): Promise<GatedRun> {
   const policy: GatePolicy = flags.failOnVerdict ? { failOn: flags.failOn, failOnVerdict: flags.failOnVerdict } : { failOn: flags.failOn };
   const notes: string[] = [];
@@ -62,7 +65,8 @@ export async function gateReport(
       notes.push(`not writing ${flags.writeBaseline}: the analysis is incomplete, so the baseline would be too`);
     } else {
       const written = createBaseline(analyzed, policy, acceptedByFrom(flags.acceptedBy, env), baseline);
-      await writeBaselineFile(flags.writeBaseline, written);
+      if (outputs) await outputs.stageFile(flags.writeBaseline, renderBaseline(written));
+      else await writeBaselineFile(flags.writeBaseline, written);
       const before = new Set(baseline?.accepted.map((entry) => entry.id));
       const added = written.accepted.filter((entry) => !before.has(entry.id)).length;
       notes.push(

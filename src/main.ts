@@ -18,6 +18,16 @@ const writeTo = (stream: NodeJS.WriteStream) => (text: string) => {
 
 const withoutCredentials = credentialRedactor(credentialsFromEnv(process.env));
 
+// Ctrl-C or a CI job's timeout: one line, and the shell's code for the signal. Outputs are renamed
+// into place only whole (src/output/output-set.ts), so none is cut; the next run on the same --out
+// finishes or clears what this one left.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    writeTo(process.stderr)(`teams-migration-audit: stopped by ${signal}; no output was half-written (the previous outputs stay until a run completes)\n`);
+    process.exit(code);
+  });
+}
+
 // The only module that touches process: everything else is testable in-process.
 const code = await runCli(process.argv.slice(2), {
   stdout: writeTo(process.stdout),

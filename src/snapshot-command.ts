@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from './output/output-set.js';
 import { InputError } from './errors.js';
 import { ensureWritableFile } from './output/output-path.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
@@ -15,7 +15,7 @@ export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{
   await ensureWritableFile(flags.out, '--out');
   const { snapshot, description, notes, credentials } = await resolveSource(flags, io);
   try {
-    await writeFile(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
+    await writeFileAtomic(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
   } catch (error) {
     throw new InputError(`${flags.out}: cannot write the snapshot: ${(error as Error).message}`, { cause: error });
   }

@@ -58,3 +58,12 @@ export function controlsShown(text: string, keep: readonly string[]): string {
 export function jsonControlsEscaped(json: string): string {
   return json.replace(CONTROL, (char) => (char < ' ' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
+
+/**
+ * HTML (the page) with every control character but the newline, tab and carriage return written as
+ * a `\uXXXX` escape: shown as text in the page, and the same character again inside the page's JSON
+ * data, where it is a valid escape (a `\x..` one would not be).
+ */
+export function htmlControlsEscaped(html: string): string {
+  return html.replace(CONTROL, (char) => (char === '\n' || char === '\t' || char === '\r' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

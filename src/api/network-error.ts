@@ -42,6 +42,8 @@ const PERMANENT_MESSAGES: ReadonlyArray<[RegExp, string]> = [
 export function describeNetworkError(error: unknown): NetworkFailure {
   if (!(error instanceof Error)) return { message: 'network error', permanent: false };
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return { message: 'the request timed out', permanent: false };
+  // Ours (transport.ts): an answer over the size bound, or a JSON answer cut before its end.
+  if (error.name === 'AnswerTooLargeError' || error.name === 'CutAnswerError') return { message: error.message, permanent: false };
   const cause = error.cause as { code?: unknown; message?: unknown; errors?: unknown } | undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   if (code !== undefined) {

@@ -1,4 +1,4 @@
-import { credentialRedactor } from '../report/redact-credentials.js';
+import { credentialRedactor } from '../secrets/credentials.js';
 
 /**
  * The run's own credentials (PORT_TOKEN, the client secret, every exchanged token), cut from any

@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
+import { writeFileAtomic } from '../output/output-set.js';
 import { readJsonInput } from '../json-input.js';
 import { renderBaseline, validateBaseline, type Baseline } from './baseline.js';
 
@@ -11,7 +11,7 @@ export async function readBaselineFile(path: string): Promise<Baseline> {
 
 export async function writeBaselineFile(path: string, baseline: Baseline): Promise<void> {
   try {
-    await writeFile(path, renderBaseline(baseline));
+    await writeFileAtomic(path, renderBaseline(baseline));
   } catch (error) {
     throw new InputError(`${path}: cannot write the baseline: ${(error as Error).message}`, { cause: error });
   }

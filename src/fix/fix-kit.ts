@@ -12,6 +12,8 @@ export interface FixFile {
   /** Ids of the findings this file resolves. */
   findings: string[];
   content: string;
+  /** The exact bytes to write when they are not `content` in UTF-8 (a patch of a Latin-1 file). */
+  bytes?: Uint8Array;
 }
 
 /** A finding whose fix could not be computed, and what is missing for it. */

@@ -6,6 +6,7 @@ import type { JqEngine } from '../jq/engine.js';
 import type { Report } from '../model/finding.js';
 import { patchRepos } from './apply-root.js';
 import { buildFixKit } from './build-fix-kit.js';
+import type { OutputSet } from '../output/output-set.js';
 import { applyPatchedFiles, readFindingFiles, writeFixKit } from './write-fixes.js';
 
 export interface FixFlags {
@@ -33,7 +34,13 @@ export const fixOutDir = (flags: FixFlags): string => flags.fixOut ?? join(flags
  * with `fixes` and each unresolved breaking finding's note saying what is missing. Files only: the
  * service is never written to.
  */
-export async function runFixKit<R extends Report>(report: R, catalog: Catalog, flags: FixFlags, jq: JqEngine | undefined): Promise<{ report: R; lines: string[] }> {
+export async function runFixKit<R extends Report>(
+  report: R,
+  catalog: Catalog,
+  flags: FixFlags,
+  jq: JqEngine | undefined,
+  output: { outputs: OutputSet; runId: string },
+): Promise<{ report: R; lines: string[] }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
   if (flags.fixes === false && !flags.fix) return { report, lines: [] };
@@ -47,7 +54,7 @@ export async function runFixKit<R extends Report>(report: R, catalog: Catalog, f
   let withFixes: R = { ...report, findings };
   if (flags.fixes !== false) {
     const dir = fixOutDir(flags);
-    const summary = await writeFixKit(kit, dir);
+    const summary = await writeFixKit(kit, dir, output.outputs, output.runId);
     // Relative to the report's folder, so the same input gives the same report.json wherever it is written.
     const fromReport = relative(flags.out, dir).split(sep).join('/');
     withFixes = { ...withFixes, fixes: { ...summary, dir: fromReport, fromReport } };

@@ -10,13 +10,18 @@ import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
 export interface RepoFile {
   path: string;
   text: string;
+  /** How `text` was decoded: `latin1` for a file that is not UTF-8, so each byte is one character and comes back unchanged. */
+  encoding?: FileEncoding;
 }
+
+export type FileEncoding = 'utf8' | 'latin1';
 
 /** One file the patch changes: the text it was computed from and the text after it (`--fix` writes it). */
 export interface PatchedFile {
   path: string;
   before: string;
   after: string;
+  encoding?: FileEncoding;
 }
 
 export interface RepoPatch {
@@ -41,6 +46,7 @@ export function fileLocation(location: string): { path: string; line: number } |
  */
 export function repoPatch(findings: readonly Finding[], files: readonly RepoFile[], repos: readonly PatchRepo[] = []): RepoPatch {
   const texts = new Map(files.map((file) => [file.path, file.text]));
+  const encodings = new Map(files.map((file) => [file.path, file.encoding ?? 'utf8']));
   const byFile = new Map<string, { edits: TextEdit[]; ids: string[] }>();
   const unresolved: UnresolvedFix[] = [];
   for (const finding of findings) {
@@ -76,13 +82,14 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     byFile.set(where.path, entry);
   }
   const patched: PatchedFile[] = [];
-  const perRepo = new Map<PatchRepo | undefined, { sections: string[]; ids: string[] }>();
+  const perRepo = new Map<PatchRepo | undefined, { sections: { diff: string; encoding: FileEncoding }[]; ids: string[] }>();
   for (const [path, entry] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const before = texts.get(path)!;
     const { repo, inRepo } = placeInRepo(path, repos);
     const diff = unifiedDiff(inRepo, before, entry.edits);
     if (diff === '') continue;
-    patched.push({ path, before, after: applyEdits(before, entry.edits) });
+    const encoding = encodings.get(path) ?? 'utf8';
+    patched.push({ path, before, after: applyEdits(before, entry.edits), ...(encoding !== 'utf8' && { encoding }) });
     // The patch quotes the lines around each change: a secret among them would leave the file with
     // it (CI artifacts, tickets). Such a file's changes stay out of repo.patch; `--fix` still makes them.
     if (quotedSecrets(before).some((secret) => diff.includes(secret))) {
@@ -90,7 +97,7 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
       continue;
     }
     const part = perRepo.get(repo) ?? { sections: [], ids: [] };
-    part.sections.push(diff);
+    part.sections.push({ diff, encoding });
     part.ids.push(...entry.ids);
     perRepo.set(repo, part);
   }
@@ -99,7 +106,10 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
   const applyAt: RepoPatch['applyAt'] = [];
   for (const [repo, part] of perRepo) {
     const path = repos.length > 1 && repo ? `${names.get(`${repo.root}/${repo.prefix}`)!}.patch` : 'repo.patch';
-    out.push({ path, kind: 'repo-patch', findings: part.ids.sort(), content: part.sections.join('') });
+    const content = part.sections.map((section) => section.diff).join('');
+    // A section of a file that is not UTF-8 is written in that file's bytes, so its lines match the file.
+    const bytes = part.sections.some((section) => section.encoding !== 'utf8') ? Buffer.concat(part.sections.map((section) => Buffer.from(section.diff, section.encoding))) : undefined;
+    out.push({ path, kind: 'repo-patch', findings: part.ids.sort(), content, ...(bytes && { bytes }) });
     if (repo) applyAt.push({ path, root: repo.root });
   }
   out.sort((a, b) => (a.path < b.path ? -1 : 1));

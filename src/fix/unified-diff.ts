@@ -74,7 +74,8 @@ export function unifiedDiff(path: string, text: string, edits: readonly TextEdit
   const lines = splitLines(text);
   const changes = lineChanges(text, edits).filter((change) => lines.slice(change.oldStart, change.oldStart + change.oldCount).join('') !== change.newLines.join(''));
   if (changes.length === 0) return '';
-  const out: string[] = [`diff --git a/${path} b/${path}\n`, `--- a/${path}\n`, `+++ b/${path}\n`];
+  const [a, b] = [gitQuotedPath(`a/${path}`), gitQuotedPath(`b/${path}`)];
+  const out: string[] = [`diff --git ${a} ${b}\n`, `--- ${a}\n`, `+++ ${b}\n`];
   const emit = (prefix: string, line: string) => out.push(line.endsWith('\n') ? `${prefix}${line}` : `${prefix}${line}\n\\ No newline at end of file\n`);
   let delta = 0;
   for (let i = 0; i < changes.length; ) {
@@ -104,4 +105,22 @@ export function unifiedDiff(path: string, text: string, edits: readonly TextEdit
     i = j + 1;
   }
   return out.join('');
+}
+
+const C_ESCAPES: Readonly<Record<number, string>> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
+
+/**
+ * A path as git writes it in a patch header: as is when plain, else in double quotes with C escapes
+ * and every byte outside printable ASCII in octal (core.quotePath). A tab or a newline written raw
+ * made `git apply` reject the whole patch; quoted, the header is ASCII whatever the file's encoding.
+ */
+export function gitQuotedPath(path: string): string {
+  let quoted = '';
+  let needed = false;
+  for (const byte of Buffer.from(path, 'utf8')) {
+    const escape = C_ESCAPES[byte];
+    if (escape !== undefined || byte < 0x20 || byte >= 0x7f) needed = true;
+    quoted += escape ?? (byte < 0x20 || byte >= 0x7f ? `\\${byte.toString(8).padStart(3, '0')}` : String.fromCharCode(byte));
+  }
+  return needed ? `"${quoted}"` : path;
 }

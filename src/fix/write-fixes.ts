@@ -1,10 +1,13 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import { InputError } from '../errors.js';
+import { writeFileAtomic, type OutputSet } from '../output/output-set.js';
+import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoot } from '../repo/scan.js';
-import type { FixKit } from './fix-kit.js';
-import { fileLocation, type PatchedFile, type RepoFile } from './repo-patch.js';
+import type { FixFile, FixKit } from './fix-kit.js';
+import { controlsShown } from '../terminal-text.js';
+import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
 
 
 /** Where a finding's path (`<repo as given>/<file>`) is on disk, for each `--repo` directory. */
@@ -25,7 +28,7 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
     const onDisk = diskPath(path, dirs);
     if (onDisk === undefined) continue;
     try {
-      files.push({ path, text: await readFile(onDisk, 'utf8') });
+      files.push({ path, ...decodeFile(await readFile(onDisk)) });
     } catch {
       // Left out: its findings are listed as unresolved ("could not be read again").
     }
@@ -33,19 +36,27 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
   return files;
 }
 
-const KIT_MARK = '# Fix kit for ';
+/**
+ * A file's text and how it was decoded: UTF-8 when its bytes are UTF-8, else Latin-1, where each
+ * byte is one character, so the lines a change does not touch are written back byte for byte.
+ */
+export function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncoding } {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? { text } : { text: bytes.toString('latin1'), encoding: 'latin1' };
+}
 
-/** Write the kit into `dir`; a kit written there before is replaced whole, so no stale file stays. */
-export async function writeFixKit(kit: FixKit, dir: string): Promise<FixesSummary> {
-  const previous = await readFile(join(dir, 'README.md'), 'utf8').catch(() => undefined);
-  if (previous?.startsWith(KIT_MARK)) {
-    for (const old of ['org', 'data-migration', 'repo.patch', 'predicted-org.json']) await rm(join(dir, old), { recursive: true, force: true });
-  }
-  for (const file of kit.files) {
-    const target = join(dir, ...file.path.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.content);
-  }
+/**
+ * Stage the kit as the folder `dir` in the run's output set: on commit it replaces the kit written
+ * there before whole (only a folder marked as ours, never through a link), so no stale file stays.
+ * The marker holds the run id, as every other file of the run does.
+ */
+export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
+  // Org values were redacted when read; this catches a token shape that reached a kit file another way.
+  // The patch is left as it is: its context lines must match the repository byte for byte to apply.
+  // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes.
+  const shown = (file: FixFile) => (file.kind === 'readme' ? controlsShown(file.content, ['\n']) : file.content);
+  const files = kit.files.map((file) => ({ path: file.path, content: file.kind === 'repo-patch' ? (file.bytes ?? file.content) : redactTokenShapes(shown(file)) }));
+  await outputs.stageDir(dir, files, `run ${runId}\n`);
   return {
     dir: posix.normalize(dir.split('\\').join('/')),
     files: kit.files.map(({ path, kind, findings }) => ({ path, kind, findings })),
@@ -58,15 +69,16 @@ export async function writeFixKit(kit: FixKit, dir: string): Promise<FixesSummar
  * read is refused with one line, and then nothing is written.
  */
 export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: readonly string[]): Promise<string[]> {
-  const targets: { path: string; onDisk: string; after: string }[] = [];
+  const targets: { path: string; onDisk: string; after: Uint8Array }[] = [];
   for (const file of patched) {
     const onDisk = diskPath(file.path, dirs);
-    const now = onDisk === undefined ? undefined : await readFile(onDisk, 'utf8').catch(() => undefined);
+    const now = onDisk === undefined ? undefined : await readFile(onDisk).then((bytes) => bytes.toString(file.encoding ?? 'utf8')).catch(() => undefined);
     if (onDisk === undefined || now !== file.before) {
       throw new InputError(`--fix: ${file.path} changed since it was read; nothing was written, run the audit again`);
     }
-    targets.push({ path: file.path, onDisk, after: file.after });
+    targets.push({ path: file.path, onDisk, after: Buffer.from(file.after, file.encoding ?? 'utf8') });
   }
-  for (const target of targets) await writeFile(target.onDisk, target.after);
+  // Each file whole or not at all (a temporary file renamed over it), with the mode it had.
+  for (const target of targets) await writeFileAtomic(target.onDisk, target.after, (await stat(target.onDisk)).mode & 0o7777);
   return targets.map((target) => target.path);
 }

@@ -1,4 +1,5 @@
 /** Findings and the report (`impact-report/1`, ../shared/docs/contracts.md §2). */
+import type { ReportRun } from '../report/run-info.js';
 import type { AccessChange } from './access.js';
 
 export type FindingKind = 'automatic' | 'manual';
@@ -118,6 +119,8 @@ export interface Report {
   progress?: Progress;
   /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
   fixes?: FixesSummary;
+  /** contracts.md §3.4: which run wrote this report; every file of one run carries the same id. */
+  run?: ReportRun;
 }
 
 /** A finding of the previous report as `progress.fixed` lists it. */

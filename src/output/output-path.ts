@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, stat, unlink } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { access, mkdir, open, realpath, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 
 /**
@@ -37,7 +38,7 @@ export async function ensureWritableDir(dir: string, what: string, shown: string
   }
   await access(resolve(dir), constants.W_OK).catch((error: NodeJS.ErrnoException) => fail(`not writable (${error.code ?? error.message})`));
   // Access checks pass for root everywhere; only a real write proves the directory takes files.
-  const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}`);
+  const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(probe, 'wx').catch((error: NodeJS.ErrnoException) => fail(`cannot write files there (${error.code ?? error.message})`));
   await handle.close();
   await unlink(probe);
@@ -48,4 +49,53 @@ export async function ensureWritableFile(file: string, what: string): Promise<vo
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) throw new UsageError(`${what} ${file}: is a directory, expected a file path`);
   await ensureWritableDir(dirname(resolve(file)), what, file);
+}
+
+export interface NamedPath {
+  /** The option, as the user wrote it: "--snapshot". */
+  flag: string;
+  path: string;
+}
+
+/** The path with its existing part's links resolved, so `out/../s.json` and a link to `s.json` compare equal. */
+async function canonical(path: string): Promise<string> {
+  const absolute = resolve(path);
+  const real = await realpath(absolute).catch(() => undefined);
+  if (real !== undefined) return real;
+  const parent = dirname(absolute);
+  return parent === absolute ? absolute : join(await canonical(parent), basename(absolute));
+}
+
+const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+
+/**
+ * Outputs never name an input (issue 23): a baseline written over the snapshot, a report written
+ * over the baseline, a fix kit folder replaced over the teams map. Refused in one line before
+ * anything is read. `files` are written whole; `dirs` are replaced whole (the fix kit).
+ */
+export async function refuseOutputsNamingInputs(
+  inputs: readonly NamedPath[],
+  outputs: { files: readonly NamedPath[]; dirs: readonly NamedPath[] },
+  /** Pairs meant to name one file: `--write-baseline` rewriting the `--baseline` it read (written whole, after the read). */
+  rewrites: readonly (readonly [output: string, input: string])[] = [],
+): Promise<void> {
+  for (const named of [...inputs, ...outputs.files, ...outputs.dirs]) {
+    if (named.path.trim() === '') throw new UsageError(`${named.flag} is empty; name a path`);
+  }
+  const inputPaths = await Promise.all(inputs.map(async (input) => ({ ...input, at: await canonical(input.path), info: await stat(input.path).catch(() => undefined) })));
+  for (const output of outputs.files) {
+    const at = await canonical(output.path);
+    const info = await stat(output.path).catch(() => undefined);
+    for (const input of inputPaths) {
+      if (rewrites.some(([outputFlag, inputFlag]) => outputFlag === output.flag && inputFlag === input.flag)) continue;
+      const same = at === input.at || (info !== undefined && input.info !== undefined && info.dev === input.info.dev && info.ino === input.info.ino);
+      if (same) throw new UsageError(`${output.flag} ${output.path} is the ${input.flag} input ${input.path}: the run would overwrite what it reads; write it elsewhere`);
+    }
+  }
+  for (const output of outputs.dirs) {
+    const at = await canonical(output.path);
+    for (const input of inputPaths) {
+      if (inside(input.at, at)) throw new UsageError(`${output.flag} ${output.path} holds the ${input.flag} input ${input.path}, and the fix kit folder is replaced whole; write it elsewhere`);
+    }
+  }
 }

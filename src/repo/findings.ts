@@ -2,6 +2,8 @@ import { partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import type { RepoContext } from './context.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
+import { appendAll } from '../model/arrays.js';
+import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
 const EVIDENCE_LIMIT = 600;
@@ -58,7 +60,8 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
     let text = spanText(span);
     for (const edit of edits) {
       const old = edit.node.kind === 'string' ? edit.node.value : spanText(edit.node.span);
-      text = edit.node.kind === 'string' && !text.includes(old) ? replaceEscaped(text, old, edit.value) : text.split(old).join(edit.value);
+      if (edit.node.kind === 'string' && edit.node.quote === 'line') text = replaceYamlValue(text, old, edit.value);
+      else text = edit.node.kind === 'string' && !text.includes(old) ? replaceEscaped(text, old, edit.value) : text.split(old).join(edit.value);
     }
     return text.trim();
   }
@@ -86,11 +89,24 @@ function replaceEscaped(text: string, old: string, value: string): string {
   return text;
 }
 
+/**
+ * A YAML line's value replaced as it is written there: in double quotes (JSON's escapes), in
+ * single quotes (a quote doubled), or bare, quoted when the new value would not read back as
+ * itself (`@platform`, `1234`, `yes`).
+ */
+function replaceYamlValue(text: string, old: string, value: string): string {
+  const double = JSON.stringify(old);
+  if (text.includes(double)) return text.split(double).join(JSON.stringify(value));
+  const single = yamlSingleQuoted(old);
+  if (text.includes(single)) return text.split(single).join(yamlSingleQuoted(value));
+  return text.split(old).join(yamlScalar(value));
+}
+
 function requote(node: StringNode, value: string): string {
   if (node.quote === "'") return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (node.quote === '`') return `\`${value.replace(/[`\\]/g, (c) => `\\${c}`)}\``;
+  if (node.quote === '`') return jsTemplateLiteral(value);
   if (node.quote === 'heredoc') return value;
-  return JSON.stringify(value);
+  return /\.(?:tf|hcl)$/.test(node.span.source.path) ? hclString(value) : JSON.stringify(value);
 }
 
 /** Team values of a file as the org's rules split them: titles (with the identifier when known) and unknown values. */
@@ -135,7 +151,7 @@ export function teamValuesFinding(
       if (title.identifier !== undefined) edits.push({ node, value: title.identifier });
       else unknownIdentifier.push(title.value);
     }
-    unknown.push(...split.unknown);
+    appendAll(unknown, split.unknown);
   }
   if (titles.length === 0 && unknown.length === 0) return undefined;
 

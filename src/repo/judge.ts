@@ -13,6 +13,7 @@ import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type Syntax } from './ownership-rewrite.js';
 import { redactFinding, secretFragments } from './redact-findings.js';
+import { appendAll } from '../model/arrays.js';
 
 export interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
@@ -37,7 +38,7 @@ interface Placed extends SourceMapped {
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
   const { gathering } = judgement.ctx;
   if (gathering) {
-    gathering.push(...resources.filter((resource) => resource.kind === 'blueprint'));
+    appendAll(gathering, resources.filter((resource) => resource.kind === 'blueprint'));
     return [];
   }
   const secrets = new Set<string>();

@@ -1,3 +1,4 @@
+import { hclString, yamlScalar } from './quote-value.js';
 import { spanText, type Entry } from './tree.js';
 
 /** The syntax a file writes values in: rewrites are given in it. */
@@ -14,7 +15,9 @@ export function ownershipRewrite(entry: Entry, syntax: Syntax, ownership: Owners
   if (ownership.path !== undefined) pairs.push(['path', ownership.path]);
   if (syntax === 'yaml') {
     const indent = /^\s*(?:-\s+)?/.exec(spanText(entry.keySpan))?.[0].length ?? 0;
-    return `${' '.repeat(indent)}ownership: {${pairs.map(([k, v]) => `${k}: ${v}`).join(', ')}}`.trim();
+    // In a flow mapping a comma or bracket ends a bare scalar too.
+    const scalar = (v: string) => (/[,[\]{}]/.test(v) ? JSON.stringify(v) : yamlScalar(v));
+    return `${' '.repeat(indent)}ownership: {${pairs.map(([k, v]) => `${k}: ${scalar(v)}`).join(', ')}}`.trim();
   }
   const keyText = spanText(entry.keySpan);
   const key = keyText.split(entry.key).join('ownership');
@@ -27,7 +30,7 @@ export function ownershipRewrite(entry: Entry, syntax: Syntax, ownership: Owners
   const quotedKeys = /^["']/.test(keyText) || (syntax === 'python' && separator.trim() === '=');
   const body =
     syntax === 'hcl'
-      ? `{ ${pairs.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')} }`
+      ? `{ ${pairs.map(([k, v]) => `${k} = ${hclString(v)}`).join(', ')} }`
       : quotedKeys || syntax === 'json'
         ? `{${pairs.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`
         : `{ ${pairs.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')} }`;

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs';
+import { readdir, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
@@ -21,6 +21,7 @@ import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
+import { appendAll } from '../model/arrays.js';
 
 /** Larger files are generated or data, never hand-written IaC (issue 5). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -104,7 +105,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const files: CandidateFile[] = [];
-  for (const dir of dirs) files.push(...(await readRepository(dir, scan, own)));
+  for (const dir of dirs) appendAll(files, (await readRepository(dir, scan, own)));
   // A blueprint written in one file holds for the resources of every other (its removed relations,
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
@@ -141,7 +142,7 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
     // text was the largest single cost of a scan of 20,000 files (issue 25 item 4).
     if (analysis.findings.length > 0) {
       const secrets = textSecretFragments(source.text);
-      scan.findings.push(...analysis.findings.map((finding) => redactFinding(finding, secrets)));
+      appendAll(scan.findings, analysis.findings.map((finding) => redactFinding(finding, secrets)));
     }
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
   } catch (error) {
@@ -196,7 +197,7 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   const gitignore = await readOptional(join(root, '.gitignore'), posix.join(prefix, '.gitignore'), scan);
   if (gitignore !== undefined) {
     const patterns = gitignorePatterns(gitignore);
-    ignore.push(...patterns.ignore);
+    appendAll(ignore, patterns.ignore);
     for (const line of patterns.unsupported) scan.notes.push(`${posix.join(prefix, '.gitignore')}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
   }
   // Symbolic links are listed (not followed) so readCandidate can check where each one points.
@@ -206,6 +207,7 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
     const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
   }
+  await noteSkippedEntries(entries, root, prefix, scan);
   const files = entries
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path)
@@ -236,6 +238,31 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
     candidates.push({ kind, source: sourceText(shown, text) });
   });
   return candidates;
+}
+
+/**
+ * What the listing holds but the scan does not read, said rather than dropped: named pipes, sockets
+ * and devices (never opened: a pipe would wait for a writer), and links to folders, which are not
+ * followed, so the files behind them are scanned only where the folder itself is in the repository.
+ */
+async function noteSkippedEntries(entries: readonly { path: string; dirent: Pick<Dirent, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'> }[], root: string, prefix: string, scan: RepoScan): Promise<void> {
+  const notes: string[] = [];
+  for (const { path, dirent } of entries) {
+    const shown = prefix ? posix.join(prefix, path) : path;
+    if (dirent.isFIFO() || dirent.isSocket() || dirent.isCharacterDevice() || dirent.isBlockDevice()) {
+      notes.push(`${shown}: skipped, ${dirent.isFIFO() ? 'a named pipe' : dirent.isSocket() ? 'a socket' : 'a device'}, not a regular file`);
+    } else if (dirent.isSymbolicLink()) {
+      const target = await realpath(join(root, path)).catch(() => undefined);
+      if (target === undefined || !(await stat(target).catch(() => undefined))?.isDirectory()) continue;
+      const inside = relative(root, target);
+      notes.push(
+        inside.startsWith('..') || isAbsolute(inside)
+          ? `${shown}: a symbolic link to a folder outside the repository, not followed; the files there were not scanned`
+          : `${shown}: a symbolic link to a folder, not followed; its files are scanned at ${posix.join(prefix, inside.split(sep).join('/')) || '.'}`,
+      );
+    }
+  }
+  appendAll(scan.notes, notes.sort());
 }
 
 /** Ours: files read at once; enough to keep the disk and the thread pool (4 threads by default) busy, few open descriptors. */

@@ -56,6 +56,8 @@ export function renderJunit(report: Report): string {
   const title = `teams-migration-audit: ${report.organization.name}`;
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    // The run id (report.run): every file of one run's outputs carries the same.
+    (report.run ? `<!-- run ${report.run.id.replace(/[^0-9A-Za-z]/g, "")} -->\n` : '') +
     `<testsuites name="${attr(title)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n` +
     suites.join('') +
     '</testsuites>\n'

@@ -7,6 +7,7 @@ import { impactTotals } from './impact-text.js';
 import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
+import { appendAll } from '../model/arrays.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -66,9 +67,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
       '',
       `${stale.length} baseline entr${stale.length === 1 ? 'y matches' : 'ies match'} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
       '',
-      ...stale.map((id) => `- ${cell(id)}`),
-      '',
     );
+    appendAll(out, stale.map((id) => `- ${cell(id)}`));
+    out.push('');
   }
 
   const notes = report.notes ?? [];
@@ -91,10 +92,12 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
       '',
       'These could not be read, so the audit cannot pass:',
       '',
-      ...report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}`),
-      '',
     );
+    appendAll(out, report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}`));
+    out.push('');
   }
+  // Every file of one run's outputs carries the same run id (report.run).
+  if (report.run) out.push(`Run \`${cell(report.run.id)}\``);
   // It goes to GITHUB_STEP_SUMMARY and CI logs: no org or file text may act on them (ESC, BEL, bidi).
   return `${controlsShown(out.join('\n'), ['\n']).trimEnd()}\n`;
 }

@@ -73,6 +73,7 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
           ...(report.gate ? { gate: report.gate } : {}),
           ...(report.access ? { accessSummary: accessSummaryLine(report.access) } : {}),
           impact: impactTotals(report),
+          ...(report.run ? { run: report.run } : {}),
         },
       },
     ],

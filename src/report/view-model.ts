@@ -139,6 +139,8 @@ export interface ReportView {
   generatedAt: string;
   generatedAtLabel: string;
   source: string;
+  /** report.run.id: the same on every file of one run's outputs. */
+  runId: string;
   total: number;
   manual: number;
   gate: GateView;
@@ -212,6 +214,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     generatedAt: meta.generatedAt,
     generatedAtLabel: timeLabel(meta.generatedAt),
     source: meta.source,
+    runId: report.run?.id ?? '',
     total: findings.length,
     manual: report.summary.manual,
     gate: gateView(report),

@@ -1,6 +1,7 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
+import { openOutputSet, writeFailure, type OutputSet } from '../output/output-set.js';
 import { repositoryPath } from '../gate-run.js';
 import type { Report } from '../model/finding.js';
 import { renderHtml } from './html.js';
@@ -8,6 +9,7 @@ import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
 import { credentialsFromEnv, redactCredentials } from './redact-credentials.js';
+import { redactionNote, redactTokenShapesDeep, type RedactionTally } from '../secrets/token-shapes.js';
 import { renderSarif, type SarifMeta } from './sarif.js';
 import type { RenderMeta } from './view-model.js';
 
@@ -68,8 +70,11 @@ function render(report: Report, format: Format, meta: ReportMeta): string {
 }
 
 /**
- * Write the reports into `out`, and append the Markdown summary to the GitHub step summary when
- * the runner provides one (and `md` was asked for). Returns the paths written, for the log line.
+ * Write the reports into `out` as one set with whatever else the run staged in `outputs` (the fix
+ * kit, a baseline): all are renamed into place together once all are written whole, and a report
+ * file of an earlier run that this run does not write is removed, so `out` never mixes two runs.
+ * Then append the Markdown summary to the GitHub step summary when the runner provides one (and
+ * `md` was asked for). Returns the paths written, for the log line.
  */
 export async function writeReports(
   report: Report,
@@ -80,29 +85,39 @@ export async function writeReports(
     env: Readonly<Record<string, string | undefined>>;
     /** The run's credentials beyond the environment's (a config file's pair, an exchanged token). */
     credentials?: readonly string[];
+    /** The run's output set, when the CLI opened one to stage other files in; else one of its own. */
+    outputs?: OutputSet;
   },
 ): Promise<string[]> {
-  const written: string[] = [];
   // No report file ever holds the run's credentials, whatever text (a server's error echoing the
   // request, a pasted URL) carried them in.
   const credentials = [...credentialsFromEnv(options.env), ...(options.credentials ?? [])];
   // Rendered first, outside the try: a renderer bug is ours, not a file-system problem of the user's.
   const md = { ...savedReportMeta(options.out, options.formats, options.env), ...options.meta.md };
-  const files = renderReports(redactCredentials(report, credentials), options.formats, redactCredentials({ ...options.meta, md }, credentials));
+  // And no known token shape (a GitHub token, a Slack webhook) reached by any path the org's redaction did not see.
+  const tally: RedactionTally = new Map();
+  const clean = redactTokenShapesDeep(redactCredentials(report, credentials), tally);
+  const note = redactionNote(tally, 'in the report');
+  const redacted = note === undefined ? clean : { ...clean, notes: [...(clean.notes ?? []), note] };
+  const files = renderReports(redacted, options.formats, redactTokenShapesDeep(redactCredentials({ ...options.meta, md }, credentials)));
+  const outputs = options.outputs ?? (await openOutputSet(options.out));
   try {
-    await mkdir(options.out, { recursive: true });
-    for (const file of files) {
-      const path = join(options.out, file.name);
-      await writeFile(path, file.content);
-      written.push(path);
-      const stepSummary = options.env.GITHUB_STEP_SUMMARY;
-      if (file.format === 'md' && stepSummary) {
-        await appendFile(stepSummary, file.content);
-        written.push(stepSummary);
-      }
+    for (const file of files) await outputs.stageFile(join(options.out, file.name), file.content);
+    const stale = FORMATS.filter((format) => !options.formats.includes(format)).map((format) => join(options.out, FILE_NAMES[format]));
+    await outputs.commit(stale);
+  } finally {
+    if (!options.outputs) await outputs.close();
+  }
+  const written = files.map((file) => join(options.out, file.name));
+  const stepSummary = options.env.GITHUB_STEP_SUMMARY;
+  const summary = files.find((file) => file.format === 'md');
+  if (summary && stepSummary) {
+    try {
+      await appendFile(stepSummary, summary.content);
+      written.push(stepSummary);
+    } catch (error) {
+      throw new InputError(`wrote ${written.join(', ')}; cannot append to the step summary ${stepSummary} (${writeFailure(error)})`, { cause: error });
     }
-  } catch (error) {
-    throw new InputError(`cannot write the reports: ${(error as Error).message}`, { cause: error });
   }
   return written;
 }

@@ -219,7 +219,7 @@ const LISTS = [
 ] as const;
 
 /** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
-export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}): Promise<OrgSnapshot> {
+export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, redactionNotes?: string[]): Promise<OrgSnapshot> {
   // The top-level reads first; the per-resource total is known once the lists are in.
   const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
@@ -319,13 +319,22 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
+  // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
+  if (organization) {
+    tracker.total += 1;
+    const atEnd = await attempt(tracker, 'organization', () => readOrganization(client, () => undefined));
+    const [first, last] = [toOrganization(organization), atEnd && toOrganization(atEnd)];
+    if (last && last.id !== first.id) {
+      tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });
+    }
+  }
   if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities) };
   if (perBlueprint.moved.length > 0) snapshot.migrations = definedEntries(perBlueprint.migrations);
   snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: perBlueprint.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.
-  return redactSnapshot(snapshot);
+  return redactSnapshot(snapshot, redactionNotes);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
+import { REDACTED, redactionNote, redactTokenShapes, type RedactionTally } from '../secrets/token-shapes.js';
 
 /**
  * Secrets never reach a snapshot or a report: snapshots are meant to be committed and attached
@@ -8,7 +9,7 @@ import type { OrgSnapshot } from '../model/snapshot.js';
  * `password`, `apiKey`, `privateKey`, …) keeps its place but its value becomes this marker, so
  * the shape stays and rules still read everything else.
  */
-export const REDACTED = '<redacted>';
+export { REDACTED };
 
 /** Compared on the key lowercased with `_`, `-`, `.` and spaces removed: `X-Api-Key` → `xapikey`. */
 const SECRET_NAME = /secret|token|passw(?:or)?d|passphrase|apikey|privatekey|accesskey|authorization|cookie|credential/;
@@ -68,10 +69,10 @@ function redactScalar(value: JsonValue): JsonValue {
  * the value of a secret-named query parameter (`?token=…`, `&api_key=…`). A Slack or webhook URL
  * under a plain `url` key is the usual case; the rest of the URL, templates included, stays.
  */
-function redactInlineSecrets(text: string): string {
+function redactInlineSecrets(text: string, tally?: RedactionTally): string {
   // Each pattern is linear on any text (issue 16): a scheme or a parameter name is only tried where
-  // one can begin, never from inside a run that was already read.
-  return text
+  // one can begin, never from inside a run that was already read. Known token shapes first (issue 23).
+  return redactTokenShapes(text, tally)
     .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
     // `https://TOKEN@host`: a user part alone is how tokens ride in Git and webhook URLs.
     .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}<>]+)@/gi, `$1${REDACTED}@`)
@@ -85,26 +86,29 @@ function redactInlineSecrets(text: string): string {
  * array) under such a key are redacted; objects under it are walked like any other, their own
  * keys deciding, so `schema.properties.api_token: {type: "string"}` keeps its definition.
  */
-export function redactSecrets(value: JsonValue, secret = false, parentKey = ''): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret));
+export function redactSecrets(value: JsonValue, secret = false, parentKey = '', tally?: RedactionTally): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret, '', tally));
   if (value !== null && typeof value === 'object') {
     const result: Record<string, JsonValue> = {};
     const secretKey = normalizeName(parentKey) === 'headers' ? isSecretHeader : isSecretName;
-    for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, secretKey(key), key);
+    for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, secretKey(key), key, tally);
     return result;
   }
   if (secret) return redactScalar(value);
-  return typeof value === 'string' ? redactInlineSecrets(value) : value;
+  return typeof value === 'string' ? redactInlineSecrets(value, tally) : value;
 }
 
 /**
  * Every resource of a snapshot, at any depth. Entities are left as they are: they hold only
  * identifiers, titles, teams and relation values, keyed by the org's own relation identifiers.
  */
-export function redactSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
+export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[]): OrgSnapshot {
+  const tally: RedactionTally = new Map();
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(snapshot)) {
-    result[key] = key === 'entities' || key === 'incomplete' || key === 'format' ? value : redactSecrets(value as JsonValue);
+    result[key] = key === 'entities' || key === 'incomplete' || key === 'format' ? value : redactSecrets(value as JsonValue, false, '', tally);
   }
+  const note = redactionNote(tally, 'in the org');
+  if (note !== undefined) notes?.push(note);
   return result as unknown as OrgSnapshot;
 }

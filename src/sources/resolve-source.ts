@@ -90,7 +90,8 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   // `snapshot --snapshot` rewrites the file, and a live run and its recording must analyze the same.
   if (flags.snapshot) {
     const { snapshot, notes } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true });
-    return { snapshot: redactSnapshot(snapshot), description: `snapshot ${flags.snapshot}`, notes };
+    const redactionNotes: string[] = [];
+    return { snapshot: redactSnapshot(snapshot, redactionNotes), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes] };
   }
   const connection = await resolveConnection(flags, io.env);
   if (!connection) return undefined;
@@ -108,8 +109,9 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   });
   const started = now();
   let snapshot: OrgSnapshot;
+  const redactionNotes: string[] = [];
   try {
-    snapshot = await fetchLiveSnapshot(client, progress.onFetch);
+    snapshot = await fetchLiveSnapshot(client, progress.onFetch, redactionNotes);
   } catch (error) {
     progress.abort();
     if (!(error instanceof ApiUnreachableError)) throw error;
@@ -123,5 +125,5 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const description = `live org at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
   const credentials = connection.credentials.kind === 'token' ? [connection.credentials.token] : [connection.credentials.clientId, connection.credentials.clientSecret];
-  return { snapshot, description, notes: [...notes, ...skippedPermissionNotes(snapshot)], credentials };
+  return { snapshot, description, notes: [...notes, ...redactionNotes, ...skippedPermissionNotes(snapshot)], credentials };
 }

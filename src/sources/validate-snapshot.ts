@@ -6,6 +6,7 @@ import { emptyInheritanceNote } from '../catalog/inheritance.js';
 import { joinPath } from '../rules/shared/location.js';
 import { MAX_NESTING_DEPTH, pruneDeepNesting } from './nesting.js';
 import { isTeamRule } from '../rules/shared/walk.js';
+import { appendAll } from '../model/arrays.js';
 
 /**
  * org-snapshot/1 (contracts.md §1, §3.1) as a small shape description, checked by one walker.
@@ -398,7 +399,36 @@ export function checkSnapshot(read: unknown, source: string, options: CheckOptio
     const note = isObject(blueprint) ? emptyInheritanceNote(blueprint) : undefined;
     if (note) notes.push(`${joinPath('blueprints', index, 'teamInheritance')}: ${note}`);
   }
+  appendAll(notes, duplicateIdentifierNotes(document));
   return { snapshot, notes };
+}
+
+/** Lists whose entries the service keys by `identifier`: one entry per identifier in an org. */
+const IDENTIFIED_LISTS = ['blueprints', 'actions', 'pages', 'webhooks'] as const;
+
+/**
+ * An identifier listed twice: the service holds one resource per identifier, so the file was edited
+ * or merged by hand. Said, not guessed at: lookups by identifier use the last one.
+ */
+function duplicateIdentifierNotes(document: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  for (const list of IDENTIFIED_LISTS) {
+    const items = document[list];
+    if (!Array.isArray(items)) continue;
+    const at = new Map<string, number[]>();
+    items.forEach((item, index) => {
+      const identifier = isObject(item) ? item.identifier : undefined;
+      if (typeof identifier !== 'string') return;
+      const seen = at.get(identifier);
+      if (seen) seen.push(index);
+      else at.set(identifier, [index]);
+    });
+    for (const [identifier, indexes] of at) {
+      if (indexes.length < 2) continue;
+      notes.push(`${list}: identifier ${JSON.stringify(identifier)} is listed ${indexes.length} times (${indexes.map((index) => joinPath(list, index)).join(', ')}); the service holds one per identifier, so the last is used where it is looked up`);
+    }
+  }
+  return notes;
 }
 
 /** The strict check: the document as read, or an InputError at the first misfit. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { clientWith } from '../helpers/fake-client.js';
 import type { Step } from '../helpers/fake-transport.js';
+import { CutAnswerError } from '../../src/api/transport.js';
 
 const page = (ids: string[], next?: string): Step => ({ status: 200, body: { ok: true, entities: ids.map((identifier) => ({ identifier })), ...(next ? { next } : {}) } });
 const all = { combinator: 'and' as const, rules: [] };
@@ -39,5 +40,18 @@ describe('limits that cut a read are gaps, never silent', () => {
       'GET /v1/blueprints: the rate-limit budget is spent and asked to wait 9000 s, over the 300 s this tool waits',
     );
     expect(clock.sleeps).toEqual([]);
+  });
+});
+
+describe('a 200 answer cut before its end (issue 23)', () => {
+  it('is retried, and the whole answer that follows is read', async () => {
+    const { client, fake } = clientWith([{ throws: new CutAnswerError() }, { status: 200, body: { ok: true, blueprints: [{ identifier: 'svc' }] } }]);
+    expect(await client.get('/v1/blueprints', 'blueprints')).toEqual([{ identifier: 'svc' }]);
+    expect(fake.log).toHaveLength(2);
+  });
+
+  it('cut on every attempt, it is an error naming why, not a shorter list', async () => {
+    const { client } = clientWith(Array.from({ length: 12 }, () => ({ throws: new CutAnswerError() })));
+    await expect(client.get('/v1/blueprints', 'blueprints')).rejects.toThrow(/GET \/v1\/blueprints: the answer was cut before its end/);
   });
 });

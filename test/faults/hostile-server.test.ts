@@ -118,3 +118,49 @@ describe('reads skipped because they cannot change a finding are said in the rep
     });
   });
 });
+
+describe('a server that switches to another org halfway (issue 23)', () => {
+  it('is noticed: the organization is an incomplete item naming both ids, exit 3; a server that does not switch has none', async () => {
+    await withSandbox({}, async (sandbox, clock) => {
+      const real = createFetchTransport(5_000);
+      let organizationReads = 0;
+      // The second answer of /v1/organization comes from another org, as a gateway that re-routed would give.
+      const switching: typeof real = async (request) => {
+        const response = await real(request);
+        if (!request.url.endsWith('/v1/organization') || ++organizationReads < 2) return response;
+        return { ...response, text: response.text.replace(/"id":\s*"[^"]*"/, '"id": "org_other"') };
+      };
+      const out = await tempDir();
+      const result = await run(analyze(sandbox.url, out), { PORT_TOKEN: sandbox.token }, clock, { transport: switching });
+      expect(result.code).toBe(3);
+      const entry = ((await readReport(out)).incomplete ?? []).find((item) => item.resource === 'organization');
+      expect(entry?.reason).toMatch(/^the service answered for organization "[^"]+" at the start of the read and "org_other" at its end: the data may mix two orgs; run again$/);
+
+      const steady = await tempDir();
+      const again = await run(analyze(sandbox.url, steady), { PORT_TOKEN: sandbox.token }, clock, { transport: real });
+      expect(again.code).toBe(0);
+      expect(((await readReport(steady)).incomplete ?? []).filter((item) => item.resource === 'organization')).toEqual([]);
+    });
+  });
+});
+
+describe('a gateway echoing part of the token (issue 23)', () => {
+  it('never puts 12 or more of its characters in a row into the report or stderr', async () => {
+    await withSandbox({ faults: [{ path: '/v1/pages/services/permissions', status: 403 }] }, async (sandbox, clock) => {
+      const real = createFetchTransport(5_000);
+      const part = sandbox.token.slice(3, 23);
+      const echoing: typeof real = async (request) => {
+        const response = await real(request);
+        if (!request.url.endsWith('/v1/pages/services/permissions')) return response;
+        return { ...response, text: JSON.stringify({ ok: false, error: 'forbidden', message: `credential starting ${part}… is not allowed here` }) };
+      };
+      const out = await tempDir();
+      const result = await run(analyze(sandbox.url, out), { PORT_TOKEN: sandbox.token }, clock, { transport: echoing });
+      expect(result.code).toBe(3);
+      const report = await readText(join(out, 'report.json'));
+      expect(report).toContain('is not allowed here');
+      expect(report).not.toContain(part.slice(0, 12));
+      expect(result.stderr).not.toContain(part.slice(0, 12));
+    });
+  });
+});

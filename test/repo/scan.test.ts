@@ -103,6 +103,8 @@ describe('walking', () => {
     const name = root.split('/').pop()!;
     expect(scan.findings.map((f) => f.location)).toEqual([`${name}/tf/alias.tf:2`, `${name}/tf/inside.tf:2`]);
     expect(scan.notes).toEqual([
+      // Issue 23: a link to a folder is said too, not only a link to a file.
+      `${name}/linked-dir: a symbolic link to a folder outside the repository, not followed; the files there were not scanned`,
       `${name}/huge.json: skipped, 5242889 bytes is over the 5 MB limit`,
       `${name}/tf/leak.tf: skipped, a symbolic link to outside the repository`,
     ]);

@@ -1,0 +1,86 @@
+/**
+ * Secrets known by their value, whatever key holds them (issue 23): a GitHub token in an action's
+ * body, a Slack webhook under a plain `url`, a bearer header pasted into a string. Redaction by key
+ * name (src/sources/redact.ts) cannot see these; every org or file value copied into an output
+ * passes through here too. Each pattern is linear on any text: it can only start at a fixed prefix.
+ */
+
+/** What a secret becomes in every output. */
+export const REDACTED = '<redacted>';
+
+interface TokenShape {
+  /** Plural words for the note: "GitHub tokens". */
+  name: string;
+  pattern: RegExp;
+  /** The text kept: a prefix that says what was there (the webhook's host, the header's scheme). */
+  keep?: (match: RegExpExecArray) => string;
+}
+
+const SHAPES: readonly TokenShape[] = [
+  { name: 'private keys', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s:,-]{0,20000}?-----END [A-Z ]{0,40}PRIVATE KEY-----/g },
+  { name: 'Slack webhook URLs', pattern: /(https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/gi, keep: (m) => m[1]! },
+  { name: 'GitHub tokens', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g },
+  { name: 'AWS access keys', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
+  { name: 'Slack tokens', pattern: /(?<![A-Za-z0-9-])xox[abposr]-[A-Za-z0-9-]{10,255}/g },
+  { name: 'Google API keys', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
+  { name: 'Stripe keys', pattern: /(?<![A-Za-z0-9])(?:sk|rk)_live_[0-9A-Za-z]{16,255}/g },
+  { name: 'JWTs', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{10,4096}/g },
+  // A header written into a string: `Authorization: Bearer abc…`. `{{ … }}` templates name a secret without holding it.
+  { name: 'bearer or basic credentials', pattern: /(?<![A-Za-z0-9])((?:Bearer|Basic|Token)[ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/gi, keep: (m) => m[1]! },
+];
+
+/** How many values of each shape were redacted: for the note that says so. */
+export type RedactionTally = Map<string, number>;
+
+/** `text` with every value of a known token shape replaced by the marker; `tally` counts them. */
+export function redactTokenShapes(text: string, tally?: RedactionTally): string {
+  let result = text;
+  for (const shape of SHAPES) {
+    shape.pattern.lastIndex = 0;
+    if (!shape.pattern.test(result)) continue;
+    shape.pattern.lastIndex = 0;
+    result = result.replace(shape.pattern, (...args: unknown[]) => {
+      const groups = args.slice(0, -2) as string[];
+      const match = Object.assign(groups, { index: 0, input: '' }) as unknown as RegExpExecArray;
+      tally?.set(shape.name, (tally.get(shape.name) ?? 0) + 1);
+      return `${shape.keep?.(match) ?? ''}${REDACTED}`;
+    });
+  }
+  return result;
+}
+
+/** A copy of `value` (a report, a kit file's JSON) with every string's token shapes redacted, keys included. Iterative: input nesting is unbounded. */
+export function redactTokenShapesDeep<T>(value: T, tally?: RedactionTally): T {
+  const clean = (text: string) => redactTokenShapes(text, tally);
+  const copy: { value: unknown } = { value: undefined };
+  const stack: { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number }[] = [{ from: value, into: copy as unknown as Record<string, unknown>, key: 'value' }];
+  while (stack.length > 0) {
+    const { from, into, key } = stack.pop()!;
+    let made: unknown;
+    if (typeof from === 'string') made = clean(from);
+    else if (Array.isArray(from)) {
+      const list: unknown[] = new Array(from.length);
+      from.forEach((item, index) => stack.push({ from: item, into: list, key: index }));
+      made = list;
+    } else if (from !== null && typeof from === 'object') {
+      const object: Record<string, unknown> = {};
+      // Keys first, in order, so the copy keeps the key order (byte-identical outputs).
+      for (const [name, item] of Object.entries(from)) {
+        const cleanName = clean(name);
+        // Defined, not assigned: a key named `__proto__` stays a key.
+        Object.defineProperty(object, cleanName, { value: undefined, writable: true, enumerable: true, configurable: true });
+        stack.push({ from: item, into: object, key: cleanName });
+      }
+      made = object;
+    } else made = from;
+    (into as Record<string | number, unknown>)[key] = made;
+  }
+  return copy.value as T;
+}
+
+/** The note that says what was redacted, or none. */
+export function redactionNote(tally: RedactionTally, where: string): string | undefined {
+  if (tally.size === 0) return undefined;
+  const parts = [...tally].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => `${count} ${name}`);
+  return `secrets redacted by their value (whatever key held them) ${where}: ${parts.join(', ')}; each is shown as ${REDACTED}`;
+}

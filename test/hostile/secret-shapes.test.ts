@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { credentialRedactor } from '../../src/secrets/credentials.js';
+import { REDACTED, redactTokenShapes, redactTokenShapesDeep } from '../../src/secrets/token-shapes.js';
+import { readReport, runWithin, scratchDir } from './helpers.js';
+
+/*
+ * Issue 23 item 5: secrets found by their value, not only by their key's name. Built from parts, so
+ * no file of this repository holds a token-shaped string a scanner would flag.
+ */
+const GITHUB = `ghp_${'Zq3x'.repeat(9)}`;
+const GITHUB_FINE = `github_pat_${'11AbCdEfG'.repeat(4)}`;
+const AWS = `AKIA${'Q7RT'.repeat(4)}`;
+const SLACK_PATH = `T0${'1A2B3C4D'}/B0${'5E6F7G8H'}/${'xYz9'.repeat(6)}`;
+const SLACK = `https://hooks.slack.com/services/${SLACK_PATH}`;
+const JWT = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmMxMjMifQ.${'s1gnatur3'.repeat(3)}`;
+const BEARER = `Sup3rS3cretBearer${'9'.repeat(12)}`;
+
+describe('redactTokenShapes', () => {
+  it.each([
+    ['a GitHub token', `token ${GITHUB} here`, `token ${REDACTED} here`],
+    ['a fine-grained GitHub token', GITHUB_FINE, REDACTED],
+    ['an AWS access key', `aws ${AWS}`, `aws ${REDACTED}`],
+    ['a Slack webhook, host kept', `post to ${SLACK} now`, `post to https://hooks.slack.com/services/${REDACTED} now`],
+    ['a JWT', `jwt=${JWT}`, `jwt=${REDACTED}`],
+    ['a bearer header inside a string', `Authorization: Bearer ${BEARER}`, `Authorization: Bearer ${REDACTED}`],
+    ['a basic header inside a string', `authorization: basic ${Buffer.from('user:password123456').toString('base64')}`, `authorization: basic ${REDACTED}`],
+  ])('cuts %s', (_name, text, expected) => {
+    const tally = new Map<string, number>();
+    expect(redactTokenShapes(text, tally)).toBe(expected);
+    expect([...tally.values()]).toEqual([1]);
+  });
+
+  it.each([
+    ['a template naming a secret', 'Authorization: Bearer {{ .secrets.PORT_TOKEN }}'],
+    ['a short ghp_ word', 'ghp_short and AKIA1234'],
+    ['an ordinary URL', 'https://hooks.example.com/services/team-a'],
+    ['prose with the word token', 'Token rotation happens weekly'],
+    ['a jq expression', '.entity.team | map(select(. == "eyJ")) | length'],
+  ])('leaves %s alone (negative case)', (_name, text) => {
+    expect(redactTokenShapes(text)).toBe(text);
+  });
+
+  it('walks keys and values of any depth without recursion, keeping key order', () => {
+    let deep: unknown = GITHUB;
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    let copy = redactTokenShapesDeep(deep);
+    for (let level = 0; level < 100_000; level++) copy = (copy as unknown[])[0];
+    expect(copy).toBe(REDACTED);
+    expect(Object.keys(redactTokenShapesDeep({ b: 1, a: 2, [AWS]: 3 }))).toEqual(['b', 'a', REDACTED]);
+  });
+
+  it('is linear on hostile text', () => {
+    const text = `${'eyJ'.repeat(50_000)} ${'Bearer '.repeat(50_000)} ${'-----BEGIN PRIVATE KEY-----'.repeat(5_000)}`;
+    const started = performance.now();
+    redactTokenShapes(text);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('the run\'s own token, echoed in part by a gateway', () => {
+  it('is cut when 12 or more of its characters appear, at its start, middle or end', () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.own-token-value-0123456789abcdef';
+    const clean = credentialRedactor([token]);
+    expect(clean(`invalid token "${token.slice(0, 20)}" (cut)`)).toBe(`invalid token "${REDACTED}" (cut)`);
+    expect(clean(`got …${token.slice(-16)}`)).toBe(`got …${REDACTED}`);
+    expect(clean(`mid ${token.slice(10, 30)} end`)).toBe(`mid ${REDACTED} end`);
+    // Eleven characters are a common word or id, not the token.
+    expect(clean(`short ${token.slice(0, 11)}`)).toBe(`short ${token.slice(0, 11)}`);
+  });
+});
+
+/** Every file under `dir`, as text. */
+function allFiles(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((path) => join(dir, path))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+}
+
+describe('an org holding secrets under innocent keys', () => {
+  it('no output holds them, the fix kit and predicted-org.json included, and the report says what was redacted', async () => {
+    const dir = scratchDir('shapes');
+    const org = JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8')) as { actions: { invocationMethod: Record<string, unknown> }[] };
+    const invocation = org.actions[0]!.invocationMethod;
+    invocation.url = SLACK;
+    invocation.body = {
+      owners: '{{ .entity.team | join(",") }}',
+      note: `deploy with ${GITHUB} and ${AWS}`,
+      header: `Authorization: Bearer ${BEARER}`,
+      jwt: JWT,
+    };
+    writeFileSync(join(dir, 'org.json'), JSON.stringify(org));
+    const out = join(dir, 'out');
+    const run = await runWithin(30_000, ['analyze', '--snapshot', join(dir, 'org.json'), '--out', out, '--fail-on', 'none', '--format', 'json,html,sarif,junit,md']);
+    expect(run.code).toBe(0);
+    const files = allFiles(out);
+    expect(files.map((file) => file.path)).toContain(join(out, 'fixes', 'predicted-org.json'));
+    for (const { path, text } of files) {
+      for (const secret of [SLACK_PATH, GITHUB, AWS, BEARER, JWT]) expect(text.includes(secret), `${secret} in ${path}`).toBe(false);
+    }
+    expect(readReport(out).notes).toContainEqual(expect.stringMatching(/^secrets redacted by their value \(whatever key held them\) in the org: 1 AWS access keys, 1 GitHub tokens, 1 JWTs, 1 Slack webhook URLs, 1 bearer or basic credentials; each is shown as <redacted>$/));
+    // The rest of the resource is still read: the team template beside them is a finding as before.
+    expect(readFileSync(join(out, 'fixes', 'predicted-org.json'), 'utf8')).toContain('https://hooks.slack.com/services/<redacted>');
+  });
+});

@@ -4,25 +4,39 @@
 # upload and the artifact run before the action's last step fails the job with that code.
 set -uo pipefail
 
-root="${AUDIT_ACTION_ROOT:?must name the checkout of the action}"
+bin="${AUDIT_BIN:?must name the installed teams-migration-audit}"
 out="${AUDIT_OUT:-teams-migration-audit}"
-args=(analyze --out "$out" --format "html,json,sarif,junit,md" --fail-on "${AUDIT_FAIL_ON:-manual}")
+args=(analyze --out "$out" --format "${AUDIT_FORMAT:-html,json,sarif,junit,md}" --fail-on "${AUDIT_FAIL_ON:-manual}")
 if [ -n "${AUDIT_SNAPSHOT:-}" ]; then args+=(--snapshot "$AUDIT_SNAPSHOT"); fi
 if [ -n "${AUDIT_REGION:-}" ]; then args+=(--region "$AUDIT_REGION"); fi
+if [ -n "${AUDIT_API_URL:-}" ]; then args+=(--api-url "$AUDIT_API_URL"); fi
+if [ -n "${AUDIT_FAIL_ON_VERDICT:-}" ]; then args+=(--fail-on-verdict "$AUDIT_FAIL_ON_VERDICT"); fi
 if [ -n "${AUDIT_BASELINE:-}" ]; then args+=(--baseline "$AUDIT_BASELINE"); fi
 if [ -n "${AUDIT_TEAMS_MAP:-}" ]; then args+=(--teams-map "$AUDIT_TEAMS_MAP"); fi
-# --repo is repeatable: one directory per line of the input.
+if [ -n "${AUDIT_SINCE:-}" ]; then args+=(--since "$AUDIT_SINCE"); fi
+# --repo and --ignore are repeatable: one value per line of the input.
 while IFS= read -r dir; do
   if [ -n "$dir" ]; then args+=(--repo "$dir"); fi
 done <<< "${AUDIT_REPOS:-}"
+while IFS= read -r pattern; do
+  if [ -n "$pattern" ]; then args+=(--ignore "$pattern"); fi
+done <<< "${AUDIT_IGNORE:-}"
 
-node "$root/dist/main.js" "${args[@]}"
+"$bin" "${args[@]}"
 code=$?
+
+# Matrix jobs run the same step: the job and its index keep artifact names apart.
+name="${AUDIT_ARTIFACT_NAME:-}"
+if [ -z "$name" ]; then
+  name="teams-migration-audit-${GITHUB_JOB:-audit}"
+  if [ -n "${AUDIT_JOB_INDEX:-}" ]; then name="$name-$AUDIT_JOB_INDEX"; fi
+fi
 
 outputs="${GITHUB_OUTPUT:-/dev/null}"
 {
   echo "exit-code=$code"
-  echo "report=$out/index.html"
+  if [ -f "$out/index.html" ]; then echo "report=$out/index.html"; fi
   if [ -f "$out/report.sarif" ]; then echo "sarif=$out/report.sarif"; fi
+  if [ -d "$out" ]; then echo "artifact-name=$name"; fi
 } >> "$outputs"
 exit 0

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -9,10 +9,17 @@ import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlag
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
-import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, writeReports } from './report/write-reports.js';
+import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
+import { renderMarkdown } from './report/markdown.js';
+import { appendFile, readFile } from 'node:fs/promises';
+import type { SarifMeta } from './report/sarif.js';
+import { snapshotLineOf } from './report/snapshot-lines.js';
+import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './package-root.js';
+import { InputError } from './errors.js';
 import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
@@ -24,10 +31,10 @@ import { withStillLockedOut } from './progress/with-still-locked-out.js';
 import { displayRoot } from './repo/scan.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
-import { readPreviousReport } from './progress/read-previous-report.js';
+import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
-import { credentialSafeWriter, credentialsFromEnv } from './report/redact-credentials.js';
+import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -52,13 +59,21 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
+  /** `--ignore PATTERN`, repeatable: gitignore lines left out of every `--repo` scan. */
+  ignore: string[];
   out: string;
   format: string;
   appUrl?: string;
   quiet?: boolean;
   debug?: boolean;
   since?: string;
+  demo?: boolean;
+  /** commander's --no-color: false when given. */
+  color?: boolean;
 }
+
+/** The demo org shipped in the package: `analyze --demo` works from any installed copy. */
+export const DEMO_SNAPSHOT = fileURLToPath(new URL('fixtures/demo-org.json', PACKAGE_ROOT));
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -70,7 +85,7 @@ Reports are written before a non-zero exit, so a failed CI job still has them.`;
 
 const ANALYZE_EXAMPLES = `
 Examples:
-  $ teams-migration-audit analyze --snapshot fixtures/demo-org.json
+  $ teams-migration-audit analyze --demo   # the bundled demo org: output/index.html
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
   $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
   $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us   # the live org
@@ -103,15 +118,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
+    .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
-    .option('--quiet', 'print nothing but errors')
+    .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
+    .option('--quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
+    .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
-    .action(async (source: string | undefined, flags: AnalyzeFlags) => {
-      exitCode = await runAnalyze(withPositionalSource(source, flags), io);
+    .action(async (source: string | undefined, flags: AnalyzeFlags, command: Command) => {
+      exitCode = await runAnalyze(withDemo(withPositionalSource(source, flags), command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags));
     });
   addGateOptions(analyzeCommand);
   addFixOptions(analyzeCommand);
@@ -122,12 +140,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .command('snapshot')
       .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
-      .requiredOption('--out <file>', 'where to write the snapshot')
+      .requiredOption('--out <file>', 'where to write the snapshot (required)')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors')
+      .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
-  ).action(async (source: string | undefined, flags: SnapshotFlags) => {
-    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), io);
+  ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) });
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 
@@ -154,6 +173,22 @@ function withPositionalSource<T extends { snapshot?: string }>(source: string | 
     throw new UsageError(`two snapshots given (${source} and --snapshot ${flags.snapshot}); name one`);
   }
   return { ...flags, snapshot: source };
+}
+
+/**
+ * A progress bar redraws its line with control sequences: not with --no-color or NO_COLOR
+ * (no-color.org), and not under CI=true, where the log is a file and each redraw a new line.
+ */
+function plainTerminal(io: CliIo, flags: { color?: boolean }): CliIo {
+  const plain = flags.color === false || Boolean(io.env.NO_COLOR) || Boolean(io.env.CI);
+  return plain ? { ...io, isTTY: false } : io;
+}
+
+/** `--demo` reads the shipped demo org; its gate does not fail unless --fail-on was given. */
+function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
+  if (!flags.demo) return flags;
+  if (flags.snapshot !== undefined) throw new UsageError(`--demo reads the bundled demo org and --snapshot ${flags.snapshot} another: give one of them`);
+  return { ...flags, snapshot: DEMO_SNAPSHOT, failOn: failOnGiven ? flags.failOn : 'none' };
 }
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
@@ -184,30 +219,53 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     try {
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-      const repository = await repositoryFindings(flags.repo, catalog, flags.quiet ? undefined : io.stderr, ownPaths);
-      const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repository]);
-      const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
-      const gated = await gateReport(analyzed, flags, baseline, io.env, outputs);
-      const { report: fixed, lines: fixLines } = await runFixKit(gated.report, catalog, flags, jq, { outputs, runId: run.id });
-      const report = { ...fixed, run };
+      const scanAndAnalyze = async (note: ((line: string) => void) | undefined) => {
+        const repository = await repositoryFindings(flags.repo, catalog, note, ownPaths, flags.ignore);
+        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
+        return { repository, analyzed };
+      };
+      const first = await scanAndAnalyze(flags.quiet ? undefined : io.stderr);
+      const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
+      const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, first.repository], dataReadAt);
+      // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
+      const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
+      const fixed = await runFixKit(firstGated.report, catalog, flags, jq, { outputs, runId: run.id });
+      // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
+      const { gated, fixedReport, fixLines } =
+        fixed.changed.length > 0
+          ? afterFix(firstGated, fixed, await gateReport((await scanAndAnalyze(undefined)).analyzed, flags, baseline, io.env, outputs))
+          : flags.fix
+            ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
+            : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
+      const report = { ...fixedReport, run };
       const notes = [...gated.notes, ...fixLines];
 
       const written = await writeReports(report, {
         out: flags.out,
         formats,
         meta: {
-          html: { generatedAt, source: source?.description ?? `repositories ${flags.repo.join(', ')}`, ...(source && { appUrl }) },
-          sarif: { toolVersion: VERSION, orgArtifactUri: flags.snapshot ? repositoryPath(flags.snapshot) : undefined },
+          html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
+          sarif: await sarifMeta(flags, formats),
         },
         env: io.env,
         credentials: source?.credentials,
         outputs,
       });
+      await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
       const code = exitCodeFor(report.gate);
+      // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
+      const failing = (report.gate.failing ?? 0) > 0 ? failingFindingLines(report, { annotate: io.env.GITHUB_ACTIONS === 'true' }) : [];
+      if (flags.quiet) {
+        const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
+        if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
+      }
       const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
       const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
-      if (!flags.quiet) io.stderr([...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`].map(terminalSafe).join('\n') + '\n');
+      if (!flags.quiet) {
+        const lines = [...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+        io.stderr(lines.map(terminalSafe).join('\n') + '\n');
+      }
       return code;
     } finally {
       // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
@@ -216,6 +274,37 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   } finally {
     await outputs.close();
   }
+}
+
+/**
+ * After `--fix`: the repositories were scanned again, so the report holds what remains; the kit
+ * (written from the first scan) and the notes on what it cannot fix stay. One line says what
+ * changed and what is left.
+ */
+function afterFix(
+  first: Awaited<ReturnType<typeof gateReport>>,
+  fixed: Awaited<ReturnType<typeof runFixKit>>,
+  again: Awaited<ReturnType<typeof gateReport>>,
+): { gated: typeof again; fixedReport: typeof again.report; fixLines: string[] } {
+  const inFiles = (report: Report) => report.findings.filter((f) => f.resource.type === 'file');
+  const before = new Set(inFiles(first.report).map((f) => f.id));
+  const remaining = inFiles(again.report).filter((f) => before.has(f.id)).length;
+  const line =
+    `--fix: changed ${fixed.changed.length} file(s) in place: ${fixed.changed.join(', ')}; ` +
+    `${before.size - remaining} finding(s) in files fixed, ${remaining} remain (scanned again: the report and the gate are about what remains)`;
+  return { gated: again, fixedReport: withKitNotes(again.report, fixed.report), fixLines: [...fixed.lines, line] };
+}
+
+/** `--fix` with nothing to change: the gate of the one scan, with the kit's notes and lines. */
+function withFixLines(gated: Awaited<ReturnType<typeof gateReport>>, fixed: Awaited<ReturnType<typeof runFixKit>>) {
+  return { gated, fixedReport: withKitNotes(gated.report, fixed.report), fixLines: fixed.lines };
+}
+
+/** The gated report with the kit's notes on what it cannot fix, and its `fixes`. */
+function withKitNotes<R extends Report>(report: R, kitReport: Report): R {
+  const notes = new Map(kitReport.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
+  const findings = report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
+  return { ...report, findings, ...(kitReport.fixes && { fixes: kitReport.fixes }) };
 }
 
 /** Every file the run reads, by the option that names it. */
@@ -242,4 +331,27 @@ function summaryLine(report: Report, code: number): string {
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
   return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
+}
+
+/** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
+async function sarifMeta(flags: AnalyzeFlags, formats: readonly Format[]): Promise<SarifMeta> {
+  const orgArtifactUri = flags.snapshot && !flags.demo ? repositoryPath(flags.snapshot) : undefined;
+  if (orgArtifactUri === undefined || !formats.includes('sarif')) return { toolVersion: VERSION, orgArtifactUri };
+  return { toolVersion: VERSION, orgArtifactUri, orgLineOf: snapshotLineOf(await readFile(flags.snapshot!, 'utf8')) };
+}
+
+/**
+ * On GitHub Actions the job's page shows the summary whatever --format asked for; with `md` in
+ * the formats, writeReports has appended it already.
+ */
+async function appendStepSummary(report: Report, formats: readonly Format[], out: string, env: CliIo['env'], credentials: readonly string[] = []): Promise<void> {
+  const stepSummary = env.GITHUB_STEP_SUMMARY;
+  if (!stepSummary || formats.includes('md')) return;
+  // As every report file: no credential of the run, whatever text carried it in.
+  const markdown = renderMarkdown(redactCredentials(report, [...credentialsFromEnv(env), ...credentials]), savedReportMeta(out, formats, env));
+  try {
+    await appendFile(stepSummary, markdown);
+  } catch (error) {
+    throw new InputError(`cannot append to GITHUB_STEP_SUMMARY (${stepSummary}): ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -4,7 +4,8 @@ import { Option } from 'commander';
 import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline } from './baseline/baseline.js';
 import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
-import type { GateResult, Report } from './model/finding.js';
+import { createHash } from 'node:crypto';
+import type { GateResult, IncompleteItem, Report } from './model/finding.js';
 import type { OutputSet } from './output/output-set.js';
 
 export interface GateFlags {
@@ -58,6 +59,7 @@ export async function gateReport(
   const policy: GatePolicy = flags.failOnVerdict ? { failOn: flags.failOn, failOnVerdict: flags.failOnVerdict } : { failOn: flags.failOn };
   const notes: string[] = [];
   let { report, stale, verified } = baseline ? applyBaseline(analyzed, baseline) : { report: analyzed, stale: [], verified: [] };
+  ({ report, stale } = withUnreadableFiles(report, stale, baseline));
 
   if (flags.writeBaseline !== undefined) {
     if (analyzed.incomplete.length > 0) {
@@ -76,6 +78,7 @@ export async function gateReport(
       );
       // This run is judged by the baseline just written, as the next run with --baseline will be.
       ({ report, stale, verified } = applyBaseline(analyzed, written));
+      ({ report, stale } = withUnreadableFiles(report, stale, written));
     }
   }
 
@@ -95,6 +98,38 @@ export async function gateReport(
   if (verified.length > 0) gate.verifiedBaselineIds = verified.map((entry) => entry.id).sort();
   return { report: { ...report, gate }, notes };
 }
+
+/** How the repository scan names a file it could not parse or read: `path:line` or `path`, "could not be read …". */
+const UNREADABLE_FILE = /^could not be read\b/;
+
+/**
+ * The id of a repository file that could not be read: of its path only (not the line, which moves
+ * as the file is edited), so a baseline entry keeps accepting it. Hex like a finding id.
+ */
+export function unreadableFileId(resource: string): string {
+  const path = resource.replace(/:\d+$/, '');
+  return createHash('sha256').update(`unreadable-file\u0000${path}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * Unreadable repository files get an id; those a baseline entry names are accepted: still listed
+ * (report, page, stderr) but no longer making the run incomplete. Their entries are not stale.
+ */
+function withUnreadableFiles<R extends Report>(report: R, stale: BaselineEntryLike[], baseline: Baseline | undefined): { report: R; stale: BaselineEntryLike[] } {
+  const byId = new Map((baseline?.accepted ?? []).map((entry) => [entry.id, entry]));
+  const matched = new Set<string>();
+  const incomplete = report.incomplete.map((item): IncompleteItem => {
+    if (!UNREADABLE_FILE.test(item.reason)) return item;
+    const id = unreadableFileId(item.resource);
+    const entry = byId.get(id);
+    if (!entry) return { ...item, id };
+    matched.add(id);
+    return { ...item, id, accepted: { reason: entry.reason, by: entry.by } };
+  });
+  return { report: { ...report, incomplete }, stale: stale.filter((entry) => !matched.has(entry.id)) };
+}
+
+type BaselineEntryLike = Baseline['accepted'][number];
 
 /**
  * The snapshot's path as code scanning should see it: as given, when relative to the working

@@ -42,7 +42,9 @@ export function evaluateGate(report: Report, policy: GatePolicy, staleBaselineId
   const failing = report.findings.filter((finding) => failsGate(finding, policy)).length;
   const accepted = report.findings.filter((finding) => finding.accepted !== undefined).length;
   // An incomplete scan is never a pass, whatever it found: what could not be read may hold more.
-  const result = report.incomplete.length > 0 ? 'incomplete' : failing > 0 ? 'failed' : 'passed';
+  // Only a repository file a person has accepted in the baseline (unreadable on purpose) is let through.
+  const unread = report.incomplete.filter((item) => item.accepted === undefined).length;
+  const result = unread > 0 ? 'incomplete' : failing > 0 ? 'failed' : 'passed';
   const gate: GateResult = { failOn: policy.failOn, result, failing, accepted };
   if (policy.failOnVerdict !== undefined) gate.failOnVerdict = policy.failOnVerdict;
   if (staleBaselineIds.length > 0) gate.staleBaselineIds = [...staleBaselineIds].sort();

@@ -10,10 +10,18 @@ export interface SnapshotFlags extends SourceFlags {
   out: string;
 }
 
+/** The time this recording was made (docs/formats.md `recordedAt`): report.run.dataReadAt of every analysis of it. */
+export interface SnapshotClock {
+  recordedAt: string;
+}
+
 /** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
-export async function runSnapshot(flags: SnapshotFlags, io: SourceIo): Promise<{ incomplete: number }> {
+export async function runSnapshot(flags: SnapshotFlags, io: SourceIo, clock: SnapshotClock): Promise<{ incomplete: number }> {
   await ensureWritableFile(flags.out, '--out');
-  const { snapshot, description, notes, credentials } = await resolveSource(flags, io);
+  const resolved = await resolveSource(flags, io);
+  const { description, notes, credentials } = resolved;
+  // A live read is recorded now; a snapshot rewritten in stable order keeps its own time, or none.
+  const snapshot = flags.snapshot !== undefined ? resolved.snapshot : { ...resolved.snapshot, recordedAt: clock.recordedAt };
   try {
     await writeFileAtomic(flags.out, renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])])));
   } catch (error) {

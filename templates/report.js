@@ -285,7 +285,7 @@
   function card(f, sectionId) {
     var existing = cards[f.id];
     if (existing) return existing;
-    var article = el('article', 'finding verdict-' + f.verdict);
+    var article = el('article', 'finding kind-' + f.kind + ' verdict-' + f.verdict);
     article.id = 'f-' + f.id;
     article.dataset.id = f.id;
     var ctx = { article: article, sectionId: sectionId };
@@ -312,7 +312,9 @@
     head.appendChild(h4);
     var badges = el('div', 'badges');
     if (ctx.sectionId === 'repository') badges.appendChild(el('span', 'badge', f.categoryTitle));
-    if (f.verdict !== 'none') badges.appendChild(el('span', 'badge verdict verdict-' + f.verdict, f.verdictLabel));
+    // Every card says what it is: its verdict, "No verdict" for manual work nobody could judge, or automatic.
+    if (f.verdict !== 'none' || f.kind === 'manual') badges.appendChild(el('span', 'badge verdict verdict-' + f.verdict, f.verdictLabel));
+    else badges.appendChild(el('span', 'badge kind-automatic', 'Automatic'));
     if (f.accepted) badges.appendChild(el('span', 'badge accepted', 'Accepted in baseline'));
     var acceptedHere = el('span', 'badge accepted accepted-here', 'Accepted here');
     badges.appendChild(acceptedHere);
@@ -364,17 +366,17 @@
     id.appendChild(el('code', 'finding-id', f.id));
     var copyId = el('button', 'copy copy-id', 'Copy id');
     copyId.type = 'button';
-    copyId.setAttribute('aria-label', 'Copy the finding id ' + f.id);
+    copyId.setAttribute('aria-label', 'Copy id ' + f.id);
     copyId.addEventListener('click', function () { copyText(f.id, copyId, 'Copy id', 'Copied the finding id.'); });
     id.appendChild(copyId);
     where.appendChild(id);
     if (f.serviceUrl) {
       where.appendChild(document.createTextNode(' '));
-      var open = el('a', 'service-link', 'Open in the service');
+      var open = el('a', 'service-link', f.serviceLabel);
       open.href = f.serviceUrl;
       open.target = '_blank';
       open.rel = 'noopener noreferrer';
-      open.setAttribute('aria-label', 'Open ' + f.type + ' ' + f.identifier + ' in the service');
+      open.setAttribute('aria-label', f.serviceLabel + ': ' + f.type + ' ' + f.identifier);
       where.appendChild(open);
     }
     return where;
@@ -760,7 +762,8 @@
     printing = value;
     // Folded parts open for print and fold again after.
     if (value) {
-      foldedBeforePrint = Array.prototype.filter.call(document.querySelectorAll('details.part'), function (d) { return !d.open; });
+      // Every folded part prints open: the automatic changes, the verified references, notes, tables.
+      foldedBeforePrint = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
       foldedBeforePrint.forEach(function (d) { d.open = true; });
     } else {
       foldedBeforePrint.forEach(function (d) { d.open = false; });

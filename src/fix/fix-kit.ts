@@ -36,7 +36,7 @@ export const jsonText = (value: unknown): string => `${JSON.stringify(value, nul
 export function missingFix(finding: Finding): string {
   if (/--teams-map/.test(finding.suggestion)) return 'a team identifier that is not known yet: pass --teams-map (or re-run once the _team entities exist)';
   if (finding.verdict === 'review') return 'a decision by a person: the expression reads team values, and what it should read instead depends on its intent';
-  return 'a rewrite that can be computed: what to write depends on what the code is meant to do, so it is left to a person (see the suggestion)';
+  return 'a person to write the new value: no rewrite could be computed, because what to write depends on what the code is meant to do (see the suggestion)';
 }
 
 /**

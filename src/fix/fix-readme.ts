@@ -16,7 +16,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     patches.length === 0
       ? '1. Before the migration: nothing to check in the repositories (no repository patch was written).'
       : `1. Before the migration: read ${patches.map((file) => `\`${file.path}\``).join(', ')} and check that it applies (the \`--check\` half of the commands in step 5).`,
-    '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`, spec §4.3).',
+    '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`).',
     `3. After it has finished, paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
     moves.length > 0 ? '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.' : '4. No blueprint keeps its teams only in a relation to `_team`: no data to move.',
     ...applySteps(patches, where),
@@ -51,7 +51,14 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     );
   }
   if (unresolved.length > 0) {
-    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- finding \`${u.id}\`: needs ${u.missing}`), '');
+    // Named as the page and the CI log name them (resource and location), the id last to search the report.
+    const byId = new Map(report.findings.map((f) => [f.id, f]));
+    const named = (id: string) => {
+      const f = byId.get(id);
+      if (!f) return `finding \`${id}\``;
+      return f.resource.type === 'file' ? `\`${f.location}\` (finding ${id})` : `${f.resource.type} \`${f.resource.identifier}\`, \`${f.location}\` (finding ${id})`;
+    };
+    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- ${named(u.id)}: needs ${u.missing}`), '');
   }
   const readme: FixFile = { path: 'README.md', kind: 'readme', findings: [], content: lines.join('\n') };
   return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
@@ -90,11 +97,11 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
   const lines = [
     '# Moving teams out of relations to `_team`',
     '',
-    'These blueprints keep their teams only in a relation to `_team`: the migration creates no ownership for them (spec §4.3).',
+    'These blueprints keep their teams only in a relation to `_team`: the migration creates no ownership for them.',
     'Run this after the migration: the relations hold `_team` identifiers, which `$team` takes only from then on.',
     'For each blueprint, in the order of the table below: give it Direct ownership, then move the data, by one of two ways.',
     '',
-    "**In the builder** (no API calls): open the blueprint, set ownership to Direct, choose `Migrate data`, and paste the mapping from `data-migration/<blueprint>.json` (spec §4.2).",
+    "**In the builder** (no API calls): open the blueprint, set ownership to Direct, choose `Migrate data`, and paste the mapping from `data-migration/<blueprint>.json`.",
     '',
     "**By the migrations API** (the builder's operation as a request; this tool never sends it): `POST /v1/migrations` with the body in `data-migration/api/<blueprint>.json`, one per blueprint; `GET /v1/migrations?blueprint=<blueprint>&status=COMPLETED` then tells whether it ran, and the next audit reads it. From this folder, with `$PORT_TOKEN` and `$PORT_API` as below:",
     '',
@@ -105,9 +112,9 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     ),
     '```',
     '',
-    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities (spec §4.1, §8.2), each with its team taken from the relation, and its title and relations as they were read.`,
-    "The spec documents only `upsert=true` for this endpoint (§4.1), and does not say whether an upsert keeps the fields a payload leaves out. The entities' properties were not read (the snapshot holds identifier, title, team and relations only), so they are not in these files: if an upsert replaces the entity, its properties would be lost. So prefer the builder's `Migrate data` above; use these files only after checking on one entity that its properties survive, and right after the audit (a title or relation changed since would be written back).",
-    "Run from this folder, with a token in `$PORT_TOKEN` (spec 'Authentication') and the API base URL in `$PORT_API` (for example https://api.getport.io):",
+    `**By API**, for admins who script it: each file in \`bulk/\` holds at most ${BULK_LIMIT} entities, each with its team taken from the relation, and its title and relations as they were read.`,
+    "The API reference documents only `upsert=true` for this endpoint, and does not say whether an upsert keeps the fields a payload leaves out. The entities' properties were not read (the snapshot holds identifier, title, team and relations only), so they are not in these files: if an upsert replaces the entity, its properties would be lost. So prefer the builder's `Migrate data` above; use these files only after checking on one entity that its properties survive, and right after the audit (a title or relation changed since would be written back).",
+    "Run from this folder, with an API token in `$PORT_TOKEN` and the API base URL in `$PORT_API` (for example https://api.getport.io):",
     '',
     '```sh',
     ...moves.flatMap((move) =>
@@ -118,7 +125,7 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     ),
     '```',
     '',
-    `Request budget: ${requests} request(s) in all, one per file (a bulk request counts as one against the rate limit, spec §4.1), sent once: ${requests} request(s) in one 5-minute window (spec §8.3) when the org's \`x-ratelimit-limit\` allows that many, else spread over as many windows as it takes. On a 429, wait the seconds in \`x-ratelimit-reset\` (60 when absent) and send the same file again: an upsert is safe to repeat.`,
+    `Request budget: ${requests} request(s) in all, one per file (a bulk request counts as one against the rate limit), sent once: ${requests} request(s) in one 5-minute window when the org's \`x-ratelimit-limit\` allows that many, else spread over as many windows as it takes. On a 429, wait the seconds in \`x-ratelimit-reset\` (60 when absent) and send the same file again: an upsert is safe to repeat.`,
     '',
     '| blueprint | relation(s) | entities | files |',
     '|---|---|---|---|',

@@ -40,10 +40,10 @@ export async function runFixKit<R extends Report>(
   flags: FixFlags,
   jq: JqEngine | undefined,
   output: { outputs: OutputSet; runId: string },
-): Promise<{ report: R; lines: string[] }> {
+): Promise<{ report: R; lines: string[]; /** Files `--fix` changed in place. */ changed: string[] }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
-  if (flags.fixes === false && !flags.fix) return { report, lines: [] };
+  if (flags.fixes === false && !flags.fix) return { report, lines: [], changed: [] };
   const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo), dir: resolve(fixOutDir(flags)) });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
   const findings = report.findings.map((finding) => {
@@ -61,9 +61,7 @@ export async function runFixKit<R extends Report>(
     const resolved = new Set(kit.files.flatMap((file) => file.findings)).size;
     lines.push(`fix kit: ${kit.files.length} file(s) in ${summary.dir} resolve ${resolved} finding(s); ${kit.unresolved.length} breaking finding(s) left to a person (see its README.md)`);
   }
-  if (flags.fix) {
-    const written = await applyPatchedFiles(kit.patched, flags.repo);
-    lines.push(written.length > 0 ? `--fix: changed ${written.length} file(s) in place: ${written.join(', ')}` : '--fix: nothing to change in the repositories');
-  }
-  return { report: withFixes, lines };
+  const changed = flags.fix ? await applyPatchedFiles(kit.patched, flags.repo) : [];
+  if (flags.fix && changed.length === 0) lines.push('--fix: nothing to change in the repositories');
+  return { report: withFixes, lines, changed };
 }

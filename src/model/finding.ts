@@ -81,6 +81,10 @@ export type FindingDraft = Omit<Finding, 'id' | 'kind'>;
 export interface IncompleteItem {
   resource: string;
   reason: string;
+  /** A repository file that could not be read: its stable id, which a baseline entry can accept. */
+  id?: string;
+  /** Accepted in the baseline: still listed, no longer an incomplete run. */
+  accepted?: { reason: string; by: string };
 }
 
 export interface RuleError {

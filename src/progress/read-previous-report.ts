@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { CATEGORIES, RESOURCE_TYPES, type Finding } from '../model/finding.js';
 import type { AccessChange } from '../model/access.js';
@@ -8,16 +7,29 @@ import type { PreviousReport } from './compute-progress.js';
 
 export interface PreviousReportFile {
   report: PreviousReport;
-  /** The file's modification time: when the previous run wrote it (report.json carries no clock). */
-  date: string;
+  /**
+   * When the previous report's org data was read (its `run.dataReadAt`). Not the file's
+   * modification time: a copied or downloaded report would say "since today". A report written
+   * before `run` existed has no date, and progress names none.
+   */
+  date?: string;
 }
 
 /** Read `--since FILE`; anything that is not a readable impact-report/1 is one InputError line (exit 2). */
 export async function readPreviousReport(path: string): Promise<PreviousReportFile> {
   const document = await readJsonInput(path, 'previous report (--since)');
   const report = validatePreviousReport(document, path);
-  const { mtime } = await stat(path);
-  return { report, date: mtime.toISOString() };
+  const date = dataReadAtOf(document);
+  return date === undefined ? { report } : { report, date };
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
+/** `run.dataReadAt` when it is an ISO time; anything else is no date (never a wrong one). */
+export function dataReadAtOf(document: unknown): string | undefined {
+  const run = isObject(document) ? document.run : undefined;
+  const at = isObject(run) ? run.dataReadAt : undefined;
+  return typeof at === 'string' && ISO_TIME.test(at) ? at : undefined;
 }
 
 /**

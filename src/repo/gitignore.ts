@@ -40,3 +40,31 @@ function withoutTrailing(text: string, char: string): string {
   while (end > 0 && text[end - 1] === char) end--;
   return text.slice(0, end);
 }
+
+/**
+ * The patterns of a `.gitignore` in a subfolder (`dir`, relative to the scanned root, forward
+ * slashes), as fast-glob ignore patterns for the root: git applies them below their own folder.
+ */
+export function nestedGitignorePatterns(dir: string, text: string): { ignore: string[]; unsupported: string[] } {
+  const { ignore, unsupported } = gitignorePatterns(text);
+  return { ignore: ignore.map((pattern) => `${dir}/${pattern}`), unsupported };
+}
+
+/** `--ignore PATTERN` (repeatable): gitignore lines applied at the root of every scanned checkout. */
+export function cliIgnorePatterns(patterns: readonly string[]): { ignore: string[]; unsupported: string[] } {
+  return gitignorePatterns(patterns.join('\n'));
+}
+
+/** Every `.gitignore` below the root among the listed paths, read with `read`, as ignore patterns for the root. */
+export async function nestedIgnores(paths: readonly string[], read: (file: string) => Promise<string | undefined>): Promise<{ ignore: string[]; notes: string[] }> {
+  const ignore: string[] = [];
+  const notes: string[] = [];
+  for (const file of paths.filter((path) => path.endsWith('/.gitignore')).sort()) {
+    const text = await read(file);
+    if (text === undefined) continue;
+    const patterns = nestedGitignorePatterns(file.slice(0, -'/.gitignore'.length), text);
+    ignore.push(...patterns.ignore);
+    for (const line of patterns.unsupported) notes.push(`${file}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
+  }
+  return { ignore, notes };
+}

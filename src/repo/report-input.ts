@@ -23,9 +23,10 @@ export async function repositoryFindings(
   catalog: Catalog,
   note?: (line: string) => void,
   ownPaths: readonly (string | undefined)[] = [],
+  ignore: readonly string[] = [],
 ): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete'>> {
   if (dirs.length === 0) return {};
-  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined) });
+  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined), ignore });
   for (const line of scan.notes) note?.(`note: ${terminalSafe(line)}\n`);
   return { extraFindings: scan.findings, extraIncomplete: scan.incomplete };
 }

@@ -8,7 +8,7 @@ import type { FindingDraft, IncompleteItem } from '../model/finding.js';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';
 import { repoContext, type RepoContext } from './context.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
-import { gitignorePatterns } from './gitignore.js';
+import { cliIgnorePatterns, gitignorePatterns, nestedIgnores } from './gitignore.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import type { FileResource } from './file-resources.js';
@@ -59,6 +59,8 @@ export interface ScanOptions {
    * `--teams-map`): files, or directories skipped whole. Never scanned, and never mentioned.
    */
   ownPaths?: readonly string[];
+  /** `--ignore`: gitignore patterns left out of every checkout, beside its own `.gitignore` files. */
+  ignore?: readonly string[];
 }
 
 /** The `format` of the documents this tool reads and writes: they describe the org, not a repository's code. */
@@ -105,7 +107,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const scan: RepoScan = { findings: [], incomplete: [], notes: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const files: CandidateFile[] = [];
-  for (const dir of dirs) appendAll(files, (await readRepository(dir, scan, own)));
+  for (const dir of dirs) appendAll(files, await readRepository(dir, scan, own, options.ignore ?? []));
   // A blueprint written in one file holds for the resources of every other (its removed relations,
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
@@ -179,7 +181,7 @@ export function displayRoot(dir: string): string {
   return posix.normalize(root).replace(/\/+$/, '').replace(/^\.$/, '');
 }
 
-async function readRepository(dir: string, scan: RepoScan, own: readonly string[]): Promise<CandidateFile[]> {
+async function readRepository(dir: string, scan: RepoScan, own: readonly string[], ignored: readonly string[]): Promise<CandidateFile[]> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -194,6 +196,9 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
   const prefix = displayRoot(dir);
   const ignore = [...DEFAULT_IGNORE];
+  const asked = cliIgnorePatterns(ignored);
+  ignore.push(...asked.ignore);
+  if (asked.unsupported.length > 0) throw new InputError(`--ignore ${asked.unsupported[0]}: a negated pattern leaves nothing out; give the paths to skip`);
   const gitignore = await readOptional(join(root, '.gitignore'), posix.join(prefix, '.gitignore'), scan);
   if (gitignore !== undefined) {
     const patterns = gitignorePatterns(gitignore);
@@ -202,7 +207,16 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   }
   // Symbolic links are listed (not followed) so readCandidate can check where each one points.
   const unlisted: string[] = [];
-  const entries = await fg('**/*', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore, fs: { readdir: listingOrNothing(unlisted) } });
+  const list = () => fg('**/*', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore, fs: { readdir: listingOrNothing(unlisted) } });
+  let entries = await list();
+  // `.gitignore` files in subfolders apply below their folder: listed once more without what they leave out.
+  const nested = await nestedIgnores(entries.map((entry) => entry.path), (file) => readOptional(join(root, file), posix.join(prefix, file), scan));
+  for (const note of nested.notes) scan.notes.push(posix.join(prefix, note));
+  if (nested.ignore.length > 0) {
+    ignore.push(...nested.ignore);
+    unlisted.length = 0;
+    entries = await list();
+  }
   for (const folder of unlisted.sort()) {
     const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });

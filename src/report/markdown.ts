@@ -32,6 +32,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
   if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
   if (report.verified) out.push(`${report.verified.length} team reference(s) checked and fine (nothing to do): see report.json \`verified\`.`, '');
+  // What to do first, before any count: the step summary is read top down, and wide tables scroll.
+  out.push(...topItems(findings, failing, meta), ...savedReport(meta));
 
   out.push('| kind | findings | accepted | failing the gate |', '|---|--:|--:|--:|');
   for (const kind of ['automatic', 'manual'] as const satisfies readonly FindingKind[]) {
@@ -56,7 +58,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   if (report.access !== undefined) out.push(`**Access:** ${cell(accessSummaryLine(report.access))} (see report.json \`access\`).`, '');
   out.push(...impactLines(report));
 
-  out.push(...verdictTable(findings), ...topItems(findings, failing, meta), ...savedReport(meta));
+  out.push(...verdictTable(findings));
 
   if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
@@ -124,12 +126,12 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
   const out = ['### Top manual items', ''];
   if (top.length === 0) return [...out, 'No manual item is left to do: each is accepted in the baseline or judged unaffected.', ''];
-  out.push('| # | verdict | fails the gate | category | resource | location | write instead |', '|--:|---|---|---|---|---|---|');
+  // Four columns, the value to write last and whole enough to copy: seven columns pushed it off a CI page.
+  out.push('| # | verdict | where | write instead |', '|--:|---|---|---|');
   top.slice(0, limit).forEach((f, index) => {
-    const resource = `${f.resource.type} ${f.resource.identifier}`;
-    out.push(
-      `| ${index + 1} | ${f.verdict ?? 'no verdict'} | ${failing(f) ? 'yes' : 'no'} | ${cell(f.category)} | ${cell(resource)} | ${cell(f.location)} | ${writeInstead(f)} |`,
-    );
+    const where = f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`;
+    const verdict = `${f.verdict ?? 'no verdict'}${failing(f) ? ', fails the gate' : ''}`;
+    out.push(`| ${index + 1} | ${verdict} | ${cell(where)} | ${writeInstead(f)} |`);
   });
   out.push('');
   if (top.length > limit) out.push(`…and ${top.length - limit} more: see report.json or index.html.`, '');

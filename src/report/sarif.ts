@@ -15,6 +15,8 @@ export interface SarifMeta {
    * rejects a whole upload when one result has no artifact location.
    */
   orgArtifactUri?: string;
+  /** The line in that file where each org finding's resource is named (src/report/snapshot-lines.ts). */
+  orgLineOf?: (finding: Finding) => number;
 }
 
 const TOOL_NAME = 'teams-migration-audit';
@@ -46,6 +48,9 @@ const FILE_LOCATION = /^([\s\S]*?)(?::(\d+))?$/;
 export function renderSarif(report: Report, meta: SarifMeta): string {
   const policy = policyOf(report);
   const findings = [...report.findings].sort(compareFindings);
+  // Every result has a file: repository findings have theirs, org findings the snapshot they were read from.
+  const placed = findings.filter((finding) => finding.resource.type === 'file' || meta.orgArtifactUri !== undefined);
+  const unplaced = findings.filter((finding) => finding.resource.type !== 'file' && meta.orgArtifactUri === undefined);
   const log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -61,13 +66,18 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
         invocations: [
           {
             executionSuccessful: report.incomplete.length === 0,
-            toolExecutionNotifications: report.incomplete.map((item) => ({
-              level: 'error',
-              message: { text: messageText(`Could not be read: ${item.resource}: ${item.reason}`) },
-            })),
+            toolExecutionNotifications: [
+              ...report.incomplete.map((item) => ({
+                level: 'error',
+                message: { text: messageText(`Could not be read: ${item.resource}: ${item.reason}`) },
+              })),
+              ...(unplaced.length > 0
+                ? [{ level: 'note', message: { text: `${unplaced.length} finding(s) about the org read live have no place in a file, so they are not results here (code scanning rejects those): report.json, summary.md and the JUnit report list them.` } }]
+                : []),
+            ],
           },
         ],
-        results: findings.map((finding) => withAccess(sarifResult(finding, failsGate(finding, policy), meta), report.access)),
+        results: placed.map((finding) => withAccess(sarifResult(finding, failsGate(finding, policy), meta), report.access)),
         properties: {
           organization: report.organization,
           ...(report.gate ? { gate: report.gate } : {}),
@@ -150,7 +160,9 @@ function fileLocation(location: string) {
 function orgLocation(finding: Finding, meta: SarifMeta) {
   const { type, identifier } = finding.resource;
   return {
-    ...(meta.orgArtifactUri !== undefined ? { physicalLocation: { artifactLocation: { uri: toUri(meta.orgArtifactUri) } } } : {}),
+    ...(meta.orgArtifactUri !== undefined
+      ? { physicalLocation: { artifactLocation: { uri: toUri(meta.orgArtifactUri) }, region: { startLine: Math.max(1, meta.orgLineOf?.(finding) ?? 1) } } }
+      : {}),
     logicalLocations: [
       {
         name: identifier,

@@ -49,3 +49,22 @@ export function serviceUrl(base: string, resource: ResourceRef): string {
       return '';
   }
 }
+
+/**
+ * The link's words: "Open in the service" only where the address is the resource's own page; a
+ * list page says which list, so nobody expects to land on the resource itself.
+ */
+export function serviceLinkLabel(resource: ResourceRef): string {
+  switch (resource.type) {
+    case 'blueprint':
+    case 'scorecard':
+      return 'Open the data model';
+    case 'automation':
+      return 'Open the automations';
+    case 'integration':
+    case 'webhook':
+      return 'Open the data sources';
+    default:
+      return 'Open in the service';
+  }
+}

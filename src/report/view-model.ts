@@ -3,7 +3,7 @@ import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
 import { impactSentence, impactWeight } from './impact-text.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
-import { serviceUrl } from './service-links.js';
+import { serviceLinkLabel, serviceUrl } from './service-links.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 
@@ -42,6 +42,8 @@ export interface ClientFinding {
   accepted: { reason: string; by: string } | null;
   /** Where the resource is edited in the service; empty for repository files or without an app address. */
   serviceUrl: string;
+  /** The link's words: the resource's own page, or which list page it opens. */
+  serviceLabel: string;
   /** Whether the rewrite was checked (jq compiled it, or it is JSON that parses): only then is it offered to copy. */
   copyable: boolean;
   /** `<type> <identifier>` as a baseline entry names its resource. */
@@ -138,20 +140,25 @@ export interface ReportView {
   organization: { id: string; name: string };
   generatedAt: string;
   generatedAtLabel: string;
+  /** When the org data judged was read (report.run.dataReadAt); empty when the report has none. */
+  dataReadAt: string;
+  dataReadAtLabel: string;
   source: string;
   /** report.run.id: the same on every file of one run's outputs. */
   runId: string;
   total: number;
   manual: number;
   gate: GateView;
+  /** One line of counts under the gate: manual work by verdict, then the rest. */
   cards: CardView[];
-  verdictCards: CardView[];
   chart: { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] };
   incomplete: { resource: string; reason: string }[];
   hasIncomplete: boolean;
+  incompleteHeading: string;
   /** report.notes: input values of an unexpected shape, read as far as understood. */
   notes: string[];
   hasNotes: boolean;
+  notesHeading: string;
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
@@ -190,6 +197,9 @@ const TIERS = [
   { id: 'rest', heading: 'Unaffected', verdicts: ['unaffected'] },
 ] as const;
 
+/** A verdict after a count, in words that need no agreement with it. */
+const COUNT_WORDS = { breaks: 'breaking', review: 'to review', none: 'without a verdict', unaffected: 'unaffected' } as const;
+
 /** Chart and legend order; each colour means one verdict (or, in grey, automatic) and nothing else. */
 const CHART_VERDICTS = ['breaks', 'review', 'none', 'unaffected'] as const;
 
@@ -203,8 +213,6 @@ const MIN_SEGMENT = 4;
 /** Every key the template and the page's script read is filled here; the template holds no logic. */
 export function buildReportView(report: Report, meta: RenderMeta): ReportView {
   const findings = report.findings;
-  const count = (predicate: (f: Finding) => boolean) => findings.filter(predicate).length;
-  const files = count(isFileFinding);
   const client = clientData(report, meta.appUrl ?? '');
   const sectionCount = (id: SectionId) =>
     client.sections.find((s) => s.id === id)?.groups.reduce((sum, g) => sum + g.items.length, 0) ?? 0;
@@ -213,31 +221,24 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     organization: report.organization,
     generatedAt: meta.generatedAt,
     generatedAtLabel: timeLabel(meta.generatedAt),
+    dataReadAt: report.run?.dataReadAt ?? '',
+    dataReadAtLabel: report.run?.dataReadAt ? timeLabel(report.run.dataReadAt) : '',
     source: meta.source,
     runId: report.run?.id ?? '',
     total: findings.length,
     manual: report.summary.manual,
     gate: gateView(report),
-    cards: [
-      { value: report.summary.manual, label: 'manual items', href: '#kind=manual', tone: 'manual' },
-      { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
-      { value: files, label: 'in your repositories', href: '#type=file', tone: 'neutral' },
-      { value: count((f) => f.accepted !== undefined), label: 'accepted in the baseline', href: '', tone: 'neutral' },
-    ]
-      // Repository and baseline cards only when a repository was scanned or a baseline applied.
-      .filter((card, index) => index < 2 || card.value > 0),
-    verdictCards: CHART_VERDICTS.map((verdict) => ({
-      // Unaffected references are `verified`, not findings (contracts.md §3.3): the card counts and opens those.
-      value: verdict === 'unaffected' ? (report.verified?.length ?? 0) : count((f) => f.kind === 'manual' && (f.verdict ?? 'none') === verdict),
-      label: verdict === 'unaffected' ? 'checked, nothing to do' : VERDICT_LABELS[verdict].toLowerCase(),
-      href: verdict === 'unaffected' ? '#verified-h' : `#kind=manual&verdict=${verdict}`,
-      tone: verdict,
-    })).filter((card) => card.value > 0 || card.tone !== 'none'),
+    cards: countCards(report),
     chart: chartView(report),
-    incomplete: report.incomplete,
+    incomplete: report.incomplete.map((item) => ({
+      resource: item.resource,
+      reason: item.accepted ? `${item.reason} (accepted in the baseline: ${item.accepted.reason}, by ${item.accepted.by})` : item.reason,
+    })),
     hasIncomplete: report.incomplete.length > 0,
+    incompleteHeading: incompleteHeading(report),
     notes: report.notes ?? [],
     hasNotes: (report.notes ?? []).length > 0,
+    notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')}: values of an unexpected shape`,
     filters: {
       categories: CATEGORIES.filter((c) => findings.some((f) => f.category === c)).map((c) => ({ value: c, label: CATEGORY_DOCS[c].title })),
       types: RESOURCE_TYPES.filter((t) => findings.some((f) => f.resource.type === t)).map((t) => ({ value: t, label: t })),
@@ -254,6 +255,42 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     access: { ...accessView(report), hasDetails: accessView(report).details.length > 0 },
     after: buildAfterMigrationView(report),
   };
+}
+
+/**
+ * The counts line: manual work by verdict first (each a filter), then what needs nothing, the
+ * repository files and the baseline. Zero counts are left out, except the two kinds.
+ */
+function countCards(report: Report): CardView[] {
+  const findings = report.findings;
+  const count = (predicate: (f: Finding) => boolean) => findings.filter(predicate).length;
+  const manualWith = (verdict: Verdict | 'none') => count((f) => f.kind === 'manual' && (f.verdict ?? 'none') === verdict);
+  const cards: CardView[] = [
+    { value: report.summary.manual, label: 'manual items', href: '#kind=manual', tone: 'manual' },
+    { value: manualWith('breaks'), label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
+    { value: manualWith('review'), label: 'to review', href: '#kind=manual&verdict=review', tone: 'review' },
+    { value: manualWith('none'), label: 'without a verdict', href: '#kind=manual&verdict=none', tone: 'none' },
+    // Unaffected references are `verified`, not findings (contracts.md §3.3): the card opens that list.
+    { value: report.verified?.length ?? 0, label: 'checked, nothing to do', href: '#verified-h', tone: 'unaffected' },
+    { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
+    { value: count(isFileFinding), label: 'in your repositories', href: '#type=file', tone: 'neutral' },
+    { value: count((f) => f.accepted !== undefined), label: 'accepted in the baseline', href: '', tone: 'neutral' },
+  ];
+  return cards.filter((card) => card.value > 0 || card.tone === 'manual' || card.tone === 'automatic');
+}
+
+/** Unread items make the report incomplete; unreadable files accepted in the baseline are only named. */
+function incompleteHeading(report: Report): string {
+  const open = report.incomplete.filter((item) => item.accepted === undefined).length;
+  const accepted = report.incomplete.length - open;
+  const acceptedText = `${plural(accepted, 'unreadable file', 'unreadable files')} accepted in the baseline`;
+  if (open === 0) return `Not read: ${acceptedText}`;
+  return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
+}
+
+/** "1 item", "3 items": counts in headings agree with their noun. */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function isFileFinding(finding: Finding): boolean {
@@ -352,6 +389,7 @@ function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'f
     note: finding.note ?? '',
     accepted: finding.accepted ? { reason: finding.accepted.reason, by: finding.accepted.by } : null,
     serviceUrl: appUrl ? serviceUrl(appUrl, finding.resource) : '',
+    serviceLabel: serviceLinkLabel(finding.resource),
     copyable: rewriteChecked(finding),
     resourceLabel: `${finding.resource.type} ${finding.resource.identifier}`,
   };
@@ -397,7 +435,8 @@ function chartView(report: Report): ReportView['chart'] {
     .filter((row) => CATEGORY_DOCS[row.category].kind === 'manual')
     .sort((a, b) => b.findings.filter((f) => f.verdict === 'breaks').length - a.findings.filter((f) => f.verdict === 'breaks').length);
   const automatic = report.findings.filter((f) => f.kind === 'automatic');
-  const max = Math.max(1, automatic.length, ...manualRows.map((row) => row.findings.length));
+  // One scale for every bar, the total included: a bar's length compares with every other bar's.
+  const max = Math.max(1, manual.length, automatic.length, ...manualRows.map((row) => row.findings.length));
 
   const bar = (label: string, href: string, findings: readonly Finding[], automatic: boolean, scale: number, filter: string): ChartBarView => {
     const parts = automatic
@@ -415,12 +454,8 @@ function chartView(report: Report): ReportView['chart'] {
       x += width;
       return segment;
     });
-    // Verbs agree with the count: "1 breaks", "3 break"; "1 needs review", "5 need review".
-    const word = (part: { count: number; label: string }) => {
-      const label = part.label.toLowerCase();
-      return part.count === 1 ? label : label.replace(/^breaks$/, 'break').replace(/^needs /, 'need ');
-    };
-    const detail = automatic ? 'automatic' : parts.map((part) => `${part.count} ${word(part)}`).join(', ');
+    // Words that read the same for any count ("1 breaking", "3 breaking"), unlike "1 breaks".
+    const detail = automatic ? 'automatic' : parts.map((part) => `${part.count} ${COUNT_WORDS[part.tone as keyof typeof COUNT_WORDS]}`).join(', ');
     return { href, label, count: findings.length, tone: automatic ? 'automatic' : 'manual', detail, segments };
   };
 
@@ -436,7 +471,7 @@ function chartView(report: Report): ReportView['chart'] {
   return {
     shown: rows.length > 0,
     legend,
-    total: bar('All manual work', '#kind=manual', manual, false, Math.max(1, manual.length), 'kind=manual&'),
+    total: bar('All manual work', '#kind=manual', manual, false, max, 'kind=manual&'),
     bars: [
       ...manualRows.map((row) => bar(CATEGORY_DOCS[row.category].title, `#category=${row.category}`, row.findings, false, max, `category=${row.category}&`)),
       // The automatic part is one grey row: nothing to do there, so it takes no more room than that.

@@ -54,7 +54,7 @@ const MAX_CONCURRENCY = 32;
 export const NO_SOURCE_HINT =
   'no org to analyze: pass --snapshot FILE (an org-snapshot/1 file) or --repo DIR, or reach the live API with ' +
   'PORT_TOKEN, or PORT_CLIENT_ID and PORT_CLIENT_SECRET, or --config FILE (the reference script\'s config.json); ' +
-  'try the bundled demo with `npm start`';
+  'try the bundled demo: `teams-migration-audit analyze --demo`';
 
 /** The source options shared by `analyze` and `snapshot`. */
 export function addSourceOptions(command: Command): Command {

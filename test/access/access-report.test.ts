@@ -38,7 +38,7 @@ describe('report.access in JSON, Markdown and SARIF', () => {
   });
 
   it('SARIF: the finding that changes access counts the people in its message and properties', () => {
-    const sarif = JSON.parse(renderSarif(report, { toolVersion: '0.0.0' })) as {
+    const sarif = JSON.parse(renderSarif(report, { toolVersion: '0.0.0', orgArtifactUri: 'org.json' })) as {
       runs: { results: { message: { text: string }; partialFingerprints: Record<string, string>; properties: Record<string, unknown> }[]; properties: Record<string, unknown> }[];
     };
     const deploy = report.access?.find((e) => e.resource.identifier === 'deploy' && e.permission === 'execute');
@@ -56,7 +56,7 @@ describe('report.access in JSON, Markdown and SARIF', () => {
   it('a report without users says nothing about access', () => {
     const { access: _access, ...plain } = report;
     expect(renderMarkdown(plain)).not.toContain('**Access:**');
-    const sarif = renderSarif(plain, { toolVersion: '0.0.0' });
+    const sarif = renderSarif(plain, { toolVersion: '0.0.0', orgArtifactUri: 'org.json' });
     expect(sarif).not.toContain('accessSummary');
     expect(sarif).not.toContain(' Access: ');
     expect(sarif).not.toContain('"access"');

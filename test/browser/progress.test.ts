@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -25,8 +25,9 @@ describe.skipIf(!hasChromium)('progress since a previous report, in Chromium', (
     const before = await runCliCaptured(['analyze', 'fixtures/migration-before.json', '--out', join(out, 'before'), '--format', 'json', '--quiet']);
     expect(before.code).toBe(1);
     const previous = join(out, 'previous-report.json');
-    writeFileSync(previous, readFileSync(join(out, 'before', 'report.json')));
-    utimesSync(previous, new Date('2026-01-01T09:00:00Z'), new Date('2026-01-01T09:00:00Z'));
+    // Its org data read on 2026-01-01 (run.dataReadAt), whenever the file was copied.
+    const beforeReport = JSON.parse(readFileSync(join(out, 'before', 'report.json'), 'utf8')) as Report;
+    writeFileSync(previous, JSON.stringify({ ...beforeReport, run: { dataReadAt: '2026-01-01T09:00:00.000Z' } }));
     const after = await runCliCaptured(['analyze', 'fixtures/migration-after.json', '--since', previous, '--out', join(out, 'after'), '--quiet']);
     expect(after.code).toBe(1);
     report = JSON.parse(readFileSync(join(out, 'after', 'report.json'), 'utf8')) as Report;

@@ -72,13 +72,34 @@ describe('analyze writes the fix kit', () => {
     writeFileSync(teams, `${readFileSync('fixtures/repo-teams.yaml', 'utf8')}Data Science: data_science\n`);
     const out = tmp();
     const first = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json', '--fix']);
-    expect(first.stderr).toMatch(/--fix: changed \d+ file\(s\) in place/);
+    expect(first.stderr).toMatch(/--fix: changed \d+ file\(s\) in place: .*; \d+ finding\(s\) in files fixed, \d+ remain/);
     expect(existsSync(join(out, 'fixes', 'repo.patch'))).toBe(true);
     expect(readFileSync(join(repo, 'terraform/versions.tf'), 'utf8')).toContain('version = "~> 2.2"');
+    // The run that fixed reports what remains: what it fixed is neither counted nor gated.
+    const afterFix = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(afterFix.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks' && !f.reason.includes('written for team identifiers')).map((f) => f.location)).toEqual([]);
+    const [, fixedCount, remain] = /(\d+) finding\(s\) in files fixed, (\d+) remain/.exec(first.stderr)!;
+    expect(Number(fixedCount)).toBeGreaterThan(0);
+    expect(afterFix.findings.filter((f) => f.resource.type === 'file').length).toBeGreaterThanOrEqual(Number(remain));
+    expect(afterFix.fixes?.files.length).toBeGreaterThan(0);
+    // And it is what a fresh run sees.
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json']);
     const second = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     // Issue 21: before the migration, a line now written for identifiers starts matching only afterwards.
     expect(second.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks' && !f.reason.includes('written for team identifiers')).map((f) => f.location)).toEqual([]);
+    expect(second.findings.map((f) => f.id).sort()).toEqual(afterFix.findings.map((f) => f.id).sort());
+    expect(second.summary).toEqual(afterFix.summary);
+  });
+
+  it('the kit README names what it leaves to a person by resource and location, in words, citing no spec a user lacks', async () => {
+    const out = tmp();
+    await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', out, '--fail-on', 'none', '--format', 'json']);
+    const readme = readFileSync(join(out, 'fixes', 'README.md'), 'utf8');
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    const left = readme.slice(readme.indexOf('## Not in the kit')).split('\n').filter((line) => line.startsWith('- '));
+    expect(left.length).toBe(report.fixes?.unresolved?.length);
+    for (const line of left) expect(line).toMatch(/^- (blueprint|action|automation|page|integration|webhook|scorecard) `[^`]+`, `[^`]+` \(finding [0-9a-f]{16}\): needs /);
+    expect(readme).not.toMatch(/§|can be computed/);
   });
 
   it('--fix without --repo is a usage error', async () => {

@@ -62,7 +62,8 @@ export function withoutFetchNotes(reportText: string): unknown {
   // Bulk payloads need every entity of a relation-ownership blueprint, which a live run does not read
   // (the kit's README says so); a file holds them. Everything else of the kit must match.
   if (report.fixes) report.fixes.files = report.fixes.files.filter((file) => file.kind !== 'bulk-upsert');
-  // The run id digests what each run read, and a live run reads fewer entities than the file holds.
+  // The run id digests what each run read (a live run reads fewer entities than the file holds), and
+  // when the data was read differs between a live read and a file by definition.
   delete report.run;
   return report;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,11 +22,17 @@ async function analyzeTo(name: string, snapshot: string, extra: string[] = []): 
   return { ...run, json, report: JSON.parse(json) as Report, md: readFileSync(join(out, 'summary.md'), 'utf8') };
 }
 
-/** The previous report as an admin keeps it: a file whose modification time is the day it was written. */
+/** The previous report as an admin keeps it, its org data read on SINCE_DATE (report.run.dataReadAt); copied today. */
 function previousReportFile(json: string, name: string): string {
   const path = join(work, name);
-  writeFileSync(path, json);
-  utimesSync(path, SINCE_DATE, SINCE_DATE);
+  let text = json;
+  try {
+    text = JSON.stringify({ ...(JSON.parse(json) as object), run: { dataReadAt: SINCE_DATE.toISOString() } });
+  } catch (error) {
+    // A file that is no JSON stays as it is: the refusal is what is tested.
+    if (!(error instanceof SyntaxError)) throw error;
+  }
+  writeFileSync(path, text);
   return path;
 }
 

@@ -107,7 +107,7 @@ describe('control characters in org and file text', () => {
     const xml = renderJunit(report);
     expect(xml).not.toMatch(RAW_CONTROL);
     expect(xml).toContain(`rewrite: ${SHOWN}`);
-    const sarif = renderSarif(report, { toolVersion: '0.0.0' });
+    const sarif = renderSarif(report, { toolVersion: '0.0.0', orgArtifactUri: 'org.json' });
     expect(sarif).not.toMatch(RAW_CONTROL);
     const results = (JSON.parse(sarif) as { runs: { results: { message: { text: string }; properties: { rewrite?: string } }[] }[] }).runs[0]!.results;
     const hostile = results.find((r) => r.properties.rewrite === HOSTILE);

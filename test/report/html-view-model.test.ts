@@ -76,10 +76,10 @@ describe('buildReportView', () => {
     expect(direct).toMatchObject({ beforeLabel: 'Ownership before', afterLabel: 'Ownership after', rewrite: '{"ownership":{"type":"Direct"}}' });
     const breaks = golden.findings.filter((f) => f.verdict === 'breaks').length;
     expect(breaks).toBeGreaterThan(0);
-    expect(view.verdictCards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
+    expect(view.cards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
     // Unaffected references are verified, not findings: no filter for them, and their card counts `verified`.
     expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'none']);
-    expect(view.verdictCards.find((c) => c.tone === 'unaffected')).toMatchObject({ value: golden.verified?.length, href: '#verified-h' });
+    expect(view.cards.find((c) => c.tone === 'unaffected')).toMatchObject({ value: golden.verified?.length, href: '#verified-h' });
     expect(golden.verified?.length).toBeGreaterThan(0);
   });
 
@@ -104,10 +104,15 @@ describe('buildReportView', () => {
     expect(buildReportView(reportOf([]), { ...meta, generatedAt: 'yesterday' }).generatedAtLabel).toBe('yesterday');
   });
 
-  it('scales chart bars to the largest category, stacks them by verdict, and keeps tiny segments visible', () => {
+  it('draws every bar, the total included, on one scale, stacks them by verdict, and keeps tiny segments visible', () => {
     const view = buildReportView(syntheticReport(1300), meta);
-    const widths = view.chart.bars.map((b) => b.segments.reduce((sum, s) => sum + s.width, 0));
-    expect(Math.max(...widths)).toBeGreaterThanOrEqual(1000);
+    const width = (b: { segments: { width: number }[] }) => b.segments.reduce((sum, s) => sum + s.width, 0);
+    const all = [view.chart.total, ...view.chart.bars];
+    const longest = all.reduce((a, b) => (b.count > a.count ? b : a));
+    expect(width(longest)).toBeGreaterThanOrEqual(1000 - longest.segments.length);
+    // One scale: a bar's length is its count over the longest bar's count (rounding and the 4-unit minimum aside).
+    for (const bar of all) expect(Math.abs(width(bar) - (bar.count / longest.count) * 1000), bar.label).toBeLessThanOrEqual(4 * bar.segments.length);
+    expect(width(view.chart.bars[0]!)).toBeLessThan(width(view.chart.total));
     expect(Math.min(...view.chart.bars.flatMap((b) => b.segments.map((s) => s.width)))).toBeGreaterThanOrEqual(4);
     expect(view.chart.bars.reduce((sum, b) => sum + b.count, 0)).toBe(1300);
     expect(view.chart.bars.filter((b) => b.tone === 'automatic').map((b) => b.href)).toEqual(['#kind=automatic']);

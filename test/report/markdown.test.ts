@@ -36,7 +36,10 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(report, { topItems: 3 });
     const rows = md.split('\n').filter((line) => /^\| [0-9]+ \|/.test(line));
     expect(rows).toHaveLength(3);
-    expect(rows.every((row) => row.includes('| breaks |'))).toBe(true);
+    expect(rows.every((row) => /\| breaks(, fails the gate)? \|/.test(row))).toBe(true);
+    // Four columns, and the items come before the count tables.
+    expect(rows.every((row) => row.split(' | ').length === 4)).toBe(true);
+    expect(md.indexOf('### Top manual items')).toBeLessThan(md.indexOf('| kind | findings |'));
     const failingManual = report.findings.filter((f) => f.kind === 'manual' && f.verdict !== 'unaffected').length;
     expect(md).toContain(`…and ${failingManual - 3} more`);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createBaseline } from '../../src/baseline/baseline.js';
 import { gateReport } from '../../src/gate-run.js';
 import { CATEGORY_DOCS } from '../../src/model/category-docs.js';
-import { CATEGORIES, type Report } from '../../src/model/finding.js';
+import { CATEGORIES, type Finding, type Report } from '../../src/model/finding.js';
 import { FINGERPRINT_KEY, renderSarif, sarifLevel } from '../../src/report/sarif.js';
 import { demoReport, FILE_FINDING } from '../ci/helpers.js';
 import { validate } from '../ci/json-schema.js';
@@ -33,8 +33,9 @@ async function gatedDemo(accept = 0): Promise<Report> {
   return (await gateReport(report, { failOn: 'manual' }, baseline, {})).report;
 }
 
-const sarifOf = (report: Report, orgArtifactUri?: string): SarifLog =>
-  JSON.parse(renderSarif(report, orgArtifactUri === undefined ? { toolVersion: '9.9.9' } : { toolVersion: '9.9.9', orgArtifactUri })) as SarifLog;
+/** Org findings are results only when placed in a file: by default the snapshot `org.json`. */
+const sarifOf = (report: Report, orgArtifactUri: string | null = 'org.json', orgLineOf?: (f: Finding) => number): SarifLog =>
+  JSON.parse(renderSarif(report, orgArtifactUri === null ? { toolVersion: '9.9.9' } : { toolVersion: '9.9.9', orgArtifactUri, ...(orgLineOf && { orgLineOf }) })) as SarifLog;
 
 describe('renderSarif', () => {
   it('validates against the shipped SARIF 2.1.0 schema, with and without an org artifact', async () => {
@@ -78,16 +79,18 @@ describe('renderSarif', () => {
     expect(file?.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: 'infra/port%20blueprints.tf' }, region: { startLine: 12 } } }]);
   });
 
-  it('gives org findings a logical location, and the snapshot as artifact when it is in the repository', async () => {
+  it('gives org findings a logical location, and the snapshot as artifact at their line; without a file they are no results', async () => {
     const report = await gatedDemo();
     const finding = report.findings.find((f) => f.resource.type === 'page');
     const pick = (log: SarifLog) => log.runs[0]?.results.find((r) => r.partialFingerprints[FINGERPRINT_KEY] === finding?.id);
     const logical = { name: finding?.resource.identifier, fullyQualifiedName: `page/${finding?.resource.identifier}/${finding?.location}`, kind: 'resource' };
-    const bare = pick(sarifOf(report));
-    expect(bare?.locations[0]?.physicalLocation).toBeUndefined();
-    expect(bare?.locations[0]?.logicalLocations?.[0]).toMatchObject(logical);
-    const anchored = pick(sarifOf(report, 'ci/org-snapshot.json'));
-    expect(anchored?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: 'ci/org-snapshot.json' } });
+    // Code scanning rejects a whole upload when one result has no file: a live read's org findings are left out, and counted.
+    const bare = sarifOf(report, null);
+    expect(bare.runs[0]?.results.filter((r) => r.locations[0]?.physicalLocation === undefined)).toEqual([]);
+    expect(bare.runs[0]?.results.length).toBe(report.findings.filter((f) => f.resource.type === 'file').length);
+    const anchored = pick(sarifOf(report, 'ci/org-snapshot.json', () => 42));
+    expect(anchored?.locations[0]?.logicalLocations?.[0]).toMatchObject(logical);
+    expect(anchored?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: 'ci/org-snapshot.json' }, region: { startLine: 42 } });
     expect(anchored?.message.text).toContain(`page ${finding?.resource.identifier}`);
   });
 
@@ -118,6 +121,6 @@ describe('renderSarif', () => {
   it('is the same text for the same report, and sorted even when the input is not', async () => {
     const report = await gatedDemo(1);
     const shuffled = { ...report, findings: [...report.findings].reverse() };
-    expect(renderSarif(shuffled, { toolVersion: '1' })).toBe(renderSarif(report, { toolVersion: '1' }));
+    expect(renderSarif(shuffled, { toolVersion: '1', orgArtifactUri: 'org.json' })).toBe(renderSarif(report, { toolVersion: '1', orgArtifactUri: 'org.json' }));
   });
 });

@@ -32,7 +32,7 @@ describe('scorecard-rule and mirror-property in the reports', () => {
   });
 
   it('SARIF: rule metadata for both, and the scorecard result points at its rule', () => {
-    const log = JSON.parse(renderSarif(golden, { toolVersion: '0.0.0-test' })) as {
+    const log = JSON.parse(renderSarif(golden, { toolVersion: '0.0.0-test', orgArtifactUri: 'org.json' })) as {
       runs: [{ tool: { driver: { rules: { id: string; help: { text: string } }[] } }; results: { ruleId: string; ruleIndex: number; partialFingerprints: Record<string, string> }[] }];
     };
     const rules = log.runs[0].tool.driver.rules;

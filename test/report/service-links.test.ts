@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appBaseUrl, serviceUrl } from '../../src/report/service-links.js';
+import { appBaseUrl, serviceLinkLabel, serviceUrl } from '../../src/report/service-links.js';
 
 describe('Open in the service', () => {
   it('takes the app from --app-url, else beside --api-url, else the region (eu by default)', () => {
@@ -19,5 +19,14 @@ describe('Open in the service', () => {
     expect(serviceUrl(base, { type: 'integration', identifier: 'github' })).toBe('https://app.getport.io/settings/data-sources');
     expect(serviceUrl(base, { type: 'automation', identifier: 'a' })).toBe('https://app.getport.io/settings/automations');
     expect(serviceUrl(base, { type: 'file', identifier: 'main.tf' })).toBe('');
+  });
+
+  it('says "Open in the service" only where the link is the resource\'s own page, and which list page otherwise', () => {
+    expect(serviceLinkLabel({ type: 'action', identifier: 'a' })).toBe('Open in the service');
+    expect(serviceLinkLabel({ type: 'page', identifier: 'p' })).toBe('Open in the service');
+    expect(serviceLinkLabel({ type: 'blueprint', identifier: 'b' })).toBe('Open the data model');
+    expect(serviceLinkLabel({ type: 'scorecard', identifier: 'b/s' })).toBe('Open the data model');
+    expect(serviceLinkLabel({ type: 'automation', identifier: 'a' })).toBe('Open the automations');
+    expect(serviceLinkLabel({ type: 'webhook', identifier: 'w' })).toBe('Open the data sources');
   });
 });

@@ -25,7 +25,7 @@ describe('verified references in every output', () => {
   });
 
   it('SARIF and JUnit carry one result or testcase per finding and none for a verified reference', () => {
-    const sarif = JSON.parse(renderSarif(report, { toolVersion: '0.0.0' })) as { runs: { results: { partialFingerprints: Record<string, string> }[] }[] };
+    const sarif = JSON.parse(renderSarif(report, { toolVersion: '0.0.0', orgArtifactUri: 'org.json' })) as { runs: { results: { partialFingerprints: Record<string, string> }[] }[] };
     const fingerprints = sarif.runs[0]!.results.map((r) => Object.values(r.partialFingerprints)[0]);
     expect(fingerprints).toHaveLength(report.findings.length);
     for (const finding of verified) expect(fingerprints).not.toContain(finding.id);

@@ -281,8 +281,8 @@ export function withUserImpact(findings: readonly Finding[], access: readonly Ac
 }
 
 /** Ours: condition runs per jq request when each site runs on its own users (engine time limit, as BATCH_EVALUATIONS). */
-const SPLIT_BATCH_EVALUATIONS = 40_000;
-const SPLIT_BATCH_CHARS = 64 * 1024;
+const SPLIT_BATCH_EVALUATIONS = 8_000;
+const SPLIT_BATCH_CHARS = 32 * 1024;
 
 /** A part of a condition that reads no team value: only `.user.email`, `.user.roles` (or the run's user's). */
 function readsNoTeam(text: string): boolean {

@@ -87,18 +87,24 @@ export function classifyExpression(jq: JqEngine, expression: string, spec: Conte
   return classifyPair(jq, expression, expression, spec, options);
 }
 
-const inputCache = new Map<string, JsonValue[]>();
-/** Ours: contexts kept for reuse; thousands of expressions share a few hundred. */
+/**
+ * The same objects for the same contexts: the engine writes each one's JSON text once. Per team
+ * directory, since the "every team at once" context is the org's own: two orgs analysed in one
+ * process must never share it.
+ */
+const inputCaches = new WeakMap<TeamDirectory, Map<string, JsonValue[]>>();
+/** Ours: contexts kept for reuse per org; thousands of expressions share a few hundred. */
 const MAX_CACHED = 5_000;
 
-/** The same objects for the same contexts: the engine writes each one's JSON text once. */
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
+  let cache = inputCaches.get(spec.directory);
+  if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
   const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], world, cases.length]);
-  let inputs = inputCache.get(key);
+  let inputs = cache.get(key);
   if (!inputs) {
-    if (inputCache.size >= MAX_CACHED) inputCache.clear();
+    if (cache.size >= MAX_CACHED) cache.clear();
     inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations));
-    inputCache.set(key, inputs);
+    cache.set(key, inputs);
   }
   return inputs;
 }

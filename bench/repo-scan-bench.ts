@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { scanRepositories } from '../src/repo/scan.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' } } });
 const FILES = Number(values.files);
@@ -18,17 +19,6 @@ const RUNS = Number(values.runs);
 /** The goal of issue 25: a scan at most three times one read of every file. */
 const GOAL = 3;
 
-/** mulberry32, as the synthetic org: the same repository on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const code = (i: number) =>
   Array.from({ length: 60 }, (_, line) => `export function handler${i}_${line}(input: { team?: string }) { return input.team ?? 'none-${line}'; }`).join('\n');
@@ -43,7 +33,7 @@ const KINDS: Array<{ share: number; path: (i: number) => string; text: (i: numbe
 ];
 
 async function generate(root: string): Promise<void> {
-  const next = random(20_260_115);
+  const next = seededRandom(20_260_115);
   const writes: Array<[string, string]> = [];
   for (let i = 0; i < FILES; i++) {
     let roll = next();

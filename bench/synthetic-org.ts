@@ -1,5 +1,6 @@
 import type { JsonObject } from '../src/model/json.js';
 import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../src/model/snapshot.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 
 export interface SyntheticOrgSize {
   blueprints: number;
@@ -16,17 +17,6 @@ export interface SyntheticOrgSize {
   distinctExpressions?: boolean;
 }
 
-/** mulberry32: a tiny seeded PRNG, so a synthetic org is the same on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -40,7 +30,7 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
  * fetcher does not read them: src/sources/permission-plan.ts).
  */
 export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
-  const next = random(size.seed ?? 20_250_114);
+  const next = seededRandom(size.seed ?? 20_250_114);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   let expressions = 0;
   /** A jq expression, made unique in distinct-expression mode without changing what it reads. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { answerWithBodyFault, echoOf, loopingNext, type HostileOptions, type HostileState } from './hostile.js';
 import { matchQuery, SearchError } from './search.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
  * A sandbox of the catalog service: serves one org-snapshot/1 document over exactly the
@@ -440,14 +441,3 @@ function decodeCursor(cursor: Json): number {
   return Number(match[1]);
 }
 
-/** mulberry32: a small seeded generator, so a seed gives the same failures on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}

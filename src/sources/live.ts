@@ -24,7 +24,8 @@ import { liveServiceRecord } from './live-service-record.js';
  */
 export type FetchEvent =
   | { type: 'phase'; phase: string }
-  | { type: 'progress'; done: number; total: number };
+  /** `settled` is false while lists whose items still add reads are not in: the total can only grow then. */
+  | { type: 'progress'; done: number; total: number; settled: boolean };
 
 /**
  * Ours: `$team` samples per blueprint. ownership-direct asks whether any entity holds `$team`,
@@ -45,7 +46,13 @@ interface Tracker {
   incomplete: IncompleteEntry[];
   done: number;
   total: number;
+  /** Lists (blueprints, actions, pages) whose follow-up reads are not counted in `total` yet. */
+  uncounted: number;
   emit: (event: FetchEvent) => void;
+}
+
+function emitProgress(tracker: Tracker): void {
+  tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total, settled: tracker.uncounted === 0 });
 }
 
 /** Failures that stop the run instead of leaving a gap: credentials, or an API that cannot be read at all. */
@@ -62,7 +69,7 @@ async function attempt<T>(tracker: Tracker, resource: string, read: () => Promis
     return undefined;
   } finally {
     tracker.done++;
-    tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total });
+    emitProgress(tracker);
   }
 }
 
@@ -192,7 +199,7 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
     return result;
   } finally {
     tracker.done++;
-    tracker.emit({ type: 'progress', done: tracker.done, total: tracker.total });
+    emitProgress(tracker);
   }
   // Issue 25: a blueprint the service named in failedBlueprints was not searched: a gap, never "no $team".
   for (const id of [...sampled.failed].sort()) {
@@ -220,8 +227,9 @@ const LISTS = [
 
 /** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
 export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, redactionNotes?: string[]): Promise<OrgSnapshot> {
-  // The top-level reads first; the per-resource total is known once the lists are in.
-  const tracker: Tracker = { incomplete: [], done: 0, total: 2 + LISTS.length, emit: onEvent };
+  // The top-level reads first (and the organization's second read at the end); the per-resource
+  // total is known once the blueprints, actions and pages lists are in.
+  const tracker: Tracker = { incomplete: [], done: 0, total: 3 + LISTS.length, uncounted: 3, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
   // The organization first: its answer proves the URL and the credentials before the fan-out
@@ -257,6 +265,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
 
   const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) => {
     tracker.total += ids.length;
+    tracker.uncounted--;
     return Promise.all(
       ids.map(async (id) => {
         const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
@@ -320,8 +329,8 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
   // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
-  if (organization) {
-    tracker.total += 1;
+  if (!organization) tracker.total -= 1;
+  else {
     const atEnd = await attempt(tracker, 'organization', () => readOrganization(client, () => undefined));
     const [first, last] = [toOrganization(organization), atEnd && toOrganization(atEnd)];
     if (last && last.id !== first.id) {

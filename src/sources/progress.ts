@@ -28,6 +28,7 @@ export function createProgress(options: ProgressOptions): Progress {
   if (options.quiet) return { onFetch: () => {}, onClient: () => {}, finish: () => {}, abort: () => {} };
   let done = 0;
   let total = 0;
+  let settled = false;
   let requests = 0;
   let waitUntil = 0;
   let lastDraw = Number.NEGATIVE_INFINITY;
@@ -39,7 +40,7 @@ export function createProgress(options: ProgressOptions): Progress {
     if (!force && now - lastDraw < REDRAW_INTERVAL_MS) return;
     lastDraw = now;
     drawn = true;
-    options.write(`${REDRAW_LINE}${renderBar({ done, total, requests, waitSeconds: Math.ceil(Math.max(0, waitUntil - now) / 1_000) })}`);
+    options.write(`${REDRAW_LINE}${renderBar({ done, total, settled, requests, waitSeconds: Math.ceil(Math.max(0, waitUntil - now) / 1_000) })}`);
   };
 
   return {
@@ -50,6 +51,7 @@ export function createProgress(options: ProgressOptions): Progress {
       }
       done = event.done;
       total = event.total;
+      settled = event.settled;
       if (options.isTTY) draw(done === total);
     },
     onClient(event) {
@@ -80,10 +82,11 @@ export function createProgress(options: ProgressOptions): Progress {
   };
 }
 
-export function renderBar(state: { done: number; total: number; requests: number; waitSeconds: number }): string {
+/** `total+` while the total can still grow: a bar must not read 8/8 and then 10/31. */
+export function renderBar(state: { done: number; total: number; settled?: boolean; requests: number; waitSeconds: number }): string {
   const ratio = state.total > 0 ? Math.min(1, state.done / state.total) : 0;
   const filled = Math.round(ratio * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
   const wait = state.waitSeconds > 0 ? ` · rate limit: ${state.waitSeconds} s left` : '';
-  return `${bar} ${state.done}/${state.total} resources · ${state.requests} requests${wait}`;
+  return `${bar} ${state.done}/${state.total}${state.settled === false ? '+' : ''} resources · ${state.requests} requests${wait}`;
 }

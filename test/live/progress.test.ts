@@ -5,6 +5,7 @@ import { run, tempDir, withSandbox } from './harness.js';
 describe('progress on stderr', () => {
   it('renders resources, requests and the seconds left of a rate-limit wait', () => {
     expect(renderBar({ done: 5, total: 10, requests: 12, waitSeconds: 0 })).toBe('[############------------] 5/10 resources · 12 requests');
+    expect(renderBar({ done: 3, total: 9, settled: false, requests: 3, waitSeconds: 0 })).toBe('[########----------------] 3/9+ resources · 3 requests');
     expect(renderBar({ done: 0, total: 0, requests: 0, waitSeconds: 42 })).toBe('[------------------------] 0/0 resources · 0 requests · rate limit: 42 s left');
   });
 
@@ -13,11 +14,11 @@ describe('progress on stderr', () => {
     let text = '';
     const progress = createProgress({ write: (t) => (text += t), isTTY: true, quiet: false, now: () => time });
     progress.onFetch({ type: 'phase', phase: 'lists' });
-    progress.onFetch({ type: 'progress', done: 1, total: 4 });
-    progress.onFetch({ type: 'progress', done: 2, total: 4 }); // same instant: not drawn
+    progress.onFetch({ type: 'progress', done: 1, total: 4, settled: true });
+    progress.onFetch({ type: 'progress', done: 2, total: 4, settled: true }); // same instant: not drawn
     time = 150;
     progress.onClient({ type: 'rate-limit-wait', waitMs: 30_000, reason: '429' });
-    progress.onFetch({ type: 'progress', done: 4, total: 4 });
+    progress.onFetch({ type: 'progress', done: 4, total: 4, settled: true });
     progress.finish('done');
     const frames = text.split('\r\x1b[2K').filter(Boolean);
     expect(frames).toEqual([
@@ -25,6 +26,24 @@ describe('progress on stderr', () => {
       '[############------------] 2/4 resources · 0 requests · rate limit: 30 s left',
       '[########################] 4/4 resources · 0 requests · rate limit: 30 s left\ndone\n',
     ]);
+  });
+
+  it('on a live read, a total shown without "+" is the final one: the bar never reads 8/8 and then 10/31', async () => {
+    await withSandbox({}, async (sandbox, clock) => {
+      const events: { done: number; total: number; settled: boolean }[] = [];
+      const tty = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock, { isTTY: true });
+      const frames = tty.stderr.split('\r\x1b[2K').map((frame) => /(\d+)\/(\d+)(\+?) resources/.exec(frame)).filter((m) => m !== null);
+      for (const [, done, total, plus] of frames) events.push({ done: Number(done), total: Number(total), settled: plus === '' });
+      expect(events.length).toBeGreaterThan(1);
+      const final = events.at(-1)!;
+      expect(final.settled).toBe(true);
+      expect(final.done).toBe(final.total);
+      for (const event of events) {
+        if (event.settled) expect(event.total).toBe(final.total);
+        expect(event.done).toBeLessThanOrEqual(event.total);
+      }
+      expect(events.some((event) => !event.settled)).toBe(true);
+    });
   });
 
   it('prints one line per phase without a terminal, and nothing with --quiet', async () => {

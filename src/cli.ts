@@ -221,7 +221,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
         const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore);
-        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: source?.notes ?? [] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
+        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
         return { repository, analyzed };
       };
       const first = await scanAndAnalyze();
@@ -261,11 +261,10 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
         const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
       }
-      const teamNotes = catalog.teams.notes.map((note) => `note: ${note}`);
       const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
       if (!flags.quiet) {
-        const lines = [...teamNotes, ...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
         io.stderr(lines.map(terminalSafe).join('\n') + '\n');
       }
       return code;

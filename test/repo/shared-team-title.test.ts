@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { classifyTeamValue } from '../../src/catalog/teams.js';
@@ -5,6 +8,7 @@ import { SNAPSHOT_FORMAT } from '../../src/model/snapshot.js';
 import { repoContext } from '../../src/repo/context.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
+import { runCliCaptured } from '../cli/run-cli.js';
 import { brief } from './helpers.js';
 
 const catalog = buildCatalog({
@@ -48,5 +52,21 @@ resource "port_page_permissions" "ops" {
       { at: 'infra/teams.tf:9', category: 'team-permission-identifiers', verdict: 'breaks' },
     ]);
     expect(findings[1]!.suggestion).toContain('no rewrite is offered through a title two teams share');
+  });
+});
+
+describe('the teams directory notes reach the report', () => {
+  test('two teams with one title are named in report.notes (the page and summary.md show them), not on stderr only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tma-shared-title-'));
+    const snapshot = join(dir, 'org.json');
+    writeFileSync(snapshot, JSON.stringify(catalog.snapshot));
+    const out = join(dir, 'out');
+    const run = await runCliCaptured(['analyze', '--snapshot', snapshot, '--out', out, '--format', 'json,md', '--fail-on', 'none']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { notes?: string[] };
+    expect(report.notes?.join('\n')).toContain('2 teams are titled "Platform Team" (platform, platform_eu)');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('2 teams are titled');
+    // Said once on stderr, as every report note is.
+    expect(run.stderr.split('2 teams are titled').length - 1).toBe(1);
   });
 });

@@ -2,11 +2,11 @@
  * An entity input's dataset rule on `$team`: which entities the input offers, before and after,
  * matched against the input blueprint's own entities and edge cases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
-import { RULE_ROWS, valuesOf } from './rule-rows.js';
-import { expectedRuleClass, expectedVerdict, judged, org, TEAMS } from './two-worlds.js';
+import { judgedRuleRow, RULE_ROWS } from './rule-rows.js';
+import { org, TEAMS } from './two-worlds.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -37,10 +37,7 @@ const LOCATION = 'trigger.userInputs.properties.target.dataset.rules[0]';
 describe('dataset: (rule, teams, entities) → (class, verdict, rows)', () => {
   for (const row of RULE_ROWS) {
     it(row.name, () => {
-      const klass = expectedRuleClass(jq, row.operator, valuesOf(row));
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot({ property: '$team', operator: row.operator, value: row.value }), LOCATION);
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      judgedRuleRow(jq, row, snapshot, LOCATION);
     });
   }
 });

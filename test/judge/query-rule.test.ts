@@ -8,8 +8,8 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
-import { RULE_ROWS, valuesOf } from './rule-rows.js';
-import { expectedRuleClass, expectedVerdict, judged, org } from './two-worlds.js';
+import { judgedRuleRow, RULE_ROWS } from './rule-rows.js';
+import { judged, org } from './two-worlds.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -32,10 +32,7 @@ const LOCATION = 'permissions.execute.policy.queries.mine.rules[0]';
 describe('query rule: (rule, teams) → (class, verdict)', () => {
   for (const row of RULE_ROWS) {
     it(row.name, () => {
-      const klass = expectedRuleClass(jq, row.operator, valuesOf(row));
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot({ property: '$team', operator: row.operator, value: row.value }), LOCATION);
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      judgedRuleRow(jq, row, snapshot, LOCATION);
     });
   }
 

@@ -1,5 +1,10 @@
 /** `$team` rules shared by the query-rule, widget-filter, scorecard and dataset tables. */
-import type { ExpectedClass } from './two-worlds.js';
+import { expect } from 'vitest';
+import type { JqEngine } from '../../src/jq/engine.js';
+import type { Finding } from '../../src/model/finding.js';
+import type { JsonObject } from '../../src/model/json.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { expectedRuleClass, expectedVerdict, judged, type ExpectedClass } from './two-worlds.js';
 
 export interface RuleRow {
   name: string;
@@ -21,3 +26,15 @@ export const RULE_ROWS: RuleRow[] = [
 ];
 
 export const valuesOf = (row: RuleRow) => (Array.isArray(row.value) ? row.value : [row.value]);
+
+/**
+ * One row of a rule table: the class jq gives on both worlds must be the one the row names, and
+ * the finding at `location` in the org built around the rule must carry the table's verdict for it.
+ */
+export function judgedRuleRow(jq: JqEngine, row: RuleRow, snapshotOf: (rule: JsonObject) => OrgSnapshot, location: string): Finding {
+  const klass = expectedRuleClass(jq, row.operator, valuesOf(row));
+  expect(klass, 'the row shows what it says').toBe(row.shows);
+  const { finding } = judged(jq, snapshotOf({ property: '$team', operator: row.operator, value: row.value }), location);
+  expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+  return finding;
+}

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
-import { RULE_ROWS, valuesOf } from './rule-rows.js';
-import { expectedRuleClass, expectedVerdict, judged, org, TEAMS } from './two-worlds.js';
+import { judgedRuleRow, RULE_ROWS, valuesOf } from './rule-rows.js';
+import { expectedRuleClass, org, TEAMS } from './two-worlds.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -36,10 +36,7 @@ function expectedFlipped(operator: string, values: string[]): number {
 describe('scorecard: (condition, teams, entities) → (class, verdict, flipped)', () => {
   for (const row of RULE_ROWS) {
     it(row.name, () => {
-      const klass = expectedRuleClass(jq, row.operator, valuesOf(row));
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot({ property: '$team', operator: row.operator, value: row.value }), LOCATION);
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      const finding = judgedRuleRow(jq, row, snapshot, LOCATION);
       expect(finding.impact?.scorecard?.flipped).toBe(expectedFlipped(row.operator, valuesOf(row)));
     });
   }

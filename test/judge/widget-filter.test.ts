@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
-import { RULE_ROWS, valuesOf } from './rule-rows.js';
-import { expectedRuleClass, expectedVerdict, judged, org, TEAMS } from './two-worlds.js';
+import { judgedRuleRow, RULE_ROWS, valuesOf } from './rule-rows.js';
+import { expectedRuleClass, org, TEAMS } from './two-worlds.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -45,10 +45,7 @@ function expectedRows(operator: string, values: string[]) {
 describe('widget filter: (rule, teams, entities) → (class, verdict, rows)', () => {
   for (const row of RULE_ROWS) {
     it(row.name, () => {
-      const klass = expectedRuleClass(jq, row.operator, valuesOf(row));
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot({ property: '$team', operator: row.operator, value: row.value }), LOCATION);
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      const finding = judgedRuleRow(jq, row, snapshot, LOCATION);
       expect(finding.impact?.rows).toEqual(expectedRows(row.operator, valuesOf(row)));
     });
   }

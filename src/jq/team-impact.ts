@@ -3,6 +3,7 @@ import { classifyExpression, classifyPair, type ContextSpec, type ReferenceClass
 import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
 import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
 import type { Verdict } from '../model/finding.js';
+import type { JsonValue } from '../model/json.js';
 import { probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
@@ -138,6 +139,8 @@ export function assessTeamExpression(
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
   const result = extractReferences(expression);
+  // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
+  if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
   if (!result.ok) {
     const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations, teamProperties);
     if (!mentionsTeam && !options.setsTeam) return undefined;
@@ -272,6 +275,16 @@ export function assessTeamExpression(
     }
   }
   return impact;
+}
+
+/** Two payloads that share nothing, for an expression that reads no field: what it gives on both is what it always gives. */
+const EMPTY_PROBES: readonly JsonValue[] = [{}, { team: 'Probe Team', name: 'probe' }];
+
+/** Whether the expression gives only empty values (`""`, `null`, `[]`) whatever its payload: it sets no team. */
+function setsNoTeam(jq: JqEngine, expression: string): boolean {
+  const results = EMPTY_PROBES.map((input) => jq.evaluate(input, expression));
+  const empty = (value: JsonValue): boolean => value === null || value === '' || (Array.isArray(value) && value.every(empty));
+  return results.every((r) => r.ok && r.values.length > 0 && r.values.every(empty)) && JSON.stringify(results[0]) === JSON.stringify(results[1]);
 }
 
 /** The teams run for titles whose identifier is guessed carry the guess, the identifier the rewrite writes. */

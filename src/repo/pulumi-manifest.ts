@@ -6,10 +6,25 @@ import type { SourceText } from './source-text.js';
 const NPM_PACKAGE = '@port-labs/port';
 const PYPI_PACKAGE = /^port[-_.]pulumi$/i;
 
-/** Whether a file may pin the Port Pulumi package: read for its version, never judged for findings. */
+const PROJECT_FILE = /^Pulumi\.ya?ml$/;
+
+/** Whether a file may pin the Port Pulumi package (or marks a Pulumi project): read for that, never judged for findings. */
 export function isPulumiManifest(path: string): boolean {
   const name = posix.basename(path);
-  return name === 'package.json' || name === 'pyproject.toml' || /^requirements[\w.-]*\.txt$/.test(name);
+  return name === 'package.json' || name === 'pyproject.toml' || /^requirements[\w.-]*\.txt$/.test(name) || PROJECT_FILE.test(name);
+}
+
+/**
+ * The Pulumi project a file belongs to: the nearest folder above it (or its own) that holds a
+ * `Pulumi.yaml` among `paths`, else its own folder. A program may sit in `src/` (`main: src/`)
+ * while the manifest that pins the package sits beside `Pulumi.yaml`.
+ */
+export function pulumiProject(path: string, paths: readonly string[]): string {
+  const projects = new Set(paths.filter((p) => PROJECT_FILE.test(posix.basename(p))).map((p) => posix.dirname(p)));
+  for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
+    if (projects.has(dir)) return dir;
+    if (dir === posix.dirname(dir) || dir === '.') return posix.dirname(path);
+  }
 }
 
 /**
@@ -19,6 +34,7 @@ export function isPulumiManifest(path: string): boolean {
  */
 export function pulumiManifestFacts(source: SourceText): ProviderFacts | undefined {
   const name = posix.basename(source.path);
+  if (PROJECT_FILE.test(name)) return undefined; // it marks the project (pulumiProject), it pins nothing
   const found = name === 'package.json' ? npmVersion(source.text) : name === 'pyproject.toml' ? pyprojectVersion(source.text) : requirementsVersion(source.text);
   if (!found) return undefined;
   return { tool: 'pulumi', needs: [], constraint: { text: found.text, at: `${source.path}:${source.lineOf(found.offset)}` } };

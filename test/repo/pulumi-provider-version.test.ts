@@ -69,4 +69,12 @@ describe('Pulumi provider versions: advice, not findings', () => {
     expect(providerAdvice('infra', [{ needs, constraint: { text: 'latest', at: 'versions.tf:4' } }])).toMatch(/^review: Terraform configuration infra\/: the provider constraint "latest" \(versions.tf:4\) is no version range this check can read/);
     expect(providerAdvice('infra', [{ needs, constraint: { text: '>= 2.2.0', at: 'versions.tf:4' } }])).toBeUndefined();
   });
+
+  test('a project is the folder of its Pulumi.yaml: a program in src/ is judged with the manifest beside Pulumi.yaml', async () => {
+    const project = { 'infra/Pulumi.yaml': 'name: infra\nruntime: nodejs\nmain: src/\n', 'infra/src/index.ts': TS_TEAM };
+    expect(await notesOf({ ...project, 'infra/package.json': pkg('^2.2.0') })).toEqual([]);
+    const below = await notesOf({ ...project, 'infra/package.json': pkg('2.1.7') });
+    expect(below).toHaveLength(1);
+    expect(below[0]).toMatch(/^review: Pulumi project \S*\/infra\/: the Port package version "2.1.7"/);
+  });
 });

@@ -499,7 +499,7 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (impact.titles.length > 0 && !fine) {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
     const guessed = impact.titles.filter((t) => t.guessed).map((t) => JSON.stringify(t.title));
-    if (guessed.length > 0) parts.push(`${guessed.join(', ')} ${guessed.length > 1 ? 'are titles' : 'is a title'}: no identifier can hold ${guessed.length > 1 ? 'them' : 'it'} (no spaces or such characters), and no team of the org or the teams map names ${guessed.length > 1 ? 'them' : 'it'}`);
+    if (guessed.length > 0) parts.push(`${guessed.join(', ')} ${guessed.length > 1 ? 'are titles' : 'is a title'} (identifiers cannot hold spaces or such characters) that neither the org nor the teams map names`);
   }
   if (impact.evaluation) parts.push(impact.evaluation);
   if (impact.jqFailure && !impact.evaluation) {

@@ -50,7 +50,7 @@ function npmVersion(text: string): Found | undefined {
   try {
     manifest = JSON.parse(text);
   } catch {
-    return undefined; // the JSON analyzer reports a file it cannot read
+    return undefined; // a package.json that is no JSON pins nothing this check can read, and holds no Port resources
   }
   if (typeof manifest !== 'object' || manifest === null) return undefined;
   for (const section of ['dependencies', 'devDependencies', 'peerDependencies'] as const) {
@@ -63,7 +63,8 @@ function npmVersion(text: string): Found | undefined {
 /** `port_pulumi==2.14.4`, `port-pulumi>=2.16,<3`, `port_pulumi`: one requirement line (also inside pyproject's lists). */
 function requirement(line: string): string | undefined {
   const match = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*([^;#]*)/.exec(line);
-  if (!match || !PYPI_PACKAGE.test(match[1]!)) return undefined;
+  // Prose that starts with the name (`"port_pulumi stack"`) is no requirement: a version starts with an operator.
+  if (!match || !PYPI_PACKAGE.test(match[1]!) || !/^(?:$|[<>=!~^@(])/.test(match[2]!.trim())) return undefined;
   return match[2]!.trim() || '*';
 }
 

@@ -52,6 +52,8 @@ describe('Pulumi provider versions: advice, not findings', () => {
     expect(pinned[0]).toContain('≥ 2.16.0');
     expect(pinned[0]).toContain('"==2.14.4" (' );
     expect(await notesOf({ 'py/__main__.py': PY_PERMISSIONS, 'py/pyproject.toml': '[project]\nname = "infra"\ndependencies = ["pulumi>=3", "port-pulumi>=2.16,<3"]\n' })).toEqual([]);
+    // A description that names the package is no requirement.
+    expect(await notesOf({ 'py/__main__.py': PY_PERMISSIONS, 'py/pyproject.toml': '[project]\ndescription = "port_pulumi stack"\ndependencies = ["port_pulumi>=2.16"]\n' })).toEqual([]);
     const poetry = await notesOf({ 'py/__main__.py': PY_PERMISSIONS, 'py/pyproject.toml': '[tool.poetry.dependencies]\npython = "^3.11"\nport_pulumi = "~2.14"\n' });
     expect(poetry).toHaveLength(1);
   });

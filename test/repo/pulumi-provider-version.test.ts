@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { providerAdvice, pulumiFloor } from '../../src/repo/provider-version.js';
+import { allowsPackageVersion, providerAdvice, pulumiFloor } from '../../src/repo/provider-version.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 
 /**
@@ -35,6 +35,27 @@ describe('Pulumi provider versions: advice, not findings', () => {
     expect(pulumiFloor([2, 2, 0])).toEqual([2, 2, 0]);
     expect(pulumiFloor([2, 5, 0])).toEqual([2, 6, 0]);
     expect(pulumiFloor([2, 15, 1])).toEqual([2, 16, 0]);
+  });
+
+  test.each([
+    ['^2.1.0', true],
+    ['~2.1.0', false],
+    ['~2', true],
+    ['2.1.x', false],
+    ['2.x', true],
+    ['2.1.7', false],
+    ['2.16.0', true],
+    ['>=2.0.0 <2.15.0', false],
+    ['>=2.0.0 <3', true],
+    ['~2.1.0 || ^2.16.0', true],
+    ['*', true],
+    ['==2.14.4', false],
+    ['~=2.14', true],
+    ['~=2.14.0', false],
+    ['>=2.16,<3', true],
+    ['latest', undefined],
+  ] as const)('%s allows 2.16.0: %s', (range, expected) => {
+    expect(allowsPackageVersion(range, [2, 16, 0])).toBe(expected);
   });
 
   test('a pinned @port-labs/port below the floor gets one note per project; one that allows it gets none', async () => {

@@ -199,7 +199,13 @@ export function assessTeamExpression(
     if (status.state === 'title-unknown-identifier') titleLiterals.push({ literal, title: { title: literal.value } });
     // Without the org's teams, a literal no identifier could be is a title (the same rule as team
     // lists, teams.ts): its identifier is guessed, and the guess says so. Only located here; running decides.
-    if (status.state === 'unknown' && !context.teams.orgKnowsTeams && !IDENTIFIER_SHAPE.test(literal.value) && guessedIdentifier(literal.value) !== '') {
+    if (
+      status.state === 'unknown' &&
+      !context.teams.orgKnowsTeams &&
+      !IDENTIFIER_SHAPE.test(literal.value) &&
+      guessedIdentifier(literal.value) !== '' &&
+      (!runnable || comparedWithTeams(runnable.jq, expression, literal.value, { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] }))
+    ) {
       titleLiterals.push({ literal, title: { title: literal.value, identifier: guessedIdentifier(literal.value), guessed: true } });
     }
     if (status.state === 'identifier') comparesIdentifiers = true;
@@ -285,6 +291,18 @@ function setsNoTeam(jq: JqEngine, expression: string): boolean {
   const results = EMPTY_PROBES.map((input) => jq.evaluate(input, expression));
   const empty = (value: JsonValue): boolean => value === null || value === '' || (Array.isArray(value) && value.every(empty));
   return results.every((r) => r.ok && r.values.length > 0 && r.values.every(empty)) && JSON.stringify(results[0]) === JSON.stringify(results[1]);
+}
+
+/**
+ * Whether running shows the literal is compared with team values: the result before the migration
+ * differs between the literal standing as the team and another team standing there. A string the
+ * expression compares with something else (`.properties.motto != "Hello world"`) is no title.
+ */
+function comparedWithTeams(jq: JqEngine, expression: string, literal: string, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+  const run = (team: JudgeTeam) => JSON.stringify(jq.evaluate(contextFor(where.kind, { label: '', teams: () => [team] }, 'before', where.queryIds, where.teamProperties), expression));
+  // The other title holds only [a-z0-9_], so the literal (which holds some other character) is never part of it.
+  const other = `${guessedIdentifier(literal)}_other`;
+  return run({ title: literal, identifier: guessedIdentifier(literal) }) !== run({ title: other, identifier: `${other}_id` });
 }
 
 /** The teams run for titles whose identifier is guessed carry the guess, the identifier the rewrite writes. */

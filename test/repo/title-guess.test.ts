@@ -37,7 +37,14 @@ const ACTIONS = JSON.stringify(
         type: 'self-service',
         operation: 'DAY-2',
         blueprintIdentifier: 'service',
-        userInputs: { properties: { env: input('.user.team | contains(["My Team"])'), region: input('[.user.teams[].name] | index("Platform Team") != null') } },
+        userInputs: {
+          properties: {
+            env: input('.user.team | contains(["My Team"])'),
+            region: input('[.user.teams[].name] | index("Platform Team") != null'),
+            // "Hello world" is no identifier either, but running shows it is never compared with a team.
+            note: input('(.user.team | index("My Team") != null) and .entity.properties.motto != "Hello world"'),
+          },
+        },
       },
       invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
     },
@@ -81,6 +88,11 @@ describe('a title with spaces in jq, scanned without the org', () => {
     expect(gate?.rewrite).toContain('contains([\\"my_team\\"])');
     expect(gate?.rewriteProof).toBe('suggested');
     expect(gate?.suggestion).toMatch(/guess/);
+
+    const mixed = report.findings.find((f) => f.evidence.includes('Hello world'));
+    expect(mixed?.rewrite).toContain('index(\\"my_team\\")');
+    expect(mixed?.rewrite).toContain('\\"Hello world\\"');
+    expect(mixed?.reason).not.toMatch(/"Hello world" is a title/);
 
     // The user's teams are {name} objects whose names stay titles: run, it changes nothing.
     const names = report.findings.find((f) => f.evidence.includes('index(\\"Platform Team\\")'));

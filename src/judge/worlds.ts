@@ -45,8 +45,21 @@ const PLACEHOLDERS: readonly JudgeTeam[] = [
   { title: 'Other Sample Team', identifier: 'other_sample_team', standIn: 'placeholder' },
 ];
 
-/** What stands for the identifier the migration will assign to a team we know only by title. */
-export const pendingIdentifier = (title: string) => `<identifier of ${title}>`;
+/**
+ * What stands for the identifier the migration will assign to a team we know only by title. It
+ * must not contain the title in any case: a substring test of the title (`contains`, `test`)
+ * would still match it, and a break would be judged unaffected. A number from the title keeps it
+ * one per team and the same on every run.
+ */
+export function pendingIdentifier(title: string): string {
+  let n = 0;
+  for (const char of title) n = (Math.imul(n, 31) + char.codePointAt(0)!) >>> 0;
+  const lower = title.toLowerCase();
+  // A title that is a piece of the words ("den") or of the number gets another number, then the number alone; tries are bounded.
+  const numbers = [0, 1, 2, 3].map((i) => String((n + i * 7_919) % 1_000_000));
+  const candidates = [...numbers.map((k) => `<identifier ${k}>`), ...numbers];
+  return candidates.find((standIn) => !standIn.includes(lower)) ?? candidates[0]!;
+}
 
 /** The slug most identifiers are: a normaliser that builds it fits exactly those teams. */
 export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');

@@ -167,6 +167,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+  let exchangeFailure: Error | undefined;
   const secrets = createOwnSecrets(
     options.credentials.kind === 'token' ? [options.credentials.token] : [options.credentials.clientSecret],
   );
@@ -511,10 +512,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!token) throw new ApiAuthError('the service rejected PORT_TOKEN (HTTP 401): generate a new token');
       return token;
     }
+    // A failed exchange stops the run (the credentials or the URL are wrong): the requests still
+    // queued for a slot meet the same failure instead of each sending an exchange of its own.
+    if (exchangeFailure) throw exchangeFailure;
     // Single flight: concurrent requests share one exchange.
-    pendingToken ??= exchangeToken(credentials).finally(() => {
-      pendingToken = undefined;
-    });
+    pendingToken ??= exchangeToken(credentials)
+      .catch((error: unknown) => {
+        exchangeFailure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      })
+      .finally(() => {
+        pendingToken = undefined;
+      });
     token = await pendingToken;
     return token;
   };

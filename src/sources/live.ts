@@ -12,7 +12,7 @@ import {
 } from '../model/snapshot.js';
 import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
 import { redactSnapshot } from './redact.js';
-import { fetchUsers } from './users.js';
+import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
 import { sampleTeamOwnership } from './team-ownership-search.js';
 import { featureFlagState } from '../catalog/migration-state.js';
 import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
@@ -228,14 +228,16 @@ const LISTS = [
   { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages' },
   { key: 'integrations', path: '/v1/integration', payload: 'integrations' },
   { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations' },
-  { key: 'teams', path: '/v1/teams', payload: 'teams' },
+  // Every membership comes with it (users.ts), cut to emails before the snapshot keeps anything.
+  { key: 'teams', path: TEAMS_PATH, payload: 'teams' },
   // contracts.md §3.1. A 404 here is not read as "no scorecards": the service serves this route to
   // every org, and a 404 cannot be told from a proxy or gateway blocking it, so it stays a gap (exit 3).
   { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
 ] as const;
 
 /** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
-export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, redactionNotes?: string[]): Promise<OrgSnapshot> {
+/** `notes`: what the fetch has to say about what it read (report.notes), redactions included. */
+export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, notes?: string[]): Promise<OrgSnapshot> {
   // The top-level reads first (and the organization's second read at the end); the per-resource
   // total is known once the blueprints, actions and pages lists are in.
   // `uncounted`: the blueprints, actions and pages lists, and the reads the organization's flag decides.
@@ -339,7 +341,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   });
 
   const users = await usersRead;
-  if (users) snapshot.users = users;
+  const teams = snapshot.teams ? trimTeams(snapshot.teams) : undefined;
+  if (teams) snapshot.teams = teams.teams;
+  if (users) addUsers(snapshot, tracker, users, teams, notes);
   const [perBlueprint, flagged, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, flagReads, actionReads, pageReads]);
   if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
@@ -359,7 +363,25 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.
-  return redactSnapshot(snapshot, redactionNotes);
+  return redactSnapshot(snapshot, notes);
+}
+
+/**
+ * The users as `GET /v1/users` gave them; where it answered without their teams, the teams' members
+ * (`GET /v1/teams`) stand in, with a note. With neither, who is in which team is not known: the
+ * users are a gap (exit 3), not users without teams, which would read as "no access changes".
+ */
+function addUsers(snapshot: OrgSnapshot, tracker: Tracker, read: UsersRead, teams: TeamsRead | undefined, notes: string[] | undefined): void {
+  if (!read.withoutTeams) {
+    snapshot.users = read.users;
+    return;
+  }
+  if (teams?.members) {
+    snapshot.users = withTeamsFromMembers(read.users, teams.members);
+    notes?.push("users: GET /v1/users answered without the users' teams: taken from the members of each team in GET /v1/teams");
+    return;
+  }
+  tracker.incomplete.push({ resource: 'users', reason: "GET /v1/users answered without the users' teams, and GET /v1/teams without the teams' members: who is in which team is not known" });
 }
 
 /**

@@ -190,14 +190,27 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
 /** The blueprints whose entities are searched one by one: `_team` (the directory), and those with entities still to move. */
 const searchedWhole = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).some((search) => search.kind === 'pending');
 
-/** `$team` samples of every blueprint that needs one, in one search across blueprints; a failure is a gap of each. */
-async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<Map<string, EntityRecord[]>> {
+/** What the search across blueprints gave: the samples, and the team directory when it read it whole. */
+interface SampledEntities {
+  samples: Map<string, EntityRecord[]>;
+  /** `_team`'s entities, when the samples' search read them all (team-ownership-search.ts); else read on their own. */
+  teams?: EntityRecord[];
+}
+
+/**
+ * `$team` samples of every blueprint that needs one, in one search across blueprints, which also
+ * asks for every `_team` entity (the team directory) when the org has `_team`: one request fewer
+ * per run. A failure is a gap of each sampled blueprint; the directory is then read on its own.
+ */
+async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<SampledEntities> {
   const candidates = blueprints.filter((b) => plannedEntitySearches(b).some((search) => search.kind === 'ownership-sample')).map((b) => idOf(b) as string);
   const result = new Map<string, EntityRecord[]>();
-  if (candidates.length === 0 || tracker.stopped) return result;
+  if (candidates.length === 0 || tracker.stopped) return { samples: result };
+  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
+  const whole = byId.has(TEAM_BLUEPRINT) ? [TEAM_BLUEPRINT] : [];
   let sampled: Awaited<ReturnType<typeof sampleTeamOwnership>>;
   try {
-    sampled = await sampleTeamOwnership(client, candidates, { sampleSize: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS });
+    sampled = await sampleTeamOwnership(client, candidates, { sampleSize: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS, whole, maxWholeEntities: MAX_TEAM_ENTITIES });
   } catch (error) {
     if (isFatal(error) || !(error instanceof ApiError)) {
       tracker.stopped = true;
@@ -205,7 +218,7 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
     }
     // One failed search leaves every candidate unread: name each, as a per-blueprint read would.
     for (const id of candidates) tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: error.message });
-    return result;
+    return { samples: result };
   } finally {
     tracker.done++;
     emitProgress(tracker);
@@ -214,13 +227,17 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
   for (const id of [...sampled.failed].sort()) {
     tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
   }
-  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
-  for (const [id, entities] of sampled.samples) {
-    // Trimmed as a per-blueprint search would: the team relations' values are kept too.
+  // Trimmed as a per-blueprint search would: the team relations' values are kept too.
+  const trimmedOf = (id: string, entities: readonly JsonObject[]) => {
     const teamRelations = teamRelationsOf(byId.get(id) as JsonObject);
-    result.set(id, entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined));
-  }
-  return result;
+    return entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined);
+  };
+  for (const [id, entities] of sampled.samples) result.set(id, trimmedOf(id, entities));
+  const teams = sampled.whole?.get(TEAM_BLUEPRINT);
+  if (!teams) return { samples: result };
+  // One team per identifier, as the directory's own read keeps them.
+  const unique = new Map(trimmedOf(TEAM_BLUEPRINT, teams).map((entity) => [entity.identifier, entity]));
+  return { samples: result, teams: [...unique.values()] };
 }
 
 const LISTS = [
@@ -280,13 +297,20 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const blueprintReads = handled(
     blueprintsRead.then(async (blueprints) => {
       const searched = (blueprints ?? []).filter(searchedWhole);
+      const team = searched.find((blueprint) => idOf(blueprint) === TEAM_BLUEPRINT);
       tracker.total += searched.length + 1;
-      const [permissions, entities, samples] = await Promise.all([
+      const sampling = readOwnershipSamples(client, tracker, blueprints ?? []);
+      // The team directory from the samples' search when it read it whole, else on its own.
+      const teamEntities = async () => {
+        const { teams } = await sampling;
+        return [TEAM_BLUEPRINT, await attempt(tracker, `entities of blueprint "${TEAM_BLUEPRINT}"`, () => (teams ? Promise.resolve(teams) : readEntities(client, team as JsonObject)))] as const;
+      };
+      const [permissions, entities, sampled] = await Promise.all([
         permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
-        Promise.all(searched.map((blueprint) => readEntitiesOf(blueprint))),
-        readOwnershipSamples(client, tracker, blueprints ?? []),
+        Promise.all([...searched.filter((blueprint) => blueprint !== team).map((blueprint) => readEntitiesOf(blueprint)), ...(team ? [teamEntities()] : [])]),
+        sampling,
       ]);
-      return { permissions, entities, samples };
+      return { permissions, entities, samples: sampled.samples };
     }),
   );
   // Only what the organization's feature flag decides waits for it: after the migration, users'

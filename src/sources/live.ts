@@ -48,7 +48,7 @@ interface Tracker {
   stopped?: boolean;
   done: number;
   total: number;
-  /** Lists (blueprints, actions, pages) whose follow-up reads are not counted in `total` yet. */
+  /** Lists (blueprints, actions, pages) and the organization's flag whose follow-up reads are not counted in `total` yet. */
   uncounted: number;
   emit: (event: FetchEvent) => void;
 }
@@ -252,8 +252,10 @@ const LISTS = [
   { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
 ] as const;
 
-/** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
-/** `notes`: what the fetch has to say about what it read (report.notes), redactions included. */
+/**
+ * Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`.
+ * `notes`: what the fetch has to say about what it read (report.notes), redactions included.
+ */
 export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, notes?: string[]): Promise<OrgSnapshot> {
   // The top-level reads first (and the organization's second read at the end); the per-resource
   // total is known once the blueprints, actions and pages lists are in.

@@ -58,6 +58,7 @@ export async function sampleTeamOwnership(
           { property: '$blueprint', operator: 'in', value: [...open] },
         ],
       };
+      // A rule may itself be a query (the search API's schema, with a nested `or` as its example).
       const query: SearchQuery = withWhole ? { combinator: 'or', rules: [owned as unknown as JsonObject, { property: '$blueprint', operator: 'in', value: [...wholeIds] }] } : owned;
       let restart = false;
       let stopped = false;

@@ -91,8 +91,8 @@ export interface SearchOptions {
   maxEntities: number;
   include?: string[];
   sample?: boolean;
-  /** Each page as it arrives; false stops paging (not a gap: the caller asked to stop). */
-  onPage?: (entities: JsonObject[]) => boolean | void;
+  /** Each page as it arrives (`more`: another page follows); false stops paging (not a gap: the caller asked to stop). */
+  onPage?: (entities: JsonObject[], page: { more: boolean }) => boolean | void;
   /**
    * Blueprints a page names in `failedBlueprints` (the search across blueprints, public-api-facts.md):
    * the service could not search them, so their absence from `entities` says nothing.
@@ -167,6 +167,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let token: Token | undefined =
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
+  let exchangeFailure: Error | undefined;
   const secrets = createOwnSecrets(
     options.credentials.kind === 'token' ? [options.credentials.token] : [options.credentials.clientSecret],
   );
@@ -511,10 +512,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!token) throw new ApiAuthError('the service rejected PORT_TOKEN (HTTP 401): generate a new token');
       return token;
     }
+    // A failed exchange stops the run (the credentials or the URL are wrong): the requests still
+    // queued for a slot meet the same failure instead of each sending an exchange of its own.
+    if (exchangeFailure) throw exchangeFailure;
     // Single flight: concurrent requests share one exchange.
-    pendingToken ??= exchangeToken(credentials).finally(() => {
-      pendingToken = undefined;
-    });
+    pendingToken ??= exchangeToken(credentials)
+      .catch((error: unknown) => {
+        exchangeFailure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      })
+      .finally(() => {
+        pendingToken = undefined;
+      });
     token = await pendingToken;
     return token;
   };
@@ -558,11 +567,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         }
         const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
         read += found.length;
+        const next = payload.next;
         // onPage answering false ends the search there: the caller has what it needs.
         if (onPage) {
-          if (onPage(found) === false) return entities;
+          if (onPage(found, { more: typeof next === 'string' && next !== '' }) === false) return entities;
         } else entities.push(...found);
-        const next = payload.next;
         if (typeof next !== 'string' || next === '') return entities;
         if (read >= maxEntities) {
           // A sample asks whether any exists; a cap on a full read is a gap the report must name.

@@ -19,9 +19,27 @@ const TERMINATORS = new Set([',', ';', ':', '}', ']', ')']);
  * after them would be misread.
  */
 export function parseCode(source: SourceText, dialect: Dialect, from = 0, to = source.text.length): ObjectNode {
-  const parser = new Parser(source, dialect, tokenize(source, dialect, from, to));
-  return parser.parseTop(from, to);
+  // Issue 25 item 4: a scan reads a file for its blueprints, then judges it (and a Terraform file
+  // also for its configuration's values); each pass after the first gets the tree, or the error,
+  // of the first. Kept with the file's text, and gone with it. Analyzers only read trees.
+  const key = `${dialect}:${from}:${to}`;
+  let known = parsed.get(source);
+  const earlier = known?.get(key);
+  if (earlier instanceof SourceSyntaxError) throw earlier;
+  if (earlier) return earlier;
+  if (!known) parsed.set(source, (known = new Map()));
+  try {
+    const tree = new Parser(source, dialect, tokenize(source, dialect, from, to)).parseTop(from, to);
+    known.set(key, tree);
+    return tree;
+  } catch (error) {
+    if (error instanceof SourceSyntaxError) known.set(key, error);
+    throw error;
+  }
 }
+
+/** Each source's trees (or the error that stopped it), by dialect and range. */
+const parsed = new WeakMap<SourceText, Map<string, ObjectNode | SourceSyntaxError>>();
 
 class Parser {
   private pos = 0;

@@ -12,7 +12,7 @@ import {
 } from '../model/snapshot.js';
 import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
 import { redactSnapshot } from './redact.js';
-import { fetchUsers } from './users.js';
+import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
 import { sampleTeamOwnership } from './team-ownership-search.js';
 import { featureFlagState } from '../catalog/migration-state.js';
 import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
@@ -44,9 +44,11 @@ const MAX_PENDING_ENTITIES = 100_000;
 
 interface Tracker {
   incomplete: IncompleteEntry[];
+  /** Set by the first failure that stops the run: reads not yet started are not sent. */
+  stopped?: boolean;
   done: number;
   total: number;
-  /** Lists (blueprints, actions, pages) whose follow-up reads are not counted in `total` yet. */
+  /** Lists (blueprints, actions, pages) and the organization's flag whose follow-up reads are not counted in `total` yet. */
   uncounted: number;
   emit: (event: FetchEvent) => void;
 }
@@ -61,10 +63,14 @@ const isFatal = (error: unknown) => error instanceof ApiAuthError || error insta
 /** Run one read; a 403/404 or a failure after retries becomes an `incomplete` entry. Auth failures stop the run. */
 async function attempt<T>(tracker: Tracker, resource: string, read: () => Promise<T>): Promise<T | undefined> {
   try {
+    if (tracker.stopped) return undefined;
     return await read();
   } catch (error) {
     // Auth, an unreachable API and our own bugs stop the run; the narrowing lets TS see an ApiError below.
-    if (isFatal(error) || !(error instanceof ApiError)) throw error;
+    if (isFatal(error) || !(error instanceof ApiError)) {
+      tracker.stopped = true;
+      throw error;
+    }
     tracker.incomplete.push({ resource, reason: error.message });
     return undefined;
   } finally {
@@ -184,19 +190,35 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
 /** The blueprints whose entities are searched one by one: `_team` (the directory), and those with entities still to move. */
 const searchedWhole = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).some((search) => search.kind === 'pending');
 
-/** `$team` samples of every blueprint that needs one, in one search across blueprints; a failure is a gap of each. */
-async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<Map<string, EntityRecord[]>> {
+/** What the search across blueprints gave: the samples, and the team directory when it read it whole. */
+interface SampledEntities {
+  samples: Map<string, EntityRecord[]>;
+  /** `_team`'s entities, when the samples' search read them all (team-ownership-search.ts); else read on their own. */
+  teams?: EntityRecord[];
+}
+
+/**
+ * `$team` samples of every blueprint that needs one, in one search across blueprints, which also
+ * asks for every `_team` entity (the team directory) when the org has `_team`: one request fewer
+ * per run. A failure is a gap of each sampled blueprint; the directory is then read on its own.
+ */
+async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<SampledEntities> {
   const candidates = blueprints.filter((b) => plannedEntitySearches(b).some((search) => search.kind === 'ownership-sample')).map((b) => idOf(b) as string);
   const result = new Map<string, EntityRecord[]>();
-  if (candidates.length === 0) return result;
+  if (candidates.length === 0 || tracker.stopped) return { samples: result };
+  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
+  const whole = byId.has(TEAM_BLUEPRINT) ? [TEAM_BLUEPRINT] : [];
   let sampled: Awaited<ReturnType<typeof sampleTeamOwnership>>;
   try {
-    sampled = await sampleTeamOwnership(client, candidates, { sampleSize: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS });
+    sampled = await sampleTeamOwnership(client, candidates, { sampleSize: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS, whole, maxWholeEntities: MAX_TEAM_ENTITIES });
   } catch (error) {
-    if (isFatal(error) || !(error instanceof ApiError)) throw error;
+    if (isFatal(error) || !(error instanceof ApiError)) {
+      tracker.stopped = true;
+      throw error;
+    }
     // One failed search leaves every candidate unread: name each, as a per-blueprint read would.
     for (const id of candidates) tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: error.message });
-    return result;
+    return { samples: result };
   } finally {
     tracker.done++;
     emitProgress(tracker);
@@ -205,13 +227,17 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
   for (const id of [...sampled.failed].sort()) {
     tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
   }
-  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
-  for (const [id, entities] of sampled.samples) {
-    // Trimmed as a per-blueprint search would: the team relations' values are kept too.
+  // Trimmed as a per-blueprint search would: the team relations' values are kept too.
+  const trimmedOf = (id: string, entities: readonly JsonObject[]) => {
     const teamRelations = teamRelationsOf(byId.get(id) as JsonObject);
-    result.set(id, entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined));
-  }
-  return result;
+    return entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined);
+  };
+  for (const [id, entities] of sampled.samples) result.set(id, trimmedOf(id, entities));
+  const teams = sampled.whole?.get(TEAM_BLUEPRINT);
+  if (!teams) return { samples: result };
+  // One team per identifier, as the directory's own read keeps them.
+  const unique = new Map(trimmedOf(TEAM_BLUEPRINT, teams).map((entity) => [entity.identifier, entity]));
+  return { samples: result, teams: [...unique.values()] };
 }
 
 const LISTS = [
@@ -219,49 +245,36 @@ const LISTS = [
   { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages' },
   { key: 'integrations', path: '/v1/integration', payload: 'integrations' },
   { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations' },
-  { key: 'teams', path: '/v1/teams', payload: 'teams' },
+  // Every membership comes with it (users.ts), cut to emails before the snapshot keeps anything.
+  { key: 'teams', path: TEAMS_PATH, payload: 'teams' },
   // contracts.md §3.1. A 404 here is not read as "no scorecards": the service serves this route to
   // every org, and a 404 cannot be told from a proxy or gateway blocking it, so it stays a gap (exit 3).
   { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
 ] as const;
 
-/** Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`. */
-export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, redactionNotes?: string[]): Promise<OrgSnapshot> {
+/**
+ * Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`.
+ * `notes`: what the fetch has to say about what it read (report.notes), redactions included.
+ */
+export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, notes?: string[]): Promise<OrgSnapshot> {
   // The top-level reads first (and the organization's second read at the end); the per-resource
   // total is known once the blueprints, actions and pages lists are in.
-  const tracker: Tracker = { incomplete: [], done: 0, total: 3 + LISTS.length, uncounted: 3, emit: onEvent };
+  // `uncounted`: the blueprints, actions and pages lists, and the reads the organization's flag decides.
+  const tracker: Tracker = { incomplete: [], done: 0, total: 3 + LISTS.length, uncounted: 4, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
-  // The organization first: its answer proves the URL and the credentials before the fan-out
-  // (a URL that is not the API costs one request). The lists start at its answer or as soon as
-  // its first attempt fails, so one retry of it does not hold the rest (issue 25 item 4).
-  let listsStarted = false;
-  let release!: () => void;
-  const listsMayStart = new Promise<void>((resolve) => (release = resolve));
-  const startLists = () => {
-    listsStarted = true;
-    release();
-  };
-  const organizationRead = attempt(tracker, 'organization', () => readOrganization(client, startLists));
-  const listRead = (path: string, key: string, payload: string) =>
-    handled(listsMayStart.then(() => attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key))));
+  // The organization and the lists start together, so a retry of one holds none of the others
+  // (issue 25 item 4): waiting for the organization's first answer cost a round trip on every run,
+  // and its backoff on a 503. The price: a URL that is not the API answers the first few lists too
+  // before the run stops, each once (a 404 or a page is no transient failure: nothing is retried).
+  const organizationRead = handled(attempt(tracker, 'organization', () => readOrganization(client)));
+  const listRead = (path: string, key: string, payload: string) => handled(attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key)));
   const blueprintsRead = listRead('/v1/blueprints', 'blueprints', 'blueprints');
   const listReads = LISTS.map((list) => listRead(list.path, list.key, list.payload));
   // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
   // Beside the lists: nothing it needs comes from them.
   tracker.total += 1;
-  const usersRead = handled(listsMayStart.then(() => attempt(tracker, 'users', () => fetchUsers(client))));
-  let organization: JsonObject | undefined;
-  try {
-    organization = await organizationRead;
-  } catch (error) {
-    // Reads started on a retry land before the run stops, so nothing runs on after it.
-    if (listsStarted) await Promise.allSettled([blueprintsRead, ...listReads, usersRead]);
-    throw error;
-  }
-  startLists();
-  // Issue 25: the service's own word on the migration, kept even where the organization record is trimmed.
-  const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
+  const usersRead = handled(attempt(tracker, 'users', () => fetchUsers(client)));
 
   const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) => {
     tracker.total += ids.length;
@@ -276,35 +289,66 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       }),
     );
   };
+  const readEntitiesOf = async (blueprint: JsonObject) => {
+    const id = idOf(blueprint) as string;
+    return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
+  };
   // Issue 25 item 4: each read that depends on a list starts as soon as that list is in, so a retry
-  // of one list (or of the users) holds only what needs it, not the whole second phase.
-  // Chained on the organization too: nothing of this phase starts for an org that could not be read.
+  // of one list (or of the users, or of the organization) holds only what needs it. A list that
+  // answered with the service's envelope proves the API as well as the organization would.
   const blueprintReads = handled(
+    blueprintsRead.then(async (blueprints) => {
+      const searched = (blueprints ?? []).filter(searchedWhole);
+      const team = searched.find((blueprint) => idOf(blueprint) === TEAM_BLUEPRINT);
+      tracker.total += searched.length + 1;
+      const sampling = readOwnershipSamples(client, tracker, blueprints ?? []);
+      // The team directory from the samples' search when it read it whole, else on its own.
+      const teamEntities = async () => {
+        const { teams } = await sampling;
+        return [TEAM_BLUEPRINT, await attempt(tracker, `entities of blueprint "${TEAM_BLUEPRINT}"`, () => (teams ? Promise.resolve(teams) : readEntities(client, team as JsonObject)))] as const;
+      };
+      const [permissions, entities, sampled] = await Promise.all([
+        permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
+        Promise.all([...searched.filter((blueprint) => blueprint !== team).map((blueprint) => readEntitiesOf(blueprint)), ...(team ? [teamEntities()] : [])]),
+        sampling,
+      ]);
+      return { permissions, entities, samples: sampled.samples };
+    }),
+  );
+  // Only what the organization's feature flag decides waits for it: after the migration, users'
+  // team identifiers from the `_user` entities, and for each blueprint that keeps teams in a
+  // relation whether a data migration (POST /v1/migrations) completed for it.
+  const flagReads = handled(
     Promise.all([blueprintsRead, organizationRead]).then(async ([blueprints, organizationRecord]) => {
       const flag = organizationRecord ? featureFlagState(toOrganization(organizationRecord)) : undefined;
-      // Issue 25: after the migration, users' team identifiers from the `_user` entities.
-      const searched = (blueprints ?? []).filter((blueprint) => searchedWhole(blueprint) || (flag === true && idOf(blueprint) === USER_BLUEPRINT));
-      // After the migration only: did a data migration (POST /v1/migrations) complete for each blueprint that keeps teams in a relation?
+      const users = flag === true ? (blueprints ?? []).filter((blueprint) => idOf(blueprint) === USER_BLUEPRINT) : [];
       const moved = flag === true ? relationOwnershipCandidates(blueprints ?? []) : [];
-      tracker.total += searched.length + moved.length + 1;
-      const [permissions, entities, samples, migrations] = await Promise.all([
-        permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
-        Promise.all(
-          searched.map(async (blueprint) => {
-            const id = idOf(blueprint) as string;
-            return [id, await attempt(tracker, `entities of blueprint "${id}"`, () => readEntities(client, blueprint))] as const;
-          }),
-        ),
-        readOwnershipSamples(client, tracker, blueprints ?? []),
+      tracker.total += users.length + moved.length;
+      tracker.uncounted--;
+      emitProgress(tracker);
+      const [entities, migrations] = await Promise.all([
+        Promise.all(users.map((blueprint) => readEntitiesOf(blueprint))),
         Promise.all(moved.map(async (id) => [id, await attempt(tracker, `data migrations of blueprint "${id}"`, () => readCompletedMigrations(client, id))] as const)),
       ]);
-      return { permissions, entities, samples, migrations, moved };
+      return { entities, migrations, moved };
     }),
   );
   // Only the permissions that can hold a team entry (permission-plan.ts); the report notes the rest.
   const listIndex = (key: string) => LISTS.findIndex((list) => list.key === key);
-  const actionReads = handled(Promise.all([listReads[listIndex('actions')]!, organizationRead]).then(([actions]) => permissionsOf('action', 'actions', permissionTargets(actions, isAutomation))));
-  const pageReads = handled(Promise.all([listReads[listIndex('pages')]!, organizationRead]).then(([pages]) => permissionsOf('page', 'pages', permissionTargets(pages, isEntityPage))));
+  const actionReads = handled(listReads[listIndex('actions')]!.then((actions) => permissionsOf('action', 'actions', permissionTargets(actions, isAutomation))));
+  const pageReads = handled(listReads[listIndex('pages')]!.then((pages) => permissionsOf('page', 'pages', permissionTargets(pages, isEntityPage))));
+
+  let organization: JsonObject | undefined;
+  try {
+    organization = await organizationRead;
+  } catch (error) {
+    // Nothing new starts once the run stops (attempt() checks); what is in flight lands first,
+    // so nothing runs on after it.
+    await Promise.allSettled([blueprintsRead, ...listReads, usersRead, blueprintReads, flagReads, actionReads, pageReads]);
+    throw error;
+  }
+  // Issue 25: the service's own word on the migration, kept even where the organization record is trimmed.
+  const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
 
   const [blueprints, ...lists] = await Promise.all([blueprintsRead, ...listReads]);
   const snapshot: OrgSnapshot = {
@@ -323,27 +367,47 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   });
 
   const users = await usersRead;
-  if (users) snapshot.users = users;
-  const [perBlueprint, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, actionReads, pageReads]);
+  const teams = snapshot.teams ? trimTeams(snapshot.teams) : undefined;
+  if (teams) snapshot.teams = teams.teams;
+  if (users) addUsers(snapshot, tracker, users, teams, notes);
+  const [perBlueprint, flagged, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, flagReads, actionReads, pageReads]);
   if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
   // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
   if (!organization) tracker.total -= 1;
   else {
-    const atEnd = await attempt(tracker, 'organization', () => readOrganization(client, () => undefined));
+    const atEnd = await attempt(tracker, 'organization', () => readOrganization(client));
     const [first, last] = [toOrganization(organization), atEnd && toOrganization(atEnd)];
     if (last && last.id !== first.id) {
       tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });
     }
   }
-  if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities) };
-  if (perBlueprint.moved.length > 0) snapshot.migrations = definedEntries(perBlueprint.migrations);
-  snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: perBlueprint.moved.length });
+  if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
+  if (flagged.moved.length > 0) snapshot.migrations = definedEntries(flagged.migrations);
+  snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: flagged.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch.
-  return redactSnapshot(snapshot, redactionNotes);
+  return redactSnapshot(snapshot, notes);
+}
+
+/**
+ * The users as `GET /v1/users` gave them; where it answered without their teams, the teams' members
+ * (`GET /v1/teams`) stand in, with a note. With neither, who is in which team is not known: the
+ * users are a gap (exit 3), not users without teams, which would read as "no access changes".
+ */
+function addUsers(snapshot: OrgSnapshot, tracker: Tracker, read: UsersRead, teams: TeamsRead | undefined, notes: string[] | undefined): void {
+  if (!read.withoutTeams) {
+    snapshot.users = read.users;
+    return;
+  }
+  if (teams?.members) {
+    snapshot.users = withTeamsFromMembers(read.users, teams.members);
+    notes?.push("users: GET /v1/users answered without the users' teams: taken from the members of each team in GET /v1/teams");
+    return;
+  }
+  tracker.incomplete.push({ resource: 'users', reason: "GET /v1/users answered without the users' teams, and GET /v1/teams without the teams' members: who is in which team is not known" });
 }
 
 /**
@@ -351,9 +415,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
  * not the API's JSON, failing after every retry), the URL or the service is wrong, not one
  * resource: that stops the run (exit 2). Only a 403, which proves an API that knows us, leaves a gap.
  */
-async function readOrganization(client: ApiClient, onRetry: () => void): Promise<JsonObject> {
+async function readOrganization(client: ApiClient): Promise<JsonObject> {
   try {
-    return objectIn(await client.get('/v1/organization', 'organization', { onRetry }), 'GET /v1/organization');
+    return objectIn(await client.get('/v1/organization', 'organization'), 'GET /v1/organization');
   } catch (error) {
     if (isFatal(error) || !(error instanceof ApiError) || error.status === 403) throw error;
     const reason = isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message;

@@ -15,6 +15,13 @@ export interface OwnershipSamples {
   /** Blueprints the service named in `failedBlueprints`: not searched, so their samples say nothing. */
   failed: Set<string>;
   searches: number;
+  /**
+   * Every entity of the `whole` blueprints (the team directory), read by the first search beside
+   * the samples: one request fewer per run. Absent when that search did not read them all (it
+   * stopped before its pages ended, the service named one in `failedBlueprints`, or there were
+   * more than the bound): the caller then reads them on their own, as it would without this.
+   */
+  whole?: Map<string, JsonObject[]>;
 }
 
 /** Ours: the `$blueprint in [...]` list per search, far below the 1 MiB request limit. */
@@ -29,23 +36,32 @@ const blueprintOf = (entity: JsonObject): string | undefined => (typeof entity.b
 export async function sampleTeamOwnership(
   client: ApiClient,
   candidates: readonly string[],
-  options: { sampleSize: number; include: string[] },
+  options: { sampleSize: number; include: string[]; whole?: readonly string[]; maxWholeEntities?: number },
 ): Promise<OwnershipSamples> {
   const samples = new Map<string, JsonObject[]>(candidates.map((id) => [id, []]));
   const failed = new Set<string>();
   let searches = 0;
+  // Asked only in the first search: a restart or a later chunk would read them again.
+  const wholeIds = new Set(options.whole ?? []);
+  const whole = new Map<string, JsonObject[]>([...wholeIds].map((id) => [id, []]));
+  let wholeRead = 0;
+  let wholeComplete = wholeIds.size > 0;
   for (let start = 0; start < candidates.length; start += MAX_BLUEPRINTS_PER_SEARCH) {
     const open = new Set(candidates.slice(start, start + MAX_BLUEPRINTS_PER_SEARCH));
     // Bounded: every restart closes at least one blueprint.
     for (let round = 0; open.size > 0 && round <= MAX_BLUEPRINTS_PER_SEARCH; round++) {
-      const query: SearchQuery = {
+      const withWhole = searches === 0 && wholeComplete;
+      const owned: SearchQuery = {
         combinator: 'and',
         rules: [
           { property: '$team', operator: 'isNotEmpty' },
           { property: '$blueprint', operator: 'in', value: [...open] },
         ],
       };
+      // A rule may itself be a query (the search API's schema, with a nested `or` as its example).
+      const query: SearchQuery = withWhole ? { combinator: 'or', rules: [owned as unknown as JsonObject, { property: '$blueprint', operator: 'in', value: [...wholeIds] }] } : owned;
       let restart = false;
+      let stopped = false;
       searches++;
       await client.searchEntities(undefined, query, {
         limit: MAX_SEARCH_PAGE,
@@ -53,16 +69,25 @@ export async function sampleTeamOwnership(
         include: [...options.include, '$blueprint'],
         onFailedBlueprints: (ids) => {
           for (const id of ids) {
+            if (wholeIds.has(id)) wholeComplete = false;
             if (!samples.has(id)) continue;
             failed.add(id);
             open.delete(id);
             samples.delete(id);
           }
         },
-        onPage: (entities) => {
+        onPage: (entities, page) => {
           let spent = 0;
+          let wholeOnPage = 0;
           for (const entity of entities.filter(isObject)) {
             const id = blueprintOf(entity);
+            const all = withWhole && id !== undefined ? whole.get(id) : undefined;
+            if (all) {
+              wholeOnPage++;
+              if (++wholeRead > (options.maxWholeEntities ?? Number.POSITIVE_INFINITY)) wholeComplete = false;
+              else all.push(entity);
+              continue;
+            }
             const sample = id === undefined || failed.has(id) ? undefined : samples.get(id);
             if (id === undefined || !sample || !open.has(id)) {
               spent++;
@@ -71,13 +96,17 @@ export async function sampleTeamOwnership(
             sample.push(entity);
             if (sample.length >= options.sampleSize) open.delete(id);
           }
-          restart = open.size > 0 && entities.length > 0 && spent / entities.length >= RESTART_SHARE;
-          if (open.size === 0 || restart) return false;
-          return undefined;
+          const sampled = entities.length - wholeOnPage;
+          restart = open.size > 0 && sampled > 0 && spent / sampled >= RESTART_SHARE;
+          // Stopped before the pages ended: whatever the last page held, later ones are unread.
+          stopped = (open.size === 0 || restart) && page.more;
+          return open.size === 0 || restart ? false : undefined;
         },
       });
+      // The whole blueprints are whole only when the first search read its pages to the end.
+      if (withWhole && stopped) wholeComplete = false;
       if (!restart) break; // the pages ended: every open blueprint has all it holds
     }
   }
-  return { samples, failed, searches };
+  return wholeComplete && searches > 0 ? { samples, failed, searches, whole } : { samples, failed, searches };
 }

@@ -56,6 +56,13 @@ export interface SandboxOptions {
   users?: Array<Record<string, unknown>>;
   /** Answer GET /v1/users with every field, whatever `fields` asks for. */
   ignoreUserFields?: boolean;
+  /** GET /v1/users answers without `teams` (a token or an older service without the field). */
+  usersWithoutTeams?: boolean;
+  /**
+   * GET /v1/teams answers without `users`. By default each team carries its members as the
+   * service does (`users[{email, firstName, lastName, picture, status}]`), from the users above.
+   */
+  teamsWithoutUsers?: boolean;
   /** Every request gets this answer, as a URL that is not the API would (a 404 everywhere, a web page). */
   answerAll?: { status: number; contentType?: string; body?: string };
   /** The sandbox's clock in ms (shared with the client's in tests); Date.now by default. */
@@ -142,11 +149,28 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (query.get(name) !== value) throw new HttpError(422, 'invalid_request', `this sandbox serves only ?${name}=${value}`);
   };
 
-  /** `fields=email&fields=teams.name`: the named top-level fields, and of a list of objects only the named keys. */
-  const usersFor = (fields: string[]) => {
+  const allUsers = () => {
     const users = options.users ?? ((snapshot.users ?? []) as unknown as Array<Record<string, unknown>>);
-    if (fields.length === 0 || options.ignoreUserFields) return users;
-    return users.map((user) => {
+    if (!options.usersWithoutTeams) return users;
+    return users.map(({ teams: _teams, ...user }) => user);
+  };
+  /** The service's teams, each with its members (as wide as the service holds them) unless told otherwise. */
+  const allTeams = () => {
+    const teams = (snapshot.teams ?? []) as Array<Record<string, unknown>>;
+    if (options.teamsWithoutUsers) return teams;
+    const users = options.users ?? ((snapshot.users ?? []) as unknown as Array<Record<string, unknown>>);
+    const teamName = (team: unknown) => (typeof team === 'string' ? team : (team as { name?: unknown } | null)?.name);
+    return teams.map((team) => ({
+      ...team,
+      users: users
+        .filter((user) => Array.isArray(user.teams) && user.teams.some((held) => teamName(held) === team.name))
+        .map((user) => ({ email: user.email, firstName: user.firstName ?? 'First', lastName: user.lastName ?? 'Privatename', picture: 'https://pictures.example.com/p.png', status: 'ACTIVE' })),
+    }));
+  };
+  /** `fields=email&fields=teams.name`: the named top-level fields, and of a list of objects only the named keys. */
+  const cutToFields = (records: Array<Record<string, unknown>>, fields: string[], ignoreFields = false) => {
+    if (fields.length === 0 || ignoreFields) return records;
+    return records.map((user) => {
       const picked: Record<string, unknown> = {};
       for (const field of fields) {
         const [key, inner] = field.split('.') as [string, string | undefined];
@@ -255,11 +279,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     { method: 'GET', pattern: /^\/v1\/integration$/, handle: () => ({ integrations: snapshot.integrations ?? [] }) },
     { method: 'GET', pattern: /^\/v1\/webhooks$/, handle: () => ({ integrations: snapshot.webhooks ?? [] }) },
-    { method: 'GET', pattern: /^\/v1\/teams$/, handle: () => ({ teams: snapshot.teams ?? [] }) },
+    { method: 'GET', pattern: /^\/v1\/teams$/, handle: (_params, query) => ({ teams: cutToFields(allTeams(), query.getAll('fields')) }) },
     { method: 'GET', pattern: /^\/v1\/scorecards$/, handle: () => ({ scorecards: snapshot.scorecards ?? [] }) },
     // The service's users, as wide as it returns them (`users` option, or the snapshot's), cut to
     // the `fields` asked for unless `ignoreUserFields` plays a service that sends everything.
-    { method: 'GET', pattern: /^\/v1\/users$/, handle: (_params, query) => ({ users: usersFor(query.getAll('fields')) }) },
+    { method: 'GET', pattern: /^\/v1\/users$/, handle: (_params, query) => ({ users: cutToFields(allUsers(), query.getAll('fields'), options.ignoreUserFields) }) },
   ];
 
   const rateLimitHeaders = (response: ServerResponse, overLimit: boolean) => {

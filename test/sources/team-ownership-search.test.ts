@@ -15,7 +15,7 @@ function fakeClient(owned: Array<{ blueprint: string; identifier: string }>) {
       queries.push(allowed);
       const matched = owned.filter((entity) => allowed.includes(entity.blueprint)).map((entity) => ({ ...entity, team: ['Payments'] }) as JsonObject);
       for (let offset = 0; offset < matched.length; offset += options.limit) {
-        if (options.onPage?.(matched.slice(offset, offset + options.limit)) === false) break;
+        if (options.onPage?.(matched.slice(offset, offset + options.limit), { more: offset + options.limit < matched.length }) === false) break;
       }
       return [];
     },

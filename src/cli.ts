@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -109,7 +109,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (message, write) => write(parserErrorLine(message)) })
-    .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
+    .addHelpText('after', `${OVERVIEW_EXAMPLES}\n${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
 
   const analyzeCommand = program
     .command('analyze')
@@ -144,7 +144,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
-      .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
+      .addHelpText('after', SNAPSHOT_EXAMPLES),
   ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) });
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;

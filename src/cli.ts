@@ -9,6 +9,7 @@ import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlag
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
+import { plural } from './report/view-model.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
@@ -291,8 +292,8 @@ function afterFix(
   const before = new Set(inFiles(first.report).map((f) => f.id));
   const remaining = inFiles(again.report).filter((f) => before.has(f.id)).length;
   const line =
-    `--fix: changed ${fixed.changed.length} file(s) in place: ${fixed.changed.join(', ')}; ` +
-    `${before.size - remaining} finding(s) in files fixed, ${remaining} remain (scanned again: the report and the gate are about what remains)`;
+    `--fix: changed ${plural(fixed.changed.length, 'file', 'files')} in place: ${fixed.changed.join(', ')}; ` +
+    `${plural(before.size - remaining, 'finding', 'findings')} in files fixed, ${remaining} ${remaining === 1 ? 'remains' : 'remain'} (scanned again: the report and the gate are about what remains)`;
   return { gated: again, fixedReport: withKitNotes(again.report, fixed.report), fixLines: [...fixed.lines, line] };
 }
 
@@ -326,12 +327,12 @@ function summaryLine(report: Report, code: number): string {
   const { automatic, manual } = report.summary;
   const verdict =
     code === EXIT.incomplete
-      ? `INCOMPLETE: ${report.incomplete.length} item(s) could not be read`
+      ? `INCOMPLETE: ${plural(report.incomplete.length, 'item', 'items')} could not be read`
       : code === EXIT.gateFailed
-        ? `gate FAILED: ${report.gate?.failing ?? 0} finding(s) over --fail-on ${report.gate?.failOn ?? 'manual'}`
+        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}`
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
-  return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
+  return `${report.organization.name}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */

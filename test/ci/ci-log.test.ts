@@ -34,7 +34,7 @@ describe('the CI log names what failed', () => {
     const verdicts = printed.slice(0, -1).map((line) => line.split(' ')[2]);
     expect(verdicts.indexOf('review') === -1 || verdicts.lastIndexOf('breaks') < verdicts.indexOf('review')).toBe(true);
     expect(verdicts[0]).toBe('breaks');
-    expect(lines(run.stderr).at(-1)).toMatch(/gate FAILED: \d+ finding\(s\) over --fail-on manual/);
+    expect(lines(run.stderr).at(-1)).toMatch(/gate FAILED: \d+ findings over --fail-on manual/);
   });
 
   it('--quiet with a passed gate prints nothing at all', async () => {

@@ -61,7 +61,14 @@ export function incompleteLines(incomplete: readonly IncompleteItem[]): string[]
 export function parserErrorLine(message: string): string {
   // Commander puts "(Did you mean --snapshot?)" on a line of its own: one line, one error.
   const text = message.trim().replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ');
-  return `teams-migration-audit: ${terminalSafe(text)} (see --help)\n`;
+  return `teams-migration-audit: ${terminalSafe(text)}${verdictHint(text)} (see --help)\n`;
+}
+
+/** A verdict given to --fail-on (a level): the verdict has its own option. */
+function verdictHint(text: string): string {
+  const verdict = /'--fail-on <level>' argument '(breaks|review)' is invalid/.exec(text)?.[1];
+  if (verdict === undefined) return '';
+  return `; to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict}`;
 }
 
 // A failed gate names what failed, up to this many lines; the rest is a count (the report has them all).

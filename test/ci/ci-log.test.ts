@@ -80,6 +80,17 @@ describe('the CI log names what failed', () => {
     expect(readFileSync(summary, 'utf8').match(/^## Teams migration audit/gm)).toHaveLength(1);
   });
 
+  it('--fail-on breaks, a verdict where a level is asked, says in its one line how to gate on breaking items', async () => {
+    for (const verdict of ['breaks', 'review']) {
+      const run = await runCliCaptured(['analyze', '--demo', '--quiet', '--fail-on', verdict]);
+      expect(run.code).toBe(2);
+      expect(lines(run.stderr)).toHaveLength(1);
+      expect(run.stderr).toContain(`to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict}`);
+    }
+    // Any other bad level keeps the plain error.
+    expect((await runCliCaptured(['analyze', '--demo', '--fail-on', 'all'])).stderr).not.toContain('--fail-on-verdict');
+  });
+
   it('"Did you mean" stays on the error\'s one line, and --no-color is an option', async () => {
     expect(parserErrorLine("error: unknown option '--snapshto'\n(Did you mean --snapshot?)")).toBe("teams-migration-audit: unknown option '--snapshto' (Did you mean --snapshot?) (see --help)\n");
     const run = await runCliCaptured(['analyze', '--snapshto', DEMO]);

@@ -167,7 +167,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return exitCode;
 }
 
-/** `analyze FILE` is `analyze --snapshot FILE`, as product.md's `analyze [source]` reads. */
+/** `analyze FILE` is `analyze --snapshot FILE`, as the help's `analyze [source]` says. */
 function withPositionalSource<T extends { snapshot?: string }>(source: string | undefined, flags: T): T {
   if (source === undefined) return flags;
   if (flags.snapshot !== undefined && flags.snapshot !== source) {

@@ -277,7 +277,7 @@ function countCards(report: Report): CardView[] {
     { value: manualWith('breaks'), label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
     { value: manualWith('review'), label: 'to review', href: '#kind=manual&verdict=review', tone: 'review' },
     { value: manualWith('none'), label: 'without a verdict', href: '#kind=manual&verdict=none', tone: 'none' },
-    // Unaffected references are `verified`, not findings (contracts.md §3.3): the card opens that list.
+    // Unaffected references are `verified`, not findings (docs/formats.md, `verified`): the card opens that list.
     { value: report.verified?.length ?? 0, label: 'checked, nothing to do', href: '#verified-h', tone: 'unaffected' },
     { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
     { value: count(isFileFinding), label: 'in your repositories', href: '#type=file', tone: 'neutral' },

@@ -11,7 +11,7 @@ import { demoReport } from '../ci/helpers.js';
 import { validate } from '../ci/json-schema.js';
 import { REPORT_SCHEMA } from '../ci/schemas.js';
 
-/** contracts.md §3.3: references checked and fine are `verified`, never listed as a problem, never failing a gate. */
+/** docs/formats.md `verified`: references checked and fine are `verified`, never listed as a problem, never failing a gate. */
 describe('verified references in every output', () => {
   const report = demoReport();
   const verified = report.verified ?? [];

@@ -61,7 +61,9 @@ export function incompleteLines(incomplete: readonly IncompleteItem[]): string[]
 export function parserErrorLine(message: string): string {
   // Commander puts "(Did you mean --snapshot?)" on a line of its own: one line, one error.
   const text = message.trim().replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ');
-  return `teams-migration-audit: ${terminalSafe(text)}${verdictHint(text)} (see --help)\n`;
+  const hint = verdictHint(text);
+  // The hint continues the sentence: commander's closing full stop gives way to it.
+  return `teams-migration-audit: ${terminalSafe(hint ? text.replace(/\.$/, '') : text)}${hint} (see --help)\n`;
 }
 
 /** A verdict given to --fail-on (a level): the verdict has its own option. */

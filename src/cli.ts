@@ -329,7 +329,7 @@ function summaryLine(report: Report, code: number): string {
     code === EXIT.incomplete
       ? `INCOMPLETE: ${plural(report.incomplete.length, 'item', 'items')} could not be read`
       : code === EXIT.gateFailed
-        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}`
+        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}`
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
   return `${report.organization.name}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;

@@ -85,7 +85,7 @@ describe('the CI log names what failed', () => {
       const run = await runCliCaptured(['analyze', '--demo', '--quiet', '--fail-on', verdict]);
       expect(run.code).toBe(2);
       expect(lines(run.stderr)).toHaveLength(1);
-      expect(run.stderr).toContain(`to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict}`);
+      expect(run.stderr).toContain(`Allowed choices are none, manual, any; to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict} (see --help)`);
     }
     // Any other bad level keeps the plain error.
     expect((await runCliCaptured(['analyze', '--demo', '--fail-on', 'all'])).stderr).not.toContain('--fail-on-verdict');

@@ -17,5 +17,8 @@ describe('stderr counts agree with their nouns', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^Acme Payments: 13 automatic changes, 29 manual items; gate FAILED: 1 finding over --fail-on manual \(28 accepted in the baseline\)$/m);
     expect(run.stderr).not.toContain('(s)');
+    // The threshold is named as it was given, the verdict too.
+    const breaking = await runCliCaptured(['analyze', '--demo', '--out', join(dir, 'c'), '--format', 'json', '--fail-on', 'manual', '--fail-on-verdict', 'breaks', '--no-fixes', '--quiet'], {});
+    expect(breaking.stderr).toMatch(/gate FAILED: \d+ findings over --fail-on manual --fail-on-verdict breaks$/m);
   }, 60_000);
 });

@@ -260,7 +260,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
     access: { ...accessView(report), hasDetails: accessView(report).details.length > 0 },
-    after: buildAfterMigrationView(report),
+    after: buildAfterMigrationView(report, meta.appUrl ?? ''),
   };
 }
 

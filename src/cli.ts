@@ -122,7 +122,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
-    .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
+    .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
     .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
     .option('--quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
     .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')

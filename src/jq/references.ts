@@ -38,6 +38,13 @@ const BUILTIN_VARIABLES = new Set(['ENV', '__loc__', '__prog_args']);
  */
 const NAMESPACES = new Set(['relations', 'properties', 'inputs', 'form']);
 
+/**
+ * Segments that lead out of the org's data into a payload another system sent (a webhook's
+ * `.body`, `.headers`, `.queryParams`; `.payload.body` in an automation forwarding one): a `team`
+ * below them is the sender's field, whatever it is called, never the catalog's team.
+ */
+const EXTERNAL_PAYLOADS = new Set(['body', 'headers', 'queryParams']);
+
 export function extractReferences(source: string): ReferenceResult {
   let tokens: Token[];
   try {
@@ -207,7 +214,9 @@ function bracketKey(tokens: readonly Token[], i: number): { value: string; next:
  * Paths that read the team meta property: a `team` segment that is not a relation or property
  * name (`.team`, `.entity.team`, `.user.team`, `.results.team`, `.diff.after.team`), and a user's
  * `teams` (`.user.teams`, `.trigger.by.user.teams`: `{name}` objects whose names are titles before
- * and after) and `teamsIdentifiers`. Which of them changes is what running them shows.
+ * and after) and `teamsIdentifiers`. Which of them changes is what running them shows. A `team`
+ * inside an external payload (`.payload.body.team`) is not one, nor is a relation named team: a
+ * relation is read by what it targets (`relationPaths` over the relations the migration removes).
  */
 export function teamMetaPaths(references: JqReferences): FieldPath[] {
   return references.paths.filter(
@@ -215,7 +224,7 @@ export function teamMetaPaths(references: JqReferences): FieldPath[] {
       !BUILTIN_VARIABLES.has(path.variable ?? '') &&
       path.segments.some(
         (segment, index) =>
-          (segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '')) ||
+          (segment === 'team' && !NAMESPACES.has(path.segments[index - 1] ?? '') && !path.segments.slice(0, index).some((before) => EXTERNAL_PAYLOADS.has(before))) ||
           ((segment === 'teams' || segment === 'teamsIdentifiers') && path.segments[index - 1] === 'user'),
       ),
   );

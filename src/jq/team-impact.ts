@@ -1,8 +1,9 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import { classifyExpression, classifyPair, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
 import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
-import { contextFor, teamCases, teamsFor } from '../judge/worlds.js';
+import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
 import type { Verdict } from '../model/finding.js';
+import type { JsonValue } from '../model/json.js';
 import { probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
@@ -33,7 +34,22 @@ const NO_PROPERTIES: ReadonlySet<string> = new Set();
 export interface TitleLiteral {
   title: string;
   identifier?: string;
+  /**
+   * Set when neither the org nor the teams map knows the title, so `identifier` is a stated guess
+   * (`guessedIdentifier`): a rewrite through it is a suggestion, never proven.
+   */
+  guessed?: true;
 }
+
+/** The shape of an identifier (the service's API reference): anything else a team value holds can only be a title. */
+const IDENTIFIER_SHAPE = /^(?!\.{1,2}$)[\p{L}0-9@_.+:\\/=-]+$/u;
+
+/**
+ * The identifier guessed for a title no source names: lower-cased, every other run of characters
+ * as `_`. No public source documents how the migration derives identifiers from titles, so this
+ * stays a guess (`SRE On-Call` may well become `sre_oncall`, not `sre_on_call`).
+ */
+export const guessedIdentifier = slugOf;
 
 /** What the migration does to one jq expression, when it touches teams at all. */
 export interface ExpressionImpact {
@@ -123,6 +139,8 @@ export function assessTeamExpression(
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
   const result = extractReferences(expression);
+  // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
+  if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
   if (!result.ok) {
     const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations, teamProperties);
     if (!mentionsTeam && !options.setsTeam) return undefined;
@@ -179,6 +197,17 @@ export function assessTeamExpression(
     const status = classifyTeamValue(context.teams, literal.value);
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
     if (status.state === 'title-unknown-identifier') titleLiterals.push({ literal, title: { title: literal.value } });
+    // Without the org's teams, a literal no identifier could be is a title (the same rule as team
+    // lists, teams.ts): its identifier is guessed, and the guess says so. Only located here; running decides.
+    if (
+      status.state === 'unknown' &&
+      !context.teams.orgKnowsTeams &&
+      !IDENTIFIER_SHAPE.test(literal.value) &&
+      guessedIdentifier(literal.value) !== '' &&
+      (!runnable || comparedWithTeams(runnable.jq, expression, literal.value, { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] }))
+    ) {
+      titleLiterals.push({ literal, title: { title: literal.value, identifier: guessedIdentifier(literal.value), guessed: true } });
+    }
     if (status.state === 'identifier') comparesIdentifiers = true;
     // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
     if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
@@ -198,7 +227,7 @@ export function assessTeamExpression(
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,
-    teams: teamsFor(context.teams, expression, unique(unknownLiterals)),
+    teams: withGuesses(teamsFor(context.teams, expression, unique(unknownLiterals)), impact.titles),
     queryIds,
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
@@ -243,12 +272,49 @@ export function assessTeamExpression(
     else {
       impact.rewrite = rewrite;
       impact.rewriteChecked = provablyValid || compiles?.ok === true;
-      // Without jq nothing is run, so nothing is proven or disproven: the proof stays unsaid.
-      if (proof) impact.rewriteProof = proof;
+      // Without jq nothing is run, so nothing is proven or disproven: the proof stays unsaid. A
+      // guessed identifier proves nothing whatever running shows: the guess is what is unsure.
+      const guesses = impact.titles.filter((t) => t.guessed);
+      if (guesses.length > 0) impact.rewriteProof = { proof: 'suggested', where: guessNote(guesses) };
+      else if (proof) impact.rewriteProof = proof;
       else if (runnable) impact.rewriteProof = { proof: 'suggested', where: 'jq could not run it on the org\'s contexts' };
     }
   }
   return impact;
+}
+
+/** Two payloads that share nothing, for an expression that reads no field: what it gives on both is what it always gives. */
+const EMPTY_PROBES: readonly JsonValue[] = [{}, { team: 'Probe Team', name: 'probe' }];
+
+/** Whether the expression gives only empty values (`""`, `null`, `[]`) whatever its payload: it sets no team. */
+function setsNoTeam(jq: JqEngine, expression: string): boolean {
+  const results = EMPTY_PROBES.map((input) => jq.evaluate(input, expression));
+  const empty = (value: JsonValue): boolean => value === null || value === '' || (Array.isArray(value) && value.every(empty));
+  return results.every((r) => r.ok && r.values.length > 0 && r.values.every(empty)) && JSON.stringify(results[0]) === JSON.stringify(results[1]);
+}
+
+/**
+ * Whether running shows the literal is compared with team values: the result before the migration
+ * differs between the literal standing as the team and another team standing there. A string the
+ * expression compares with something else (`.properties.motto != "Hello world"`) is no title.
+ */
+function comparedWithTeams(jq: JqEngine, expression: string, literal: string, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+  const run = (team: JudgeTeam) => JSON.stringify(jq.evaluate(contextFor(where.kind, { label: '', teams: () => [team] }, 'before', where.queryIds, where.teamProperties), expression));
+  // The other title holds only [a-z0-9_], so the literal (which holds some other character) is never part of it.
+  const other = `${guessedIdentifier(literal)}_other`;
+  return run({ title: literal, identifier: guessedIdentifier(literal) }) !== run({ title: other, identifier: `${other}_id` });
+}
+
+/** The teams run for titles whose identifier is guessed carry the guess, the identifier the rewrite writes. */
+function withGuesses(teams: JudgeTeam[], titles: readonly TitleLiteral[]): JudgeTeam[] {
+  const guessed = new Map(titles.filter((t) => t.guessed).map((t) => [t.title, t.identifier!]));
+  return teams.map((team) => (guessed.has(team.title) ? { ...team, identifier: guessed.get(team.title)! } : team));
+}
+
+/** What makes a guessed rewrite unsure, and how to confirm it. */
+function guessNote(guesses: readonly TitleLiteral[]): string {
+  const list = guesses.map((t) => `${JSON.stringify(t.identifier)} for ${JSON.stringify(t.title)}`).join(', ');
+  return `the identifier ${list} is a guess (the title lower-cased, other characters as "_"; no public source says how the migration derives identifiers); confirm it with --teams-map or by auditing with the org, whose _team entities hold the real one`;
 }
 
 /**
@@ -450,6 +516,8 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   if (impact.titles.length > 0 && !fine) {
     parts.push(`uses team title ${impact.titles.map((t) => JSON.stringify(t.title)).join(', ')}`);
+    const guessed = impact.titles.filter((t) => t.guessed).map((t) => JSON.stringify(t.title));
+    if (guessed.length > 0) parts.push(`${guessed.join(', ')} ${guessed.length > 1 ? 'are titles' : 'is a title'} (identifiers cannot hold spaces or such characters) that neither the org nor the teams map names`);
   }
   if (impact.evaluation) parts.push(impact.evaluation);
   if (impact.jqFailure && !impact.evaluation) {

@@ -301,6 +301,8 @@ function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, titl
     suggestion: draft.suggestion,
     ...(draft.verdict !== undefined ? { verdict: draft.verdict } : {}),
     ...(rewrite !== undefined ? { rewrite } : {}),
+    // The kit writes only proven rewrites: a suggested one (a guessed identifier) stays one in the file.
+    ...(rewrite !== undefined && draft.rewriteProof !== undefined ? { rewriteProof: draft.rewriteProof } : {}),
     ...(draft.note !== undefined ? { note: draft.note } : {}),
   });
 }

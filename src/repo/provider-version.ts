@@ -86,8 +86,10 @@ export interface ProviderNeed {
   at: string;
 }
 
-/** The provider facts of one `.tf` file: its constraint, its 0.x resources, what it needs. */
+/** The provider facts of one file: its constraint, its 0.x resources, what it needs. */
 export interface ProviderFacts {
+  /** Absent for Terraform; Pulumi facts come from programs (needs) and manifests (constraint). */
+  tool?: 'pulumi';
   constraint?: { text: string; at: string };
   /** A 0.x resource (`port-labs_*`) that holds team content. */
   legacy?: { type: string; at: string };
@@ -99,15 +101,68 @@ export const TEAM_IDENTIFIER_VERSION: Version = [2, 5, 0];
 export const ENTITY_TEAM_ORDER_VERSION: Version = [2, 13, 3];
 export const PERMISSIONS_IMPORT_VERSION: Version = [2, 15, 1];
 
+/**
+ * The Pulumi package (npm `@port-labs/port`, PyPI `port_pulumi`, Go `github.com/port-labs/pulumi-port/sdk`)
+ * is bridged from the Terraform provider: per Terraform floor, the first pulumi-port release whose
+ * provider/go.mod requires a terraform-provider-port-labs at or above it (read from the tags of
+ * github.com/port-labs/pulumi-port; packages are published with the tag's version). There is no
+ * Pulumi 2.5.x or 2.15.x: 2.4.0 bridges 2.4.0 and 2.6.0 bridges 2.6.0; 2.14.4 bridges 2.14.4 and
+ * 2.16.0 bridges 2.16.0; 2.13.2 bridges 2.13.2 and 2.13.4 bridges 2.13.4.
+ */
+const PULUMI_FLOORS: readonly (readonly [terraform: Version, pulumi: Version])[] = [
+  [OWNERSHIP_VERSION, [2, 1, 4]],
+  [SYSTEM_BLUEPRINT_VERSION, [2, 2, 0]],
+  [TEAM_IDENTIFIER_VERSION, [2, 6, 0]],
+  [ENTITY_TEAM_ORDER_VERSION, [2, 13, 4]],
+  [PERMISSIONS_IMPORT_VERSION, [2, 16, 0]],
+];
+
+/** The Pulumi package version that first bridges a Terraform provider floor; undefined for a floor not in the table. */
+export function pulumiFloor(terraform: Version): Version | undefined {
+  return PULUMI_FLOORS.find(([floor]) => compare(floor, terraform) === 0)?.[1];
+}
+
+/** What differs between the tools the advice is written for; the deciding is shared. */
+interface AdviceTool {
+  what: string;
+  /** The package or provider whose version is meant. */
+  name: string;
+  floor: (terraform: Version) => Version | undefined;
+  allows: (text: string, floor: Version) => boolean | undefined;
+  noConstraint: string;
+  /** How to allow `top`, in the syntax of the file at `at` (where the constraint is written). */
+  example: (top: Version, at: string) => string;
+}
+
+const TERRAFORM: AdviceTool = {
+  what: 'Terraform configuration',
+  name: 'the provider constraint',
+  floor: (version) => version,
+  allows: allowsAtLeast,
+  noConstraint: 'no version constraint for port-labs/port-labs was found; check that the provider in use is new enough',
+  example: (top) => ` (for example \`version = ">= ${shown(top)}, < ${top[0] + 1}.0.0"\`)`,
+};
+
+const PULUMI: AdviceTool = {
+  what: 'Pulumi project',
+  name: 'the Port package version',
+  floor: pulumiFloor,
+  allows: allowsPackageVersion,
+  noConstraint: 'no pinned version of the Port package (npm @port-labs/port, PyPI port_pulumi) was found next to the program; check that the package in use is new enough',
+  example: (top, at) => (/package\.json:/.test(at) ? ` (for example \`"@port-labs/port": "^${shown(top)}"\`)` : ` (for example \`port_pulumi>=${shown(top)},<${top[0] + 1}\`)`),
+};
+
 const shown = (version: Version): string => version.join('.');
 
 /**
- * One advice line per Terraform configuration (a directory's `.tf` files), only where it manages
- * what the migration touches and its constraint (or its 0.x resources) keeps out a version it
- * needs. Advice, never a team-reference finding and never `breaks`: the kit's steps need the
- * floor, and whether the provider in use is older is for a person to check (`review`).
+ * One advice line per configuration (a directory's `.tf` files, or a Pulumi project's programs and
+ * manifests), only where it manages what the migration touches and its constraint (or its 0.x
+ * resources) keeps out a version it needs. Advice, never a team-reference finding and never
+ * `breaks`: the kit's steps need the floor, and whether the version in use is older is for a person
+ * to check (`review`).
  */
 export function providerAdvice(configuration: string, files: readonly ProviderFacts[]): string | undefined {
+  const tool = files.some((file) => file.tool === 'pulumi') ? PULUMI : TERRAFORM;
   const needs = files.flatMap((file) => file.needs);
   const legacy = files.find((file) => file.legacy)?.legacy;
   const constraint = files.find((file) => file.constraint)?.constraint;
@@ -115,16 +170,66 @@ export function providerAdvice(configuration: string, files: readonly ProviderFa
   if (legacy) {
     return `review: Terraform configuration ${where}/ uses the 0.x provider's resources (${legacy.type} at ${legacy.at}) with team values or team inheritance, which cannot express ownership: upgrade to port-labs/port-labs ≥ 2.2.0 (from 1.0 resources are named port_*), then run this check again.`;
   }
-  if (needs.length === 0) return undefined;
-  const excluded = constraint ? needs.filter((need) => allowsAtLeast(constraint.text, need.floor) === false) : needs;
+  // Each need's floor in the tool's own versions, with the Terraform one it stands for.
+  const floors = needs.flatMap((need) => {
+    const floor = tool.floor(need.floor);
+    return floor ? [{ ...need, floor, terraform: need.floor }] : [];
+  });
+  if (floors.length === 0) return undefined;
+  // An unreadable constraint (`latest`, a git URL) is as unknowable as none.
+  const excluded = constraint ? floors.filter((need) => tool.allows(constraint.text, need.floor) !== true) : floors;
   if (excluded.length === 0) return undefined;
-  const reasons = distinct(excluded.map((need) => `≥ ${shown(need.floor)} for ${need.why} (${need.at})`)).join('; ');
+  const bridging = (need: (typeof excluded)[number]) => (tool === PULUMI ? `, which bridges Terraform provider ${shown(need.terraform)}` : '');
+  const reasons = distinct(excluded.map((need) => `≥ ${shown(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
   const top = excluded.reduce((max, need) => (compare(need.floor, max) > 0 ? need.floor : max), excluded[0]!.floor);
-  const head = constraint
-    ? `the provider constraint "${constraint.text}" (${constraint.at}) keeps out versions it needs: ${reasons}`
-    : `no version constraint for port-labs/port-labs was found; check that the provider in use is new enough: ${reasons}`;
-  const example = constraint ? ` (for example \`version = ">= ${shown(top)}, < ${top[0] + 1}.0.0"\`)` : '';
-  return `review: Terraform configuration ${where}/: ${head}. Allow ${shown(top)} or later${example} before applying the migration's changes.`;
+  const readable = constraint !== undefined && tool.allows(constraint.text, top) !== undefined;
+  const head = !constraint
+    ? `${tool.noConstraint}: ${reasons}`
+    : readable
+      ? `${tool.name} "${constraint.text}" (${constraint.at}) keeps out versions it needs: ${reasons}`
+      : `${tool.name} "${constraint.text}" (${constraint.at}) is no version range this check can read; check that the version in use is new enough: ${reasons}`;
+  const example = constraint ? tool.example(top, constraint.at) : '';
+  return `review: ${tool.what} ${where}/: ${head}. Allow ${shown(top)} or later${example} before applying the migration's changes.`;
+}
+
+/**
+ * npm (`^2.1.0`, `~2.1`, `2.1.x`, `>=2.1 <3`, `a || b`), pip (`==2.1.0`, `~=2.1`, `>=2.1,<3`) and
+ * Poetry (`^2.1`) ranges, read by turning each alternative into Terraform's syntax. Undefined when
+ * the text is no range (`latest`, a git URL).
+ */
+export function allowsPackageVersion(text: string, floor: Version): boolean | undefined {
+  const alternatives = text.split('||').map((alternative) => packageRangeAsTerraform(alternative.trim()));
+  if (alternatives.some((alternative) => alternative === undefined)) return undefined;
+  const answers = alternatives.map((alternative) => (alternative === '' ? true : allowsAtLeast(alternative!, floor)));
+  if (answers.some((answer) => answer === true)) return true;
+  return answers.some((answer) => answer === undefined) ? undefined : false;
+}
+
+/** One range alternative in Terraform's constraint syntax; '' for any version (`*`, `x`). */
+function packageRangeAsTerraform(text: string): string | undefined {
+  if (text === '*' || /^x(\.x)*$/i.test(text)) return '';
+  const parts: string[] = [];
+  for (const part of text.split(/\s*,\s*|\s+(?=[<>=!~^])/).filter(Boolean)) {
+    const match = /^(\^|~=|~|==|>=|<=|!=|>|<|=)?\s*v?(\d+(?:\.(?:\d+|[x*]))*)$/i.exec(part);
+    if (!match) return undefined;
+    const operator = match[1] ?? '';
+    const numbers = match[2]!.split('.').filter((n) => /^\d+$/.test(n));
+    const wildcard = numbers.length < match[2]!.split('.').length;
+    const [major = '0', minor = '0', patch = '0'] = numbers;
+    const version = `${major}.${minor}.${patch}`;
+    if (operator === '^') {
+      // `^2.1.0` up to 3.0.0; `^0.x` is not a range Port's packages use.
+      parts.push(`>= ${version}`, `< ${Number(major) + 1}.0.0`);
+    } else if (operator === '~' || (operator === '' && wildcard)) {
+      // `~2.1.0` and `2.1.x` up to 2.2.0; `~2` and `2.x` up to 3.0.0.
+      parts.push(`>= ${version}`, numbers.length >= 2 ? `< ${major}.${Number(minor) + 1}.0` : `< ${Number(major) + 1}.0.0`);
+    } else if (operator === '~=') {
+      parts.push(`~> ${numbers.join('.')}`); // pip's compatible release is Terraform's pessimistic one
+    } else {
+      parts.push(`${operator === '==' || operator === '' ? '=' : operator} ${version}`);
+    }
+  }
+  return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
 const distinct = (lines: string[]): string[] => [...new Set(lines)];

@@ -8,7 +8,8 @@ import type { SourceText } from './source-text.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { FileAnalysis } from './terraform.js';
 import type { ConvertOptions } from './tree-to-json.js';
-import { findEntry, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
+import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, type ProviderNeed } from './provider-version.js';
+import { findEntry, spanLine, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
 
 /** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
 const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -34,6 +35,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
   const options: ConvertOptions = { camelCase: language === 'python', problems };
   const findings: FindingDraft[] = [];
   const resources: FileResource[] = [];
+  const needs: ProviderNeed[] = [];
   visitCalls(parseCode(source, language), (call) => {
     const className = call.callee.split('.').pop() ?? '';
     const kind = CLASS_KINDS[className];
@@ -41,6 +43,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     const name = stringValue(call.args.items[0]);
     const label = `${className}${name ? ` ${name}` : ''}`;
     const args = argsObject(call);
+    needs.push(...packageNeeds(className, args, ctx, `${source.path}:${spanLine(call.span)}`));
     if (className === 'Entity') {
       const found = entityTeamFinding(findEntry(args, 'teams', 'team'), ctx, label, "the entity's `teams`");
       if (found) findings.push(found);
@@ -53,7 +56,22 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     return true;
   });
   findings.push(...judgeFileResources(resources, { syntax: language, ctx, problems }));
-  return { findings: byLine(findings), problems };
+  return { findings: byLine(findings), problems, provider: { tool: 'pulumi', needs } };
+}
+
+/** What a resource asks of the Port package once the migration's changes are written, as for Terraform (terraform.ts). */
+function packageNeeds(className: string, args: ObjectNode, ctx: RepoContext, where: string): ProviderNeed[] {
+  const identifier = stringValue(findEntry(args, 'identifier')?.value);
+  const needs: ProviderNeed[] = [];
+  if ((className === 'Blueprint' || className === 'SystemBlueprint') && (identifier === '_team' || identifier === '_user')) {
+    needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `SystemBlueprint for ${identifier}`, at: where });
+  } else if (className === 'Blueprint' && (findEntry(args, 'teamInheritance', 'team_inheritance', 'ownership') || (identifier !== undefined && ctx.directOwnership.has(identifier)))) {
+    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on Blueprint', at: where });
+  }
+  const hasTeams = /\bteams"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(args.span));
+  if (className === 'BlueprintPermissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing BlueprintPermissions (it crashes before)', at: where });
+  if (className === 'Entity' && findEntry(args, 'teams')) needs.push({ floor: ENTITY_TEAM_ORDER_VERSION, why: 'Entity teams without order drift', at: where });
+  return needs;
 }
 
 /** Every call in the program; `handle` returns true when it took the call whole. */

@@ -11,6 +11,7 @@ import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { cliIgnorePatterns, gitignorePatterns, nestedIgnores } from './gitignore.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
+import { isPulumiManifest, pulumiManifestFacts, pulumiProject } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import type { FileResource } from './file-resources.js';
@@ -90,7 +91,7 @@ export function ownDocumentKind(text: string): string | undefined {
   return undefined;
 }
 
-type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell';
+type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
 
 /** What a file is, from its path alone: files of no kind are never read. */
 export function classifyPath(path: string): FileKind | undefined {
@@ -100,6 +101,7 @@ export function classifyPath(path: string): FileKind | undefined {
   if (name === 'port.yml' || name === 'port.yaml') return 'entity-file';
   if (/^port-app-config\.(ya?ml|json)$/.test(name)) return 'mapping-config';
   if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
+  if (isPulumiManifest(path)) return 'package-manifest';
   if (name.endsWith('.json')) return 'json';
   if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith('.d.ts')) return 'js';
   if (name.endsWith('.py')) return 'python';
@@ -120,11 +122,13 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const terraformValues = configurationValues(files);
   for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering, terraformValues });
   const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues };
+  // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
+  const paths = files.map((file) => file.source.path);
   for (const file of files) {
     const facts = analyzeCandidate(file, judged, scan);
-    const dir = posix.dirname(file.source.path);
-    if (facts) providers.set(dir, [...(providers.get(dir) ?? []), facts]);
+    const key = facts?.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, paths)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
+    if (facts) providers.set(key, [...(providers.get(key) ?? []), facts]);
   }
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
@@ -134,11 +138,14 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
 function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]>): string[] {
   return [...configurations]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([configuration, facts]) => providerAdvice(configuration === '.' ? '' : configuration, facts) ?? []);
+    .flatMap(([key, facts]) => {
+      const configuration = key.slice(key.indexOf('\u0000') + 1);
+      return providerAdvice(configuration === '.' ? '' : configuration, facts) ?? [];
+    });
 }
 
 /** Entity files, mapping configs and workflows write entities, never blueprints: not read twice. */
-const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'entity-file', 'mapping-config', 'workflow']);
+const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'entity-file', 'mapping-config', 'workflow', 'package-manifest']);
 
 /** Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its files make. */
 function configurationValues(files: readonly CandidateFile[]): Map<string, TerraformValues> {
@@ -446,5 +453,10 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
     }
     case 'shell':
       return callsServiceApi(source.text) ? analyzeShell(source, ctx) : NOTHING;
+    case 'package-manifest': {
+      // Read only for the Port Pulumi package's version: a manifest holds no Port resources.
+      const provider = pulumiManifestFacts(source);
+      return provider ? { ...NOTHING, provider } : NOTHING;
+    }
   }
 }

@@ -4,11 +4,17 @@ import { findEntry, type Entry, type ObjectNode } from './tree.js';
 
 /**
  * Properties the service defines on its system blueprints: `_user` and `_team` can be extended,
- * never redefined (external-definitions.md §5; the provider's issues name `size` on `_team`).
+ * never redefined. Sources: port-docs docs/sso-rbac/users-and-teams/manage-users-teams.md
+ * ("Blueprints structure": User has Status, Port Role, Moderated Blueprints, Port type; Team has
+ * Description and Size; "default properties cannot be changed") and port-labs/port-cli's
+ * `systemblueprints` package, which lists the identifiers the service manages (`_user`:
+ * status, port_role, port_type, moderated_blueprints; `_team`: description, plus `size` as an
+ * aggregation property, which a property of the same identifier would collide with). A user's
+ * email is its identifier, not a property: `email` on `_user` is a property of your own.
  */
 const BUILT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
   _team: new Set(['description', 'size']),
-  _user: new Set(['email', 'port_role', 'port_type', 'status', 'moderated_blueprints']),
+  _user: new Set(['status', 'port_role', 'port_type', 'moderated_blueprints']),
 };
 
 /**

@@ -72,8 +72,8 @@ describe('the repository corpus: precision and recall as tests', () => {
     // Version advice is a note, never a finding; the 0.x configuration holds no team content, so no advice either.
     expect(report.findings.some((f) => /provider/i.test(f.evidence) && /version/.test(f.evidence))).toBe(false);
     expect((report.notes ?? []).filter((note) => note.includes('terraform/legacy'))).toEqual([]);
-    const advice = (report.notes ?? []).filter((note) => note.startsWith('review: Terraform configuration'));
-    expect(advice.map((note) => /configuration fixtures\/repo-corpus\/(\S+)\//.exec(note)?.[1])).toEqual(EXPECTED.advice.map((a) => a.configuration));
+    const advice = (report.notes ?? []).filter((note) => /^review: (Terraform configuration|Pulumi project) /.test(note));
+    expect(advice.map((note) => /(?:configuration|project) fixtures\/repo-corpus\/(\S+)\//.exec(note)?.[1])).toEqual(EXPECTED.advice.map((a) => a.configuration));
     EXPECTED.advice.forEach((a, index) => expect(advice[index]).toContain(`≥ ${a.floor}`));
   });
 

@@ -68,6 +68,9 @@ describe('scanRepositories on fixtures/repo', () => {
     ]);
     expect(scan.notes).toEqual([
       `${at('payloads/blob.json')}: skipped, a binary file`,
+      // The Pulumi programs pin no package version (no manifest next to them): checked by hand.
+      expect.stringMatching(/^review: Pulumi project fixtures\/repo\/pulumi-py\/: no pinned version .* Allow 2\.13\.4 or later/),
+      expect.stringMatching(/^review: Pulumi project fixtures\/repo\/pulumi-ts\/: no pinned version .* Allow 2\.2\.0 or later/),
       expect.stringMatching(/^review: Terraform configuration fixtures\/repo\/terraform\/: the provider constraint "~> 2\.1\.0" \(fixtures\/repo\/terraform\/versions\.tf:5\)/),
     ]);
     // Gitignored, vendored and prose files never produce a finding.

@@ -32,21 +32,44 @@ describe('what the service rejects on _team and _user', () => {
     ]);
   });
 
-  test('Pulumi: a redeclared email on _user; nothing on a blueprint of your own with the same names', () => {
+  test('Pulumi: a redeclared port_role on _user; email is no built-in (the identifier is the email), so it may be added; nothing on a blueprint of your own', () => {
     const { findings } = analyzePulumi(
       sourceText(
         'index.ts',
         `import * as port from "@port-labs/port";
 new port.SystemBlueprint("user", {
   identifier: "_user",
-  properties: { stringProps: { email: { title: "Email" }, github: { title: "GitHub" } } },
+  properties: { stringProps: { email: { title: "Email" }, github: { title: "GitHub" }, port_role: { title: "Role" } } },
 });
-new port.Blueprint("svc", { identifier: "svc", title: "Svc", ownership: { type: "Direct" }, properties: { stringProps: { email: { title: "Email" } } } });
+new port.Blueprint("svc", { identifier: "svc", title: "Svc", ownership: { type: "Direct" }, properties: { stringProps: { port_role: { title: "Role" } } } });
 `,
       ),
       'js',
       context(),
     );
     expect(brief(findings)).toEqual([{ at: 'index.ts:4', category: 'external-ownership', verdict: 'breaks' }]);
+    expect(findings[0]!.evidence).toContain('port_role');
+  });
+
+  test('the built-ins are the ones the service manages (port-docs manage-users-teams.md; port-cli systemblueprints): status, port_type, moderated_blueprints on _user, description on _team', () => {
+    const tf = `resource "port_system_blueprint" "user" {
+  identifier = "_user"
+  properties = {
+    string_props = {
+      status     = { title = "Status" }
+      port_type  = { title = "Type" }
+      slack      = { title = "Slack" }
+    }
+    array_props = {
+      moderated_blueprints = { title = "Moderated" }
+    }
+  }
+}
+resource "port_system_blueprint" "team" {
+  identifier = "_team"
+  properties = { string_props = { description = { title = "About" }, email = { title = "Mailing list" } } }
+}
+`;
+    expect(brief(analyzeTerraform(sourceText('users.tf', tf), context()).findings).map((f) => f.at)).toEqual(['users.tf:5', 'users.tf:6', 'users.tf:10', 'users.tf:16']);
   });
 });

@@ -4,21 +4,41 @@ import { failsGate, policyOf } from './gate.js';
 import type { Finding, IncompleteItem, Report } from './model/finding.js';
 import { splitFileLocation } from './report/view-model.js';
 
-/** The variables the tool reads, for every command's --help. */
-export const ENVIRONMENT_HELP = `
-Environment:
+const CREDENTIALS_HELP = `
   PORT_TOKEN                          an API token for the live org (read-only use)
-  PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)
+  PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)`;
+
+const TERMINAL_HELP = `
+  CI, NO_COLOR                        when set, no progress bar is drawn (one line per phase), as with --no-color`;
+
+/** The variables `analyze` (and so the tool as a whole) reads, for the overview's and analyze's --help. */
+export const ENVIRONMENT_HELP = `
+Environment:${CREDENTIALS_HELP}
   GITHUB_STEP_SUMMARY                 when set, the Markdown summary is appended to it (whatever --format says)
   GITHUB_ACTIONS                      when "true", failing findings are also written as annotations (::error file=…,line=…::)
-  SOURCE_DATE_EPOCH                   seconds since 1970: the run time shown in the report, for reproducible files
-  CI, NO_COLOR                        when set, no progress bar is drawn (one line per phase), as with --no-color`;
+  SOURCE_DATE_EPOCH                   seconds since 1970: the run time shown in the report, for reproducible files${TERMINAL_HELP}`;
+
+/** The overview's first steps: the demo needs nothing but the installed tool. */
+export const OVERVIEW_EXAMPLES = `
+Examples:
+  $ teams-migration-audit analyze --demo   # the bundled demo org: open output/index.html
+  $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region eu   # your live org, read only
+  $ teams-migration-audit snapshot --region eu --out org.json   # record the org once, analyze it offline
+  $ teams-migration-audit analyze --help   # every option of a command`;
 
 export const SNAPSHOT_EXAMPLES = `
 Examples:
   $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit snapshot --region eu --out org.json
   $ teams-migration-audit snapshot old-org.json --out org.json   # rewrite a snapshot in stable order
-  $ teams-migration-audit analyze --snapshot org.json            # then analyze it offline, as often as needed`;
+  $ teams-migration-audit analyze --snapshot org.json            # then analyze it offline, as often as needed
+
+Exit codes:
+  0  the snapshot is written, with everything read
+  2  usage, configuration, authentication or input error (one line on stderr); nothing is written
+  3  the snapshot is written, but something could not be read (its "incomplete" lists what)
+
+Environment:${CREDENTIALS_HELP}
+  SOURCE_DATE_EPOCH                   seconds since 1970: the recording time written in the snapshot${TERMINAL_HELP}`;
 
 // More than this many unreadable resources are counted, not listed: the report has them all.
 const INCOMPLETE_LISTED = 10;
@@ -41,7 +61,16 @@ export function incompleteLines(incomplete: readonly IncompleteItem[]): string[]
 export function parserErrorLine(message: string): string {
   // Commander puts "(Did you mean --snapshot?)" on a line of its own: one line, one error.
   const text = message.trim().replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ');
-  return `teams-migration-audit: ${terminalSafe(text)} (see --help)\n`;
+  const hint = verdictHint(text);
+  // The hint continues the sentence: commander's closing full stop gives way to it.
+  return `teams-migration-audit: ${terminalSafe(hint ? text.replace(/\.$/, '') : text)}${hint} (see --help)\n`;
+}
+
+/** A verdict given to --fail-on (a level): the verdict has its own option. */
+function verdictHint(text: string): string {
+  const verdict = /'--fail-on <level>' argument '(breaks|review)' is invalid/.exec(text)?.[1];
+  if (verdict === undefined) return '';
+  return `; to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict}`;
 }
 
 // A failed gate names what failed, up to this many lines; the rest is a count (the report has them all).

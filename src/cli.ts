@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
@@ -9,6 +9,7 @@ import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlag
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
+import { plural } from './report/view-model.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
@@ -109,7 +110,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (message, write) => write(parserErrorLine(message)) })
-    .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
+    .addHelpText('after', `${OVERVIEW_EXAMPLES}\n${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}`);
 
   const analyzeCommand = program
     .command('analyze')
@@ -121,7 +122,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
     .option('--out <dir>', 'where to write the reports', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
-    .option('--app-url <url>', 'the service\'s web app, for "Open in the service" links in the report (default: from --region or --api-url)')
+    .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
     .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
     .option('--quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
     .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
@@ -144,7 +145,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
-      .addHelpText('after', `${SNAPSHOT_EXAMPLES}\n${ENVIRONMENT_HELP}`),
+      .addHelpText('after', SNAPSHOT_EXAMPLES),
   ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) });
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
@@ -166,7 +167,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return exitCode;
 }
 
-/** `analyze FILE` is `analyze --snapshot FILE`, as product.md's `analyze [source]` reads. */
+/** `analyze FILE` is `analyze --snapshot FILE`, as the help's `analyze [source]` says. */
 function withPositionalSource<T extends { snapshot?: string }>(source: string | undefined, flags: T): T {
   if (source === undefined) return flags;
   if (flags.snapshot !== undefined && flags.snapshot !== source) {
@@ -291,8 +292,8 @@ function afterFix(
   const before = new Set(inFiles(first.report).map((f) => f.id));
   const remaining = inFiles(again.report).filter((f) => before.has(f.id)).length;
   const line =
-    `--fix: changed ${fixed.changed.length} file(s) in place: ${fixed.changed.join(', ')}; ` +
-    `${before.size - remaining} finding(s) in files fixed, ${remaining} remain (scanned again: the report and the gate are about what remains)`;
+    `--fix: changed ${plural(fixed.changed.length, 'file', 'files')} in place: ${fixed.changed.join(', ')}; ` +
+    `${plural(before.size - remaining, 'finding', 'findings')} in files fixed, ${remaining} ${remaining === 1 ? 'remains' : 'remain'} (scanned again: the report and the gate are about what remains)`;
   return { gated: again, fixedReport: withKitNotes(again.report, fixed.report), fixLines: [...fixed.lines, line] };
 }
 
@@ -326,12 +327,12 @@ function summaryLine(report: Report, code: number): string {
   const { automatic, manual } = report.summary;
   const verdict =
     code === EXIT.incomplete
-      ? `INCOMPLETE: ${report.incomplete.length} item(s) could not be read`
+      ? `INCOMPLETE: ${plural(report.incomplete.length, 'item', 'items')} could not be read`
       : code === EXIT.gateFailed
-        ? `gate FAILED: ${report.gate?.failing ?? 0} finding(s) over --fail-on ${report.gate?.failOn ?? 'manual'}`
+        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}`
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
-  return `${report.organization.name}: ${automatic} automatic change(s), ${manual} manual item(s); ${verdict}${accepted}`;
+  return `${report.organization.name}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */

@@ -392,7 +392,22 @@
     return body;
   }
 
-  function whyRow(f) { return { term: 'Why', content: document.createTextNode(f.reason) }; }
+  function whyRow(f) {
+    if (!f.exampleEntity || !f.exampleEntity.url) return { term: 'Why', content: document.createTextNode(f.reason) };
+    // The blast radius's example entity, one click from its page in the service.
+    var why = el('span');
+    why.appendChild(document.createTextNode(f.reason + ' '));
+    why.appendChild(externalLink('entity-link', 'Open entity ' + f.exampleEntity.identifier, f.exampleEntity.url));
+    return { term: 'Why', content: why };
+  }
+
+  function externalLink(className, text, href) {
+    var a = el('a', className, text);
+    a.href = href;
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    return a;
+  }
   function suggestionRow(f) { return { term: 'Suggestion', content: document.createTextNode(f.suggestion) }; }
   function noteRow(f) { return f.note ? { term: 'Note', content: document.createTextNode(f.note) } : null; }
   function acceptedRow(f) {
@@ -553,7 +568,12 @@
       var details = el('details', 'access-line access-' + line.tone);
       details.appendChild(el('summary', '', line.text));
       var list = el('ul', 'access-emails');
-      line.emails.forEach(function (email) { list.appendChild(el('li', '', email)); });
+      // Each person links to their user page in the service when the report knows its address.
+      line.people.forEach(function (person) {
+        var item = el('li');
+        item.appendChild(person.url ? externalLink('entity-link', person.email, person.url) : document.createTextNode(person.email));
+        list.appendChild(item);
+      });
       details.appendChild(list);
       wrap.appendChild(details);
     });

@@ -1,6 +1,7 @@
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import type { Report } from '../model/finding.js';
 import { progressSentence, sinceDay } from '../progress/progress-text.js';
+import { entityUrl } from './service-links.js';
 
 /** One row of "Fixed since" or "Checked, nothing to do". */
 export interface AfterRowView {
@@ -32,8 +33,8 @@ export interface AfterMigrationView {
     chart: { width: number; height: number; bars: ProgressBarView[]; label: string };
     fixed: AfterRowView[];
     hasFixed: boolean;
-    /** "migrate-db: execute — a@x, b@x": who is still locked out, per permission (with users on both sides). */
-    lockedOut: string[];
+    /** "action migrate-db: execute": who is still locked out, per permission, each with their user page ('' without an app address). */
+    lockedOut: { label: string; people: { email: string; url: string }[] }[];
   };
   verified: { shown: boolean; count: number; rows: AfterRowView[] };
 }
@@ -41,10 +42,10 @@ export interface AfterMigrationView {
 // One stacked bar: fixed, still open and new as shares of their sum (at least 2 px each, so none vanishes).
 const CHART = { width: 420, height: 22 } as const;
 
-export function buildAfterMigrationView(report: Report): AfterMigrationView {
+export function buildAfterMigrationView(report: Report, appUrl = ''): AfterMigrationView {
   const verified = report.verified ?? [];
   return {
-    progress: progressView(report),
+    progress: progressView(report, appUrl),
     verified: {
       shown: verified.length > 0,
       count: verified.length,
@@ -59,7 +60,7 @@ export function buildAfterMigrationView(report: Report): AfterMigrationView {
   };
 }
 
-function progressView(report: Report): AfterMigrationView['progress'] {
+function progressView(report: Report, appUrl: string): AfterMigrationView['progress'] {
   const progress = report.progress;
   if (!progress) {
     return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], hasFixed: false, lockedOut: [] };
@@ -95,7 +96,10 @@ function progressView(report: Report): AfterMigrationView['progress'] {
     hasFixed: progress.fixed.length > 0,
     lockedOut: (progress.stillLockedOut ?? [])
       .filter((entry) => (entry.loses ?? []).length > 0)
-      .map((entry) => `${resourceLabel(entry.resource)}: ${entry.permission}${entry.input === undefined ? '' : ` (${entry.input})`}: ${(entry.loses ?? []).join(', ')}`),
+      .map((entry) => ({
+        label: `${resourceLabel(entry.resource)}: ${entry.permission}${entry.input === undefined ? '' : ` (${entry.input})`}`,
+        people: (entry.loses ?? []).map((email) => ({ email, url: appUrl ? entityUrl(appUrl, '_user', email) : '' })),
+      })),
   };
 }
 

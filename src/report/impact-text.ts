@@ -1,5 +1,5 @@
 /**
- * contracts.md §3.4 `finding.impact` in words and as a weight: one sentence for a finding's card,
+ * `finding.impact` (docs/decision-table.md) in words and as a weight: one sentence for a finding's card,
  * SARIF message and Markdown, and a number that orders the work (most people and entities first).
  */
 import type { Finding, Report } from '../model/finding.js';

@@ -8,6 +8,7 @@ import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
 import { appendAll } from '../model/arrays.js';
+import { plural } from './view-model.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -31,7 +32,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
   if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
-  if (report.verified) out.push(`${report.verified.length} team reference(s) checked and fine (nothing to do): see report.json \`verified\`.`, '');
+  if (report.verified) out.push(`${plural(report.verified.length, 'team reference', 'team references')} checked and fine (nothing to do): see report.json \`verified\`.`, '');
   // What to do first, before any count: the step summary is read top down, and wide tables scroll.
   out.push(...topItems(findings, failing, meta), ...savedReport(meta));
 
@@ -80,7 +81,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push(
       '### Notes',
       '',
-      `${notes.length} note(s): values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, and advice (see report.json \`notes\`):`,
+      `${plural(notes.length, 'note', 'notes')}: values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, and advice (see report.json \`notes\`):`,
       '',
       ...notes.slice(0, limit).map((note) => `- ${cell(note)}`),
       ...(notes.length > limit ? [`- …and ${notes.length - limit} more`] : []),
@@ -126,7 +127,7 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
   const out = ['### Top manual items', ''];
   if (top.length === 0) return [...out, 'No manual item is left to do: each is accepted in the baseline or judged unaffected.', ''];
-  // Four columns, the value to write last and whole enough to copy: seven columns pushed it off a CI page.
+  // Four columns, the value to write last and whole, to copy: seven columns pushed it off a CI page.
   out.push('| # | verdict | where | write instead |', '|--:|---|---|---|');
   top.slice(0, limit).forEach((f, index) => {
     const where = f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`;
@@ -138,13 +139,9 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   return out;
 }
 
-// A rewrite longer than this is cut in the table; the full value is in the saved report.
-const WRITE_INSTEAD_MAX = 160;
-
+/** The value to write, whole: a value cut to fit would be wrong when copied into the service. */
 function writeInstead(finding: Finding): string {
-  if (finding.rewrite === undefined) return '—';
-  const value = finding.rewrite.length > WRITE_INSTEAD_MAX ? `${finding.rewrite.slice(0, WRITE_INSTEAD_MAX)}…` : finding.rewrite;
-  return cell(value);
+  return finding.rewrite === undefined ? '—' : cell(finding.rewrite);
 }
 
 function savedReport(meta: MarkdownMeta): string[] {
@@ -161,9 +158,9 @@ function gateLine(report: Report): string {
   const accepted = gate.accepted ?? 0;
   const acceptedText = accepted > 0 ? `; ${accepted} accepted in the baseline` : '';
   if (gate.result === 'incomplete') {
-    return `**Gate: incomplete** (exit 3): ${report.incomplete.length} item(s) could not be read; ${gate.failing} finding(s) over ${threshold}${acceptedText}.`;
+    return `**Gate: incomplete** (exit 3): ${plural(report.incomplete.length, 'item', 'items')} could not be read; ${plural(gate.failing, 'finding', 'findings')} over ${threshold}${acceptedText}.`;
   }
-  if (gate.result === 'failed') return `**Gate: failed** (exit 1): ${gate.failing} finding(s) over ${threshold}${acceptedText}.`;
+  if (gate.result === 'failed') return `**Gate: failed** (exit 1): ${plural(gate.failing, 'finding', 'findings')} over ${threshold}${acceptedText}.`;
   return `**Gate: passed** (exit 0): nothing over ${threshold}${acceptedText}.`;
 }
 
@@ -185,12 +182,17 @@ export function cell(value: string): string {
 function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
   const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
   const left = fixes.unresolved?.length ?? 0;
-  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${fixes.files.length} file(s) that fix ${resolved} finding(s) (${kitContents(fixes.files)}); ${left} breaking finding(s) need a person. Start with its README.md.`;
+  const fix = fixes.files.length === 1 ? 'fixes' : 'fix';
+  const need = left === 1 ? '1 breaking finding needs' : `${left} breaking findings need`;
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${plural(fixes.files.length, 'file', 'files')} that ${fix} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${need} a person. Start with its README.md.`;
 }
 
 /** Issue 21: what the findings move, measured on the org's data; nothing when none was measured. */
 function impactLines(report: Report): string[] {
   const totals = impactTotals(report);
   if (totals.findings === 0) return [];
-  return [`**Impact:** ${totals.findings} finding(s) measured on the org's data: ${totals.entitiesChanged} entities change value or result; ${totals.usersLose} people lose and ${totals.usersGain} gain a permission (see report.json \`impact\`).`, ''];
+  const entities = totals.entitiesChanged === 1 ? '1 entity changes' : `${totals.entitiesChanged} entities change`;
+  const lose = totals.usersLose === 1 ? '1 person loses' : `${totals.usersLose} people lose`;
+  const gain = totals.usersGain === 1 ? 'gains' : 'gain';
+  return [`**Impact:** ${plural(totals.findings, 'finding', 'findings')} measured on the org's data: ${entities} value or result; ${lose} and ${totals.usersGain} ${gain} a permission (see report.json \`impact\`).`, ''];
 }

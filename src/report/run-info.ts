@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 
-/** contracts.md §3.4 `report.run`: which run wrote a set of outputs. */
+/** `report.run` (docs/formats.md): which run wrote a set of outputs. */
 export interface ReportRun {
   /** A digest of what the run read: the same input gives the same id, so rebuilt reports stay byte-identical. */
   id: string;

@@ -72,7 +72,7 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
                 message: { text: messageText(`Could not be read: ${item.resource}: ${item.reason}`) },
               })),
               ...(unplaced.length > 0
-                ? [{ level: 'note', message: { text: `${unplaced.length} finding(s) about the org read live have no place in a file, so they are not results here (code scanning rejects those): report.json, summary.md and the JUnit report list them.` } }]
+                ? [{ level: 'note', message: { text: `${unplaced.length === 1 ? '1 finding about the org read live has no place in a file, so it is not a result' : `${unplaced.length} findings about the org read live have no place in a file, so they are not results`} here (code scanning rejects those): report.json, summary.md and the JUnit report list them.` } }]
                 : []),
             ],
           },

@@ -28,7 +28,10 @@ export function appBaseUrl(flags: { appUrl?: string; apiUrl?: string; region?: s
 /**
  * Where a resource is edited in the app (shapes from the service's public docs: the data model
  * and data sources pages under settings, an action by `self-serve?action=`, a page by its
- * identifier). Repository files have no page in the service.
+ * identifier). The docs give no address of one blueprint, scorecard, automation, integration or
+ * webhook (only the builder, automations and data-sources list pages, and a data source's install
+ * page by provider), so those open their list and say so (serviceLinkLabel). Repository files have
+ * no page in the service.
  */
 export function serviceUrl(base: string, resource: ResourceRef): string {
   const id = encodeURIComponent(resource.identifier);
@@ -48,6 +51,23 @@ export function serviceUrl(base: string, resource: ResourceRef): string {
     case 'file':
       return '';
   }
+}
+
+/**
+ * An entity's page: `<app>/<blueprint>Entity?identifier=<entity>`. The shape is the service's own
+ * (its docs link e.g. `https://app.getport.io/MicroserviceEntity?identifier=cart-service`, and the
+ * "Pull Request Enricher AI agent" guide links users as `_userEntity?identifier=jaden.m%2B1%40getport.io`,
+ * with the identifier percent-encoded as here). Users are `_user` entities keyed by email, teams `_team`.
+ */
+export function entityUrl(base: string, blueprint: string, identifier: string): string {
+  return `${base}/${encodeURIComponent(blueprint)}Entity?identifier=${encodeURIComponent(identifier)}`;
+}
+
+/** The blueprint whose entities a finding's resource judges: a blueprint's own, a scorecard's (`<blueprint>/<scorecard>`). */
+export function entityBlueprintOf(resource: ResourceRef): string | undefined {
+  if (resource.type === 'blueprint') return resource.identifier;
+  if (resource.type === 'scorecard') return resource.identifier.split('/')[0] || undefined;
+  return undefined;
 }
 
 /**

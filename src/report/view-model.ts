@@ -3,7 +3,7 @@ import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
 import { impactSentence, impactWeight } from './impact-text.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
-import { serviceLinkLabel, serviceUrl } from './service-links.js';
+import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './service-links.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 
@@ -44,6 +44,8 @@ export interface ClientFinding {
   serviceUrl: string;
   /** The link's words: the resource's own page, or which list page it opens. */
   serviceLabel: string;
+  /** The entity the blast radius names as its example, with its page in the service (url '' without an app address). */
+  exampleEntity: { identifier: string; url: string } | null;
   /** Whether the rewrite was checked (jq compiled it, or it is JSON that parses): only then is it offered to copy. */
   copyable: boolean;
   /** `<type> <identifier>` as a baseline entry names its resource. */
@@ -75,7 +77,12 @@ export interface ClientData {
   findings: ClientFinding[];
   sections: ClientSection[];
   /** report.access as sentences, per finding id (issue 14); empty without users. */
-  access: Record<string, AccessLine[]>;
+  access: Record<string, ClientAccessLine[]>;
+}
+
+/** An access sentence with each person's `_user` entity page ('' without an app address). */
+export interface ClientAccessLine extends AccessLine {
+  people: { email: string; url: string }[];
 }
 
 export interface CardView {
@@ -253,7 +260,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
     access: { ...accessView(report), hasDetails: accessView(report).details.length > 0 },
-    after: buildAfterMigrationView(report),
+    after: buildAfterMigrationView(report, meta.appUrl ?? ''),
   };
 }
 
@@ -270,7 +277,7 @@ function countCards(report: Report): CardView[] {
     { value: manualWith('breaks'), label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
     { value: manualWith('review'), label: 'to review', href: '#kind=manual&verdict=review', tone: 'review' },
     { value: manualWith('none'), label: 'without a verdict', href: '#kind=manual&verdict=none', tone: 'none' },
-    // Unaffected references are `verified`, not findings (contracts.md §3.3): the card opens that list.
+    // Unaffected references are `verified`, not findings (docs/formats.md, `verified`): the card opens that list.
     { value: report.verified?.length ?? 0, label: 'checked, nothing to do', href: '#verified-h', tone: 'unaffected' },
     { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
     { value: count(isFileFinding), label: 'in your repositories', href: '#type=file', tone: 'neutral' },
@@ -356,7 +363,12 @@ function clientData(report: Report, appUrl: string): ClientData {
       { id: 'repository', groups: fileGroups },
       { id: 'automatic', groups: byCategory('automatic') },
     ],
-    access: accessView(report).byFinding,
+    access: Object.fromEntries(
+      Object.entries(accessView(report).byFinding).map(([id, lines]) => [
+        id,
+        lines.map((line) => ({ ...line, people: line.emails.map((email) => ({ email, url: appUrl ? entityUrl(appUrl, '_user', email) : '' })) })),
+      ]),
+    ),
   };
 }
 
@@ -390,9 +402,18 @@ function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'f
     accepted: finding.accepted ? { reason: finding.accepted.reason, by: finding.accepted.by } : null,
     serviceUrl: appUrl ? serviceUrl(appUrl, finding.resource) : '',
     serviceLabel: serviceLinkLabel(finding.resource),
+    exampleEntity: exampleEntity(finding, appUrl),
     copyable: rewriteChecked(finding),
     resourceLabel: `${finding.resource.type} ${finding.resource.identifier}`,
   };
+}
+
+/** The entity named in the blast radius ("svc-a: … → …"), linked to its page when its blueprint is known. */
+function exampleEntity(finding: Finding, appUrl: string): ClientFinding['exampleEntity'] {
+  const identifier = finding.impact?.entities?.example?.identifier;
+  if (identifier === undefined) return null;
+  const blueprint = entityBlueprintOf(finding.resource);
+  return { identifier, url: appUrl && blueprint !== undefined ? entityUrl(appUrl, blueprint, identifier) : '' };
 }
 
 /** A jq rewrite carries whether jq compiled it; any other rewrite is offered to copy only when it is JSON that parses. */

@@ -176,6 +176,29 @@ describe.skipIf(!hasChromium)('HTML report as admins work with it', () => {
     expect(await page.locator('article.finding:has(.location:text-is("main.tf:3")) a.service-link').count()).toBe(0);
   });
 
+  it('2b. links the blast radius\'s example entity and each person losing access to their pages in the service', async () => {
+    const calc = finding({
+      category: 'calculation-property',
+      resource: { type: 'blueprint', identifier: 'service' },
+      location: 'calculationProperties.owner',
+      verdict: 'breaks',
+      impact: { entities: { changed: 1, read: 3, example: { identifier: 'cart service', before: '"A"', after: '"a"' } } },
+    });
+    const action = finding({ category: 'action-dynamic-permission', resource: { type: 'action', identifier: 'deploy' }, location: 'permissions.execute', verdict: 'breaks' });
+    const report: Report = { ...reportOf([calc, action]), access: [{ resource: action.resource, permission: 'execute', finding: action.id, loses: ['ann+ops@x.io'] }] };
+    const page = await openPage(writeReportPage('entity-links', report, { appUrl: 'https://app.us.getport.io' }).url);
+    const entity = page.locator(`#f-${calc.id} a.entity-link`);
+    expect(await entity.textContent()).toBe('Open entity cart service');
+    expect(await entity.getAttribute('href')).toBe('https://app.us.getport.io/serviceEntity?identifier=cart%20service');
+    const person = page.locator(`#f-${action.id} .access-emails a.entity-link`);
+    expect(await person.textContent()).toBe('ann+ops@x.io');
+    expect(await person.getAttribute('href')).toBe('https://app.us.getport.io/_userEntity?identifier=ann%2Bops%40x.io');
+    // Without an app address the same entity is named in the text and not linked.
+    const plain = await openPage(writeReportPage('entity-links-plain', report).url);
+    expect(await plain.locator('a.entity-link').count()).toBe(0);
+    expect(await plain.locator(`#f-${calc.id}`).textContent()).toContain('cart service');
+  });
+
   it('3. accepts a finding with a reason and downloads a baseline that --baseline reads', async () => {
     const page = await openPage(demo.url);
     const picked = demo.report.findings.filter((f) => f.kind === 'manual' && f.verdict === 'breaks').slice(0, 2);

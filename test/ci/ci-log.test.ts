@@ -34,7 +34,7 @@ describe('the CI log names what failed', () => {
     const verdicts = printed.slice(0, -1).map((line) => line.split(' ')[2]);
     expect(verdicts.indexOf('review') === -1 || verdicts.lastIndexOf('breaks') < verdicts.indexOf('review')).toBe(true);
     expect(verdicts[0]).toBe('breaks');
-    expect(lines(run.stderr).at(-1)).toMatch(/gate FAILED: \d+ finding\(s\) over --fail-on manual/);
+    expect(lines(run.stderr).at(-1)).toMatch(/gate FAILED: \d+ findings over --fail-on manual/);
   });
 
   it('--quiet with a passed gate prints nothing at all', async () => {
@@ -78,6 +78,17 @@ describe('the CI log names what failed', () => {
     writeFileSync(summary, '');
     await runCliCaptured(['analyze', '--snapshot', DEMO, '--out', tmp(), '--format', 'json,md', '--fail-on', 'none', '--quiet'], { GITHUB_STEP_SUMMARY: summary });
     expect(readFileSync(summary, 'utf8').match(/^## Teams migration audit/gm)).toHaveLength(1);
+  });
+
+  it('--fail-on breaks, a verdict where a level is asked, says in its one line how to gate on breaking items', async () => {
+    for (const verdict of ['breaks', 'review']) {
+      const run = await runCliCaptured(['analyze', '--demo', '--quiet', '--fail-on', verdict]);
+      expect(run.code).toBe(2);
+      expect(lines(run.stderr)).toHaveLength(1);
+      expect(run.stderr).toContain(`Allowed choices are none, manual, any; to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict} (see --help)`);
+    }
+    // Any other bad level keeps the plain error.
+    expect((await runCliCaptured(['analyze', '--demo', '--fail-on', 'all'])).stderr).not.toContain('--fail-on-verdict');
   });
 
   it('"Did you mean" stays on the error\'s one line, and --no-color is an option', async () => {

@@ -88,7 +88,7 @@ describe('SARIF against the full OASIS 2.1.0 schema', () => {
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { findings: unknown[] };
       expect(report.findings.length).toBeGreaterThan(0);
       expect(log.runs[0]?.results).toEqual([]);
-      expect(log.runs[0]?.invocations[0]?.toolExecutionNotifications.map((n) => n.message.text).join(' ')).toContain(`${report.findings.length} finding(s) about the org read live`);
+      expect(log.runs[0]?.invocations[0]?.toolExecutionNotifications.map((n) => n.message.text).join(' ')).toContain(`${report.findings.length} findings about the org read live`);
     });
   });
 

@@ -22,7 +22,7 @@ interface Step {
 }
 const ACTION_TEXT = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const action = yaml.load(ACTION_TEXT) as {
-  inputs: Record<string, { default?: string; description: string }>;
+  inputs: Record<string, { default?: string; description: string; required?: boolean }>;
   outputs: Record<string, { value: string }>;
   runs: { using: string; steps: Step[] };
 };
@@ -264,5 +264,17 @@ describe('action.yml (composite GitHub Action)', () => {
     const docs = existsSync(join(ROOT, 'docs', 'ci.md')) ? readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8') : '';
     for (const input of Object.keys(action.inputs)) expect(`${readme}\n${docs}`, input).toContain(`\`${input}\``);
     mkdirSync(join(ROOT, 'output'), { recursive: true });
+  });
+
+  it("the README's CI section matches action.yml: its example sets real inputs, the required ones included, and with \"other inputs\" names each input once", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Use in CI'), readme.indexOf('\n## ', readme.indexOf('## Use in CI') + 1));
+    const example = yaml.load(/```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '') as { uses: string; with: Record<string, unknown> }[];
+    const step = example.find((s) => s.uses?.includes('teams-migration-audit'));
+    expect(step).toBeDefined();
+    const shown = Object.keys(step!.with);
+    const others = [.../Its other inputs are ([\s\S]*?)\(/.exec(section)![1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!);
+    expect([...shown, ...others].sort()).toEqual(Object.keys(action.inputs).sort());
+    for (const [name, input] of Object.entries(action.inputs)) if (input.required) expect(shown, name).toContain(name);
   });
 });

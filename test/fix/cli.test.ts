@@ -38,7 +38,7 @@ describe('analyze writes the fix kit', () => {
     expect(payload.findings.find((f) => f.location === 'calculationProperties.platform_owned.calculation')?.fix).toBe('fixes/org/blueprint/service.json');
     expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:24')?.fix).toBe('fixes/repo.patch');
     expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/permissions.tf:24')?.fix).toBe('');
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` holds \d+ file\(s\)/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` holds \d+ files? that fix(es)? \d+ findings?/);
   });
 
   it('by default the kit goes to <out>/fixes; with --no-fixes no kit is written and the report has no fixes', async () => {
@@ -72,13 +72,13 @@ describe('analyze writes the fix kit', () => {
     writeFileSync(teams, `${readFileSync('fixtures/repo-teams.yaml', 'utf8')}Data Science: data_science\n`);
     const out = tmp();
     const first = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json', '--fix']);
-    expect(first.stderr).toMatch(/--fix: changed \d+ file\(s\) in place: .*; \d+ finding\(s\) in files fixed, \d+ remain/);
+    expect(first.stderr).toMatch(/--fix: changed \d+ files? in place: .*; \d+ findings? in files fixed, \d+ remains?/);
     expect(existsSync(join(out, 'fixes', 'repo.patch'))).toBe(true);
     expect(readFileSync(join(repo, 'terraform/blueprints.tf'), 'utf8')).toContain('resource "port_system_blueprint" "team"');
     // The run that fixed reports what remains: what it fixed is neither counted nor gated.
     const afterFix = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(afterFix.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks' && !f.reason.includes('written for team identifiers')).map((f) => f.location)).toEqual([]);
-    const [, fixedCount, remain] = /(\d+) finding\(s\) in files fixed, (\d+) remain/.exec(first.stderr)!;
+    const [, fixedCount, remain] = /(\d+) findings? in files fixed, (\d+) remains?/.exec(first.stderr)!;
     expect(Number(fixedCount)).toBeGreaterThan(0);
     expect(afterFix.findings.filter((f) => f.resource.type === 'file').length).toBeGreaterThanOrEqual(Number(remain));
     expect(afterFix.fixes?.files.length).toBeGreaterThan(0);

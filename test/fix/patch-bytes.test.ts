@@ -62,7 +62,7 @@ describe('repo.patch and --fix on a Latin-1 file, hostile identifiers and a tab 
     cpSync(repo, original, { recursive: true });
     const out = join(root, 'out');
     const run = await runCliCaptured(['analyze', '--repo', repo, '--teams-map', teams, '--out', out, '--fail-on', 'none', '--format', 'json', '--fix']);
-    expect(run.stderr).toMatch(/--fix: changed 3 file\(s\) in place/);
+    expect(run.stderr).toMatch(/--fix: changed 3 files in place/);
 
     // The patch applies to the untouched copy, and gives what --fix wrote.
     const patch = readFileSync(join(out, 'fixes', 'repo.patch'));

@@ -38,7 +38,7 @@ describe('impact in words and as an order', () => {
 
   it('summary.md and SARIF carry the counts', () => {
     const r = report([finding('a', { entities: { changed: 2, read: 5 } }), finding('b', { users: { loses: 3, gains: 1 } }), finding('c')]);
-    expect(renderMarkdown(r)).toContain('**Impact:** 2 finding(s) measured on the org\'s data: 2 entities change value or result; 3 people lose and 1 gain a permission');
+    expect(renderMarkdown(r)).toContain('**Impact:** 2 findings measured on the org\'s data: 2 entities change value or result; 3 people lose and 1 gains a permission');
     const sarif = JSON.parse(renderSarif(r, { toolVersion: '0.0.0', orgArtifactUri: 'org.json' })) as { runs: { properties: { impact: unknown }; results: { message: { text: string }; properties: { impact?: unknown } }[] }[] };
     expect(sarif.runs[0]!.properties.impact).toEqual({ findings: 2, entitiesChanged: 2, usersLose: 3, usersGain: 1 });
     expect(sarif.runs[0]!.results[1]!.properties.impact).toEqual({ users: { loses: 3, gains: 1 } });

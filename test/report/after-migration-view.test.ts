@@ -60,3 +60,29 @@ describe('buildAfterMigrationView', () => {
     expect(html).toContain('Checked, nothing to do <span class="count">(1)</span>');
   });
 });
+
+describe('still locked out', () => {
+  it('names each person with a link to their user page in the service, escaped, and without an app address names them only', () => {
+    const previous = report([finding('1')]);
+    const current = report([finding('1')]);
+    const progress = {
+      ...computeProgress(previous, current, '2026-01-01T00:00:00.000Z'),
+      stillLockedOut: [{ resource: { type: 'action' as const, identifier: 'deploy' }, permission: 'execute' as const, loses: ['ann+ops@x.io', '<b>@x.io'] }],
+    };
+    const view = buildAfterMigrationView({ ...current, progress }, 'https://app.getport.io');
+    expect(view.progress.lockedOut).toEqual([
+      {
+        label: 'action deploy: execute',
+        people: [
+          { email: 'ann+ops@x.io', url: 'https://app.getport.io/_userEntity?identifier=ann%2Bops%40x.io' },
+          { email: '<b>@x.io', url: 'https://app.getport.io/_userEntity?identifier=%3Cb%3E%40x.io' },
+        ],
+      },
+    ]);
+    const html = renderHtml({ ...current, progress }, { ...meta, appUrl: 'https://app.getport.io' });
+    expect(html).toContain('<a class="entity-link" href="https://app.getport.io/_userEntity?identifier&#x3D;ann%2Bops%40x.io"');
+    expect(html).toContain('&lt;b&gt;@x.io</a>');
+    const plain = renderHtml({ ...current, progress }, meta);
+    expect(plain).toContain('<li>action deploy: execute: ann+ops@x.io, &lt;b&gt;@x.io</li>');
+  });
+});

@@ -123,4 +123,31 @@ describe('buildReportView', () => {
     }
     expect(view.chart.total.count).toBe(view.manual);
   });
+
+  it('links the blast radius\'s example entity and each person who loses access to their pages, and repository files nowhere', () => {
+    const calc = finding({
+      category: 'calculation-property',
+      resource: { type: 'blueprint', identifier: 'micro service' },
+      location: 'calculationProperties.owner',
+      verdict: 'breaks',
+      impact: { entities: { changed: 2, read: 5, example: { identifier: 'cart/ü 1', before: '"A"', after: '"a"' } } },
+    });
+    const action = finding({ category: 'action-dynamic-permission', resource: { type: 'action', identifier: 'deploy' }, location: 'permissions.execute', verdict: 'breaks' });
+    const file = finding({ category: 'external-ownership', resource: { type: 'file', identifier: 'main.tf' }, location: 'main.tf:3' });
+    const report: Report = {
+      ...reportOf([calc, action, file]),
+      access: [{ resource: action.resource, permission: 'execute', finding: action.id, loses: ['a+b@x.io'] }],
+    };
+    const view = buildReportView(report, { ...meta, appUrl: 'https://app.us.getport.io' });
+    const [c, a, f] = view.client.findings;
+    expect(c?.exampleEntity).toEqual({ identifier: 'cart/ü 1', url: 'https://app.us.getport.io/micro%20serviceEntity?identifier=cart%2F%C3%BC%201' });
+    expect(a?.exampleEntity).toBeNull();
+    expect(view.client.access[action.id]?.[0]?.people).toEqual([{ email: 'a+b@x.io', url: 'https://app.us.getport.io/_userEntity?identifier=a%2Bb%40x.io' }]);
+    expect(f?.serviceUrl).toBe('');
+    expect(f?.exampleEntity).toBeNull();
+    // Without an app address (a repository-only run) the entity is named, not linked.
+    const plain = buildReportView(report, meta);
+    expect(plain.client.findings[0]?.exampleEntity).toEqual({ identifier: 'cart/ü 1', url: '' });
+    expect(plain.client.access[action.id]?.[0]?.people[0]?.url).toBe('');
+  });
 });

@@ -18,7 +18,7 @@ describe('renderMarkdown', () => {
     // unaffected findings never fail the gate, and two are accepted by the baseline
     const unaffected = report.findings.filter((f) => f.kind === 'manual' && f.verdict === 'unaffected').length;
     const failing = report.summary.manual - unaffected - 2;
-    expect(md).toContain(`**Gate: failed** (exit 1): ${failing} finding(s) over \`--fail-on manual\`; 2 accepted in the baseline.`);
+    expect(md).toContain(`**Gate: failed** (exit 1): ${failing} findings over \`--fail-on manual\`; 2 accepted in the baseline.`);
     expect(md).toContain(`| automatic (the migration does it) | ${report.summary.automatic} | 0 | 0 |`);
     expect(md).toContain(`| manual (a person must act) | ${report.summary.manual} | 2 | ${failing} |`);
   });
@@ -75,10 +75,47 @@ describe('renderMarkdown: notes', () => {
     const notes = Array.from({ length: 4 }, (_, index) => `pages[${index}].widgets: expected an array, got string "*x*"`);
     const md = renderMarkdown({ ...demoReport(), notes }, { topItems: 3 });
     expect(md).toContain('### Notes');
-    expect(md).toContain('4 note(s): values of the org of a shape this tool does not fully know');
+    expect(md).toContain('4 notes: values of the org of a shape this tool does not fully know');
     expect(md).toContain('- pages\\[0\\].widgets: expected an array, got string "\\*x\\*"');
     expect(md).toContain('- …and 1 more');
     expect(md).not.toContain('pages\\[3\\]');
     expect(renderMarkdown(demoReport())).not.toContain('### Notes');
+  });
+});
+
+describe('renderMarkdown: counts agree with their nouns', () => {
+  it('says "1 finding", "1 entity changes", "1 person loses", never "(s)" or "1 … need"', async () => {
+    const one = demoReport().findings.find((f) => f.kind === 'manual' && f.verdict === 'breaks')!;
+    const base = demoReport();
+    const report: Report = {
+      ...(await gated({ ...base, findings: [{ ...one, impact: { entities: { changed: 1, read: 3 }, users: { loses: 1, gains: 1 } } }] })),
+      verified: [{ ...one, verdict: 'unaffected' }],
+      notes: ['pages[0]: expected an array'],
+      incomplete: [],
+      // The kit's contents are counted by src/fix/kit-contents.ts; one file whose name is its description keeps them out of this check.
+      fixes: { dir: 'fixes', files: [{ path: 'predicted-org.json', kind: 'predicted-org', findings: [one.id] }], unresolved: [{ id: 'x', missing: 'a teams map' }] },
+    };
+    const md = renderMarkdown(report);
+    expect(md).not.toMatch(/\(s\)|\(es\)/);
+    expect(md).toContain('**Gate: failed** (exit 1): 1 finding over `--fail-on manual`.');
+    expect(md).toContain('1 team reference checked and fine (nothing to do)');
+    expect(md).toContain('1 note: values of the org');
+    expect(md).toContain('**Impact:** 1 finding measured on the org\'s data: 1 entity changes value or result; 1 person loses and 1 gains a permission');
+    expect(md).toMatch(/holds 1 file that fixes 1 finding \(.*\); 1 breaking finding needs a person\./);
+    const incomplete = renderMarkdown({ ...report, incomplete: [{ resource: 'entities', reason: 'HTTP 500' }], gate: { ...report.gate!, result: 'incomplete' } });
+    expect(incomplete).toContain('**Gate: incomplete** (exit 3): 1 item could not be read; 1 finding over');
+  });
+});
+
+describe('renderMarkdown: the top items table', () => {
+  it('comes before every count, and keeps a long value to write whole: a cut value copied into the service would be wrong', async () => {
+    const base = demoReport();
+    const one = base.findings.find((f) => f.kind === 'manual' && f.verdict === 'breaks')!;
+    const long = `.team | map(select(. == ${Array.from({ length: 30 }, (_, i) => `"team_${i}"`).join(' or . == ')})) | length > 0`;
+    const md = renderMarkdown(await gated({ ...base, findings: [{ ...one, rewrite: long }] }));
+    const row = md.split('\n').find((line) => line.startsWith('| 1 |'))!;
+    expect(row).toContain(cell(long));
+    expect(row.endsWith(`| ${cell(long)} |`)).toBe(true);
+    expect(md.indexOf('### Top manual items')).toBeLessThan(md.indexOf('| kind | findings |'));
   });
 });

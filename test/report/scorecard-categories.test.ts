@@ -6,7 +6,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import { buildReportView } from '../../src/report/view-model.js';
 
-/** The contracts.md §3.2 categories reach every renderer, from the demo org's golden report. */
+/** The categories added last (scorecard-rule, mirror-property; docs/categories.md) reach every renderer, from the demo org's golden report. */
 const golden = JSON.parse(readFileSync('fixtures/golden/demo-report.json', 'utf8')) as Report;
 const meta = { generatedAt: '2026-01-02T03:04:05.000Z', source: 'snapshot fixtures/demo-org.json' };
 const scorecardFinding = golden.findings.find((f) => f.category === 'scorecard-rule' && f.resource.identifier === 'service/ownership')!;
@@ -17,10 +17,10 @@ describe('scorecard-rule and mirror-property in the reports', () => {
     expect(golden.findings.find((f) => f.category === 'mirror-property')).toMatchObject({ kind: 'manual', resource: { type: 'blueprint', identifier: 'incident' } });
   });
 
-  it('HTML: grouped in the manual part after the §2 categories, with their titles, and a scorecard type filter', () => {
+  it('HTML: grouped in the manual part after the first categories, with their titles, and a scorecard type filter', () => {
     const view = buildReportView(golden, meta);
     const manual = view.client.sections.find((s) => s.id === 'manual')!;
-    // Work first: grouped by verdict tier, then by category in category order (the §3.2 ones after §2's) within a tier.
+    // Work first: grouped by verdict tier, then by category in category order (the added ones after the first) within a tier.
     const keys = manual.groups.map((g) => g.key);
     expect(keys).toContain('category:scorecard-rule:breaks');
     expect(keys).toContain('category:mirror-property:review');

@@ -11,7 +11,7 @@ import { demoReport } from '../ci/helpers.js';
 import { validate } from '../ci/json-schema.js';
 import { REPORT_SCHEMA } from '../ci/schemas.js';
 
-/** contracts.md §3.3: references checked and fine are `verified`, never listed as a problem, never failing a gate. */
+/** docs/formats.md `verified`: references checked and fine are `verified`, never listed as a problem, never failing a gate. */
 describe('verified references in every output', () => {
   const report = demoReport();
   const verified = report.verified ?? [];
@@ -36,7 +36,7 @@ describe('verified references in every output', () => {
 
   it('the Markdown summary counts them in one line and lists none of them', () => {
     const md = renderMarkdown(report);
-    expect(md).toContain(`${verified.length} team reference(s) checked and fine (nothing to do): see report.json \`verified\`.`);
+    expect(md).toContain(`${verified.length === 1 ? '1 team reference' : `${verified.length} team references`} checked and fine (nothing to do): see report.json \`verified\`.`);
     // Top items are written as `cell(location)`; before verified existed, an unaffected one could be listed.
     for (const finding of verified) expect(md).not.toContain(cell(finding.location));
     expect(md).toContain(cell(report.findings.find((f) => f.kind === 'manual' && f.verdict === 'breaks')!.location));

@@ -405,7 +405,7 @@ describe('analyze --snapshot with a wrong type deep inside', () => {
     expect(report.notes).toEqual([note]);
     expect(run.stderr).toContain(`note: ${note}\n`);
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain(`<code>${note.replaceAll('"', '&quot;')}</code>`);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('1 note(s): values of the org of a shape this tool does not fully know');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('1 note: values of the org of a shape this tool does not fully know');
     // Everything of the demo is still there, the string itself judged as the one title it names.
     const demoOut = tmp();
     await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', demoOut, '--fail-on', 'none']);

@@ -9,7 +9,7 @@ import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlag
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
-import { plural } from './report/view-model.js';
+import { plural } from './plural.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';

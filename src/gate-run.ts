@@ -7,6 +7,7 @@ import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict
 import { createHash } from 'node:crypto';
 import type { GateResult, IncompleteItem, Report } from './model/finding.js';
 import type { OutputSet } from './output/output-set.js';
+import { plural } from './plural.js';
 
 export interface GateFlags {
   failOn: FailOn;
@@ -72,7 +73,7 @@ export async function gateReport(
       const before = new Set(baseline?.accepted.map((entry) => entry.id));
       const added = written.accepted.filter((entry) => !before.has(entry.id)).length;
       notes.push(
-        `wrote ${flags.writeBaseline}: ${written.accepted.length} accepted finding(s), ${added} new` +
+        `wrote ${flags.writeBaseline}: ${plural(written.accepted.length, 'accepted finding')}, ${added} new` +
           (stale.length > 0 ? `, ${stale.length} stale entr${stale.length === 1 ? 'y' : 'ies'} dropped` : '') +
           (verified.length > 0 ? `, ${verified.length} entr${verified.length === 1 ? 'y' : 'ies'} of now verified findings dropped` : ''),
       );

@@ -5,6 +5,7 @@ import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolv
 import { renderSnapshot } from './sources/write-snapshot.js';
 import { terminalSafe } from './terminal-text.js';
 import { credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
+import { plural } from './plural.js';
 
 export interface SnapshotFlags extends SourceFlags {
   out: string;
@@ -29,7 +30,7 @@ export async function runSnapshot(flags: SnapshotFlags, io: SourceIo, clock: Sna
   }
   const incomplete = snapshot.incomplete?.length ?? 0;
   if (!flags.quiet) {
-    const note = incomplete > 0 ? `; INCOMPLETE: ${incomplete} item(s) could not be read` : '';
+    const note = incomplete > 0 ? `; INCOMPLETE: ${plural(incomplete, 'item')} could not be read` : '';
     io.stderr([...notes.map((line) => `note: ${line}`), `wrote ${flags.out} from ${description}${note}`].map(terminalSafe).join('\n') + '\n');
   }
   return { incomplete };

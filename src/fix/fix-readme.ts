@@ -2,6 +2,7 @@ import type { Report } from '../model/finding.js';
 import { REDACTED } from '../sources/redact.js';
 import { BULK_LIMIT, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
+import { plural } from '../plural.js';
 
 /** The folder's README and the data-migration folder's README: what each file is, the commands, the order. */
 export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report, where: PatchPlaces = { applyAt: [] }): FixFile[] {
@@ -17,14 +18,14 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
       ? '1. Before the migration: nothing to check in the repositories (no repository patch was written).'
       : `1. Before the migration: read ${patches.map((file) => `\`${file.path}\``).join(', ')} and check that it applies (the \`--check\` half of the commands in step 5).`,
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`).',
-    `3. After it has finished, paste each corrected resource from \`org/\` (${count('resource')} file(s)) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
+    `3. After it has finished, paste each corrected resource from \`org/\` (${plural(count('resource'), 'file')}) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
     moves.length > 0 ? '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.' : '4. No blueprint keeps its teams only in a relation to `_team`: no data to move.',
     ...applySteps(patches, where),
     '6. Run the audit again: `predicted-org.json` is the org it expects to find, and analysing it gives no finding that breaks.',
     '',
     '## Files',
     '',
-    ...files.map((file) => `- \`${file.path}\` (${file.kind}): resolves ${file.findings.length} finding(s)`),
+    ...files.map((file) => `- \`${file.path}\` (${file.kind}): resolves ${plural(file.findings.length, 'finding')}`),
     moves.length > 0 ? '- `README.md`, `data-migration/README.md`: this guide' : '- `README.md`: this guide',
     '',
   ];
@@ -125,9 +126,9 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     ),
     '```',
     '',
-    `Request budget: ${requests} request(s) in all, one per file (a bulk request counts as one against the rate limit), sent once: ${requests} request(s) in one 5-minute window when the org's \`x-ratelimit-limit\` allows that many, else spread over as many windows as it takes. On a 429, wait the seconds in \`x-ratelimit-reset\` (60 when absent) and send the same file again: an upsert is safe to repeat.`,
+    `Request budget: ${plural(requests, 'request')} in all, one per file (a bulk request counts as one against the rate limit), sent once: ${plural(requests, 'request')} in one 5-minute window when the org's \`x-ratelimit-limit\` allows that many, else spread over as many windows as it takes. On a 429, wait the seconds in \`x-ratelimit-reset\` (60 when absent) and send the same file again: an upsert is safe to repeat.`,
     '',
-    '| blueprint | relation(s) | entities | files |',
+    '| blueprint | relations | entities | files |',
     '|---|---|---|---|',
     ...moves.map((move) => `| ${move.blueprint} | ${move.relations.join(', ')} | ${move.entitiesRead ? move.payloads.reduce((sum, p) => sum + p.entities.length, 0) : 'not read'} | ${move.payloads.length} |`),
     '',

@@ -8,6 +8,7 @@ import { patchRepos } from './apply-root.js';
 import { buildFixKit } from './build-fix-kit.js';
 import type { OutputSet } from '../output/output-set.js';
 import { applyPatchedFiles, readFindingFiles, writeFixKit } from './write-fixes.js';
+import { plural } from '../plural.js';
 
 export interface FixFlags {
   out: string;
@@ -59,7 +60,8 @@ export async function runFixKit<R extends Report>(
     const fromReport = relative(flags.out, dir).split(sep).join('/');
     withFixes = { ...withFixes, fixes: { ...summary, dir: fromReport, fromReport } };
     const resolved = new Set(kit.files.flatMap((file) => file.findings)).size;
-    lines.push(`fix kit: ${kit.files.length} file(s) in ${summary.dir} resolve ${resolved} finding(s); ${kit.unresolved.length} breaking finding(s) left to a person (see its README.md)`);
+    const left = kit.unresolved.length;
+    lines.push(`fix kit: ${plural(kit.files.length, 'file')} in ${summary.dir} resolve ${plural(resolved, 'finding')}; ${plural(left, 'breaking finding')} ${left === 1 ? 'is' : 'are'} left to a person (see its README.md)`);
   }
   const changed = flags.fix ? await applyPatchedFiles(kit.patched, flags.repo) : [];
   if (flags.fix && changed.length === 0) lines.push('--fix: nothing to change in the repositories');

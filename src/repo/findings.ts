@@ -172,7 +172,7 @@ export function teamValuesFinding(
 
   const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
   const reasons: string[] = [];
-  if (titles.length > 0) reasons.push(`${what} holds team title(s) ${quoted(titles)}, but after the migration team values are team identifiers`);
+  if (titles.length > 0) reasons.push(`${what} holds ${titles.length === 1 ? 'the team title' : 'team titles'} ${quoted(titles)}, but after the migration team values are team identifiers`);
   if (unknown.length > 0) reasons.push(`${what} holds ${quoted(unknown)}, which is neither a known team title nor a known identifier`);
   if (unresolved.length > 0) reasons.push(`${what} takes ${unresolved.join(', ')}, whose value this scan cannot see (no default, no terraform.tfvars or *.auto.tfvars sets it)`);
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;

@@ -62,7 +62,7 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
     category: 'external-ownership',
     reason:
       titles.length > 0
-        ? `The step writes team title(s) ${quoted(titles.map((t) => t.value))} into the entity's team; after the migration $team holds team identifiers.`
+        ? `The step writes ${titles.length === 1 ? 'the team title' : 'team titles'} ${quoted(titles.map((t) => t.value))} into the entity's team; after the migration $team holds team identifiers.`
         : `The step writes ${quoted(unknown)} into the entity's team, which is neither a known team title nor a known identifier.`,
     suggestion:
       rewrite !== undefined
@@ -95,7 +95,7 @@ function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: s
     category: 'external-ownership',
     reason:
       titles.length > 0
-        ? `The step's entities carry team title(s) ${quoted(titles.map((t) => t.value))}; after the migration $team holds team identifiers.`
+        ? `The step's entities carry ${titles.length === 1 ? 'the team title' : 'team titles'} ${quoted(titles.map((t) => t.value))}; after the migration $team holds team identifiers.`
         : `The step's entities carry ${quoted(unknown)} as team, which is neither a known team title nor a known identifier.`,
     suggestion:
       titles.length > 0

@@ -1,5 +1,6 @@
 import type { AccessChange, AccessPermission } from '../model/access.js';
 import type { Report } from '../model/finding.js';
+import { plural } from '../plural.js';
 
 /** One sentence about one finding's effect on people, with who they are (for the expandable list). */
 export interface AccessLine {
@@ -17,7 +18,6 @@ export interface AccessView {
 }
 
 const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** What losing or gaining each permission means, as the end of "3 people …". */
 const PHRASES: Record<AccessPermission, (input: string) => { loses: string; gains: string; what: string }> = {

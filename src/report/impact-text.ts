@@ -3,8 +3,8 @@
  * SARIF message and Markdown, and a number that orders the work (most people and entities first).
  */
 import type { Finding, Report } from '../model/finding.js';
+import { plural } from '../plural.js';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "Blast radius: 2 of 5 entities change value (svc-a: "Payments" → "payments"); 3 people lose it." */
 export function impactSentence(finding: Pick<Finding, 'impact'>): string {

@@ -8,7 +8,7 @@ import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
 import { appendAll } from '../model/arrays.js';
-import { plural } from './view-model.js';
+import { plural } from '../plural.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */

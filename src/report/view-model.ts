@@ -6,6 +6,7 @@ import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './service-links.js';
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
+import { plural } from '../plural.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -296,9 +297,6 @@ function incompleteHeading(report: Report): string {
 }
 
 /** "1 item", "3 items": counts in headings agree with their noun. */
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 export function isFileFinding(finding: Finding): boolean {
   return finding.resource.type === 'file';

@@ -17,6 +17,7 @@ import { sampleTeamOwnership } from './team-ownership-search.js';
 import { featureFlagState } from '../catalog/migration-state.js';
 import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
 import { liveServiceRecord } from './live-service-record.js';
+import { plural } from '../plural.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -363,7 +364,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   });
   onEvent({
     type: 'phase',
-    phase: `permissions of ${identifiers(blueprints).length} blueprint(s), ${permissionTargets(snapshot.actions, isAutomation).length} action(s), ${permissionTargets(snapshot.pages, isEntityPage).length} page(s); entities of ${(blueprints ?? []).filter(searchedWhole).length} blueprint(s) and $team samples`,
+    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(snapshot.actions, isAutomation).length, 'action')}, ${plural(permissionTargets(snapshot.pages, isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedWhole).length, 'blueprint')} and $team samples`,
   });
 
   const users = await usersRead;

@@ -1,5 +1,6 @@
 import { isObject, type JsonObject } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
+import { plural } from '../plural.js';
 
 /**
  * Which permission endpoints can hold team entries, so the fetcher reads only those (issue 17).
@@ -25,10 +26,10 @@ export function skippedPermissionNotes(snapshot: OrgSnapshot): string[] {
   const automations = (snapshot.actions ?? []).filter((action) => isObject(action) && isAutomation(action)).length;
   const entityPages = (snapshot.pages ?? []).filter((page) => isObject(page) && isEntityPage(page)).length;
   if (automations > 0) {
-    notes.push(`permissions of ${automations} automation(s) not read: only self-service actions carry execute/approve permissions; an automation runs on events, so no team entry of its own can change`);
+    notes.push(`permissions of ${plural(automations, 'automation')} not read: only self-service actions carry execute/approve permissions; an automation runs on events, so no team entry of its own can change`);
   }
   if (entityPages > 0) {
-    notes.push(`permissions of ${entityPages} entity page(s) not read: page permissions apply to catalog and dashboard pages; an entity page follows its blueprint's entity read permissions, which are read`);
+    notes.push(`permissions of ${plural(entityPages, 'entity page')} not read: page permissions apply to catalog and dashboard pages; an entity page follows its blueprint's entity read permissions, which are read`);
   }
   return notes;
 }

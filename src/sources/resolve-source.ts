@@ -11,6 +11,7 @@ import { createProgress } from './progress.js';
 import { redactSnapshot } from './redact.js';
 import { loadSnapshotFile } from './snapshot-file.js';
 import { checkSnapshot } from './validate-snapshot.js';
+import { plural } from '../plural.js';
 
 export interface SourceFlags {
   snapshot?: string;
@@ -120,7 +121,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   }
   const stats = client.stats();
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
-  progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${stats.requests} request(s), ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
+  progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${plural(stats.requests, 'request')}, ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
   // The same check as a recorded file gets, so a live run and its recording note the same values.
   const description = `live org at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });

@@ -132,7 +132,7 @@ describe('baseline from a spawned CLI', () => {
     const baseline = join(dir, 'audit-baseline.json');
     const written = cli(['analyze', '--snapshot', DEMO, '--out', join(dir, 'w'), '--format', 'json', '--write-baseline', baseline], { GITHUB_ACTOR: 'octocat' });
     expect(written.code).toBe(0);
-    expect(written.stderr).toContain(`wrote ${baseline}: 29 accepted finding(s), 29 new`);
+    expect(written.stderr).toContain(`wrote ${baseline}: 29 accepted findings, 29 new`);
     const document = readJson(baseline) as unknown as { format: string; accepted: { id: string; reason: string; by: string }[] };
     expect(document.format).toBe('teams-migration-audit-baseline/1');
     expect(document.accepted).toHaveLength(29);

@@ -22,3 +22,15 @@ describe('stderr counts agree with their nouns', () => {
     expect(breaking.stderr).toMatch(/gate FAILED: \d+ findings over --fail-on manual --fail-on-verdict breaks$/m);
   }, 60_000);
 });
+
+describe('the fix kit and the baseline count as the rest do', () => {
+  it('the demo\'s fix-kit line, its README and a written baseline hedge with no "(s)"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tma-plurals-kit-'));
+    const run = await runCliCaptured(['analyze', '--demo', '--out', join(dir, 'out'), '--format', 'json', '--write-baseline', join(dir, 'baseline.json'), '--accepted-by', 'alice'], {});
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^fix kit: \d+ files in .+ resolve \d+ findings; (1 breaking finding is|\d+ breaking findings are) left to a person/m);
+    expect(run.stderr).toMatch(/wrote .*baseline\.json: \d+ accepted findings, \d+ new/);
+    expect(run.stderr).not.toContain('(s)');
+    expect(readFileSync(join(dir, 'out', 'fixes', 'README.md'), 'utf8')).not.toContain('(s)');
+  }, 60_000);
+});

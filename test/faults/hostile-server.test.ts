@@ -111,7 +111,7 @@ describe('reads skipped because they cannot change a finding are said in the rep
       expect(result.code).toBe(0);
       const report = JSON.parse(await readText(join(out, 'report.json'))) as { notes?: string[] };
       expect(report.notes).toContain(
-        'permissions of 1 automation(s) not read: only self-service actions carry execute/approve permissions; an automation runs on events, so no team entry of its own can change',
+        'permissions of 1 automation not read: only self-service actions carry execute/approve permissions; an automation runs on events, so no team entry of its own can change',
       );
       expect(sandbox.requests.map((r) => r.path)).not.toContain('/v1/actions/notify/permissions');
       expect(sandbox.requests.map((r) => r.path)).toContain('/v1/actions/scaffold/permissions');

@@ -18,7 +18,7 @@ describe('analyze writes the fix kit', () => {
     const out = tmp();
     const run = await runCliCaptured(['analyze', '--snapshot', 'fixtures/demo-org.json', '--repo', 'fixtures/repo', '--teams-map', 'fixtures/repo-teams.yaml', '--out', out, '--fail-on', 'none', '--format', 'json,html,md', '--fix-out', join(out, 'fixes')]);
     expect(run.code).toBe(3); // fixtures/repo holds an unreadable file on purpose
-    expect(run.stderr).toMatch(/fix kit: \d+ file\(s\) in .*fixes resolve \d+ finding\(s\)/);
+    expect(run.stderr).toMatch(/fix kit: \d+ files? in .*fixes resolve \d+ findings?/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(validate(REPORT_SCHEMA, report)).toEqual([]);
     const fixes = report.fixes!;

@@ -72,7 +72,7 @@ describe('data-migration files', () => {
     expect(readme).toMatch(/properties.*not in these files/);
     expect(readme).toMatch(/prefer the builder's `Migrate data`/);
     expect(readme).toContain('--data @bulk/cloud_resource-003.json');
-    expect(readme).toContain('Request budget: 3 request(s)');
+    expect(readme).toContain('Request budget: 3 requests');
   });
 
   it('100 entities are one payload; entities with no relation value are not sent', () => {

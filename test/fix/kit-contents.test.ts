@@ -23,13 +23,13 @@ describe('the fix kit as the summary names it', () => {
         file('data-migration/bulk/service-001.json', 'bulk-upsert'),
         file('predicted-org.json', 'predicted-org'),
       ]),
-    ).toBe('2 corrected resource(s), `repo-infra.patch`, `repo-web.patch`, 1 data-migration mapping(s), 1 bulk payload(s), `predicted-org.json`');
+    ).toBe('2 corrected resources, `repo-infra.patch`, `repo-web.patch`, 1 data-migration mapping, 1 bulk payload, `predicted-org.json`');
   });
 
   it('summary.md does not name repo.patch or payloads the kit does not hold', async () => {
     const report: Report = { ...analyze(buildCatalog(await readSnapshotFile('fixtures/demo-org.json'))), fixes: { dir: 'fixes', files: [file('org/action/a.json', 'resource'), file('predicted-org.json', 'predicted-org'), file('README.md', 'readme')] } };
     const line = renderMarkdown(report).split('\n').find((l) => l.startsWith('**Fix kit:**'))!;
-    expect(line).toContain('(1 corrected resource(s), `predicted-org.json`)');
+    expect(line).toContain('(1 corrected resource, `predicted-org.json`)');
     expect(line).not.toMatch(/repo\.patch|data-migration|payload/);
   });
 

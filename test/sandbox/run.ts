@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import type { HostileOptions } from './hostile.js';
 import { startSandbox, type SandboxOptions } from './server.js';
+import { plural } from '../../src/plural.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -80,4 +81,4 @@ process.on('SIGINT', () => void sandbox.close());
 await sandbox.closed;
 const byStatus = new Map<number, number>();
 for (const request of sandbox.requests) byStatus.set(request.status, (byStatus.get(request.status) ?? 0) + 1);
-process.stdout.write(`sandbox stopped after ${sandbox.requests.length} request(s): ${[...byStatus].map(([s, n]) => `${n}× ${s}`).join(', ') || 'none'}\n`);
+process.stdout.write(`sandbox stopped after ${plural(sandbox.requests.length, 'request')}: ${[...byStatus].map(([s, n]) => `${n}× ${s}`).join(', ') || 'none'}\n`);

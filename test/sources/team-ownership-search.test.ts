@@ -52,7 +52,7 @@ describe('permission plan', () => {
     expect(permissionTargets(pages, isEntityPage)).toEqual(['catalog', 'home']);
     const notes = skippedPermissionNotes({ format: SNAPSHOT_FORMAT, organization: { id: 'o', name: 'O' }, blueprints: [], pages, actions: [] });
     expect(notes).toEqual([
-      "permissions of 1 entity page(s) not read: page permissions apply to catalog and dashboard pages; an entity page follows its blueprint's entity read permissions, which are read",
+      "permissions of 1 entity page not read: page permissions apply to catalog and dashboard pages; an entity page follows its blueprint's entity read permissions, which are read",
     ]);
     expect(skippedPermissionNotes({ format: SNAPSHOT_FORMAT, organization: { id: 'o', name: 'O' }, blueprints: [] })).toEqual([]);
   });

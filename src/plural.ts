@@ -1,0 +1,4 @@
+/** A count with its noun in agreement ("1 finding", "3 findings"): every line a user reads says it this way. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

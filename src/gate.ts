@@ -1,6 +1,6 @@
 import type { Finding, GateResult, Report, Verdict } from './model/finding.js';
 
-/** The CI contract (../shared/docs/product.md "Exit codes"): scripts and pipelines rely on these numbers. */
+/** The CI contract (docs/ci.md, "Exit codes"): scripts and pipelines rely on these numbers. */
 export const EXIT = { pass: 0, gateFailed: 1, usage: 2, incomplete: 3 } as const;
 
 export const FAIL_ON = ['none', 'manual', 'any'] as const;

@@ -1,4 +1,4 @@
-/** Findings and the report (`impact-report/1`, ../shared/docs/contracts.md §2). */
+/** Findings and the report (`impact-report/1`, described for users in docs/formats.md). */
 import type { ReportRun } from '../report/run-info.js';
 import type { AccessChange } from './access.js';
 

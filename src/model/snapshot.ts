@@ -2,7 +2,7 @@ import type { UserRecord } from './access.js';
 import type { JsonObject } from './json.js';
 
 /**
- * The org snapshot (`org-snapshot/1`, ../shared/docs/contracts.md §1). Each key holds the payload
+ * The org snapshot (`org-snapshot/1`, described for users in docs/formats.md). Each key holds the payload
  * of one read endpoint; `null` anywhere means absent, as in the service's own payloads. Resource records are kept loose (JsonObject) because the service's
  * records carry many more fields than we read; rules navigate them defensively.
  */

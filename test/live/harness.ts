@@ -56,7 +56,7 @@ export const readText = (path: string) => readFile(path, 'utf8');
  */
 export function withoutFetchNotes(reportText: string): unknown {
   const report = JSON.parse(reportText) as { notes?: string[]; fixes?: { files: { kind: string }[] }; run?: unknown };
-  const notes = (report.notes ?? []).filter((note) => !/^permissions of \d+ (automation|entity page)\(s\) not read: /.test(note));
+  const notes = (report.notes ?? []).filter((note) => !/^permissions of \d+ (automations?|entity pages?) not read: /.test(note));
   if (notes.length > 0) report.notes = notes;
   else delete report.notes;
   // Bulk payloads need every entity of a relation-ownership blueprint, which a live run does not read

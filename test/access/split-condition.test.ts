@@ -3,18 +3,12 @@
  * (run per team list) and its email part (run only for those whose teams part flips). The access
  * it gives must be exactly what running the whole condition on every user in both worlds gives.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { splitCondition } from '../../src/access/split-condition.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import { accessAt, expectedAccess, judged, org } from '../judge/two-worlds.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const readsTeams = (text: string) => text.includes('team');
 

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { TeamsMap } from '../../src/catalog/teams.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import type { Report } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
@@ -24,13 +24,7 @@ const FIXTURE_ORGS = ['fixtures', 'test/fixtures'].flatMap((dir) =>
     .filter((path) => /"format"\s*:\s*"org-snapshot\/1"/.test(readFileSync(path, 'utf8').slice(0, 4096))),
 );
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 /** What a user passes with --teams-map: an identifier for every team the org names without one. */
 function completeTeamsMap(snapshot: OrgSnapshot): TeamsMap {

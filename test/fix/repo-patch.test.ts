@@ -2,24 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
 import { readFindingFiles } from '../../src/fix/write-fixes.js';
 import { unifiedDiff } from '../../src/fix/unified-diff.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import type { Report } from '../../src/model/finding.js';
 import { repositoryFindings } from '../../src/repo/report-input.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 /** The demo org's teams, with the one identifier the fixture map leaves out on purpose supplied. */
 const TEAMS_MAP = { 'Platform Team': 'platform', Payments: 'payments', 'SRE On-Call': 'sre_oncall', 'Data Science': 'data_science' };

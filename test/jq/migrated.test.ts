@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import type { Finding, Report } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 
@@ -43,13 +43,7 @@ function migratedDemo() {
   return org;
 }
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 describe('catalog.migrated: has the org already been migrated?', () => {
   it('yes: ownership everywhere, no teamInheritance, every entity team a known identifier', () => {

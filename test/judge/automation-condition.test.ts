@@ -1,6 +1,6 @@
 /** Automation trigger conditions (a gate): the class computed here by running jq on both worlds decides the expected verdict. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
@@ -11,13 +11,7 @@ const ROWS: Row[] = [
   { name: 'the number of teams', expression: '(.diff.after.team | length) > 1', shows: 'same' },
 ];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (condition: string) =>
   org({

@@ -1,6 +1,6 @@
 /** Calculation properties (a value people read): the class computed here by running jq on both worlds decides the expected verdict. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
@@ -14,13 +14,7 @@ const ROWS: Row[] = [
   { name: 'a substring of a title', expression: '.team | any(contains("Data"))', shows: 'changed' },
 ];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (calculation: string) =>
   org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners: { title: 'Owners', calculation, type: 'string' } } }] });

@@ -2,19 +2,13 @@
  * An entity input's dataset rule on `$team`: which entities the input offers, before and after,
  * matched against the input blueprint's own entities and edge cases.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import { judgedRuleRow, RULE_ROWS } from './rule-rows.js';
 import { org, TEAMS } from './two-worlds.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const SERVICES = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
 

@@ -2,8 +2,8 @@
  * A self-service input's jqQuery: `visible` is a gate (report.access says who loses and gains),
  * `default` a value people read. Classes computed here by running jq on both worlds.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { accessAt, expectedAccess, expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
 const VISIBLE: Row[] = [
@@ -19,13 +19,7 @@ const DEFAULT: Row[] = [
   { name: 'the first name, documented', expression: '.user.teams[0].name', shows: 'same' },
 ];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (attribute: 'visible' | 'default', expression: string) =>
   org({

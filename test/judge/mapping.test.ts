@@ -2,8 +2,8 @@
  * An UPSERT mapping's `team` (a team value inside the service): a value that follows the teams
  * (titles before, the same teams' identifiers after) is right; one that stays a title is not.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
@@ -14,13 +14,7 @@ const ROWS: Row[] = [
   { name: 'sorted and cut: another team when orders differ', expression: '.entity.team | sort | .[:1]', shows: 'changed' },
 ];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (expression: string) =>
   org({

@@ -3,19 +3,13 @@
  * stands in for it. The stand-in must not contain the title, or a substring test of the title
  * (`contains`, `test`) still matches after the migration and the break is judged unaffected.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { expectedClass, expectedVerdict, judged, org } from './two-worlds.js';
 
 const TITLES_ONLY = [{ name: 'Data Science' }, { name: 'QA' }, { name: 'Platform (EU)' }, { name: 'Alpha' }, { name: 'Beta' }];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (calculation: string) =>
   org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners: { title: 'Owners', calculation, type: 'boolean' } } }] }, TITLES_ONLY);

@@ -2,8 +2,8 @@
  * Policy conditions (a gate): each row's class is computed by running it on both worlds here,
  * the verdict must be the contract's, and report.access must name exactly who loses and gains.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { accessAt, expectedAccess, expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
@@ -20,13 +20,7 @@ const ROWS: Row[] = [
   { name: 'a string that is no team of the org', expression: '.user.team | index("Nobody") != null', shows: 'same' },
 ];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (condition: string) =>
   org({

@@ -2,22 +2,16 @@
  * `$team` rules of a policy query, matched as the service matches them: the class is computed
  * here by matching the rule in jq on an entity of every team set, before and after.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { judgedRuleRow, RULE_ROWS } from './rule-rows.js';
 import { judged, org } from './two-worlds.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const snapshot = (rule: JsonObject) =>
   org({

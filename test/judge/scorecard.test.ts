@@ -2,19 +2,13 @@
  * Scorecard rule conditions on `$team`, matched against the blueprint's own entities:
  * `impact.scorecard.flipped` counts the entities whose result flips, computed here in jq.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import { judgedRuleRow, RULE_ROWS, valuesOf } from './rule-rows.js';
 import { expectedRuleClass, org, TEAMS } from './two-worlds.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const SERVICES = [...TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] })), { identifier: 'svc-two', team: ['QA', 'Beta'] }];
 

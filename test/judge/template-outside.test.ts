@@ -3,10 +3,10 @@
  * inputs): a substituted value is `review` before and after the migration, never fixed by the
  * org's values changing under it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import { computeProgress } from '../../src/progress/compute-progress.js';
 import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
@@ -17,13 +17,7 @@ const ROWS: Row[] = [
   { name: 'the documented names of the runner\'s teams', expression: '[.trigger.by.user.teams[].name]', shows: 'same' },
 ];
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const action = (expression: string, type = 'WEBHOOK') => ({
   identifier: 'notify',

@@ -3,17 +3,11 @@
  * "every team at once" context (a team of the first org, unknown to the second, turned the
  * second org's pass-through into a change).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
 import { judged, org, TEAMS } from './two-worlds.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 const calculation = (teams: typeof TEAMS) =>
   org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners: { title: 'Owners', calculation: '.team | join(",")', type: 'string' } } }] }, teams);

@@ -2,19 +2,13 @@
  * A widget's `$team` filter, matched against the page blueprint's own entities and edge cases;
  * `impact.rows` counts the org's entities the table shows before and after.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import { judgedRuleRow, RULE_ROWS, valuesOf } from './rule-rows.js';
 import { expectedRuleClass, org, TEAMS } from './two-worlds.js';
 
-let jq: JqEngine;
-beforeAll(async () => {
-  jq = await loadJqEngine();
-});
-afterAll(async () => {
-  await jq.close?.();
-});
+const jq = useJqEngine();
 
 /** The org's services: one per team (titles, as before the migration), and one with none. */
 const SERVICES = [...TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] })), { identifier: 'svc-none', team: [] }];

@@ -8,6 +8,17 @@ import { createTimerClock } from '../helpers/timer-clock.js';
 import { startSandbox } from '../sandbox/server.js';
 import { loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
 
+/** A real transport that notes when each request left, on the run's clock. */
+function recordingTransport(clock: FakeClock): { sent: Array<{ path: string; at: number }>; transport: Transport } {
+  const sent: Array<{ path: string; at: number }> = [];
+  const fetchTransport = createFetchTransport();
+  const transport: Transport = (request) => {
+    sent.push({ path: new URL(request.url).pathname, at: clock.now() });
+    return fetchTransport(request);
+  };
+  return { sent, transport };
+}
+
 /**
  * Issue 25 end to end through the sandbox: the service as it answers today (feature flags, data
  * migrations, failedBlueprints, epoch resets, Retry-After), each read by the CLI and recorded.
@@ -159,16 +170,12 @@ describe('the service\'s rate limits and partial answers', () => {
   });
 
   it('a retry of one list holds only what needs it: blueprint permissions are read while the actions list waits its backoff', async () => {
-    // Real time (the backoff costs a real second): what matters is what is sent during it.
+    // Real time (the backoff costs a real second): the timer clock would jump past the backoff while
+    // the permission reads are still on the wire, and what matters is what is sent during it.
     const clock: FakeClock = { now: Date.now, date: () => new Date(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), sleeps: [] };
     const sandbox = await startSandbox({ snapshot: await loadFixture(), idleTimeoutMs: 30_000, faults: [{ method: 'GET', path: '/v1/actions?version=v2', status: 503, times: 1 }] });
     try {
-      const sent: Array<{ path: string; at: number }> = [];
-      const fetchTransport = createFetchTransport();
-      const transport: Transport = (request) => {
-        sent.push({ path: new URL(request.url).pathname, at: clock.now() });
-        return fetchTransport(request);
-      };
+      const { sent, transport } = recordingTransport(clock);
       const start = clock.now();
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet', '--concurrency', '32'], { PORT_TOKEN: sandbox.token }, clock, { transport });
       expect(result.code).toBe(0);
@@ -187,13 +194,7 @@ describe('the service\'s rate limits and partial answers', () => {
     const clock = createTimerClock();
     const sandbox = await startSandbox({ snapshot: await loadFixture(), now: clock.now, idleTimeoutMs: 30_000, faults: [{ method: 'GET', path: '/v1/organization', status: 503, times: 1 }] });
     try {
-      // When each request left, on the run's clock.
-      const sent: Array<{ path: string; at: number }> = [];
-      const fetchTransport = createFetchTransport();
-      const transport: Transport = (request) => {
-        sent.push({ path: new URL(request.url).pathname, at: clock.now() });
-        return fetchTransport(request);
-      };
+      const { sent, transport } = recordingTransport(clock);
       const start = clock.now();
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet'], { PORT_TOKEN: sandbox.token }, clock, { transport });
       expect(result.code).toBe(0);

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { FindingDraft, Verdict } from '../model/finding.js';
 import { asString } from '../model/json.js';
+import { plural } from '../plural.js';
 
 /** A scanned mapping config that may be the one a git integration of the org keeps in a repository. */
 export interface ScannedMappingFile {
@@ -71,7 +72,7 @@ function settledDraft(draft: FindingDraft, files: readonly ScannedMappingFile[])
     const v = finding.verdict ?? 'review';
     return SEVERITY[v] > SEVERITY[worst] ? v : worst;
   }, 'unaffected');
-  const counted = `${findings.length} finding${findings.length === 1 ? '' : 's'}`;
+  const counted = plural(findings.length, 'finding');
   return {
     ...draft,
     evidence: `${draft.evidence}; mapping scanned in ${paths}`,

@@ -75,7 +75,6 @@ export function allowsAtLeast(text: string, floor: Version): boolean | undefined
 }
 
 /** Whether the constraint admits 2.2.0 or later (a working port_system_blueprint). */
-export const allowsSystemBlueprint = (text: string): boolean | undefined => allowsAtLeast(text, SYSTEM_BLUEPRINT_VERSION);
 
 /** What a configuration does that needs a provider version (the provider changelog facts). */
 export interface ProviderNeed {

@@ -14,13 +14,17 @@ export function isPulumiManifest(path: string): boolean {
   return name === 'package.json' || name === 'pyproject.toml' || /^requirements[\w.-]*\.txt$/.test(name) || PROJECT_FILE.test(name);
 }
 
+/** The folders of a scan that hold a `Pulumi.yaml`: the projects, found once per scan. */
+export function pulumiProjects(paths: readonly string[]): ReadonlySet<string> {
+  return new Set(paths.filter((p) => PROJECT_FILE.test(posix.basename(p))).map((p) => posix.dirname(p)));
+}
+
 /**
- * The Pulumi project a file belongs to: the nearest folder above it (or its own) that holds a
- * `Pulumi.yaml` among `paths`, else its own folder. A program may sit in `src/` (`main: src/`)
- * while the manifest that pins the package sits beside `Pulumi.yaml`.
+ * The Pulumi project a file belongs to: the nearest folder above it (or its own) among `projects`,
+ * else its own folder. A program may sit in `src/` (`main: src/`) while the manifest that pins
+ * the package sits beside `Pulumi.yaml`.
  */
-export function pulumiProject(path: string, paths: readonly string[]): string {
-  const projects = new Set(paths.filter((p) => PROJECT_FILE.test(posix.basename(p))).map((p) => posix.dirname(p)));
+export function pulumiProject(path: string, projects: ReadonlySet<string>): string {
   for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
     if (projects.has(dir)) return dir;
     if (dir === posix.dirname(dir) || dir === '.') return posix.dirname(path);

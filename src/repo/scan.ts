@@ -11,7 +11,7 @@ import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { cliIgnorePatterns, gitignorePatterns, nestedIgnores } from './gitignore.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
-import { isPulumiManifest, pulumiManifestFacts, pulumiProject } from './pulumi-manifest.js';
+import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import type { FileResource } from './file-resources.js';
@@ -124,11 +124,14 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues };
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
-  const paths = files.map((file) => file.source.path);
+  const projects = pulumiProjects(files.map((file) => file.source.path));
   for (const file of files) {
     const facts = analyzeCandidate(file, judged, scan);
-    const key = facts?.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, paths)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
-    if (facts) providers.set(key, [...(providers.get(key) ?? []), facts]);
+    if (!facts) continue;
+    const key = facts.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
+    const listed = providers.get(key);
+    if (listed) listed.push(facts);
+    else providers.set(key, [facts]);
   }
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;

@@ -100,14 +100,9 @@ export interface SearchOptions {
   onFailedBlueprints?: (blueprints: string[]) => void;
 }
 
-export interface RequestHooks {
-  /** Called once, when the first attempt did not succeed and a retry or a rate-limit wait follows. */
-  onRetry?: () => void;
-}
-
 export interface ApiClient {
   /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
-  get(path: string, key: string, hooks?: RequestHooks): Promise<unknown>;
+  get(path: string, key: string): Promise<unknown>;
   /**
    * Search a blueprint's entities (every blueprint's when `blueprintId` is undefined), following
    * `next` until the pages end. `limit` is the page size (at most 1000, the service's maximum).
@@ -393,7 +388,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
 
   /** One logical request: rate-limit waits, retries and one re-authentication, all bounded. */
-  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean, hooks: RequestHooks = {}): Promise<TransportResponse> => {
+  const send = async (method: 'GET' | 'POST', path: string, body: unknown, auth: boolean): Promise<TransportResponse> => {
     const url = new URL(path, options.baseUrl);
     assertReadOnly(method, url, options.baseUrl);
     const cls = classOf(requestClassOf(url.pathname));
@@ -448,7 +443,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       if (decision.action === 'retry') {
         stats.retries++;
-        if (attempt === 0) hooks.onRetry?.();
         if (decision.reason === 'rate-limit') {
           state.rateLimitRetries++;
           const until = options.now() + decision.waitMs;
@@ -529,8 +523,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   // Concurrency is held per attempt inside `send`, so a retry's backoff holds no slot.
-  const call = async (method: 'GET' | 'POST', path: string, body: unknown, hooks?: RequestHooks): Promise<JsonObject> => {
-    const response = await send(method, path, body, true, hooks);
+  const call = async (method: 'GET' | 'POST', path: string, body: unknown): Promise<JsonObject> => {
+    const response = await send(method, path, body, true);
     if (response.status === 401) {
       const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
       throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
@@ -539,8 +533,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   return {
-    async get(path, key, hooks) {
-      const payload = await call('GET', path, undefined, hooks);
+    async get(path, key) {
+      const payload = await call('GET', path, undefined);
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },

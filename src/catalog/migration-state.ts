@@ -12,16 +12,6 @@ export const MIGRATED_FEATURE_FLAG = 'USERS_AND_TEAMS_OWNERSHIP_V2';
 /** Where the org-level answer came from, strongest first. */
 export type MigrationStateSource = 'feature-flag' | 'recorded' | 'shapes';
 
-/**
- * What a snapshot may record of the state it saw (`migrationState`, an optional extension of
- * org-snapshot/1): the live fetcher writes it from `featureFlags`, so a snapshot whose
- * organization record was trimmed still knows.
- */
-export interface RecordedMigrationState {
-  migrated: boolean;
-  source: 'feature-flag';
-}
-
 export interface MigrationState {
   /** The migration has run on the org (the permission rewrite and every blueprint's ownership). */
   ran: boolean;

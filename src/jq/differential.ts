@@ -8,48 +8,13 @@ export interface DifferentialOptions {
   queryIds: readonly string[];
   /** Entity properties whose values are team values (mirrors of `$team`). */
   teamProperties?: readonly string[];
-  /**
-   * The result becomes a team value (a mapping's `team`): it is right when it follows the
-   * representation, i.e. titles in give titles out and identifiers in give the same teams'
-   * identifiers out. Everything else must give the very same result either way.
-   */
-  setsTeam: boolean;
-}
-
-export type DifferentialOutcome =
-  | { kind: 'differs'; withTitles: string; withIdentifiers: string }
-  | { kind: 'same'; samples: number }
-  /** jq gave no answer (it timed out or crashed): nothing can be concluded from the samples. */
-  | { kind: 'failed'; failure: EvaluationFailure; error: string };
-
-/**
- * Evaluate the expression on the same sample contexts twice, once with teams as titles and once
- * as identifiers, and report the first sample where the two disagree.
- */
-export function compareTitlesAndIdentifiers(engine: JqEngine, expression: string, options: DifferentialOptions): DifferentialOutcome {
-  const toIdentifier = new Map(options.teams.map((team) => [team.title, team.identifier]));
-  const inputs = samplesOf(options, ['title', 'identifier']);
-  engine.prefetch?.({ evaluate: [{ expression, inputs }] });
-  for (let variant = 0; variant < VARIANT_COUNT; variant++) {
-    const withTitles = engine.evaluate(inputs[variant * 2]!, expression);
-    const failedTitles = failedRun(withTitles);
-    if (failedTitles) return failedTitles;
-    const withIdentifiers = engine.evaluate(inputs[variant * 2 + 1]!, expression);
-    const failedIdentifiers = failedRun(withIdentifiers);
-    if (failedIdentifiers) return failedIdentifiers;
-    const expected = options.setsTeam && withTitles.ok ? { ok: true as const, values: withTitles.values.map((v) => translate(v, toIdentifier)) } : withTitles;
-    if (!sameResult(expected, withIdentifiers)) {
-      return { kind: 'differs', withTitles: describeResult(withTitles), withIdentifiers: describeResult(withIdentifiers) };
-    }
-  }
-  return { kind: 'same', samples: VARIANT_COUNT };
 }
 
 /**
  * Every sample a probe may run on, in the order it runs them (variant by variant, form by form):
  * built once, and handed to jq ahead in one request, since a probe usually runs them all.
  */
-function samplesOf(options: Omit<DifferentialOptions, 'setsTeam'>, forms: readonly TeamForm[]): JsonValue[] {
+function samplesOf(options: DifferentialOptions, forms: readonly TeamForm[]): JsonValue[] {
   const inputs: JsonValue[] = [];
   for (let variant = 0; variant < VARIANT_COUNT; variant++) {
     for (const form of forms) inputs.push(sampleInput(options.kind, variant, options.teams, form, options.queryIds, options.teamProperties));
@@ -73,7 +38,7 @@ const FORM_LABEL: Record<TeamForm, string> = { title: 'with team titles', identi
  * is what tells `getpath(["team"])` or `. as {team: $t} | $t` (team reads the tokens miss) from
  * `.inputs.team` or `"x" as $team | $team` (names that only look like one).
  */
-export function probeTeamDependence(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
+export function probeTeamDependence(engine: JqEngine, expression: string, options: DifferentialOptions): DependenceOutcome {
   const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], expression]);
   return decidedOnce(dependenceCache, engine, key, () => runDependenceProbe(engine, expression, options));
 }
@@ -93,7 +58,7 @@ function decidedOnce<T>(caches: WeakMap<JqEngine, Map<string, T>>, engine: JqEng
   return outcome;
 }
 
-function runDependenceProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'>): DependenceOutcome {
+function runDependenceProbe(engine: JqEngine, expression: string, options: DifferentialOptions): DependenceOutcome {
   let first: { result: EvaluateResult; form: TeamForm } | undefined;
   const inputs = samplesOf(options, FORMS);
   engine.prefetch?.({ evaluate: [{ expression, inputs }] });
@@ -131,7 +96,7 @@ const RELATION_VALUES: readonly (JsonValue | undefined)[] = [undefined, RELATION
 export function probeRelationDependence(
   engine: JqEngine,
   expression: string,
-  options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] },
+  options: DifferentialOptions & { relation: string; literals?: readonly string[] },
 ): DependenceOutcome {
   const key = JSON.stringify([options.kind, options.teams, options.queryIds, options.teamProperties ?? [], options.relation, options.literals ?? [], expression]);
   return decidedOnce(relationCache, engine, key, () => runRelationProbe(engine, expression, options));
@@ -139,7 +104,7 @@ export function probeRelationDependence(
 
 const relationCache = new WeakMap<JqEngine, Map<string, DependenceOutcome>>();
 
-function runRelationProbe(engine: JqEngine, expression: string, options: Omit<DifferentialOptions, 'setsTeam'> & { relation: string; literals?: readonly string[] }): DependenceOutcome {
+function runRelationProbe(engine: JqEngine, expression: string, options: DifferentialOptions & { relation: string; literals?: readonly string[] }): DependenceOutcome {
   let absent: EvaluateResult | undefined;
   // `index("Payments")` gives the same for every other value: a literal it compares with shows the read.
   const values = [...RELATION_VALUES, ...(options.literals ?? []).flatMap((literal) => [literal, [literal]])];
@@ -170,22 +135,12 @@ function shown(result: EvaluateResult): string {
   return describeResult(result).replaceAll(TEAM_MARKERS[0], '<a team>').replaceAll(TEAM_MARKERS[1], '<another team>');
 }
 
-function failedRun(result: EvaluateResult): DifferentialOutcome | undefined {
+function failedRun(result: EvaluateResult): DependenceOutcome | undefined {
   return !result.ok && result.failure !== undefined ? { kind: 'failed', failure: result.failure, error: result.error } : undefined;
 }
 
-function translate(value: JsonValue, toIdentifier: ReadonlyMap<string, string>): JsonValue {
-  if (typeof value === 'string') return toIdentifier.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((item) => translate(item, toIdentifier));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = translate(item, toIdentifier);
-    return out;
-  }
-  return value;
-}
-
-function sameResult(a: EvaluateResult, b: EvaluateResult): boolean {
+/** Two runs gave the same output values, or failed with the same error. */
+export function sameResult(a: EvaluateResult, b: EvaluateResult): boolean {
   if (a.ok && b.ok) return JSON.stringify(a.values) === JSON.stringify(b.values);
   if (!a.ok && !b.ok) return a.error === b.error;
   return false;

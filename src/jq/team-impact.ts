@@ -404,7 +404,7 @@ export interface RewriteProof {
  * string the expression compares with standing as a team: `getpath(["team"]) | index("Team 37")`
  * gives the same `null` for every other team, so only that team shows the read.
  */
-function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'setsTeam' | 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
+function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
   const names = new Set(['team', ...(options.teamProperties ?? [])]);
   const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
   const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: probeIdentifier(value) }, options.teams[1]])];

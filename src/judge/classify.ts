@@ -5,7 +5,7 @@
  * expression is spelled (which literals it holds) never does.
  */
 import type { TeamDirectory } from '../catalog/teams.js';
-import { describeResult } from '../jq/differential.js';
+import { describeResult, sameResult } from '../jq/differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from '../jq/sample-context.js';
 import type { JsonValue } from '../model/json.js';
@@ -63,14 +63,14 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     if (failedAfter) return failedAfter;
     // A team value must follow the teams: one that stays a title while `$team` turns into
     // identifiers has changed, even though its text did not.
-    const unchanged = sameText(was, now);
+    const unchanged = sameResult(was, now);
     if (unchanged && !options.teamValue) continue;
     const substitute = translated(was, toIdentifier);
-    if (unchanged && sameText(substitute, now)) continue;
+    if (unchanged && sameResult(substitute, now)) continue;
     const difference: Difference = { context: cases[i]!.label, before: describeResult(was), after: describeResult(now) };
     const standIn = cases[i]!.teams(0).some((t) => t.standIn) || cases[i]!.teams(1).some((t) => t.standIn);
     if (standIn) difference.standIn = true;
-    if (sameText(substitute, now)) {
+    if (sameResult(substitute, now)) {
       substituted = true;
       firstSubstitution ??= difference;
       continue;
@@ -155,12 +155,6 @@ export function translated(result: EvaluateResult, { toIdentifier, titles }: Tra
     return value;
   };
   return result.ok ? { ok: true, values: result.values.map(walk) } : { ok: false, error: inString(result.error) };
-}
-
-function sameText(a: EvaluateResult, b: EvaluateResult): boolean {
-  if (a.ok && b.ok) return JSON.stringify(a.values) === JSON.stringify(b.values);
-  if (!a.ok && !b.ok) return a.error === b.error;
-  return false;
 }
 
 function failureOf(result: EvaluateResult): { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {

@@ -296,8 +296,6 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-/** "1 item", "3 items": counts in headings agree with their noun. */
-
 export function isFileFinding(finding: Finding): boolean {
   return finding.resource.type === 'file';
 }

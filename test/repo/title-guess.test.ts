@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
 import { readFindingFiles } from '../../src/fix/write-fixes.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import type { Finding, Report } from '../../src/model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
 
@@ -53,17 +53,13 @@ const ACTIONS = JSON.stringify(
   2,
 );
 
-let jq: JqEngine;
+const jq = useJqEngine();
 let dir: string;
-beforeAll(async () => {
-  jq = await loadJqEngine();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'title-guess-'));
   mkdirSync(join(dir, '.github'));
   writeFileSync(join(dir, '.github/port-app-config.yml'), MAPPING);
   writeFileSync(join(dir, 'actions.json'), ACTIONS);
-});
-afterAll(async () => {
-  await jq.close?.();
 });
 
 const scan = async (teamsMap?: Record<string, string>): Promise<Report> => {

@@ -1,10 +1,10 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
-import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { useJqEngine } from '../support/jq-engine.js';
 import type { Report } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
@@ -81,10 +81,9 @@ const FILES: Record<string, string> = {
 `,
 };
 
-let jq: JqEngine;
+const jq = useJqEngine();
 let dir: string;
-beforeAll(async () => {
-  jq = await loadJqEngine();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'why-'));
   for (const [path, text] of Object.entries(FILES)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -92,9 +91,6 @@ beforeAll(async () => {
   }
   // The docs' context sample as a JSON file too (the corpus keeps one).
   cpSync('fixtures/repo-corpus/docs/samples/action-context.json', join(dir, 'docs/action-context.json'));
-});
-afterAll(async () => {
-  await jq.close?.();
 });
 
 const scan = async (snapshot: OrgSnapshot): Promise<Report> => {

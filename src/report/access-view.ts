@@ -1,6 +1,6 @@
 import type { AccessChange, AccessPermission } from '../model/access.js';
 import type { Report } from '../model/finding.js';
-import { plural } from '../plural.js';
+import { agreeing, plural } from '../plural.js';
 
 /** One sentence about one finding's effect on people, with who they are (for the expandable list). */
 export interface AccessLine {
@@ -17,17 +17,21 @@ export interface AccessView {
   byFinding: Record<string, AccessLine[]>;
 }
 
-const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
+/** "1 person loses", "3 people lose": the count with the verb that agrees with it. */
+const people = (n: number, [one, many]: Verb) => `${plural(n, 'person', 'people')} ${agreeing(n, one, many)}`;
+
+/** A verb phrase for one person and for several. */
+type Verb = readonly [one: string, many: string];
 
 /** What losing or gaining each permission means, as the end of "3 people …". */
-const PHRASES: Record<AccessPermission, (input: string) => { loses: string; gains: string; what: string }> = {
-  execute: () => ({ loses: 'lose the right to run this', gains: 'gain the right to run this', what: 'who can run this' }),
-  approve: () => ({ loses: 'lose the right to approve this', gains: 'gain the right to approve this', what: 'who can approve this' }),
-  read: () => ({ loses: 'lose the right to see this page', gains: 'gain the right to see this page', what: 'who can see this page' }),
-  visible: (input) => ({ loses: `stop seeing input "${input}"`, gains: `start seeing input "${input}"`, what: `who sees input "${input}"` }),
-  required: (input) => ({ loses: `no longer have to fill input "${input}"`, gains: `newly have to fill input "${input}"`, what: `who must fill input "${input}"` }),
+const PHRASES: Record<AccessPermission, (input: string) => { loses: Verb; gains: Verb; what: string }> = {
+  execute: () => ({ loses: ['loses the right to run this', 'lose the right to run this'], gains: ['gains the right to run this', 'gain the right to run this'], what: 'who can run this' }),
+  approve: () => ({ loses: ['loses the right to approve this', 'lose the right to approve this'], gains: ['gains the right to approve this', 'gain the right to approve this'], what: 'who can approve this' }),
+  read: () => ({ loses: ['loses the right to see this page', 'lose the right to see this page'], gains: ['gains the right to see this page', 'gain the right to see this page'], what: 'who can see this page' }),
+  visible: (input) => ({ loses: [`stops seeing input "${input}"`, `stop seeing input "${input}"`], gains: [`starts seeing input "${input}"`, `start seeing input "${input}"`], what: `who sees input "${input}"` }),
+  required: (input) => ({ loses: [`no longer has to fill input "${input}"`, `no longer have to fill input "${input}"`], gains: [`newly has to fill input "${input}"`, `newly have to fill input "${input}"`], what: `who must fill input "${input}"` }),
   // `disabled` holds when the input is disabled: gaining it means losing the right to change the input.
-  disabled: (input) => ({ loses: `may newly change input "${input}"`, gains: `can no longer change input "${input}"`, what: `who may change input "${input}"` }),
+  disabled: (input) => ({ loses: [`may newly change input "${input}"`, `may newly change input "${input}"`], gains: [`can no longer change input "${input}"`, `can no longer change input "${input}"`], what: `who may change input "${input}"` }),
 };
 
 /** The sentences of one access entry: who loses, who gains, or why it cannot be said. */
@@ -37,8 +41,8 @@ export function accessLines(entry: AccessChange): AccessLine[] {
     return [{ text: `After the migration, ${phrase.what} cannot be computed: ${entry.undecidable}.`, emails: [], tone: 'undecidable' }];
   }
   const lines: AccessLine[] = [];
-  if (entry.loses?.length) lines.push({ text: `${people(entry.loses.length)} ${phrase.loses}`, emails: entry.loses, tone: 'loses' });
-  if (entry.gains?.length) lines.push({ text: `${people(entry.gains.length)} ${phrase.gains}`, emails: entry.gains, tone: 'gains' });
+  if (entry.loses?.length) lines.push({ text: people(entry.loses.length, phrase.loses), emails: entry.loses, tone: 'loses' });
+  if (entry.gains?.length) lines.push({ text: people(entry.gains.length, phrase.gains), emails: entry.gains, tone: 'gains' });
   return lines;
 }
 
@@ -55,15 +59,18 @@ export function accessSummary(access: readonly AccessChange[]): { headline: stri
   const inputs = access.filter((e) => e.input !== undefined);
   const lost = count(rights, 'loses');
   const gained = count(rights, 'gains');
-  const headline = lost.people > 0 ? `${people(lost.people)} lose access to ${where(lost)}` : 'Nobody loses access to an action or a page';
+  const headline = lost.people > 0 ? `${people(lost.people, ['loses', 'lose'])} access to ${where(lost)}` : 'Nobody loses access to an action or a page';
   const details: string[] = [];
-  if (gained.people > 0) details.push(`${people(gained.people)} gain access to ${where(gained)}`);
+  if (gained.people > 0) details.push(`${people(gained.people, ['gains', 'gain'])} access to ${where(gained)}`);
   const hidden = count(inputs.filter((e) => e.permission === 'visible'), 'loses');
-  if (hidden.people > 0) details.push(`${people(hidden.people)} stop seeing ${plural(hidden.inputs, 'input')}`);
+  if (hidden.people > 0) details.push(`${people(hidden.people, ['stops', 'stop'])} seeing ${plural(hidden.inputs, 'input')}`);
   const shown = count(inputs.filter((e) => e.permission === 'visible'), 'gains');
-  if (shown.people > 0) details.push(`${people(shown.people)} start seeing ${plural(shown.inputs, 'input')}`);
+  if (shown.people > 0) details.push(`${people(shown.people, ['starts', 'start'])} seeing ${plural(shown.inputs, 'input')}`);
   const other = inputs.filter((e) => e.permission !== 'visible' && (e.loses?.length || e.gains?.length));
-  if (other.length > 0) details.push(`${plural(new Set(other.map((e) => `${e.resource.identifier}\u0000${e.input}`)).size, 'input')} change whether they are required or editable for ${people(new Set(other.flatMap((e) => [...(e.loses ?? []), ...(e.gains ?? [])])).size)}`);
+  if (other.length > 0) {
+    const changing = new Set(other.map((e) => `${e.resource.identifier}\u0000${e.input}`)).size;
+    details.push(`${plural(changing, 'input')} ${agreeing(changing, 'changes whether it is', 'change whether they are')} required or editable for ${plural(new Set(other.flatMap((e) => [...(e.loses ?? []), ...(e.gains ?? [])])).size, 'person', 'people')}`);
+  }
   const undecidable = access.filter((e) => e.undecidable !== undefined).length;
   if (undecidable > 0) details.push(`${plural(undecidable, 'permission')} could not be decided: ${undecidable === 1 ? 'it depends' : 'they depend'} on data this tool does not have`);
   return { headline, details };

@@ -3,8 +3,7 @@
  * SARIF message and Markdown, and a number that orders the work (most people and entities first).
  */
 import type { Finding, Report } from '../model/finding.js';
-import { plural } from '../plural.js';
-
+import { agreeing, plural } from '../plural.js';
 
 /** "Blast radius: 2 of 5 entities change value (svc-a: "Payments" → "payments"); 3 people lose it." */
 export function impactSentence(finding: Pick<Finding, 'impact'>): string {
@@ -13,11 +12,11 @@ export function impactSentence(finding: Pick<Finding, 'impact'>): string {
   const parts: string[] = [];
   if (impact.entities) {
     const { changed, read, example } = impact.entities;
-    parts.push(`${changed} of ${plural(read, 'entity', 'entities')} change value${example ? ` (${example.identifier}: ${example.before} → ${example.after})` : ''}`);
+    parts.push(`${changed} of ${plural(read, 'entity', 'entities')} ${agreeing(changed, 'changes', 'change')} value${example ? ` (${example.identifier}: ${example.before} → ${example.after})` : ''}`);
   }
   if (impact.rows) parts.push(`it matches ${plural(impact.rows.before, 'entity', 'entities')} before and ${impact.rows.after} after`);
-  if (impact.scorecard) parts.push(`${plural(impact.scorecard.flipped, 'entity', 'entities')} flip their result`);
-  if (impact.users) parts.push(`${plural(impact.users.loses, 'person', 'people')} lose it, ${impact.users.gains} gain it`);
+  if (impact.scorecard) parts.push(`${plural(impact.scorecard.flipped, 'entity', 'entities')} ${agreeing(impact.scorecard.flipped, 'flips its', 'flip their')} result`);
+  if (impact.users) parts.push(`${plural(impact.users.loses, 'person', 'people')} ${agreeing(impact.users.loses, 'loses', 'lose')} it, ${impact.users.gains} ${agreeing(impact.users.gains, 'gains', 'gain')} it`);
   return parts.length > 0 ? `Blast radius: ${parts.join('; ')}.` : '';
 }
 

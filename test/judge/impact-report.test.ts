@@ -31,7 +31,7 @@ describe('impact in words and as an order', () => {
     const entities = finding('a', { entities: { changed: 2, read: 5, example: { identifier: 'svc', before: '0', after: 'null' } } });
     const people = finding('b', { users: { loses: 1, gains: 0 } });
     expect(impactSentence(entities)).toBe('Blast radius: 2 of 5 entities change value (svc: 0 → null).');
-    expect(impactSentence(people)).toBe('Blast radius: 1 person lose it, 0 gain it.');
+    expect(impactSentence(people)).toBe('Blast radius: 1 person loses it, 0 gain it.');
     expect(impactSentence(finding('c'))).toBe('');
     expect(impactWeight(people)).toBeGreaterThan(impactWeight(entities));
   });
@@ -42,6 +42,6 @@ describe('impact in words and as an order', () => {
     const sarif = JSON.parse(renderSarif(r, { toolVersion: '0.0.0', orgArtifactUri: 'org.json' })) as { runs: { properties: { impact: unknown }; results: { message: { text: string }; properties: { impact?: unknown } }[] }[] };
     expect(sarif.runs[0]!.properties.impact).toEqual({ findings: 2, entitiesChanged: 2, usersLose: 3, usersGain: 1 });
     expect(sarif.runs[0]!.results[1]!.properties.impact).toEqual({ users: { loses: 3, gains: 1 } });
-    expect(sarif.runs[0]!.results[1]!.message.text).toContain('Blast radius: 3 people lose it, 1 gain it.');
+    expect(sarif.runs[0]!.results[1]!.message.text).toContain('Blast radius: 3 people lose it, 1 gains it.');
   });
 });

@@ -35,7 +35,7 @@ import { progressSentence } from './progress/progress-text.js';
 import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { terminalSafe, terminalWriter } from './terminal-text.js';
-import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
+import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */

@@ -7,7 +7,7 @@ import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict
 import { createHash } from 'node:crypto';
 import type { GateResult, IncompleteItem, Report } from './model/finding.js';
 import type { OutputSet } from './output/output-set.js';
-import { plural } from './plural.js';
+import { agreeing, plural } from './plural.js';
 
 export interface GateFlags {
   failOn: FailOn;
@@ -74,8 +74,8 @@ export async function gateReport(
       const added = written.accepted.filter((entry) => !before.has(entry.id)).length;
       notes.push(
         `wrote ${flags.writeBaseline}: ${plural(written.accepted.length, 'accepted finding')}, ${added} new` +
-          (stale.length > 0 ? `, ${stale.length} stale entr${stale.length === 1 ? 'y' : 'ies'} dropped` : '') +
-          (verified.length > 0 ? `, ${verified.length} entr${verified.length === 1 ? 'y' : 'ies'} of now verified findings dropped` : ''),
+          (stale.length > 0 ? `, ${plural(stale.length, 'stale entry', 'stale entries')} dropped` : '') +
+          (verified.length > 0 ? `, ${plural(verified.length, 'entry', 'entries')} of now verified findings dropped` : ''),
       );
       // This run is judged by the baseline just written, as the next run with --baseline will be.
       ({ report, stale, verified } = applyBaseline(analyzed, written));
@@ -85,13 +85,13 @@ export async function gateReport(
 
   if (stale.length > 0) {
     notes.push(
-      `${flags.baseline}: ${stale.length} stale baseline entr${stale.length === 1 ? 'y matches' : 'ies match'} no finding ` +
+      `${flags.baseline}: ${plural(stale.length, 'stale baseline entry', 'stale baseline entries')} ${agreeing(stale.length, 'matches', 'match')} no finding ` +
         `(remove, or rewrite with --write-baseline): ${stale.map((entry) => entry.id).join(', ')}`,
     );
   }
   if (verified.length > 0) {
     notes.push(
-      `${flags.baseline}: ${verified.length} baseline entr${verified.length === 1 ? 'y accepts a finding' : 'ies accept findings'} now verified ` +
+      `${flags.baseline}: ${plural(verified.length, 'baseline entry', 'baseline entries')} ${agreeing(verified.length, 'accepts a finding', 'accept findings')} now verified ` +
         `(checked, nothing to do; remove, or rewrite with --write-baseline): ${verified.map((entry) => entry.id).join(', ')}`,
     );
   }

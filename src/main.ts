@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from './cli.js';
-import { credentialRedactor, credentialsFromEnv } from './report/redact-credentials.js';
+import { credentialRedactor, credentialsFromEnv } from './secrets/credentials.js';
 import { terminalSafe } from './terminal-text.js';
 
 // `--help | head`: the reader left, so nothing more can be said to it. Not a crash: the run goes on

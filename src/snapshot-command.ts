@@ -4,7 +4,7 @@ import { ensureWritableFile } from './output/output-path.js';
 import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { renderSnapshot } from './sources/write-snapshot.js';
 import { terminalSafe } from './terminal-text.js';
-import { credentialsFromEnv, redactCredentials } from './report/redact-credentials.js';
+import { credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { plural } from './plural.js';
 
 export interface SnapshotFlags extends SourceFlags {

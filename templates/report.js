@@ -372,10 +372,7 @@
     where.appendChild(id);
     if (f.serviceUrl) {
       where.appendChild(document.createTextNode(' '));
-      var open = el('a', 'service-link', f.serviceLabel);
-      open.href = f.serviceUrl;
-      open.target = '_blank';
-      open.rel = 'noopener noreferrer';
+      var open = externalLink('service-link', f.serviceLabel, f.serviceUrl);
       open.setAttribute('aria-label', f.serviceLabel + ': ' + f.type + ' ' + f.identifier);
       where.appendChild(open);
     }

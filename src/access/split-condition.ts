@@ -55,8 +55,9 @@ export function splitCondition(expression: string, readsTeams: (text: string) =>
     from = cut.end;
   }
   operands.push(expression.slice(from).trim());
-  const teams = operands.filter(readsTeams);
-  const rest = operands.filter((operand) => !readsTeams(operand));
+  const reads = operands.map(readsTeams);
+  const teams = operands.filter((_, i) => reads[i]);
+  const rest = operands.filter((_, i) => !reads[i]);
   if (teams.length === 0 || rest.length === 0) return undefined;
   const join = (parts: string[]) => parts.map((part) => `(${part}\n)`).join(` ${op} `);
   return { op, teams: join(teams), rest: join(rest) };

@@ -4,7 +4,7 @@ import { credentialRedactor } from '../secrets/credentials.js';
  * The run's own credentials (PORT_TOKEN, the client secret, every exchanged token), cut from any
  * text the server sends back, at the source: gateways that echo the request would otherwise put
  * the bearer token into `incomplete[].reason`. The exchanged tokens exist only here, so the final
- * pass over the report (report/redact-credentials.ts, whose forms this reuses) cannot know them.
+ * pass over the report (secrets/credentials.ts, whose forms this reuses) cannot know them.
  */
 export interface OwnSecrets {
   add(value: string | undefined): void;

@@ -8,7 +8,7 @@ import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
 import { controlsShown } from '../terminal-text.js';
 import { appendAll } from '../model/arrays.js';
-import { plural } from '../plural.js';
+import { agreeing, plural } from '../plural.js';
 
 export interface MarkdownMeta {
   /** How many manual items to list before "…and N more". */
@@ -68,7 +68,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push(
       '### Stale baseline entries',
       '',
-      `${stale.length} baseline entr${stale.length === 1 ? 'y matches' : 'ies match'} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
+      `${plural(stale.length, 'baseline entry', 'baseline entries')} ${agreeing(stale.length, 'matches', 'match')} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
       '',
     );
     appendAll(out, stale.map((id) => `- ${cell(id)}`));

@@ -224,6 +224,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
   const client = clientData(report, meta.appUrl ?? '');
   const sectionCount = (id: SectionId) =>
     client.sections.find((s) => s.id === id)?.groups.reduce((sum, g) => sum + g.items.length, 0) ?? 0;
+  const access = accessView(report);
 
   return {
     organization: report.organization,
@@ -260,7 +261,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
-    access: { ...accessView(report), hasDetails: accessView(report).details.length > 0 },
+    access: { ...access, hasDetails: access.details.length > 0 },
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
   };
 }

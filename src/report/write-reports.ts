@@ -8,7 +8,7 @@ import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
-import { credentialsFromEnv, redactCredentials } from './redact-credentials.js';
+import { credentialsFromEnv, redactCredentials } from '../secrets/credentials.js';
 import { redactionNote, redactTokenShapesDeep, type RedactionTally } from '../secrets/token-shapes.js';
 import { renderSarif, type SarifMeta } from './sarif.js';
 import type { RenderMeta } from './view-model.js';

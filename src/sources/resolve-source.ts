@@ -40,7 +40,7 @@ export interface ResolvedSource {
   description: string;
   /** Values of an unexpected shape, one line each with its path (report.notes); `snapshot` keeps them as read. */
   notes: string[];
-  /** The credentials the live read used, so no report or snapshot can repeat them (report/redact-credentials.ts). */
+  /** The credentials the live read used, so no report or snapshot can repeat them (secrets/credentials.ts). */
   credentials?: string[];
 }
 

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
-import { credentialForms, credentialRedactor, redactCredentials } from '../../src/report/redact-credentials.js';
+import { credentialForms, credentialRedactor, redactCredentials } from '../../src/secrets/credentials.js';
 import { writeReports, FORMATS } from '../../src/report/write-reports.js';
 import { REDACTED, redactSecrets } from '../../src/sources/redact.js';
 import { demoReport } from '../ci/helpers.js';

@@ -68,7 +68,7 @@ describe('rule registry', () => {
     expect([...new Set(RULES.map((rule) => rule.category))].sort()).toEqual([...expected].sort());
   });
 
-  it('deep-freezes rule input, so a rule that mutates what it reads fails', () => {
+  it('the rule tests deep-freeze rule input (catalogOf), so a rule that mutates what it reads fails its tests', () => {
     const mutating: Rule = {
       category: 'ownership-direct',
       check(catalog) {

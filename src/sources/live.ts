@@ -207,6 +207,8 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
   const candidates = blueprints.filter((b) => plannedEntitySearches(b).some((search) => search.kind === 'ownership-sample')).map((b) => idOf(b) as string);
   const result = new Map<string, EntityRecord[]>();
   if (candidates.length === 0 || tracker.stopped) return { samples: result };
+  // Counted only when sent: a search with nothing to sample never finishes, and the bar would stop short of its total.
+  tracker.total += 1;
   const byId = new Map(blueprints.map((b) => [idOf(b), b]));
   const whole = byId.has(TEAM_BLUEPRINT) ? [TEAM_BLUEPRINT] : [];
   let sampled: Awaited<ReturnType<typeof sampleTeamOwnership>>;
@@ -301,7 +303,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     blueprintsRead.then(async (blueprints) => {
       const searched = (blueprints ?? []).filter(searchedWhole);
       const team = searched.find((blueprint) => idOf(blueprint) === TEAM_BLUEPRINT);
-      tracker.total += searched.length + 1;
+      tracker.total += searched.length;
       const sampling = readOwnershipSamples(client, tracker, blueprints ?? []);
       // The team directory from the samples' search when it read it whole, else on its own.
       const teamEntities = async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, renderBar } from '../../src/sources/progress.js';
-import { run, tempDir, withSandbox } from './harness.js';
+import { loadFixture, run, tempDir, withSandbox } from './harness.js';
 
 describe('progress on stderr', () => {
   it('renders resources, requests and the seconds left of a rate-limit wait', () => {
@@ -26,6 +26,19 @@ describe('progress on stderr', () => {
       '[############------------] 2/4 resources · 0 requests · rate limit: 30 s left',
       '[########################] 4/4 resources · 0 requests · rate limit: 30 s left\ndone\n',
     ]);
+  });
+
+  it('reaches its total when no blueprint needs a $team sample (the samples\' search is not sent, so it is not counted)', async () => {
+    const fixture = await loadFixture();
+    // Every blueprint already has ownership: nothing to sample.
+    const snapshot = { ...fixture, blueprints: fixture.blueprints.map((b) => (String(b.identifier).startsWith('_') || b.teamInheritance ? b : { ...b, ownership: { type: 'Direct' } })) };
+    await withSandbox({ snapshot }, async (sandbox, clock) => {
+      const tty = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none'], { PORT_TOKEN: sandbox.token }, clock, { isTTY: true });
+      const frames = tty.stderr.split('\r\x1b[2K').map((frame) => /(\d+)\/(\d+)(\+?) resources/.exec(frame)).filter((m) => m !== null);
+      const [, done, total, plus] = frames.at(-1)!;
+      expect(plus).toBe('');
+      expect(Number(done)).toBe(Number(total));
+    });
   });
 
   it('on a live read, a total shown without "+" is the final one: the bar never reads 8/8 and then 10/31', async () => {

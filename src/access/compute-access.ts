@@ -138,21 +138,7 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
   });
   for (const [key, indexes] of variants) {
     const [email, roles] = key.split(':').map((flag) => flag === 'true') as [boolean, boolean];
-    const contexts: JsonValue[] = [];
-    const indexOf = new Map<string, number>();
-    const slots = forms.map((form) =>
-      users.map((user) => {
-        const context = userContext(user, form, { email, roles });
-        const id = JSON.stringify(context);
-        let slot = indexOf.get(id);
-        if (slot === undefined) {
-          slot = contexts.length;
-          indexOf.set(id, slot);
-          contexts.push(context);
-        }
-        return slot;
-      }),
-    );
+    const { contexts, slots } = distinctUserContexts(users, forms, { email, roles });
     const outcomes = conditionOutcomes(jq, indexes.flatMap((i) => checksOf(sites[i]!.rule)), contexts, USER_CONTEXT);
     for (const index of indexes) answers[index] = holdersFromOutcomes(sites[index]!, outcomes, slots, users);
   }
@@ -212,6 +198,28 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
  * `trigger.by.user` is the same person. Email and roles are sent only where an expression reads
  * them; otherwise users with the same teams are one context.
  */
+/**
+ * Each user's context per form, kept once however many users share it: `contexts` is what jq
+ * runs on, `slots[form][user]` the index of that user's context in it.
+ */
+function distinctUserContexts(users: readonly AccessUser[], forms: readonly TeamForm[], reads: { email: boolean; roles: boolean }): { contexts: JsonValue[]; slots: number[][] } {
+  const contexts: JsonValue[] = [];
+  const slotOf = new Map<string, number>();
+  const slots = forms.map((form) =>
+    users.map((user) => {
+      const context = userContext(user, form, reads);
+      const id = JSON.stringify(context);
+      let slot = slotOf.get(id);
+      if (slot === undefined) {
+        slotOf.set(id, (slot = contexts.length));
+        contexts.push(context);
+      }
+      return slot;
+    }),
+  );
+  return { contexts, slots };
+}
+
 function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
   return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null, user.titles];
 }
@@ -315,20 +323,7 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], users:
   });
   if (split.size === 0) return;
   // The teams part: one context per distinct team list and world, as for any condition.
-  const contexts: JsonValue[] = [];
-  const slotOf = new Map<string, number>();
-  const slots = (['titles', 'identifiers'] as const).map((form) =>
-    users.map((user) => {
-      const context = userContext(user, form, { email: false, roles: false });
-      const id = JSON.stringify(context);
-      let slot = slotOf.get(id);
-      if (slot === undefined) {
-        slotOf.set(id, (slot = contexts.length));
-        contexts.push(context);
-      }
-      return slot;
-    }),
-  );
+  const { contexts, slots } = distinctUserContexts(users, ['titles', 'identifiers'], { email: false, roles: false });
   const teamOutcomes = conditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts, USER_CONTEXT);
   const pending: { index: number; parts: SplitCondition; before: string; after: string; flips: number[] }[] = [];
   for (const [index, parts] of split) {

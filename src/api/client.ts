@@ -195,10 +195,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return new ApiError(message, status);
   };
 
-  /** Count a wait until `until` once however many wait beside it; a 429 also blocks its class. */
-  const holdUntil = (until: number, cls?: ClassBlock) => {
+  /**
+   * Book a rate-limit wait until `until`: checked against the cap on all waits, counted once
+   * however many wait beside it, and announced; a 429 also blocks its class.
+   */
+  const holdUntil = (what: string, until: number, event: { waitMs: number; reason: '429' | 'budget-spent' }, cls?: ClassBlock) => {
     const from = Math.max(heldUntil, options.now());
-    if (until > from) stats.rateLimitBlockedMs += until - from;
+    if (until > from) {
+      checkTotalWait(what, until - from);
+      stats.rateLimitBlockedMs += until - from;
+    }
+    stats.rateLimitWaits++;
+    emit({ type: 'rate-limit-wait', ...event });
     heldUntil = Math.max(heldUntil, until);
     if (cls) cls.blockedUntil = Math.max(cls.blockedUntil, until);
   };
@@ -335,11 +343,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         }
         until = pool.budget?.resetAt ?? now;
         if (until - now > policy.maxRateLimitWaitMs) throw capped(`${what}: ${overlongWaitReason(policy, until - now, 'the rate-limit budget is spent')}`);
-        if (until > heldUntil) checkTotalWait(what, until - Math.max(now, heldUntil));
-        holdUntil(until);
+        holdUntil(what, until, { waitMs: until - now, reason: 'budget-spent' });
         sleeps++;
-        stats.rateLimitWaits++;
-        emit({ type: 'rate-limit-wait', waitMs: until - now, reason: 'budget-spent' });
         await sleepUntil(pool, until);
         continue;
       }
@@ -446,10 +451,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (decision.reason === 'rate-limit') {
           state.rateLimitRetries++;
           const until = options.now() + decision.waitMs;
-          if (until > heldUntil) checkTotalWait(`${method} ${url.pathname}`, until - Math.max(options.now(), heldUntil));
-          holdUntil(until, cls);
-          stats.rateLimitWaits++;
-          emit({ type: 'rate-limit-wait', waitMs: decision.waitMs, reason: '429' });
+          holdUntil(`${method} ${url.pathname}`, until, { waitMs: decision.waitMs, reason: '429' }, cls);
           // Shared with every request of the class waiting for the same reset; all go together after it.
           await sleepUntil(cls, until);
         } else {

@@ -13,6 +13,8 @@ export interface CatalogOptions {
   jq?: JqEngine;
   /** From the `--since` report: what the migration was to do (src/progress/migration-plan.ts). */
   plan?: MigrationPlan;
+  /** The snapshot names only some of the org's teams (a repository's files, src/repo/repository-catalog.ts). */
+  partialTeams?: boolean;
 }
 
 /** Derive every index the rules share, once, in time linear in the size of the org. */
@@ -65,7 +67,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     entities.set(blueprintId, Array.isArray(records) ? records.filter((record) => isObject(record)) : []);
   }
 
-  const teams = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
+  const teams = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap, options.partialTeams);
   // Issue 25: the service's flag (or the state the snapshot recorded) first; shapes only without either.
   const migrationState = readMigrationState(snapshot.organization, snapshot.migrationState, blueprints);
 

@@ -8,7 +8,8 @@ import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
-import type { TreeNode } from './tree.js';
+import { spanLine, type TreeNode } from './tree.js';
+import { addEntity, type RepositoryFacts } from './repository-facts.js';
 
 /** A script that talks to the service's REST API (any region's base URL, or a `/v1/<resource>` path). */
 export function callsServiceApi(text: string): boolean {
@@ -81,12 +82,23 @@ function shellWords(text: string): Word[] {
 }
 
 function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
+  if (ctx.gathering) gatherDocuments(ctx.gathering, documents);
   const findings = judgeFileResources(documents.resources, { syntax, ctx, problems });
   for (const entity of documents.entities) {
     const found = entityTeamFinding(entity.team, ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
     if (found) findings.push(found);
   }
   return byLine(findings);
+}
+
+/** The scan's first pass: the teams and system entities an export or a script's bodies hold. */
+function gatherDocuments(facts: RepositoryFacts, documents: FileDocuments): void {
+  for (const { record, span } of documents.teams) facts.teams.push({ record, file: span.source.path, line: spanLine(span) });
+  for (const { blueprint, record } of documents.systemEntities) addEntity(facts, blueprint, record);
+  for (const { team } of documents.entities) {
+    const values = team.value.kind === 'list' ? team.value.items : [team.value];
+    for (const value of values) if (value.kind === 'string') facts.teamValues.push(value.value);
+  }
 }
 
 /**

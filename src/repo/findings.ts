@@ -122,6 +122,8 @@ export function partitionFileTeamValues(teams: TeamDirectory, values: readonly s
 }
 
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
+/** The provider's own identifier of a team: the team's identifier once migrated, null before (src/repo/scan.ts notes when to apply it). */
+export const PORT_TEAM_IDENTIFIER = /^port_team\.[A-Za-z0-9_-]+\.identifier$/;
 
 /**
  * A list of team values (`teams = […]`, an entity's `team`): titles become identifiers. Returns
@@ -149,6 +151,7 @@ export function teamValuesFinding(
       titles.push(node.path);
       continue;
     }
+    if (node.kind === 'ref' && PORT_TEAM_IDENTIFIER.test(node.path)) continue;
     if (node.kind === 'ref' && isConfigurationReference(node.path)) {
       // `[var.team]`: judged where the value is written (a default, a *.tfvars line), which is what to change.
       const value = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
@@ -187,6 +190,8 @@ export function teamValuesFinding(
   for (const title of ambiguous) hints.push(`${JSON.stringify(title)} is the title of ${ctx.teams.byTitle.get(title)!.ambiguous!.join(' and ')}: write the identifier of the team meant (no rewrite is offered through a title two teams share)`);
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
   if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
+  // The provider fills port_team.<x>.identifier only once the org has migrated: before, it empties the list.
+  if (!ctx.migrated && titles.some((title) => PORT_TEAM_NAME.test(title))) hints.push('port_team.<name>.identifier is null until the org has migrated, so apply this with the migration, not before');
   return fileFinding(entry.span, resourceTitle, {
     category,
     reason: `${reasons.join('; ')}.`,

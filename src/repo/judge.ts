@@ -40,7 +40,7 @@ interface Placed extends SourceMapped {
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
   const { gathering } = judgement.ctx;
   if (gathering) {
-    appendAll(gathering, resources.filter((resource) => resource.kind === 'blueprint'));
+    appendAll(gathering.resources, resources);
     return [];
   }
   const secrets = new Set<string>();

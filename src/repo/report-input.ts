@@ -2,7 +2,7 @@ import type { AnalyzeOptions } from '../analyze.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { settleRepositoryMappings } from './mapping-files.js';
-import { displayRoot, scanRepositories } from './scan.js';
+import { displayRoot, REPOSITORY_ONLY_ORG, scanRepositories } from './scan.js';
 
 /**
  * The org analysed when only `--repo` is given (a pull-request check): empty, with `entities`
@@ -10,7 +10,7 @@ import { displayRoot, scanRepositories } from './scan.js';
  */
 export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
   const name = dirs.map((dir) => displayRoot(dir) || '.').join(', ');
-  return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {}, scorecards: [] };
+  return { format: SNAPSHOT_FORMAT, organization: { id: REPOSITORY_ONLY_ORG, name }, blueprints: [], entities: {}, scorecards: [] };
 }
 
 /**

@@ -6,7 +6,10 @@ import type { Catalog } from '../catalog/catalog.js';
 import { InputError } from '../errors.js';
 import type { FindingDraft, IncompleteItem } from '../model/finding.js';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';
-import { repoContext, type RepoContext } from './context.js';
+import { filesContext, repoContext, type RepoContext } from './context.js';
+import { repositoryCatalog, repositoryStateNote } from './repository-catalog.js';
+import { emptyFacts, type RepositoryFacts } from './repository-facts.js';
+import type { TeamsMap } from '../catalog/teams.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { cliIgnorePatterns, gitignorePatterns, nestedIgnores } from './gitignore.js';
@@ -14,7 +17,6 @@ import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
-import type { FileResource } from './file-resources.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
 import { terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
 import { parseCode } from './code-tree.js';
@@ -67,6 +69,8 @@ export interface ScanOptions {
   ownPaths?: readonly string[];
   /** `--ignore`: gitignore patterns left out of every checkout, beside its own `.gitignore` files. */
   ignore?: readonly string[];
+  /** `--teams-map`: title → identifier, for the catalog a repository's own files make when no org is given. */
+  teamsMap?: TeamsMap;
 }
 
 /** The `format` of the documents this tool reads and writes: they describe the org, not a repository's code. */
@@ -109,32 +113,78 @@ export function classifyPath(path: string): FileKind | undefined {
   return undefined;
 }
 
+/** The organization id of the empty snapshot analysed when only `--repo` is given (src/repo/report-input.ts). */
+export const REPOSITORY_ONLY_ORG = 'repository-only';
+
+/** The org that decides how files are judged: the one given, never the empty stand-in of a repository-only run. */
+function deciding(catalog: Catalog | undefined): Catalog | undefined {
+  return catalog && catalog.organization.id !== REPOSITORY_ONLY_ORG ? catalog : undefined;
+}
+
+/** The `--teams-map` a repository-only run's stand-in catalog was built with: its teams are those of the map alone. */
+function mappedTeams(catalog: Catalog | undefined): TeamsMap {
+  const map: Record<string, string> = {};
+  for (const team of catalog?.teams.byTitle.values() ?? []) if (team.source === 'teams map' && team.identifier !== undefined) map[team.title] = team.identifier;
+  return map;
+}
+
 /** Scan local checkouts. Analysis is pure (per-format analyzers); only this function reads files. */
 export async function scanRepositories(dirs: readonly string[], options: ScanOptions = {}): Promise<RepoScan> {
-  const ctx = repoContext(options.catalog);
+  const org = deciding(options.catalog);
+  const ctx = repoContext(org);
+  const jq = options.catalog?.jq;
+  const teamsMap = options.teamsMap ?? (org ? {} : mappedTeams(options.catalog));
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
-  const files: CandidateFile[] = [];
-  for (const dir of dirs) appendAll(files, await readRepository(dir, scan, own, options.ignore ?? []));
-  // A blueprint written in one file holds for the resources of every other (its removed relations,
-  // its $team mirrors): all files are read for their blueprints before any is judged.
-  const gathering: FileResource[] = [];
+  const repos: { name: string; files: CandidateFile[] }[] = [];
+  for (const dir of dirs) repos.push({ name: displayRoot(dir), files: await readRepository(dir, scan, own, options.ignore ?? []) });
+  const files = repos.flatMap((repo) => repo.files);
+  // A repository describes an org: every file is read for its resources, teams and what it says of
+  // the migration before any is judged; a blueprint written in one file holds for the resources of
+  // every other (its removed relations, its $team mirrors).
   const terraformValues = configurationValues(files);
-  for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering, terraformValues });
-  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues };
+  const gathered = repos.map((repo) => {
+    const facts = emptyFacts();
+    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherFacts(file, { ...ctx, gathering: facts, terraformValues });
+    return facts;
+  });
+  const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(files.map((file) => file.source.path));
-  for (const file of files) {
-    const facts = analyzeCandidate(file, judged, scan);
-    if (!facts) continue;
-    const key = facts.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
-    const listed = providers.get(key);
-    if (listed) listed.push(facts);
-    else providers.set(key, [facts]);
-  }
+  repos.forEach((repo, index) => {
+    const facts = gathered[index]!;
+    // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
+    const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
+    scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
+    scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
+    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues };
+    for (const file of repo.files) {
+      const provider = analyzeCandidate(file, judged, scan);
+      if (!provider) continue;
+      const key = provider.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
+      const listed = providers.get(key);
+      if (listed) listed.push(provider);
+      else providers.set(key, [provider]);
+    }
+  });
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
+}
+
+/**
+ * `port_team.<x>.identifier` is null until the org has migrated (the provider fills it from the
+ * `_team` entity): right after the migration, an empty team list before it. One note per
+ * configuration, never a finding: the value is right, only when it is applied matters.
+ */
+function teamIdentifierNotes(facts: RepositoryFacts, migrated: boolean): string[] {
+  if (migrated) return [];
+  const byConfiguration = new Map<string, string>();
+  for (const read of facts.teamIdentifierReads) if (!byConfiguration.has(read.configuration)) byConfiguration.set(read.configuration, read.at);
+  return [...byConfiguration].map(
+    ([configuration, at]) =>
+      `review: Terraform configuration ${configuration === '.' ? '' : `${configuration}/`}reads port_team.<name>.identifier (${at}), which the provider leaves null until the org has migrated: apply it with the migration, not before, or the teams it sets are emptied`,
+  );
 }
 
 /** Provider advice: one line per Terraform configuration (a directory), not per file or finding. */
@@ -174,7 +224,7 @@ interface CandidateFile {
   source: SourceText;
 }
 
-function gatherBlueprints(file: CandidateFile, ctx: RepoContext): void {
+function gatherFacts(file: CandidateFile, ctx: RepoContext): void {
   try {
     analyzeFile(file.kind, file.source, ctx);
   } catch (error) {

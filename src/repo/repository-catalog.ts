@@ -1,0 +1,207 @@
+import { buildCatalog, type CatalogOptions } from '../catalog/build-catalog.js';
+import type { TeamsMap } from '../catalog/teams.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { slugOf } from '../judge/worlds.js';
+import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
+import { plural } from '../plural.js';
+import type { FileResource } from './file-resources.js';
+import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';
+import { stateFact, type RepositoryFacts, type StateFact } from './repository-facts.js';
+
+/**
+ * The migration state a repository's files describe. Strong facts (a system blueprint `_team`, a
+ * `port_blueprint` that still manages `_team`) outweigh weak ones; weak facts that disagree read as
+ * not migrated, as an org half-way is judged by what the migration still has to do. `known` is
+ * false when no file says anything: then the files are read as written before the migration.
+ */
+export interface InferredState {
+  migrated: boolean;
+  known: boolean;
+  /** The facts that decided, strongest first. */
+  decisive: readonly StateFact[];
+  /** Facts that say the other state, for the note. */
+  against: readonly StateFact[];
+}
+
+export function inferMigrationState(facts: readonly StateFact[]): InferredState {
+  const strong = facts.filter((fact) => fact.strong);
+  const pool = strong.length > 0 ? strong : facts;
+  if (pool.length === 0) return { migrated: false, known: false, decisive: [], against: [] };
+  const migrated = pool.every((fact) => fact.migrated);
+  const decisive = pool.filter((fact) => fact.migrated === migrated);
+  const against = facts.filter((fact) => fact.migrated !== migrated);
+  return { migrated, known: true, decisive, against };
+}
+
+/**
+ * What the blueprints the files write say of the state: a `_team` or `_user` blueprint in the
+ * service's shape (a system blueprint, an export of the org) exists only once the org has migrated;
+ * `ownership` is the new setting and `teamInheritance` the old one, either of which a file may keep
+ * while the org is on the other side.
+ */
+export function blueprintStateFacts(resources: readonly FileResource[]): StateFact[] {
+  const facts: StateFact[] = [];
+  for (const resource of resources) {
+    if (resource.kind !== 'blueprint') continue;
+    const identifier = stringField(resource.value, 'identifier');
+    const at = (origin: LocatedJson | undefined) => originSpan(origin ?? resource.value);
+    if (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT) {
+      const how = resource.system ? 'declares the system blueprint' : 'holds the blueprint';
+      facts.push(stateFact(at(field(resource.value, 'identifier')), `${how} ${identifier}, which exists once the org has migrated`, true, true));
+      continue;
+    }
+    const ownership = field(resource.value, 'ownership');
+    if (ownership?.kind === 'object') facts.push(stateFact(at(ownership), `blueprint ${identifier ?? resource.label ?? '?'} declares ownership`, true, false));
+    const inheritance = field(resource.value, 'teamInheritance');
+    if (inheritance?.kind === 'object' && inheritance.fields.size > 0) facts.push(stateFact(at(inheritance), `blueprint ${identifier ?? resource.label ?? '?'} keeps team inheritance`, false, false));
+  }
+  return facts;
+}
+
+const originSpan = (value: LocatedJson) => value.origin.entry?.span ?? value.origin.node.span;
+
+/** The resource lists of the snapshot, by the kind of file resource that fills them. */
+const LISTS = { action: 'actions', page: 'pages', integration: 'integrations', webhook: 'webhooks', scorecard: 'scorecards' } as const;
+const PERMISSIONS = { 'blueprint-permissions': 'blueprintPermissions', 'action-permissions': 'actionPermissions', 'page-permissions': 'pagePermissions' } as const;
+
+/**
+ * The org a repository's files describe, in the snapshot shape (contracts.md §1): the same
+ * `buildCatalog` then derives every index the judge reads, so files are judged with the teams,
+ * blueprints and migration state they themselves write (CONTRIBUTING.md, "One catalog").
+ */
+export function repositorySnapshot(name: string, facts: RepositoryFacts, state: InferredState, teamsMap: TeamsMap = {}): OrgSnapshot {
+  const snapshot: OrgSnapshot = {
+    format: SNAPSHOT_FORMAT,
+    organization: { id: `repository:${name}`, name },
+    blueprints: [],
+    actions: [],
+    pages: [],
+    integrations: [],
+    webhooks: [],
+    scorecards: [],
+    blueprintPermissions: {},
+    actionPermissions: {},
+    pagePermissions: {},
+    teams: [],
+    entities: {},
+  };
+  const blueprintIds = new Set<string>();
+  for (const resource of facts.resources) {
+    const json = toSourceMapped(resource.value).json;
+    if (resource.kind === 'blueprint') {
+      const id = typeof json.identifier === 'string' ? json.identifier : undefined;
+      // The first copy of a blueprint stands for it; a second (another environment's) adds nothing new to judge by.
+      if (id === undefined || blueprintIds.has(id)) continue;
+      blueprintIds.add(id);
+      snapshot.blueprints.push(json);
+    } else if (resource.kind in PERMISSIONS) {
+      const key = PERMISSIONS[resource.kind as keyof typeof PERMISSIONS];
+      const map = snapshot[key] as Record<string, JsonObject | null>;
+      const id = resource.identifier ?? resource.label ?? `#${Object.keys(map).length}`;
+      map[id] ??= json;
+    } else {
+      (snapshot[LISTS[resource.kind as keyof typeof LISTS]] as JsonObject[]).push(json);
+    }
+  }
+  const names = new Set<string>();
+  for (const { record } of facts.teams) {
+    if (names.has(record.name)) continue;
+    names.add(record.name);
+    (snapshot.teams as TeamRecord[]).push(record);
+  }
+  const entities = snapshot.entities as Record<string, EntityRecord[]>;
+  for (const [blueprint, records] of facts.entities) entities[blueprint] = distinctEntities(records);
+  const values = [...facts.teamValues];
+  for (const resource of facts.resources) resourceTeamValues(toSourceMapped(resource.value).json, values);
+  const mapped = Object.entries(teamsMap).flat();
+  (snapshot.teams as TeamRecord[]).push(...identifierFormTeams(values, snapshot.teams as TeamRecord[], entities[TEAM_BLUEPRINT] ?? [], mapped, state.migrated));
+  if (state.known) {
+    snapshot.migrationState = {
+      migrated: state.migrated,
+      source: 'repository',
+      evidence: state.decisive.map(({ file, line, fact }) => ({ file, line, fact })),
+    };
+  }
+  return snapshot;
+}
+
+/** Team values written in the resources: permission `teams` lists and `$team` rule values. */
+function resourceTeamValues(node: JsonValue | undefined, out: string[]): void {
+  if (Array.isArray(node)) {
+    for (const item of node) resourceTeamValues(item, out);
+    return;
+  }
+  if (!isObject(node)) return;
+  const strings = (value: JsonValue | undefined) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  if (node.property === '$team') out.push(...strings(node.value));
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'teams' && Array.isArray(value)) out.push(...strings(value));
+    else resourceTeamValues(value, out);
+  }
+}
+
+/** What a team value can be written as: the service's identifier characters, no whitespace, no template. */
+const IDENTIFIER_FORM = /^[\p{L}0-9@_.+:\\/=-]+$/u;
+
+/**
+ * Team values of the files that name no team the files define, in the form of an identifier. One
+ * that is its own slug (`platform`, `sre_oncall`) is the same before and after the migration
+ * whichever it is, a title or its identifier; in a repository whose org has migrated, any other
+ * (`Payments`, `team-a`) is an identifier the org holds. Either is a team whose title and identifier
+ * are that value, which the migration leaves as it is. Values with whitespace stay titles.
+ */
+function identifierFormTeams(values: readonly string[], teams: readonly TeamRecord[], teamEntities: readonly EntityRecord[], mapped: readonly string[], migrated: boolean): TeamRecord[] {
+  const known = new Set<string>([...mapped, ...teams.flatMap((team) => [team.name, ...(typeof team.identifier === 'string' ? [team.identifier] : [])]), ...teamEntities.flatMap((entity) => [entity.identifier, ...(typeof entity.title === 'string' ? [entity.title] : [])])]);
+  const found: TeamRecord[] = [];
+  for (const value of values) {
+    if (known.has(value) || !IDENTIFIER_FORM.test(value)) continue;
+    known.add(value);
+    if (migrated || slugOf(value) === value) found.push({ name: value, identifier: value });
+  }
+  return found;
+}
+
+function distinctEntities(records: readonly EntityRecord[]): EntityRecord[] {
+  const seen = new Set<string>();
+  return records.filter((record) => !seen.has(record.identifier) && seen.add(record.identifier));
+}
+
+/** The catalog of one repository, built exactly as an org's is. */
+export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions = {}): { catalog: Catalog; state: InferredState } {
+  const state = inferMigrationState([...facts.state, ...blueprintStateFacts(facts.resources)]);
+  return { catalog: buildCatalog(repositorySnapshot(name, facts, state, options.teamsMap), { ...options, partialTeams: true }), state };
+}
+
+const MAX_SHOWN = 3;
+
+const listed = (facts: readonly StateFact[]): string => {
+  const shown = facts.slice(0, MAX_SHOWN).map((fact) => `${fact.fact} (${fact.file}:${fact.line})`);
+  const rest = facts.length - shown.length;
+  return `${shown.join('; ')}${rest > 0 ? `; and ${plural(rest, 'more fact', 'more facts')}` : ''}`;
+};
+
+/** What the files say of the org's migration state, in words. */
+function stateWords(state: InferredState): string {
+  if (!state.known) return 'no file says whether the org has migrated (no system blueprint _team or _user, no ownership, no team inheritance)';
+  const said = `${state.migrated ? 'migrated' : 'not migrated'}: ${listed(state.decisive)}`;
+  return state.against.length > 0 ? `${said}; although ${listed(state.against)}` : said;
+}
+
+/**
+ * The report note that names a repository's inferred migration state and why. Without an org the
+ * files decide how they are judged; with one, the org does, and the note says both.
+ */
+export function repositoryStateNote(name: string, state: InferredState, org?: { migrated: boolean; name: string }): string {
+  const shown = name === '' ? '.' : name;
+  if (org) {
+    const agree = state.known && state.migrated === org.migrated;
+    return `migration state of repository ${shown}: its files read as ${stateWords(state)}; the org ${org.name} decides: it has${org.migrated ? '' : ' not'} migrated${state.known && !agree ? ', so the files are judged against the org, not as they read' : ''}`;
+  }
+  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide)`;
+  return `migration state of repository ${shown}: judged as ${stateWords(state)}`;
+}
+
+/** The system blueprints whose entities the repository catalog keeps. */
+export const SYSTEM_ENTITY_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);

@@ -1,0 +1,114 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { Report } from '../../src/model/finding.js';
+import { SNAPSHOT_FORMAT } from '../../src/model/snapshot.js';
+import { inferMigrationState } from '../../src/repo/repository-catalog.js';
+import type { StateFact } from '../../src/repo/repository-facts.js';
+import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
+import { useJqEngine } from '../support/jq-engine.js';
+
+const jq = useJqEngine();
+
+async function checkout(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'tma-repo-catalog-'));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+/** `analyze --repo DIR` without an org, as the CLI runs it. */
+async function scanAlone(root: string): Promise<Report> {
+  const catalog = buildCatalog(repositoryOnlySnapshot([root]), { jq });
+  return analyze(catalog, await repositoryFindings([root], catalog));
+}
+
+const at = (report: Report, root: string) => report.findings.map((f) => `${f.location.slice(basename(root).length + 1)} ${f.category} ${f.verdict ?? '-'}`);
+const stateNote = (report: Report) => (report.notes ?? []).find((note) => note.startsWith('migration state of repository'));
+
+/** An export of an org that has migrated, in the service's own shapes: blueprints (with the system ones), scorecards. */
+function exportOf({ migrated }: { migrated: boolean }): string {
+  const service = {
+    identifier: 'service',
+    title: 'Service',
+    ...(migrated ? { ownership: { type: 'Direct' } } : {}),
+    schema: { properties: {} },
+    mirrorProperties: { owning_teams: { title: 'Owning teams', path: '$team' } },
+    relations: {},
+  };
+  const system = migrated
+    ? [
+        { identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} },
+        { identifier: '_user', title: 'User', schema: { properties: {} }, relations: {} },
+      ]
+    : [];
+  const scorecard = {
+    identifier: 'ownership',
+    title: 'Ownership',
+    blueprint: 'service',
+    rules: [{ identifier: 'owned', title: 'Owned', level: 'Gold', query: { combinator: 'and', conditions: [{ property: '$team', operator: 'containsAny', value: ['Payments', 'platform'] }] } }],
+  };
+  return JSON.stringify({ blueprints: [...system, service], scorecards: [scorecard] }, null, 2);
+}
+
+describe('a repository is judged as the org it describes (issue 30, cause 1)', () => {
+  test('an export of a migrated org gets no finding on its identifier-form values, and the note says why it reads as migrated', async () => {
+    const root = await checkout({ 'export/port.json': exportOf({ migrated: true }) });
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual([]);
+    expect(stateNote(report)).toMatch(/^migration state of repository [^:]+: judged as migrated: holds the blueprint _team, which exists once the org has migrated \([^)]*export\/port\.json:\d+\); holds the blueprint _user, which exists once the org has migrated \([^)]*export\/port\.json:\d+\)$/);
+  });
+
+  test('the same export of an org that has not migrated keeps its findings: the mirror copies titles, the rule compares them', async () => {
+    const root = await checkout({ 'export/port.json': exportOf({ migrated: false }) });
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual(expect.arrayContaining([expect.stringMatching(/^export\/port\.json:\d+ mirror-property review$/), expect.stringMatching(/^export\/port\.json:\d+ scorecard-rule /)]));
+    expect(stateNote(report)).toMatch(/: no file says whether the org has migrated .*; judged as written before the migration \(give --snapshot or a live org to decide\)$/);
+  });
+
+  test('Terraform that declares port_system_blueprint for _team reads as migrated; the org given decides instead', async () => {
+    const tf = [
+      'resource "port_system_blueprint" "team" {',
+      '  identifier = "_team"',
+      '}',
+      '',
+      'resource "port_scorecard" "owned" {',
+      '  identifier = "owned"',
+      '  title      = "Owned"',
+      '  blueprint  = "service"',
+      '  rules = [{',
+      '    identifier = "r"',
+      '    title      = "R"',
+      '    level      = "Gold"',
+      '    query = { combinator = "and", conditions = [jsonencode({ property = "$team", operator = "containsAny", value = ["Platform"] })] }',
+      '  }]',
+      '}',
+      '',
+    ].join('\n');
+    const root = await checkout({ 'infra/main.tf': tf });
+    const alone = await scanAlone(root);
+    expect(at(alone, root)).toEqual([]);
+    expect(stateNote(alone)).toMatch(/judged as migrated: declares the system blueprint _team, which exists once the org has migrated \(.*infra\/main\.tf:2\)$/);
+
+    // An org that has not migrated decides: "Platform" is its team's title, which stops matching; the note says both readings.
+    const org = buildCatalog({ format: SNAPSHOT_FORMAT, organization: { id: 'o', name: 'Acme', featureFlags: [] }, blueprints: [], teams: [{ name: 'Platform', identifier: 'platform' }], entities: {} }, { jq });
+    const withOrg = analyze(org, await repositoryFindings([root], org));
+    expect(at(withOrg, root)).toEqual(['infra/main.tf:13 scorecard-rule breaks']);
+    expect(stateNote(withOrg)).toMatch(/its files read as migrated: declares the system blueprint _team, .*; the org Acme decides: it has not migrated, so the files are judged against the org, not as they read$/);
+  });
+
+  test('strong facts outweigh weak ones; weak facts that disagree read as not migrated; none is unknown', () => {
+    const fact = (migrated: boolean, strong: boolean): StateFact => ({ file: 'f', line: 1, fact: `${migrated}/${strong}`, migrated, strong });
+    expect(inferMigrationState([fact(true, true), fact(false, false)])).toMatchObject({ migrated: true, known: true, against: [fact(false, false)] });
+    expect(inferMigrationState([fact(false, true), fact(true, false)])).toMatchObject({ migrated: false, known: true });
+    expect(inferMigrationState([fact(true, false), fact(false, false)])).toMatchObject({ migrated: false, known: true });
+    expect(inferMigrationState([fact(true, false)])).toMatchObject({ migrated: true, known: true });
+    expect(inferMigrationState([fact(true, true), fact(false, true)])).toMatchObject({ migrated: false, known: true });
+    expect(inferMigrationState([])).toMatchObject({ migrated: false, known: false });
+  });
+});

@@ -10,6 +10,7 @@ import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
 import { spanLine, type TreeNode } from './tree.js';
 import { addEntity, type RepositoryFacts } from './repository-facts.js';
+import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
 
 /** A script that talks to the service's REST API (any region's base URL, or a `/v1/<resource>` path). */
 export function callsServiceApi(text: string): boolean {
@@ -95,9 +96,10 @@ function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoConte
 function gatherDocuments(facts: RepositoryFacts, documents: FileDocuments): void {
   for (const { record, span } of documents.teams) facts.teams.push({ record, file: span.source.path, line: spanLine(span) });
   for (const { blueprint, record } of documents.systemEntities) addEntity(facts, blueprint, record);
-  for (const { team } of documents.entities) {
-    const values = team.value.kind === 'list' ? team.value.items : [team.value];
-    for (const value of values) if (value.kind === 'string') facts.teamValues.push(value.value);
+  for (const { team, blueprint, identifier } of documents.entities) {
+    const values = (team.value.kind === 'list' ? team.value.items : [team.value]).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
+    facts.teamValues.push(...values);
+    if (blueprint !== undefined && !SYSTEM_ENTITY_BLUEPRINTS.has(blueprint)) addEntity(facts, blueprint, { identifier: identifier ?? '?', team: values });
   }
 }
 

@@ -73,12 +73,13 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
 
 /**
  * The context of files judged by the catalog of their own repository (no org given): its teams,
- * blueprints and migration state. What the org holds beyond the files is unknown, so no blueprint
- * is said to get ownership it does not declare in them.
+ * blueprints, entities and migration state. A blueprint whose entities the files give teams gets
+ * Direct ownership from the migration; what else the org holds beyond the files is unknown, so no
+ * other ownership is said to be stripped by a copy without it.
  */
 export function filesContext(catalog: Catalog): RepoContext {
   const { ownershipAfter: _after, ...ctx } = repoContext(catalog);
-  return { ...ctx, directOwnership: new Set() };
+  return ctx;
 }
 
 export function hasTeamValue(team: unknown): boolean {

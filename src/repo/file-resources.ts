@@ -32,6 +32,8 @@ export interface FileResource {
 export interface FileEntity {
   identifier?: string;
   label?: string;
+  /** The blueprint the document names, when it does (`blueprint: service`). */
+  blueprint?: string;
   team: Entry;
 }
 
@@ -95,6 +97,21 @@ export function documentKind(value: LocatedJson): ResourceKind | undefined {
   return undefined;
 }
 
+/** The permissions kind a resource may carry inside itself, as exports and the actions' JSON editor write them. */
+const PERMISSIONS_OF: Partial<Record<ResourceKind, ResourceKind>> = { action: 'action-permissions', blueprint: 'blueprint-permissions', page: 'page-permissions' };
+
+/**
+ * `{identifier, trigger, …, permissions: {execute: {teams}, approve: {teams}}}`: the permissions a
+ * document carries with the resource are the resource's permissions, judged as such.
+ */
+function embeddedPermissions(kind: ResourceKind, value: LocatedObject): FileResource | undefined {
+  const permissionsKind = PERMISSIONS_OF[kind];
+  const permissions = field(value, 'permissions');
+  if (!permissionsKind || permissions?.kind !== 'object' || permissions.fields.size === 0) return undefined;
+  const identifier = stringField(value, 'identifier');
+  return { kind: permissionsKind, ...(identifier !== undefined && { identifier }), label: `${kind} ${identifier ?? '?'} permissions`, value: permissions };
+}
+
 function hasItemWith(list: LocatedJson | undefined, key: string): boolean {
   return list?.kind === 'array' && list.items.some((item) => field(item, key) !== undefined);
 }
@@ -111,6 +128,8 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       const kind = value && documentKind(value);
       if (value?.kind === 'object' && kind) {
         found.resources.push({ kind, ...identity(value), value });
+        const embedded = embeddedPermissions(kind, value);
+        if (embedded) found.resources.push(embedded);
         return found;
       }
       const team = findEntry(node, 'team');
@@ -119,7 +138,7 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       const record = blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint) ? entityRecord(node) : undefined;
       if (record) found.systemEntities.push({ blueprint: blueprint!, record, span: node.span });
       if (team && identifier && (team.value.kind === 'string' || team.value.kind === 'list')) {
-        found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), team });
+        found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), ...(blueprint !== undefined && { blueprint }), team });
         return found;
       }
       if (record) return found;

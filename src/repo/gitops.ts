@@ -5,7 +5,8 @@ import { iacResource } from './file-resources.js';
 import { judgeFileResources } from './judge.js';
 import { treeToJson } from './tree-to-json.js';
 import type { FileAnalysis } from './terraform.js';
-import { findEntry, stringValue, type TreeNode } from './tree.js';
+import { findEntry, stringValue, type ObjectNode, type TreeNode } from './tree.js';
+import { addEntity, type RepositoryFacts } from './repository-facts.js';
 
 /**
  * GitOps entity files (`port.yml`, `port.yaml`): one entity or a list. Only a top-level `team`
@@ -18,11 +19,21 @@ export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoConte
     for (const entity of entities) {
       if (entity.kind !== 'object') continue;
       const identifier = stringValue(findEntry(entity, 'identifier')?.value);
+      if (ctx.gathering) gatherEntity(ctx.gathering, entity, identifier);
       const found = entityTeamFinding(findEntry(entity, 'team'), ctx, identifier && `entity ${identifier}`, "the entity's `team`");
       if (found) findings.push(found);
     }
   }
   return { findings, problems: [] };
+}
+
+/** The scan's first pass: a GitOps entity's blueprint and teams, for the ownership the migration gives that blueprint. */
+function gatherEntity(facts: RepositoryFacts, entity: ObjectNode, identifier: string | undefined): void {
+  const blueprint = stringValue(findEntry(entity, 'blueprint')?.value);
+  const team = findEntry(entity, 'team')?.value;
+  const values = (team?.kind === 'list' ? team.items : team ? [team] : []).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
+  facts.teamValues.push(...values);
+  if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? '?', team: values });
 }
 
 const REPO_NOTE = 'kept in a repository file: the service cannot see this mapping, so the migration neither checks nor changes it';

@@ -81,7 +81,8 @@ function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNo
     if (teams?.kind === 'array') for (const item of teams.items) if (item.kind === 'scalar' && typeof item.value === 'string') facts.teamValues.push(item.value);
     const blueprint = stringField(args, 'blueprint');
     const title = stringField(args, 'title');
-    if (identifier !== undefined && (blueprint === TEAM_BLUEPRINT || blueprint === USER_BLUEPRINT)) addEntity(facts, blueprint, { identifier, ...(title !== undefined && { title }) });
+    const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
+    if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? `Entity ${stringValue(call.args.items[0]) ?? '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
     return;
   }
   if (className === 'Blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {

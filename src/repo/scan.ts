@@ -197,8 +197,8 @@ function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]
     });
 }
 
-/** Entity files, mapping configs and workflows write entities, never blueprints: not read twice. */
-const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'entity-file', 'mapping-config', 'workflow', 'package-manifest']);
+/** Mapping configs and workflows write entities, never blueprints or teams: not read twice. Entity files tell which blueprints' entities hold teams. */
+const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'mapping-config', 'workflow', 'package-manifest']);
 
 /** Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its files make. */
 function configurationValues(files: readonly CandidateFile[]): Map<string, TerraformValues> {

@@ -121,9 +121,10 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
     const teams = field(args, 'teams');
     const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
     facts.teamValues.push(...(team ?? []));
-    if (identifier === undefined || (blueprint !== TEAM_BLUEPRINT && blueprint !== USER_BLUEPRINT)) return;
+    if (blueprint === undefined) return;
     const title = stringField(args, 'title');
-    addEntity(facts, blueprint, { identifier, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
+    // An entity's teams tell the migration to give its blueprint Direct ownership; `_team` entities name the org's teams.
+    addEntity(facts, blueprint, { identifier: identifier ?? `${type}.${entry.value.kind === 'object' ? (entry.value.labels?.[1] ?? '?') : '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
     return;
   }
   if (type === 'port_blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {

@@ -112,3 +112,58 @@ describe('a repository is judged as the org it describes (issue 30, cause 1)', (
     expect(inferMigrationState([])).toMatchObject({ migrated: false, known: false });
   });
 });
+
+describe('what the files write is what the migration will find', () => {
+  test('a port_blueprint whose entities the configuration gives teams gets Direct ownership from the migration: the copy without it strips it', async () => {
+    const tf = [
+      'resource "port_team" "example" {',
+      '  name = "Example Team"',
+      '}',
+      '',
+      'resource "port_blueprint" "owned" {',
+      '  identifier = "owned"',
+      '  title      = "Owned"',
+      '}',
+      '',
+      'resource "port_blueprint" "plain" {',
+      '  identifier = "plain"',
+      '  title      = "Plain"',
+      '}',
+      '',
+      'resource "port_entity" "a" {',
+      '  blueprint = port_blueprint.owned.identifier',
+      '  title     = "A"',
+      '  teams     = [port_team.example.name]',
+      '}',
+      '',
+      'resource "port_entity" "b" {',
+      '  blueprint = port_blueprint.plain.identifier',
+      '  title     = "B"',
+      '}',
+      '',
+    ].join('\n');
+    const root = await checkout({ 'main.tf': tf });
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual(['main.tf:18 external-ownership breaks', 'main.tf:6 external-ownership breaks']);
+    expect(report.findings.find((f) => f.location.endsWith('main.tf:6'))?.rewrite).toBe('ownership = { type = "Direct" }');
+  });
+
+  test('permissions an exported action carries inside itself are its permissions: titles break, identifier-form values do not', async () => {
+    const action = {
+      identifier: 'create_service',
+      title: 'Create service',
+      trigger: { type: 'self-service', operation: 'CREATE', userInputs: { properties: {} } },
+      invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+      permissions: { execute: { roles: ['Admin'], users: [], teams: ['Backend Team', 'platform'] }, approve: { roles: [], users: [], teams: ['platform'] } },
+    };
+    const root = await checkout({ 'actions/create.json': JSON.stringify(action, null, 2) });
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual([expect.stringMatching(/^actions\/create\.json:\d+ team-permission-identifiers breaks$/)]);
+    const finding = report.findings[0]!;
+    expect(finding.evidence).toContain('"Backend Team"');
+    // At the attribute's line: `"teams": [`, the line before the titles of the multi-line list.
+    const lines = JSON.stringify(action, null, 2).split('\n');
+    expect(finding.location).toBe(`${basename(root)}/actions/create.json:${lines.findIndex((line) => line.includes('Backend Team'))}`);
+    expect(lines[lines.findIndex((line) => line.includes('Backend Team')) - 1]).toContain('"teams": [');
+  });
+});

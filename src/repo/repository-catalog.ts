@@ -116,7 +116,7 @@ export function repositorySnapshot(name: string, facts: RepositoryFacts, state: 
   const values = [...facts.teamValues];
   for (const resource of facts.resources) resourceTeamValues(toSourceMapped(resource.value).json, values);
   const mapped = Object.entries(teamsMap).flat();
-  (snapshot.teams as TeamRecord[]).push(...identifierFormTeams(values, snapshot.teams as TeamRecord[], entities[TEAM_BLUEPRINT] ?? [], mapped, state.migrated));
+  (snapshot.teams as TeamRecord[]).push(...valueTeams(values, snapshot.teams as TeamRecord[], entities[TEAM_BLUEPRINT] ?? [], mapped, state));
   if (state.known) {
     snapshot.migrationState = {
       migrated: state.migrated,
@@ -146,22 +146,29 @@ function resourceTeamValues(node: JsonValue | undefined, out: string[]): void {
 const IDENTIFIER_FORM = /^[\p{L}0-9@_.+:\\/=-]+$/u;
 
 /**
- * Team values of the files that name no team the files define, in the form of an identifier. One
- * that is its own slug (`platform`, `sre_oncall`) is the same before and after the migration
- * whichever it is, a title or its identifier; in a repository whose org has migrated, any other
- * (`Payments`, `team-a`) is an identifier the org holds. Either is a team whose title and identifier
- * are that value, which the migration leaves as it is. Values with whitespace stay titles.
+ * The teams the files' team values stand for, where the files define no team of that name. Before
+ * the migration every team value is a title; after it, an identifier. So: a value with whitespace is
+ * a title (no identifier holds it), whose identifier the migration assigns; a value that is its own
+ * slug (`platform`, `sre_oncall`) is the same before and after whichever it is, a team whose title
+ * and identifier are that value; any other (`Payments`, `team-a`) is an identifier the org holds
+ * when it has migrated, a title when it has not, and undecided when the files do not tell.
  */
-function identifierFormTeams(values: readonly string[], teams: readonly TeamRecord[], teamEntities: readonly EntityRecord[], mapped: readonly string[], migrated: boolean): TeamRecord[] {
+function valueTeams(values: readonly string[], teams: readonly TeamRecord[], teamEntities: readonly EntityRecord[], mapped: readonly string[], state: InferredState): TeamRecord[] {
   const known = new Set<string>([...mapped, ...teams.flatMap((team) => [team.name, ...(typeof team.identifier === 'string' ? [team.identifier] : [])]), ...teamEntities.flatMap((entity) => [entity.identifier, ...(typeof entity.title === 'string' ? [entity.title] : [])])]);
   const found: TeamRecord[] = [];
   for (const value of values) {
-    if (known.has(value) || !IDENTIFIER_FORM.test(value)) continue;
+    if (known.has(value) || value.trim() === '' || TEMPLATE.test(value)) continue;
     known.add(value);
-    if (migrated || slugOf(value) === value) found.push({ name: value, identifier: value });
+    if (/\s/.test(value)) found.push({ name: value });
+    else if (!IDENTIFIER_FORM.test(value)) continue;
+    else if (slugOf(value) === value || state.migrated) found.push({ name: value, identifier: value });
+    else if (state.known) found.push({ name: value });
   }
   return found;
 }
+
+/** A value the service or a tool fills in (`{{ … }}`, `${ … }`): no team of its own. */
+const TEMPLATE = /\{\{|\$\{/;
 
 function distinctEntities(records: readonly EntityRecord[]): EntityRecord[] {
   const seen = new Set<string>();

@@ -2,7 +2,8 @@ import { readdir, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
-import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
 import type { FindingDraft, IncompleteItem } from '../model/finding.js';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';
@@ -58,6 +59,11 @@ export interface RepoScan {
   notes: string[];
   /** Mapping configs that may be an org's git integration mapping, with their verdicts. */
   mappingFiles: ScannedMappingFile[];
+  /**
+   * Without an org: the teams the repositories' files name (their catalogs' teams and `_team`
+   * entities), so the fix kit's predicted org holds the teams the files will be judged by again.
+   */
+  describedTeams?: { teams: TeamRecord[]; teamEntities: EntityRecord[] };
 }
 
 export interface ScanOptions {
@@ -69,6 +75,11 @@ export interface ScanOptions {
   ownPaths?: readonly string[];
   /** `--ignore`: gitignore patterns left out of every checkout, beside its own `.gitignore` files. */
   ignore?: readonly string[];
+  /**
+   * Whether `catalog` is an org the run was given (`--snapshot`, live) rather than the empty stand-in
+   * of a repository-only run; by default, told by the stand-in's organization id.
+   */
+  orgGiven?: boolean;
   /** `--teams-map`: title → identifier, for the catalog a repository's own files make when no org is given. */
   teamsMap?: TeamsMap;
 }
@@ -117,8 +128,9 @@ export function classifyPath(path: string): FileKind | undefined {
 export const REPOSITORY_ONLY_ORG = 'repository-only';
 
 /** The org that decides how files are judged: the one given, never the empty stand-in of a repository-only run. */
-function deciding(catalog: Catalog | undefined): Catalog | undefined {
-  return catalog && catalog.organization.id !== REPOSITORY_ONLY_ORG ? catalog : undefined;
+function deciding(catalog: Catalog | undefined, orgGiven: boolean | undefined): Catalog | undefined {
+  if (!catalog) return undefined;
+  return (orgGiven ?? catalog.organization.id !== REPOSITORY_ONLY_ORG) ? catalog : undefined;
 }
 
 /** The `--teams-map` a repository-only run's stand-in catalog was built with: its teams are those of the map alone. */
@@ -130,7 +142,7 @@ function mappedTeams(catalog: Catalog | undefined): TeamsMap {
 
 /** Scan local checkouts. Analysis is pure (per-format analyzers); only this function reads files. */
 export async function scanRepositories(dirs: readonly string[], options: ScanOptions = {}): Promise<RepoScan> {
-  const org = deciding(options.catalog);
+  const org = deciding(options.catalog, options.orgGiven);
   const ctx = repoContext(org);
   const jq = options.catalog?.jq;
   const teamsMap = options.teamsMap ?? (org ? {} : mappedTeams(options.catalog));
@@ -156,6 +168,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     const facts = gathered[index]!;
     // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
     const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
+    if (!org) describeTeams(scan, own.catalog);
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
     const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues };
@@ -172,6 +185,13 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   return scan;
 }
 
+/** The teams a repository's catalog holds, added to what the scan hands the fix kit (first name wins). */
+function describeTeams(scan: RepoScan, catalog: Catalog): void {
+  const described = (scan.describedTeams ??= { teams: [], teamEntities: [] });
+  for (const team of catalog.snapshot.teams ?? []) if (!described.teams.some((t) => t.name === team.name)) described.teams.push(team);
+  for (const entity of catalog.entities.get(TEAM_BLUEPRINT) ?? []) if (!described.teamEntities.some((e) => e.identifier === entity.identifier)) described.teamEntities.push(entity);
+}
+
 /**
  * `port_team.<x>.identifier` is null until the org has migrated (the provider fills it from the
  * `_team` entity): right after the migration, an empty team list before it. One note per
@@ -183,7 +203,7 @@ function teamIdentifierNotes(facts: RepositoryFacts, migrated: boolean): string[
   for (const read of facts.teamIdentifierReads) if (!byConfiguration.has(read.configuration)) byConfiguration.set(read.configuration, read.at);
   return [...byConfiguration].map(
     ([configuration, at]) =>
-      `review: Terraform configuration ${configuration === '.' ? '' : `${configuration}/`}reads port_team.<name>.identifier (${at}), which the provider leaves null until the org has migrated: apply it with the migration, not before, or the teams it sets are emptied`,
+      `review: Terraform configuration ${configuration === '.' ? '.' : `${configuration}/`}: it reads port_team.<name>.identifier (${at}), which the provider leaves null until the org has migrated: apply it with the migration, not before, or the teams it sets are emptied`,
   );
 }
 

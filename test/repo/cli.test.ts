@@ -29,11 +29,12 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(stderr).toContain('note: fixtures/repo/payloads/blob.json: skipped, a binary file\n');
     expect(report.findings.every((f) => f.resource.type === 'file')).toBe(true);
     // Issue 30: "payments" or "platform" may be a title or an identifier, but each is its own slug, so
-    // the migration leaves it as it is either way: nothing to act on. "Payments" is still for review.
+    // the migration leaves it as it is either way: nothing to act on. The files describe an org that
+    // has not migrated, where every team value is a title: "Payments" is one, and breaks.
     const verdictAt = (location: string) => report.findings.find((f) => f.location === location)?.verdict;
     expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBeUndefined();
     expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBeUndefined();
-    expect(verdictAt('fixtures/repo/terraform/permissions.tf:31')).toBe('review');
+    expect(verdictAt('fixtures/repo/terraform/permissions.tf:31')).toBe('breaks');
     expect(verdictAt('fixtures/repo/services/checkout/port.yml:4')).toBe('breaks');
     expect(report.findings).toHaveLength(29);
     // The files are judged as the org they describe: its state, and why, is a note.

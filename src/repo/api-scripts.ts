@@ -82,7 +82,7 @@ function shellWords(text: string): Word[] {
   return words;
 }
 
-function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
+export function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
   if (ctx.gathering) gatherDocuments(ctx.gathering, documents);
   const findings = judgeFileResources(documents.resources, { syntax, ctx, problems });
   for (const entity of documents.entities) {

@@ -219,6 +219,14 @@ function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonOb
   return added;
 }
 
+/**
+ * The catalog a file's lone value is judged in when it is no resource of the service (a workflow
+ * step's search query): the context's teams, state and removed relations, and no resources.
+ */
+export function contextCatalog(ctx: RepoContext): Catalog {
+  return fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
+}
+
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
   const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
@@ -278,6 +286,11 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
       return inheritanceFinding(target, title, judgement.syntax, draft.category);
     case 'ownership-direct':
       return directOwnershipFinding(target, title, judgement.syntax);
+    case 'relation-ownership':
+      // A relation whose name does not say owner is one the rule itself leaves alone (its `review` says nothing
+      // needs to move), and once the org has migrated the data move is the org's past, not a change to a file.
+      if (draft.verdict === 'review' || judgement.ctx.migrated) return undefined;
+      return manualFinding(draft, found.origin, found.exact, title);
     case 'team-permission-identifiers': {
       const { origin } = found;
       const entry = origin.entry ?? { key: 'teams', keySpan: origin.node.span, value: origin.node, span: origin.node.span };
@@ -292,7 +305,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
 const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
 
 /** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
-function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
+export function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
   const span = spanOf(origin);
   const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
   return fileFinding(span, title, {

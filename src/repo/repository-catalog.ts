@@ -138,8 +138,22 @@ function resourceTeamValues(node: JsonValue | undefined, out: string[]): void {
   if (node.property === '$team') out.push(...strings(node.value));
   for (const [key, value] of Object.entries(node)) {
     if (key === 'teams' && Array.isArray(value)) out.push(...strings(value));
+    // A mapping's `team` is jq: only a literal (`'"platform"'`, `'["a", "b"]'`) names teams.
+    else if (key === 'team' && typeof value === 'string') out.push(...jqLiteralStrings(value));
     else resourceTeamValues(value, out);
   }
+}
+
+/** The strings a jq expression that is one literal gives (`"a"`, `["a", "b"]`); nothing for any other expression. */
+function jqLiteralStrings(expression: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(expression);
+  } catch {
+    return [];
+  }
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** What a team value can be written as: the service's identifier characters, no whitespace, no template. */
@@ -148,7 +162,8 @@ const IDENTIFIER_FORM = /^[\p{L}0-9@_.+:\\/=-]+$/u;
 /**
  * The teams the files' team values stand for, where the files define no team of that name. Before
  * the migration every team value is a title; after it, an identifier. So: a value with whitespace is
- * a title (no identifier holds it), whose identifier the migration assigns; a value that is its own
+ * a title (no identifier holds it), which the catalog's partial team list already reads as one
+ * (with a guessed identifier for jq, so it is left out here); a value that is its own
  * slug (`platform`, `sre_oncall`) is the same before and after whichever it is, a team whose title
  * and identifier are that value; any other (`Payments`, `team-a`) is an identifier the org holds
  * when it has migrated, a title when it has not, and undecided when the files do not tell.
@@ -159,8 +174,8 @@ function valueTeams(values: readonly string[], teams: readonly TeamRecord[], tea
   for (const value of values) {
     if (known.has(value) || value.trim() === '' || TEMPLATE.test(value)) continue;
     known.add(value);
-    if (/\s/.test(value)) found.push({ name: value });
-    else if (!IDENTIFIER_FORM.test(value)) continue;
+    if (/\s/.test(value)) continue; // a title, as any value with whitespace is without the org's teams (catalog/teams.ts)
+    if (!IDENTIFIER_FORM.test(value)) continue;
     else if (slugOf(value) === value || state.migrated) found.push({ name: value, identifier: value });
     else if (state.known) found.push({ name: value });
   }
@@ -175,10 +190,15 @@ function distinctEntities(records: readonly EntityRecord[]): EntityRecord[] {
   return records.filter((record) => !seen.has(record.identifier) && seen.add(record.identifier));
 }
 
-/** The catalog of one repository, built exactly as an org's is. */
-export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions = {}): { catalog: Catalog; state: InferredState } {
+/**
+ * The catalog of one repository, built exactly as an org's is; and the titles its files write that
+ * no team of the catalog holds (values with whitespace), which an org predicted from it names.
+ */
+export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions = {}): { catalog: Catalog; state: InferredState; titles: string[] } {
   const state = inferMigrationState([...facts.state, ...blueprintStateFacts(facts.resources)]);
-  return { catalog: buildCatalog(repositorySnapshot(name, facts, state, options.teamsMap), { ...options, partialTeams: true }), state };
+  const catalog = buildCatalog(repositorySnapshot(name, facts, state, options.teamsMap), { ...options, partialTeams: true });
+  const titles = [...new Set(facts.teamValues.filter((value) => /\s/.test(value.trim()) && !TEMPLATE.test(value) && !catalog.teams.byTitle.has(value)))];
+  return { catalog, state, titles };
 }
 
 const MAX_SHOWN = 3;

@@ -19,10 +19,11 @@ import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } 
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
-import { terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
+import { moduleInstances, terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
-import { analyzeWorkflow } from './workflows.js';
+import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
+import { analyzeWorkflow, GITHUB_ACTION } from './workflows.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
@@ -106,17 +107,19 @@ export function ownDocumentKind(text: string): string | undefined {
   return undefined;
 }
 
-type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
+type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'yaml' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
 
 /** What a file is, from its path alone: files of no kind are never read. */
 export function classifyPath(path: string): FileKind | undefined {
   const name = posix.basename(path);
   if (name.endsWith('.tf')) return 'terraform';
   if (name.endsWith('.tfvars')) return 'tfvars';
+  // A workflow may be called port.yml too: where it is says what it is.
+  if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
   if (name === 'port.yml' || name === 'port.yaml') return 'entity-file';
   if (/^port-app-config\.(ya?ml|json)$/.test(name)) return 'mapping-config';
-  if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
   if (isPulumiManifest(path)) return 'package-manifest';
+  if (/\.ya?ml$/.test(name)) return 'yaml';
   if (name.endsWith('.json')) return 'json';
   if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith('.d.ts')) return 'js';
   if (name.endsWith('.py')) return 'python';
@@ -154,10 +157,10 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // A repository describes an org: every file is read for its resources, teams and what it says of
   // the migration before any is judged; a blueprint written in one file holds for the resources of
   // every other (its removed relations, its $team mirrors).
-  const terraformValues = configurationValues(files);
+  const { values: terraformValues, instances } = configurationValues(files);
   const gathered = repos.map((repo) => {
     const facts = emptyFacts();
-    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherFacts(file, { ...ctx, gathering: facts, terraformValues });
+    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, { ...ctx, gathering: facts, terraformValues }, instances, (each) => gatherFacts(file, each));
     return facts;
   });
   const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
@@ -168,12 +171,12 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     const facts = gathered[index]!;
     // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
     const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
-    if (!org) describeTeams(scan, own.catalog);
+    if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
     const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues };
     for (const file of repo.files) {
-      const provider = analyzeCandidate(file, judged, scan);
+      const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;
       const key = provider.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
       const listed = providers.get(key);
@@ -185,10 +188,10 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   return scan;
 }
 
-/** The teams a repository's catalog holds, added to what the scan hands the fix kit (first name wins). */
-function describeTeams(scan: RepoScan, catalog: Catalog): void {
+/** The teams a repository's catalog holds and the titles its files write, added to what the scan hands the fix kit (first name wins). */
+function describeTeams(scan: RepoScan, catalog: Catalog, titles: readonly string[]): void {
   const described = (scan.describedTeams ??= { teams: [], teamEntities: [] });
-  for (const team of catalog.snapshot.teams ?? []) if (!described.teams.some((t) => t.name === team.name)) described.teams.push(team);
+  for (const team of [...(catalog.snapshot.teams ?? []), ...titles.map((name) => ({ name }))]) if (!described.teams.some((t) => t.name === team.name)) described.teams.push(team);
   for (const entity of catalog.entities.get(TEAM_BLUEPRINT) ?? []) if (!described.teamEntities.some((e) => e.identifier === entity.identifier)) described.teamEntities.push(entity);
 }
 
@@ -217,11 +220,14 @@ function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]
     });
 }
 
-/** Mapping configs and workflows write entities, never blueprints or teams: not read twice. Entity files tell which blueprints' entities hold teams. */
-const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'mapping-config', 'workflow', 'package-manifest']);
+/** Files that hold nothing of the org the repository describes: not read twice. Mappings and workflows name teams. */
+const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'package-manifest']);
 
-/** Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its files make. */
-function configurationValues(files: readonly CandidateFile[]): Map<string, TerraformValues> {
+/**
+ * Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its
+ * files make; and, for a module folder the repository calls, each call's values.
+ */
+function configurationValues(files: readonly CandidateFile[]): { values: Map<string, TerraformValues>; instances: Map<string, TerraformValues[]> } {
   const byDirectory = new Map<string, ConfigurationFile[]>();
   for (const { kind, source } of files) {
     if (kind !== 'terraform' && kind !== 'tfvars') continue;
@@ -235,7 +241,24 @@ function configurationValues(files: readonly CandidateFile[]): Map<string, Terra
     const dir = posix.dirname(source.path);
     byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), { path: source.path, top }]);
   }
-  return new Map([...byDirectory].map(([dir, configuration]) => [dir, terraformValues(configuration)]));
+  const values = new Map([...byDirectory].map(([dir, configuration]) => [dir, terraformValues(configuration)]));
+  return { values, instances: moduleInstances([...byDirectory.values()].flat(), values) };
+}
+
+/**
+ * A file of a module folder the repository calls is judged once per call, with that call's values,
+ * as Terraform instantiates it; what does not depend on them is found once.
+ */
+function perModuleCall<T extends { findings: FindingDraft[] }>(file: CandidateFile, ctx: RepoContext, instances: ReadonlyMap<string, TerraformValues[]>, analyze: (ctx: RepoContext) => T): T {
+  const calls = file.kind === 'terraform' ? instances.get(posix.dirname(file.source.path)) : undefined;
+  if (!calls) return analyze(ctx);
+  const results = calls.map((values) => analyze({ ...ctx, terraformValues: new Map([...(ctx.terraformValues ?? []), [posix.dirname(file.source.path), values]]) }));
+  const seen = new Set<string>();
+  const findings = results.flatMap((result) => result.findings).filter((finding) => {
+    const key = `${finding.location}\u0000${finding.category}\u0000${finding.evidence}`;
+    return !seen.has(key) && seen.add(key);
+  });
+  return { ...results[0]!, findings };
 }
 
 /** A file the scan will analyze: its kind and text. */
@@ -244,20 +267,21 @@ interface CandidateFile {
   source: SourceText;
 }
 
-function gatherFacts(file: CandidateFile, ctx: RepoContext): void {
+function gatherFacts(file: CandidateFile, ctx: RepoContext): { findings: FindingDraft[] } {
   try {
     analyzeFile(file.kind, file.source, ctx);
   } catch (error) {
     // The judging pass reports the file that cannot be read.
     if (!(error instanceof SourceSyntaxError)) throw error;
   }
+  return { findings: [] };
 }
 
 /** Judge one file into the scan; a Terraform file's provider facts are returned for its configuration's advice. */
-function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan): ProviderFacts | undefined {
+function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan, instances: ReadonlyMap<string, TerraformValues[]>): ProviderFacts | undefined {
   const shown = source.path;
   try {
-    const analysis = analyzeFile(kind, source, ctx);
+    const analysis = perModuleCall({ kind, source }, ctx, instances, (each) => analyzeFile(kind, source, each));
     // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters
     // never leave the scan. Looked for only in files with findings: the search over every file's
     // text was the largest single cost of a scan of 20,000 files (issue 25 item 4).
@@ -516,6 +540,25 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
       return analyzeWorkflow(parseYaml(source), ctx);
+    case 'yaml': {
+      // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
+      // for a mapping inside, or for steps of the service's GitHub action.
+      const mapping = MAPPING_HINT.test(source.text);
+      const steps = source.text.includes(GITHUB_ACTION);
+      if (!mapping && !steps) return NOTHING;
+      let documents;
+      try {
+        documents = parseYaml(source);
+      } catch (error) {
+        // A Helm template is YAML only once rendered: not a file of ours to read.
+        if (error instanceof SourceSyntaxError && source.text.includes('{{')) return NOTHING;
+        throw error;
+      }
+      const problems: FileAnalysis['problems'] = [];
+      const configs = mapping ? mappingConfigs(documents, problems) : [];
+      const parts = [configs.length > 0 ? analyzeMappingConfig(configs, ctx) : NOTHING, steps ? analyzeWorkflow(documents, ctx) : NOTHING];
+      return { findings: parts.flatMap((part) => part.findings), problems: [...problems, ...parts.flatMap((part) => part.problems)] };
+    }
     case 'json':
       return analyzeJsonPayload(source, ctx);
     case 'js':

@@ -1,7 +1,8 @@
 import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
-import { argumentsJson, iacResource, type ResourceKind } from './file-resources.js';
+import { argumentsJson, emptyDocuments, findDocuments, iacResource, type ResourceKind } from './file-resources.js';
+import { callsServiceApi, judgeDocuments } from './api-scripts.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, stateFact, type RepositoryFacts } from './repository-facts.js';
@@ -81,6 +82,16 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     }
     const resource = iacResource(kind, argumentsJson(block, options), label);
     resources.push(type === 'port_system_blueprint' ? { ...resource, system: true as const } : resource);
+  }
+  // Bodies a configuration sends to the service's API itself (`restapi_object`, `data "http"`, a
+  // `local-exec` curl): the `jsonencode({…})` or JSON they hold are the resources they write.
+  if (callsServiceApi(source.text)) {
+    const documents = emptyDocuments();
+    for (const entry of top.entries) {
+      const block = entry.value;
+      if ((entry.key === 'resource' || entry.key === 'data') && block.kind === 'object' && !block.labels?.[0]?.startsWith('port')) findDocuments(block, { camelCase: false, problems, resolve }, documents);
+    }
+    findings.push(...judgeDocuments(documents, 'hcl', ctx, problems));
   }
   if (PORT_TEAM_REFERENCE.test(source.text)) provider.needs.push({ floor: TEAM_IDENTIFIER_VERSION, why: 'port_team.<name>.identifier', at: source.path });
   const identifierRead = PORT_TEAM_IDENTIFIER.exec(source.text);

@@ -2,9 +2,19 @@ import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
 import { byLine, fileFinding, partitionFileTeamValues, rewriteSpan } from './findings.js';
 import type { FileAnalysis } from './terraform.js';
-import { findEntry, stringValue, type Entry, type TreeNode } from './tree.js';
+import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
+import { appendAll } from '../model/arrays.js';
+import { parseCode } from './code-tree.js';
+import { blockSource } from './embedded-mappings.js';
+import { contextCatalog, manualFinding } from './judge.js';
+import { originOf, toSourceMapped } from './located-json.js';
+import { SourceSyntaxError } from './source-text.js';
+import { treeToJson } from './tree-to-json.js';
+import { searchQueryFindings } from '../rules/shared/search-rule-finding.js';
+import { searchRules } from '../rules/shared/walk.js';
 
-/** The service's GitHub action; its UPSERT operations write entities with a `team` input. */
+/** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
+export const GITHUB_ACTION = 'port-labs/port-github-action';
 const PORT_ACTION = /^port-labs\/port-github-action@/;
 
 /**
@@ -14,10 +24,9 @@ const PORT_ACTION = /^port-labs\/port-github-action@/;
  */
 export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext): FileAnalysis {
   const findings: FindingDraft[] = [];
+  const problems: FileAnalysis['problems'] = [];
   for (const document of documents) {
-    const jobs = document.kind === 'object' ? findEntry(document, 'jobs')?.value : undefined;
-    if (jobs?.kind !== 'object') continue;
-    for (const job of jobs.entries) {
+    for (const job of stepLists(document)) {
       const steps = job.value.kind === 'object' ? findEntry(job.value, 'steps')?.value : undefined;
       if (steps?.kind !== 'list') continue;
       for (const step of steps.items) {
@@ -26,9 +35,15 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
         if (inputs?.kind !== 'object') continue;
         // Without `operation` the action upserts (its default): such a step writes the team too.
         const operation = (stringValue(findEntry(inputs, 'operation')?.value) ?? 'UPSERT').toUpperCase();
-        if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
+        if (operation === 'SEARCH') {
+          const query = findEntry(inputs, 'query');
+          if (query?.value.kind === 'string') appendAll(findings, searchQueryStepFindings(query.value, ctx, `workflow step ${name}`, problems));
+          continue;
+        }
+        if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const team = findEntry(inputs, 'team');
+        if (ctx.gathering && team?.value.kind === 'string') ctx.gathering.teamValues.push(...teamList(team.value.value));
         const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
         const found =
           team && team.value.kind === 'string'
@@ -40,7 +55,51 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
       }
     }
   }
-  return { findings: byLine(findings), problems: [] };
+  return { findings: byLine(findings), problems };
+}
+
+/** What holds steps: a workflow's jobs, or a composite action's `runs` (`action.yml`). */
+function stepLists(document: TreeNode): Entry[] {
+  if (document.kind !== 'object') return [];
+  const jobs = findEntry(document, 'jobs')?.value;
+  if (jobs?.kind === 'object') return jobs.entries;
+  const runs = findEntry(document, 'runs');
+  return runs?.value.kind === 'object' ? [{ ...runs, key: 'runs' }] : [];
+}
+
+/**
+ * A SEARCH step's `query` input: the search body the action sends (`JSON.parse` of the input's
+ * lines). Its `$team` rules are judged by the org's own search-rule judgement, in the repository's
+ * catalog; a query built with `${{ }}` is no JSON until the workflow runs, and is not read.
+ */
+function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: string, problems: FileAnalysis['problems']): FindingDraft[] {
+  if (/\$\{\{/.test(node.value) || !/\$team/.test(node.value)) return [];
+  let top;
+  try {
+    top = parseCode(blockSource(node), 'json');
+  } catch (error) {
+    if (!(error instanceof SourceSyntaxError)) throw error;
+    problems.push({ line: spanLine(node.span), reason: `the step's search query is not JSON: ${error.message}` });
+    return [];
+  }
+  const root = top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  const query = treeToJson(root, { node: root }, { camelCase: false, problems });
+  if (query?.kind !== 'object') return [];
+  const { json, origins } = toSourceMapped(query);
+  if (ctx.gathering) {
+    for (const { rule } of searchRules(json, [])) if (rule.property === '$team') ctx.gathering.teamValues.push(...(typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : []));
+    return [];
+  }
+  const drafts = searchQueryFindings(
+    contextCatalog(ctx),
+    { category: 'external-ownership', resource: { type: 'file', identifier: node.span.source.path }, subject: "The step's search rule", removedRelations: ctx.removedRelations },
+    json,
+    [],
+  );
+  return drafts.flatMap((draft) => {
+    const found = originOf(origins, draft.location);
+    return found ? [manualFinding(draft, found.origin, found.exact, title)] : [];
+  });
 }
 
 function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {

@@ -52,6 +52,7 @@ describe("GitHub workflow steps of the service's action", () => {
   test('only files under .github/workflows are workflows', () => {
     expect(classifyPath('.github/workflows/ci.yml')).toBe('workflow');
     expect(classifyPath('repo/.github/workflows/ci.yaml')).toBe('workflow');
-    expect(classifyPath('docs/workflows/ci.yml')).toBeUndefined();
+    // Elsewhere a YAML file is read only for a mapping or for steps of the service's action (a composite action).
+    expect(classifyPath('docs/workflows/ci.yml')).toBe('yaml');
   });
 });

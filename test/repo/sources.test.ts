@@ -1,0 +1,147 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { Report } from '../../src/model/finding.js';
+import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
+import { useJqEngine } from '../support/jq-engine.js';
+
+/** Issue 30, item 4: sources the scan did not read, each read with the parser a real tool would use. */
+const jq = useJqEngine();
+
+async function scan(files: Record<string, string>): Promise<{ report: Report; at: string[] }> {
+  const root = await mkdtemp(join(tmpdir(), 'tma-sources-'));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  const catalog = buildCatalog(repositoryOnlySnapshot([root]), { jq });
+  const report = analyze(catalog, await repositoryFindings([root], catalog));
+  return { report, at: report.findings.map((f) => `${f.location.slice(basename(root).length + 1)} ${f.category} ${f.verdict ?? '-'}`) };
+}
+
+const lines = (...text: string[]) => `${text.join('\n')}\n`;
+
+describe("the Kubernetes exporter's mapping kept in Helm values", () => {
+  const values = lines(
+    'port-k8s-exporter:', //                                    1
+    '  secret:', //                                              2
+    '    useExistingSecret: true', //                            3
+    '  configMap:', //                                           4
+    '    config: |', //                                          5
+    '      resources:', //                                       6
+    '        - kind: apps/v1/deployments', //                    7
+    '          port:', //                                        8
+    '            entity:', //                                    9
+    '              mappings:', //                               10
+    '                - identifier: .metadata.name', //          11
+    '                  blueprint: \'"workload"\'', //           12
+    '                  team: \'"Platform Engineering"\'', //    13
+    '        - kind: v1/namespaces', //                         14
+    '          port:', //                                       15
+    '            entity:', //                                   16
+    '              mappings:', //                               17
+    '                - identifier: .metadata.name', //          18
+    '                  blueprint: \'"namespace"\'', //          19
+    '                  team: \'"platform"\'', //                20
+  );
+
+  test('a team title in the config block breaks at its own line; a mapping that sets an identifier-form team, or none, is nothing', async () => {
+    const { report, at } = await scan({ 'charts/values.yaml': values });
+    expect(at).toEqual(['charts/values.yaml:13 integration-mapping breaks']);
+    expect(report.findings[0]!.evidence).toBe(`team: '"Platform Engineering"'`);
+  });
+
+  test("the exporter's own config.yaml and a chart's templates: the first is read, the second is no YAML until rendered", async () => {
+    const config = lines('resources:', '  - kind: v1/pods', '    port:', '      entity:', '        mappings:', '          - identifier: .metadata.name', '            blueprint: \'"pod"\'', '            team: \'"SRE On-Call"\'');
+    const template = lines('apiVersion: v1', 'kind: ConfigMap', 'data:', '  config.yaml:', '    {{- .Values.configMap.config | toYaml | nindent 4 }}', '# mappings: see values');
+    const { report, at } = await scan({ 'exporter/config.yaml': config, 'charts/templates/configmap.yaml': template });
+    expect(at).toEqual(['exporter/config.yaml:8 integration-mapping breaks']);
+    expect(report.incomplete).toEqual([]);
+  });
+});
+
+describe("workflow steps of the service's GitHub action", () => {
+  const step = (operation: string, inputs: string[]) => [
+    '      - uses: port-labs/port-github-action@v1',
+    '        with:',
+    '          clientId: ${{ secrets.PORT_CLIENT_ID }}',
+    '          clientSecret: ${{ secrets.PORT_CLIENT_SECRET }}',
+    `          operation: ${operation}`,
+    ...inputs.map((input) => `          ${input}`),
+  ];
+  const workflow = (...steps: string[][]) => lines('on: push', 'jobs:', '  sync:', '    runs-on: ubuntu-latest', '    steps:', ...steps.flat());
+
+  test('a SEARCH whose query compares $team with a title breaks at the rule; with identifier-form values it is nothing', async () => {
+    const query = (value: string) => ['query: |', '  {', '    "combinator": "and",', '    "rules": [', '      {"property": "$blueprint", "operator": "=", "value": "service"},', `      {"property": "$team", "operator": "containsAny", "value": ["${value}"]}`, '    ]', '  }'];
+    const { at } = await scan({ '.github/workflows/find.yml': workflow(step('SEARCH', query('Platform Engineering')), step('SEARCH', query('platform'))) });
+    // Line 16: the `$team` rule of the first step's query block.
+    expect(at).toEqual(['.github/workflows/find.yml:16 external-ownership breaks']);
+  });
+
+  test('a workflow called port.yml is a workflow; a composite action is read for the same steps', async () => {
+    const upsert = step('UPSERT', ['identifier: svc', 'blueprint: service', `team: '["Platform Engineering"]'`]);
+    const composite = lines('name: register', 'runs:', '  using: composite', '  steps:', ...upsert.map((line) => line.slice(4)));
+    const { at } = await scan({ '.github/workflows/port.yml': workflow(upsert), '.github/actions/register/action.yml': composite });
+    expect(at).toEqual(['.github/actions/register/action.yml:12 external-ownership breaks', '.github/workflows/port.yml:13 external-ownership breaks']);
+  });
+});
+
+describe('Terraform values that reach resources through module calls, and bodies a configuration sends', () => {
+  test('a module called with a local holding a title breaks where the title is written; a call with an identifier-form value is nothing', async () => {
+    const { at } = await scan({
+      'main.tf': lines('locals {', '  owners = ["Platform Engineering"]', '}', 'module "checkout" {', '  source = "./modules/service"', '  name   = "checkout"', '  teams  = local.owners', '}', 'module "billing" {', '  source = "./modules/service"', '  name   = "billing"', '  teams  = ["payments"]', '}'),
+      'modules/service/main.tf': lines('variable "name" {}', 'variable "teams" {}', 'resource "port_entity" "this" {', '  identifier = var.name', '  blueprint  = "service"', '  teams      = var.teams', '}'),
+    });
+    expect(at).toEqual(['main.tf:2 external-ownership breaks']);
+  });
+
+  test('jsonencode bodies sent to the service by restapi_object or an http data source are the resources they write', async () => {
+    const body = lines(
+      'resource "restapi_object" "service" {', //   1
+      '  path = "/blueprints"', //                    2
+      '  data = jsonencode({', //                     3
+      '    identifier = "service"', //                4
+      '    teamInheritance = { path = "domain" }', // 5
+      '  })', //                                      6
+      '}', //                                         7
+      'data "http" "entity" {', //                    8
+      '  url    = "https://api.getport.io/v1/blueprints/service/entities"', // 9
+      '  method = "POST"', //                        10
+      '  request_body = jsonencode({', //           11
+      '    identifier = "checkout"', //             12
+      '    team       = ["Platform Engineering"]', // 13
+      '  })', //                                     14
+      '}', //                                        15
+    );
+    const { at } = await scan({ 'api/main.tf': body, 'elsewhere/main.tf': body.replace('https://api.getport.io/v1/blueprints/service/entities', 'https://example.com/items') });
+    expect(at).toEqual(['api/main.tf:13 external-ownership breaks', 'api/main.tf:5 external-ownership breaks']);
+  });
+});
+
+describe('relations to _team that are not ownership', () => {
+  const blueprint = (extra: object[] = []) =>
+    JSON.stringify(
+      [
+        ...extra,
+        {
+          identifier: 'service',
+          title: 'Service',
+          schema: { properties: {} },
+          relations: { applies_to_team: { title: 'Applies to', target: '_team', many: true, required: false }, owning_team: { title: 'Owning team', target: '_team', many: false, required: false } },
+        },
+      ],
+      null,
+      2,
+    );
+
+  test('only a relation that says owner gets advice, and none once the files describe a migrated org', async () => {
+    const before = await scan({ 'blueprints.json': blueprint() });
+    expect(before.at).toEqual([expect.stringMatching(/^blueprints\.json:\d+ relation-ownership -$/)]);
+    expect(before.report.findings[0]!.evidence).toContain('owning_team');
+    const after = await scan({ 'blueprints.json': blueprint([{ identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} }]) });
+    expect(after.at).toEqual([]);
+  });
+});

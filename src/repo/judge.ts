@@ -413,19 +413,23 @@ function directOwnershipFinding(target: Placed, title: string | undefined, synta
 }
 
 /**
- * A finding at the resource's own `identifier` line with the ownership to add beside it. When the
- * identifier is a variable (its line is in a *.tfvars file or a default), the finding names the
- * resource and gives the block to add, with no rewrite to place in another file.
+ * A finding at the resource's first line (the block a linter points at for an attribute it lacks),
+ * with the ownership to add beside its `identifier` as the rewrite (the fix kit places it there).
+ * When the identifier is a variable (its line is in a *.tfvars file or a default), the finding gives
+ * the block to add, with no rewrite to place in another file.
  */
 function ownershipToAdd(target: Placed, title: string | undefined, syntax: Syntax, ownership: OwnershipValue, reason: string): FindingDraft | undefined {
   const entry: Entry | undefined = target.origins.get('identifier')?.entry;
   const own = target.resource.value.origin.node.span;
+  const lineStart = own.source.text.lastIndexOf('\n', own.start - 1) + 1;
+  const lineEnd = own.source.text.indexOf('\n', own.start);
+  const header: Span = { ...own, start: lineStart, end: lineEnd < 0 ? own.source.text.length : Math.min(own.end, lineEnd) };
   if (entry && entry.span.source === own.source) {
     const rewrite = ownershipRewrite(entry, syntax, ownership);
-    return fileFinding(entry.span, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: 'breaks' });
+    return fileFinding(header, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource, beside its identifier (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: 'breaks' });
   }
   const block = `ownership {type: "${ownership.type}"${ownership.path !== undefined ? `, path: "${ownership.path}"` : ''}}`;
-  return fileFinding({ ...own, end: Math.min(own.end, own.source.text.indexOf('\n', own.start) + 1 || own.end) }, title, {
+  return fileFinding(header, title, {
     category: 'external-ownership',
     reason,
     suggestion: `Add ${block} to the resource, written as its other attributes are (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,

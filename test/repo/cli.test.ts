@@ -69,7 +69,7 @@ describe('analyze --repo (repository-only mode)', () => {
     const files = report.findings.filter((f) => f.resource.type === 'file');
     expect(files).toHaveLength(33);
     expect(report.findings.length).toBeGreaterThan(files.length);
-    const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14');
+    const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:13');
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');
   });
 

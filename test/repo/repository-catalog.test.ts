@@ -144,8 +144,8 @@ describe('what the files write is what the migration will find', () => {
     ].join('\n');
     const root = await checkout({ 'main.tf': tf });
     const report = await scanAlone(root);
-    expect(at(report, root)).toEqual(['main.tf:18 external-ownership breaks', 'main.tf:6 external-ownership breaks']);
-    expect(report.findings.find((f) => f.location.endsWith('main.tf:6'))?.rewrite).toBe('ownership = { type = "Direct" }');
+    expect(at(report, root)).toEqual(['main.tf:18 external-ownership breaks', 'main.tf:5 external-ownership breaks']);
+    expect(report.findings.find((f) => f.location.endsWith('main.tf:5'))?.rewrite).toBe('ownership = { type = "Direct" }');
   });
 
   test('permissions an exported action carries inside itself are its permissions: titles break, identifier-form values do not', async () => {

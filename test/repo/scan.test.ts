@@ -27,7 +27,7 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('pulumi-py/__main__.py:7'), category: 'external-ownership', rewrite: 'ownership=port.BlueprintOwnershipArgs(type="Inherited", path="group")', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:10'), category: 'team-permission-identifiers', rewrite: '"teams": ["payments"]', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:13'), category: 'external-ownership', verdict: 'breaks' },
-      { at: at('pulumi-py/__main__.py:17'), category: 'external-ownership', rewrite: 'ownership={"type": "Inherited", "path": "service"}', verdict: 'breaks' },
+      { at: at('pulumi-py/__main__.py:15'), category: 'external-ownership', rewrite: 'ownership={"type": "Inherited", "path": "service"}', verdict: 'breaks' },
       { at: at('pulumi-py/__main__.py:20'), category: 'calculation-property', rewrite: `calculation='.team | index("sre_oncall") != null'`, verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:6'), category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' },
       { at: at('pulumi-ts/index.ts:11'), category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
@@ -40,9 +40,9 @@ describe('scanRepositories on fixtures/repo', () => {
       { at: at('services/checkout/port.yml:4'), category: 'external-ownership', rewrite: 'team: platform', verdict: 'breaks' },
       { at: at('services/docs/port.yaml:6'), category: 'external-ownership', rewrite: 'team:\n    - sre_oncall\n    - payments', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:5'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
-      { at: at('terraform/blueprints.tf:14'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:13'), category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:24'), category: 'external-ownership', rewrite: 'resource "port_system_blueprint" "team" {', verdict: 'breaks' },
-      { at: at('terraform/blueprints.tf:30'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "service" }', verdict: 'breaks' },
+      { at: at('terraform/blueprints.tf:29'), category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "service" }', verdict: 'breaks' },
       { at: at('terraform/blueprints.tf:36'), category: 'calculation-property', rewrite: 'calculation = ".team | index(\\"platform\\") != null"', verdict: 'breaks' },
       { at: at('terraform/integrations.tf:7'), category: 'webhook-mapping', verdict: 'review' },
       { at: at('terraform/integrations.tf:17'), category: 'integration-mapping', rewrite: 'team = "\\"platform\\""', verdict: 'breaks' },
@@ -87,7 +87,7 @@ describe('scanRepositories on fixtures/repo', () => {
     const checkout = scan.findings.find((f) => f.location === 'fixtures/repo/services/checkout/port.yml:4')!;
     expect(checkout.rewrite).toBeUndefined();
     expect(checkout.suggestion).toContain('the identifier of "Platform Team" is not known yet');
-    expect(scan.findings.some((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14')).toBe(false);
+    expect(scan.findings.some((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:13')).toBe(false);
   });
 });
 

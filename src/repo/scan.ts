@@ -290,6 +290,7 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
     const providers = kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
     if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
+    for (const note of analysis.notes ?? []) scan.notes.push(String(redactSecrets(note)));
     return analysis.provider;
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;
@@ -372,6 +373,7 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
   }
   await noteSkippedEntries(entries, root, prefix, scan);
+  const templated = new Set<string>();
   const files = entries
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path)
@@ -379,8 +381,15 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   const wanted = files.flatMap((file) => {
     const kind = classifyPath(file);
     if (!kind || isOwnPath(join(root, file), ownInside)) return [];
+    // A project template (cookiecutter, copier) names its folders with placeholders: its files become
+    // files to migrate only once rendered, in the project made from it.
+    if (/\{\{|\{%/.test(file)) {
+      templated.add(file.slice(0, file.search(/[^/]*(\{\{|\{%)/)) || '.');
+      return [];
+    }
     return [{ file, kind, shown: prefix ? posix.join(prefix, file) : file }];
   });
+  for (const folder of [...templated].sort()) scan.notes.push(`${posix.join(prefix, folder)}: skipped, a project template (its paths hold {{ }} placeholders); its files are checked in the projects made from it`);
   // Issue 25 item 4: read concurrently (bounded), each file in as few calls as the checks allow;
   // one at a time, the scan waited on the disk for nearly half its run. Each file's notes and gaps
   // are kept apart and added in path order, so the report does not depend on which read ends first.
@@ -534,12 +543,20 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       return analyzeTerraform(source, ctx);
     case 'tfvars':
       return NOTHING; // values of the configuration's variables: judged where the .tf files use them
-    case 'entity-file':
-      return analyzeEntityFile(parseYaml(source), ctx);
+    case 'entity-file': {
+      // A GitOps entity file, or a chart's values named port.yaml that hold the exporter's mapping.
+      const documents = parseYaml(source);
+      const problems: FileAnalysis['problems'] = [];
+      const configs = MAPPING_HINT.test(source.text) ? mappingConfigs(documents, problems) : [];
+      if (configs.length === 0) return analyzeEntityFile(documents, ctx);
+      const mapping = analyzeMappingConfig(configs, ctx);
+      return { ...mapping, problems: [...problems, ...mapping.problems] };
+    }
     case 'mapping-config':
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
-      return analyzeWorkflow(parseYaml(source), ctx);
+      // Only steps of the service's action are read: a workflow that never calls it is not parsed.
+      return source.text.includes(GITHUB_ACTION) ? analyzeWorkflow(parseYaml(source), ctx) : NOTHING;
     case 'yaml': {
       // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
       // for a mapping inside, or for steps of the service's GitHub action.
@@ -550,9 +567,11 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       try {
         documents = parseYaml(source);
       } catch (error) {
-        // A Helm template is YAML only once rendered: not a file of ours to read.
-        if (error instanceof SourceSyntaxError && source.text.includes('{{')) return NOTHING;
-        throw error;
+        if (!(error instanceof SourceSyntaxError)) throw error;
+        // A Helm template is YAML only once rendered: not a file of ours to read. Any other file was
+        // only suspected of holding a mapping: that it is no YAML is said, and the scan goes on.
+        if (source.text.includes('{{')) return NOTHING;
+        return { ...NOTHING, notes: [`${source.path}: not read, it names a mapping's keys but is not valid YAML (line ${error.line}): ${error.message}; a mapping in it was not checked`] };
       }
       const problems: FileAnalysis['problems'] = [];
       const configs = mapping ? mappingConfigs(documents, problems) : [];

@@ -36,6 +36,8 @@ export interface FileAnalysis {
   problems: Problems;
   /** A `.tf` file's provider constraint and what it needs: advice per configuration, not findings. */
   provider?: ProviderFacts;
+  /** What the analyzer skipped on purpose, for report.notes. */
+  notes?: string[];
 }
 
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */

@@ -102,7 +102,16 @@ function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: stri
   });
 }
 
+/**
+ * A team the workflow was given (`${{ inputs.team }}`, `github.event.inputs.…`, the payload the
+ * service's action sends it): it passes on the team value it receives, titles before the migration
+ * and identifiers after, which is what the entity's team must hold (decision table: a pass-through
+ * into a team value is unaffected).
+ */
+const PASSED_IN = /^\s*\$\{\{\s*(?:(?:github\.event\.)?inputs\.[\w-]+|fromJson\((?:github\.event\.)?inputs\.port_(?:payload|context)\)(?:\.[\w-]+)+)\s*\}\}\s*$/;
+
 function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+  if (PASSED_IN.test(text)) return undefined;
   if (/\$\{\{|\{\{/.test(text) || /^\s*\./.test(text)) {
     return fileFinding(entry.span, title, {
       category: 'external-ownership',

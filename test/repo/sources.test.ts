@@ -63,6 +63,18 @@ describe("the Kubernetes exporter's mapping kept in Helm values", () => {
   });
 });
 
+describe('files that only look like ours are said, not counted against the scan', () => {
+  test('a project template is skipped with a note; a YAML file that names a mapping but is no YAML is a note, not a gap', async () => {
+    const mapping = lines('resources:', '  - kind: repository', '    port:', '      entity:', '        mappings:', "          identifier: '{{ cookiecutter.slug }}'", '          team: \'"Platform Engineering"\'');
+    const broken = lines('resources:', '  - kind: v1/services', '    port:', '      entity:', '        mappings:', '          ports: [.spec.ports[] | {port: .port}]', '          extra: [a, b');
+    const { report, at } = await scan({ 'cli/cookiecutter/{{cookiecutter.slug}}/.port/resources/port-app-config.yml': mapping, 'examples/k8s-integration.yml': broken });
+    expect(at).toEqual([]);
+    expect(report.incomplete).toEqual([]);
+    expect(report.notes).toContainEqual(expect.stringMatching(/\/cli\/cookiecutter\/: skipped, a project template \(its paths hold \{\{ \}\} placeholders\)/));
+    expect(report.notes).toContainEqual(expect.stringMatching(/\/examples\/k8s-integration\.yml: not read, it names a mapping's keys but is not valid YAML \(line \d+\)/));
+  });
+});
+
 describe("workflow steps of the service's GitHub action", () => {
   const step = (operation: string, inputs: string[]) => [
     '      - uses: port-labs/port-github-action@v1',

@@ -54,6 +54,12 @@ describe("the Kubernetes exporter's mapping kept in Helm values", () => {
     expect(report.findings[0]!.evidence).toBe(`team: '"Platform Engineering"'`);
   });
 
+  test('values named port.yaml that hold the mapping are values, not a GitOps entity', async () => {
+    const inline = lines('configMap:', '  config:', '    resources:', '      - kind: v1/namespaces', '        port:', '          entity:', '            mappings:', "              - identifier: '\"management\"'", "                blueprint: '\"cluster\"'", "                team: '[\"Platform Engineering\"]'");
+    const { at } = await scan({ 'argocd/values/port.yaml': inline, 'services/api/port.yaml': lines('identifier: api', 'blueprint: service', 'team: Team Alpha') });
+    expect(at).toEqual(['services/api/port.yaml:3 external-ownership breaks', 'argocd/values/port.yaml:10 integration-mapping breaks']);
+  });
+
   test("the exporter's own config.yaml and a chart's templates: the first is read, the second is no YAML until rendered", async () => {
     const config = lines('resources:', '  - kind: v1/pods', '    port:', '      entity:', '        mappings:', '          - identifier: .metadata.name', '            blueprint: \'"pod"\'', '            team: \'"SRE On-Call"\'');
     const template = lines('apiVersion: v1', 'kind: ConfigMap', 'data:', '  config.yaml:', '    {{- .Values.configMap.config | toYaml | nindent 4 }}', '# mappings: see values');

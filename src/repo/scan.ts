@@ -19,7 +19,7 @@ import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } 
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
-import { moduleInstances, terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
+import { MAX_MODULE_CALLS, moduleInstances, terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
@@ -157,7 +157,8 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // A repository describes an org: every file is read for its resources, teams and what it says of
   // the migration before any is judged; a blueprint written in one file holds for the resources of
   // every other (its removed relations, its $team mirrors).
-  const { values: terraformValues, instances } = configurationValues(files);
+  const { values: terraformValues, instances, notes: moduleNotes } = configurationValues(files);
+  appendAll(scan.notes, moduleNotes);
   const gathered = repos.map((repo) => {
     const facts = emptyFacts();
     for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, { ...ctx, gathering: facts, terraformValues }, instances, (each) => gatherFacts(file, each));
@@ -227,7 +228,7 @@ const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'package-m
  * Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its
  * files make; and, for a module folder the repository calls, each call's values.
  */
-function configurationValues(files: readonly CandidateFile[]): { values: Map<string, TerraformValues>; instances: Map<string, TerraformValues[]> } {
+function configurationValues(files: readonly CandidateFile[]): { values: Map<string, TerraformValues>; instances: Map<string, TerraformValues[]>; notes: string[] } {
   const byDirectory = new Map<string, ConfigurationFile[]>();
   for (const { kind, source } of files) {
     if (kind !== 'terraform' && kind !== 'tfvars') continue;
@@ -242,7 +243,11 @@ function configurationValues(files: readonly CandidateFile[]): { values: Map<str
     byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), { path: source.path, top }]);
   }
   const values = new Map([...byDirectory].map(([dir, configuration]) => [dir, terraformValues(configuration)]));
-  return { values, instances: moduleInstances([...byDirectory.values()].flat(), values) };
+  const { instances, calls } = moduleInstances([...byDirectory.values()].flat(), values);
+  const notes = [...calls]
+    .filter(([, count]) => count > MAX_MODULE_CALLS)
+    .map(([folder, count]) => `${folder}/: a module the configurations call ${count} times; its files were judged with the first ${MAX_MODULE_CALLS} calls' values`);
+  return { values, instances, notes };
 }
 
 /**

@@ -91,6 +91,9 @@ export function resolveReference(values: TerraformValues | undefined, path: stri
 /** `var.x`, `local.x` or `port_blueprint.x.identifier`: a value of the configuration that may be resolved. */
 export const isConfigurationReference = (path: string): boolean => /^(var|local)\.[A-Za-z_][\w-]*$/.test(path) || /^port_[a-z_]+\.[A-Za-z_][\w-]*\.identifier$/.test(path);
 
+/** How many calls of one module folder are judged; a configuration that calls it more is judged with the first ones. */
+export const MAX_MODULE_CALLS = 32;
+
 /** Arguments of a module call that are Terraform's own, not the module's variables. */
 const META_ARGUMENTS: ReadonlySet<string> = new Set(['source', 'version', 'providers', 'count', 'for_each', 'depends_on']);
 
@@ -101,8 +104,9 @@ const META_ARGUMENTS: ReadonlySet<string> = new Set(['source', 'version', 'provi
  * there, so a value is found where it is written: the line to change. The module's own defaults and
  * locals hold where the call sets nothing.
  */
-export function moduleInstances(files: readonly ConfigurationFile[], values: ReadonlyMap<string, TerraformValues>): Map<string, TerraformValues[]> {
+export function moduleInstances(files: readonly ConfigurationFile[], values: ReadonlyMap<string, TerraformValues>): { instances: Map<string, TerraformValues[]>; calls: Map<string, number> } {
   const instances = new Map<string, TerraformValues[]>();
+  const counted = new Map<string, number>();
   for (const { path, top } of files) {
     if (!path.endsWith('.tf')) continue;
     const caller = posix.dirname(path);
@@ -119,8 +123,11 @@ export function moduleInstances(files: readonly ConfigurationFile[], values: Rea
         const resolved = node.kind === 'ref' && isConfigurationReference(node.path) ? resolveReference(values.get(caller), node.path) : undefined;
         instance.set(`var.${argument.key}`, resolved ?? { node, entry: argument });
       }
-      instances.set(folder, [...(instances.get(folder) ?? []), instance]);
+      const calls = instances.get(folder) ?? [];
+      counted.set(folder, (counted.get(folder) ?? 0) + 1);
+      // Each call judges the module's files once more: past this many, the rest add cost, not cases.
+      if (calls.length < MAX_MODULE_CALLS) instances.set(folder, [...calls, instance]);
     }
   }
-  return instances;
+  return { instances, calls: counted };
 }

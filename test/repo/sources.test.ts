@@ -116,6 +116,13 @@ describe('Terraform values that reach resources through module calls, and bodies
     expect(at).toEqual(['main.tf:2 external-ownership breaks']);
   });
 
+  test('a module called more often than the scan judges it says so: the rest of its calls are not read', async () => {
+    const calls = Array.from({ length: 34 }, (_, i) => lines(`module "svc${i}" {`, '  source = "./modules/service"', `  teams  = ["${i === 33 ? 'Platform Engineering' : 'platform'}"]`, '}')).join('');
+    const { report, at } = await scan({ 'main.tf': calls, 'modules/service/main.tf': lines('variable "teams" {}', 'resource "port_entity" "this" {', '  blueprint = "service"', '  teams     = var.teams', '}') });
+    expect(at).toEqual([]);
+    expect(report.notes).toContainEqual(expect.stringMatching(/\/modules\/service\/: a module the configurations call 34 times; its files were judged with the first 32 calls' values$/));
+  });
+
   test('jsonencode bodies sent to the service by restapi_object or an http data source are the resources they write', async () => {
     const body = lines(
       'resource "restapi_object" "service" {', //   1

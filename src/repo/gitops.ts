@@ -6,7 +6,7 @@ import { judgeFileResources } from './judge.js';
 import { treeToJson } from './tree-to-json.js';
 import type { FileAnalysis } from './terraform.js';
 import { findEntry, stringValue, type ObjectNode, type TreeNode } from './tree.js';
-import { addEntity, type RepositoryFacts } from './repository-facts.js';
+import { addEntity, addTeamValues, type RepositoryFacts } from './repository-facts.js';
 
 /**
  * GitOps entity files (`port.yml`, `port.yaml`): one entity or a list. Only a top-level `team`
@@ -30,9 +30,9 @@ export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoConte
 /** The scan's first pass: a GitOps entity's blueprint and teams, for the ownership the migration gives that blueprint. */
 function gatherEntity(facts: RepositoryFacts, entity: ObjectNode, identifier: string | undefined): void {
   const blueprint = stringValue(findEntry(entity, 'blueprint')?.value);
-  const team = findEntry(entity, 'team')?.value;
-  const values = (team?.kind === 'list' ? team.items : team ? [team] : []).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
-  facts.teamValues.push(...values);
+  const team = findEntry(entity, 'team');
+  const values = (team?.value.kind === 'list' ? team.value.items : team ? [team.value] : []).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
+  if (team) addTeamValues(facts, values, team.span);
   if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? '?', team: values });
 }
 

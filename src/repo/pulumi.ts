@@ -7,7 +7,7 @@ import { judgeFileResources } from './judge.js';
 import type { SourceText } from './source-text.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
-import { addEntity, stateFact, type RepositoryFacts } from './repository-facts.js';
+import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { FileAnalysis } from './terraform.js';
 import type { ConvertOptions } from './tree-to-json.js';
@@ -78,7 +78,7 @@ function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNo
   const identifier = stringField(args, 'identifier');
   if (className === 'Entity') {
     const teams = field(args, 'teams');
-    if (teams?.kind === 'array') for (const item of teams.items) if (item.kind === 'scalar' && typeof item.value === 'string') facts.teamValues.push(item.value);
+    if (teams?.kind === 'array') addTeamValues(facts, teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])), teams.origin.entry?.span ?? call.span);
     const blueprint = stringField(args, 'blueprint');
     const title = stringField(args, 'title');
     const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;

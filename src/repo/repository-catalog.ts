@@ -2,13 +2,14 @@ import { buildCatalog, type CatalogOptions } from '../catalog/build-catalog.js';
 import type { TeamsMap } from '../catalog/teams.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { JsonObject } from '../model/json.js';
 import { slugOf } from '../judge/worlds.js';
 import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
 import { plural } from '../plural.js';
 import type { FileResource } from './file-resources.js';
 import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';
-import { stateFact, type RepositoryFacts, type StateFact } from './repository-facts.js';
+import { addTeamValues, stateFact, type RepositoryFacts, type StateFact } from './repository-facts.js';
+import type { Span } from './tree.js';
 
 /**
  * The migration state a repository's files describe. Strong facts (a system blueprint `_team`, a
@@ -114,7 +115,7 @@ export function repositorySnapshot(name: string, facts: RepositoryFacts, state: 
   const entities = snapshot.entities as Record<string, EntityRecord[]>;
   for (const [blueprint, records] of facts.entities) entities[blueprint] = distinctEntities(records);
   const values = [...facts.teamValues];
-  for (const resource of facts.resources) resourceTeamValues(toSourceMapped(resource.value).json, values);
+  for (const resource of facts.resources) resourceTeamValues(resource.value, (value) => values.push(value));
   const mapped = Object.entries(teamsMap).flat();
   (snapshot.teams as TeamRecord[]).push(...valueTeams(values, snapshot.teams as TeamRecord[], entities[TEAM_BLUEPRINT] ?? [], mapped, state));
   if (state.known) {
@@ -127,20 +128,24 @@ export function repositorySnapshot(name: string, facts: RepositoryFacts, state: 
   return snapshot;
 }
 
-/** Team values written in the resources: permission `teams` lists and `$team` rule values. */
-function resourceTeamValues(node: JsonValue | undefined, out: string[]): void {
-  if (Array.isArray(node)) {
-    for (const item of node) resourceTeamValues(item, out);
+/** Team values written in the resources, with where: permission `teams` lists, `$team` rule values, a mapping's literal `team`. */
+function resourceTeamValues(node: LocatedJson, found: (value: string, span: Span) => void): void {
+  const strings = (value: LocatedJson | undefined): [string, Span][] => {
+    if (value?.kind === 'scalar') return typeof value.value === 'string' ? [[value.value, originSpan(value)]] : [];
+    return value?.kind === 'array' ? value.items.flatMap(strings) : [];
+  };
+  if (node.kind === 'array') {
+    for (const item of node.items) resourceTeamValues(item, found);
     return;
   }
-  if (!isObject(node)) return;
-  const strings = (value: JsonValue | undefined) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-  if (node.property === '$team') out.push(...strings(node.value));
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'teams' && Array.isArray(value)) out.push(...strings(value));
+  if (node.kind !== 'object') return;
+  const property = node.fields.get('property');
+  if (property?.kind === 'scalar' && property.value === '$team') for (const [value, span] of strings(node.fields.get('value'))) found(value, span);
+  for (const [key, value] of node.fields) {
+    if (key === 'teams' && value.kind === 'array') for (const [item, span] of strings(value)) found(item, span);
     // A mapping's `team` is jq: only a literal (`'"platform"'`, `'["a", "b"]'`) names teams.
-    else if (key === 'team' && typeof value === 'string') out.push(...jqLiteralStrings(value));
-    else resourceTeamValues(value, out);
+    else if (key === 'team' && value.kind === 'scalar' && typeof value.value === 'string') for (const item of jqLiteralStrings(value.value)) found(item, originSpan(value));
+    else resourceTeamValues(value, found);
   }
 }
 
@@ -195,7 +200,12 @@ function distinctEntities(records: readonly EntityRecord[]): EntityRecord[] {
  * no team of the catalog holds (values with whitespace), which an org predicted from it names.
  */
 export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions = {}): { catalog: Catalog; state: InferredState; titles: string[] } {
-  const state = inferMigrationState([...facts.state, ...blueprintStateFacts(facts.resources)]);
+  // Titles the resources hold say the files were written for an org before the migration, as titles elsewhere do (addTeamValues).
+  const withTitles: RepositoryFacts = { ...facts, state: [...facts.state], teamValues: [] };
+  for (const resource of facts.resources) resourceTeamValues(resource.value, (value, span) => addTeamValues(withTitles, [value], span));
+  // Facts of shape first, then the titles: the note names them in this order.
+  const all = [...withTitles.state, ...blueprintStateFacts(facts.resources)];
+  const state = inferMigrationState([...all.filter((fact) => !fact.title), ...all.filter((fact) => fact.title)]);
   const catalog = buildCatalog(repositorySnapshot(name, facts, state, options.teamsMap), { ...options, partialTeams: true });
   const titles = [...new Set(facts.teamValues.filter((value) => /\s/.test(value.trim()) && !TEMPLATE.test(value) && !catalog.teams.byTitle.has(value)))];
   return { catalog, state, titles };

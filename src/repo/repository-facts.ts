@@ -14,6 +14,8 @@ export interface StateFact {
   fact: string;
   migrated: boolean;
   strong: boolean;
+  /** A title the files write as a team value (addTeamValues). */
+  title?: true;
 }
 
 /** A team the files name (`port_team`, Pulumi `Team`, an exported teams list), where it is written. */
@@ -51,4 +53,21 @@ export function addEntity(facts: RepositoryFacts, blueprint: string, record: Ent
   const list = facts.entities.get(blueprint);
   if (list) list.push(record);
   else facts.entities.set(blueprint, [record]);
+}
+
+/** How many title facts a repository records: a few say it, more say nothing new. */
+const TITLE_FACTS = 3;
+
+/**
+ * Team values a file writes where a team value goes. One with whitespace can only be a title (no
+ * identifier holds it), and only an org before the migration holds titles: a weak fact, as a file
+ * may keep titles after its org has migrated (which is what the scan then reports).
+ */
+export function addTeamValues(facts: RepositoryFacts, values: readonly string[], span: Span): void {
+  for (const value of values) {
+    facts.teamValues.push(value);
+    if (!/\S\s+\S/.test(value.trim()) || /\{\{|\$\{/.test(value)) continue;
+    if (facts.state.filter((fact) => fact.title).length >= TITLE_FACTS) continue;
+    facts.state.push({ ...stateFact(span, `team value ${JSON.stringify(value)} is a title`, false, false), title: true });
+  }
 }

@@ -5,7 +5,7 @@ import { argumentsJson, emptyDocuments, findDocuments, iacResource, type Resourc
 import { callsServiceApi, judgeDocuments } from './api-scripts.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
-import { addEntity, stateFact, type RepositoryFacts } from './repository-facts.js';
+import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
@@ -133,7 +133,7 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
     const blueprint = stringField(args, 'blueprint');
     const teams = field(args, 'teams');
     const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
-    facts.teamValues.push(...(team ?? []));
+    addTeamValues(facts, team ?? [], (teams?.origin.entry ?? entry).span);
     if (blueprint === undefined) return;
     const title = stringField(args, 'title');
     // An entity's teams tell the migration to give its blueprint Direct ownership; `_team` entities name the org's teams.

@@ -12,6 +12,7 @@ import { SourceSyntaxError } from './source-text.js';
 import { treeToJson } from './tree-to-json.js';
 import { searchQueryFindings } from '../rules/shared/search-rule-finding.js';
 import { searchRules } from '../rules/shared/walk.js';
+import { addTeamValues } from './repository-facts.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
 export const GITHUB_ACTION = 'port-labs/port-github-action';
@@ -43,7 +44,7 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
         }
         if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const team = findEntry(inputs, 'team');
-        if (ctx.gathering && team?.value.kind === 'string') ctx.gathering.teamValues.push(...teamList(team.value.value));
+        if (ctx.gathering && team?.value.kind === 'string' && !/\$\{\{/.test(team.value.value)) addTeamValues(ctx.gathering, teamList(team.value.value), team.span);
         const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
         const found =
           team && team.value.kind === 'string'
@@ -87,7 +88,7 @@ function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: stri
   if (query?.kind !== 'object') return [];
   const { json, origins } = toSourceMapped(query);
   if (ctx.gathering) {
-    for (const { rule } of searchRules(json, [])) if (rule.property === '$team') ctx.gathering.teamValues.push(...(typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : []));
+    for (const { rule } of searchRules(json, [])) if (rule.property === '$team') addTeamValues(ctx.gathering, typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : [], node.span);
     return [];
   }
   const drafts = searchQueryFindings(

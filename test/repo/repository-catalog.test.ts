@@ -167,3 +167,16 @@ describe('what the files write is what the migration will find', () => {
     expect(lines[lines.findIndex((line) => line.includes('Backend Team')) - 1]).toContain('"teams": [');
   });
 });
+
+describe('facts beyond blueprints (issue 30, cause 1)', () => {
+  test('titles the files write as team values say the org has not migrated; a script on the _user entities says it has', async () => {
+    const titles = await checkout({ 'permissions.json': JSON.stringify({ read: { roles: [], users: [], teams: ['Backend Team'] } }, null, 2) });
+    expect(stateNote(await scanAlone(titles))).toMatch(/judged as not migrated: team value "Backend Team" is a title \(.*permissions\.json:\d+\)$/);
+    const client = ['const api = axios.create({ baseURL: process.env.PORT_API_URL });', "export const users = () => api.get('/blueprints/_user/entities');", ''].join('\n');
+    const reads = await checkout({ 'src/port_client.ts': client, 'permissions.json': JSON.stringify({ read: { roles: [], users: [], teams: ['Backend Team'] } }, null, 2) });
+    const report = await scanAlone(reads);
+    // The strong fact decides; the title is what the scan then reports as left to change.
+    expect(stateNote(report)).toMatch(/judged as migrated: calls the API on the entities of _user, which exists once the org has migrated \(.*src\/port_client\.ts:2\); although team value "Backend Team" is a title/);
+    expect(at(report, reads)).toEqual([expect.stringMatching(/^permissions\.json:\d+ team-permission-identifiers breaks$/)]);
+  });
+});

@@ -151,7 +151,7 @@ describe('walking', () => {
       `${name}/old/report.json: skipped, an audit document (impact-report/1), not a file to migrate`,
       `${name}/old/review.json: skipped, an audit document (teams-migration-audit/review-state/1), not a file to migrate`,
       `${name}/old/scan.sarif.json: skipped, an audit document (SARIF), not a file to migrate`,
-      `migration state of repository ${name}: judged as not migrated: blueprint svc keeps team inheritance (${name}/api/blueprint.json:5)`,
+      `migration state of repository ${name}: judged as not migrated: blueprint svc keeps team inheritance (${name}/api/blueprint.json:5); team value "Platform Team" is a title (${name}/api/blueprint.json:11)`,
     ]);
     // Without the own paths, the same files are payloads (and the alias is read through its link).
     const unaware = await scanRepositories([root]);

@@ -23,7 +23,7 @@ import { MAX_MODULE_CALLS, moduleInstances, terraformValues, type ConfigurationF
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
-import { analyzeWorkflow, GITHUB_ACTION } from './workflows.js';
+import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
@@ -560,13 +560,13 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
     case 'mapping-config':
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
-      // Only steps of the service's action are read: a workflow that never calls it is not parsed.
-      return source.text.includes(GITHUB_ACTION) ? analyzeWorkflow(parseYaml(source), ctx) : NOTHING;
+      // Only steps of the service's actions are read: a workflow that never calls one is not parsed.
+      return callsServiceAction(source.text) ? analyzeWorkflow(parseYaml(source), ctx) : NOTHING;
     case 'yaml': {
       // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
       // for a mapping inside, or for steps of the service's GitHub action.
       const mapping = MAPPING_HINT.test(source.text);
-      const steps = source.text.includes(GITHUB_ACTION);
+      const steps = callsServiceAction(source.text);
       if (!mapping && !steps) return NOTHING;
       let documents;
       try {

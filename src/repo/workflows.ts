@@ -10,13 +10,20 @@ import { contextCatalog, manualFinding } from './judge.js';
 import { originOf, toSourceMapped } from './located-json.js';
 import { SourceSyntaxError } from './source-text.js';
 import { treeToJson } from './tree-to-json.js';
-import { searchQueryFindings } from '../rules/shared/search-rule-finding.js';
+import { searchRuleFinding } from '../rules/shared/search-rule-finding.js';
+import { isObject } from '../model/json.js';
 import { searchRules } from '../rules/shared/walk.js';
 import { addTeamValues } from './repository-facts.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
 export const GITHUB_ACTION = 'port-labs/port-github-action';
 const PORT_ACTION = /^port-labs\/port-github-action@/;
+/** The service's report sender: it reads a blueprint's entities filtered by `filter_rule`, one search rule. */
+const SENDER = 'port-labs/port-sender';
+const SENDER_ACTION = /^port-labs\/port-sender@/;
+
+/** Whether a workflow (or composite action) calls one of the service's actions: only then is it parsed. */
+export const callsServiceAction = (text: string): boolean => text.includes(GITHUB_ACTION) || text.includes(SENDER);
 
 /**
  * GitHub workflows (`.github/workflows/*.yml`): steps of the service's action that UPSERT
@@ -31,9 +38,18 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
       const steps = job.value.kind === 'object' ? findEntry(job.value, 'steps')?.value : undefined;
       if (steps?.kind !== 'list') continue;
       for (const step of steps.items) {
-        if (step.kind !== 'object' || !PORT_ACTION.test(stringValue(findEntry(step, 'uses')?.value) ?? '')) continue;
+        if (step.kind !== 'object') continue;
+        const uses = stringValue(findEntry(step, 'uses')?.value) ?? '';
         const inputs = findEntry(step, 'with')?.value;
         if (inputs?.kind !== 'object') continue;
+        if (SENDER_ACTION.test(uses)) {
+          const rule = findEntry(inputs, 'filter_rule');
+          const blueprint = stringValue(findEntry(inputs, 'blueprint')?.value);
+          const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
+          if (rule?.value.kind === 'string') appendAll(findings, searchQueryStepFindings(rule.value, ctx, `workflow step ${name}`, problems, blueprint));
+          continue;
+        }
+        if (!PORT_ACTION.test(uses)) continue;
         // Without `operation` the action upserts (its default): such a step writes the team too.
         const operation = (stringValue(findEntry(inputs, 'operation')?.value) ?? 'UPSERT').toUpperCase();
         const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
@@ -69,11 +85,12 @@ function stepLists(document: TreeNode): Entry[] {
 }
 
 /**
- * A SEARCH step's `query` input: the search body the action sends (`JSON.parse` of the input's
- * lines). Its `$team` rules are judged by the org's own search-rule judgement, in the repository's
- * catalog; a query built with `${{ }}` is no JSON until the workflow runs, and is not read.
+ * A SEARCH step's `query` input (the search body the action sends, `JSON.parse` of the input's
+ * lines), or the report sender's `filter_rule` (one rule on `blueprint`'s entities). Its `$team`
+ * rules are judged by the org's own search-rule judgement, in the repository's catalog; a query
+ * built with `${{ }}` is no JSON until the workflow runs, and is not read.
  */
-function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: string, problems: FileAnalysis['problems']): FindingDraft[] {
+function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: string, problems: FileAnalysis['problems'], blueprint?: string): FindingDraft[] {
   if (/\$\{\{/.test(node.value) || !/\$team/.test(node.value)) return [];
   let top;
   try {
@@ -87,16 +104,21 @@ function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: stri
   const query = treeToJson(root, { node: root }, { camelCase: false, problems });
   if (query?.kind !== 'object') return [];
   const { json, origins } = toSourceMapped(query);
+  // One rule written alone (`{property, operator, value}`) is a query of that rule.
+  const rules = isObject(json) && json.property !== undefined ? [{ path: [], rule: json }] : [...searchRules(json, [])];
   if (ctx.gathering) {
-    for (const { rule } of searchRules(json, [])) if (rule.property === '$team') addTeamValues(ctx.gathering, typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : [], node.span);
+    for (const { rule } of rules) if (rule.property === '$team') addTeamValues(ctx.gathering, typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : [], node.span);
     return [];
   }
-  const drafts = searchQueryFindings(
-    contextCatalog(ctx),
-    { category: 'external-ownership', resource: { type: 'file', identifier: node.span.source.path }, subject: "The step's search rule", removedRelations: ctx.removedRelations },
-    json,
-    [],
-  );
+  const catalog = contextCatalog(ctx);
+  const site = {
+    category: 'external-ownership' as const,
+    resource: { type: 'file' as const, identifier: node.span.source.path },
+    subject: "The step's search rule",
+    removedRelations: ctx.removedRelations,
+    ...(blueprint !== undefined && !/\$\{\{/.test(blueprint) && { blueprint }),
+  };
+  const drafts = rules.flatMap(({ path, rule }) => searchRuleFinding(catalog, { ...site, path, rule }) ?? []);
   return drafts.flatMap((draft) => {
     const found = originOf(origins, draft.location);
     return found ? [manualFinding(draft, found.origin, found.exact, title)] : [];

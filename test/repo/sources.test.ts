@@ -99,6 +99,26 @@ describe("workflow steps of the service's GitHub action", () => {
     expect(at).toEqual(['.github/workflows/find.yml:16 external-ownership breaks']);
   });
 
+  test("the service's report sender filters entities with one search rule: filter_rule on $team with a title breaks, an identifier is nothing", async () => {
+    // port-labs/port-sender reads `filter_rule` as one rule {property, operator, value} on the blueprint's entities.
+    const sender = (rule: string) => [
+      '      - uses: port-labs/port-sender@v0.2.7',
+      '        with:',
+      '          operation_kind: scorecard_reminder',
+      '          blueprint: service',
+      '          scorecard: productionReadiness',
+      `          filter_rule: '${rule}'`,
+    ];
+    const { at } = await scan({
+      '.github/workflows/remind.yml': workflow(
+        sender('{"property": "$team", "operator": "containsAny", "value": ["Checkout Squad"]}'),
+        sender('{"property": "$team", "operator": "containsAny", "value": ["checkout"]}'),
+        sender('{"property": "tier", "operator": "=", "value": "Gold Tier"}'),
+      ),
+    });
+    expect(at).toEqual(['.github/workflows/remind.yml:11 external-ownership breaks']);
+  });
+
   test('a workflow called port.yml is a workflow; a composite action is read for the same steps', async () => {
     const upsert = step('UPSERT', ['identifier: svc', 'blueprint: service', `team: '["Platform Engineering"]'`]);
     const composite = lines('name: register', 'runs:', '  using: composite', '  steps:', ...upsert.map((line) => line.slice(4)));

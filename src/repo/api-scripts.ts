@@ -9,7 +9,7 @@ import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
 import { spanLine, type TreeNode } from './tree.js';
-import { addEntity, addTeamValues, type RepositoryFacts } from './repository-facts.js';
+import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
 
 /**
@@ -114,6 +114,13 @@ function gatherSystemBlueprintCalls(facts: RepositoryFacts, source: SourceText):
 function gatherDocuments(facts: RepositoryFacts, documents: FileDocuments): void {
   for (const { record, span } of documents.teams) facts.teams.push({ record, file: span.source.path, line: spanLine(span) });
   for (const { blueprint, record } of documents.systemEntities) addEntity(facts, blueprint, record);
+  // An entity of `_team` or `_user`, kept or sent, exists only in an org that has migrated (one fact per blueprint and file).
+  const said = new Set<string>();
+  for (const { blueprint, span } of documents.systemWrites) {
+    if (said.has(blueprint)) continue;
+    said.add(blueprint);
+    facts.state.push(stateFact(span, `holds an entity of ${blueprint}, which exists once the org has migrated`, true, true));
+  }
   for (const { team, blueprint, identifier } of documents.entities) {
     const values = (team.value.kind === 'list' ? team.value.items : [team.value]).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
     addTeamValues(facts, values, team.span);

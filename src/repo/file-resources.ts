@@ -44,9 +44,11 @@ export interface FileDocuments {
   systemEntities: { blueprint: string; record: EntityRecord; span: Span }[];
   /** Teams as the service lists them (`teams: [{name, …}]`, a user's `teams: [{name}]`). */
   teams: { record: TeamRecord; span: Span }[];
+  /** Entities of `_team` or `_user` written at all, their identifier literal or not (a script's `{identifier: id, blueprint: "_team"}`). */
+  systemWrites: { blueprint: string; span: Span }[];
 }
 
-export const emptyDocuments = (): FileDocuments => ({ resources: [], entities: [], systemEntities: [], teams: [] });
+export const emptyDocuments = (): FileDocuments => ({ resources: [], entities: [], systemEntities: [], teams: [], systemWrites: [] });
 
 const SYSTEM_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);
 
@@ -137,6 +139,7 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       const blueprint = stringValue(findEntry(node, 'blueprint')?.value);
       const record = blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint) ? entityRecord(node) : undefined;
       if (record) found.systemEntities.push({ blueprint: blueprint!, record, span: node.span });
+      if (identifier && blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint)) found.systemWrites.push({ blueprint, span: node.span });
       if (team && identifier && (team.value.kind === 'string' || team.value.kind === 'list')) {
         found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), ...(blueprint !== undefined && { blueprint }), team });
         return found;

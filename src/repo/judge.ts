@@ -377,29 +377,29 @@ function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {
   return node.kind !== 'object' && spanText(node.span).trim() === JSON.stringify(value);
 }
 
-/** `teamInheritance` kept in a file: the file must switch to `ownership` itself (today's repository semantics). */
+/**
+ * `teamInheritance` kept in a file: the file must switch to `ownership` itself (today's repository
+ * semantics). A copy that already declares ownership beside it is judged by its ownership: the
+ * service ignores the inheritance then, and the migration changes nothing the copy says.
+ */
 function inheritanceFinding(target: Placed, title: string | undefined, syntax: Syntax, category: Category): FindingDraft | undefined {
   const origin = target.origins.get('teamInheritance');
   const entry = origin?.entry;
-  if (!entry) return undefined;
+  if (!entry || target.json.ownership !== undefined) return undefined;
   const path = typeof target.json.teamInheritance === 'object' && target.json.teamInheritance !== null && !Array.isArray(target.json.teamInheritance) ? (target.json.teamInheritance.path as string | undefined) : undefined;
-  const hasOwnership = target.json.ownership !== undefined;
   // The beta case: inheritance over a direct `_team` relation becomes Direct ownership, the relation goes.
   const relationRemoved = category === 'team-relation-removed';
   const ownership = relationRemoved ? { type: 'Direct' as const } : path !== undefined ? { type: 'Inherited' as const, path } : undefined;
   // `team_inheritance = var.x`: the entry is the variable's line, where an ownership block has no place.
   const inPlace = entry.span.source === target.resource.value.origin.node.span.source && entry.key !== undefined && /inheritance/i.test(entry.key);
-  const rewrite = ownership && !hasOwnership && inPlace ? ownershipRewrite(entry, syntax, ownership) : undefined;
+  const rewrite = ownership && inPlace ? ownershipRewrite(entry, syntax, ownership) : undefined;
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
-    reason: hasOwnership
-      ? 'team inheritance is deprecated and ignored once ownership is set; this copy keeps both.'
-      : relationRemoved
-        ? `This file keeps team inheritance over "${path}", a direct relation to _team: the migration removes that relation and sets Direct ownership, and the next apply would set the old fields again.`
-        : `This file keeps the blueprint's team inheritance${path !== undefined ? ` over "${path}"` : ''}; the migration turns it into Inherited ownership in the service, and the next apply would set the old field again.`,
-    suggestion: hasOwnership
-      ? 'Remove the team inheritance; keep ownership.'
-      : rewrite !== undefined
+    reason: relationRemoved
+      ? `This file keeps team inheritance over "${path}", a direct relation to _team: the migration removes that relation and sets Direct ownership, and the next apply would set the old fields again.`
+      : `This file keeps the blueprint's team inheritance${path !== undefined ? ` over "${path}"` : ''}; the migration turns it into Inherited ownership in the service, and the next apply would set the old field again.`,
+    suggestion:
+      rewrite !== undefined
         ? `Replace it with \`${rewrite}\`${relationRemoved ? ` and delete relation "${path}"` : ''} (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`
         : 'Replace it with Inherited ownership over the same path.',
     ...(rewrite !== undefined ? { rewrite } : {}),

@@ -56,7 +56,8 @@ export function blueprintStateFacts(resources: readonly FileResource[]): StateFa
     const ownership = field(resource.value, 'ownership');
     if (ownership?.kind === 'object') facts.push(stateFact(at(ownership), `blueprint ${identifier ?? resource.label ?? '?'} declares ownership`, true, false));
     const inheritance = field(resource.value, 'teamInheritance');
-    if (inheritance?.kind === 'object' && inheritance.fields.size > 0) facts.push(stateFact(at(inheritance), `blueprint ${identifier ?? resource.label ?? '?'} keeps team inheritance`, false, false));
+    // Beside ownership, inheritance is a leftover the service ignores: it says nothing of the state.
+    if (inheritance?.kind === 'object' && inheritance.fields.size > 0 && ownership?.kind !== 'object') facts.push(stateFact(at(inheritance), `blueprint ${identifier ?? resource.label ?? '?'} keeps team inheritance`, false, false));
   }
   return facts;
 }

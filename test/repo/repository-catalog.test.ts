@@ -179,4 +179,34 @@ describe('facts beyond blueprints (issue 30, cause 1)', () => {
     expect(stateNote(report)).toMatch(/judged as migrated: calls the API on the entities of _user, which exists once the org has migrated \(.*src\/port_client\.ts:2\); although team value "Backend Team" is a title/);
     expect(at(report, reads)).toEqual([expect.stringMatching(/^permissions\.json:\d+ team-permission-identifiers breaks$/)]);
   });
+
+  test('a blueprint that declares ownership keeps its team inheritance only as a leftover the service ignores: no finding, and it says migrated', async () => {
+    // A test-org setup script in a shape third parties write: blueprints with both settings, sent by an API client.
+    const blueprint = (id: string) => ({ identifier: id, title: id, schema: { properties: {} }, teamInheritance: { path: 'team' }, ownership: { type: 'Direct' } });
+    const setup = ['const base = process.env.PORT_API_URL;', `export const seed = () => axios.post(\`\${base}/v1/blueprints\`, ${JSON.stringify(blueprint('svc'))});`, ''].join('\n');
+    const root = await checkout({ 'test/setup.ts': setup });
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual([]);
+    expect(stateNote(report)).toMatch(/judged as migrated: blueprint svc declares ownership \(.*test\/setup\.ts:2\)$/);
+    // Without ownership beside it, the same inheritance is what the migration turns into ownership.
+    const { ownership: _, ...legacy } = blueprint('svc');
+    const old = await checkout({ 'test/setup.ts': setup.replace(JSON.stringify(blueprint('svc')), JSON.stringify(legacy)) });
+    const before = await scanAlone(old);
+    expect(at(before, old)).toEqual(['test/setup.ts:2 external-ownership breaks']);
+    expect(stateNote(before)).toMatch(/judged as not migrated: blueprint svc keeps team inheritance/);
+  });
+
+  test('a script that writes entities of _team through its own client says the org has migrated; their teams are identifiers then', async () => {
+    const setup = [
+      'const api = axios.create({ baseURL: process.env.PORT_API_URL });',
+      'const upsert = (entity) => api.post(`/blueprints/${entity.blueprint}/entities?upsert=true`, entity);',
+      "export const team = (id) => upsert({ identifier: id, title: id, blueprint: '_team', properties: {} });",
+      "export const service = () => upsert({ identifier: 'checkout', blueprint: 'service', team: ['Payments'] });",
+      '',
+    ].join('\n');
+    const root = await checkout({ 'test/seed.ts': setup });
+    const report = await scanAlone(root);
+    expect(stateNote(report)).toMatch(/judged as migrated: holds an entity of _team, which exists once the org has migrated \(.*test\/seed\.ts:3\)$/);
+    expect(at(report, root)).toEqual([]);
+  });
 });

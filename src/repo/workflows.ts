@@ -1,6 +1,6 @@
 import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { byLine, fileFinding, partitionFileTeamValues, rewriteSpan } from './findings.js';
+import { byLine, fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan } from './findings.js';
 import type { FileAnalysis } from './terraform.js';
 import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
@@ -14,6 +14,7 @@ import { searchRuleFinding } from '../rules/shared/search-rule-finding.js';
 import { isObject } from '../model/json.js';
 import { searchRules } from '../rules/shared/walk.js';
 import { addTeamValues } from './repository-facts.js';
+import { analyzeShell, callsServiceApi } from './api-scripts.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
 export const GITHUB_ACTION = 'port-labs/port-github-action';
@@ -22,8 +23,8 @@ const PORT_ACTION = /^port-labs\/port-github-action@/;
 const SENDER = 'port-labs/port-sender';
 const SENDER_ACTION = /^port-labs\/port-sender@/;
 
-/** Whether a workflow (or composite action) calls one of the service's actions: only then is it parsed. */
-export const callsServiceAction = (text: string): boolean => text.includes(GITHUB_ACTION) || text.includes(SENDER);
+/** Whether a workflow (or composite action) calls one of the service's actions or its API: only then is it parsed. */
+export const callsServiceAction = (text: string): boolean => text.includes(GITHUB_ACTION) || text.includes(SENDER) || callsServiceApi(text);
 
 /**
  * GitHub workflows (`.github/workflows/*.yml`): steps of the service's action that UPSERT
@@ -39,6 +40,12 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
       if (steps?.kind !== 'list') continue;
       for (const step of steps.items) {
         if (step.kind !== 'object') continue;
+        const run = findEntry(step, 'run')?.value;
+        if (run?.kind === 'string' && callsServiceApi(run.value)) {
+          const script = runScriptFindings(run, ctx);
+          appendAll(findings, script.findings);
+          appendAll(problems, script.problems);
+        }
         const uses = stringValue(findEntry(step, 'uses')?.value) ?? '';
         const inputs = findEntry(step, 'with')?.value;
         if (inputs?.kind !== 'object') continue;
@@ -73,6 +80,19 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
     }
   }
   return { findings: byLine(findings), problems };
+}
+
+/**
+ * A `run:` script that calls the service's API (`curl … -d '{…}'`): read as a shell script at the
+ * file's own lines. Its findings carry no rewrite: the block's text is the file's without its
+ * indentation, so a rewritten line could not be placed.
+ */
+function runScriptFindings(node: StringNode, ctx: RepoContext): FileAnalysis {
+  const analysis = analyzeShell(blockSource(node), ctx);
+  return {
+    findings: analysis.findings.map(({ rewrite: _, rewriteProof: __, ...finding }) => finding),
+    problems: analysis.problems,
+  };
 }
 
 /** What holds steps: a workflow's jobs, or a composite action's `runs` (`action.yml`). */
@@ -124,14 +144,6 @@ function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: stri
     return found ? [manualFinding(draft, found.origin, found.exact, title)] : [];
   });
 }
-
-/**
- * A team the workflow was given (`${{ inputs.team }}`, `github.event.inputs.…`, the payload the
- * service's action sends it): it passes on the team value it receives, titles before the migration
- * and identifiers after, which is what the entity's team must hold (decision table: a pass-through
- * into a team value is unaffected).
- */
-const PASSED_IN = /^\s*\$\{\{\s*(?:(?:github\.event\.)?inputs\.[\w-]+|fromJson\((?:github\.event\.)?inputs\.port_(?:payload|context)\)(?:\.[\w-]+)+)\s*\}\}\s*$/;
 
 function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
   if (PASSED_IN.test(text)) return undefined;

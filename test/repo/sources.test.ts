@@ -119,6 +119,26 @@ describe("workflow steps of the service's GitHub action", () => {
     expect(at).toEqual(['.github/workflows/remind.yml:11 external-ownership breaks']);
   });
 
+  test("a run: script that sends an entity to the API is read at the file's lines: a title breaks, a team the workflow was given is nothing, another expression is a review", async () => {
+    const send = (body: string) => [
+      '      - run: |',
+      '          curl -s -X POST "https://api.getport.io/v1/blueprints/service/entities?upsert=true" \\',
+      `            -H "Authorization: Bearer $TOKEN" -d '${body}'`,
+    ];
+    const { at, report } = await scan({
+      '.github/workflows/register.yml': workflow(
+        send('{"identifier": "a", "team": ["Checkout Squad"]}'),
+        send('{"identifier": "b", "team": ["${{ inputs.team }}"]}'),
+        send('{"identifier": "c", "team": "${{ fromJson(inputs.port_payload).owner }}"}'),
+        send('{"identifier": "d", "team": ["${{ steps.owner.outputs.team }}"]}'),
+        send('{"identifier": "e", "team": ["checkout"]}'),
+      ),
+    });
+    expect([...at].sort()).toEqual(['.github/workflows/register.yml:17 external-ownership review', '.github/workflows/register.yml:8 external-ownership breaks']);
+    // The block's text is the file's without its indentation: nothing the patch could place.
+    expect(report.findings.filter((f) => f.rewrite !== undefined)).toEqual([]);
+  });
+
   test('a workflow called port.yml is a workflow; a composite action is read for the same steps', async () => {
     const upsert = step('UPSERT', ['identifier: svc', 'blueprint: service', `team: '["Platform Engineering"]'`]);
     const composite = lines('name: register', 'runs:', '  using: composite', '  steps:', ...upsert.map((line) => line.slice(4)));

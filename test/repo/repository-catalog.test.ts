@@ -210,3 +210,37 @@ describe('facts beyond blueprints (issue 30, cause 1)', () => {
     expect(at(report, root)).toEqual([]);
   });
 });
+
+describe('identifier forms the provider computes (issue 30, cause 2)', () => {
+  const configuration = (migrated: boolean) => ({
+    'infra/main.tf': [
+      'resource "port_team" "platform" {', //                     1
+      '  name = "Platform Engineering"', //                       2
+      '}', //                                                      3
+      'resource "port_entity" "checkout" {', //                   4
+      '  identifier = "checkout"', //                             5
+      '  blueprint  = "service"', //                              6
+      '  teams      = [port_team.platform.identifier]', //        7
+      '}', //                                                      8
+      ...(migrated ? ['resource "port_system_blueprint" "team" {', '  identifier = "_team"', '}'] : []),
+      '',
+    ].join('\n'),
+    // A provider new enough for all of it: no version advice.
+    'infra/versions.tf': 'terraform {\n  required_providers {\n    port = {\n      source  = "port-labs/port-labs"\n      version = "~> 2.14"\n    }\n  }\n}\n',
+  });
+  const advice = (report: Report) => (report.notes ?? []).filter((note) => note.includes('port_team.<name>.identifier'));
+
+  test('port_team.<x>.identifier is the team identifier once migrated: no finding and no advice', async () => {
+    const root = await checkout(configuration(true));
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual([]);
+    expect(advice(report)).toEqual([]);
+  });
+
+  test('before the migration it is null: no finding, one note to apply it with the migration', async () => {
+    const root = await checkout(configuration(false));
+    const report = await scanAlone(root);
+    expect(at(report, root)).toEqual([]);
+    expect(advice(report)).toEqual([expect.stringMatching(/^review: Terraform configuration .*infra\/: it reads port_team\.<name>\.identifier \(.*infra\/main\.tf:7\), which the provider leaves null until the org has migrated: apply it with the migration/)]);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Finding } from '../model/finding.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
+import { tokenShapedValues } from '../secrets/token-shapes.js';
 import type { PatchRepo } from './apply-root.js';
 import { missingFix, unprovenRewrite, type FixFile, type UnresolvedFix } from './fix-kit.js';
 import { fileName, uniqueNames } from './org-rewrite.js';
@@ -92,8 +93,9 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     patched.push({ path, before, after: applyEdits(before, entry.edits), ...(encoding !== 'utf8' && { encoding }) });
     // The patch quotes the lines around each change: a secret among them would leave the file with
     // it (CI artifacts, tickets). Such a file's changes stay out of repo.patch; `--fix` still makes them.
-    if (quotedSecrets(before).some((secret) => diff.includes(secret))) {
-      for (const id of entry.ids) unresolved.push({ id, missing: `a change next to a secret in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
+    const secret = secretsIn(before).find(({ value }) => diff.includes(value));
+    if (secret !== undefined) {
+      for (const id of entry.ids) unresolved.push({ id, missing: `a change next to ${secret.what} in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
       continue;
     }
     const part = perRepo.get(repo) ?? { sections: [], ids: [] };
@@ -134,6 +136,14 @@ const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.en
  */
 function quotedSecrets(text: string): string[] {
   return [...textSecretFragments(text)].filter((secret) => secret.length >= 8 && /[^A-Za-z"'`]/.test(secret) && !/^\$\{?\w+\}?$/.test(secret));
+}
+
+/**
+ * Every secret written in a file that a patch must not quote: values known by their shape (a
+ * GitHub token, a Slack webhook, a JWT) whatever holds them, then values under secret-named keys.
+ */
+function secretsIn(text: string): { what: string; value: string }[] {
+  return [...tokenShapedValues(text), ...quotedSecrets(text).map((value) => ({ what: 'a secret', value }))];
 }
 
 const IDENTIFIER_KEY = /^["']?identifier["']?\s*[:=]/;

@@ -6,7 +6,7 @@ import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoot } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
-import { controlsShown } from '../terminal-text.js';
+import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
 
 
@@ -53,8 +53,10 @@ export function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncodi
 export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
   // Org values were redacted when read; this catches a token shape that reached a kit file another way.
   // The patch is left as it is: its context lines must match the repository byte for byte to apply.
-  // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes.
-  const shown = (file: FixFile) => (file.kind === 'readme' ? controlsShown(file.content, ['\n']) : file.content);
+  // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes
+  // and starts no workflow command; a JSON file keeps them as \u escapes (the same data to a parser).
+  const shown = (file: FixFile) =>
+    file.kind === 'readme' ? workflowCommandsDisarmed(controlsShown(file.content, ['\n']), markdownEscape) : file.path.endsWith('.json') ? jsonControlsEscaped(file.content) : file.content;
   const files = kit.files.map((file) => ({ path: file.path, content: file.kind === 'repo-patch' ? (file.bytes ?? file.content) : redactTokenShapes(shown(file)) }));
   await outputs.stageDir(dir, files, `run ${runId}\n`);
   return {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { filesIn } from '../support/files-in.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { renderSnapshot } from '../../src/sources/write-snapshot.js';
 
 /*
  * Issue 32 item 5: text from the org or a repository never starts a line of an output with a
@@ -93,6 +95,15 @@ describe('no line of any output starts a workflow command', () => {
       expect(commandLines(text), name).toEqual([]);
       expect(text, name).not.toContain('##[');
     }
+  });
+
+  it('a snapshot written by `snapshot` keeps the org\'s C1 controls and ##[ as JSON escapes, and reads back the same', () => {
+    const org = JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8')) as OrgSnapshot;
+    org.organization.name = 'Acme \u009b31m ##[add-mask]x';
+    const text = renderSnapshot(org);
+    expect(text).not.toMatch(/[\u0080-\u009f]/);
+    expect(text).not.toContain('##[');
+    expect((JSON.parse(text) as OrgSnapshot).organization.name).toBe('Acme \u009b31m ##[add-mask]x');
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, readFile, readlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { plantedKind } from './out-entries.js';
 
@@ -18,6 +18,29 @@ import { plantedKind } from './out-entries.js';
  */
 
 export const LOCK = '.teams-migration-audit.lock';
+
+/**
+ * What a lock keeps: `--out` (its lock inside it), or a fix kit folder outside `--out`'s own
+ * names, which is replaced whole and so holds its lock beside it (`.<name>.teams-migration-audit.lock`).
+ */
+export interface LockSite {
+  /** The option that named the folder, for the line: `--out`, `--fix-out`. */
+  flag: string;
+  /** The folder as the user gave it. */
+  target: string;
+  /** The lock's path on disk, and as the line shows it. */
+  path: string;
+  shown: string;
+}
+
+/** The lock of `--out`, inside it. */
+export const outLock = (out: string, root: string): LockSite => ({ flag: '--out', target: out, path: join(root, LOCK), shown: join(out, LOCK) });
+
+/** The lock of a folder replaced whole (a fix kit outside `--out`'s own names), beside it. */
+export function folderLock(flag: string, dir: string): LockSite {
+  const name = `.${basename(resolve(dir))}${LOCK}`;
+  return { flag, target: dir, path: join(dirname(resolve(dir)), name), shown: join(dirname(dir), name) };
+}
 const FORMAT = 'teams-migration-audit-lock/1';
 /** How often a holder refreshes its lock, and after how long without a refresh an unseen holder is gone. */
 const REFRESH_MS = 20_000;
@@ -108,15 +131,16 @@ function parseLock(text: string): LockRecord | undefined {
 type Holder = { record: LockRecord; seen: true } | { record: LockRecord; seen: false; refreshedAgoMs: number };
 
 /** The holder of the lock at `path`, or undefined when nothing holds it (no lock, or one left by a run that is gone). */
-async function holderOf(out: string, path: string, shown: string, now: number): Promise<Holder | undefined> {
+async function holderOf(site: LockSite, now: number): Promise<Holder | undefined> {
+  const { flag, target, path, shown } = site;
   const kind = await plantedKind(path);
   if (kind === 'none') return undefined;
-  if (kind !== 'file') throw new UsageError(`--out ${out}: ${shown} is ${kind}, not a lock this tool wrote; remove it to continue`);
+  if (kind !== 'file') throw new UsageError(`${flag} ${target}: ${shown} is ${kind}, not a lock this tool wrote; remove it to continue`);
   const read = await readLockFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`--out ${out}: ${shown} cannot be read (${error.code ?? error.message}); remove it to continue`);
+    throw new UsageError(`${flag} ${target}: ${shown} cannot be read (${error.code ?? error.message}); remove it to continue`);
   });
   if (read === 'gone') return undefined; // released meanwhile
-  if (read === 'other') throw new UsageError(`--out ${out}: ${shown} is not a lock this tool wrote; remove it to continue`);
+  if (read === 'other') throw new UsageError(`${flag} ${target}: ${shown} is not a lock this tool wrote; remove it to continue`);
   const { text, modifiedMs } = read;
   const record = parseLock(text);
   if (record === undefined || record.pid <= 0) return undefined;
@@ -132,21 +156,21 @@ async function holderOf(out: string, path: string, shown: string, now: number): 
   return refreshedAgoMs > STALE_AFTER_MS ? undefined : { record, seen: false, refreshedAgoMs };
 }
 
-/** The line refusing `out` while `holder` holds its lock. */
-function heldBy(out: string, shown: string, holder: Holder): UsageError {
+/** The line refusing the site's folder while `holder` holds its lock. */
+function heldBy({ flag, target, shown }: LockSite, holder: Holder): UsageError {
   const { pid, host, pidns } = holder.record;
-  if (holder.seen) return new UsageError(`--out ${out}: another run (pid ${pid}) is writing there; wait for it to finish or choose another --out`);
+  if (holder.seen) return new UsageError(`${flag} ${target}: another run (pid ${pid}) is writing there; wait for it to finish or choose another ${flag}`);
   const where = host !== undefined && pidns !== undefined ? ` on ${host}, in another container or PID namespace` : '';
   return new UsageError(
-    `--out ${out}: another run (pid ${pid}${where}) may be writing there: its lock was refreshed ${Math.round(holder.refreshedAgoMs / 1000)} s ago; ` +
+    `${flag} ${target}: another run (pid ${pid}${where}) may be writing there: its lock was refreshed ${Math.round(holder.refreshedAgoMs / 1000)} s ago; ` +
       `wait for it to finish, or if no run is going on there, remove ${shown}`,
   );
 }
 
-/** At the start of a run: one line at once when another run holds `out`, rather than after the whole analysis. */
-export async function refuseWhileLocked(out: string, root: string, now = Date.now()): Promise<void> {
-  const holder = await holderOf(out, join(root, LOCK), join(out, LOCK), now);
-  if (holder !== undefined) throw heldBy(out, join(out, LOCK), holder);
+/** At the start of a run: one line at once when another run holds the site, rather than after the whole analysis. */
+export async function refuseWhileLocked(site: LockSite, now = Date.now()): Promise<void> {
+  const holder = await holderOf(site, now);
+  if (holder !== undefined) throw heldBy(site, holder);
 }
 
 export interface HeldLock {
@@ -167,15 +191,14 @@ const everyFewSeconds: RefreshSchedule = (refresh) => {
  * run that is gone is taken over. The lock is written whole under another name and linked into
  * place, so it is never seen empty; a file system without links gets it created exclusively.
  */
-export async function takeLock(out: string, root: string, schedule: RefreshSchedule = everyFewSeconds): Promise<HeldLock> {
-  const path = join(root, LOCK);
-  const shown = join(out, LOCK);
+export async function takeLock(site: LockSite, schedule: RefreshSchedule = everyFewSeconds): Promise<HeldLock> {
+  const { path } = site;
   const self = await identity();
   const token = randomBytes(8).toString('hex');
   const record = { format: FORMAT, pid: process.pid, started: self.started, boot: self.boot, pidns: self.pidns, host: self.host, token };
   const text = `${JSON.stringify(record)}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await createLock(path, text, out)) {
+    if (await createLock(site, text)) {
       heldHere.add(token);
       const stop = schedule(() => void utimes(path, new Date(), new Date()).catch(() => undefined));
       return {
@@ -187,18 +210,18 @@ export async function takeLock(out: string, root: string, schedule: RefreshSched
         },
       };
     }
-    const holder = await holderOf(out, path, shown, Date.now());
-    if (holder !== undefined) throw heldBy(out, shown, holder);
+    const holder = await holderOf(site, Date.now());
+    if (holder !== undefined) throw heldBy(site, holder);
     // Left by a run that is gone: ours to take. unlink, not rm: a link there is removed, not followed.
     await unlink(path).catch(() => undefined);
   }
-  throw new UsageError(`--out ${out}: another run keeps taking the lock ${LOCK}; choose another --out`);
+  throw new UsageError(`${site.flag} ${site.target}: another run keeps taking the lock ${site.shown}; choose another ${site.flag}`);
 }
 
 /** Create the lock with its text in one step; false when something is there already. */
-async function createLock(path: string, text: string, out: string): Promise<boolean> {
+async function createLock({ path, flag, target, shown }: LockSite, text: string): Promise<boolean> {
   const temporary = `${path}.tma-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const cannot = (error: unknown) => new UsageError(`--out ${out}: cannot take the lock ${LOCK} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  const cannot = (error: unknown) => new UsageError(`${flag} ${target}: cannot take the lock ${shown} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   try {
     await writeFile(temporary, text, { flag: 'wx' });
   } catch (error) {

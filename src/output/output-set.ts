@@ -4,8 +4,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagingName, targetProblem, verifyJournal, type CommitJournal, type JournalMove } from './commit-journal.js';
 import { isOurKit, kindAt, KIT_MARKER } from './out-entries.js';
-import { isRunning, refuseWhileLocked as lockedBy, takeLock, type HeldLock, type RefreshSchedule } from './output-lock.js';
-import { OWN_OUTPUTS, isReportFile } from './own-outputs.js';
+import { folderLock, isRunning, outLock, refuseWhileLocked as lockedBy, takeLock, type HeldLock, type RefreshSchedule } from './output-lock.js';
+import { isReportFile, KIT_DIR, OWN_OUTPUTS } from './own-outputs.js';
 import { fileDigest, folderDigest, type StagedKind } from './staged-digest.js';
 
 export { isOurKit, KIT_MARKER } from './out-entries.js';
@@ -77,7 +77,17 @@ export interface OutputSet {
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** At the start of a run: one line at once when another run holds `out`, rather than after the whole analysis. */
-export const refuseWhileLocked = (out: string): Promise<void> => lockedBy(out, resolve(out));
+export const refuseWhileLocked = (out: string): Promise<void> => lockedBy(outLock(out, resolve(out)));
+
+/**
+ * The same for a fix kit folder outside --out (`--fix-out`): its own lock beside it, and, for a
+ * folder named as a run's default kit (`<dir>/fixes`), the lock of a run whose --out is `<dir>`.
+ */
+export async function refuseWhileKitLocked(flag: string, dir: string): Promise<void> {
+  const parent = dirname(resolve(dir));
+  const asOut = basename(resolve(dir)) === KIT_DIR ? [{ ...outLock(dirname(dir), parent), flag, target: dir }] : [];
+  for (const site of [folderLock(flag, dir), ...asOut]) await lockedBy(site);
+}
 
 /**
  * Refused before anything is read: a fix kit folder that holds files not written by this tool
@@ -205,13 +215,15 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
   const staging = new Map<string, string>();
   const moves: StagedMove[] = [];
   let lock: HeldLock | undefined;
+  /** Locks of kit folders outside --out's own names, taken when each is staged. */
+  const kitLocks: HeldLock[] = [];
   let closed = false;
   // Taken at the first write, not at the start: a run that stops on a usage error never holds --out
   // (refuseWhileLocked said at the start whether another run holds it).
   const ready = async (): Promise<void> => {
     if (lock !== undefined) return;
     await mkdir(root, { recursive: true });
-    lock = await takeLock(out, root, lockRefresh);
+    lock = await takeLock(outLock(out, root), lockRefresh);
     try {
       await recover(root, out);
     } catch (error) {
@@ -256,8 +268,10 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
     },
     async stageDir(target, files, marker) {
       await ready();
+      const inJournal = journaled(target, 'dir');
+      // A kit elsewhere is locked like --out: two runs never replace one folder at once.
+      if (!inJournal) kitLocks.push(await takeLock(folderLock('--fix-out', target), lockRefresh));
       try {
-        const inJournal = journaled(target, 'dir');
         const staged = await stagingFor(target, inJournal);
         await mkdir(staged);
         const all = [...files, { path: KIT_MARKER, content: marker }];
@@ -326,6 +340,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       if (closed) return;
       closed = true;
       for (const dir of staging.values()) await rm(dir, { recursive: true, force: true });
+      for (const held of kitLocks) await held.release();
       await lock?.release();
     },
   };

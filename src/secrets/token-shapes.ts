@@ -61,6 +61,23 @@ export function tokenShapedValues(text: string): { what: string; value: string }
   return found;
 }
 
+/**
+ * Where the values of known token shapes stand in `text`, as [start, end) ranges (a kept prefix
+ * such as a webhook's host left out): a cut that falls inside one takes the whole value, so no
+ * half-cut token is left that its shape no longer matches.
+ */
+export function tokenShapeSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const shape of SHAPES) {
+    shape.pattern.lastIndex = 0;
+    for (const match of text.matchAll(shape.pattern)) {
+      const kept = shape.keep?.(match as RegExpExecArray).length ?? 0;
+      spans.push([match.index + kept, match.index + match[0].length]);
+    }
+  }
+  return spans;
+}
+
 /** A copy of `value` (a report, a kit file's JSON) with every string's token shapes redacted, keys included. Iterative: input nesting is unbounded. */
 export function redactTokenShapesDeep<T>(value: T, tally?: RedactionTally): T {
   const clean = (text: string) => redactTokenShapes(text, tally);

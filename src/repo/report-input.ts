@@ -2,7 +2,7 @@ import type { AnalyzeOptions } from '../analyze.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { settleRepositoryMappings } from './mapping-files.js';
-import { displayRoot, REPOSITORY_ONLY_ORG, scanRepositories, type RepoScan } from './scan.js';
+import { displayRoots, REPOSITORY_ONLY_ORG, scanRepositories, type RepoScan } from './scan.js';
 
 /**
  * A repository-only run's stand-in snapshot with the teams the files name: the catalog the fix kit
@@ -18,7 +18,7 @@ export function withDescribedTeams(snapshot: OrgSnapshot, described: RepoScan['d
  * and `scorecards` present so the report does not claim that they could not be read.
  */
 export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
-  const name = dirs.map((dir) => displayRoot(dir) || '.').join(', ');
+  const name = displayRoots(dirs).map((root) => root || '.').join(', ');
   return { format: SNAPSHOT_FORMAT, organization: { id: REPOSITORY_ONLY_ORG, name }, blueprints: [], entities: {}, scorecards: [] };
 }
 

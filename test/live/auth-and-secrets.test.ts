@@ -22,7 +22,7 @@ describe('credentials', () => {
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir()], { PORT_TOKEN: 'wrong-token-123' }, clock);
       expect(result.code).toBe(2);
       expect(result.stderr.split('\n').filter((l) => l.startsWith('teams-migration-audit:'))).toEqual([
-        'teams-migration-audit: the service rejected PORT_TOKEN (HTTP 401)',
+        `teams-migration-audit: the service rejected PORT_TOKEN (HTTP 401) at ${sandbox.url}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); new ones are made in the app's Credentials menu`,
       ]);
       expect(result.stderr).not.toContain('wrong-token-123');
     });
@@ -33,7 +33,7 @@ describe('credentials', () => {
       const env = { PORT_CLIENT_ID: sandbox.clientId, PORT_CLIENT_SECRET: 'not-the-secret-456' };
       const result = await run(['snapshot', '--out', join(await tempDir(), 'o.json'), '--api-url', sandbox.url, '--quiet'], env, clock);
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe('teams-migration-audit: the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP 401)\n');
+      expect(result.stderr).toBe(`teams-migration-audit: the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP 401) at ${sandbox.url}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); new ones are made in the app's Credentials menu\n`);
     });
   });
 
@@ -43,7 +43,7 @@ describe('credentials', () => {
       await writeFile(config, JSON.stringify({ CLIENT_ID: sandbox.clientId, CLIENT_SECRET: 'not-the-secret-789' }));
       const result = await run(['analyze', '--config', config, '--api-url', sandbox.url, '--out', await tempDir(), '--quiet'], {}, clock);
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`teams-migration-audit: the service rejected CLIENT_ID / CLIENT_SECRET of the config file ${config} (HTTP 401)\n`);
+      expect(result.stderr).toBe(`teams-migration-audit: the service rejected CLIENT_ID / CLIENT_SECRET of the config file ${config} (HTTP 401) at ${sandbox.url}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); new ones are made in the app's Credentials menu\n`);
       expect(result.stderr).not.toContain('PORT_CLIENT');
       expect(result.stderr).not.toContain('not-the-secret-789');
     });

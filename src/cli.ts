@@ -5,7 +5,7 @@ import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
-import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
+import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
@@ -15,9 +15,9 @@ import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import type { SarifMeta } from './report/sarif.js';
-import { snapshotLineOf } from './report/snapshot-lines.js';
+import { orgPlacementOf, type OrgPlacement } from './report/org-placement.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
 import { InputError } from './errors.js';
@@ -243,12 +243,15 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       const report = { ...fixedReport, run };
       const notes = [...gated.notes, ...fixLines];
 
+      // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.
+      let placed: Promise<OrgPlacement | undefined> | undefined;
+      const placement = () => (placed ??= orgPlacementOf(flags.demo ? undefined : flags.snapshot));
       const written = await writeReports(report, {
         out: flags.out,
         formats,
         meta: {
           html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-          sarif: await sarifMeta(flags, formats),
+          sarif: await sarifMeta(formats, placement),
         },
         env: io.env,
         credentials: source?.credentials,
@@ -257,7 +260,11 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
       const code = exitCodeFor(report.gate);
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
-      const failing = (report.gate.failing ?? 0) > 0 ? failingFindingLines(report, { annotate: io.env.GITHUB_ACTIONS === 'true' }) : [];
+      const annotate = io.env.GITHUB_ACTIONS === 'true';
+      const failing =
+        (report.gate.failing ?? 0) > 0
+          ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats) }) })
+          : [];
       if (flags.quiet) {
         const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
@@ -336,10 +343,15 @@ function summaryLine(report: Report, code: number): string {
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
-async function sarifMeta(flags: AnalyzeFlags, formats: readonly Format[]): Promise<SarifMeta> {
-  const orgArtifactUri = flags.snapshot && !flags.demo ? repositoryPath(flags.snapshot) : undefined;
-  if (orgArtifactUri === undefined || !formats.includes('sarif')) return { toolVersion: VERSION, orgArtifactUri };
-  return { toolVersion: VERSION, orgArtifactUri, orgLineOf: snapshotLineOf(await readFile(flags.snapshot!, 'utf8')) };
+async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>): Promise<SarifMeta> {
+  const placed = formats.includes('sarif') ? await placement() : undefined;
+  return placed ? { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf } : { toolVersion: VERSION };
+}
+
+/** The report a notice can point to for the whole list: report.json, else the page, else the summary. */
+function reportPathOf(out: string, formats: readonly Format[]): string {
+  const format = (['json', 'html', 'md', 'junit', 'sarif'] as const).find((candidate) => formats.includes(candidate)) ?? 'json';
+  return join(out, FILE_NAMES[format]);
 }
 
 /**

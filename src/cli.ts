@@ -16,7 +16,7 @@ import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-s
 import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile } from 'node:fs/promises';
-import type { SarifMeta } from './report/sarif.js';
+import type { OrgOrigin, SarifMeta } from './report/sarif.js';
 import { orgPlacementOf, type OrgPlacement } from './report/org-placement.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
@@ -251,7 +251,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
         formats,
         meta: {
           html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-          sarif: await sarifMeta(formats, placement),
+          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined)),
         },
         env: io.env,
         credentials: source?.credentials,
@@ -343,9 +343,17 @@ function summaryLine(report: Report, code: number): string {
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
-async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>): Promise<SarifMeta> {
+async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined): Promise<SarifMeta> {
   const placed = formats.includes('sarif') ? await placement() : undefined;
-  return placed ? { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf } : { toolVersion: VERSION };
+  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf };
+  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }) };
+}
+
+/** Where the org came from, for SARIF's word on why its findings have no file; none for repositories alone. */
+function orgOriginOf(flags: AnalyzeFlags, hasOrg: boolean): OrgOrigin | undefined {
+  if (!hasOrg) return undefined;
+  if (flags.demo) return 'demo';
+  return flags.snapshot === undefined ? 'live' : 'snapshot-elsewhere';
 }
 
 /** The report a notice can point to for the whole list: report.json, else the page, else the summary. */

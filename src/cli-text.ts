@@ -7,7 +7,9 @@ import { splitFileLocation } from './report/view-model.js';
 
 const CREDENTIALS_HELP = `
   PORT_TOKEN                          an API token for the live org (read-only use)
-  PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)`;
+  PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)
+  PORT_REGION                         the org's region, eu or us (as --region; either flag, --region or --api-url, wins)
+  PORT_API_URL                        the API's address (as --api-url; either flag wins)`;
 
 const TERMINAL_HELP = `
   CI, NO_COLOR                        when set, no progress bar is drawn (one line per phase), as with --no-color`;
@@ -15,6 +17,7 @@ const TERMINAL_HELP = `
 /** The variables `analyze` (and so the tool as a whole) reads, for the overview's and analyze's --help. */
 export const ENVIRONMENT_HELP = `
 Environment:${CREDENTIALS_HELP}
+  PORT_APP_URL                        the app's address for the report's links (as --app-url, which wins)
   GITHUB_STEP_SUMMARY                 when set, the Markdown summary is appended to it (whatever --format says)
   GITHUB_ACTIONS                      when "true", the failing findings are written as annotations instead of "failing:" lines
                                       (::error file=…,line=…::, findings in files first), at most 10 (all GitHub shows),

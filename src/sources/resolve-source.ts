@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Option, type Command } from 'commander';
+import { addressesOf, type Addresses } from '../address-options.js';
 import { ApiAuthError, ApiUnreachableError, createApiClient } from '../api/client.js';
 import { credentialSource, resolveConnection, type Connection } from '../api/connection.js';
 import { createFetchTransport, type Transport } from '../api/transport.js';
@@ -91,10 +92,10 @@ const ROLE_HINT =
  * The failures of a live read that the user fixes, each with where to look: the URL (unreachable),
  * the token and its region (401), the token's role (nothing readable). Anything else as it came.
  */
-function withWhereToLook(error: unknown, connection: Connection, flags: SourceFlags): unknown {
+function withWhereToLook(error: unknown, connection: Connection, addresses: Addresses): unknown {
   const origin = connection.baseUrl.origin;
   if (error instanceof ApiUnreachableError) {
-    const check = flags.apiUrl ? 'check --api-url' : 'check --region and the network';
+    const check = addresses.apiUrl !== undefined ? `check ${addresses.names.apiUrl}` : `check ${addresses.names.region} and the network`;
     return new ApiUnreachableError(`cannot read the catalog API at ${origin}: ${error.message} (${check})`, error.status, { cause: error });
   }
   if (error instanceof ApiAccessError) {
@@ -143,7 +144,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
     snapshot = await fetchLiveSnapshot(client, progress.onFetch, redactionNotes);
   } catch (error) {
     progress.abort();
-    throw withWhereToLook(error, connection, flags);
+    throw withWhereToLook(error, connection, addressesOf(flags, io.env));
   }
   const stats = client.stats();
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';

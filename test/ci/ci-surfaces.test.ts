@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { incompleteLines, parserErrorLine } from '../../src/cli-text.js';
 import { ensureWritableDir, ensureWritableFile } from '../../src/output/output-path.js';
+import { cell } from '../../src/report/markdown.js';
 import { parseFormats } from '../../src/report/write-reports.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { demoSnapshotJson } from './helpers.js';
@@ -92,27 +93,37 @@ describe('CI surfaces', () => {
 
   it('summary.md lists the top items with their value under --fail-on none, links the report, and its verdict counts add up', async () => {
     const dir = tmp();
-    const out = 'output/ci-surfaces-summary';
-    const run = await cli(['analyze', '--snapshot', DEMO, '--out', out, '--format', 'html,json,md', '--fail-on', 'none'], {
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_REPOSITORY: 'acme/platform',
-      GITHUB_RUN_ID: '42',
-      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
-    });
+    // A relative --out, as a CI job gives it: run from a scratch folder (the forks pool gives each file its own process).
+    const out = 'audit/summary';
+    const before = process.cwd();
+    process.chdir(dir);
+    let run: Awaited<ReturnType<typeof cli>>;
+    try {
+      run = await cli(['analyze', '--snapshot', join(ROOT, DEMO), '--out', out, '--format', 'html,json,md', '--fail-on', 'none'], {
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_REPOSITORY: 'acme/platform',
+        GITHUB_RUN_ID: '42',
+        GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+      });
+    } finally {
+      process.chdir(before);
+    }
     expect(run.code).toBe(0);
-    const md = readFileSync(join(ROOT, out, 'summary.md'), 'utf8');
-    const report = JSON.parse(readFileSync(join(ROOT, out, 'report.json'), 'utf8')) as { findings: { kind: string; verdict?: string; rewrite?: string }[]; summary: { manual: number } };
+    const md = readFileSync(join(dir, out, 'summary.md'), 'utf8');
+    const report = JSON.parse(readFileSync(join(dir, out, 'report.json'), 'utf8')) as { findings: { kind: string; verdict?: string; rewrite?: string }[]; summary: { manual: number } };
     const rows = md.split('\n').filter((line) => /^\| [0-9]+ \|/.test(line));
     expect(rows.length).toBe(10);
     // A row says when it fails this gate (none does here) and carries a value where one was computed.
     expect(rows.some((row) => row.includes('fails the gate'))).toBe(false);
     const firstWithRewrite = report.findings.find((f) => f.kind === 'manual' && f.verdict === 'breaks' && f.rewrite);
     expect(firstWithRewrite).toBeDefined();
-    expect(rows.some((row) => !row.endsWith('| — |'))).toBe(true);
+    expect(rows.some((row) => row.endsWith(`| ${cell(firstWithRewrite!.rewrite!)} |`))).toBe(true);
     expect(md).toContain(`Full report: ${out}/index.html (in the artifacts of [this run](https://github.com/acme/platform/actions/runs/42)).`);
 
     const count = (label: string) => Number(new RegExp(`^\\| ${label} \\| (\\d+) \\|$`, 'm').exec(md)?.[1]);
-    const byVerdict = ['breaks', 'review', 'unaffected', 'no verdict'].map(count);
+    // Unaffected references are counted as checked and fine, not as manual items: no row of their own.
+    expect(md).not.toMatch(/^\| unaffected \|/m);
+    const byVerdict = ['breaks', 'review', 'no verdict'].map(count);
     expect(byVerdict.every(Number.isInteger)).toBe(true);
     expect(byVerdict.reduce((a, b) => a + b, 0)).toBe(report.summary.manual);
     expect(count('total')).toBe(report.summary.manual);

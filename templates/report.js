@@ -312,7 +312,7 @@
     head.appendChild(h4);
     var badges = el('div', 'badges');
     if (ctx.sectionId === 'repository') badges.appendChild(el('span', 'badge', f.categoryTitle));
-    // Every card says what it is: its verdict, "No verdict" for manual work nobody could judge, or automatic.
+    // Every card says what it is: its verdict, "Needs action" for manual work no verdict applies to, or automatic.
     if (f.verdict !== 'none' || f.kind === 'manual') badges.appendChild(el('span', 'badge verdict verdict-' + f.verdict, f.verdictLabel));
     else badges.appendChild(el('span', 'badge kind-automatic', 'Automatic'));
     if (f.accepted) badges.appendChild(el('span', 'badge accepted', 'Accepted in baseline'));
@@ -405,7 +405,8 @@
     a.rel = 'noopener noreferrer';
     return a;
   }
-  function suggestionRow(f) { return { term: 'Suggestion', content: document.createTextNode(f.suggestion) }; }
+  // Empty when the Change row below says all of it (src/report/suggestion-text.ts).
+  function suggestionRow(f) { return f.suggestion ? { term: 'Suggestion', content: document.createTextNode(f.suggestion) } : null; }
   function noteRow(f) { return f.note ? { term: 'Note', content: document.createTextNode(f.note) } : null; }
   function acceptedRow(f) {
     return f.accepted ? { term: 'Accepted', content: document.createTextNode(f.accepted.reason + ' (by ' + f.accepted.by + ')') } : null;
@@ -413,9 +414,10 @@
 
   // With a computed new value the evidence is shown once, as the "before" of the change, each side
   // marking exactly what differs; Copy only where the value was checked to compile.
+  // A value used beside the evidence (a relation's data move) replaces nothing: neither side is marked.
   function changeRow(f) {
     if (!f.rewrite) return { term: 'Evidence', content: codeBlock(f.evidence) };
-    var marks = diffTokens(f.evidence, f.rewrite);
+    var marks = f.replaces ? diffTokens(f.evidence, f.rewrite) : { before: [{ text: f.evidence, changed: false }], after: [{ text: f.rewrite, changed: false }] };
     var change = el('div', 'change');
     var before = el('div', 'before');
     before.appendChild(el('div', 'change-label', f.beforeLabel));
@@ -465,6 +467,12 @@
     label.appendChild(input);
     var save = el('button', 'accept-save', 'Accept');
     save.type = 'button';
+    // Enter in the reason accepts, as in any one-line form.
+    input.addEventListener('keydown', function (event) {
+      if (event.key !== 'Enter' || event.isComposing) return;
+      event.preventDefault();
+      save.click();
+    });
     save.addEventListener('click', function () {
       var reason = input.value.trim();
       if (!reason) { say('Give a reason to accept an item.'); input.focus(); return; }
@@ -720,12 +728,27 @@
     render();
   }
 
-  form.addEventListener('input', applyFromForm);
-  form.addEventListener('change', applyFromForm);
-  form.addEventListener('submit', function (event) { event.preventDefault(); applyFromForm(); });
+  // Typing in the search waits for a pause: re-filtering 10,000 findings on every keystroke stalls the
+  // page. Every other control, Enter and leaving the field apply at once.
+  var SEARCH_PAUSE_MS = 250;
+  var searchTimer = null;
+  function applyNow() {
+    if (searchTimer !== null) { clearTimeout(searchTimer); searchTimer = null; }
+    applyFromForm();
+  }
+  form.addEventListener('input', function (event) {
+    if (event.target && event.target.id === 'f-q') {
+      if (searchTimer !== null) clearTimeout(searchTimer);
+      searchTimer = setTimeout(applyNow, SEARCH_PAUSE_MS);
+      return;
+    }
+    applyNow();
+  });
+  form.addEventListener('change', applyNow);
+  form.addEventListener('submit', function (event) { event.preventDefault(); applyNow(); });
   form.addEventListener('reset', function () {
     // After the browser has reset the controls.
-    setTimeout(applyFromForm, 0);
+    setTimeout(applyNow, 0);
   });
   // Cards and chart bars link to filters (#kind=manual); following one applies it.
   window.addEventListener('hashchange', function () {

@@ -93,7 +93,8 @@ describe.skipIf(!hasChromium)('HTML report as admins work with it', () => {
       keys.map((k) => ({ tone: k.className.replace('key tone-', ''), colour: getComputedStyle(k.querySelector('.swatch') as Element).backgroundColor })),
     );
     // A key per verdict the manual work has (unaffected references are `verified`, not findings), then automatic.
-    const present = (['breaks', 'review', 'none', 'unaffected'] as const).filter((v) => demo.report.findings.some((f) => f.kind === 'manual' && (f.verdict ?? 'none') === v));
+    // In the order of the work: breaking, needing action, to review.
+    const present = (['breaks', 'none', 'review', 'unaffected'] as const).filter((v) => demo.report.findings.some((f) => f.kind === 'manual' && (f.verdict ?? 'none') === v));
     expect(legend.map((k) => k.tone)).toEqual([...present, 'automatic']);
     expect(present.length).toBeGreaterThanOrEqual(3);
     // One meaning per colour: no two keys share one, and every bar segment is drawn in its key's colour.

@@ -203,11 +203,16 @@
       total += sectionTotal;
       var fragment = document.createDocumentFragment();
       var groupLimit = printing ? Infinity : sectionShown[section.id] || GROUP_PAGE;
-      visibleGroups.slice(0, groupLimit).forEach(function (entry) {
+      // Print is the work: what breaks, needs action or needs review; the rest stays out of it
+      // (the print counts say how much), and building its cards would only slow the printing.
+      var shown = !printing ? visibleGroups : visibleGroups
+        .map(function (entry) { return { group: entry.group, items: entry.items.filter(function (i) { return printable(findings[i]); }) }; })
+        .filter(function (entry) { return entry.items.length > 0; });
+      shown.slice(0, groupLimit).forEach(function (entry) {
         fragment.appendChild(renderGroup(section, entry.group, entry.items));
       });
-      if (visibleGroups.length > groupLimit) {
-        var more = el('button', 'more', 'Show more (' + (visibleGroups.length - groupLimit) + ' more groups)');
+      if (shown.length > groupLimit) {
+        var more = el('button', 'more', 'Show more (' + (shown.length - groupLimit) + ' more groups)');
         more.type = 'button';
         more.addEventListener('click', function () {
           sectionShown[section.id] = groupLimit + GROUP_PAGE;
@@ -237,6 +242,11 @@
       total === findings.length ? findings.length + ' findings' : total + ' of ' + findings.length + ' findings match';
   }
 
+  // The manual work, in the org and in the repositories' files, less what is judged unaffected.
+  function printable(f) {
+    return f.kind === 'manual' && f.verdict !== 'unaffected';
+  }
+
   function renderGroup(section, group, items) {
     var wrap = el('section', 'group');
     var headingId = 'g-' + section.id + '-' + groupIndex(section, group);
@@ -256,7 +266,7 @@
       wrap.appendChild(fix);
     }
     var limit = printing ? Infinity : groupShown[group.key] || PAGE;
-    items.slice(0, limit).forEach(function (i) { wrap.appendChild(card(findings[i], section.id)); });
+    items.slice(0, limit).forEach(function (i) { wrap.appendChild(printing ? printCard(findings[i]) : card(findings[i], section.id)); });
     if (items.length > limit) {
       var more = el('button', 'more', 'Show ' + Math.min(PAGE, items.length - limit) + ' more of ' + (items.length - limit) + ' remaining');
       more.type = 'button';
@@ -274,6 +284,31 @@
     var key = section.id + '\u0000' + group.key;
     if (!(key in groupIndexes)) groupIndexes[key] = Object.keys(groupIndexes).length;
     return groupIndexes[key];
+  }
+
+  // Print lists the work, thousands of items: each as what and where, then what to do and the value
+  // to write, built plain (no controls, no word diff), so a large report prints in seconds.
+  function printCard(f) {
+    var done = isReviewed(f);
+    var article = el('article', 'finding print-card kind-' + f.kind + ' verdict-' + f.verdict + (done ? ' reviewed' : ''));
+    article.id = 'f-' + f.id;
+    article.dataset.id = f.id;
+    var head = el('p', 'print-head');
+    if (done) head.appendChild(el('span', 'print-done', '✓ '));
+    head.appendChild(el('span', 'type', f.type));
+    head.appendChild(document.createTextNode(' '));
+    head.appendChild(el('code', 'identifier', f.identifier));
+    head.appendChild(document.createTextNode(' '));
+    head.appendChild(el('code', 'location', f.location));
+    head.appendChild(el('span', 'fid', ' id ' + f.id));
+    if (f.accepted || acceptedHere[f.id]) head.appendChild(el('span', 'print-accepted', ' (accepted)'));
+    article.appendChild(head);
+    if (f.suggestion) article.appendChild(el('p', 'print-line', f.suggestion));
+    var value = el('p', 'print-value');
+    value.appendChild(el('span', 'print-label', (f.rewrite ? f.afterLabel : 'Now') + ': '));
+    value.appendChild(el('code', '', f.rewrite || f.evidence));
+    article.appendChild(value);
+    return article;
   }
 
   // A card is built from small parts, in this order; a new per-finding feature is one function
@@ -585,9 +620,11 @@
     return wrap;
   }
 
+  // Each row is classed by its term (row-why, row-change…), so print keeps only what the work needs.
   function addRow(dl, term, content) {
-    dl.appendChild(el('dt', '', term));
-    var dd = el('dd');
+    var row = 'row-' + term.toLowerCase();
+    dl.appendChild(el('dt', row, term));
+    var dd = el('dd', row);
     dd.appendChild(content);
     dl.appendChild(dd);
   }
@@ -795,20 +832,11 @@
     filtersToggle.setAttribute('aria-expanded', String(open));
   });
 
-  // Print every matching finding, unfolded, not just the first page of each group.
-  var foldedBeforePrint = [];
+  // Print the work: every matching item that breaks, needs action or needs review, unpaged; the
+  // folded parts stay folded and out of print (the stylesheet), and the counts close the print.
   function setPrinting(value) {
     if (printing === value) return;
     printing = value;
-    // Folded parts open for print and fold again after.
-    if (value) {
-      // Every folded part prints open: the automatic changes, the verified references, notes, tables.
-      foldedBeforePrint = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
-      foldedBeforePrint.forEach(function (d) { d.open = true; });
-    } else {
-      foldedBeforePrint.forEach(function (d) { d.open = false; });
-      foldedBeforePrint = [];
-    }
     render();
   }
   window.addEventListener('beforeprint', function () { setPrinting(true); });

@@ -180,6 +180,8 @@ export interface ReportView {
   access: AccessView & { hasDetails: boolean };
   /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
   after: AfterMigrationView;
+  /** What a print holds and leaves out, said after the printed work. */
+  print: { sentence: string };
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -278,7 +280,21 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     client,
     access: { ...access, hasDetails: access.details.length > 0 },
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
+    print: { sentence: printSentence(report) },
   };
+}
+
+/** A print holds the work only: it says how much that is, and what it leaves to the page. */
+function printSentence(report: Report): string {
+  const manual = report.findings.filter((f) => f.kind === 'manual');
+  const count = (verdict: Verdict | 'none') => manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
+  const work = (['breaks', 'none', 'review'] as const).filter((verdict) => count(verdict) > 0).map((verdict) => `${count(verdict)} ${COUNT_WORDS[verdict]}`);
+  const printed = `Printed: ${plural(manual.length - count('unaffected'), 'manual item', 'manual items')}${work.length > 0 ? ` (${work.join(', ')})` : ''}.`;
+  const left = [
+    report.summary.automatic > 0 ? plural(report.summary.automatic, 'change the migration makes by itself', 'changes the migration makes by itself') : '',
+    (report.verified?.length ?? 0) > 0 ? plural(report.verified!.length, 'reference checked and fine', 'references checked and fine') : '',
+  ].filter(Boolean);
+  return left.length > 0 ? `${printed} Not printed: ${left.join(' and ')}; the page (index.html) lists them.` : printed;
 }
 
 /**

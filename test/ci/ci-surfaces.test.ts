@@ -15,19 +15,17 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEMO = 'fixtures/demo-org.json';
 const tmp = () => mkdtempSync(join(tmpdir(), 'tma-surface-'));
 
-/** The CLI in-process (the same code main.js runs), timed. */
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const started = Date.now();
-  const run = await runCliCaptured(args, env);
-  return { ...run, ms: Date.now() - started };
-}
+/** The CLI in-process (the same code main.js runs). */
+const cli = (args: string[], env: Record<string, string> = {}) => runCliCaptured(args, env);
+/** A snapshot that is not there: a check that runs before the org is read answers first, whatever the machine's speed. */
+const UNREAD = '/nonexistent/org-snapshot.json';
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
 describe('output paths fail fast (one line, exit 2)', () => {
-  it('--out under /proc fails in under 2 s instead of hanging', async () => {
-    const run = await cli(['analyze', '--snapshot', DEMO, '--out', '/proc/nope/out', '--fail-on', 'none']);
+  // A recursive mkdir under /proc spun for ever: a hang fails on the test's timeout.
+  it('--out under /proc fails with one line instead of hanging, before the org is read', async () => {
+    const run = await cli(['analyze', '--snapshot', UNREAD, '--out', '/proc/nope/out', '--fail-on', 'none']);
     expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(2_000);
     expect(lines(run.stderr)).toEqual(['teams-migration-audit: --out /proc/nope/out: cannot create /proc/nope (ENOENT)']);
   });
 
@@ -44,16 +42,14 @@ describe('output paths fail fast (one line, exit 2)', () => {
   });
 
   it('--fix-out is checked the same way, before the org is read', async () => {
-    const run = await cli(['analyze', '--snapshot', DEMO, '--out', tmp(), '--fix-out', '/proc/nope/fixes']);
+    const run = await cli(['analyze', '--snapshot', UNREAD, '--out', tmp(), '--fix-out', '/proc/nope/fixes']);
     expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(2_000);
     expect(lines(run.stderr)).toEqual(['teams-migration-audit: --fix-out /proc/nope/fixes: cannot create /proc/nope (ENOENT)']);
   });
 
   it('snapshot --out is checked before the org is read', async () => {
-    const run = await cli(['snapshot', DEMO, '--out', '/proc/nope/org.json']);
+    const run = await cli(['snapshot', UNREAD, '--out', '/proc/nope/org.json']);
     expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(2_000);
     expect(lines(run.stderr)).toEqual(['teams-migration-audit: --out /proc/nope/org.json: cannot create /proc/nope (ENOENT)']);
   });
 

@@ -13,7 +13,7 @@ import { addressesOf } from './address-options.js';
 import { plural } from './plural.js';
 import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, savedReportMeta, STDOUT, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
-import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
+import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile } from 'node:fs/promises';
@@ -216,7 +216,11 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
   // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
-  if (!toStdout) await refuseWhileLocked(flags.out);
+  if (!toStdout) {
+    await refuseWhileLocked(flags.out);
+    // And a journal there that this tool would not finish (one a repository planted) is refused now, touching nothing.
+    await refusePlantedJournal(flags.out);
+  }
   const outputs = await openOutputSet(flags.out);
   try {
     // --snapshot, else the live org when credentials are set, else repositories only.

@@ -43,10 +43,18 @@ interface StagedMove extends Move {
  * set unclosed, or closes it, which only releases the lock).
  */
 export interface OutputSetFaults {
+  /** Once the lock is taken, before what a killed run left is finished or cleared. */
+  afterLock?(): void | Promise<void>;
+  /** After each file or folder is staged whole (`target` is where it goes on commit). */
+  afterStage?(target: string): void | Promise<void>;
   /** After the journal is written in --out, before the first rename. */
   afterJournal?(): void | Promise<void>;
   /** After each rename into place (`target` is the absolute path put in place). */
   afterMove?(target: string): void | Promise<void>;
+  /** After the report files not written again are removed, before the journal is. */
+  afterRemovals?(): void | Promise<void>;
+  /** When the commit is done (journal and staging gone), before the set is closed. */
+  afterCommit?(): void | Promise<void>;
 }
 
 export interface OutputSetOptions {
@@ -164,6 +172,7 @@ async function finishJournal(root: string, journal: CommitJournal, pending: read
     await faults.afterMove?.(join(root, move.name));
   }
   for (const name of journal.removals) if ((await kindAt(join(root, name))) !== 'dir') await rm(join(root, name), { force: true });
+  await faults.afterRemovals?.();
   await unlink(join(root, JOURNAL)).catch(() => undefined);
   for (const dir of [...trash, staging]) await rm(dir, { recursive: true, force: true });
 }
@@ -255,6 +264,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
     if (lock !== undefined) return;
     await mkdir(root, { recursive: true });
     lock = await takeLock(root);
+    await faults.afterLock?.();
     try {
       await recover(root, out);
     } catch (error) {
@@ -296,6 +306,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       } catch (error) {
         failed(error);
       }
+      await faults.afterStage?.(resolve(target));
     },
     async stageDir(target, files, marker) {
       await ready();
@@ -313,6 +324,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       } catch (error) {
         failed(error);
       }
+      await faults.afterStage?.(resolve(target));
     },
     async commit(stale = []) {
       await ready();
@@ -360,10 +372,11 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       }
       try {
         if (needsJournal) await finishJournal(root, journal, journal.moves, faults);
-        return [...done, ...inJournal.map((move) => move.to)];
       } catch (error) {
         throw new InputError(`cannot put the outputs in place (${writeFailure(error)}); the next run on --out ${out} finishes it`, { cause: error });
       }
+      await faults.afterCommit?.();
+      return [...done, ...inJournal.map((move) => move.to)];
     },
     async close() {
       if (closed) return;

@@ -90,7 +90,7 @@ describe('isolation: the org\'s expressions cannot hang or crash the audit', () 
     vi.spyOn(process.stderr, 'write').mockImplementation(capture);
     vi.spyOn(process.stdout, 'write').mockImplementation(capture);
     // A generous limit, so the abort (a few hundred ms of recursion) is seen as the crash it is.
-    const engine = await loadJqEngine({ timeoutMs: 20_000 });
+    const engine = await loadJqEngine({ timeoutMs: 60_000 });
     try {
       expect(engine.evaluate({ team: ['Payments'] }, ABORT)).toEqual({ ok: false, error: expect.stringMatching(/^Aborted\(\)/), failure: 'crash' });
       expect(engine.evaluate({ team: ['Payments'] }, '.team[0]')).toEqual({ ok: true, values: ['Payments'] });

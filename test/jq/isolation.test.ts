@@ -39,8 +39,8 @@ afterAll(async () => {
  * The org analysed with a fresh engine, and how many requests jq was sent. The production time
  * limit: a shorter one would also cut the ordinary neighbours on a busy machine.
  */
-async function run(bad: string): Promise<{ report: Report; timeouts: number }> {
-  const engine = await loadJqEngine();
+async function run(bad: string, timeoutMs?: number): Promise<{ report: Report; timeouts: number }> {
+  const engine = await loadJqEngine(timeoutMs === undefined ? {} : { timeoutMs });
   engines.push(engine);
   // Counts the calls that sent a request and met the time limit; a remembered failure sends none.
   let timeouts = 0;
@@ -88,7 +88,8 @@ describe('a calculation that jq cannot finish is one review finding, not a hang 
   });
 
   it('a wasm abort becomes review with a note, and every other calculation keeps its finding', async () => {
-    const { report } = await run(ABORT);
+    // A limit far past the recursion's own end (a few hundred ms, several seconds on a busy core), so the abort is seen as the crash it is.
+    const { report } = await run(ABORT, 60_000);
     expect(at(report, 'b_bad')).toMatchObject({
       verdict: 'review',
       note: expect.stringMatching(/^jq crashed \(Aborted\(\).*check it by hand$/),

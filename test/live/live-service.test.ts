@@ -136,6 +136,20 @@ describe('the service\'s rate limits and partial answers', () => {
     });
   });
 
+  it('a service whose clock is 10 minutes ahead: its epoch resets are read against its Date header, the run completes (issue 32)', async () => {
+    // The sandbox's clock, and so its Date header and its epoch resets, 10 minutes ahead of the run's.
+    const ahead = createFakeClock();
+    const serviceClock = () => ahead.now() + 10 * 60_000;
+    await withSandbox({ now: serviceClock, rateLimit: { limit: 10, windowSeconds: 5, resetAsEpoch: true, rolling: true } }, async (sandbox) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--format', 'json', '--fail-on', 'none', '--concurrency', '4'], { PORT_TOKEN: sandbox.token }, ahead);
+      expect(result.code, result.stderr).toBe(0);
+      expect(ahead.sleeps.length).toBeGreaterThan(0);
+      expect(ahead.sleeps.every((ms) => ms > 0 && ms <= 6_000)).toBe(true);
+      expect((await readReport(out)).incomplete).toEqual([]);
+    });
+  });
+
   it('Retry-After alone: each 429 waits what it says, not the 60 s fallback, and the report is complete', async () => {
     await withSandbox({ rateLimit: { limit: 6, windowSeconds: 4, sendReset: false, sendRemaining: false, retryAfter: true } }, async (sandbox, clock) => {
       const dir = await tempDir();

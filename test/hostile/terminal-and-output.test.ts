@@ -66,7 +66,7 @@ describe('stderr of a run over hostile names', () => {
   });
 
   it('escapes the path in a one-line error', async () => {
-    const run = await runWithin(['analyze', '--snapshot', 'nope\n::error::forged\u001b[2J.json']);
+    const run = await runWithin(['analyze', '--snapshot', 'nope\n::error::forged\u001b[2J.json', '--out', join(scratchDir('terminal-typo'), 'out')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('teams-migration-audit: nope\\n::error::forged\\x1b[2J.json: cannot read the snapshot: no such file\n');
   });

@@ -50,7 +50,7 @@ describe('credentials', () => {
   });
 
   it('half a client credential pair is a usage error', async () => {
-    const result = await run(['analyze'], { PORT_CLIENT_ID: 'x' }, createFakeClock());
+    const result = await run(['analyze', '--out', await tempDir()], { PORT_CLIENT_ID: 'x' }, createFakeClock());
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('set both PORT_CLIENT_ID and PORT_CLIENT_SECRET');
   });
@@ -58,15 +58,15 @@ describe('credentials', () => {
   it('a config.json that is not JSON is named in one line that does not quote its content', async () => {
     const config = join(await tempDir(), 'config.json');
     await writeFile(config, '{"CLIENT_ID": "id", "CLIENT_SECRET": "hunter2-secret" oops}');
-    const result = await run(['analyze', '--config', config], {}, createFakeClock());
+    const result = await run(['analyze', '--config', config, '--out', await tempDir()], {}, createFakeClock());
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`teams-migration-audit: ${config}: the config file is not valid JSON\n`);
   });
 
   it('a bad --region or --concurrency is a usage error', async () => {
     const clock = createFakeClock();
-    expect((await run(['analyze', '--region', 'mars'], { PORT_TOKEN: 't' }, clock)).code).toBe(2);
-    const concurrency = await run(['analyze', '--concurrency', '0'], { PORT_TOKEN: 't' }, clock);
+    expect((await run(['analyze', '--region', 'mars', '--out', await tempDir()], { PORT_TOKEN: 't' }, clock)).code).toBe(2);
+    const concurrency = await run(['analyze', '--concurrency', '0', '--out', await tempDir()], { PORT_TOKEN: 't' }, clock);
     expect(concurrency.code).toBe(2);
     expect(concurrency.stderr).toContain('--concurrency must be a whole number from 1 to 32');
   });

@@ -46,10 +46,19 @@ const REPO_NOTE = 'kept in a repository file: the service cannot see this mappin
 export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoContext, syntax: 'yaml' | 'json' = 'yaml'): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
   const resources = [];
+  const findings: FindingDraft[] = [];
   for (const document of documents) {
-    if (document.kind !== 'object' || findEntry(document, 'resources')?.value.kind !== 'list') continue;
+    if (document.kind !== 'object') continue;
+    // The GitHub app's `defaultTeam`: the team, by name, of every port.yml entity that names none.
+    const defaultTeam = findEntry(document, 'defaultTeam');
+    if (defaultTeam?.value.kind === 'string') {
+      if (ctx.gathering) addTeamValues(ctx.gathering, [defaultTeam.value.value], defaultTeam.span);
+      const found = entityTeamFinding(defaultTeam, ctx, 'mapping config', '`defaultTeam`');
+      if (found) findings.push(found);
+    }
+    if (findEntry(document, 'resources')?.value.kind !== 'list') continue;
     const value = treeToJson(document, { node: document }, { camelCase: false, problems });
     if (value?.kind === 'object') resources.push(iacResource('integration', value, 'mapping config'));
   }
-  return { findings: byLine(judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE })), problems };
+  return { findings: byLine([...findings, ...judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE })]), problems };
 }

@@ -69,6 +69,18 @@ describe("the Kubernetes exporter's mapping kept in Helm values", () => {
   });
 });
 
+describe("the GitHub app's defaultTeam (port-app-config.yml)", () => {
+  // The GitHub app gives every port.yml entity without a team this one, by name: an entity's team value.
+  const config = (team: string) => lines('specPath:', '  - "**/port.yml"', 'defaultBlueprint: service', `defaultTeam: "${team}"`);
+
+  test('a title breaks at its line and says the org has not migrated; an identifier-form value is nothing', async () => {
+    const titled = await scan({ '.github/port-app-config.yml': config('Backend Team') });
+    expect(titled.at).toEqual(['.github/port-app-config.yml:4 external-ownership breaks']);
+    expect((titled.report.notes ?? []).find((n) => n.startsWith('migration state'))).toMatch(/team value "Backend Team" is a title/);
+    expect((await scan({ '.github/port-app-config.yml': config('backend') })).at).toEqual([]);
+  });
+});
+
 describe('files that only look like ours are said, not counted against the scan', () => {
   test('a project template is skipped with a note; a YAML file that names a mapping but is no YAML is a note, not a gap', async () => {
     const mapping = lines('resources:', '  - kind: repository', '    port:', '      entity:', '        mappings:', "          identifier: '{{ cookiecutter.slug }}'", '          team: \'"Platform Engineering"\'');

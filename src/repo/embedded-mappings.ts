@@ -46,15 +46,23 @@ export function mappingConfigs(documents: readonly TreeNode[], problems: Problem
 }
 
 /**
- * The text of a YAML string as a source of its own whose lines are the file's: a block (`key: |`)
- * starts on the line after its key and its lines follow one for one (only their indentation is
- * gone); a quoted string starts on its key's line. What is found in it points at the file's lines.
+ * The text of a YAML string as a source of its own whose lines are the file's. The value's first
+ * written line is looked for in the file from its node's line on (a list item, `- |`, shares its
+ * parent's line in the tree); failing that, a block (`key: |`) starts on the line after its key and
+ * a quoted string on its key's line. Its lines follow one for one (only their indentation is gone),
+ * so what is found in it points at the file's lines.
  */
 export function blockSource(node: StringNode): SourceText {
   const keyLine = spanLine(node.span);
   const decoded = sourceText(node.span.source.path, node.value);
-  // A `|` or `>` block starts on the line after its key; a quoted or plain string on the key's own line.
   const text = node.span.source.text;
+  const lines = node.value.split('\n');
+  const index = lines.findIndex((line) => line.trim() !== '');
+  const at = index < 0 ? -1 : text.indexOf(lines[index]!.trim(), node.span.start);
+  if (at >= 0) {
+    const first = node.span.source.lineOf(at) - index - 1;
+    return { ...decoded, lineOf: (offset) => first + decoded.lineOf(offset) };
+  }
   const lineEnd = text.indexOf('\n', node.span.start);
   const block = /:\s*[|>][-+0-9]*\s*(?:#.*)?$/.test(text.slice(node.span.start, lineEnd < 0 ? text.length : lineEnd));
   const first = block ? keyLine : keyLine - 1;

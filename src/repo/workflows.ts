@@ -35,7 +35,17 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
   const findings: FindingDraft[] = [];
   const problems: FileAnalysis['problems'] = [];
   for (const document of documents) {
-    for (const job of stepLists(document)) {
+    const jobs = stepLists(document);
+    // Not a GitHub workflow or action (GitLab CI, Azure Pipelines, …): its scripts are strings anywhere.
+    if (jobs.length === 0) {
+      for (const script of apiScripts(document)) {
+        const found = runScriptFindings(script, ctx);
+        appendAll(findings, found.findings);
+        appendAll(problems, found.problems);
+      }
+      continue;
+    }
+    for (const job of jobs) {
       const steps = job.value.kind === 'object' ? findEntry(job.value, 'steps')?.value : undefined;
       if (steps?.kind !== 'list') continue;
       for (const step of steps.items) {
@@ -93,6 +103,17 @@ function runScriptFindings(node: StringNode, ctx: RepoContext): FileAnalysis {
     findings: analysis.findings.map(({ rewrite: _, rewriteProof: __, ...finding }) => finding),
     problems: analysis.problems,
   };
+}
+
+/** The strings of a YAML tree that are scripts calling the service's API. */
+function* apiScripts(node: TreeNode): Generator<StringNode> {
+  if (node.kind === 'string') {
+    if (callsServiceApi(node.value)) yield node;
+  } else if (node.kind === 'object') {
+    for (const entry of node.entries) yield* apiScripts(entry.value);
+  } else if (node.kind === 'list') {
+    for (const item of node.items) yield* apiScripts(item);
+  }
 }
 
 /** What holds steps: a workflow's jobs, or a composite action's `runs` (`action.yml`). */

@@ -151,6 +151,22 @@ describe("workflow steps of the service's GitHub action", () => {
     expect(report.findings.filter((f) => f.rewrite !== undefined)).toEqual([]);
   });
 
+  test("another CI's script that sends an entity to the API (GitLab's script: list) is read at the file's own lines", async () => {
+    const ci = lines(
+      'stages: [deploy]', //                                                                       1
+      'register:', //                                                                              2
+      '  stage: deploy', //                                                                        3
+      '  script:', //                                                                              4
+      '    - echo "registering"', //                                                               5
+      '    - |', //                                                                                6
+      '      curl -s -X POST "https://api.getport.io/v1/blueprints/service/entities?upsert=true" \\', // 7
+      '        -H "Authorization: Bearer $PORT_TOKEN" \\', //                                    8
+      `        -d '{"identifier": "checkout", "team": ["Checkout Squad"]}'`, //                      9
+    );
+    const { at } = await scan({ '.gitlab-ci.yml': ci });
+    expect(at).toEqual(['.gitlab-ci.yml:9 external-ownership breaks']);
+  });
+
   test('a workflow called port.yml is a workflow; a composite action is read for the same steps', async () => {
     const upsert = step('UPSERT', ['identifier: svc', 'blueprint: service', `team: '["Platform Engineering"]'`]);
     const composite = lines('name: register', 'runs:', '  using: composite', '  steps:', ...upsert.map((line) => line.slice(4)));

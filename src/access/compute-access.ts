@@ -7,7 +7,8 @@ import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
 import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
-import { accessUsers, teamIdentifier, type AccessUser } from './users.js';
+import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js';
+import { compactUser, USER_MODEL_JQ } from '../judge/user-model.js';
 
 /** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
 export type TeamForm = 'titles' | 'identifiers';
@@ -46,7 +47,11 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   const raw = catalog.snapshot.users;
   // No list, or an empty one (a recording of an org whose users could not be named): nothing to say.
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const users = accessUsers(raw, catalog.teams);
+  // Issue 29: once the org has migrated, the world of titles is gone: replaying the title →
+  // identifier flips on it would invent gains and losses. What changed since an earlier report is
+  // `progress.stillLockedOut` (--since); here nothing changes.
+  if (orgHasMigrated(catalog)) return [];
+  const users = catalog.people;
   // Only a place that reads team values can change with them: the rest costs no jq run.
   const byResource = new Map<string, Finding[]>();
   for (const finding of findings) {
@@ -77,6 +82,9 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   return changes.sort(compareChanges);
 }
 
+/** The org's team values are identifiers already: the flag, the recorded state or its shapes say so. */
+export const orgHasMigrated = (catalog: Pick<Catalog, 'migrated' | 'migrationRan'>): boolean => catalog.migrated || catalog.migrationRan;
+
 /**
  * After the migration (`--since`): of the people an earlier report said would lose a
  * permission, those who still do not hold it in the org as it is now (team values are
@@ -85,7 +93,7 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
 export function stillLockedOut(previous: readonly AccessChange[], catalog: Catalog): AccessChange[] {
   const raw = catalog.snapshot.users;
   if (!Array.isArray(raw)) return [];
-  const users = accessUsers(raw, catalog.teams);
+  const users = catalog.people;
   const indexOf = new Map(users.map((user, index) => [user.email, index]));
   const sites = new Map(permissionSites(catalog).map((site) => [siteKey(site), site]));
   // A resource or permission that is gone locks nobody out.
@@ -187,16 +195,15 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
   const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
   const roles = new Set(rule.roles);
   const emails = new Set(rule.users);
-  const holds = (user: AccessUser) => emails.has(user.email) || user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.titles : user.identifiers).some((team) => teams.has(team));
+  const holds = (user: AccessUser) => emails.has(user.email) || user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.names : user.identifiers).some((team) => teams.has(team));
   return Uint8Array.from(users, (user) => (holds(user) ? 1 : 0));
 }
 
 /**
- * The user as a condition or an input's jqQuery sees them, sent compactly as `[teams, email,
- * roles]` and unfolded by `USER_CONTEXT` inside jq: `.user.team` and `.user.teams` hold the same
- * team values (the first is the builder's name, the second the users API's), and the run's
- * `trigger.by.user` is the same person. Email and roles are sent only where an expression reads
- * them; otherwise users with the same teams are one context.
+ * The user as a condition or an input's jqQuery sees them, sent compactly as `[team values, email,
+ * roles, names]` and unfolded by `USER_CONTEXT` inside jq into the one user model of each world.
+ * Email and roles are sent only where an expression reads them; otherwise users with the same
+ * teams are one context.
  */
 /**
  * Each user's context per form, kept once however many users share it: `contexts` is what jq
@@ -221,15 +228,11 @@ function distinctUserContexts(users: readonly AccessUser[], forms: readonly Team
 }
 
 function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
-  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null, user.titles];
+  return compactUser(form === 'titles' ? user.names : user.identifiers, user.names, reads.email ? user.email : null, reads.roles ? user.roles : null);
 }
 
-/**
- * As action jq sees the user (public-api-facts.md): `teams` are `{name}` objects whose names are
- * the titles before and after the migration; `team` and `teamsIdentifiers` hold team values.
- */
-const USER_CONTEXT =
-  '({team: .[0], teamsIdentifiers: .[0], teams: (.[3] | map({name: .}))} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
+/** The one user model of each world (src/judge/user-model.ts), unfolded inside jq from `userContext`. */
+const USER_CONTEXT = USER_MODEL_JQ;
 
 /** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
 function unknownDataRead(expression: string): string | undefined {

@@ -6,6 +6,7 @@ import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
 import type { JqEngine } from '../jq/engine.js';
+import { buildPeople } from './people.js';
 
 export interface CatalogOptions {
   teamsMap?: TeamsMap;
@@ -79,6 +80,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     inheritance,
     teamMirrors,
     teams,
+    people: buildPeople(snapshot.users, entities.get(USER_BLUEPRINT) ?? [], teams),
     entities,
     actions: byIdentifier(snapshot.actions ?? []),
     pages: byIdentifier(snapshot.pages ?? []),

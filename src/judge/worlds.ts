@@ -8,8 +8,9 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { JsonValue } from '../model/json.js';
 import type { SampleKind } from '../jq/sample-context.js';
+import { userInWorld, type World } from './user-model.js';
 
-export type World = 'before' | 'after';
+export type { World };
 
 export interface JudgeTeam {
   title: string;
@@ -169,10 +170,8 @@ const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team)
 
 /**
  * What the service evaluates the expression on, in one world. Team values are titles before and
- * identifiers after; a user's `teams` are `{name}` objects whose names stay titles in both worlds
- * (the service's own example `[.user.teams[].name]` reads titles before and after), while
- * `team` and `teamsIdentifiers` hold team values. `removedRelations` hold the entity's teams
- * before the migration and are gone after it.
+ * identifiers after; the user is the one user model of each world (user-model.ts).
+ * `removedRelations` hold the entity's teams before the migration and are gone after it.
  */
 export function contextFor(
   kind: SampleKind,
@@ -196,11 +195,7 @@ export function contextFor(
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };
-  const user = (): JsonValue => {
-    const teams = next();
-    const team = valuesIn(teams, world);
-    return { email: 'someone@example.com', team, teams: teams.map((t) => ({ name: t.title })), teamsIdentifiers: team };
-  };
+  const user = (): JsonValue => userInWorld(next(), world);
   switch (kind) {
     case 'entity':
       return entity('sample-entity');
@@ -210,7 +205,8 @@ export function contextFor(
       const results: Record<string, JsonValue> = {};
       const runner = user();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
-      return { user: runner, results };
+      // The policy sees the user twice (dynamic permissions docs): as `user` and as the run's `trigger.user`.
+      return { user: runner, results, trigger: { user: runner } };
     }
     case 'action-run': {
       const before = entity('sample-entity');

@@ -1,13 +1,15 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
-import { classifyExpression, classifyPair, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
+import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
+import { unfilledReads } from '../judge/unfilled.js';
 import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
-import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
+import { contextFor, slugOf, teamsFor, type JudgeTeam } from '../judge/worlds.js';
 import type { Verdict } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
 import { probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
-import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
-import { policyQueryIds, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
+import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from './references.js';
+import type { TeamInput } from '../judge/team-typed.js';
+import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -27,7 +29,14 @@ export interface ImpactContext {
    * `.properties.<name>` reads team values, and the samples hold teams there.
    */
   teamProperties?: ReadonlySet<string>;
+  /**
+   * The action's team-typed inputs (src/judge/team-typed.ts): reading `.form.<name>` in a form's
+   * jq reads team values, and the contexts hold teams there.
+   */
+  teamInputs?: ReadonlyMap<string, TeamInput>;
 }
+
+const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
 
 const NO_PROPERTIES: ReadonlySet<string> = new Set();
 
@@ -88,6 +97,8 @@ export interface ExpressionImpact {
   evaluation?: string;
   /** What running it before and after the migration showed (absent when it was not run). */
   class?: ReferenceClass;
+  /** What to do, where the decision table's row says it (written for identifiers: apply with the migration). */
+  advice?: string;
   /** Whether `rewrite` gives after the migration what the expression gives before it (contracts.md §3.4). */
   rewriteProof?: RewriteProof;
   /**
@@ -132,9 +143,12 @@ export function assessTeamExpression(
   options: AssessOptions = {},
 ): ExpressionImpact | undefined {
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
+  const teamInputs = context.teamInputs ?? NO_INPUTS;
+  // A team-typed input's name counts as a team word for the cheap cut below.
+  const teamWords = teamInputs.size === 0 ? teamProperties : new Set([...teamProperties, ...teamInputs.keys()]);
   // Only what could touch teams is worth lexing, compiling or running; a big org has many
   // expressions and few of them name a team.
-  if (!options.setsTeam && (options.externalInput || !mentionsTeamText(expression, context.removedRelations, teamProperties))) return undefined;
+  if (!options.setsTeam && (options.externalInput || !mentionsTeamText(expression, context.removedRelations, teamWords))) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -157,7 +171,9 @@ export function assessTeamExpression(
   }
   const { references } = result;
   const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
-  const propertyReads = options.externalInput ? [] : propertyPaths(references, teamProperties).map((path) => expression.slice(path.start, path.end));
+  const propertyReads = options.externalInput
+    ? []
+    : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
   const teams = sampleTeams(context.teams);
@@ -232,12 +248,14 @@ export function assessTeamExpression(
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
     seeds: unique(unknownLiterals),
+    ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
   if (runnable && spec) {
     const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
     impact.class = judged.class;
+    if (judged.advice !== undefined) impact.advice = judged.advice;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
@@ -331,7 +349,7 @@ function judgeByRunning(
   sink: Sink,
   state: MigrationState,
   directory: TeamDirectory,
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; jqFailure?: { failure: EvaluationFailure; error: string } } {
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; jqFailure?: { failure: EvaluationFailure; error: string } } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -345,16 +363,21 @@ function judgeByRunning(
   }
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
-  const asWritten = readBack !== undefined && jq.validate(readBack).ok ? classifyPair(jq, readBack, expression, spec, { teamValue }) : undefined;
+  // `_team` entities a form offers hold identifiers by design: read back too.
+  const entityReadBack = spec.teamInputs?.some(([, input]) => input.kind === '_team') === true;
+  const asWritten =
+    (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
+      ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })
+      : undefined;
   let literals: LiteralEvidence = 'plain';
   let unfilled = '';
   if (classification.class === 'same') {
-    const first = teamCases(spec.directory, spec.teams, [], spec.kind)[0];
-    const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties, spec.removedRelations) : {};
-    const paths = unfilledPaths(references.paths, sample).map((p) => expression.slice(p.start, p.end));
+    // Issue 29: a read into a value the expression builds itself is known on every context.
+    const team = spec.teams[0];
+    const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
     if (paths.length > 0) {
       literals = 'unfilled';
-      unfilled = ` (${unique(paths).join(', ')})`;
+      unfilled = ` (${paths.join(', ')})`;
     }
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = 'stand-in-only';
@@ -363,11 +386,11 @@ function judgeByRunning(
   const decision = decide({ class: classification.class, sink, state, literals }, classification.difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
   const where = `run by jq on ${classification.contexts} contexts of ${SAMPLE_LABEL[spec.kind]} built from the org's teams${standIn}`;
-  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}${unfilled}`, class: classification.class };
+  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}${unfilled}`, class: classification.class, ...(decision.advice !== undefined && { advice: decision.advice }) };
 }
 
 /** The expression with every string literal that is a known team identifier (not also its title) written as that team's title. */
-function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
+export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
   const titleOf = new Map<string, string>();
   for (const team of directory.byTitle.values()) if (team.identifier !== undefined && team.identifier !== team.title) titleOf.set(team.identifier, team.title);
   const edits = valueStrings(references)
@@ -435,6 +458,12 @@ function mentionsTeamText(expression: string, removedRelations: ReadonlySet<stri
 function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
   if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
   return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
+}
+
+/** Paths that read a team-typed input in a form's jq: `.form.<name>`. */
+function inputPaths(references: JqReferences, teamInputs: ReadonlyMap<string, TeamInput>): FieldPath[] {
+  if (teamInputs.size === 0) return [];
+  return references.paths.filter((path) => path.variable === undefined && path.segments[0] === 'form' && teamInputs.has(path.segments[1] ?? ''));
 }
 
 /** Apply replacements right to left so earlier offsets stay valid. */
@@ -506,10 +535,18 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   const fine = impact.verdict === 'unaffected';
   if (impact.teamReads.length > 0) {
-    parts.push(fine ? `reads team values (${impact.teamReads.join(', ')})` : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
+    // `.user.teams` holds names, titles in both worlds (src/judge/user-model.ts): they do not change, $team does.
+    const namesOnly = impact.teamReads.every((read) => /\.\s*teams\b/.test(read) && !/teamsIdentifiers/.test(read));
+    parts.push(
+      fine
+        ? `reads team values (${impact.teamReads.join(', ')})`
+        : namesOnly
+          ? `reads the user's teams (${impact.teamReads.join(', ')}), whose names stay team titles after the migration while $team holds team identifiers`
+          : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`,
+    );
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
-    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, a property holding team values, which change from team titles to team identifiers`);
+    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team or a team-typed input), which change from team titles to team identifiers`);
   }
   if (impact.foundByRunning !== undefined) {
     parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);

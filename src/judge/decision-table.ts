@@ -46,7 +46,13 @@ export interface DecisionRow {
   verdict: Verdict;
   /** The sentence, with `{before}`, `{after}` and `{context}` filled from the first difference found. */
   why: string;
+  /** What to do, where the row alone decides it (the finding's suggestion). */
+  advice?: string;
 }
+
+/** Said wherever a reference is written for identifiers in an org that has not migrated (issue 29). */
+export const APPLY_WITH_THE_MIGRATION =
+  'It is written for team identifiers: it breaks until the migration runs and is right afterwards, so apply it with the migration (keep it as it is and run the migration, or, for a change prepared ahead, deploy it together with the migration).';
 
 export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
@@ -57,7 +63,7 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'substituted', sink: 'outside', state: '*', literals: '*', verdict: 'review', why: 'it hands team values to a receiver outside the service, which gets identifiers where it got titles (for {context}: {before} before, {after} after); it stays for review before and after the migration until the baseline accepts it' },
   { class: 'substituted', sink: 'shown', state: '*', literals: '*', verdict: 'review', why: 'people will read team identifiers where they read titles (for {context}: {before} before, {after} after)' },
   { class: 'substituted', sink: 'gate', state: '*', literals: '*', verdict: 'breaks', why: 'what it decides with turns from titles into identifiers (for {context}: {before} before, {after} after)' },
-  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers' },
+  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers; apply it with the migration', advice: APPLY_WITH_THE_MIGRATION },
   { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
   { class: 'changed', sink: '*', state: '*', literals: 'stand-in-only', verdict: 'review', why: 'its result changes only for a team the org does not name (for {context}: {before} with titles, {after} with identifiers); check whether such a team exists' },
   { class: 'changed', sink: '*', state: '*', literals: '*', verdict: 'breaks', why: 'its result changes with the migration: for {context} it gives {before} with team titles but {after} with team identifiers' },
@@ -67,6 +73,7 @@ export interface Decision {
   verdict: Verdict;
   why: string;
   row: number;
+  advice?: string;
 }
 
 const matches = <T extends string>(cell: T | '*', value: T) => cell === '*' || cell === value;
@@ -79,5 +86,5 @@ export function decide(input: DecisionInput, difference?: { context: string; bef
     .replaceAll('{context}', difference?.context ?? 'some context')
     .replaceAll('{before}', difference?.before ?? 'one result')
     .replaceAll('{after}', difference?.after ?? 'another');
-  return { verdict: found.verdict, why, row };
+  return { verdict: found.verdict, why, row, ...(found.advice !== undefined && { advice: found.advice }) };
 }

@@ -8,6 +8,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { JsonValue } from '../model/json.js';
 import type { SampleKind } from '../jq/sample-context.js';
+import { teamInputValue, type TeamInput } from './team-typed.js';
 import { userInWorld, type World } from './user-model.js';
 
 export type { World };
@@ -180,6 +181,8 @@ export function contextFor(
   queryIds: readonly string[],
   teamProperties: readonly string[],
   removedRelations: readonly string[] = [],
+  teamInputs: readonly (readonly [string, TeamInput])[] = [],
+  readBack = false,
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -196,11 +199,16 @@ export function contextFor(
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };
   const user = (): JsonValue => userInWorld(next(), world);
+  // Team-typed inputs (team-typed.ts) hold team values, each in a place of its own.
+  const filled = (): Record<string, JsonValue> => Object.fromEntries(teamInputs.map(([name, input]) => [name, teamInputValue(input, next(), world, readBack)]));
   switch (kind) {
     case 'entity':
       return entity('sample-entity');
-    case 'user-input':
-      return { user: user(), entity: entity('sample-entity'), form: {} };
+    case 'user-input': {
+      const runner = user();
+      const target = entity('sample-entity');
+      return { user: runner, entity: target, form: filled() };
+    }
     case 'policy': {
       const results: Record<string, JsonValue> = {};
       const runner = user();

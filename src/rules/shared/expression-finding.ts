@@ -4,6 +4,7 @@ import { assessTeamExpression, describeImpact, type AssessOptions, type Expressi
 import type { SampleKind } from '../../jq/sample-context.js';
 import { unknownIdentifierHint } from '../../catalog/teams.js';
 import type { Sink } from '../../judge/decision-table.js';
+import type { TeamInput } from '../../judge/team-typed.js';
 
 export interface ExpressionSite {
   category: Category;
@@ -22,6 +23,8 @@ export interface ExpressionSite {
   teamDestination?: string;
   /** Where the value goes (src/judge/decision-table.ts); by default from the category and location. */
   sink?: Sink;
+  /** The action's team-typed inputs (src/judge/team-typed.ts): `.form.<name>` / `.inputs.<name>` read team values. */
+  teamInputs?: ReadonlyMap<string, TeamInput>;
 }
 
 /**
@@ -66,6 +69,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       ...(sample && { sample }),
       migrated: catalog.migrated,
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
+      ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
     },
     { ...options, sink: defaultSink(site, options.setsTeam ?? false) },
   );
@@ -76,7 +80,9 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
   let suggestion: string;
-  if (impact.rewrite !== undefined) {
+  if (impact.advice !== undefined && impact.rewrite === undefined) {
+    suggestion = impact.advice;
+  } else if (impact.rewrite !== undefined) {
     suggestion = `Change it to: ${impact.rewrite}`;
     if (unknown.length > 0) suggestion += ` (${unknownIdentifierHint(unknown)})`;
   } else if (impact.rejectedRewrite !== undefined) {

@@ -122,7 +122,8 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true });
   }
   for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(team.standIn && { standIn: true as const }) });
-  if (teams.length > 1) {
+  // Every team on one entity is a combination nobody may hold: tried only where the org's data does not say (issue 29).
+  if (teams.length > 1 && directory.combinations === undefined) {
     const standIn = teams.some((t) => t.standIn);
     out.push({ label: 'an entity of every team', before: teams.map((t) => t.title), after: teams.map((t) => t.identifier), real: false, ...(standIn && { standIn: true as const }) });
   }

@@ -144,27 +144,60 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   return picked;
 }
 
+/** Ours: combinations of teams the org holds, tried together per expression. */
+const MAX_COMBINATIONS = 4;
+
 /**
- * The cases: each team alone, two teams together, every team of the org at once, no team,
- * different teams in different places (a diff's before and after, a user and an entity).
+ * The cases: each team alone, teams together, no team, different teams in different places (a
+ * diff's before and after, a user and an entity). Teams together are the combinations the org's
+ * entities and people hold, when the org's data says (issue 29: `$team` is a set, and a change
+ * that shows only for teams nobody holds together is one the org never sees); otherwise a pair
+ * and every team at once.
  */
 export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = [], kind?: SampleKind): TeamCase[] {
   // An entity alone has one place for teams: cases that vary by place repeat the others there.
   const places = kind !== 'entity';
   const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
   const [a, b] = picked;
+  const held = heldTogether(directory, picked);
   if (a && b) {
     // One order is enough: reversing a list changes nothing between the worlds, and when the
     // org has a pair whose title and identifier orders differ, `a` and `b` are that pair's.
-    cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
+    if (!held) cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
     if (places) cases.push({ label: `"${a.title}" in one place and "${b.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [a] : [b]) });
   }
-  const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
-  for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
-  if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
+  if (held) {
+    for (const together of held) cases.push({ label: `teams ${together.map((t) => `"${t.title}"`).join(', ')} together, as the org holds them`, teams: () => together });
+  } else {
+    const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
+    for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
+    if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
+  }
   cases.push({ label: 'no team', teams: () => [] });
   for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
   return cases;
+}
+
+/**
+ * The org's own combinations to try, as judge teams (undefined when the org's data does not say
+ * which exist): those with a team the expression names first, then those whose title order and
+ * identifier order differ, then the rest.
+ */
+function heldTogether(directory: TeamDirectory, picked: readonly JudgeTeam[]): JudgeTeam[][] | undefined {
+  const combinations = directory.combinations;
+  if (combinations === undefined) return undefined;
+  const known = new Map(orgTeams(directory).teams.map((team) => [team.title, team]));
+  for (const team of picked) known.set(team.title, team);
+  const asTeams = (titles: readonly string[]): JudgeTeam[] => titles.map((title) => known.get(title) ?? { title, identifier: pendingIdentifier(title) });
+  const crossed = (teams: readonly JudgeTeam[]) => teams.some((x, i) => teams.some((y, j) => i < j && (x.title < y.title) !== (x.identifier < y.identifier)));
+  const names = new Set(picked.map((team) => team.title));
+  const rank = (teams: readonly JudgeTeam[]) => (teams.some((t) => names.has(t.title)) ? 0 : 2) + (crossed(teams) ? 0 : 1);
+  return combinations
+    .map(asTeams)
+    .map((teams, index) => ({ teams, index }))
+    .sort((x, y) => rank(x.teams) - rank(y.teams) || x.index - y.index)
+    .slice(0, MAX_COMBINATIONS)
+    .map((entry) => entry.teams);
 }
 
 const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team) => (world === 'before' ? team.title : team.identifier));

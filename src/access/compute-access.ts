@@ -8,10 +8,9 @@ import type { Finding } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
 import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
 import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js';
-import { compactUser, USER_MODEL_JQ } from '../judge/user-model.js';
+import { distinctUserContexts, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from './user-contexts.js';
 
-/** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
-export type TeamForm = 'titles' | 'identifiers';
+export type { TeamForm };
 
 /**
  * Who holds one permission in one form: one flag per user (in the order of the users given), or
@@ -19,21 +18,6 @@ export type TeamForm = 'titles' | 'identifiers';
  * of users stay a few megabytes.
  */
 export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
-
-/**
- * Context keys the service fills at run time from data this tool does not have: a condition that
- * reads one gives an answer per entity or per form, not per user, so it is not guessed.
- */
-const UNKNOWN_DATA: Readonly<Record<string, string>> = {
-  results: "the entities the policy's queries find",
-  entity: 'the entity the action runs on',
-  form: 'what the user fills into the form',
-  inputs: 'what the user fills into the form',
-  trigger: 'the run that triggered it',
-  diff: 'the entity change that triggered it',
-  event: 'the event that triggered it',
-  run: 'the action run',
-};
 
 /** Permissions the service's admins hold whatever the configuration says. */
 const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read']);
@@ -199,55 +183,6 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
   return Uint8Array.from(users, (user) => (holds(user) ? 1 : 0));
 }
 
-/**
- * The user as a condition or an input's jqQuery sees them, sent compactly as `[team values, email,
- * roles, names]` and unfolded by `USER_CONTEXT` inside jq into the one user model of each world.
- * Email and roles are sent only where an expression reads them; otherwise users with the same
- * teams are one context.
- */
-/**
- * Each user's context per form, kept once however many users share it: `contexts` is what jq
- * runs on, `slots[form][user]` the index of that user's context in it.
- */
-function distinctUserContexts(users: readonly AccessUser[], forms: readonly TeamForm[], reads: { email: boolean; roles: boolean }): { contexts: JsonValue[]; slots: number[][] } {
-  const contexts: JsonValue[] = [];
-  const slotOf = new Map<string, number>();
-  const slots = forms.map((form) =>
-    users.map((user) => {
-      const context = userContext(user, form, reads);
-      const id = JSON.stringify(context);
-      let slot = slotOf.get(id);
-      if (slot === undefined) {
-        slotOf.set(id, (slot = contexts.length));
-        contexts.push(context);
-      }
-      return slot;
-    }),
-  );
-  return { contexts, slots };
-}
-
-function userContext(user: AccessUser, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
-  return compactUser(form === 'titles' ? user.names : user.identifiers, user.names, reads.email ? user.email : null, reads.roles ? user.roles : null);
-}
-
-/** The one user model of each world (src/judge/user-model.ts), unfolded inside jq from `userContext`. */
-const USER_CONTEXT = USER_MODEL_JQ;
-
-/** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
-function unknownDataRead(expression: string): string | undefined {
-  const result = extractReferences(expression);
-  if (!result.ok) return `this tool could not read its jq (${result.error.message}), so what it depends on is unknown`;
-  for (const path of result.references.paths) {
-    const [first, second, third] = path.segments;
-    if (path.variable !== undefined || first === undefined) continue;
-    if (first === 'trigger' && second === 'by' && third === 'user') continue;
-    const what = UNKNOWN_DATA[first];
-    if (what !== undefined) return `it reads .${first} (${what}), which this tool does not have, so who it lets through depends on data and is not guessed`;
-  }
-  return undefined;
-}
-
 /** Of the resource's findings, the one at (or under) one of the site's locations; a breaking one first. */
 function causingFinding(site: PermissionSite, findings: readonly Finding[]): Finding | undefined {
   const under = (location: string) => site.locations.some((prefix) => location === prefix || location.startsWith(`${prefix}.`) || location.startsWith(`${prefix}[`));
@@ -303,7 +238,7 @@ function readsNoTeam(text: string): boolean {
   return result.references.paths.every((path) => {
     if (path.variable !== undefined) return false;
     const [a, b, c, d] = path.segments;
-    return (a === 'user' && (b === 'email' || b === 'roles')) || (a === 'trigger' && b === 'by' && c === 'user' && (d === 'email' || d === 'roles'));
+    return (a === 'user' && (b === 'email' || b === 'roles')) || (a === 'trigger' && b === 'by' && c === 'user' && (d === 'email' || d === 'roles')) || (a === 'trigger' && b === 'user' && (c === 'email' || c === 'roles'));
   });
 }
 

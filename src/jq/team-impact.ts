@@ -1,11 +1,14 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
 import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
 import { unfilledReads } from '../judge/unfilled.js';
+import { deadGate } from '../judge/dead-gate.js';
+import type { Person } from '../catalog/people.js';
+import type { DeadGate, Verdict } from '../model/finding.js';
+import { plural } from '../plural.js';
 import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
-import { contextFor, slugOf, teamsFor, type JudgeTeam } from '../judge/worlds.js';
-import type { Verdict } from '../model/finding.js';
+import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
 import type { JsonValue } from '../model/json.js';
-import { probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
+import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from './references.js';
 import type { TeamInput } from '../judge/team-typed.js';
@@ -34,6 +37,11 @@ export interface ImpactContext {
    * jq reads team values, and the contexts hold teams there.
    */
   teamInputs?: ReadonlyMap<string, TeamInput>;
+  /**
+   * Where a gate is checked for being dead (src/judge/dead-gate.ts): the org's people, and
+   * whether admins pass it whatever it says. Absent: not checked.
+   */
+  deadGate?: { people: readonly Person[]; adminsPass: boolean };
 }
 
 const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
@@ -99,6 +107,8 @@ export interface ExpressionImpact {
   class?: ReferenceClass;
   /** What to do, where the decision table's row says it (written for identifiers: apply with the migration). */
   advice?: string;
+  /** A gate that has never let anyone through (src/judge/dead-gate.ts). */
+  deadGate?: DeadGate;
   /** Whether `rewrite` gives after the migration what the expression gives before it (contracts.md §3.4). */
   rewriteProof?: RewriteProof;
   /**
@@ -251,11 +261,12 @@ export function assessTeamExpression(
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
   if (runnable && spec) {
-    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams);
+    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams, sink === 'gate' ? context.deadGate : undefined);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
     impact.class = judged.class;
     if (judged.advice !== undefined) impact.advice = judged.advice;
+    if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
@@ -349,7 +360,8 @@ function judgeByRunning(
   sink: Sink,
   state: MigrationState,
   directory: TeamDirectory,
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; jqFailure?: { failure: EvaluationFailure; error: string } } {
+  gate?: { people: readonly Person[]; adminsPass: boolean },
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string } } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -364,13 +376,15 @@ function judgeByRunning(
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
   // `_team` entities a form offers hold identifiers by design: read back too.
-  const entityReadBack = spec.teamInputs?.some(([, input]) => input.kind === '_team') === true;
+  const entityReadBack = references.paths.some((path) => path.variable === undefined && path.segments[0] === 'form' && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true);
   const asWritten =
     (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })
       : undefined;
   let literals: LiteralEvidence = 'plain';
   let unfilled = '';
+  let dead: DeadGate | undefined;
+  let difference = classification.difference;
   if (classification.class === 'same') {
     // Issue 29: a read into a value the expression builds itself is known on every context.
     const team = spec.teams[0];
@@ -378,15 +392,31 @@ function judgeByRunning(
     if (paths.length > 0) {
       literals = 'unfilled';
       unfilled = ` (${paths.join(', ')})`;
+    } else if (gate) {
+      dead = deadGate(jq, expression, [...contextsOf(spec, 'before'), ...contextsOf(spec, 'after')], { ...gate, state });
+      if (dead) {
+        literals = 'dead';
+        const first = contextsOf(spec, 'before')[0];
+        const label = teamCases(spec.directory, spec.teams, spec.seeds, spec.kind)[0]?.label ?? 'every context';
+        const shown = first === undefined ? 'nothing' : describeResult(jq.evaluate(first, expression));
+        difference = { context: label, before: shown, after: shown };
+      }
     }
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = 'stand-in-only';
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
-  const decision = decide({ class: classification.class, sink, state, literals }, classification.difference);
+  const decision = decide({ class: classification.class, sink, state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
   const where = `run by jq on ${classification.contexts} contexts of ${SAMPLE_LABEL[spec.kind]} built from the org's teams${standIn}`;
-  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}${unfilled}`, class: classification.class, ...(decision.advice !== undefined && { advice: decision.advice }) };
+  const shutOut = dead?.shutOut !== undefined ? `; it shuts out ${plural(dead.shutOut.length, 'person', 'people')} of the org` : '';
+  return {
+    verdict: decision.verdict,
+    evaluation: `${where}, ${decision.why}${unfilled}${shutOut}`,
+    class: classification.class,
+    ...(decision.advice !== undefined && { advice: decision.advice }),
+    ...(dead && { deadGate: dead }),
+  };
 }
 
 /** The expression with every string literal that is a known team identifier (not also its title) written as that team's title. */

@@ -27,9 +27,11 @@ export type MigrationState = 'before' | 'after';
  *   the migration what it gives as written after it;
  * - `stand-in-only`: only stand-in teams (literals tried as titles, placeholders) show the change;
  * - `unfilled`: it also reads values no context can know;
+ * - `dead`: a gate that lets nobody through on any context (nor any of the org's people), in either
+ *   world (dead-gate.ts);
  * - `plain`: none of these.
  */
-export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled';
+export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled' | 'dead';
 
 export interface DecisionInput {
   class: ReferenceClass | 'failed';
@@ -54,9 +56,14 @@ export interface DecisionRow {
 export const APPLY_WITH_THE_MIGRATION =
   'It is written for team identifiers: it breaks until the migration runs and is right afterwards, so apply it with the migration (keep it as it is and run the migration, or, for a change prepared ahead, deploy it together with the migration).';
 
+/** Said of a dead gate: nothing to do for the migration, something to do for the gate. */
+export const DEAD_GATE_ADVICE =
+  'Not a migration change: this gate has never let anyone through. Make it match the people it is meant for: `.user.teams` holds {name, provider} objects (compare names with [.user.teams[].name]), `.user.team` the team values themselves.';
+
 export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
   { class: 'same', sink: '*', state: '*', literals: 'unfilled', verdict: 'review', why: 'it gives the same result with team titles and with team identifiers, but it also reads values no context of the org can know' },
+  { class: 'same', sink: 'gate', state: '*', literals: 'dead', verdict: 'review', why: 'it lets nobody through, before the migration and after it (for {context} it gives {before}): a gate that has never worked, not a migration change', advice: DEAD_GATE_ADVICE },
   { class: 'same', sink: '*', state: '*', literals: '*', verdict: 'unaffected', why: 'it gives the same result before the migration and after it' },
   { class: 'substituted', sink: 'team-value', state: '*', literals: '*', verdict: 'unaffected', why: 'it passes team values through: titles before the migration, the same teams\' identifiers after it, which is what a team value must hold' },
   { class: 'substituted', sink: 'team-comparison', state: '*', literals: '*', verdict: 'unaffected', why: 'it compares team values with team values, and both turn into the same teams\' identifiers' },

@@ -247,7 +247,9 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
  * finds one for every such user (or the operator is unknown, or jq gave no answer).
  */
 export function findsNoTeamAfter(spec: Omit<RuleSpec, 'value'> & { value: readonly ValuePart[] }): { context: string; value: string } | undefined {
-  const prepared = prepare({ ...spec, value: { before: spec.value, after: spec.value } });
+  // A team has one title and one identifier: `=` with a list of them finds each team it names.
+  const operator = spec.operator === '=' ? 'in' : spec.operator;
+  const prepared = prepare({ ...spec, operator, value: { before: spec.value, after: spec.value } });
   if (!prepared || 'class' in prepared) return undefined;
   for (const [u, user] of prepared.users.entries()) {
     if (user.teams(0).length === 0) continue;

@@ -18,6 +18,8 @@ import { isObject, type JsonValue } from '../model/json.js';
 const PROBE = '__unfilled_probe__';
 /** Ours: strings of the expression also tried as the missing value (`== "eu"` shows only with "eu"). */
 const MAX_LITERAL_PROBES = 2;
+/** Ours: contexts filled and run; the first ones hold one team each, which is where a read shows. */
+const MAX_FILLED_CONTEXTS = 3;
 
 /**
  * The reads (as written) that reach values the contexts do not hold, or none. `contexts` are what
@@ -31,9 +33,10 @@ export function unfilledReads(jq: JqEngine, expression: string, references: JqRe
   if (paths.length === 0) return [];
   const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
   const probes = [...new Set([PROBE, ...literals, ...teamValues])];
-  const filled = contexts.flatMap((context) => probes.map((probe) => withPaths(context, paths, probe)));
-  jq.prefetch?.({ evaluate: [{ expression, inputs: [...contexts, ...filled] }] });
-  const reaches = contexts.some((context, c) => {
+  const tried = contexts.slice(0, MAX_FILLED_CONTEXTS);
+  const filled = tried.flatMap((context) => probes.map((probe) => withPaths(context, paths, probe)));
+  jq.prefetch?.({ evaluate: [{ expression, inputs: [...tried, ...filled] }] });
+  const reaches = tried.some((context, c) => {
     const plain = jq.evaluate(context, expression);
     return probes.some((_, p) => !sameResult(plain, jq.evaluate(filled[c * probes.length + p]!, expression)));
   });

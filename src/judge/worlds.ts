@@ -145,7 +145,7 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
 }
 
 /** Ours: combinations of teams the org holds, tried together per expression. */
-const MAX_COMBINATIONS = 4;
+const MAX_COMBINATIONS = 3;
 
 /**
  * The cases: each team alone, teams together, no team, different teams in different places (a

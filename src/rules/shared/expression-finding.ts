@@ -70,6 +70,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       migrated: catalog.migrated,
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
       ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
+      // Admins run and approve whatever a policy says, so a dead policy never shuts them out.
+      deadGate: { people: catalog.people, adminsPass: site.category === 'action-dynamic-permission' },
     },
     { ...options, sink: defaultSink(site, options.setsTeam ?? false) },
   );
@@ -80,7 +82,9 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
   let suggestion: string;
-  if (impact.advice !== undefined && impact.rewrite === undefined) {
+  // A dead gate's titles are not what is wrong with it: no rewrite to identifiers is offered.
+  const rewrite = impact.deadGate ? undefined : impact.rewrite;
+  if (impact.advice !== undefined && rewrite === undefined) {
     suggestion = impact.advice;
   } else if (impact.rewrite !== undefined) {
     suggestion = `Change it to: ${impact.rewrite}`;
@@ -130,7 +134,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion,
     verdict: impact.verdict,
   };
-  if (impact.rewrite !== undefined) {
+  if (impact.deadGate) draft.deadGate = impact.deadGate;
+  if (rewrite !== undefined && impact.rewrite !== undefined) {
     draft.rewrite = impact.rewrite;
     draft.rewriteCompiles = impact.rewriteChecked === true;
     if (impact.rewriteProof) {

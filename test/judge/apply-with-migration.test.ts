@@ -1,0 +1,72 @@
+/**
+ * Issue 29, class 6: a value that already yields team identifiers (a lookup table, a literal
+ * identifier) in an org that has not migrated sets teams that do not exist yet: it breaks now and
+ * is right afterwards, so it is applied with the migration, and the finding says so. In the
+ * migrated org the same value is right. The expected class is computed by running jq in both worlds.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { useJqEngine } from '../support/jq-engine.js';
+import { expectedClass, judged, org, type Row } from './two-worlds.js';
+
+const jq = useJqEngine();
+
+const ROWS: Row[] = [
+  { name: 'a lookup table from a property to identifiers', expression: '{"ds": "data_science", "quality": "qa"}[.entity.properties.area // "ds"]', shows: 'changed' },
+  { name: 'an identifier picked by a condition', expression: 'if (.entity.team | length) > 0 then ["qa"] else ["data_science"] end', shows: 'changed' },
+  { name: 'the entity\'s own teams (the control: a title before, its identifier after)', expression: '.entity.team', shows: 'substituted' },
+];
+
+const snapshot = (expression: string, migrated: boolean): OrgSnapshot =>
+  org({
+    ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+    actions: [
+      {
+        identifier: 'create',
+        title: 'Create',
+        trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+        invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: `{{ ${expression} }}` } },
+      },
+    ],
+  });
+
+describe('written for identifiers: (mapping team, org state) → (class, verdict, advice)', () => {
+  for (const row of ROWS) {
+    it(row.name, () => {
+      const klass = expectedClass(jq, 'action-run', row.expression, true);
+      expect(klass, 'the row shows what it says').toBe(row.shows);
+      const before = judged(jq, snapshot(row.expression, false), 'invocationMethod.mapping.team').finding;
+      const after = judged(jq, snapshot(row.expression, true), 'invocationMethod.mapping.team').finding;
+      if (klass === 'substituted') {
+        expect([before.verdict, after.verdict]).toEqual(['unaffected', 'unaffected']);
+        return;
+      }
+      // Breaks while the org holds titles, and says to apply it with the migration; right once migrated.
+      expect(before.verdict).toBe('breaks');
+      expect(before.suggestion).toContain('apply it with the migration');
+      expect(after.verdict).toBe('unaffected');
+    });
+  }
+
+  it('a literal identifier as a mapping\'s team: the same', () => {
+    const literal = (migrated: boolean) =>
+      org({
+        ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+        actions: [
+          {
+            identifier: 'create',
+            title: 'Create',
+            trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+            invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: ['data_science'] } },
+          },
+        ],
+      });
+    const before = judged(jq, literal(false), 'invocationMethod.mapping.team').finding;
+    expect(before.verdict).toBe('breaks');
+    expect(before.suggestion).toContain('apply it with the migration');
+    const after = analyze(buildCatalog(literal(true), { jq }));
+    expect(after.findings.filter((f) => f.location === 'invocationMethod.mapping.team')).toEqual([]);
+  });
+});

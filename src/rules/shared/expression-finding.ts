@@ -42,6 +42,9 @@ function defaultSink(site: ExpressionSite, setsTeam: boolean): Sink {
   return 'shown';
 }
 
+/** A gate that lets people in when it holds: a policy's condition, an input's `visible`. */
+const lettingIn = (site: ExpressionSite) => site.category === 'action-dynamic-permission' || /(?:^|\.)visible\.jqQuery$/.test(site.location);
+
 /**
  * What each category's expressions run on, so jq can run them on a sample. Integration and
  * webhook mappings read an external payload we cannot sample; they are judged by reading only.
@@ -70,8 +73,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       migrated: catalog.migrated,
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
       ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
-      // Admins run and approve whatever a policy says, so a dead policy never shuts them out.
-      deadGate: { people: catalog.people, adminsPass: site.category === 'action-dynamic-permission' },
+      // Only gates that let people in can shut them out: a policy, an input's `visible` (a
+      // `required` or `disabled` that never holds keeps nobody from anything). Admins run and
+      // approve whatever a policy says, so a dead policy never shuts them out.
+      ...(lettingIn(site) && { deadGate: { people: catalog.people, adminsPass: site.category === 'action-dynamic-permission' } }),
     },
     { ...options, sink: defaultSink(site, options.setsTeam ?? false) },
   );

@@ -12,7 +12,7 @@ import { appBaseUrl } from './report/service-links.js';
 import { plural } from './plural.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
-import { checkKitDir, openOutputSet, refuseWhileLocked } from './output/output-set.js';
+import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -210,6 +210,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
   // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
   await refuseWhileLocked(flags.out);
+  // And a journal there that this tool would not finish (one a repository planted) is refused now, touching nothing.
+  await refusePlantedJournal(flags.out);
   const outputs = await openOutputSet(flags.out);
   try {
     // --snapshot, else the live org when credentials are set, else repositories only.

@@ -7,6 +7,7 @@ import type { Report } from '../model/finding.js';
 import { patchRepos } from './apply-root.js';
 import { buildFixKit } from './build-fix-kit.js';
 import type { OutputSet } from '../output/output-set.js';
+import { KIT_DIR } from '../output/own-outputs.js';
 import { applyPatchedFiles, readFindingFiles, writeFixKit } from './write-fixes.js';
 import { plural } from '../plural.js';
 
@@ -28,7 +29,7 @@ export function addFixOptions(command: Command): Command {
 }
 
 /** Where the kit goes: `--fix-out`, else beside the reports. */
-export const fixOutDir = (flags: FixFlags): string => flags.fixOut ?? join(flags.out, 'fixes');
+export const fixOutDir = (flags: FixFlags): string => flags.fixOut ?? join(flags.out, KIT_DIR);
 
 /**
  * Build the kit, write it (unless `--no-fixes`), apply the patch (`--fix`), and return the report

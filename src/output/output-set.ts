@@ -1,38 +1,58 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
+import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagingName, targetProblem, verifyJournal, type CommitJournal, type JournalMove } from './commit-journal.js';
+import { isOurKit, kindAt, KIT_MARKER } from './out-entries.js';
+import { OWN_OUTPUTS, isReportFile } from './own-outputs.js';
+import { fileDigest, folderDigest, type StagedKind } from './staged-digest.js';
+
+export { isOurKit, KIT_MARKER } from './out-entries.js';
 
 /**
  * A run's outputs as one set (issue 23): every file is written into a staging folder beside its
  * target first, and only when all of them are written whole are they renamed into place. A kill or
- * a full disk while writing leaves the previous outputs untouched; a kill while renaming leaves a
- * journal that the next run on the same `--out` finishes before anything else. A lock file keeps
- * two runs on one `--out` apart. Renames replace a link at the target, never follow it.
+ * a full disk while writing leaves the previous outputs untouched; a kill while renaming the
+ * tool's own outputs in `--out` leaves a journal that the next run on the same `--out` finishes
+ * before anything else, once it has checked that the journal names nothing but what its run
+ * staged there (src/output/commit-journal.ts; issue 32). A fix kit or baseline elsewhere is put
+ * in place just before them, one rename each. A lock file keeps two runs on one `--out` apart.
+ * Renames replace a link at the target, never follow it.
  */
 
 /** The names this tool keeps in `--out` beside the reports. */
 const LOCK = '.teams-migration-audit.lock';
-const JOURNAL = '.teams-migration-audit.commit.json';
-const STAGING_PREFIX = '.tma-staging-';
-
-/** A fix kit folder carries this file; only a folder with it is ever deleted or replaced. */
-export const KIT_MARKER = '.teams-migration-audit-fix-kit';
-/** Kits written before the marker: their README.md starts so (write-fixes.ts). */
-const LEGACY_KIT_MARK = '# Fix kit for ';
 
 interface Move {
   from: string;
   to: string;
   /** A folder replaces the previous one whole (the fix kit); a file replaces a file. */
-  kind: 'file' | 'dir';
+  kind: StagedKind;
 }
 
-interface Journal {
-  moves: Move[];
-  /** Our files of an earlier run that this run does not write (a format not asked for again). */
-  removals: string[];
-  staging: string[];
+/** A move this run staged, with the digest of what it wrote. */
+interface StagedMove extends Move {
+  sha256: string;
+  /** One of the tool's own outputs directly in --out: made through the journal. */
+  journaled: boolean;
+}
+
+/**
+ * Fault points for tests (CONTRIBUTING.md, "Fault points of the output set"). Each runs at its
+ * moment of a commit; a throw stops the commit there as a kill would (the test then leaves the
+ * set unclosed, or closes it, which only releases the lock).
+ */
+export interface OutputSetFaults {
+  /** After the journal is written in --out, before the first rename. */
+  afterJournal?(): void | Promise<void>;
+  /** After each rename into place (`target` is the absolute path put in place). */
+  afterMove?(target: string): void | Promise<void>;
+}
+
+export interface OutputSetOptions {
+  /** The file writer (tests pass one that fails as a full disk does). */
+  write?: typeof writeFile;
+  faults?: OutputSetFaults;
 }
 
 export interface StagedFile {
@@ -102,21 +122,6 @@ async function takeLock(out: string): Promise<string> {
   throw new UsageError(`--out ${out}: another run keeps taking the lock ${LOCK}; choose another --out`);
 }
 
-/** The kind of what is at `path`, without following a link there. */
-async function kindAt(path: string): Promise<'none' | 'link' | 'dir' | 'file'> {
-  const info = await lstat(path).catch(() => undefined);
-  if (!info) return 'none';
-  if (info.isSymbolicLink()) return 'link';
-  return info.isDirectory() ? 'dir' : 'file';
-}
-
-/** Whether the folder at `dir` is a fix kit this tool wrote (its marker, or an earlier kit's README). */
-export async function isOurKit(dir: string): Promise<boolean> {
-  if ((await kindAt(join(dir, KIT_MARKER))) === 'file') return true;
-  if ((await kindAt(join(dir, 'README.md'))) !== 'file') return false;
-  return (await readFile(join(dir, 'README.md'), 'utf8').catch(() => '')).startsWith(LEGACY_KIT_MARK);
-}
-
 /**
  * Refused before anything is read: a fix kit folder that holds files not written by this tool
  * (a link there is fine: it is replaced, and what it points at is left alone).
@@ -127,7 +132,7 @@ export async function checkKitDir(dir: string, what: string): Promise<void> {
   throw new UsageError(`${what} ${dir}: the folder holds files this tool did not write (no ${KIT_MARKER}); choose an empty or new folder`);
 }
 
-/** Put `move` in place; done already when its source is gone (a journal being finished). */
+/** Put `move` in place; done already when its source is gone. Checked with targetProblem before. */
 async function applyMove(move: Move, trash: string[]): Promise<void> {
   if ((await kindAt(move.from)) === 'none') return;
   const there = await kindAt(move.to);
@@ -146,40 +151,51 @@ async function applyMove(move: Move, trash: string[]): Promise<void> {
   await rename(move.from, move.to);
 }
 
-/** Finish what a journal lists, then remove it and the staging it names. */
-async function finishJournal(path: string, journal: Journal): Promise<string[]> {
+/**
+ * Make the moves of a journal in `root` that are still to make, remove the report files it names
+ * (never a folder; a link is removed, not followed), then the journal, its staging folder and
+ * the kits moved aside. Everything here was checked by verifyJournal or is this run's own.
+ */
+async function finishJournal(root: string, journal: CommitJournal, pending: readonly JournalMove[], faults: OutputSetFaults): Promise<void> {
+  const staging = join(root, stagingName(journal.pid, journal.run));
   const trash: string[] = [];
-  const done: string[] = [];
-  for (const move of journal.moves) {
-    await applyMove(move, trash);
-    done.push(move.to);
+  for (const move of pending) {
+    await applyMove({ from: join(staging, move.name), to: join(root, move.name), kind: move.kind }, trash);
+    await faults.afterMove?.(join(root, move.name));
   }
-  for (const stale of journal.removals) if ((await kindAt(stale)) !== 'dir') await rm(stale, { force: true });
-  await unlink(path).catch(() => undefined);
-  for (const dir of [...trash, ...journal.staging]) await rm(dir, { recursive: true, force: true });
-  return done;
+  for (const name of journal.removals) if ((await kindAt(join(root, name))) !== 'dir') await rm(join(root, name), { force: true });
+  await unlink(join(root, JOURNAL)).catch(() => undefined);
+  for (const dir of [...trash, staging]) await rm(dir, { recursive: true, force: true });
 }
 
-/** A commit left half-done by a killed run is finished; staging left by a run killed before its commit is removed. */
-async function recover(out: string): Promise<void> {
-  const journalPath = join(out, JOURNAL);
-  const text = await readFile(journalPath, 'utf8').catch(() => undefined);
-  if (text !== undefined) {
-    let journal: Journal | undefined;
-    try {
-      journal = JSON.parse(text) as Journal;
-    } catch {
-      // Cut while written (it is renamed in whole, so only by hand): nothing was moved yet.
-    }
-    if (journal) await finishJournal(journalPath, journal);
-    else await unlink(journalPath);
+/**
+ * A commit left half-done by a killed run is finished, once its journal is checked to name only
+ * what that run staged (a planted one is refused in one line, touching nothing); staging left by
+ * a run killed before its commit is removed. `shown` is --out as the user gave it.
+ */
+async function recover(root: string, shown: string): Promise<void> {
+  const journal = await readJournal(root, join(shown, JOURNAL));
+  if (journal) {
+    const pending = await verifyJournal(root, journal, join(shown, JOURNAL));
+    await finishJournal(root, journal, pending, {});
   }
-  for (const entry of await readdir(out)) {
+  for (const entry of await readdir(root)) {
     const leftover = entry.startsWith(STAGING_PREFIX) || entry.includes('.tma-old-') || TEMPORARY.test(entry);
-    if (leftover) await rm(join(out, entry), { recursive: true, force: true });
+    // rm removes a link itself, never what it points at.
+    if (leftover) await rm(join(root, entry), { recursive: true, force: true });
   }
   // The write check (output-path.ts) runs before the lock is taken: only a dead run's is ours to remove.
-  await clearDeadLeftovers(out);
+  await clearDeadLeftovers(root);
+}
+
+/**
+ * At the start of a run, before anything is read: a journal in `out` that this tool would not
+ * finish is refused in one line now, rather than after a whole live read. Touches nothing.
+ */
+export async function refusePlantedJournal(out: string): Promise<void> {
+  const root = resolve(out);
+  const journal = await readJournal(root, join(out, JOURNAL));
+  if (journal) await verifyJournal(root, journal, join(out, JOURNAL));
 }
 
 /** writeFileAtomic's temporary files, as a killed run leaves them. */
@@ -221,13 +237,16 @@ export function writeFailure(error: unknown): string {
 
 /**
  * Open the output set of a run writing into `out`: take the lock, finish or clear what a killed
- * run left, and stage into folders beside each target from then on. `write` is the file
- * writer (tests pass one that fails as a full disk does).
+ * run left, and stage into folders beside each target from then on.
  */
-export async function openOutputSet(out: string, write: typeof writeFile = writeFile): Promise<OutputSet> {
+export async function openOutputSet(out: string, options: OutputSetOptions = {}): Promise<OutputSet> {
+  const { write = writeFile, faults = {} } = options;
   const root = resolve(out);
+  /** This run's token: it names the staging folder of --out and binds the journal to it. */
+  const run = randomBytes(8).toString('hex');
+  /** Staging folders by the folder they stage for; --out's own outputs have their own (the journal's). */
   const staging = new Map<string, string>();
-  const moves: Move[] = [];
+  const moves: StagedMove[] = [];
   let lock: string | undefined;
   let closed = false;
   // Taken at the first write, not at the start: a run that stops on a usage error never holds --out
@@ -237,21 +256,26 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
     await mkdir(root, { recursive: true });
     lock = await takeLock(root);
     try {
-      await recover(root);
+      await recover(root, out);
     } catch (error) {
+      if (error instanceof JournalRefused) throw error;
       throw new InputError(`--out ${out}: cannot finish the outputs a killed run left there (${writeFailure(error)})`, { cause: error });
     }
   };
 
-  const stagingFor = async (target: string): Promise<string> => {
+  /** Whether `target` is one of the tool's own outputs directly in --out, of this kind: those go through the journal. */
+  const journaled = (target: string, kind: StagedKind): boolean => dirname(resolve(target)) === root && OWN_OUTPUTS.get(basename(target)) === kind;
+
+  const stagingFor = async (target: string, inJournal: boolean): Promise<string> => {
     const parent = dirname(resolve(target));
-    let dir = staging.get(parent);
+    const key = inJournal ? JOURNAL : parent;
+    let dir = staging.get(key);
     if (dir === undefined) {
       await mkdir(parent, { recursive: true });
       if (parent !== root) await clearDeadLeftovers(parent);
-      dir = join(parent, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+      dir = inJournal ? join(root, stagingName(process.pid, run)) : join(parent, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
       await mkdir(dir);
-      staging.set(parent, dir);
+      staging.set(key, dir);
     }
     return join(dir, basename(target));
   };
@@ -265,9 +289,10 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
     async stageFile(target, content) {
       await ready();
       try {
-        const staged = await stagingFor(target);
+        const inJournal = journaled(target, 'file');
+        const staged = await stagingFor(target, inJournal);
         await write(staged, content);
-        moves.push({ from: staged, to: resolve(target), kind: 'file' });
+        moves.push({ from: staged, to: resolve(target), kind: 'file', sha256: fileDigest(content), journaled: inJournal });
       } catch (error) {
         failed(error);
       }
@@ -275,33 +300,69 @@ export async function openOutputSet(out: string, write: typeof writeFile = write
     async stageDir(target, files, marker) {
       await ready();
       try {
-        const staged = await stagingFor(target);
+        const inJournal = journaled(target, 'dir');
+        const staged = await stagingFor(target, inJournal);
         await mkdir(staged);
-        for (const file of [...files, { path: KIT_MARKER, content: marker }]) {
+        const all = [...files, { path: KIT_MARKER, content: marker }];
+        for (const file of all) {
           const path = join(staged, ...file.path.split('/'));
           await mkdir(dirname(path), { recursive: true });
           await write(path, file.content);
         }
-        moves.push({ from: staged, to: resolve(target), kind: 'dir' });
+        moves.push({ from: staged, to: resolve(target), kind: 'dir', sha256: folderDigest(all), journaled: inJournal });
       } catch (error) {
         failed(error);
       }
     },
     async commit(stale = []) {
       await ready();
-      const journal: Journal = { moves, removals: stale.map((path) => resolve(path)), staging: [...staging.values()] };
+      const removals = stale.map((path) => {
+        const name = basename(path);
+        if (dirname(resolve(path)) !== root || !isReportFile(name)) throw new Error(`${path} is not a report file in --out ${out}`);
+        return name;
+      });
+      const inJournal = moves.filter((move) => move.journaled);
+      const elsewhere = moves.filter((move) => !move.journaled);
+      // What would stop a commit halfway stops it before the first rename.
+      for (const move of moves) {
+        const problem = await targetProblem(move.to, move.kind, move.to);
+        if (problem !== undefined) throw new InputError(`${problem}; nothing was replaced: the previous outputs are untouched`);
+      }
+      const journal = newJournal(process.pid, run, inJournal.map((move) => ({ name: basename(move.to), kind: move.kind, sha256: move.sha256 })), removals);
+      const journalPath = join(root, JOURNAL);
+      const needsJournal = journal.moves.length > 0 || journal.removals.length > 0;
       try {
         // The journal is the commit point: written whole (temporary file + rename) before the first move.
-        await writeFileAtomic(join(root, JOURNAL), JSON.stringify(journal));
+        if (needsJournal) await writeFileAtomic(journalPath, JSON.stringify(journal));
       } catch (error) {
         failed(error);
       }
+      // From here the journal owns --out's staging folder: closing the set no longer removes it.
+      const journalStaging = staging.get(JOURNAL);
+      staging.delete(JOURNAL);
+      await faults.afterJournal?.();
+      const done: string[] = [];
+      // A kit or a baseline outside --out's own names is no journal's to name: put in place first, so a
+      // failure there leaves the reports in --out as they were.
       try {
-        return await finishJournal(join(root, JOURNAL), journal);
+        const trash: string[] = [];
+        for (const move of elsewhere) {
+          await applyMove(move, trash);
+          done.push(move.to);
+          await faults.afterMove?.(move.to);
+        }
+        for (const dir of [...trash, ...staging.values()]) await rm(dir, { recursive: true, force: true });
+        staging.clear();
+      } catch (error) {
+        if (needsJournal) await unlink(journalPath).catch(() => undefined);
+        if (journalStaging !== undefined) await rm(journalStaging, { recursive: true, force: true });
+        throw new InputError(`cannot put the outputs in place (${writeFailure(error)}); the reports in --out ${out} are untouched`, { cause: error });
+      }
+      try {
+        if (needsJournal) await finishJournal(root, journal, journal.moves, faults);
+        return [...done, ...inJournal.map((move) => move.to)];
       } catch (error) {
         throw new InputError(`cannot put the outputs in place (${writeFailure(error)}); the next run on --out ${out} finishes it`, { cause: error });
-      } finally {
-        staging.clear();
       }
     },
     async close() {

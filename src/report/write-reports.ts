@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { openOutputSet, writeFailure, type OutputSet } from '../output/output-set.js';
+import { REPORT_FILES } from '../output/own-outputs.js';
 import { repositoryPath } from '../gate-run.js';
 import type { Report } from '../model/finding.js';
 import { renderHtml } from './html.js';
@@ -16,13 +17,8 @@ import type { RenderMeta } from './view-model.js';
 export const FORMATS = ['html', 'json', 'sarif', 'junit', 'md'] as const;
 export type Format = (typeof FORMATS)[number];
 
-export const FILE_NAMES: Record<Format, string> = {
-  html: 'index.html',
-  json: 'report.json',
-  sarif: 'report.sarif',
-  junit: 'report.junit.xml',
-  md: 'summary.md',
-};
+/** Each format's file in --out (the names a commit journal may name: src/output/own-outputs.ts). */
+export const FILE_NAMES: Record<Format, string> = REPORT_FILES;
 
 /** `--format html,json,sarif`: known names only, duplicates folded, written in FORMATS order. */
 export function parseFormats(list: string): Format[] {

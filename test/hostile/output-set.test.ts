@@ -176,7 +176,7 @@ describe('a full disk while writing', () => {
       if (++writes === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       return writeFile(...args);
     }) as typeof writeFile;
-    const outputs = await openOutputSet(out, full);
+    const outputs = await openOutputSet(out, { write: full });
     await outputs.stageFile(join(out, 'index.html'), 'new page');
     await expect(outputs.stageFile(join(out, 'report.json'), 'new report')).rejects.toThrow(
       'cannot write the outputs (no space left on the device); nothing was replaced: the previous outputs are untouched',
@@ -188,12 +188,14 @@ describe('a full disk while writing', () => {
 
   it('a commit cut after its journal is finished by the next run on that --out', async () => {
     const out = scratchDir('journal');
-    const staging = join(out, '.tma-staging-1');
-    mkdirSync(staging);
-    writeFileSync(join(staging, 'report.json'), 'new');
     writeFileSync(join(out, 'index.html'), 'old');
     writeFileSync(join(out, '.teams-migration-audit-write-check-4194999-0123abcd'), '');
-    writeFileSync(join(out, '.teams-migration-audit.commit.json'), JSON.stringify({ moves: [{ from: join(staging, 'report.json'), to: join(out, 'report.json'), kind: 'file' }], removals: [join(out, 'index.html')], staging: [staging] }));
+    // Cut as a kill right after the journal would cut it: no rename made, nothing cleaned up.
+    const cut = await openOutputSet(out, { faults: { afterJournal: () => Promise.reject(new Error('killed')) } });
+    await cut.stageFile(join(out, 'report.json'), 'new');
+    await expect(cut.commit([join(out, 'index.html')])).rejects.toThrow('killed');
+    await cut.close();
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe('old');
     await recoverOutputs(out);
     expect(readdirSync(out)).toEqual(['report.json']);
     expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe('new');

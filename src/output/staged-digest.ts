@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Digests that bind a commit journal to the files its run staged (issue 32): computed from the
+ * bytes a run writes, and again from what is on disk when a journal is finished, so a journal is
+ * obeyed only for the very files it was written for. Reading the disk never follows a link and
+ * never opens anything but a regular file: a link or a pipe where a staged file should be is a
+ * mismatch, not something read through.
+ */
+
+export type StagedKind = 'file' | 'dir';
+
+/** A file of a staged folder, `/`-separated path inside it. */
+export interface StagedBytes {
+  path: string;
+  content: string | Uint8Array;
+}
+
+const bytesOf = (content: string | Uint8Array): Uint8Array => (typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** One entry of a folder's listing: a subfolder, or a file with its content's digest. */
+interface TreeEntry {
+  path: string;
+  sha256?: string;
+}
+
+/** A folder's digest: every subfolder and file by path (code-unit order), each file with its content's digest. */
+function treeDigest(entries: readonly TreeEntry[]): string {
+  const hash = createHash('sha256');
+  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const entry of sorted) hash.update(entry.sha256 === undefined ? `d ${JSON.stringify(entry.path)}\n` : `f ${JSON.stringify(entry.path)} ${entry.sha256}\n`);
+  return hash.digest('hex');
+}
+
+/** The digest of a file about to be staged. */
+export const fileDigest = (content: string | Uint8Array): string => sha256(bytesOf(content));
+
+/** The digest of a folder about to be staged with these files (its subfolders are the files' parents). */
+export function folderDigest(files: readonly StagedBytes[]): string {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const parts = file.path.split('/');
+    for (let depth = 1; depth < parts.length; depth++) dirs.add(parts.slice(0, depth).join('/'));
+  }
+  return treeDigest([...[...dirs].map((path) => ({ path })), ...files.map((file) => ({ path: file.path, sha256: fileDigest(file.content) }))]);
+}
+
+/** The digest of the regular file at `path`, or undefined when it is anything else (a link is not followed). */
+async function diskFileDigest(path: string): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    const hash = createHash('sha256');
+    for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every entry under `dir`, or undefined when anything there is not a folder or a regular file. */
+async function diskTree(dir: string, prefix: string, entries: TreeEntry[]): Promise<boolean> {
+  for (const name of (await readdir(dir)).sort()) {
+    const path = prefix === '' ? name : `${prefix}/${name}`;
+    const info = await lstat(join(dir, name));
+    if (info.isDirectory()) {
+      entries.push({ path });
+      if (!(await diskTree(join(dir, name), path, entries))) return false;
+    } else if (info.isFile()) {
+      const digest = await diskFileDigest(join(dir, name));
+      if (digest === undefined) return false;
+      entries.push({ path, sha256: digest });
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The digest of what is at `path` as a `kind`, read from disk without following a link; undefined
+ * when nothing is there, it is of another kind, or a folder holds a link, a pipe or a device.
+ */
+export async function diskDigest(path: string, kind: StagedKind): Promise<string | undefined> {
+  const info = await lstat(path).catch(() => undefined);
+  if (!info) return undefined;
+  if (kind === 'file') return info.isFile() ? diskFileDigest(path) : undefined;
+  if (!info.isDirectory()) return undefined;
+  const entries: TreeEntry[] = [];
+  return (await diskTree(path, '', entries).catch(() => false)) ? treeDigest(entries) : undefined;
+}

@@ -219,6 +219,7 @@ export function assessTeamExpression(
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
   let comparesIdentifiers = false;
+  const earlyIdentifiers: string[] = [];
   for (const literal of valueStrings(references)) {
     const status = classifyTeamValue(context.teams, literal.value);
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
@@ -235,6 +236,8 @@ export function assessTeamExpression(
       titleLiterals.push({ literal, title: { title: literal.value, identifier: guessedIdentifier(literal.value), guessed: true } });
     }
     if (status.state === 'identifier') comparesIdentifiers = true;
+    // An identifier that is no team's title names no team while `$team` holds titles.
+    if (status.state === 'identifier' && !context.teams.byTitle.has(literal.value)) earlyIdentifiers.push(literal.value);
     // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
     if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
   }
@@ -274,6 +277,14 @@ export function assessTeamExpression(
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     // Said only where jq is missing: an external payload is never sampled, and says nothing new.
     if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
+    // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
+    // has not migrated sets teams that do not exist yet: it is written for identifiers.
+    if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && earlyIdentifiers.length > 0) {
+      const decision = decide({ class: 'changed', sink: 'team-value', state: 'before', literals: 'written-for-identifiers' });
+      impact.verdict = decision.verdict;
+      impact.advice = decision.advice!;
+      impact.evaluation = `${impact.evaluation ? `${impact.evaluation}; ` : ''}it yields team identifier ${unique(earlyIdentifiers).map((v) => JSON.stringify(v)).join(', ')}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it`;
+    }
   }
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
   if (undecided !== undefined) impact.jqFailure ??= undecided;

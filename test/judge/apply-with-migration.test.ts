@@ -9,7 +9,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, judged, org, type Row } from './two-worlds.js';
+import { expectedClass, judged, org, TEAMS, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -49,6 +49,23 @@ describe('written for identifiers: (mapping team, org state) → (class, verdict
       expect(after.verdict).toBe('unaffected');
     });
   }
+
+  it('a lookup table over an integration\'s payload that yields identifiers: the same, read from its values', () => {
+    const expression = '{"ds": "data_science", "quality": "qa"}[.owner]';
+    // Run on a payload the source could send: it yields an identifier that is no team's title.
+    const yielded = jq.evaluate({ owner: 'ds' }, expression);
+    expect(yielded.ok && TEAMS.some((t) => t.identifier === yielded.values[0] && t.name !== yielded.values[0])).toBe(true);
+    const integration = (migrated: boolean) =>
+      org({
+        ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+        integrations: [{ installationId: 'pd', integrationType: 'pagerduty', config: { resources: [{ kind: 'services', port: { entity: { mappings: { identifier: '.id', blueprint: '"service"', team: expression } } } }] } }],
+      });
+    const location = 'config.resources[0].port.entity.mappings.team';
+    const before = judged(jq, integration(false), location).finding;
+    expect(before.verdict).toBe('breaks');
+    expect(before.suggestion).toContain('apply it with the migration');
+    expect(judged(jq, integration(true), location).finding.verdict).toBe('unaffected');
+  });
 
   it('a literal identifier as a mapping\'s team: the same', () => {
     const literal = (migrated: boolean) =>

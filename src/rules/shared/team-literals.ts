@@ -43,7 +43,7 @@ export function literalTeamFinding(catalog: Catalog, site: LiteralTeamSite, valu
   if (titles.length === 0 && split.unknown.length === 0) {
     return {
       ...base,
-      reason: `${site.subject} sets ${site.sets} to team identifier ${quoted(early)}, which the org does not hold yet (its $team values are titles until the migration): it names no team before the migration and the right team after it.`,
+      reason: `${site.subject} sets ${site.sets} to team identifier ${quoted(early)}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it.`,
       suggestion: APPLY_WITH_THE_MIGRATION,
       verdict: 'breaks',
     };

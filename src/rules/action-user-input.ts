@@ -1,4 +1,4 @@
-import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -62,7 +62,8 @@ export const actionUserInput: Rule = {
             removedRelations: datasetRemoved,
             sample: 'user-input' as const,
             ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: teamPropertiesFor(catalog, definition.blueprint) }),
-            ...(definition.blueprint === TEAM_BLUEPRINT && { searchesTeams: true }),
+            // A team picker's entities are the org's teams: `$title` and `$identifier` are the team's.
+            ...((teamTyped?.kind === '_team' || teamTyped?.kind === 'team') && { searchesTeams: true }),
           };
           if (comparesTeams(site)) judgedWithRule.add(joinPath(...path, 'value', 'jqQuery'));
           const finding = searchRuleFinding(catalog, site);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org, passing, TEAMS, type ExpectedClass } from './two-worlds.js';
+import { expectedClass, expectedVerdict, inputOf, judged, org, passing, TEAM_SETS, TEAMS, type ExpectedClass } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -61,6 +61,30 @@ describe('a team-typed input\'s default: (input, expression, teams) → (class, 
     expect(finding.verdict).toBe('breaks');
     expect(finding.rewrite).toBe(TEAMS[0]!.identifier);
   });
+});
+
+describe('a team picker\'s dataset searches the org\'s teams', () => {
+  const ROWS = [
+    { name: 'by $identifier, the user\'s team values', property: '$identifier', expression: '.user.team' },
+    { name: 'by $identifier, the user\'s team names', property: '$identifier', expression: '[.user.teams[].name]' },
+    { name: 'by $title, the user\'s team names', property: '$title', expression: '[.user.teams[].name]' },
+  ] as const;
+  for (const row of ROWS) {
+    it(row.name, () => {
+      // Run after the migration for every user with teams: does it offer one of the user's teams?
+      const offers = TEAM_SETS.filter((set) => set.length > 0).every((set) => {
+        const result = jq.evaluate(inputOf('user-input', set, 'after'), row.expression);
+        const values = result.ok ? result.values.flat() : [];
+        return TEAMS.some((t) => values.includes(row.property === '$title' ? t.name : t.identifier));
+      });
+      const { finding } = judged(
+        jq,
+        action({ owner: { type: 'string', format: 'team', dataset: { combinator: 'and', rules: [{ property: row.property, operator: 'in', value: { jqQuery: row.expression } }] } } }),
+        'trigger.userInputs.properties.owner.dataset.rules[0]',
+      );
+      expect(finding.verdict).toBe(offers ? 'unaffected' : 'breaks');
+    });
+  }
 });
 
 describe('jq of the form that reads a team-typed input reads team values', () => {

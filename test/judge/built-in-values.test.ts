@@ -32,6 +32,10 @@ const ROWS: BuiltInRow[] = [
   { name: 'userTeams $identifier: identifiers, which $team holds only after', value: { context: 'userTeams', property: '$identifier' }, operator: 'containsAny', meaning: (titles) => titles.map((t) => identifierOf.get(t)!), shows: 'changed' },
   { name: 'userTeams $title: titles, which $team holds only before', value: { context: 'userTeams', property: '$title' }, operator: 'containsAny', meaning: (titles) => [...titles], shows: 'changed' },
   { name: 'user $team: the user\'s teams as $team holds them', value: { context: 'user', property: '$team' }, operator: 'containsAny', meaning: (titles, world) => teamValuesIn(titles, world), shows: 'same' },
+  { name: '"My Teams" with containsAny', value: ['My Teams'], operator: 'containsAny', meaning: (titles, world) => teamValuesIn(titles, world), shows: 'same' },
+  { name: '"My Teams" excluded with notIn', value: ['My Teams'], operator: 'notIn', meaning: (titles, world) => teamValuesIn(titles, world), shows: 'same' },
+  { name: '{{getUserTeams()}}: the user\'s teams as $team holds them', value: '{{getUserTeams()}}', operator: 'containsAny', meaning: (titles, world) => teamValuesIn(titles, world), shows: 'same' },
+  { name: 'userTeams $identifier with in', value: { context: 'userTeams', property: '$identifier' }, operator: 'in', meaning: (titles) => titles.map((t) => identifierOf.get(t)!), shows: 'changed' },
 ];
 
 const SERVICES = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
@@ -50,6 +54,19 @@ const at = (rule: JsonObject, migrated = false) => {
   return [...report.findings, ...(report.verified ?? [])].find((f) => f.location === LOCATION);
 };
 
+/** The same rule where a dashboard widget holds it rather than a table filter: a number chart's dataset, a chart's filters. */
+const WIDGET_SITES: { name: string; widget: (rule: JsonObject) => JsonObject; location: string }[] = [
+  { name: 'a number chart\'s dataset', widget: (rule) => ({ id: 'w1', type: 'entities-number-chart', blueprint: 'service', dataset: { combinator: 'and', rules: [rule] } }), location: 'widgets[0].dataset.rules[0]' },
+  { name: 'a pie chart\'s filters', widget: (rule) => ({ id: 'w1', type: 'entities-pie-chart', blueprint: 'service', chartFilters: { combinator: 'and', rules: [rule] } }), location: 'widgets[0].chartFilters.rules[0]' },
+];
+
+const atWidget = (site: (typeof WIDGET_SITES)[number], rule: JsonObject) => {
+  const snapshot = page(rule);
+  snapshot.pages = [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [site.widget(rule)] }] as never;
+  const report = analyze(buildCatalog(snapshot, { jq }));
+  return { report, finding: [...report.findings, ...(report.verified ?? [])].find((f) => f.location === site.location) };
+};
+
 describe('built-in values: (rule, teams, entities) → (class, verdict)', () => {
   for (const row of ROWS) {
     it(row.name, () => {
@@ -59,6 +76,18 @@ describe('built-in values: (rule, teams, entities) → (class, verdict)', () => 
       // A built-in that follows the teams is no finding, as before; one that changes is judged.
       expect(finding?.verdict ?? 'unaffected').toBe(expectedVerdict(klass, 'team-comparison'));
     });
+  }
+
+  for (const site of WIDGET_SITES) {
+    for (const row of ROWS) {
+      it(`${site.name}: ${row.name}`, () => {
+        const klass = expectedComputedRuleClass(jq, row.operator, row.meaning);
+        const { report, finding } = atWidget(site, { property: '$team', operator: row.operator, value: row.value });
+        expect(finding?.verdict ?? 'unaffected').toBe(expectedVerdict(klass, 'team-comparison'));
+        // A rule that changes is found where the widget holds it, never dropped.
+        if (klass === 'changed') expect(report.findings.some((f) => f.location === site.location)).toBe(true);
+      });
+    }
   }
 
   it('userTeams $identifier is written for identifiers: apply it with the migration, and right once migrated', () => {

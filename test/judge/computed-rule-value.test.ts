@@ -27,11 +27,17 @@ const DATASET_ROWS: ComputedRow[] = [
   { name: 'all but one title', operator: 'containsAny', expression: '[.user.team[] | select(. != "QA")]', shows: 'changed' },
   { name: 'a list wrapped in a list (the docs\' "non-working" [.user.team])', operator: 'containsAny', expression: '[.user.team]', shows: 'same' },
   { name: 'lower-cased team values', operator: 'containsAny', expression: '.user.team | map(ascii_downcase)', shows: 'changed' },
+  { name: 'names by map(.name), with in', operator: 'in', expression: '.user.teams | map(.name)', shows: 'changed' },
+  { name: 'the user\'s team values, with notIn', operator: 'notIn', expression: '.user.team', shows: 'same' },
+  { name: 'the entity\'s own teams', operator: 'containsAny', expression: '.entity.team', shows: 'same' },
+  { name: 'names, excluded with notIn', operator: 'notIn', expression: '[.user.teams[].name]', shows: 'changed' },
 ];
 
 const POLICY_ROWS: ComputedRow[] = [
   { name: 'the runner\'s teams through a template', operator: 'containsAny', expression: '.user.team', shows: 'same' },
   { name: 'the runner\'s team names through a template', operator: 'containsAny', expression: '[.user.teams[].name]', shows: 'changed' },
+  { name: 'the runner\'s team names by map(.name), with in', operator: 'in', expression: '.user.teams | map(.name)', shows: 'changed' },
+  { name: 'the runner\'s teams, with notIn', operator: 'notIn', expression: '.user.team', shows: 'same' },
 ];
 
 const SERVICES = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));

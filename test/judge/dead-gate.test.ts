@@ -17,6 +17,10 @@ const ROWS: { name: string; expression: string }[] = [
   { name: 'startswith on objects', expression: '.user.teams | any(startswith("Q"))' },
   { name: 'the names, compared right (the control: not dead)', expression: '[.user.teams[].name] | index("QA") != null' },
   { name: 'a dead part or an email (the control: not dead)', expression: '(.user.teams | index("QA") != null) or .user.email == "di@example.com"' },
+  { name: 'the first team object compared with a string', expression: '.user.teams[0] == "QA"' },
+  { name: 'IN over the objects', expression: 'any(.user.teams[]; IN("QA", "Beta"))' },
+  { name: 'inside on the objects (the control: an empty list is inside anything)', expression: '.user.teams | inside(["QA"])' },
+  { name: 'names by map(.name) with contains (the control: not dead)', expression: '.user.teams | map(.name) | contains(["QA"])' },
 ];
 
 const snapshot = (condition: string) =>

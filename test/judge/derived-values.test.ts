@@ -20,6 +20,10 @@ const ROWS: DerivedRow[] = [
   { name: 'to_entries over a literal object, then a select by team', kind: 'entity', expression: '.team as $t | {"QA": 1, "qa": 1} | to_entries | map(select(.key as $k | $t | index($k) != null)) | length > 0', shows: 'same' },
   { name: 'with_entries over a literal object, counted with the teams', kind: 'entity', expression: '.team as $t | {"QA": "quality"} | with_entries(.value |= ascii_upcase) | to_entries | map(.value) | length + ($t | length)', shows: 'same' },
   { name: 'a lookup of the user\'s teams in a literal object', kind: 'user-input', expression: '({"Data Science": true} as $allowed | [.user.team[] | $allowed[.] // false] | any)', shows: 'changed' },
+  { name: 'an object built from the teams, then has() a title', kind: 'entity', expression: '.team | map({key: ., value: true}) | from_entries | has("QA")', shows: 'changed' },
+  { name: 'an object built from the teams, counted', kind: 'entity', expression: '[.team[] | {(.): 1}] | add // {} | keys | length', shows: 'same' },
+  { name: 'with_entries keeping the user\'s teams of a title-keyed object', kind: 'user-input', expression: '.user.team as $t | {"QA": "on-call", "Beta": "on-call"} | with_entries(select(.key as $k | $t | index($k) != null)) | length > 0', shows: 'changed' },
+  { name: 'the names as object keys (titles in both worlds)', kind: 'user-input', expression: '{"QA": 1} as $m | [.user.teams[].name | $m[.] // 0] | add // 0 > 0', shows: 'same' },
 ];
 
 const snapshotFor = (row: DerivedRow) =>

@@ -29,7 +29,7 @@ const upsert = (team: JsonObject) =>
     ],
   });
 
-const search = (property: string, value: unknown): JsonObject => ({ combinator: 'and', rules: [{ property, operator: '=', value }] }) as JsonObject;
+const search = (property: string, value: unknown, operator = '='): JsonObject => ({ combinator: 'and', rules: [{ property, operator, value }] }) as JsonObject;
 
 /** Whether the value, run after the migration for every user with teams, finds a team by `field` (computed in jq). */
 function findsATeamAfter(expression: string, field: '$title' | '$identifier'): boolean {
@@ -57,7 +57,10 @@ describe('team search from the source: (field) → verdict', () => {
 });
 
 describe('team search with a literal or a template: (field, value, teams) → verdict', () => {
-  const ROWS: { name: string; field: '$title' | '$identifier'; template: string }[] = [
+  const ROWS: { name: string; field: '$title' | '$identifier'; template: string; operator?: string }[] = [
+    { name: 'by $title with in, the runner\'s team names by map(.name)', field: '$title', template: '.trigger.by.user.teams | map(.name)', operator: 'in' },
+    { name: 'by $identifier with in, the runner\'s team names by map(.name)', field: '$identifier', template: '.trigger.by.user.teams | map(.name)', operator: 'in' },
+    { name: 'by $identifier with in, the entity\'s teams', field: '$identifier', template: '.entity.team', operator: 'in' },
     { name: 'by $identifier, the runner\'s team values', field: '$identifier', template: '.trigger.by.user.team' },
     { name: 'by $title, the runner\'s team names', field: '$title', template: '[.trigger.by.user.teams[].name]' },
     { name: 'by $title, the runner\'s team values', field: '$title', template: '.trigger.by.user.team' },
@@ -66,7 +69,7 @@ describe('team search with a literal or a template: (field, value, teams) → ve
   for (const row of ROWS) {
     it(row.name, () => {
       const finds = findsATeamAfter(row.template, row.field);
-      const { finding } = judged(jq, upsert(search(row.field, `{{ ${row.template} }}`)), 'invocationMethod.mapping.team.rules[0]');
+      const { finding } = judged(jq, upsert(search(row.field, `{{ ${row.template} }}`, row.operator)), 'invocationMethod.mapping.team.rules[0]');
       expect(finding.verdict).toBe(finds ? 'unaffected' : 'breaks');
     });
   }

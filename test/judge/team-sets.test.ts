@@ -28,6 +28,9 @@ const ROWS: SetRow[] = [
   { name: 'sorted: the same set of teams in another order', expression: '.entity.team | sort', shows: { single: 'substituted', held: 'substituted' } },
   { name: 'reversed', expression: '.entity.team | reverse', shows: { single: 'substituted', held: 'substituted' } },
   { name: 'the first after sorting: another team only for teams held together', expression: '.entity.team | sort | .[:1]', shows: { single: 'substituted', held: 'changed' } },
+  { name: 'unique: the same set, sorted', expression: '.entity.team | unique', shows: { single: 'substituted', held: 'substituted' } },
+  { name: 'the smallest team: another team only for teams held together', expression: '[.entity.team | min]', shows: { single: 'substituted', held: 'changed' } },
+  { name: 'the user\'s teams and the entity\'s, added: the same set', expression: '(.entity.team + .trigger.by.user.team) | unique', shows: { single: 'substituted', held: 'substituted' } },
 ];
 
 const snapshot = (expression: string, users: readonly JsonObject[]) =>

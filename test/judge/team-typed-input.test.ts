@@ -37,6 +37,10 @@ const DEFAULTS: DefaultRow[] = [
   { name: 'a list of teams: the names', input: { type: 'array', items: { type: 'string', format: 'team' } }, expression: '[.user.teams[].name]', shows: 'changed' },
   { name: 'a list of teams, sorted: the same set', input: { type: 'array', items: { type: 'string', format: 'team' } }, expression: '.user.team | sort', shows: 'substituted' },
   { name: '_team entity input: a title literal', input: { type: 'string', format: 'entity', blueprint: '_team' }, expression: '"QA"', shows: 'changed' },
+  { name: 'a list of teams: the names by map(.name)', input: { type: 'array', items: { type: 'string', format: 'team' } }, expression: '.user.teams | map(.name)', shows: 'changed' },
+  { name: '_team entity input: the user\'s first team', input: { type: 'string', format: 'entity', blueprint: '_team' }, expression: '.user.team[0]', shows: 'substituted' },
+  { name: 'a list of _team entities: the names', input: { type: 'array', items: { type: 'string', format: 'entity', blueprint: '_team' } }, expression: '[.user.teams[].name]', shows: 'changed' },
+  { name: 'format team: the entity\'s last team', input: { type: 'string', format: 'team' }, expression: '.entity.team | last', shows: 'substituted' },
 ];
 
 describe('a team-typed input\'s default: (input, expression, teams) → (class, verdict)', () => {

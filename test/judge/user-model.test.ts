@@ -18,6 +18,9 @@ const ROWS: Row[] = [
   { name: 'teamsIdentifiers follows $team', expression: '.user.teamsIdentifiers | index("QA") != null', shows: 'changed' },
   { name: 'the run\'s user is the same person', expression: '.trigger.user.team | index("Data Science") != null', shows: 'changed' },
   { name: 'the provider of each team is the same in both worlds', expression: '[.user.teams[].provider] | length > 0', shows: 'same' },
+  { name: 'names tested with any(): titles in both worlds', expression: 'any(.user.teams[]; .name == "Data Science")', shows: 'same' },
+  { name: 'team values tested with contains: titles only before', expression: '.user.team | contains(["QA"])', shows: 'changed' },
+  { name: 'team values checked with IN', expression: 'any(.user.team[]; IN("QA", "Beta"))', shows: 'changed' },
 ];
 
 const snapshot = (condition: string) =>

@@ -430,11 +430,13 @@ function judgeByRunning(
   };
 }
 
-/** The expression with every string literal that is a known team identifier (not also its title) written as that team's title. */
+/** The expression with every string literal (object keys included) that is a known team identifier (not also its title) written as that team's title. */
 export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
   const titleOf = new Map<string, string>();
   for (const team of directory.byTitle.values()) if (team.identifier !== undefined && team.identifier !== team.title) titleOf.set(team.identifier, team.title);
-  const edits = valueStrings(references)
+  // Object keys too: a lookup keyed by identifiers (`{"qa": "us"}[.team[]]`) is written for identifiers.
+  const edits = references.strings
+    .filter((literal) => !literal.interpolated)
     .filter((literal) => titleOf.has(literal.value) && !directory.byTitle.has(literal.value) && literal.end - literal.start >= 2)
     .sort((a, b) => b.start - a.start);
   if (edits.length === 0) return undefined;

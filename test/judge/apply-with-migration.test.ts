@@ -17,6 +17,8 @@ const ROWS: Row[] = [
   { name: 'a lookup table from a property to identifiers', expression: '{"ds": "data_science", "quality": "qa"}[.entity.properties.area // "ds"]', shows: 'changed' },
   { name: 'an identifier picked by a condition', expression: 'if (.entity.team | length) > 0 then ["qa"] else ["data_science"] end', shows: 'changed' },
   { name: 'the entity\'s own teams (the control: a title before, its identifier after)', expression: '.entity.team', shows: 'substituted' },
+  { name: 'a title-to-identifier table over the entity\'s teams', expression: '{"Data Science": "data_science", "QA": "qa", "Platform (EU)": "platform", "Alpha": "z_alpha", "Beta": "a_beta"} as $id | [.entity.team[] | $id[.] // .]', shows: 'changed' },
+  { name: 'a lookup through to_entries, yielding an identifier', expression: '[{"ds": "data_science"} | to_entries[] | select(.key == "ds") | .value]', shows: 'changed' },
 ];
 
 const snapshot = (expression: string, migrated: boolean): OrgSnapshot =>
@@ -85,5 +87,25 @@ describe('written for identifiers: (mapping team, org state) → (class, verdict
     expect(before.suggestion).toContain('apply it with the migration');
     const after = analyze(buildCatalog(literal(true), { jq }));
     expect(after.findings.filter((f) => f.location === 'invocationMethod.mapping.team')).toEqual([]);
+  });
+});
+
+describe('a lookup keyed by team identifiers: (calculation, org state) → (class, verdict)', () => {
+  const expression = '{"qa": "us", "data_science": "eu"} as $r | [.team[] | $r[.] // "none"] | first // "none"';
+  const calculation = (migrated: boolean): OrgSnapshot =>
+    org({
+      ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+      blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { region: { title: 'Region', type: 'string', calculation: expression } } }],
+    });
+  it('changes with the migration, and with its keys read as titles gives before what it gives after', () => {
+    expect(expectedClass(jq, 'entity', expression)).toBe('changed');
+    const readBack = expression.replace('"qa"', '"QA"').replace('"data_science"', '"Data Science"');
+    expect(TEAMS.map((t) => jq.evaluate({ team: [t.name] }, readBack))).toEqual(TEAMS.map((t) => jq.evaluate({ team: [t.identifier] }, expression)));
+  });
+  it('before the migration it breaks and is applied with the migration; once migrated it is right', () => {
+    const before = judged(jq, calculation(false), 'calculationProperties.region.calculation').finding;
+    expect(before.verdict).toBe('breaks');
+    expect(before.suggestion).toContain('apply it with the migration');
+    expect(judged(jq, calculation(true), 'calculationProperties.region.calculation').finding.verdict).toBe('unaffected');
   });
 });

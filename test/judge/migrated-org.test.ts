@@ -25,10 +25,13 @@ const SAME_GATES = [
   '.user.team | length > 0',
   // A title and its own identifier both listed: either world matches.
   '.user.team | any(. == "Data Science" or . == "data_science")',
+  // Names by map(.name) and by any(): titles in both worlds.
+  '.user.teams | map(.name) | any(. == "QA")',
+  'any(.user.teams[]; .name == "Alpha")',
 ];
 
 /** Conditions written for identifiers: they give now what the same condition with titles gave before. */
-const WRITTEN_FOR_IDENTIFIERS = ['.user.team | index("data_science") != null', '.user.teamsIdentifiers | contains(["qa"])'];
+const WRITTEN_FOR_IDENTIFIERS = ['.user.team | index("data_science") != null', '.user.teamsIdentifiers | contains(["qa"])', 'any(.user.team[]; IN("a_beta", "platform"))'];
 
 function migratedOrg(): OrgSnapshot {
   const input = (visible: string): JsonObject => ({ type: 'string', visible: { jqQuery: visible } });
@@ -42,11 +45,21 @@ function migratedOrg(): OrgSnapshot {
     dataset: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value: { jqQuery: '.user.team' } }] },
   };
   inputs.owner = { type: 'string', format: 'team', default: { jqQuery: '.user.team[0]' } };
+  // A list of _team entities, by default the user's teams.
+  inputs.owners = { type: 'array', items: { type: 'string', format: 'entity', blueprint: '_team' }, default: { jqQuery: '.user.team' } };
   return {
     format: 'org-snapshot/1',
     organization: { id: 'org_migrated', name: 'Migrated org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] },
     blueprints: [
-      { identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, ownership: { type: 'Direct' } },
+      {
+        identifier: 'service',
+        title: 'Service',
+        schema: { properties: {} },
+        relations: {},
+        ownership: { type: 'Direct' },
+        // A lookup keyed by identifiers: what $team holds once migrated.
+        calculationProperties: { region: { title: 'Region', type: 'string', calculation: '{"qa": "us", "data_science": "eu"} as $r | [.team[] | $r[.] // "none"] | first // "none"' } },
+      },
       { identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} },
       { identifier: '_user', title: 'User', schema: { properties: {} }, relations: {} },
     ],
@@ -68,7 +81,16 @@ function migratedOrg(): OrgSnapshot {
     ],
     actionPermissions: {
       deploy: {
-        execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [SAME_GATES[0]!] } },
+        execute: {
+          roles: [],
+          users: [],
+          teams: [],
+          policy: {
+            // The runner's teams through a template: $team and .user.team hold identifiers together.
+            queries: { mine: { combinator: 'and', rules: [{ property: '$team', operator: 'in', value: '{{ .user.team }}' }] } },
+            conditions: [SAME_GATES[0]!, '.results.mine.entities | length >= 0'],
+          },
+        },
         // Rewritten by the migration: identifiers.
         approve: { roles: [], users: [], teams: ['platform', 'qa'] },
       },
@@ -98,6 +120,8 @@ function migratedOrg(): OrgSnapshot {
               },
             },
           },
+          // "My Teams" in a dashboard chart rather than a table filter.
+          { id: 'count', type: 'entities-number-chart', blueprint: 'service', dataset: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value: ['My Teams'] }] } },
         ],
       },
     ],

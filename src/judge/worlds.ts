@@ -123,7 +123,16 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   for (const team of directory.byTitle.values()) {
     if (team.identifier === undefined && text.includes(team.title.toLowerCase())) add({ title: team.title, identifier: pendingIdentifier(team.title) });
   }
+  // A piece of a team's title or identifier (`startswith("Q")`, `test("plat")`) shows only on that team.
+  const pieces = stringPieces(expression);
+  if (pieces.length > 0) {
+    teams.forEach((team, i) => {
+      if (spellings[i]!.lower.some((s) => pieces.some((piece) => (piece.length >= 3 ? s.includes(piece) : s.startsWith(piece))))) add(team);
+    });
+  }
   const differing = teams.filter((t) => t.title !== t.identifier);
+  // Folded to one case, a title meets an identifier that differs from it only in case ("QA", "qa").
+  if (FOLDS_CASE.test(expression)) add(differing.find((t) => t.title.toLowerCase() === t.identifier.toLowerCase()));
   if (crossed && picked.length === 0) crossed.forEach(add);
   add(differing.find((t) => slugOf(t.title) !== t.identifier));
   add(differing.find((t) => slugOf(t.title) === t.identifier));
@@ -142,6 +151,19 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   }
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
   return picked;
+}
+
+/** jq that compares without case: `ascii_downcase`/`ascii_upcase`, or a regex with the "i" flag. */
+const FOLDS_CASE = /ascii_(?:down|up)case|\b(?:test|match|capture|scan|splits|sub|gsub)\s*\([^)]*;\s*"[gixnslp]*i[gixnslp]*"\s*\)/;
+
+/** The expression's string literals (lower-cased) that hold a letter or digit: pieces a team name may start with or contain. */
+function stringPieces(expression: string): string[] {
+  const pieces = new Set<string>();
+  for (const match of expression.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+    const piece = match[1]!.replace(/^\^/, '').toLowerCase();
+    if (/^[a-z0-9][a-z0-9 _-]*$/.test(piece)) pieces.add(piece);
+  }
+  return [...pieces];
 }
 
 /** Ours: combinations of teams the org holds, tried together per expression. */

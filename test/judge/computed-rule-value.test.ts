@@ -31,6 +31,10 @@ const DATASET_ROWS: ComputedRow[] = [
   { name: 'the user\'s team values, with notIn', operator: 'notIn', expression: '.user.team', shows: 'same' },
   { name: 'the entity\'s own teams', operator: 'containsAny', expression: '.entity.team', shows: 'same' },
   { name: 'names, excluded with notIn', operator: 'notIn', expression: '[.user.teams[].name]', shows: 'changed' },
+  { name: 'the names as a stream, not a list', operator: 'containsAny', expression: '.user.teams[].name', shows: 'changed' },
+  { name: 'the team values as a stream', operator: 'containsAny', expression: '.user.team[]', shows: 'same' },
+  { name: 'the team values reversed: the same set', operator: 'in', expression: '.user.team | reverse', shows: 'same' },
+  { name: 'lower-cased names: match nothing before, a team whose identifier is its title in lower case after', operator: 'containsAny', expression: '.user.teams | map(.name | ascii_downcase)', shows: 'changed' },
 ];
 
 const POLICY_ROWS: ComputedRow[] = [

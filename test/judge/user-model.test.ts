@@ -21,6 +21,8 @@ const ROWS: Row[] = [
   { name: 'names tested with any(): titles in both worlds', expression: 'any(.user.teams[]; .name == "Data Science")', shows: 'same' },
   { name: 'team values tested with contains: titles only before', expression: '.user.team | contains(["QA"])', shows: 'changed' },
   { name: 'team values checked with IN', expression: 'any(.user.team[]; IN("QA", "Beta"))', shows: 'changed' },
+  { name: 'team values by a prefix of one title only', expression: '.user.team | map(select(startswith("Q"))) | length > 0', shows: 'changed' },
+  { name: 'team values by a case-blind regex', expression: 'any(.user.team[]; test("^qa$"; "i"))', shows: 'same' },
 ];
 
 const snapshot = (condition: string) =>

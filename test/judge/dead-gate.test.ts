@@ -31,6 +31,18 @@ const snapshot = (condition: string) =>
 
 const LOCATION = 'permissions.execute.policy.conditions[0]';
 
+const visibleOf = (condition: string, key: 'visible' | 'required' = 'visible') =>
+  org({
+    actions: [
+      {
+        identifier: 'deploy',
+        title: 'Deploy',
+        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { reason: { type: 'string', [key]: { jqQuery: condition } } } } },
+        invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+      },
+    ],
+  });
+
 describe('dead gates: (condition, teams, users) → (class, verdict, shut out, no access change)', () => {
   for (const row of ROWS) {
     it(row.name, () => {
@@ -52,6 +64,20 @@ describe('dead gates: (condition, teams, users) → (class, verdict, shut out, n
       expect(finding.suggestion).toContain('Not a migration change');
     });
   }
+
+  it('the same gates as an input\'s visible: who may see it, computed on every user in both worlds', () => {
+    for (const row of ROWS) {
+      const dead = passing(jq, 'user-input', row.expression, 'before').length === 0 && passing(jq, 'user-input', row.expression, 'after').length === 0;
+      const { finding } = judged(jq, visibleOf(row.expression), 'trigger.userInputs.properties.reason.visible.jqQuery');
+      expect(finding.verdict, row.expression).toBe(dead ? 'review' : 'unaffected');
+      expect(finding.deadGate !== undefined, row.expression).toBe(dead);
+    }
+  });
+
+  it('an input\'s required that never holds shuts nobody out: no dead gate', () => {
+    const { finding } = judged(jq, visibleOf('.user.teams | contains(["QA"])', 'required'), 'trigger.userInputs.properties.reason.required.jqQuery');
+    expect(finding.deadGate).toBeUndefined();
+  });
 
   it('an admin passes a policy anyway, so is not among those shut out', () => {
     const withAdmin = snapshot('.user.teams | index("QA") != null');

@@ -49,6 +49,11 @@ describe('team search from the source: (field) → verdict', () => {
     expect(checked?.reason).toContain('keeps working while the source holds titles');
   });
 
+  it('by $title with in over a list the source sends: no finding either', () => {
+    const report = analyze(buildCatalog(integration(search('$title', '[.teams[].name]', 'in')), { jq }));
+    expect(report.findings).toEqual([]);
+  });
+
   it('by $identifier: the source must hold identifiers, so a person checks it', () => {
     const { finding } = judged(jq, integration(search('$identifier', '.team.name')), 'config.resources[0].port.entity.mappings.team.rules[0]');
     expect(finding.verdict).toBe('review');

@@ -123,13 +123,11 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   for (const team of directory.byTitle.values()) {
     if (team.identifier === undefined && text.includes(team.title.toLowerCase())) add({ title: team.title, identifier: pendingIdentifier(team.title) });
   }
-  // A piece of a team's title or identifier (`startswith("Q")`, `test("plat")`) shows only on that team.
+  // A piece of a team's title or identifier (`startswith("Q")`, `test("plat")`) shows only on that
+  // team. One such team: a piece may be any word (`"port"`), and the shapes below need their places.
   const pieces = stringPieces(expression);
-  if (pieces.length > 0) {
-    teams.forEach((team, i) => {
-      if (spellings[i]!.lower.some((s) => pieces.some((piece) => (piece.length >= 3 ? s.includes(piece) : s.startsWith(piece))))) add(team);
-    });
-  }
+  const pieceTeam = pieces.length === 0 ? -1 : spellings.findIndex(({ lower }) => lower.some((s) => pieces.some((piece) => (piece.length >= 3 ? s.includes(piece) : s.startsWith(piece)))));
+  if (pieceTeam >= 0) add(teams[pieceTeam]);
   const differing = teams.filter((t) => t.title !== t.identifier);
   // Folded to one case, a title meets an identifier that differs from it only in case ("QA", "qa").
   if (FOLDS_CASE.test(expression)) add(differing.find((t) => t.title.toLowerCase() === t.identifier.toLowerCase()));

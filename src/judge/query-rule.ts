@@ -10,7 +10,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from '../jq/sample-context.js';
-import type { JsonValue } from '../model/json.js';
+import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
@@ -156,7 +156,7 @@ interface Prepared {
 }
 
 function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {
-  const match = MATCHERS[spec.operator];
+  const match = own(MATCHERS, spec.operator);
   if (!match) return undefined;
   const allParts = [...partsOf(spec.property), ...spec.value.before, ...spec.value.after];
   const literals = [...new Set(allParts.flatMap((part) => (part.kind === 'literals' ? part.values : [])))];

@@ -6,7 +6,7 @@
  * teams whose title order differs from their identifier order.
  */
 import type { TeamDirectory } from '../catalog/teams.js';
-import type { JsonValue } from '../model/json.js';
+import { keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from '../jq/sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
 import { userInWorld, type World } from './user-model.js';
@@ -242,11 +242,11 @@ export function contextFor(
   const entity = (identifier: string): JsonValue => {
     const teams = next();
     const team = valuesIn(teams, world);
-    const properties: Record<string, JsonValue> = {};
+    const properties = keyedRecord();
     for (const name of teamProperties) properties[name] = team;
     // A relation the migration removes points at the _team entities (their identifiers) before
     // it, and is gone after it: its teams are the entity's `team` then.
-    const relations: Record<string, JsonValue> = {};
+    const relations = keyedRecord();
     if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
@@ -263,7 +263,7 @@ export function contextFor(
       return { user: runner, entity: target, form: filled() };
     }
     case 'policy': {
-      const results: Record<string, JsonValue> = {};
+      const results = keyedRecord();
       const runner = user();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
       // The policy sees the user twice (dynamic permissions docs): as `user` and as the run's `trigger.user`.

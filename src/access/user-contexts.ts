@@ -7,7 +7,7 @@ import type { Person } from '../catalog/people.js';
 import { checkKey, conditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
 import { compactUser, USER_MODEL_JQ } from '../judge/user-model.js';
-import type { JsonValue } from '../model/json.js';
+import { own, type JsonValue } from '../model/json.js';
 import { extractReferences } from '../jq/references.js';
 
 /** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
@@ -84,7 +84,7 @@ export function unknownDataRead(expression: string): string | undefined {
     if (path.variable !== undefined || first === undefined) continue;
     // The run's user is the user (`trigger.by.user` in a run, `trigger.user` in a policy's context).
     if (first === 'trigger' && ((second === 'by' && third === 'user') || second === 'user')) continue;
-    const what = UNKNOWN_DATA[first];
+    const what = own(UNKNOWN_DATA, first);
     if (what !== undefined) return `it reads .${first} (${what}), which this tool does not have, so who it lets through depends on data and is not guessed`;
   }
   return undefined;

@@ -12,7 +12,7 @@ import { sameResult } from '../jq/differential.js';
 import type { FieldPath, JqReferences } from '../jq/references.js';
 import { valueStrings } from '../jq/references.js';
 import { unfilledPaths } from '../jq/sample-context.js';
-import { isObject, type JsonValue } from '../model/json.js';
+import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
 
 /** Stands for a value the contexts lack: nothing else in a context or an expression holds it. */
 const PROBE = '__unfilled_probe__';
@@ -48,7 +48,7 @@ function withPaths(context: JsonValue, paths: readonly FieldPath[], probe: strin
   const fill = (value: JsonValue): JsonValue => {
     if (Array.isArray(value)) return value.map(fill);
     if (!isObject(value)) return value;
-    const out: Record<string, JsonValue> = {};
+    const out = keyedRecord();
     for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = fill(item);
     for (const path of paths) setMissing(out, path.segments, probe);
     return out;
@@ -59,13 +59,13 @@ function withPaths(context: JsonValue, paths: readonly FieldPath[], probe: strin
 function setMissing(node: Record<string, JsonValue>, segments: readonly string[], probe: string): void {
   const [head, ...rest] = segments;
   if (head === undefined) return;
-  const current = node[head];
+  const current = own(node, head);
   if (rest.length === 0) {
     if (current === undefined) node[head] = probe;
     return;
   }
   if (current === undefined) {
-    const child: Record<string, JsonValue> = {};
+    const child = keyedRecord();
     node[head] = child;
     setMissing(child, rest, probe);
   } else if (isObject(current)) {

@@ -6,7 +6,7 @@
  * teams whose title order differs from their identifier order.
  */
 import type { TeamDirectory } from '../catalog/teams.js';
-import { keyedRecord, type JsonValue } from '../model/json.js';
+import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from '../jq/sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
 import { userInWorld, type World } from './user-model.js';
@@ -253,7 +253,7 @@ export function contextFor(
   };
   const user = (): JsonValue => userInWorld(next(), world);
   // Team-typed inputs (team-typed.ts) hold team values, each in a place of its own.
-  const filled = (): Record<string, JsonValue> => Object.fromEntries(teamInputs.map(([name, input]) => [name, teamInputValue(input, next(), world, readBack)]));
+  const filled = (): Record<string, JsonValue> => keyedFromEntries(teamInputs.map(([name, input]) => [name, teamInputValue(input, next(), world, readBack)]));
   switch (kind) {
     case 'entity':
       return entity('sample-entity');

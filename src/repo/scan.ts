@@ -142,8 +142,10 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const repos: { name: string; files: CandidateFile[] }[] = [];
+  // Every file of a kind the scan reads, kept or not: a Pulumi project is told by its Pulumi.yaml.
+  const paths: string[] = [];
   const prefixes = displayRoots(dirs);
-  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? []) });
+  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths) });
   const files = repos.flatMap((repo) => repo.files);
   // A repository describes an org: every file is read for its resources, teams and what it says of
   // the migration before any is judged; a blueprint written in one file holds for the resources of
@@ -152,13 +154,14 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   appendAll(scan.notes, moduleNotes);
   const gathered = repos.map((repo) => {
     const facts = emptyFacts();
-    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, { ...ctx, gathering: facts, terraformValues }, instances, (each) => gatherFacts(file, each));
+    const gathering: RepoContext = { ...ctx, gathering: facts, terraformValues };
+    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, gathering, instances, (each) => gatherFacts(file, each));
     return facts;
   });
   const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
-  const projects = pulumiProjects(files.map((file) => file.source.path));
+  const projects = pulumiProjects(paths);
   repos.forEach((repo, index) => {
     const facts = gathered[index]!;
     // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
@@ -347,7 +350,7 @@ export function displayRoots(dirs: readonly string[]): string[] {
   }
 }
 
-async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[]): Promise<CandidateFile[]> {
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[]): Promise<CandidateFile[]> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -422,7 +425,9 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
       scan.notes.push(`${shown}: skipped, an audit document (${ownKind}), not a file to migrate`);
       return;
     }
-    candidates.push({ kind, source: sourceText(shown, text) });
+    paths.push(shown);
+    // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
+    if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
   });
   return candidates;
 }
@@ -550,8 +555,30 @@ async function readOptional(path: string, shown: string, scan: RepoScan): Promis
 
 const NOTHING: FileAnalysis = { findings: [], problems: [] };
 
+/**
+ * Files whose text alone says there is nothing in them to read, whatever the org: scripts that
+ * neither use the Pulumi SDK nor call the API, workflows and other YAML that name neither the
+ * service's GitHub action nor a mapping.
+ */
+function holdsNothing(kind: FileKind, text: string): boolean {
+  switch (kind) {
+    case 'js':
+    case 'python':
+      return !isPulumiProgram(text) && !callsServiceApi(text);
+    case 'shell':
+      return !callsServiceApi(text);
+    case 'workflow':
+      return !callsServiceAction(text);
+    case 'yaml':
+      return !MAPPING_HINT.test(text) && !callsServiceAction(text);
+    default:
+      return false;
+  }
+}
+
 /** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
 export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext): FileAnalysis {
+  if (holdsNothing(kind, source.text)) return NOTHING;
   switch (kind) {
     case 'terraform':
       return analyzeTerraform(source, ctx);

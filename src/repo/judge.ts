@@ -157,7 +157,7 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
     if (map) {
       const mapped = toSourceMapped(resource.value, ['permissions']);
       map[key] = mapped.json;
-      placed.set(key, { ...mapped, resource });
+      placed.set(key, Object.assign(mapped, { resource }));
       return;
     }
     // A mapping config file is an integration's `config`.
@@ -167,14 +167,14 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
       const identifier = stringField(value, 'identifier') ?? key;
       mapped.json.identifier = identifier;
       snapshot.blueprints.push(mapped.json);
-      if (!placed.has(identifier)) placed.set(identifier, { ...mapped, resource });
+      if (!placed.has(identifier)) placed.set(identifier, Object.assign(mapped, { resource }));
       // The org's entities of this blueprint carry team values: the rules see them as the org's do.
       if (ctx.directOwnership.has(identifier)) snapshot.entities![identifier] = [{ identifier: '(org entity)', team: ['(org team)'] }];
       return;
     }
     mapped.json[resource.kind === 'integration' ? 'installationId' : 'identifier'] = key;
     lists[resource.kind]!.push(mapped.json);
-    placed.set(key, { ...mapped, resource });
+    placed.set(key, Object.assign(mapped, { resource }));
   });
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
   // here too; they are not placed, so what the rules say about them is reported in their own file.

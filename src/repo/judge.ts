@@ -302,13 +302,17 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
     // The migration rewrites the org, never a file: a file's old shape is what its copy must still change.
     migrationRan: false,
     removedRelations,
-    allRemovedRelations: new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
+    allRemovedRelations: base.allRemovedRelations.size === 0 ? ctx.removedRelations : new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
   };
 }
 
-/** The org's facts per blueprint, with the files' own added (a file may define more than the org knows). */
-function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): Map<string, ReadonlySet<string>> {
+/**
+ * The org's facts per blueprint, with the files' own added (a file may define more than the org knows).
+ * Most files add none: they then share the org's, with no copy per file (issue 33). Rules only read them.
+ */
+function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyMap<string, ReadonlySet<string>> {
+  if (files.size === 0 && org) return org;
   const merged = new Map<string, ReadonlySet<string>>(org ?? []);
   for (const [id, values] of files) merged.set(id, new Set([...(merged.get(id) ?? []), ...values]));
   return merged;

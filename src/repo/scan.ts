@@ -1,4 +1,4 @@
-import { readdir, type Dirent } from 'node:fs';
+import { constants, readdir, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
@@ -513,9 +513,17 @@ function listingOrNothing(unlisted: string[]): typeof readdir {
 
 async function readCandidateText(root: string, file: string, shown: string, scan: FileSink, own: readonly string[]): Promise<string | undefined> {
   const path = join(root, file);
-  // One lstat (a link is checked for where it points), then the open file itself: its kind and
-  // size from the descriptor (read-regular-file.ts), one stat for both checks.
-  if ((await lstat(path)).isSymbolicLink()) {
+  // The open file itself gives its kind and size (read-regular-file.ts), one stat for both checks.
+  // Opened without following a link where the system can (issue 33: no lstat first for every
+  // file); a link is refused (ELOOP) and checked for where it points before it is read.
+  let bytes: Buffer | TooLarge | undefined;
+  if (CAN_REFUSE_LINKS) {
+    bytes = await readRegularFile(path, MAX_FILE_BYTES, { followLinks: false }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ELOOP') return undefined;
+      throw error;
+    });
+  } else if (!(await lstat(path)).isSymbolicLink()) bytes = await readRegularFile(path, MAX_FILE_BYTES);
+  if (bytes === undefined) {
     const target = await realpath(path).catch((error: NodeJS.ErrnoException) => {
       scan.notes.push(`${shown}: skipped, a broken symbolic link (${error.code ?? error.message})`);
       return undefined;
@@ -528,8 +536,8 @@ async function readCandidateText(root: string, file: string, shown: string, scan
     }
     if (!(await stat(target)).isFile()) return undefined; // a link to a directory inside the root: its files are scanned there
     if (isOwnPath(target, own)) return undefined;
+    bytes = await readRegularFile(path, MAX_FILE_BYTES);
   }
-  const bytes = await readRegularFile(path, MAX_FILE_BYTES);
   if (bytes instanceof TooLarge) {
     scan.notes.push(`${shown}: skipped, ${bytes.size} bytes is over the 5 MB limit`);
     return undefined;
@@ -540,6 +548,9 @@ async function readCandidateText(root: string, file: string, shown: string, scan
   }
   return bytes.toString('utf8');
 }
+
+/** Whether a file can be opened refusing a symbolic link (O_NOFOLLOW: not on Windows). */
+const CAN_REFUSE_LINKS = constants.O_NOFOLLOW !== undefined;
 
 /** The repository's .gitignore, if it has one; one that cannot be read leaves the scan incomplete, since ignored files may then be scanned. */
 async function readOptional(path: string, shown: string, scan: RepoScan): Promise<string | undefined> {

@@ -17,6 +17,8 @@ import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
  * or the entities of a blueprint, `/blueprints/<id>/entities`, as clients with a configured base URL write it).
  */
 export function callsServiceApi(text: string): boolean {
+  // Each form holds one of these words: most code holds none, told by plain searches (issue 33).
+  if (!text.includes('port.io') && !text.includes('/v1/') && !text.includes('/blueprints/')) return false;
   return /\bapi(?:\.us)?\.(?:getport|port)\.io\b|\/v1\/(?:blueprints|actions|pages|entities|webhooks|integration|teams)\b|\/blueprints\/[^/\s'"`]+\/entities\b/.test(text);
 }
 

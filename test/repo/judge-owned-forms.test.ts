@@ -10,8 +10,9 @@ import { describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Report } from '../../src/model/finding.js';
+import type { JsonValue } from '../../src/model/json.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
-import { expectedClass, expectedVerdict } from '../judge/two-worlds.js';
+import { expectedClass, expectedVerdict, TEAM_SETS, TEAMS } from '../judge/two-worlds.js';
 import { useJqEngine } from '../support/jq-engine.js';
 
 const jq = useJqEngine();
@@ -145,5 +146,44 @@ describe('a team-typed action input in Terraform, with a computed default', () =
     expect(expectedClass(jq, 'user-input', '.user.teams[0].name', true)).toBe('changed');
     const { at } = await scan({ 'infra/actions.tf': action('.user.teams[0].name'), 'infra/teams.tf': TEAMS_TF });
     expect(at).toEqual(['infra/actions.tf:12 action-user-input review']);
+  });
+});
+
+describe('a run passes on what a team-typed input holds (issue 30, cause 5)', () => {
+  const actions = (team: string, input: Record<string, unknown>) =>
+    JSON.stringify(
+      [
+        {
+          identifier: 'hand_over',
+          title: 'Hand over',
+          trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { picked: input } } },
+          invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .entity.identifier }}', team } },
+        },
+      ],
+      null,
+      2,
+    );
+  /** What the input holds in each world (a `_user` entity's teams, `_team` entities), run by jq: does the mapping's team follow the teams? */
+  const follows = (expression: string, held: (teams: typeof TEAMS, world: 'before' | 'after') => JsonValue) =>
+    TEAM_SETS.every((set) => {
+      const teams = TEAMS.filter((t) => set.includes(t.name));
+      const run = (world: 'before' | 'after') => jq.evaluate({ inputs: { picked: held(teams, world) } }, expression);
+      const before = run('before');
+      const after = run('after');
+      if (!before.ok || !after.ok) return false;
+      const asIdentifiers = JSON.stringify(before.values).replace(/"([^"]*)"/g, (text, value: string) => JSON.stringify(TEAMS.find((t) => t.name === value)?.identifier ?? value));
+      return JSON.stringify(after.values) === asIdentifiers;
+    });
+
+  test('the teams of a _user the user picked ({{ .inputs.x.team }}): titles before, identifiers after, as the team must be, so no finding', async () => {
+    const user = (teams: typeof TEAMS, world: 'before' | 'after') => ({ identifier: 'someone@example.com', team: teams.map((t) => (world === 'before' ? t.name : t.identifier)) });
+    expect(follows('.inputs.picked.team', user)).toBe(true);
+    const { at } = await scan({ 'port/actions.json': actions('{{ .inputs.picked.team }}', { type: 'string', format: 'entity', blueprint: '_user' }) });
+    expect(at).toEqual([]);
+  });
+
+  test('a plain string input passed on as the team is still for review: nothing says it holds a team', async () => {
+    const { at } = await scan({ 'port/actions.json': actions('{{ .inputs.picked }}', { type: 'string' }) });
+    expect(at).toEqual([expect.stringMatching(/^port\/actions\.json:\d+ action-mapping review$/)]);
   });
 });

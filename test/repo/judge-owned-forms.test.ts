@@ -149,7 +149,7 @@ describe('a team-typed action input in Terraform, with a computed default', () =
   });
 });
 
-describe('a run passes on what a team-typed input holds (issue 30, cause 5)', () => {
+describe('a run passes on what a team-typed input holds (issue 30, causes 2 and 5)', () => {
   const actions = (team: string, input: Record<string, unknown>) =>
     JSON.stringify(
       [
@@ -179,6 +179,22 @@ describe('a run passes on what a team-typed input holds (issue 30, cause 5)', ()
     const user = (teams: typeof TEAMS, world: 'before' | 'after') => ({ identifier: 'someone@example.com', team: teams.map((t) => (world === 'before' ? t.name : t.identifier)) });
     expect(follows('.inputs.picked.team', user)).toBe(true);
     const { at } = await scan({ 'port/actions.json': actions('{{ .inputs.picked.team }}', { type: 'string', format: 'entity', blueprint: '_user' }) });
+    expect(at).toEqual([]);
+  });
+
+  test('the identifiers of _team entities the user picked ({{ .inputs.x | map(.identifier) }}) are written for identifiers: nothing in a repository read as migrated (cause 2)', async () => {
+    // A _team entity's identifier is the team's identifier, computed here by jq for every team set.
+    for (const set of TEAM_SETS) {
+      const teams = TEAMS.filter((t) => set.includes(t.name));
+      const picked: JsonValue = teams.map((t) => ({ identifier: t.identifier, title: t.name }));
+      expect(jq.evaluate({ inputs: { picked } }, '.inputs.picked | map(.identifier)')).toMatchObject({ ok: true, values: [teams.map((t) => t.identifier)] });
+    }
+    const migrated = JSON.stringify([{ identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} }], null, 2);
+    const { report, at } = await scan({
+      'port/blueprints.json': migrated,
+      'port/actions.json': actions('{{ .inputs.picked | map(.identifier) }}', { type: 'array', items: { type: 'string', format: 'entity', blueprint: '_team' } }),
+    });
+    expect(stateNote(report)).toMatch(/judged as migrated/);
     expect(at).toEqual([]);
   });
 

@@ -68,18 +68,18 @@ export class JqPool {
   }
 
   /**
-   * Every job, spread over the workers, each answered to `onAnswer` as it arrives (which may add
-   * follow-up jobs). The order of the answers depends on the pool, so `onAnswer` must give the same
+   * Every job, spread over the workers, each answered to `onAnswer` as it arrives with the slot of
+   * the worker that ran it (which may add follow-up jobs). The order of the answers depends on the pool, so `onAnswer` must give the same
    * result whatever the order: each job writes what only it answers.
    */
-  askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer) => readonly J[] | void): void {
+  askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer, slot: number) => readonly J[] | void): void {
     const queue = [...jobs];
     let head = 0;
     const idle = this.started(Math.min(this.workers.length, queue.length));
     const busy = new Map<JqWorker, J>();
     while (head < queue.length || busy.size > 0) {
       while (head < queue.length && idle.length > 0) {
-        const worker = idle.pop()!;
+        const worker = idle.shift()!;
         const job = queue[head++]!;
         this.asked++;
         worker.post(job.op, job.input, job.query, this.timeoutMs);
@@ -94,12 +94,13 @@ export class JqPool {
         if (answer === undefined) continue;
         answered = true;
         busy.delete(worker);
+        const slot = this.workers.indexOf(worker);
         if (answer.kind === 'timeout' || answer.kind === 'crash') {
           this.stop(worker);
           // The rest goes on with the workers left; with none left, a fresh one.
           if (idle.length === 0 && busy.size === 0) idle.push(...this.started(1));
         } else idle.push(worker);
-        const more = onAnswer(job, answer);
+        const more = onAnswer(job, answer, slot);
         if (more) queue.push(...more);
       }
       if (!answered && busy.size > 0) {

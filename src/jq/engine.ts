@@ -49,10 +49,20 @@ export interface JqEngine {
    * answered is not run again (the answers are kept by expression and input).
    */
   evaluateAll?(expression: string, inputs: readonly JsonValue[]): EvaluateResult[];
+  /**
+   * Lone calls known ahead, run at once on every worker: each answer exactly as `evaluate` would
+   * give it asked in this order (an expression that failed is not run again after that call).
+   */
+  evaluateEach?(calls: readonly EvaluateCall[]): EvaluateResult[];
   /** How many workers jq runs on at most. */
   workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
   requests?(): number;
+}
+
+export interface EvaluateCall {
+  input: JsonValue;
+  expression: string;
 }
 
 /** What rules are about to ask jq: expressions to validate, and expressions with the inputs to run them on. */
@@ -137,20 +147,47 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return result;
   };
 
-  const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
-    const gaveUp = failed.get(expression);
-    if (gaveUp) return gaveUp;
-    const key = jsonText(input);
-    const answers = answersFor(expression);
-    const cached = answers.get(key);
-    if (cached) return cached;
-    const answer = ask('json', input, expression);
+  /** What a lone evaluation's answer means, kept by expression and input; a timeout or crash also marks the expression failed. */
+  const settleEvaluation = (expression: string, key: string, answer: Answer): EvaluateResult => {
     let result: EvaluateResult;
     if (answer.kind === 'json') result = { ok: true, values: answer.values };
     else if (answer.kind === 'jq-error') result = { ok: false, error: firstLine(answer.stderr) };
     else result = failure(expression, answer) ?? { ok: false, error: `unexpected reply ${answer.kind}`, failure: 'crash' };
-    answers.set(key, result);
+    answersFor(expression).set(key, result);
     return result;
+  };
+
+  /** The answer the caches already hold (a failed expression's failure first), if any. */
+  const known = (expression: string, key: string): EvaluateResult | undefined => failed.get(expression) ?? evaluated.get(expression)?.get(key);
+
+  const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
+    const key = jsonText(input);
+    return known(expression, key) ?? settleEvaluation(expression, key, ask('json', input, expression));
+  };
+
+  const evaluateEach = (calls: readonly EvaluateCall[]): EvaluateResult[] => {
+    // Each distinct call not answered yet runs once, on whichever worker is free.
+    const jobs = new Map<string, PoolJob & { expression: string; key: string }>();
+    const keys = calls.map(({ input, expression }) => {
+      const key = jsonText(input);
+      const id = `${expression.length}:${expression}${key}`;
+      if (!known(expression, key) && !jobs.has(id)) jobs.set(id, { op: 'json', input, query: expression, expression, key });
+      return key;
+    });
+    const answers = new Map<PoolJob, Answer>();
+    pool.askAll([...jobs.values()], (job, answer) => void answers.set(job, answer));
+    // Settled in the callers' order, as lone calls would be: after a call that failed, its expression's later calls give that failure.
+    for (const job of jobs.values()) {
+      const answer = answers.get(job)!;
+      if (answer.kind !== 'timeout' && answer.kind !== 'crash') settleEvaluation(job.expression, job.key, answer);
+    }
+    return calls.map(({ expression }, i) => {
+      const key = keys[i]!;
+      const cached = known(expression, key);
+      if (cached) return cached;
+      const job = jobs.get(`${expression.length}:${expression}${key}`)!;
+      return settleEvaluation(expression, key, answers.get(job)!);
+    });
   };
 
   /** Expressions whose batch timed out or crashed: they are answered one call at a time from then on. */
@@ -239,7 +276,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return inputs.map((input) => evaluate(input, expression));
   };
 
-  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, workers: () => pool.size, requests: () => pool.requests };
+  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, workers: () => pool.size, requests: () => pool.requests };
 }
 
 /** `items` in runs of at most `size`, in order. */

@@ -81,3 +81,40 @@ describe('prefetch on several workers', () => {
     expect(pooled.requests!()).toBe(after);
   });
 });
+
+describe('lone calls known ahead (evaluateEach)', () => {
+  it('answers as the same calls one by one would, equal calls once, on several workers', async () => {
+    const pooled = await engine(3);
+    const alone = await engine(1);
+    const calls = [
+      { input: { team: ['a', 'b'] } as JsonValue, expression: '.team | join(",")' },
+      { input: { team: 3 } as JsonValue, expression: '.team | join(",")' },
+      { input: { team: ['a', 'b'] } as JsonValue, expression: '.team | join(",")' },
+      { input: { team: ['c'] } as JsonValue, expression: '.team | length' },
+      { input: null, expression: '.a |' },
+    ];
+    const before = pooled.requests!();
+    expect(pooled.evaluateEach!(calls)).toEqual(calls.map((call) => alone.evaluate(call.input, call.expression)));
+    expect(pooled.requests!() - before).toBe(4);
+    expect(pooled.evaluateEach!(calls.slice(0, 2))).toEqual(calls.slice(0, 2).map((call) => alone.evaluate(call.input, call.expression)));
+    expect(pooled.requests!() - before).toBe(4);
+  });
+
+  it('after a call that fails, the same expression gives that failure, as it would one call at a time', async () => {
+    const pooled = await engine(3, 300);
+    const loopsOnNumbers = 'if (.n | type) == "number" then last(range(1e10)) else .n end';
+    const answers = pooled.evaluateEach!([
+      { input: { n: 'first' }, expression: loopsOnNumbers },
+      { input: { n: 1 }, expression: loopsOnNumbers },
+      { input: { n: 'after' }, expression: loopsOnNumbers },
+      { input: { n: 'other' }, expression: '.n' },
+    ]);
+    expect(answers).toEqual([
+      { ok: true, values: ['first'] },
+      { ok: false, error: 'no result within 300 ms', failure: 'timeout' },
+      { ok: false, error: 'no result within 300 ms', failure: 'timeout' },
+      { ok: true, values: ['other'] },
+    ]);
+    expect(pooled.evaluate({ n: 'later' }, loopsOnNumbers)).toMatchObject({ ok: false, failure: 'timeout' });
+  });
+});

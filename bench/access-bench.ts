@@ -50,6 +50,7 @@ function timed(jq: JqEngine): { engine: JqEngine; waitedMs: () => number } {
     evaluate: time(jq.evaluate),
     ...(jq.prefetch && { prefetch: time(jq.prefetch) }),
     ...(jq.evaluateAll && { evaluateAll: time(jq.evaluateAll) }),
+    ...(jq.evaluateEach && { evaluateEach: time(jq.evaluateEach) }),
   };
   return { engine, waitedMs: () => Number(waited) / 1e6 };
 }

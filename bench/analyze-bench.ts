@@ -4,13 +4,21 @@
  * A second size at double the org shows whether analysis stays linear.
  * Options: --blueprints N --actions N --pages N --distinct (every jq expression distinct, as in a
  * real org; by default the synthetic org reuses a handful, which the jq caches hide) --once (one size)
+ * --compare N (default 3; 0 skips it)
+ *
+ * Issue 33: then the analysis of the first size as a whole process, ours against the tree before
+ * the judge (bench/pre-judge.ts), in turn, N pairs, each process analysing the same org with the
+ * same options; the median of the pairs' ratios is the figure (goal: no slower than before).
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyze } from '../src/analyze.js';
 import { buildCatalog } from '../src/catalog/build-catalog.js';
 import { loadJqEngine } from '../src/jq/engine.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderJson } from '../src/report/json.js';
+import { preJudgeAnalyzeBench, PRE_JUDGE_COMMIT } from './pre-judge.js';
 import { generateSyntheticOrg } from './synthetic-org.js';
 
 const { values } = parseArgs({
@@ -20,6 +28,7 @@ const { values } = parseArgs({
     pages: { type: 'string', default: '1000' },
     distinct: { type: 'boolean', default: false },
     once: { type: 'boolean', default: false },
+    compare: { type: 'string', default: '3' },
   },
 });
 const base = { blueprints: Number(values.blueprints), actions: Number(values.actions), pages: Number(values.pages) };
@@ -53,4 +62,35 @@ for (const factor of values.once ? [1] : [1, 2]) {
       `index.html ${htmlTime} (${mib(html.length)}); total ${ms(started)}; heap used ${mib(process.memoryUsage().heapUsed)}, ` +
       `rss ${mib(process.memoryUsage().rss)}\n`,
   );
+}
+await jq.close?.();
+
+const pairs = Number(values.compare);
+if (pairs > 0) {
+  const before = preJudgeAnalyzeBench();
+  if ('unavailable' in before) process.stdout.write(`analyze vs before the judge: not measured: ${before.unavailable}\n`);
+  else {
+    const args = ['--once', '--blueprints', values.blueprints, '--actions', values.actions, '--pages', values.pages, ...(values.distinct ? ['--distinct'] : [])];
+    /** One whole analysis in a process of its own: the `total` its bench prints, in ms. */
+    const total = (script: string, extra: string[] = []) => {
+      const printed = execFileSync(process.execPath, [script, ...args, ...extra], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+      const match = /total (\d+) ms/.exec(printed);
+      if (!match) throw new Error(`no total in ${script}'s output: ${printed}`);
+      return Number(match[1]);
+    };
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    const ratios: number[] = [];
+    for (let pair = 0; pair < pairs; pair++) {
+      ours.push(total(fileURLToPath(import.meta.url), ['--compare', '0']));
+      theirs.push(total(before.script));
+      ratios.push(ours[pair]! / theirs[pair]!);
+    }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    const ratio = median(ratios);
+    process.stdout.write(
+      `analyze ${base.blueprints}/${base.actions}/${base.pages}${values.distinct ? ' (every expression distinct)' : ''} vs before the judge (${PRE_JUDGE_COMMIT.slice(0, 7)}): ` +
+        `${(median(ours) / 1_000).toFixed(2)} s vs ${(median(theirs) / 1_000).toFixed(2)} s, ${ratio.toFixed(2)}x (goal ≤ 1.00x: ${ratio <= 1 ? 'met' : 'NOT met'}), median of ${pairs} pairs run in turn\n`,
+    );
+  }
 }

@@ -11,7 +11,8 @@ import {
   type OrgSnapshot,
 } from '../model/snapshot.js';
 import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
-import { redactSnapshot } from './redact.js';
+import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
+import type { RedactionTally } from '../secrets/token-shapes.js';
 import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
 import { sampleTeamOwnership } from './team-ownership-search.js';
 import { featureFlagState } from '../catalog/migration-state.js';
@@ -255,6 +256,22 @@ const LISTS = [
   { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
 ] as const;
 
+/** Keys of the snapshot redacted as their reads land (the rest is small, redacted at the end). */
+const REDACTED_ON_ARRIVAL = ['blueprints', 'actions', 'pages', 'blueprintPermissions', 'actionPermissions', 'pagePermissions'] as const;
+/** Ours: list items redacted between two turns of the event loop, so answers in flight are not held up. */
+const REDACT_SLICE = 200;
+
+/** A list redacted as redactSnapshot would, a slice per turn of the event loop. */
+async function redactedInSlices(items: readonly JsonObject[] | undefined, tally: RedactionTally): Promise<JsonObject[] | undefined> {
+  if (!items) return undefined;
+  const result: JsonObject[] = [];
+  for (let start = 0; start < items.length; start += REDACT_SLICE) {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const item of items.slice(start, start + REDACT_SLICE)) result.push(redactListItem(item, tally) as JsonObject);
+  }
+  return result;
+}
+
 /**
  * Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`.
  * `notes`: what the fetch has to say about what it read (report.notes), redactions included.
@@ -274,6 +291,11 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const listRead = (path: string, key: string, payload: string) => handled(attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key)));
   const blueprintsRead = listRead('/v1/blueprints', 'blueprints', 'blueprints');
   const listReads = LISTS.map((list) => listRead(list.path, list.key, list.payload));
+  // Issue 33: the large lists are redacted as they land, a slice at a time between answers, instead
+  // of in one pass at the end of the run, where a 10x org spent seconds of its tail. The raw lists
+  // feed the reads that depend on them (identifiers must stay as the service spells them).
+  const redaction = { keys: new Set<string>(REDACTED_ON_ARRIVAL), tally: new Map() as RedactionTally };
+  const redactedLists = new Map<string, Promise<JsonObject[] | undefined>>();
   // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
   // Beside the lists: nothing it needs comes from them.
   tracker.total += 1;
@@ -285,8 +307,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     return Promise.all(
       ids.map(async (id) => {
         const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
+        // Redacted as it lands: only the redacted record is kept.
         const permissions = await attempt(tracker, `permissions of ${kind} "${id}"`, async () =>
-          objectIn(await client.get(path, 'permissions'), path),
+          redactMapEntry(id, objectIn(await client.get(path, 'permissions'), path), redaction.tally) as JsonObject,
         );
         return [id, permissions] as const;
       }),
@@ -340,6 +363,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const listIndex = (key: string) => LISTS.findIndex((list) => list.key === key);
   const actionReads = handled(listReads[listIndex('actions')]!.then((actions) => permissionsOf('action', 'actions', permissionTargets(actions, isAutomation))));
   const pageReads = handled(listReads[listIndex('pages')]!.then((pages) => permissionsOf('page', 'pages', permissionTargets(pages, isEntityPage))));
+  // Registered after the reads that depend on each list, so those start first.
+  redactedLists.set('blueprints', handled(blueprintsRead.then((items) => redactedInSlices(items, redaction.tally))));
+  for (const key of ['actions', 'pages'] as const) redactedLists.set(key, handled(listReads[listIndex(key)]!.then((items) => redactedInSlices(items, redaction.tally))));
 
   let organization: JsonObject | undefined;
   try {
@@ -354,27 +380,31 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
 
   const [blueprints, ...lists] = await Promise.all([blueprintsRead, ...listReads]);
+  const listOf = (key: string) => lists[LISTS.findIndex((list) => list.key === key)];
+  onEvent({
+    type: 'phase',
+    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(listOf('actions'), isAutomation).length, 'action')}, ${plural(permissionTargets(listOf('pages'), isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedWhole).length, 'blueprint')} and $team samples`,
+  });
+  const haveBlueprints = blueprints !== undefined;
+  // The snapshot keeps the redacted copies of the large lists (the raw ones fed the reads that depend on them).
+  const redacted = async (key: string, raw: JsonObject[] | undefined) => (redactedLists.has(key) ? await redactedLists.get(key) : raw);
   const snapshot: OrgSnapshot = {
     format: SNAPSHOT_FORMAT,
     organization: toOrganization(organization),
-    blueprints: blueprints ?? [],
+    blueprints: (await redacted('blueprints', blueprints)) ?? [],
   };
   if (flag !== undefined) snapshot.migrationState = { migrated: flag, source: 'feature-flag' };
-  LISTS.forEach((list, index) => {
-    const value = lists[index];
+  for (const [index, list] of LISTS.entries()) {
+    const value = await redacted(list.key, lists[index]);
     if (value) (snapshot as Record<string, unknown>)[list.key] = value;
-  });
-  onEvent({
-    type: 'phase',
-    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(snapshot.actions, isAutomation).length, 'action')}, ${plural(permissionTargets(snapshot.pages, isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedWhole).length, 'blueprint')} and $team samples`,
-  });
+  }
 
   const users = await usersRead;
   const teams = snapshot.teams ? trimTeams(snapshot.teams) : undefined;
   if (teams) snapshot.teams = teams.teams;
   if (users) addUsers(snapshot, tracker, users, teams, notes);
   const [perBlueprint, flagged, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, flagReads, actionReads, pageReads]);
-  if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
+  if (haveBlueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
   // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
@@ -386,13 +416,14 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });
     }
   }
-  if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
+  if (haveBlueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
   if (flagged.moved.length > 0) snapshot.migrations = definedEntries(flagged.migrations);
   snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: flagged.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-  // Webhook signing secrets, Authorization headers and the like never leave the fetch.
-  return redactSnapshot(snapshot, notes);
+  // Webhook signing secrets, Authorization headers and the like never leave the fetch. What was
+  // redacted on arrival is not walked again, and counts in the same note.
+  return redactSnapshot(snapshot, notes, redaction);
 }
 
 /**

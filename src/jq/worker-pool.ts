@@ -97,8 +97,8 @@ export class JqPool {
         const slot = this.workers.indexOf(worker);
         if (answer.kind === 'timeout' || answer.kind === 'crash') {
           this.stop(worker);
-          // The rest goes on with the workers left; with none left, a fresh one.
-          if (idle.length === 0 && busy.size === 0) idle.push(...this.started(1));
+          // The rest goes on with the workers left; with none left and jobs waiting, a fresh one.
+          if (idle.length === 0 && busy.size === 0 && head < queue.length) idle.push(...this.started(1));
         } else idle.push(worker);
         const more = onAnswer(job, answer, slot);
         if (more) queue.push(...more);

@@ -15,10 +15,11 @@
 import { parseArgs } from 'node:util';
 import { analyze } from '../src/analyze.js';
 import { buildCatalog } from '../src/catalog/build-catalog.js';
-import { loadJqEngine, type JqEngine } from '../src/jq/engine.js';
+import { loadJqEngine } from '../src/jq/engine.js';
 import { jqPoolSize } from '../src/jq/worker-pool.js';
 import type { OrgSnapshot } from '../src/model/snapshot.js';
 import { generateSyntheticOrg, syntheticUsers, withDistinctConditions } from './synthetic-org.js';
+import { timed } from './timed-engine.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,28 +33,6 @@ const userCount = Number(values.users);
 const actionCount = Number(values.actions);
 const workers = Number(values.workers);
 const GOAL = 5;
-
-/** The engine, timing the calls that block the main thread on jq. */
-function timed(jq: JqEngine): { engine: JqEngine; waitedMs: () => number } {
-  let waited = 0n;
-  const time = <A extends unknown[], R>(call: (...args: A) => R) => (...args: A): R => {
-    const started = process.hrtime.bigint();
-    try {
-      return call(...args);
-    } finally {
-      waited += process.hrtime.bigint() - started;
-    }
-  };
-  const engine: JqEngine = {
-    ...jq,
-    validate: time(jq.validate),
-    evaluate: time(jq.evaluate),
-    ...(jq.prefetch && { prefetch: time(jq.prefetch) }),
-    ...(jq.evaluateAll && { evaluateAll: time(jq.evaluateAll) }),
-    ...(jq.evaluateEach && { evaluateEach: time(jq.evaluateEach) }),
-  };
-  return { engine, waitedMs: () => Number(waited) / 1e6 };
-}
 
 /** One analysis on a fresh engine: wall time, time waiting for jq, jq requests, and the report. */
 async function analysis(org: OrgSnapshot) {

@@ -4,7 +4,7 @@
  * A second size at double the org shows whether analysis stays linear.
  * Options: --blueprints N --actions N --pages N --distinct (every jq expression distinct, as in a
  * real org; by default the synthetic org reuses a handful, which the jq caches hide) --once (one size)
- * --compare N (default 3; 0 skips it)
+ * --compare N (default 3; 0 skips it) --workers N (jq workers; one per core by default)
  *
  * Issue 33: then the analysis of the first size as a whole process, ours against the tree before
  * the judge (bench/pre-judge.ts), in turn, N pairs, each process analysing the same org with the
@@ -20,6 +20,7 @@ import { renderHtml } from '../src/report/html.js';
 import { renderJson } from '../src/report/json.js';
 import { preJudgeAnalyzeBench, PRE_JUDGE_COMMIT } from './pre-judge.js';
 import { generateSyntheticOrg } from './synthetic-org.js';
+import { timed } from './timed-engine.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     distinct: { type: 'boolean', default: false },
     once: { type: 'boolean', default: false },
     compare: { type: 'string', default: '3' },
+    workers: { type: 'string' },
   },
 });
 const base = { blueprints: Number(values.blueprints), actions: Number(values.actions), pages: Number(values.pages) };
@@ -36,19 +38,22 @@ const base = { blueprints: Number(values.blueprints), actions: Number(values.act
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const ms = (start: bigint) => `${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms`;
 
-const jq = await loadJqEngine();
+const jq = await loadJqEngine(values.workers === undefined ? {} : { workers: Number(values.workers) });
+const { engine, waitedMs } = timed(jq);
 for (const factor of values.once ? [1] : [1, 2]) {
   const size = { blueprints: base.blueprints * factor, actions: base.actions * factor, pages: base.pages * factor, distinctExpressions: values.distinct };
   const org = generateSyntheticOrg(size);
   const started = process.hrtime.bigint();
   const requestsBefore = jq.requests?.() ?? 0;
   let t = process.hrtime.bigint();
-  const catalog = buildCatalog(org, { jq });
+  const waitedBefore = waitedMs();
+  const catalog = buildCatalog(org, { jq: engine });
   const catalogTime = ms(t);
   t = process.hrtime.bigint();
   const report = analyze(catalog);
   const analyzeTime = ms(t);
   const jqRequests = (jq.requests?.() ?? 0) - requestsBefore;
+  const jqWait = `${(waitedMs() - waitedBefore).toFixed(0)} ms`;
   t = process.hrtime.bigint();
   const json = renderJson(report);
   const jsonTime = ms(t);
@@ -58,7 +63,7 @@ for (const factor of values.once ? [1] : [1, 2]) {
   process.stdout.write(
     `${size.blueprints} blueprints, ${size.actions} actions, ${size.pages} pages${values.distinct ? ', every expression distinct' : ''} → ${report.findings.length} findings ` +
       `(${report.summary.automatic} automatic, ${report.summary.manual} manual)\n` +
-      `  catalog ${catalogTime}, rules ${analyzeTime} (${jqRequests} jq requests), report.json ${jsonTime} (${mib(json.length)}), ` +
+      `  catalog ${catalogTime}, rules ${analyzeTime} (${jqRequests} jq requests on ${jq.workers?.() ?? 1} workers, ${jqWait} waiting for them), report.json ${jsonTime} (${mib(json.length)}), ` +
       `index.html ${htmlTime} (${mib(html.length)}); total ${ms(started)}; heap used ${mib(process.memoryUsage().heapUsed)}, ` +
       `rss ${mib(process.memoryUsage().rss)}\n`,
   );

@@ -244,16 +244,17 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
   return { samples: result, teams: [...unique.values()] };
 }
 
+/** `unlocks`: reads wait for this list (its permissions); the others are sent once the blueprints list is in. */
 const LISTS = [
-  { key: 'actions', path: '/v1/actions?version=v2', payload: 'actions' },
-  { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages' },
-  { key: 'integrations', path: '/v1/integration', payload: 'integrations' },
-  { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations' },
+  { key: 'actions', path: '/v1/actions?version=v2', payload: 'actions', unlocks: true },
+  { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages', unlocks: true },
+  { key: 'integrations', path: '/v1/integration', payload: 'integrations', unlocks: false },
+  { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations', unlocks: false },
   // Every membership comes with it (users.ts), cut to emails before the snapshot keeps anything.
-  { key: 'teams', path: TEAMS_PATH, payload: 'teams' },
+  { key: 'teams', path: TEAMS_PATH, payload: 'teams', unlocks: false },
   // contracts.md §3.1. A 404 here is not read as "no scorecards": the service serves this route to
   // every org, and a 404 cannot be told from a proxy or gateway blocking it, so it stays a gap (exit 3).
-  { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
+  { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards', unlocks: false },
 ] as const;
 
 /** Keys of the snapshot redacted as their reads land (the rest is small, redacted at the end). */
@@ -283,14 +284,19 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const tracker: Tracker = { incomplete: [], done: 0, total: 3 + LISTS.length, uncounted: 4, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
-  // The organization and the lists start together, so a retry of one holds none of the others
-  // (issue 25 item 4): waiting for the organization's first answer cost a round trip on every run,
+  // The organization and the lists other reads wait for start together, so a retry of one holds
+  // none of the others (issue 25 item 4): waiting for the organization's first answer cost a round trip on every run,
   // and its backoff on a 503. The price: a URL that is not the API answers the first few lists too
   // before the run stops, each once (a 404 or a page is no transient failure: nothing is retried).
   const organizationRead = handled(attempt(tracker, 'organization', () => readOrganization(client)));
   const listRead = (path: string, key: string, payload: string) => handled(attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key)));
   const blueprintsRead = listRead('/v1/blueprints', 'blueprints', 'blueprints');
-  const listReads = LISTS.map((list) => listRead(list.path, list.key, list.payload));
+  // Issue 33: a read that unlocks no other is sent once the blueprints list is in (or failed), after
+  // the thousands of permission reads it unlocks: queued first, the small lists held those back
+  // while the large lists kept the client's first few slots busy (a second and more on a 10x org).
+  const sentLater: Array<() => void> = [];
+  const later = <T>(read: () => Promise<T>): Promise<T> => handled(new Promise<T>((resolve, reject) => sentLater.push(() => read().then(resolve, reject))));
+  const listReads = LISTS.map((list) => (list.unlocks ? listRead(list.path, list.key, list.payload) : later(() => listRead(list.path, list.key, list.payload))));
   // Issue 33: the large lists are redacted as they land, a slice at a time between answers, instead
   // of in one pass at the end of the run, where a 10x org spent seconds of its tail. The raw lists
   // feed the reads that depend on them (identifiers must stay as the service spells them).
@@ -299,7 +305,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
   // Beside the lists: nothing it needs comes from them.
   tracker.total += 1;
-  const usersRead = handled(attempt(tracker, 'users', () => fetchUsers(client)));
+  const usersRead = later(() => attempt(tracker, 'users', () => fetchUsers(client)));
 
   const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) => {
     tracker.total += ids.length;
@@ -340,6 +346,11 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       ]);
       return { permissions, entities, samples: sampled.samples };
     }),
+  );
+  // Registered after the blueprints' own reads, so these queue behind them.
+  void blueprintsRead.then(
+    () => sentLater.forEach((send) => send()),
+    () => sentLater.forEach((send) => send()),
   );
   // Only what the organization's feature flag decides waits for it: after the migration, users'
   // team identifiers from the `_user` entities, and for each blueprint that keeps teams in a

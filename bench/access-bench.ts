@@ -38,10 +38,10 @@ const GOAL = 5;
 async function analysis(org: OrgSnapshot) {
   const jq = await loadJqEngine({ workers });
   try {
-    const { engine, waitedMs } = timed(jq);
+    const { engine, waitedMs, workersCpuMs } = timed(jq);
     const started = performance.now();
     const report = analyze(buildCatalog(org, { jq: engine }));
-    return { ms: performance.now() - started, jqMs: waitedMs(), requests: jq.requests?.() ?? 0, report };
+    return { ms: performance.now() - started, jqMs: waitedMs(), jqCpuMs: workersCpuMs(), requests: jq.requests?.() ?? 0, report };
   } finally {
     await jq.close?.();
   }
@@ -70,7 +70,7 @@ for (const name of values.only.split(',')) {
   const goal = name === 'team' ? ` (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'})` : '';
   process.stdout.write(
     `access ${name.padEnd(9)} ${label}: with users ${seconds(withUsers.ms)} vs without ${seconds(without.ms)}: ${ratio.toFixed(2)}x${goal}; ` +
-      `waiting for jq ${seconds(withUsers.jqMs)} vs ${seconds(without.jqMs)}, jq requests ${withUsers.requests} vs ${without.requests}; ` +
+      `waiting for jq ${seconds(withUsers.jqMs)} vs ${seconds(without.jqMs)} (jq CPU meanwhile ${seconds(withUsers.jqCpuMs)}: ${(withUsers.jqCpuMs / Math.max(1, withUsers.jqMs)).toFixed(2)} workers busy on average), jq requests ${withUsers.requests} vs ${without.requests}; ` +
       `${access.length} changed permissions (${loses} losses, ${gains} gains); rss ${Math.round(process.memoryUsage().rss / 1_048_576)} MB\n`,
   );
 }

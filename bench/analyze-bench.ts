@@ -39,7 +39,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const ms = (start: bigint) => `${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms`;
 
 const jq = await loadJqEngine(values.workers === undefined ? {} : { workers: Number(values.workers) });
-const { engine, waitedMs } = timed(jq);
+const { engine, waitedMs, workersCpuMs } = timed(jq);
 for (const factor of values.once ? [1] : [1, 2]) {
   const size = { blueprints: base.blueprints * factor, actions: base.actions * factor, pages: base.pages * factor, distinctExpressions: values.distinct };
   const org = generateSyntheticOrg(size);
@@ -47,13 +47,14 @@ for (const factor of values.once ? [1] : [1, 2]) {
   const requestsBefore = jq.requests?.() ?? 0;
   let t = process.hrtime.bigint();
   const waitedBefore = waitedMs();
+  const cpuBefore = workersCpuMs();
   const catalog = buildCatalog(org, { jq: engine });
   const catalogTime = ms(t);
   t = process.hrtime.bigint();
   const report = analyze(catalog);
   const analyzeTime = ms(t);
   const jqRequests = (jq.requests?.() ?? 0) - requestsBefore;
-  const jqWait = `${(waitedMs() - waitedBefore).toFixed(0)} ms`;
+  const jqWait = `${(waitedMs() - waitedBefore).toFixed(0)} ms waiting for them, ${(workersCpuMs() - cpuBefore).toFixed(0)} ms of jq CPU meanwhile`;
   t = process.hrtime.bigint();
   const json = renderJson(report);
   const jsonTime = ms(t);
@@ -63,7 +64,7 @@ for (const factor of values.once ? [1] : [1, 2]) {
   process.stdout.write(
     `${size.blueprints} blueprints, ${size.actions} actions, ${size.pages} pages${values.distinct ? ', every expression distinct' : ''} → ${report.findings.length} findings ` +
       `(${report.summary.automatic} automatic, ${report.summary.manual} manual)\n` +
-      `  catalog ${catalogTime}, rules ${analyzeTime} (${jqRequests} jq requests on ${jq.workers?.() ?? 1} workers, ${jqWait} waiting for them), report.json ${jsonTime} (${mib(json.length)}), ` +
+      `  catalog ${catalogTime}, rules ${analyzeTime} (${jqRequests} jq requests on ${jq.workers?.() ?? 1} workers, ${jqWait}), report.json ${jsonTime} (${mib(json.length)}), ` +
       `index.html ${htmlTime} (${mib(html.length)}); total ${ms(started)}; heap used ${mib(process.memoryUsage().heapUsed)}, ` +
       `rss ${mib(process.memoryUsage().rss)}\n`,
   );

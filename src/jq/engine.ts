@@ -11,7 +11,7 @@
  * crashes becomes a result saying so, and its worker is replaced by a fresh one before the next
  * request. The workers print nothing (jq-wasm would print `Aborted()`) and never keep the process
  * alive. There is one worker per core (src/jq/worker-pool.ts): lone calls use the first, and the
- * work known ahead (`prefetch`, `evaluateAll`) is spread over all of them.
+ * work known ahead (`prefetch`, `evaluateAll`, `evaluateEach`) is spread over all of them.
  */
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';

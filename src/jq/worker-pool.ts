@@ -73,6 +73,7 @@ export class JqPool {
    * result whatever the order: each job writes what only it answers.
    */
   askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer, slot: number) => readonly J[] | void): void {
+    if (jobs.length === 0) return;
     const queue = [...jobs];
     let head = 0;
     const idle = this.started(Math.min(this.workers.length, queue.length));

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** The report as `analyze` writes report.json, and the worker slots pooled requests ran on. */
-async function reportWith(org: OrgSnapshot, workers: number, timeoutMs?: number): Promise<{ json: string; slots: Set<number>; requests: number }> {
+async function reportWith(org: OrgSnapshot, workers: number, timeoutMs?: number): Promise<{ json: string; slots: Set<number> }> {
   const jq = await loadJqEngine({ workers, ...(timeoutMs !== undefined && { timeoutMs }) });
   engines.push(jq);
   const slots = new Set<number>();
@@ -38,7 +38,7 @@ async function reportWith(org: OrgSnapshot, workers: number, timeoutMs?: number)
   });
   const json = renderJson(analyze(buildCatalog(org, { jq })));
   vi.restoreAllMocks();
-  return { json, slots, requests: jq.requests!() };
+  return { json, slots };
 }
 
 async function expectSameReport(org: OrgSnapshot, options: { timeoutMs?: number; spread?: boolean } = {}): Promise<string> {
@@ -49,8 +49,9 @@ async function expectSameReport(org: OrgSnapshot, options: { timeoutMs?: number;
   // (The demo org's work fits in one batch a step: nothing to spread.)
   if (options.spread !== false) expect(three.slots.size).toBeGreaterThan(1);
   expect(three.json).toBe(one.json);
-  // The same work, only spread: batches are cut the same whatever the pool.
-  expect(three.requests).toBe(one.requests);
+  // Not compared: the request counts. Batches are cut the same whatever the pool, but on a loaded
+  // machine a batch may run past the time limit in one run and not the other; its expressions are
+  // then asked one call at a time, more requests for the same answers.
   return one.json;
 }
 

@@ -60,7 +60,7 @@ function orgWithBadExpressions(bad: string): OrgSnapshot {
   const calculationProperties: JsonObject = {};
   for (let i = 0; i < 120; i++) {
     calculationProperties[`c${String(i).padStart(3, '0')}`] = {
-      calculation: i % 40 === 7 ? bad : i % 3 === 0 ? `.team | index("Platform Team") != null and ${i} > 0` : i % 3 === 1 ? `.team | join(", ") | . + "${i}"` : `.team | length + ${i}`,
+      calculation: i % 60 === 7 ? bad : i % 3 === 0 ? `.team | index("Platform Team") != null and ${i} > 0` : i % 3 === 1 ? `.team | join(", ") | . + "${i}"` : `.team | length + ${i}`,
       type: 'string',
     };
   }
@@ -88,7 +88,8 @@ function orgWithBadExpressions(bad: string): OrgSnapshot {
   };
 }
 
-describe('report.json with one jq worker and with several', () => {
+// Two whole analyses each, some waiting out time limits or wasm aborts: more than the default 20 s on a loaded runner.
+describe('report.json with one jq worker and with several', { timeout: 90_000 }, () => {
   it('is the same for the demo org', async () => {
     const json = await expectSameReport(await readSnapshotFile('fixtures/demo-org.json'), { spread: false });
     expect(JSON.parse(json).findings.length).toBeGreaterThan(10);
@@ -104,13 +105,13 @@ describe('report.json with one jq worker and with several', () => {
   it('is the same for expressions that time out', async () => {
     const report = JSON.parse(await expectSameReport(orgWithBadExpressions(HANG), { timeoutMs: 500 }));
     const notes = report.findings.map((finding: { note?: string }) => finding.note ?? '');
-    expect(notes.filter((note: string) => note.includes('timed out')).length).toBeGreaterThanOrEqual(3);
+    expect(notes.filter((note: string) => note.includes('timed out')).length).toBeGreaterThanOrEqual(2);
   });
 
   it('is the same for expressions that crash jq', async () => {
     // A generous limit, so the abort (a few hundred ms of recursion) is seen as the crash it is.
     const report = JSON.parse(await expectSameReport(orgWithBadExpressions(ABORT), { timeoutMs: 20_000 }));
     const notes = report.findings.map((finding: { note?: string }) => finding.note ?? '');
-    expect(notes.filter((note: string) => note.startsWith('jq crashed')).length).toBeGreaterThanOrEqual(3);
+    expect(notes.filter((note: string) => note.startsWith('jq crashed')).length).toBeGreaterThanOrEqual(2);
   });
 });

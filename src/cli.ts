@@ -13,7 +13,7 @@ import { appBaseUrl } from './report/service-links.js';
 import { plural } from './plural.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
-import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileLocked } from './output/output-set.js';
+import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -30,12 +30,12 @@ import { readTeamsMap } from './teams-map.js';
 import type { Transport } from './api/transport.js';
 import { withProgress } from './progress/compute-progress.js';
 import { withStillLockedOut } from './progress/with-still-locked-out.js';
-import { displayRoot } from './repo/scan.js';
+import { displayRoots } from './repo/scan.js';
 import { migrationPlanOf } from './progress/migration-plan.js';
 import { progressSentence } from './progress/progress-text.js';
 import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
-import { terminalSafe, terminalWriter } from './terminal-text.js';
+import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
 
@@ -211,6 +211,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
   // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
   await refuseWhileLocked(flags.out);
+  if (flags.fixes !== false && flags.fixOut !== undefined) await refuseWhileKitLocked('--fix-out', flags.fixOut);
   // And a journal there that this tool would not finish (one a repository planted) is refused now, touching nothing.
   await refusePlantedJournal(flags.out);
   const outputs = await openOutputSet(flags.out);
@@ -226,7 +227,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
         const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore);
-        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: flags.repo.map(displayRoot) }), previous?.report, catalog);
+        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog);
         return { repository, analyzed };
       };
       const first = await scanAndAnalyze();
@@ -336,7 +337,7 @@ function summaryLine(report: Report, code: number): string {
         ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}`
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
-  return `${report.organization.name}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;
+  return `${lineStartSafe(report.organization.name)}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */

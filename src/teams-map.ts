@@ -1,7 +1,7 @@
 import yaml from 'js-yaml';
 import type { TeamsMap } from './catalog/teams.js';
 import { InputError } from './errors.js';
-import { isObject } from './model/json.js';
+import { isObject, keyedRecord } from './model/json.js';
 import { shortJson } from './json-input.js';
 import { readInputFile } from './read-input-file.js';
 import { yamlExpansionProblem } from './yaml-expansion.js';
@@ -21,7 +21,7 @@ export async function readTeamsMap(path: string): Promise<TeamsMap> {
   const problem = yamlExpansionProblem(document, text);
   if (problem !== undefined) throw new InputError(`${path}: not read: ${problem}`);
   if (!isObject(document)) throw new InputError(`${path}: expected a map of team title to team identifier`);
-  const map: Record<string, string> = {};
+  const map = keyedRecord<string>();
   for (const [title, identifier] of Object.entries(document)) {
     if (typeof identifier !== 'string' || identifier.trim() === '') {
       throw new InputError(`${path}: team "${title}": expected an identifier string, got ${shortJson(identifier)}`);

@@ -17,9 +17,49 @@ function escapeControl(char: string): string {
   return NAMED[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
 }
 
-/** One line for a terminal: every control character, the newline included, written as an escape. */
+/** One line for a terminal: every control character, the newline included, written as an escape, and no workflow command. */
 export function terminalSafe(text: string): string {
-  return text.replace(CONTROL, escapeControl);
+  return noLegacyCommand(text.replace(CONTROL, escapeControl), textEscape);
+}
+
+/*
+ * Workflow commands (issue 32). GitHub's runner reads a line of a step's output as a command when
+ * it starts with `::` once leading spaces are trimmed (`::add-mask::`, `::stop-commands::`,
+ * `::error::`), and a line holding `##[` anywhere (the older form, `##[add-mask]…`). A file a CI
+ * step prints (`cat report.junit.xml`) is such output too. Text from the org or a repository
+ * therefore never puts `##[` into an output, nor `::` at the start of a line: the character is
+ * written the way the format writes it otherwise, so a reader of the format gets the same text.
+ */
+
+/** How a format writes one character so that its readers get it back and the file no longer holds it. */
+export type CharacterEscape = (char: string) => string;
+const hex = (char: string, width: number) => char.charCodeAt(0).toString(16).padStart(width, '0');
+/** Text for a terminal or a log, as control characters are shown: `\x5b`. */
+export const textEscape: CharacterEscape = (char) => `\\x${hex(char, 2)}`;
+/** Markdown's backslash escape of punctuation: `\[`. */
+export const markdownEscape: CharacterEscape = (char) => `\\${char}`;
+/** A character reference of XML and HTML: `&#91;`. */
+export const markupEscape: CharacterEscape = (char) => `&#${char.charCodeAt(0)};`;
+/** A JSON string escape: `\u005b` (`##[` only ever stands inside a JSON string). */
+export const jsonEscape: CharacterEscape = (char) => `\\u${hex(char, 4)}`;
+
+/** `##[` written with its bracket escaped: the runner honours that form anywhere in a line. */
+function noLegacyCommand(text: string, escape: CharacterEscape): string {
+  return text.includes('##[') ? text.replace(/##\[/g, () => `##${escape('[')}`) : text;
+}
+
+/**
+ * A whole document (summary.md, report.junit.xml, a README, the page) a CI step may print: no line
+ * of it starts a workflow command and `##[` stands nowhere. Our own text never starts a line with
+ * `::`, so only outside text is changed.
+ */
+export function workflowCommandsDisarmed(document: string, escape: CharacterEscape): string {
+  return noLegacyCommand(document, escape).replace(/(^|[\r\n])((?:[^\S\r\n]|\u0085)*)::/g, (_, lineBreak: string, space: string) => `${lineBreak}${space}${escape(':')}:`);
+}
+
+/** Outside text that starts a line of ours (the org's name in the summary line): it starts no workflow command. */
+export function lineStartSafe(text: string): string {
+  return workflowCommandsDisarmed(terminalSafe(text), textEscape);
 }
 
 /**
@@ -37,7 +77,7 @@ export const REDRAW_LINE = '\r\x1b[2K';
 export function terminalWriter(write: (text: string) => void): (text: string) => void {
   return (text) => {
     const redraw = text.startsWith(REDRAW_LINE) ? REDRAW_LINE : '';
-    write(redraw + text.slice(redraw.length).replace(CONTROL_BUT_NEWLINE, escapeControl));
+    write(redraw + noLegacyCommand(text.slice(redraw.length).replace(CONTROL_BUT_NEWLINE, escapeControl), textEscape));
   };
 }
 
@@ -56,7 +96,7 @@ export function controlsShown(text: string, keep: readonly string[]): string {
  * nothing to act on. A C0 character left raw is JSON's own whitespace (it escapes those in strings).
  */
 export function jsonControlsEscaped(json: string): string {
-  return json.replace(CONTROL, (char) => (char < ' ' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return noLegacyCommand(json.replace(CONTROL, (char) => (char < ' ' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)), jsonEscape);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { AccessPermission } from '../model/access.js';
 import type { ResourceRef } from '../model/finding.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import { userInputs } from '../rules/action-user-input.js';
 import { joinPath } from '../rules/shared/location.js';
 import { actionRef, isAutomation, pageRef } from '../rules/shared/resources.js';
@@ -63,7 +63,7 @@ export function permissionSites(catalog: Catalog): PermissionSite[] {
     const form = userInputs(action);
     if (!form) continue;
     const resource = actionRef(action);
-    const properties = isObject(form.inputs.properties) ? form.inputs.properties : {};
+    const properties = isObject(form.inputs.properties) ? form.inputs.properties : keyedRecord();
     const formRequired = isObject(form.inputs.required) && typeof form.inputs.required.jqQuery === 'string' ? form.inputs.required.jqQuery : undefined;
     for (const [input, definition] of Object.entries(properties)) {
       if (!isObject(definition)) continue;

@@ -8,7 +8,7 @@ import { rateLimitedForSeconds, readRateLimitHeaders, requestClassOf, type RateL
 import { assertReadOnly } from './read-only.js';
 import { isPaced, nextStartAfter, type WindowBudget } from './window-pacing.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, overlongWaitReason, overTotalWaitReason, type AttemptOutcome, type RetryPolicy, type RetryState } from './retry-policy.js';
-import type { Transport, TransportResponse } from './transport.js';
+import { NotJsonAnswerError, type Transport, type TransportResponse } from './transport.js';
 
 /** Credentials missing, rejected or expired beyond repair: the whole run stops (exit 2). */
 export class ApiAuthError extends ApiError {
@@ -425,6 +425,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       } catch (error) {
         const failure = describeNetworkError(error);
         // Before any answer, a refused connection or an unknown host means a wrong URL: no retries.
+        // An answer a retry would get again ends this read now, in words (the organization's read
+        // turns it into the run's one line). No JSON at all is the answer of something that is
+        // not the API: its shape error says so.
+        if (failure.repeats) throw new (error instanceof NotJsonAnswerError ? ApiShapeError : ApiError)(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
         if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
         outcome = { kind: 'network', message: failure.message };
       } finally {

@@ -7,6 +7,12 @@
 export interface NetworkFailure {
   message: string;
   permanent: boolean;
+  /**
+   * The server answered, and the answer itself is what a retry would get again (over the size
+   * cap, a redirect, a web page where JSON is expected): the read ends at once, also after the
+   * API was reached (issue 32: such answers were retried five times, 82 s for the cap).
+   */
+  repeats?: boolean;
 }
 
 const PERMANENT_CODES: Readonly<Record<string, string>> = {
@@ -34,16 +40,18 @@ const TRANSIENT_CODES: Readonly<Record<string, string>> = {
 };
 
 /** Messages of undici's code-less causes that will not change on a retry. */
-const PERMANENT_MESSAGES: ReadonlyArray<[RegExp, string]> = [
+const PERMANENT_MESSAGES: ReadonlyArray<[RegExp, string, boolean?]> = [
   [/^bad port$/, 'the port is not allowed for HTTP'],
-  [/redirect/i, 'answered with a redirect, which this tool does not follow'],
+  [/redirect/i, 'answered with a redirect, which this tool does not follow', true],
 ];
 
 export function describeNetworkError(error: unknown): NetworkFailure {
   if (!(error instanceof Error)) return { message: 'network error', permanent: false };
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return { message: 'the request timed out', permanent: false };
-  // Ours (transport.ts): an answer over the size bound, or a JSON answer cut before its end.
-  if (error.name === 'AnswerTooLargeError' || error.name === 'CutAnswerError') return { message: error.message, permanent: false };
+  // Ours (transport.ts): a JSON answer cut before its end may come whole on a retry; an answer over
+  // the size bound, or no JSON at all, comes the same.
+  if (error.name === 'CutAnswerError') return { message: error.message, permanent: false };
+  if (error.name === 'AnswerTooLargeError' || error.name === 'NotJsonAnswerError') return { message: error.message, permanent: true, repeats: true };
   const cause = error.cause as { code?: unknown; message?: unknown; errors?: unknown } | undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   if (code !== undefined) {
@@ -52,7 +60,7 @@ export function describeNetworkError(error: unknown): NetworkFailure {
     return { message: TRANSIENT_CODES[code] ?? `network error ${code}`, permanent: false };
   }
   const causeMessage = typeof cause?.message === 'string' ? cause.message : error.message;
-  for (const [pattern, message] of PERMANENT_MESSAGES) if (pattern.test(causeMessage)) return { message, permanent: true };
+  for (const [pattern, message, repeats] of PERMANENT_MESSAGES) if (pattern.test(causeMessage)) return { message, permanent: true, ...(repeats && { repeats }) };
   return { message: `network error: ${oneLine(causeMessage)}`, permanent: false };
 }
 

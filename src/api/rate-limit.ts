@@ -50,8 +50,21 @@ function readRetryAfter(headers: HeaderReader, nowMs: number): number | undefine
   return Number.isFinite(at) ? Math.max(0, Math.ceil((at - nowMs) / 1_000)) : undefined;
 }
 
-export function readRateLimitHeaders(headers: HeaderReader, nowMs: number): RateLimitHeaders {
+/**
+ * The service's own time when it answered (`Date`, RFC 9110 §6.6.1), else ours. An epoch reset and
+ * an HTTP-date `Retry-After` are times on the service's clock, which may be minutes off ours: read
+ * against ours, a clock 10 minutes ahead turned a 60 s reset into 660 s, over the cap. `Date` is
+ * whole seconds, rounded down: the wait it gives is never shorter than the service meant.
+ */
+function serviceNow(headers: HeaderReader, nowMs: number): number {
+  const date = headers.get('date');
+  const at = date === null ? Number.NaN : Date.parse(date);
+  return Number.isFinite(at) ? at : nowMs;
+}
+
+export function readRateLimitHeaders(headers: HeaderReader, localNowMs: number): RateLimitHeaders {
   const result: RateLimitHeaders = {};
+  const nowMs = serviceNow(headers, localNowMs);
   const limit = readInteger(headers, 'x-ratelimit-limit');
   const remaining = readInteger(headers, 'x-ratelimit-remaining');
   const reset = readInteger(headers, 'x-ratelimit-reset');

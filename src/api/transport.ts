@@ -47,11 +47,30 @@ export class CutAnswerError extends Error {
   }
 }
 
-/** A JSON document ends with `}` or `]`; one that does not was cut (the server closed a length-less body early). */
-function looksCut(status: number, contentType: string | null, text: string): boolean {
-  if (status < 200 || status >= 300 || !/json/i.test(contentType ?? '')) return false;
-  const end = text.trimEnd();
-  return end !== '' && !end.endsWith('}') && !end.endsWith(']');
+/**
+ * A 2xx answer that is no JSON where the API answers JSON: a web page (a sign-in portal, a proxy's
+ * page) or another content type. A retry gets the same page, so the read ends at once (issue 32).
+ */
+export class NotJsonAnswerError extends Error {
+  override name = 'NotJsonAnswerError';
+  constructor(contentType: string | null, startsWith?: string) {
+    const type = contentType ?? 'no content type';
+    super(startsWith === undefined ? `answered ${type} where JSON was expected` : `answered ${type} whose body is not JSON (it starts with ${JSON.stringify(startsWith)})`);
+  }
+}
+
+/**
+ * What is wrong with a 2xx answer as JSON, if anything: another content type, a body that does not
+ * start as JSON does (a web page sent as JSON), or a JSON document that does not end with `}` or
+ * `]` (the server closed a length-less body early: cut, and a retry may read it whole).
+ */
+function answerFault(status: number, contentType: string | null, text: string): Error | undefined {
+  if (status < 200 || status >= 300) return undefined;
+  if (contentType !== null && !/json/i.test(contentType)) return new NotJsonAnswerError(contentType);
+  const body = text.trim();
+  if (body === '') return undefined;
+  if (!body.startsWith('{') && !body.startsWith('[')) return new NotJsonAnswerError(contentType, body.charAt(0));
+  return contentType !== null && !body.endsWith('}') && !body.endsWith(']') ? new CutAnswerError() : undefined;
 }
 
 /**
@@ -104,7 +123,8 @@ export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, max
         }
       }
       const text = Buffer.concat(chunks).toString('utf8');
-      if (looksCut(response.status, response.headers.get('content-type'), text)) throw new CutAnswerError();
+      const fault = answerFault(response.status, response.headers.get('content-type'), text);
+      if (fault) throw fault;
       return { status: response.status, headers: response.headers, text };
     };
     try {

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../model/json.js';
+import { dropPrototypes, isObject, type JsonObject } from '../model/json.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, type Catalog } from './catalog.js';
 import { readMigrationState, type MigrationPlan } from './migration-state.js';
@@ -15,8 +15,13 @@ export interface CatalogOptions {
   plan?: MigrationPlan;
 }
 
-/** Derive every index the rules share, once, in time linear in the size of the org. */
+/**
+ * Derive every index the rules share, once, in time linear in the size of the org. The snapshot
+ * is the catalog's from here on: its objects lose their prototype (in place), so no lookup by a
+ * name the service chose (a blueprint called `constructor`) reaches Object.prototype.
+ */
 export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}): Catalog {
+  dropPrototypes(snapshot);
   const blueprints = byIdentifier(snapshot.blueprints);
 
   const teamRelations = new Map<string, string[]>();

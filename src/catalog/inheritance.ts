@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import { TEAM_BLUEPRINT } from './catalog.js';
 
 export interface InheritanceHop {
@@ -23,8 +23,8 @@ export type InheritanceResolution =
 
 export function relationsOf(blueprint: JsonObject | undefined): Record<string, JsonObject> {
   const relations = blueprint?.relations;
-  if (!isObject(relations)) return {};
-  const result: Record<string, JsonObject> = {};
+  const result = keyedRecord<JsonObject>();
+  if (!isObject(relations)) return result;
   for (const [id, relation] of Object.entries(relations)) if (isObject(relation)) result[id] = relation;
   return result;
 }

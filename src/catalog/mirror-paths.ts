@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import { relationsOf } from './inheritance.js';
 
 /**
@@ -26,7 +26,7 @@ export interface MirrorDefinition {
 
 /** The mirror properties of a blueprint that have a string path. */
 export function mirrorsOf(blueprint: JsonObject): MirrorDefinition[] {
-  const mirrors = isObject(blueprint.mirrorProperties) ? blueprint.mirrorProperties : {};
+  const mirrors = isObject(blueprint.mirrorProperties) ? blueprint.mirrorProperties : keyedRecord();
   const result: MirrorDefinition[] = [];
   for (const [id, mirror] of Object.entries(mirrors)) {
     if (!isObject(mirror) || typeof mirror.path !== 'string') continue;

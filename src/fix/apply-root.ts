@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { displayRoot } from '../repo/scan.js';
+import { displayRoots } from '../repo/scan.js';
 
 /** Where one `--repo` directory's patch is applied: paths in it are relative to `root`. */
 export interface PatchRepo {
@@ -21,10 +21,11 @@ export interface PatchRepo {
  */
 export async function patchRepos(dirs: readonly string[]): Promise<PatchRepo[]> {
   const repos: PatchRepo[] = [];
-  for (const dir of dirs) {
+  const shown = displayRoots(dirs);
+  for (const [index, dir] of dirs.entries()) {
     const absolute = resolve(dir);
     const root = (await gitTop(absolute)) ?? absolute;
-    repos.push({ shown: displayRoot(dir), name: basename(absolute), root, prefix: relative(root, absolute).split(sep).join('/') });
+    repos.push({ shown: shown[index]!, name: basename(absolute), root, prefix: relative(root, absolute).split(sep).join('/') });
   }
   return repos;
 }

@@ -3,13 +3,14 @@ import { REDACTED } from '../sources/redact.js';
 import { BULK_LIMIT, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
 import { plural } from '../plural.js';
+import { terminalSafe as oneLine } from '../terminal-text.js';
 
 /** The folder's README and the data-migration folder's README: what each file is, the commands, the order. */
 export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report, where: PatchPlaces = { applyAt: [] }): FixFile[] {
   const count = (kind: FixFile['kind']) => files.filter((file) => file.kind === kind).length;
   const patches = files.filter((file) => file.kind === 'repo-patch');
   const lines = [
-    `# Fix kit for ${report.organization.name}`,
+    `# Fix kit for ${oneLine(report.organization.name)}`,
     '',
     'Written by teams-migration-audit, which only reads the service: nothing here has been sent anywhere.',
     'Apply the files yourself, in this order:',
@@ -57,9 +58,10 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     const named = (id: string) => {
       const f = byId.get(id);
       if (!f) return `finding \`${id}\``;
-      return f.resource.type === 'file' ? `\`${f.location}\` (finding ${id})` : `${f.resource.type} \`${f.resource.identifier}\`, \`${f.location}\` (finding ${id})`;
+      // One line each: org and file text keep their line breaks as escapes.
+      return f.resource.type === 'file' ? `\`${oneLine(f.location)}\` (finding ${id})` : `${f.resource.type} \`${oneLine(f.resource.identifier)}\`, \`${oneLine(f.location)}\` (finding ${id})`;
     };
-    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- ${named(u.id)}: needs ${u.missing}`), '');
+    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- ${named(u.id)}: needs ${oneLine(u.missing)}`), '');
   }
   const readme: FixFile = { path: 'README.md', kind: 'readme', findings: [], content: lines.join('\n') };
   return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
@@ -130,7 +132,7 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     '',
     '| blueprint | relations | entities | files |',
     '|---|---|---|---|',
-    ...moves.map((move) => `| ${move.blueprint} | ${move.relations.join(', ')} | ${move.entitiesRead ? move.payloads.reduce((sum, p) => sum + p.entities.length, 0) : 'not read'} | ${move.payloads.length} |`),
+    ...moves.map((move) => `| ${oneLine(move.blueprint)} | ${oneLine(move.relations.join(', '))} | ${move.entitiesRead ? move.payloads.reduce((sum, p) => sum + p.entities.length, 0) : 'not read'} | ${move.payloads.length} |`),
     '',
     ...unreadNote(moves),
   ];
@@ -139,7 +141,7 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
 
 /** No bulk file is no proof of no entity: say which blueprints' entities this run never held. */
 function unreadNote(moves: readonly RelationMove[]): string[] {
-  const unread = moves.filter((move) => !move.entitiesRead).map((move) => `\`${move.blueprint}\``);
+  const unread = moves.filter((move) => !move.entitiesRead).map((move) => `\`${oneLine(move.blueprint)}\``);
   if (unread.length === 0) return [];
   return [
     `Entities of ${unread.join(', ')} were not read in this run, so there are no bulk files for them: use the builder's \`Migrate data\` with the mapping above, or analyse a snapshot file that holds their entities to get the bulk files.`,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JqEngine } from '../jq/engine.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { own, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import { missingFix, unprovenRewrite } from './fix-kit.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
@@ -27,7 +27,7 @@ export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTar
   const safe = kindNames(snapshot, type).get(identifier) ?? fileName(identifier);
   const inPermissions = path[0] === 'permissions';
   const permissionsOf = (map: Record<string, JsonObject | null> | null | undefined, kind: string): OrgTarget | undefined => {
-    const record = map?.[identifier];
+    const record = own(map, identifier);
     return isObject(record) ? { file: `org/${kind}/${safe}.permissions.json`, record, path: path.slice(1) } : undefined;
   };
   const byKey = (list: readonly JsonObject[] | null | undefined, kind: string, key = 'identifier'): OrgTarget | undefined => {

@@ -3,7 +3,7 @@ import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { translateTeamValues } from '../catalog/teams.js';
 import type { JqEngine } from '../jq/engine.js';
-import { isObject, type JsonValue } from '../model/json.js';
+import { isObject, own, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import type { RelationMove } from './data-migration.js';
@@ -69,7 +69,7 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
     if (id === undefined || id.startsWith('_')) continue;
     const path = teamInheritancePath(blueprint);
     const resolution = catalog.inheritance.get(id);
-    const entities = org.entities?.[id] ?? [];
+    const entities = own(org.entities, id) ?? [];
     if (path !== undefined && resolution?.kind === 'team-relation') {
       // Beta case: the relation goes, its teams are the entities' own, ownership is Direct.
       for (const entity of entities) moveRelationToTeam(entity, [resolution.relation], true);

@@ -1,5 +1,6 @@
 import type { Finding } from '../model/finding.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
+import { tokenShapedValues } from '../secrets/token-shapes.js';
 import type { PatchRepo } from './apply-root.js';
 import { missingFix, unprovenRewrite, type FixFile, type UnresolvedFix } from './fix-kit.js';
 import { fileName, uniqueNames } from './org-rewrite.js';
@@ -12,6 +13,8 @@ export interface RepoFile {
   text: string;
   /** How `text` was decoded: `latin1` for a file that is not UTF-8, so each byte is one character and comes back unchanged. */
   encoding?: FileEncoding;
+  /** A link: the path of the file it points at (read under that path), or the absolute target outside every repository. */
+  linkTo?: string;
 }
 
 export type FileEncoding = 'utf8' | 'latin1';
@@ -45,13 +48,22 @@ export function fileLocation(location: string): { path: string; line: number } |
  * another on its line) or that has no rewrite is unresolved, never guessed at.
  */
 export function repoPatch(findings: readonly Finding[], files: readonly RepoFile[], repos: readonly PatchRepo[] = []): RepoPatch {
-  const texts = new Map(files.map((file) => [file.path, file.text]));
+  const texts = new Map(files.filter((file) => file.linkTo === undefined).map((file) => [file.path, file.text]));
   const encodings = new Map(files.map((file) => [file.path, file.encoding ?? 'utf8']));
+  const links = new Map(files.flatMap((file) => (file.linkTo === undefined ? [] : [[file.path, file.linkTo] as const])));
   const byFile = new Map<string, { edits: TextEdit[]; ids: string[] }>();
   const unresolved: UnresolvedFix[] = [];
   for (const finding of findings) {
     if (finding.resource.type !== 'file' || finding.verdict === 'unaffected') continue;
-    const where = fileLocation(finding.location);
+    const found = fileLocation(finding.location);
+    // A link is patched through the file it points at (the same text, at the same line): `git apply`
+    // rejects a text patch on a link, and `--fix` would replace the link by a file.
+    const linkTo = found && links.get(found.path);
+    if (found && linkTo !== undefined && !texts.has(linkTo)) {
+      unresolved.push({ id: finding.id, missing: `a link to a file outside the repository (${linkTo}): repo.patch and --fix change only files inside it; edit that file by hand` });
+      continue;
+    }
+    const where = found && linkTo !== undefined ? { ...found, path: linkTo } : found;
     const text = where && texts.get(where.path);
     const breaks = finding.verdict === 'breaks';
     if (finding.rewrite === undefined) {
@@ -73,11 +85,13 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
       continue;
     }
     const entry = byFile.get(where.path) ?? { edits: [], ids: [] };
-    if (!edits || edits.some((edit) => entry.edits.some((other) => overlaps(edit, other)))) {
+    // The very change another finding makes (a link's finding and its target's) is made once, for both.
+    const fresh = edits?.filter((edit) => !entry.edits.some((other) => sameEdit(edit, other)));
+    if (!edits || !fresh || fresh.some((edit) => entry.edits.some((other) => overlaps(edit, other)))) {
       unresolved.push({ id: finding.id, missing: `the quoted text was not found as written on line ${where.line} (shortened, redacted or shared with another change): edit it by hand` });
       continue;
     }
-    entry.edits.push(...edits);
+    entry.edits.push(...fresh);
     entry.ids.push(finding.id);
     byFile.set(where.path, entry);
   }
@@ -92,8 +106,9 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     patched.push({ path, before, after: applyEdits(before, entry.edits), ...(encoding !== 'utf8' && { encoding }) });
     // The patch quotes the lines around each change: a secret among them would leave the file with
     // it (CI artifacts, tickets). Such a file's changes stay out of repo.patch; `--fix` still makes them.
-    if (quotedSecrets(before).some((secret) => diff.includes(secret))) {
-      for (const id of entry.ids) unresolved.push({ id, missing: `a change next to a secret in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
+    const secret = secretsIn(before).find(({ value }) => diff.includes(value));
+    if (secret !== undefined) {
+      for (const id of entry.ids) unresolved.push({ id, missing: `a change next to ${secret.what} in ${path}: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` });
       continue;
     }
     const part = perRepo.get(repo) ?? { sections: [], ids: [] };
@@ -125,6 +140,7 @@ function placeInRepo(path: string, repos: readonly PatchRepo[]): { repo?: PatchR
   return { repo, inRepo: repo.prefix === '' ? rest : `${repo.prefix}/${rest}` };
 }
 
+const sameEdit = (a: TextEdit, b: TextEdit) => a.start === b.start && a.end === b.end && a.text === b.text;
 const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.end || (a.start === b.start && a.end === b.end);
 
 /**
@@ -134,6 +150,14 @@ const overlaps = (a: TextEdit, b: TextEdit) => a.start < b.end && b.start < a.en
  */
 function quotedSecrets(text: string): string[] {
   return [...textSecretFragments(text)].filter((secret) => secret.length >= 8 && /[^A-Za-z"'`]/.test(secret) && !/^\$\{?\w+\}?$/.test(secret));
+}
+
+/**
+ * Every secret written in a file that a patch must not quote: values known by their shape (a
+ * GitHub token, a Slack webhook, a JWT) whatever holds them, then values under secret-named keys.
+ */
+function secretsIn(text: string): { what: string; value: string }[] {
+  return [...tokenShapedValues(text), ...quotedSecrets(text).map((value) => ({ what: 'a secret', value }))];
 }
 
 const IDENTIFIER_KEY = /^["']?identifier["']?\s*[:=]/;

@@ -1,5 +1,5 @@
 import type { JqEngine } from '../jq/engine.js';
-import type { JsonObject } from '../model/json.js';
+import { copyJson, type JsonObject } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { jsonText, type FixFile, type UnresolvedFix } from './fix-kit.js';
@@ -19,7 +19,7 @@ export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding
     const target = locateOrgTarget(snapshot, finding);
     if (!target) continue;
     let group = groups.get(target.file);
-    if (!group) groups.set(target.file, (group = { record: target.record, copy: structuredClone(target.record), findings: [], breaks: false }));
+    if (!group) groups.set(target.file, (group = { record: target.record, copy: copyJson(target.record), findings: [], breaks: false }));
     group.findings.push(finding);
     if (finding.verdict === 'breaks') group.breaks = true;
   }

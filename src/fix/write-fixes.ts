@@ -1,34 +1,64 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
-import { displayRoot } from '../repo/scan.js';
+import { displayRoots } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
-import { controlsShown } from '../terminal-text.js';
+import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
 
 
-/** Where a finding's path (`<repo as given>/<file>`) is on disk, for each `--repo` directory. */
+/** Where a finding's path (`<repo prefix>/<file>`) is on disk, for each `--repo` directory. */
 function diskPath(shown: string, dirs: readonly string[]): string | undefined {
-  for (const dir of dirs) {
-    const root = displayRoot(dir);
+  const roots = displayRoots(dirs);
+  for (const [index, dir] of dirs.entries()) {
+    const root = roots[index]!;
     if (root === '') return join(dir, shown);
     if (shown.startsWith(`${root}/`)) return join(dir, shown.slice(root.length + 1));
   }
   return undefined;
 }
 
-/** The text of every file a file finding points at, read again so the patch is placed on what is there now. */
+/** The path findings give `onDisk` (a real file), when it is inside one of the `--repo` directories. */
+async function shownPath(onDisk: string, dirs: readonly string[]): Promise<string | undefined> {
+  const roots = displayRoots(dirs);
+  for (const [index, dir] of dirs.entries()) {
+    const inside = relative(await realpath(dir).catch(() => dir), onDisk);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    return posix.join(roots[index]!, inside.split(sep).join('/'));
+  }
+  return undefined;
+}
+
+/**
+ * The text of every file a file finding points at, read again so the patch is placed on what is
+ * there now. A file that is a link (the scan reads one only when it points at a file inside the
+ * repository) is read as its target, under the target's path: the patch and `--fix` change the
+ * target, never the link.
+ */
 export async function readFindingFiles(report: Report, dirs: readonly string[]): Promise<RepoFile[]> {
   const paths = new Set(report.findings.flatMap((f) => (f.resource.type === 'file' ? [fileLocation(f.location)?.path ?? ''] : [])).filter(Boolean));
   const files: RepoFile[] = [];
+  const read = new Set<string>();
+  const readAs = async (path: string, onDisk: string) => {
+    if (read.has(path)) return;
+    read.add(path);
+    files.push({ path, ...decodeFile(await readFile(onDisk)) });
+  };
   for (const path of [...paths].sort()) {
     const onDisk = diskPath(path, dirs);
     if (onDisk === undefined) continue;
     try {
-      files.push({ path, ...decodeFile(await readFile(onDisk)) });
+      if ((await lstat(onDisk)).isSymbolicLink()) {
+        const target = await realpath(onDisk);
+        const targetPath = await shownPath(target, dirs);
+        files.push({ path, text: '', linkTo: targetPath ?? target });
+        if (targetPath !== undefined) await readAs(targetPath, target);
+      } else {
+        await readAs(path, onDisk);
+      }
     } catch {
       // Left out: its findings are listed as unresolved ("could not be read again").
     }
@@ -53,8 +83,10 @@ export function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncodi
 export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
   // Org values were redacted when read; this catches a token shape that reached a kit file another way.
   // The patch is left as it is: its context lines must match the repository byte for byte to apply.
-  // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes.
-  const shown = (file: FixFile) => (file.kind === 'readme' ? controlsShown(file.content, ['\n']) : file.content);
+  // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes
+  // and starts no workflow command; a JSON file keeps them as \u escapes (the same data to a parser).
+  const shown = (file: FixFile) =>
+    file.kind === 'readme' ? workflowCommandsDisarmed(controlsShown(file.content, ['\n']), markdownEscape) : file.path.endsWith('.json') ? jsonControlsEscaped(file.content) : file.content;
   const files = kit.files.map((file) => ({ path: file.path, content: file.kind === 'repo-patch' ? (file.bytes ?? file.content) : redactTokenShapes(shown(file)) }));
   await outputs.stageDir(dir, files, `run ${runId}\n`);
   return {
@@ -72,7 +104,9 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
   const targets: { path: string; onDisk: string; after: Uint8Array }[] = [];
   for (const file of patched) {
     const onDisk = diskPath(file.path, dirs);
-    const now = onDisk === undefined ? undefined : await readFile(onDisk).then((bytes) => bytes.toString(file.encoding ?? 'utf8')).catch(() => undefined);
+    // A link that appeared since the read is not written through (nor replaced by a file).
+    const regular = onDisk !== undefined && (await lstat(onDisk).catch(() => undefined))?.isFile() === true;
+    const now = onDisk === undefined || !regular ? undefined : await readFile(onDisk).then((bytes) => bytes.toString(file.encoding ?? 'utf8')).catch(() => undefined);
     if (onDisk === undefined || now !== file.before) {
       throw new InputError(`--fix: ${file.path} changed since it was read; nothing was written, run the audit again`);
     }

@@ -1,5 +1,5 @@
 import type { TeamDirectory } from '../catalog/teams.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { own, keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FieldPath } from './references.js';
 
 /**
@@ -103,7 +103,7 @@ function buildSample(
   const teamList = () => pick(slot++, a, b);
   const entity = (identifier: string): JsonValue => {
     const team = teamList();
-    const properties: Record<string, JsonValue> = {};
+    const properties = keyedRecord();
     // A mirror of the team holds the same teams as the entity's own team.
     for (const name of teamProperties) properties[name] = team;
     return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: { ...relations } };
@@ -121,7 +121,7 @@ function buildSample(
     case 'user-input':
       return { user: user(), entity: entity('sample-entity'), form: {} };
     case 'policy': {
-      const results: Record<string, JsonValue> = {};
+      const results = keyedRecord();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
       return { user: user(), results };
     }
@@ -164,7 +164,7 @@ function resolves(node: JsonValue, segments: readonly string[]): boolean {
   for (const segment of segments) {
     while (Array.isArray(current)) current = current[0];
     if (!isObject(current)) return false;
-    current = current[segment];
+    current = own(current, segment);
     if (current === undefined) return false;
   }
   return true;

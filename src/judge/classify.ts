@@ -8,7 +8,7 @@ import type { TeamDirectory } from '../catalog/teams.js';
 import { describeResult, sameResult } from '../jq/differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from '../jq/sample-context.js';
-import type { JsonValue } from '../model/json.js';
+import { keyedRecord, type JsonValue } from '../model/json.js';
 import { contextFor, teamCases, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
@@ -148,7 +148,7 @@ export function translated(result: EvaluateResult, { toIdentifier, titles }: Tra
     if (typeof value === 'string') return inString(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === 'object') {
-      const out: Record<string, JsonValue> = {};
+      const out = keyedRecord();
       for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = walk(item);
       return out;
     }

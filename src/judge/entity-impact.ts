@@ -7,7 +7,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { describeResult } from '../jq/differential.js';
 import type { FindingImpact } from '../model/finding.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { entitiesRead } from './read-entities.js';
 
@@ -42,8 +42,8 @@ export function entityImpact(catalog: Catalog, blueprint: string, expression: st
 function worldsOf(entity: EntityRecord, toId: ReadonlyMap<string, string>, toTitle: ReadonlyMap<string, string>, removed: ReadonlySet<string>): { before: JsonValue; after: JsonValue } {
   const values = Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : [];
   const titles = values.map((v) => (toId.has(v) ? v : (toTitle.get(v) ?? v)));
-  const relations: JsonObject = isObject(entity.relations) ? entity.relations : {};
-  const kept: JsonObject = {};
+  const relations: JsonObject = isObject(entity.relations) ? entity.relations : keyedRecord();
+  const kept: JsonObject = keyedRecord();
   for (const [name, value] of Object.entries(relations)) if (!removed.has(name)) kept[name] = value;
   const base: JsonObject = { ...entity, properties: isObject(entity.properties) ? entity.properties : {} };
   return {

@@ -5,6 +5,7 @@
  * the user's own teams (`{{ .user.teams }}`) follows the teams. Which entities match, before and
  * after, decides the class; the lexer and the literals decide nothing.
  */
+import { own } from '../model/json.js';
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { ReferenceClass } from './classify.js';
@@ -97,7 +98,7 @@ export function judgeTeamRule(
   entities: readonly EntityRecord[],
   rewritten?: readonly string[],
 ): RuleJudgement | undefined {
-  const match = MATCHERS[operator];
+  const match = own(MATCHERS, operator);
   if (!match) return undefined;
   const literals = value.kind === 'literals' ? value.values : [];
   const teams = teamsFor(directory, literals.join(' '), literals);

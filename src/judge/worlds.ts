@@ -6,7 +6,7 @@
  * teams whose title order differs from their identifier order.
  */
 import type { TeamDirectory } from '../catalog/teams.js';
-import type { JsonValue } from '../model/json.js';
+import { keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from '../jq/sample-context.js';
 
 export type World = 'before' | 'after';
@@ -187,11 +187,11 @@ export function contextFor(
   const entity = (identifier: string): JsonValue => {
     const teams = next();
     const team = valuesIn(teams, world);
-    const properties: Record<string, JsonValue> = {};
+    const properties = keyedRecord();
     for (const name of teamProperties) properties[name] = team;
     // A relation the migration removes points at the _team entities (their identifiers) before
     // it, and is gone after it: its teams are the entity's `team` then.
-    const relations: Record<string, JsonValue> = {};
+    const relations = keyedRecord();
     if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
@@ -207,7 +207,7 @@ export function contextFor(
     case 'user-input':
       return { user: user(), entity: entity('sample-entity'), form: {} };
     case 'policy': {
-      const results: Record<string, JsonValue> = {};
+      const results = keyedRecord();
       const runner = user();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
       return { user: runner, results };

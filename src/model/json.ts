@@ -12,3 +12,56 @@ export function isObject(value: unknown): value is JsonObject {
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
+
+/*
+ * Keys the service or a file chose are data: `constructor`, `toString`, `valueOf`,
+ * `hasOwnProperty` and `__proto__` are valid identifiers of a blueprint, a property, an action
+ * or a team (issue 32). An ordinary object answers a lookup of a missing one with a member of
+ * Object.prototype, and an assignment to `__proto__` replaces its prototype instead of adding a
+ * key. Objects keyed by such names therefore have no prototype.
+ */
+
+/** An empty object for keys the service or a file chose: nothing is found in it but what was put there. */
+export function keyedRecord<T = JsonValue>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** `entries` as a keyed record (as Object.fromEntries, without a prototype). */
+export function keyedFromEntries<T>(entries: Iterable<readonly [string, T]>): Record<string, T> {
+  const record = keyedRecord<T>();
+  for (const [key, value] of entries) record[key] = value;
+  return record;
+}
+
+/**
+ * Every object in `value` made prototype-free, in place (arrays keep theirs: they are indexed by
+ * number). Iterative: input nesting is bounded elsewhere, but not by the call stack. A frozen
+ * object keeps its prototype (nothing in src freezes; tests freeze a snapshot to prove the rules
+ * leave it alone). In place, not copied: a copy of a large org costs several times as long.
+ */
+export function dropPrototypes<T>(value: T): T {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null || seen.has(item)) continue;
+    seen.add(item);
+    if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+      continue;
+    }
+    if (Object.isExtensible(item) && Object.getPrototypeOf(item) !== null) Object.setPrototypeOf(item, null);
+    for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** A deep copy of JSON data whose objects have no prototype (where structuredClone would give them Object's). */
+export function copyJson<T>(value: T): T {
+  return dropPrototypes(structuredClone(value));
+}
+
+/** The value `record` holds under `key` itself, never one its prototype answers with (`toString`). */
+export function own<T>(record: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
+  return record != null && Object.hasOwn(record, key) ? record[key] : undefined;
+}

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagingName, targetProblem, verifyJournal, type CommitJournal, type JournalMove } from './commit-journal.js';
 import { isOurKit, kindAt, KIT_MARKER } from './out-entries.js';
-import { OWN_OUTPUTS, isReportFile } from './own-outputs.js';
+import { folderLock, isRunning, outLock, refuseWhileLocked as lockedBy, takeLock, type HeldLock, type RefreshSchedule } from './output-lock.js';
+import { isReportFile, KIT_DIR, OWN_OUTPUTS } from './own-outputs.js';
 import { fileDigest, folderDigest, type StagedKind } from './staged-digest.js';
 
 export { isOurKit, KIT_MARKER } from './out-entries.js';
@@ -19,9 +20,6 @@ export { isOurKit, KIT_MARKER } from './out-entries.js';
  * in place just before them, one rename each. A lock file keeps two runs on one `--out` apart.
  * Renames replace a link at the target, never follow it.
  */
-
-/** The names this tool keeps in `--out` beside the reports. */
-const LOCK = '.teams-migration-audit.lock';
 
 interface Move {
   from: string;
@@ -53,6 +51,8 @@ export interface OutputSetOptions {
   /** The file writer (tests pass one that fails as a full disk does). */
   write?: typeof writeFile;
   faults?: OutputSetFaults;
+  /** How the held lock is refreshed (tests pass one they drive). */
+  lockRefresh?: RefreshSchedule;
 }
 
 export interface StagedFile {
@@ -76,50 +76,17 @@ export interface OutputSet {
 
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
-/** Whether a process with this id is running (a lock left by a killed run is not). */
-function isRunning(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The running process holding `<out>`'s lock, if any (a lock left by a killed run has none). */
-async function lockHolder(out: string): Promise<number | undefined> {
-  const holder = Number.parseInt((await readFile(join(out, LOCK), 'utf8').catch(() => '')).trim(), 10);
-  return isRunning(holder) ? holder : undefined;
-}
-
-const heldBy = (out: string, holder: number) => new UsageError(`--out ${out}: another run (pid ${holder}) is writing there; wait for it to finish or choose another --out`);
-
 /** At the start of a run: one line at once when another run holds `out`, rather than after the whole analysis. */
-export async function refuseWhileLocked(out: string): Promise<void> {
-  const holder = await lockHolder(resolve(out));
-  if (holder !== undefined && holder !== process.pid) throw heldBy(out, holder);
-}
+export const refuseWhileLocked = (out: string): Promise<void> => lockedBy(outLock(out, resolve(out)));
 
-/** Take `<out>/.teams-migration-audit.lock`, or say in one line who holds it. A dead holder's lock is taken over. */
-async function takeLock(out: string): Promise<string> {
-  const lock = join(out, LOCK);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(lock, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      return lock;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--out ${out}: cannot take the lock ${LOCK} (${errorCode(error)})`);
-    }
-    const holder = await lockHolder(out);
-    if (holder !== undefined) throw heldBy(out, holder);
-    // Left by a run that was killed: ours to take. unlink, not rm: a link there is removed, not followed.
-    await unlink(lock).catch(() => undefined);
-  }
-  throw new UsageError(`--out ${out}: another run keeps taking the lock ${LOCK}; choose another --out`);
+/**
+ * The same for a fix kit folder outside --out (`--fix-out`): its own lock beside it, and, for a
+ * folder named as a run's default kit (`<dir>/fixes`), the lock of a run whose --out is `<dir>`.
+ */
+export async function refuseWhileKitLocked(flag: string, dir: string): Promise<void> {
+  const parent = dirname(resolve(dir));
+  const asOut = basename(resolve(dir)) === KIT_DIR ? [{ ...outLock(dirname(dir), parent), flag, target: dir }] : [];
+  for (const site of [folderLock(flag, dir), ...asOut]) await lockedBy(site);
 }
 
 /**
@@ -240,21 +207,23 @@ export function writeFailure(error: unknown): string {
  * run left, and stage into folders beside each target from then on.
  */
 export async function openOutputSet(out: string, options: OutputSetOptions = {}): Promise<OutputSet> {
-  const { write = writeFile, faults = {} } = options;
+  const { write = writeFile, faults = {}, lockRefresh } = options;
   const root = resolve(out);
   /** This run's token: it names the staging folder of --out and binds the journal to it. */
   const run = randomBytes(8).toString('hex');
   /** Staging folders by the folder they stage for; --out's own outputs have their own (the journal's). */
   const staging = new Map<string, string>();
   const moves: StagedMove[] = [];
-  let lock: string | undefined;
+  let lock: HeldLock | undefined;
+  /** Locks of kit folders outside --out's own names, taken when each is staged. */
+  const kitLocks: HeldLock[] = [];
   let closed = false;
   // Taken at the first write, not at the start: a run that stops on a usage error never holds --out
   // (refuseWhileLocked said at the start whether another run holds it).
   const ready = async (): Promise<void> => {
     if (lock !== undefined) return;
     await mkdir(root, { recursive: true });
-    lock = await takeLock(root);
+    lock = await takeLock(outLock(out, root), lockRefresh);
     try {
       await recover(root, out);
     } catch (error) {
@@ -299,8 +268,10 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
     },
     async stageDir(target, files, marker) {
       await ready();
+      const inJournal = journaled(target, 'dir');
+      // A kit elsewhere is locked like --out: two runs never replace one folder at once.
+      if (!inJournal) kitLocks.push(await takeLock(folderLock('--fix-out', target), lockRefresh));
       try {
-        const inJournal = journaled(target, 'dir');
         const staged = await stagingFor(target, inJournal);
         await mkdir(staged);
         const all = [...files, { path: KIT_MARKER, content: marker }];
@@ -369,7 +340,8 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       if (closed) return;
       closed = true;
       for (const dir of staging.values()) await rm(dir, { recursive: true, force: true });
-      if (lock !== undefined) await unlink(lock).catch(() => undefined);
+      for (const held of kitLocks) await held.release();
+      await lock?.release();
     },
   };
 }

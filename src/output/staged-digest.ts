@@ -19,8 +19,8 @@ export interface StagedBytes {
   content: string | Uint8Array;
 }
 
-const bytesOf = (content: string | Uint8Array): Uint8Array => (typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+/** The SHA-256 of the bytes `content` is written as (a string as UTF-8, hashed without a copy). */
+const sha256 = (content: string | Uint8Array): string => (typeof content === 'string' ? createHash('sha256').update(content, 'utf8') : createHash('sha256').update(content)).digest('hex');
 
 /** One entry of a folder's listing: a subfolder, or a file with its content's digest. */
 interface TreeEntry {
@@ -37,7 +37,7 @@ function treeDigest(entries: readonly TreeEntry[]): string {
 }
 
 /** The digest of a file about to be staged. */
-export const fileDigest = (content: string | Uint8Array): string => sha256(bytesOf(content));
+export const fileDigest = (content: string | Uint8Array): string => sha256(content);
 
 /** The digest of a folder about to be staged with these files (its subfolders are the files' parents). */
 export function folderDigest(files: readonly StagedBytes[]): string {

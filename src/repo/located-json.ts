@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../model/json.js';
+import { keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
 import { joinPath, type Path } from '../rules/shared/location.js';
 import type { Entry, TreeNode } from './tree.js';
 
@@ -55,7 +55,7 @@ export function toSourceMapped(value: LocatedObject, prefix: Path = []): SourceM
     origins.set(joinPath(...path), node.origin);
     if (node.kind === 'scalar') return node.value;
     if (node.kind === 'array') return node.items.map((item, index) => walk(item, [...path, index]));
-    const object: JsonObject = {};
+    const object: JsonObject = keyedRecord();
     for (const [key, child] of node.fields) object[key] = walk(child, [...path, key]);
     return object;
   };

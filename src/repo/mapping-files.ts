@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { FindingDraft, Verdict } from '../model/finding.js';
-import { asString } from '../model/json.js';
+import { own, asString } from '../model/json.js';
 import { plural } from '../plural.js';
 
 /** A scanned mapping config that may be the one a git integration of the org keeps in a repository. */
@@ -30,7 +30,7 @@ export function mappingFileProviders(path: string): ScannedMappingFile['provider
     '.bitbucket-private': ['bitbucket'],
     '.azuredevops': ['azure-devops'],
   };
-  return byFolder[parent] ?? 'any';
+  return own(byFolder, parent) ?? 'any';
 }
 
 const PROVIDER = /^(github|gitlab|bitbucket|azure-devops)/i;

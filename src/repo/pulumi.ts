@@ -1,3 +1,4 @@
+import { own } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
@@ -38,7 +39,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
   const needs: ProviderNeed[] = [];
   visitCalls(parseCode(source, language), (call) => {
     const className = call.callee.split('.').pop() ?? '';
-    const kind = CLASS_KINDS[className];
+    const kind = own(CLASS_KINDS, className);
     if (!kind && className !== 'Entity') return false;
     const name = stringValue(call.args.items[0]);
     const label = `${className}${name ? ` ${name}` : ''}`;

@@ -2,14 +2,14 @@ import type { AnalyzeOptions } from '../analyze.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { settleRepositoryMappings } from './mapping-files.js';
-import { displayRoot, scanRepositories } from './scan.js';
+import { displayRoots, scanRepositories } from './scan.js';
 
 /**
  * The org analysed when only `--repo` is given (a pull-request check): empty, with `entities`
  * and `scorecards` present so the report does not claim that they could not be read.
  */
 export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
-  const name = dirs.map((dir) => displayRoot(dir) || '.').join(', ');
+  const name = displayRoots(dirs).map((root) => root || '.').join(', ');
   return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {}, scorecards: [] };
 }
 

@@ -115,7 +115,8 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const files: CandidateFile[] = [];
-  for (const dir of dirs) appendAll(files, await readRepository(dir, scan, own, options.ignore ?? []));
+  const prefixes = displayRoots(dirs);
+  for (const [index, dir] of dirs.entries()) appendAll(files, await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? []));
   // A blueprint written in one file holds for the resources of every other (its removed relations,
   // its $team mirrors): all files are read for their blueprints before any is judged.
   const gathering: FileResource[] = [];
@@ -237,7 +238,26 @@ export function displayRoot(dir: string): string {
   return posix.normalize(root).replace(/\/+$/, '').replace(/^\.$/, '');
 }
 
-async function readRepository(dir: string, scan: RepoScan, own: readonly string[], ignored: readonly string[]): Promise<CandidateFile[]> {
+/**
+ * Each `--repo` directory's prefix (displayRoot), distinct: directories given absolute whose
+ * names collide (`/ci/team-a/infra`, `/ci/team-b/infra`) keep as many parent folders as tell them
+ * apart (`team-a/infra`, `team-b/infra`), so their findings and patches never share a path.
+ */
+export function displayRoots(dirs: readonly string[]): string[] {
+  const roots = dirs.map(displayRoot);
+  const segments = dirs.map((dir) => resolve(dir).split(sep).filter(Boolean));
+  for (let depth = 2; ; depth++) {
+    const taken = new Map<string, number>();
+    for (const root of roots) taken.set(root, (taken.get(root) ?? 0) + 1);
+    const colliding = roots.map((root, index) => isAbsolute(dirs[index]!) && taken.get(root)! > 1 && segments[index]!.length >= depth);
+    if (!colliding.includes(true)) return roots;
+    colliding.forEach((widen, index) => {
+      if (widen) roots[index] = segments[index]!.slice(-depth).join('/');
+    });
+  }
+}
+
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[]): Promise<CandidateFile[]> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -250,7 +270,6 @@ async function readRepository(dir: string, scan: RepoScan, own: readonly string[
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
   // (the reports such a run writes into the root are still recognized by their content).
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
-  const prefix = displayRoot(dir);
   const ignore = [...DEFAULT_IGNORE];
   const asked = cliIgnorePatterns(ignored);
   ignore.push(...asked.ignore);

@@ -1,3 +1,4 @@
+import { own } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { fileFinding } from './findings.js';
 import { findEntry, type Entry, type ObjectNode } from './tree.js';
@@ -23,7 +24,7 @@ const BUILT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
  * arguments (keys in either case style).
  */
 export function systemBlueprintShapeFindings(block: ObjectNode, identifier: string, label: string): FindingDraft[] {
-  const builtIn = BUILT_IN[identifier];
+  const builtIn = own(BUILT_IN, identifier);
   if (!builtIn) return [];
   const findings: FindingDraft[] = [];
   const aggregations = findEntry(block, 'aggregation_properties');

@@ -1,3 +1,4 @@
+import { own } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
@@ -63,7 +64,7 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
       if (found) findings.push(found);
       continue;
     }
-    const kind = RESOURCE_KINDS[type];
+    const kind = own(RESOURCE_KINDS, type);
     if (!kind) continue;
     if (type === 'port_blueprint' || type === 'port_system_blueprint') {
       findings.push(...systemBlueprintShapeFindings(block, stringValue(findEntry(block, 'identifier')?.value) ?? '', label));

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
  * A global regex, not String.replace(string, …), which would replace only the first match.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // `##[` too (a workflow command of the runner's older form), so the page's own pass leaves the data alone.
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]|(?<=##)\[/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A CSP source expression that allows exactly this inline element content and nothing else. */

@@ -4,7 +4,7 @@ import { PACKAGE_ROOT } from '../package-root.js';
 import type { Report } from '../model/finding.js';
 import { cspHash, jsonForScript } from './escape.js';
 import { buildReportView, type RenderMeta } from './view-model.js';
-import { htmlControlsEscaped } from '../terminal-text.js';
+import { htmlControlsEscaped, markupEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 
 export type { RenderMeta } from './view-model.js';
 
@@ -50,6 +50,6 @@ function loadAssets(): Assets {
 export function renderHtml(report: Report, meta: RenderMeta): string {
   const { template, css, js, csp } = loadAssets();
   const view = buildReportView(report, meta);
-  // Org text may hold ESC, NUL or bidi overrides: none reaches the page raw.
-  return htmlControlsEscaped(template({ ...view, css, js, csp, dataJson: jsonForScript(view.client) }));
+  // Org text may hold ESC, NUL or bidi overrides: none reaches the page raw, nor a workflow command.
+  return workflowCommandsDisarmed(htmlControlsEscaped(template({ ...view, css, js, csp, dataJson: jsonForScript(view.client) })), markupEscape);
 }

@@ -3,7 +3,8 @@ import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type Report } from '../model/finding.js';
 import { sarifRuleId } from './sarif.js';
-import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.js';
+import { markupEscape, workflowCommandsDisarmed } from '../terminal-text.js';
+import { escapeXmlAttribute as attr, escapeXmlLine as line } from './xml.js';
 
 /**
  * JUnit XML for CI test tabs: one testsuite per category that has findings, one testcase per
@@ -45,7 +46,7 @@ export function renderJunit(report: Report): string {
           .map(
             (item) =>
               `    <testcase classname="tma.incomplete" name="${attr(item.resource)}">\n` +
-              `      <error message="${attr(item.reason)}" type="incomplete">${text(item.reason)}</error>\n` +
+              `      <error message="${attr(item.reason)}" type="incomplete">${line(item.reason)}</error>\n` +
               '    </testcase>\n',
           )
           .join('') +
@@ -54,13 +55,14 @@ export function renderJunit(report: Report): string {
   }
 
   const title = `teams-migration-audit: ${report.organization.name}`;
-  return (
+  return workflowCommandsDisarmed(
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     // The run id (report.run): every file of one run's outputs carries the same.
     (report.run ? `<!-- run ${report.run.id.replace(/[^0-9A-Za-z]/g, "")} -->\n` : '') +
     `<testsuites name="${attr(title)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n` +
     suites.join('') +
-    '</testsuites>\n'
+    '</testsuites>\n',
+    markupEscape,
   );
 }
 
@@ -77,19 +79,20 @@ function testcase(finding: Finding, failing: boolean): Testcase {
     const type = finding.verdict ?? finding.kind;
     return {
       status: 'failed',
-      xml: `${open}      <failure message="${attr(finding.reason)}" type="${attr(type)}">${text(details)}</failure>\n    </testcase>\n`,
+      xml: `${open}      <failure message="${attr(finding.reason)}" type="${attr(type)}">${details}</failure>\n    </testcase>\n`,
     };
   }
   if (finding.accepted) {
     const message = `accepted in the baseline by ${finding.accepted.by}: ${finding.accepted.reason}`;
     return {
       status: 'skipped',
-      xml: `${open}      <skipped message="${attr(message)}"/>\n      <system-out>${text(details)}</system-out>\n    </testcase>\n`,
+      xml: `${open}      <skipped message="${attr(message)}"/>\n      <system-out>${details}</system-out>\n    </testcase>\n`,
     };
   }
-  return { status: 'passed', xml: `${open}      <system-out>${text(details)}</system-out>\n    </testcase>\n` };
+  return { status: 'passed', xml: `${open}      <system-out>${details}</system-out>\n    </testcase>\n` };
 }
 
+/** The finding's details as XML text content, one line each; a line break of a value is a reference. */
 function describe(finding: Finding): string {
   const lines = [
     `id: ${finding.id}`,
@@ -102,5 +105,5 @@ function describe(finding: Finding): string {
   ];
   if (finding.rewrite !== undefined) lines.push(`rewrite: ${finding.rewrite}`);
   if (finding.note !== undefined) lines.push(`note: ${finding.note}`);
-  return `\n${lines.join('\n')}\n`;
+  return `\n${lines.map(line).join('\n')}\n`;
 }

@@ -6,7 +6,7 @@ import { accessSummaryLine } from './access-view.js';
 import { impactTotals } from './impact-text.js';
 import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
-import { controlsShown } from '../terminal-text.js';
+import { controlsShown, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { appendAll } from '../model/arrays.js';
 import { agreeing, plural } from '../plural.js';
 
@@ -102,7 +102,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   // Every file of one run's outputs carries the same run id (report.run).
   if (report.run) out.push(`Run \`${cell(report.run.id)}\``);
   // It goes to GITHUB_STEP_SUMMARY and CI logs: no org or file text may act on them (ESC, BEL, bidi).
-  return `${controlsShown(out.join('\n'), ['\n']).trimEnd()}\n`;
+  return `${workflowCommandsDisarmed(controlsShown(out.join('\n'), ['\n']), markdownEscape).trimEnd()}\n`;
 }
 
 /** Manual items by verdict; "no verdict" has its own row, so the rows add up to the manual total. */

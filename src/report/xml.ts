@@ -17,3 +17,12 @@ export function escapeXmlText(value: string): string {
 export function escapeXmlAttribute(value: string): string {
   return escapeXmlText(value).replace(/\r/g, '&#13;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }
+
+/**
+ * Outside text inside text content, on a line of ours: its line breaks are references, so a
+ * reader gets them back while every line of the file is one we wrote (none can start a
+ * workflow command when a CI step prints the file).
+ */
+export function escapeXmlLine(value: string): string {
+  return escapeXmlText(value).replace(/\r/g, '&#13;').replace(/\n/g, '&#10;');
+}

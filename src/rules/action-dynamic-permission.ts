@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, type JsonObject } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
@@ -25,7 +25,7 @@ export const actionDynamicPermission: Rule = {
         const policy = isObject(permissions[stage]) ? (permissions[stage] as JsonObject).policy : undefined;
         if (!isObject(policy)) continue;
         const base = ['permissions', stage, 'policy'];
-        const queries = isObject(policy.queries) ? policy.queries : {};
+        const queries = isObject(policy.queries) ? policy.queries : keyedRecord();
         for (const [queryId, query] of Object.entries(queries)) {
           for (const { path, rule } of searchRules(query, [...base, 'queries', queryId])) {
             const finding = searchRuleFinding(catalog, {

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, type JsonObject } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
@@ -31,7 +31,7 @@ export const actionUserInput: Rule = {
       const resource = actionRef(action);
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
       const teamProperties = teamPropertiesFor(catalog, actionBlueprint(action));
-      const properties = isObject(found.inputs.properties) ? found.inputs.properties : {};
+      const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       for (const [input, definition] of Object.entries(properties)) {
         if (!isObject(definition)) continue;
         const base = [...found.base, 'properties', input];

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { asString, isObject } from '../model/json.js';
+import { keyedRecord, asString, isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { entityImpact } from '../judge/entity-impact.js';
 import type { Rule } from './rule.js';
@@ -13,7 +13,7 @@ export const calculationProperty: Rule = {
   check(catalog: Catalog): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const [id, blueprint] of catalog.blueprints) {
-      const calculations = isObject(blueprint.calculationProperties) ? blueprint.calculationProperties : {};
+      const calculations = isObject(blueprint.calculationProperties) ? blueprint.calculationProperties : keyedRecord();
       for (const [property, definition] of Object.entries(calculations)) {
         const calculation = isObject(definition) ? asString(definition.calculation) : undefined;
         if (calculation === undefined) continue;

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { keyedRecord, asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath, type Path } from './shared/location.js';
@@ -65,7 +65,7 @@ const scopeOf = (catalog: Catalog, blueprint: string | undefined): Scope => ({
 function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefined, context: Context): void {
   const scope = scopeOf(context.catalog, blueprint);
   checkFieldList(widget.excludedFields, [...path, 'excludedFields'], scope.removed, context);
-  const configs = isObject(widget.blueprintConfig) ? widget.blueprintConfig : {};
+  const configs = isObject(widget.blueprintConfig) ? widget.blueprintConfig : keyedRecord();
   for (const [configBlueprint, config] of Object.entries(configs)) {
     if (!isObject(config)) continue;
     const base = [...path, 'blueprintConfig', configBlueprint];
@@ -78,7 +78,7 @@ function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefin
     checkSort(sortBy, [...base, 'sortSettings', 'sortBy'], configRemoved, context);
     const groupBy = isObject(config.groupSettings) ? config.groupSettings.groupBy : undefined;
     checkFieldList(groupBy, [...base, 'groupSettings', 'groupBy'], configRemoved, context);
-    const settings = isObject(config.propertiesSettings) ? config.propertiesSettings : {};
+    const settings = isObject(config.propertiesSettings) ? config.propertiesSettings : keyedRecord();
     for (const key of ['hidden', 'shown', 'order']) {
       checkFieldList(settings[key], [...base, 'propertiesSettings', key], configRemoved, context);
     }

@@ -1,4 +1,4 @@
-import { REDACTED } from './token-shapes.js';
+import { REDACTED, tokenShapeSpans } from './token-shapes.js';
 
 /**
  * The last line of defence for the run's own credentials. Redaction by key name (src/sources/redact.ts)
@@ -49,11 +49,10 @@ function credentialPieces(credentials: readonly string[]): Set<string> {
   return pieces;
 }
 
-/** `text` with every run of a credential's characters at least MIN_ECHOED_PART long replaced; linear in the text. */
-function cutEchoedParts(text: string, pieces: ReadonlySet<string>): string {
-  if (pieces.size === 0 || text.length < MIN_ECHOED_PART) return text;
-  let result = '';
-  let kept = 0;
+/** Where runs of a credential's characters at least MIN_ECHOED_PART long stand in `text`, as [start, end) ranges; linear in the text. */
+function echoedRuns(text: string, pieces: ReadonlySet<string>): [number, number][] {
+  const runs: [number, number][] = [];
+  if (pieces.size === 0 || text.length < MIN_ECHOED_PART) return runs;
   let at = 0;
   while (at + MIN_ECHOED_PART <= text.length) {
     if (!pieces.has(text.slice(at, at + MIN_ECHOED_PART))) {
@@ -63,11 +62,72 @@ function cutEchoedParts(text: string, pieces: ReadonlySet<string>): string {
     // Extend the run while each next window is still a piece of a credential.
     let end = at + MIN_ECHOED_PART;
     while (end < text.length && pieces.has(text.slice(end - MIN_ECHOED_PART + 1, end + 1))) end++;
-    result += text.slice(kept, at) + REDACTED;
-    kept = end;
+    runs.push([at, end]);
     at = end;
   }
-  return kept === 0 ? text : result + text.slice(kept);
+  return runs;
+}
+
+/** Where each of `strings` stands in `text`. */
+function occurrences(text: string, strings: readonly string[]): [number, number][] {
+  const found: [number, number][] = [];
+  for (const string of strings) for (let at = text.indexOf(string); at >= 0; at = text.indexOf(string, at + string.length)) found.push([at, at + string.length]);
+  return found;
+}
+
+/**
+ * `text` with the ranges `cuts` replaced by the marker, each widened to the token-shaped value it
+ * falls in (another JWT sharing the header of ours): a token cut in half no longer matches its
+ * shape, and its other half would stay.
+ */
+function cutRanges(text: string, cuts: readonly [number, number][]): string {
+  if (cuts.length === 0) return text;
+  const spans = tokenShapeSpans(text);
+  const widened = cuts.map(([start, end]): [number, number] => {
+    const around = spans.filter(([from, to]) => from < end && start < to);
+    return [Math.min(start, ...around.map(([from]) => from)), Math.max(end, ...around.map(([, to]) => to))];
+  });
+  // Overlapping or touching cuts become one marker.
+  const merged: [number, number][] = [];
+  for (const range of widened.sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push([...range]);
+  }
+  let result = '';
+  let kept = 0;
+  for (const [start, end] of merged) {
+    result += text.slice(kept, start) + REDACTED;
+    kept = end;
+  }
+  return result + text.slice(kept);
+}
+
+/**
+ * What a gateway echoes of a token is most often its first or last few characters
+ * (`eyJhbGci…Xy9Zk2Qw`), shorter than MIN_ECHOED_PART. So the first and last 8 to 11 characters
+ * of each credential are cut as well, wherever they appear (issue 32). Taken from the
+ * credential itself (at least 16 characters long: a shorter one is cut whole only), never from
+ * its middle, and never when they are a plain word (letters of one case, `-` or `_`): a client id
+ * that starts `platform-` must not cut the team `platform` out of every report. What is left are
+ * at most 8 strings of 8 or more characters per credential, each holding a digit, a symbol or
+ * both cases: in a 10 MB report the chance that one stands there by accident is about 1 in 10^6
+ * for a random token.
+ */
+export const MIN_ECHOED_END = 8;
+const ECHO_SOURCE_LENGTH = 16;
+const PLAIN_WORD = /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)(?:[-_](?:[a-z]+|[A-Z]+|[A-Z][a-z]+)?)*[-_]?$/;
+
+/** The first and last MIN_ECHOED_END to MIN_ECHOED_PART - 1 characters of each long credential, longest first. */
+function credentialEnds(credentials: readonly string[]): string[] {
+  const ends = new Set<string>();
+  for (const value of credentials) {
+    if (value.length < ECHO_SOURCE_LENGTH) continue;
+    for (let length = MIN_ECHOED_END; length < MIN_ECHOED_PART; length++) {
+      for (const end of [value.slice(0, length), value.slice(-length)]) if (!PLAIN_WORD.test(end)) ends.add(end);
+    }
+  }
+  return [...ends].sort((a, b) => b.length - a.length);
 }
 
 /** A function that removes the credentials from one string (identity when there are none), whole or in echoed parts. */
@@ -75,10 +135,11 @@ export function credentialRedactor(credentials: readonly string[]): (text: strin
   const forms = credentialForms(credentials);
   if (forms.length === 0) return (text) => text;
   const pieces = credentialPieces(forms);
+  const ends = credentialEnds([...new Set(credentials.map((value) => value.trim()))]);
   return (text) => {
     let result = text;
     for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
-    return cutEchoedParts(result, pieces);
+    return cutRanges(result, [...echoedRuns(result, pieces), ...occurrences(result, ends)]);
   };
 }
 

@@ -11,22 +11,24 @@ export const REDACTED = '<redacted>';
 interface TokenShape {
   /** Plural words for the note: "GitHub tokens". */
   name: string;
+  /** One of them, for a line about one: "a GitHub token". */
+  one: string;
   pattern: RegExp;
   /** The text kept: a prefix that says what was there (the webhook's host, the header's scheme). */
   keep?: (match: RegExpExecArray) => string;
 }
 
 const SHAPES: readonly TokenShape[] = [
-  { name: 'private keys', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s:,-]{0,20000}?-----END [A-Z ]{0,40}PRIVATE KEY-----/g },
-  { name: 'Slack webhook URLs', pattern: /(https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/gi, keep: (m) => m[1]! },
-  { name: 'GitHub tokens', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g },
-  { name: 'AWS access keys', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
-  { name: 'Slack tokens', pattern: /(?<![A-Za-z0-9-])xox[abposr]-[A-Za-z0-9-]{10,255}/g },
-  { name: 'Google API keys', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
-  { name: 'Stripe keys', pattern: /(?<![A-Za-z0-9])(?:sk|rk)_live_[0-9A-Za-z]{16,255}/g },
-  { name: 'JWTs', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{10,4096}/g },
+  { name: 'private keys', one: 'a private key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s:,-]{0,20000}?-----END [A-Z ]{0,40}PRIVATE KEY-----/g },
+  { name: 'Slack webhook URLs', one: 'a Slack webhook URL', pattern: /(https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/gi, keep: (m) => m[1]! },
+  { name: 'GitHub tokens', one: 'a GitHub token', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g },
+  { name: 'AWS access keys', one: 'an AWS access key', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
+  { name: 'Slack tokens', one: 'a Slack token', pattern: /(?<![A-Za-z0-9-])xox[abposr]-[A-Za-z0-9-]{10,255}/g },
+  { name: 'Google API keys', one: 'a Google API key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
+  { name: 'Stripe keys', one: 'a Stripe key', pattern: /(?<![A-Za-z0-9])(?:sk|rk)_live_[0-9A-Za-z]{16,255}/g },
+  { name: 'JWTs', one: 'a JWT', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{10,4096}/g },
   // A header written into a string: `Authorization: Bearer abc…`. `{{ … }}` templates name a secret without holding it.
-  { name: 'bearer or basic credentials', pattern: /(?<![A-Za-z0-9])((?:Bearer|Basic|Token)[ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/gi, keep: (m) => m[1]! },
+  { name: 'bearer or basic credentials', one: 'a bearer or basic credential', pattern: /(?<![A-Za-z0-9])((?:Bearer|Basic|Token)[ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/gi, keep: (m) => m[1]! },
 ];
 
 /** How many values of each shape were redacted: for the note that says so. */
@@ -47,6 +49,33 @@ export function redactTokenShapes(text: string, tally?: RedactionTally): string 
     });
   }
   return result;
+}
+
+/** Every value of a known token shape in `text`, with words for what it is ("a GitHub token"). */
+export function tokenShapedValues(text: string): { what: string; value: string }[] {
+  const found: { what: string; value: string }[] = [];
+  for (const shape of SHAPES) {
+    shape.pattern.lastIndex = 0;
+    for (const match of text.matchAll(shape.pattern)) found.push({ what: shape.one, value: match[0] });
+  }
+  return found;
+}
+
+/**
+ * Where the values of known token shapes stand in `text`, as [start, end) ranges (a kept prefix
+ * such as a webhook's host left out): a cut that falls inside one takes the whole value, so no
+ * half-cut token is left that its shape no longer matches.
+ */
+export function tokenShapeSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const shape of SHAPES) {
+    shape.pattern.lastIndex = 0;
+    for (const match of text.matchAll(shape.pattern)) {
+      const kept = shape.keep?.(match as RegExpExecArray).length ?? 0;
+      spans.push([match.index + kept, match.index + match[0].length]);
+    }
+  }
+  return spans;
 }
 
 /** A copy of `value` (a report, a kit file's JSON) with every string's token shapes redacted, keys included. Iterative: input nesting is unbounded. */

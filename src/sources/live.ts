@@ -2,7 +2,7 @@ import { ApiAuthError, ApiShapeError, ApiUnreachableError, isNotTheApi, MAX_SEAR
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { own, keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import {
   SNAPSHOT_FORMAT,
   type EntityRecord,
@@ -102,9 +102,9 @@ export function trimEntity(entity: JsonObject, teamRelations: readonly string[])
   if (typeof entity.title === 'string') trimmed.title = entity.title;
   if (entity.team !== undefined && entity.team !== null) trimmed.team = entity.team;
   if (isObject(entity.relations) && teamRelations.length > 0) {
-    const relations: Record<string, JsonValue> = {};
+    const relations = keyedRecord();
     for (const id of teamRelations) {
-      const value = entity.relations[id];
+      const value = own(entity.relations, id);
       if (value !== undefined) relations[id] = value;
     }
     if (Object.keys(relations).length > 0) trimmed.relations = relations;
@@ -480,7 +480,7 @@ function handled<T>(promise: Promise<T>): Promise<T> {
 }
 
 function definedEntries<T>(entries: ReadonlyArray<readonly [string, T | undefined]>): Record<string, T> {
-  const result: Record<string, T> = {};
+  const result = keyedRecord<T>();
   for (const [id, value] of entries) if (value !== undefined) result[id] = value;
   return result;
 }

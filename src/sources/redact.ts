@@ -1,4 +1,4 @@
-import type { JsonValue } from '../model/json.js';
+import { keyedRecord, type JsonValue } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { REDACTED, redactionNote, redactTokenShapes, type RedactionTally } from '../secrets/token-shapes.js';
 
@@ -89,7 +89,7 @@ function redactInlineSecrets(text: string, tally?: RedactionTally): string {
 export function redactSecrets(value: JsonValue, secret = false, parentKey = '', tally?: RedactionTally): JsonValue {
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret, '', tally));
   if (value !== null && typeof value === 'object') {
-    const result: Record<string, JsonValue> = {};
+    const result = keyedRecord();
     const secretKey = normalizeName(parentKey) === 'headers' ? isSecretHeader : isSecretName;
     for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, secretKey(key), key, tally);
     return result;

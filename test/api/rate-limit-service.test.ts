@@ -36,6 +36,35 @@ describe('x-ratelimit-reset as the service sends it: seconds, or a UTC epoch ove
   });
 });
 
+describe('a service whose clock is not ours (issue 32 item 8)', () => {
+  // The service's clock 10 minutes ahead: an epoch reset is a time on its clock, read against its Date header.
+  const AHEAD = 10 * 60_000;
+  const serviceDate = (ms: number) => new Date(ms).toUTCString();
+  it('an epoch reset is read against the Date header when the service sends one', () => {
+    const serviceNow = NOW + AHEAD;
+    const read = readRateLimitHeaders(headers({ date: serviceDate(serviceNow), 'x-ratelimit-reset': String(serviceNow / 1_000 + 17) }), NOW);
+    expect(read).toMatchObject({ resetSeconds: 17, resetForm: 'epoch' });
+    expect(readRateLimitHeaders(headers({ date: serviceDate(serviceNow), 'retry-after': serviceDate(serviceNow + 12_000) }), NOW).retryAfterSeconds).toBe(12);
+    // No Date, or one that is not a date: our clock, as before.
+    expect(readRateLimitHeaders(headers({ date: 'yesterday', 'x-ratelimit-reset': String(NOW / 1_000 + 17) }), NOW).resetSeconds).toBe(17);
+  });
+  it('a 429 whose epoch reset is 7 s away on the service\'s clock waits 7 s, not 607 s over the cap', async () => {
+    const start = Date.UTC(2025, 0, 1);
+    const answer = { status: 429, headers: { date: serviceDate(start + AHEAD), 'x-ratelimit-reset': String((start + AHEAD) / 1_000 + 7) } };
+    const { client, clock } = clientWith([answer, OK]);
+    await expect(client.get('/v1/blueprints', 'blueprints')).resolves.toEqual([]);
+    expect(clock.sleeps).toEqual([7_000]);
+  });
+  it('a spent budget whose epoch reset is 5 s away on the service\'s clock holds the next request 5 s', async () => {
+    const start = Date.UTC(2025, 0, 1);
+    const spent = { status: 200, body: { ok: true, blueprints: [] }, headers: { date: serviceDate(start + AHEAD), 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String((start + AHEAD) / 1_000 + 5) } };
+    const { client, clock } = clientWith([spent, OK], { concurrency: 1 });
+    await client.get('/v1/blueprints', 'blueprints');
+    await client.get('/v1/blueprints', 'blueprints');
+    expect(clock.sleeps).toEqual([5_000]);
+  });
+});
+
 describe('the client waits as the service asks', () => {
   it('a 429 with an epoch reset waits until that second, not for decades', async () => {
     const { client, clock } = clientWith([{ status: 429, headers: { 'x-ratelimit-reset': String(Date.UTC(2025, 0, 1) / 1_000 + 7) } }, OK]);

@@ -144,6 +144,29 @@ describe('a server that switches to another org halfway (issue 23)', () => {
   });
 });
 
+describe('a gateway echoing the first and last 8 characters of the token (issue 32)', () => {
+  it('never puts either into the report or stderr', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.Qk3vX9pLm2aTzR7wYc5NdE8fHs1uJg4Ko6Bi0Ve-xZq';
+    await withSandbox({ token, faults: [{ path: '/v1/pages/services/permissions', status: 403 }] }, async (sandbox, clock) => {
+      const real = createFetchTransport(5_000);
+      const echoing: typeof real = async (request) => {
+        const response = await real(request);
+        if (!request.url.endsWith('/v1/pages/services/permissions')) return response;
+        return { ...response, text: JSON.stringify({ ok: false, error: 'forbidden', message: `token ${token.slice(0, 8)}…${token.slice(-8)} is not allowed here` }) };
+      };
+      const out = await tempDir();
+      const result = await run(analyze(sandbox.url, out), { PORT_TOKEN: token }, clock, { transport: echoing });
+      expect(result.code).toBe(3);
+      const report = await readText(join(out, 'report.json'));
+      expect(report).toContain('is not allowed here');
+      for (const part of [token.slice(0, 8), token.slice(-8)]) {
+        expect(report).not.toContain(part);
+        expect(result.stderr).not.toContain(part);
+      }
+    });
+  });
+});
+
 describe('a gateway echoing part of the token (issue 23)', () => {
   it('never puts 12 or more of its characters in a row into the report or stderr', async () => {
     await withSandbox({ faults: [{ path: '/v1/pages/services/permissions', status: 403 }] }, async (sandbox, clock) => {

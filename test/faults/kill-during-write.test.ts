@@ -10,7 +10,8 @@ import { transpileForChild } from '../helpers/transpile.js';
  * Issue 23 "done when": kill -9 at a random moment of the write, 50 times, never leaves a cut file,
  * and the files in --out always come from one run. A child writes output sets of two alternating
  * runs (each file 256 KB, ending in a closing line) through the output set the CLI uses, as fast as
- * it can; it is killed at a random moment, and --out is checked as it was left. A kill while the
+ * it can; it is killed at a random moment within about three of its rounds (timed by the writer,
+ * so a busy machine widens the window), and --out is checked as it was left. A kill while the
  * staged files are renamed into place (about 1 round in 10 here, where a round is a few ms; under
  * a millisecond of a real run) leaves the journal, and the set is one run's again once the next
  * run on that --out has finished it: that is checked after every round.
@@ -26,12 +27,14 @@ const body = 'x'.repeat(256 * 1024);
 const file = (run) => 'run ' + run + '\\n' + body + '\\nend of run ' + run + '\\n';
 for (let round = 0; ; round++) {
   const run = round % 2 === 0 ? 'aaaa' : 'bbbb';
+  const started = performance.now();
   const outputs = await openOutputSet(out);
-  if (round === 0) process.stdout.write('ready\\n');
   await outputs.stageDir(out + '/fixes', ${JSON.stringify(KIT)}.map((path) => ({ path, content: file(run) })), 'run ' + run + '\\n');
   for (const name of ${JSON.stringify(FILES)}) await outputs.stageFile(out + '/' + name, file(run));
   await outputs.commit();
   await outputs.close();
+  // How long a round takes on this machine now: the kill lands within the next few.
+  if (round === 0) process.stdout.write(String(Math.ceil(performance.now() - started)) + '\\n');
 }
 `;
 
@@ -56,7 +59,9 @@ function killAtRandom(script: string, out: string): Promise<void> {
     const child = spawn(process.execPath, [script, out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.once('data', () => setTimeout(() => child.kill('SIGKILL'), Math.random() * 60));
+    // At a random moment within about three rounds of the writer, as long as a round takes on this
+    // machine now: a fixed window missed the second run's commit on a busy machine.
+    child.stdout.once('data', (chunk: Buffer) => setTimeout(() => child.kill('SIGKILL'), Math.random() * 3 * Math.max(10, Number(chunk.toString()) || 20)));
     child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the writer stopped by itself: ${stderr}`))));
   });
 }

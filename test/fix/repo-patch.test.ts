@@ -129,4 +129,27 @@ describe('secrets next to a change', () => {
     // Without the secret, the same change is in the patch.
     expect(repoPatch([finding], [{ path: 'r/a.sh', text: text.replace(/^PORT.*\n/, 'echo\n') }]).files[0]?.findings).toEqual(['f1']);
   });
+
+  // Issue 32 item 3: a value known by its shape is a secret whatever key (or none) holds it.
+  const GHP = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+  const shaped: [string, string][] = [
+    ['a GitHub token', `GH=${GHP}`],
+    ['a Slack webhook URL', `notify: https://hooks.slack.com/services/T0000/B0000/${'x'.repeat(24)}`],
+    ['a JWT', `claims: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(43)}`],
+  ];
+  it.each(shaped)('%s within three lines of a change is left out of repo.patch and listed with the reason', async (what, line) => {
+    const { repoPatch } = await import('../../src/fix/repo-patch.js');
+    const text = `${line}\nx=1\ny=2\ncurl -d '{"teams": ["Payments"]}'\n`;
+    const finding = { id: 'f1', kind: 'automatic' as const, category: 'team-permission-identifiers' as const, resource: { type: 'file' as const, identifier: 'r/a.sh' }, location: 'r/a.sh:4', evidence: '"teams": ["Payments"]', reason: '', suggestion: '', rewrite: '"teams": ["payments"]', verdict: 'breaks' as const };
+    const patch = repoPatch([finding], [{ path: 'r/a.sh', text }]);
+    expect(patch.files).toEqual([]);
+    expect(patch.unresolved).toEqual([{ id: 'f1', missing: `a change next to ${what} in r/a.sh: it is left out of repo.patch so the secret is not copied; run with --fix to apply it in place, or edit by hand` }]);
+    expect(JSON.stringify(patch.unresolved)).not.toContain(line.split(/[=:] ?/)[1]!.slice(-12));
+    // Four lines away it is outside the patch's context: the change is in the patch, the token is not.
+    const far = `${line}\nw=0\nx=1\ny=2\ncurl -d '{"teams": ["Payments"]}'\n`;
+    const kept = repoPatch([{ ...finding, location: 'r/a.sh:5' }], [{ path: 'r/a.sh', text: far }]);
+    expect(kept.files[0]?.findings).toEqual(['f1']);
+    expect(kept.files[0]!.content).not.toContain(line);
+  });
 });
+

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,7 +112,12 @@ describe('one run at a time on one --out, and its files are one set', () => {
     mkdirSync(join(dir, 'out'));
     const holder = spawn('sleep', ['30']);
     try {
-      writeFileSync(join(dir, 'out', '.teams-migration-audit.lock'), `${holder.pid}\n`);
+      // As a running holder writes it: its process id and start time on this boot, in this PID namespace.
+      const stat = readFileSync(`/proc/${holder.pid}/stat`, 'utf8');
+      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      const lock = { format: 'teams-migration-audit-lock/1', pid: holder.pid, started, boot, pidns: readlinkSync('/proc/self/ns/pid'), host: hostname(), token: '0123456789abcdef' };
+      writeFileSync(join(dir, 'out', '.teams-migration-audit.lock'), JSON.stringify(lock));
       const second = await runWithin(20_000, analyze(join(dir, 'out')));
       expect(second.code).toBe(2);
       expect(second.stderr).toBe(`teams-migration-audit: --out ${join(dir, 'out')}: another run (pid ${holder.pid}) is writing there; wait for it to finish or choose another --out\n`);

@@ -66,8 +66,34 @@ describe('the run\'s own token, echoed in part by a gateway', () => {
     expect(clean(`invalid token "${token.slice(0, 20)}" (cut)`)).toBe(`invalid token "${REDACTED}" (cut)`);
     expect(clean(`got …${token.slice(-16)}`)).toBe(`got …${REDACTED}`);
     expect(clean(`mid ${token.slice(10, 30)} end`)).toBe(`mid ${REDACTED} end`);
-    // Eleven characters are a common word or id, not the token.
-    expect(clean(`short ${token.slice(0, 11)}`)).toBe(`short ${token.slice(0, 11)}`);
+    // Eleven characters from its middle are a common word or id, not the token (its ends: see issue 32 below).
+    expect(clean(`short ${token.slice(5, 16)}`)).toBe(`short ${token.slice(5, 16)}`);
+  });
+});
+
+describe('the run\'s own token, its first and last 8 characters echoed (issue 32)', () => {
+  const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.Qk3vX9pLm2aTzR7wYc5NdE8fHs1uJg4Ko6Bi0Ve-xZq';
+  const clean = credentialRedactor([token]);
+  it('a gateway\'s "first 8 … last 8" is cut, and so is any 8 to 11 of its first or last characters', () => {
+    expect(clean(`token ${token.slice(0, 8)}…${token.slice(-8)} rejected`)).toBe(`token ${REDACTED}…${REDACTED} rejected`);
+    expect(clean(`starts ${token.slice(0, 10)}, ends ${token.slice(-11)}`)).toBe(`starts ${REDACTED}, ends ${REDACTED}`);
+    // Seven are not: too common to mean the token.
+    expect(clean(`short ${token.slice(0, 7)} ${token.slice(-7)}`)).toBe(`short ${token.slice(0, 7)} ${token.slice(-7)}`);
+    // Inside the token, 8 to 11 characters in a row stay: only its ends are what gateways echo.
+    expect(clean(`mid ${token.slice(40, 50)}`)).toBe(`mid ${token.slice(40, 50)}`);
+  });
+  it('another JWT sharing its header is cut whole, never in half (its shape would no longer match)', () => {
+    const other = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJvdGhlciJ9.Zz8yW1xV2uT3sR4qP5oN6mL7kJ8iH9gF0eD-cBa';
+    expect(clean(`webhook signs with ${other} daily`)).toBe(`webhook signs with ${REDACTED} daily`);
+  });
+
+  it('ends that are plain words are not cut out of ordinary text (a client id that starts "platform-")', () => {
+    const clientId = 'platform-ci-client-4f9d2c7e81';
+    const words = credentialRedactor([clientId]);
+    expect(words('team platform owns the pipeline')).toBe('team platform owns the pipeline');
+    expect(words(`id ${clientId.slice(-8)} denied`)).toBe(`id ${REDACTED} denied`);
+    // A credential under 16 characters is cut only whole.
+    expect(credentialRedactor(['Ab3dEf7hJ9kL'])('x Ab3dEf7h y')).toBe('x Ab3dEf7h y');
   });
 });
 

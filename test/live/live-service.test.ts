@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATED_FEATURE_FLAG } from '../../src/catalog/migration-state.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { createFetchTransport, type Transport } from '../../src/api/transport.js';
-import type { FakeClock } from '../helpers/fake-clock.js';
+import { createFakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { createTimerClock } from '../helpers/timer-clock.js';
 import { startSandbox } from '../sandbox/server.js';
 import { loadFixture, readText, run, tempDir, withSandbox } from './harness.js';
@@ -133,6 +133,20 @@ describe('the service\'s rate limits and partial answers', () => {
       const recorded = await readSnapshot(file);
       expect(recorded.liveService).toMatchObject({ rateLimitReset: { seconds: 0 } });
       expect((recorded.liveService as { rateLimitReset: { epoch: number } }).rateLimitReset.epoch).toBe(sandbox.requests.length);
+    });
+  });
+
+  it('a service whose clock is 10 minutes ahead: its epoch resets are read against its Date header, the run completes (issue 32)', async () => {
+    // The sandbox's clock, and so its Date header and its epoch resets, 10 minutes ahead of the run's.
+    const ahead = createFakeClock();
+    const serviceClock = () => ahead.now() + 10 * 60_000;
+    await withSandbox({ now: serviceClock, rateLimit: { limit: 10, windowSeconds: 5, resetAsEpoch: true, rolling: true } }, async (sandbox) => {
+      const out = await tempDir();
+      const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--format', 'json', '--fail-on', 'none', '--concurrency', '4'], { PORT_TOKEN: sandbox.token }, ahead);
+      expect(result.code, result.stderr).toBe(0);
+      expect(ahead.sleeps.length).toBeGreaterThan(0);
+      expect(ahead.sleeps.every((ms) => ms > 0 && ms <= 6_000)).toBe(true);
+      expect((await readReport(out)).incomplete).toEqual([]);
     });
   });
 

@@ -75,7 +75,7 @@ describe('an --api-url that is not the API is a configuration error (exit 2, one
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        `teams-migration-audit: cannot read the catalog API at ${sandbox.url}: GET /v1/organization: HTTP 200 with a body that is not JSON: not the catalog API (check --api-url)\n`,
+        `teams-migration-audit: cannot read the catalog API at ${sandbox.url}: GET /v1/organization: answered text/html where JSON was expected: not the catalog API (check --api-url)\n`,
       );
     });
   });

@@ -17,6 +17,8 @@ export interface HostileOptions {
   echoRequestInErrors?: boolean;
   /** Requests to this path answer 429 with `x-ratelimit-reset: seconds`. */
   hugeReset?: { path: string; seconds: number };
+  /** Requests to this path answer 200 with a web page (a sign-in portal in front of one route). */
+  htmlOn?: string;
 }
 
 /** Timers of trickling answers, stopped when the sandbox closes. */
@@ -26,6 +28,11 @@ export interface HostileState {
 
 /** Take over the answer when a body fault applies; true when it did. */
 export function answerWithBodyFault(options: HostileOptions, state: HostileState, path: string, response: ServerResponse): boolean {
+  if (options.htmlOn === path) {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end('<!DOCTYPE html><html><body>Sign in</body></html>');
+    return true;
+  }
   const stall = options.stallBodyOn === path;
   const trickle = options.trickleBodyOn === path;
   if (!stall && !trickle) return false;

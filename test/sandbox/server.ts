@@ -369,6 +369,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   let idleTimer: NodeJS.Timeout | undefined;
   const server = createServer((request, response) => {
     touch();
+    // The service's own time, as every answer carries it (Node would send the real clock's).
+    response.setHeader('date', new Date(now()).toUTCString());
     const method = request.method ?? 'GET';
     const path = request.url ?? '/';
     if (options.answerAll) {

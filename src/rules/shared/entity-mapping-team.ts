@@ -1,5 +1,5 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
+import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
@@ -27,7 +27,7 @@ export function entityMappingFindings(catalog: Catalog, site: EntityMappingSite)
   const team = site.mapping.team;
   const teamItems = Array.isArray(team) ? team.map((value, index) => ({ value, path: [...site.path, 'team', index] })) : [{ value: team, path: [...site.path, 'team'] }];
   for (const { value, path } of teamItems) findings.push(...teamValueFindings(catalog, site, value, path, removedRelations));
-  const relations = isObject(site.mapping.relations) ? site.mapping.relations : {};
+  const relations = isObject(site.mapping.relations) ? site.mapping.relations : keyedRecord();
   for (const [relation, value] of Object.entries(relations)) {
     if (!removedRelations.has(relation)) continue;
     const evidence = typeof value === 'string' ? value : JSON.stringify(value);

@@ -364,8 +364,23 @@ export function withUserImpact(findings: readonly Finding[], access: readonly Ac
 }
 
 /** Ours: condition runs per jq request for the email parts (engine time limit, as BATCH_EVALUATIONS). */
+const SPLIT_RETRY_USERS = 500;
 const SPLIT_BATCH_EVALUATIONS = 4_000;
 const SPLIT_BATCH_CHARS = 32 * 1024;
+
+/**
+ * A batch that timed out or crashed, again in smaller requests: its parts in two halves, or a lone
+ * part's users in runs of SPLIT_RETRY_USERS; a lone part on that few users fails for its own sake
+ * (a loop), and is given up.
+ */
+function halves(items: readonly { rest: string; users: number[] }[]): { rest: string; users: number[] }[][] {
+  if (items.length > 1) return [items.slice(0, items.length >> 1), items.slice(items.length >> 1)];
+  const [item] = items;
+  if (!item || item.users.length <= SPLIT_RETRY_USERS) return [];
+  const runs: { rest: string; users: number[] }[][] = [];
+  for (let start = 0; start < item.users.length; start += SPLIT_RETRY_USERS) runs.push([{ rest: item.rest, users: item.users.slice(start, start + SPLIT_RETRY_USERS) }]);
+  return runs;
+}
 
 /** What a part of a condition reads of the user, by its paths: `none` of the team values, or only them. */
 function partReads(text: string): 'no-team' | 'only-teams' | 'more' {
@@ -471,20 +486,31 @@ function restOutcomes(jq: JqEngine, pending: readonly { parts: SplitCondition; f
     chars += rest.length + 200;
   }
   if (batch.length > 0) batches.push(batch);
-  const calls = batches.map((items) => ({
-    input: items.map((item) => item.users.map((u) => userContext(users[u]!, 'titles', { email: true, roles: true }))) as JsonValue,
-    expression: `[${items.map((item, i) => `(.[${i}] | map(${USER_CONTEXT}) | ${program({ expression: item.rest }, 'safe')})`).join(',\n')}]`,
-  }));
-  const answered = jq.evaluateEach ? jq.evaluateEach(calls) : calls.map((call) => jq.evaluate(call.input, call.expression));
-  answered.forEach((result, b) => {
-    const [answers] = result.ok ? result.values : [];
-    if (!Array.isArray(answers) || answers.length !== batches[b]!.length) return;
-    batches[b]!.forEach((item, i) => {
-      const answer = answers[i];
-      if (typeof answer !== 'string' || answer.length !== item.users.length) return;
-      const map = results.get(item.rest)!;
-      item.users.forEach((u, k) => map.set(u, answer[k]!));
+  // A request that gives no answer (a time limit passed on a loaded machine) is asked again in
+  // smaller ones (halves): only what fails on its own is left to the ordinary path.
+  let asked = batches;
+  while (asked.length > 0) {
+    const calls = asked.map((items) => ({
+      input: items.map((item) => item.users.map((u) => userContext(users[u]!, 'titles', { email: true, roles: true }))) as JsonValue,
+      expression: `[${items.map((item, i) => `(.[${i}] | map(${USER_CONTEXT}) | ${program({ expression: item.rest }, 'safe')})`).join(',\n')}]`,
+    }));
+    const answered = jq.evaluateEach ? jq.evaluateEach(calls) : calls.map((call) => jq.evaluate(call.input, call.expression));
+    const again: { rest: string; users: number[] }[][] = [];
+    answered.forEach((result, b) => {
+      const items = asked[b]!;
+      const [answers] = result.ok ? result.values : [];
+      if (!Array.isArray(answers) || answers.length !== items.length) {
+        if (!result.ok && result.failure !== undefined) again.push(...halves(items));
+        return;
+      }
+      items.forEach((item, i) => {
+        const answer = answers[i];
+        if (typeof answer !== 'string' || answer.length !== item.users.length) return;
+        const map = results.get(item.rest)!;
+        item.users.forEach((u, k) => map.set(u, answer[k]!));
+      });
     });
-  });
+    asked = again;
+  }
   return results;
 }

@@ -87,3 +87,37 @@ describe('access of conditions whose reads a text search misjudged equals runnin
     });
   }
 });
+
+describe('email parts shared between sites', () => {
+  // Three sites, each `<team part> or <email part>`, two sharing one email part.
+  const conditions = [
+    '(.user.team | index("Alpha") != null) or (.user.email | endswith("cy@example.com"))',
+    '(.user.team | index("QA") != null) or (.user.email | endswith("cy@example.com"))',
+    '(.user.team | index("Platform (EU)") != null) or (.user.email == "ed@example.com")',
+  ];
+  const snapshot = () =>
+    org({
+      actions: conditions.map((_, i) => ({ identifier: `a${i}`, title: `A${i}`, trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: {} } }, invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' } })),
+      actionPermissions: Object.fromEntries(conditions.map((condition, i) => [`a${i}`, { execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [condition] } } }])),
+    });
+  const expectedAll = () => conditions.map((condition) => expectedAccess(jq, 'policy', condition));
+  const accessOf = (report: ReturnType<typeof judged>['report']) => conditions.map((_, i) => accessAt(report, (c) => c.resource.identifier === `a${i}` && c.permission === 'execute'));
+
+  it('a request of several email parts that gets no answer is asked again in halves, never as whole conditions per user', () => {
+    const asked: string[] = [];
+    // A loaded machine: every request holding more than one email part passes its time limit.
+    const engine = {
+      ...jq,
+      evaluateEach: (calls: readonly { input: unknown; expression: string }[]) =>
+        calls.map((call) => {
+          asked.push(call.expression);
+          return call.expression.includes('(.[1] | map(') ? { ok: false as const, error: 'no result within 1000 ms', failure: 'timeout' as const } : jq.evaluate(call.input as never, call.expression);
+        }),
+    };
+    const { report } = judged(engine, snapshot(), 'permissions.execute.policy.conditions[0]');
+    expect(accessOf(report)).toEqual(expectedAll());
+    expect(asked.some((expression) => expression.includes('(.[1] | map('))).toBe(true);
+    // The whole condition never ran: only its parts.
+    for (const condition of conditions) expect(asked.filter((expression) => expression.includes(condition))).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ set -euo pipefail
 package="${AUDIT_PACKAGE:-}"
 if [ -z "$package" ]; then
   # Never a bare registry name: anyone could publish one.
-  echo "teams-migration-audit action: set the 'package' input to the packed tool (teams-migration-audit-X.Y.Z.tgz, a path or URL) or a git spec" >&2
+  echo "teams-migration-audit action: set the 'package' input to the packed tool (teams-migration-audit-X.Y.Z.tgz, a path or URL)" >&2
   exit 2
 elif [ -e "$package" ]; then
   # A tarball or folder in the checkout: absolute, since npm resolves paths from the prefix.

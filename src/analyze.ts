@@ -45,7 +45,9 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   const revised = options.reviseDrafts ? options.reviseDrafts(drafts) : drafts;
   const { findings, verified } = splitVerified(dedupe(revised.map(toFinding)).sort(compareFindings));
   const incomplete: IncompleteItem[] = [...catalog.incomplete, ...(options.extraIncomplete ?? [])];
-  if (!catalog.entitiesFetched) {
+  // A live read that could not read the blueprints has named them already: their entities follow from them.
+  const unread = new Set(catalog.incomplete.map((item) => item.resource));
+  if (!catalog.entitiesFetched && !unread.has('blueprints')) {
     incomplete.push({
       resource: 'entities',
       reason: 'the snapshot has no entities, so blueprints whose entities carry $team values (ownership-direct) could not be found',
@@ -66,7 +68,8 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   const notes = [...(options.notes ?? []), ...(catalog.migrationState?.notes ?? []), ...(options.extraNotes ?? [])];
   // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
   // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
-  if (catalog.snapshot.scorecards === undefined) {
+  // A live read that could not read them has them in `incomplete`, which says more than a note.
+  if (catalog.snapshot.scorecards === undefined && !unread.has('scorecards')) {
     notes.push('scorecards: the snapshot has none recorded (it predates scorecard support, or was written by hand), so scorecard conditions were not checked; record it again with `snapshot` to include them');
   }
   if (notes.length > 0) report.notes = notes;

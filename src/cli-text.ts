@@ -2,11 +2,14 @@ import { terminalSafe } from './terminal-text.js';
 import { compareFindings } from './analyze.js';
 import { failsGate, policyOf } from './gate.js';
 import type { Finding, IncompleteItem, Report } from './model/finding.js';
+import type { OrgPlacement } from './report/org-placement.js';
 import { splitFileLocation } from './report/view-model.js';
 
 const CREDENTIALS_HELP = `
   PORT_TOKEN                          an API token for the live org (read-only use)
-  PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)`;
+  PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)
+  PORT_REGION                         the org's region, eu or us (as --region; either flag, --region or --api-url, wins)
+  PORT_API_URL                        the API's address (as --api-url; either flag wins)`;
 
 const TERMINAL_HELP = `
   CI, NO_COLOR                        when set, no progress bar is drawn (one line per phase), as with --no-color`;
@@ -14,8 +17,11 @@ const TERMINAL_HELP = `
 /** The variables `analyze` (and so the tool as a whole) reads, for the overview's and analyze's --help. */
 export const ENVIRONMENT_HELP = `
 Environment:${CREDENTIALS_HELP}
+  PORT_APP_URL                        the app's address for the report's links (as --app-url, which wins)
   GITHUB_STEP_SUMMARY                 when set, the Markdown summary is appended to it (whatever --format says)
-  GITHUB_ACTIONS                      when "true", failing findings are also written as annotations (::error file=…,line=…::)
+  GITHUB_ACTIONS                      when "true", the failing findings are written as annotations instead of "failing:" lines
+                                      (::error file=…,line=…::, findings in files first), at most 10 (all GitHub shows),
+                                      then one ::notice that counts the rest
   SOURCE_DATE_EPOCH                   seconds since 1970: the run time shown in the report, for reproducible files${TERMINAL_HELP}`;
 
 /** The overview's first steps: the demo needs nothing but the installed tool. */
@@ -75,19 +81,47 @@ function verdictHint(text: string): string {
 
 // A failed gate names what failed, up to this many lines; the rest is a count (the report has them all).
 export const FAILING_LISTED = 20;
+/** GitHub shows 10 error annotations per step and drops the rest: more would hide the ones that matter. */
+export const ANNOTATIONS_SHOWN = 10;
+
+export interface FailingLineOptions {
+  /** On GitHub Actions: annotations (at most ANNOTATIONS_SHOWN, placed ones first) instead of plain lines. */
+  annotate: boolean;
+  limit?: number;
+  /** Where org findings sit in a file (a snapshot in the checkout), so they annotate it too. */
+  orgPlacement?: OrgPlacement;
+  /** The report that lists every finding, named by the closing notice. */
+  reportPath?: string;
+}
 
 /**
  * One stderr line per finding that fails the gate, printed even under --quiet (as ESLint keeps its
  * errors): id, verdict, resource, location and what to write instead. On GitHub Actions each line
- * is an annotation, on the file and line for repository findings.
+ * is an annotation: those with a file first (repository findings, and org findings of a snapshot in
+ * the checkout), since only they show on a pull request's diff.
  */
-export function failingFindingLines(report: Report, options: { annotate: boolean; limit?: number }): string[] {
+export function failingFindingLines(report: Report, options: FailingLineOptions): string[] {
   const policy = policyOf(report);
-  // What breaks first, then the rest, each in report order.
+  const placed = (finding: Finding) => finding.resource.type === 'file' || options.orgPlacement !== undefined;
+  // What breaks first, then the rest, each in report order; annotations put the placed ones before all.
   const urgency = (finding: Finding) => (finding.verdict === 'breaks' ? 0 : 1);
-  const failing = report.findings.filter((finding) => failsGate(finding, policy)).sort((a, b) => urgency(a) - urgency(b) || compareFindings(a, b));
+  const placement = (finding: Finding) => (options.annotate && !placed(finding) ? 1 : 0);
+  const failing = report.findings
+    .filter((finding) => failsGate(finding, policy))
+    .sort((a, b) => placement(a) - placement(b) || urgency(a) - urgency(b) || compareFindings(a, b));
+  if (options.annotate) {
+    const lines = failing.slice(0, ANNOTATIONS_SHOWN).map((finding) => annotationLine(finding, options.orgPlacement));
+    const rest = failing.length - ANNOTATIONS_SHOWN;
+    if (rest > 0) {
+      const where = options.reportPath ?? 'report.json';
+      lines.push(
+        `::notice title=teams-migration-audit::${rest} more failing ${rest === 1 ? 'finding is' : 'findings are'} not annotated (GitHub shows ${ANNOTATIONS_SHOWN} error annotations per step): ${workflowData(where)} lists them all`,
+      );
+    }
+    return lines;
+  }
   const limit = options.limit ?? FAILING_LISTED;
-  const lines = failing.slice(0, limit).map((finding) => (options.annotate ? annotationLine(finding) : `failing: ${failingText(finding)}`));
+  const lines = failing.slice(0, limit).map((finding) => `failing: ${failingText(finding)}`);
   if (failing.length > limit) lines.push(`failing: …and ${failing.length - limit} more (report.json lists them all)`);
   return lines;
 }
@@ -99,14 +133,18 @@ function failingText(finding: Finding): string {
   return terminalSafe(`${finding.id} ${verdict} ${resource}: ${instead}`);
 }
 
-/** A GitHub workflow command: `%`, CR and LF escaped in the message, `:` and `,` too in properties. */
-function annotationLine(finding: Finding): string {
-  const data = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const property = (text: string) => data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+/** A GitHub workflow command's message: `%`, CR and LF escaped. */
+const workflowData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+/** A GitHub workflow command: the message escaped, `:` and `,` too in properties; a file and line where the finding has one. */
+function annotationLine(finding: Finding, orgPlacement: OrgPlacement | undefined): string {
+  const property = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const properties = [`title=${property(`teams-migration-audit ${finding.category}`)}`];
   if (finding.resource.type === 'file') {
     const { path, line } = splitFileLocation(finding.location);
     properties.unshift(`file=${property(path)}`, ...(line > 0 ? [`line=${line}`] : []));
+  } else if (orgPlacement !== undefined) {
+    properties.unshift(`file=${property(orgPlacement.uri)}`, `line=${Math.max(1, orgPlacement.lineOf(finding))}`);
   }
-  return `::error ${properties.join(',')}::${data(failingText(finding))}`;
+  return `::error ${properties.join(',')}::${workflowData(failingText(finding))}`;
 }

@@ -6,19 +6,20 @@ import { loadJqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
-import { addGateOptions, gateReport, loadBaseline, repositoryPath, type GateFlags } from './gate-run.js';
+import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
+import { addressesOf } from './address-options.js';
 import { plural } from './plural.js';
-import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, savedReportMeta, writeReports, type Format } from './report/write-reports.js';
+import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, savedReportMeta, STDOUT, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked } from './output/output-set.js';
 import { join } from 'node:path';
 import { renderMarkdown } from './report/markdown.js';
-import { appendFile, readFile } from 'node:fs/promises';
-import type { SarifMeta } from './report/sarif.js';
-import { snapshotLineOf } from './report/snapshot-lines.js';
+import { appendFile } from 'node:fs/promises';
+import type { OrgOrigin, SarifMeta } from './report/sarif.js';
+import { orgPlacementOf, type OrgPlacement } from './report/org-placement.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
 import { InputError } from './errors.js';
@@ -121,7 +122,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
     .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
-    .option('--out <dir>', 'where to write the reports', 'output')
+    .option('--out <dir>', 'where to write the reports; - writes the one --format asked for (json, sarif, junit or md) to stdout, and no fix kit', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
     .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
@@ -142,13 +143,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .command('snapshot')
       .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
-      .requiredOption('--out <file>', 'where to write the snapshot (required)')
+      .requiredOption('--out <file>', 'where to write the snapshot (required); - writes it to stdout')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
       .option('--quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', SNAPSHOT_EXAMPLES),
   ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
-    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) });
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 
@@ -195,6 +196,12 @@ function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const formats = parseFormats(flags.format);
+  const toStdout = flags.out === STDOUT;
+  if (toStdout) {
+    refuseStdoutMisuse(formats, flags);
+    // No folder to put a kit in: the report on stdout is the whole output.
+    flags = { ...flags, fixes: false };
+  }
   const generatedAt = runTimestamp(io.env, io.now);
   // Before anything is read: no output may be written over an input.
   await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
@@ -203,17 +210,19 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
   // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
-  const appUrl = appBaseUrl(flags);
-  await ensureWritableDir(flags.out, '--out');
+  const appUrl = appBaseUrl(addressesOf(flags, io.env));
+  if (!toStdout) await ensureWritableDir(flags.out, '--out');
   if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   if (flags.fixOut !== undefined && flags.fixes === false) throw new UsageError('--fix-out names a folder for the fix kit and --no-fixes writes none: give one of them');
   if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
   // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
-  await refuseWhileLocked(flags.out);
-  if (flags.fixes !== false && flags.fixOut !== undefined) await refuseWhileKitLocked('--fix-out', flags.fixOut);
-  // And a journal there that this tool would not finish (one a repository planted) is refused now, touching nothing.
-  await refusePlantedJournal(flags.out);
+  if (!toStdout) {
+    await refuseWhileLocked(flags.out);
+    if (flags.fixes !== false && flags.fixOut !== undefined) await refuseWhileKitLocked('--fix-out', flags.fixOut);
+    // And a journal there that this tool would not finish (one a repository planted) is refused now, touching nothing.
+    await refusePlantedJournal(flags.out);
+  }
   const outputs = await openOutputSet(flags.out);
   try {
     // --snapshot, else the live org when credentials are set, else repositories only.
@@ -248,21 +257,29 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       const report = { ...fixedReport, run };
       const notes = [...gated.notes, ...fixLines];
 
+      // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.
+      let placed: Promise<OrgPlacement | undefined> | undefined;
+      const placement = () => (placed ??= orgPlacementOf(flags.demo ? undefined : flags.snapshot));
       const written = await writeReports(report, {
         out: flags.out,
         formats,
         meta: {
           html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-          sarif: await sarifMeta(flags, formats),
+          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined)),
         },
         env: io.env,
         credentials: source?.credentials,
         outputs,
+        stdout: io.stdout,
       });
       await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
       const code = exitCodeFor(report.gate);
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
-      const failing = (report.gate.failing ?? 0) > 0 ? failingFindingLines(report, { annotate: io.env.GITHUB_ACTIONS === 'true' }) : [];
+      const annotate = io.env.GITHUB_ACTIONS === 'true';
+      const failing =
+        (report.gate.failing ?? 0) > 0
+          ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats) }) })
+          : [];
       if (flags.quiet) {
         const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
@@ -322,6 +339,7 @@ function inputPaths(flags: AnalyzeFlags): NamedPath[] {
 
 /** Every file the run writes (each report name, used or not: an unused one is removed) and the fix kit folder it replaces. */
 function outputPaths(flags: AnalyzeFlags): { files: NamedPath[]; dirs: NamedPath[] } {
+  if (flags.out === STDOUT) return { files: [], dirs: [] };
   const files: NamedPath[] = [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, FILE_NAMES[format]) }))];
   if (flags.writeBaseline !== undefined) files.push({ flag: '--write-baseline', path: flags.writeBaseline });
   const dirs = flags.fixes === false ? [] : [{ flag: flags.fixOut === undefined ? '--out' : '--fix-out', path: fixOutDir(flags) }];
@@ -341,10 +359,23 @@ function summaryLine(report: Report, code: number): string {
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
-async function sarifMeta(flags: AnalyzeFlags, formats: readonly Format[]): Promise<SarifMeta> {
-  const orgArtifactUri = flags.snapshot && !flags.demo ? repositoryPath(flags.snapshot) : undefined;
-  if (orgArtifactUri === undefined || !formats.includes('sarif')) return { toolVersion: VERSION, orgArtifactUri };
-  return { toolVersion: VERSION, orgArtifactUri, orgLineOf: snapshotLineOf(await readFile(flags.snapshot!, 'utf8')) };
+async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined): Promise<SarifMeta> {
+  const placed = formats.includes('sarif') ? await placement() : undefined;
+  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf };
+  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }) };
+}
+
+/** Where the org came from, for SARIF's word on why its findings have no file; none for repositories alone. */
+function orgOriginOf(flags: AnalyzeFlags, hasOrg: boolean): OrgOrigin | undefined {
+  if (!hasOrg) return undefined;
+  if (flags.demo) return 'demo';
+  return flags.snapshot === undefined ? 'live' : 'snapshot-elsewhere';
+}
+
+/** The report a notice can point to for the whole list: report.json, else the page, else the summary. */
+function reportPathOf(out: string, formats: readonly Format[]): string {
+  const format = (['json', 'html', 'md', 'junit', 'sarif'] as const).find((candidate) => formats.includes(candidate)) ?? 'json';
+  return out === STDOUT ? `${FILE_NAMES[format]} on stdout` : join(out, FILE_NAMES[format]);
 }
 
 /**

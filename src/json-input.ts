@@ -51,14 +51,21 @@ export function shortJson(value: unknown, max = 80): string {
 /**
  * Read a JSON input file (snapshot, baseline, previous report, config): a regular file, not nested
  * past MAX_INPUT_DEPTH, valid JSON; anything else is one InputError line naming it (exit 2).
- * `quoteParserError: false` leaves out JSON.parse's excerpt, for files that may hold secrets.
+ * `quoteParserError: false` leaves out JSON.parse's excerpt, for files that may hold secrets; an HTML
+ * page is named as one, with `htmlHint` after.
  */
-export async function readJsonInput(path: string, what: string, options: { missingHint?: string; quoteParserError?: boolean } = {}): Promise<unknown> {
+export async function readJsonInput(
+  path: string,
+  what: string,
+  options: { missingHint?: string; quoteParserError?: boolean; htmlHint?: string } = {},
+): Promise<unknown> {
   const text = await readInputFile(path, what, options.missingHint);
   assertJsonDepth(text, path, what);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
+    // The page beside report.json is the likeliest wrong file: say what it is, not where JSON.parse stopped.
+    if (/^\s*<(!doctype html|html|head|body)\b/i.test(text)) throw new InputError(`${path}: cannot read the ${what}: it is an HTML page, not JSON${options.htmlHint ?? ''}`, { cause: error });
     // V8 may quote the offending text, newlines and all; the error stays one line.
     const why = options.quoteParserError === false ? '' : `: ${(error as Error).message.replace(/\s+/g, ' ')}`;
     throw new InputError(`${path}: the ${what} is not valid JSON${why}`, { cause: error });

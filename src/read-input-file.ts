@@ -1,9 +1,11 @@
 import { InputError } from './errors.js';
+import { missingPathHint } from './missing-path-hint.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 
 /**
  * Read one of the user's input files as text. A failure is one InputError line naming the file,
- * what it was meant to be and why, in words (`no such file`), never a raw errno dump. A leading
+ * what it was meant to be and why, in words (`no such file`, with the near name when one was
+ * mistyped), never a raw errno dump. A leading
  * UTF-8 byte order mark (Windows editors, PowerShell's Out-File) is dropped.
  */
 export async function readInputFile(path: string, what: string, missingHint = ''): Promise<string> {
@@ -12,9 +14,10 @@ export async function readInputFile(path: string, what: string, missingHint = ''
     text = (await readRegularFile(path)).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // A typo gets the name it missed; a file that is not there yet, the way to make it.
     const why =
       code === 'ENOENT'
-        ? `no such file${missingHint}`
+        ? `no such file${(await missingPathHint(path)) || missingHint}`
         : code === 'EISDIR'
           ? 'it is a directory'
           : code === 'EACCES'

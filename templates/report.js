@@ -203,11 +203,16 @@
       total += sectionTotal;
       var fragment = document.createDocumentFragment();
       var groupLimit = printing ? Infinity : sectionShown[section.id] || GROUP_PAGE;
-      visibleGroups.slice(0, groupLimit).forEach(function (entry) {
+      // Print is the work: what breaks, needs action or needs review; the rest stays out of it
+      // (the print counts say how much), and building its cards would only slow the printing.
+      var shown = !printing ? visibleGroups : visibleGroups
+        .map(function (entry) { return { group: entry.group, items: entry.items.filter(function (i) { return printable(findings[i]); }) }; })
+        .filter(function (entry) { return entry.items.length > 0; });
+      shown.slice(0, groupLimit).forEach(function (entry) {
         fragment.appendChild(renderGroup(section, entry.group, entry.items));
       });
-      if (visibleGroups.length > groupLimit) {
-        var more = el('button', 'more', 'Show more (' + (visibleGroups.length - groupLimit) + ' more groups)');
+      if (shown.length > groupLimit) {
+        var more = el('button', 'more', 'Show more (' + (shown.length - groupLimit) + ' more groups)');
         more.type = 'button';
         more.addEventListener('click', function () {
           sectionShown[section.id] = groupLimit + GROUP_PAGE;
@@ -237,6 +242,11 @@
       total === findings.length ? findings.length + ' findings' : total + ' of ' + findings.length + ' findings match';
   }
 
+  // The manual work, in the org and in the repositories' files, less what is judged unaffected.
+  function printable(f) {
+    return f.kind === 'manual' && f.verdict !== 'unaffected';
+  }
+
   function renderGroup(section, group, items) {
     var wrap = el('section', 'group');
     var headingId = 'g-' + section.id + '-' + groupIndex(section, group);
@@ -256,7 +266,7 @@
       wrap.appendChild(fix);
     }
     var limit = printing ? Infinity : groupShown[group.key] || PAGE;
-    items.slice(0, limit).forEach(function (i) { wrap.appendChild(card(findings[i], section.id)); });
+    items.slice(0, limit).forEach(function (i) { wrap.appendChild(printing ? printCard(findings[i]) : card(findings[i], section.id)); });
     if (items.length > limit) {
       var more = el('button', 'more', 'Show ' + Math.min(PAGE, items.length - limit) + ' more of ' + (items.length - limit) + ' remaining');
       more.type = 'button';
@@ -274,6 +284,31 @@
     var key = section.id + '\u0000' + group.key;
     if (!(key in groupIndexes)) groupIndexes[key] = Object.keys(groupIndexes).length;
     return groupIndexes[key];
+  }
+
+  // Print lists the work, thousands of items: each as what and where, then what to do and the value
+  // to write, built plain (no controls, no word diff), so a large report prints in seconds.
+  function printCard(f) {
+    var done = isReviewed(f);
+    var article = el('article', 'finding print-card kind-' + f.kind + ' verdict-' + f.verdict + (done ? ' reviewed' : ''));
+    article.id = 'f-' + f.id;
+    article.dataset.id = f.id;
+    var head = el('p', 'print-head');
+    if (done) head.appendChild(el('span', 'print-done', '✓ '));
+    head.appendChild(el('span', 'type', f.type));
+    head.appendChild(document.createTextNode(' '));
+    head.appendChild(el('code', 'identifier', f.identifier));
+    head.appendChild(document.createTextNode(' '));
+    head.appendChild(el('code', 'location', f.location));
+    head.appendChild(el('span', 'fid', ' id ' + f.id));
+    if (f.accepted || acceptedHere[f.id]) head.appendChild(el('span', 'print-accepted', ' (accepted)'));
+    article.appendChild(head);
+    if (f.suggestion) article.appendChild(el('p', 'print-line', f.suggestion));
+    var value = el('p', 'print-value');
+    value.appendChild(el('span', 'print-label', (f.rewrite ? f.afterLabel : 'Now') + ': '));
+    value.appendChild(el('code', '', f.rewrite || f.evidence));
+    article.appendChild(value);
+    return article;
   }
 
   // A card is built from small parts, in this order; a new per-finding feature is one function
@@ -312,7 +347,7 @@
     head.appendChild(h4);
     var badges = el('div', 'badges');
     if (ctx.sectionId === 'repository') badges.appendChild(el('span', 'badge', f.categoryTitle));
-    // Every card says what it is: its verdict, "No verdict" for manual work nobody could judge, or automatic.
+    // Every card says what it is: its verdict, "Needs action" for manual work no verdict applies to, or automatic.
     if (f.verdict !== 'none' || f.kind === 'manual') badges.appendChild(el('span', 'badge verdict verdict-' + f.verdict, f.verdictLabel));
     else badges.appendChild(el('span', 'badge kind-automatic', 'Automatic'));
     if (f.accepted) badges.appendChild(el('span', 'badge accepted', 'Accepted in baseline'));
@@ -405,7 +440,8 @@
     a.rel = 'noopener noreferrer';
     return a;
   }
-  function suggestionRow(f) { return { term: 'Suggestion', content: document.createTextNode(f.suggestion) }; }
+  // Empty when the Change row below says all of it (src/report/suggestion-text.ts).
+  function suggestionRow(f) { return f.suggestion ? { term: 'Suggestion', content: document.createTextNode(f.suggestion) } : null; }
   function noteRow(f) { return f.note ? { term: 'Note', content: document.createTextNode(f.note) } : null; }
   function acceptedRow(f) {
     return f.accepted ? { term: 'Accepted', content: document.createTextNode(f.accepted.reason + ' (by ' + f.accepted.by + ')') } : null;
@@ -413,9 +449,10 @@
 
   // With a computed new value the evidence is shown once, as the "before" of the change, each side
   // marking exactly what differs; Copy only where the value was checked to compile.
+  // A value used beside the evidence (a relation's data move) replaces nothing: neither side is marked.
   function changeRow(f) {
     if (!f.rewrite) return { term: 'Evidence', content: codeBlock(f.evidence) };
-    var marks = diffTokens(f.evidence, f.rewrite);
+    var marks = f.replaces ? diffTokens(f.evidence, f.rewrite) : { before: [{ text: f.evidence, changed: false }], after: [{ text: f.rewrite, changed: false }] };
     var change = el('div', 'change');
     var before = el('div', 'before');
     before.appendChild(el('div', 'change-label', f.beforeLabel));
@@ -465,6 +502,12 @@
     label.appendChild(input);
     var save = el('button', 'accept-save', 'Accept');
     save.type = 'button';
+    // Enter in the reason accepts, as in any one-line form.
+    input.addEventListener('keydown', function (event) {
+      if (event.key !== 'Enter' || event.isComposing) return;
+      event.preventDefault();
+      save.click();
+    });
     save.addEventListener('click', function () {
       var reason = input.value.trim();
       if (!reason) { say('Give a reason to accept an item.'); input.focus(); return; }
@@ -577,9 +620,11 @@
     return wrap;
   }
 
+  // Each row is classed by its term (row-why, row-change…), so print keeps only what the work needs.
   function addRow(dl, term, content) {
-    dl.appendChild(el('dt', '', term));
-    var dd = el('dd');
+    var row = 'row-' + term.toLowerCase();
+    dl.appendChild(el('dt', row, term));
+    var dd = el('dd', row);
     dd.appendChild(content);
     dl.appendChild(dd);
   }
@@ -720,12 +765,27 @@
     render();
   }
 
-  form.addEventListener('input', applyFromForm);
-  form.addEventListener('change', applyFromForm);
-  form.addEventListener('submit', function (event) { event.preventDefault(); applyFromForm(); });
+  // Typing in the search waits for a pause: re-filtering 10,000 findings on every keystroke stalls the
+  // page. Every other control, Enter and leaving the field apply at once.
+  var SEARCH_PAUSE_MS = 250;
+  var searchTimer = null;
+  function applyNow() {
+    if (searchTimer !== null) { clearTimeout(searchTimer); searchTimer = null; }
+    applyFromForm();
+  }
+  form.addEventListener('input', function (event) {
+    if (event.target && event.target.id === 'f-q') {
+      if (searchTimer !== null) clearTimeout(searchTimer);
+      searchTimer = setTimeout(applyNow, SEARCH_PAUSE_MS);
+      return;
+    }
+    applyNow();
+  });
+  form.addEventListener('change', applyNow);
+  form.addEventListener('submit', function (event) { event.preventDefault(); applyNow(); });
   form.addEventListener('reset', function () {
     // After the browser has reset the controls.
-    setTimeout(applyFromForm, 0);
+    setTimeout(applyNow, 0);
   });
   // Cards and chart bars link to filters (#kind=manual); following one applies it.
   window.addEventListener('hashchange', function () {
@@ -772,20 +832,11 @@
     filtersToggle.setAttribute('aria-expanded', String(open));
   });
 
-  // Print every matching finding, unfolded, not just the first page of each group.
-  var foldedBeforePrint = [];
+  // Print the work: every matching item that breaks, needs action or needs review, unpaged; the
+  // folded parts stay folded and out of print (the stylesheet), and the counts close the print.
   function setPrinting(value) {
     if (printing === value) return;
     printing = value;
-    // Folded parts open for print and fold again after.
-    if (value) {
-      // Every folded part prints open: the automatic changes, the verified references, notes, tables.
-      foldedBeforePrint = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
-      foldedBeforePrint.forEach(function (d) { d.open = true; });
-    } else {
-      foldedBeforePrint.forEach(function (d) { d.open = false; });
-      foldedBeforePrint = [];
-    }
     render();
   }
   window.addEventListener('beforeprint', function () { setPrinting(true); });

@@ -1,3 +1,4 @@
+import { addressesOf } from '../address-options.js';
 import { InputError, UsageError } from '../errors.js';
 import { readJsonInput } from '../json-input.js';
 import { isObject } from '../model/json.js';
@@ -101,23 +102,40 @@ export function pickCredentials(
   return undefined;
 }
 
-/** --api-url wins over --region, which wins over the config file's REGION; eu by default. */
-export function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig): URL {
-  if (flags.apiUrl) {
-    let url: URL;
-    try {
-      url = new URL(flags.apiUrl);
-    } catch (error) {
-      throw new UsageError(`--api-url: "${flags.apiUrl}" is not a URL`, { cause: error });
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--api-url must be an http(s) URL');
-    return new URL(url.origin);
+/**
+ * --api-url wins over --region, which wins over the config file's REGION; eu by default. Without
+ * either flag, PORT_API_URL and PORT_REGION stand in for them (address-options.ts).
+ */
+export function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig, env: Readonly<Record<string, string | undefined>> = {}): URL {
+  const { apiUrl, region, names } = addressesOf(flags, env);
+  if (apiUrl !== undefined) return apiBaseUrl(apiUrl, names.apiUrl);
+  if (region !== undefined && !isRegion(region)) {
+    throw new UsageError(`${names.region} must be "eu" or "us", got "${region}"`);
   }
-  if (flags.region !== undefined && !isRegion(flags.region)) {
-    throw new UsageError(`--region must be "eu" or "us", got "${flags.region}"`);
+  const chosen: Region = (region as Region | undefined) ?? config.region ?? 'eu';
+  return new URL(REGION_URLS[chosen]);
+}
+
+/**
+ * The API's address: an origin, since every request names its own path from /v1 on. `/v1` (as the
+ * API reference writes its base URL) names the same API; any other path, a query or a fragment
+ * would be dropped, so it is refused rather than silently ignored.
+ */
+function apiBaseUrl(value: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch (error) {
+    throw new UsageError(`${name}: "${value}" is not a URL`, { cause: error });
   }
-  const region: Region = (flags.region as Region | undefined) ?? config.region ?? 'eu';
-  return new URL(REGION_URLS[region]);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must be an http(s) URL`);
+  const dropped = (what: string) =>
+    new UsageError(`${name} ${value}: ${what} would be dropped: requests go to ${url.origin}/v1/…; give the address the API answers at, without a path`);
+  if (url.search !== '') throw dropped(`the query "${url.search}"`);
+  if (url.hash !== '') throw dropped(`the fragment "${url.hash}"`);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path !== '' && path !== '/v1') throw dropped(`the path "${path}"`);
+  return new URL(url.origin);
 }
 
 /** Undefined when no credentials are configured anywhere. */
@@ -128,5 +146,5 @@ export async function resolveConnection(
   const config = flags.config ? await readReferenceConfig(flags.config) : {};
   const credentials = pickCredentials(env, config);
   if (!credentials) return undefined;
-  return { baseUrl: pickBaseUrl(flags, config), credentials };
+  return { baseUrl: pickBaseUrl(flags, config, env), credentials };
 }

@@ -50,7 +50,7 @@ export function readMigrationState(
     const ran = shapes.withOwnership.length > 0;
     if (ran && shapes.withInheritance.length > 0) {
       notes.push(
-        `migration state: the snapshot records no featureFlags, so it is read from the blueprints' shapes: migrated, as ${listOf(shapes.withOwnership)} ${shapes.withOwnership.length > 1 ? 'have' : 'has'} ownership, although ${listOf(shapes.withInheritance)} still ${shapes.withInheritance.length > 1 ? 'have' : 'has'} teamInheritance; if the migration has not run, what is reported as left undone is what it will do (record the snapshot again to read the service's flag)`,
+        `migration state: the organization record has no featureFlags, so it is read from the blueprints' shapes: migrated, as ${listOf(shapes.withOwnership)} ${shapes.withOwnership.length > 1 ? 'have' : 'has'} ownership, although ${listOf(shapes.withInheritance)} still ${shapes.withInheritance.length > 1 ? 'have' : 'has'} teamInheritance; if the migration has not run, what is reported as left undone is what it will do (read the org again, live or with teams-migration-audit snapshot, to get the service's flag)`,
       );
     }
     return { ran, source: 'shapes', migratedBlueprints: new Set(), notes };

@@ -10,6 +10,8 @@ export interface PatchRepo {
   name: string;
   /** Absolute: the top of the git work tree holding the directory, else the directory itself. */
   root: string;
+  /** `root` relative to where the audit ran (`.` when it is there), for the kit's README: no path of this machine. */
+  rootFromHere: string;
   /** The directory inside `root`, with `/`; '' when it is the root. */
   prefix: string;
 }
@@ -25,7 +27,13 @@ export async function patchRepos(dirs: readonly string[]): Promise<PatchRepo[]> 
   for (const [index, dir] of dirs.entries()) {
     const absolute = resolve(dir);
     const root = (await gitTop(absolute)) ?? absolute;
-    repos.push({ shown: shown[index]!, name: basename(absolute), root, prefix: relative(root, absolute).split(sep).join('/') });
+    repos.push({
+      shown: shown[index]!,
+      name: basename(absolute),
+      root,
+      rootFromHere: relative(process.cwd(), root).split(sep).join('/') || '.',
+      prefix: relative(root, absolute).split(sep).join('/'),
+    });
   }
   return repos;
 }

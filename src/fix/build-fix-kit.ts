@@ -17,8 +17,6 @@ export interface FixKitInput {
   repoFiles?: readonly RepoFile[];
   /** Where each `--repo` directory's patch is applied from (src/fix/apply-root.ts). */
   repos?: readonly PatchRepo[];
-  /** The kit's folder, absolute, for the README's commands. */
-  dir?: string;
 }
 
 /** Every file of the kit, pure: the writer puts them on disk. */
@@ -35,7 +33,7 @@ export function buildFixKit(input: FixKitInput): FixKit {
   const resolved = [...new Set(files.flatMap((file) => file.findings))];
   files.push({ path: 'predicted-org.json', kind: 'predicted-org', findings: resolved.sort(), content: jsonText(predicted) });
   const unresolved = [...bodies.unresolved, ...patch.unresolved, ...uncovered(findings, files, [...bodies.unresolved, ...patch.unresolved])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  files.push(...fixReadme(files, moves, unresolved, report, { applyAt: patch.applyAt, ...(input.dir !== undefined && { dir: input.dir }) }));
+  files.push(...fixReadme(files, moves, unresolved, report, { applyAt: patch.applyAt }));
   return { files, unresolved, patched: patch.patched };
 }
 

@@ -2,6 +2,7 @@ import type { Report } from '../model/finding.js';
 import { REDACTED } from '../sources/redact.js';
 import { BULK_LIMIT, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
+import type { PatchPlace } from './repo-patch.js';
 import { plural } from '../plural.js';
 import { terminalSafe as oneLine } from '../terminal-text.js';
 
@@ -67,28 +68,32 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
   return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
 }
 
-/** Where each patch is applied from, and the kit's folder (absolute), for commands that run from anywhere. */
+/** Where each patch is applied (src/fix/repo-patch.ts). */
 export interface PatchPlaces {
-  applyAt: readonly { path: string; root: string }[];
-  dir?: string;
+  applyAt: readonly PatchPlace[];
 }
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** Step 5: one `git -C <root> apply` per patch, from where git reads its paths (src/fix/apply-root.ts). */
+/**
+ * Step 5: one `git apply` per patch, run from the top of its repository's work tree (where git reads
+ * the patch's paths, src/fix/apply-root.ts) with KIT naming this folder. No path of the machine that
+ * ran the audit: the kit is often read from a CI artifact, unpacked elsewhere.
+ */
 function applySteps(patches: readonly FixFile[], where: PatchPlaces): string[] {
   if (patches.length === 0) return ['5. No repository patch: nothing to apply in the repositories.'];
-  const roots = new Map(where.applyAt.map((place) => [place.path, place.root]));
-  const patchAt = (path: string) => (where.dir === undefined ? `fixes/${path}` : `${where.dir.replace(/\/+$/, '')}/${path}`);
-  const commands = patches.map((file) => {
-    const root = roots.get(file.path);
-    const at = shellQuote(patchAt(file.path));
-    return root === undefined ? `git apply --check ${at} && git apply ${at}` : `git -C ${shellQuote(root)} apply --check ${at} && git -C ${shellQuote(root)} apply ${at}`;
+  const places = new Map(where.applyAt.map((place) => [place.path, place]));
+  const commands = patches.flatMap((file) => {
+    const place = places.get(file.path);
+    const at = `"$KIT"/${shellQuote(file.path)}`;
+    const comment = place === undefined ? '# from the directory the audit ran in' : `# in ${place.repository}, from the top of its work tree (${place.rootFromHere} from where the audit ran)`;
+    return [comment, `git apply --check ${at} && git apply ${at}`];
   });
   return [
-    `5. Apply the repository patch${patches.length > 1 ? 'es, one per repository' : ''} (or run the audit again with \`--fix\`), then \`terraform plan\` / \`pulumi preview\` before applying. ${where.applyAt.length > 0 ? 'Each command runs from anywhere: `-C` is the repository (the top of its git work tree, where git reads the paths).' : 'Run it from the directory the audit ran in.'}`,
+    `5. Apply the repository patch${patches.length > 1 ? 'es, one per repository' : ''} (or run the audit again with \`--fix\`), then \`terraform plan\` / \`pulumi preview\` before applying. Run each command from the top of its repository's git work tree (where git reads the paths), with \`KIT\` set to this folder: where the audit wrote it, or where you unpacked it from a CI artifact.`,
     '',
     '```sh',
+    'KIT=path/to/this/folder',
     ...commands,
     '```',
     '',

@@ -1,4 +1,4 @@
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { Catalog } from '../catalog/catalog.js';
 import { UsageError } from '../errors.js';
@@ -46,7 +46,7 @@ export async function runFixKit<R extends Report>(
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
   if (flags.fixes === false && !flags.fix) return { report, lines: [], changed: [] };
-  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo), dir: resolve(fixOutDir(flags)) });
+  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo) });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
   const findings = report.findings.map((finding) => {
     const what = missing.get(finding.id);

@@ -30,10 +30,19 @@ export interface PatchedFile {
 export interface RepoPatch {
   /** `repo.patch`, or `repo-<name>.patch` per repository when there are several. */
   files: FixFile[];
-  /** Where each patch file is applied from (absolute), for the README's commands. */
-  applyAt: { path: string; root: string }[];
+  /** Where each patch file is applied from, for the README's commands: the repository as shown, and its root from where the audit ran. */
+  applyAt: PatchPlace[];
   patched: PatchedFile[];
   unresolved: UnresolvedFix[];
+}
+
+/** One patch file and the repository it is applied in. */
+export interface PatchPlace {
+  path: string;
+  /** The repository as the findings show it (`--repo` as given; an absolute one by its folder's name). */
+  repository: string;
+  /** The top of its git work tree, relative to where the audit ran. */
+  rootFromHere: string;
 }
 
 /** `path:line` → path and 1-based line. */
@@ -125,7 +134,7 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     // A section of a file that is not UTF-8 is written in that file's bytes, so its lines match the file.
     const bytes = part.sections.some((section) => section.encoding !== 'utf8') ? Buffer.concat(part.sections.map((section) => Buffer.from(section.diff, section.encoding))) : undefined;
     out.push({ path, kind: 'repo-patch', findings: part.ids.sort(), content, ...(bytes && { bytes }) });
-    if (repo) applyAt.push({ path, root: repo.root });
+    if (repo) applyAt.push({ path, repository: repo.shown || repo.name, rootFromHere: repo.rootFromHere });
   }
   out.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { files: out, applyAt, patched, unresolved };

@@ -32,6 +32,11 @@ export interface Difference {
   after: string;
   /** Only stand-in teams show it (literals tried as titles, placeholders). */
   standIn?: true;
+  /**
+   * A team value whose text stayed the same (`before` equals `after`) while the teams turned into
+   * identifiers: what it must hold instead, so the why says that rather than "X before, X after".
+   */
+  expected?: string;
 }
 
 export type Classification =
@@ -68,6 +73,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     const substitute = translated(was, toIdentifier);
     if (unchanged && sameResult(substitute, now)) continue;
     const difference: Difference = { context: cases[i]!.label, before: describeResult(was), after: describeResult(now) };
+    if (unchanged) difference.expected = describeResult(substitute);
     const standIn = cases[i]!.teams(0).some((t) => t.standIn) || cases[i]!.teams(1).some((t) => t.standIn);
     if (standIn) difference.standIn = true;
     if (sameResult(substitute, now)) {

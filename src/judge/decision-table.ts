@@ -71,10 +71,21 @@ export interface Decision {
 
 const matches = <T extends string>(cell: T | '*', value: T) => cell === '*' || cell === value;
 
+/**
+ * A team value that kept its text while the teams turned into identifiers: "X before, X after"
+ * would show no change at all, so the sentence says it stays as it is and what it must hold.
+ */
+function unchangedWhy(row: DecisionRow, difference: { context: string; before: string; expected?: string }): string {
+  const must = difference.expected !== undefined && difference.expected !== difference.before ? difference.expected : "the teams' identifiers";
+  const stays = `it writes team values that do not follow the teams: for ${difference.context} it gives ${difference.before} whether teams are titles or identifiers, where it must hold ${must} after the migration`;
+  return row.literals === 'stand-in-only' ? `${stays}; only a team the org does not name shows it, so check whether such a team exists` : stays;
+}
+
 /** The first row that matches; the table ends with a row for every class, so one always does. */
-export function decide(input: DecisionInput, difference?: { context: string; before: string; after: string }): Decision {
+export function decide(input: DecisionInput, difference?: { context: string; before: string; after: string; expected?: string }): Decision {
   const row = DECISION_TABLE.findIndex((r) => matches(r.class, input.class) && matches(r.sink, input.sink) && matches(r.state, input.state) && matches(r.literals, input.literals));
   const found = DECISION_TABLE[row]!;
+  if (difference !== undefined && difference.before === difference.after) return { verdict: found.verdict, why: unchangedWhy(found, difference), row };
   const why = found.why
     .replaceAll('{context}', difference?.context ?? 'some context')
     .replaceAll('{before}', difference?.before ?? 'one result')

@@ -41,10 +41,18 @@ interface StagedMove extends Move {
  * set unclosed, or closes it, which only releases the lock).
  */
 export interface OutputSetFaults {
+  /** Once the lock is taken, before what a killed run left is finished or cleared. */
+  afterLock?(): void | Promise<void>;
+  /** After each file or folder is staged whole (`target` is where it goes on commit). */
+  afterStage?(target: string): void | Promise<void>;
   /** After the journal is written in --out, before the first rename. */
   afterJournal?(): void | Promise<void>;
   /** After each rename into place (`target` is the absolute path put in place). */
   afterMove?(target: string): void | Promise<void>;
+  /** After the report files not written again are removed, before the journal is. */
+  afterRemovals?(): void | Promise<void>;
+  /** When the commit is done (journal and staging gone), before the set is closed. */
+  afterCommit?(): void | Promise<void>;
 }
 
 export interface OutputSetOptions {
@@ -131,6 +139,7 @@ async function finishJournal(root: string, journal: CommitJournal, pending: read
     await faults.afterMove?.(join(root, move.name));
   }
   for (const name of journal.removals) if ((await kindAt(join(root, name))) !== 'dir') await rm(join(root, name), { force: true });
+  await faults.afterRemovals?.();
   await unlink(join(root, JOURNAL)).catch(() => undefined);
   for (const dir of [...trash, staging]) await rm(dir, { recursive: true, force: true });
 }
@@ -224,6 +233,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
     if (lock !== undefined) return;
     await mkdir(root, { recursive: true });
     lock = await takeLock(outLock(out, root), lockRefresh);
+    await faults.afterLock?.();
     try {
       await recover(root, out);
     } catch (error) {
@@ -265,6 +275,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       } catch (error) {
         failed(error);
       }
+      await faults.afterStage?.(resolve(target));
     },
     async stageDir(target, files, marker) {
       await ready();
@@ -284,6 +295,7 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       } catch (error) {
         failed(error);
       }
+      await faults.afterStage?.(resolve(target));
     },
     async commit(stale = []) {
       await ready();
@@ -331,10 +343,11 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
       }
       try {
         if (needsJournal) await finishJournal(root, journal, journal.moves, faults);
-        return [...done, ...inJournal.map((move) => move.to)];
       } catch (error) {
         throw new InputError(`cannot put the outputs in place (${writeFailure(error)}); the next run on --out ${out} finishes it`, { cause: error });
       }
+      await faults.afterCommit?.();
+      return [...done, ...inJournal.map((move) => move.to)];
     },
     async close() {
       if (closed) return;

@@ -22,8 +22,7 @@ import { parseYaml } from './yaml-tree.js';
 import { analyzeWorkflow } from './workflows.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
-import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
-import { BASELINE_FORMAT } from '../baseline/baseline.js';
+import { ownDocumentKindOf } from '../own-documents.js';
 import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
 import { appendAll } from '../model/arrays.js';
 
@@ -69,26 +68,17 @@ export interface ScanOptions {
   ignore?: readonly string[];
 }
 
-/** The `format` of the documents this tool reads and writes: they describe the org, not a repository's code. */
-const OWN_FORMATS: ReadonlySet<string> = new Set([SNAPSHOT_FORMAT, 'impact-report/1', BASELINE_FORMAT, 'teams-migration-audit/review-state/1']);
-
 /** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
 export function ownDocumentKind(text: string): string | undefined {
   if (!/^\s*\{/.test(text)) return undefined;
   // Parsed only when one of the keys that tell is in the text: a scan no longer parses every JSON
   // file once more just to learn it is not ours (issue 25 item 4).
   if (!/"(format|\$schema|runs)"/.test(text)) return undefined;
-  let document: unknown;
   try {
-    document = JSON.parse(text);
+    return ownDocumentKindOf(JSON.parse(text));
   } catch {
     return undefined; // the analyzer reports it with its line
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return undefined;
-  const { format, $schema, version, runs } = document as Record<string, unknown>;
-  if (typeof format === 'string' && OWN_FORMATS.has(format)) return format;
-  if ((typeof $schema === 'string' && /sarif/i.test($schema)) || (version === '2.1.0' && Array.isArray(runs))) return 'SARIF';
-  return undefined;
 }
 
 type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';

@@ -109,9 +109,10 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
 function verdictTable(findings: readonly Finding[]): string[] {
   const manual = findings.filter((f) => f.kind === 'manual');
   if (manual.length === 0) return [];
-  const rows = (['breaks', 'review', 'unaffected', 'none'] as const).map((verdict) => {
+  // Unaffected references are no findings (they are the "checked and fine" count), so their row is shown only when a report still has one.
+  const rows = (['breaks', 'review', 'unaffected', 'none'] as const).flatMap((verdict) => {
     const n = manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
-    return `| ${verdict === 'none' ? 'no verdict' : verdict} | ${n} |`;
+    return verdict === 'unaffected' && n === 0 ? [] : [`| ${verdict === 'none' ? 'no verdict' : verdict} | ${n} |`];
   });
   return ['| manual items by verdict | findings |', '|---|--:|', ...rows, `| total | ${manual.length} |`, ''];
 }
@@ -139,9 +140,9 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   return out;
 }
 
-/** The value to write, whole: a value cut to fit would be wrong when copied into the service. */
+/** The value to write, whole (a value cut to fit would be wrong when copied into the service); else what to do. */
 function writeInstead(finding: Finding): string {
-  return finding.rewrite === undefined ? '—' : cell(finding.rewrite);
+  return finding.rewrite === undefined ? `no value computed: ${cell(finding.suggestion)}` : cell(finding.rewrite);
 }
 
 function savedReport(meta: MarkdownMeta): string[] {

@@ -17,7 +17,23 @@ export interface SarifMeta {
   orgArtifactUri?: string;
   /** The line in that file where each org finding's resource is named (src/report/snapshot-lines.ts). */
   orgLineOf?: (finding: Finding) => number;
+  /** Where the org was read from, to say why its findings have no file when they have none. */
+  orgOrigin?: OrgOrigin;
 }
+
+/** Where org findings came from, when they could not be placed in a file. */
+export type OrgOrigin = 'live' | 'demo' | 'snapshot-elsewhere';
+
+/** "N findings about <subject> have no place in a file": why, in the words of each origin. */
+const UNPLACED_SUBJECT: Record<OrgOrigin | 'unknown', string> = {
+  live: 'the org read live',
+  demo: 'the bundled demo org',
+  'snapshot-elsewhere': 'the org read from a snapshot outside the working directory',
+  unknown: 'the org',
+};
+const UNPLACED_ADVICE: Partial<Record<OrgOrigin, string>> = {
+  'snapshot-elsewhere': ' Run from the folder that holds the snapshot (the checkout, in CI) to place them in it.',
+};
 
 const TOOL_NAME = 'teams-migration-audit';
 const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -72,7 +88,7 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
                 message: { text: messageText(`Could not be read: ${item.resource}: ${item.reason}`) },
               })),
               ...(unplaced.length > 0
-                ? [{ level: 'note', message: { text: `${unplaced.length === 1 ? '1 finding about the org read live has no place in a file, so it is not a result' : `${unplaced.length} findings about the org read live have no place in a file, so they are not results`} here (code scanning rejects those): report.json, summary.md and the JUnit report list them.` } }]
+                ? [{ level: 'note', message: { text: unplacedText(unplaced.length, meta.orgOrigin) } }]
                 : []),
             ],
           },
@@ -89,6 +105,12 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
     ],
   };
   return `${jsonControlsEscaped(JSON.stringify(log, null, 2))}\n`;
+}
+
+function unplacedText(count: number, origin: OrgOrigin | undefined): string {
+  const subject = UNPLACED_SUBJECT[origin ?? 'unknown'];
+  const what = count === 1 ? `1 finding about ${subject} has no place in a file, so it is not a result` : `${count} findings about ${subject} have no place in a file, so they are not results`;
+  return `${what} here (code scanning rejects those): report.json, summary.md and the JUnit report list them.${UNPLACED_ADVICE[origin as OrgOrigin] ?? ''}`;
 }
 
 /** Messages are what code scanning shows and CI logs print: org text in them shows its control characters as escapes. */

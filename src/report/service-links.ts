@@ -8,15 +8,16 @@ const APP_URLS: Record<string, string> = { eu: 'https://app.getport.io', us: 'ht
  * The app's address for "Open in the service": `--app-url` wins; else the app beside `--api-url`
  * (api.X → app.X); else the region's, eu by default as for the API.
  */
-export function appBaseUrl(flags: { appUrl?: string; apiUrl?: string; region?: string }): string {
+export function appBaseUrl(flags: { appUrl?: string; apiUrl?: string; region?: string; names?: { appUrl: string } }): string {
   if (flags.appUrl !== undefined) {
+    const name = flags.names?.appUrl ?? '--app-url';
     let url: URL;
     try {
       url = new URL(flags.appUrl);
     } catch {
-      throw new UsageError(`--app-url must be an http(s) address, got "${flags.appUrl}"`);
+      throw new UsageError(`${name} must be an http(s) address, got "${flags.appUrl}"`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--app-url must be an http(s) address, got "${flags.appUrl}"`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must be an http(s) address, got "${flags.appUrl}"`);
     return url.origin + url.pathname.replace(/\/+$/, '');
   }
   // An --api-url that is not a URL is the live client's to report; here it only means no app beside it.

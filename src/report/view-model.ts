@@ -7,6 +7,7 @@ import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './se
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
+import { suggestionBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -35,6 +36,11 @@ export interface ClientFinding {
   suggestion: string;
   /** The concrete new value; shown as "after" beside the evidence as "before", with a copy button. */
   rewrite: string;
+  /**
+   * Whether the new value replaces the evidence (marked word by word, the old struck through), or
+   * is used beside it: a relation's Migrate-data mapping moves its values and leaves its definition.
+   */
+  replaces: boolean;
   beforeLabel: string;
   afterLabel: string;
   verdict: Verdict | 'none';
@@ -174,6 +180,8 @@ export interface ReportView {
   access: AccessView & { hasDetails: boolean };
   /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
   after: AfterMigrationView;
+  /** What a print holds and leaves out, said after the printed work. */
+  print: { sentence: string };
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -191,25 +199,33 @@ const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
   },
 };
 
+/**
+ * Manual work with no verdict (a relation's data to move) is no judgement call: a person acts on it,
+ * so the page calls it "Needs action", never "No verdict" under "Needs review".
+ */
 const VERDICT_LABELS: Record<Verdict | 'none', string> = {
   breaks: 'Breaks',
   review: 'Needs review',
   unaffected: 'Unaffected',
-  none: 'No verdict',
+  none: 'Needs action',
 };
 
-/** Work first: what breaks, then what has no verdict or needs review, then the rest. */
+/** Work first: what breaks, then what needs action, then what needs review, then the rest; each tier badged as it is headed. */
 const TIERS = [
-  { id: 'breaks', heading: 'Breaks', verdicts: ['breaks'] },
-  { id: 'review', heading: 'Needs review', verdicts: ['none', 'review'] },
-  { id: 'rest', heading: 'Unaffected', verdicts: ['unaffected'] },
+  { id: 'breaks', heading: VERDICT_LABELS.breaks, verdicts: ['breaks'] },
+  { id: 'action', heading: VERDICT_LABELS.none, verdicts: ['none'] },
+  { id: 'review', heading: VERDICT_LABELS.review, verdicts: ['review'] },
+  { id: 'rest', heading: VERDICT_LABELS.unaffected, verdicts: ['unaffected'] },
 ] as const;
 
 /** A verdict after a count, in words that need no agreement with it. */
-const COUNT_WORDS = { breaks: 'breaking', review: 'to review', none: 'without a verdict', unaffected: 'unaffected' } as const;
+const COUNT_WORDS = { breaks: 'breaking', review: 'to review', none: 'needing action', unaffected: 'unaffected' } as const;
 
 /** Chart and legend order; each colour means one verdict (or, in grey, automatic) and nothing else. */
-const CHART_VERDICTS = ['breaks', 'review', 'none', 'unaffected'] as const;
+const CHART_VERDICTS = ['breaks', 'none', 'review', 'unaffected'] as const;
+
+/** Categories whose new value is used beside the evidence, not written over it (a data move beside the relation it reads). */
+const ADDED_BESIDE: ReadonlySet<Category> = new Set(['relation-ownership']);
 
 /** Ownership categories: what IaC users must mirror is the blueprint's ownership, before and after. */
 const OWNERSHIP_CATEGORIES: ReadonlySet<Category> = new Set(['ownership-direct', 'ownership-inherited', 'team-relation-removed']);
@@ -247,11 +263,12 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     incompleteHeading: incompleteHeading(report),
     notes: report.notes ?? [],
     hasNotes: (report.notes ?? []).length > 0,
-    notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')}: values of an unexpected shape`,
+    // Notes are of several kinds (values read as far as understood, skipped files, advice): the title names none of them alone.
+    notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')} on what was read`,
     filters: {
       categories: CATEGORIES.filter((c) => findings.some((f) => f.category === c)).map((c) => ({ value: c, label: CATEGORY_DOCS[c].title })),
       types: RESOURCE_TYPES.filter((t) => findings.some((f) => f.resource.type === t)).map((t) => ({ value: t, label: t })),
-      verdicts: (['breaks', 'review', 'unaffected', 'none'] as const)
+      verdicts: (['breaks', 'none', 'review', 'unaffected'] as const)
         .filter((v) => findings.some((f) => (f.verdict ?? 'none') === v))
         .map((v) => ({ value: v, label: VERDICT_LABELS[v] })),
     },
@@ -263,7 +280,21 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     client,
     access: { ...access, hasDetails: access.details.length > 0 },
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
+    print: { sentence: printSentence(report) },
   };
+}
+
+/** A print holds the work only: it says how much that is, and what it leaves to the page. */
+function printSentence(report: Report): string {
+  const manual = report.findings.filter((f) => f.kind === 'manual');
+  const count = (verdict: Verdict | 'none') => manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
+  const work = (['breaks', 'none', 'review'] as const).filter((verdict) => count(verdict) > 0).map((verdict) => `${count(verdict)} ${COUNT_WORDS[verdict]}`);
+  const printed = `Printed: ${plural(manual.length - count('unaffected'), 'manual item', 'manual items')}${work.length > 0 ? ` (${work.join(', ')})` : ''}.`;
+  const left = [
+    report.summary.automatic > 0 ? plural(report.summary.automatic, 'change the migration makes by itself', 'changes the migration makes by itself') : '',
+    (report.verified?.length ?? 0) > 0 ? plural(report.verified!.length, 'reference checked and fine', 'references checked and fine') : '',
+  ].filter(Boolean);
+  return left.length > 0 ? `${printed} Not printed: ${left.join(' and ')}; the page (index.html) lists them.` : printed;
 }
 
 /**
@@ -277,8 +308,8 @@ function countCards(report: Report): CardView[] {
   const cards: CardView[] = [
     { value: report.summary.manual, label: 'manual items', href: '#kind=manual', tone: 'manual' },
     { value: manualWith('breaks'), label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
+    { value: manualWith('none'), label: 'needing action', href: '#kind=manual&verdict=none', tone: 'none' },
     { value: manualWith('review'), label: 'to review', href: '#kind=manual&verdict=review', tone: 'review' },
-    { value: manualWith('none'), label: 'without a verdict', href: '#kind=manual&verdict=none', tone: 'none' },
     // Unaffected references are `verified`, not findings (docs/formats.md, `verified`): the card opens that list.
     { value: report.verified?.length ?? 0, label: 'checked, nothing to do', href: '#verified-h', tone: 'unaffected' },
     { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
@@ -377,6 +408,8 @@ function byImpact(items: readonly number[], findings: readonly Finding[]): numbe
 function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'fix'> {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
+  const beside = ADDED_BESIDE.has(finding.category);
+  const afterLabel = ownership ? 'Ownership after' : finding.category === 'relation-ownership' ? 'Migrate-data mapping' : 'Write instead';
   return {
     id: finding.id,
     kind: finding.kind,
@@ -389,10 +422,12 @@ function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'f
     evidence: finding.evidence,
     // Issue 21: the blast radius measured on the org's data, after the why.
     reason: [finding.reason, impactSentence(finding)].filter(Boolean).join(' '),
-    suggestion: finding.suggestion,
+    // What the Change row shows is not said again above it (src/report/suggestion-text.ts).
+    suggestion: suggestionBesideChange(finding.suggestion, finding.rewrite, afterLabel),
     rewrite: finding.rewrite ?? '',
-    beforeLabel: ownership ? 'Ownership before' : 'Now',
-    afterLabel: ownership ? 'Ownership after' : finding.category === 'relation-ownership' ? 'Migrate-data mapping' : 'Write instead',
+    beforeLabel: ownership ? 'Ownership before' : beside ? 'The relation' : 'Now',
+    afterLabel,
+    replaces: !beside,
     verdict,
     verdictLabel: VERDICT_LABELS[verdict],
     note: finding.note ?? '',

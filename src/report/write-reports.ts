@@ -17,6 +17,12 @@ import type { RenderMeta } from './view-model.js';
 export const FORMATS = ['html', 'json', 'sarif', 'junit', 'md'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/** `--out -`: the one report asked for goes to stdout, and nothing is written to disk. */
+export const STDOUT = '-';
+
+/** The formats a pipe can take: one document each, read by another program. */
+export const MACHINE_FORMATS: readonly Format[] = ['json', 'sarif', 'junit', 'md'];
+
 /** Each format's file in --out (the names a commit journal may name: src/output/own-outputs.ts). */
 export const FILE_NAMES: Record<Format, string> = REPORT_FILES;
 
@@ -83,6 +89,8 @@ export async function writeReports(
     credentials?: readonly string[];
     /** The run's output set, when the CLI opened one to stage other files in; else one of its own. */
     outputs?: OutputSet;
+    /** Where `--out -` writes its one report. */
+    stdout?: (text: string) => void;
   },
 ): Promise<string[]> {
   // No report file ever holds the run's credentials, whatever text (a server's error echoing the
@@ -96,15 +104,22 @@ export async function writeReports(
   const note = redactionNote(tally, 'in the report');
   const redacted = note === undefined ? clean : { ...clean, notes: [...(clean.notes ?? []), note] };
   const files = renderReports(redacted, options.formats, redactTokenShapesDeep(redactCredentials({ ...options.meta, md }, credentials)));
-  const outputs = options.outputs ?? (await openOutputSet(options.out));
-  try {
-    for (const file of files) await outputs.stageFile(join(options.out, file.name), file.content);
-    const stale = FORMATS.filter((format) => !options.formats.includes(format)).map((format) => join(options.out, FILE_NAMES[format]));
-    await outputs.commit(stale);
-  } finally {
-    if (!options.outputs) await outputs.close();
+  let written: string[];
+  if (options.out === STDOUT) {
+    // The CLI allowed one machine format here (refuseStdoutMisuse): it is the whole of stdout.
+    for (const file of files) options.stdout?.(file.content);
+    written = files.map((file) => `${file.name} to stdout`);
+  } else {
+    const outputs = options.outputs ?? (await openOutputSet(options.out));
+    try {
+      for (const file of files) await outputs.stageFile(join(options.out, file.name), file.content);
+      const stale = FORMATS.filter((format) => !options.formats.includes(format)).map((format) => join(options.out, FILE_NAMES[format]));
+      await outputs.commit(stale);
+    } finally {
+      if (!options.outputs) await outputs.close();
+    }
+    written = files.map((file) => join(options.out, file.name));
   }
-  const written = files.map((file) => join(options.out, file.name));
   const stepSummary = options.env.GITHUB_STEP_SUMMARY;
   const summary = files.find((file) => file.format === 'md');
   if (summary && stepSummary) {
@@ -120,13 +135,26 @@ export async function writeReports(
 
 /** The summary names the saved report (HTML first) and, on GitHub Actions, the run that holds it as an artifact. */
 export function savedReportMeta(out: string, formats: readonly Format[], env: Readonly<Record<string, string | undefined>>): MarkdownMeta {
-  const saved = formats.find((format) => format === 'html' || format === 'json');
+  // On stdout nothing is saved: the reader has the report in hand.
+  const saved = out === STDOUT ? undefined : formats.find((format) => format === 'html' || format === 'json');
   const meta: MarkdownMeta = {};
   // As given when relative (the checkout, in CI); an absolute path names the runner's disk, so only the file name.
   if (saved) meta.reportPath = repositoryPath(join(out, FILE_NAMES[saved])) ?? FILE_NAMES[saved];
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: run } = env;
   if (server && repository && run) meta.runUrl = `${server}/${repository}/actions/runs/${run}`;
   return meta;
+}
+
+/**
+ * `--out -` is for a pipe: one machine format, and nothing else that would write files beside a
+ * report folder that does not exist. Refused in one line before anything is read.
+ */
+export function refuseStdoutMisuse(formats: readonly Format[], flags: { writeBaseline?: string; fixOut?: string; fix?: boolean }): void {
+  if (formats.length !== 1 || !MACHINE_FORMATS.includes(formats[0]!)) {
+    throw new UsageError(`--out - writes one machine format to stdout: give --format json, sarif, junit or md (got ${formats.join(',')}); the HTML page needs --out DIR`);
+  }
+  const writer = flags.writeBaseline !== undefined ? '--write-baseline' : flags.fixOut !== undefined ? '--fix-out' : flags.fix ? '--fix' : undefined;
+  if (writer !== undefined) throw new UsageError(`--out - writes only the report, to stdout; ${writer} writes files beside it: give --out DIR`);
 }
 
 /**

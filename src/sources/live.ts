@@ -48,6 +48,10 @@ interface Tracker {
   incomplete: IncompleteEntry[];
   /** Set by the first failure that stops the run: reads not yet started are not sent. */
   stopped?: boolean;
+  /** Reads that answered; none at all, with every failure a 403, is a token that can read nothing. */
+  answered: number;
+  /** The resources whose read the service refused (HTTP 403). */
+  refused: string[];
   done: number;
   total: number;
   /** Lists (blueprints, actions, pages) and the organization's flag whose follow-up reads are not counted in `total` yet. */
@@ -66,7 +70,9 @@ const isFatal = (error: unknown) => error instanceof ApiAuthError || error insta
 async function attempt<T>(tracker: Tracker, resource: string, read: () => Promise<T>): Promise<T | undefined> {
   try {
     if (tracker.stopped) return undefined;
-    return await read();
+    const value = await read();
+    tracker.answered++;
+    return value;
   } catch (error) {
     // Auth, an unreachable API and our own bugs stop the run; the narrowing lets TS see an ApiError below.
     if (isFatal(error) || !(error instanceof ApiError)) {
@@ -74,11 +80,31 @@ async function attempt<T>(tracker: Tracker, resource: string, read: () => Promis
       throw error;
     }
     tracker.incomplete.push({ resource, reason: error.message });
+    if (error.status === 403) tracker.refused.push(resource);
     return undefined;
   } finally {
     tracker.done++;
     emitProgress(tracker);
   }
+}
+
+/**
+ * Issue 31: a token that can read nothing is an input error (exit 2), not a report of an org nobody
+ * could see. Thrown only when no read answered and the service refused every one of them.
+ */
+export class ApiAccessError extends ApiAuthError {
+  override name = 'ApiAccessError';
+  constructor(
+    readonly refused: readonly string[],
+    message = `${listed(refused)} each answered HTTP 403 (forbidden)`,
+    options?: ErrorOptions,
+  ) {
+    super(message, 403, options);
+  }
+}
+
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function objectsIn(value: unknown, what: string): JsonObject[] {
@@ -244,6 +270,9 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
   return { samples: result, teams: [...unique.values()] };
 }
 
+/** The first reads, in the order a person meets them in the app; the refused ones are named so. */
+const byReadOrder = (a: string, b: string) => READ_ORDER.indexOf(a) - READ_ORDER.indexOf(b) || (a < b ? -1 : a > b ? 1 : 0);
+
 /** `unlocks`: reads wait for this list (its permissions); the others are sent once the blueprints list is in. */
 const LISTS = [
   { key: 'actions', path: '/v1/actions?version=v2', payload: 'actions', unlocks: true },
@@ -273,6 +302,8 @@ async function redactedInSlices(items: readonly JsonObject[] | undefined, tally:
   return result;
 }
 
+const READ_ORDER: readonly string[] = ['organization', 'blueprints', ...LISTS.map((list) => list.key), 'users'];
+
 /**
  * Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`.
  * `notes`: what the fetch has to say about what it read (report.notes), redactions included.
@@ -281,7 +312,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // The top-level reads first (and the organization's second read at the end); the per-resource
   // total is known once the blueprints, actions and pages lists are in.
   // `uncounted`: the blueprints, actions and pages lists, and the reads the organization's flag decides.
-  const tracker: Tracker = { incomplete: [], done: 0, total: 3 + LISTS.length, uncounted: 4, emit: onEvent };
+  const tracker: Tracker = { incomplete: [], answered: 0, refused: [], done: 0, total: 3 + LISTS.length, uncounted: 4, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
   // The organization and the lists other reads wait for start together, so a retry of one holds
@@ -391,6 +422,12 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
 
   const [blueprints, ...lists] = await Promise.all([blueprintsRead, ...listReads]);
+  await usersRead;
+  // What the organization, the lists and the users answered decides it: every other read needs one of them.
+  if (tracker.answered === 0 && tracker.incomplete.length === tracker.refused.length && tracker.refused.length > 0) {
+    await Promise.allSettled([blueprintReads, flagReads, actionReads, pageReads]);
+    throw new ApiAccessError([...tracker.refused].sort(byReadOrder));
+  }
   const listOf = (key: string) => lists[LISTS.findIndex((list) => list.key === key)];
   onEvent({
     type: 'phase',

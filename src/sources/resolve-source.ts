@@ -1,11 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Option, type Command } from 'commander';
-import { ApiUnreachableError, createApiClient } from '../api/client.js';
-import { resolveConnection } from '../api/connection.js';
+import { addressesOf, type Addresses } from '../address-options.js';
+import { ApiAuthError, ApiUnreachableError, createApiClient } from '../api/client.js';
+import { credentialSource, resolveConnection, type Connection } from '../api/connection.js';
 import { createFetchTransport, type Transport } from '../api/transport.js';
 import { UsageError } from '../errors.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
-import { fetchLiveSnapshot } from './live.js';
+import { ApiAccessError, fetchLiveSnapshot } from './live.js';
 import { skippedPermissionNotes } from './permission-plan.js';
 import { createProgress } from './progress.js';
 import { redactSnapshot } from './redact.js';
@@ -83,6 +84,34 @@ export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<R
   return source;
 }
 
+/** Who an API token belongs to decides what it reads: the audit reads the data model, its permissions and the users. */
+const ROLE_HINT =
+  'the audit needs the credentials of a user with the Admin role (an API token, or the client id and secret, from an admin\'s Credentials menu in the app)';
+
+/**
+ * The failures of a live read that the user fixes, each with where to look: the URL (unreachable),
+ * the token and its region (401), the token's role (nothing readable). Anything else as it came.
+ */
+function withWhereToLook(error: unknown, connection: Connection, addresses: Addresses): unknown {
+  const origin = connection.baseUrl.origin;
+  if (error instanceof ApiUnreachableError) {
+    const check = addresses.apiUrl !== undefined ? `check ${addresses.names.apiUrl}` : `check ${addresses.names.region} and the network`;
+    return new ApiUnreachableError(`cannot read the catalog API at ${origin}: ${error.message} (${check})`, error.status, { cause: error });
+  }
+  if (error instanceof ApiAccessError) {
+    return new ApiAccessError(error.refused, `${credentialSource(connection.credentials)} can read nothing at ${origin}: ${error.message}; ${ROLE_HINT}`, { cause: error });
+  }
+  if (error instanceof ApiAuthError && error.status === 401) {
+    return new ApiAuthError(
+      `${error.message} at ${origin}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); ` +
+        "new ones are made in the app's Credentials menu",
+      401,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
 /** Like resolveSource, but undefined when there is neither a snapshot nor credentials (repository-only runs). */
 export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
   // Checked whatever the source: a bad flag is a usage error even where it would not be used.
@@ -115,9 +144,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
     snapshot = await fetchLiveSnapshot(client, progress.onFetch, redactionNotes);
   } catch (error) {
     progress.abort();
-    if (!(error instanceof ApiUnreachableError)) throw error;
-    const check = flags.apiUrl ? 'check --api-url' : 'check --region and the network';
-    throw new ApiUnreachableError(`cannot read the catalog API at ${connection.baseUrl.origin}: ${error.message} (${check})`, error.status, { cause: error });
+    throw withWhereToLook(error, connection, addressesOf(flags, io.env));
   }
   const stats = client.stats();
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';

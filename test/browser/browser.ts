@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { Report } from '../../src/model/finding.js';
@@ -17,8 +18,11 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Tests write their pages and screenshots under output/ (git-ignored), where a person can open them. */
-export const OUTPUT = resolve('output/browser-tests');
+/**
+ * Pages and screenshots go to a temporary folder, never into the user's output/; set
+ * TMA_BROWSER_OUTPUT to a folder to keep them where a person can open them.
+ */
+export const OUTPUT = process.env.TMA_BROWSER_OUTPUT ? resolve(process.env.TMA_BROWSER_OUTPUT) : mkdtempSync(join(tmpdir(), 'tma-browser-'));
 
 export function writeReportPage(name: string, report: Report, meta: { appUrl?: string } = {}): { path: string; url: string; bytes: number } {
   const html = renderHtml(report, { generatedAt: '2026-01-02T03:04:05.000Z', source: `synthetic ${name}`, ...meta });

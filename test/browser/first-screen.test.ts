@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('the first screen, accessibility and focus', () =>
   it('keeps the incomplete read and the notes named on the first screen, folded to one heading each', async () => {
     const page = await open(gaps());
     await expect(page.locator('#incomplete-h').textContent()).resolves.toBe('Incomplete: 8 items could not be read');
-    await expect(page.locator('#notes-h').textContent()).resolves.toBe('12 notes: values of an unexpected shape');
+    await expect(page.locator('#notes-h').textContent()).resolves.toBe('12 notes on what was read');
     for (const selector of ['#incomplete-h', '#notes-h']) expect((await page.locator(selector).boundingBox())!.y).toBeLessThan(900);
     expect(await page.locator('.notes li').first().isVisible()).toBe(false);
     await page.click('.notes > summary');

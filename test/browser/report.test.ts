@@ -174,8 +174,10 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     expect(new URL(page.url()).hash).toBe('');
 
     // Search covers identifiers, titles, locations and evidence, case-insensitively, all terms.
+    // Enter applies a search at once (typing waits for a pause: tested below with the page's clock).
     const search = async (q: string, keep: (f: Finding) => boolean) => {
       await page.fill('#f-q', q);
+      await page.press('#f-q', 'Enter');
       const expected = idsWhere(all, keep);
       expect(expected.length, `"${q}" should match something in the demo`).toBeGreaterThan(0);
       expect(sorted(await shownIds(page))).toEqual(expected);
@@ -186,8 +188,10 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     await search('SRE dashboard', (f) => text(f).includes('sre') && text(f).includes('dashboard'));
     await search('widgets[0].excludedFields', (f) => f.location === 'widgets[0].excludedFields');
     await page.fill('#f-q', 'no such thing anywhere');
+    await page.press('#f-q', 'Enter');
     expect(await shownIds(page)).toEqual([]);
     await page.fill('#f-q', '');
+    await page.press('#f-q', 'Enter');
 
     // Reviewed state: tick two, then each reviewed filter shows its side.
     // Manual ones: the automatic part is folded on screen.
@@ -298,5 +302,116 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     expect(await page.locator('#groups-manual article').count()).toBe(0);
     expect(await page.locator('#groups-repository article').count()).toBe(3);
     await context.close();
+  });
+
+  describe('the page says each thing once, in its place (issue 31)', () => {
+    /** Each card's rows by term: Suggestion, Change (its before and after), Why. */
+    const rowsOf = (page: Page) =>
+      page.$$eval('article.finding', (articles) =>
+        articles.map((article) => {
+          const rows: Record<string, string> = {};
+          const terms = [...article.querySelectorAll('dl.finding-body > dt')];
+          for (const dt of terms) if (!(dt as HTMLElement).hidden) rows[dt.textContent ?? ''] = (dt.nextElementSibling?.textContent ?? '').trim();
+          return {
+            id: (article as HTMLElement).dataset.id ?? '',
+            rows,
+            after: article.querySelector('.change .after pre')?.textContent ?? '',
+            struck: article.querySelectorAll('.change del').length,
+            badge: article.querySelector('.badge.verdict')?.textContent ?? '',
+            tier: article.closest('section.group')?.querySelector('h3')?.firstChild?.textContent ?? '',
+          };
+        }),
+      );
+    const squeezed = (text: string) => text.replace(/[\s"'{}[\]:=,]/g, '');
+
+    it('no Suggestion repeats its Change row, in any notation', async () => {
+      const page = await openPage(demo.url);
+      await page.click('#part-automatic > summary');
+      const cards = await rowsOf(page);
+      const withChange = cards.filter((card) => card.after !== '');
+      expect(withChange.length).toBeGreaterThanOrEqual(30);
+      for (const card of withChange) {
+        if (card.rows.Suggestion === undefined) continue;
+        expect(squeezed(card.rows.Suggestion), card.id).not.toContain(squeezed(card.after));
+      }
+      // A suggestion with no value below it is shown whole.
+      for (const f of demo.report.findings.filter((x) => x.rewrite === undefined)) expect(cards.find((card) => card.id === f.id)?.rows.Suggestion).toBe(f.suggestion);
+      await context.close();
+    });
+
+    it('a relation\'s data move sits under a heading that matches its badge, and strikes nothing through', async () => {
+      const page = await openPage(demo.url);
+      const relation = demo.report.findings.find((f) => f.category === 'relation-ownership' && f.rewrite !== undefined)!;
+      const card = (await rowsOf(page)).find((c) => c.id === relation.id)!;
+      expect(card.badge).not.toBe('No verdict');
+      expect(card.tier.startsWith(`${card.badge} ·`), `${card.tier} / ${card.badge}`).toBe(true);
+      expect(card.struck).toBe(0);
+      expect(await page.locator(`#f-${relation.id} .change .before .change-label`).textContent()).toBe('The relation');
+      // Every manual card is headed by its own badge.
+      for (const c of (await rowsOf(page)).filter((x) => x.tier !== '' && x.badge !== '')) expect(c.tier.startsWith(`${c.badge} ·`), c.id).toBe(true);
+      await context.close();
+    });
+
+    it('the Notes fold is titled for what it holds', async () => {
+      const report: Report = {
+        ...reportOf([finding({ category: 'page-widget', resource: { type: 'page', identifier: 'home' }, location: 'widgets[0]' })]),
+        notes: ['blueprints[2].relations: expected an object, got an array (read as far as understood)', 'infra/big.bin: skipped, a binary file', 'permissions of 1 automation not read: only self-service actions carry execute/approve permissions'],
+      };
+      const page = await openPage(writeReportPage('notes', report).url);
+      const title = await page.locator('#notes-h').textContent();
+      expect(title).toBe('3 notes on what was read');
+      expect(title).not.toContain('unexpected shape');
+      await context.close();
+    });
+
+    it('Enter in the Accept reason field accepts, as the Accept button does', async () => {
+      const page = await openPage(demo.url);
+      const target = demo.report.findings.find((f) => f.kind === 'manual')!;
+      await page.locator(`#f-${target.id} button.accept-open`).click();
+      await page.locator(`#f-${target.id} .accept-reason`).fill('kept on purpose');
+      await page.locator(`#f-${target.id} .accept-reason`).press('Enter');
+      expect(await page.locator(`#f-${target.id} .accepted-here`).isVisible()).toBe(true);
+      expect(await page.locator('#accepted-count').textContent()).toBe('1 in the baseline (1 accepted here)');
+      // An empty reason is still refused, by Enter too.
+      const other = demo.report.findings.filter((f) => f.kind === 'manual')[1]!;
+      await page.locator(`#f-${other.id} button.accept-open`).click();
+      await page.locator(`#f-${other.id} .accept-reason`).press('Enter');
+      expect(await page.locator('#review-status').textContent()).toBe('Give a reason to accept an item.');
+      expect(await page.locator(`#f-${other.id} .accepted-here`).isVisible()).toBe(false);
+      await context.close();
+    });
+
+    it('the search waits for typing to pause (the page\'s clock, not real time), and Enter applies it at once', async () => {
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      // The page's timers run on a clock the test moves by hand: no real waiting, no race with it.
+      await page.clock.install({ time: new Date('2026-01-02T03:04:05Z') });
+      await page.goto(demo.url);
+      await page.clock.pauseAt(new Date('2026-01-02T03:05:00Z'));
+      const all = demo.report.findings.length;
+      // Each re-filter rewrites the match count: counted in the page, where the observer runs.
+      await page.evaluate(() => {
+        const counted = window as unknown as { renders: number };
+        counted.renders = 0;
+        new MutationObserver(() => counted.renders++).observe(document.getElementById('match-count')!, { childList: true, characterData: true, subtree: true });
+      });
+      const renders = () => page.evaluate(() => (window as unknown as { renders: number }).renders);
+      await page.locator('#f-q').pressSequentially('deploy', { delay: 0 });
+      // Six keystrokes, no pause yet: nothing filtered.
+      expect(await page.locator('article.finding').count()).toBe(all);
+      await page.clock.runFor(100);
+      expect(await page.locator('article.finding').count()).toBe(all);
+      await page.clock.runFor(200);
+      await expect.poll(() => page.locator('#match-count').textContent()).toMatch(/ of \d+ findings match$/);
+      const matching = demo.report.findings.filter((f) => [f.resource.identifier, f.resource.title ?? '', f.location, f.evidence].join('\n').toLowerCase().includes('deploy')).length;
+      expect(await page.locator('article.finding').count()).toBe(matching);
+      // One re-filter for the six keystrokes.
+      expect(await renders()).toBe(1);
+      // Enter does not wait.
+      await page.locator('#f-q').fill('no such thing anywhere');
+      await page.locator('#f-q').press('Enter');
+      expect(await page.locator('article.finding').count()).toBe(0);
+      await context.close();
+    });
   });
 });

@@ -41,7 +41,7 @@ describe('the org migration state: the feature flag first, shapes only without i
     expect(readMigrationState(organization(), undefined, byId([legacy]))).toMatchObject({ ran: false, source: 'shapes', notes: [] });
     const mixed = readMigrationState(organization(), undefined, byId([owned, legacy]));
     expect(mixed.ran).toBe(true);
-    expect(mixed.notes.join('\n')).toContain('records no featureFlags');
+    expect(mixed.notes.join('\n')).toContain('the organization record has no featureFlags');
   });
   it('the per-blueprint accessor: the org state, or the blueprint\'s own in a half-way org', () => {
     const halfWay = buildCatalog(org({ organization: organization([]), blueprints: [owned, legacy] }));

@@ -60,6 +60,70 @@ describe('the CI log names what failed', () => {
     expect(failingFindingLines(report, { annotate: false }).find((line) => line.includes('.tf'))).toMatch(/^failing: [0-9a-f]+ breaks infra\/a,b\.tf:12: write instead: /);
   });
 
+  it('on GitHub Actions: file-located findings first, at most 10 as ::error (what GitHub shows per step), then one ::notice counting the rest and naming the report', () => {
+    // 8 org findings first in report order (breaking), then 6 in files (to review), then 6 more org findings.
+    const org = (n: number, verdict: 'breaks' | 'review') => finding({ category: 'calculation-property', resource: { type: 'blueprint', identifier: `svc${n}` }, location: 'calculationProperties.x', verdict });
+    const file = (n: number) => finding({ category: 'external-ownership', resource: { type: 'file', identifier: `infra/${n}.tf` }, location: `infra/${n}.tf:${n + 1}`, verdict: 'review' });
+    const findings = [...[0, 1, 2, 3, 4, 5, 6, 7].map((n) => org(n, 'breaks')), ...[0, 1, 2, 3, 4, 5].map(file), ...[8, 9, 10, 11, 12, 13].map((n) => org(n, 'review'))];
+    const report: Report = { ...reportOf(findings), gate: { failOn: 'manual', result: 'failed', failing: findings.length, accepted: 0 } };
+
+    const annotations = failingFindingLines(report, { annotate: true, reportPath: 'audit/report.json' });
+    expect(annotations).toHaveLength(11);
+    const errors = annotations.slice(0, 10);
+    for (const line of errors) expect(line).toMatch(/^::error /);
+    // The six file findings lead (they show on the pull request's diff), then what breaks.
+    expect(errors.slice(0, 6).every((line) => line.startsWith('::error file=infra/'))).toBe(true);
+    expect(errors.slice(6).every((line) => / breaks blueprint svc\d /.test(line))).toBe(true);
+    expect(annotations[10]).toBe('::notice title=teams-migration-audit::10 more failing findings are not annotated (GitHub shows 10 error annotations per step): audit/report.json lists them all');
+
+    // Org findings read from a snapshot in the working directory are placed in it, at their resource's line, as in SARIF.
+    const placed = failingFindingLines(report, { annotate: true, reportPath: 'audit/report.json', orgPlacement: { uri: 'ci/org.json', lineOf: (f) => Number(f.resource.identifier.slice(3)) + 100 } });
+    expect(placed.slice(0, 10).every((line) => line.startsWith('::error file='))).toBe(true);
+    // All are placed now, so what breaks comes first.
+    expect(placed[0]).toMatch(/^::error file=ci\/org\.json,line=100,title=teams-migration-audit calculation-property::[0-9a-f]+ breaks blueprint svc0 /);
+
+    // Ten or fewer: no notice. Outside GitHub Actions: the plain lines, 20 and a count, as before.
+    expect(failingFindingLines({ ...report, findings: findings.slice(0, 10) }, { annotate: true, reportPath: 'r.json' }).filter((line) => line.startsWith('::notice'))).toEqual([]);
+    const plain = failingFindingLines(report, { annotate: false });
+    expect(plain).toHaveLength(FAILING_LISTED);
+    expect(plain.every((line) => line.startsWith('failing: '))).toBe(true);
+  });
+
+  it('GITHUB_ACTIONS=true: org findings of a snapshot inside the working directory are annotated at the snapshot\'s line; one outside it gets no file', async () => {
+    const out = tmp();
+    const inside = await runCliCaptured(['analyze', '--snapshot', DEMO, '--out', out, '--quiet'], { GITHUB_ACTIONS: 'true' });
+    expect(inside.code).toBe(1);
+    const errors = lines(inside.stderr).filter((line) => line.startsWith('::error '));
+    expect(errors).toHaveLength(10);
+    const text = readFileSync(DEMO, 'utf8').split('\n');
+    for (const line of errors) {
+      const [, path, lineNo, identifier] = /^::error file=([^,]+),line=(\d+),title=[^:]+::[0-9a-f]+ \S+ \S+ (\S+) /.exec(line) ?? [];
+      expect(path, line).toBe(DEMO);
+      expect(text[Number(lineNo) - 1], line).toContain(JSON.stringify(identifier));
+    }
+    expect(lines(inside.stderr).filter((line) => line.startsWith('::notice '))).toEqual([
+      expect.stringMatching(new RegExp(`^::notice title=teams-migration-audit::\\d+ more failing findings are not annotated \\(GitHub shows 10 error annotations per step\\): ${join(out, 'report.json')} lists them all$`)),
+    ]);
+    expect(lines(inside.stderr).some((line) => line.startsWith('failing: '))).toBe(false);
+
+    const copy = join(tmp(), 'org.json');
+    writeFileSync(copy, readFileSync(DEMO));
+    const outside = await runCliCaptured(['analyze', '--snapshot', copy, '--out', tmp(), '--quiet'], { GITHUB_ACTIONS: 'true' });
+    const outsideErrors = lines(outside.stderr).filter((line) => line.startsWith('::error '));
+    expect(outsideErrors).toHaveLength(10);
+    expect(outsideErrors.some((line) => line.includes('file='))).toBe(false);
+  });
+
+  it('--help and docs/ci.md say the same: on GitHub Actions the failing lines become annotations (instead), capped at 10 with a notice', async () => {
+    const help = (await runCliCaptured(['analyze', '--help'])).stdout;
+    const docs = readFileSync('docs/ci.md', 'utf8');
+    expect(help).toMatch(/GITHUB_ACTIONS +when "true", the failing findings are written as annotations instead of "failing:" lines/);
+    expect(help).toContain('at most 10');
+    expect(docs).toMatch(/written as annotations instead of `failing:` lines/);
+    expect(docs).toContain('at most 10');
+    expect(help).not.toMatch(/also written as annotations/);
+  });
+
   it('an incomplete run under --quiet says what was not read, and still names the failing findings', async () => {
     const run = await runCliCaptured(['analyze', '--repo', 'fixtures/repo', '--out', tmp(), '--quiet']);
     expect(run.code).toBe(3);

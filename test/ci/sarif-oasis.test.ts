@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,22 @@ describe('SARIF against the full OASIS 2.1.0 schema', () => {
       expect(log.runs[0]?.results).toEqual([]);
       expect(log.runs[0]?.invocations[0]?.toolExecutionNotifications.map((n) => n.message.text).join(' ')).toContain(`${report.findings.length} findings about the org read live`);
     });
+  });
+
+  it('--demo and a snapshot outside the working directory: the notification says so, never "read live"', async () => {
+    const notification = async (args: string[]) => {
+      const out = tmp();
+      expect((await runCliCaptured([...args, '--out', out, '--format', 'sarif', '--fail-on', 'none', '--quiet'])).code).toBe(0);
+      return expectValid(readFileSync(join(out, 'report.sarif'), 'utf8')).runs[0]!.invocations[0]!.toolExecutionNotifications.map((n) => n.message.text).join(' ');
+    };
+    const demo = await notification(['analyze', '--demo']);
+    expect(demo).toContain('findings about the bundled demo org');
+    expect(demo).not.toContain('read live');
+    const copy = join(tmp(), 'org.json');
+    writeFileSync(copy, readFileSync('fixtures/demo-org.json'));
+    const elsewhere = await notification(['analyze', '--snapshot', copy]);
+    expect(elsewhere).toContain('read from a snapshot outside the working directory');
+    expect(elsewhere).not.toContain('read live');
   });
 
   it('finds a resource\'s line in the snapshot text, and falls back to its section, then to line 1', () => {

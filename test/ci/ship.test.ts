@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,26 +41,45 @@ let FILES: string[] = [];
 let INSTALLED = '';
 let BIN = '';
 
-// Built apart from ROOT/dist, which other test files rebuild and spawn at the same time.
+/** The README's install steps, one command a line, comments dropped. */
+function installSteps(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Install'), readme.indexOf('\n## ', readme.indexOf('## Install') + 1));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block.split('\n').map((line) => line.split('#')[0]!.trim()).filter(Boolean);
+}
+
+/** The files a fresh clone holds: what git tracks, and what it would track (new files not yet committed), nothing it ignores. */
+function freshClone(): string {
+  const clone = mkdtempSync(join(tmpdir(), 'tma-clone-'));
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(clone, file), { recursive: true });
+  return clone;
+}
+
+let PACK_LOG = '';
+
+// Packed as the README says, in a fresh clone: `npm ci && npm pack`, the build run by prepack. The
+// clone's `npm ci` is this checkout's (the same lockfile: its node_modules are linked in), which
+// keeps the suite offline and quick; what the README's line does after it runs as written. Apart
+// from ROOT/dist, which other test files rebuild and spawn at the same time.
 beforeAll(() => {
-  const stage = mkdtempSync(join(tmpdir(), 'tma-package-'));
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], { stdio: 'pipe' });
-  for (const entry of ['package.json', 'README.md', 'LICENSE', 'templates', 'schemas', 'fixtures/demo-org.json', 'docs']) {
-    if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
-  }
-  // --ignore-scripts: the build above is what prepare would run.
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', stage], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  TARBALL = join(stage, packed[0]?.filename ?? '');
-  FILES = (packed[0]?.files ?? []).map((f) => f.path);
+  const clone = freshClone();
+  expect(existsSync(join(clone, 'dist'))).toBe(false);
+  const [pack] = installSteps();
+  expect(pack).toBe('npm ci && npm pack');
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  const packed = spawnSync('sh', ['-c', pack!.replace(/^npm ci && /, '')], { cwd: clone, encoding: 'utf8', env: cleanEnv() });
+  PACK_LOG = `${packed.stdout}${packed.stderr}`;
+  expect(packed.status, PACK_LOG).toBe(0);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string; dependencies: Record<string, string>; bin: Record<string, string> };
+  TARBALL = join(clone, `teams-migration-audit-${pkg.version}.tgz`);
+  FILES = execFileSync('tar', ['-tzf', TARBALL], { encoding: 'utf8' }).split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''));
 
   // Installed from the tarball into an empty folder. Offline (tests reach no registry): the
   // dependencies come from npm's cache, which `npm ci` of this checkout filled, pinned by the
   // checkout's own lockfile entries.
   INSTALLED = mkdtempSync(join(tmpdir(), 'tma-installed-'));
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string; dependencies: Record<string, string>; bin: Record<string, string> };
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
   const dependencies = { 'teams-migration-audit': `file:${TARBALL}` };
   const packages: Record<string, unknown> = {
@@ -110,6 +129,36 @@ describe('the packed tarball, installed in an empty folder', () => {
     const license = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
     const declared = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { license: string }).license;
     expect(license.startsWith(`${declared} License`)).toBe(true);
+  });
+
+  it("the README's install steps work on a fresh clone: npm pack builds the tool (prepack), and the tarball installs without an install script", () => {
+    expect(PACK_LOG).not.toMatch(/not found|ERR!/);
+    expect(FILES).toContain('dist/main.js');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    // The build is in prepack: a tarball (or the action's install) would have npm warn about, or run, anything else.
+    expect(pkg.scripts.prepack).toBe('npm run build');
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[script], script).toBeUndefined();
+    const again = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', TARBALL], { cwd: INSTALLED, encoding: 'utf8', env: cleanEnv() });
+    expect(again.status, again.stderr).toBe(0);
+    expect(`${again.stdout}${again.stderr}`).not.toMatch(/install-scripts|install scripts/);
+    const [, install, demo] = installSteps();
+    expect(install).toBe(`npm install --global ./${TARBALL.split('/').at(-1)}`);
+    expect(demo).toBe('teams-migration-audit analyze --demo');
+  });
+
+  it('engines names a maintained Node, and what CI and the action run is inside it', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+    // Node 20 left maintenance in April 2026; 22 and 24 are the maintained lines.
+    expect(pkg.engines.node).toBe('>=22');
+    const setup = action.runs.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(Number(setup?.with?.['node-version'])).toBeGreaterThanOrEqual(22);
+    expect(action.inputs['setup-node']?.description).toContain('Node 22 or later');
+    // The repository's own CI runs the suite on each maintained line.
+    const tests = yaml.load(readFileSync(join(ROOT, '.github', 'workflows', 'test.yml'), 'utf8')) as { jobs: Record<string, { strategy?: { matrix?: { node?: number[] } }; steps: Step[] }> };
+    const job = Object.values(tests.jobs)[0]!;
+    expect(job.strategy?.matrix?.node).toEqual([22, 24]);
+    expect(job.steps.some((step) => step.run?.includes('npm test'))).toBe(true);
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('Node 22 or later');
   });
 
   it('--help answers, and its first analyze example is the demo', () => {
@@ -263,7 +312,6 @@ describe('action.yml (composite GitHub Action)', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const docs = existsSync(join(ROOT, 'docs', 'ci.md')) ? readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8') : '';
     for (const input of Object.keys(action.inputs)) expect(`${readme}\n${docs}`, input).toContain(`\`${input}\``);
-    mkdirSync(join(ROOT, 'output'), { recursive: true });
   });
 
   it("the README's CI section matches action.yml: its example sets real inputs, the required ones included, and with \"other inputs\" names each input once", () => {

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFetchTransport } from '../../src/api/transport.js';
+import { createFetchTransport, type Transport } from '../../src/api/transport.js';
 import { readText, run, tempDir, withSandbox } from '../live/harness.js';
 
 /**
  * The fault-injection suite (issue 16): a gateway that stalls, trickles, loops pages, echoes the
- * request or asks for a wait of days. Each case: the exit code, a time bound, and a report that
- * names what is missing. Clock and sleeper are fake; only the stalled bodies cost real time.
+ * request or asks for a wait of days. Each case: the exit code, a bound on what it does, and a report that
+ * names what is missing. Clock and sleeper are fake; only the stalled bodies cost real time, and no
+ * assertion depends on how much.
  */
 interface Incomplete {
   resource: string;
@@ -23,12 +24,15 @@ describe('fault injection through the sandbox', () => {
   ])('a body that %s is timed out, retried and left as a gap (exit 3)', async (_name, hostile) => {
     await withSandbox({ hostile }, async (sandbox, clock) => {
       const out = await tempDir();
-      const started = Date.now();
-      const result = await run(analyze(sandbox.url, out), { PORT_TOKEN: sandbox.token }, clock, { transport: createFetchTransport(150) });
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // The short deadline only where the body never completes: every other answer has all the time
+      // a busy machine needs, so the only gap is the one the fault makes.
+      const stalled = createFetchTransport(150);
+      const patient = createFetchTransport(60_000);
+      const transport: Transport = (request) => (request.url.endsWith('/v1/pages/services/permissions') ? stalled(request) : patient(request));
+      const result = await run(analyze(sandbox.url, out), { PORT_TOKEN: sandbox.token }, clock, { transport });
       expect(result.code).toBe(3);
       const incomplete = (await readReport(out)).incomplete ?? [];
-      expect(incomplete).toContainEqual({ resource: 'permissions of page "services"', reason: 'GET /v1/pages/services/permissions: the request timed out after 5 retries' });
+      expect(incomplete).toEqual([{ resource: 'permissions of page "services"', reason: 'GET /v1/pages/services/permissions: the request timed out after 5 retries' }]);
     });
   });
 

@@ -47,15 +47,21 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** Run `script` (an ES module importing ./transport.js) in its own node; its stdout and whether it exited within `ms`. */
-function runChild(script: string, ms: number): Promise<{ exited: boolean; code: number | null; stdout: string }> {
+/**
+ * What a child gets before it counts as never exiting. The work takes a second or two: this only
+ * tells "exits by itself" from "stays for ever", on any machine.
+ */
+const NEVER_EXITS_AFTER_MS = 60_000;
+
+/** Run `script` (an ES module importing ./transport.js) in its own node; its stdout and whether it exited by itself. */
+function runChild(script: string): Promise<{ exited: boolean; code: number | null; stdout: string }> {
   const file = join(dir, 'src', 'api', `child-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(file, script);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--expose-gc', file], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    const timer = setTimeout(() => child.kill('SIGKILL'), NEVER_EXITS_AFTER_MS);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       resolve({ exited: signal === null, code, stdout });
@@ -65,18 +71,15 @@ function runChild(script: string, ms: number): Promise<{ exited: boolean; code: 
 
 describe('the process exits when the work is done, whatever the network did', () => {
   it('after three trickling answers timed out and a fourth request succeeded, the process exits by itself', async () => {
-    const started = Date.now();
     const result = await runChild(
       `import { createFetchTransport } from './transport.js';
        const gc = setInterval(() => globalThis.gc(), 5); gc.unref();
        const send = createFetchTransport(300);
        for (let i = 0; i < 3; i++) await send({ method: 'GET', url: '${base}/trickle', headers: {} }).catch((e) => console.log(e.name));
        console.log((await send({ method: 'GET', url: '${base}/ok', headers: {} })).text);`,
-      6_000,
     );
     expect(result.stdout.split('\n').filter(Boolean)).toEqual(['TimeoutError', 'TimeoutError', 'TimeoutError', '{"ok":true}']);
     expect(result.exited).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a gzip answer that decodes past the size bound is stopped while decoding, and the process exits', async () => {
@@ -85,7 +88,6 @@ describe('the process exits when the work is done, whatever the network did', ()
        const send = createFetchTransport(5_000, 1024 * 1024);
        await send({ method: 'GET', url: '${base}/bomb', headers: {} }).catch((e) => console.log(e.name, e.message));
        console.log('heap under 200 MB:', process.memoryUsage().rss < 200 * 1024 * 1024);`,
-      6_000,
     );
     expect(result.stdout).toBe('AnswerTooLargeError the answer is larger than 1 MB (after decompression)\nheap under 200 MB: true\n');
     expect(result.exited).toBe(true);
@@ -95,7 +97,6 @@ describe('the process exits when the work is done, whatever the network did', ()
     const result = await runChild(
       `import { createFetchTransport } from './transport.js';
        await createFetchTransport(2_000)({ method: 'GET', url: '${base}/cut', headers: {} }).then((r) => console.log('read', r.text), (e) => console.log(e.name));`,
-      6_000,
     );
     expect(result.stdout).toBe('CutAnswerError\n');
     expect(result.exited).toBe(true);
@@ -109,7 +110,7 @@ describe('SIGINT and SIGTERM', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s during a live read: one line, exit %i, no output written', async (signal, code) => {
-    built ||= transpileForChild(['src/main.ts'], { beside: true });
+    built ||= transpileForChild(['src/main.ts'], { asPackage: true });
     const cli = join(built, 'src', 'main.js');
     const out = mkdtempSync(join(tmpdir(), 'tma-signal-'));
     const child = spawn(process.execPath, [cli, 'analyze', '--api-url', base, '--out', join(out, 'out')], {
@@ -122,7 +123,7 @@ describe('SIGINT and SIGTERM', () => {
       onRequest = () => {};
       child.kill(signal);
     };
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), NEVER_EXITS_AFTER_MS);
     const exit = await new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
     clearTimeout(timer);
     expect(exit).toBe(code);
@@ -130,5 +131,5 @@ describe('SIGINT and SIGTERM', () => {
       `teams-migration-audit: stopped by ${signal}; no output was half-written (the previous outputs stay until a run completes)`,
     ]);
     expect(existsSync(join(out, 'out', 'report.json'))).toBe(false);
-  }, 30_000);
+  });
 });

@@ -42,13 +42,13 @@ describe('one deadline per request covers the headers and the whole body', () =>
   ])('a body that %s is timed out', async (_name, body) => {
     const { url, server } = await serve(body);
     open = server;
-    const started = Date.now();
     const gc = collecting();
+    // Both are timers of this one event loop, and Node fires them in the order they expire, however
+    // busy the machine: a deadline that still holds fires first; a lost one lets the later timer win.
     const error = await Promise.race([
       createFetchTransport(300)({ method: 'GET', url, headers: {} }).catch((e: unknown) => e),
-      new Promise((resolve) => setTimeout(() => resolve(new Error('still waiting after 3 s')), 3_000)),
+      new Promise((resolve) => setTimeout(() => resolve(new Error('still waiting after 3 s: the deadline was lost')), 3_000)),
     ]).finally(() => clearInterval(gc));
     expect(describeNetworkError(error).message).toBe('the request timed out');
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

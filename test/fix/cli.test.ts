@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { applyPatchedFiles } from '../../src/fix/write-fixes.js';
@@ -131,11 +131,32 @@ describe('applyPatchedFiles', () => {
 });
 
 describe('repo.patch applies from each repository, wherever --repo was given from', () => {
-  /** The `git -C … apply` lines of the kit's README, run as written. */
-  function applyAsReadmeSays(kit: string): string[] {
+  /**
+   * The `git apply` lines of the kit's README, run as written: each from the top of the repository
+   * its comment names (given relative to where the audit ran), with KIT set to the kit's folder, as a
+   * reader who unpacked the kit from a CI artifact does. No line names a path of the machine that ran it.
+   */
+  function applyAsReadmeSays(written: string): string[] {
+    // Downloaded and unpacked elsewhere: the folder the run wrote is gone.
+    const kit = join(tmp(), 'artifact', 'fixes');
+    cpSync(written, kit, { recursive: true });
+    rmSync(written, { recursive: true });
     const readme = readFileSync(join(kit, 'README.md'), 'utf8');
-    const commands = readme.split('\n').filter((line) => line.startsWith('git -C '));
-    for (const command of commands) execSync(command, { stdio: 'pipe' });
+    // An absolute path, not the tail of a relative one ("../../tmp/x" holds "/tmp/x").
+    const absolute = (path: string) => new RegExp(`(^|[^./\\w-])${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    expect(readme).not.toMatch(absolute(written));
+    expect(readme).not.toMatch(absolute(process.cwd()));
+    expect(readme).toMatch(/^KIT=/m);
+    const lines = readme.split('\n');
+    const commands: string[] = [];
+    lines.forEach((line, index) => {
+      if (!line.startsWith('git apply ')) return;
+      const where = /^# .*\(([^()]+) from where the audit ran\)$/.exec(lines[index - 1] ?? '')?.[1];
+      expect(where, line).toBeDefined();
+      expect(readme).not.toMatch(absolute(resolve(where!)));
+      execSync(line, { stdio: 'pipe', cwd: resolve(where!), env: { ...process.env, KIT: kit } });
+      commands.push(line);
+    });
     return commands;
   }
   const teamsMap = () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -7,17 +7,17 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /**
  * `entries` (repository paths of .ts modules) and every module they import by a relative path,
- * transpiled to .js in a fresh folder, for a test that must run them in a process of its own (to
- * see it exit, or to kill it). A few modules take milliseconds, not the whole project's build.
- * Returns the folder; `entries[i]` is at `<folder>/<entries[i] with .js>`. `beside` puts it inside
- * the repository, for modules that import packages.
+ * transpiled to .js in a fresh temporary folder, for a test that must run them in a process of its
+ * own (to see it exit, or to kill it). Even the whole CLI takes a second or two, not a build.
+ * Returns the folder; `entries[i]` is at `<folder>/<entries[i] with .js>`. `asPackage` makes the
+ * folder look like the package (for the CLI, which imports packages and reads its templates):
+ * node_modules, templates, schemas and the demo org linked in, package.json copied.
  */
-export function transpileForChild(entries: readonly string[], options: { beside?: boolean } = {}): string {
-  // Beside the repository (in .tools/, ignored by git) when the modules import packages or templates:
-  // node_modules and the package root are then found by walking up, as from src/.
-  const parent = options.beside ? join(ROOT, '.tools') : tmpdir();
-  mkdirSync(parent, { recursive: true });
-  const out = mkdtempSync(join(parent, 'tma-transpiled-'));
+export function transpileForChild(entries: readonly string[], options: { asPackage?: boolean } = {}): string {
+  const out = mkdtempSync(join(tmpdir(), 'tma-transpiled-'));
+  if (options.asPackage) {
+    for (const entry of ['node_modules', 'templates', 'schemas', 'fixtures']) symlinkSync(join(ROOT, entry), join(out, entry), 'dir');
+  }
   const pending = entries.map((entry) => resolve(ROOT, entry));
   const done = new Set<string>();
   while (pending.length > 0) {
@@ -31,6 +31,6 @@ export function transpileForChild(entries: readonly string[], options: { beside?
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, outputText);
   }
-  writeFileSync(join(out, 'package.json'), '{"type":"module"}');
+  writeFileSync(join(out, 'package.json'), options.asPackage ? readFileSync(join(ROOT, 'package.json')) : '{"type":"module"}');
   return out;
 }

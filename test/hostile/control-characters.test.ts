@@ -24,7 +24,7 @@ describe('control characters of the org', () => {
     for (const team of org.teams) team.name += CONTROLS;
     writeFileSync(join(dir, 'org.json'), JSON.stringify(org));
     const out = join(dir, 'out');
-    const run = await runWithin(30_000, ['analyze', '--snapshot', join(dir, 'org.json'), '--out', out, '--fail-on', 'none', '--format', 'html,json']);
+    const run = await runWithin(['analyze', '--snapshot', join(dir, 'org.json'), '--out', out, '--fail-on', 'none', '--format', 'html,json']);
     expect(run.code).toBe(0);
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     const readme = readFileSync(join(out, 'fixes', 'README.md'), 'utf8');

@@ -23,13 +23,13 @@ const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'));
 const MB = 1_000_000;
 
 describe('a YAML file whose aliases expand to billions of values', () => {
-  it('is reported as unreadable in well under a second, and the run ends incomplete with its report', async () => {
+  it('is reported as unreadable in well under a second of CPU, and the run ends incomplete with its report', async () => {
     const out = scratchDir('alias-out');
-    const run = await runWithin(10_000, ['analyze', '--repo', `${HOSTILE}/alias-bomb-repo`, '--out', out, '--format', 'json', '--fail-on', 'none']);
+    const run = await runWithin(['analyze', '--repo', `${HOSTILE}/alias-bomb-repo`, '--out', out, '--format', 'json', '--fail-on', 'none']);
     expect(run.code).toBe(3);
-    expect(run.ms).toBeLessThan(5_000); // the jq engine's start included; the scan itself is below
-    const { ms } = await timed(() => scanRepositories([`${HOSTILE}/alias-bomb-repo`], { catalog }));
-    expect(ms).toBeLessThan(1_000);
+    expect(run.cpuMs).toBeLessThan(5_000); // CPU time, the jq engine's start included; the scan itself is below
+    const { cpuMs } = await timed(() => scanRepositories([`${HOSTILE}/alias-bomb-repo`], { catalog }));
+    expect(cpuMs).toBeLessThan(1_000);
     expect(withoutIds(readReport(out).incomplete)).toEqual([
       { resource: `${HOSTILE}/alias-bomb-repo/port.yml:1`, reason: expect.stringMatching(/^could not be read \(line 1\): its aliases expand to more than 10000 values.*the file was not checked$/) },
     ]);
@@ -47,9 +47,9 @@ describe('a YAML file whose aliases expand to billions of values', () => {
   });
 
   it('as a teams map, is one line and exit 2 at once', async () => {
-    const run = await runWithin(5_000, ['analyze', '--snapshot', 'fixtures/demo-org.json', '--teams-map', `${HOSTILE}/alias-bomb-teams.yaml`, '--out', scratchDir('alias-teams')]);
+    const run = await runWithin(['analyze', '--snapshot', 'fixtures/demo-org.json', '--teams-map', `${HOSTILE}/alias-bomb-teams.yaml`, '--out', scratchDir('alias-teams')]);
     expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(1_000);
+    expect(run.cpuMs).toBeLessThan(1_000);
     expect(run.stderr).toBe(`teams-migration-audit: ${HOSTILE}/alias-bomb-teams.yaml: not read: its aliases expand to more than 10000 values, more than the text could hold without them\n`);
   });
 });
@@ -76,16 +76,16 @@ describe('every pattern over file text, on a line of 1 MB', () => {
     'embedded YAML in a heredoc (readEmbedded)': (line) => scanText('main.tf', `resource "port_integration" "x" {\n  config = <<EOF\n${line}: x\nEOF\n}\n`),
   };
   for (const [name, use] of Object.entries(PATTERN_USERS)) {
-    it(`${name} take under a second whatever the shape`, async () => {
+    it(`${name} take under a second of CPU whatever the shape`, async () => {
       for (const [shape, line] of Object.entries(SHAPES)) {
-        const { ms } = await timed(() => {
+        const { cpuMs } = await timed(() => {
           try {
             use(line);
           } catch (error) {
             if (!(error instanceof SourceSyntaxError)) throw error; // not every shape is valid YAML
           }
         });
-        expect({ shape, ms: Math.round(ms), fast: ms < 1_000 }).toMatchObject({ shape, fast: true });
+        expect({ shape, cpuMs: Math.round(cpuMs), fast: cpuMs < 1_000 }).toMatchObject({ shape, fast: true });
       }
     });
   }
@@ -93,8 +93,8 @@ describe('every pattern over file text, on a line of 1 MB', () => {
   it('the issue\'s port.yml (spaces after a key-like word) still gives the team written after it', async () => {
     const dir = scratchDir('issue-line');
     writeFileSync(join(dir, 'port.yml'), `identifier: svc\ndescription: >\n  x${' '.repeat(300_000)}y\nteam: Payments\n`);
-    const { result: scan, ms } = await timed(() => scanRepositories([dir], { catalog }));
-    expect(ms).toBeLessThan(1_000);
+    const { result: scan, cpuMs } = await timed(() => scanRepositories([dir], { catalog }));
+    expect(cpuMs).toBeLessThan(1_000);
     expect(scan.findings.map((f) => [f.location.replace(/^.*\//, ''), f.category])).toEqual([['port.yml:4', 'external-ownership']]);
   });
 });
@@ -113,14 +113,14 @@ const KINDS: [file: string, head: string][] = [
 ];
 
 describe('a whole repository file with a 1 MB line', () => {
-  // Tokenizing a megabyte of one-character tokens costs up to a second or two on a slow CI core:
-  // linear, and bounded here at 4 s, where a quadratic pass would take minutes.
+  // Tokenizing a megabyte of one-character tokens costs up to a second or two of CPU on a slow core:
+  // linear, and bounded here at 4 s of CPU (which a busy machine does not stretch), where a quadratic pass would take minutes.
   for (const [file, head] of KINDS) {
     it(`${file} is scanned in linear time whatever the shape`, async () => {
       expect(classifyPath(file)).toBeDefined();
       for (const [shape, line] of Object.entries(SHAPES)) {
-        const { ms } = await timed(() => scanText(file, `${head}${line}\n`));
-        expect({ shape, ms: Math.round(ms), fast: ms < 4_000 }).toMatchObject({ shape, fast: true });
+        const { cpuMs } = await timed(() => scanText(file, `${head}${line}\n`));
+        expect({ shape, cpuMs: Math.round(cpuMs), fast: cpuMs < 4_000 }).toMatchObject({ shape, fast: true });
       }
     });
   }
@@ -145,7 +145,7 @@ describe('code nested a million levels deep', () => {
       const dir = scratchDir('deep-code');
       writeFileSync(join(dir, file!), text!);
       const out = scratchDir('deep-code-out');
-      const run = await runWithin(10_000, ['analyze', '--repo', dir, '--out', out, '--format', 'json', '--fail-on', 'none']);
+      const run = await runWithin(['analyze', '--repo', dir, '--out', out, '--format', 'json', '--fail-on', 'none']);
       expect(run.code).toBe(3);
       expect(withoutIds(readReport(out).incomplete)).toEqual([{ resource: expect.stringMatching(new RegExp(`${file!.replace('.', '\\.')}:1$`)), reason: expect.stringContaining('nested deeper than 500 levels') }]);
     });

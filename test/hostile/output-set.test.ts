@@ -20,7 +20,7 @@ describe('outputs never name an input: refused in one line before anything is re
     const dir = scratchDir('inputs');
     const snapshot = join(dir, 's.json');
     writeFileSync(snapshot, readFileSync(DEMO));
-    const run = await runWithin(20_000, ['analyze', '--snapshot', snapshot, '--out', join(dir, 'out'), '--write-baseline', snapshot]);
+    const run = await runWithin(['analyze', '--snapshot', snapshot, '--out', join(dir, 'out'), '--write-baseline', snapshot]);
     expect(run.code).toBe(2);
     oneLine(run.stderr);
     expect(run.stderr).toContain(`--write-baseline ${snapshot} is the --snapshot input`);
@@ -32,7 +32,7 @@ describe('outputs never name an input: refused in one line before anything is re
     const dir = scratchDir('inputs');
     const baseline = join(dir, 'b.json');
     writeFileSync(baseline, JSON.stringify({ format: 'teams-migration-audit-baseline/1', accepted: [{ id: 'gone-1', reason: 'old', by: 'someone' }] }));
-    const run = await runWithin(20_000, analyze(join(dir, 'out'), '--baseline', baseline, '--write-baseline', baseline, '--format', 'json'));
+    const run = await runWithin(analyze(join(dir, 'out'), '--baseline', baseline, '--write-baseline', baseline, '--format', 'json'));
     expect(run.code).toBe(0);
     const rewritten = JSON.parse(readFileSync(baseline, 'utf8')) as { accepted: { id: string }[] };
     expect(rewritten.accepted.map((entry) => entry.id)).not.toContain('gone-1');
@@ -43,19 +43,19 @@ describe('outputs never name an input: refused in one line before anything is re
     const dir = scratchDir('inputs');
     mkdirSync(join(dir, 'out', 'fixes'), { recursive: true });
     writeFileSync(join(dir, 'out', 'report.json'), '{"format":"baseline/1","accepted":[]}');
-    const baseline = await runWithin(20_000, analyze(join(dir, 'out'), '--baseline', join(dir, 'out', 'report.json')));
+    const baseline = await runWithin(analyze(join(dir, 'out'), '--baseline', join(dir, 'out', 'report.json')));
     expect(baseline.code).toBe(2);
     oneLine(baseline.stderr);
     expect(baseline.stderr).toContain('is the --baseline input');
     writeFileSync(join(dir, 'out', 'fixes', 'teams.yaml'), 'Platform: platform\n');
-    const teams = await runWithin(20_000, analyze(join(dir, 'out'), '--teams-map', join(dir, 'out', 'fixes', 'teams.yaml')));
+    const teams = await runWithin(analyze(join(dir, 'out'), '--teams-map', join(dir, 'out', 'fixes', 'teams.yaml')));
     expect(teams.code).toBe(2);
     expect(teams.stderr).toContain('holds the --teams-map input');
     expect(readFileSync(join(dir, 'out', 'fixes', 'teams.yaml'), 'utf8')).toBe('Platform: platform\n');
   });
 
   it('--out "" is refused, and nothing is written in the working directory', async () => {
-    const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', '']);
+    const run = await runWithin(['analyze', '--snapshot', DEMO, '--out', '']);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('teams-migration-audit: --out is empty; name a path\n');
     expect(existsSync('fixes')).toBe(false);
@@ -70,7 +70,7 @@ describe('links inside --out are replaced, never followed', () => {
     writeFileSync(victim, 'precious');
     mkdirSync(join(dir, 'out'));
     symlinkSync(victim, join(dir, 'out', 'report.json'));
-    const run = await runWithin(20_000, analyze(join(dir, 'out'), '--format', 'json'));
+    const run = await runWithin(analyze(join(dir, 'out'), '--format', 'json'));
     expect(run.code).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(lstatSync(join(dir, 'out', 'report.json')).isSymbolicLink()).toBe(false);
@@ -86,7 +86,7 @@ describe('links inside --out are replaced, never followed', () => {
     writeFileSync(join(elsewhere, 'README.md'), '# Fix kit for someone else\n');
     mkdirSync(join(dir, 'out'));
     symlinkSync(elsewhere, join(dir, 'out', 'fixes'));
-    const run = await runWithin(20_000, analyze(join(dir, 'out'), '--format', 'json'));
+    const run = await runWithin(analyze(join(dir, 'out'), '--format', 'json'));
     expect(run.code).toBe(0);
     expect(readdirSync(elsewhere).sort()).toEqual(['README.md', 'data-migration', 'org']);
     expect(readFileSync(join(elsewhere, 'org', 'keep.json'), 'utf8')).toBe('{}');
@@ -98,7 +98,7 @@ describe('links inside --out are replaced, never followed', () => {
     const dir = scratchDir('kit');
     mkdirSync(join(dir, 'kit', 'org'), { recursive: true });
     writeFileSync(join(dir, 'kit', 'org', 'mine.json'), 'mine');
-    const run = await runWithin(20_000, analyze(join(dir, 'out'), '--fix-out', join(dir, 'kit')));
+    const run = await runWithin(analyze(join(dir, 'out'), '--fix-out', join(dir, 'kit')));
     expect(run.code).toBe(2);
     oneLine(run.stderr);
     expect(run.stderr).toContain(`holds files this tool did not write (no ${KIT_MARKER})`);
@@ -118,7 +118,7 @@ describe('one run at a time on one --out, and its files are one set', () => {
       const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
       const lock = { format: 'teams-migration-audit-lock/1', pid: holder.pid, started, boot, pidns: readlinkSync('/proc/self/ns/pid'), host: hostname(), token: '0123456789abcdef' };
       writeFileSync(join(dir, 'out', '.teams-migration-audit.lock'), JSON.stringify(lock));
-      const second = await runWithin(20_000, analyze(join(dir, 'out')));
+      const second = await runWithin(analyze(join(dir, 'out')));
       expect(second.code).toBe(2);
       expect(second.stderr).toBe(`teams-migration-audit: --out ${join(dir, 'out')}: another run (pid ${holder.pid}) is writing there; wait for it to finish or choose another --out\n`);
       expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
@@ -126,7 +126,7 @@ describe('one run at a time on one --out, and its files are one set', () => {
       holder.kill('SIGKILL');
     }
     await new Promise((resolve) => holder.on('exit', resolve));
-    const after = await runWithin(20_000, analyze(join(dir, 'out')));
+    const after = await runWithin(analyze(join(dir, 'out')));
     expect(after.code).toBe(0);
     expect(existsSync(join(dir, 'out', '.teams-migration-audit.lock'))).toBe(false);
   });
@@ -146,17 +146,17 @@ describe('one run at a time on one --out, and its files are one set', () => {
 
   it('a format not asked for again is removed, so no file of an earlier run stays beside the new ones', async () => {
     const out = join(scratchDir('set'), 'out');
-    await runWithin(20_000, analyze(out, '--format', 'json,sarif,junit,md,html'));
+    await runWithin(analyze(out, '--format', 'json,sarif,junit,md,html'));
     expect(readdirSync(out).sort()).toEqual(['fixes', 'index.html', 'report.json', 'report.junit.xml', 'report.sarif', 'summary.md']);
-    await runWithin(20_000, analyze(out, '--format', 'json'));
+    await runWithin(analyze(out, '--format', 'json'));
     expect(readdirSync(out).sort()).toEqual(['fixes', 'report.json']);
   });
 
   it('the same input twice gives byte-identical files carrying one run id, shown in report.json, the page, SARIF, JUnit and Markdown', async () => {
     const dir = scratchDir('same');
     const all = '--format=json,sarif,junit,md,html';
-    await runWithin(20_000, analyze(join(dir, 'a'), all));
-    await runWithin(20_000, analyze(join(dir, 'b'), all));
+    await runWithin(analyze(join(dir, 'a'), all));
+    await runWithin(analyze(join(dir, 'b'), all));
     const id = readReport(join(dir, 'a')).run!.id;
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     for (const name of ['report.json', 'index.html', 'report.sarif', 'report.junit.xml', 'summary.md', `fixes/${KIT_MARKER}`]) {
@@ -168,7 +168,7 @@ describe('one run at a time on one --out, and its files are one set', () => {
     const org = JSON.parse(readFileSync(DEMO, 'utf8')) as { organization: { name: string } };
     org.organization.name = 'Another';
     writeFileSync(other, JSON.stringify(org));
-    await runWithin(20_000, ['analyze', '--snapshot', other, '--out', join(dir, 'c'), '--fail-on', 'none']);
+    await runWithin(['analyze', '--snapshot', other, '--out', join(dir, 'c'), '--fail-on', 'none']);
     expect(readReport(join(dir, 'c')).run!.id).not.toBe(id);
   });
 });
@@ -228,7 +228,7 @@ describe('leftovers beside a target outside --out', () => {
 
 describe('stderr of a refused run', () => {
   it('is one line', async () => {
-    const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', '', '--quiet']);
+    const run = await runWithin(['analyze', '--snapshot', DEMO, '--out', '', '--quiet']);
     expect(stderrLines(run)).toHaveLength(1);
   });
 });

@@ -67,7 +67,7 @@ describe('a repository that commits a journal into the action default output fol
     });
     writeFileSync(join(repo, out, JOURNAL), planted);
     process.chdir(repo);
-    const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
+    const run = await runWithin(['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
     expect(run.code).toBe(2);
     refusedLine(run.stderr, out);
     untouched(repo);
@@ -80,7 +80,7 @@ describe('a repository that commits a journal into the action default output fol
     mkdirSync(join(repo, out));
     writeFileSync(join(repo, out, JOURNAL), journalV2([{ name: '../.git/config', kind: 'file', sha256: sha256(GIT_CONFIG) }], ['../precious.txt']));
     process.chdir(repo);
-    const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
+    const run = await runWithin(['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
     expect(run.code).toBe(2);
     refusedLine(run.stderr, out);
     expect(run.stderr).toContain('../.git/config');
@@ -93,9 +93,9 @@ describe('a repository that commits a journal into the action default output fol
     mkdirSync(join(repo, out));
     writeFileSync(join(repo, out, JOURNAL), journalV2([{ name: '../.git/config', kind: 'file', sha256: sha256(GIT_CONFIG) }]));
     process.chdir(repo);
-    expect((await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none'])).code).toBe(2);
+    expect((await runWithin(['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none'])).code).toBe(2);
     execFileSync('rm', [join(out, JOURNAL)]);
-    const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
+    const run = await runWithin(['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none']);
     expect(run.code).toBe(0);
     expect(existsSync(join(repo, out, 'report.json'))).toBe(true);
     untouched(repo);
@@ -209,7 +209,7 @@ describe('a journal names only what this tool staged in --out', () => {
     // may name nothing but this tool's own outputs in --out, which the run replaces anyway.
     const { dir, out } = planted(journalV2([ok()], ['summary.md']));
     writeFileSync(join(out, 'summary.md'), 'old summary');
-    const run = await runWithin(20_000, ['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none', '--format', 'json']);
+    const run = await runWithin(['analyze', '--snapshot', DEMO, '--out', out, '--fail-on', 'none', '--format', 'json']);
     expect(run.code).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ format: 'impact-report/1' });
     expect(readdirSync(out).sort()).toEqual(['fixes', 'report.json']);

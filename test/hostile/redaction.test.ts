@@ -91,13 +91,13 @@ describe('the run\'s own credentials', () => {
     org.blueprints[0]!.relations = { ...org.blueprints[0]!.relations, [TOKEN]: { target: 5 } };
     writeFileSync(join(dir, 'org.json'), JSON.stringify(org));
     const env = { PORT_TOKEN: TOKEN };
-    const run = await runWithin(10_000, ['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--format', 'json,md', '--fail-on', 'none'], env);
+    const run = await runWithin(['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--format', 'json,md', '--fail-on', 'none'], env);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(REDACTED);
     expect(run.stderr).not.toContain(TOKEN);
     for (const file of ['report.json', 'summary.md']) expect(readFileSync(join(dir, 'out', file), 'utf8')).not.toContain(TOKEN);
 
-    const rewrite = await runWithin(10_000, ['snapshot', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'again.json')], env);
+    const rewrite = await runWithin(['snapshot', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'again.json')], env);
     expect(rewrite.code).toBe(3);
     expect(readFileSync(join(dir, 'again.json'), 'utf8')).not.toContain(TOKEN);
   });

@@ -53,9 +53,11 @@ describe('redactTokenShapes', () => {
 
   it('is linear on hostile text', () => {
     const text = `${'eyJ'.repeat(50_000)} ${'Bearer '.repeat(50_000)} ${'-----BEGIN PRIVATE KEY-----'.repeat(5_000)}`;
-    const started = performance.now();
+    // CPU time, which a busy machine does not stretch: linear takes milliseconds, quadratic minutes.
+    const started = process.cpuUsage();
     redactTokenShapes(text);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1_000).toBeLessThan(2_000);
   });
 });
 
@@ -119,7 +121,7 @@ describe('an org holding secrets under innocent keys', () => {
     };
     writeFileSync(join(dir, 'org.json'), JSON.stringify(org));
     const out = join(dir, 'out');
-    const run = await runWithin(30_000, ['analyze', '--snapshot', join(dir, 'org.json'), '--out', out, '--fail-on', 'none', '--format', 'json,html,sarif,junit,md']);
+    const run = await runWithin(['analyze', '--snapshot', join(dir, 'org.json'), '--out', out, '--fail-on', 'none', '--format', 'json,html,sarif,junit,md']);
     expect(run.code).toBe(0);
     const files = allFiles(out);
     expect(files.map((file) => file.path)).toContain(join(out, 'fixes', 'predicted-org.json'));

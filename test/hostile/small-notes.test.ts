@@ -15,7 +15,7 @@ describe('--repo entries that are not read', () => {
     execFileSync('mkfifo', [join(repo, 'pipe.tf')]);
     symlinkSync(join(dir, 'elsewhere'), join(repo, 'outside'));
     symlinkSync(join(repo, 'infra'), join(repo, 'again'));
-    const run = await runWithin(10_000, ['analyze', '--repo', repo, '--out', join(dir, 'out'), '--fail-on', 'none', '--format', 'json']);
+    const run = await runWithin(['analyze', '--repo', repo, '--out', join(dir, 'out'), '--fail-on', 'none', '--format', 'json']);
     expect(run.code).toBe(0);
     expect(run.stderr.split('\n').filter((line) => /named pipe|symbolic link to a folder/.test(line))).toEqual([
       'note: repo/again: a symbolic link to a folder, not followed; its files are scanned at repo/infra',
@@ -31,12 +31,12 @@ describe('a snapshot listing one identifier twice', () => {
     const org = JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8')) as { blueprints: { identifier: string }[] };
     org.blueprints.push({ ...org.blueprints[0]! });
     writeFileSync(join(dir, 'org.json'), JSON.stringify(org));
-    await runWithin(20_000, ['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--fail-on', 'none', '--format', 'json']);
+    await runWithin(['analyze', '--snapshot', join(dir, 'org.json'), '--out', join(dir, 'out'), '--fail-on', 'none', '--format', 'json']);
     const last = org.blueprints.length - 1;
     expect(readReport(join(dir, 'out')).notes).toContain(
       `blueprints: identifier "${org.blueprints[0]!.identifier}" is listed 2 times (blueprints[0], blueprints[${last}]); the service holds one per identifier, so the last is used where it is looked up`,
     );
-    await runWithin(20_000, ['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', join(dir, 'clean'), '--fail-on', 'none', '--format', 'json']);
+    await runWithin(['analyze', '--snapshot', 'fixtures/demo-org.json', '--out', join(dir, 'clean'), '--fail-on', 'none', '--format', 'json']);
     expect((readReport(join(dir, 'clean')).notes ?? []).filter((note) => note.includes('is listed'))).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ describe('a repository with an unreadable file and an unreadable folder', () => 
     const out = join(scratchDir('unreadable-out'), 'out');
 
     const name = repo.split('/').pop()!;
-    const run = await asUnprivileged(() => runWithin(10_000, ['analyze', '--repo', repo, '--out', out, '--format', 'json', '--fail-on', 'none', '--quiet']));
+    const run = await asUnprivileged(() => runWithin(['analyze', '--repo', repo, '--out', out, '--format', 'json', '--fail-on', 'none', '--quiet']));
     // Not "unexpected error: EACCES": under --quiet only what could not be read, and the verdict.
     expect(run.stderr).not.toContain('unexpected error');
     expect(run.stderr.split('\n').filter(Boolean).map((line) => line.split(':')[0])).toEqual(['not read', 'not read', name]);
@@ -39,7 +39,7 @@ describe('a repository with an unreadable file and an unreadable folder', () => 
     writeFileSync(join(repo, '.gitignore'), 'build/\n');
     chmodSync(join(repo, '.gitignore'), 0o000);
     const out = join(scratchDir('unreadable-gitignore-out'), 'out');
-    const run = await asUnprivileged(() => runWithin(10_000, ['analyze', '--repo', repo, '--out', out, '--format', 'json', '--fail-on', 'none']));
+    const run = await asUnprivileged(() => runWithin(['analyze', '--repo', repo, '--out', out, '--format', 'json', '--fail-on', 'none']));
     expect(run.code).toBe(3);
     expect(withoutIds(readReport(out).incomplete)).toEqual([
       { resource: `${repo.split('/').pop()}/.gitignore`, reason: 'could not be read (permission denied); files it ignores may have been scanned' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadJqEngine } from '../../src/jq/engine.js';
+import { DEFAULT_TIMEOUT_MS, loadJqEngine } from '../../src/jq/engine.js';
 import { useEnginePair } from '../support/engine-pair.js';
 import { batchable } from '../../src/jq/batch.js';
 import type { JsonValue } from '../../src/model/json.js';
@@ -74,11 +74,12 @@ describe('jq batches', () => {
   });
 
   it('leaves an expression that loops to the lone call, which times out as before, and still answers the rest', async () => {
-    const engine = await loadJqEngine({ timeoutMs: 300 });
+    // The production limit: a shorter one would also cut the ordinary batch on a busy machine.
+    const engine = await loadJqEngine();
     try {
       const loop = 'last(range(1e10)) | .team';
       engine.prefetch!({ validate: [loop, '.team'], evaluate: [{ expression: loop, inputs: INPUTS.slice(0, 2) }, { expression: '.team', inputs: INPUTS.slice(0, 2) }] });
-      expect(engine.evaluate(INPUTS[0]!, loop)).toEqual({ ok: false, error: 'no result within 300 ms', failure: 'timeout' });
+      expect(engine.evaluate(INPUTS[0]!, loop)).toEqual({ ok: false, error: `no result within ${DEFAULT_TIMEOUT_MS} ms`, failure: 'timeout' });
       expect(engine.evaluate(INPUTS[0]!, '.team')).toEqual({ ok: true, values: [['Payments', 'Platform Team']] });
     } finally {
       await engine.close?.();

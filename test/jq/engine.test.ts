@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { firstLine, loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
+import { DEFAULT_TIMEOUT_MS, firstLine, loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 
 let jq: JqEngine;
 beforeAll(async () => {
@@ -62,20 +62,19 @@ describe('isolation: the org\'s expressions cannot hang or crash the audit', () 
     vi.restoreAllMocks();
   });
 
-  it('a never-ending evaluation becomes a timeout within the limit, and jq keeps working after it', async () => {
-    const engine = await loadJqEngine({ timeoutMs: 100 });
+  it('a never-ending evaluation becomes a timeout at the limit, and jq keeps working after it', async () => {
+    // The production limit: a shorter one would also cut the ordinary requests on a busy machine.
+    const engine = await loadJqEngine();
     try {
-      let started = Date.now();
-      expect(engine.evaluate({ team: ['Payments'] }, HANG)).toEqual({ ok: false, error: 'no result within 100 ms', failure: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(engine.evaluate({ team: ['Payments'] }, HANG)).toEqual({ ok: false, error: `no result within ${DEFAULT_TIMEOUT_MS} ms`, failure: 'timeout' });
       // A fresh worker answers the next request.
       expect(engine.evaluate({ team: ['Payments', 'Platform Team'] }, '.team | join(", ")')).toEqual({ ok: true, values: ['Payments, Platform Team'] });
       // The expression that timed out is not run again, on any input: that would only cost the same.
-      started = Date.now();
+      const before = engine.requests!();
       expect(engine.evaluate({ team: ['Other'] }, HANG)).toMatchObject({ ok: false, failure: 'timeout' });
       expect(engine.validate(HANG)).toMatchObject({ ok: false, failure: 'timeout' });
-      // Running either again would cost the whole 100 ms limit; a cached answer costs nothing.
-      expect(Date.now() - started).toBeLessThan(100);
+      // Running either again would be a request that waits out the whole limit; a remembered answer sends none.
+      expect(engine.requests!() - before).toBe(0);
       expect(engine.validate('.team |')).toMatchObject({ ok: false, error: expect.stringContaining('syntax error') });
     } finally {
       await engine.close?.();
@@ -91,12 +90,13 @@ describe('isolation: the org\'s expressions cannot hang or crash the audit', () 
     vi.spyOn(process.stderr, 'write').mockImplementation(capture);
     vi.spyOn(process.stdout, 'write').mockImplementation(capture);
     // A generous limit, so the abort (a few hundred ms of recursion) is seen as the crash it is.
-    const engine = await loadJqEngine({ timeoutMs: 20_000 });
+    const engine = await loadJqEngine({ timeoutMs: 60_000 });
     try {
       expect(engine.evaluate({ team: ['Payments'] }, ABORT)).toEqual({ ok: false, error: expect.stringMatching(/^Aborted\(\)/), failure: 'crash' });
       expect(engine.evaluate({ team: ['Payments'] }, '.team[0]')).toEqual({ ok: true, values: ['Payments'] });
       for (let i = 0; i < 20; i++) expect(engine.evaluate({ n: i }, '.n * 2')).toEqual({ ok: true, values: [i * 2] });
-      // Worker output would arrive asynchronously: give it the chance to show up.
+      // Worker output would arrive asynchronously: give it the chance to show up. (A slow machine can
+      // only make this pass wrongly, never fail: nothing here races the clock.)
       await new Promise((resolve) => setTimeout(resolve, 300));
     } finally {
       await engine.close?.();

@@ -22,7 +22,7 @@ describe('credentials', () => {
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir()], { PORT_TOKEN: 'wrong-token-123' }, clock);
       expect(result.code).toBe(2);
       expect(result.stderr.split('\n').filter((l) => l.startsWith('teams-migration-audit:'))).toEqual([
-        'teams-migration-audit: the service rejected PORT_TOKEN (HTTP 401)',
+        `teams-migration-audit: the service rejected PORT_TOKEN (HTTP 401) at ${sandbox.url}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); new ones are made in the app's Credentials menu`,
       ]);
       expect(result.stderr).not.toContain('wrong-token-123');
     });
@@ -33,7 +33,7 @@ describe('credentials', () => {
       const env = { PORT_CLIENT_ID: sandbox.clientId, PORT_CLIENT_SECRET: 'not-the-secret-456' };
       const result = await run(['snapshot', '--out', join(await tempDir(), 'o.json'), '--api-url', sandbox.url, '--quiet'], env, clock);
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe('teams-migration-audit: the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP 401)\n');
+      expect(result.stderr).toBe(`teams-migration-audit: the service rejected PORT_CLIENT_ID / PORT_CLIENT_SECRET (HTTP 401) at ${sandbox.url}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); new ones are made in the app's Credentials menu\n`);
     });
   });
 
@@ -43,14 +43,14 @@ describe('credentials', () => {
       await writeFile(config, JSON.stringify({ CLIENT_ID: sandbox.clientId, CLIENT_SECRET: 'not-the-secret-789' }));
       const result = await run(['analyze', '--config', config, '--api-url', sandbox.url, '--out', await tempDir(), '--quiet'], {}, clock);
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`teams-migration-audit: the service rejected CLIENT_ID / CLIENT_SECRET of the config file ${config} (HTTP 401)\n`);
+      expect(result.stderr).toBe(`teams-migration-audit: the service rejected CLIENT_ID / CLIENT_SECRET of the config file ${config} (HTTP 401) at ${sandbox.url}: check that they are still valid and belong to an org in this region (--region eu or us, or --api-url); new ones are made in the app's Credentials menu\n`);
       expect(result.stderr).not.toContain('PORT_CLIENT');
       expect(result.stderr).not.toContain('not-the-secret-789');
     });
   });
 
   it('half a client credential pair is a usage error', async () => {
-    const result = await run(['analyze'], { PORT_CLIENT_ID: 'x' }, createFakeClock());
+    const result = await run(['analyze', '--out', await tempDir()], { PORT_CLIENT_ID: 'x' }, createFakeClock());
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('set both PORT_CLIENT_ID and PORT_CLIENT_SECRET');
   });
@@ -58,15 +58,15 @@ describe('credentials', () => {
   it('a config.json that is not JSON is named in one line that does not quote its content', async () => {
     const config = join(await tempDir(), 'config.json');
     await writeFile(config, '{"CLIENT_ID": "id", "CLIENT_SECRET": "hunter2-secret" oops}');
-    const result = await run(['analyze', '--config', config], {}, createFakeClock());
+    const result = await run(['analyze', '--config', config, '--out', await tempDir()], {}, createFakeClock());
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`teams-migration-audit: ${config}: the config file is not valid JSON\n`);
   });
 
   it('a bad --region or --concurrency is a usage error', async () => {
     const clock = createFakeClock();
-    expect((await run(['analyze', '--region', 'mars'], { PORT_TOKEN: 't' }, clock)).code).toBe(2);
-    const concurrency = await run(['analyze', '--concurrency', '0'], { PORT_TOKEN: 't' }, clock);
+    expect((await run(['analyze', '--region', 'mars', '--out', await tempDir()], { PORT_TOKEN: 't' }, clock)).code).toBe(2);
+    const concurrency = await run(['analyze', '--concurrency', '0', '--out', await tempDir()], { PORT_TOKEN: 't' }, clock);
     expect(concurrency.code).toBe(2);
     expect(concurrency.stderr).toContain('--concurrency must be a whole number from 1 to 32');
   });

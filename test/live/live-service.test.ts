@@ -184,20 +184,35 @@ describe('the service\'s rate limits and partial answers', () => {
   });
 
   it('a retry of one list holds only what needs it: blueprint permissions are read while the actions list waits its backoff', async () => {
-    // Real time (the backoff costs a real second): the timer clock would jump past the backoff while
-    // the permission reads are still on the wire, and what matters is what is sent during it.
-    const clock: FakeClock = { now: Date.now, date: () => new Date(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), sleeps: [] };
+    // The actions list's backoff lasts until a blueprint permission read has left: a fetch that
+    // holds those reads behind the actions list would wait for ever (let through after 60 s, far
+    // past any machine's pace for them, to fail). What is sent during it is read in order, not timed.
+    let permissionLeft!: () => void;
+    const blueprintPermissionLeft = new Promise<void>((resolve) => (permissionLeft = resolve));
+    const base = createFakeClock();
+    const clock: FakeClock = {
+      ...base,
+      sleep: async (ms) => {
+        base.sleeps.push(ms);
+        await Promise.race([blueprintPermissionLeft, new Promise((resolve) => setTimeout(resolve, 60_000).unref())]);
+      },
+    };
     const sandbox = await startSandbox({ snapshot: await loadFixture(), idleTimeoutMs: 30_000, faults: [{ method: 'GET', path: '/v1/actions?version=v2', status: 503, times: 1 }] });
     try {
-      const { sent, transport } = recordingTransport(clock);
-      const start = clock.now();
+      const { sent, transport: recording } = recordingTransport(clock);
+      const transport: Transport = (request) => {
+        if (/^\/v1\/blueprints\/[^/]+\/permissions$/.test(new URL(request.url).pathname)) permissionLeft();
+        return recording(request);
+      };
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none', '--quiet', '--concurrency', '32'], { PORT_TOKEN: sandbox.token }, clock, { transport });
       expect(result.code).toBe(0);
-      const first = (pattern: RegExp) => Math.min(...sent.filter((request) => pattern.test(request.path)).map((request) => request.at - start));
-      const [, retried] = sent.filter((request) => request.path === '/v1/actions').map((request) => request.at - start);
-      expect(retried).toBeGreaterThanOrEqual(1_000);
-      expect(first(/^\/v1\/blueprints\/[^/]+\/permissions$/)).toBeLessThan(retried! - 500);
-      expect(first(/^\/v1\/actions\/[^/]+\/permissions$/)).toBeGreaterThan(retried!);
+      // One backoff of the spec's 1 s, and the actions list asked twice.
+      expect(clock.sleeps).toEqual([1_000]);
+      const order = (pattern: RegExp) => sent.flatMap((request, index) => (pattern.test(request.path) ? [index] : []));
+      const [, retried] = order(/^\/v1\/actions$/);
+      expect(retried).toBeDefined();
+      expect(order(/^\/v1\/blueprints\/[^/]+\/permissions$/)[0]).toBeLessThan(retried!);
+      expect(order(/^\/v1\/actions\/[^/]+\/permissions$/)[0]).toBeGreaterThan(retried!);
     } finally {
       await sandbox.close();
     }

@@ -119,14 +119,14 @@ describe('analyze --repo (repository-only mode)', () => {
 
   test('a missing --repo directory is one line and exit 2', async () => {
     const cli = io();
-    const code = await runCli(['analyze', '--repo', 'fixtures/nope', '--format', 'json'], cli);
+    const code = await runCli(['analyze', '--repo', 'fixtures/nope', '--format', 'json', '--out', await mkdtemp(join(tmpdir(), 'tma-cli-'))], cli);
     expect(code).toBe(2);
     expect(cli.err.join('')).toBe('teams-migration-audit: --repo fixtures/nope: no such directory\n');
   });
 
   test('with neither an org nor a repository, the hint names both', async () => {
     const cli = io();
-    expect(await runCli(['analyze'], cli)).toBe(2);
+    expect(await runCli(['analyze', '--out', await mkdtemp(join(tmpdir(), 'tma-cli-'))], cli)).toBe(2);
     expect(cli.err.join('')).toContain('--snapshot FILE (an org-snapshot/1 file) or --repo DIR');
   });
 });

@@ -78,7 +78,7 @@ describe('buildReportView', () => {
     expect(breaks).toBeGreaterThan(0);
     expect(view.cards.find((c) => c.tone === 'breaks')?.value).toBe(breaks);
     // Unaffected references are verified, not findings: no filter for them, and their card counts `verified`.
-    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'review', 'none']);
+    expect(view.filters.verdicts.map((v) => v.value)).toEqual(['breaks', 'none', 'review']);
     expect(view.cards.find((c) => c.tone === 'unaffected')).toMatchObject({ value: golden.verified?.length, href: '#verified-h' });
     expect(golden.verified?.length).toBeGreaterThan(0);
   });

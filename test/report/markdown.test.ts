@@ -119,3 +119,30 @@ describe('renderMarkdown: the top items table', () => {
     expect(md.indexOf('### Top manual items')).toBeLessThan(md.indexOf('| kind | findings |'));
   });
 });
+
+describe('renderMarkdown: wording (issue 31)', () => {
+  it('no "unaffected 0" row under "N checked and fine": unaffected references are counted there, not as manual items', async () => {
+    const report = await gated(demoReport());
+    expect(report.verified?.length).toBeGreaterThan(0);
+    const md = renderMarkdown(report);
+    expect(md).toContain('checked and fine (nothing to do)');
+    expect(md).not.toMatch(/^\| unaffected \| 0 \|$/m);
+    // The verdict rows still add up to the manual total.
+    const rows = md.split('\n').filter((line) => /^\| (breaks|review|no verdict) \| \d+ \|$/.test(line));
+    expect(rows.reduce((sum, row) => sum + Number(/(\d+) \|$/.exec(row)![1]), 0)).toBe(report.summary.manual);
+  });
+
+  it('a top item with no computed value says what to do instead of a dash', async () => {
+    const report = await gated(demoReport());
+    const md = renderMarkdown(report, { topItems: 100 });
+    const rows = md.split('\n').filter((line) => /^\| [0-9]+ \|/.test(line));
+    const withoutRewrite = report.findings.filter((f) => f.kind === 'manual' && f.rewrite === undefined && !f.accepted);
+    expect(withoutRewrite.length).toBeGreaterThan(0);
+    expect(rows.some((row) => row.endsWith('| — |'))).toBe(false);
+    for (const f of withoutRewrite) {
+      const row = rows.find((line) => line.includes(cell(`${f.resource.type} ${f.resource.identifier}: ${f.location}`)));
+      expect(row, f.id).toBeDefined();
+      expect(row!.endsWith(`| no value computed: ${cell(f.suggestion)} |`), row).toBe(true);
+    }
+  });
+});

@@ -94,6 +94,21 @@ describe('renderSarif', () => {
     expect(anchored?.message.text).toContain(`page ${finding?.resource.identifier}`);
   });
 
+  it('says where the unplaced org findings came from: "read live" only for a live read (issue 31)', async () => {
+    const report = await gatedDemo();
+    const note = (meta: Parameters<typeof renderSarif>[1]) =>
+      (JSON.parse(renderSarif(report, meta)) as SarifLog).runs[0]!.invocations[0]!.toolExecutionNotifications.map((n) => n.message.text).join(' ');
+    const orgFindings = report.findings.filter((f) => f.resource.type !== 'file').length;
+    expect(note({ toolVersion: '1', orgOrigin: 'live' })).toContain(`${orgFindings} findings about the org read live have no place in a file`);
+    const demo = note({ toolVersion: '1', orgOrigin: 'demo' });
+    expect(demo).not.toContain('read live');
+    expect(demo).toContain(`${orgFindings} findings about the bundled demo org have no place in a file`);
+    const elsewhere = note({ toolVersion: '1', orgOrigin: 'snapshot-elsewhere' });
+    expect(elsewhere).not.toContain('read live');
+    expect(elsewhere).toContain('read from a snapshot outside the working directory');
+    expect(elsewhere).toContain('Run from the folder that holds the snapshot');
+  });
+
   it('keeps baselined findings, marked as externally suppressed with the reason', async () => {
     const report = await gatedDemo(2);
     const results = sarifOf(report).runs[0]?.results ?? [];

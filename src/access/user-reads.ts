@@ -98,9 +98,10 @@ function pipeline(tokens: readonly Token[], input: Taint, fields: Set<UserField>
   return value;
 }
 
-/** Terms joined by `,`, `//`, `and`, `or`, comparisons and arithmetic, `try … catch`: each runs on the same input. */
+/** Terms joined by `,`, `//`, `and`, `or`, comparisons and arithmetic, `try … catch`, a slice's `:`: each runs on the same input. */
 function terms(tokens: readonly Token[], input: Taint, fields: Set<UserField>): Taint {
-  const { parts, separators } = split(tokens, (t) => t.type === 'operator' || isPunct(t, ',') || (t.type === 'keyword' && ['and', 'or', 'try', 'catch'].includes(t.value)));
+  // `:` only inside a slice's brackets (`.[1:2]`): both bounds run on the same input.
+  const { parts, separators } = split(tokens, (t) => t.type === 'operator' || isPunct(t, ',') || isPunct(t, ':') || (t.type === 'keyword' && ['and', 'or', 'try', 'catch'].includes(t.value)));
   let output: Taint = 'none';
   let compared = false;
   parts.forEach((part, i) => {

@@ -28,6 +28,7 @@ describe('userFieldsRead', () => {
       ['{t: .user.team} | .t | index("QA")', 'teams'],
       ['.user.team | . as $t | $t | reduce .[] as $x (0; . + 1) > 1', 'teams'],
       ['"\\(.user.email)" | ascii_downcase | startswith("a")', 'email'],
+      ['.user.team[0:1] | index("QA")', 'teams'],
       ['.user.firstName == "Ana"', ''],
       ['$ENV.HOME != null and true', ''],
     ];
@@ -55,6 +56,7 @@ describe('userFieldsRead', () => {
       '"\\(.user)" | contains("QA")',
       '.user.team |= . + ["QA"] | .user.team | length',
       'to_entries | length',
+      '.[0:1] | length',
       '.user.team | index("QA"',
     ]) {
       expect(reads(expression), expression).toBe('everything');

@@ -53,6 +53,8 @@ export interface CliIo {
   sleep?: (ms: number) => Promise<void>;
   /** The network seam; tests inject one with a short request deadline. */
   transport?: Transport;
+  /** The jq seam; tests inject one that records the options the run asks for. */
+  loadJq?: typeof loadJqEngine;
 }
 
 export { EXIT, exitCodeFor };
@@ -230,7 +232,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
     const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
     // One jq worker per core, no more than --concurrency: the same flag bounds how much runs at once.
-    const jq = await loadJqEngine({ workers: jqPoolSize({ concurrency: parseConcurrency(flags.concurrency) }) });
+    const jq = await (io.loadJq ?? loadJqEngine)({ workers: jqPoolSize({ concurrency: parseConcurrency(flags.concurrency) }) });
     try {
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];

@@ -150,7 +150,8 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
 
   return {
     format: SNAPSHOT_FORMAT,
-    organization: { id: `org_synthetic_${size.blueprints}_${size.actions}_${size.pages}`, name: 'Synthetic Org' },
+    // An org that has not migrated yet, as its flags say (its mixed shapes alone would read as migrated).
+    organization: { id: `org_synthetic_${size.blueprints}_${size.actions}_${size.pages}`, name: 'Synthetic Org', featureFlags: [] },
     blueprints,
     blueprintPermissions,
     actions,

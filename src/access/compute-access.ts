@@ -2,16 +2,15 @@ import type { Catalog } from '../catalog/catalog.js';
 import { checkKey, conditionOutcomes, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
 import { splitCondition, type SplitCondition } from './split-condition.js';
-import { extractReferences } from '../jq/references.js';
 import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
 import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
-import { accessUsers, teamIdentifier, type AccessUser } from './users.js';
+import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js';
+import { contextReads, distinctUserContexts, type ContextReads, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from './user-contexts.js';
 import { userFieldsRead } from './user-reads.js';
 
-/** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
-export type TeamForm = 'titles' | 'identifiers';
+export type { TeamForm };
 
 /**
  * Who holds one permission in one form: one flag per user (in the order of the users given), or
@@ -19,21 +18,6 @@ export type TeamForm = 'titles' | 'identifiers';
  * of users stay a few megabytes.
  */
 export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
-
-/**
- * Context keys the service fills at run time from data this tool does not have: a condition that
- * reads one gives an answer per entity or per form, not per user, so it is not guessed.
- */
-const UNKNOWN_DATA: Readonly<Record<string, string>> = {
-  results: "the entities the policy's queries find",
-  entity: 'the entity the action runs on',
-  form: 'what the user fills into the form',
-  inputs: 'what the user fills into the form',
-  trigger: 'the run that triggered it',
-  diff: 'the entity change that triggered it',
-  event: 'the event that triggered it',
-  run: 'the action run',
-};
 
 /** Permissions the service's admins hold whatever the configuration says. */
 const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read']);
@@ -47,7 +31,11 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   const raw = catalog.snapshot.users;
   // No list, or an empty one (a recording of an org whose users could not be named): nothing to say.
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const users = accessUsers(raw, catalog.teams);
+  // Issue 29: once the org has migrated, the world of titles is gone: replaying the title →
+  // identifier flips on it would invent gains and losses. What changed since an earlier report is
+  // `progress.stillLockedOut` (--since); here nothing changes.
+  if (orgHasMigrated(catalog)) return [];
+  const users = catalog.people;
   // Only a place that reads team values can change with them: the rest costs no jq run.
   const byResource = new Map<string, Finding[]>();
   for (const finding of findings) {
@@ -82,6 +70,9 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   return changes.sort(compareChanges);
 }
 
+/** The org's team values are identifiers already: the flag, the recorded state or its shapes say so. */
+export const orgHasMigrated = (catalog: Pick<Catalog, 'migrated' | 'migrationRan'>): boolean => catalog.migrated || catalog.migrationRan;
+
 /**
  * After the migration (`--since`): of the people an earlier report said would lose a
  * permission, those who still do not hold it in the org as it is now (team values are
@@ -90,7 +81,7 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
 export function stillLockedOut(previous: readonly AccessChange[], catalog: Catalog): AccessChange[] {
   const raw = catalog.snapshot.users;
   if (!Array.isArray(raw)) return [];
-  const users = accessUsers(raw, catalog.teams);
+  const users = catalog.people;
   const indexOf = new Map(users.map((user, index) => [user.email, index]));
   const sites = new Map(permissionSites(catalog).map((site) => [siteKey(site), site]));
   // A resource or permission that is gone locks nobody out.
@@ -212,7 +203,7 @@ function peopleOf(users: readonly AccessUser[]): People {
   const ids = new Map<string, number>();
   const profiles: AccessUser[] = [];
   const profile = Int32Array.from(users, (user) => {
-    const key = JSON.stringify([user.titles, user.identifiers, user.roles]);
+    const key = JSON.stringify([user.names, user.identifiers, user.roles]);
     let id = ids.get(key);
     if (id === undefined) {
       ids.set(key, (id = profiles.length));
@@ -244,7 +235,7 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
   if (!known) {
     const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
     const roles = new Set(rule.roles);
-    const byProfile = people.profiles.map((user) => user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.titles : user.identifiers).some((team) => teams.has(team)));
+    const byProfile = people.profiles.map((user) => user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.names : user.identifiers).some((team) => teams.has(team)));
     known = new Uint8Array(people.profile.length);
     for (let i = 0; i < known.length; i++) if (byProfile[people.profile[i]!]) known[i] = 1;
     for (const email of rule.users) {
@@ -254,70 +245,6 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
     people.lists.set(key, known);
   }
   return known.slice();
-}
-
-/**
- * The user as a condition or an input's jqQuery sees them, sent compactly as `[teams, email,
- * roles]` and unfolded by `USER_CONTEXT` inside jq: `.user.team` and `.user.teams` hold the same
- * team values (the first is the builder's name, the second the users API's), and the run's
- * `trigger.by.user` is the same person. Email and roles are sent only where an expression's paths
- * may read them (user-reads.ts); otherwise users with the same teams are one context.
- *
- * Each user's context per form, kept once however many users share it: `contexts` is what jq
- * runs on, `slots[form][user]` the index of that user's context in it.
- */
-function distinctUserContexts(users: readonly AccessUser[], forms: readonly TeamForm[], reads: ContextReads): { contexts: JsonValue[]; slots: Int32Array[] } {
-  const contexts: JsonValue[] = [];
-  const slotOf = new Map<string, number>();
-  const slots = forms.map((form) =>
-    Int32Array.from(users, (user) => {
-      const context = userContext(user, form, reads);
-      const id = JSON.stringify(context);
-      let slot = slotOf.get(id);
-      if (slot === undefined) {
-        slotOf.set(id, (slot = contexts.length));
-        contexts.push(context);
-      }
-      return slot;
-    }),
-  );
-  return { contexts, slots };
-}
-
-/** Whether a check's context carries the email and the roles: only where its paths may read them. */
-interface ContextReads {
-  email: boolean;
-  roles: boolean;
-}
-
-function contextReads(expression: string): ContextReads {
-  const reads = userFieldsRead(expression);
-  return reads.kind === 'everything' ? { email: true, roles: true } : { email: reads.fields.has('email'), roles: reads.fields.has('roles') };
-}
-
-function userContext(user: AccessUser, form: TeamForm, reads: ContextReads): JsonValue {
-  return [form === 'titles' ? user.titles : user.identifiers, reads.email ? user.email : null, reads.roles ? user.roles : null, user.titles];
-}
-
-/**
- * As action jq sees the user (public-api-facts.md): `teams` are `{name}` objects whose names are
- * the titles before and after the migration; `team` and `teamsIdentifiers` hold team values.
- */
-const USER_CONTEXT =
-  '({team: .[0], teamsIdentifiers: .[0], teams: (.[3] | map({name: .}))} + (if .[1] == null then {} else {email: .[1]} end) + (if .[2] == null then {} else {roles: .[2]} end)) as $user | {user: $user, trigger: {by: {user: $user}}}';
-
-/** Why an expression's answer depends on data the tool does not have, or undefined when it reads only the user. */
-function unknownDataRead(expression: string): string | undefined {
-  const result = extractReferences(expression);
-  if (!result.ok) return `this tool could not read its jq (${result.error.message}), so what it depends on is unknown`;
-  for (const path of result.references.paths) {
-    const [first, second, third] = path.segments;
-    if (path.variable !== undefined || first === undefined) continue;
-    if (first === 'trigger' && second === 'by' && third === 'user') continue;
-    const what = UNKNOWN_DATA[first];
-    if (what !== undefined) return `it reads .${first} (${what}), which this tool does not have, so who it lets through depends on data and is not guessed`;
-  }
-  return undefined;
 }
 
 /** Of the resource's findings, the one at (or under) one of the site's locations; a breaking one first. */

@@ -6,9 +6,9 @@
  * not know on the context) means "reads everything", and then every person is a context of
  * their own, as without sharing.
  *
- * What a condition sees (compute-access.ts USER_CONTEXT): `{user, trigger: {by: {user}}}`, the
- * user being `{team, teamsIdentifiers, teams, email?, roles?}`. The only way to reach the user is
- * from that root, so the analysis follows where the root (or a value holding it) flows: a field
+ * What a condition sees (src/judge/user-model.ts USER_MODEL_JQ): `{user, trigger: {by: {user},
+ * user}}`, the user being `{team, teamsIdentifiers, teams, email?, roles?}`. The only way to reach
+ * the user is from that root, so the analysis follows where the root (or a value holding it) flows: a field
  * path from it names what it reads (`.user.email`); anything else done to it (`tostring`, `.[]`,
  * `keys`, a comparison of the whole) reads everything. A value derived from a named field never
  * holds the rest of the user, so what is done to it reads nothing more.
@@ -196,8 +196,12 @@ function path(segments: readonly string[], input: Taint, fields: Set<UserField>)
   if (input === 'none') return 'none';
   if (input === 'holds') return everything();
   const [a, b, c, d] = segments;
-  const named = a === 'user' ? b : a === 'trigger' ? (b === 'by' && c === 'user' ? d : b === 'by' ? (c === undefined ? undefined : '') : b === undefined ? undefined : '') : '';
-  if (named === undefined) return everything(); // `.user`, `.trigger`, `.trigger.by.user` as a whole
+  // The user is `.user`, and the run's `.trigger.by.user` and `.trigger.user`; `''` names no part of it.
+  let named: string | undefined = '';
+  if (a === 'user') named = b;
+  else if (a === 'trigger' && b === 'by') named = c === 'user' ? d : c === undefined ? undefined : '';
+  else if (a === 'trigger') named = b === 'user' ? c : b === undefined ? undefined : '';
+  if (named === undefined) return everything(); // `.user`, `.trigger`, `.trigger.by`, `.trigger.by.user`, `.trigger.user` as a whole
   const field = FIELD_OF[named];
   if (field) fields.add(field);
   return 'none';

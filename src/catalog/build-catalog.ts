@@ -6,6 +6,8 @@ import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
 import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
 import type { JqEngine } from '../jq/engine.js';
+import { buildPeople } from './people.js';
+import { teamCombinations } from './team-combinations.js';
 
 export interface CatalogOptions {
   teamsMap?: TeamsMap;
@@ -70,7 +72,10 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     entities.set(blueprintId, Array.isArray(records) ? records.filter((record) => isObject(record)) : []);
   }
 
-  const teams = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
+  const directory = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
+  const people = buildPeople(snapshot.users, entities.get(USER_BLUEPRINT) ?? [], directory);
+  const combinations = teamCombinations(snapshot.entities != null ? entities : undefined, people, directory);
+  const teams: TeamDirectory = combinations ? { ...directory, combinations } : directory;
   // Issue 25: the service's flag (or the state the snapshot recorded) first; shapes only without either.
   const migrationState = readMigrationState(snapshot.organization, snapshot.migrationState, blueprints);
 
@@ -84,6 +89,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     inheritance,
     teamMirrors,
     teams,
+    people,
     entities,
     actions: byIdentifier(snapshot.actions ?? []),
     pages: byIdentifier(snapshot.pages ?? []),

@@ -4,6 +4,7 @@ import type { JqEngine } from '../jq/engine.js';
 import type { InheritanceResolution } from './inheritance.js';
 import type { MigrationPlan, MigrationState } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
+import type { Person } from './people.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
 export const TEAM_BLUEPRINT = '_team';
@@ -35,6 +36,12 @@ export interface Catalog {
    */
   teamMirrors: ReadonlyMap<string, ReadonlySet<string>>;
   teams: TeamDirectory;
+  /**
+   * The org's people (src/catalog/people.ts): team names as the users API lists them, the same
+   * teams' identifiers (from `_user` entities where present) and roles. Empty when the snapshot
+   * lists no users, and for repository files.
+   */
+  people: readonly Person[];
   entities: ReadonlyMap<string, readonly EntityRecord[]>;
   /** Actions and automations, and pages, by identifier: permission maps are keyed by these. */
   actions: ReadonlyMap<string, JsonObject>;

@@ -18,6 +18,12 @@ export interface TeamDirectory {
   notes: readonly string[];
   /** The org itself names teams (its teams list or `_team` entities), not only a teams map. */
   orgKnowsTeams: boolean;
+  /**
+   * The sets of two or more teams (as titles) the org's entities and people hold, when the org's
+   * entities or users were read (src/catalog/team-combinations.ts). The judge tries teams together
+   * only as the org holds them: a combination nobody has shows nothing the org will see.
+   */
+  combinations?: readonly (readonly string[])[];
 }
 
 export type TeamsMap = Readonly<Record<string, string>>;

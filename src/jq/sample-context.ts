@@ -1,6 +1,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import { own, keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FieldPath } from './references.js';
+import { userObject } from '../judge/user-model.js';
 
 /**
  * What an expression runs on, as far as its team values go: a calculation on the entity, a user
@@ -108,12 +109,10 @@ function buildSample(
     for (const name of teamProperties) properties[name] = team;
     return { identifier, title: identifier, blueprint: 'sample', team, properties, relations: { ...relations } };
   };
-  // As action jq sees the user (public-api-facts.md): `teams` are `{name}` objects whose names
-  // are titles before and after the migration, `team` and `teamsIdentifiers` hold team values.
+  // The one user model (src/judge/user-model.ts): names are titles in every form but the markers.
   const user = (): JsonValue => {
     const team = teamList();
-    const names = form === 'marker' ? team : team.map((value) => teams.find((t) => t.identifier === value)?.title ?? value);
-    return { email: 'someone@example.com', team, teams: names.map((name) => ({ name })), teamsIdentifiers: team };
+    return userObject(team, form === 'marker' ? team : team.map((value) => teams.find((t) => t.identifier === value)?.title ?? value));
   };
   switch (kind) {
     case 'entity':

@@ -1,13 +1,18 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
-import { classifyExpression, classifyPair, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
+import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
+import { unfilledReads } from '../judge/unfilled.js';
+import { deadGate } from '../judge/dead-gate.js';
+import type { Person } from '../catalog/people.js';
+import type { DeadGate, Verdict } from '../model/finding.js';
+import { plural } from '../plural.js';
 import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
 import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
-import type { Verdict } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
-import { probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
+import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from './engine.js';
-import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type JqReferences, type StringLiteral } from './references.js';
-import { policyQueryIds, sampleTeams, unfilledPaths, type SampleKind, type SampleTeam } from './sample-context.js';
+import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from './references.js';
+import type { TeamInput } from '../judge/team-typed.js';
+import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -27,7 +32,19 @@ export interface ImpactContext {
    * `.properties.<name>` reads team values, and the samples hold teams there.
    */
   teamProperties?: ReadonlySet<string>;
+  /**
+   * The action's team-typed inputs (src/judge/team-typed.ts): reading `.form.<name>` in a form's
+   * jq reads team values, and the contexts hold teams there.
+   */
+  teamInputs?: ReadonlyMap<string, TeamInput>;
+  /**
+   * Where a gate is checked for being dead (src/judge/dead-gate.ts): the org's people, and
+   * whether admins pass it whatever it says. Absent: not checked.
+   */
+  deadGate?: { people: readonly Person[]; adminsPass: boolean };
 }
+
+const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
 
 const NO_PROPERTIES: ReadonlySet<string> = new Set();
 
@@ -88,6 +105,10 @@ export interface ExpressionImpact {
   evaluation?: string;
   /** What running it before and after the migration showed (absent when it was not run). */
   class?: ReferenceClass;
+  /** What to do, where the decision table's row says it (written for identifiers: apply with the migration). */
+  advice?: string;
+  /** A gate that has never let anyone through (src/judge/dead-gate.ts). */
+  deadGate?: DeadGate;
   /** Whether `rewrite` gives after the migration what the expression gives before it (contracts.md §3.4). */
   rewriteProof?: RewriteProof;
   /**
@@ -132,9 +153,12 @@ export function assessTeamExpression(
   options: AssessOptions = {},
 ): ExpressionImpact | undefined {
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
+  const teamInputs = context.teamInputs ?? NO_INPUTS;
+  // A team-typed input's name counts as a team word for the cheap cut below.
+  const teamWords = teamInputs.size === 0 ? teamProperties : new Set([...teamProperties, ...teamInputs.keys()]);
   // Only what could touch teams is worth lexing, compiling or running; a big org has many
   // expressions and few of them name a team.
-  if (!options.setsTeam && (options.externalInput || !mentionsTeamText(expression, context.removedRelations, teamProperties))) return undefined;
+  if (!options.setsTeam && (options.externalInput || !mentionsTeamText(expression, context.removedRelations, teamWords))) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -157,7 +181,9 @@ export function assessTeamExpression(
   }
   const { references } = result;
   const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
-  const propertyReads = options.externalInput ? [] : propertyPaths(references, teamProperties).map((path) => expression.slice(path.start, path.end));
+  const propertyReads = options.externalInput
+    ? []
+    : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
   const teams = sampleTeams(context.teams);
@@ -193,6 +219,7 @@ export function assessTeamExpression(
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
   let comparesIdentifiers = false;
+  const earlyIdentifiers: string[] = [];
   for (const literal of valueStrings(references)) {
     const status = classifyTeamValue(context.teams, literal.value);
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
@@ -209,6 +236,8 @@ export function assessTeamExpression(
       titleLiterals.push({ literal, title: { title: literal.value, identifier: guessedIdentifier(literal.value), guessed: true } });
     }
     if (status.state === 'identifier') comparesIdentifiers = true;
+    // An identifier that is no team's title names no team while `$team` holds titles.
+    if (status.state === 'identifier' && !context.teams.byTitle.has(literal.value)) earlyIdentifiers.push(literal.value);
     // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
     if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
   }
@@ -232,12 +261,15 @@ export function assessTeamExpression(
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
     seeds: unique(unknownLiterals),
+    ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
   if (runnable && spec) {
-    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams);
+    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams, sink === 'gate' ? context.deadGate : undefined);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
     impact.class = judged.class;
+    if (judged.advice !== undefined) impact.advice = judged.advice;
+    if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
@@ -245,6 +277,14 @@ export function assessTeamExpression(
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     // Said only where jq is missing: an external payload is never sampled, and says nothing new.
     if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
+    // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
+    // has not migrated sets teams that do not exist yet: it is written for identifiers.
+    if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && earlyIdentifiers.length > 0) {
+      const decision = decide({ class: 'changed', sink: 'team-value', state: 'before', literals: 'written-for-identifiers' });
+      impact.verdict = decision.verdict;
+      impact.advice = decision.advice!;
+      impact.evaluation = `${impact.evaluation ? `${impact.evaluation}; ` : ''}it yields team identifier ${unique(earlyIdentifiers).map((v) => JSON.stringify(v)).join(', ')}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it`;
+    }
   }
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
   if (undecided !== undefined) impact.jqFailure ??= undecided;
@@ -331,7 +371,8 @@ function judgeByRunning(
   sink: Sink,
   state: MigrationState,
   directory: TeamDirectory,
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; jqFailure?: { failure: EvaluationFailure; error: string } } {
+  gate?: { people: readonly Person[]; adminsPass: boolean },
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string } } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -345,32 +386,57 @@ function judgeByRunning(
   }
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
-  const asWritten = readBack !== undefined && jq.validate(readBack).ok ? classifyPair(jq, readBack, expression, spec, { teamValue }) : undefined;
+  // `_team` entities a form offers hold identifiers by design: read back too.
+  const entityReadBack = references.paths.some((path) => path.variable === undefined && path.segments[0] === 'form' && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true);
+  const asWritten =
+    (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
+      ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })
+      : undefined;
   let literals: LiteralEvidence = 'plain';
   let unfilled = '';
+  let dead: DeadGate | undefined;
+  let difference = classification.difference;
   if (classification.class === 'same') {
-    const first = teamCases(spec.directory, spec.teams, [], spec.kind)[0];
-    const sample = first ? contextFor(spec.kind, first, 'before', spec.queryIds, spec.teamProperties, spec.removedRelations) : {};
-    const paths = unfilledPaths(references.paths, sample).map((p) => expression.slice(p.start, p.end));
+    // Issue 29: a read into a value the expression builds itself is known on every context.
+    const team = spec.teams[0];
+    const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
     if (paths.length > 0) {
       literals = 'unfilled';
-      unfilled = ` (${unique(paths).join(', ')})`;
+      unfilled = ` (${paths.join(', ')})`;
+    } else if (gate) {
+      dead = deadGate(jq, expression, [...contextsOf(spec, 'before'), ...contextsOf(spec, 'after')], { ...gate, state });
+      if (dead) {
+        literals = 'dead';
+        const first = contextsOf(spec, 'before')[0];
+        const label = teamCases(spec.directory, spec.teams, spec.seeds, spec.kind)[0]?.label ?? 'every context';
+        const shown = first === undefined ? 'nothing' : describeResult(jq.evaluate(first, expression));
+        difference = { context: label, before: shown, after: shown };
+      }
     }
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = 'stand-in-only';
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
-  const decision = decide({ class: classification.class, sink, state, literals }, classification.difference);
+  const decision = decide({ class: classification.class, sink, state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
   const where = `run by jq on ${classification.contexts} contexts of ${SAMPLE_LABEL[spec.kind]} built from the org's teams${standIn}`;
-  return { verdict: decision.verdict, evaluation: `${where}, ${decision.why}${unfilled}`, class: classification.class };
+  const shutOut = dead?.shutOut !== undefined ? `; it shuts out ${plural(dead.shutOut.length, 'person', 'people')} of the org` : '';
+  return {
+    verdict: decision.verdict,
+    evaluation: `${where}, ${decision.why}${unfilled}${shutOut}`,
+    class: classification.class,
+    ...(decision.advice !== undefined && { advice: decision.advice }),
+    ...(dead && { deadGate: dead }),
+  };
 }
 
-/** The expression with every string literal that is a known team identifier (not also its title) written as that team's title. */
-function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
+/** The expression with every string literal (object keys included) that is a known team identifier (not also its title) written as that team's title. */
+export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
   const titleOf = new Map<string, string>();
   for (const team of directory.byTitle.values()) if (team.identifier !== undefined && team.identifier !== team.title) titleOf.set(team.identifier, team.title);
-  const edits = valueStrings(references)
+  // Object keys too: a lookup keyed by identifiers (`{"qa": "us"}[.team[]]`) is written for identifiers.
+  const edits = references.strings
+    .filter((literal) => !literal.interpolated)
     .filter((literal) => titleOf.has(literal.value) && !directory.byTitle.has(literal.value) && literal.end - literal.start >= 2)
     .sort((a, b) => b.start - a.start);
   if (edits.length === 0) return undefined;
@@ -435,6 +501,12 @@ function mentionsTeamText(expression: string, removedRelations: ReadonlySet<stri
 function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
   if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
   return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
+}
+
+/** Paths that read a team-typed input in a form's jq: `.form.<name>`. */
+function inputPaths(references: JqReferences, teamInputs: ReadonlyMap<string, TeamInput>): FieldPath[] {
+  if (teamInputs.size === 0) return [];
+  return references.paths.filter((path) => path.variable === undefined && path.segments[0] === 'form' && teamInputs.has(path.segments[1] ?? ''));
 }
 
 /** Apply replacements right to left so earlier offsets stay valid. */
@@ -506,10 +578,18 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   const fine = impact.verdict === 'unaffected';
   if (impact.teamReads.length > 0) {
-    parts.push(fine ? `reads team values (${impact.teamReads.join(', ')})` : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`);
+    // `.user.teams` holds names, titles in both worlds (src/judge/user-model.ts): they do not change, $team does.
+    const namesOnly = impact.teamReads.every((read) => /\.\s*teams\b/.test(read) && !/teamsIdentifiers/.test(read));
+    parts.push(
+      fine
+        ? `reads team values (${impact.teamReads.join(', ')})`
+        : namesOnly
+          ? `reads the user's teams (${impact.teamReads.join(', ')}), whose names stay team titles after the migration while $team holds team identifiers`
+          : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`,
+    );
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
-    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, a property holding team values, which change from team titles to team identifiers`);
+    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team or a team-typed input), which change from team titles to team identifiers`);
   }
   if (impact.foundByRunning !== undefined) {
     parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);

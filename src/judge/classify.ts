@@ -9,6 +9,7 @@ import { describeResult, sameResult } from '../jq/differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from '../jq/sample-context.js';
 import { keyedRecord, type JsonValue } from '../model/json.js';
+import type { TeamInput } from './team-typed.js';
 import { contextFor, teamCases, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
@@ -23,6 +24,10 @@ export interface ContextSpec {
   removedRelations?: readonly string[];
   /** Strings the expression compares with that name no team: tried as an entity's identifier. */
   seeds?: readonly string[];
+  /** The action's team-typed inputs (`.form.<name>`, `.inputs.<name>` hold team values). */
+  teamInputs?: readonly (readonly [string, TeamInput])[];
+  /** Before the migration, `_team` entities' identifiers stand as their titles: the read-back of "written for identifiers". */
+  readBack?: true;
 }
 
 export interface Difference {
@@ -60,23 +65,28 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
   let firstSubstitution: Difference | undefined;
   let changed: Difference | undefined;
   for (let i = 0; i < cases.length; i++) {
-    const was = jq.evaluate(beforeInputs[i]!, before);
-    const failedBefore = failureOf(was);
+    const rawWas = jq.evaluate(beforeInputs[i]!, before);
+    const failedBefore = failureOf(rawWas);
     if (failedBefore) return failedBefore;
-    const now = jq.evaluate(afterInputs[i]!, after);
-    const failedAfter = failureOf(now);
+    const rawNow = jq.evaluate(afterInputs[i]!, after);
+    const failedAfter = failureOf(rawNow);
     if (failedAfter) return failedAfter;
+    // A team value is a set of teams (`$team`): the order of a list of teams means nothing there.
+    const was = options.teamValue ? asTeamSet(rawWas) : rawWas;
+    const now = options.teamValue ? asTeamSet(rawNow) : rawNow;
     // A team value must follow the teams: one that stays a title while `$team` turns into
-    // identifiers has changed, even though its text did not.
+    // identifiers has changed, even though its text did not; one that holds identifiers while
+    // `$team` still holds titles sets teams that do not exist yet (issue 29).
+    const early = options.teamValue && holdsIdentifier(was, toIdentifier);
     const unchanged = sameResult(was, now);
     if (unchanged && !options.teamValue) continue;
-    const substitute = translated(was, toIdentifier);
-    if (unchanged && sameResult(substitute, now)) continue;
-    const difference: Difference = { context: cases[i]!.label, before: describeResult(was), after: describeResult(now) };
+    const substitute = options.teamValue ? asTeamSet(translated(was, toIdentifier)) : translated(was, toIdentifier);
+    if (unchanged && !early && sameResult(substitute, now)) continue;
+    const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
     if (unchanged) difference.expected = describeResult(substitute);
     const standIn = cases[i]!.teams(0).some((t) => t.standIn) || cases[i]!.teams(1).some((t) => t.standIn);
     if (standIn) difference.standIn = true;
-    if (sameResult(substitute, now)) {
+    if (!early && sameResult(substitute, now)) {
       substituted = true;
       firstSubstitution ??= difference;
       continue;
@@ -87,6 +97,11 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
   if (changed) return { class: 'changed', contexts: cases.length, difference: changed };
   if (substituted) return { class: 'substituted', contexts: cases.length, difference: firstSubstitution! };
   return { class: 'same', contexts: cases.length };
+}
+
+/** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */
+export function contextsOf(spec: ContextSpec, world: World): JsonValue[] {
+  return inputsOf(spec, teamCases(spec.directory, spec.teams, spec.seeds, spec.kind), world);
 }
 
 export function classifyExpression(jq: JqEngine, expression: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
@@ -105,11 +120,11 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], world, cases.length]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, world, cases.length]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack));
     cache.set(key, inputs);
   }
   return inputs;
@@ -119,6 +134,8 @@ export interface Translation {
   toIdentifier: ReadonlyMap<string, string>;
   /** Titles longest first, for replacing inside strings. */
   titles: readonly string[];
+  /** Identifiers that are no team's title: a value holding one before the migration names no team yet. */
+  onlyIdentifiers: ReadonlySet<string>;
 }
 
 const orgTranslations = new WeakMap<TeamDirectory, Translation>();
@@ -139,7 +156,26 @@ function translation(directory: TeamDirectory, teams: readonly JudgeTeam[]): Tra
   return withTitles(map);
 }
 
-const withTitles = (toIdentifier: Map<string, string>): Translation => ({ toIdentifier, titles: [...toIdentifier.keys()].filter((title) => title.length > 1).sort((a, b) => b.length - a.length) });
+const withTitles = (toIdentifier: Map<string, string>): Translation => ({
+  toIdentifier,
+  titles: [...toIdentifier.keys()].filter((title) => title.length > 1).sort((a, b) => b.length - a.length),
+  onlyIdentifiers: new Set([...toIdentifier.values()].filter((identifier) => !toIdentifier.has(identifier))),
+});
+
+/** Whether a result holds, as a whole string, an identifier that is no team's title. */
+function holdsIdentifier(result: EvaluateResult, { onlyIdentifiers }: Translation): boolean {
+  if (!result.ok || onlyIdentifiers.size === 0) return false;
+  const walk = (value: JsonValue): boolean =>
+    typeof value === 'string' ? onlyIdentifiers.has(value) : Array.isArray(value) ? value.some(walk) : value !== null && typeof value === 'object' ? Object.values(value).some((item) => item !== undefined && walk(item)) : false;
+  return result.values.some(walk);
+}
+
+/** A list of strings as a set: sorted, each once. Anything else as it is. */
+function asTeamSet(result: EvaluateResult): EvaluateResult {
+  if (!result.ok) return result;
+  const set = (value: JsonValue): JsonValue => (Array.isArray(value) && value.every((item) => typeof item === 'string') ? [...new Set(value as string[])].sort() : value);
+  return { ok: true, values: result.values.map(set) };
+}
 
 /** Every title replaced by its identifier: whole strings, and titles inside strings (`"Payments, Platform"`). */
 export function translated(result: EvaluateResult, { toIdentifier, titles }: Translation): EvaluateResult {

@@ -27,9 +27,11 @@ export type MigrationState = 'before' | 'after';
  *   the migration what it gives as written after it;
  * - `stand-in-only`: only stand-in teams (literals tried as titles, placeholders) show the change;
  * - `unfilled`: it also reads values no context can know;
+ * - `dead`: a gate that lets nobody through on any context (nor any of the org's people), in either
+ *   world (dead-gate.ts);
  * - `plain`: none of these.
  */
-export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled';
+export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled' | 'dead';
 
 export interface DecisionInput {
   class: ReferenceClass | 'failed';
@@ -46,18 +48,29 @@ export interface DecisionRow {
   verdict: Verdict;
   /** The sentence, with `{before}`, `{after}` and `{context}` filled from the first difference found. */
   why: string;
+  /** What to do, where the row alone decides it (the finding's suggestion). */
+  advice?: string;
 }
+
+/** Said wherever a reference is written for identifiers in an org that has not migrated (issue 29). */
+export const APPLY_WITH_THE_MIGRATION =
+  'It is written for team identifiers: it breaks until the migration runs and is right afterwards, so apply it with the migration (keep it as it is and run the migration, or, for a change prepared ahead, deploy it together with the migration).';
+
+/** Said of a dead gate: nothing to do for the migration, something to do for the gate. */
+export const DEAD_GATE_ADVICE =
+  'Not a migration change: this gate has never let anyone through. Make it match the people it is meant for: `.user.teams` holds {name, provider} objects (compare names with [.user.teams[].name]), `.user.team` the team values themselves.';
 
 export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
   { class: 'same', sink: '*', state: '*', literals: 'unfilled', verdict: 'review', why: 'it gives the same result with team titles and with team identifiers, but it also reads values no context of the org can know' },
+  { class: 'same', sink: 'gate', state: '*', literals: 'dead', verdict: 'review', why: 'it lets nobody through, before the migration and after it (for {context} it gives {before}): a gate that has never worked, not a migration change', advice: DEAD_GATE_ADVICE },
   { class: 'same', sink: '*', state: '*', literals: '*', verdict: 'unaffected', why: 'it gives the same result before the migration and after it' },
   { class: 'substituted', sink: 'team-value', state: '*', literals: '*', verdict: 'unaffected', why: 'it passes team values through: titles before the migration, the same teams\' identifiers after it, which is what a team value must hold' },
   { class: 'substituted', sink: 'team-comparison', state: '*', literals: '*', verdict: 'unaffected', why: 'it compares team values with team values, and both turn into the same teams\' identifiers' },
   { class: 'substituted', sink: 'outside', state: '*', literals: '*', verdict: 'review', why: 'it hands team values to a receiver outside the service, which gets identifiers where it got titles (for {context}: {before} before, {after} after); it stays for review before and after the migration until the baseline accepts it' },
   { class: 'substituted', sink: 'shown', state: '*', literals: '*', verdict: 'review', why: 'people will read team identifiers where they read titles (for {context}: {before} before, {after} after)' },
   { class: 'substituted', sink: 'gate', state: '*', literals: '*', verdict: 'breaks', why: 'what it decides with turns from titles into identifiers (for {context}: {before} before, {after} after)' },
-  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers' },
+  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers; apply it with the migration', advice: APPLY_WITH_THE_MIGRATION },
   { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
   { class: 'changed', sink: '*', state: '*', literals: 'stand-in-only', verdict: 'review', why: 'its result changes only for a team the org does not name (for {context}: {before} with titles, {after} with identifiers); check whether such a team exists' },
   { class: 'changed', sink: '*', state: '*', literals: '*', verdict: 'breaks', why: 'its result changes with the migration: for {context} it gives {before} with team titles but {after} with team identifiers' },
@@ -67,6 +80,7 @@ export interface Decision {
   verdict: Verdict;
   why: string;
   row: number;
+  advice?: string;
 }
 
 const matches = <T extends string>(cell: T | '*', value: T) => cell === '*' || cell === value;
@@ -85,10 +99,15 @@ function unchangedWhy(row: DecisionRow, difference: { context: string; before: s
 export function decide(input: DecisionInput, difference?: { context: string; before: string; after: string; expected?: string }): Decision {
   const row = DECISION_TABLE.findIndex((r) => matches(r.class, input.class) && matches(r.sink, input.sink) && matches(r.state, input.state) && matches(r.literals, input.literals));
   const found = DECISION_TABLE[row]!;
-  if (difference !== undefined && difference.before === difference.after) return { verdict: found.verdict, why: unchangedWhy(found, difference), row };
+  // Only a change the row explains by "before … after" needs other words when both are the same text;
+  // a dead gate or a value written for identifiers says why in its own sentence.
+  const advice = found.advice !== undefined ? { advice: found.advice } : {};
+  if (difference !== undefined && difference.before === difference.after && found.class === 'changed' && found.literals !== 'written-for-identifiers') {
+    return { verdict: found.verdict, why: unchangedWhy(found, difference), row, ...advice };
+  }
   const why = found.why
     .replaceAll('{context}', difference?.context ?? 'some context')
     .replaceAll('{before}', difference?.before ?? 'one result')
     .replaceAll('{after}', difference?.after ?? 'another');
-  return { verdict: found.verdict, why, row };
+  return { verdict: found.verdict, why, row, ...advice };
 }

@@ -1,15 +1,21 @@
 /**
- * A `$team` search rule (policy query, widget filter, dataset, scorecard condition), evaluated as
- * the service matches it against entities: once with the entities' teams as titles and once as
- * identifiers. The rule's values stay as written in both worlds; a value the service fills from
- * the user's own teams (`{{ .user.teams }}`) follows the teams. Which entities match, before and
- * after, decides the class; the lexer and the literals decide nothing.
+ * A search rule that compares team values (a policy query, a widget filter, a dataset, a scorecard
+ * condition, a mapping's team search), judged as the service matches it: the property side (the
+ * entities' `$team`, a `_team` entity's own identifier or title, or a value of the user) and the
+ * value side (literals, a built-in value, jq or a `{{ }}` template run with that world's user and
+ * entity) are each read in their own world, then matched with the rule's operator. Which entities
+ * match, before and after, for each user, decides the class; the lexer and the literals decide
+ * nothing.
  */
-import { own } from '../model/json.js';
 import type { TeamDirectory } from '../catalog/teams.js';
+import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
+import type { SampleKind } from '../jq/sample-context.js';
+import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
+import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
-import { pendingIdentifier, teamsFor, type JudgeTeam, type World } from './worlds.js';
+import { contextFor, pendingIdentifier, teamCases, teamsFor, type JudgeTeam, type TeamCase } from './worlds.js';
+import type { World } from './user-model.js';
 
 /** Operators the service documents for search rules, as they treat a list of team values. */
 const MATCHERS: Readonly<Record<string, (teams: readonly string[], values: readonly string[]) => boolean>> = {
@@ -30,35 +36,73 @@ const MATCHERS: Readonly<Record<string, (teams: readonly string[], values: reado
 
 export const knownOperator = (operator: string): boolean => operator in MATCHERS;
 
-/** What the rule compares `$team` with: literals as written, or the user's own teams (a service template). */
-export type RuleValue = { kind: 'literals'; values: readonly string[] } | { kind: 'user-teams' };
+/** One part of what a side holds: literals as written, a value the service fills, or jq it runs. */
+export type ValuePart =
+  | { kind: 'literals'; values: readonly string[] }
+  | { kind: 'built-in'; builtIn: BuiltInValue; key: string }
+  | { kind: 'jq'; expression: string; sample: SampleKind };
 
-/** One entity the rule is matched against: its teams, as `$team` holds them in each world. */
+/** What a rule compares: the entities' `$team`, a `_team` entity's own field, or values. */
+export type RuleSide = { kind: 'entity-team' } | { kind: 'team-entity'; field: '$identifier' | '$title' } | { kind: 'values'; parts: readonly ValuePart[] };
+
+export interface RuleSpec {
+  directory: TeamDirectory;
+  operator: string;
+  property: RuleSide;
+  /**
+   * The value as run before the migration and as run after it: the same parts, unless a rewrite
+   * (the original before, the rewrite after) or a read-back (identifiers read as titles before,
+   * as written after) is being proven.
+   */
+  value: { before: readonly ValuePart[]; after: readonly ValuePart[] };
+  /** The org's entities the rule filters (those of its blueprint), when the property is `$team`. */
+  entities: readonly EntityRecord[];
+  jq?: JqEngine;
+  /** For jq run as a policy: the query ids its `.results` hold. */
+  queryIds?: readonly string[];
+}
+
+export interface RuleDifference {
+  context: string;
+  before: string;
+  after: string;
+  standIn?: true;
+}
+
+export type RuleJudgement =
+  | {
+      class: ReferenceClass;
+      /** How many of the org's sampled entities match, before and after (contracts.md §3.4 `impact.rows`); only when the value depends on no user. */
+      rows?: { before: number; after: number; read: number; flipped: number };
+      difference?: RuleDifference;
+      /** How many (user, entity) pairs were matched. */
+      contexts: number;
+    }
+  | { class: 'failed'; failure: EvaluationFailure; error: string };
+
+/** Ours: entities of the org read per rule; enough to count rows, bounded for big orgs. */
+const MAX_REAL_ENTITIES = 500;
+
+/** Stands for a value that is no string (an object, a nested list, a number): it equals no team. */
+const NOT_A_STRING = '\u0000not a string';
+/** Stands for a jq value that errors: the rule then filters on nothing a team holds. */
+const ERRORED = '\u0000an error';
+
+/** One entity the rule is matched against, with what its property holds in each world. */
 interface RuleEntity {
   label: string;
   before: readonly string[];
   after: readonly string[];
   /** One of the org's own entities (counted in `rows`), not a synthetic edge case. */
   real: boolean;
-  /** Its team is a stand-in, not a team of the org. */
   standIn?: true;
 }
-
-export interface RuleJudgement {
-  class: ReferenceClass;
-  /** How many of the org's sampled entities match, before and after (contracts.md §3.4 `impact.rows`). */
-  rows: { before: number; after: number; read: number; flipped: number };
-  difference?: { context: string; before: string; after: string; standIn?: true };
-}
-
-/** Ours: entities of the org read per rule; enough to count rows, bounded for big orgs. */
-const MAX_REAL_ENTITIES = 500;
 
 /**
  * The entities: the org's own (the blueprint's, with their teams read back to titles where the
  * org already holds identifiers), then one per team, every team at once, and none.
  */
-function ruleEntities(directory: TeamDirectory, entities: readonly EntityRecord[], teams: readonly JudgeTeam[]): RuleEntity[] {
+function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[], teams: readonly JudgeTeam[]): RuleEntity[] {
   const toId = new Map<string, string>();
   const toTitle = new Map<string, string>();
   for (const team of directory.byTitle.values()) {
@@ -78,7 +122,8 @@ function ruleEntities(directory: TeamDirectory, entities: readonly EntityRecord[
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true });
   }
   for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(team.standIn && { standIn: true as const }) });
-  if (teams.length > 1) {
+  // Every team on one entity is a combination nobody may hold: tried only where the org's data does not say (issue 29).
+  if (teams.length > 1 && directory.combinations === undefined) {
     const standIn = teams.some((t) => t.standIn);
     out.push({ label: 'an entity of every team', before: teams.map((t) => t.title), after: teams.map((t) => t.identifier), real: false, ...(standIn && { standIn: true as const }) });
   }
@@ -86,45 +131,164 @@ function ruleEntities(directory: TeamDirectory, entities: readonly EntityRecord[
   return out;
 }
 
-/**
- * Match the rule before and after on every entity. `values` are read in the world they run in:
- * literals as written, the user's teams as that world holds them (the user is taken to be in the
- * entity's teams, the case that decides a "mine" filter).
- */
-export function judgeTeamRule(
-  directory: TeamDirectory,
-  operator: string,
-  value: RuleValue,
-  entities: readonly EntityRecord[],
-  rewritten?: readonly string[],
-): RuleJudgement | undefined {
-  const match = own(MATCHERS, operator);
+/** The org's teams as `_team` entities: their identifier and title are the same in both worlds. */
+function teamRecords(directory: TeamDirectory, teams: readonly JudgeTeam[], field: '$identifier' | '$title'): RuleEntity[] {
+  const all = new Map<string, JudgeTeam>();
+  for (const team of directory.byTitle.values()) if (team.identifier !== undefined) all.set(team.title, { title: team.title, identifier: team.identifier });
+  for (const team of teams) if (!all.has(team.title)) all.set(team.title, team);
+  return [...all.values()].slice(0, MAX_REAL_ENTITIES).map((team) => {
+    const value = [field === '$identifier' ? team.identifier : team.title];
+    return { label: `the _team entity "${team.identifier}" (titled "${team.title}")`, before: value, after: value, real: false, ...(team.standIn && { standIn: true as const }) };
+  });
+}
+
+const NO_USER: TeamCase = { label: '', teams: () => [] };
+
+const partsOf = (side: RuleSide): readonly ValuePart[] => (side.kind === 'values' ? side.parts : []);
+
+/** What every judgement of one rule shares: the users it depends on, their values, the entities. */
+interface Prepared {
+  match: (teams: readonly string[], values: readonly string[]) => boolean;
+  users: TeamCase[];
+  readsUser: boolean;
+  valuesOf: (parts: readonly ValuePart[], user: number, world: World) => string[];
+  entities: RuleEntity[];
+}
+
+function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {
+  const match = own(MATCHERS, spec.operator);
   if (!match) return undefined;
-  const literals = value.kind === 'literals' ? value.values : [];
-  const teams = teamsFor(directory, literals.join(' '), literals);
-  const cases = ruleEntities(directory, entities, teams);
-  const valuesIn = (entity: RuleEntity, world: World, written: readonly string[]) => (value.kind === 'user-teams' ? entity[world] : written);
-  const rows = { before: 0, after: 0, read: 0, flipped: 0 };
-  let difference: RuleJudgement['difference'];
-  let changed = false;
-  for (const entity of cases) {
-    const before = match(entity.before, valuesIn(entity, 'before', literals));
-    const after = match(entity.after, valuesIn(entity, 'after', rewritten ?? literals));
-    if (entity.real) {
-      rows.read++;
-      if (before) rows.before++;
-      if (after) rows.after++;
-      if (before !== after) rows.flipped++;
-    }
-    if (before !== after) {
-      changed = true;
-      // A difference on a real team outweighs one only a stand-in shows.
-      if (!difference || (difference.standIn && !entity.standIn)) {
-        difference = { context: entity.label, before: before ? 'a match' : 'no match', after: after ? 'a match' : 'no match', ...(entity.standIn && { standIn: true as const }) };
-      }
+  const allParts = [...partsOf(spec.property), ...spec.value.before, ...spec.value.after];
+  const literals = [...new Set(allParts.flatMap((part) => (part.kind === 'literals' ? part.values : [])))];
+  const text = [literals.join(' '), ...allParts.flatMap((part) => (part.kind === 'jq' ? [part.expression] : []))].join(' ');
+  const teams = teamsFor(spec.directory, text, literals);
+  const jqParts = allParts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
+  const readsUser = allParts.some((part) => part.kind !== 'literals');
+  const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input') : [NO_USER];
+
+  // Every jq part on every user in both worlds, asked for at once.
+  const runs = new Map<string, EvaluateResult[]>();
+  if (jqParts.length > 0) {
+    if (!spec.jq) return { class: 'failed', failure: 'crash', error: 'jq is not loaded' };
+    const jq = spec.jq;
+    const inputsOf = (sample: SampleKind) => (['before', 'after'] as const).flatMap((world) => users.map((user) => contextFor(sample, user, world, spec.queryIds ?? [], [])));
+    const work = uniqueBy(jqParts, (part) => `${part.sample}\u0000${part.expression}`);
+    jq.prefetch?.({ evaluate: work.map((part) => ({ expression: part.expression, inputs: inputsOf(part.sample) })) });
+    for (const part of work) {
+      const results = inputsOf(part.sample).map((input) => jq.evaluate(input, part.expression));
+      const failed = results.find((r): r is Extract<EvaluateResult, { ok: false }> => !r.ok && r.failure !== undefined);
+      if (failed) return { class: 'failed', failure: failed.failure!, error: failed.error };
+      runs.set(`${part.sample}\u0000${part.expression}`, results);
     }
   }
-  return changed ? { class: 'changed', rows, difference: difference! } : { class: 'same', rows };
+  const valuesOf = (parts: readonly ValuePart[], user: number, world: World): string[] =>
+    parts.flatMap((part) => {
+      if (part.kind === 'literals') return [...part.values];
+      if (part.kind === 'built-in') return part.builtIn.values({ teams: users[user]!.teams(0), email: 'someone@example.com' }, world);
+      const result = runs.get(`${part.sample}\u0000${part.expression}`)![(world === 'before' ? 0 : users.length) + user]!;
+      return asStrings(result);
+    });
+  const entities =
+    spec.property.kind === 'entity-team'
+      ? teamEntities(spec.directory, spec.entities, teams)
+      : spec.property.kind === 'team-entity'
+        ? teamRecords(spec.directory, teams, spec.property.field)
+        : [{ label: '', before: [], after: [], real: false }];
+  return { match, users, readsUser, valuesOf, entities };
+}
+
+/**
+ * Match the rule before and after on every entity, for every user the values depend on.
+ * Undefined when the operator is one the service does not document for such rules.
+ */
+export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
+  const prepared = prepare(spec);
+  if (!prepared || 'class' in prepared) return prepared;
+  const { match, users, readsUser, valuesOf, entities } = prepared;
+  const rows = { before: 0, after: 0, read: 0, flipped: 0 };
+  let difference: RuleDifference | undefined;
+  let contexts = 0;
+  users.forEach((user, u) => {
+    const standInUser = user.teams(0).some((t) => t.standIn);
+    const value = { before: valuesOf(spec.value.before, u, 'before'), after: valuesOf(spec.value.after, u, 'after') };
+    const property = spec.property.kind === 'values' ? { before: valuesOf(spec.property.parts, u, 'before'), after: valuesOf(spec.property.parts, u, 'after') } : undefined;
+    for (const entity of entities) {
+      contexts++;
+      const held = { before: property?.before ?? entity.before, after: property?.after ?? entity.after };
+      const before = match(held.before, value.before);
+      const after = match(held.after, value.after);
+      if (entity.real && !readsUser) {
+        rows.read++;
+        if (before) rows.before++;
+        if (after) rows.after++;
+        if (before !== after) rows.flipped++;
+      }
+      if (before === after) continue;
+      const standIn = standInUser || entity.standIn === true;
+      // A difference on a real team outweighs one only a stand-in shows.
+      if (difference && !(difference.standIn && !standIn)) continue;
+      const where = [user === NO_USER ? '' : `a user with ${userLabel(user)}`, entity.label].filter(Boolean).join(' and ');
+      difference = {
+        context: `${where} (${compared(held, value)})`,
+        before: before ? 'a match' : 'no match',
+        after: after ? 'a match' : 'no match',
+        ...(standIn && { standIn: true as const }),
+      };
+    }
+  });
+  const judgement: RuleJudgement = difference ? { class: 'changed', difference, contexts } : { class: 'same', contexts };
+  if (!readsUser && rows.read > 0) judgement.rows = rows;
+  return judgement;
+}
+
+/**
+ * A search over `_team` entities (a mapping's team search) exists only after the migration: the
+ * first user with teams for whom, run after it, the value finds no team at all; undefined when it
+ * finds one for every such user (or the operator is unknown, or jq gave no answer).
+ */
+export function findsNoTeamAfter(spec: Omit<RuleSpec, 'value'> & { value: readonly ValuePart[] }): { context: string; value: string } | undefined {
+  // A team has one title and one identifier: `=` with a list of them finds each team it names.
+  const operator = spec.operator === '=' ? 'in' : spec.operator;
+  const prepared = prepare({ ...spec, operator, value: { before: spec.value, after: spec.value } });
+  if (!prepared || 'class' in prepared) return undefined;
+  for (const [u, user] of prepared.users.entries()) {
+    if (user.teams(0).length === 0) continue;
+    const value = prepared.valuesOf(spec.value, u, 'after');
+    if (!prepared.entities.some((entity) => prepared.match(entity.after, value))) return { context: `a user with ${userLabel(user)}`, value: JSON.stringify(value) };
+  }
+  return undefined;
+}
+
+/** The class of one rule as written, run the same in both worlds. */
+export function judgeRuleAsWritten(spec: Omit<RuleSpec, 'value'> & { value: readonly ValuePart[] }): RuleJudgement | undefined {
+  return judgeRule({ ...spec, value: { before: spec.value, after: spec.value } });
+}
+
+/** `a team "Alpha"` → `team "Alpha"`: the case's label as the user's teams. */
+const userLabel = (user: TeamCase) => user.label.replace(/^a team /, 'team ');
+
+/** What was compared, in words: `["Alpha"] before and ["z_alpha"] after, against ["Alpha"]`. */
+function compared(held: { before: readonly string[]; after: readonly string[] }, value: { before: readonly string[]; after: readonly string[] }): string {
+  const show = (list: readonly string[]) => JSON.stringify(list.map((v) => (v === NOT_A_STRING ? '<not a string>' : v === ERRORED ? '<an error>' : v)));
+  const both = (pair: { before: readonly string[]; after: readonly string[] }) => (show(pair.before) === show(pair.after) ? show(pair.before) : `${show(pair.before)} before and ${show(pair.after)} after`);
+  return `${both(held)}, against ${both(value)}`;
+}
+
+/** What a jq value stands for in a rule: its strings, a list's strings; anything else equals no team. */
+function asStrings(result: EvaluateResult): string[] {
+  if (!result.ok) return [ERRORED];
+  return result.values.flatMap((value: JsonValue): string[] => {
+    if (typeof value === 'string') return [value];
+    if (value === null) return [];
+    if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : NOT_A_STRING));
+    return [NOT_A_STRING];
+  });
+}
+
+function uniqueBy<T>(values: readonly T[], key: (value: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const value of values) if (!seen.has(key(value))) seen.set(key(value), value);
+  return [...seen.values()];
 }
 
 /** The rule's values with each identifier written as its team's title: what it would have said before the migration. */

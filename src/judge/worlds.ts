@@ -6,10 +6,12 @@
  * teams whose title order differs from their identifier order.
  */
 import type { TeamDirectory } from '../catalog/teams.js';
-import { keyedRecord, type JsonValue } from '../model/json.js';
+import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from '../jq/sample-context.js';
+import { teamInputValue, type TeamInput } from './team-typed.js';
+import { userInWorld, type World } from './user-model.js';
 
-export type World = 'before' | 'after';
+export type { World };
 
 export interface JudgeTeam {
   title: string;
@@ -121,7 +123,14 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   for (const team of directory.byTitle.values()) {
     if (team.identifier === undefined && text.includes(team.title.toLowerCase())) add({ title: team.title, identifier: pendingIdentifier(team.title) });
   }
+  // A piece of a team's title or identifier (`startswith("Q")`, `test("plat")`) shows only on that
+  // team. One such team: a piece may be any word (`"port"`), and the shapes below need their places.
+  const pieces = stringPieces(expression);
+  const pieceTeam = pieces.length === 0 ? -1 : spellings.findIndex(({ lower }) => lower.some((s) => pieces.some((piece) => (piece.length >= 3 ? s.includes(piece) : s.startsWith(piece)))));
+  if (pieceTeam >= 0) add(teams[pieceTeam]);
   const differing = teams.filter((t) => t.title !== t.identifier);
+  // Folded to one case, a title meets an identifier that differs from it only in case ("QA", "qa").
+  if (FOLDS_CASE.test(expression)) add(differing.find((t) => t.title.toLowerCase() === t.identifier.toLowerCase()));
   if (crossed && picked.length === 0) crossed.forEach(add);
   add(differing.find((t) => slugOf(t.title) !== t.identifier));
   add(differing.find((t) => slugOf(t.title) === t.identifier));
@@ -142,37 +151,81 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   return picked;
 }
 
+/** jq that compares without case: `ascii_downcase`/`ascii_upcase`, or a regex with the "i" flag. */
+const FOLDS_CASE = /ascii_(?:down|up)case|\b(?:test|match|capture|scan|splits|sub|gsub)\s*\([^)]*;\s*"[gixnslp]*i[gixnslp]*"\s*\)/;
+
+/** The expression's string literals (lower-cased) that hold a letter or digit: pieces a team name may start with or contain. */
+function stringPieces(expression: string): string[] {
+  const pieces = new Set<string>();
+  for (const match of expression.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+    const piece = match[1]!.replace(/^\^/, '').toLowerCase();
+    if (/^[a-z0-9][a-z0-9 _-]*$/.test(piece)) pieces.add(piece);
+  }
+  return [...pieces];
+}
+
+/** Ours: combinations of teams the org holds, tried together per expression. */
+const MAX_COMBINATIONS = 3;
+
 /**
- * The cases: each team alone, two teams together, every team of the org at once, no team,
- * different teams in different places (a diff's before and after, a user and an entity).
+ * The cases: each team alone, teams together, no team, different teams in different places (a
+ * diff's before and after, a user and an entity). Teams together are the combinations the org's
+ * entities and people hold, when the org's data says (issue 29: `$team` is a set, and a change
+ * that shows only for teams nobody holds together is one the org never sees); otherwise a pair
+ * and every team at once.
  */
 export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = [], kind?: SampleKind): TeamCase[] {
   // An entity alone has one place for teams: cases that vary by place repeat the others there.
   const places = kind !== 'entity';
   const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
   const [a, b] = picked;
+  const held = heldTogether(directory, picked);
   if (a && b) {
     // One order is enough: reversing a list changes nothing between the worlds, and when the
     // org has a pair whose title and identifier orders differ, `a` and `b` are that pair's.
-    cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
+    if (!held) cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
     if (places) cases.push({ label: `"${a.title}" in one place and "${b.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [a] : [b]) });
   }
-  const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
-  for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
-  if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
+  if (held) {
+    for (const together of held) cases.push({ label: `teams ${together.map((t) => `"${t.title}"`).join(', ')} together, as the org holds them`, teams: () => together });
+  } else {
+    const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
+    for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
+    if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
+  }
   cases.push({ label: 'no team', teams: () => [] });
   for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
   return cases;
+}
+
+/**
+ * The org's own combinations to try, as judge teams (undefined when the org's data does not say
+ * which exist): those with a team the expression names first, then those whose title order and
+ * identifier order differ, then the rest.
+ */
+function heldTogether(directory: TeamDirectory, picked: readonly JudgeTeam[]): JudgeTeam[][] | undefined {
+  const combinations = directory.combinations;
+  if (combinations === undefined) return undefined;
+  const known = new Map(orgTeams(directory).teams.map((team) => [team.title, team]));
+  for (const team of picked) known.set(team.title, team);
+  const asTeams = (titles: readonly string[]): JudgeTeam[] => titles.map((title) => known.get(title) ?? { title, identifier: pendingIdentifier(title) });
+  const crossed = (teams: readonly JudgeTeam[]) => teams.some((x, i) => teams.some((y, j) => i < j && (x.title < y.title) !== (x.identifier < y.identifier)));
+  const names = new Set(picked.map((team) => team.title));
+  const rank = (teams: readonly JudgeTeam[]) => (teams.some((t) => names.has(t.title)) ? 0 : 2) + (crossed(teams) ? 0 : 1);
+  return combinations
+    .map(asTeams)
+    .map((teams, index) => ({ teams, index }))
+    .sort((x, y) => rank(x.teams) - rank(y.teams) || x.index - y.index)
+    .slice(0, MAX_COMBINATIONS)
+    .map((entry) => entry.teams);
 }
 
 const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team) => (world === 'before' ? team.title : team.identifier));
 
 /**
  * What the service evaluates the expression on, in one world. Team values are titles before and
- * identifiers after; a user's `teams` are `{name}` objects whose names stay titles in both worlds
- * (the service's own example `[.user.teams[].name]` reads titles before and after), while
- * `team` and `teamsIdentifiers` hold team values. `removedRelations` hold the entity's teams
- * before the migration and are gone after it.
+ * identifiers after; the user is the one user model of each world (user-model.ts).
+ * `removedRelations` hold the entity's teams before the migration and are gone after it.
  */
 export function contextFor(
   kind: SampleKind,
@@ -181,6 +234,8 @@ export function contextFor(
   queryIds: readonly string[],
   teamProperties: readonly string[],
   removedRelations: readonly string[] = [],
+  teamInputs: readonly (readonly [string, TeamInput])[] = [],
+  readBack = false,
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -196,21 +251,23 @@ export function contextFor(
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };
-  const user = (): JsonValue => {
-    const teams = next();
-    const team = valuesIn(teams, world);
-    return { email: 'someone@example.com', team, teams: teams.map((t) => ({ name: t.title })), teamsIdentifiers: team };
-  };
+  const user = (): JsonValue => userInWorld(next(), world);
+  // Team-typed inputs (team-typed.ts) hold team values, each in a place of its own.
+  const filled = (): Record<string, JsonValue> => keyedFromEntries(teamInputs.map(([name, input]) => [name, teamInputValue(input, next(), world, readBack)]));
   switch (kind) {
     case 'entity':
       return entity('sample-entity');
-    case 'user-input':
-      return { user: user(), entity: entity('sample-entity'), form: {} };
+    case 'user-input': {
+      const runner = user();
+      const target = entity('sample-entity');
+      return { user: runner, entity: target, form: filled() };
+    }
     case 'policy': {
       const results = keyedRecord();
       const runner = user();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
-      return { user: runner, results };
+      // The policy sees the user twice (dynamic permissions docs): as `user` and as the run's `trigger.user`.
+      return { user: runner, results, trigger: { user: runner } };
     }
     case 'action-run': {
       const before = entity('sample-entity');

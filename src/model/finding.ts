@@ -66,6 +66,18 @@ export interface Finding {
   note?: string;
   /** Set when a `--baseline` entry accepts this finding: it stays visible but does not fail the gate. */
   accepted?: { reason: string; by: string };
+  /**
+   * Issue 29: a gate that lets nobody through (or errors for everybody) before the migration and
+   * after it. Broken already, not a migration change: its verdict is `review`, never `breaks`.
+   */
+  deadGate?: DeadGate;
+}
+
+/** A condition that has never let anyone through (docs/decision-table.md, "Dead gates"). */
+export interface DeadGate {
+  outcome: 'matches-nobody' | 'errors-for-everybody';
+  /** Emails of the people it shuts out (sorted), when the snapshot lists the org's people. */
+  shutOut?: string[];
 }
 
 export interface FindingImpact {

@@ -35,6 +35,9 @@ export const actionDynamicPermission: Rule = {
               rule,
               subject: `The ${stage} policy rule of query "${queryId}"`,
               removedRelations: catalog.allRemovedRelations,
+              // A `{{ }}` value runs on the policy's context: the user, the run (dynamic permissions docs).
+              sample: 'policy',
+              queryIds: Object.keys(queries),
             });
             if (finding) findings.push(finding);
           }

@@ -1,5 +1,4 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Sink } from '../judge/decision-table.js';
@@ -9,6 +8,7 @@ import { joinPath, type Path } from './shared/location.js';
 import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { searchQueryFindings } from './shared/search-rule-finding.js';
 import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
+import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
 
 interface Context {
   catalog: Catalog;
@@ -85,17 +85,17 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
       // Literal team names, one or a list (`"team": ["Platform", "Payments"]`): one finding with the whole new value.
       const literals = literalTeamValues(value, context.catalog.teams);
       if (literals) {
-        const finding = literalTeamFinding(context, [...base, 'team'], value as string | string[], literals);
+        const finding = literalTeamFinding(context.catalog, { category: 'action-mapping', resource: context.resource, location: joinPath(...base, 'team'), subject: 'The mapping', sets: 'the team meta property' }, value as string | string[], literals);
         if (finding) context.findings.push(finding);
         continue;
       }
       // A list that mixes templates and names: each item on its own, names as team values.
       for (const item of mappingItems(value, [...base, 'team'])) {
         const names = literalTeamValues(item.value, context.catalog.teams);
-        const finding = names ? literalTeamFinding(context, item.path, item.value as string, names) : undefined;
+        const finding = names ? literalTeamFinding(context.catalog, { category: 'action-mapping', resource: context.resource, location: joinPath(...item.path), subject: 'The mapping', sets: 'the team meta property' }, item.value as string, names) : undefined;
         if (finding) context.findings.push(finding);
         else if (typeof item.value === 'string' && !names) checkMappingString(context, item.path, item.value, 'The mapping of team', true);
-        else if (typeof item.value !== 'string') checkQuery(item.value, item.path, 'The team search query', context);
+        else if (typeof item.value !== 'string') checkQuery(item.value, item.path, 'The team search query', context, true);
       }
     } else if (key === 'relations' && isObject(value)) {
       for (const [relation, target] of Object.entries(value)) {
@@ -134,46 +134,6 @@ function checkMappingString(context: Context, path: Path, value: string, subject
   }
 }
 
-/**
- * The team names of a literal `team` (a plain string or a list of them), or undefined when any part
- * is jq. A known team title or identifier is a name whatever it holds (`Dev.Ops`, `Platform (EU)`).
- */
-function literalTeamValues(value: JsonValue | undefined, teams: TeamDirectory): string[] | undefined {
-  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  const isName = (item: JsonValue): item is string =>
-    typeof item === 'string' && templateExpressions(item).length === 0 && (isPlainText(item) || classifyTeamValue(teams, item).state !== 'unknown');
-  if (values.length === 0 || !values.every(isName)) return undefined;
-  return values;
-}
-
-/** Literal team names written by a mapping: titles match no team once `$team` holds identifiers. */
-function literalTeamFinding(context: Context, path: Path, value: string | string[], names: readonly string[]): FindingDraft | undefined {
-  const split = partitionTeamValues(context.catalog.teams, names);
-  const titles = [...split.titles, ...split.pendingTitles];
-  if (titles.length === 0 && split.unknown.length === 0) return undefined;
-  const quoted = (list: readonly string[]) => list.map((name) => JSON.stringify(name)).join(', ');
-  const finding: FindingDraft = {
-    category: 'action-mapping',
-    resource: context.resource,
-    location: joinPath(...path),
-    evidence: typeof value === 'string' ? value : JSON.stringify(value),
-    reason:
-      titles.length > 0
-        ? `The mapping sets the team meta property to team title ${quoted(titles)}; after the migration $team holds team identifiers, so a title matches no team.`
-        : `The mapping sets the team meta property to ${quoted(split.unknown)}, which is neither a known team title nor a known team identifier.`,
-    suggestion:
-      split.pendingTitles.length > 0
-        ? `Write the teams' identifiers instead: ${unknownIdentifierHint(split.pendingTitles)}.`
-        : titles.length > 0
-          ? `Write the teams' identifiers: ${JSON.stringify(typeof value === 'string' ? split.translated[0] : split.translated)}.`
-          : 'Check that the value is a team identifier once the migration has run (pass --teams-map to tell titles from identifiers).',
-    verdict: titles.length > 0 ? 'breaks' : 'review',
-  };
-  // A string's rewrite is the new string itself (files re-quote it in place); a list's is its JSON.
-  if (split.titles.length > 0 && split.pendingTitles.length === 0) finding.rewrite = typeof value === 'string' ? split.translated[0]! : JSON.stringify(split.translated);
-  return finding;
-}
-
 /** A mapping value, or each element of a list of them, with its own path. */
 function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; value: JsonValue }[] {
   if (Array.isArray(value)) return value.map((item, index) => ({ path: [...path, index], value: item }));
@@ -181,8 +141,9 @@ function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; v
 }
 
 /** A mapping value given as a search query (`team` over `_team`, a relation's target): its rules are judged as any search rule is. */
-function checkQuery(query: JsonValue, path: Path, subject: string, context: Context): void {
-  const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations };
+function checkQuery(query: JsonValue, path: Path, subject: string, context: Context, searchesTeams = false): void {
+  // Its `{{ }}` values run on the action's run, as the mapping's own templates do.
+  const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations, sample: 'action-run' as const, ...(searchesTeams && { searchesTeams }) };
   context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }
 

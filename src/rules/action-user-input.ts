@@ -5,7 +5,9 @@ import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath } from './shared/location.js';
 import { actionBlueprint, actionRef, isAutomation, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { searchRuleFinding } from './shared/search-rule-finding.js';
+import { comparesTeams, searchRuleFinding } from './shared/search-rule-finding.js';
+import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
+import { teamInputsOf } from '../judge/team-typed.js';
 import { jqQueries, searchRules } from './shared/walk.js';
 
 /** The v2 shape keeps inputs under the trigger; older actions keep them at the top. */
@@ -32,41 +34,61 @@ export const actionUserInput: Rule = {
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
       const teamProperties = teamPropertiesFor(catalog, actionBlueprint(action));
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
+      // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
+      const teamInputs = teamInputsOf(properties);
       for (const [input, definition] of Object.entries(properties)) {
         if (!isObject(definition)) continue;
         const base = [...found.base, 'properties', input];
-        const reported = new Set<string>();
-        for (const query of jqQueries(definition, base)) {
-          const finding = expressionFinding(catalog, {
-            category: 'action-user-input',
-            resource,
-            location: joinPath(...query.path),
-            expression: query.expression,
-            subject: `The jqQuery of input "${input}"`,
-            removedRelations,
-            teamProperties,
-          });
-          if (finding) {
-            findings.push(finding);
-            reported.add(finding.location);
-          }
+        const teamTyped = teamInputs.get(input);
+        // A team-typed input's default is a team value (a `_user` input's default is a person).
+        const teamDefault = teamTyped !== undefined && teamTyped.kind !== '_user';
+        if (teamDefault) {
+          const names = literalTeamValues(definition.default, catalog.teams);
+          const literal = names && literalTeamFinding(catalog, { category: 'action-user-input', resource, location: joinPath(...base, 'default'), subject: `The default of input "${input}"`, sets: `input "${input}" (it holds teams)` }, definition.default as string | string[], names);
+          if (literal) findings.push(literal);
         }
         // A dataset filters the entities the input offers: those of the input's own blueprint.
+        // A rule that compares team values is judged as the service matches it, its jq value
+        // with it (issue 29); any other jq of the input is judged on its own below.
         const datasetRemoved = typeof definition.blueprint === 'string' ? removedRelationsFor(catalog, definition.blueprint) : removedRelations;
+        const judgedWithRule = new Set<string>();
         for (const { path, rule } of searchRules(definition.dataset, [...base, 'dataset'])) {
-          // A jq-valued rule's expression was judged by the walk above, on its own. The rule adds
-          // what the expression alone cannot show: a relation that is removed, or a $team
-          // comparison (the jq result must be identifiers, say a literal title list).
-          const finding = searchRuleFinding(catalog, {
-            category: 'action-user-input',
+          const site = {
+            category: 'action-user-input' as const,
             resource,
             path,
             rule,
             subject: `The dataset rule of input "${input}"`,
             removedRelations: datasetRemoved,
-            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint }),
-          });
-          if (finding && !reported.has(finding.location)) findings.push(finding);
+            sample: 'user-input' as const,
+            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: teamPropertiesFor(catalog, definition.blueprint) }),
+            // A team picker's entities are the org's teams: `$title` and `$identifier` are the team's.
+            ...((teamTyped?.kind === '_team' || teamTyped?.kind === 'team') && { searchesTeams: true }),
+          };
+          if (comparesTeams(site)) judgedWithRule.add(joinPath(...path, 'value', 'jqQuery'));
+          const finding = searchRuleFinding(catalog, site);
+          if (finding) findings.push(finding);
+        }
+        for (const query of jqQueries(definition, base)) {
+          const location = joinPath(...query.path);
+          if (judgedWithRule.has(location)) continue;
+          const isDefault = teamDefault && location === joinPath(...base, 'default', 'jqQuery');
+          const finding = expressionFinding(
+            catalog,
+            {
+              category: 'action-user-input',
+              resource,
+              location,
+              expression: query.expression,
+              subject: `The jqQuery of input "${input}"`,
+              removedRelations,
+              teamProperties,
+              teamInputs,
+              ...(isDefault && { sink: 'team-value' as const, teamDestination: `sets the default of input "${input}", which holds teams: team titles before the migration, team identifiers after it (a value that stays a title selects no team then)` }),
+            },
+            isDefault ? { setsTeam: true } : {},
+          );
+          if (finding) findings.push(finding);
         }
       }
       // Conditions on the whole form (`required: {jqQuery}`, `order`) live beside `properties`.
@@ -79,6 +101,7 @@ export const actionUserInput: Rule = {
           subject: 'The jqQuery of the form',
           removedRelations,
           teamProperties,
+          teamInputs,
         });
         if (finding) findings.push(finding);
       }

@@ -161,6 +161,7 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
 }
 
 function checkRules(query: JsonValue | undefined, path: Path, scope: Scope, subject: string, context: Context): void {
-  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: scope.removed, teamProperties: scope.teamProperties, ...(scope.blueprint !== undefined && { blueprint: scope.blueprint }) };
+  // A `{{ }}` value runs for the viewer: the user is all it can read.
+  const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: scope.removed, teamProperties: scope.teamProperties, sample: 'user-input' as const, ...(scope.blueprint !== undefined && { blueprint: scope.blueprint }) };
   context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
 }

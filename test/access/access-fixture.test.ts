@@ -119,7 +119,8 @@ describe('conditions that read more of the user than teams', () => {
     const form = (deploy.trigger as { userInputs: { properties: Record<string, unknown> } }).userInputs;
     form.properties.version = {
       type: 'string',
-      visible: { jqQuery: '(.user.roles | index("Admin")) == null and (.trigger.by.user.team | index("Platform Team")) != null and .user.email != "bob@example.com"' },
+      // `.user.roles` are `{name}` objects, as the service's user holds them.
+      visible: { jqQuery: '(.user.roles | map(.name) | index("Admin")) == null and (.trigger.by.user.team | index("Platform Team")) != null and .user.email != "bob@example.com"' },
     };
     const access = analyze(buildCatalog(snapshot, { jq })).access;
     // Platform Team members lose it, but not root (an admin, by role) nor bob (by email), who never had it.
@@ -130,11 +131,16 @@ describe('conditions that read more of the user than teams', () => {
 describe('after the migration (the function --since calls)', () => {
   it('of those who were to lose a permission, lists who still lacks it in the migrated org', () => {
     const migrated = load();
-    // The fix applied to deploy only; rollback still compares titles. Users now hold identifiers.
+    // The fix applied to deploy only; rollback still compares titles. The users API still lists
+    // team names; the identifiers are the `_user` entities' team.
     migrated.actionPermissions!.deploy!.execute = { roles: [], users: [], teams: [], policy: { queries: {}, conditions: ['.user.team | contains(["platform"])'] } };
-    for (const user of migrated.users ?? []) {
-      user.teams = user.teams.map((team) => ({ name: (migrated.teams ?? []).find((t) => t.name === (team as { name: string }).name)?.identifier as string }));
-    }
+    migrated.entities = {
+      ...migrated.entities,
+      _user: (migrated.users ?? []).map((user) => ({
+        identifier: user.email,
+        team: user.teams.map((team) => (migrated.teams ?? []).find((t) => t.name === (team as { name: string }).name)?.identifier as string),
+      })),
+    };
     const still = stillLockedOut(report.access ?? [], buildCatalog(migrated, { jq }));
     expect(lines(still)).toEqual([
       // Not in the list: deploy (fixed), request-access (nobody lost it), promote (was undecidable, nobody listed).

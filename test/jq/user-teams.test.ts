@@ -61,8 +61,11 @@ describe('.user.teams is a team read', () => {
     expect(finding?.rewrite).toBeUndefined();
   });
 
-  it('.user.teams compared with a string never matched a {name} object: the same before and after', () => {
-    expect(judge('.user.teams | index("Payments") != null')?.verdict).toBe('unaffected');
+  // Issue 29: the same before and after, and it lets nobody through in either: a dead gate, for review, not a migration change.
+  it('.user.teams compared with a string never matched a {name} object: a dead gate', () => {
+    const finding = judge('.user.teams | index("Payments") != null');
+    expect(finding?.verdict).toBe('review');
+    expect(finding?.deadGate?.outcome).toBe('matches-nobody');
   });
 
   it('.user.teamsIdentifiers compared with a title breaks, with the identifier as rewrite', () => {

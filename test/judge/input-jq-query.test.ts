@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { accessAt, expectedAccess, expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+import { accessAt, expectedAccess, expectedClass, expectedGateVerdict, expectedVerdict, judged, org, type Row } from './two-worlds.js';
 
 const VISIBLE: Row[] = [
   { name: 'a title', expression: '.user.team | index("QA") != null', shows: 'changed' },
@@ -39,7 +39,7 @@ describe('input jqQuery: (expression, teams, users) → (class, verdict, gains/l
       const klass = expectedClass(jq, 'user-input', row.expression);
       if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
       const { finding, report } = judged(jq, snapshot('visible', row.expression), 'trigger.userInputs.properties.reason.visible.jqQuery');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'gate'));
+      expect(finding.verdict).toBe(expectedGateVerdict(jq, 'user-input', row.expression, klass));
       expect(accessAt(report, (c) => c.permission === 'visible' && c.input === 'reason')).toEqual(expectedAccess(jq, 'user-input', row.expression));
     });
   }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { accessAt, expectedAccess, expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+import { accessAt, expectedAccess, expectedClass, expectedGateVerdict, judged, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
   { name: 'a title compared with .user.team', expression: '.user.team | index("Data Science") != null', shows: 'changed' },
@@ -34,7 +34,7 @@ describe('policy condition: (expression, teams, users) → (class, verdict, gain
       const klass = expectedClass(jq, 'policy', row.expression);
       if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
       const { report, finding } = judged(jq, snapshot(row.expression), 'permissions.execute.policy.conditions[0]');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'gate'));
+      expect(finding.verdict).toBe(expectedGateVerdict(jq, 'policy', row.expression, klass));
       const expected = expectedAccess(jq, 'policy', row.expression);
       expect(accessAt(report, (c) => c.resource.identifier === 'deploy' && c.permission === 'execute')).toEqual(expected);
       if (klass === 'same') expect(expected).toEqual({ loses: [], gains: [] });

@@ -38,13 +38,17 @@ export type Kind = 'entity' | 'user-input' | 'policy' | 'action-run';
 export type World = 'before' | 'after';
 export type ExpectedClass = 'same' | 'substituted' | 'changed';
 
-/** Team sets tried: each team, all of them, none, and the crossed pair in both orders. */
-const TEAM_SETS: string[][] = [...TEAMS.map((t) => [t.name]), TEAMS.map((t) => t.name), [], ['Alpha', 'Beta'], ['Beta', 'Alpha']];
+/**
+ * Team sets tried: each team, none, and the combinations the org's people hold (issue 29: `$team`
+ * is a set, and teams are tried together only as somebody holds them; ed holds the crossed pair).
+ */
+export const TEAM_SETS: string[][] = [...TEAMS.map((t) => [t.name]), [], ...USERS.map((u) => u.teams.map((t) => t.name)).filter((set) => set.length > 1)];
 
 const values = (titles: readonly string[], world: World) => titles.map((t) => (world === 'before' ? t : byTitle.get(t)!));
 
 function user(titles: readonly string[], world: World, email = 'someone@example.com'): JsonObject {
-  return { email, team: values(titles, world), teams: titles.map((name) => ({ name })), teamsIdentifiers: values(titles, world) };
+  // As the service's docs show the user: teams are {name, provider} objects whose names are titles in both worlds.
+  return { email, team: values(titles, world), teams: titles.map((name) => ({ name, provider: 'port' })), teamsIdentifiers: values(titles, world) };
 }
 
 function entity(titles: readonly string[], world: World): JsonObject {
@@ -83,19 +87,39 @@ function substituted(text: string): string {
  * The class, by running `expression` with titles and with identifiers on every team set. A team
  * value (`teamValue`) must follow the teams: the same text with titles in it has changed.
  */
-export function expectedClass(jq: JqEngine, kind: Kind, expression: string, teamValue = false): ExpectedClass {
+export function expectedClass(jq: JqEngine, kind: Kind, expression: string, teamValue = false, sets: readonly string[][] = TEAM_SETS): ExpectedClass {
   let sawSubstitution = false;
-  for (const set of TEAM_SETS) {
-    const before = run(jq, inputOf(kind, set, 'before'), expression);
-    const after = run(jq, inputOf(kind, set, 'after'), expression);
-    if (before === after && (!teamValue || substituted(before) === after)) continue;
-    if (substituted(before) === after) sawSubstitution = true;
+  const identifiers = new Set(TEAMS.filter((t) => t.identifier !== t.name).map((t) => t.identifier));
+  for (const set of sets) {
+    // A team value is a set of teams: lists of strings compared sorted.
+    const asSet = (text: string) => (teamValue && !text.startsWith('error') ? JSON.stringify(asTeamSet(JSON.parse(text))) : text);
+    const before = asSet(run(jq, inputOf(kind, set, 'before'), expression));
+    const after = asSet(run(jq, inputOf(kind, set, 'after'), expression));
+    // A team value holding an identifier before the migration names a team that does not exist yet.
+    const early = teamValue && [...identifiers].some((id) => before.includes(JSON.stringify(id)));
+    if (!early && before === after && (!teamValue || substituted(before) === after)) continue;
+    if (!early && asSet(substituted(before)) === after) sawSubstitution = true;
     else return 'changed';
   }
   return sawSubstitution ? 'substituted' : 'same';
 }
 
+/** Each output value that is a list of strings, sorted and each once. */
+function asTeamSet(values: unknown): unknown {
+  if (!Array.isArray(values)) return values;
+  return values.map((value) => (Array.isArray(value) && value.every((item) => typeof item === 'string') ? [...new Set(value)].sort() : value));
+}
+
 export type ExpectedSink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outside';
+
+/**
+ * A gate's verdict: the contract's for its class, except a gate nobody passes in either world
+ * (run on every user here), which is a dead gate: broken already, for review (issue 29).
+ */
+export function expectedGateVerdict(jq: JqEngine, kind: 'policy' | 'user-input', condition: string, klass: ExpectedClass): Verdict {
+  if (klass === 'same' && passing(jq, kind, condition, 'before').length === 0 && passing(jq, kind, condition, 'after').length === 0) return 'review';
+  return expectedVerdict(klass, 'gate');
+}
 
 /** contracts.md §3.4's fixed points, in an org that has not migrated. */
 export function expectedVerdict(klass: ExpectedClass, sink: ExpectedSink): Verdict {
@@ -178,4 +202,43 @@ export interface Row {
   expression: string;
   /** An expected class the row exists to show (checked against the computed one, so a wrong row fails). */
   shows?: ExpectedClass;
+}
+
+/** What a rule value run in jq stands for: its strings, a list's strings; anything else equals no team. */
+function ruleStrings(jq: JqEngine, input: JsonValue, expression: string): string[] {
+  const result = jq.evaluate(input, expression);
+  if (!result.ok) return ['<an error>'];
+  return result.values.flatMap((value): string[] => (typeof value === 'string' ? [value] : value === null ? [] : Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '<not a string>')) : ['<not a string>']));
+}
+
+/**
+ * The class of a `$team` rule whose value is computed, as the service matches it: for every user
+ * (a team set), the value read in each world (`valueIn`), matched in jq against an entity of every
+ * team set with `$team` as that world holds it. Which entities match, before and after, decides.
+ */
+export function expectedComputedRuleClass(jq: JqEngine, operator: string, valueIn: (userTeams: readonly string[], world: World) => string[]): ExpectedClass {
+  for (const userTeams of TEAM_SETS) {
+    const before = valueIn(userTeams, 'before');
+    const after = valueIn(userTeams, 'after');
+    for (const entityTeams of TEAM_SETS) {
+      if (matchRule(jq, operator, values(entityTeams, 'before'), before) !== matchRule(jq, operator, values(entityTeams, 'after'), after)) return 'changed';
+    }
+  }
+  return 'same';
+}
+
+/** A jq rule value (`{jqQuery}` or a `{{ }}` template) as the site runs it, for `expectedComputedRuleClass`. */
+export const jqRuleValue = (jq: JqEngine, kind: Kind, expression: string) => (userTeams: readonly string[], world: World) => ruleStrings(jq, inputOf(kind, userTeams, world), expression);
+
+/** Team values of these titles in one world. */
+export const teamValuesIn = values;
+
+/** Who passes a gate in one world, by running it on each user (the first output neither false nor null). */
+export function passing(jq: JqEngine, kind: 'policy' | 'user-input', condition: string, world: World): string[] {
+  return USERS.filter((u) => {
+    const titles = u.teams.map((t) => t.name);
+    const input = kind === 'policy' ? { user: user(titles, world, u.email), results: {} } : { user: user(titles, world, u.email), entity: entity([], world), form: {} };
+    const result = jq.evaluate(input, `first((${condition}) | (. != false and . != null)) // false`);
+    return result.ok && result.values[0] === true;
+  }).map((u) => u.email);
 }

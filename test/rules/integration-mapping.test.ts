@@ -84,7 +84,8 @@ ruleTester('integration-mapping', {
         ],
       }),
       findings: [
-        { location: `${M}.team`, resource: I('a'), verdict: 'review' },
+        // By $identifier with a value from the source: the source must hold identifiers.
+        { location: `${M}.team.rules[0]`, resource: I('a'), verdict: 'review', reason: 'must hold team identifiers' },
         { location: `${M}.team.rules[0]`, resource: I('b'), verdict: 'breaks', rewrite: JSON.stringify({ property: '$team', operator: '=', value: 'payments' }) },
       ],
     },

@@ -56,7 +56,8 @@ function teamValueFindings(catalog: Catalog, site: EntityMappingSite, team: Json
     return finding ? [finding] : [];
   }
   if (!isObject(team)) return [];
-  const ruleFindings = searchQueryFindings(catalog, { category: site.category, resource: site.resource, subject: 'The team search query', removedRelations }, team, path);
+  // A search over `_team` entities whose values are jq over the payload the source sends.
+  const ruleFindings = searchQueryFindings(catalog, { category: site.category, resource: site.resource, subject: 'The team search query', removedRelations, searchesTeams: true, valueSource: 'payload' }, team, path);
   if (ruleFindings.length > 0) return ruleFindings;
   return [
     {

@@ -4,6 +4,7 @@ import { assessTeamExpression, describeImpact, type AssessOptions, type Expressi
 import type { SampleKind } from '../../jq/sample-context.js';
 import { unknownIdentifierHint } from '../../catalog/teams.js';
 import type { Sink } from '../../judge/decision-table.js';
+import type { TeamInput } from '../../judge/team-typed.js';
 
 export interface ExpressionSite {
   category: Category;
@@ -22,6 +23,8 @@ export interface ExpressionSite {
   teamDestination?: string;
   /** Where the value goes (src/judge/decision-table.ts); by default from the category and location. */
   sink?: Sink;
+  /** The action's team-typed inputs (src/judge/team-typed.ts): `.form.<name>` / `.inputs.<name>` read team values. */
+  teamInputs?: ReadonlyMap<string, TeamInput>;
 }
 
 /**
@@ -38,6 +41,9 @@ function defaultSink(site: ExpressionSite, setsTeam: boolean): Sink {
   if (site.category === 'action-mapping' && site.location.startsWith('trigger.condition')) return 'gate';
   return 'shown';
 }
+
+/** A gate that lets people in when it holds: a policy's condition, an input's `visible`. */
+const lettingIn = (site: ExpressionSite) => site.category === 'action-dynamic-permission' || /(?:^|\.)visible\.jqQuery$/.test(site.location);
 
 /**
  * What each category's expressions run on, so jq can run them on a sample. Integration and
@@ -66,6 +72,11 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       ...(sample && { sample }),
       migrated: catalog.migrated,
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
+      ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
+      // Only gates that let people in can shut them out: a policy, an input's `visible` (a
+      // `required` or `disabled` that never holds keeps nobody from anything). Admins run and
+      // approve whatever a policy says, so a dead policy never shuts them out.
+      ...(lettingIn(site) && { deadGate: { people: catalog.people, adminsPass: site.category === 'action-dynamic-permission' } }),
     },
     { ...options, sink: defaultSink(site, options.setsTeam ?? false) },
   );
@@ -76,7 +87,11 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
   let suggestion: string;
-  if (impact.rewrite !== undefined) {
+  // A dead gate's titles are not what is wrong with it: no rewrite to identifiers is offered.
+  const rewrite = impact.deadGate ? undefined : impact.rewrite;
+  if (impact.advice !== undefined && rewrite === undefined) {
+    suggestion = impact.advice;
+  } else if (impact.rewrite !== undefined) {
     suggestion = `Change it to: ${impact.rewrite}`;
     if (unknown.length > 0) suggestion += ` (${unknownIdentifierHint(unknown)})`;
   } else if (impact.rejectedRewrite !== undefined) {
@@ -124,7 +139,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion,
     verdict: impact.verdict,
   };
-  if (impact.rewrite !== undefined) {
+  if (impact.deadGate) draft.deadGate = impact.deadGate;
+  if (rewrite !== undefined && impact.rewrite !== undefined) {
     draft.rewrite = impact.rewrite;
     draft.rewriteCompiles = impact.rewriteChecked === true;
     if (impact.rewriteProof) {

@@ -1,13 +1,22 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import { partitionTeamValues, unknownIdentifierHint } from '../../catalog/teams.js';
+import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
+import type { EntityRecord } from '../../model/snapshot.js';
+import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built-in-values.js';
+import { contextsOf } from '../../judge/classify.js';
 import { decide, type LiteralEvidence, type MigrationState } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
-import { judgeTeamRule, knownOperator, valuesAsTitles, type RuleValue } from '../../judge/query-rule.js';
+import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
+import { unfilledReads } from '../../judge/unfilled.js';
+import { teamsFor } from '../../judge/worlds.js';
+import type { JqEngine } from '../../jq/engine.js';
+import { extractReferences } from '../../jq/references.js';
+import type { SampleKind } from '../../jq/sample-context.js';
+import { identifiersAsTitles } from '../../jq/team-impact.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
-import { propertyPath, searchRules } from './walk.js';
+import { isPlainText, propertyPath, searchRules, templateExpressions } from './walk.js';
 
 export interface SearchRuleSite {
   category: Category;
@@ -21,19 +30,29 @@ export interface SearchRuleSite {
   teamProperties?: ReadonlySet<string>;
   /** The blueprint whose entities the rule filters, when known: its entities are what it is matched against. */
   blueprint?: string;
+  /**
+   * What a `{jqQuery}` or `{{ }}` value runs on (the dataset of an input: the form's user; a
+   * policy query: the policy's user and run). Absent where no such value can be run.
+   */
+  sample?: SampleKind;
+  /** For a policy's query rules: the policy's query ids. */
+  queryIds?: readonly string[];
+  /** The rule searches `_team` entities (a mapping's team search, a `_team` input's dataset): `$title` and `$identifier` are the team's. */
+  searchesTeams?: boolean;
+  /** `payload`: a string value is jq over a payload the source sends (integration and webhook mappings). */
+  valueSource?: 'payload';
 }
 
 /** The org's migration state, read in one place (the per-blueprint state may replace it). */
 export const migrationState = (catalog: Pick<Catalog, 'migrated'>): MigrationState => (catalog.migrated ? 'after' : 'before');
 
-/** `{{getUserTeams()}}` and friends are resolved by the service and already yield identifiers. */
-const SERVICE_TEMPLATE = /^\s*\{\{.*\}\}\s*$/s;
-
 /**
- * A search rule (policy query, widget filter, dataset) is affected when it filters `$team` by a
- * title or filters on a relation the migration removes. A `$team` rule that already uses
- * identifiers, or only tests emptiness, is not. A path rule (`property: {path: [...]}`) counts
- * by its first hop (a removed relation) or by the `$team` hop it reaches.
+ * A search rule (policy query, widget filter, dataset, scorecard condition, a mapping's team
+ * search) is affected when it compares team values or filters on a relation the migration
+ * removes. A `$team` rule is judged as the service matches it (src/judge/query-rule.ts), whatever
+ * its value is: literals, a value the service fills ("My Teams", `{context: "userTeams"}`), jq
+ * (`{jqQuery}`) or a `{{ }}` template run with each world's user. A path rule (`property:
+ * {path: [...]}`) counts by its first hop (a removed relation) or by the `$team` hop it reaches.
  */
 export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): FindingDraft | undefined {
   const { rule } = site;
@@ -55,49 +74,134 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
       rewrite: JSON.stringify(rewritten),
     };
   }
+  if (site.searchesTeams && (rule.property === '$title' || rule.property === '$identifier')) return teamSearchFinding(catalog, site, base, rule.property);
+
+  // The property itself a value of the user (`{context: "userTeams", property: "$identifier"}`)
+  // compared with team values.
+  const propertyBuiltIn = builtInOf(rule.property);
+  if (propertyBuiltIn && 'builtIn' in propertyBuiltIn && TEAM_CONTEXTS.has(propertyBuiltIn.key)) {
+    const value = valueParts(rule.value, site);
+    if (value.unknown !== undefined || value.parts.length === 0) return undefined;
+    return judgedRuleFinding(catalog, site, base, { kind: 'values', parts: [{ kind: 'built-in', ...propertyBuiltIn }] }, value.parts, []);
+  }
+
   // `$team` as the first hop, or reached over relations (`["service", "$team"]`): the values
   // compared are team values either way.
   const teamHop = path?.indexOf('$team') ?? -1;
   if (teamHop < 0) return undefined;
-
-  const value = rule.value;
-  if (isObject(value) && typeof value.jqQuery === 'string') {
-    return expressionFinding(
-      catalog,
-      { ...site, location: joinPath(...site.path, 'value', 'jqQuery'), expression: value.jqQuery, subject: `${site.subject} on $team` },
-      { setsTeam: true },
-    );
-  }
-  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   const hops = path!.slice(teamHop + 1);
-  if (values.length === 0) {
+  const value = valueParts(rule.value, site);
+  if (value.unknown !== undefined) {
+    return {
+      ...base,
+      reason: `${site.subject} compares $team with ${value.unknown}, so what the migration does to it is unknown.`,
+      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
+      verdict: 'review',
+    };
+  }
+  if (value.parts.length === 0) {
     // isEmpty / isNotEmpty on $team itself is unchanged by the migration; a path on through the
     // team compares something of the team entity, which needs a look.
     return hops.length === 0 ? undefined : throughTeam(base, site.subject, hops);
   }
-
-  const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, values);
-  if (hops.length > 0 && titles.length + pending.length === 0) return throughTeam(base, site.subject, hops);
-  return judgedRuleFinding(catalog, site, base, { values, titles, pending, translated });
+  const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  const { titles, pendingTitles } = partitionTeamValues(catalog.teams, literals);
+  if (hops.length > 0 && titles.length + pendingTitles.length === 0) return throughTeam(base, site.subject, hops);
+  // Without jq a value that is jq can only be read: its literals decide, as they always did.
+  const jqPart = value.parts.find((part) => part.kind === 'jq');
+  if (jqPart && !catalog.jq) return readOnlyJqValue(catalog, site, jqPart.expression, value.jqLocation);
+  // Over relations the entities are another blueprint's: only the edge cases are matched.
+  const entities = teamHop === 0 && site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
+  return judgedRuleFinding(catalog, site, base, { kind: 'entity-team' }, value.parts, entities, value.jqLocation);
 }
 
 /**
- * A `$team` rule with values, judged by matching it as the service does against the org's
- * entities and edge cases, before and after the migration (src/judge/query-rule.ts); the verdict
- * and its why come from the decision table.
+ * Whether the rule compares team values, so its value (a `{jqQuery}` among them) is judged by
+ * matching the rule, not as an expression on its own.
+ */
+export function comparesTeams(site: Pick<SearchRuleSite, 'rule' | 'teamProperties' | 'searchesTeams'>): boolean {
+  const { rule } = site;
+  if (typeof rule.property === 'string' && site.teamProperties?.has(rule.property)) return true;
+  if (site.searchesTeams && (rule.property === '$title' || rule.property === '$identifier')) return true;
+  const builtIn = builtInOf(rule.property);
+  if (builtIn && 'builtIn' in builtIn && TEAM_CONTEXTS.has(builtIn.key)) return true;
+  return (propertyPath(rule) ?? []).includes('$team');
+}
+
+/** Built-in values of the user that are team values, and so compared with `$team`-like values. */
+const TEAM_CONTEXTS: ReadonlySet<string> = new Set(['userTeams.$identifier', 'userTeams.$title', 'user.$team']);
+
+interface ParsedValue {
+  parts: ValuePart[];
+  /** Set when some part is one this tool cannot read or run: what it is, as a clause. */
+  unknown?: string;
+  /** Where a `{jqQuery}` value's expression sits, for a finding that names it. */
+  jqLocation?: string;
+}
+
+/** A rule's value as parts the judge reads: literals, values the service fills, jq (`{jqQuery}`, `{{ }}`). */
+function valueParts(value: JsonValue | undefined, site: SearchRuleSite): ParsedValue {
+  const parts: ValuePart[] = [];
+  const literals: string[] = [];
+  let unknown: string | undefined;
+  let jqLocation: string | undefined;
+  const one = (item: JsonValue | undefined): void => {
+    if (item === undefined || item === null) return;
+    const builtIn = builtInOf(item);
+    if (builtIn && 'builtIn' in builtIn) parts.push({ kind: 'built-in', ...builtIn });
+    else if (builtIn) unknown ??= builtIn.unknown;
+    else if (isObject(item) && typeof item.jqQuery === 'string') {
+      if (site.sample) {
+        parts.push({ kind: 'jq', expression: item.jqQuery, sample: site.sample });
+        jqLocation = joinPath(...site.path, 'value', 'jqQuery');
+      } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
+    } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
+      unknown ??= `${JSON.stringify(item)}, jq over the payload the source sends, which this tool cannot read`;
+    } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) {
+      const expression = WHOLE_TEMPLATE.exec(item)![1]!.trim();
+      if (site.sample) parts.push({ kind: 'jq', expression, sample: site.sample });
+      else unknown ??= `the template ${JSON.stringify(item)}, which runs on data this tool cannot read`;
+    } else if (typeof item === 'string' && templateExpressions(item).length > 0) {
+      unknown ??= `the template ${JSON.stringify(item)}, text around jq this tool does not run`;
+    } else if (typeof item === 'string') literals.push(item);
+    else if (!Array.isArray(item)) unknown ??= `${JSON.stringify(item)}, a value of a shape this tool does not know`;
+  };
+  if (Array.isArray(value)) value.forEach(one);
+  else one(value);
+  if (literals.length > 0) parts.unshift({ kind: 'literals', values: literals });
+  return { parts, ...(unknown !== undefined && { unknown }), ...(jqLocation !== undefined && { jqLocation }) };
+}
+
+/** A whole string that is one template: `{{ .user.team }}`. */
+const WHOLE_TEMPLATE = /^\s*\{\{([\s\S]*)\}\}\s*$/;
+
+/** How the value reads in a reason. */
+function describeParts(parts: readonly ValuePart[]): string {
+  return parts
+    .map((part) => (part.kind === 'literals' ? part.values.map((v) => JSON.stringify(v)).join(', ') : part.kind === 'built-in' ? `${part.builtIn.form} (${part.builtIn.after.replace(/^the /, "")} after the migration)` : `the jq ${JSON.stringify(part.expression)}`))
+    .join(', ');
+}
+
+/**
+ * A rule judged by matching it as the service does against the org's entities and edge cases,
+ * for each user its value depends on, before and after the migration (src/judge/query-rule.ts);
+ * the verdict and its why come from the decision table.
  */
 function judgedRuleFinding(
   catalog: Catalog,
   site: SearchRuleSite,
   base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>,
-  { values, titles, pending, translated }: { values: readonly string[]; titles: readonly string[]; pending: readonly string[]; translated: readonly string[] },
+  property: RuleSide,
+  parts: readonly ValuePart[],
+  entities: readonly EntityRecord[],
+  jqLocation?: string,
 ): FindingDraft | undefined {
   const { rule } = site;
   const operator = String(rule.operator);
-  const literals = values.filter((v) => !SERVICE_TEMPLATE.test(v));
-  const ruleValue: RuleValue = literals.length === 0 ? { kind: 'user-teams' } : { kind: 'literals', values: literals };
-  const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
-  const judged = judgeTeamRule(catalog.teams, operator, ruleValue, entities);
+  const common = { directory: catalog.teams, operator, property, entities, ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) };
+  const judged = judgeRuleAsWritten({ ...common, value: parts });
+  const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, literals);
   if (!judged) {
     if (!knownOperator(operator) && titles.length + pending.length === 0 && literals.length === 0) return undefined;
     return {
@@ -107,44 +211,168 @@ function judgedRuleFinding(
       verdict: 'review',
     };
   }
-  // The service fills the values from the user's own teams: it follows them, as before this tool judged it.
-  if (ruleValue.kind === 'user-teams' && judged.class === 'same') return undefined;
+  const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
+  if (judged.class === 'failed') {
+    const decision = decide({ class: 'failed', sink: 'team-comparison', state: migrationState(catalog), literals: 'plain' });
+    return {
+      ...base,
+      ...where,
+      reason: `${site.subject} compares $team with ${describeParts(parts)}; ${decision.why} (${judged.error}).`,
+      suggestion: 'Make sure the value\'s jq terminates, then check that the rule matches the same entities once $team holds team identifiers.',
+      verdict: decision.verdict,
+    };
+  }
+  const computed = parts.some((part) => part.kind !== 'literals');
+  // A value that follows the user's teams the way $team does is no finding, as it never was.
+  if (judged.class === 'same' && computed && !parts.some((part) => part.kind === 'jq')) return undefined;
   let evidence: LiteralEvidence = 'plain';
-  if (judged.class === 'changed') {
+  if (judged.class === 'same') {
+    const unfilled = parts.flatMap((part) => (part.kind === 'jq' ? unfilledValueReads(catalog, part, site.queryIds ?? []) : []));
+    if (unfilled.length > 0) evidence = 'unfilled';
+  } else if (judged.class === 'changed') {
     if (judged.difference?.standIn) evidence = 'stand-in-only';
-    const asTitles = valuesAsTitles(catalog.teams, literals);
-    if (asTitles && judgeTeamRule(catalog.teams, operator, { kind: 'literals', values: asTitles }, entities, literals)?.class === 'same') evidence = 'written-for-identifiers';
+    const readBack = partsAsTitles(catalog, parts);
+    if (readBack && judgeRule({ ...common, value: { before: readBack, after: parts } })?.class === 'same') evidence = 'written-for-identifiers';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
-  const compared = ruleValue.kind === 'user-teams' ? 'the user\'s own teams' : literals.map((t) => JSON.stringify(t)).join(', ');
+  const subject = property.kind === 'values' ? `${site.subject} compares ${describeParts(property.parts)}` : `${site.subject} compares $team`;
   const finding: FindingDraft = {
     ...base,
-    reason: `${site.subject} compares $team with ${compared} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities before and after the migration, ${decision.why}.`,
+    ...where,
+    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}.`,
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };
-  if (judged.rows.read > 0) {
+  if (decision.advice) finding.suggestion = decision.advice;
+  if (judged.rows) {
     // A scorecard condition passes or fails per entity; a filter or dataset shows rows.
     finding.impact = site.category === 'scorecard-rule' ? { scorecard: { flipped: judged.rows.flipped }, rows: { before: judged.rows.before, after: judged.rows.after } } : { rows: { before: judged.rows.before, after: judged.rows.after } };
   }
-  if (decision.verdict === 'unaffected') return finding;
-  const newValue = typeof rule.value === 'string' ? translated[0]! : translated;
-  const rewritten = { ...rule, value: newValue };
-  if (titles.length > 0) {
-    finding.rewrite = JSON.stringify(rewritten);
-    const proof = judgeTeamRule(catalog.teams, operator, ruleValue, entities, translated.filter((v) => !SERVICE_TEMPLATE.test(v)));
-    finding.rewriteProof = proof?.class === 'same' && pending.length === 0 ? 'proven' : 'suggested';
+  if (decision.verdict === 'unaffected' || decision.advice) return finding;
+  const jqParts = parts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
+  if (titles.length > 0 && jqParts.length === 0 && !computed) {
+    const newValue = typeof rule.value === 'string' ? translated[0]! : translated;
+    finding.rewrite = JSON.stringify({ ...rule, value: newValue });
+    const proof = judgeRule({ ...common, value: { before: parts, after: [{ kind: 'literals', values: translated }] } });
+    finding.rewriteProof = proof && proof.class === 'same' && pending.length === 0 ? 'proven' : 'suggested';
     finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
-    if (finding.rewriteProof === 'suggested') finding.suggestion += proof?.difference ? ` This rewrite is a suggestion, not proven: for ${proof.difference.context} the rule ${proof.difference.before.replace(/^it /, '')} before the migration but the rewrite ${proof.difference.after.replace(/^it /, '')} after it.` : ' This rewrite is a suggestion, not proven.';
+    if (finding.rewriteProof === 'suggested') {
+      const d = proof && proof.class !== 'failed' ? proof.difference : undefined;
+      finding.suggestion += d ? ` This rewrite is a suggestion, not proven: for ${d.context} the rule gives ${d.before} before the migration but the rewrite gives ${d.after} after it.` : ' This rewrite is a suggestion, not proven.';
+    }
     if (pending.length > 0) finding.note = `${unknownIdentifierHint(pending)}.`;
   } else if (pending.length > 0) {
     finding.suggestion = `Use the team's identifier instead: ${unknownIdentifierHint(pending)}.`;
+  } else if (jqParts.some((part) => /\.teams\s*\[\s*\]\s*\.\s*name/.test(part.expression))) {
+    finding.suggestion = 'Compare $team with the user\'s team identifiers: [.user.teamsIdentifiers[]] or .user.team (the names in .user.teams[].name stay titles, while $team holds identifiers after the migration).';
   } else {
     finding.suggestion = 'Make the rule compare $team with the identifiers of the teams it means, so it matches the same entities after the migration as before.';
   }
+  const notes = parts.flatMap((part) => (part.kind === 'built-in' && part.builtIn.note ? [part.builtIn.note] : []));
+  if (notes.length > 0) finding.note = [finding.note, ...notes].filter(Boolean).join('; ');
   return finding;
 }
 
+/** The value with identifiers read back as titles (literals, jq literals, a built-in that yields identifiers): what it would have said for titles. */
+function partsAsTitles(catalog: Catalog, parts: readonly ValuePart[]): ValuePart[] | undefined {
+  let changed = false;
+  const out = parts.map((part): ValuePart => {
+    if (part.kind === 'literals') {
+      const asTitles = valuesAsTitles(catalog.teams, part.values);
+      if (!asTitles) return part;
+      changed = true;
+      return { kind: 'literals', values: asTitles };
+    }
+    if (part.kind === 'built-in') {
+      const twin = part.builtIn.asTitles !== undefined ? BUILT_IN_VALUES[part.builtIn.asTitles] : undefined;
+      if (!twin) return part;
+      changed = true;
+      return { kind: 'built-in', builtIn: twin, key: part.builtIn.asTitles! };
+    }
+    const references = extractReferences(part.expression);
+    const readBack = references.ok ? identifiersAsTitles(part.expression, references.references, catalog.teams) : undefined;
+    if (readBack === undefined || !catalog.jq?.validate(readBack).ok) return part;
+    changed = true;
+    return { ...part, expression: readBack };
+  });
+  return changed ? out : undefined;
+}
+
+/** Reads of a jq value that reach data the contexts do not hold (src/judge/unfilled.ts). */
+function unfilledValueReads(catalog: Catalog, part: Extract<ValuePart, { kind: 'jq' }>, queryIds: readonly string[]): string[] {
+  const references = extractReferences(part.expression);
+  if (!references.ok || !catalog.jq) return [];
+  const spec = { kind: part.sample, directory: catalog.teams, teams: teamsFor(catalog.teams, part.expression, []), queryIds, teamProperties: [] };
+  const team = spec.teams[0];
+  return unfilledReads(catalog.jq as JqEngine, part.expression, references.references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
+}
+
+/** Without jq, a rule's jq value is judged by reading it, as any expression is. */
+function readOnlyJqValue(catalog: Catalog, site: SearchRuleSite, expression: string, jqLocation: string | undefined): FindingDraft | undefined {
+  return expressionFinding(catalog, { ...site, location: jqLocation ?? joinPath(...site.path, 'value'), expression, subject: `${site.subject} on $team` }, { setsTeam: true });
+}
+
+/**
+ * A mapping's `team` given as a search over `_team` entities by `$title` or `$identifier`: a value
+ * from the source is read from the table of forms (src/judge/built-in-values.ts); a literal is
+ * checked against the org's teams; a value this tool can run is run after the migration, the only
+ * world the form exists in, and must find the teams it means.
+ */
+function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, field: '$title' | '$identifier'): FindingDraft | undefined {
+  const form = TEAM_SEARCH_FORMS[field];
+  const value = valueParts(site.rule.value, site);
+  const other = field === '$title' ? '$identifier' : '$title';
+  if (value.unknown !== undefined || value.parts.some((part) => part.kind === 'jq' && !catalog.jq)) {
+    return {
+      ...base,
+      reason: `${site.subject} finds the team by ${field} with a value from the source: ${form.why}.`,
+      suggestion: form.verdict === 'unaffected' ? 'Nothing to change while the source holds team titles.' : `Make sure the source holds team identifiers, or search by ${other} when it holds titles.`,
+      verdict: form.verdict,
+    };
+  }
+  const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  const wanted = field === '$title' ? 'title' : 'identifier';
+  const misses: string[] = [];
+  for (const literal of literals) {
+    const status = classifyTeamValue(catalog.teams, literal);
+    const fits = field === '$title' ? catalog.teams.byTitle.has(literal) : status.state === 'identifier';
+    if (!fits && (status.state !== 'unknown' || catalog.teams.orgKnowsTeams)) misses.push(literal);
+  }
+  if (misses.length > 0) {
+    const rewrite = { ...site.rule, property: other };
+    return {
+      ...base,
+      reason: `${site.subject} finds the team by ${field}, but ${misses.map((m) => JSON.stringify(m)).join(', ')} is no team ${wanted} of the org, so it finds no team.`,
+      suggestion: `Search by ${other} instead: ${JSON.stringify(rewrite)}, or write the team's ${wanted}.`,
+      verdict: 'breaks',
+      rewrite: JSON.stringify(rewrite),
+    };
+  }
+  const computed = value.parts.filter((part) => part.kind !== 'literals');
+  if (computed.length === 0) return undefined;
+  const judged = judgeRule({
+    directory: catalog.teams,
+    operator: String(site.rule.operator),
+    property: { kind: 'team-entity', field },
+    value: { before: value.parts, after: value.parts },
+    entities: [],
+    ...(catalog.jq && { jq: catalog.jq }),
+    ...(site.queryIds && { queryIds: site.queryIds }),
+  });
+  if (!judged || judged.class === 'failed') {
+    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, which this tool could not run${judged ? ` (${judged.error})` : ''}.`, suggestion: `Check that it finds the intended team once teams are _team entities.`, verdict: 'review' };
+  }
+  const misses2 = findsNoTeamAfter({ directory: catalog.teams, operator: String(site.rule.operator), property: { kind: 'team-entity', field }, value: value.parts, entities: [], ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) });
+  if (misses2 === undefined) {
+    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}: run after the migration, it finds each user's teams.`, suggestion: 'Nothing to change.', verdict: 'unaffected' };
+  }
+  return {
+    ...base,
+    reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, but after the migration, for ${misses2.context}, it gives ${misses2.value}, which is no team ${wanted}: it finds no team.`,
+    suggestion: `Search by ${other} instead, or make the value give team ${wanted}s.`,
+    verdict: 'breaks',
+  };
+}
 /** The findings of every rule of a search query (or a list of rules), nested groups included. */
 export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite, 'path' | 'rule'>, query: JsonValue | undefined, path: Path): FindingDraft[] {
   const findings: FindingDraft[] = [];

@@ -1,0 +1,74 @@
+/**
+ * Whether an expression reads values no context of the judge can know (`.entity.properties.region`,
+ * `.form.reason`): then "the same before and after" may only mean the contexts lacked what decides
+ * it, and the decision table sends it to review. Reading alone over-counts: a path into a value
+ * the expression builds itself (an object keyed by team, `to_entries`' `.key` and `.value`, a
+ * lookup into such an object) resolves nowhere in the context, yet every context knows it. So a
+ * path the contexts do not fill counts only when running shows it reaches them: filled with
+ * probe values on every object of the context, it changes what the expression gives.
+ */
+import type { JqEngine } from '../jq/engine.js';
+import { sameResult } from '../jq/differential.js';
+import type { FieldPath, JqReferences } from '../jq/references.js';
+import { valueStrings } from '../jq/references.js';
+import { unfilledPaths } from '../jq/sample-context.js';
+import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
+
+/** Stands for a value the contexts lack: nothing else in a context or an expression holds it. */
+const PROBE = '__unfilled_probe__';
+/** Ours: strings of the expression also tried as the missing value (`== "eu"` shows only with "eu"). */
+const MAX_LITERAL_PROBES = 2;
+/** Ours: contexts filled and run; the first ones hold one team each, which is where a read shows. */
+const MAX_FILLED_CONTEXTS = 3;
+
+/**
+ * The reads (as written) that reach values the contexts do not hold, or none. `contexts` are what
+ * the expression was judged on (one world is enough: filling is the same in both); `teamValues`
+ * are tried as the missing value too, since what matters is whether it meets the team values.
+ */
+export function unfilledReads(jq: JqEngine, expression: string, references: JqReferences, contexts: readonly JsonValue[], teamValues: readonly string[] = []): string[] {
+  const first = contexts[0];
+  if (first === undefined) return [];
+  const paths = unfilledPaths(references.paths, first);
+  if (paths.length === 0) return [];
+  const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
+  const probes = [...new Set([PROBE, ...literals, ...teamValues])];
+  const tried = contexts.slice(0, MAX_FILLED_CONTEXTS);
+  const filled = tried.flatMap((context) => probes.map((probe) => withPaths(context, paths, probe)));
+  jq.prefetch?.({ evaluate: [{ expression, inputs: [...tried, ...filled] }] });
+  const reaches = tried.some((context, c) => {
+    const plain = jq.evaluate(context, expression);
+    return probes.some((_, p) => !sameResult(plain, jq.evaluate(filled[c * probes.length + p]!, expression)));
+  });
+  return reaches ? [...new Set(paths.map((path) => expression.slice(path.start, path.end)))] : [];
+}
+
+/** The context with every object given each path (where it lacks it) ending in `probe`. */
+function withPaths(context: JsonValue, paths: readonly FieldPath[], probe: string): JsonValue {
+  const fill = (value: JsonValue): JsonValue => {
+    if (Array.isArray(value)) return value.map(fill);
+    if (!isObject(value)) return value;
+    const out = keyedRecord();
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = fill(item);
+    for (const path of paths) setMissing(out, path.segments, probe);
+    return out;
+  };
+  return fill(context);
+}
+
+function setMissing(node: Record<string, JsonValue>, segments: readonly string[], probe: string): void {
+  const [head, ...rest] = segments;
+  if (head === undefined) return;
+  const current = own(node, head);
+  if (rest.length === 0) {
+    if (current === undefined) node[head] = probe;
+    return;
+  }
+  if (current === undefined) {
+    const child = keyedRecord();
+    node[head] = child;
+    setMissing(child, rest, probe);
+  } else if (isObject(current)) {
+    setMissing(current as Record<string, JsonValue>, rest, probe);
+  }
+}

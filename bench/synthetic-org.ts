@@ -1,3 +1,4 @@
+import type { UserRecord } from '../src/model/access.js';
 import type { JsonObject } from '../src/model/json.js';
 import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../src/model/snapshot.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
@@ -149,7 +150,8 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
 
   return {
     format: SNAPSHOT_FORMAT,
-    organization: { id: `org_synthetic_${size.blueprints}_${size.actions}_${size.pages}`, name: 'Synthetic Org' },
+    // An org that has not migrated yet, as its flags say (its mixed shapes alone would read as migrated).
+    organization: { id: `org_synthetic_${size.blueprints}_${size.actions}_${size.pages}`, name: 'Synthetic Org', featureFlags: [] },
     blueprints,
     blueprintPermissions,
     actions,
@@ -161,4 +163,41 @@ export function generateSyntheticOrg(size: SyntheticOrgSize): OrgSnapshot {
     teams,
     entities,
   };
+}
+
+/**
+ * Deterministic users, one in 50 an admin: most in one team, some in two or three (65/30/5 %),
+ * big teams more likely than small ones. Users with the same teams share one jq context, so this
+ * spread (about a thousand distinct team lists of 2,000 users) is what the time depends on.
+ */
+export function syntheticUsers(org: OrgSnapshot, count: number): UserRecord[] {
+  const titles = (org.teams ?? []).map((team) => team.name);
+  let state = 7;
+  const next = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const team = () => titles[Math.floor(next() ** 2 * titles.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const roll = next();
+    const size = roll < 0.65 ? 1 : roll < 0.95 ? 2 : 3;
+    return {
+      email: `user${String(i).padStart(5, '0')}@example.com`,
+      teams: [...new Set(Array.from({ length: size }, team))].map((name) => ({ name })),
+      roles: [{ name: i % 50 === 0 ? 'Admin' : 'Member' }],
+    };
+  });
+}
+
+/** Every action gated by a condition of its own over the user's teams (and email, when asked). */
+export function withDistinctConditions(org: OrgSnapshot, readsEmail: boolean): OrgSnapshot {
+  const titles = (org.teams ?? []).map((team) => team.name);
+  const actionPermissions = Object.fromEntries(
+    Object.entries(org.actionPermissions ?? {}).map(([id, permissions], i) => {
+      const team = titles[i % titles.length]!;
+      const other = titles[(i * 7 + 3) % titles.length]!;
+      const condition = readsEmail
+        ? `(.user.team | index("${team}") != null) or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
+        : `.user.team | (index("${team}") != null) or (index("${other}") != null and length > ${i % 3})`;
+      return [id, { ...permissions, execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [condition] } } }];
+    }),
+  );
+  return { ...org, actionPermissions };
 }

@@ -3,6 +3,7 @@ import { analyze } from './analyze.js';
 import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
+import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
@@ -22,7 +23,7 @@ import { orgPlacementOf, type OrgPlacement } from './report/org-placement.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
 import { InputError } from './errors.js';
-import { addSourceOptions, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
+import { addSourceOptions, parseConcurrency, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
@@ -52,6 +53,8 @@ export interface CliIo {
   sleep?: (ms: number) => Promise<void>;
   /** The network seam; tests inject one with a short request deadline. */
   transport?: Transport;
+  /** The jq seam; tests inject one that records the options the run asks for. */
+  loadJq?: typeof loadJqEngine;
 }
 
 export { EXIT, exitCodeFor };
@@ -228,7 +231,8 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
     const source = await resolveOrgSource(flags, io);
     if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
     const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
-    const jq = await loadJqEngine();
+    // One jq worker per core, no more than --concurrency: the same flag bounds how much runs at once.
+    const jq = await (io.loadJq ?? loadJqEngine)({ workers: jqPoolSize({ concurrency: parseConcurrency(flags.concurrency) }) });
     try {
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];

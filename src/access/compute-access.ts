@@ -2,13 +2,13 @@ import type { Catalog } from '../catalog/catalog.js';
 import { checkKey, conditionOutcomes, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
 import { splitCondition, type SplitCondition } from './split-condition.js';
-import { extractReferences } from '../jq/references.js';
 import type { AccessChange } from '../model/access.js';
 import type { Finding } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
 import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
 import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js';
-import { distinctUserContexts, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from './user-contexts.js';
+import { contextReads, distinctUserContexts, type ContextReads, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from './user-contexts.js';
+import { userFieldsRead } from './user-reads.js';
 
 export type { TeamForm };
 
@@ -57,8 +57,12 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
       if (finding) changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
       return;
     }
-    const loses = users.filter((_, i) => before.holds[i] && !after.holds[i]).map((u) => u.email);
-    const gains = users.filter((_, i) => !before.holds[i] && after.holds[i]).map((u) => u.email);
+    const loses: string[] = [];
+    const gains: string[] = [];
+    for (let i = 0; i < users.length; i++) {
+      if (before.holds[i] === after.holds[i]) continue;
+      (before.holds[i] ? loses : gains).push(users[i]!.email);
+    }
     if (loses.length > 0) change.loses = loses;
     if (gains.length > 0) change.gains = gains;
     if (loses.length + gains.length > 0) changes.push(change);
@@ -97,14 +101,16 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
 }
 
 /**
- * Who holds each site's permission in each of `forms`. Every expression of every site runs in
- * batches over the same user contexts: users with the same teams (and roles, and email where an
- * expression reads them) give the same answer, so jq sees each distinct context once per form.
+ * Who holds each site's permission in each of `forms`. Every check runs in batches over the
+ * distinct contexts of the part of the user it reads (user-reads.ts): people with the same teams
+ * (and roles, and email, where a check reads them) give the same answer, so jq sees each distinct
+ * context once per form, and each check (expression) once however many sites repeat it.
  */
 export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[], users: readonly AccessUser[], forms: readonly TeamForm[]): Holders[][] {
+  const people = peopleOf(users);
   const answers: (Holders[] | undefined)[] = sites.map((site) => {
     const rule = site.rule;
-    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', holds: withAdmins(site, users, listHolders(catalog, rule, users, form)) }));
+    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', holds: withAdmins(site, people, listHolders(catalog, rule, people, form)) }));
     for (const { expression } of checksOf(rule)) {
       const reason = unknownDataRead(expression);
       if (reason !== undefined) return forms.map((): Holders => ({ kind: 'undecidable', reason }));
@@ -117,23 +123,33 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
 
   // Issue 21: a condition reading the email as well as teams runs its teams part per team list
   // and its email part only for those whose teams part flips (split-condition.ts).
-  if (forms.length === 2) splitSiteHolders(jq, sites, users, answers);
+  if (forms.length === 2) splitSiteHolders(jq, sites, people, answers);
 
-  const variants = new Map<string, number[]>();
+  // Each check once, in the variant of the user its paths read.
+  const variants = new Map<string, { reads: ContextReads; checks: Map<string, ConditionCheck> }>();
+  const placed = new Set<string>();
   sites.forEach((site, index) => {
     if (answers[index] !== undefined) return;
-    const text = checksOf(site.rule).map((check) => check.expression).join('\n');
-    const key = `${/email|\\u/.test(text)}:${/role|\\u/.test(text)}`;
-    const group = variants.get(key);
-    if (group) group.push(index);
-    else variants.set(key, [index]);
+    for (const check of checksOf(site.rule)) {
+      const key = checkKey(check);
+      if (placed.has(key)) continue;
+      placed.add(key);
+      const reads = contextReads(check.expression);
+      const id = `${reads.email}:${reads.roles}`;
+      let variant = variants.get(id);
+      if (!variant) variants.set(id, (variant = { reads, checks: new Map() }));
+      variant.checks.set(key, check);
+    }
   });
-  for (const [key, indexes] of variants) {
-    const [email, roles] = key.split(':').map((flag) => flag === 'true') as [boolean, boolean];
-    const { contexts, slots } = distinctUserContexts(users, forms, { email, roles });
-    const outcomes = conditionOutcomes(jq, indexes.flatMap((i) => checksOf(sites[i]!.rule)), contexts, USER_CONTEXT);
-    for (const index of indexes) answers[index] = holdersFromOutcomes(sites[index]!, outcomes, slots, users);
+  const answered = new Map<string, { outcomes: ConditionOutcomes; slots: Int32Array[] }>();
+  for (const { reads, checks } of variants.values()) {
+    const { contexts, slots } = distinctUserContexts(users, forms, reads);
+    const outcomes = conditionOutcomes(jq, [...checks.values()], contexts, USER_CONTEXT);
+    for (const key of checks.keys()) answered.set(key, { outcomes: outcomes.get(key)!, slots });
   }
+  sites.forEach((site, index) => {
+    if (answers[index] === undefined) answers[index] = holdersFromOutcomes(site, forms, answered, people);
+  });
   return answers as Holders[][];
 }
 
@@ -145,27 +161,64 @@ function checksOf(rule: AccessRule): ConditionCheck[] {
 }
 
 /** Every check must hold for the user (the docs do not say how conditions combine: each one restricts). */
-function holdersFromOutcomes(site: PermissionSite, outcomes: ReadonlyMap<string, ConditionOutcomes>, slots: readonly number[][], users: readonly AccessUser[]): Holders[] {
-  const answers: string[] = [];
-  for (const check of checksOf(site.rule)) {
-    const result = outcomes.get(checkKey(check));
-    if (!result?.ok) {
-      const why = result?.failure === 'timeout' ? 'its evaluation timed out' : result?.failure === 'crash' ? 'jq crashed while evaluating it' : 'jq does not compile it';
-      const reason = `${why} (${result?.error ?? 'no answer'}), so who it lets through is unknown`;
-      return slots.map((): Holders => ({ kind: 'undecidable', reason }));
+function holdersFromOutcomes(site: PermissionSite, forms: readonly TeamForm[], answered: ReadonlyMap<string, { outcomes: ConditionOutcomes; slots: Int32Array[] }>, people: People): Holders[] {
+  const checks = checksOf(site.rule).map((check) => answered.get(checkKey(check))!);
+  for (const { outcomes: result } of checks) {
+    if (!result.ok) {
+      const why = result.failure === 'timeout' ? 'its evaluation timed out' : result.failure === 'crash' ? 'jq crashed while evaluating it' : 'jq does not compile it';
+      const reason = `${why} (${result.error ?? 'no answer'}), so who it lets through is unknown`;
+      return forms.map((): Holders => ({ kind: 'undecidable', reason }));
     }
-    answers.push(result.outcomes);
   }
-  const passes = (slot: number) => answers.every((outcomes) => outcomes[slot] === '1');
-  return slots.map((slot): Holders => ({ kind: 'known', holds: withAdmins(site, users, Uint8Array.from(users, (_, i) => (passes(slot[i]!) ? 1 : 0))) }));
+  return forms.map((_, f): Holders => {
+    const holds = new Uint8Array(people.users.length).fill(1);
+    for (const { outcomes, slots } of checks) {
+      const text = (outcomes as { outcomes: string }).outcomes;
+      const slot = slots[f]!;
+      for (let u = 0; u < holds.length; u++) if (holds[u] === 1 && text.charCodeAt(slot[u]!) !== ONE) holds[u] = 0;
+    }
+    return { kind: 'known', holds: withAdmins(site, people, holds) };
+  });
+}
+
+const ONE = '1'.charCodeAt(0);
+
+/**
+ * The users, with what is worked out once for all sites: each user's profile (teams and roles:
+ * an explicit list answers the same for all who share one, but for the emails it names), where
+ * each email is, and the admins.
+ */
+interface People {
+  users: readonly AccessUser[];
+  profile: Int32Array;
+  /** One user of each profile. */
+  profiles: AccessUser[];
+  indexOf: ReadonlyMap<string, number>;
+  admins: number[];
+  /** Explicit lists worked out so far, by form and content. */
+  lists: Map<string, Uint8Array>;
+}
+
+function peopleOf(users: readonly AccessUser[]): People {
+  const ids = new Map<string, number>();
+  const profiles: AccessUser[] = [];
+  const profile = Int32Array.from(users, (user) => {
+    const key = JSON.stringify([user.names, user.identifiers, user.roles]);
+    let id = ids.get(key);
+    if (id === undefined) {
+      ids.set(key, (id = profiles.length));
+      profiles.push(user);
+    }
+    return id;
+  });
+  const admins = users.flatMap((user, i) => (user.admin ? [i] : []));
+  return { users, profile, profiles, indexOf: new Map(users.map((user, i) => [user.email, i])), admins, lists: new Map() };
 }
 
 /** Admins hold every right to run, approve and read, whatever the rule says. */
-function withAdmins(site: PermissionSite, users: readonly AccessUser[], holds: Uint8Array): Uint8Array {
+function withAdmins(site: PermissionSite, people: People, holds: Uint8Array): Uint8Array {
   if (!ADMIN_HOLDS.has(site.permission)) return holds;
-  users.forEach((user, i) => {
-    if (user.admin) holds[i] = 1;
-  });
+  for (const i of people.admins) holds[i] = 1;
   return holds;
 }
 
@@ -175,12 +228,23 @@ function withAdmins(site: PermissionSite, users: readonly AccessUser[], holds: U
  * compares the user's teams with the entity's, which the migration rewrites alike: it never
  * changes who has access, and without the entity it cannot be computed, so it is not.
  */
-function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists' }>, users: readonly AccessUser[], form: TeamForm): Uint8Array {
-  const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
-  const roles = new Set(rule.roles);
-  const emails = new Set(rule.users);
-  const holds = (user: AccessUser) => emails.has(user.email) || user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.names : user.identifiers).some((team) => teams.has(team));
-  return Uint8Array.from(users, (user) => (holds(user) ? 1 : 0));
+function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists' }>, people: People, form: TeamForm): Uint8Array {
+  // Big orgs repeat one list on many actions: each list is worked out once per form.
+  const key = JSON.stringify([form, rule.teams, rule.roles, rule.users]);
+  let known = people.lists.get(key);
+  if (!known) {
+    const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
+    const roles = new Set(rule.roles);
+    const byProfile = people.profiles.map((user) => user.roles.some((role) => roles.has(role)) || (form === 'titles' ? user.names : user.identifiers).some((team) => teams.has(team)));
+    known = new Uint8Array(people.profile.length);
+    for (let i = 0; i < known.length; i++) if (byProfile[people.profile[i]!]) known[i] = 1;
+    for (const email of rule.users) {
+      const i = people.indexOf.get(email);
+      if (i !== undefined) known[i] = 1;
+    }
+    people.lists.set(key, known);
+  }
+  return known.slice();
 }
 
 /** Of the resource's findings, the one at (or under) one of the site's locations; a breaking one first. */
@@ -226,49 +290,66 @@ export function withUserImpact(findings: readonly Finding[], access: readonly Ac
   });
 }
 
-/** Ours: condition runs per jq request when each site runs on its own users (engine time limit, as BATCH_EVALUATIONS). */
-const SPLIT_BATCH_EVALUATIONS = 8_000;
+/** Ours: condition runs per jq request for the email parts (engine time limit, as BATCH_EVALUATIONS). */
+const SPLIT_RETRY_USERS = 500;
+const SPLIT_BATCH_EVALUATIONS = 4_000;
 const SPLIT_BATCH_CHARS = 32 * 1024;
 
-/** A part of a condition that reads no team value: only `.user.email`, `.user.roles` (or the run's user's). */
-function readsNoTeam(text: string): boolean {
-  if (/team|\\u|getpath|paths|to_entries|tostring|tojson|\.\.|\$__|input|env|\$ENV/.test(text)) return false;
-  const result = extractReferences(text);
-  if (!result.ok) return false;
-  return result.references.paths.every((path) => {
-    if (path.variable !== undefined) return false;
-    const [a, b, c, d] = path.segments;
-    return (a === 'user' && (b === 'email' || b === 'roles')) || (a === 'trigger' && b === 'by' && c === 'user' && (d === 'email' || d === 'roles')) || (a === 'trigger' && b === 'user' && (c === 'email' || c === 'roles'));
-  });
+/**
+ * A batch that timed out or crashed, again in smaller requests: its parts in two halves, or a lone
+ * part's users in runs of SPLIT_RETRY_USERS; a lone part on that few users fails for its own sake
+ * (a loop), and is given up.
+ */
+function halves(items: readonly { rest: string; users: number[] }[]): { rest: string; users: number[] }[][] {
+  if (items.length > 1) return [items.slice(0, items.length >> 1), items.slice(items.length >> 1)];
+  const [item] = items;
+  if (!item || item.users.length <= SPLIT_RETRY_USERS) return [];
+  const runs: { rest: string; users: number[] }[][] = [];
+  for (let start = 0; start < item.users.length; start += SPLIT_RETRY_USERS) runs.push([{ rest: item.rest, users: item.users.slice(start, start + SPLIT_RETRY_USERS) }]);
+  return runs;
+}
+
+/** What a part of a condition reads of the user, by its paths: `none` of the team values, or only them. */
+function partReads(text: string): 'no-team' | 'only-teams' | 'more' {
+  const reads = userFieldsRead(text);
+  if (reads.kind === 'everything') return 'more';
+  if (!reads.fields.has('teams')) return 'no-team';
+  return reads.fields.has('email') || reads.fields.has('roles') ? 'more' : 'only-teams';
 }
 
 /**
  * Sites with one condition of the shape `<teams part> or|and <email part>`, answered without one
  * context per user: the teams part per distinct team list in both worlds, the email part (the same
- * in both) only for the users whose teams part flips, each site on its own users in shared
- * requests. For users whose teams part does not flip the outcome is the same in both worlds and is
- * given as the teams part's: only flips are read from these holders (computeAccess). A site whose
- * parts give no answer somewhere is left to the ordinary path.
+ * in both: it reads no team value) only for the users whose teams part flips, each (part, user)
+ * once however many sites share the part. For users whose teams part does not flip the outcome is
+ * the same in both worlds and is given as the teams part's: only flips are read from these holders
+ * (computeAccess). A site whose parts give no answer somewhere is left to the ordinary path.
  */
-function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], users: readonly AccessUser[], answers: (Holders[] | undefined)[]): void {
+function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], people: People, answers: (Holders[] | undefined)[]): void {
+  const { users } = people;
   const split = new Map<number, SplitCondition>();
   sites.forEach((site, index) => {
     if (answers[index] !== undefined || site.rule.kind !== 'conditions' || site.rule.expressions.length !== 1) return;
     const expression = site.rule.expressions[0]!;
-    if (!/email|role/.test(expression)) return;
-    const parts = splitCondition(expression, (text) => !readsNoTeam(text));
-    if (parts && !/email|role|\\u/.test(parts.teams)) split.set(index, parts);
+    if (partReads(expression) === 'only-teams') return; // one context per team list already
+    const parts = splitCondition(expression, (text) => partReads(text) !== 'no-team');
+    if (parts && partReads(parts.teams) === 'only-teams') split.set(index, parts);
   });
   if (split.size === 0) return;
   // The teams part: one context per distinct team list and world, as for any condition.
   const { contexts, slots } = distinctUserContexts(users, ['titles', 'identifiers'], { email: false, roles: false });
   const teamOutcomes = conditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts, USER_CONTEXT);
   const pending: { index: number; parts: SplitCondition; before: string; after: string; flips: number[] }[] = [];
+  const perUser = (slot: Int32Array, outcomes: string) => {
+    let text = '';
+    for (let u = 0; u < slot.length; u++) text += outcomes[slot[u]!]!;
+    return text;
+  };
   for (const [index, parts] of split) {
     const outcome = teamOutcomes.get(checkKey({ expression: parts.teams }));
     if (!outcome?.ok) continue;
-    const before = slots[0]!.map((slot) => outcome.outcomes[slot]!).join('');
-    const after = slots[1]!.map((slot) => outcome.outcomes[slot]!).join('');
+    const before = perUser(slots[0]!, outcome.outcomes);
+    const after = perUser(slots[1]!, outcome.outcomes);
     if (/[^01]/.test(before + after)) continue;
     const flips: number[] = [];
     for (let u = 0; u < users.length; u++) if (before[u] !== after[u]) flips.push(u);
@@ -276,13 +357,13 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], users:
   }
   const rest = restOutcomes(jq, pending, users);
   for (const item of pending) {
-    const answered = rest.get(item.index);
-    if (answered === undefined) continue;
-    const holds = (teams: string) => Uint8Array.from(users, (_, u) => (teams[u] === '1' ? 1 : 0));
+    const answered = rest.get(item.parts.rest);
+    if (item.flips.some((u) => !answered?.has(u))) continue;
+    const holds = (teams: string) => Uint8Array.from(teams, (c) => (c === '1' ? 1 : 0));
     const before = holds(item.before);
     const after = holds(item.after);
-    item.flips.forEach((u, k) => {
-      const restHolds = answered[k] === '1';
+    for (const u of item.flips) {
+      const restHolds = answered!.get(u) === '1';
       // `x or r`: the side whose teams part holds holds; the other holds as r does. `x and r` the reverse.
       if (item.parts.op === 'or') {
         before[u] = item.before[u] === '1' || restHolds ? 1 : 0;
@@ -291,51 +372,72 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], users:
         before[u] = item.before[u] === '1' && restHolds ? 1 : 0;
         after[u] = item.after[u] === '1' && restHolds ? 1 : 0;
       }
-    });
+    }
     const site = sites[item.index]!;
     answers[item.index] = [
-      { kind: 'known', holds: withAdmins(site, users, before) },
-      { kind: 'known', holds: withAdmins(site, users, after) },
+      { kind: 'known', holds: withAdmins(site, people, before) },
+      { kind: 'known', holds: withAdmins(site, people, after) },
     ];
   }
 }
 
 /**
- * The email part of each pending site on that site's flipping users only: sites share requests,
- * each running on its own slice of the input. A request jq does not answer leaves its sites to the
- * ordinary path.
+ * The email part of each pending site on the users whose teams part flips, keyed by part and
+ * user: a part shared by many sites runs once per user of any of them. Parts share requests, each
+ * on its own slice of the input, all sent at once over the jq workers. A request jq does not
+ * answer leaves its parts unanswered, and their sites to the ordinary path.
  */
-function restOutcomes(jq: JqEngine, pending: readonly { index: number; parts: SplitCondition; flips: number[] }[], users: readonly AccessUser[]): Map<number, string> {
-  const results = new Map<number, string>();
-  let batch: typeof pending[number][] = [];
+function restOutcomes(jq: JqEngine, pending: readonly { parts: SplitCondition; flips: number[] }[], users: readonly AccessUser[]): Map<string, Map<number, string>> {
+  const wanted = new Map<string, Set<number>>();
+  for (const { parts, flips } of pending) {
+    let set = wanted.get(parts.rest);
+    if (!set) wanted.set(parts.rest, (set = new Set()));
+    for (const u of flips) set.add(u);
+  }
+  const results = new Map<string, Map<number, string>>();
+  const batches: { rest: string; users: number[] }[][] = [];
+  let batch: { rest: string; users: number[] }[] = [];
   let evaluations = 0;
   let chars = 0;
-  const flush = () => {
-    if (batch.length === 0) return;
-    const input = batch.map((item) => item.flips.map((u) => userContext(users[u]!, 'titles', { email: true, roles: true })));
-    const programText = `[${batch.map((item, i) => `(.[${i}] | map(${USER_CONTEXT}) | ${program({ expression: item.parts.rest }, 'safe')})`).join(',\n')}]`;
-    const result = jq.evaluate(input as JsonValue, programText);
-    const [answers] = result.ok ? result.values : [];
-    if (Array.isArray(answers) && answers.length === batch.length) {
-      batch.forEach((item, i) => {
-        const answer = answers[i];
-        if (typeof answer === 'string' && answer.length === item.flips.length) results.set(item.index, answer);
-      });
+  for (const [rest, set] of wanted) {
+    results.set(rest, new Map());
+    if (set.size === 0) continue;
+    if (batch.length > 0 && (evaluations + set.size > SPLIT_BATCH_EVALUATIONS || chars + rest.length > SPLIT_BATCH_CHARS)) {
+      batches.push(batch);
+      batch = [];
+      evaluations = 0;
+      chars = 0;
     }
-    batch = [];
-    evaluations = 0;
-    chars = 0;
-  };
-  for (const item of pending) {
-    if (item.flips.length === 0) {
-      results.set(item.index, '');
-      continue;
-    }
-    if (batch.length > 0 && (evaluations + item.flips.length > SPLIT_BATCH_EVALUATIONS || chars + item.parts.rest.length > SPLIT_BATCH_CHARS)) flush();
-    batch.push(item);
-    evaluations += item.flips.length;
-    chars += item.parts.rest.length + 200;
+    batch.push({ rest, users: [...set] });
+    evaluations += set.size;
+    chars += rest.length + 200;
   }
-  flush();
+  if (batch.length > 0) batches.push(batch);
+  // A request that gives no answer (a time limit passed on a loaded machine) is asked again in
+  // smaller ones (halves): only what fails on its own is left to the ordinary path.
+  let asked = batches;
+  while (asked.length > 0) {
+    const calls = asked.map((items) => ({
+      input: items.map((item) => item.users.map((u) => userContext(users[u]!, 'titles', { email: true, roles: true }))) as JsonValue,
+      expression: `[${items.map((item, i) => `(.[${i}] | map(${USER_CONTEXT}) | ${program({ expression: item.rest }, 'safe')})`).join(',\n')}]`,
+    }));
+    const answered = jq.evaluateEach ? jq.evaluateEach(calls) : calls.map((call) => jq.evaluate(call.input, call.expression));
+    const again: { rest: string; users: number[] }[][] = [];
+    answered.forEach((result, b) => {
+      const items = asked[b]!;
+      const [answers] = result.ok ? result.values : [];
+      if (!Array.isArray(answers) || answers.length !== items.length) {
+        if (!result.ok && result.failure !== undefined) again.push(...halves(items));
+        return;
+      }
+      items.forEach((item, i) => {
+        const answer = answers[i];
+        if (typeof answer !== 'string' || answer.length !== item.users.length) return;
+        const map = results.get(item.rest)!;
+        item.users.forEach((u, k) => map.set(u, answer[k]!));
+      });
+    });
+    asked = again;
+  }
   return results;
 }

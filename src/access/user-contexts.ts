@@ -9,17 +9,29 @@ import type { JqEngine } from '../jq/engine.js';
 import { compactUser, USER_MODEL_JQ } from '../judge/user-model.js';
 import { own, type JsonValue } from '../model/json.js';
 import { extractReferences } from '../jq/references.js';
+import { userFieldsRead } from './user-reads.js';
 
 /** Team values as they are before the migration (titles) and after it, if nothing is changed (identifiers). */
 export type TeamForm = 'titles' | 'identifiers';
 
+/** Whether a check's context carries the email and the roles: only where its paths may read them (user-reads.ts). */
+export interface ContextReads {
+  email: boolean;
+  roles: boolean;
+}
+
+export function contextReads(expression: string): ContextReads {
+  const reads = userFieldsRead(expression);
+  return reads.kind === 'everything' ? { email: true, roles: true } : { email: reads.fields.has('email'), roles: reads.fields.has('roles') };
+}
+
 /**
  * The user as a condition or an input's jqQuery sees them, sent compactly as `[team values, email,
  * roles, names]` and unfolded by `USER_CONTEXT` inside jq into the one user model of each world.
- * Email and roles are sent only where an expression reads them; otherwise users with the same
- * teams are one context.
+ * Email and roles are sent only where an expression's paths may read them (`contextReads`);
+ * otherwise users with the same teams are one context.
  */
-export function userContext(user: Person, form: TeamForm, reads: { email: boolean; roles: boolean }): JsonValue {
+export function userContext(user: Person, form: TeamForm, reads: ContextReads): JsonValue {
   return compactUser(form === 'titles' ? user.names : user.identifiers, user.names, reads.email ? user.email : null, reads.roles ? user.roles : null);
 }
 
@@ -30,11 +42,11 @@ export const USER_CONTEXT = USER_MODEL_JQ;
  * Each user's context per form, kept once however many users share it: `contexts` is what jq
  * runs on, `slots[form][user]` the index of that user's context in it.
  */
-export function distinctUserContexts(users: readonly Person[], forms: readonly TeamForm[], reads: { email: boolean; roles: boolean }): { contexts: JsonValue[]; slots: number[][] } {
+export function distinctUserContexts(users: readonly Person[], forms: readonly TeamForm[], reads: ContextReads): { contexts: JsonValue[]; slots: Int32Array[] } {
   const contexts: JsonValue[] = [];
   const slotOf = new Map<string, number>();
   const slots = forms.map((form) =>
-    users.map((user) => {
+    Int32Array.from(users, (user) => {
       const context = userContext(user, form, reads);
       const id = JSON.stringify(context);
       let slot = slotOf.get(id);
@@ -53,8 +65,7 @@ export function distinctUserContexts(users: readonly Person[], forms: readonly T
  * distinct contexts), or undefined when jq gave no answer.
  */
 export function conditionPasses(jq: JqEngine, expression: string, people: readonly Person[], form: TeamForm): Uint8Array | undefined {
-  const reads = { email: /email|\\u/.test(expression), roles: /role|\\u/.test(expression) };
-  const { contexts, slots } = distinctUserContexts(people, [form], reads);
+  const { contexts, slots } = distinctUserContexts(people, [form], contextReads(expression));
   const outcome = conditionOutcomes(jq, [{ expression }], contexts, USER_CONTEXT).get(checkKey({ expression }));
   if (!outcome?.ok) return undefined;
   return Uint8Array.from(people, (_, i) => (outcome.outcomes[slots[0]![i]!] === '1' ? 1 : 0));

@@ -26,11 +26,13 @@ export type ConditionOutcomes = { ok: true; outcomes: string } | { ok: false; er
 const BATCH_CHECKS = 64;
 /**
  * Ours: and at most this many evaluations (checks × inputs) per request. A request must finish
- * well inside the engine's 1 s limit (engine.ts DEFAULT_TIMEOUT_MS): an ordinary condition costs
- * jq-wasm about 5 µs per input (measured: 20 checks × 4,000 users in 0.45 s), so this keeps a
- * batch near 0.25 s, with room for a slow runner.
+ * well inside the engine's 1 s limit (engine.ts DEFAULT_TIMEOUT_MS). A condition costs jq-wasm
+ * 5–100 µs per input: `.user.team | index("…")` goes through jq's own `indices`, 40–240 ms for
+ * 1,048 contexts on a loaded 2-core machine (issue 33, measured), and 40,000 evaluations timed
+ * out every time, to be asked again check by check. 4,000 keeps such a batch near 0.2 s; the
+ * inputs travel once per request, which costs little beside the checks.
  */
-const BATCH_EVALUATIONS = 40_000;
+const BATCH_EVALUATIONS = 4_000;
 /** Ours: and at most this much expression text per request. */
 const BATCH_CHARS = 64 * 1024;
 
@@ -67,38 +69,51 @@ export function conditionOutcomes(jq: JqEngine, checks: readonly ConditionCheck[
     if (compiled.ok) runnable.set(key, check);
     else results.set(key, compiled);
   }
-  const perBatch = Math.max(1, Math.min(BATCH_CHECKS, Math.floor(BATCH_EVALUATIONS / Math.max(1, inputs.length))));
-  for (const batch of batches([...runnable.values()], perBatch)) {
-    const answered = runBatch(jq, batch, inputs, prelude);
-    if (answered.ok) batch.forEach((check, index) => results.set(checkKey(check), { ok: true, outcomes: answered.outcomes[index]! }));
-    else for (const check of batch) results.set(checkKey(check), batch.length === 1 ? answered : alone(jq, check, inputs, prelude));
+  if (inputs.length === 0) {
+    for (const [key] of runnable) results.set(key, { ok: true, outcomes: '' });
+    return results;
   }
+  const perBatch = Math.max(1, Math.min(BATCH_CHECKS, Math.floor(BATCH_EVALUATIONS / Math.max(1, inputs.length))));
+  const all = [...batches([...runnable.values()], perBatch)];
+  // Every batch at once (on every jq worker); the few that fail are asked again, check by check.
+  const answered = runBatches(jq, all, inputs, prelude);
+  const retry: ConditionCheck[][] = [];
+  all.forEach((batch, index) => {
+    const answer = answered[index]!;
+    if (answer.ok) batch.forEach((check, i) => results.set(checkKey(check), { ok: true, outcomes: answer.outcomes[i]! }));
+    else if (batch.length === 1) results.set(checkKey(batch[0]!), answer);
+    else retry.push(...batch.map((check) => [check]));
+  });
+  runBatches(jq, retry, inputs, prelude).forEach((answer, index) => {
+    const check = retry[index]![0]!;
+    results.set(checkKey(check), answer.ok ? { ok: true, outcomes: answer.outcomes[0]! } : answer);
+  });
   return results;
-}
-
-function alone(jq: JqEngine, check: ConditionCheck, inputs: readonly JsonValue[], prelude: string): ConditionOutcomes {
-  const answered = runBatch(jq, [check], inputs, prelude);
-  return answered.ok ? { ok: true, outcomes: answered.outcomes[0]! } : answered;
 }
 
 type BatchAnswer = { ok: true; outcomes: string[] } | { ok: false; error: string; failure?: EvaluationFailure };
 
-function runBatch(jq: JqEngine, batch: readonly ConditionCheck[], inputs: readonly JsonValue[], prelude: string): BatchAnswer {
-  if (inputs.length === 0) return { ok: true, outcomes: batch.map(() => '') };
-  const fast = ask(jq, batch, inputs, prelude, 'fast');
-  // A runtime error somewhere (not a timeout or crash): the same batch again, error by error.
-  return !fast.ok && fast.failure === undefined ? ask(jq, batch, inputs, prelude, 'safe') : fast;
+/** Each batch `fast`, then those that met a runtime error (not a timeout or crash) again `safe`, error by error. */
+function runBatches(jq: JqEngine, all: readonly (readonly ConditionCheck[])[], inputs: readonly JsonValue[], prelude: string): BatchAnswer[] {
+  const answers = ask(jq, all, inputs, prelude, 'fast');
+  const again = answers.flatMap((answer, index) => (!answer.ok && answer.failure === undefined ? [index] : []));
+  ask(jq, again.map((index) => all[index]!), inputs, prelude, 'safe').forEach((answer, i) => (answers[again[i]!] = answer));
+  return answers;
 }
 
 /** `prelude` builds each input from a compact form first: what travels to jq (and stays in its cache) is smaller. */
-function ask(jq: JqEngine, batch: readonly ConditionCheck[], inputs: readonly JsonValue[], prelude: string, mode: 'fast' | 'safe'): BatchAnswer {
-  const result = jq.evaluate(inputs as JsonValue, `map(${prelude}) | [${batch.map((check) => program(check, mode)).join(',\n')}]`);
-  if (!result.ok) return result;
-  const [answers] = result.values;
-  if (!Array.isArray(answers) || answers.length !== batch.length || !answers.every((a) => typeof a === 'string' && a.length === inputs.length)) {
-    return { ok: false, error: 'jq gave no answer per input', failure: 'crash' };
-  }
-  return { ok: true, outcomes: answers as string[] };
+function ask(jq: JqEngine, all: readonly (readonly ConditionCheck[])[], inputs: readonly JsonValue[], prelude: string, mode: 'fast' | 'safe'): BatchAnswer[] {
+  const calls = all.map((batch) => ({ input: inputs as JsonValue, expression: `map(${prelude}) | [${batch.map((check) => program(check, mode)).join(',\n')}]` }));
+  const results = jq.evaluateEach ? jq.evaluateEach(calls) : calls.map((call) => jq.evaluate(call.input, call.expression));
+  return results.map((result, index) => {
+    if (!result.ok) return result;
+    const batch = all[index]!;
+    const [answers] = result.values;
+    if (!Array.isArray(answers) || answers.length !== batch.length || !answers.every((a) => typeof a === 'string' && a.length === inputs.length)) {
+      return { ok: false, error: 'jq gave no answer per input', failure: 'crash' };
+    }
+    return { ok: true, outcomes: answers as string[] };
+  });
 }
 
 function* batches(checks: readonly ConditionCheck[], perBatch: number): Generator<ConditionCheck[]> {

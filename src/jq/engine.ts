@@ -4,18 +4,21 @@
  * process.
  *
  * The expressions are the org's own, so any of them may loop forever (`last(range(1e9))`) or
- * crash the wasm runtime (`def f: [f]; f` aborts it). jq therefore runs in a worker thread that
- * owns the jq-wasm instance; the main thread posts a request, blocks on a shared flag with a time
- * limit (`Atomics.wait`) and reads the reply synchronously (`receiveMessageOnPort`), so rules stay
- * plain synchronous functions. A request that times out or crashes becomes a result saying so,
- * and the worker is replaced by a fresh one before the next request. The worker prints nothing
- * (jq-wasm would print `Aborted()`) and never keeps the process alive.
+ * crash the wasm runtime (`def f: [f]; f` aborts it). jq therefore runs in worker threads that
+ * each own a jq-wasm instance (src/jq/jq-worker.ts); the main thread posts a request, blocks on a
+ * shared flag with a time limit (`Atomics.wait`) and reads the reply synchronously
+ * (`receiveMessageOnPort`), so rules stay plain synchronous functions. A request that times out or
+ * crashes becomes a result saying so, and its worker is replaced by a fresh one before the next
+ * request. The workers print nothing (jq-wasm would print `Aborted()`) and never keep the process
+ * alive. There is one worker per core (src/jq/worker-pool.ts): lone calls use the first, and the
+ * work known ahead (`prefetch`, `evaluateAll`, `evaluateEach`) is spread over all of them.
  */
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { JsonValue } from '../model/json.js';
 import { batchable, batchStdin, evaluationProgram, parseBatchOutput, validationProgram, type BatchInput } from './batch.js';
+import type { Answer } from './jq-worker.js';
+import { JqPool, jqPoolSize, type PoolJob } from './worker-pool.js';
 
 /**
  * Why jq gave no answer: it ran past the time limit, or the wasm runtime (or the worker) died.
@@ -40,8 +43,26 @@ export interface JqEngine {
    * everything else they answer themselves, as without it. Optional: an engine may do nothing.
    */
   prefetch?(work: JqWork): void;
+  /**
+   * One expression over many inputs (a world's contexts) in one call: each answer exactly as
+   * `evaluate` gives it, in the inputs' order. Equal inputs run once, and what an earlier call
+   * answered is not run again (the answers are kept by expression and input).
+   */
+  evaluateAll?(expression: string, inputs: readonly JsonValue[]): EvaluateResult[];
+  /**
+   * Lone calls known ahead, run at once on every worker: each answer exactly as `evaluate` would
+   * give it asked in this order (an expression that failed is not run again after that call).
+   */
+  evaluateEach?(calls: readonly EvaluateCall[]): EvaluateResult[];
+  /** How many workers jq runs on at most. */
+  workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
   requests?(): number;
+}
+
+export interface EvaluateCall {
+  input: JsonValue;
+  expression: string;
 }
 
 /** What rules are about to ask jq: expressions to validate, and expressions with the inputs to run them on. */
@@ -53,6 +74,11 @@ export interface JqWork {
 export interface JqEngineOptions {
   /** Time limit per request to jq, in milliseconds. Tests use a small one. */
   timeoutMs?: number;
+  /**
+   * Workers to run jq on at most: `jqPoolSize()` by default (one per core, bounded by memory).
+   * The answers are the same with one worker and with several; only the time differs.
+   */
+  workers?: number;
 }
 
 /**
@@ -65,139 +91,8 @@ export interface JqEngineOptions {
  */
 export const DEFAULT_TIMEOUT_MS = 1000;
 
-/** Starting a worker compiles nothing (the wasm module is compiled once), so this is generous. */
-const STARTUP_TIMEOUT_MS = 30_000;
-
 /** jq exits with 3 on a compile error and 5 on a runtime error. */
 const COMPILE_ERROR_EXIT = 3;
-
-type Request = { id: number; op: 'raw' | 'json' | 'lines'; input: JsonValue; query: string };
-type Reply =
-  | { id: number; kind: 'raw'; exitCode: number; stderr: string }
-  | { id: number; kind: 'lines'; exitCode: number; stdout: string }
-  | { id: number; kind: 'json'; values: JsonValue[] }
-  | { id: number; kind: 'jq-error'; stderr: string }
-  | { id: number; kind: 'crash'; message: string }
-  | { id: number; kind: 'ready' }
-  | { id: number; kind: 'load-failed'; message: string };
-type Answer = Exclude<Reply, { kind: 'ready' } | { kind: 'load-failed' }> | { kind: 'timeout' };
-
-/** Flag values in the shared Int32Array the worker signals on. */
-const WAITING = 0;
-const REPLIED = 1;
-const EXITED = 2;
-
-/**
- * The worker, as CommonJS source (jq-wasm's `require` entry): a file would need a build step of
- * its own to run both from `dist` and under the test runner. It answers one request at a time
- * and never prints; any throw that is not jq's own error is reported as a crash.
- */
-const WORKER_SOURCE = `
-// Silenced before jq-wasm loads (it binds console.error then): nothing may reach the user, and
-// output waiting in the worker's stdio streams would keep the process alive.
-for (const stream of [process.stdout, process.stderr]) stream.write = () => true;
-for (const method of ['log', 'error', 'warn', 'info', 'debug', 'trace']) console[method] = () => {};
-const { workerData } = require('node:worker_threads');
-const { port, signal, jqWasmPath, wasmModule } = workerData;
-const flag = new Int32Array(signal);
-const send = (reply) => { port.postMessage(reply); Atomics.store(flag, 0, ${REPLIED}); Atomics.notify(flag, 0); };
-process.on('exit', () => { Atomics.store(flag, 0, ${EXITED}); Atomics.notify(flag, 0); });
-const describe = (error) => String(error && error.message ? error.message : error).split('\\n')[0];
-let jq;
-let JqError;
-try {
-  ({ JqError } = require(jqWasmPath));
-  require(jqWasmPath).loadJq({ wasmModule }).then(
-    (loaded) => {
-      jq = loaded;
-      // Warm up (the first call compiles most of jq's wasm), so no real request pays for it.
-      jq.raw(null, 'empty | (.)');
-      jq.json({ team: ['a'] }, '[.team[] | ascii_downcase] | join(",")');
-      send({ id: 0, kind: 'ready' });
-    },
-    (error) => send({ id: 0, kind: 'load-failed', message: describe(error) }),
-  );
-} catch (error) {
-  send({ id: 0, kind: 'load-failed', message: describe(error) });
-}
-port.on('message', (request) => {
-  try {
-    if (request.op === 'lines') {
-      // The input is stdin's text (many JSON texts); one compact line per output.
-      const result = jq.raw(request.input, request.query, ['-c']);
-      send({ id: request.id, kind: 'lines', exitCode: result.exitCode, stdout: result.stdout });
-    } else if (request.op === 'raw') {
-      const result = jq.raw(request.input, request.query);
-      send({ id: request.id, kind: 'raw', exitCode: result.exitCode, stderr: result.stderr });
-    } else {
-      send({ id: request.id, kind: 'json', values: jq.json(request.input, request.query) });
-    }
-  } catch (error) {
-    if (error instanceof JqError) send({ id: request.id, kind: 'jq-error', stderr: error.stderr });
-    else send({ id: request.id, kind: 'crash', message: describe(error) });
-  }
-});
-`;
-
-/** One worker with its channel and flag; replaced wholesale after a timeout or a crash. */
-class JqWorker {
-  private readonly worker: Worker;
-  private readonly port: MessagePort;
-  private readonly flag: Int32Array;
-  private nextId = 1;
-
-  constructor(jqWasmPath: string, wasmModule: WebAssembly.Module) {
-    const channel = new MessageChannel();
-    const signal = new SharedArrayBuffer(4);
-    this.flag = new Int32Array(signal);
-    this.port = channel.port1;
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { port: channel.port2, signal, jqWasmPath, wasmModule },
-      transferList: [channel.port2],
-      // Not piped to ours: jq-wasm writes `Aborted()` to stderr. The worker silences itself too,
-      // since reading these streams would keep the process alive.
-      stdout: true,
-      stderr: true,
-    });
-    this.worker.on('error', () => {}); // a crash is seen through the flag; never an unhandled event
-    this.worker.unref();
-    this.port.unref();
-    const ready = this.wait(STARTUP_TIMEOUT_MS);
-    if (ready?.kind !== 'ready') {
-      void this.terminate();
-      const why = ready === undefined ? 'it did not start in time' : ready.kind === 'load-failed' ? ready.message : `unexpected ${ready.kind}`;
-      throw new Error(`could not start jq: ${why}`);
-    }
-  }
-
-  /** Send one request and block until the reply, the time limit, or the worker's death. */
-  request(op: Request['op'], input: JsonValue, query: string, timeoutMs: number): Answer {
-    const id = this.nextId++;
-    Atomics.store(this.flag, 0, WAITING);
-    this.port.postMessage({ id, op, input, query } satisfies Request);
-    const reply = this.wait(timeoutMs);
-    if (reply === undefined) return Atomics.load(this.flag, 0) === EXITED ? { id, kind: 'crash', message: 'the jq worker exited' } : { kind: 'timeout' };
-    if (reply.kind === 'ready' || reply.kind === 'load-failed' || reply.id !== id) return { id, kind: 'crash', message: `unexpected reply ${reply.kind}` };
-    return reply;
-  }
-
-  terminate(): Promise<unknown> {
-    return this.worker.terminate().catch(() => undefined);
-  }
-
-  private wait(timeoutMs: number): Reply | undefined {
-    const deadline = Date.now() + timeoutMs;
-    // `Atomics.wait` returns at the notify, when the flag already changed, or at the time limit.
-    while (Atomics.load(this.flag, 0) === WAITING) {
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      Atomics.wait(this.flag, 0, WAITING, left);
-    }
-    // Even past the limit a reply may have arrived in the meantime: it is still the answer.
-    return receiveMessageOnPort(this.port)?.message as Reply | undefined;
-  }
-}
 
 export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEngine> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -205,7 +100,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const jqWasmPath = require.resolve('jq-wasm');
   // Compiled once here, so starting a (replacement) worker only instantiates it.
   const wasmModule = await WebAssembly.compile(await readFile(require.resolve('jq-wasm/jq.wasm')));
-  let worker: JqWorker | undefined = new JqWorker(jqWasmPath, wasmModule);
+  const pool = new JqPool({ jqWasmPath, wasmModule }, options.workers ?? jqPoolSize(), timeoutMs);
 
   const compiled = new Map<string, CompileResult>();
   /** By expression, then by the input's JSON text: no key is built by joining the two. */
@@ -219,17 +114,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   const failed = new Map<string, { ok: false; error: string; failure: EvaluationFailure }>();
 
   /** One request, isolated: a timeout or a crash replaces the worker and is returned, not thrown. */
-  let requests = 0;
-  const ask = (op: Request['op'], input: JsonValue, query: string): Answer => {
-    requests++;
-    worker ??= new JqWorker(jqWasmPath, wasmModule);
-    const answer = worker.request(op, input, query, timeoutMs);
-    if (answer.kind === 'timeout' || answer.kind === 'crash') {
-      void worker.terminate();
-      worker = undefined; // the next request starts a fresh one
-    }
-    return answer;
-  };
+  const ask = (op: PoolJob['op'], input: JsonValue, query: string): Answer => pool.ask(op, input, query);
 
   const failure = (expression: string, answer: Answer): { ok: false; error: string; failure: EvaluationFailure } | undefined => {
     if (answer.kind !== 'timeout' && answer.kind !== 'crash') return undefined;
@@ -262,41 +147,75 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return result;
   };
 
-  const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
-    const gaveUp = failed.get(expression);
-    if (gaveUp) return gaveUp;
-    const key = jsonText(input);
-    const answers = answersFor(expression);
-    const cached = answers.get(key);
-    if (cached) return cached;
-    const answer = ask('json', input, expression);
+  /** What a lone evaluation's answer means, kept by expression and input; a timeout or crash also marks the expression failed. */
+  const settleEvaluation = (expression: string, key: string, answer: Answer): EvaluateResult => {
     let result: EvaluateResult;
     if (answer.kind === 'json') result = { ok: true, values: answer.values };
     else if (answer.kind === 'jq-error') result = { ok: false, error: firstLine(answer.stderr) };
     else result = failure(expression, answer) ?? { ok: false, error: `unexpected reply ${answer.kind}`, failure: 'crash' };
-    answers.set(key, result);
+    answersFor(expression).set(key, result);
     return result;
+  };
+
+  /** The answer the caches already hold (a failed expression's failure first), if any. */
+  const known = (expression: string, key: string): EvaluateResult | undefined => failed.get(expression) ?? evaluated.get(expression)?.get(key);
+
+  const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
+    const key = jsonText(input);
+    return known(expression, key) ?? settleEvaluation(expression, key, ask('json', input, expression));
+  };
+
+  const evaluateEach = (calls: readonly EvaluateCall[]): EvaluateResult[] => {
+    // Each distinct call not answered yet runs once, on whichever worker is free.
+    const jobs = new Map<string, PoolJob & { expression: string; key: string }>();
+    const keys = calls.map(({ input, expression }) => {
+      const key = jsonText(input);
+      const id = `${expression.length}:${expression}${key}`;
+      if (!known(expression, key) && !jobs.has(id)) jobs.set(id, { op: 'json', input, query: expression, expression, key });
+      return key;
+    });
+    const answers = new Map<PoolJob, Answer>();
+    pool.askAll([...jobs.values()], (job, answer) => void answers.set(job, answer));
+    // Settled in the callers' order, as lone calls would be: after a call that failed, its expression's later calls give that failure.
+    for (const job of jobs.values()) {
+      const answer = answers.get(job)!;
+      if (answer.kind !== 'timeout' && answer.kind !== 'crash') settleEvaluation(job.expression, job.key, answer);
+    }
+    return calls.map(({ expression }, i) => {
+      const key = keys[i]!;
+      const cached = known(expression, key);
+      if (cached) return cached;
+      const job = jobs.get(`${expression.length}:${expression}${key}`)!;
+      return settleEvaluation(expression, key, answers.get(job)!);
+    });
   };
 
   /** Expressions whose batch timed out or crashed: they are answered one call at a time from then on. */
   const unbatchable = new Set<string>();
 
+  /**
+   * A batched request and what its answer fills in. Handlers write only their own expressions'
+   * entries and sets, so the answers may arrive in any order (one worker or several).
+   */
+  type Batch = PoolJob & { settle: (answer: Answer) => Batch[] | void };
+
   /** Compiles a group in one request; a group jq rejects is halved until the culprit is alone, left to `validate`. */
-  const validateGroup = (expressions: readonly string[]): void => {
-    if (expressions.length < 2) return;
-    const answer = ask('raw', null, validationProgram(expressions));
-    if (answer.kind === 'raw' && answer.exitCode === 0) {
-      for (const expression of expressions) compiled.set(expression, { ok: true });
-      return;
-    }
-    if (answer.kind !== 'raw') return; // a timeout or crash while only compiling: left to `validate`
-    const half = Math.ceil(expressions.length / 2);
-    validateGroup(expressions.slice(0, half));
-    validateGroup(expressions.slice(half));
+  const validateGroup = (expressions: readonly string[]): Batch[] => {
+    if (expressions.length < 2) return [];
+    const settle = (answer: Answer): Batch[] | void => {
+      if (answer.kind === 'raw' && answer.exitCode === 0) {
+        for (const expression of expressions) compiled.set(expression, { ok: true });
+        return;
+      }
+      if (answer.kind !== 'raw') return; // a timeout or crash while only compiling: left to `validate`
+      const half = Math.ceil(expressions.length / 2);
+      return [...validateGroup(expressions.slice(0, half)), ...validateGroup(expressions.slice(half))];
+    };
+    return [{ op: 'raw', input: null, query: validationProgram(expressions), settle }];
   };
 
   /** One request for a group of expressions, each with the inputs (as JSON text) still to answer. */
-  const evaluateGroup = (tasks: readonly { expression: string; inputs: string[] }[]): void => {
+  const evaluateGroup = (tasks: readonly { expression: string; inputs: string[] }[]): Batch => {
     const byText = new Map<string, BatchInput>();
     tasks.forEach((task, t) => {
       for (const text of task.inputs) {
@@ -306,16 +225,20 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       }
     });
     const inputs = [...byText.values()];
-    const answer = ask('lines', batchStdin(inputs), evaluationProgram(tasks.map((task) => task.expression)));
-    if (answer.kind !== 'lines') {
-      // A loop or a crash somewhere in the group: each expression is asked on its own from now on.
-      for (const task of tasks) unbatchable.add(task.expression);
-      return;
-    }
-    for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
-      answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
-    }
+    const settle = (answer: Answer): void => {
+      if (answer.kind !== 'lines') {
+        // A loop or a crash somewhere in the group: each expression is asked on its own from now on.
+        for (const task of tasks) unbatchable.add(task.expression);
+        return;
+      }
+      for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
+        answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
+      }
+    };
+    return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), settle };
   };
+
+  const runBatches = (batches: readonly Batch[]): void => pool.askAll(batches, (batch, answer) => batch.settle(answer));
 
   const batchableOnce = new Map<string, boolean>();
   const canBatch = (expression: string): boolean => {
@@ -326,7 +249,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
 
   const prefetch = (work: JqWork): void => {
     const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && canBatch(expression));
-    for (const group of groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))) validateGroup(group);
+    runBatches([...groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))].flatMap(validateGroup));
     // Only expressions jq compiles on their own are run together: a batch must not run what a lone call rejects.
     const tasks = new Map<string, Set<string>>();
     for (const { expression, inputs } of work.evaluate ?? []) {
@@ -340,17 +263,27 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
         texts.add(text);
       }
     }
-    const all = [...tasks].filter(([expression]) => canBatch(expression)).map(([expression, texts]) => ({ expression, inputs: [...texts] }));
-    for (const group of groups(all, (task) => ({ expressions: 1, inputs: task.inputs.length, chars: task.expression.length + task.inputs.reduce((sum, text) => sum + text.length, 0) }))) evaluateGroup(group);
+    // An expression over more inputs than a group holds is split, so its parts can run on several workers.
+    const all = [...tasks].filter(([expression]) => canBatch(expression)).flatMap(([expression, texts]) => chunks([...texts], GROUP_LIMITS.inputs).map((inputs) => ({ expression, inputs })));
+    const size = (task: { expression: string; inputs: string[] }) => ({ expressions: 1, inputs: task.inputs.length, chars: task.expression.length + task.inputs.reduce((sum, text) => sum + text.length, 0) });
+    runBatches([...groups(all, size)].map(evaluateGroup));
   };
 
-  const close = async () => {
-    const current = worker;
-    worker = undefined;
-    await current?.terminate();
+  const evaluateAll = (expression: string, inputs: readonly JsonValue[]): EvaluateResult[] => {
+    // Validated first (a batch runs only what compiles alone), then the batches, then each answer from the cache.
+    if (!compiled.has(expression) && !failed.has(expression) && canBatch(expression)) validate(expression);
+    prefetch({ evaluate: [{ expression, inputs }] });
+    return inputs.map((input) => evaluate(input, expression));
   };
 
-  return { validate, evaluate, close, prefetch, requests: () => requests };
+  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, workers: () => pool.size, requests: () => pool.requests };
+}
+
+/** `items` in runs of at most `size`, in order. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { TeamsMap } from '../catalog/teams.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import type { JsonObject } from '../model/json.js';
+import { builtInKey } from '../judge/built-in-values.js';
 import { slugOf } from '../judge/worlds.js';
 import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
 import { plural } from '../plural.js';
@@ -141,7 +142,8 @@ function resourceTeamValues(node: LocatedJson, found: (value: string, span: Span
   }
   if (node.kind !== 'object') return;
   const property = node.fields.get('property');
-  if (property?.kind === 'scalar' && property.value === '$team') for (const [value, span] of strings(node.fields.get('value'))) found(value, span);
+  // A built-in value ("My Teams") is the viewer's teams, no team of its own.
+  if (property?.kind === 'scalar' && property.value === '$team') for (const [value, span] of strings(node.fields.get('value'))) if (builtInKey(value) === undefined) found(value, span);
   for (const [key, value] of node.fields) {
     if (key === 'teams' && value.kind === 'array') for (const [item, span] of strings(value)) found(item, span);
     // A mapping's `team` is jq: only a literal (`'"platform"'`, `'["a", "b"]'`) names teams.

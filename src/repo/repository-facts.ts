@@ -1,3 +1,4 @@
+import { builtInKey } from '../judge/built-in-values.js';
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import type { FileResource } from './file-resources.js';
 import { spanLine, type Span } from './tree.js';
@@ -65,6 +66,7 @@ const TITLE_FACTS = 3;
  */
 export function addTeamValues(facts: RepositoryFacts, values: readonly string[], span: Span): void {
   for (const value of values) {
+    if (builtInKey(value) !== undefined) continue; // "My Teams", {{getUserTeams()}}: the service fills them, no team of their own
     facts.teamValues.push(value);
     if (!/\S\s+\S/.test(value.trim()) || /\{\{|\$\{/.test(value)) continue;
     if (facts.state.filter((fact) => fact.title).length >= TITLE_FACTS) continue;

@@ -11,7 +11,8 @@ import {
   type OrgSnapshot,
 } from '../model/snapshot.js';
 import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
-import { redactSnapshot } from './redact.js';
+import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
+import type { RedactionTally } from '../secrets/token-shapes.js';
 import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
 import { sampleTeamOwnership } from './team-ownership-search.js';
 import { featureFlagState } from '../catalog/migration-state.js';
@@ -272,17 +273,34 @@ async function readOwnershipSamples(client: ApiClient, tracker: Tracker, bluepri
 /** The first reads, in the order a person meets them in the app; the refused ones are named so. */
 const byReadOrder = (a: string, b: string) => READ_ORDER.indexOf(a) - READ_ORDER.indexOf(b) || (a < b ? -1 : a > b ? 1 : 0);
 
+/** `unlocks`: reads wait for this list (its permissions); the others are sent once the blueprints list is in. */
 const LISTS = [
-  { key: 'actions', path: '/v1/actions?version=v2', payload: 'actions' },
-  { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages' },
-  { key: 'integrations', path: '/v1/integration', payload: 'integrations' },
-  { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations' },
+  { key: 'actions', path: '/v1/actions?version=v2', payload: 'actions', unlocks: true },
+  { key: 'pages', path: '/v1/pages?compact=false', payload: 'pages', unlocks: true },
+  { key: 'integrations', path: '/v1/integration', payload: 'integrations', unlocks: false },
+  { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations', unlocks: false },
   // Every membership comes with it (users.ts), cut to emails before the snapshot keeps anything.
-  { key: 'teams', path: TEAMS_PATH, payload: 'teams' },
+  { key: 'teams', path: TEAMS_PATH, payload: 'teams', unlocks: false },
   // contracts.md §3.1. A 404 here is not read as "no scorecards": the service serves this route to
   // every org, and a 404 cannot be told from a proxy or gateway blocking it, so it stays a gap (exit 3).
-  { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards' },
+  { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards', unlocks: false },
 ] as const;
+
+/** Keys of the snapshot redacted as their reads land (the rest is small, redacted at the end). */
+const REDACTED_ON_ARRIVAL = ['blueprints', 'actions', 'pages', 'blueprintPermissions', 'actionPermissions', 'pagePermissions'] as const;
+/** Ours: list items redacted between two turns of the event loop, so answers in flight are not held up. */
+const REDACT_SLICE = 200;
+
+/** A list redacted as redactSnapshot would, a slice per turn of the event loop. */
+async function redactedInSlices(items: readonly JsonObject[] | undefined, tally: RedactionTally): Promise<JsonObject[] | undefined> {
+  if (!items) return undefined;
+  const result: JsonObject[] = [];
+  for (let start = 0; start < items.length; start += REDACT_SLICE) {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const item of items.slice(start, start + REDACT_SLICE)) result.push(redactListItem(item, tally) as JsonObject);
+  }
+  return result;
+}
 
 const READ_ORDER: readonly string[] = ['organization', 'blueprints', ...LISTS.map((list) => list.key), 'users'];
 
@@ -297,18 +315,28 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const tracker: Tracker = { incomplete: [], answered: 0, refused: [], done: 0, total: 3 + LISTS.length, uncounted: 4, emit: onEvent };
   onEvent({ type: 'phase', phase: ['organization', 'blueprints', ...LISTS.map((list) => list.key)].join(', ') });
 
-  // The organization and the lists start together, so a retry of one holds none of the others
-  // (issue 25 item 4): waiting for the organization's first answer cost a round trip on every run,
+  // The organization and the lists other reads wait for start together, so a retry of one holds
+  // none of the others (issue 25 item 4): waiting for the organization's first answer cost a round trip on every run,
   // and its backoff on a 503. The price: a URL that is not the API answers the first few lists too
   // before the run stops, each once (a 404 or a page is no transient failure: nothing is retried).
   const organizationRead = handled(attempt(tracker, 'organization', () => readOrganization(client)));
   const listRead = (path: string, key: string, payload: string) => handled(attempt(tracker, key, async () => objectsIn(await client.get(path, payload), key)));
   const blueprintsRead = listRead('/v1/blueprints', 'blueprints', 'blueprints');
-  const listReads = LISTS.map((list) => listRead(list.path, list.key, list.payload));
+  // Issue 33: a read that unlocks no other is sent once the blueprints list is in (or failed), after
+  // the thousands of permission reads it unlocks: queued first, the small lists held those back
+  // while the large lists kept the client's first few slots busy (a second and more on a 10x org).
+  const sentLater: Array<() => void> = [];
+  const later = <T>(read: () => Promise<T>): Promise<T> => handled(new Promise<T>((resolve, reject) => sentLater.push(() => read().then(resolve, reject))));
+  const listReads = LISTS.map((list) => (list.unlocks ? listRead(list.path, list.key, list.payload) : later(() => listRead(list.path, list.key, list.payload))));
+  // Issue 33: the large lists are redacted as they land, a slice at a time between answers, instead
+  // of in one pass at the end of the run, where a 10x org spent seconds of its tail. The raw lists
+  // feed the reads that depend on them (identifiers must stay as the service spells them).
+  const redaction = { keys: new Set<string>(REDACTED_ON_ARRIVAL), tally: new Map() as RedactionTally };
+  const redactedLists = new Map<string, Promise<JsonObject[] | undefined>>();
   // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
   // Beside the lists: nothing it needs comes from them.
   tracker.total += 1;
-  const usersRead = handled(attempt(tracker, 'users', () => fetchUsers(client)));
+  const usersRead = later(() => attempt(tracker, 'users', () => fetchUsers(client)));
 
   const permissionsOf = (kind: 'blueprint' | 'action' | 'page', collection: string, ids: string[]) => {
     tracker.total += ids.length;
@@ -316,8 +344,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     return Promise.all(
       ids.map(async (id) => {
         const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
+        // Redacted as it lands: only the redacted record is kept.
         const permissions = await attempt(tracker, `permissions of ${kind} "${id}"`, async () =>
-          objectIn(await client.get(path, 'permissions'), path),
+          redactMapEntry(id, objectIn(await client.get(path, 'permissions'), path), redaction.tally) as JsonObject,
         );
         return [id, permissions] as const;
       }),
@@ -349,6 +378,11 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       return { permissions, entities, samples: sampled.samples };
     }),
   );
+  // Registered after the blueprints' own reads, so these queue behind them.
+  void blueprintsRead.then(
+    () => sentLater.forEach((send) => send()),
+    () => sentLater.forEach((send) => send()),
+  );
   // Only what the organization's feature flag decides waits for it: after the migration, users'
   // team identifiers from the `_user` entities, and for each blueprint that keeps teams in a
   // relation whether a data migration (POST /v1/migrations) completed for it.
@@ -371,6 +405,9 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const listIndex = (key: string) => LISTS.findIndex((list) => list.key === key);
   const actionReads = handled(listReads[listIndex('actions')]!.then((actions) => permissionsOf('action', 'actions', permissionTargets(actions, isAutomation))));
   const pageReads = handled(listReads[listIndex('pages')]!.then((pages) => permissionsOf('page', 'pages', permissionTargets(pages, isEntityPage))));
+  // Registered after the reads that depend on each list, so those start first.
+  redactedLists.set('blueprints', handled(blueprintsRead.then((items) => redactedInSlices(items, redaction.tally))));
+  for (const key of ['actions', 'pages'] as const) redactedLists.set(key, handled(listReads[listIndex(key)]!.then((items) => redactedInSlices(items, redaction.tally))));
 
   let organization: JsonObject | undefined;
   try {
@@ -391,27 +428,31 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
     await Promise.allSettled([blueprintReads, flagReads, actionReads, pageReads]);
     throw new ApiAccessError([...tracker.refused].sort(byReadOrder));
   }
+  const listOf = (key: string) => lists[LISTS.findIndex((list) => list.key === key)];
+  onEvent({
+    type: 'phase',
+    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(listOf('actions'), isAutomation).length, 'action')}, ${plural(permissionTargets(listOf('pages'), isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedWhole).length, 'blueprint')} and $team samples`,
+  });
+  const haveBlueprints = blueprints !== undefined;
+  // The snapshot keeps the redacted copies of the large lists (the raw ones fed the reads that depend on them).
+  const redacted = async (key: string, raw: JsonObject[] | undefined) => (redactedLists.has(key) ? await redactedLists.get(key) : raw);
   const snapshot: OrgSnapshot = {
     format: SNAPSHOT_FORMAT,
     organization: toOrganization(organization),
-    blueprints: blueprints ?? [],
+    blueprints: (await redacted('blueprints', blueprints)) ?? [],
   };
   if (flag !== undefined) snapshot.migrationState = { migrated: flag, source: 'feature-flag' };
-  LISTS.forEach((list, index) => {
-    const value = lists[index];
+  for (const [index, list] of LISTS.entries()) {
+    const value = await redacted(list.key, lists[index]);
     if (value) (snapshot as Record<string, unknown>)[list.key] = value;
-  });
-  onEvent({
-    type: 'phase',
-    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(snapshot.actions, isAutomation).length, 'action')}, ${plural(permissionTargets(snapshot.pages, isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedWhole).length, 'blueprint')} and $team samples`,
-  });
+  }
 
   const users = await usersRead;
   const teams = snapshot.teams ? trimTeams(snapshot.teams) : undefined;
   if (teams) snapshot.teams = teams.teams;
   if (users) addUsers(snapshot, tracker, users, teams, notes);
   const [perBlueprint, flagged, actionPermissions, pagePermissions] = await Promise.all([blueprintReads, flagReads, actionReads, pageReads]);
-  if (blueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
+  if (haveBlueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
   // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
@@ -423,13 +464,14 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });
     }
   }
-  if (blueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
+  if (haveBlueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
   if (flagged.moved.length > 0) snapshot.migrations = definedEntries(flagged.migrations);
   snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: flagged.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-  // Webhook signing secrets, Authorization headers and the like never leave the fetch.
-  return redactSnapshot(snapshot, notes);
+  // Webhook signing secrets, Authorization headers and the like never leave the fetch. What was
+  // redacted on arrival is not walked again, and counts in the same note.
+  return redactSnapshot(snapshot, notes, redaction);
 }
 
 /**

@@ -98,15 +98,34 @@ export function redactSecrets(value: JsonValue, secret = false, parentKey = '', 
   return typeof value === 'string' ? redactInlineSecrets(value, tally) : value;
 }
 
+/** One item of a snapshot's list (blueprints, actions, pages), redacted as `redactSnapshot` redacts it there. */
+export function redactListItem(item: JsonValue, tally: RedactionTally): JsonValue {
+  return redactSecrets(item, false, '', tally);
+}
+
+/** One entry of a snapshot's map by resource (permissions), redacted as `redactSnapshot` redacts it there. */
+export function redactMapEntry(key: string, value: JsonValue, tally: RedactionTally): JsonValue {
+  return redactSecrets(value, isSecretName(key), key, tally);
+}
+
+/** Keys of a snapshot already redacted piece by piece (`redactListItem`, `redactMapEntry`) into `tally`. */
+export interface RedactedAlready {
+  keys: ReadonlySet<string>;
+  tally: RedactionTally;
+}
+
 /**
  * Every resource of a snapshot, at any depth. Entities are left as they are: they hold only
  * identifiers, titles, teams and relation values, keyed by the org's own relation identifiers.
+ * `already`: keys the live fetch redacted as they arrived (issue 33: one pass over a 10x org at
+ * the end of the fetch took seconds of its tail), counted in its tally, so the note is the same.
  */
-export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[]): OrgSnapshot {
-  const tally: RedactionTally = new Map();
+export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[], already?: RedactedAlready): OrgSnapshot {
+  const tally: RedactionTally = already?.tally ?? new Map();
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(snapshot)) {
-    result[key] = key === 'entities' || key === 'incomplete' || key === 'format' ? value : redactSecrets(value as JsonValue, false, '', tally);
+    const kept = key === 'entities' || key === 'incomplete' || key === 'format' || already?.keys.has(key) === true;
+    result[key] = kept ? value : redactSecrets(value as JsonValue, false, '', tally);
   }
   const note = redactionNote(tally, 'in the org');
   if (note !== undefined) notes?.push(note);

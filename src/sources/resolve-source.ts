@@ -64,7 +64,7 @@ export function addSourceOptions(command: Command): Command {
     .option('--api-url <url>', 'base URL of the API (overrides --region)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
-    .option('--concurrency <n>', 'the most requests in flight at once (starts at 4, grows while the service keeps up)', String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', 'the most requests in flight at once (starts at 4, grows while the service keeps up); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
     .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
 }
 

@@ -8,7 +8,7 @@ import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
-import { repositoryFindings, repositoryOnlySnapshot } from './repo/report-input.js';
+import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
 import { addressesOf } from './address-options.js';
 import { plural } from './plural.js';
@@ -237,18 +237,20 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
-        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore);
+        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined);
         const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog);
         return { repository, analyzed };
       };
       const first = await scanAndAnalyze();
       const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
       // What the run read: the repository's findings, gaps and notes (not the function that settles the org's items with them).
-      const { reviseDrafts: _settle, ...repositoryRead } = first.repository;
+      const { reviseDrafts: _settle, describedTeams, ...repositoryRead } = first.repository;
       const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
       // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
       const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
-      const fixed = await runFixKit(firstGated.report, catalog, flags, jq, { outputs, runId: run.id });
+      // Without an org, the org the kit predicts is the one the files describe: their teams with it.
+      const kitCatalog = describedTeams ? buildCatalog(analysableSnapshot(withDescribedTeams(snapshot, describedTeams)), { teamsMap, jq }) : catalog;
+      const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id });
       // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
       const { gated, fixedReport, fixLines } =
         fixed.changed.length > 0

@@ -15,6 +15,8 @@ export interface CatalogOptions {
   jq?: JqEngine;
   /** From the `--since` report: what the migration was to do (src/progress/migration-plan.ts). */
   plan?: MigrationPlan;
+  /** The snapshot names only some of the org's teams (a repository's files, src/repo/repository-catalog.ts). */
+  partialTeams?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     entities.set(blueprintId, Array.isArray(records) ? records.filter((record) => isObject(record)) : []);
   }
 
-  const directory = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap);
+  const directory = buildTeamDirectory(snapshot.teams ?? [], entities.get(TEAM_BLUEPRINT) ?? [], options.teamsMap, options.partialTeams);
   const people = buildPeople(snapshot.users, entities.get(USER_BLUEPRINT) ?? [], directory);
   const combinations = teamCombinations(snapshot.entities != null ? entities : undefined, people, directory);
   const teams: TeamDirectory = combinations ? { ...directory, combinations } : directory;

@@ -9,8 +9,8 @@ import { teamInheritancePath } from './inheritance.js';
  */
 export const MIGRATED_FEATURE_FLAG = 'USERS_AND_TEAMS_OWNERSHIP_V2';
 
-/** Where the org-level answer came from, strongest first. */
-export type MigrationStateSource = 'feature-flag' | 'recorded' | 'shapes';
+/** Where the org-level answer came from, strongest first; `repository`: read from a repository's files (src/repo/repository-catalog.ts). */
+export type MigrationStateSource = 'feature-flag' | 'recorded' | 'repository' | 'shapes';
 
 export interface MigrationState {
   /** The migration has run on the org (the permission rewrite and every blueprint's ownership). */
@@ -41,7 +41,7 @@ export function readMigrationState(
   const shapes = shapesOf(blueprints);
   const flag = featureFlagState(organization);
   const record = recordedState(recorded);
-  const known = flag !== undefined ? { ran: flag, source: 'feature-flag' as const } : record !== undefined ? { ran: record, source: 'recorded' as const } : undefined;
+  const known = flag !== undefined ? { ran: flag, source: 'feature-flag' as const } : record !== undefined ? { ran: record.migrated, source: record.source } : undefined;
   const notes: string[] = [];
 
   if (!known) {
@@ -56,7 +56,7 @@ export function readMigrationState(
     return { ran, source: 'shapes', migratedBlueprints: new Set(), notes };
   }
 
-  const said = known.source === 'feature-flag' ? `the feature flag ${MIGRATED_FEATURE_FLAG}` : "the snapshot's recorded migrationState";
+  const said = known.source === 'feature-flag' ? `the feature flag ${MIGRATED_FEATURE_FLAG}` : known.source === 'repository' ? "the repository's files" : "the snapshot's recorded migrationState";
   if (known.ran) {
     const leftovers = [
       ...(shapes.withInheritance.length > 0 ? [`${listOf(shapes.withInheritance)} still ${shapes.withInheritance.length > 1 ? 'have' : 'has'} teamInheritance`] : []),
@@ -86,8 +86,9 @@ export function featureFlagState(organization: Organization): boolean | undefine
   return undefined;
 }
 
-function recordedState(recorded: unknown): boolean | undefined {
-  return isObject(recorded) && typeof recorded.migrated === 'boolean' ? recorded.migrated : undefined;
+function recordedState(recorded: unknown): { migrated: boolean; source: 'recorded' | 'repository' } | undefined {
+  if (!isObject(recorded) || typeof recorded.migrated !== 'boolean') return undefined;
+  return { migrated: recorded.migrated, source: recorded.source === 'repository' ? 'repository' : 'recorded' };
 }
 
 /** The org's own blueprints (not the `_` system ones) with `ownership`, and every one with a teamInheritance path. */

@@ -37,6 +37,8 @@ export function buildTeamDirectory(
   teams: readonly TeamRecord[],
   teamEntities: readonly EntityRecord[],
   teamsMap: TeamsMap = {},
+  /** The teams are only those some files name (a repository's catalog): a value none of them is may still be any team's title. */
+  partial = false,
 ): TeamDirectory {
   const byTitle = new Map<string, TeamInfo>();
   const identifiers = new Set<string>();
@@ -66,7 +68,7 @@ export function buildTeamDirectory(
     byTitle.set(title, { title, ambiguous: [...ids].sort() });
     notes.push(`teams: ${ids.size} teams are titled ${JSON.stringify(title)} (${[...ids].sort().join(', ')}): no rewrite goes through that title, and the provider's port_team reads of it fail`);
   }
-  const orgKnowsTeams = byTitle.size > 0 || identifiers.size > 0;
+  const orgKnowsTeams = !partial && (byTitle.size > 0 || identifiers.size > 0);
   for (const [title, identifier] of Object.entries(teamsMap)) {
     const known = byTitle.get(title);
     if (known?.ambiguous) {

@@ -34,6 +34,8 @@ export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves
     if (blueprint.startsWith('_') || !Array.isArray(records)) continue;
     for (const entity of records) translateEntityTeam(entity, translate);
   }
+  // It is the org after the migration: said, so an audit of it (a scan of the patched files) never reads it from shapes.
+  org.migrationState = { migrated: true, source: 'predicted' };
   return org;
 }
 

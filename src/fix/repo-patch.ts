@@ -180,11 +180,42 @@ export function placeRewrite(path: string, text: string, line: number, evidence:
   const at = text.indexOf(evidence, lineStart);
   if (at < 0 || (lineEnd >= 0 && at > lineEnd)) return undefined;
   const end = at + evidence.length;
-  // A blueprint with no ownership gets one: the finding quotes its identifier, the rewrite goes beside it.
-  if (IDENTIFIER_KEY.test(evidence) && OWNERSHIP_KEY.test(rewrite)) return [insertBeside(path, text, lineStart, end, rewrite)];
+  // A blueprint with no ownership gets one beside its identifier: the finding quotes the resource's
+  // first line (or, in reports of earlier versions, the identifier's).
+  if (OWNERSHIP_KEY.test(rewrite) && IDENTIFIER_KEY.test(evidence)) return [insertBeside(path, text, lineStart, end, rewrite)];
+  if (OWNERSHIP_KEY.test(rewrite) && RESOURCE_HEADER.test(evidence)) {
+    const identifier = identifierLineAfter(text, end);
+    return identifier && [insertBeside(path, text, identifier.lineStart, identifier.end, rewrite)];
+  }
   if (/^resource\s+"port_blueprint"/.test(evidence) && rewrite.includes('"port_system_blueprint"')) return terraformSystemBlueprintEdits(path, text, at);
   if (/(^|\.)Blueprint$/.test(evidence) && rewrite.endsWith('SystemBlueprint')) return pulumiSystemBlueprintEdits(path, text, at, rewrite);
   return [{ start: at, end, text: rewrite }];
+}
+
+/** A resource's first line: a Terraform block, a Pulumi constructor call. */
+const RESOURCE_HEADER = /^resource\s+"|\bBlueprint\s*\(/;
+
+/** How far below a resource's first line its `identifier` is looked for. */
+const IDENTIFIER_SEARCH_LINES = 40;
+
+/** The resource's `identifier` line below its first line: where it starts, and where its value ends. */
+function identifierLineAfter(text: string, from: number): { lineStart: number; end: number } | undefined {
+  let lineStart = text.indexOf('\n', from) + 1;
+  for (let n = 0; lineStart > 0 && n < IDENTIFIER_SEARCH_LINES; n++) {
+    const lineEnd = text.indexOf('\n', lineStart);
+    const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+    const trimmed = line.trim();
+    if (IDENTIFIER_KEY.test(trimmed)) {
+      const at = lineStart + line.indexOf(trimmed);
+      // The value ends the line, or at the comma that ends the entry.
+      return { lineStart, end: at + trimmed.replace(/,\s*$/, '').length };
+    }
+    // Another resource begins: this one has no identifier line of its own to write beside.
+    if (/^resource\s+"|^\S.*\bnew\s+\w+(\.\w+)*\(|^\w+\s*=\s*\w+(\.\w+)*\(/.test(line)) return undefined;
+    if (lineEnd < 0) return undefined;
+    lineStart = lineEnd + 1;
+  }
+  return undefined;
 }
 
 function insertBeside(path: string, text: string, lineStart: number, end: number, rewrite: string): TextEdit {

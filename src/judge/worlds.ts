@@ -273,7 +273,8 @@ export function contextFor(
       const before = entity('sample-entity');
       const after = entity('sample-entity');
       const runner = user();
-      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: {}, trigger: { by: { user: runner } }, user: runner };
+      // A run's `inputs` hold what the user picked in the form: team-typed ones hold team values.
+      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: filled(), trigger: { by: { user: runner } }, user: runner };
     }
   }
 }

@@ -45,9 +45,10 @@ export interface OrgSnapshot {
   incomplete?: IncompleteEntry[] | null;
   /**
    * Issue 25: the migration state the live fetch read from the organization's `featureFlags`
-   * (`{migrated, source: "feature-flag"}`), so analysis never guesses it from shapes.
+   * (`{migrated, source: "feature-flag"}`), so analysis never guesses it from shapes. Issue 30: a
+   * repository's files give it too (`source: "repository"`), with the facts it was read from.
    */
-  migrationState?: { migrated: boolean; source: string } | null;
+  migrationState?: { migrated: boolean; source: string; evidence?: { file: string; line: number; fact: string }[] } | null;
   /**
    * Issue 25: blueprint → the data migrations (`GET /v1/migrations?blueprint=X&status=COMPLETED`)
    * that completed for it; read after the migration for blueprints that keep teams in a relation.

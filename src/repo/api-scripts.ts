@@ -8,17 +8,23 @@ import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
 import type { SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
-import type { TreeNode } from './tree.js';
+import { spanLine, type TreeNode } from './tree.js';
+import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
+import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
 
-/** A script that talks to the service's REST API (any region's base URL, or a `/v1/<resource>` path). */
+/**
+ * A script that talks to the service's REST API (any region's base URL, a `/v1/<resource>` path,
+ * or the entities of a blueprint, `/blueprints/<id>/entities`, as clients with a configured base URL write it).
+ */
 export function callsServiceApi(text: string): boolean {
-  return /\bapi(?:\.us)?\.(?:getport|port)\.io\b|\/v1\/(?:blueprints|actions|pages|entities|webhooks|integration|teams)\b/.test(text);
+  return /\bapi(?:\.us)?\.(?:getport|port)\.io\b|\/v1\/(?:blueprints|actions|pages|entities|webhooks|integration|teams)\b|\/blueprints\/[^/\s'"`]+\/entities\b/.test(text);
 }
 
 /** JS/TS or Python that builds request bodies: its object literals are read as the resources they send. */
 export function analyzeScript(source: SourceText, language: 'js' | 'python', ctx: RepoContext): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
   const documents = findDocuments(parseCode(source, language), { camelCase: false, problems });
+  if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
   const findings = judgeDocuments(documents, language, ctx, problems);
   const words = tokenize(source, language).filter((t): t is Word & CodeToken => t.type === 'ident' || t.type === 'string');
   const legacy = inheritanceWithoutOwnership(words, source, findings);
@@ -57,6 +63,7 @@ export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis
   const problems: FileAnalysis['problems'] = [];
   const documents = emptyDocuments();
   for (const { start, end } of shellBodies(source.text)) findDocuments(parseCode(source, 'json', start, end), { camelCase: false, problems }, documents);
+  if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
   const findings = judgeDocuments(documents, 'json', ctx, problems);
   const legacy = inheritanceWithoutOwnership(shellWords(source.text), source, findings);
   return { findings: legacy ? [...findings, legacy] : findings, problems };
@@ -80,13 +87,45 @@ function shellWords(text: string): Word[] {
   return words;
 }
 
-function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
+export function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
+  if (ctx.gathering) gatherDocuments(ctx.gathering, documents);
   const findings = judgeFileResources(documents.resources, { syntax, ctx, problems });
   for (const entity of documents.entities) {
     const found = entityTeamFinding(entity.team, ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
     if (found) findings.push(found);
   }
   return byLine(findings);
+}
+
+/** An API path on the entities of `_team` or `_user` (`/blueprints/_user/entities/…`). */
+const SYSTEM_BLUEPRINT_PATH = /\/blueprints\/(_team|_user)\/entities\b/;
+
+/**
+ * The scan's first pass: a script that reads or writes the entities of `_team` or `_user` was
+ * written for an org that has migrated, where those blueprints exist.
+ */
+function gatherSystemBlueprintCalls(facts: RepositoryFacts, source: SourceText): void {
+  const call = SYSTEM_BLUEPRINT_PATH.exec(source.text);
+  if (!call) return;
+  facts.state.push({ file: source.path, line: source.lineOf(call.index), fact: `calls the API on the entities of ${call[1]}, which exists once the org has migrated`, migrated: true, strong: true });
+}
+
+/** The scan's first pass: the teams and system entities an export or a script's bodies hold. */
+function gatherDocuments(facts: RepositoryFacts, documents: FileDocuments): void {
+  for (const { record, span } of documents.teams) facts.teams.push({ record, file: span.source.path, line: spanLine(span) });
+  for (const { blueprint, record } of documents.systemEntities) addEntity(facts, blueprint, record);
+  // An entity of `_team` or `_user`, kept or sent, exists only in an org that has migrated (one fact per blueprint and file).
+  const said = new Set<string>();
+  for (const { blueprint, span } of documents.systemWrites) {
+    if (said.has(blueprint)) continue;
+    said.add(blueprint);
+    facts.state.push(stateFact(span, `holds an entity of ${blueprint}, which exists once the org has migrated`, true, true));
+  }
+  for (const { team, blueprint, identifier } of documents.entities) {
+    const values = (team.value.kind === 'list' ? team.value.items : [team.value]).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
+    addTeamValues(facts, values, team.span);
+    if (blueprint !== undefined && !SYSTEM_ENTITY_BLUEPRINTS.has(blueprint)) addEntity(facts, blueprint, { identifier: identifier ?? '?', team: values });
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { JsonObject } from '../model/json.js';
 import type { FileResource } from './file-resources.js';
 import { isObject } from '../model/json.js';
 import type { OwnershipValue } from './ownership-rewrite.js';
+import type { RepositoryFacts } from './repository-facts.js';
 import type { TerraformValues } from './terraform-values.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
@@ -30,8 +31,8 @@ export interface RepoContext {
   orgBlueprints?: ReadonlyMap<string, JsonObject>;
   /** Blueprints written anywhere in the scan (every --repo dir): their facts hold for every file's resources. */
   repositoryBlueprints?: readonly FileResource[];
-  /** Set on the scan's first pass: files are read for their blueprints, collected here, and nothing is judged. */
-  gathering?: FileResource[];
+  /** Set on the scan's first pass: files are read for their resources, teams and state facts, collected here, and nothing is judged. */
+  gathering?: RepositoryFacts;
   /** Per Terraform configuration (directory of the scan): what its `var.x` and `local.x` hold. */
   terraformValues?: ReadonlyMap<string, TerraformValues>;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
@@ -68,6 +69,17 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     orgBlueprints: catalog.blueprints,
     ...(catalog.jq && { jq: catalog.jq }),
   };
+}
+
+/**
+ * The context of files judged by the catalog of their own repository (no org given): its teams,
+ * blueprints, entities and migration state. A blueprint whose entities the files give teams gets
+ * Direct ownership from the migration; what else the org holds beyond the files is unknown, so no
+ * other ownership is said to be stripped by a copy without it.
+ */
+export function filesContext(catalog: Catalog): RepoContext {
+  const { ownershipAfter: _after, ...ctx } = repoContext(catalog);
+  return ctx;
 }
 
 export function hasTeamValue(team: unknown): boolean {

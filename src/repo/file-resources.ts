@@ -1,6 +1,8 @@
 import { field, located, stringField, take, type LocatedJson, type LocatedObject } from './located-json.js';
 import { treeToJson, readEmbedded, type ConvertOptions } from './tree-to-json.js';
-import { findEntry, type Entry, type ObjectNode, type TreeNode } from './tree.js';
+import { findEntry, normalizeKey, stringValue, type Entry, type ObjectNode, type Span, type TreeNode } from './tree.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
+import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 
 /** The snapshot resources a file can hold (contracts.md §1 and §3.1). */
 export type ResourceKind =
@@ -22,21 +24,53 @@ export interface FileResource {
   /** How the file names it when it has no identifier (`port_page.ops`, `ActionPermissions deploy`). */
   label?: string;
   value: LocatedObject;
+  /** Written as a system blueprint (`port_system_blueprint`, Pulumi `SystemBlueprint`): it exists only once the org has migrated. */
+  system?: true;
 }
 
 /** An entity written in a file: its `team` (or `teams`) entry is judged as literal team values. */
 export interface FileEntity {
   identifier?: string;
   label?: string;
+  /** The blueprint the document names, when it does (`blueprint: service`). */
+  blueprint?: string;
   team: Entry;
 }
 
 export interface FileDocuments {
   resources: FileResource[];
   entities: FileEntity[];
+  /** Entities of `_team` and `_user` in an export (`{identifier, title, blueprint: "_team"}`): the org's teams and users. */
+  systemEntities: { blueprint: string; record: EntityRecord; span: Span }[];
+  /** Teams as the service lists them (`teams: [{name, …}]`, a user's `teams: [{name}]`). */
+  teams: { record: TeamRecord; span: Span }[];
+  /** Entities of `_team` or `_user` written at all, their identifier literal or not (a script's `{identifier: id, blueprint: "_team"}`). */
+  systemWrites: { blueprint: string; span: Span }[];
 }
 
-export const emptyDocuments = (): FileDocuments => ({ resources: [], entities: [] });
+export const emptyDocuments = (): FileDocuments => ({ resources: [], entities: [], systemEntities: [], teams: [], systemWrites: [] });
+
+const SYSTEM_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);
+
+/** `{identifier, title?, team?}` of an entity node, as the snapshot keeps it. */
+function entityRecord(node: ObjectNode): EntityRecord | undefined {
+  const identifier = stringValue(findEntry(node, 'identifier')?.value);
+  if (identifier === undefined) return undefined;
+  const title = stringValue(findEntry(node, 'title')?.value);
+  const team = findEntry(node, 'team')?.value;
+  const teams = team?.kind === 'list' ? team.items.flatMap((item) => (item.kind === 'string' ? [item.value] : [])) : team?.kind === 'string' ? [team.value] : undefined;
+  return { identifier, ...(title !== undefined && { title }), ...(teams !== undefined && { team: teams }) };
+}
+
+/** A `teams` list of the service's team records (`{name, …}`), never a permission's list of names. */
+function teamRecords(list: TreeNode, found: FileDocuments): boolean {
+  if (list.kind !== 'list' || list.items.length === 0 || !list.items.every((item) => item.kind === 'object' && stringValue(findEntry(item, 'name')?.value) !== undefined)) return false;
+  for (const item of list.items as ObjectNode[]) {
+    const identifier = stringValue(findEntry(item, 'identifier')?.value);
+    found.teams.push({ record: { name: stringValue(findEntry(item, 'name')?.value)!, ...(identifier !== undefined && { identifier }) }, span: item.span });
+  }
+  return true;
+}
 
 const PERMISSION_LEAVES = ['register', 'update', 'unregister', 'read', 'updateProperties', 'updateRelations', 'updateMetadataProperties'];
 
@@ -65,6 +99,21 @@ export function documentKind(value: LocatedJson): ResourceKind | undefined {
   return undefined;
 }
 
+/** The permissions kind a resource may carry inside itself, as exports and the actions' JSON editor write them. */
+const PERMISSIONS_OF: Partial<Record<ResourceKind, ResourceKind>> = { action: 'action-permissions', blueprint: 'blueprint-permissions', page: 'page-permissions' };
+
+/**
+ * `{identifier, trigger, …, permissions: {execute: {teams}, approve: {teams}}}`: the permissions a
+ * document carries with the resource are the resource's permissions, judged as such.
+ */
+function embeddedPermissions(kind: ResourceKind, value: LocatedObject): FileResource | undefined {
+  const permissionsKind = PERMISSIONS_OF[kind];
+  const permissions = field(value, 'permissions');
+  if (!permissionsKind || permissions?.kind !== 'object' || permissions.fields.size === 0) return undefined;
+  const identifier = stringField(value, 'identifier');
+  return { kind: permissionsKind, ...(identifier !== undefined && { identifier }), label: `${kind} ${identifier ?? '?'} permissions`, value: permissions };
+}
+
 function hasItemWith(list: LocatedJson | undefined, key: string): boolean {
   return list?.kind === 'array' && list.items.some((item) => field(item, key) !== undefined);
 }
@@ -81,15 +130,33 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       const kind = value && documentKind(value);
       if (value?.kind === 'object' && kind) {
         found.resources.push({ kind, ...identity(value), value });
+        const embedded = embeddedPermissions(kind, value);
+        if (embedded) found.resources.push(embedded);
         return found;
       }
       const team = findEntry(node, 'team');
       const identifier = findEntry(node, 'identifier');
+      const blueprint = stringValue(findEntry(node, 'blueprint')?.value);
+      const record = blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint) ? entityRecord(node) : undefined;
+      if (record) found.systemEntities.push({ blueprint: blueprint!, record, span: node.span });
+      if (identifier && blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint)) found.systemWrites.push({ blueprint, span: node.span });
       if (team && identifier && (team.value.kind === 'string' || team.value.kind === 'list')) {
-        found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), team });
+        found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), ...(blueprint !== undefined && { blueprint }), team });
         return found;
       }
-      for (const entry of node.entries) findDocuments(entry.value, options, found);
+      if (record) return found;
+      for (const entry of node.entries) {
+        // `{"_team": [{identifier, title}]}`: entities listed by blueprint, as a snapshot keeps them.
+        if (SYSTEM_BLUEPRINTS.has(entry.key) && entry.value.kind === 'list') {
+          for (const item of entry.value.items) {
+            const listed = item.kind === 'object' ? entityRecord(item) : undefined;
+            if (listed) found.systemEntities.push({ blueprint: entry.key, record: listed, span: item.span });
+          }
+          continue;
+        }
+        if (normalizeKey(entry.key) === 'teams' && teamRecords(entry.value, found)) continue;
+        findDocuments(entry.value, options, found);
+      }
       for (const item of node.items) findDocuments(item, options, found);
       return found;
     }

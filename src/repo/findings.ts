@@ -121,7 +121,20 @@ export function partitionFileTeamValues(teams: TeamDirectory, values: readonly s
   return { titles, unknown: split.unknown };
 }
 
+/**
+ * A team the workflow was given (`${{ inputs.team }}`, `github.event.inputs.…`, the payload the
+ * service's action sends it): it passes on the team value it receives, titles before the migration
+ * and identifiers after, which is what the entity's team must hold (decision table: a pass-through
+ * into a team value is unaffected).
+ */
+export const PASSED_IN = /^\s*\$\{\{\s*(?:(?:github\.event\.)?inputs\.[\w-]+|fromJson\((?:github\.event\.)?inputs\.port_(?:payload|context)\)(?:\.[\w-]+)+)\s*\}\}\s*$/;
+
+/** A GitHub Actions expression (`${{ … }}`) in a value: what it yields is decided when the workflow runs. */
+const WORKFLOW_EXPRESSION = /\$\{\{[\s\S]*\}\}/;
+
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
+/** The provider's own identifier of a team: the team's identifier once migrated, null before (src/repo/scan.ts notes when to apply it). */
+export const PORT_TEAM_IDENTIFIER = /^port_team\.[A-Za-z0-9_-]+\.identifier$/;
 
 /**
  * A list of team values (`teams = […]`, an entity's `team`): titles become identifiers. Returns
@@ -142,6 +155,7 @@ export function teamValuesFinding(
   const unknownIdentifier: string[] = [];
   const unknown: string[] = [];
   const unresolved: string[] = [];
+  const expressions: string[] = [];
   const resolvedElsewhere: FindingDraft[] = [];
   for (const node of values) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
@@ -149,6 +163,7 @@ export function teamValuesFinding(
       titles.push(node.path);
       continue;
     }
+    if (node.kind === 'ref' && PORT_TEAM_IDENTIFIER.test(node.path)) continue;
     if (node.kind === 'ref' && isConfigurationReference(node.path)) {
       // `[var.team]`: judged where the value is written (a default, a *.tfvars line), which is what to change.
       const value = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
@@ -160,6 +175,11 @@ export function teamValuesFinding(
     }
     // `{{getUserTeams()}}` already yields identifiers; `file://x` points at a file, it is not a team.
     if (node.kind !== 'string' || node.value.startsWith('{{') || node.value.startsWith('file://')) continue;
+    // A workflow's `${{ }}`: a team it was given passes on as it is; any other is decided when it runs.
+    if (WORKFLOW_EXPRESSION.test(node.value)) {
+      if (!PASSED_IN.test(node.value)) expressions.push(node.value);
+      continue;
+    }
     const split = partitionFileTeamValues(ctx.teams, [node.value]);
     for (const title of split.titles) {
       titles.push(title.value);
@@ -168,13 +188,14 @@ export function teamValuesFinding(
     }
     appendAll(unknown, split.unknown);
   }
-  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0) return resolvedElsewhere[0];
+  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0) return resolvedElsewhere[0];
 
   const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
   const reasons: string[] = [];
   if (titles.length > 0) reasons.push(`${what} holds ${titles.length === 1 ? 'the team title' : 'team titles'} ${quoted(titles)}, but after the migration team values are team identifiers`);
   if (unknown.length > 0) reasons.push(`${what} holds ${quoted(unknown)}, which is neither a known team title nor a known identifier`);
   if (unresolved.length > 0) reasons.push(`${what} takes ${unresolved.join(', ')}, whose value this scan cannot see (no default, no terraform.tfvars or *.auto.tfvars sets it)`);
+  if (expressions.length > 0) reasons.push(`${what} takes ${expressions.join(', ')}, which the workflow decides when it runs`);
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
   // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
   const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
@@ -187,6 +208,9 @@ export function teamValuesFinding(
   for (const title of ambiguous) hints.push(`${JSON.stringify(title)} is the title of ${ctx.teams.byTitle.get(title)!.ambiguous!.join(' and ')}: write the identifier of the team meant (no rewrite is offered through a title two teams share)`);
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
   if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
+  if (expressions.length > 0) hints.push('make sure the expression yields team identifiers once the migration has run');
+  // The provider fills port_team.<x>.identifier only once the org has migrated: before, it empties the list.
+  if (!ctx.migrated && titles.some((title) => PORT_TEAM_NAME.test(title))) hints.push('port_team.<name>.identifier is null until the org has migrated, so apply this with the migration, not before');
   return fileFinding(entry.span, resourceTitle, {
     category,
     reason: `${reasons.join('; ')}.`,

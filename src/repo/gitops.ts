@@ -5,7 +5,8 @@ import { iacResource } from './file-resources.js';
 import { judgeFileResources } from './judge.js';
 import { treeToJson } from './tree-to-json.js';
 import type { FileAnalysis } from './terraform.js';
-import { findEntry, stringValue, type TreeNode } from './tree.js';
+import { findEntry, stringValue, type ObjectNode, type TreeNode } from './tree.js';
+import { addEntity, addTeamValues, type RepositoryFacts } from './repository-facts.js';
 
 /**
  * GitOps entity files (`port.yml`, `port.yaml`): one entity or a list. Only a top-level `team`
@@ -18,11 +19,21 @@ export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoConte
     for (const entity of entities) {
       if (entity.kind !== 'object') continue;
       const identifier = stringValue(findEntry(entity, 'identifier')?.value);
+      if (ctx.gathering) gatherEntity(ctx.gathering, entity, identifier);
       const found = entityTeamFinding(findEntry(entity, 'team'), ctx, identifier && `entity ${identifier}`, "the entity's `team`");
       if (found) findings.push(found);
     }
   }
   return { findings, problems: [] };
+}
+
+/** The scan's first pass: a GitOps entity's blueprint and teams, for the ownership the migration gives that blueprint. */
+function gatherEntity(facts: RepositoryFacts, entity: ObjectNode, identifier: string | undefined): void {
+  const blueprint = stringValue(findEntry(entity, 'blueprint')?.value);
+  const team = findEntry(entity, 'team');
+  const values = (team?.value.kind === 'list' ? team.value.items : team ? [team.value] : []).flatMap((value) => (value.kind === 'string' ? [value.value] : []));
+  if (team) addTeamValues(facts, values, team.span);
+  if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? '?', team: values });
 }
 
 const REPO_NOTE = 'kept in a repository file: the service cannot see this mapping, so the migration neither checks nor changes it';
@@ -35,10 +46,19 @@ const REPO_NOTE = 'kept in a repository file: the service cannot see this mappin
 export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoContext, syntax: 'yaml' | 'json' = 'yaml'): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
   const resources = [];
+  const findings: FindingDraft[] = [];
   for (const document of documents) {
-    if (document.kind !== 'object' || findEntry(document, 'resources')?.value.kind !== 'list') continue;
+    if (document.kind !== 'object') continue;
+    // The GitHub app's `defaultTeam`: the team, by name, of every port.yml entity that names none.
+    const defaultTeam = findEntry(document, 'defaultTeam');
+    if (defaultTeam?.value.kind === 'string') {
+      if (ctx.gathering) addTeamValues(ctx.gathering, [defaultTeam.value.value], defaultTeam.span);
+      const found = entityTeamFinding(defaultTeam, ctx, 'mapping config', '`defaultTeam`');
+      if (found) findings.push(found);
+    }
+    if (findEntry(document, 'resources')?.value.kind !== 'list') continue;
     const value = treeToJson(document, { node: document }, { camelCase: false, problems });
     if (value?.kind === 'object') resources.push(iacResource('integration', value, 'mapping config'));
   }
-  return { findings: byLine(judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE })), problems };
+  return { findings: byLine([...findings, ...judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE })]), problems };
 }

@@ -40,7 +40,7 @@ interface Placed extends SourceMapped {
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
   const { gathering } = judgement.ctx;
   if (gathering) {
-    appendAll(gathering, resources.filter((resource) => resource.kind === 'blueprint'));
+    appendAll(gathering.resources, resources);
     return [];
   }
   const secrets = new Set<string>();
@@ -219,6 +219,14 @@ function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonOb
   return added;
 }
 
+/**
+ * The catalog a file's lone value is judged in when it is no resource of the service (a workflow
+ * step's search query): the context's teams, state and removed relations, and no resources.
+ */
+export function contextCatalog(ctx: RepoContext): Catalog {
+  return fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
+}
+
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
   const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
@@ -278,6 +286,11 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
       return inheritanceFinding(target, title, judgement.syntax, draft.category);
     case 'ownership-direct':
       return directOwnershipFinding(target, title, judgement.syntax);
+    case 'relation-ownership':
+      // A relation whose name does not say owner is one the rule itself leaves alone (its `review` says nothing
+      // needs to move), and once the org has migrated the data move is the org's past, not a change to a file.
+      if (draft.verdict === 'review' || judgement.ctx.migrated) return undefined;
+      return manualFinding(draft, found.origin, found.exact, title);
     case 'team-permission-identifiers': {
       const { origin } = found;
       const entry = origin.entry ?? { key: 'teams', keySpan: origin.node.span, value: origin.node, span: origin.node.span };
@@ -292,7 +305,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
 const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
 
 /** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
-function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
+export function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
   const span = spanOf(origin);
   const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
   return fileFinding(span, title, {
@@ -364,29 +377,29 @@ function valueEdits(node: TreeNode, value: JsonValue, edits: Edit[]): boolean {
   return node.kind !== 'object' && spanText(node.span).trim() === JSON.stringify(value);
 }
 
-/** `teamInheritance` kept in a file: the file must switch to `ownership` itself (today's repository semantics). */
+/**
+ * `teamInheritance` kept in a file: the file must switch to `ownership` itself (today's repository
+ * semantics). A copy that already declares ownership beside it is judged by its ownership: the
+ * service ignores the inheritance then, and the migration changes nothing the copy says.
+ */
 function inheritanceFinding(target: Placed, title: string | undefined, syntax: Syntax, category: Category): FindingDraft | undefined {
   const origin = target.origins.get('teamInheritance');
   const entry = origin?.entry;
-  if (!entry) return undefined;
+  if (!entry || target.json.ownership !== undefined) return undefined;
   const path = typeof target.json.teamInheritance === 'object' && target.json.teamInheritance !== null && !Array.isArray(target.json.teamInheritance) ? (target.json.teamInheritance.path as string | undefined) : undefined;
-  const hasOwnership = target.json.ownership !== undefined;
   // The beta case: inheritance over a direct `_team` relation becomes Direct ownership, the relation goes.
   const relationRemoved = category === 'team-relation-removed';
   const ownership = relationRemoved ? { type: 'Direct' as const } : path !== undefined ? { type: 'Inherited' as const, path } : undefined;
   // `team_inheritance = var.x`: the entry is the variable's line, where an ownership block has no place.
   const inPlace = entry.span.source === target.resource.value.origin.node.span.source && entry.key !== undefined && /inheritance/i.test(entry.key);
-  const rewrite = ownership && !hasOwnership && inPlace ? ownershipRewrite(entry, syntax, ownership) : undefined;
+  const rewrite = ownership && inPlace ? ownershipRewrite(entry, syntax, ownership) : undefined;
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
-    reason: hasOwnership
-      ? 'team inheritance is deprecated and ignored once ownership is set; this copy keeps both.'
-      : relationRemoved
-        ? `This file keeps team inheritance over "${path}", a direct relation to _team: the migration removes that relation and sets Direct ownership, and the next apply would set the old fields again.`
-        : `This file keeps the blueprint's team inheritance${path !== undefined ? ` over "${path}"` : ''}; the migration turns it into Inherited ownership in the service, and the next apply would set the old field again.`,
-    suggestion: hasOwnership
-      ? 'Remove the team inheritance; keep ownership.'
-      : rewrite !== undefined
+    reason: relationRemoved
+      ? `This file keeps team inheritance over "${path}", a direct relation to _team: the migration removes that relation and sets Direct ownership, and the next apply would set the old fields again.`
+      : `This file keeps the blueprint's team inheritance${path !== undefined ? ` over "${path}"` : ''}; the migration turns it into Inherited ownership in the service, and the next apply would set the old field again.`,
+    suggestion:
+      rewrite !== undefined
         ? `Replace it with \`${rewrite}\`${relationRemoved ? ` and delete relation "${path}"` : ''} (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`
         : 'Replace it with Inherited ownership over the same path.',
     ...(rewrite !== undefined ? { rewrite } : {}),
@@ -400,19 +413,23 @@ function directOwnershipFinding(target: Placed, title: string | undefined, synta
 }
 
 /**
- * A finding at the resource's own `identifier` line with the ownership to add beside it. When the
- * identifier is a variable (its line is in a *.tfvars file or a default), the finding names the
- * resource and gives the block to add, with no rewrite to place in another file.
+ * A finding at the resource's first line (the block a linter points at for an attribute it lacks),
+ * with the ownership to add beside its `identifier` as the rewrite (the fix kit places it there).
+ * When the identifier is a variable (its line is in a *.tfvars file or a default), the finding gives
+ * the block to add, with no rewrite to place in another file.
  */
 function ownershipToAdd(target: Placed, title: string | undefined, syntax: Syntax, ownership: OwnershipValue, reason: string): FindingDraft | undefined {
   const entry: Entry | undefined = target.origins.get('identifier')?.entry;
   const own = target.resource.value.origin.node.span;
+  const lineStart = own.source.text.lastIndexOf('\n', own.start - 1) + 1;
+  const lineEnd = own.source.text.indexOf('\n', own.start);
+  const header: Span = { ...own, start: lineStart, end: lineEnd < 0 ? own.source.text.length : Math.min(own.end, lineEnd) };
   if (entry && entry.span.source === own.source) {
     const rewrite = ownershipRewrite(entry, syntax, ownership);
-    return fileFinding(entry.span, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: 'breaks' });
+    return fileFinding(header, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource, beside its identifier (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: 'breaks' });
   }
   const block = `ownership {type: "${ownership.type}"${ownership.path !== undefined ? `, path: "${ownership.path}"` : ''}}`;
-  return fileFinding({ ...own, end: Math.min(own.end, own.source.text.indexOf('\n', own.start) + 1 || own.end) }, title, {
+  return fileFinding(header, title, {
     category: 'external-ownership',
     reason,
     suggestion: `Add ${block} to the resource, written as its other attributes are (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,

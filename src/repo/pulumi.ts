@@ -6,6 +6,9 @@ import { argumentsJson, iacResource, type FileResource, type ResourceKind } from
 import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { SourceText } from './source-text.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
+import { field, stringField, type LocatedObject } from './located-json.js';
+import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { FileAnalysis } from './terraform.js';
 import type { ConvertOptions } from './tree-to-json.js';
@@ -40,10 +43,12 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
   visitCalls(parseCode(source, language), (call) => {
     const className = call.callee.split('.').pop() ?? '';
     const kind = own(CLASS_KINDS, className);
-    if (!kind && className !== 'Entity') return false;
+    if (!kind && className !== 'Entity' && className !== 'Team') return false;
     const name = stringValue(call.args.items[0]);
     const label = `${className}${name ? ` ${name}` : ''}`;
     const args = argsObject(call);
+    if (ctx.gathering) gatherCallFacts(ctx.gathering, className, call, argumentsJson(args, options));
+    if (className === 'Team') return true;
     needs.push(...packageNeeds(className, args, ctx, `${source.path}:${spanLine(call.span)}`));
     if (className === 'Entity') {
       const found = entityTeamFinding(findEntry(args, 'teams', 'team'), ctx, label, "the entity's `teams`");
@@ -53,11 +58,37 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     if (className === 'Blueprint' || className === 'SystemBlueprint') findings.push(...systemBlueprintShapeFindings(args, stringValue(findEntry(args, 'identifier')?.value) ?? '', label));
     const system = className === 'Blueprint' ? systemBlueprintFinding(call, args, label) : undefined;
     if (system) findings.push(system);
-    else resources.push(iacResource(kind!, argumentsJson(args, options), label));
+    else {
+      const resource = iacResource(kind!, argumentsJson(args, options), label);
+      resources.push(className === 'SystemBlueprint' ? { ...resource, system: true as const } : resource);
+    }
     return true;
   });
   findings.push(...judgeFileResources(resources, { syntax: language, ctx, problems }));
   return { findings: byLine(findings), problems, provider: { tool: 'pulumi', needs } };
+}
+
+/** The scan's first pass: teams, the system blueprints' entities, and a `Blueprint` that still manages `_team` / `_user` (as terraform.ts). */
+function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNode, args: LocatedObject): void {
+  const at = { file: call.span.source.path, line: spanLine(call.span) };
+  if (className === 'Team') {
+    const name = stringField(args, 'name');
+    if (name !== undefined) facts.teams.push({ record: { name }, ...at });
+    return;
+  }
+  const identifier = stringField(args, 'identifier');
+  if (className === 'Entity') {
+    const teams = field(args, 'teams');
+    if (teams?.kind === 'array') addTeamValues(facts, teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])), teams.origin.entry?.span ?? call.span);
+    const blueprint = stringField(args, 'blueprint');
+    const title = stringField(args, 'title');
+    const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
+    if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? `Entity ${stringValue(call.args.items[0]) ?? '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
+    return;
+  }
+  if (className === 'Blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
+    facts.state.push(stateFact(call.calleeSpan, `Blueprint manages ${identifier}, which only an org before the migration allows`, false, true));
+  }
 }
 
 /** What a resource asks of the Port package once the migration's changes are written, as for Terraform (terraform.ts). */

@@ -2,7 +2,16 @@ import type { AnalyzeOptions } from '../analyze.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { settleRepositoryMappings } from './mapping-files.js';
-import { displayRoots, scanRepositories } from './scan.js';
+import { displayRoots, REPOSITORY_ONLY_ORG, scanRepositories, type RepoScan } from './scan.js';
+
+/**
+ * A repository-only run's stand-in snapshot with the teams the files name: the catalog the fix kit
+ * predicts the org from, so predicted-org.json holds them.
+ */
+export function withDescribedTeams(snapshot: OrgSnapshot, described: RepoScan['describedTeams']): OrgSnapshot {
+  if (!described) return snapshot;
+  return { ...snapshot, teams: described.teams, entities: { ...(snapshot.entities ?? {}), _team: described.teamEntities } };
+}
 
 /**
  * The org analysed when only `--repo` is given (a pull-request check): empty, with `entities`
@@ -10,7 +19,7 @@ import { displayRoots, scanRepositories } from './scan.js';
  */
 export function repositoryOnlySnapshot(dirs: readonly string[]): OrgSnapshot {
   const name = displayRoots(dirs).map((root) => root || '.').join(', ');
-  return { format: SNAPSHOT_FORMAT, organization: { id: 'repository-only', name }, blueprints: [], entities: {}, scorecards: [] };
+  return { format: SNAPSHOT_FORMAT, organization: { id: REPOSITORY_ONLY_ORG, name }, blueprints: [], entities: {}, scorecards: [] };
 }
 
 /**
@@ -25,13 +34,16 @@ export async function repositoryFindings(
   catalog: Catalog,
   ownPaths: readonly (string | undefined)[] = [],
   ignore: readonly string[] = [],
-): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete' | 'extraNotes' | 'reviseDrafts'>> {
+  /** The run was given an org (`--snapshot`, live): it decides, even one predicted from a repository (the fix kit's predicted-org.json). */
+  orgGiven?: boolean,
+): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete' | 'extraNotes' | 'reviseDrafts'> & Pick<RepoScan, 'describedTeams'>> {
   if (dirs.length === 0) return {};
-  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined), ignore });
+  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined), ignore, ...(orgGiven !== undefined && { orgGiven }) });
   return {
     extraFindings: scan.findings,
     extraIncomplete: scan.incomplete,
     extraNotes: scan.notes,
     reviseDrafts: (drafts) => settleRepositoryMappings(drafts, catalog, scan.mappingFiles),
+    ...(scan.describedTeams && { describedTeams: scan.describedTeams }),
   };
 }

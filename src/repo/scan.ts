@@ -2,11 +2,15 @@ import { readdir, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
-import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
 import type { FindingDraft, IncompleteItem } from '../model/finding.js';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';
-import { repoContext, type RepoContext } from './context.js';
+import { filesContext, repoContext, type RepoContext } from './context.js';
+import { repositoryCatalog, repositoryStateNote } from './repository-catalog.js';
+import { emptyFacts, type RepositoryFacts } from './repository-facts.js';
+import type { TeamsMap } from '../catalog/teams.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { cliIgnorePatterns, gitignorePatterns, nestedIgnores } from './gitignore.js';
@@ -14,12 +18,12 @@ import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
-import type { FileResource } from './file-resources.js';
 import { analyzeTerraform, type FileAnalysis } from './terraform.js';
-import { terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
+import { MAX_MODULE_CALLS, moduleInstances, terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
-import { analyzeWorkflow } from './workflows.js';
+import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
+import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { ownDocumentKindOf } from '../own-documents.js';
@@ -55,6 +59,11 @@ export interface RepoScan {
   notes: string[];
   /** Mapping configs that may be an org's git integration mapping, with their verdicts. */
   mappingFiles: ScannedMappingFile[];
+  /**
+   * Without an org: the teams the repositories' files name (their catalogs' teams and `_team`
+   * entities), so the fix kit's predicted org holds the teams the files will be judged by again.
+   */
+  describedTeams?: { teams: TeamRecord[]; teamEntities: EntityRecord[] };
 }
 
 export interface ScanOptions {
@@ -66,6 +75,13 @@ export interface ScanOptions {
   ownPaths?: readonly string[];
   /** `--ignore`: gitignore patterns left out of every checkout, beside its own `.gitignore` files. */
   ignore?: readonly string[];
+  /**
+   * Whether `catalog` is an org the run was given (`--snapshot`, live) rather than the empty stand-in
+   * of a repository-only run; by default, told by the stand-in's organization id.
+   */
+  orgGiven?: boolean;
+  /** `--teams-map`: title → identifier, for the catalog a repository's own files make when no org is given. */
+  teamsMap?: TeamsMap;
 }
 
 /** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
@@ -81,17 +97,19 @@ export function ownDocumentKind(text: string): string | undefined {
   }
 }
 
-type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
+type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'yaml' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
 
 /** What a file is, from its path alone: files of no kind are never read. */
 export function classifyPath(path: string): FileKind | undefined {
   const name = posix.basename(path);
   if (name.endsWith('.tf')) return 'terraform';
   if (name.endsWith('.tfvars')) return 'tfvars';
+  // A workflow may be called port.yml too: where it is says what it is.
+  if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
   if (name === 'port.yml' || name === 'port.yaml') return 'entity-file';
   if (/^port-app-config\.(ya?ml|json)$/.test(name)) return 'mapping-config';
-  if (/(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
   if (isPulumiManifest(path)) return 'package-manifest';
+  if (/\.ya?ml$/.test(name)) return 'yaml';
   if (name.endsWith('.json')) return 'json';
   if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith('.d.ts')) return 'js';
   if (name.endsWith('.py')) return 'python';
@@ -99,33 +117,89 @@ export function classifyPath(path: string): FileKind | undefined {
   return undefined;
 }
 
+/** The organization id of the empty snapshot analysed when only `--repo` is given (src/repo/report-input.ts). */
+export const REPOSITORY_ONLY_ORG = 'repository-only';
+
+/** The org that decides how files are judged: the one given, never the empty stand-in of a repository-only run. */
+function deciding(catalog: Catalog | undefined, orgGiven: boolean | undefined): Catalog | undefined {
+  if (!catalog) return undefined;
+  return (orgGiven ?? catalog.organization.id !== REPOSITORY_ONLY_ORG) ? catalog : undefined;
+}
+
+/** The `--teams-map` a repository-only run's stand-in catalog was built with: its teams are those of the map alone. */
+function mappedTeams(catalog: Catalog | undefined): TeamsMap {
+  const map: Record<string, string> = {};
+  for (const team of catalog?.teams.byTitle.values() ?? []) if (team.source === 'teams map' && team.identifier !== undefined) map[team.title] = team.identifier;
+  return map;
+}
+
 /** Scan local checkouts. Analysis is pure (per-format analyzers); only this function reads files. */
 export async function scanRepositories(dirs: readonly string[], options: ScanOptions = {}): Promise<RepoScan> {
-  const ctx = repoContext(options.catalog);
+  const org = deciding(options.catalog, options.orgGiven);
+  const ctx = repoContext(org);
+  const jq = options.catalog?.jq;
+  const teamsMap = options.teamsMap ?? (org ? {} : mappedTeams(options.catalog));
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
-  const files: CandidateFile[] = [];
+  const repos: { name: string; files: CandidateFile[] }[] = [];
   const prefixes = displayRoots(dirs);
-  for (const [index, dir] of dirs.entries()) appendAll(files, await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? []));
-  // A blueprint written in one file holds for the resources of every other (its removed relations,
-  // its $team mirrors): all files are read for their blueprints before any is judged.
-  const gathering: FileResource[] = [];
-  const terraformValues = configurationValues(files);
-  for (const file of files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) gatherBlueprints(file, { ...ctx, gathering, terraformValues });
-  const judged: RepoContext = { ...ctx, repositoryBlueprints: gathering, terraformValues };
+  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? []) });
+  const files = repos.flatMap((repo) => repo.files);
+  // A repository describes an org: every file is read for its resources, teams and what it says of
+  // the migration before any is judged; a blueprint written in one file holds for the resources of
+  // every other (its removed relations, its $team mirrors).
+  const { values: terraformValues, instances, notes: moduleNotes } = configurationValues(files);
+  appendAll(scan.notes, moduleNotes);
+  const gathered = repos.map((repo) => {
+    const facts = emptyFacts();
+    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, { ...ctx, gathering: facts, terraformValues }, instances, (each) => gatherFacts(file, each));
+    return facts;
+  });
+  const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(files.map((file) => file.source.path));
-  for (const file of files) {
-    const facts = analyzeCandidate(file, judged, scan);
-    if (!facts) continue;
-    const key = facts.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
-    const listed = providers.get(key);
-    if (listed) listed.push(facts);
-    else providers.set(key, [facts]);
-  }
+  repos.forEach((repo, index) => {
+    const facts = gathered[index]!;
+    // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
+    const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
+    if (!org) describeTeams(scan, own.catalog, own.titles);
+    scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
+    scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
+    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues };
+    for (const file of repo.files) {
+      const provider = analyzeCandidate(file, judged, scan, instances);
+      if (!provider) continue;
+      const key = provider.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
+      const listed = providers.get(key);
+      if (listed) listed.push(provider);
+      else providers.set(key, [provider]);
+    }
+  });
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
+}
+
+/** The teams a repository's catalog holds and the titles its files write, added to what the scan hands the fix kit (first name wins). */
+function describeTeams(scan: RepoScan, catalog: Catalog, titles: readonly string[]): void {
+  const described = (scan.describedTeams ??= { teams: [], teamEntities: [] });
+  for (const team of [...(catalog.snapshot.teams ?? []), ...titles.map((name) => ({ name }))]) if (!described.teams.some((t) => t.name === team.name)) described.teams.push(team);
+  for (const entity of catalog.entities.get(TEAM_BLUEPRINT) ?? []) if (!described.teamEntities.some((e) => e.identifier === entity.identifier)) described.teamEntities.push(entity);
+}
+
+/**
+ * `port_team.<x>.identifier` is null until the org has migrated (the provider fills it from the
+ * `_team` entity): right after the migration, an empty team list before it. One note per
+ * configuration, never a finding: the value is right, only when it is applied matters.
+ */
+function teamIdentifierNotes(facts: RepositoryFacts, migrated: boolean): string[] {
+  if (migrated) return [];
+  const byConfiguration = new Map<string, string>();
+  for (const read of facts.teamIdentifierReads) if (!byConfiguration.has(read.configuration)) byConfiguration.set(read.configuration, read.at);
+  return [...byConfiguration].map(
+    ([configuration, at]) =>
+      `review: Terraform configuration ${configuration === '.' ? '.' : `${configuration}/`}: it reads port_team.<name>.identifier (${at}), which the provider leaves null until the org has migrated: apply it with the migration, not before, or the teams it sets are emptied`,
+  );
 }
 
 /** Provider advice: one line per Terraform configuration (a directory), not per file or finding. */
@@ -138,11 +212,14 @@ function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]
     });
 }
 
-/** Entity files, mapping configs and workflows write entities, never blueprints: not read twice. */
-const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'entity-file', 'mapping-config', 'workflow', 'package-manifest']);
+/** Files that hold nothing of the org the repository describes: not read twice. Mappings and workflows name teams. */
+const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'package-manifest']);
 
-/** Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its files make. */
-function configurationValues(files: readonly CandidateFile[]): Map<string, TerraformValues> {
+/**
+ * Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its
+ * files make; and, for a module folder the repository calls, each call's values.
+ */
+function configurationValues(files: readonly CandidateFile[]): { values: Map<string, TerraformValues>; instances: Map<string, TerraformValues[]>; notes: string[] } {
   const byDirectory = new Map<string, ConfigurationFile[]>();
   for (const { kind, source } of files) {
     if (kind !== 'terraform' && kind !== 'tfvars') continue;
@@ -156,7 +233,28 @@ function configurationValues(files: readonly CandidateFile[]): Map<string, Terra
     const dir = posix.dirname(source.path);
     byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), { path: source.path, top }]);
   }
-  return new Map([...byDirectory].map(([dir, configuration]) => [dir, terraformValues(configuration)]));
+  const values = new Map([...byDirectory].map(([dir, configuration]) => [dir, terraformValues(configuration)]));
+  const { instances, calls } = moduleInstances([...byDirectory.values()].flat(), values);
+  const notes = [...calls]
+    .filter(([, count]) => count > MAX_MODULE_CALLS)
+    .map(([folder, count]) => `${folder}/: a module the configurations call ${count} times; its files were judged with the first ${MAX_MODULE_CALLS} calls' values`);
+  return { values, instances, notes };
+}
+
+/**
+ * A file of a module folder the repository calls is judged once per call, with that call's values,
+ * as Terraform instantiates it; what does not depend on them is found once.
+ */
+function perModuleCall<T extends { findings: FindingDraft[] }>(file: CandidateFile, ctx: RepoContext, instances: ReadonlyMap<string, TerraformValues[]>, analyze: (ctx: RepoContext) => T): T {
+  const calls = file.kind === 'terraform' ? instances.get(posix.dirname(file.source.path)) : undefined;
+  if (!calls) return analyze(ctx);
+  const results = calls.map((values) => analyze({ ...ctx, terraformValues: new Map([...(ctx.terraformValues ?? []), [posix.dirname(file.source.path), values]]) }));
+  const seen = new Set<string>();
+  const findings = results.flatMap((result) => result.findings).filter((finding) => {
+    const key = `${finding.location}\u0000${finding.category}\u0000${finding.evidence}`;
+    return !seen.has(key) && seen.add(key);
+  });
+  return { ...results[0]!, findings };
 }
 
 /** A file the scan will analyze: its kind and text. */
@@ -165,20 +263,21 @@ interface CandidateFile {
   source: SourceText;
 }
 
-function gatherBlueprints(file: CandidateFile, ctx: RepoContext): void {
+function gatherFacts(file: CandidateFile, ctx: RepoContext): { findings: FindingDraft[] } {
   try {
     analyzeFile(file.kind, file.source, ctx);
   } catch (error) {
     // The judging pass reports the file that cannot be read.
     if (!(error instanceof SourceSyntaxError)) throw error;
   }
+  return { findings: [] };
 }
 
 /** Judge one file into the scan; a Terraform file's provider facts are returned for its configuration's advice. */
-function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan): ProviderFacts | undefined {
+function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan, instances: ReadonlyMap<string, TerraformValues[]>): ProviderFacts | undefined {
   const shown = source.path;
   try {
-    const analysis = analyzeFile(kind, source, ctx);
+    const analysis = perModuleCall({ kind, source }, ctx, instances, (each) => analyzeFile(kind, source, each));
     // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters
     // never leave the scan. Looked for only in files with findings: the search over every file's
     // text was the largest single cost of a scan of 20,000 files (issue 25 item 4).
@@ -187,6 +286,7 @@ function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, sca
     const providers = kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
     if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
     for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
+    for (const note of analysis.notes ?? []) scan.notes.push(String(redactSecrets(note)));
     return analysis.provider;
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;
@@ -287,6 +387,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
   }
   await noteSkippedEntries(entries, root, prefix, scan);
+  const templated = new Set<string>();
   const files = entries
     .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
     .map((entry) => entry.path)
@@ -294,8 +395,15 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   const wanted = files.flatMap((file) => {
     const kind = classifyPath(file);
     if (!kind || isOwnPath(join(root, file), ownInside)) return [];
+    // A project template (cookiecutter, copier) names its folders with placeholders: its files become
+    // files to migrate only once rendered, in the project made from it.
+    if (/\{\{|\{%/.test(file)) {
+      templated.add(file.slice(0, file.search(/[^/]*(\{\{|\{%)/)) || '.');
+      return [];
+    }
     return [{ file, kind, shown: prefix ? posix.join(prefix, file) : file }];
   });
+  for (const folder of [...templated].sort()) scan.notes.push(`${posix.join(prefix, folder)}: skipped, a project template (its paths hold {{ }} placeholders); its files are checked in the projects made from it`);
   // Issue 25 item 4: read concurrently (bounded), each file in as few calls as the checks allow;
   // one at a time, the scan waited on the disk for nearly half its run. Each file's notes and gaps
   // are kept apart and added in path order, so the report does not depend on which read ends first.
@@ -449,12 +557,41 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       return analyzeTerraform(source, ctx);
     case 'tfvars':
       return NOTHING; // values of the configuration's variables: judged where the .tf files use them
-    case 'entity-file':
-      return analyzeEntityFile(parseYaml(source), ctx);
+    case 'entity-file': {
+      // A GitOps entity file, or a chart's values named port.yaml that hold the exporter's mapping.
+      const documents = parseYaml(source);
+      const problems: FileAnalysis['problems'] = [];
+      const configs = MAPPING_HINT.test(source.text) ? mappingConfigs(documents, problems) : [];
+      if (configs.length === 0) return analyzeEntityFile(documents, ctx);
+      const mapping = analyzeMappingConfig(configs, ctx);
+      return { ...mapping, problems: [...problems, ...mapping.problems] };
+    }
     case 'mapping-config':
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
-      return analyzeWorkflow(parseYaml(source), ctx);
+      // Only steps of the service's actions are read: a workflow that never calls one is not parsed.
+      return callsServiceAction(source.text) ? analyzeWorkflow(parseYaml(source), ctx) : NOTHING;
+    case 'yaml': {
+      // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
+      // for a mapping inside, or for steps of the service's GitHub action.
+      const mapping = MAPPING_HINT.test(source.text);
+      const steps = callsServiceAction(source.text);
+      if (!mapping && !steps) return NOTHING;
+      let documents;
+      try {
+        documents = parseYaml(source);
+      } catch (error) {
+        if (!(error instanceof SourceSyntaxError)) throw error;
+        // A Helm template is YAML only once rendered: not a file of ours to read. Any other file was
+        // only suspected of holding a mapping: that it is no YAML is said, and the scan goes on.
+        if (source.text.includes('{{')) return NOTHING;
+        return { ...NOTHING, notes: [`${source.path}: not read, it names a mapping's keys but is not valid YAML (line ${error.line}): ${error.message}; a mapping in it was not checked`] };
+      }
+      const problems: FileAnalysis['problems'] = [];
+      const configs = mapping ? mappingConfigs(documents, problems) : [];
+      const parts = [configs.length > 0 ? analyzeMappingConfig(configs, ctx) : NOTHING, steps ? analyzeWorkflow(documents, ctx) : NOTHING];
+      return { findings: parts.flatMap((part) => part.findings), problems: [...problems, ...parts.flatMap((part) => part.problems)] };
+    }
     case 'json':
       return analyzeJsonPayload(source, ctx);
     case 'js':

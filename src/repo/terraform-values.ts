@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Entry, ObjectNode, TreeNode } from './tree.js';
-import { findEntry } from './tree.js';
+import { findEntry, stringValue } from './tree.js';
 
 /** A value Terraform would give `var.x` or `local.x`, where it is written (its entry: the line to rewrite). */
 export interface TerraformValue {
@@ -90,3 +90,44 @@ export function resolveReference(values: TerraformValues | undefined, path: stri
 
 /** `var.x`, `local.x` or `port_blueprint.x.identifier`: a value of the configuration that may be resolved. */
 export const isConfigurationReference = (path: string): boolean => /^(var|local)\.[A-Za-z_][\w-]*$/.test(path) || /^port_[a-z_]+\.[A-Za-z_][\w-]*\.identifier$/.test(path);
+
+/** How many calls of one module folder are judged; a configuration that calls it more is judged with the first ones. */
+export const MAX_MODULE_CALLS = 32;
+
+/** Arguments of a module call that are Terraform's own, not the module's variables. */
+const META_ARGUMENTS: ReadonlySet<string> = new Set(['source', 'version', 'providers', 'count', 'for_each', 'depends_on']);
+
+/**
+ * Each call of a module kept in the repository (`module "x" { source = "./modules/svc" … }`): the
+ * folder it instantiates and what its variables hold for that call, one level deep, as Terraform
+ * would give them. An argument that is a variable or local of the calling configuration is resolved
+ * there, so a value is found where it is written: the line to change. The module's own defaults and
+ * locals hold where the call sets nothing.
+ */
+export function moduleInstances(files: readonly ConfigurationFile[], values: ReadonlyMap<string, TerraformValues>): { instances: Map<string, TerraformValues[]>; calls: Map<string, number> } {
+  const instances = new Map<string, TerraformValues[]>();
+  const counted = new Map<string, number>();
+  for (const { path, top } of files) {
+    if (!path.endsWith('.tf')) continue;
+    const caller = posix.dirname(path);
+    for (const entry of top.entries) {
+      const block = entry.value;
+      if (entry.key !== 'module' || block.kind !== 'object') continue;
+      const source = stringValue(findEntry(block, 'source')?.value);
+      if (source === undefined || !/^\.\.?\//.test(source)) continue; // a registry or git module is not in the repository
+      const folder = posix.normalize(posix.join(caller, source)).replace(/\/$/, '');
+      const instance = new Map(values.get(folder) ?? []);
+      for (const argument of block.entries) {
+        if (META_ARGUMENTS.has(argument.key)) continue;
+        const node = argument.value;
+        const resolved = node.kind === 'ref' && isConfigurationReference(node.path) ? resolveReference(values.get(caller), node.path) : undefined;
+        instance.set(`var.${argument.key}`, resolved ?? { node, entry: argument });
+      }
+      const calls = instances.get(folder) ?? [];
+      counted.set(folder, (counted.get(folder) ?? 0) + 1);
+      // Each call judges the module's files once more: past this many, the rest add cost, not cases.
+      if (calls.length < MAX_MODULE_CALLS) instances.set(folder, [...calls, instance]);
+    }
+  }
+  return { instances, calls: counted };
+}

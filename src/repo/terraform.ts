@@ -2,7 +2,11 @@ import { own } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
-import { argumentsJson, iacResource, type ResourceKind } from './file-resources.js';
+import { argumentsJson, emptyDocuments, findDocuments, iacResource, type ResourceKind } from './file-resources.js';
+import { callsServiceApi, judgeDocuments } from './api-scripts.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
+import { field, stringField, type LocatedObject } from './located-json.js';
+import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
@@ -33,6 +37,8 @@ export interface FileAnalysis {
   problems: Problems;
   /** A `.tf` file's provider constraint and what it needs: advice per configuration, not findings. */
   provider?: ProviderFacts;
+  /** What the analyzer skipped on purpose, for report.notes. */
+  notes?: string[];
 }
 
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */
@@ -54,6 +60,7 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: at(entry.span) };
     const label = `${type}.${name}`;
     provider.needs.push(...providerNeeds(type, block, ctx, at(entry.span)));
+    if (ctx.gathering) gatherResourceFacts(ctx.gathering, type, entry, argumentsJson(block, options));
     if (type === 'port_team') {
       const shared = sharedTitleFinding(block, ctx, label);
       if (shared) findings.push(shared);
@@ -76,9 +83,22 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
         continue;
       }
     }
-    resources.push(iacResource(kind, argumentsJson(block, options), label));
+    const resource = iacResource(kind, argumentsJson(block, options), label);
+    resources.push(type === 'port_system_blueprint' ? { ...resource, system: true as const } : resource);
+  }
+  // Bodies a configuration sends to the service's API itself (`restapi_object`, `data "http"`, a
+  // `local-exec` curl): the `jsonencode({…})` or JSON they hold are the resources they write.
+  if (callsServiceApi(source.text)) {
+    const documents = emptyDocuments();
+    for (const entry of top.entries) {
+      const block = entry.value;
+      if ((entry.key === 'resource' || entry.key === 'data') && block.kind === 'object' && !block.labels?.[0]?.startsWith('port')) findDocuments(block, { camelCase: false, problems, resolve }, documents);
+    }
+    findings.push(...judgeDocuments(documents, 'hcl', ctx, problems));
   }
   if (PORT_TEAM_REFERENCE.test(source.text)) provider.needs.push({ floor: TEAM_IDENTIFIER_VERSION, why: 'port_team.<name>.identifier', at: source.path });
+  const identifierRead = PORT_TEAM_IDENTIFIER.exec(source.text);
+  if (identifierRead && ctx.gathering) ctx.gathering.teamIdentifierReads.push({ configuration: posix.dirname(source.path), at: `${source.path}:${source.lineOf(identifierRead.index)}` });
   findings.push(...judgeFileResources(resources, { syntax: 'hcl', ctx, problems }));
   return { findings: byLine(findings), problems, provider };
 }
@@ -95,6 +115,36 @@ const at = (span: Span): string => `${span.source.path}:${spanLine(span)}`;
 const LEGACY_TEAM_CONTENT = /^\s*"?(team|teams|team_inheritance)"?\s*[=:]/m;
 /** `port_team.x.name` (to become `.identifier`) or `.identifier` already: both need port_team.identifier. */
 const PORT_TEAM_REFERENCE = /\bport_team\.[A-Za-z0-9_-]+\.(name|identifier)\b/;
+const PORT_TEAM_IDENTIFIER = /\bport_team\.[A-Za-z0-9_-]+\.identifier\b/;
+
+/**
+ * The scan's first pass: what a resource tells of the org the configuration describes. Teams
+ * (`port_team`), the system blueprints' entities (`port_entity` of `_team` / `_user`), and a
+ * `port_blueprint` that still manages `_team` or `_user`, as only an org before the migration allows.
+ */
+function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry, args: LocatedObject): void {
+  if (type === 'port_team') {
+    const name = stringField(args, 'name');
+    const description = stringField(args, 'description');
+    if (name !== undefined) facts.teams.push({ record: { name, ...(description !== undefined && { description }) }, file: entry.span.source.path, line: spanLine(entry.span) });
+    return;
+  }
+  const identifier = stringField(args, 'identifier');
+  if (type === 'port_entity') {
+    const blueprint = stringField(args, 'blueprint');
+    const teams = field(args, 'teams');
+    const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
+    addTeamValues(facts, team ?? [], (teams?.origin.entry ?? entry).span);
+    if (blueprint === undefined) return;
+    const title = stringField(args, 'title');
+    // An entity's teams tell the migration to give its blueprint Direct ownership; `_team` entities name the org's teams.
+    addEntity(facts, blueprint, { identifier: identifier ?? `${type}.${entry.value.kind === 'object' ? (entry.value.labels?.[1] ?? '?') : '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
+    return;
+  }
+  if (type === 'port_blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
+    facts.state.push(stateFact(entry.span, `port_blueprint manages ${identifier}, which only an org before the migration allows`, false, true));
+  }
+}
 
 /** What a resource asks of the provider once the migration's changes are written (provider changelog). */
 function providerNeeds(type: string, block: ObjectNode, ctx: RepoContext, where: string): ProviderNeed[] {

@@ -1,11 +1,30 @@
 import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { byLine, fileFinding, partitionFileTeamValues, rewriteSpan } from './findings.js';
+import { byLine, fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan } from './findings.js';
 import type { FileAnalysis } from './terraform.js';
-import { findEntry, stringValue, type Entry, type TreeNode } from './tree.js';
+import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
+import { appendAll } from '../model/arrays.js';
+import { parseCode } from './code-tree.js';
+import { blockSource } from './embedded-mappings.js';
+import { contextCatalog, manualFinding } from './judge.js';
+import { originOf, toSourceMapped } from './located-json.js';
+import { SourceSyntaxError } from './source-text.js';
+import { treeToJson } from './tree-to-json.js';
+import { searchRuleFinding } from '../rules/shared/search-rule-finding.js';
+import { isObject } from '../model/json.js';
+import { searchRules } from '../rules/shared/walk.js';
+import { addTeamValues } from './repository-facts.js';
+import { analyzeShell, callsServiceApi } from './api-scripts.js';
 
-/** The service's GitHub action; its UPSERT operations write entities with a `team` input. */
+/** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
+export const GITHUB_ACTION = 'port-labs/port-github-action';
 const PORT_ACTION = /^port-labs\/port-github-action@/;
+/** The service's report sender: it reads a blueprint's entities filtered by `filter_rule`, one search rule. */
+const SENDER = 'port-labs/port-sender';
+const SENDER_ACTION = /^port-labs\/port-sender@/;
+
+/** Whether a workflow (or composite action) calls one of the service's actions or its API: only then is it parsed. */
+export const callsServiceAction = (text: string): boolean => text.includes(GITHUB_ACTION) || text.includes(SENDER) || callsServiceApi(text);
 
 /**
  * GitHub workflows (`.github/workflows/*.yml`): steps of the service's action that UPSERT
@@ -14,21 +33,51 @@ const PORT_ACTION = /^port-labs\/port-github-action@/;
  */
 export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext): FileAnalysis {
   const findings: FindingDraft[] = [];
+  const problems: FileAnalysis['problems'] = [];
   for (const document of documents) {
-    const jobs = document.kind === 'object' ? findEntry(document, 'jobs')?.value : undefined;
-    if (jobs?.kind !== 'object') continue;
-    for (const job of jobs.entries) {
+    const jobs = stepLists(document);
+    // Not a GitHub workflow or action (GitLab CI, Azure Pipelines, …): its scripts are strings anywhere.
+    if (jobs.length === 0) {
+      for (const script of apiScripts(document)) {
+        const found = runScriptFindings(script, ctx);
+        appendAll(findings, found.findings);
+        appendAll(problems, found.problems);
+      }
+      continue;
+    }
+    for (const job of jobs) {
       const steps = job.value.kind === 'object' ? findEntry(job.value, 'steps')?.value : undefined;
       if (steps?.kind !== 'list') continue;
       for (const step of steps.items) {
-        if (step.kind !== 'object' || !PORT_ACTION.test(stringValue(findEntry(step, 'uses')?.value) ?? '')) continue;
+        if (step.kind !== 'object') continue;
+        const run = findEntry(step, 'run')?.value;
+        if (run?.kind === 'string' && callsServiceApi(run.value)) {
+          const script = runScriptFindings(run, ctx);
+          appendAll(findings, script.findings);
+          appendAll(problems, script.problems);
+        }
+        const uses = stringValue(findEntry(step, 'uses')?.value) ?? '';
         const inputs = findEntry(step, 'with')?.value;
         if (inputs?.kind !== 'object') continue;
+        if (SENDER_ACTION.test(uses)) {
+          const rule = findEntry(inputs, 'filter_rule');
+          const blueprint = stringValue(findEntry(inputs, 'blueprint')?.value);
+          const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
+          if (rule?.value.kind === 'string') appendAll(findings, searchQueryStepFindings(rule.value, ctx, `workflow step ${name}`, problems, blueprint));
+          continue;
+        }
+        if (!PORT_ACTION.test(uses)) continue;
         // Without `operation` the action upserts (its default): such a step writes the team too.
         const operation = (stringValue(findEntry(inputs, 'operation')?.value) ?? 'UPSERT').toUpperCase();
-        if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
+        if (operation === 'SEARCH') {
+          const query = findEntry(inputs, 'query');
+          if (query?.value.kind === 'string') appendAll(findings, searchQueryStepFindings(query.value, ctx, `workflow step ${name}`, problems));
+          continue;
+        }
+        if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const team = findEntry(inputs, 'team');
+        if (ctx.gathering && team?.value.kind === 'string' && !/\$\{\{/.test(team.value.value)) addTeamValues(ctx.gathering, teamList(team.value.value), team.span);
         const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
         const found =
           team && team.value.kind === 'string'
@@ -40,10 +89,85 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
       }
     }
   }
-  return { findings: byLine(findings), problems: [] };
+  return { findings: byLine(findings), problems };
+}
+
+/**
+ * A `run:` script that calls the service's API (`curl … -d '{…}'`): read as a shell script at the
+ * file's own lines. Its findings carry no rewrite: the block's text is the file's without its
+ * indentation, so a rewritten line could not be placed.
+ */
+function runScriptFindings(node: StringNode, ctx: RepoContext): FileAnalysis {
+  const analysis = analyzeShell(blockSource(node), ctx);
+  return {
+    findings: analysis.findings.map(({ rewrite: _, rewriteProof: __, ...finding }) => finding),
+    problems: analysis.problems,
+  };
+}
+
+/** The strings of a YAML tree that are scripts calling the service's API. */
+function* apiScripts(node: TreeNode): Generator<StringNode> {
+  if (node.kind === 'string') {
+    if (callsServiceApi(node.value)) yield node;
+  } else if (node.kind === 'object') {
+    for (const entry of node.entries) yield* apiScripts(entry.value);
+  } else if (node.kind === 'list') {
+    for (const item of node.items) yield* apiScripts(item);
+  }
+}
+
+/** What holds steps: a workflow's jobs, or a composite action's `runs` (`action.yml`). */
+function stepLists(document: TreeNode): Entry[] {
+  if (document.kind !== 'object') return [];
+  const jobs = findEntry(document, 'jobs')?.value;
+  if (jobs?.kind === 'object') return jobs.entries;
+  const runs = findEntry(document, 'runs');
+  return runs?.value.kind === 'object' ? [{ ...runs, key: 'runs' }] : [];
+}
+
+/**
+ * A SEARCH step's `query` input (the search body the action sends, `JSON.parse` of the input's
+ * lines), or the report sender's `filter_rule` (one rule on `blueprint`'s entities). Its `$team`
+ * rules are judged by the org's own search-rule judgement, in the repository's catalog; a query
+ * built with `${{ }}` is no JSON until the workflow runs, and is not read.
+ */
+function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: string, problems: FileAnalysis['problems'], blueprint?: string): FindingDraft[] {
+  if (/\$\{\{/.test(node.value) || !/\$team/.test(node.value)) return [];
+  let top;
+  try {
+    top = parseCode(blockSource(node), 'json');
+  } catch (error) {
+    if (!(error instanceof SourceSyntaxError)) throw error;
+    problems.push({ line: spanLine(node.span), reason: `the step's search query is not JSON: ${error.message}` });
+    return [];
+  }
+  const root = top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  const query = treeToJson(root, { node: root }, { camelCase: false, problems });
+  if (query?.kind !== 'object') return [];
+  const { json, origins } = toSourceMapped(query);
+  // One rule written alone (`{property, operator, value}`) is a query of that rule.
+  const rules = isObject(json) && json.property !== undefined ? [{ path: [], rule: json }] : [...searchRules(json, [])];
+  if (ctx.gathering) {
+    for (const { rule } of rules) if (rule.property === '$team') addTeamValues(ctx.gathering, typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : [], node.span);
+    return [];
+  }
+  const catalog = contextCatalog(ctx);
+  const site = {
+    category: 'external-ownership' as const,
+    resource: { type: 'file' as const, identifier: node.span.source.path },
+    subject: "The step's search rule",
+    removedRelations: ctx.removedRelations,
+    ...(blueprint !== undefined && !/\$\{\{/.test(blueprint) && { blueprint }),
+  };
+  const drafts = rules.flatMap(({ path, rule }) => searchRuleFinding(catalog, { ...site, path, rule }) ?? []);
+  return drafts.flatMap((draft) => {
+    const found = originOf(origins, draft.location);
+    return found ? [manualFinding(draft, found.origin, found.exact, title)] : [];
+  });
 }
 
 function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+  if (PASSED_IN.test(text)) return undefined;
   if (/\$\{\{|\{\{/.test(text) || /^\s*\./.test(text)) {
     return fileFinding(entry.span, title, {
       category: 'external-ownership',

@@ -9,6 +9,8 @@ import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } fr
 import { searchQueryFindings } from './shared/search-rule-finding.js';
 import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
 import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
+import { teamInputsOf, type TeamInput } from '../judge/team-typed.js';
+import { userInputs } from './action-user-input.js';
 
 interface Context {
   catalog: Catalog;
@@ -17,6 +19,8 @@ interface Context {
   removedRelations: ReadonlySet<string>;
   /** Its mirror properties that copy `$team`: reading them is reading teams. */
   teamProperties: ReadonlySet<string>;
+  /** Its team-typed inputs (judge/team-typed.ts): what a run passes on from them (`.inputs.<name>`) is team values. */
+  teamInputs: ReadonlyMap<string, TeamInput>;
   findings: FindingDraft[];
 }
 
@@ -35,6 +39,7 @@ export const actionMapping: Rule = {
         resource: actionRef(action),
         removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
         teamProperties: teamPropertiesFor(catalog, actionBlueprint(action)),
+        teamInputs: teamInputsOf(userInputs(action)?.inputs.properties),
         findings,
       };
       checkTriggerCondition(action, context);
@@ -59,7 +64,7 @@ export const actionMapping: Rule = {
 function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
   const finding = expressionFinding(
     context.catalog,
-    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties },
+    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs },
     { setsTeam },
   );
   if (finding) context.findings.push(finding);
@@ -215,6 +220,7 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       subject: `The template {{ ${expression} }}`,
       removedRelations: context.removedRelations,
       teamProperties: context.teamProperties,
+      teamInputs: context.teamInputs,
       // A receiver outside the service gets the value whatever key it sits under.
       ...(sink && { sink }),
     };

@@ -83,7 +83,7 @@ describe('repo.patch for fixtures/repo', () => {
     // The commented-out line is text, never touched.
     expect(blueprints).toContain('  # team_inheritance = { path = "group" }   (removed last year)');
     expect(kit.patched.find((file) => file.path === 'fixtures/repo/terraform/versions.tf')).toBeUndefined();
-    expect(report.notes?.find((note) => note.includes('fixtures/repo/terraform/'))).toMatch(/^review: .*"~> 2\.1\.0".*≥ 2\.2\.0 for port_system_blueprint for _team/);
+    expect(report.notes?.find((note) => note.startsWith('review:') && note.includes('fixtures/repo/terraform/'))).toMatch(/^review: .*"~> 2\.1\.0".*≥ 2\.2\.0 for port_system_blueprint for _team/);
   });
 
   it('without an identifier for "Data Science", its lines stay out of the patch and the kit says --teams-map is missing', async () => {

@@ -54,6 +54,14 @@ describe('team search from the source: (field) → verdict', () => {
     expect(report.findings).toEqual([]);
   });
 
+  it("as an integration writes it (the query's fields as jq string literals), it is the same search: by $title no finding, by $identifier a review", () => {
+    const written = (field: string) => ({ combinator: '"and"', rules: [{ property: `"${field}"`, operator: '"="', value: '.team.name' }] }) as JsonObject;
+    expect(analyze(buildCatalog(integration(written('$title')), { jq })).findings).toEqual([]);
+    const { finding } = judged(jq, integration(written('$identifier')), 'config.resources[0].port.entity.mappings.team.rules[0]');
+    expect(finding.verdict).toBe('review');
+    expect(finding.reason).toContain('must hold team identifiers');
+  });
+
   it('by $identifier: the source must hold identifiers, so a person checks it', () => {
     const { finding } = judged(jq, integration(search('$identifier', '.team.name')), 'config.resources[0].port.entity.mappings.team.rules[0]');
     expect(finding.verdict).toBe('review');

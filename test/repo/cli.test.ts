@@ -28,12 +28,17 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(code).toBe(3);
     expect(stderr).toContain('note: fixtures/repo/payloads/blob.json: skipped, a binary file\n');
     expect(report.findings.every((f) => f.resource.type === 'file')).toBe(true);
-    // Without a team directory, "payments" or "platform" could be a title or an identifier: listed for review.
+    // Issue 30: "payments" or "platform" may be a title or an identifier, but each is its own slug, so
+    // the migration leaves it as it is either way: nothing to act on. The files describe an org that
+    // has not migrated, where every team value is a title: "Payments" is one, and breaks.
     const verdictAt = (location: string) => report.findings.find((f) => f.location === location)?.verdict;
-    expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBe('review');
-    expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBe('review');
+    expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBeUndefined();
+    expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBeUndefined();
+    expect(verdictAt('fixtures/repo/terraform/permissions.tf:31')).toBe('breaks');
     expect(verdictAt('fixtures/repo/services/checkout/port.yml:4')).toBe('breaks');
-    expect(report.findings).toHaveLength(32);
+    expect(report.findings).toHaveLength(29);
+    // The files are judged as the org they describe: its state, and why, is a note.
+    expect(report.notes).toContainEqual(expect.stringMatching(/^migration state of repository fixtures\/repo: judged as not migrated: Blueprint manages _user/));
     expect(report.notes).toContain('fixtures/repo/payloads/blob.json: skipped, a binary file');
   });
 
@@ -64,7 +69,7 @@ describe('analyze --repo (repository-only mode)', () => {
     const files = report.findings.filter((f) => f.resource.type === 'file');
     expect(files).toHaveLength(33);
     expect(report.findings.length).toBeGreaterThan(files.length);
-    const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:14');
+    const direct = files.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:13');
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');
   });
 
@@ -112,8 +117,11 @@ describe('analyze --repo (repository-only mode)', () => {
       expect(report.gate?.staleBaselineIds ?? []).toEqual([]);
       expect(report.findings.filter((f) => f.resource.type === 'file').map((f) => f.location)).toEqual(['infra/main.tf:3']);
       expect(report.findings.some((f) => /^(ci|audit)\//.test(f.resource.identifier) || /^(ci|audit)\//.test(f.location))).toBe(false);
-      // The run's own files are skipped without a word; the one note is the provider advice for infra/.
-      expect(stderr.split('\n').filter((line) => line.startsWith('note:'))).toEqual([expect.stringMatching(/^note: review: Terraform configuration infra\/: no version constraint/)]);
+      // The run's own files are skipped without a word; the notes are the repository's state (which the org decides) and the provider advice for infra/.
+      expect(stderr.split('\n').filter((line) => line.startsWith('note:'))).toEqual([
+        expect.stringMatching(/^note: migration state of repository \.: its files read as not migrated: blueprint svc keeps team inheritance \(infra\/main\.tf:3\); the org .* decides: it has not migrated$/),
+        expect.stringMatching(/^note: review: Terraform configuration infra\/: no version constraint/),
+      ]);
     }
   });
 

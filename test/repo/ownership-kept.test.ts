@@ -47,8 +47,8 @@ resource "port_blueprint" "domain" {
       ctx,
     );
     expect(brief(findings)).toEqual([
-      { at: 'infra/bp.tf:2', category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
-      { at: 'infra/bp.tf:6', category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+      { at: 'infra/bp.tf:1', category: 'external-ownership', rewrite: 'ownership = { type = "Inherited", path = "domain" }', verdict: 'breaks' },
+      { at: 'infra/bp.tf:5', category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
     ]);
     expect(findings[0]!.reason).toContain('strips it');
   });
@@ -59,7 +59,7 @@ resource "port_blueprint" "domain" {
       'js',
       ctx,
     );
-    expect(brief(findings)).toEqual([{ at: 'index.ts:3', category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' }]);
+    expect(brief(findings)).toEqual([{ at: 'index.ts:2', category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' }]);
   });
 });
 

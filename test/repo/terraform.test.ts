@@ -54,7 +54,7 @@ resource "port_blueprint" "done" {
   ownership  = { type = "Direct" }
 }`;
     expect(brief(run(text, context({ directOwnership: new Set(['microservice']) })).findings)).toEqual([
-      { at: 'infra/main.tf:2', category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
+      { at: 'infra/main.tf:1', category: 'external-ownership', rewrite: 'ownership = { type = "Direct" }', verdict: 'breaks' },
     ]);
     expect(run(text).findings).toEqual([]);
   });

@@ -22,9 +22,13 @@ describe("GitHub workflow steps of the service's action", () => {
     expect(brief(run(step(`          operation: BULK_UPSERT\n          team: Payments`)).findings)).toEqual([
       { at: '.github/workflows/w.yml:7', category: 'external-ownership', rewrite: 'team: payments', verdict: 'breaks' },
     ]);
-    expect(brief(run(step('          operation: UPSERT\n          team: ${{ inputs.team }}')).findings)).toEqual([
+    expect(brief(run(step('          operation: UPSERT\n          team: ${{ steps.lookup.outputs.team }}')).findings)).toEqual([
       { at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'review' },
     ]);
+    // Issue 30: a team the workflow was given (by the service's action that dispatched it) is passed on as it is: nothing.
+    for (const given of ['${{ inputs.team }}', '${{ github.event.inputs.owning_team }}', '${{ fromJson(inputs.port_payload).payload.properties.team }}']) {
+      expect(run(step(`          operation: UPSERT\n          team: ${given}`)).findings, given).toEqual([]);
+    }
   });
 
   test("BULK_UPSERT entities carry their own team; each title is named with its identifier", () => {
@@ -43,6 +47,13 @@ describe("GitHub workflow steps of the service's action", () => {
     expect(run(step(`          identifier: e\n          blueprint: service\n          team: payments`)).findings).toEqual([]);
   });
 
+  test('a workflow that never calls the action is not parsed: invalid YAML in it is none of the scan\'s business', async () => {
+    const { analyzeFile } = await import('../../src/repo/scan.js');
+    const broken = sourceText('.github/workflows/other.yml', 'jobs:\n  a:\n    steps:\n      - run: echo\n     bad: indentation\n');
+    expect(analyzeFile('workflow', broken, context())).toEqual({ findings: [], problems: [] });
+    expect(() => analyzeFile('workflow', sourceText('.github/workflows/port.yml', `${broken.text}# port-labs/port-github-action\n`), context())).toThrow(/not valid YAML/);
+  });
+
   test('identifiers, other operations and other actions give nothing', () => {
     expect(run(step(`          operation: UPSERT\n          team: "['platform', 'sre_oncall']"`)).findings).toEqual([]);
     expect(run(step(`          operation: PATCH_RUN\n          team: "['Platform Team']"`)).findings).toEqual([]);
@@ -52,6 +63,7 @@ describe("GitHub workflow steps of the service's action", () => {
   test('only files under .github/workflows are workflows', () => {
     expect(classifyPath('.github/workflows/ci.yml')).toBe('workflow');
     expect(classifyPath('repo/.github/workflows/ci.yaml')).toBe('workflow');
-    expect(classifyPath('docs/workflows/ci.yml')).toBeUndefined();
+    // Elsewhere a YAML file is read only for a mapping or for steps of the service's action (a composite action).
+    expect(classifyPath('docs/workflows/ci.yml')).toBe('yaml');
   });
 });

@@ -57,7 +57,7 @@ function teamValueFindings(catalog: Catalog, site: EntityMappingSite, team: Json
   }
   if (!isObject(team)) return [];
   // A search over `_team` entities whose values are jq over the payload the source sends.
-  const ruleFindings = searchQueryFindings(catalog, { category: site.category, resource: site.resource, subject: 'The team search query', removedRelations, searchesTeams: true, valueSource: 'payload' }, team, path);
+  const ruleFindings = searchQueryFindings(catalog, { category: site.category, resource: site.resource, subject: 'The team search query', removedRelations, searchesTeams: true, valueSource: 'payload' }, unquotedQuery(team), path);
   if (ruleFindings.length > 0) return ruleFindings;
   return [
     {
@@ -70,6 +70,24 @@ function teamValueFindings(catalog: Catalog, site: EntityMappingSite, team: Json
       verdict: 'review',
     },
   ];
+}
+
+/**
+ * An integration mapping's search query writes its combinator, properties and operators as jq
+ * string literals (`'"and"'`, `'"$title"'`, `'"="'`), its values as jq over the payload; a
+ * webhook's plainly. The query as the service runs it: those literals unquoted, values as written.
+ */
+function unquotedQuery(query: JsonObject): JsonObject {
+  const out: JsonObject = { ...query };
+  if (typeof query.combinator === 'string') out.combinator = unquoteJq(query.combinator);
+  if (Array.isArray(query.rules)) {
+    out.rules = query.rules.map((rule) => {
+      if (!isObject(rule)) return rule;
+      if (Array.isArray(rule.rules)) return unquotedQuery(rule);
+      return { ...rule, ...(typeof rule.property === 'string' && { property: unquoteJq(rule.property) }), ...(typeof rule.operator === 'string' && { operator: unquoteJq(rule.operator) }) };
+    });
+  }
+  return out;
 }
 
 /** Integration mappings write the blueprint as a jq string literal (`'"service"'`); webhooks plainly. */

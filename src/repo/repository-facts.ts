@@ -1,0 +1,75 @@
+import { builtInKey } from '../judge/built-in-values.js';
+import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
+import type { FileResource } from './file-resources.js';
+import { spanLine, type Span } from './tree.js';
+
+/**
+ * One thing a repository's files say about the migration state of the org they describe, with
+ * where it is written. `strong` facts exist only on one side of the migration (a system blueprint
+ * `_team`, a `port_blueprint` that still manages `_team`); weak ones can be left over or set early
+ * (`ownership` on one blueprint, a `teamInheritance` nobody removed).
+ */
+export interface StateFact {
+  file: string;
+  line: number;
+  fact: string;
+  migrated: boolean;
+  strong: boolean;
+  /** A title the files write as a team value (addTeamValues). */
+  title?: true;
+}
+
+/** A team the files name (`port_team`, Pulumi `Team`, an exported teams list), where it is written. */
+export interface TeamFact {
+  record: TeamRecord;
+  file: string;
+  line: number;
+}
+
+/**
+ * What the scan's first pass collects from one repository's files before anything is judged:
+ * the resources, the teams and the `_team` / `_user` entities they write, and the facts about
+ * the migration state. src/repo/repository-catalog.ts makes an org snapshot of them.
+ */
+export interface RepositoryFacts {
+  resources: FileResource[];
+  teams: TeamFact[];
+  /** Entities of the system blueprints, by blueprint (`_team`, `_user`). */
+  entities: Map<string, EntityRecord[]>;
+  state: StateFact[];
+  /** Literal values the files write where a team value goes (an entity's teams), beside those in the resources. */
+  teamValues: string[];
+  /** `port_team.<x>.identifier` read by a Terraform configuration: null until the org has migrated. */
+  teamIdentifierReads: { configuration: string; at: string }[];
+}
+
+export const emptyFacts = (): RepositoryFacts => ({ resources: [], teams: [], entities: new Map(), state: [], teamValues: [], teamIdentifierReads: [] });
+
+/** A state fact at a span of a file. */
+export function stateFact(span: Span, fact: string, migrated: boolean, strong: boolean): StateFact {
+  return { file: span.source.path, line: spanLine(span), fact, migrated, strong };
+}
+
+export function addEntity(facts: RepositoryFacts, blueprint: string, record: EntityRecord): void {
+  const list = facts.entities.get(blueprint);
+  if (list) list.push(record);
+  else facts.entities.set(blueprint, [record]);
+}
+
+/** How many title facts a repository records: a few say it, more say nothing new. */
+const TITLE_FACTS = 3;
+
+/**
+ * Team values a file writes where a team value goes. One with whitespace can only be a title (no
+ * identifier holds it), and only an org before the migration holds titles: a weak fact, as a file
+ * may keep titles after its org has migrated (which is what the scan then reports).
+ */
+export function addTeamValues(facts: RepositoryFacts, values: readonly string[], span: Span): void {
+  for (const value of values) {
+    if (builtInKey(value) !== undefined) continue; // "My Teams", {{getUserTeams()}}: the service fills them, no team of their own
+    facts.teamValues.push(value);
+    if (!/\S\s+\S/.test(value.trim()) || /\{\{|\$\{/.test(value)) continue;
+    if (facts.state.filter((fact) => fact.title).length >= TITLE_FACTS) continue;
+    facts.state.push({ ...stateFact(span, `team value ${JSON.stringify(value)} is a title`, false, false), title: true });
+  }
+}

@@ -30,10 +30,14 @@ export function fileKind(info: Stats): string {
  * nothing can be swapped in between the check and the read.
  */
 export async function readRegularFile(path: string): Promise<Buffer>;
-/** With `maxBytes`: a larger file is not read; its size comes back instead (one stat for both checks). */
-export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer | TooLarge>;
-export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<Buffer | TooLarge> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+/**
+ * With `maxBytes`: a larger file is not read; its size comes back instead (one stat for both checks).
+ * With `followLinks: false`, a symbolic link is refused by the open itself (ELOOP; O_NOFOLLOW).
+ */
+export async function readRegularFile(path: string, maxBytes: number, options?: { followLinks?: boolean }): Promise<Buffer | TooLarge>;
+export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY, options: { followLinks?: boolean } = {}): Promise<Buffer | TooLarge> {
+  const noFollow = options.followLinks === false ? (constants.O_NOFOLLOW ?? 0) : 0;
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new NotRegularFileError(path, fileKind(info));

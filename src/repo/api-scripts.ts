@@ -17,6 +17,8 @@ import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
  * or the entities of a blueprint, `/blueprints/<id>/entities`, as clients with a configured base URL write it).
  */
 export function callsServiceApi(text: string): boolean {
+  // Each form holds one of these words: most code holds none, told by plain searches (issue 33).
+  if (!text.includes('port.io') && !text.includes('/v1/') && !text.includes('/blueprints/')) return false;
   return /\bapi(?:\.us)?\.(?:getport|port)\.io\b|\/v1\/(?:blueprints|actions|pages|entities|webhooks|integration|teams)\b|\/blueprints\/[^/\s'"`]+\/entities\b/.test(text);
 }
 
@@ -33,12 +35,27 @@ export function analyzeScript(source: SourceText, language: 'js' | 'python', ctx
 
 /** A JSON file: actions, pages, blueprints, permissions… (`.port/resources/actions.json`), or a request body. */
 export function analyzeJsonPayload(source: SourceText, ctx: RepoContext): FileAnalysis {
+  const found = jsonDocuments(source);
+  const problems = [...found.problems];
+  if (!found.documents) return { findings: [], problems };
+  return { findings: judgeDocuments(found.documents, 'json', ctx, problems), problems };
+}
+
+/**
+ * A JSON file's documents, found once for every pass that reads the file (issue 33), as its tree is
+ * parsed once (parseCode): what is found does not depend on the org. None in a jq context sample.
+ */
+function jsonDocuments(source: SourceText): { documents?: FileDocuments; problems: FileAnalysis['problems'] } {
+  let found = foundInJson.get(source);
+  if (found) return found;
   const problems: FileAnalysis['problems'] = [];
   const top = parseCode(source, 'json');
-  if (isJqContextSample(top)) return { findings: [], problems };
-  const documents = findDocuments(top, { camelCase: false, problems });
-  return { findings: judgeDocuments(documents, 'json', ctx, problems), problems };
+  found = isJqContextSample(top) ? { problems } : { documents: findDocuments(top, { camelCase: false, problems }), problems };
+  foundInJson.set(source, found);
+  return found;
 }
+
+const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problems: FileAnalysis['problems'] }>();
 
 /** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */
 const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inputs', 'event', 'diff', 'action', 'run', 'payload', 'user', 'results', 'context', 'properties', 'relations']);

@@ -10,7 +10,7 @@ import type { Rule } from '../rules/rule.js';
 import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
-import { located, originOf, stringField, toSourceMapped, type Origin, type SourceMapped } from './located-json.js';
+import { located, originOf, stringField, toSourceMapped, type LocatedJson, type Origin, type SourceMapped } from './located-json.js';
 import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
@@ -157,7 +157,7 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
     if (map) {
       const mapped = toSourceMapped(resource.value, ['permissions']);
       map[key] = mapped.json;
-      placed.set(key, { ...mapped, resource });
+      placed.set(key, Object.assign(mapped, { resource }));
       return;
     }
     // A mapping config file is an integration's `config`.
@@ -167,27 +167,92 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
       const identifier = stringField(value, 'identifier') ?? key;
       mapped.json.identifier = identifier;
       snapshot.blueprints.push(mapped.json);
-      if (!placed.has(identifier)) placed.set(identifier, { ...mapped, resource });
+      if (!placed.has(identifier)) placed.set(identifier, Object.assign(mapped, { resource }));
       // The org's entities of this blueprint carry team values: the rules see them as the org's do.
       if (ctx.directOwnership.has(identifier)) snapshot.entities![identifier] = [{ identifier: '(org entity)', team: ['(org team)'] }];
       return;
     }
     mapped.json[resource.kind === 'integration' ? 'installationId' : 'identifier'] = key;
     lists[resource.kind]!.push(mapped.json);
-    placed.set(key, { ...mapped, resource });
+    placed.set(key, Object.assign(mapped, { resource }));
   });
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
   // here too; they are not placed, so what the rules say about them is reported in their own file.
+  // A file of blueprints alone gets only those its blueprints reach (issue 33): with every one, each
+  // file was judged with the whole repository, and a scan's time grew with its square.
   let foreign = 0;
+  const taken = new Set(snapshot.blueprints.map((b) => b.identifier));
+  const reach = resources.length > 0 && resources.every((r) => r.kind === 'blueprint') ? reachedBlueprints(resources, ctx) : undefined;
   for (const blueprint of ctx.repositoryBlueprints ?? []) {
     if (resources.includes(blueprint)) continue;
     const identifier = stringField(blueprint.value, 'identifier');
-    if (identifier === undefined || snapshot.blueprints.some((b) => b.identifier === identifier)) continue;
-    snapshot.blueprints.push(toSourceMapped(blueprint.value).json);
+    if (identifier === undefined || taken.has(identifier) || (reach && !reach.has(identifier))) continue;
+    taken.add(identifier);
+    snapshot.blueprints.push(plainBlueprint(blueprint));
     foreign++;
   }
   foreign += addMirrorHops(snapshot.blueprints, ctx.orgBlueprints);
   return { snapshot, placed, foreign };
+}
+
+/** A repository blueprint as plain JSON, made once for every file judged with it (the catalogs only read it). */
+const plainBlueprints = new WeakMap<FileResource, JsonObject>();
+function plainBlueprint(blueprint: FileResource): JsonObject {
+  let json = plainBlueprints.get(blueprint);
+  if (!json) plainBlueprints.set(blueprint, (json = toSourceMapped(blueprint.value).json));
+  return json;
+}
+
+/** The repository's blueprints, first definition of each identifier first, as the snapshot takes them. */
+const blueprintIndexes = new WeakMap<readonly FileResource[], Map<string, FileResource>>();
+function blueprintIndex(blueprints: readonly FileResource[]): Map<string, FileResource> {
+  let index = blueprintIndexes.get(blueprints);
+  if (index) return index;
+  blueprintIndexes.set(blueprints, (index = new Map()));
+  for (const blueprint of blueprints) {
+    const identifier = stringField(blueprint.value, 'identifier');
+    if (identifier !== undefined && !index.has(identifier)) index.set(identifier, blueprint);
+  }
+  return index;
+}
+
+/**
+ * The identifiers of the repository's (and the org's) blueprints that `resources` name, and those
+ * these name in turn: every relation target, inheritance or mirror hop is a string equal to one.
+ */
+function reachedBlueprints(resources: readonly FileResource[], ctx: RepoContext): Set<string> {
+  const repository = blueprintIndex(ctx.repositoryBlueprints ?? []);
+  const org = ctx.orgBlueprints;
+  const reached = new Set<string>();
+  const written: LocatedJson[] = resources.map((resource) => resource.value);
+  const fromOrg: JsonValue[] = [];
+  const visit = (text: string) => {
+    if (reached.has(text)) return;
+    const inRepository = repository.get(text);
+    const inOrg = org?.get(text);
+    if (!inRepository && !inOrg) return;
+    reached.add(text);
+    if (inRepository) written.push(inRepository.value);
+    if (inOrg) fromOrg.push(inOrg);
+  };
+  while (written.length > 0 || fromOrg.length > 0) {
+    if (written.length > 0) locatedStrings(written.pop()!, visit);
+    else plainStrings(fromOrg.pop()!, visit);
+  }
+  return reached;
+}
+
+function locatedStrings(value: LocatedJson, visit: (text: string) => void): void {
+  if (value.kind === 'scalar') {
+    if (typeof value.value === 'string') visit(value.value);
+    return;
+  }
+  for (const item of value.kind === 'array' ? value.items : value.fields.values()) locatedStrings(item, visit);
+}
+
+function plainStrings(value: JsonValue | undefined, visit: (text: string) => void): void {
+  if (typeof value === 'string') visit(value);
+  else if (typeof value === 'object' && value !== null) for (const item of Array.isArray(value) ? value : Object.values(value)) plainStrings(item, visit);
 }
 
 /**
@@ -237,13 +302,17 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
     // The migration rewrites the org, never a file: a file's old shape is what its copy must still change.
     migrationRan: false,
     removedRelations,
-    allRemovedRelations: new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
+    allRemovedRelations: base.allRemovedRelations.size === 0 ? ctx.removedRelations : new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
   };
 }
 
-/** The org's facts per blueprint, with the files' own added (a file may define more than the org knows). */
-function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): Map<string, ReadonlySet<string>> {
+/**
+ * The org's facts per blueprint, with the files' own added (a file may define more than the org knows).
+ * Most files add none: they then share the org's, with no copy per file (issue 33). Rules only read them.
+ */
+function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyMap<string, ReadonlySet<string>> {
+  if (files.size === 0 && org) return org;
   const merged = new Map<string, ReadonlySet<string>>(org ?? []);
   for (const [id, values] of files) merged.set(id, new Set([...(merged.get(id) ?? []), ...values]));
   return merged;

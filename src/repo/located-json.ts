@@ -1,5 +1,5 @@
 import { keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
-import { joinPath, type Path } from '../rules/shared/location.js';
+import { appendPath, joinPath, type Path } from '../rules/shared/location.js';
 import type { Entry, TreeNode } from './tree.js';
 
 /** Where a value of a built resource was written: the tree node, and the `key = value` entry around it. */
@@ -48,18 +48,40 @@ export interface SourceMapped {
   origins: Map<string, Origin>;
 }
 
-/** Flatten to plain JSON, recording each path's origin under `prefix` (`permissions` for permission maps). */
+/**
+ * Flatten to plain JSON, with each path's origin under `prefix` (`permissions` for permission maps).
+ * The paths are written out only when one is first looked up (issue 33): most resources a scan
+ * judges get no finding, and the blueprints of other files none at all.
+ */
 export function toSourceMapped(value: LocatedObject, prefix: Path = []): SourceMapped {
-  const origins = new Map<string, Origin>();
-  const walk = (node: LocatedJson, path: Path): JsonValue => {
-    origins.set(joinPath(...path), node.origin);
-    if (node.kind === 'scalar') return node.value;
-    if (node.kind === 'array') return node.items.map((item, index) => walk(item, [...path, index]));
-    const object: JsonObject = keyedRecord();
-    for (const [key, child] of node.fields) object[key] = walk(child, [...path, key]);
-    return object;
+  const json = plain(value) as JsonObject;
+  let origins: Map<string, Origin> | undefined;
+  return {
+    json,
+    get origins() {
+      return (origins ??= originsOf(value, joinPath(...prefix)));
+    },
   };
-  return { json: walk(value, prefix) as JsonObject, origins };
+}
+
+function plain(node: LocatedJson): JsonValue {
+  if (node.kind === 'scalar') return node.value;
+  if (node.kind === 'array') return node.items.map(plain);
+  const object: JsonObject = keyedRecord();
+  for (const [key, child] of node.fields) object[key] = plain(child);
+  return object;
+}
+
+/** Every path of `value` (joinPath's, each written from its parent's) → where it was written. */
+function originsOf(value: LocatedJson, prefix: string): Map<string, Origin> {
+  const origins = new Map<string, Origin>();
+  const walk = (node: LocatedJson, path: string): void => {
+    origins.set(path, node.origin);
+    if (node.kind === 'array') node.items.forEach((item, index) => walk(item, appendPath(path, index)));
+    else if (node.kind === 'object') for (const [key, child] of node.fields) walk(child, appendPath(path, key));
+  };
+  walk(value, prefix);
+  return origins;
 }
 
 /** `a.b[0]["c.d"]` → ['a', 'b', 0, 'c.d']: the inverse of joinPath. */

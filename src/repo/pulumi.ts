@@ -31,7 +31,8 @@ const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
 
 /** A program that imports the Port Pulumi SDK. Other scripts are read as API scripts, or not at all. */
 export function isPulumiProgram(text: string): boolean {
-  return /["']@port-labs\/port["']|\bport_pulumi\b/.test(text);
+  // The plain searches first: most code names neither, and they cost a fraction of the pattern's (issue 33).
+  return (text.includes('@port-labs/port') || text.includes('port_pulumi')) && /["']@port-labs\/port["']|\bport_pulumi\b/.test(text);
 }
 
 export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx: RepoContext): FileAnalysis {

@@ -1,4 +1,4 @@
-import { readdir, type Dirent } from 'node:fs';
+import { constants, readdir, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
@@ -142,8 +142,10 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const repos: { name: string; files: CandidateFile[] }[] = [];
+  // Every file of a kind the scan reads, kept or not: a Pulumi project is told by its Pulumi.yaml.
+  const paths: string[] = [];
   const prefixes = displayRoots(dirs);
-  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? []) });
+  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths) });
   const files = repos.flatMap((repo) => repo.files);
   // A repository describes an org: every file is read for its resources, teams and what it says of
   // the migration before any is judged; a blueprint written in one file holds for the resources of
@@ -152,13 +154,14 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   appendAll(scan.notes, moduleNotes);
   const gathered = repos.map((repo) => {
     const facts = emptyFacts();
-    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, { ...ctx, gathering: facts, terraformValues }, instances, (each) => gatherFacts(file, each));
+    const gathering: RepoContext = { ...ctx, gathering: facts, terraformValues };
+    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, gathering, instances, (each) => gatherFacts(file, each));
     return facts;
   });
   const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
-  const projects = pulumiProjects(files.map((file) => file.source.path));
+  const projects = pulumiProjects(paths);
   repos.forEach((repo, index) => {
     const facts = gathered[index]!;
     // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
@@ -347,7 +350,7 @@ export function displayRoots(dirs: readonly string[]): string[] {
   }
 }
 
-async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[]): Promise<CandidateFile[]> {
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[]): Promise<CandidateFile[]> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -422,7 +425,9 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
       scan.notes.push(`${shown}: skipped, an audit document (${ownKind}), not a file to migrate`);
       return;
     }
-    candidates.push({ kind, source: sourceText(shown, text) });
+    paths.push(shown);
+    // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
+    if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
   });
   return candidates;
 }
@@ -508,9 +513,17 @@ function listingOrNothing(unlisted: string[]): typeof readdir {
 
 async function readCandidateText(root: string, file: string, shown: string, scan: FileSink, own: readonly string[]): Promise<string | undefined> {
   const path = join(root, file);
-  // One lstat (a link is checked for where it points), then the open file itself: its kind and
-  // size from the descriptor (read-regular-file.ts), one stat for both checks.
-  if ((await lstat(path)).isSymbolicLink()) {
+  // The open file itself gives its kind and size (read-regular-file.ts), one stat for both checks.
+  // Opened without following a link where the system can (issue 33: no lstat first for every
+  // file); a link is refused (ELOOP) and checked for where it points before it is read.
+  let bytes: Buffer | TooLarge | undefined;
+  if (CAN_REFUSE_LINKS) {
+    bytes = await readRegularFile(path, MAX_FILE_BYTES, { followLinks: false }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ELOOP') return undefined;
+      throw error;
+    });
+  } else if (!(await lstat(path)).isSymbolicLink()) bytes = await readRegularFile(path, MAX_FILE_BYTES);
+  if (bytes === undefined) {
     const target = await realpath(path).catch((error: NodeJS.ErrnoException) => {
       scan.notes.push(`${shown}: skipped, a broken symbolic link (${error.code ?? error.message})`);
       return undefined;
@@ -523,8 +536,8 @@ async function readCandidateText(root: string, file: string, shown: string, scan
     }
     if (!(await stat(target)).isFile()) return undefined; // a link to a directory inside the root: its files are scanned there
     if (isOwnPath(target, own)) return undefined;
+    bytes = await readRegularFile(path, MAX_FILE_BYTES);
   }
-  const bytes = await readRegularFile(path, MAX_FILE_BYTES);
   if (bytes instanceof TooLarge) {
     scan.notes.push(`${shown}: skipped, ${bytes.size} bytes is over the 5 MB limit`);
     return undefined;
@@ -535,6 +548,9 @@ async function readCandidateText(root: string, file: string, shown: string, scan
   }
   return bytes.toString('utf8');
 }
+
+/** Whether a file can be opened refusing a symbolic link (O_NOFOLLOW: not on Windows). */
+const CAN_REFUSE_LINKS = constants.O_NOFOLLOW !== undefined;
 
 /** The repository's .gitignore, if it has one; one that cannot be read leaves the scan incomplete, since ignored files may then be scanned. */
 async function readOptional(path: string, shown: string, scan: RepoScan): Promise<string | undefined> {
@@ -550,8 +566,30 @@ async function readOptional(path: string, shown: string, scan: RepoScan): Promis
 
 const NOTHING: FileAnalysis = { findings: [], problems: [] };
 
+/**
+ * Files whose text alone says there is nothing in them to read, whatever the org: scripts that
+ * neither use the Pulumi SDK nor call the API, workflows and other YAML that name neither the
+ * service's GitHub action nor a mapping.
+ */
+function holdsNothing(kind: FileKind, text: string): boolean {
+  switch (kind) {
+    case 'js':
+    case 'python':
+      return !isPulumiProgram(text) && !callsServiceApi(text);
+    case 'shell':
+      return !callsServiceApi(text);
+    case 'workflow':
+      return !callsServiceAction(text);
+    case 'yaml':
+      return !MAPPING_HINT.test(text) && !callsServiceAction(text);
+    default:
+      return false;
+  }
+}
+
 /** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
 export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext): FileAnalysis {
+  if (holdsNothing(kind, source.text)) return NOTHING;
   switch (kind) {
     case 'terraform':
       return analyzeTerraform(source, ctx);

@@ -8,12 +8,13 @@ export interface SourceText {
 }
 
 export function sourceText(path: string, text: string): SourceText {
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
+  // Indexed on the first line asked for: most files a scan reads are never quoted (issue 33).
+  let lineStarts: number[] | undefined;
   return {
     path,
     text,
     lineOf(offset) {
+      lineStarts ??= lineStartsOf(text);
       // Binary search: the last line start at or before the offset.
       let low = 0;
       let high = lineStarts.length - 1;
@@ -25,6 +26,12 @@ export function sourceText(path: string, text: string): SourceText {
       return low + 1;
     },
   };
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
 }
 
 /**

@@ -37,6 +37,12 @@ describe('the source map of a built resource', () => {
     expect(line('calculationProperties.mine.title')).toEqual({ line: 5, exact: false });
     expect(splitPath('a.b[0]["c.d"].e')).toEqual(['a', 'b', 0, 'c.d', 'e']);
   });
+
+  test('paths are written as joinPath writes them, bracketed keys and positions included, under a prefix', () => {
+    const [resource] = documents('{"identifier": "x", "schema": {"my.key": [{"team": "a"}], "$t": 1}}').resources;
+    const { origins } = toSourceMapped(resource!.value, ['permissions']);
+    expect([...origins.keys()]).toEqual(['permissions', 'permissions.identifier', 'permissions.schema', 'permissions.schema["my.key"]', 'permissions.schema["my.key"][0]', 'permissions.schema["my.key"][0].team', 'permissions.schema.$t']);
+  });
 });
 
 describe('judgeFileResources', () => {

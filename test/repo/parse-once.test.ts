@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseCode } from '../../src/repo/code-tree.js';
 import { SourceSyntaxError, sourceText } from '../../src/repo/source-text.js';
+import { analyzeJsonPayload } from '../../src/repo/api-scripts.js';
+import type { FileResource } from '../../src/repo/file-resources.js';
+import { emptyFacts } from '../../src/repo/repository-facts.js';
+import { context } from './helpers.js';
 
 /**
  * Issue 25 item 4: a scan reads each candidate file for its blueprints, then judges it, and a
@@ -38,5 +42,23 @@ describe('each file is parsed once however many passes read it', () => {
     const first = failure();
     expect(first).toBeInstanceOf(SourceSyntaxError);
     expect(failure()).toBe(first);
+  });
+});
+
+describe("a JSON file's documents are found once for both passes of a scan", () => {
+  it('the pass that gathers and the pass that judges read the same resources, and the same problems', () => {
+    const source = sourceText('resources.json', '[{"identifier": "svc", "schema": {}, "teamInheritance": {"path": "team"}}, {"identifier": "deploy", "trigger": {}}, {"note": "{\\"a\\": \\"oops}"}]');
+    const gathered = (): FileResource[] => {
+      const facts = emptyFacts();
+      analyzeJsonPayload(source, context({ gathering: facts }));
+      return facts.resources;
+    };
+    const first = gathered();
+    expect(first.map((r) => r.kind)).toEqual(['blueprint', 'action']);
+    expect(gathered()).toEqual(first);
+    expect(gathered()[0]).toBe(first[0]);
+    const problems = analyzeJsonPayload(source, context()).problems;
+    expect(problems.length).toBeGreaterThan(0);
+    expect(analyzeJsonPayload(source, context()).problems).toEqual(problems);
   });
 });

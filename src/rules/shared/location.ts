@@ -9,10 +9,13 @@ export type Path = readonly (string | number)[];
 
 export function joinPath(...segments: readonly (string | number)[]): string {
   let path = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') path += `[${segment}]`;
-    else if (PLAIN_KEY.test(segment)) path += path === '' ? segment : `.${segment}`;
-    else path += `[${JSON.stringify(segment)}]`;
-  }
+  for (const segment of segments) path = appendPath(path, segment);
   return path;
+}
+
+/** `joinPath(...segments, segment)` from `joinPath(...segments)`: a walk writes each path from its parent's. */
+export function appendPath(path: string, segment: string | number): string {
+  if (typeof segment === 'number') return `${path}[${segment}]`;
+  if (PLAIN_KEY.test(segment)) return path === '' ? segment : `${path}.${segment}`;
+  return `${path}[${JSON.stringify(segment)}]`;
 }

@@ -9,7 +9,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, judged, org, TEAMS, type Row } from './two-worlds.js';
+import { expectedClass, judged, migrationPart, org, TEAMS, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -23,7 +23,7 @@ const ROWS: Row[] = [
 
 const snapshot = (expression: string, migrated: boolean): OrgSnapshot =>
   org({
-    ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+    ...migrationPart(migrated),
     actions: [
       {
         identifier: 'create',
@@ -59,7 +59,7 @@ describe('written for identifiers: (mapping team, org state) → (class, verdict
     expect(yielded.ok && TEAMS.some((t) => t.identifier === yielded.values[0] && t.name !== yielded.values[0])).toBe(true);
     const integration = (migrated: boolean) =>
       org({
-        ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+        ...migrationPart(migrated),
         integrations: [{ installationId: 'pd', integrationType: 'pagerduty', config: { resources: [{ kind: 'services', port: { entity: { mappings: { identifier: '.id', blueprint: '"service"', team: expression } } } }] } }],
       });
     const location = 'config.resources[0].port.entity.mappings.team';
@@ -72,7 +72,7 @@ describe('written for identifiers: (mapping team, org state) → (class, verdict
   it('a literal identifier as a mapping\'s team: the same', () => {
     const literal = (migrated: boolean) =>
       org({
-        ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+        ...migrationPart(migrated),
         actions: [
           {
             identifier: 'create',
@@ -94,7 +94,7 @@ describe('a lookup keyed by team identifiers: (calculation, org state) → (clas
   const expression = '{"qa": "us", "data_science": "eu"} as $r | [.team[] | $r[.] // "none"] | first // "none"';
   const calculation = (migrated: boolean): OrgSnapshot =>
     org({
-      ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+      ...migrationPart(migrated),
       blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { region: { title: 'Region', type: 'string', calculation: expression } } }],
     });
   it('changes with the migration, and with its keys read as titles gives before what it gives after', () => {

@@ -12,7 +12,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { BUILT_IN_VALUES } from '../../src/judge/built-in-values.js';
 import type { JsonObject, JsonValue } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedComputedRuleClass, expectedVerdict, org, teamValuesIn, TEAMS, type ExpectedClass, type World } from './two-worlds.js';
+import { expectedComputedRuleClass, expectedVerdict, migrationPart, org, SERVICES_PER_TEAM, teamValuesIn, TEAMS, type ExpectedClass, type World } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -38,14 +38,13 @@ const ROWS: BuiltInRow[] = [
   { name: 'userTeams $identifier with in', value: { context: 'userTeams', property: '$identifier' }, operator: 'in', meaning: (titles) => titles.map((t) => identifierOf.get(t)!), shows: 'changed' },
 ];
 
-const SERVICES = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
 const LOCATION = 'widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0]';
 
 const page = (rule: JsonObject, migrated = false) =>
   org({
-    ...(migrated && { organization: { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] } }),
+    ...migrationPart(migrated),
     blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
-    entities: { service: SERVICES },
+    entities: { service: SERVICES_PER_TEAM },
     pages: [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [{ id: 'w1', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [rule] } } } } }] }],
   });
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedComputedRuleClass, expectedVerdict, jqRuleValue, judged, org, TEAMS, type ExpectedClass } from './two-worlds.js';
+import { datasetOrg, expectedComputedRuleClass, expectedVerdict, jqRuleValue, judged, org, type ExpectedClass } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -44,21 +44,6 @@ const POLICY_ROWS: ComputedRow[] = [
   { name: 'the runner\'s teams, with notIn', operator: 'notIn', expression: '.user.team', shows: 'same' },
 ];
 
-const SERVICES = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
-
-const datasetOrg = (rule: JsonObject) =>
-  org({
-    blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
-    entities: { service: SERVICES },
-    actions: [
-      {
-        identifier: 'deploy',
-        title: 'Deploy',
-        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [rule] } } } } },
-        invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
-      },
-    ],
-  });
 
 const policyOrg = (rule: JsonObject) =>
   org({

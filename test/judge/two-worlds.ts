@@ -182,6 +182,31 @@ export function org(parts: Partial<OrgSnapshot>, teams: readonly JsonObject[] = 
   return { format: 'org-snapshot/1', organization: { id: 'org_judge', name: 'Judge org' }, blueprints: [], teams: [...teams], users: USERS, ...parts } as OrgSnapshot;
 }
 
+/** The organization of an org whose feature flags say the migration ran. */
+export const MIGRATED_ORGANIZATION = { id: 'org_judge', name: 'Judge org', featureFlags: ['USERS_AND_TEAMS_OWNERSHIP_V2'] };
+
+/** The part of an org snapshot that says whether it has migrated. */
+export const migrationPart = (migrated: boolean): Partial<OrgSnapshot> => (migrated ? { organization: MIGRATED_ORGANIZATION } : {});
+
+/** One service per team, each owned by that team (by title: the org before the migration). */
+export const SERVICES_PER_TEAM = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
+
+/** An org whose action offers services through an entity input filtered by one dataset rule. */
+export function datasetOrg(rule: JsonObject): OrgSnapshot {
+  return org({
+    blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
+    entities: { service: SERVICES_PER_TEAM },
+    actions: [
+      {
+        identifier: 'deploy',
+        title: 'Deploy',
+        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [rule] } } } } },
+        invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+      },
+    ],
+  });
+}
+
 /** Analyse the org as the CLI does and return the finding or verified entry at `location`. */
 export function judged(jq: JqEngine, snapshot: OrgSnapshot, location: string): { report: Report; finding: Finding } {
   const report = analyze(buildCatalog(snapshot, { jq }));

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Report } from '../../src/model/finding.js';
 import { renderHtml } from '../../src/report/html.js';
 
@@ -30,4 +30,21 @@ export function writeReportPage(name: string, report: Report, meta: { appUrl?: s
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, html);
   return { path, url: pathToFileURL(path).href, bytes: Buffer.byteLength(html) };
+}
+
+/**
+ * Reloads until `read` gives `expected`, at most `attempts` times, and returns the last reading.
+ * Chromium hands a localStorage write to its storage service asynchronously; on a loaded machine a
+ * reload can start before the write arrives, and the page reads the older state once, at start.
+ * A state that was never kept still fails: every reload reads it.
+ */
+export async function readAfterReload<T>(page: Page, read: () => Promise<T>, expected: T, attempts = 5): Promise<T> {
+  let last!: T;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    await page.reload();
+    await page.locator('#report-data').waitFor({ state: 'attached' });
+    last = await read();
+    if (JSON.stringify(last) === JSON.stringify(expected)) return last;
+  }
+  return last;
 }

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, Report } from '../../src/model/finding.js';
 import { runCliCaptured } from '../cli/run-cli.js';
-import { hasChromium, launchChromium, OUTPUT, SKIP_REASON, writeReportPage } from './browser.js';
+import { hasChromium, launchChromium, OUTPUT, readAfterReload, SKIP_REASON, writeReportPage } from './browser.js';
 import { finding, reportOf } from './synthetic-report.js';
 
 if (!hasChromium) {
@@ -119,10 +119,7 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     const box = page.locator(`#f-${target.id} input[type=checkbox]`);
     await expect(page.locator('#progress-text').textContent()).resolves.toBe(`0 of ${manual.length} (0%)`);
     await box.check();
-    await page.reload();
-    // The rows are built by the page's script: wait for them (a loaded CI runner is slow to build).
-    await page.locator(`#f-${target.id} input[type=checkbox]`).waitFor();
-    expect(await page.locator(`#f-${target.id} input[type=checkbox]`).isChecked()).toBe(true);
+    expect(await readAfterReload(page, () => page.locator(`#f-${target.id} input[type=checkbox]`).isChecked(), true)).toBe(true);
     expect(await page.locator('article.finding input:checked').count()).toBe(1);
     // Rounded to whole percent: 1 of the demo's manual items.
     expect(await page.locator('#progress-text').textContent()).toBe(`1 of ${manual.length} (${Math.round(100 / manual.length)}%)`);
@@ -134,9 +131,7 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     expect(label).toContain(`Reviewed: ${target.resource.type} ${target.resource.identifier}, ${target.location}`);
     // Unchecking is remembered too.
     await page.locator(`#f-${target.id} input[type=checkbox]`).uncheck();
-    await page.reload();
-    await page.locator(`#f-${target.id} input[type=checkbox]`).waitFor();
-    expect(await page.locator('article.finding input:checked').count()).toBe(0);
+    expect(await readAfterReload(page, () => page.locator('article.finding input:checked').count(), 0)).toBe(0);
     await context.close();
   });
 
@@ -265,8 +260,7 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
     for (const f of picked) expect(await fresh.locator(`#f-${f.id} input[type=checkbox]`).isChecked()).toBe(true);
     expect(await fresh.locator('#progress-text').textContent()).toBe(`3 of ${demo.report.summary.manual} (${Math.round((3 / demo.report.summary.manual) * 100)}%)`);
     expect(await fresh.locator('#review-status').textContent()).toContain('Imported 3 reviewed items');
-    await fresh.reload();
-    expect(await fresh.locator('article.finding input:checked').count()).toBe(3);
+    expect(await readAfterReload(fresh, () => fresh.locator('article.finding input:checked').count(), 3)).toBe(3);
 
     // Another organization's file is refused, and changes nothing.
     const other = join(OUTPUT, 'review-state-other.json');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateBaseline } from '../../src/baseline/baseline.js';
 import type { Finding, Report } from '../../src/model/finding.js';
 import { runCliCaptured } from '../cli/run-cli.js';
-import { hasChromium, launchChromium, OUTPUT, SKIP_REASON, writeReportPage } from './browser.js';
+import { hasChromium, launchChromium, OUTPUT, readAfterReload, SKIP_REASON, writeReportPage } from './browser.js';
 import { blockDifference, decodePng } from './png.js';
 import { finding, reportOf } from './synthetic-report.js';
 
@@ -223,8 +223,7 @@ describe.skipIf(!hasChromium)('HTML report as admins work with it', () => {
     expect(await page.locator('#review-status').textContent()).toBe('Give a reason to accept an item.');
     expect(await page.locator(`#f-${other.id} .accepted-here`).isVisible()).toBe(false);
     // Kept across a reload.
-    await page.reload();
-    expect(await page.locator('article.finding.accepted-local').count()).toBe(2);
+    expect(await readAfterReload(page, () => page.locator('article.finding.accepted-local').count(), 2)).toBe(2);
     await page.click('#review > summary');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-baseline')]);

@@ -34,7 +34,7 @@ export function unfilledReads(jq: JqEngine, expression: string, references: JqRe
   const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
   const probes = [...new Set([PROBE, ...literals, ...teamValues])];
   const tried = contexts.slice(0, MAX_FILLED_CONTEXTS);
-  const filled = tried.flatMap((context) => probes.map((probe) => withPaths(context, paths, probe)));
+  const filled = tried.flatMap((context) => filledWithEach(context, paths, probes));
   jq.prefetch?.({ evaluate: [{ expression, inputs: [...tried, ...filled] }] });
   const reaches = tried.some((context, c) => {
     const plain = jq.evaluate(context, expression);
@@ -43,32 +43,54 @@ export function unfilledReads(jq: JqEngine, expression: string, references: JqRe
   return reaches ? [...new Set(paths.map((path) => expression.slice(path.start, path.end)))] : [];
 }
 
+/**
+ * The context filled once per probe, in `probes`' order. A big org judges thousands of these, so
+ * the context is copied and filled once, with PROBE, and each other probe is that JSON text with
+ * the probe's text in PROBE's places (a context that already holds PROBE's text is filled anew).
+ */
+function filledWithEach(context: JsonValue, paths: readonly FieldPath[], probes: readonly string[]): JsonValue[] {
+  const template = withPaths(context, paths, PROBE);
+  const text = JSON.stringify(template);
+  const marker = JSON.stringify(PROBE);
+  const parts = text.split(marker);
+  const countInContext = JSON.stringify(context).split(marker).length - 1;
+  return probes.map((probe) => {
+    if (probe === PROBE) return template;
+    if (countInContext > 0) return withPaths(context, paths, probe);
+    return JSON.parse(parts.join(JSON.stringify(probe))) as JsonValue;
+  });
+}
+
 /** The context with every object given each path (where it lacks it) ending in `probe`. */
 function withPaths(context: JsonValue, paths: readonly FieldPath[], probe: string): JsonValue {
   const fill = (value: JsonValue): JsonValue => {
     if (Array.isArray(value)) return value.map(fill);
     if (!isObject(value)) return value;
     const out = keyedRecord();
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = fill(item);
-    for (const path of paths) setMissing(out, path.segments, probe);
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item = (value as Record<string, JsonValue | undefined>)[key];
+      if (item !== undefined) out[key] = fill(item);
+    }
+    for (const path of paths) setMissing(out, path.segments, 0, probe);
     return out;
   };
   return fill(context);
 }
 
-function setMissing(node: Record<string, JsonValue>, segments: readonly string[], probe: string): void {
-  const [head, ...rest] = segments;
+function setMissing(node: Record<string, JsonValue>, segments: readonly string[], at: number, probe: string): void {
+  const head = segments[at];
   if (head === undefined) return;
   const current = own(node, head);
-  if (rest.length === 0) {
+  if (at === segments.length - 1) {
     if (current === undefined) node[head] = probe;
     return;
   }
   if (current === undefined) {
     const child = keyedRecord();
     node[head] = child;
-    setMissing(child, rest, probe);
+    setMissing(child, segments, at + 1, probe);
   } else if (isObject(current)) {
-    setMissing(current as Record<string, JsonValue>, rest, probe);
+    setMissing(current as Record<string, JsonValue>, segments, at + 1, probe);
   }
 }

@@ -204,20 +204,59 @@ export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]
  * identifier order differ, then the rest.
  */
 function heldTogether(directory: TeamDirectory, picked: readonly JudgeTeam[]): JudgeTeam[][] | undefined {
-  const combinations = directory.combinations;
-  if (combinations === undefined) return undefined;
-  const known = new Map(orgTeams(directory).teams.map((team) => [team.title, team]));
-  for (const team of picked) known.set(team.title, team);
-  const asTeams = (titles: readonly string[]): JudgeTeam[] => titles.map((title) => known.get(title) ?? { title, identifier: pendingIdentifier(title) });
-  const crossed = (teams: readonly JudgeTeam[]) => teams.some((x, i) => teams.some((y, j) => i < j && (x.title < y.title) !== (x.identifier < y.identifier)));
+  const held = heldCombinations(directory);
+  if (held === undefined) return undefined;
+  // A picked team that is not what the org's own list says for its title (a literal tried as a
+  // title) stands in for it in the combinations that hold it; rare, so those are rebuilt here.
+  const overrides = picked.filter((team) => {
+    const base = held.byTitle.get(team.title);
+    return base === undefined ? team.identifier !== pendingIdentifier(team.title) || team.standIn !== undefined : base !== team;
+  });
   const names = new Set(picked.map((team) => team.title));
-  const rank = (teams: readonly JudgeTeam[]) => (teams.some((t) => names.has(t.title)) ? 0 : 2) + (crossed(teams) ? 0 : 1);
-  return combinations
-    .map(asTeams)
-    .map((teams, index) => ({ teams, index }))
-    .sort((x, y) => rank(x.teams) - rank(y.teams) || x.index - y.index)
-    .slice(0, MAX_COMBINATIONS)
-    .map((entry) => entry.teams);
+  // The first MAX_COMBINATIONS by rank, then by the order the org holds them: four buckets in one pass.
+  const buckets: JudgeTeam[][][] = [[], [], [], []];
+  for (const entry of held.entries) {
+    let { teams, crossed } = entry;
+    if (overrides.length > 0 && overrides.some((team) => entry.titles.has(team.title))) {
+      teams = teams.map((team) => overrides.find((o) => o.title === team.title) ?? team);
+      crossed = isCrossed(teams);
+    }
+    const named = teams.some((t) => names.has(t.title));
+    const bucket = buckets[(named ? 0 : 2) + (crossed ? 0 : 1)]!;
+    if (bucket.length < MAX_COMBINATIONS) bucket.push(teams);
+    if (buckets[0]!.length >= MAX_COMBINATIONS) break;
+  }
+  return buckets.flat().slice(0, MAX_COMBINATIONS);
+}
+
+/** Some two teams whose title order and identifier order differ. */
+const isCrossed = (teams: readonly JudgeTeam[]) => teams.some((x, i) => teams.some((y, j) => i < j && (x.title < y.title) !== (x.identifier < y.identifier)));
+
+interface HeldCombination {
+  teams: JudgeTeam[];
+  titles: ReadonlySet<string>;
+  crossed: boolean;
+}
+
+const heldByDirectory = new WeakMap<TeamDirectory, { entries: HeldCombination[]; byTitle: ReadonlyMap<string, JudgeTeam> } | null>();
+
+/** The org's combinations as judge teams, once per org: every expression of a big org asks for them. */
+function heldCombinations(directory: TeamDirectory): { entries: HeldCombination[]; byTitle: ReadonlyMap<string, JudgeTeam> } | undefined {
+  const cached = heldByDirectory.get(directory);
+  if (cached !== undefined) return cached ?? undefined;
+  const combinations = directory.combinations;
+  if (combinations === undefined) {
+    heldByDirectory.set(directory, null);
+    return undefined;
+  }
+  const byTitle = new Map(orgTeams(directory).teams.map((team) => [team.title, team]));
+  const entries = combinations.map((titles) => {
+    const teams = titles.map((title) => byTitle.get(title) ?? { title, identifier: pendingIdentifier(title) });
+    return { teams, titles: new Set(titles), crossed: isCrossed(teams) };
+  });
+  const held = { entries, byTitle };
+  heldByDirectory.set(directory, held);
+  return held;
 }
 
 const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team) => (world === 'before' ? team.title : team.identifier));

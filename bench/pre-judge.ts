@@ -18,26 +18,27 @@ export const PRE_JUDGE_COMMIT = '187ba9d83f461095bc4522007f39d51045ef8c52';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), existsSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json')) ? '..' : '../..');
 
 /** The compiled pre-judge analyze bench, built on first use; undefined (with the reason) when git cannot give the tree. */
-export function preJudgeAnalyzeBench(): { script: string } | { unavailable: string } {
+export function preJudgeAnalyzeBench(): { script: string; cli: string } | { unavailable: string } {
   const dir = join(ROOT, '.tools', 'pre-judge', PRE_JUDGE_COMMIT.slice(0, 12));
   const script = join(dir, '.tools', 'bench', 'analyze-bench.js');
-  if (existsSync(script)) return { script };
+  const cli = join(dir, '.tools', 'src', 'main.js');
+  if (existsSync(script) && existsSync(cli)) return { script, cli };
   try {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const tar = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', PRE_JUDGE_COMMIT, 'src', 'bench', 'test/helpers', 'templates', 'schemas', 'package.json', 'tsconfig.json'], { maxBuffer: 256 * 1024 * 1024 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    // Only the analyze bench and what it imports.
-    writeFileSync(join(dir, 'tsconfig.pre-judge.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { rootDir: '.', outDir: '.tools', sourceMap: false, noEmitOnError: false }, files: ['bench/analyze-bench.ts'] }));
+    // Only the analyze bench, the command line, and what they import.
+    writeFileSync(join(dir, 'tsconfig.pre-judge.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { rootDir: '.', outDir: '.tools', sourceMap: false, noEmitOnError: false }, files: ['bench/analyze-bench.ts', 'src/main.ts'] }));
     const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
     try {
       execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.pre-judge.json')], { stdio: 'pipe' });
     } catch {
       // Type errors against today's node_modules types do not stop the emit; a missing output does.
     }
-    if (!existsSync(script)) return { unavailable: `the pre-judge tree (${PRE_JUDGE_COMMIT.slice(0, 7)}) did not compile` };
-    return { script };
+    if (!existsSync(script) || !existsSync(cli)) return { unavailable: `the pre-judge tree (${PRE_JUDGE_COMMIT.slice(0, 7)}) did not compile` };
+    return { script, cli };
   } catch (error) {
     return { unavailable: `git could not give the pre-judge tree (${PRE_JUDGE_COMMIT.slice(0, 7)}): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
   }

@@ -291,6 +291,15 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * `prefetch` and then to `evaluate`, so each is written out once.
  */
 const texts = new WeakMap<object, string>();
+
+/**
+ * Says what `JSON.stringify(input)` is, for an input its maker wrote out already (a context filled
+ * from one JSON text per probe): thousands of such inputs are then not written out again.
+ */
+export function rememberJsonText(input: object, text: string): void {
+  texts.set(input, text);
+}
+
 function jsonText(input: JsonValue): string {
   if (typeof input !== 'object' || input === null) return JSON.stringify(input);
   let text = texts.get(input);

@@ -7,7 +7,7 @@
  * path the contexts do not fill counts only when running shows it reaches them: filled with
  * probe values on every object of the context, it changes what the expression gives.
  */
-import type { JqEngine } from '../jq/engine.js';
+import { rememberJsonText, type JqEngine } from '../jq/engine.js';
 import { sameResult } from '../jq/differential.js';
 import type { FieldPath, JqReferences } from '../jq/references.js';
 import { valueStrings } from '../jq/references.js';
@@ -53,12 +53,18 @@ function filledWithEach(context: JsonValue, paths: readonly FieldPath[], probes:
   const text = JSON.stringify(template);
   const marker = JSON.stringify(PROBE);
   const parts = text.split(marker);
-  const countInContext = JSON.stringify(context).split(marker).length - 1;
+  const heldAlready = JSON.stringify(context).includes(marker);
   return probes.map((probe) => {
-    if (probe === PROBE) return template;
-    if (countInContext > 0) return withPaths(context, paths, probe);
-    return JSON.parse(parts.join(JSON.stringify(probe))) as JsonValue;
+    if (probe === PROBE) return remembered(template, text);
+    if (heldAlready) return withPaths(context, paths, probe);
+    const filled = parts.join(JSON.stringify(probe));
+    return remembered(JSON.parse(filled) as JsonValue, filled);
   });
+}
+
+function remembered(value: JsonValue, text: string): JsonValue {
+  if (typeof value === 'object' && value !== null) rememberJsonText(value, text);
+  return value;
 }
 
 /** The context with every object given each path (where it lacks it) ending in `probe`. */

@@ -96,6 +96,8 @@ export const CONNECT_TIMEOUT_MS = 10_000;
  * server is closing.
  */
 const IDLE_CONNECTION_MS = 4_000;
+/** What the requests call themselves. */
+export const USER_AGENT = 'teams-migration-audit';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Decoders for `content-encoding`, outermost last as sent; undefined when one is unknown (the body is then read as it came). */
@@ -164,8 +166,9 @@ export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, max
         reject(error);
       };
       const deadline = setTimeout(() => fail(deadlineError(timeoutMs)), timeoutMs);
-      // As fetch asks: brotli over TLS only.
-      const headers: Record<string, string> = { 'accept-encoding': https ? 'br, gzip, deflate' : 'gzip, deflate', ...request.headers };
+      // The codings as fetch asks for them (brotli over TLS only), and a name: fetch sent one, and
+      // a gateway may turn away a request that carries none.
+      const headers: Record<string, string> = { 'user-agent': USER_AGENT, 'accept-encoding': https ? 'br, gzip, deflate' : 'gzip, deflate', ...request.headers };
       if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
       const send = () => (https ? httpsRequest : httpRequest)(url, { method: request.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (response) => {
         const status = response.statusCode ?? 0;

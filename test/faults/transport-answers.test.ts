@@ -16,10 +16,12 @@ let server: Server;
 let base = '';
 const connections: number[] = [];
 const askedEncodings: string[] = [];
+const userAgents: string[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     askedEncodings.push(String(request.headers['accept-encoding']));
+    userAgents.push(String(request.headers['user-agent']));
     const encoded: Record<string, [string, Buffer]> = {
       '/gzip': ['gzip', gzipSync(DOCUMENT)],
       '/deflate': ['deflate', deflateSync(DOCUMENT)],
@@ -51,9 +53,11 @@ describe('what the transport reads of an answer', () => {
     expect(answer.headers.get('absent')).toBeNull();
   });
 
-  it('asks for the codings it decodes, brotli only over TLS as fetch does', async () => {
+  it('asks for the codings it decodes, brotli only over TLS as fetch does, and names itself', async () => {
     askedEncodings.length = 0;
+    userAgents.length = 0;
     await createFetchTransport(5_000)({ method: 'GET', url: `${base}/gzip`, headers: {} });
+    expect(userAgents).toEqual(['teams-migration-audit']);
     expect(new Set(askedEncodings)).toEqual(new Set(['gzip, deflate']));
   });
 

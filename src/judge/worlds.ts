@@ -42,6 +42,19 @@ const MAX_SEEDS = 3;
 /** Ours: the "every team at once" context holds at most this many (a big org has hundreds). */
 const MAX_ALL_TEAMS = 40;
 
+/**
+ * Whether a difference this team shows is one the org may never see. A literal tried as a title
+ * may be no team at all. A placeholder is a team the org does not have when the org names its
+ * teams; when it names none (a repository read without its org), placeholders stand for the org's
+ * unknown teams, and what they show, any team whose identifier is not its title shows.
+ */
+export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
+  return team.standIn === 'literal' || (team.standIn === 'placeholder' && directory.orgKnowsTeams);
+}
+
+/** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
+const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sample', identifier: 'sample', standIn: 'placeholder' };
+
 const PLACEHOLDERS: readonly JudgeTeam[] = [
   { title: 'Sample Team', identifier: 'sample_team', standIn: 'placeholder' },
   { title: 'Other Sample Team', identifier: 'other_sample_team', standIn: 'placeholder' },
@@ -130,7 +143,8 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   if (pieceTeam >= 0) add(teams[pieceTeam]);
   const { differing, caseFolded, shapes } = orgShapes(directory);
   // Folded to one case, a title meets an identifier that differs from it only in case ("QA", "qa").
-  if (FOLDS_CASE.test(expression)) add(caseFolded);
+  // With no team of its own known, a stand-in of that shape: many real identifiers are their title lower-cased.
+  if (FOLDS_CASE.test(expression)) add(caseFolded ?? (directory.orgKnowsTeams ? undefined : CASE_PLACEHOLDER));
   if (crossed && picked.length === 0) crossed.forEach(add);
   shapes.forEach(add);
   if (crossed) crossed.forEach(add);

@@ -25,7 +25,7 @@ import { PACKAGE_ROOT } from './package-root.js';
 import { InputError } from './errors.js';
 import { addSourceOptions, parseConcurrency, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
-import { ensureWritableDir, ensureWritableFile, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
+import { ensureWritableDir, ensureWritableFile, removeEmptyCreated, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
 import type { Transport } from './api/transport.js';
@@ -213,10 +213,33 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
   // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
   const appUrl = appBaseUrl(addressesOf(flags, io.env));
-  if (!toStdout) await ensureWritableDir(flags.out, '--out');
-  if (flags.writeBaseline !== undefined) await ensureWritableFile(flags.writeBaseline, '--write-baseline');
   if (flags.fixOut !== undefined && flags.fixes === false) throw new UsageError('--fix-out names a folder for the fix kit and --no-fixes writes none: give one of them');
-  if (flags.fixOut !== undefined) await ensureWritableDir(flags.fixOut, '--fix-out');
+  // Folders made only to check they take files: a run that stops before writing takes them away again.
+  const created: string[] = [];
+  try {
+    if (!toStdout) created.push(...(await ensureWritableDir(flags.out, '--out')));
+    if (flags.writeBaseline !== undefined) created.push(...(await ensureWritableFile(flags.writeBaseline, '--write-baseline')));
+    if (flags.fixOut !== undefined) created.push(...(await ensureWritableDir(flags.fixOut, '--fix-out')));
+    return await analyzeInto(flags, io, { formats, toStdout, generatedAt, baseline, teamsMap, previous, appUrl });
+  } catch (error) {
+    await removeEmptyCreated(created);
+    throw error;
+  }
+}
+
+/** What runAnalyze read and checked before the outputs: the inputs, the formats, the run's time. */
+interface AnalyzeSetup {
+  formats: ReturnType<typeof parseFormats>;
+  toStdout: boolean;
+  generatedAt: string;
+  baseline: Awaited<ReturnType<typeof loadBaseline>>;
+  teamsMap: Awaited<ReturnType<typeof readTeamsMap>>;
+  previous: Awaited<ReturnType<typeof readPreviousReport>> | undefined;
+  appUrl: ReturnType<typeof appBaseUrl>;
+}
+
+async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup): Promise<number> {
+  const { formats, toStdout, generatedAt, baseline, teamsMap, previous, appUrl } = setup;
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
   // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
   if (!toStdout) {

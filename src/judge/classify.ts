@@ -10,7 +10,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from '../jq/sample-context.js';
 import { keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, teamCases, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -84,7 +84,8 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     if (unchanged && !early && sameResult(substitute, now)) continue;
     const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
     if (unchanged) difference.expected = describeResult(substitute);
-    const standIn = cases[i]!.teams(0).some((t) => t.standIn) || cases[i]!.teams(1).some((t) => t.standIn);
+    const unsure = (t: JudgeTeam) => unsureTeam(t, spec.directory);
+    const standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
     if (standIn) difference.standIn = true;
     if (!early && sameResult(substitute, now)) {
       substituted = true;

@@ -14,7 +14,7 @@ import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
-import { contextFor, pendingIdentifier, teamCases, teamsFor, type JudgeTeam, type TeamCase } from './worlds.js';
+import { contextFor, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
 
 /** Operators the service documents for search rules, as they treat a list of team values. */
@@ -121,10 +121,10 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
     const before = values.map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true });
   }
-  for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(team.standIn && { standIn: true as const }) });
+  for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(unsureTeam(team, directory) && { standIn: true as const }) });
   // Every team on one entity is a combination nobody may hold: tried only where the org's data does not say (issue 29).
   if (teams.length > 1 && directory.combinations === undefined) {
-    const standIn = teams.some((t) => t.standIn);
+    const standIn = teams.some((t) => unsureTeam(t, directory));
     out.push({ label: 'an entity of every team', before: teams.map((t) => t.title), after: teams.map((t) => t.identifier), real: false, ...(standIn && { standIn: true as const }) });
   }
   out.push({ label: 'an entity with no team', before: [], after: [], real: false });
@@ -138,7 +138,7 @@ function teamRecords(directory: TeamDirectory, teams: readonly JudgeTeam[], fiel
   for (const team of teams) if (!all.has(team.title)) all.set(team.title, team);
   return [...all.values()].slice(0, MAX_REAL_ENTITIES).map((team) => {
     const value = [field === '$identifier' ? team.identifier : team.title];
-    return { label: `the _team entity "${team.identifier}" (titled "${team.title}")`, before: value, after: value, real: false, ...(team.standIn && { standIn: true as const }) };
+    return { label: `the _team entity "${team.identifier}" (titled "${team.title}")`, before: value, after: value, real: false, ...(unsureTeam(team, directory) && { standIn: true as const }) };
   });
 }
 
@@ -209,7 +209,7 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
   let difference: RuleDifference | undefined;
   let contexts = 0;
   users.forEach((user, u) => {
-    const standInUser = user.teams(0).some((t) => t.standIn);
+    const standInUser = user.teams(0).some((t) => unsureTeam(t, spec.directory));
     const value = { before: valuesOf(spec.value.before, u, 'before'), after: valuesOf(spec.value.after, u, 'after') };
     const property = spec.property.kind === 'values' ? { before: valuesOf(spec.property.parts, u, 'before'), after: valuesOf(spec.property.parts, u, 'after') } : undefined;
     for (const entity of entities) {

@@ -49,6 +49,25 @@ export function unfilledReads(jq: JqEngine, expression: string, references: JqRe
  * the probe's text in PROBE's places (a context that already holds PROBE's text is filled anew).
  */
 function filledWithEach(context: JsonValue, paths: readonly FieldPath[], probes: readonly string[]): JsonValue[] {
+  // Contexts are shared per spec (classify.ts `inputsOf`) and expressions repeat their reads, so
+  // the same filling recurs across expressions and across the planning run and the real one.
+  if (typeof context !== 'object' || context === null) return fillEach(context, paths, probes);
+  let byKey = filledCache.get(context);
+  if (!byKey) filledCache.set(context, (byKey = new Map()));
+  const key = JSON.stringify([paths.map((path) => path.segments), probes]);
+  let filled = byKey.get(key);
+  if (!filled) {
+    if (byKey.size >= MAX_FILLINGS_PER_CONTEXT) byKey.clear();
+    byKey.set(key, (filled = fillEach(context, paths, probes)));
+  }
+  return filled;
+}
+
+/** Ours: fillings kept per context; a context's expressions read a few dozen distinct paths at most. */
+const MAX_FILLINGS_PER_CONTEXT = 64;
+const filledCache = new WeakMap<object, Map<string, JsonValue[]>>();
+
+function fillEach(context: JsonValue, paths: readonly FieldPath[], probes: readonly string[]): JsonValue[] {
   const template = withPaths(context, paths, PROBE);
   const text = JSON.stringify(template);
   const marker = JSON.stringify(PROBE);

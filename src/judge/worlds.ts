@@ -42,6 +42,19 @@ const MAX_SEEDS = 3;
 /** Ours: the "every team at once" context holds at most this many (a big org has hundreds). */
 const MAX_ALL_TEAMS = 40;
 
+/**
+ * Whether a difference this team shows is one the org may never see. A literal tried as a title
+ * may be no team at all. A placeholder is a team the org does not have when the org names its
+ * teams; when it names none (a repository read without its org), placeholders stand for the org's
+ * unknown teams, and what they show, any team whose identifier is not its title shows.
+ */
+export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
+  return team.standIn === 'literal' || (team.standIn === 'placeholder' && directory.orgKnowsTeams);
+}
+
+/** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
+const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sample', identifier: 'sample', standIn: 'placeholder' };
+
 const PLACEHOLDERS: readonly JudgeTeam[] = [
   { title: 'Sample Team', identifier: 'sample_team', standIn: 'placeholder' },
   { title: 'Other Sample Team', identifier: 'other_sample_team', standIn: 'placeholder' },
@@ -128,16 +141,17 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   const pieces = stringPieces(expression);
   const pieceTeam = pieces.length === 0 ? -1 : spellings.findIndex(({ lower }) => lower.some((s) => pieces.some((piece) => (piece.length >= 3 ? s.includes(piece) : s.startsWith(piece)))));
   if (pieceTeam >= 0) add(teams[pieceTeam]);
-  const differing = teams.filter((t) => t.title !== t.identifier);
+  const { differing, caseFolded, shapes } = orgShapes(directory);
   // Folded to one case, a title meets an identifier that differs from it only in case ("QA", "qa").
-  if (FOLDS_CASE.test(expression)) add(differing.find((t) => t.title.toLowerCase() === t.identifier.toLowerCase()));
+  // With no team of its own known, a stand-in of that shape: many real identifiers are their title lower-cased.
+  if (FOLDS_CASE.test(expression)) add(caseFolded ?? (directory.orgKnowsTeams ? undefined : CASE_PLACEHOLDER));
   if (crossed && picked.length === 0) crossed.forEach(add);
-  add(differing.find((t) => slugOf(t.title) !== t.identifier));
-  add(differing.find((t) => slugOf(t.title) === t.identifier));
-  add(differing.find((t) => /\s/.test(t.title)));
-  add(differing.find((t) => t.title !== t.title.toLowerCase()));
+  shapes.forEach(add);
   if (crossed) crossed.forEach(add);
-  for (const team of differing) add(team);
+  for (const team of differing) {
+    if (picked.length >= MAX_SINGLE_TEAMS) break;
+    add(team);
+  }
   if (!directory.orgKnowsTeams) {
     // Nothing says whether a literal is a title or an identifier: tried as a title, it shows both.
     for (const literal of literals) {
@@ -149,6 +163,34 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   }
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
   return picked;
+}
+
+interface OrgShapes {
+  /** The org's teams whose identifier is not their title. */
+  differing: JudgeTeam[];
+  /** The first whose identifier is its title in another case. */
+  caseFolded?: JudgeTeam;
+  /** The first of each shape: identifier not its title's slug, identifier its slug, a title with a space, with capitals. */
+  shapes: (JudgeTeam | undefined)[];
+}
+
+const shapesByDirectory = new WeakMap<TeamDirectory, OrgShapes>();
+
+/** The teams of each shape, once per org: every expression asks for them. */
+function orgShapes(directory: TeamDirectory): OrgShapes {
+  let found = shapesByDirectory.get(directory);
+  if (found) return found;
+  const differing = orgTeams(directory).teams.filter((t) => t.title !== t.identifier);
+  const shapes = [
+    differing.find((t) => slugOf(t.title) !== t.identifier),
+    differing.find((t) => slugOf(t.title) === t.identifier),
+    differing.find((t) => /\s/.test(t.title)),
+    differing.find((t) => t.title !== t.title.toLowerCase()),
+  ];
+  const caseFolded = differing.find((t) => t.title.toLowerCase() === t.identifier.toLowerCase());
+  found = caseFolded ? { differing, caseFolded, shapes } : { differing, shapes };
+  shapesByDirectory.set(directory, found);
+  return found;
 }
 
 /** jq that compares without case: `ascii_downcase`/`ascii_upcase`, or a regex with the "i" flag. */
@@ -206,6 +248,20 @@ export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]
 function heldTogether(directory: TeamDirectory, picked: readonly JudgeTeam[]): JudgeTeam[][] | undefined {
   const held = heldCombinations(directory);
   if (held === undefined) return undefined;
+  // Most expressions pick the same few teams: their ranking is worked out once.
+  const key = JSON.stringify(picked.map((team) => [team.title, team.identifier, team.standIn ?? '']));
+  let ranked = held.ranked.get(key);
+  if (!ranked) {
+    if (held.ranked.size >= MAX_RANKINGS) held.ranked.clear();
+    held.ranked.set(key, (ranked = rankHeld(held, picked)));
+  }
+  return ranked;
+}
+
+/** Ours: rankings kept per org (each a few combinations); an org's expressions pick far fewer team sets. */
+const MAX_RANKINGS = 2_000;
+
+function rankHeld(held: Held, picked: readonly JudgeTeam[]): JudgeTeam[][] {
   // A picked team that is not what the org's own list says for its title (a literal tried as a
   // title) stands in for it in the combinations that hold it; rare, so those are rebuilt here.
   const overrides = picked.filter((team) => {
@@ -238,10 +294,17 @@ interface HeldCombination {
   crossed: boolean;
 }
 
-const heldByDirectory = new WeakMap<TeamDirectory, { entries: HeldCombination[]; byTitle: ReadonlyMap<string, JudgeTeam> } | null>();
+interface Held {
+  entries: HeldCombination[];
+  byTitle: ReadonlyMap<string, JudgeTeam>;
+  /** The first few combinations per picked team set (heldTogether). */
+  ranked: Map<string, JudgeTeam[][]>;
+}
+
+const heldByDirectory = new WeakMap<TeamDirectory, Held | null>();
 
 /** The org's combinations as judge teams, once per org: every expression of a big org asks for them. */
-function heldCombinations(directory: TeamDirectory): { entries: HeldCombination[]; byTitle: ReadonlyMap<string, JudgeTeam> } | undefined {
+function heldCombinations(directory: TeamDirectory): Held | undefined {
   const cached = heldByDirectory.get(directory);
   if (cached !== undefined) return cached ?? undefined;
   const combinations = directory.combinations;
@@ -254,7 +317,7 @@ function heldCombinations(directory: TeamDirectory): { entries: HeldCombination[
     const teams = titles.map((title) => byTitle.get(title) ?? { title, identifier: pendingIdentifier(title) });
     return { teams, titles: new Set(titles), crossed: isCrossed(teams) };
   });
-  const held = { entries, byTitle };
+  const held: Held = { entries, byTitle, ranked: new Map() };
   heldByDirectory.set(directory, held);
   return held;
 }

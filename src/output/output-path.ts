@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, realpath, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -10,7 +10,8 @@ import { UsageError } from '../errors.js';
  * for ever under /proc, so each missing level is created by a plain mkdir that fails at once.
  * `what` names the option in the message ("--out").
  */
-export async function ensureWritableDir(dir: string, what: string, shown: string = dir): Promise<void> {
+/** Resolves to the folders it had to create, outermost first, so a run that stops early can take them away again. */
+export async function ensureWritableDir(dir: string, what: string, shown: string = dir): Promise<string[]> {
   const fail = (why: string): never => {
     throw new UsageError(`${what} ${shown}: ${why}`);
   };
@@ -42,13 +43,29 @@ export async function ensureWritableDir(dir: string, what: string, shown: string
   const handle = await open(probe, 'wx').catch((error: NodeJS.ErrnoException) => fail(`cannot write files there (${error.code ?? error.message})`));
   await handle.close();
   await unlink(probe);
+  return missing;
+}
+
+/**
+ * Takes away the folders a run created (ensureWritableDir) that are still empty, innermost first:
+ * a run that stopped on an error before writing leaves no empty output folder behind. A folder
+ * something was written into stays, whoever wrote it.
+ */
+export async function removeEmptyCreated(created: readonly string[]): Promise<void> {
+  for (const dir of [...created].reverse()) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return; // not empty (or gone): neither it nor anything above it is ours to remove
+    }
+  }
 }
 
 /** A file the run will write later (`--write-baseline`, `snapshot --out`): its folder writable, and not a directory itself. */
-export async function ensureWritableFile(file: string, what: string): Promise<void> {
+export async function ensureWritableFile(file: string, what: string): Promise<string[]> {
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) throw new UsageError(`${what} ${file}: is a directory, expected a file path`);
-  await ensureWritableDir(dirname(resolve(file)), what, file);
+  return ensureWritableDir(dirname(resolve(file)), what, file);
 }
 
 export interface NamedPath {

@@ -23,29 +23,42 @@ export function reportRun(read: readonly unknown[], dataReadAt?: string): Report
  * recording hold the same data in another key order. Iterative: input nesting is unbounded.
  */
 function hashCanonical(hash: Hash, document: unknown): void {
+  // The pieces are fed in runs: one hash update per token costs more than the hashing itself on a big org.
+  let pending = '';
+  const update = (text: string) => {
+    pending += text;
+    if (pending.length >= FLUSH_CHARS) {
+      hash.update(pending);
+      pending = '';
+    }
+  };
   const stack: unknown[] = [document];
   while (stack.length > 0) {
     const item = stack.pop();
     if (item instanceof Structure) {
-      hash.update(item.text);
+      update(item.text);
     } else if (Array.isArray(item)) {
-      hash.update('[');
+      update('[');
       stack.push(new Structure(']'));
       for (let index = item.length - 1; index >= 0; index--) stack.push(item[index], new Structure(','));
       if (item.length > 0) stack.pop();
     } else if (item !== null && typeof item === 'object') {
-      hash.update('{');
+      update('{');
       stack.push(new Structure('}'));
       const keys = Object.keys(item).filter((key) => (item as Record<string, unknown>)[key] !== undefined).sort().reverse();
       keys.forEach((key, index) => {
         stack.push((item as Record<string, unknown>)[key], new Structure(`${index === keys.length - 1 ? '' : ','}${JSON.stringify(key)}:`));
       });
     } else {
-      hash.update(JSON.stringify(item ?? null));
+      update(JSON.stringify(item ?? null));
     }
   }
-  hash.update('\n');
+  update('\n');
+  hash.update(pending);
 }
+
+/** Ours: characters gathered before each hash update. */
+const FLUSH_CHARS = 64 * 1024;
 
 /** Brackets, commas and keys queued on the stack between the values. */
 class Structure {

@@ -78,3 +78,31 @@ describe('a $team rule with a jq value: (site, rule, teams, entities) → (class
     expect(finding.suggestion).toContain('.user.teamsIdentifiers');
   });
 });
+
+/**
+ * Read without its org (a repository alone, or a snapshot that names no teams), the judge has only
+ * stand-in teams of the shapes real teams have. A rule with no team literal behaves on them as on
+ * the org's own teams, so it gets the verdict they give it. Where the org names its teams, a
+ * stand-in is a team it does not have, and a change only stand-ins show stays for review.
+ */
+describe('a $team rule with a jq value, read where no team is known', () => {
+  const noTeams = (snapshot: ReturnType<typeof datasetOrg>) => ({ ...snapshot, teams: [], users: [], entities: { service: [] } });
+  const literalFree = DATASET_ROWS.filter((row) => !row.expression.includes('"'));
+  it('has rows of both classes', () => {
+    const classes = new Set(literalFree.map((row) => expectedComputedRuleClass(jq, row.operator, jqRuleValue(jq, 'user-input', row.expression))));
+    expect([...classes].sort()).toEqual(['changed', 'same']);
+  });
+  for (const row of literalFree) {
+    it(`dataset: ${row.name}`, () => {
+      const klass = expectedComputedRuleClass(jq, row.operator, jqRuleValue(jq, 'user-input', row.expression));
+      const { finding } = judged(jq, noTeams(datasetOrg({ property: '$team', operator: row.operator, value: { jqQuery: row.expression } })), 'trigger.userInputs.properties.target.dataset.rules[0].value.jqQuery');
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+    });
+  }
+  it('an org that names its teams, none of whose identifiers differ from their titles: stand-ins show teams it does not have (negative case)', () => {
+    const sameNames = [{ name: 'platform', identifier: 'platform' }];
+    const { finding } = judged(jq, { ...noTeams(datasetOrg({ property: '$team', operator: 'containsAny', value: { jqQuery: '[.user.teams[].name]' } })), teams: sameNames }, 'trigger.userInputs.properties.target.dataset.rules[0].value.jqQuery');
+    expect(finding.verdict).toBe('review');
+    expect(finding.reason).toContain('a team the org does not name');
+  });
+});

@@ -135,7 +135,8 @@ function headerReader(headers: IncomingHttpHeaders): HeaderReader {
  * - The body is decoded here (gzip, deflate, br, as fetch asks for them) and its size bound counted
  *   as it decodes, so a small answer that decodes to gigabytes is stopped before the heap.
  * - A redirect is refused: it could carry the bearer token to another host.
- * Failures without an answer are NetworkErrors whose cause has the system's code.
+ * Failures without an answer are NetworkErrors whose cause has the system's code. (The name is
+ * from when it used fetch; callers and tests across the project know it by it.)
  */
 export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, maxBytes: number = MAX_ANSWER_BYTES): Transport {
   // Kept-alive connections are unreferenced while idle: they never keep the process alive.

@@ -58,6 +58,12 @@ function filledWithEach(context: JsonValue, paths: readonly FieldPath[], probes:
   let filled = byKey.get(key);
   if (!filled) {
     if (byKey.size >= MAX_FILLINGS_PER_CONTEXT) byKey.clear();
+    // One bound for them all: past it the kept fillings are let go, and filled again when asked.
+    if (++cachedFillings > MAX_CACHED_FILLINGS) {
+      filledCache = new WeakMap();
+      cachedFillings = 1;
+      filledCache.set(context, (byKey = new Map()));
+    }
     byKey.set(key, (filled = fillEach(context, paths, probes)));
   }
   return filled;
@@ -65,14 +71,18 @@ function filledWithEach(context: JsonValue, paths: readonly FieldPath[], probes:
 
 /** Ours: fillings kept per context; a context's expressions read a few dozen distinct paths at most. */
 const MAX_FILLINGS_PER_CONTEXT = 64;
-const filledCache = new WeakMap<object, Map<string, JsonValue[]>>();
+/** Ours: fillings kept in all (each a few contexts of about 1 KB): well under 100 MB. */
+const MAX_CACHED_FILLINGS = 20_000;
+let filledCache = new WeakMap<object, Map<string, JsonValue[]>>();
+let cachedFillings = 0;
 
 function fillEach(context: JsonValue, paths: readonly FieldPath[], probes: readonly string[]): JsonValue[] {
   const template = withPaths(context, paths, PROBE);
   const text = JSON.stringify(template);
   const marker = JSON.stringify(PROBE);
   const parts = text.split(marker);
-  const heldAlready = JSON.stringify(context).includes(marker);
+  // PROBE's text already in the context, or in a name the paths write: replacing it would change those too.
+  const heldAlready = JSON.stringify(context).includes(PROBE) || paths.some((path) => path.segments.some((segment) => segment.includes(PROBE)));
   return probes.map((probe) => {
     if (probe === PROBE) return remembered(template, text);
     if (heldAlready) return withPaths(context, paths, probe);

@@ -53,7 +53,7 @@ export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
 }
 
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
-const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sample', identifier: 'sample', standIn: 'placeholder' };
+const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sampleteam', identifier: 'sampleteam', standIn: 'placeholder' };
 
 const PLACEHOLDERS: readonly JudgeTeam[] = [
   { title: 'Sample Team', identifier: 'sample_team', standIn: 'placeholder' },
@@ -143,8 +143,7 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   if (pieceTeam >= 0) add(teams[pieceTeam]);
   const { differing, caseFolded, shapes } = orgShapes(directory);
   // Folded to one case, a title meets an identifier that differs from it only in case ("QA", "qa").
-  // With no team of its own known, a stand-in of that shape: many real identifiers are their title lower-cased.
-  if (FOLDS_CASE.test(expression)) add(caseFolded ?? (directory.orgKnowsTeams ? undefined : CASE_PLACEHOLDER));
+  if (FOLDS_CASE.test(expression)) add(caseFolded);
   if (crossed && picked.length === 0) crossed.forEach(add);
   shapes.forEach(add);
   if (crossed) crossed.forEach(add);
@@ -161,6 +160,9 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
       else add({ title: literal, identifier: slugOf(literal) !== '' && slugOf(literal) !== literal ? slugOf(literal) : `${literal}_id`, standIn: 'literal' });
     }
   }
+  // With no team of its own known, after the literals (they may be the org's teams): a stand-in of
+  // that shape, since many real identifiers are their title lower-cased.
+  if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
   return picked;
 }

@@ -32,18 +32,27 @@ export async function ensureWritableDir(dir: string, what: string, shown: string
     if (parent === current) break;
     current = parent;
   }
-  for (const level of missing) {
-    await mkdir(level).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') fail(`cannot create ${level} (${error.code ?? error.message})`);
-    });
+  // Only the levels this call made: one another process made meanwhile (EEXIST) is not ours.
+  const made: string[] = [];
+  try {
+    for (const level of missing) {
+      const created = await mkdir(level).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : fail(`cannot create ${level} (${error.code ?? error.message})`)),
+      );
+      if (created) made.push(level);
+    }
+    await access(resolve(dir), constants.W_OK).catch((error: NodeJS.ErrnoException) => fail(`not writable (${error.code ?? error.message})`));
+    // Access checks pass for root everywhere; only a real write proves the directory takes files.
+    const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const handle = await open(probe, 'wx').catch((error: NodeJS.ErrnoException) => fail(`cannot write files there (${error.code ?? error.message})`));
+    await handle.close();
+    await unlink(probe);
+  } catch (error) {
+    await removeEmptyCreated(made);
+    throw error;
   }
-  await access(resolve(dir), constants.W_OK).catch((error: NodeJS.ErrnoException) => fail(`not writable (${error.code ?? error.message})`));
-  // Access checks pass for root everywhere; only a real write proves the directory takes files.
-  const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(probe, 'wx').catch((error: NodeJS.ErrnoException) => fail(`cannot write files there (${error.code ?? error.message})`));
-  await handle.close();
-  await unlink(probe);
-  return missing;
+  return made;
 }
 
 /**

@@ -42,7 +42,6 @@ export async function readAfterReload<T>(page: Page, read: () => Promise<T>, exp
   let last!: T;
   for (let attempt = 0; attempt < attempts; attempt++) {
     await page.reload();
-    await page.locator('#report-data').waitFor({ state: 'attached' });
     last = await read();
     if (JSON.stringify(last) === JSON.stringify(expected)) return last;
   }

@@ -142,3 +142,24 @@ describe('invalid jq', () => {
     expect(withJq('.teams | ! 1', 'entity')).toBeUndefined();
   });
 });
+
+describe('a repository read alone (no team of the org known)', () => {
+  const alone = buildTeamDirectory([], [], {}, true);
+  const assess = (expression: string) => assessTeamExpression(expression, { teams: alone, removedRelations, jq, sample: 'entity' });
+
+  it('a title it compares with, beside other strings and a case fold, is still tried as a team and breaks', () => {
+    // The third string is the title (it holds a space, which no identifier does): the case-fold stand-in must not take its place.
+    const impact = assess('.team | map(select(ascii_downcase == "x" or . == "y" or . == "Ops Team")) | length');
+    expect(impact?.verdict).toBe('breaks');
+    expect(impact?.evaluation).toContain('"Ops Team"');
+  });
+
+  it('a case fold of the team values with no title in sight: the stand-in whose identifier is its lower-cased title shows the change', () => {
+    // Before: "sampleteam" is no team title ("Sampleteam" is); after, the identifier "sampleteam" is the team.
+    const expression = '.team | map(ascii_downcase) | index("sampleteam") != null';
+    const run = (team: string) => jq.evaluate({ team: [team] }, expression);
+    expect([run('Sampleteam'), run('sampleteam')]).toEqual([{ ok: true, values: [true] }, { ok: true, values: [true] }]);
+    // The same on both: folding case hides the change, and the judge says so (negative case).
+    expect(assess(expression)?.verdict).not.toBe('breaks');
+  });
+});

@@ -39,7 +39,7 @@ const TRANSIENT_CODES: Readonly<Record<string, string>> = {
   UND_ERR_SOCKET: 'connection closed',
 };
 
-/** Messages of undici's code-less causes that will not change on a retry. */
+/** Messages of code-less causes (transport.ts's redirect refusal among them) that will not change on a retry. */
 const PERMANENT_MESSAGES: ReadonlyArray<[RegExp, string, boolean?]> = [
   [/^bad port$/, 'the port is not allowed for HTTP'],
   [/redirect/i, 'answered with a redirect, which this tool does not follow', true],

@@ -72,7 +72,11 @@ function redactScalar(value: JsonValue): JsonValue {
 function redactInlineSecrets(text: string, tally?: RedactionTally): string {
   // Each pattern is linear on any text (issue 16): a scheme or a parameter name is only tried where
   // one can begin, never from inside a run that was already read. Known token shapes first (issue 23).
-  return redactTokenShapes(text, tally)
+  const shaped = redactTokenShapes(text, tally);
+  // Issue 33: most strings hold neither a URL's `://` nor a `name=value` parameter, and cannot match
+  // below; they are returned as they are, without the three passes (a tenth of the fetch's CPU).
+  if (!shaped.includes('://') && !(shaped.includes('=') && (shaped.includes('?') || shaped.includes('&')))) return shaped;
+  return shaped
     .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
     // `https://TOKEN@host`: a user part alone is how tokens ride in Git and webhook URLs.
     .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}<>]+)@/gi, `$1${REDACTED}@`)

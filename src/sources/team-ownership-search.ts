@@ -67,6 +67,8 @@ export async function sampleTeamOwnership(
         limit: MAX_SEARCH_PAGE,
         maxEntities: MAX_SCANNED_ENTITIES,
         include: [...options.include, '$blueprint'],
+        // A restart or the next chunk continues the sampling: it goes ahead of reads not yet started.
+        underWay: searches > 1,
         onFailedBlueprints: (ids) => {
           for (const id of ids) {
             if (wholeIds.has(id)) wholeComplete = false;

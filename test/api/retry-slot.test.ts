@@ -52,3 +52,48 @@ describe('a retry waiting out its backoff holds no concurrency slot (issue 17)',
     expect(sent).toEqual(['/v1/a', '/v1/b', '/v1/a', '/v1/c', '/v1/d']);
   });
 });
+
+describe("a search's next page goes ahead of reads not yet started (issue 33)", () => {
+  /** At concurrency 1, every answer a tick later: what is queued meanwhile waits for the one slot. */
+  function clientAnsweringLater() {
+    const sent: string[] = [];
+    const client = createApiClient({
+      baseUrl: new URL('https://api.example.test'),
+      credentials: { kind: 'token', token: 'secret-token' },
+      transport: async (request: TransportRequest) => {
+        const from = request.body === undefined ? undefined : (JSON.parse(request.body) as { from?: string }).from;
+        const path = new URL(request.url).pathname;
+        sent.push(from === undefined ? path : `${path} from ${from}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (path.endsWith('/search')) return toResponse({ status: 200, body: { ok: true, entities: [{ identifier: `e-${from ?? 0}` }], ...(from === undefined ? { next: 'p2' } : from === 'p2' ? { next: 'p3' } : {}) } });
+        return toResponse({ status: 200, body: { ok: true, permissions: {} } });
+      },
+      now: () => 0,
+      sleep: async () => {},
+      concurrency: 1,
+    });
+    return { client, sent };
+  }
+  const all = { combinator: 'and' as const, rules: [] };
+
+  it('each next page goes ahead of the reads still queued when it is asked', async () => {
+    const { client, sent } = clientAnsweringLater();
+    const search = client.searchEntities(undefined, all, { limit: 1, maxEntities: 10 });
+    const reads = ['/v1/a/permissions', '/v1/b/permissions'].map((path) => client.get(path, 'permissions'));
+    expect((await search).map((entity) => entity.identifier)).toEqual(['e-0', 'e-p2', 'e-p3']);
+    await Promise.all(reads);
+    // The first answer frees the slot for the read at the head of the queue (the next page is
+    // asked only once that answer is read); from then on each page goes before the reads left.
+    expect(sent).toEqual(['/v1/entities/search', '/v1/a/permissions', '/v1/entities/search from p2', '/v1/b/permissions', '/v1/entities/search from p3']);
+  });
+
+  it('a search under way (a restart) goes ahead from its first page; another waits its turn', async () => {
+    const { client, sent } = clientAnsweringLater();
+    const first = client.get('/v1/first/permissions', 'permissions');
+    const queued = client.get('/v1/queued/permissions', 'permissions');
+    const restart = client.searchEntities('svc', all, { limit: 1, maxEntities: 1, sample: true, underWay: true });
+    const fresh = client.searchEntities('other', all, { limit: 1, maxEntities: 1, sample: true });
+    await Promise.all([first, queued, restart, fresh]);
+    expect(sent).toEqual(['/v1/first/permissions', '/v1/blueprints/svc/entities/search', '/v1/queued/permissions', '/v1/blueprints/other/entities/search']);
+  });
+});

@@ -59,3 +59,25 @@ export interface OrgSnapshot {
   /** Unknown extra fields are kept, never rejected. */
   [extra: string]: unknown;
 }
+
+/**
+ * An org snapshot with every list and map present and empty, for a catalog built from files.
+ * `teams: []` says the org has no teams besides those added; without it, its teams are unknown.
+ */
+export function emptySnapshot(organization: OrgSnapshot['organization'], options: { teams?: true } = {}): OrgSnapshot {
+  return {
+    format: SNAPSHOT_FORMAT,
+    organization,
+    blueprints: [],
+    actions: [],
+    pages: [],
+    integrations: [],
+    webhooks: [],
+    scorecards: [],
+    blueprintPermissions: {},
+    actionPermissions: {},
+    pagePermissions: {},
+    ...(options.teams && { teams: [] }),
+    entities: {},
+  };
+}

@@ -4,7 +4,7 @@ import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft } from '../model/finding.js';
-import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
+import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
 import type { Rule } from '../rules/rule.js';
 import type { RepoContext } from './context.js';
@@ -124,20 +124,7 @@ function checkRule(rule: Rule, catalog: Catalog, fileAlone: (() => Catalog) | un
 
 /** Resources keep their own identifiers only where rules look them up (blueprints); the rest are `#n`, unique in the file. */
 function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed>; foreign: number } {
-  const snapshot: OrgSnapshot = {
-    format: SNAPSHOT_FORMAT,
-    organization: { id: 'file', name: 'file' },
-    blueprints: [],
-    actions: [],
-    pages: [],
-    integrations: [],
-    webhooks: [],
-    scorecards: [],
-    blueprintPermissions: {},
-    actionPermissions: {},
-    pagePermissions: {},
-    entities: {},
-  };
+  const snapshot = emptySnapshot({ id: 'file', name: 'file' });
   const placed = new Map<string, Placed>();
   const lists: Partial<Record<FileResource['kind'], JsonObject[]>> = {
     action: snapshot.actions!,

@@ -5,7 +5,7 @@ import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import type { JsonObject } from '../model/json.js';
 import { builtInKey } from '../judge/built-in-values.js';
 import { slugOf } from '../judge/worlds.js';
-import { SNAPSHOT_FORMAT, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
+import { emptySnapshot, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
 import { plural } from '../plural.js';
 import type { FileResource } from './file-resources.js';
 import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';
@@ -75,21 +75,7 @@ const PERMISSIONS = { 'blueprint-permissions': 'blueprintPermissions', 'action-p
  * blueprints and migration state they themselves write (CONTRIBUTING.md, "One catalog").
  */
 export function repositorySnapshot(name: string, facts: RepositoryFacts, state: InferredState, teamsMap: TeamsMap = {}): OrgSnapshot {
-  const snapshot: OrgSnapshot = {
-    format: SNAPSHOT_FORMAT,
-    organization: { id: `repository:${name}`, name },
-    blueprints: [],
-    actions: [],
-    pages: [],
-    integrations: [],
-    webhooks: [],
-    scorecards: [],
-    blueprintPermissions: {},
-    actionPermissions: {},
-    pagePermissions: {},
-    teams: [],
-    entities: {},
-  };
+  const snapshot = emptySnapshot({ id: `repository:${name}`, name }, { teams: true });
   const blueprintIds = new Set<string>();
   for (const resource of facts.resources) {
     const json = toSourceMapped(resource.value).json;

@@ -8,13 +8,11 @@
  * --limit N/SECONDS (100/10 by default)
  */
 import { parseArgs } from 'node:util';
-import { setTimeout as delay } from 'node:timers/promises';
-import { createApiClient } from '../src/api/client.js';
-import { createFetchTransport } from '../src/api/transport.js';
 import { fetchLiveSnapshot } from '../src/sources/live.js';
 import { DEFAULT_CONCURRENCY } from '../src/sources/resolve-source.js';
 import { startSandbox, type SandboxOptions } from '../test/sandbox/server.js';
 import { generateSyntheticOrg, type SyntheticOrgSize } from './synthetic-org.js';
+import { sandboxClient } from '../test/sandbox/sandbox-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -51,14 +49,7 @@ for (const name of values.only.split(',')) {
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   try {
-    const client = createApiClient({
-      baseUrl: new URL(sandbox.url),
-      credentials: { kind: 'token', token: sandbox.token },
-      transport: createFetchTransport(),
-      now: Date.now,
-      sleep: (ms) => delay(ms),
-      concurrency: cap,
-    });
+    const client = sandboxClient(sandbox, { concurrency: cap });
     const started = performance.now();
     const snapshot = await fetchLiveSnapshot(client);
     const seconds = (performance.now() - started) / 1_000;

@@ -1,9 +1,8 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { createFetchTransport, type Transport } from '../../src/api/transport.js';
 import { fetchLiveSnapshot } from '../../src/sources/live.js';
 import { withSandbox } from './harness.js';
+import { sandboxClient } from '../sandbox/sandbox-client.js';
 
 /**
  * Issue 33: the reads that unlock thousands of others go first. The client starts with four
@@ -21,7 +20,7 @@ describe('the order of the live reads', () => {
         sent.push(url.pathname);
         return fetchTransport(request);
       };
-      const client = createApiClient({ baseUrl: new URL(sandbox.url), credentials: { kind: 'token', token: sandbox.token }, transport, now: Date.now, sleep: (ms) => delay(ms), concurrency: 4 });
+      const client = sandboxClient(sandbox, { transport, concurrency: 4 });
       const snapshot = await fetchLiveSnapshot(client);
       expect(snapshot.incomplete ?? []).toEqual([]);
       const firstPermission = sent.findIndex((path) => /^\/v1\/blueprints\/[^/]+\/permissions$/.test(path));

@@ -1,13 +1,11 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
-import { createFetchTransport } from '../../src/api/transport.js';
 import type { JsonObject } from '../../src/model/json.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { REDACTED, redactSnapshot } from '../../src/sources/redact.js';
 import { fetchLiveSnapshot } from '../../src/sources/live.js';
 import { generateSyntheticOrg } from '../../bench/synthetic-org.js';
 import { withSandbox } from './harness.js';
+import { sandboxClient } from '../sandbox/sandbox-client.js';
 
 const GITHUB_TOKEN = `ghp_${'a1B2'.repeat(9)}`;
 
@@ -36,14 +34,7 @@ describe('the live fetch redacts the large lists and the permissions as they arr
   it('gives the snapshot and the note one pass at the end gives', async () => {
     const served = orgWithSecrets();
     await withSandbox({ snapshot: served }, async (sandbox) => {
-      const client = createApiClient({
-        baseUrl: new URL(sandbox.url),
-        credentials: { kind: 'token', token: sandbox.token },
-        transport: createFetchTransport(),
-        now: Date.now,
-        sleep: (ms) => delay(ms),
-        concurrency: 8,
-      });
+      const client = sandboxClient(sandbox, { concurrency: 8 });
       const notes: string[] = [];
       const fetched = await fetchLiveSnapshot(client, () => {}, notes);
       const expectedNotes: string[] = [];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { createFetchTransport, type Transport } from '../../src/api/transport.js';
 import { MIGRATED_FEATURE_FLAG } from '../../src/catalog/migration-state.js';
 import { fetchLiveSnapshot } from '../../src/sources/live.js';
 import { loadFixture } from '../live/harness.js';
 import { createTimerClock } from '../helpers/timer-clock.js';
 import { startSandbox } from '../sandbox/server.js';
+import { sandboxClient } from '../sandbox/sandbox-client.js';
 
 /**
  * Issue 25 item 4: the organization and the lists start together (issue 33: the lists no other
@@ -45,7 +45,7 @@ describe('the organization read holds nothing it does not decide', () => {
         return response;
       };
       const start = clock.now();
-      const client = createApiClient({ baseUrl: new URL(sandbox.url), credentials: { kind: 'token', token: sandbox.token }, transport, now: clock.now, sleep: clock.sleep, concurrency: 16 });
+      const client = sandboxClient(sandbox, { transport, now: clock.now, sleep: clock.sleep, concurrency: 16 });
       const result = await fetchLiveSnapshot(client);
       const order = (pattern: RegExp) => events.flatMap((event, index) => (pattern.test(event.what) ? [index] : []));
       const [first503] = order(/^organization answered 503$/);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
-import { createFetchTransport } from '../../src/api/transport.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { fetchLiveSnapshot } from '../../src/sources/live.js';
 import { sampleTeamOwnership } from '../../src/sources/team-ownership-search.js';
 import { createFakeClock } from '../helpers/fake-clock.js';
 import { loadFixture } from '../live/harness.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
+import { sandboxClient } from '../sandbox/sandbox-client.js';
 
 /**
  * The team directory (every `_team` entity) is read by the same search across blueprints as the
@@ -17,7 +17,7 @@ async function withClient<T>(options: Partial<SandboxOptions> & { snapshot: OrgS
   const clock = createFakeClock();
   const sandbox = await startSandbox({ now: clock.now, idleTimeoutMs: 30_000, ...options });
   try {
-    const client = createApiClient({ baseUrl: new URL(sandbox.url), credentials: { kind: 'token', token: sandbox.token }, transport: createFetchTransport(), now: clock.now, sleep: clock.sleep, concurrency: 8 });
+    const client = sandboxClient(sandbox, { now: clock.now, sleep: clock.sleep, concurrency: 8 });
     return await use(client, () => sandbox.requests.map((r) => `${r.method} ${r.path}`));
   } finally {
     await sandbox.close();

@@ -34,8 +34,16 @@ const SHAPES: readonly TokenShape[] = [
 /** How many values of each shape were redacted: for the note that says so. */
 export type RedactionTally = Map<string, number>;
 
+/**
+ * Text every shape above must contain (each starts with a fixed prefix or holds a fixed word), in
+ * one pattern: a string without any of it, as nearly every string in a report is, is left as it
+ * is after one scan instead of one per shape. Case-insensitive, so it only ever says yes more often.
+ */
+export const TOKEN_SHAPE_HINT = /-----BEGIN |hooks\.slack\.com\/|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abposr]-|AIza|_live_|eyJ|Bearer|Basic|Token/i;
+
 /** `text` with every value of a known token shape replaced by the marker; `tally` counts them. */
 export function redactTokenShapes(text: string, tally?: RedactionTally): string {
+  if (!TOKEN_SHAPE_HINT.test(text)) return text;
   let result = text;
   for (const shape of SHAPES) {
     shape.pattern.lastIndex = 0;
@@ -97,7 +105,8 @@ export function redactTokenShapesDeep<T>(value: T, tally?: RedactionTally): T {
       for (const [name, item] of Object.entries(from)) {
         const cleanName = clean(name);
         // Defined, not assigned: a key named `__proto__` stays a key.
-        Object.defineProperty(object, cleanName, { value: undefined, writable: true, enumerable: true, configurable: true });
+        if (cleanName === '__proto__') Object.defineProperty(object, cleanName, { value: undefined, writable: true, enumerable: true, configurable: true });
+        else object[cleanName] = undefined;
         stack.push({ from: item, into: object, key: cleanName });
       }
       made = object;

@@ -16,6 +16,10 @@ const SLACK_PATH = `T0${'1A2B3C4D'}/B0${'5E6F7G8H'}/${'xYz9'.repeat(6)}`;
 const SLACK = `https://hooks.slack.com/services/${SLACK_PATH}`;
 const JWT = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmMxMjMifQ.${'s1gnatur3'.repeat(3)}`;
 const BEARER = `Sup3rS3cretBearer${'9'.repeat(12)}`;
+const SLACK_TOKEN = `xoxb-${'4815162342'}-${'aBcDeFgHiJkL'}`;
+const GOOGLE = `AIza${'Sy0123456789'.repeat(3)}`.slice(0, 39);
+const STRIPE = `sk_live_${'4eC39HqLyjWDarjt'.repeat(2)}`;
+const PRIVATE_KEY = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIBOgIBAAJBAK'.repeat(4)}\n-----END RSA PRIVATE KEY-----`;
 
 describe('redactTokenShapes', () => {
   it.each([
@@ -26,6 +30,11 @@ describe('redactTokenShapes', () => {
     ['a JWT', `jwt=${JWT}`, `jwt=${REDACTED}`],
     ['a bearer header inside a string', `Authorization: Bearer ${BEARER}`, `Authorization: Bearer ${REDACTED}`],
     ['a basic header inside a string', `authorization: basic ${Buffer.from('user:password123456').toString('base64')}`, `authorization: basic ${REDACTED}`],
+    ['a Slack token', `bot ${SLACK_TOKEN}`, `bot ${REDACTED}`],
+    ['a Google API key', `key=${GOOGLE}`, `key=${REDACTED}`],
+    ['a Stripe key', `stripe ${STRIPE}`, `stripe ${REDACTED}`],
+    ['a private key', `pem: ${PRIVATE_KEY}`, `pem: ${REDACTED}`],
+    ['an upper-case Slack webhook address, host kept', SLACK.toUpperCase(), `HTTPS://HOOKS.SLACK.COM/SERVICES/${REDACTED}`],
   ])('cuts %s', (_name, text, expected) => {
     const tally = new Map<string, number>();
     expect(redactTokenShapes(text, tally)).toBe(expected);

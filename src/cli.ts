@@ -250,12 +250,23 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
   }
   const outputs = await openOutputSet(flags.out);
   try {
-    // --snapshot, else the live org when credentials are set, else repositories only.
-    const source = await resolveOrgSource(flags, io);
-    if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
-    const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
     // One jq worker per core, no more than --concurrency: the same flag bounds how much runs at once.
-    const jq = await (io.loadJq ?? loadJqEngine)({ workers: jqPoolSize({ concurrency: parseConcurrency(flags.concurrency) }) });
+    // They load jq on their own threads while the org is read.
+    const jqLoading = (io.loadJq ?? loadJqEngine)({ workers: jqPoolSize({ concurrency: parseConcurrency(flags.concurrency) }) });
+    // Handled here too: a failure while the org is still being read is reported where it is awaited, not as an unhandled rejection.
+    jqLoading.catch(() => undefined);
+    let source: Awaited<ReturnType<typeof resolveOrgSource>>;
+    try {
+      // --snapshot, else the live org when credentials are set, else repositories only.
+      source = await resolveOrgSource(flags, io);
+      if (!source && flags.repo.length === 0) throw new UsageError(NO_SOURCE_HINT);
+    } catch (error) {
+      // The run stops here: the workers that were loading are not kept (an in-process caller would hold them).
+      await jqLoading.then((jq) => jq.close?.()).catch(() => undefined);
+      throw error;
+    }
+    const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
+    const jq = await jqLoading;
     try {
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];

@@ -118,9 +118,13 @@ export class JqWorker {
     this.port.unref();
   }
 
-  /** Blocks until the worker has loaded jq; throws (and stops it) when it cannot. */
+  private loaded = false;
+
+  /** Blocks until the worker has loaded jq (at once when it has); throws (and stops it) when it cannot. */
   ready(): void {
+    if (this.loaded) return;
     const ready = this.wait(Date.now() + STARTUP_TIMEOUT_MS);
+    this.loaded = ready?.kind === 'ready';
     if (ready?.kind === 'ready') return;
     void this.terminate();
     const why = ready === undefined ? 'it did not start in time' : ready.kind === 'load-failed' ? ready.message : `unexpected ${ready.kind}`;

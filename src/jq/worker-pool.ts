@@ -50,6 +50,10 @@ export class JqPool {
     private readonly timeoutMs: number,
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => undefined);
+    // Every worker starts loading jq now, on its own thread, while the main thread goes on (reading
+    // the org, building the catalog); only the first is waited for, so a pool that cannot run jq
+    // fails here. The others are waited for when work first needs them, by then mostly loaded.
+    for (let slot = 1; slot < this.workers.length; slot++) this.workers[slot] = new JqWorker({ ...this.seed, bell: this.bell });
     this.started(1);
   }
 
@@ -121,13 +125,8 @@ export class JqPool {
    * that cannot start is dropped, except the first: without it there is no jq, which is an error.
    */
   private started(count: number): JqWorker[] {
-    const fresh: number[] = [];
+    for (let slot = 0; slot < count; slot++) this.workers[slot] ??= new JqWorker({ ...this.seed, bell: this.bell });
     for (let slot = 0; slot < count; slot++) {
-      if (this.workers[slot]) continue;
-      this.workers[slot] = new JqWorker({ ...this.seed, bell: this.bell });
-      fresh.push(slot);
-    }
-    for (const slot of fresh) {
       try {
         this.workers[slot]!.ready();
       } catch (error) {

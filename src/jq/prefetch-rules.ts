@@ -17,6 +17,7 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[]): void {
   const recorder = recordingEngine();
   const dryRun: Catalog = { ...catalog, jq: recorder.engine };
   for (const rule of rules) {
+    if (rule.asksJq === false) continue;
     try {
       rule.check(dryRun);
     } catch {

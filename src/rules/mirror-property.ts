@@ -15,6 +15,7 @@ import { blueprintRef } from './shared/resources.js';
  */
 export const mirrorProperty: Rule = {
   category: 'mirror-property',
+  asksJq: false,
   check(catalog: Catalog): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const [id, blueprint] of catalog.blueprints) {

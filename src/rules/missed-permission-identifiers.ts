@@ -10,6 +10,7 @@ import { plannedPermissionRewrites } from './team-permission-identifiers.js';
  */
 export const missedPermissionIdentifiers: Rule = {
   category: 'team-permission-identifiers',
+  asksJq: false,
   check(catalog) {
     if (!catalog.migrationRan) return [];
     return plannedPermissionRewrites(catalog).flatMap((draft) => {

@@ -9,6 +9,7 @@ import { blueprintRef } from './shared/resources.js';
 /** Spec 4.3, "Migrated automatically": entities with $team values and no inheritance → Direct. */
 export const ownershipDirect: Rule = {
   category: 'ownership-direct',
+  asksJq: false,
   // Once the migration has run (for the blueprint), what it left undone is a deviation (missed-direct-ownership.ts).
   check: (catalog) => plannedDirectOwnership(catalog).filter((draft) => !migrationRanFor(catalog, draft.resource.identifier)),
 };

@@ -6,6 +6,7 @@ import { blueprintRef } from './shared/resources.js';
 /** Spec 4.3: teamInheritance {path} → ownership {type: Inherited, path}, teamInheritance removed. */
 export const ownershipInherited: Rule = {
   category: 'ownership-inherited',
+  asksJq: false,
   // Once the migration has run, a teamInheritance left is a deviation (missed-inherited-ownership.ts).
   check: (catalog) => plannedInheritedOwnership(catalog).filter((draft) => !migrationRanFor(catalog, draft.resource.identifier)),
 };

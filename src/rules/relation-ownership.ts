@@ -17,6 +17,7 @@ import { blueprintRef } from './shared/resources.js';
  */
 export const relationOwnership: Rule = {
   category: 'relation-ownership',
+  asksJq: false,
   check(catalog: Catalog): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const [id, relationIds] of catalog.teamRelations) {

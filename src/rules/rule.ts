@@ -4,5 +4,11 @@ import type { Category, FindingDraft } from '../model/finding.js';
 /** One rule per category: it only reports, it never fetches, logs, reads files or mutates. */
 export interface Rule {
   category: Category;
+  /**
+   * False for a rule that never asks jq anything: the dry run that plans jq's work ahead
+   * (src/jq/prefetch-rules.ts) skips it. A test runs each such rule on every fixture with an engine
+   * that counts what it is asked, so a rule that starts asking jq cannot keep the flag.
+   */
+  asksJq?: false;
   check(catalog: Catalog): FindingDraft[];
 }

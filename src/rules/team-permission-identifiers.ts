@@ -14,6 +14,7 @@ import { actionRef, blueprintRef, pageRef } from './shared/resources.js';
  */
 export const teamPermissionIdentifiers: Rule = {
   category: 'team-permission-identifiers',
+  asksJq: false,
   // Once the migration has run, a title left in permissions is a deviation (missed-permission-identifiers.ts).
   check: (catalog) => (catalog.migrationRan ? [] : plannedPermissionRewrites(catalog)),
 };

@@ -7,6 +7,7 @@ import { blueprintRef } from './shared/resources.js';
 /** Spec 4.3, beta case: inheritance over a direct `_team` relation → relation removed, Direct. */
 export const teamRelationRemoved: Rule = {
   category: 'team-relation-removed',
+  asksJq: false,
   // Once the migration has run, a relation it should have removed is a deviation (missed-team-relation-removal.ts).
   check: (catalog) => plannedTeamRelationRemovals(catalog).filter((draft) => !migrationRanFor(catalog, draft.resource.identifier)),
 };

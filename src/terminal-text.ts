@@ -9,6 +9,10 @@
 // isolates, which reorder what is shown (CVE-2021-42574, "Trojan Source").
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// CONTROL without the characters a document keeps as they are: matching each line end only to give it
+// back cost a callback per line of a big report.
+const CONTROL_BUT_C0 = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_LINE_SPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -96,7 +100,7 @@ export function controlsShown(text: string, keep: readonly string[]): string {
  * nothing to act on. A C0 character left raw is JSON's own whitespace (it escapes those in strings).
  */
 export function jsonControlsEscaped(json: string): string {
-  return noLegacyCommand(json.replace(CONTROL, (char) => (char < ' ' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)), jsonEscape);
+  return noLegacyCommand(json.replace(CONTROL_BUT_C0, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`), jsonEscape);
 }
 
 /**
@@ -105,5 +109,5 @@ export function jsonControlsEscaped(json: string): string {
  * data, where it is a valid escape (a `\x..` one would not be).
  */
 export function htmlControlsEscaped(html: string): string {
-  return html.replace(CONTROL, (char) => (char === '\n' || char === '\t' || char === '\r' ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return html.replace(CONTROL_BUT_LINE_SPACE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

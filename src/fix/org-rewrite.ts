@@ -101,21 +101,33 @@ function kindNames(snapshot: OrgSnapshot, type: string): Map<string, string> {
   KIND_NAMES.set(snapshot, byType);
   let names = byType.get(type);
   if (!names) {
-    const ids = (list: readonly unknown[] | null | undefined, key = 'identifier') => (list ?? []).flatMap((item) => (isObject(item) && typeof item[key] === 'string' ? [item[key]] : []));
-    const keys = (map: Record<string, unknown> | null | undefined) => Object.keys(map ?? {});
-    const identifiers: Record<string, string[]> = {
-      blueprint: [...ids(snapshot.blueprints), ...keys(snapshot.blueprintPermissions)],
-      action: [...ids(snapshot.actions), ...keys(snapshot.actionPermissions)],
-      page: [...ids(snapshot.pages), ...keys(snapshot.pagePermissions)],
-      integration: [...ids(snapshot.integrations, 'installationId'), ...ids(snapshot.integrations)],
-      webhook: ids(snapshot.webhooks),
-      scorecard: (snapshot.scorecards ?? []).flatMap((item) => (isObject(item) && typeof item.blueprint === 'string' && typeof item.identifier === 'string' ? [`${item.blueprint}/${item.identifier}`] : [])),
-    };
-    identifiers.automation = identifiers.action!;
-    names = uniqueNames([...new Set(identifiers[type] ?? [])].map((key) => ({ key, base: fileName(key) })));
+    names = uniqueNames([...new Set(identifiersOf(snapshot, type))].map((key) => ({ key, base: fileName(key) })));
     byType.set(type, names);
   }
   return names;
+}
+
+/** The keys of one resource type in `snapshot`, its permissions' included: only that type's lists are read (a big org has thousands per type). */
+function identifiersOf(snapshot: OrgSnapshot, type: string): string[] {
+  const ids = (list: readonly unknown[] | null | undefined, key = 'identifier') => (list ?? []).flatMap((item) => (isObject(item) && typeof item[key] === 'string' ? [item[key]] : []));
+  const keys = (map: Record<string, unknown> | null | undefined) => Object.keys(map ?? {});
+  switch (type) {
+    case 'blueprint':
+      return [...ids(snapshot.blueprints), ...keys(snapshot.blueprintPermissions)];
+    case 'action':
+    case 'automation':
+      return [...ids(snapshot.actions), ...keys(snapshot.actionPermissions)];
+    case 'page':
+      return [...ids(snapshot.pages), ...keys(snapshot.pagePermissions)];
+    case 'integration':
+      return [...ids(snapshot.integrations, 'installationId'), ...ids(snapshot.integrations)];
+    case 'webhook':
+      return ids(snapshot.webhooks);
+    case 'scorecard':
+      return (snapshot.scorecards ?? []).flatMap((item) => (isObject(item) && typeof item.blueprint === 'string' && typeof item.identifier === 'string' ? [`${item.blueprint}/${item.identifier}`] : []));
+    default:
+      return [];
+  }
 }
 
 export type RewriteOutcome = { applied: true } | { applied: false; missing: string };

@@ -13,13 +13,13 @@ import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
  * in permissions). A breaking finding whose rewrite cannot be applied is returned as unresolved.
  */
 export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding[], jq: JqEngine | undefined, after?: OrgSnapshot): { files: FixFile[]; unresolved: UnresolvedFix[] } {
-  const groups = new Map<string, { record: JsonObject; copy: JsonObject; findings: Finding[]; breaks: boolean }>();
+  const groups = new Map<string, { record: JsonObject; findings: Finding[]; breaks: boolean }>();
   for (const finding of findings) {
     if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
     const target = locateOrgTarget(snapshot, finding);
     if (!target) continue;
     let group = groups.get(target.file);
-    if (!group) groups.set(target.file, (group = { record: target.record, copy: copyJson(target.record), findings: [], breaks: false }));
+    if (!group) groups.set(target.file, (group = { record: target.record, findings: [], breaks: false }));
     group.findings.push(finding);
     if (finding.verdict === 'breaks') group.breaks = true;
   }
@@ -27,15 +27,17 @@ export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding
   const unresolved: UnresolvedFix[] = [];
   for (const [file, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!group.breaks) continue;
+    // Copied only for a body that is written: most resources on a big org have no breaking finding.
+    const copy = copyJson(group.record);
     const applied: string[] = [];
     for (const finding of group.findings) {
       const target = locateOrgTarget(snapshot, finding)!;
-      const outcome = applyOrgRewrite(group.copy, target.path, finding, jq);
+      const outcome = applyOrgRewrite(copy, target.path, finding, jq);
       if (outcome.applied) applied.push(finding.id);
       else if (finding.verdict === 'breaks') unresolved.push({ id: finding.id, missing: outcome.missing });
     }
     const migrated = after && locateOrgTarget(after, group.findings[0]!)?.record;
-    if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(migrated ?? group.copy) });
+    if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(migrated ?? copy) });
   }
   return { files, unresolved };
 }

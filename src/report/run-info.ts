@@ -14,8 +14,51 @@ export interface ReportRun {
  */
 export function reportRun(read: readonly unknown[], dataReadAt?: string): ReportRun {
   const hash = createHash('sha256');
-  for (const document of read) hashCanonical(hash, document);
+  for (const document of read) {
+    // Native JSON.stringify over a key-sorted copy is several times faster than writing it out token by token.
+    const sorted = sortedCopy(document);
+    if (sorted === NOT_COPIED) hashCanonical(hash, document);
+    else hash.update(`${JSON.stringify(sorted ?? null)}\n`);
+  }
   return { id: hash.digest('hex').slice(0, 16), ...(dataReadAt !== undefined && { dataReadAt }) };
+}
+
+/** What sortedCopy gives for a document JSON.stringify would not write as hashCanonical does. */
+const NOT_COPIED = Symbol('not copied');
+
+/** Ours: far below the nesting at which JSON.stringify (or this copy) runs out of stack, far above any org's. */
+const MAX_COPIED_DEPTH = 1000;
+
+/**
+ * The document with every object's keys in sorted order (undefined values left out), which
+ * JSON.stringify then writes as hashCanonical would; NOT_COPIED where it would not: a key that
+ * may be an array index (objects list those first, whatever the insertion order) or `__proto__`,
+ * a value JSON does not hold (a function, a symbol, a bigint), nesting deeper than MAX_COPIED_DEPTH.
+ */
+function sortedCopy(value: unknown, depth = 0): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return NOT_COPIED;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth === MAX_COPIED_DEPTH) return NOT_COPIED;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    for (let index = 0; index < value.length; index++) {
+      const item = sortedCopy(value[index], depth + 1);
+      if (item === NOT_COPIED) return NOT_COPIED;
+      copy.push(item);
+    }
+    return copy;
+  }
+  const record = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) {
+    const first = key.charCodeAt(0);
+    if ((first >= 0x30 && first <= 0x39) || key === '__proto__') return NOT_COPIED;
+    if (record[key] === undefined) continue;
+    const item = sortedCopy(record[key], depth + 1);
+    if (item === NOT_COPIED) return NOT_COPIED;
+    copy[key] = item;
+  }
+  return copy;
 }
 
 /**

@@ -3,7 +3,7 @@ import { copyJson, type JsonObject } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { jsonText, type FixFile, type UnresolvedFix } from './fix-kit.js';
-import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
+import { applyOrgRewrite, locateOrgTarget, type OrgTarget } from './org-rewrite.js';
 
 /**
  * `org/<type>/<identifier>.json`: the whole corrected body of every org resource with a breaking
@@ -13,30 +13,30 @@ import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
  * in permissions). A breaking finding whose rewrite cannot be applied is returned as unresolved.
  */
 export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding[], jq: JqEngine | undefined, after?: OrgSnapshot): { files: FixFile[]; unresolved: UnresolvedFix[] } {
-  const groups = new Map<string, { record: JsonObject; findings: Finding[]; breaks: boolean }>();
+  // Each finding with its path in the record, located once.
+  const groups = new Map<string, { record: JsonObject; findings: { finding: Finding; path: OrgTarget['path'] }[]; breaks: boolean }>();
   for (const finding of findings) {
     if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
     const target = locateOrgTarget(snapshot, finding);
     if (!target) continue;
     let group = groups.get(target.file);
     if (!group) groups.set(target.file, (group = { record: target.record, findings: [], breaks: false }));
-    group.findings.push(finding);
+    group.findings.push({ finding, path: target.path });
     if (finding.verdict === 'breaks') group.breaks = true;
   }
   const files: FixFile[] = [];
   const unresolved: UnresolvedFix[] = [];
   for (const [file, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!group.breaks) continue;
-    // Copied only for a body that is written: most resources on a big org have no breaking finding.
+    // Copied only for a body that is written: a resource with no breaking finding gets none.
     const copy = copyJson(group.record);
     const applied: string[] = [];
-    for (const finding of group.findings) {
-      const target = locateOrgTarget(snapshot, finding)!;
-      const outcome = applyOrgRewrite(copy, target.path, finding, jq);
+    for (const { finding, path } of group.findings) {
+      const outcome = applyOrgRewrite(copy, path, finding, jq);
       if (outcome.applied) applied.push(finding.id);
       else if (finding.verdict === 'breaks') unresolved.push({ id: finding.id, missing: outcome.missing });
     }
-    const migrated = after && locateOrgTarget(after, group.findings[0]!)?.record;
+    const migrated = after && locateOrgTarget(after, group.findings[0]!.finding)?.record;
     if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(migrated ?? copy) });
   }
   return { files, unresolved };

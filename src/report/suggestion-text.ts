@@ -7,6 +7,12 @@
 
 /** Characters that differ between notations of one value: quotes, brackets, `:` and `=`, commas, spaces. */
 const NOTATION = /[\s"'{}[\]:=,]/;
+/** NOTATION's answer for each ASCII code, looked up: one regex test per character of every suggestion cost more than the rest of the view. */
+const ASCII_NOTATION: readonly boolean[] = Array.from({ length: 128 }, (_, code) => NOTATION.test(String.fromCharCode(code)));
+const isNotation = (char: string): boolean => {
+  const code = char.charCodeAt(0);
+  return code < 128 ? ASCII_NOTATION[code]! : NOTATION.test(char);
+};
 /** Characters that close or open a value around its first and last significant character. */
 const OPENERS = /["'{[]/;
 const CLOSERS = /["'}\] ]/;
@@ -34,13 +40,13 @@ export function suggestionBesideChange(suggestion: string, rewrite: string | und
 
 /** Where the suggestion writes the value (its last occurrence, whole words only), in its own text; undefined when it does not. */
 function valueSpan(text: string, value: string): { start: number; end: number } | undefined {
-  const wanted = [...value].filter((char) => !NOTATION.test(char)).join('');
+  const wanted = [...value].filter((char) => !isNotation(char)).join('');
   // Too short to tell a value from a word (a lone identifier): matched only as written.
   if (wanted.length < 3) return undefined;
   const kept: number[] = [];
   let squeezed = '';
   for (let i = 0; i < text.length; i++) {
-    if (NOTATION.test(text[i]!)) continue;
+    if (isNotation(text[i]!)) continue;
     kept.push(i);
     squeezed += text[i];
   }

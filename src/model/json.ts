@@ -61,6 +61,46 @@ export function copyJson<T>(value: T): T {
   return dropPrototypes(structuredClone(value));
 }
 
+/**
+ * What `JSON.parse(JSON.stringify(value))` gives (ordinary objects, the same key order), copied
+ * directly when `value` is plain JSON data: about twice as fast on a big org. Anything the round
+ * trip would change or drop (undefined, a hole, -0, a number JSON cannot write, a function, a
+ * `__proto__` key, an object of some class, nesting deeper than MAX_DIRECT_DEPTH) takes the round trip itself.
+ */
+export function jsonRoundTrip<T>(value: T): T {
+  const copy = plainJsonCopy(value, 0);
+  return copy === NOT_PLAIN ? (JSON.parse(JSON.stringify(value)) as T) : (copy as T);
+}
+
+const NOT_PLAIN = Symbol('not plain JSON');
+/** Ours: far below where the call stack ends, far above any org's nesting. */
+const MAX_DIRECT_DEPTH = 1000;
+
+function plainJsonCopy(value: unknown, depth: number): unknown {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
+  if (typeof value !== 'object' || depth === MAX_DIRECT_DEPTH) return NOT_PLAIN;
+  const prototype = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype) return NOT_PLAIN;
+    const copy: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index] === undefined ? NOT_PLAIN : plainJsonCopy(value[index], depth + 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      copy[index] = item;
+    }
+    return copy;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = key === '__proto__' ? NOT_PLAIN : plainJsonCopy((value as Record<string, unknown>)[key], depth + 1);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = item;
+  }
+  return copy;
+}
+
 /** The value `record` holds under `key` itself, never one its prototype answers with (`toString`). */
 export function own<T>(record: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
   return record != null && Object.hasOwn(record, key) ? record[key] : undefined;

@@ -38,6 +38,22 @@ export function suggestionBesideChange(suggestion: string, rewrite: string | und
   return `${before}${reference}${after}`;
 }
 
+/**
+ * suggestionBesideChange with each distinct suggestion, rewrite and label worked out once, for one
+ * report: thousands of a big org's findings share them (every blueprint's ownership change, say).
+ */
+export function suggestionsBesideChange(): typeof suggestionBesideChange {
+  const known = new Map<string, string>();
+  return (suggestion, rewrite, afterLabel) => {
+    if (rewrite === undefined || rewrite === '') return suggestion;
+    // Length-prefixed, so no two inputs share a key.
+    const key = `${afterLabel.length}:${afterLabel}${rewrite.length}:${rewrite}${suggestion}`;
+    let text = known.get(key);
+    if (text === undefined) known.set(key, (text = suggestionBesideChange(suggestion, rewrite, afterLabel)));
+    return text;
+  };
+}
+
 /** Where the suggestion writes the value (its last occurrence, whole words only), in its own text; undefined when it does not. */
 function valueSpan(text: string, value: string): { start: number; end: number } | undefined {
   const wanted = [...value].filter((char) => !isNotation(char)).join('');

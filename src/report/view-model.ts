@@ -7,7 +7,7 @@ import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './se
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
-import { suggestionBesideChange } from './suggestion-text.js';
+import { suggestionBesideChange, suggestionsBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
   /** ISO time of the run; passed in so renderers never read the clock. */
@@ -340,7 +340,8 @@ export function splitFileLocation(location: string): { path: string; line: numbe
 
 function clientData(report: Report, appUrl: string): ClientData {
   const links = fixLinks(report);
-  const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl), fix: links.get(finding.id) ?? '' }));
+  const besideChange = suggestionsBesideChange();
+  const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl, besideChange), fix: links.get(finding.id) ?? '' }));
   const indexed = report.findings.map((finding, index) => ({ finding, index }));
   const byCategory = (kind: FindingKind): ClientGroup[] =>
     CATEGORIES.filter((c) => CATEGORY_DOCS[c].kind === kind)
@@ -405,7 +406,7 @@ function byImpact(items: readonly number[], findings: readonly Finding[]): numbe
   return [...items].sort((a, b) => impactWeight(findings[b]!) - impactWeight(findings[a]!));
 }
 
-function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'fix'> {
+function clientFinding(finding: Finding, appUrl: string, besideChange: typeof suggestionBesideChange): Omit<ClientFinding, 'fix'> {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
   const beside = ADDED_BESIDE.has(finding.category);
@@ -423,7 +424,7 @@ function clientFinding(finding: Finding, appUrl: string): Omit<ClientFinding, 'f
     // Issue 21: the blast radius measured on the org's data, after the why.
     reason: [finding.reason, impactSentence(finding)].filter(Boolean).join(' '),
     // What the Change row shows is not said again above it (src/report/suggestion-text.ts).
-    suggestion: suggestionBesideChange(finding.suggestion, finding.rewrite, afterLabel),
+    suggestion: besideChange(finding.suggestion, finding.rewrite, afterLabel),
     rewrite: finding.rewrite ?? '',
     beforeLabel: ownership ? 'Ownership before' : beside ? 'The relation' : 'Now',
     afterLabel,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
-import { suggestionBesideChange } from '../../src/report/suggestion-text.js';
+import { suggestionBesideChange, suggestionsBesideChange } from '../../src/report/suggestion-text.js';
 import { buildReportView } from '../../src/report/view-model.js';
 
 /** A value with its notation squeezed out: what "the same value in other words" shares. */
@@ -43,5 +43,21 @@ describe('suggestionBesideChange', () => {
       expect(squeezed(card.suggestion), card.id).not.toContain(squeezed(card.rewrite));
     }
     expect(withChange).toBeGreaterThanOrEqual(30);
+  });
+
+  it('worked out once per distinct input, each input gets what suggestionBesideChange gives it', () => {
+    const besideChange = suggestionsBesideChange();
+    // Inputs whose parts run together into one text ("abc12" + "c123…" and "abc12c" + "123…") stay apart.
+    const inputs: [string, string | undefined, string][] = [
+      ['Use abc123 here.', 'abc123', 'Write instead'],
+      ['Use abc123 here.', 'abc123', 'Ownership after'],
+      ['c123 here.', 'abc12', 'Write instead'],
+      ['123 here.', 'abc12c', 'Write instead'],
+      ['Use abc123 here.', undefined, 'Write instead'],
+      ['Use abc123 here.', '', 'Write instead'],
+    ];
+    for (const [suggestion, rewrite, label] of [...inputs, ...inputs.slice().reverse()]) {
+      expect(besideChange(suggestion, rewrite, label)).toBe(suggestionBesideChange(suggestion, rewrite, label));
+    }
   });
 });

@@ -58,7 +58,44 @@ export function dropPrototypes<T>(value: T): T {
 
 /** A deep copy of JSON data whose objects have no prototype (where structuredClone would give them Object's). */
 export function copyJson<T>(value: T): T {
-  return dropPrototypes(structuredClone(value));
+  // Copied directly where that gives what structuredClone would (plain data): several times faster for the fix kit's bodies.
+  const copy = prototypeFreeCopy(value, new Map(), 0);
+  return copy === NOT_PLAIN ? dropPrototypes(structuredClone(value)) : (copy as T);
+}
+
+/**
+ * copyJson's result for plain data: objects (of Object's prototype or none) and arrays without
+ * holes or other keys, holding what JSON holds, undefined and any number. An object met twice is
+ * copied once, as structuredClone keeps it. NOT_PLAIN for anything else.
+ */
+function prototypeFreeCopy(value: unknown, copies: Map<object, unknown>, depth: number): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return NOT_PLAIN;
+  if (typeof value !== 'object' || value === null) return value;
+  const known = copies.get(value);
+  if (known !== undefined) return known;
+  if (depth === MAX_DIRECT_DEPTH) return NOT_PLAIN;
+  const prototype = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype || Object.keys(value).length !== value.length) return NOT_PLAIN;
+    const copy: unknown[] = new Array(value.length);
+    copies.set(value, copy);
+    for (let index = 0; index < value.length; index++) {
+      const item = index in value ? prototypeFreeCopy(value[index], copies, depth + 1) : NOT_PLAIN;
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      copy[index] = item;
+    }
+    return copy;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  // No prototype from the start: a `__proto__` key is then assigned as a key like any other.
+  const copy = Object.create(null) as Record<string, unknown>;
+  copies.set(value, copy);
+  for (const key of Object.keys(value)) {
+    const item = prototypeFreeCopy((value as Record<string, unknown>)[key], copies, depth + 1);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = item;
+  }
+  return copy;
 }
 
 /**

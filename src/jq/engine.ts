@@ -79,6 +79,11 @@ export interface JqEngineOptions {
    * The answers are the same with one worker and with several; only the time differs.
    */
   workers?: number;
+  /**
+   * Load jq on every worker before returning. By default only the first is, and the others start
+   * when a request set first needs them, joining as each is ready (a small org never needs them).
+   */
+  warm?: boolean;
 }
 
 /**
@@ -101,6 +106,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   // Compiled once here, so starting a (replacement) worker only instantiates it.
   const wasmModule = await WebAssembly.compile(await readFile(require.resolve('jq-wasm/jq.wasm')));
   const pool = new JqPool({ jqWasmPath, wasmModule }, options.workers ?? jqPoolSize(), timeoutMs);
+  if (options.warm) pool.warm();
 
   const compiled = new Map<string, CompileResult>();
   /** By expression, then by the input's JSON text: no key is built by joining the two. */

@@ -119,11 +119,28 @@ export class JqWorker {
   }
 
   private loaded = false;
+  /** When a worker still loading jq is given up on. */
+  readonly startupDeadline = Date.now() + STARTUP_TIMEOUT_MS;
+
+  /**
+   * Without waiting: 'ready' once the worker has loaded jq, 'loading' while it still loads,
+   * 'failed' when it cannot (it is then stopped). Its ready reply rings the pool's bell too.
+   */
+  loadState(now: number): 'ready' | 'loading' | 'failed' {
+    if (this.loaded) return 'ready';
+    if (Atomics.load(this.flag, 0) === WAITING && now < this.startupDeadline) return 'loading';
+    try {
+      this.ready();
+      return 'ready';
+    } catch {
+      return 'failed';
+    }
+  }
 
   /** Blocks until the worker has loaded jq (at once when it has); throws (and stops it) when it cannot. */
   ready(): void {
     if (this.loaded) return;
-    const ready = this.wait(Date.now() + STARTUP_TIMEOUT_MS);
+    const ready = this.wait(this.startupDeadline);
     this.loaded = ready?.kind === 'ready';
     if (ready?.kind === 'ready') return;
     void this.terminate();

@@ -50,11 +50,17 @@ export class JqPool {
     private readonly timeoutMs: number,
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => undefined);
-    // Every worker starts loading jq now, on its own thread, while the main thread goes on (reading
-    // the org, building the catalog); only the first is waited for, so a pool that cannot run jq
-    // fails here. The others are waited for when work first needs them, by then mostly loaded.
-    for (let slot = 1; slot < this.workers.length; slot++) this.workers[slot] = new JqWorker({ ...this.seed, bell: this.bell });
     this.started(1);
+  }
+
+  /** Starts every worker and waits until each has loaded jq: for a caller that knows all of them will be needed. */
+  warm(): void {
+    this.started(this.workers.length);
+  }
+
+  /** How many workers are started (loaded or loading). */
+  get running(): number {
+    return this.workers.filter((worker) => worker !== undefined).length;
   }
 
   /** How many requests jq has answered (or failed) so far. */
@@ -80,9 +86,14 @@ export class JqPool {
     if (jobs.length === 0) return;
     const queue = [...jobs];
     let head = 0;
-    const idle = this.started(Math.min(this.workers.length, queue.length));
+    // The first worker runs at once; the others needed start loading jq now and join as each is
+    // ready, so the main thread never waits for a worker to load while another could work.
+    const idle = this.started(1);
+    const loading = this.starting(Math.min(this.workers.length, queue.length));
+    idle.push(...this.joined(loading, Date.now()));
     const busy = new Map<JqWorker, J>();
     while (head < queue.length || busy.size > 0) {
+      if (loading.length > 0) idle.push(...this.joined(loading, Date.now()));
       while (head < queue.length && idle.length > 0) {
         const worker = idle.shift()!;
         const job = queue[head++]!;
@@ -109,10 +120,30 @@ export class JqPool {
         if (more) queue.push(...more);
       }
       if (!answered && busy.size > 0) {
-        const deadline = Math.min(...[...busy.keys()].map((worker) => worker.deadline));
+        const deadline = Math.min(...[...busy.keys()].map((worker) => worker.deadline), ...loading.map((worker) => worker.startupDeadline));
         Atomics.wait(this.bell, 0, rung, Math.max(0, deadline - Date.now()));
       }
     }
+  }
+
+  /** The workers of the first `count` slots beyond the first, each started now when its slot was empty: loaded or still loading. */
+  private starting(count: number): JqWorker[] {
+    const workers: JqWorker[] = [];
+    for (let slot = 1; slot < count; slot++) workers.push((this.workers[slot] ??= new JqWorker({ ...this.seed, bell: this.bell })));
+    return workers;
+  }
+
+  /** Takes out of `loading` the workers that finished loading: those ready are returned, those that failed are stopped. */
+  private joined(loading: JqWorker[], now: number): JqWorker[] {
+    const ready: JqWorker[] = [];
+    for (const worker of [...loading]) {
+      const state = worker.loadState(now);
+      if (state === 'loading') continue;
+      loading.splice(loading.indexOf(worker), 1);
+      if (state === 'ready') ready.push(worker);
+      else this.stop(worker);
+    }
+    return ready;
   }
 
   async close(): Promise<void> {

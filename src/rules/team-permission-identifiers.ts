@@ -54,19 +54,30 @@ interface TeamListSite {
 /** Every non-empty `teams: [string…]` below `node` (through objects and lists), skipping `policy` subtrees. */
 function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] {
   const sites: TeamListSite[] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'policy') continue;
-    if (key === 'teams' && (Array.isArray(value) || typeof value === 'string')) {
-      // One team written as a plain string (noted by the loader) is still that team's title.
-      const teams = [value].flat().filter((v): v is string => typeof v === 'string' && v !== '');
-      if (teams.length > 0) sites.push({ path: [...path, key], teams });
-    } else if (isObject(value)) {
-      sites.push(...teamLists(value, [...path, key]));
-    } else if (Array.isArray(value)) {
-      // A list of permission objects is no known shape; the team lists inside still count.
-      value.forEach((item, index) => isObject(item) && sites.push(...teamLists(item, [...path, key, index])));
+  // One path, pushed and popped as the walk goes: a copy is made only where a team list is found.
+  const walk = (object: JsonObject): void => {
+    for (const [key, value] of Object.entries(object)) {
+      if (key === 'policy') continue;
+      path.push(key);
+      if (key === 'teams' && (Array.isArray(value) || typeof value === 'string')) {
+        // One team written as a plain string (noted by the loader) is still that team's title.
+        const teams = [value].flat().filter((v): v is string => typeof v === 'string' && v !== '');
+        if (teams.length > 0) sites.push({ path: [...path], teams });
+      } else if (isObject(value)) {
+        walk(value);
+      } else if (Array.isArray(value)) {
+        // A list of permission objects is no known shape; the team lists inside still count.
+        value.forEach((item, index) => {
+          if (!isObject(item)) return;
+          path.push(index);
+          walk(item);
+          path.pop();
+        });
+      }
+      path.pop();
     }
-  }
+  };
+  walk(node);
   return sites;
 }
 

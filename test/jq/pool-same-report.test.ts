@@ -26,7 +26,8 @@ afterEach(async () => {
 
 /** The report as `analyze` writes report.json, and the worker slots pooled requests ran on. */
 async function reportWith(org: OrgSnapshot, workers: number, timeoutMs?: number): Promise<{ json: string; slots: Set<number> }> {
-  const jq = await loadJqEngine({ workers, ...(timeoutMs !== undefined && { timeoutMs }) });
+  // Warm: every worker loaded before the work starts, so the batches spread however slow loading is here.
+  const jq = await loadJqEngine({ workers, warm: true, ...(timeoutMs !== undefined && { timeoutMs }) });
   engines.push(jq);
   const slots = new Set<number>();
   const askAll = JqPool.prototype.askAll;

@@ -53,7 +53,9 @@ describe('jqPoolSize', () => {
 describe('a pool of jq workers', () => {
   it('posts waiting jobs to every worker, and answers each', () => {
     const jobs = Array.from({ length: 12 }, (_, i) => job(`. + ${i}`, 1));
-    const { answers, slots } = run(pool(3), jobs);
+    const target = pool(3);
+    target.warm();
+    const { answers, slots } = run(target, jobs);
     jobs.forEach((j, i) => expect(answers.get(j.name)).toMatchObject({ kind: 'json', values: [1 + i] }));
     expect([...slots].sort()).toEqual([0, 1, 2]);
   });
@@ -70,6 +72,7 @@ describe('a pool of jq workers', () => {
 
   it('a job that loops times out on its own worker; the other workers answer the rest, and the pool keeps working', () => {
     const target = pool(2, 300);
+    target.warm();
     const jobs = [job(HANG), ...Array.from({ length: 6 }, (_, i) => job(`${i} * 2`))];
     const { answers } = run(target, jobs);
     expect(answers.get(HANG)).toEqual({ kind: 'timeout' });
@@ -86,6 +89,21 @@ describe('a pool of jq workers', () => {
     expect(answers.get(ABORT)).toMatchObject({ kind: 'crash', message: expect.stringMatching(/^Aborted\(\)/) });
     expect(answers.get('"before"')).toMatchObject({ kind: 'json', values: ['before'] });
     for (let i = 0; i < 5; i++) expect(answers.get(`"after ${i}"`)).toMatchObject({ kind: 'json', values: [`after ${i}`] });
+  });
+
+  it('starts the other workers only for a set of jobs, which the first works on while they load', () => {
+    const target = pool(3);
+    // A lone request, or a set of one job, never starts another worker.
+    target.ask('json', null, '1');
+    expect(run(target, [job('"only"')]).slots).toEqual(new Set([0]));
+    expect(target.running).toBe(1);
+    const jobs = Array.from({ length: 40 }, (_, i) => job(`[range(${2_000 + i})] | length`));
+    const { answers } = run(target, jobs);
+    jobs.forEach((j, i) => expect(answers.get(j.name)).toMatchObject({ kind: 'json', values: [2_000 + i] }));
+    expect(target.running).toBe(3);
+    // Once loaded, the next set is spread over all of them.
+    target.warm();
+    expect(run(target, jobs.slice(0, 12)).slots).toEqual(new Set([0, 1, 2]));
   });
 
   it('counts every request, lone or pooled', () => {

@@ -106,6 +106,8 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   // Compiled once here, so starting a (replacement) worker only instantiates it.
   const wasmModule = await WebAssembly.compile(await readFile(require.resolve('jq-wasm/jq.wasm')));
   const pool = new JqPool({ jqWasmPath, wasmModule }, options.workers ?? jqPoolSize(), timeoutMs);
+  // Not blocking: the CLI loads jq while it reads the org, maybe live, with requests in flight.
+  await pool.loaded();
   if (options.warm) pool.warm();
 
   const compiled = new Map<string, CompileResult>();
@@ -318,12 +320,19 @@ function jsonText(input: JsonValue): string {
  * inside the 1 s limit even on a busy runner, and a batch that fails costs little to redo one call
  * at a time. Fifty made 253 requests of the 10x org's work, a hundred 165 (4 % less CPU).
  */
-const GROUP_LIMITS: GroupLimits = { expressions: 100, inputs: 1000, chars: 512 * 1024 };
+const GROUP_LIMITS: GroupLimits = { expressions: 100, inputs: 1000, chars: 512 * 1024, evaluations: 1000 };
 
 export interface GroupLimits {
   expressions: number;
+  /** Distinct inputs a request carries. */
   inputs: number;
   chars: number;
+  /**
+   * Expression-and-input runs a request makes: expressions sharing their inputs would otherwise
+   * make a request of 100 × 1,000 runs, past the time limit, and a batch that fails is asked again
+   * one call at a time.
+   */
+  evaluations?: number;
 }
 
 function* groups<T>(items: readonly T[], size: (item: T) => GroupLimits): Generator<T[]> {
@@ -368,21 +377,22 @@ export function evaluationGroups<T extends { expression: string; inputs: readonl
   let group: T[] = [];
   let carried = new Set<string>();
   let chars = 0;
+  let runs = 0;
+  const maxRuns = limits.evaluations ?? Number.POSITIVE_INFINITY;
   for (const { task } of signed) {
     const fresh = task.inputs.filter((text) => !carried.has(text));
     const more = task.expression.length + fresh.reduce((sum, text) => sum + text.length, 0);
-    const full = group.length + 1 > limits.expressions || carried.size + fresh.length > limits.inputs || chars + more > limits.chars;
+    const full = group.length + 1 > limits.expressions || carried.size + fresh.length > limits.inputs || chars + more > limits.chars || runs + task.inputs.length > maxRuns;
     if (group.length > 0 && full) {
       result.push(group);
       group = [];
-      carried = new Set();
-      chars = 0;
-      for (const text of task.inputs) carried.add(text);
+      carried = new Set(task.inputs);
       chars = task.expression.length + task.inputs.reduce((sum, text) => sum + text.length, 0);
     } else {
       for (const text of fresh) carried.add(text);
       chars += more;
     }
+    runs = (group.length === 0 ? 0 : runs) + task.inputs.length;
     group.push(task);
   }
   if (group.length > 0) result.push(group);

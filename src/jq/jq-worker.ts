@@ -22,6 +22,9 @@ export type Answer = Exclude<Reply, { kind: 'ready' } | { kind: 'load-failed' }>
 /** Starting a worker compiles nothing (the wasm module is compiled once), so this is generous. */
 export const STARTUP_TIMEOUT_MS = 30_000;
 
+/** `Atomics.waitAsync` (Node.js 16 and later; not yet in TypeScript's ES2022 library). */
+const waitAsync = (Atomics as unknown as { waitAsync(typed: Int32Array, index: number, value: number, timeout: number): { async: false; value: string } | { async: true; value: Promise<string> } }).waitAsync;
+
 /** Flag values in the shared Int32Array the worker signals on. */
 const WAITING = 0;
 const REPLIED = 1;
@@ -135,6 +138,25 @@ export class JqWorker {
     } catch {
       return 'failed';
     }
+  }
+
+  /**
+   * Resolves once the worker has loaded jq, without blocking the thread meanwhile (a live read may
+   * have requests in flight); rejects (and stops it) when it cannot.
+   */
+  async whenReady(): Promise<void> {
+    // The worker and its port are unref'd and an async wait holds nothing: without this timer the
+    // process would end here, with the wait still pending.
+    const alive = setTimeout(() => undefined, STARTUP_TIMEOUT_MS);
+    try {
+      while (!this.loaded && Atomics.load(this.flag, 0) === WAITING && Date.now() < this.startupDeadline) {
+        const waited = waitAsync(this.flag, 0, WAITING, this.startupDeadline - Date.now());
+        if (waited.async) await waited.value;
+      }
+    } finally {
+      clearTimeout(alive);
+    }
+    this.ready();
   }
 
   /** Blocks until the worker has loaded jq (at once when it has); throws (and stops it) when it cannot. */

@@ -50,7 +50,19 @@ export class JqPool {
     private readonly timeoutMs: number,
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => undefined);
-    this.started(1);
+    // The first worker starts loading now; `loaded()` waits for it without blocking, anything else blocks until it has.
+    this.workers[0] = new JqWorker({ ...this.seed, bell: this.bell });
+  }
+
+  /** Resolves once the first worker has loaded jq, the thread free meanwhile; rejects when jq cannot start. */
+  async loaded(): Promise<void> {
+    const first = (this.workers[0] ??= new JqWorker({ ...this.seed, bell: this.bell }));
+    try {
+      await first.whenReady();
+    } catch (error) {
+      this.workers[0] = undefined;
+      throw error;
+    }
   }
 
   /** Starts every worker and waits until each has loaded jq: for a caller that knows all of them will be needed. */

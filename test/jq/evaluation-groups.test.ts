@@ -36,15 +36,25 @@ describe('evaluationGroups', () => {
   it('keeps each request within every limit, and every task exactly once', () => {
     const inputs = Array.from({ length: 7 }, (_, i) => `{"n":${i}}`);
     const tasks = Array.from({ length: 40 }, (_, i) => task(`e${i}`, ...inputs.filter((_, k) => (i + k) % 3 === 0)));
-    const limits = { expressions: 6, inputs: 4, chars: 60 };
+    const limits = { expressions: 6, inputs: 4, chars: 60, evaluations: 7 };
     const groups = evaluationGroups(tasks, limits);
     expect(groups.flat().map((t) => t.expression).sort()).toEqual(tasks.map((t) => t.expression).sort());
     for (const group of groups) {
       const distinct = new Set(group.flatMap((t) => t.inputs));
       expect(group.length).toBeLessThanOrEqual(limits.expressions);
       expect(distinct.size).toBeLessThanOrEqual(limits.inputs);
+      if (group.length > 1) expect(group.reduce((sum, t) => sum + t.inputs.length, 0)).toBeLessThanOrEqual(limits.evaluations);
       expect(group.reduce((sum, t) => sum + t.expression.length, 0) + [...distinct].reduce((sum, text) => sum + text.length, 0)).toBeLessThanOrEqual(limits.chars);
     }
+  });
+
+  it('bounds the runs of a request, expressions times their inputs, even when they share them all', () => {
+    const shared = Array.from({ length: 10 }, (_, i) => `{"n":${i}}`);
+    const tasks = ['a', 'b', 'c', 'd', 'e'].map((name) => task(name, ...shared));
+    const groups = evaluationGroups(tasks, { expressions: 100, inputs: 100, chars: 100_000, evaluations: 20 });
+    expect(names(groups)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    // Without the bound, one request would run all 50.
+    expect(names(evaluationGroups(tasks, { expressions: 100, inputs: 100, chars: 100_000 }))).toEqual([['a', 'b', 'c', 'd', 'e']]);
   });
 
   it('alone, a task over the limits is still a request of its own', () => {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/jq/jq-worker.js';
 import { JqPool, jqPoolSize, POOL_MEMORY_BYTES, WORKER_BYTES, type PoolJob } from '../../src/jq/worker-pool.js';
@@ -104,6 +105,21 @@ describe('a pool of jq workers', () => {
     // Once loaded, the next set is spread over all of them.
     target.warm();
     expect(run(target, jobs.slice(0, 12)).slots).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('waits for its first worker without blocking the thread (the CLI loads jq while it reads the org, maybe live)', async () => {
+    const starved = new JqPool({ ...seed, jqWasmPath: resolve('test/fixtures/never-loading-jq.cjs') }, 1, 1000);
+    let settled: string | undefined;
+    const loaded = starved.loaded().then(
+      () => (settled = 'loaded'),
+      (error: Error) => (settled = error.message),
+    );
+    // The event loop turns while the worker has not loaded (a blocking wait would hold it until the startup limit).
+    for (let turn = 0; turn < 3; turn++) await new Promise((done) => setImmediate(done));
+    expect(settled).toBeUndefined();
+    await starved.close();
+    await loaded;
+    expect(settled).toMatch(/^could not start jq/);
   });
 
   it('counts every request, lone or pooled', () => {

@@ -318,7 +318,8 @@ function jsonText(input: JsonValue): string {
  * Ours: at most this much per batched request. jq's start costs about 2 ms; a hundred expressions
  * over the few contexts they share take 10–30 ms (measured on the 10x org), which keeps a batch far
  * inside the 1 s limit even on a busy runner, and a batch that fails costs little to redo one call
- * at a time. Fifty made 253 requests of the 10x org's work, a hundred 165 (4 % less CPU).
+ * at a time. Fifty made 253 requests of the 10x org's work, a hundred 165 (4 % less CPU), and
+ * the bound on runs (the old batches' own: their inputs were counted once per expression) 202.
  */
 const GROUP_LIMITS: GroupLimits = { expressions: 100, inputs: 1000, chars: 512 * 1024, evaluations: 1000 };
 

@@ -51,12 +51,12 @@ export class JqPool {
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => undefined);
     // The first worker starts loading now; `loaded()` waits for it without blocking, anything else blocks until it has.
-    this.workers[0] = new JqWorker({ ...this.seed, bell: this.bell });
+    this.workers[0] = this.spawn();
   }
 
   /** Resolves once the first worker has loaded jq, the thread free meanwhile; rejects when jq cannot start. */
   async loaded(): Promise<void> {
-    const first = (this.workers[0] ??= new JqWorker({ ...this.seed, bell: this.bell }));
+    const first = (this.workers[0] ??= this.spawn());
     try {
       await first.whenReady();
     } catch (error) {
@@ -141,7 +141,7 @@ export class JqPool {
   /** The workers of the first `count` slots beyond the first, each started now when its slot was empty: loaded or still loading. */
   private starting(count: number): JqWorker[] {
     const workers: JqWorker[] = [];
-    for (let slot = 1; slot < count; slot++) workers.push((this.workers[slot] ??= new JqWorker({ ...this.seed, bell: this.bell })));
+    for (let slot = 1; slot < count; slot++) workers.push((this.workers[slot] ??= this.spawn()));
     return workers;
   }
 
@@ -158,6 +158,11 @@ export class JqPool {
     return ready;
   }
 
+  /** A new worker of this pool, loading jq on its own thread. */
+  private spawn(): JqWorker {
+    return new JqWorker({ ...this.seed, bell: this.bell });
+  }
+
   async close(): Promise<void> {
     const running = this.workers.splice(0, this.workers.length, ...this.workers.map(() => undefined));
     await Promise.all(running.map((worker) => worker?.terminate()));
@@ -168,7 +173,7 @@ export class JqPool {
    * that cannot start is dropped, except the first: without it there is no jq, which is an error.
    */
   private started(count: number): JqWorker[] {
-    for (let slot = 0; slot < count; slot++) this.workers[slot] ??= new JqWorker({ ...this.seed, bell: this.bell });
+    for (let slot = 0; slot < count; slot++) this.workers[slot] ??= this.spawn();
     for (let slot = 0; slot < count; slot++) {
       try {
         this.workers[slot]!.ready();

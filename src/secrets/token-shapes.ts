@@ -14,32 +14,37 @@ interface TokenShape {
   /** One of them, for a line about one: "a GitHub token". */
   one: string;
   pattern: RegExp;
+  /**
+   * Fixed text every value of the shape contains, as a pattern source: the one scan that lets a
+   * string holding none of the shapes' hints skip the shape scans (TOKEN_SHAPE_HINT).
+   */
+  hint: string;
   /** The text kept: a prefix that says what was there (the webhook's host, the header's scheme). */
   keep?: (match: RegExpExecArray) => string;
 }
 
 const SHAPES: readonly TokenShape[] = [
-  { name: 'private keys', one: 'a private key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s:,-]{0,20000}?-----END [A-Z ]{0,40}PRIVATE KEY-----/g },
-  { name: 'Slack webhook URLs', one: 'a Slack webhook URL', pattern: /(https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/gi, keep: (m) => m[1]! },
-  { name: 'GitHub tokens', one: 'a GitHub token', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g },
-  { name: 'AWS access keys', one: 'an AWS access key', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
-  { name: 'Slack tokens', one: 'a Slack token', pattern: /(?<![A-Za-z0-9-])xox[abposr]-[A-Za-z0-9-]{10,255}/g },
-  { name: 'Google API keys', one: 'a Google API key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
-  { name: 'Stripe keys', one: 'a Stripe key', pattern: /(?<![A-Za-z0-9])(?:sk|rk)_live_[0-9A-Za-z]{16,255}/g },
-  { name: 'JWTs', one: 'a JWT', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{10,4096}/g },
+  { name: 'private keys', one: 'a private key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s:,-]{0,20000}?-----END [A-Z ]{0,40}PRIVATE KEY-----/g, hint: '-----BEGIN ' },
+  { name: 'Slack webhook URLs', one: 'a Slack webhook URL', pattern: /(https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/gi, hint: 'hooks\\.slack\\.com\\/', keep: (m) => m[1]! },
+  { name: 'GitHub tokens', one: 'a GitHub token', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g, hint: 'gh[pousr]_|github_pat_' },
+  { name: 'AWS access keys', one: 'an AWS access key', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g, hint: 'AKIA|ASIA' },
+  { name: 'Slack tokens', one: 'a Slack token', pattern: /(?<![A-Za-z0-9-])xox[abposr]-[A-Za-z0-9-]{10,255}/g, hint: 'xox[abposr]-' },
+  { name: 'Google API keys', one: 'a Google API key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, hint: 'AIza' },
+  { name: 'Stripe keys', one: 'a Stripe key', pattern: /(?<![A-Za-z0-9])(?:sk|rk)_live_[0-9A-Za-z]{16,255}/g, hint: '_live_' },
+  { name: 'JWTs', one: 'a JWT', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{10,4096}/g, hint: 'eyJ' },
   // A header written into a string: `Authorization: Bearer abc…`. `{{ … }}` templates name a secret without holding it.
-  { name: 'bearer or basic credentials', one: 'a bearer or basic credential', pattern: /(?<![A-Za-z0-9])((?:Bearer|Basic|Token)[ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/gi, keep: (m) => m[1]! },
+  { name: 'bearer or basic credentials', one: 'a bearer or basic credential', pattern: /(?<![A-Za-z0-9])((?:Bearer|Basic|Token)[ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/gi, hint: 'Bearer|Basic|Token', keep: (m) => m[1]! },
 ];
 
 /** How many values of each shape were redacted: for the note that says so. */
 export type RedactionTally = Map<string, number>;
 
 /**
- * Text every shape above must contain (each starts with a fixed prefix or holds a fixed word), in
- * one pattern: a string without any of it, as nearly every string in a report is, is left as it
- * is after one scan instead of one per shape. Case-insensitive, so it only ever says yes more often.
+ * The shapes' hints in one pattern: a string without any of them, as nearly every string in a
+ * report is, is left as it is after one scan instead of one per shape. Case-insensitive, so it only
+ * ever says yes more often than the shapes would.
  */
-export const TOKEN_SHAPE_HINT = /-----BEGIN |hooks\.slack\.com\/|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abposr]-|AIza|_live_|eyJ|Bearer|Basic|Token/i;
+export const TOKEN_SHAPE_HINT = new RegExp(SHAPES.map((shape) => shape.hint).join('|'), 'i');
 
 /** `text` with every value of a known token shape replaced by the marker; `tally` counts them. */
 export function redactTokenShapes(text: string, tally?: RedactionTally): string {

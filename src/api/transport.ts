@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { HeaderReader } from './rate-limit.js';
+import { assertReadOnly } from './read-only.js';
 
 /** The one seam between the client and the network; tests plug in a scripted fake. */
 export interface TransportRequest {
@@ -160,6 +161,13 @@ export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, max
       const url = new URL(request.url);
       const https = url.protocol === 'https:';
       if (!https && url.protocol !== 'http:') return reject(new NetworkError(new Error(`unsupported protocol ${url.protocol}`)));
+      // The client checked the host; here, at the socket, the method and the path are checked again,
+      // and clear text, so a change above cannot make the tool write or send a credential openly.
+      try {
+        assertReadOnly(request.method, url, url);
+      } catch (error) {
+        return reject(error);
+      }
       let settled = false;
       let outgoing: ClientRequest | undefined;
       let connectTimer: NodeJS.Timeout | undefined;

@@ -292,7 +292,8 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
           : flags.fix
             ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
             : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
-      const report = { ...fixedReport, run };
+      // A --fix that could not replace a file changed nothing: the report says so too.
+      const report = { ...fixedReport, run, ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }) };
       const notes = [...gated.notes, ...fixLines];
 
       // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.
@@ -311,7 +312,9 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         stdout: io.stdout,
       });
       await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
-      const code = exitCodeFor(report.gate);
+      // A failed --fix is a failed write: exit 2, as any output that cannot be written (docs/ci.md).
+      const gateCode = exitCodeFor(report.gate);
+      const code = fixed.failure !== undefined ? EXIT.usage : gateCode;
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
       const annotate = io.env.GITHUB_ACTIONS === 'true';
       const failing =
@@ -319,15 +322,16 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
           ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats) }) })
           : [];
       if (flags.quiet) {
-        const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
+        const errors = [...incompleteLines(report.incomplete), ...failing, ...(gateCode === EXIT.pass ? [] : [summaryLine(report, gateCode)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
       }
-      const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
+      const inputNotes = (report.notes ?? []).filter((note) => note !== fixed.failure).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
       if (!flags.quiet) {
-        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, gateCode), ...progress, `wrote ${written.join(', ')}`];
         io.stderr(lines.map(terminalSafe).join('\n') + '\n');
       }
+      if (fixed.failure !== undefined) io.stderr(`teams-migration-audit: ${terminalSafe(fixed.failure)}\n`);
       return code;
     } finally {
       // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.

@@ -399,6 +399,8 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
         // The journal is the commit point: written whole (temporary file + rename) before the first move.
         if (needsJournal) await writeFileAtomic(journalPath, JSON.stringify(journal));
       } catch (error) {
+        // Whatever step failed, no journal stays to name a staging folder that closing the set removes.
+        if (needsJournal) await unlink(journalPath).catch(() => undefined);
         failed(error);
       }
       // From here the journal owns --out's staging folder: closing the set no longer removes it.

@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
 import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
-import { loadJqEngine } from './jq/engine.js';
+import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
@@ -272,7 +272,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
         const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined);
-        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog);
+        const analyzed = withJqUnjudged(withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog), jq);
         return { repository, analyzed };
       };
       const first = await scanAndAnalyze();
@@ -371,6 +371,22 @@ function withKitNotes<R extends Report>(report: R, kitReport: Report): R {
   const notes = new Map(kitReport.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
   const findings = report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
   return { ...report, findings, ...(kitReport.fixes && { fixes: kitReport.fixes }) };
+}
+
+/** Expressions quoted in the incomplete item; report.json's notes and findings carry each one's own. */
+const UNJUDGED_SHOWN = 5;
+
+/**
+ * Once jq's budget for the run was spent (src/jq/budget.ts), what it left unjudged makes the run
+ * incomplete (exit 3): their findings are missing or only listed for review, so it is never a pass.
+ */
+function withJqUnjudged<R extends Report>(report: R, jq: JqEngine): R {
+  const left = jq.unjudged?.();
+  if (!left) return report;
+  const shown = left.expressions.slice(0, UNJUDGED_SHOWN).map((expression) => JSON.stringify(expression.length > 80 ? `${expression.slice(0, 79)}…` : expression));
+  const more = left.expressions.length > UNJUDGED_SHOWN ? ` and ${left.expressions.length - UNJUDGED_SHOWN} more` : '';
+  const reason = `jq's time budget for this run is spent (${left.reason}): ${plural(left.expressions.length, 'expression was', 'expressions were')} left unjudged: ${shown.join(', ')}${more}`;
+  return { ...report, incomplete: [...report.incomplete, { resource: 'jq', reason }] };
 }
 
 /** Every file the run reads, by the option that names it. */

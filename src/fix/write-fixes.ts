@@ -1,7 +1,7 @@
-import { chmod, lstat, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
-import { atomicWriteFaults, temporaryPath, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
+import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoots } from '../repo/scan.js';
@@ -137,7 +137,7 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
   try {
     for (const target of targets) {
       current = target;
-      staged.push(await stageBeside(target));
+      staged.push(await writeBeside(target.onDisk, target.after, target.mode));
     }
     for (const [index, target] of targets.entries()) {
       current = target;
@@ -158,16 +158,3 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
   return targets.map((target) => target.path);
 }
 
-/** The new text of `target` written whole beside it, with its mode; the temporary file's path. */
-async function stageBeside(target: FixTarget): Promise<string> {
-  const temporary = temporaryPath(target.onDisk);
-  try {
-    await writeFile(temporary, target.after, { flag: 'wx', mode: target.mode });
-    await chmod(temporary, target.mode);
-    await atomicWriteFaults.at?.('written', target.onDisk);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  return temporary;
-}

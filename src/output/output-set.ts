@@ -263,6 +263,22 @@ export function temporaryPath(path: string): string {
  * file, and never a write into the file itself (a reader or a hard link keeps the old content whole).
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, mode?: number): Promise<void> {
+  const temporary = await writeBeside(path, content, mode);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await atomicWriteFaults.at?.('renamed', path);
+}
+
+/**
+ * The first half of `writeFileAtomic`: `content` written whole to a new temporary file beside
+ * `path`, with `mode` (exactly: the umask does not take from it), whose path is returned for the
+ * caller to rename over `path`. On any failure nothing of it is left.
+ */
+export async function writeBeside(path: string, content: string | Uint8Array, mode?: number): Promise<string> {
   const temporary = temporaryPath(path);
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   const fault = atomicWriteFaults.at;
@@ -274,18 +290,16 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
       await handle.writeFile(bytes.subarray(0, half));
       await fault?.('half-written', path);
       await handle.writeFile(bytes.subarray(half));
-      // The mode asked for, whatever the umask took from it at the open.
       if (mode !== undefined) await handle.chmod(mode);
     } finally {
       await handle.close();
     }
     await fault?.('written', path);
-    await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
-  await fault?.('renamed', path);
+  return temporary;
 }
 
 /** Words for a failed write: a full disk is named as such. */

@@ -64,7 +64,9 @@ describe('--fix is all or nothing', () => {
 
   it.each<[string, AtomicWriteStep, number]>([
     ['the first file cannot be staged', 'written', 1],
-    ['the second file cannot be staged', 'written', 2],
+    ['the second file cannot be created', 'opened', 2],
+    ['the second file is cut halfway', 'half-written', 2],
+    ['the second file cannot be closed', 'written', 2],
     ['the second rename fails after the first replaced its file', 'renamed', 2],
   ])('%s: every file as it was, the report written, one line naming the file, exit 2', async (_name, step, nth) => {
     const { repo, out, args } = fixture();

@@ -307,6 +307,9 @@ export function writeFailure(error: unknown): string {
   const code = errorCode(error);
   if (code === 'ENOSPC') return 'no space left on the device';
   if (code === 'EDQUOT') return 'the disk quota is exceeded';
+  if (code === 'EROFS') return 'the file system is read-only';
+  if (code === 'EACCES' || code === 'EPERM') return `not permitted (${code}: a read-only folder or an immutable file)`;
+  if (code === 'ENAMETOOLONG') return 'a file name is too long';
   return code;
 }
 

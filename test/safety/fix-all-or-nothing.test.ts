@@ -86,6 +86,22 @@ describe('--fix is all or nothing', () => {
     expect(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8')).not.toBe('');
   });
 
+  it('a read-only file system or an immutable file is named in words', async () => {
+    for (const [code, words] of [['EROFS', 'the file system is read-only'], ['EPERM', 'not permitted (EPERM: a read-only folder or an immutable file)']]) {
+      const { repo, args } = fixture();
+      const before = tree(repo);
+      let count = 0;
+      atomicWriteFaults.at = (step) => {
+        if (step === 'renamed' && ++count === 2) throw Object.assign(new Error(code!), { code });
+      };
+      const run = await runCliCaptured(args);
+      delete atomicWriteFaults.at;
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(new RegExp(`teams-migration-audit: --fix: cannot replace \\S+ \\(${words!.replace(/[()]/g, '\\$&')}\\); nothing was changed: every file is as it was\\n$`));
+      expect(tree(repo)).toEqual(before);
+    }
+  });
+
   it('a file whose name is 250 bytes is fixed: its temporary name stays under the limit', async () => {
     const { repo, args } = fixture();
     const long = `${'b'.repeat(247)}.tf`;

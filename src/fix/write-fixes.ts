@@ -157,4 +157,3 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
   }
   return targets.map((target) => target.path);
 }
-

@@ -235,7 +235,7 @@ export const MAX_NAME_BYTES = 255;
 const TEMPORARY_NAME_BYTES = 200;
 
 /** `name` cut to at most `bytes` UTF-8 bytes, on a character boundary. */
-export function cutToBytes(name: string, bytes: number): string {
+function cutToBytes(name: string, bytes: number): string {
   let kept = '';
   let used = 0;
   for (const char of name) {

@@ -8,6 +8,7 @@ import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
+import { MAX_FILE_SIZE_HELP, parseMaxFileSize } from './repo/max-file-size.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
 import { addressesOf } from './address-options.js';
@@ -66,6 +67,8 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   repo: string[];
   /** `--ignore PATTERN`, repeatable: gitignore lines left out of every `--repo` scan. */
   ignore: string[];
+  /** `--max-file-size`: the largest repository file read whole, in bytes. */
+  maxFileSize?: number;
   out: string;
   format: string;
   appUrl?: string;
@@ -123,7 +126,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
-    .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
+    .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); in a git checkout the files are those git tracks or would add (a tracked file is always scanned), elsewhere its .gitignore files apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
+    .option('--max-file-size <size>', MAX_FILE_SIZE_HELP, parseMaxFileSize)
     .option('--out <dir>', 'where to write the reports; - writes the one --format asked for (json, sarif, junit or md) to stdout, and no fix kit', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
@@ -271,7 +275,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
-        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined);
+        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined, flags.maxFileSize);
         const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog);
         return { repository, analyzed };
       };

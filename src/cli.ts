@@ -1,13 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { incompleteAnnotations } from './incomplete-annotations.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
-import type { Report } from './model/finding.js';
+import type { IncompleteItem, Report } from './model/finding.js';
 import { MAX_FILE_SIZE_HELP, parseMaxFileSize } from './repo/max-file-size.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
@@ -318,18 +319,20 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const code = exitCodeFor(report.gate);
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
       const annotate = io.env.GITHUB_ACTIONS === 'true';
+      // On GitHub what could not be read is annotated first, then the failing findings in the annotations left.
+      const unread = annotate ? unreadLinesAnnotated(report.incomplete, reportPathOf(flags.out, formats)) : { lines: incompleteLines(report.incomplete), annotations: 0 };
       const failing =
         (report.gate.failing ?? 0) > 0
-          ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats) }) })
+          ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats), annotationsLeft: ANNOTATIONS_SHOWN - unread.annotations }) })
           : [];
       if (flags.quiet) {
-        const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
+        const errors = [...unread.lines, ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
       }
       const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
       if (!flags.quiet) {
-        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+        const lines = [...inputNotes, ...notes, ...unread.lines, ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
         io.stderr(lines.map(terminalSafe).join('\n') + '\n');
       }
       return code;
@@ -371,6 +374,13 @@ function withKitNotes<R extends Report>(report: R, kitReport: Report): R {
   const notes = new Map(kitReport.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
   const findings = report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
   return { ...report, findings, ...(kitReport.fixes && { fixes: kitReport.fixes }) };
+}
+
+/** Unread items as annotations (the open ones) and plain lines (those accepted in the baseline), with how many annotations they took. */
+function unreadLinesAnnotated(incomplete: readonly IncompleteItem[], reportPath: string): { lines: string[]; annotations: number } {
+  const annotations = incompleteAnnotations(incomplete, reportPath);
+  const taken = annotations.filter((line) => line.startsWith('::error ')).length;
+  return { lines: [...annotations, ...incompleteLines(incomplete.filter((item) => item.accepted !== undefined))], annotations: taken };
 }
 
 /** Every file the run reads, by the option that names it. */

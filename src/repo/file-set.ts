@@ -63,7 +63,7 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
   }
   const seen = (path: string, isDir: boolean, scopes: readonly ScopedRules[]): boolean => {
     if (policy.ignores(isDir ? `${path}/` : path)) return false;
-    if (tracked) return isDir ? tracked.dirs.has(path) : tracked.files.has(path);
+    if (tracked) return tracked.files.has(path) || (isDir && tracked.dirs.has(path));
     return !ignoredByFiles(scopes, path, isDir);
   };
   // Ignore files are read only outside git (git reads its own), and only when git was not asked.

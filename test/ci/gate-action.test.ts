@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import yaml from 'js-yaml';
 import type { Report } from '../../src/model/finding.js';
+import { OWN_OUTPUTS } from '../../src/output/own-outputs.js';
 import { transpileForChild } from '../helpers/transpile.js';
 
 // Issue 38: a pull request cannot turn a failing gate into a passing one by making the breaking file
@@ -143,6 +145,14 @@ describe('the gate on a pull request that hides its breaking file', () => {
 });
 
 describe('what the action uploads', () => {
+  it("uploads the step's copy, never the out folder, and knows the audit's own output names", async () => {
+    const action = yaml.load(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: { uses?: string; with?: Record<string, string> }[] } };
+    const upload = action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.with?.path).toBe('${{ steps.audit.outputs.upload }}');
+    const script = (await import(join(ROOT, 'action', 'out-folder.mjs'))) as { OWN_OUTPUTS: Map<string, string> };
+    expect([...script.OWN_OUTPUTS]).toEqual([...OWN_OUTPUTS]);
+  });
+
   it('by default a fresh folder in the runner temp, outside the checkout; the artifact is the files the run wrote, copied without links', () => {
     const dir = pullRequest(checkout(), (d) => {
       // The old default folder, planted with a link to the checkout's git config.

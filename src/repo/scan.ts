@@ -1,7 +1,6 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { isUtf8 } from 'node:buffer';
 import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
@@ -345,7 +344,6 @@ export function displayRoots(dirs: readonly string[]): string[] {
 }
 
 async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<CandidateFile[]> {
-  const git = limits.git;
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -362,7 +360,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
   if ('invalid' in policy) throw new InputError(`--ignore ${policy.invalid}: ${policy.why}`);
   // Git's own view in a checkout (tracked files always, untracked ones it does not ignore); elsewhere the .gitignore files.
-  const listing = await listCheckout(root, prefix, policy, { ...(git && { git }), unwanted: (path) => classifyPath(path) === undefined });
+  const listing = await listCheckout(root, prefix, policy, { ...(limits.git && { git: limits.git }), unwanted: (path) => classifyPath(path) === undefined });
   const entries = listing.entries;
   appendAll(scan.notes, listing.notes);
   for (const { path, why } of listing.unreadIgnoreFiles) {
@@ -519,14 +517,17 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
   }
   if (bytes instanceof TooLarge) return unread(`${bytes.size} bytes, over the ${sizeText(maxFileBytes)} limit; --max-file-size raises it`);
   const text = bytes.toString('utf8');
-  const binary = bytes.includes(0);
-  if (!binary && isUtf8(bytes)) return text;
-  // Read as far as it goes: a file whose text names nothing the scan looks for is skipped as before.
+  // Other bytes than UTF-8 (a Latin-1 comment) are read as they are, byte for byte (the patch keeps
+  // them): the file is still judged whole. UTF-16 and binary files are not text the scan can read.
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  const binary = !utf16 && bytes.includes(0);
+  if (!binary && !utf16) return text;
+  // A file whose text names nothing the scan looks for is skipped as before, with a note.
   if (holdsNothing(kind, text)) {
-    scan.notes.push(`${shown}: skipped, ${binary ? 'a binary file' : 'not UTF-8 text'}`);
+    scan.notes.push(`${shown}: skipped, ${binary ? 'a binary file' : 'UTF-16 text'}`);
     return undefined;
   }
-  return unread(binary ? 'a NUL byte: binary, not text' : 'not valid UTF-8 text');
+  return unread(binary ? 'a NUL byte: binary, not text' : 'UTF-16 text: only UTF-8 is read');
 }
 
 /** A byte limit in words: "5 MB" for whole megabytes, else bytes. */

@@ -98,7 +98,7 @@ describe('the gate on a pull request that hides its breaking file', () => {
   const unreadable: [string, (dir: string) => void, string][] = [
     ['padded past 5 MB with a comment', (dir) => appendFileSync(join(dir, 'infra', 'main.tf'), `# ${'x'.repeat(5 * 1024 * 1024)}\n`), 'over the 5 MB limit; --max-file-size raises it'],
     ['poisoned with a NUL byte in a comment', (dir) => appendFileSync(join(dir, 'infra', 'main.tf'), '# \u0000\n'), 'a NUL byte: binary, not text'],
-    ['given a byte that is not UTF-8 in a comment', (dir) => appendFileSync(join(dir, 'infra', 'main.tf'), Buffer.from([0x23, 0x20, 0xff, 0x0a])), 'not valid UTF-8 text'],
+    ['re-encoded as UTF-16', (dir) => writeFileSync(join(dir, 'infra', 'main.tf'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(BREAKING, 'utf16le')])), 'UTF-16 text: only UTF-8 is read'],
     [
       'replaced by a link out of the checkout',
       (dir) => {
@@ -123,6 +123,12 @@ describe('the gate on a pull request that hides its breaking file', () => {
     expect(run.summary.split('\n').find((line) => line.startsWith('### '))).toBe('### Incomplete');
     expect(run.summary).toContain('- infra/main.tf: could not be read');
     expect(readFileSync(join(run.outputs.out!, 'index.html'), 'utf8')).toContain('infra/main.tf');
+  }, 120_000);
+
+  it('given bytes that are not UTF-8 in a comment: still read byte for byte, and its findings fail the gate', () => {
+    const run = runStep(pullRequest(checkout(), (d) => appendFileSync(join(d, 'infra', 'main.tf'), Buffer.from([0x23, 0x20, 0xe9, 0xff, 0x0a]))));
+    expect(run.outputs['exit-code'], run.stderr).toBe('1');
+    expect(reportOf(run.outputs).findings.some((f) => f.location.startsWith('infra/main.tf:'))).toBe(true);
   }, 120_000);
 
   it('--max-file-size raises the limit: the padded file is read again, and its findings fail the gate', () => {

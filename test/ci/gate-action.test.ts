@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -8,6 +8,7 @@ import yaml from 'js-yaml';
 import type { Report } from '../../src/model/finding.js';
 import { OWN_OUTPUTS } from '../../src/output/own-outputs.js';
 import { transpileForChild } from '../helpers/transpile.js';
+import { committedCheckout, git, stepOutputs } from '../support/action-step.js';
 
 // Issue 38: a pull request cannot turn a failing gate into a passing one by making the breaking file
 // unreadable (padded, NUL-poisoned, not UTF-8, a link out) or by ignoring it, and the action uploads
@@ -27,18 +28,8 @@ beforeAll(() => {
   chmodSync(BIN, 0o755);
 });
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, stdio: 'pipe' });
-
 /** The main branch: infra/main.tf writes team titles where identifiers go, so the gate fails. */
-function checkout(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tma-gate-checkout-'));
-  git(dir, 'init', '-q');
-  mkdirSync(join(dir, 'infra'));
-  writeFileSync(join(dir, 'infra', 'main.tf'), BREAKING);
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'main');
-  return dir;
-}
+const checkout = (): string => committedCheckout('gate-checkout', { 'infra/main.tf': BREAKING });
 
 /** A pull request's commit on top of main. */
 function pullRequest(dir: string, change: (dir: string) => void): string {
@@ -67,12 +58,7 @@ function runStep(cwd: string, env: Record<string, string> = {}) {
     encoding: 'utf8',
     timeout: 120_000,
   });
-  const outputs = Object.fromEntries(
-    readFileSync(files.GITHUB_OUTPUT, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const outputs = stepOutputs(files.GITHUB_OUTPUT);
   const summary = existsSync(files.GITHUB_STEP_SUMMARY) ? readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8') : '';
   return { status: result.status, stderr: result.stderr, outputs, summary, runner };
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stepOutputs } from '../support/action-step.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPT = join(ROOT, 'action', 'run-audit.sh');
@@ -110,12 +111,7 @@ function runStep(env: Record<string, string>) {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  const outputs = Object.fromEntries(
-    readFileSync(files.GITHUB_OUTPUT, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const outputs = stepOutputs(files.GITHUB_OUTPUT);
   return { status: result.status, stderr: result.stderr, outputs, dir, summary: existsSync(files.GITHUB_STEP_SUMMARY) ? readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8') : '' };
 }
 

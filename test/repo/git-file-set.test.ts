@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,21 +6,16 @@ import { gitFailure, gitLsFiles } from '../../src/repo/file-set.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { timed } from '../hostile/helpers.js';
+import { committedCheckout, git } from '../support/action-step.js';
 
 // Issue 38 item 2: the files a scan sees are git's in a git checkout, git's rules elsewhere, and a
 // git that fails or is missing never turns into "no files".
 
 const BREAKING = readFileSync('fixtures/repo/terraform/permissions.tf', 'utf8');
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, stdio: 'pipe' });
 
 /** A checkout: tracked/ignored.tf is tracked though a .gitignore line covers it; build.tf is untracked and ignored; new.tf untracked. */
 function checkout(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tma-git-set-'));
-  git(dir, 'init', '-q');
-  mkdirSync(join(dir, 'tracked'));
-  writeFileSync(join(dir, 'tracked', 'ignored.tf'), BREAKING);
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'main');
+  const dir = committedCheckout('git-set', { 'tracked/ignored.tf': BREAKING });
   writeFileSync(join(dir, '.gitignore'), 'tracked/\nbuild.tf\n');
   writeFileSync(join(dir, 'build.tf'), BREAKING);
   writeFileSync(join(dir, 'new.tf'), BREAKING);

@@ -40,6 +40,12 @@ export interface ListOptions {
   unwanted?: (path: string) => boolean;
 }
 
+/** A folder still to list, with the ignore files above it. */
+interface Queued {
+  dir: string;
+  scopes: readonly ScopedRules[];
+}
+
 /** Folders read at once while listing. */
 const LIST_CONCURRENCY = 16;
 
@@ -68,52 +74,47 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
   };
   // Ignore files are read only outside git (git reads its own), and only when git was not asked.
   const readsIgnoreFiles = !checkout;
-  const queue: { dir: string; scopes: readonly ScopedRules[] }[] = [{ dir: '', scopes: [] }];
-  const walk = async (): Promise<void> => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const { dir, scopes } = next;
-      let dirents: Dirent[];
-      try {
-        dirents = await readdir(join(root, dir), { withFileTypes: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') listing.unlisted.push(join(root, dir));
-        continue;
-      }
-      let here = scopes;
-      if (readsIgnoreFiles && dirents.some((d) => d.name === '.gitignore')) {
-        const rules = await readIgnoreFile(root, posix.join(dir, '.gitignore'), shown, listing);
-        if (rules) here = [...scopes, { base: dir, rules }];
-      }
-      for (const dirent of dirents) {
-        const path = dir === '' ? dirent.name : `${dir}/${dirent.name}`;
-        const isDir = dirent.isDirectory();
-        if (dirent.isFile() && options.unwanted?.(path)) continue;
-        if (!seen(path, isDir, here)) continue;
-        if (isDir && tracked?.files.has(path)) {
-          listing.notes.push(`${posix.join(shown, path)}: a git repository of its own (a submodule or a clone inside), not scanned with this checkout; scan it with a --repo of its own`);
-        } else if (isDir) {
-          queue.push({ dir: path, scopes: here });
-        } else listing.entries.push({ path, dirent });
-      }
+  const queue: Queued[] = [{ dir: '', scopes: [] }];
+  /** One folder: its entries kept, its subfolders queued. */
+  const listFolder = async ({ dir, scopes }: Queued): Promise<void> => {
+    let dirents: Dirent[];
+    try {
+      dirents = await readdir(join(root, dir), { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') listing.unlisted.push(join(root, dir));
+      return;
+    }
+    let here = scopes;
+    if (readsIgnoreFiles && dirents.some((d) => d.name === '.gitignore')) {
+      const rules = await readIgnoreFile(root, posix.join(dir, '.gitignore'), shown, listing);
+      if (rules) here = [...scopes, { base: dir, rules }];
+    }
+    for (const dirent of dirents) {
+      const path = dir === '' ? dirent.name : `${dir}/${dirent.name}`;
+      const isDir = dirent.isDirectory();
+      if (dirent.isFile() && options.unwanted?.(path)) continue;
+      if (!seen(path, isDir, here)) continue;
+      if (isDir && tracked?.files.has(path)) {
+        listing.notes.push(`${posix.join(shown, path)}: a git repository of its own (a submodule or a clone inside), not scanned with this checkout; scan it with a --repo of its own`);
+      } else if (isDir) {
+        queue.push({ dir: path, scopes: here });
+      } else listing.entries.push({ path, dirent });
     }
   };
-  // Workers take folders as they are found; one that finds the queue empty while others still list waits for them.
+  // Up to LIST_CONCURRENCY folders listed at once; each one done lets the next queued ones start.
   let active = 0;
   await new Promise<void>((done, fail) => {
-    const start = () => {
+    const pump = () => {
       while (active < LIST_CONCURRENCY && queue.length > 0) {
         active++;
-        walk()
-          .then(() => {
-            active--;
-            if (queue.length > 0) start();
-            else if (active === 0) done();
-          })
-          .catch(fail);
+        listFolder(queue.shift()!).then(() => {
+          active--;
+          pump();
+        }, fail);
       }
       if (active === 0) done();
     };
-    start();
+    pump();
   });
   listing.entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   listing.unlisted.sort();

@@ -1,5 +1,6 @@
 import { ANNOTATIONS_SHOWN, workflowData, workflowProperty } from './cli-text.js';
 import type { IncompleteItem } from './model/finding.js';
+import { splitFileLocation } from './report/view-model.js';
 import { terminalSafe } from './terminal-text.js';
 
 /**
@@ -24,8 +25,8 @@ function annotation(item: IncompleteItem): string {
   const properties = [`title=${workflowProperty('teams-migration-audit: not read, no gate verdict')}`];
   // Unreadable repository files carry an id (gate-run.ts); their resource is `path` or `path:line`.
   if (item.id !== undefined) {
-    const [, path, line] = /^(.*?)(?::(\d+))?$/.exec(item.resource)!;
-    properties.unshift(`file=${workflowProperty(path!)}`, ...(line !== undefined ? [`line=${line}`] : []));
+    const { path, line } = splitFileLocation(item.resource);
+    properties.unshift(`file=${workflowProperty(path)}`, ...(line > 0 ? [`line=${line}`] : []));
   }
   return `::error ${properties.join(',')}::${workflowData(terminalSafe(`not read: ${item.resource}: ${item.reason}`))}`;
 }

@@ -5,7 +5,17 @@
 set -uo pipefail
 
 bin="${AUDIT_BIN:?must name the installed teams-migration-audit}"
-out="${AUDIT_OUT:-teams-migration-audit}"
+root="${AUDIT_ACTION_ROOT:?must name the folder of the action}"
+temp="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
+outputs="${GITHUB_OUTPUT:-/dev/null}"
+# Only what this run writes is uploaded: by default a fresh folder outside the checkout, in the
+# runner's temp; a folder named in 'out' that holds anything else is refused in one line.
+if [ -n "${AUDIT_OUT:-}" ]; then out="$AUDIT_OUT"; else out="$(mktemp -d "$temp/teams-migration-audit-out.XXXXXX")"; fi
+state="$(mktemp "$temp/teams-migration-audit-state.XXXXXX")"
+if ! node "$root/action/out-folder.mjs" check "$out" "$state"; then
+  echo "exit-code=2" >> "$outputs"
+  exit 0
+fi
 args=(analyze --out "$out" --format "${AUDIT_FORMAT:-html,json,sarif,junit,md}" --fail-on "${AUDIT_FAIL_ON:-manual}")
 if [ -n "${AUDIT_SNAPSHOT:-}" ]; then args+=(--snapshot "$AUDIT_SNAPSHOT"); fi
 if [ -n "${AUDIT_REGION:-}" ]; then args+=(--region "$AUDIT_REGION"); fi
@@ -32,11 +42,21 @@ if [ -z "$name" ]; then
   if [ -n "${AUDIT_JOB_INDEX:-}" ]; then name="$name-$AUDIT_JOB_INDEX"; fi
 fi
 
-outputs="${GITHUB_OUTPUT:-/dev/null}"
+# The artifact is a copy of the regular files this run wrote, in a fresh folder: no link (an uploader
+# follows links), nothing that was in the folder before the run.
+upload="$(mktemp -d "$temp/teams-migration-audit-upload.XXXXXX")"
+if ! written="$(node "$root/action/out-folder.mjs" collect "$out" "$state" "$upload")"; then
+  echo "teams-migration-audit action: could not gather the reports to upload" >&2
+  written=""
+fi
 {
   echo "exit-code=$code"
+  echo "out=$out"
   if [ -f "$out/index.html" ]; then echo "report=$out/index.html"; fi
   if [ -f "$out/report.sarif" ]; then echo "sarif=$out/report.sarif"; fi
-  if [ -d "$out" ]; then echo "artifact-name=$name"; fi
+  if [ -n "$written" ]; then
+    echo "upload=$upload"
+    echo "artifact-name=$name"
+  fi
 } >> "$outputs"
 exit 0

@@ -19,9 +19,9 @@ export const ENVIRONMENT_HELP = `
 Environment:${CREDENTIALS_HELP}
   PORT_APP_URL                        the app's address for the report's links (as --app-url, which wins)
   GITHUB_STEP_SUMMARY                 when set, the Markdown summary is appended to it (whatever --format says)
-  GITHUB_ACTIONS                      when "true", the failing findings are written as annotations instead of "failing:" lines
-                                      (::error file=…,line=…::, findings in files first), at most 10 (all GitHub shows),
-                                      then one ::notice that counts the rest
+  GITHUB_ACTIONS                      when "true", what could not be read, then the failing findings, are written as annotations
+                                      instead of "not read:" and "failing:" lines (::error file=…,line=…::, files first),
+                                      at most 10 (all GitHub shows), then a ::notice that counts the rest
   SOURCE_DATE_EPOCH                   seconds since 1970: the run time shown in the report, for reproducible files${TERMINAL_HELP}`;
 
 /** The overview's first steps: the demo needs nothing but the installed tool. */
@@ -92,6 +92,8 @@ export interface FailingLineOptions {
   orgPlacement?: OrgPlacement;
   /** The report that lists every finding, named by the closing notice. */
   reportPath?: string;
+  /** Annotations left for findings once the unread files have theirs (default ANNOTATIONS_SHOWN). */
+  annotationsLeft?: number;
 }
 
 /**
@@ -110,8 +112,9 @@ export function failingFindingLines(report: Report, options: FailingLineOptions)
     .filter((finding) => failsGate(finding, policy))
     .sort((a, b) => placement(a) - placement(b) || urgency(a) - urgency(b) || compareFindings(a, b));
   if (options.annotate) {
-    const lines = failing.slice(0, ANNOTATIONS_SHOWN).map((finding) => annotationLine(finding, options.orgPlacement));
-    const rest = failing.length - ANNOTATIONS_SHOWN;
+    const shown = Math.max(0, options.annotationsLeft ?? ANNOTATIONS_SHOWN);
+    const lines = failing.slice(0, shown).map((finding) => annotationLine(finding, options.orgPlacement));
+    const rest = failing.length - shown;
     if (rest > 0) {
       const where = options.reportPath ?? 'report.json';
       lines.push(
@@ -134,11 +137,14 @@ function failingText(finding: Finding): string {
 }
 
 /** A GitHub workflow command's message: `%`, CR and LF escaped. */
-const workflowData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+export const workflowData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
 /** A GitHub workflow command: the message escaped, `:` and `,` too in properties; a file and line where the finding has one. */
+/** A GitHub workflow command's property value: its message escaping, and `:` and `,`. */
+export const workflowProperty = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
 function annotationLine(finding: Finding, orgPlacement: OrgPlacement | undefined): string {
-  const property = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const property = workflowProperty;
   const properties = [`title=${property(`teams-migration-audit ${finding.category}`)}`];
   if (finding.resource.type === 'file') {
     const { path, line } = splitFileLocation(finding.location);

@@ -1,13 +1,15 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { incompleteAnnotations } from './incomplete-annotations.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
 import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
-import type { Report } from './model/finding.js';
+import type { IncompleteItem, Report } from './model/finding.js';
+import { MAX_FILE_SIZE_HELP, parseMaxFileSize } from './repo/max-file-size.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
 import { addressesOf } from './address-options.js';
@@ -66,6 +68,8 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   repo: string[];
   /** `--ignore PATTERN`, repeatable: gitignore lines left out of every `--repo` scan. */
   ignore: string[];
+  /** `--max-file-size`: the largest repository file read whole, in bytes. */
+  maxFileSize?: number;
   out: string;
   format: string;
   appUrl?: string;
@@ -123,7 +127,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
-    .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); .gitignore files of the checkout, nested ones too, always apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
+    .option('--ignore <pattern>', 'leave paths out of the --repo scan, as a .gitignore line (repeatable); in a git checkout the files are those git tracks or would add (a tracked file is always scanned), elsewhere its .gitignore files apply', (pattern: string, patterns: string[]) => [...patterns, pattern], [] as string[])
+    .option('--max-file-size <size>', MAX_FILE_SIZE_HELP, parseMaxFileSize)
     .option('--out <dir>', 'where to write the reports; - writes the one --format asked for (json, sarif, junit or md) to stdout, and no fix kit', 'output')
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
@@ -271,7 +276,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
-        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined);
+        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined, flags.maxFileSize);
         const analyzed = withJqUnjudged(withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog), jq);
         return { repository, analyzed };
       };
@@ -317,18 +322,20 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const code = fixed.failure !== undefined ? EXIT.usage : gateCode;
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
       const annotate = io.env.GITHUB_ACTIONS === 'true';
+      // On GitHub what could not be read is annotated first, then the failing findings in the annotations left.
+      const unread = annotate ? unreadLinesAnnotated(report.incomplete, reportPathOf(flags.out, formats)) : { lines: incompleteLines(report.incomplete), annotations: 0 };
       const failing =
         (report.gate.failing ?? 0) > 0
-          ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats) }) })
+          ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats), annotationsLeft: ANNOTATIONS_SHOWN - unread.annotations }) })
           : [];
       if (flags.quiet) {
-        const errors = [...incompleteLines(report.incomplete), ...failing, ...(gateCode === EXIT.pass ? [] : [summaryLine(report, gateCode)])];
+        const errors = [...unread.lines, ...failing, ...(gateCode === EXIT.pass ? [] : [summaryLine(report, gateCode)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
       }
       const inputNotes = (report.notes ?? []).filter((note) => note !== fixed.failure).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
       if (!flags.quiet) {
-        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, gateCode), ...progress, `wrote ${written.join(', ')}`];
+        const lines = [...inputNotes, ...notes, ...unread.lines, ...failing, summaryLine(report, gateCode), ...progress, `wrote ${written.join(', ')}`];
         io.stderr(lines.map(terminalSafe).join('\n') + '\n');
       }
       if (fixed.failure !== undefined) io.stderr(`teams-migration-audit: ${terminalSafe(fixed.failure)}\n`);
@@ -387,6 +394,13 @@ function withJqUnjudged<R extends Report>(report: R, jq: JqEngine): R {
   const more = left.expressions.length > UNJUDGED_SHOWN ? ` and ${left.expressions.length - UNJUDGED_SHOWN} more` : '';
   const reason = `jq's time budget for this run is spent (${left.reason}): ${plural(left.expressions.length, 'expression was', 'expressions were')} left unjudged: ${shown.join(', ')}${more}`;
   return { ...report, incomplete: [...report.incomplete, { resource: 'jq', reason }] };
+}
+
+/** Unread items as annotations (the open ones) and plain lines (those accepted in the baseline), with how many annotations they took. */
+function unreadLinesAnnotated(incomplete: readonly IncompleteItem[], reportPath: string): { lines: string[]; annotations: number } {
+  const annotations = incompleteAnnotations(incomplete, reportPath);
+  const taken = annotations.filter((line) => line.startsWith('::error ')).length;
+  return { lines: [...annotations, ...incompleteLines(incomplete.filter((item) => item.accepted !== undefined))], annotations: taken };
 }
 
 /** Every file the run reads, by the option that names it. */

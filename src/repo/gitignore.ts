@@ -1,70 +1,91 @@
-/**
- * A root `.gitignore` as fast-glob ignore patterns. Covers the common forms (names, globs,
- * anchored `/paths`, `dir/`); negations (`!keep`) cannot be expressed as an ignore pattern, so
- * they are returned separately and the caller says so instead of silently scanning less.
- */
-export function gitignorePatterns(text: string): { ignore: string[]; unsupported: string[] } {
-  const ignore: string[] = [];
-  const unsupported: string[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = withoutTrailingSpace(raw);
-    if (line === '' || line.startsWith('#')) continue;
-    if (line.startsWith('!')) {
-      unsupported.push(line);
-      continue;
-    }
-    const directoryOnly = line.endsWith('/');
-    let pattern = withoutTrailing(line.replace(/^\\/, ''), '/');
-    // A slash before the end anchors the pattern at the root; otherwise it matches at any depth.
-    const anchored = pattern.includes('/');
-    pattern = pattern.replace(/^\//, '');
-    const base = anchored ? pattern : `**/${pattern}`;
-    ignore.push(`${base}/**`);
-    if (!directoryOnly) ignore.push(base);
-  }
-  return { ignore, unsupported };
-}
+import ignore from 'ignore';
 
-// Trimmed by hand: `\s+$` and `\/+$` retry from every character of a long run (quadratic on one line).
-
-/** Trailing whitespace goes, except one space escaped with a backslash (`name\ `), as git reads it. */
-function withoutTrailingSpace(line: string): string {
-  let end = line.length;
-  while (end > 0 && /\s/.test(line[end - 1]!)) end--;
-  if (end < line.length && end > 0 && line[end - 1] === '\\') end++;
-  return line.slice(0, end);
-}
-
-function withoutTrailing(text: string, char: string): string {
-  let end = text.length;
-  while (end > 0 && text[end - 1] === char) end--;
-  return text.slice(0, end);
-}
+type Ignore = ignore.Ignore;
 
 /**
- * The patterns of a `.gitignore` in a subfolder (`dir`, relative to the scanned root, forward
- * slashes), as fast-glob ignore patterns for the root: git applies them below their own folder.
+ * Ignore rules as git reads them, matched by the `ignore` package (git's own rules: negations,
+ * anchoring, `**`, and `{a,b}` taken literally, as git does; never handed to a glob expander).
+ * Only used outside a git checkout: in one, git itself says which files it ignores (file-set.ts).
  */
-export function nestedGitignorePatterns(dir: string, text: string): { ignore: string[]; unsupported: string[] } {
-  const { ignore, unsupported } = gitignorePatterns(text);
-  return { ignore: ignore.map((pattern) => `${dir}/${pattern}`), unsupported };
+
+/** Larger ignore files are not read: a real one is a few kilobytes, and each pattern is a match per path. */
+export const IGNORE_FILE_MAX_BYTES = 32 * 1024;
+/** More patterns than this in one ignore file: not applied (every path is matched against each one). */
+export const IGNORE_FILE_MAX_PATTERNS = 500;
+/** A longer line is no path pattern anyone writes; matching cost grows with it (and at 60,000 its regular expression cannot be built). */
+const MAX_PATTERN_CHARS = 1_024;
+
+/** The tool's own leave-outs (dependencies, VCS data, caches, vendored and generated code), as ignore lines. */
+export const DEFAULT_IGNORE_LINES = [
+  'node_modules/',
+  '.git/',
+  '.terraform/',
+  'vendor/',
+  'third_party/',
+  'dist/',
+  'build/',
+  'generated/',
+  '__generated__/',
+  '.venv/',
+  'venv/',
+  '__pycache__/',
+  '*.min.js',
+  'package-lock.json',
+];
+
+/** The rules of one ignore file's text, or why they are not applied (said without quoting the file). */
+export function ignoreFileRules(text: string): Ignore | { refused: string } {
+  if (text.length > IGNORE_FILE_MAX_BYTES) return { refused: `over ${IGNORE_FILE_MAX_BYTES / 1024} KB` };
+  const lines = text.split(/\r?\n/);
+  const patterns = lines.filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  if (patterns.length > IGNORE_FILE_MAX_PATTERNS) return { refused: `more than ${IGNORE_FILE_MAX_PATTERNS} patterns` };
+  if (patterns.some((line) => line.length > MAX_PATTERN_CHARS)) return { refused: `a line longer than ${MAX_PATTERN_CHARS} characters` };
+  return compiled(rules().add(lines)) ?? { refused: 'a pattern that cannot be matched' };
 }
 
-/** `--ignore PATTERN` (repeatable): gitignore lines applied at the root of every scanned checkout. */
-export function cliIgnorePatterns(patterns: readonly string[]): { ignore: string[]; unsupported: string[] } {
-  return gitignorePatterns(patterns.join('\n'));
-}
-
-/** Every `.gitignore` below the root among the listed paths, read with `read`, as ignore patterns for the root. */
-export async function nestedIgnores(paths: readonly string[], read: (file: string) => Promise<string | undefined>): Promise<{ ignore: string[]; notes: string[] }> {
-  const ignore: string[] = [];
-  const notes: string[] = [];
-  for (const file of paths.filter((path) => path.endsWith('/.gitignore')).sort()) {
-    const text = await read(file);
-    if (text === undefined) continue;
-    const patterns = nestedGitignorePatterns(file.slice(0, -'/.gitignore'.length), text);
-    ignore.push(...patterns.ignore);
-    for (const line of patterns.unsupported) notes.push(`${file}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
+/** The rules, once each has been turned into its regular expression (done on the first match), or none if one cannot be. */
+function compiled(made: Ignore): Ignore | undefined {
+  try {
+    made.ignores('x');
+    return made;
+  } catch {
+    return undefined;
   }
-  return { ignore, notes };
+}
+
+/**
+ * `--ignore PATTERN` (repeatable) with the tool's own leave-outs: applied to every checkout, in git
+ * or not. A negated pattern leaves nothing out, so it is refused (the error names the user's own words).
+ */
+export function policyRules(patterns: readonly string[]): Ignore | { negated: string } | { invalid: string; why: string } {
+  const negated = patterns.find((pattern) => pattern.startsWith('!'));
+  if (negated !== undefined) return { negated };
+  const long = patterns.find((pattern) => pattern.length > MAX_PATTERN_CHARS);
+  if (long !== undefined) return { invalid: long.slice(0, 80), why: `longer than ${MAX_PATTERN_CHARS} characters` };
+  return compiled(rules().add([...DEFAULT_IGNORE_LINES, ...patterns])) ?? { invalid: patterns.join(' '), why: 'not a pattern git could match' };
+}
+
+/** Case matters, as in git on a case-sensitive file system: ignoring less never hides a file. */
+const rules = (): Ignore => ignore({ ignorecase: false });
+
+/** One folder's ignore rules: `base` is the folder relative to the scanned root ('' at the root). */
+export interface ScopedRules {
+  base: string;
+  rules: ignore.Ignore;
+}
+
+/**
+ * Whether a path (relative to the root, forward slashes) is ignored by the ignore files above it:
+ * each applies below its own folder, and a deeper file's verdict overrides a higher one's, as in git.
+ */
+export function ignoredByFiles(scopes: readonly ScopedRules[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { base, rules } of scopes) {
+    if (base !== '' && !path.startsWith(`${base}/`)) continue; // applies below its own folder only
+    const inside = base === '' ? path : path.slice(base.length + 1);
+    const verdict = rules.test(isDir ? `${inside}/` : inside);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
 }

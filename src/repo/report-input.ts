@@ -36,9 +36,11 @@ export async function repositoryFindings(
   ignore: readonly string[] = [],
   /** The run was given an org (`--snapshot`, live): it decides, even one predicted from a repository (the fix kit's predicted-org.json). */
   orgGiven?: boolean,
+  /** `--max-file-size`: the largest file read whole (larger ones leave the run incomplete). */
+  maxFileBytes?: number,
 ): Promise<Pick<AnalyzeOptions, 'extraFindings' | 'extraIncomplete' | 'extraNotes' | 'reviseDrafts'> & Pick<RepoScan, 'describedTeams'>> {
   if (dirs.length === 0) return {};
-  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined), ignore, ...(orgGiven !== undefined && { orgGiven }) });
+  const scan = await scanRepositories(dirs, { catalog, ownPaths: ownPaths.filter((path): path is string => path !== undefined), ignore, ...(orgGiven !== undefined && { orgGiven }), ...(maxFileBytes !== undefined && { maxFileBytes }) });
   return {
     extraFindings: scan.findings,
     extraIncomplete: scan.incomplete,

@@ -1,7 +1,6 @@
-import { constants, readdir, type Dirent } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import fg from 'fast-glob';
 import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
@@ -13,7 +12,8 @@ import { emptyFacts, type RepositoryFacts } from './repository-facts.js';
 import type { TeamsMap } from '../catalog/teams.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
-import { cliIgnorePatterns, gitignorePatterns, nestedIgnores } from './gitignore.js';
+import { policyRules } from './gitignore.js';
+import { listCheckout, type GitLister } from './file-set.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
@@ -32,24 +32,6 @@ import { appendAll } from '../model/arrays.js';
 
 /** Larger files are generated or data, never hand-written IaC (issue 5). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-
-/** Dependencies, VCS data, provider caches, vendored and generated code: never the team's own files. */
-export const DEFAULT_IGNORE = [
-  '**/node_modules/**',
-  '**/.git/**',
-  '**/.terraform/**',
-  '**/vendor/**',
-  '**/third_party/**',
-  '**/dist/**',
-  '**/build/**',
-  '**/generated/**',
-  '**/__generated__/**',
-  '**/.venv/**',
-  '**/venv/**',
-  '**/__pycache__/**',
-  '**/*.min.js',
-  '**/package-lock.json',
-];
 
 export interface RepoScan {
   findings: FindingDraft[];
@@ -82,6 +64,16 @@ export interface ScanOptions {
   orgGiven?: boolean;
   /** `--teams-map`: title → identifier, for the catalog a repository's own files make when no org is given. */
   teamsMap?: TeamsMap;
+  /** `--max-file-size`: larger files are not read, and the run is incomplete (default MAX_FILE_BYTES). */
+  maxFileBytes?: number;
+  /** How a git checkout's files are listed (tests replace it to make git fail). */
+  git?: GitLister;
+}
+
+/** What bounds the reading of one checkout's files. */
+interface ReadLimits {
+  maxFileBytes: number;
+  git?: GitLister;
 }
 
 /** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
@@ -145,7 +137,8 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // Every file of a kind the scan reads, kept or not: a Pulumi project is told by its Pulumi.yaml.
   const paths: string[] = [];
   const prefixes = displayRoots(dirs);
-  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths) });
+  const limits: ReadLimits = { maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES, ...(options.git && { git: options.git }) };
+  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths, limits) });
   const files = repos.flatMap((repo) => repo.files);
   // A repository describes an org: every file is read for its resources, teams and what it says of
   // the migration before any is judged; a blueprint written in one file holds for the resources of
@@ -350,7 +343,7 @@ export function displayRoots(dirs: readonly string[]): string[] {
   }
 }
 
-async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[]): Promise<CandidateFile[]> {
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<CandidateFile[]> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -363,29 +356,17 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
   // (the reports such a run writes into the root are still recognized by their content).
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
-  const ignore = [...DEFAULT_IGNORE];
-  const asked = cliIgnorePatterns(ignored);
-  ignore.push(...asked.ignore);
-  if (asked.unsupported.length > 0) throw new InputError(`--ignore ${asked.unsupported[0]}: a negated pattern leaves nothing out; give the paths to skip`);
-  const gitignore = await readOptional(join(root, '.gitignore'), posix.join(prefix, '.gitignore'), scan);
-  if (gitignore !== undefined) {
-    const patterns = gitignorePatterns(gitignore);
-    appendAll(ignore, patterns.ignore);
-    for (const line of patterns.unsupported) scan.notes.push(`${posix.join(prefix, '.gitignore')}: negated pattern "${line}" is not supported; files it re-includes were not scanned`);
+  const policy = policyRules(ignored);
+  if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
+  if ('invalid' in policy) throw new InputError(`--ignore ${policy.invalid}: ${policy.why}`);
+  // Git's own view in a checkout (tracked files always, untracked ones it does not ignore); elsewhere the .gitignore files.
+  const listing = await listCheckout(root, prefix, policy, { ...(limits.git && { git: limits.git }), unwanted: (path) => classifyPath(path) === undefined });
+  const entries = listing.entries;
+  appendAll(scan.notes, listing.notes);
+  for (const { path, why } of listing.unreadIgnoreFiles) {
+    scan.incomplete.push({ resource: posix.join(prefix, path), reason: `could not be read (${ERRNO_WORDS[why] ?? why}); files it ignores may have been scanned` });
   }
-  // Symbolic links are listed (not followed) so readCandidate can check where each one points.
-  const unlisted: string[] = [];
-  const list = () => fg('**/*', { cwd: root, dot: true, onlyFiles: false, followSymbolicLinks: false, objectMode: true, ignore, fs: { readdir: listingOrNothing(unlisted) } });
-  let entries = await list();
-  // `.gitignore` files in subfolders apply below their folder: listed once more without what they leave out.
-  const nested = await nestedIgnores(entries.map((entry) => entry.path), (file) => readOptional(join(root, file), posix.join(prefix, file), scan));
-  for (const note of nested.notes) scan.notes.push(posix.join(prefix, note));
-  if (nested.ignore.length > 0) {
-    ignore.push(...nested.ignore);
-    unlisted.length = 0;
-    entries = await list();
-  }
-  for (const folder of unlisted.sort()) {
+  for (const folder of listing.unlisted) {
     const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
   }
@@ -410,9 +391,9 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   // Issue 25 item 4: read concurrently (bounded), each file in as few calls as the checks allow;
   // one at a time, the scan waited on the disk for nearly half its run. Each file's notes and gaps
   // are kept apart and added in path order, so the report does not depend on which read ends first.
-  const read = await mapBounded(wanted, READ_CONCURRENCY, async ({ file, shown }) => {
+  const read = await mapBounded(wanted, READ_CONCURRENCY, async ({ file, kind, shown }) => {
     const sink: FileSink = { notes: [], incomplete: [] };
-    return { text: await readCandidate(root, file, shown, sink, ownInside), sink };
+    return { text: await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, sink), sink };
   });
   const candidates: CandidateFile[] = [];
   wanted.forEach(({ kind, shown }, index) => {
@@ -477,92 +458,85 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
   return results;
 }
 
-/** Read a file the scan wants, or say why it was skipped. Symlinks are followed only inside the root. */
-async function readCandidate(root: string, file: string, shown: string, scan: FileSink, own: readonly string[]): Promise<string | undefined> {
+/** One file the scan wants to read, and what bounds the read. */
+interface Candidate {
+  root: string;
+  file: string;
+  kind: FileKind;
+  shown: string;
+  own: readonly string[];
+  maxFileBytes: number;
+}
+
+/**
+ * Read a file the scan wants. One it would judge but cannot read whole (too large, binary, not
+ * UTF-8, not permitted, a link out of the checkout) is a gap that keeps the gate from passing
+ * (exit 3), never a note: a pull request could otherwise hide a breaking file by padding it.
+ */
+async function readCandidate(candidate: Candidate, scan: FileSink): Promise<string | undefined> {
+  const unread = (why: string) => {
+    scan.incomplete.push({ resource: candidate.shown, reason: `could not be read (${why}); the file was not checked` });
+    return undefined;
+  };
   try {
-    return await readCandidateText(root, file, shown, scan, own);
+    return await readCandidateText(candidate, scan, unread);
   } catch (error) {
     // A file that cannot be read is a gap in the scan, named in the report (exit 3), never the end of the run.
     if (error instanceof NotRegularFileError) {
-      scan.notes.push(`${shown}: skipped, ${error.kind}, not a regular file`);
+      scan.notes.push(`${candidate.shown}: skipped, ${error.kind}, not a regular file`);
       return undefined;
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;
-    scan.incomplete.push({ resource: shown, reason: `could not be read (${ERRNO_WORDS[code] ?? code}); the file was not checked` });
-    return undefined;
+    return unread(ERRNO_WORDS[code] ?? code);
   }
 }
 
 const ERRNO_WORDS: Readonly<Record<string, string>> = { EACCES: 'permission denied', EPERM: 'not permitted', ENOENT: 'it vanished during the scan', EIO: 'an I/O error', ELOOP: 'too many symbolic links' };
 
-/**
- * fast-glob's directory listing, except that a folder which cannot be listed is recorded and
- * seen as empty instead of ending the whole listing with an error.
- */
-function listingOrNothing(unlisted: string[]): typeof readdir {
-  return ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries: unknown[]) => void) => {
-    readdir(path, options as { withFileTypes: true }, (error, entries) => {
-      if (error && error.code !== 'ENOENT') {
-        unlisted.push(path);
-        callback(null, []);
-      } else callback(error, entries);
-    });
-  }) as unknown as typeof readdir;
-}
-
-async function readCandidateText(root: string, file: string, shown: string, scan: FileSink, own: readonly string[]): Promise<string | undefined> {
+async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }: Candidate, scan: FileSink, unread: (why: string) => undefined): Promise<string | undefined> {
   const path = join(root, file);
   // The open file itself gives its kind and size (read-regular-file.ts), one stat for both checks.
   // Opened without following a link where the system can (issue 33: no lstat first for every
   // file); a link is refused (ELOOP) and checked for where it points before it is read.
   let bytes: Buffer | TooLarge | undefined;
   if (CAN_REFUSE_LINKS) {
-    bytes = await readRegularFile(path, MAX_FILE_BYTES, { followLinks: false }).catch((error: NodeJS.ErrnoException) => {
+    bytes = await readRegularFile(path, maxFileBytes, { followLinks: false }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ELOOP') return undefined;
       throw error;
     });
-  } else if (!(await lstat(path)).isSymbolicLink()) bytes = await readRegularFile(path, MAX_FILE_BYTES);
+  } else if (!(await lstat(path)).isSymbolicLink()) bytes = await readRegularFile(path, maxFileBytes);
   if (bytes === undefined) {
-    const target = await realpath(path).catch((error: NodeJS.ErrnoException) => {
-      scan.notes.push(`${shown}: skipped, a broken symbolic link (${error.code ?? error.message})`);
-      return undefined;
-    });
+    const target = await realpath(path).catch((error: NodeJS.ErrnoException) => unread(`a broken symbolic link: ${ERRNO_WORDS[error.code ?? ''] ?? error.code ?? error.message}`));
     if (target === undefined) return undefined;
     const inside = relative(root, target);
-    if (inside.startsWith('..') || isAbsolute(inside)) {
-      scan.notes.push(`${shown}: skipped, a symbolic link to outside the repository`);
-      return undefined;
-    }
+    if (inside.startsWith('..') || isAbsolute(inside)) return unread('a symbolic link to outside the repository');
     if (!(await stat(target)).isFile()) return undefined; // a link to a directory inside the root: its files are scanned there
     if (isOwnPath(target, own)) return undefined;
-    bytes = await readRegularFile(path, MAX_FILE_BYTES);
+    bytes = await readRegularFile(path, maxFileBytes);
   }
-  if (bytes instanceof TooLarge) {
-    scan.notes.push(`${shown}: skipped, ${bytes.size} bytes is over the 5 MB limit`);
+  if (bytes instanceof TooLarge) return unread(`${bytes.size} bytes, over the ${sizeText(maxFileBytes)} limit; --max-file-size raises it`);
+  const text = bytes.toString('utf8');
+  // Other bytes than UTF-8 (a Latin-1 comment) are read as they are, byte for byte (the patch keeps
+  // them): the file is still judged whole. UTF-16 and binary files are not text the scan can read.
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  const binary = !utf16 && bytes.includes(0);
+  if (!binary && !utf16) return text;
+  // A file whose text names nothing the scan looks for is skipped as before, with a note.
+  if (holdsNothing(kind, text)) {
+    scan.notes.push(`${shown}: skipped, ${binary ? 'a binary file' : 'UTF-16 text'}`);
     return undefined;
   }
-  if (bytes.subarray(0, 8000).includes(0)) {
-    scan.notes.push(`${shown}: skipped, a binary file`);
-    return undefined;
-  }
-  return bytes.toString('utf8');
+  return unread(binary ? 'a NUL byte: binary, not text' : 'UTF-16 text: only UTF-8 is read');
+}
+
+/** A byte limit in words: "5 MB" for whole megabytes, else bytes. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes}-byte`;
 }
 
 /** Whether a file can be opened refusing a symbolic link (O_NOFOLLOW: not on Windows). */
 const CAN_REFUSE_LINKS = constants.O_NOFOLLOW !== undefined;
-
-/** The repository's .gitignore, if it has one; one that cannot be read leaves the scan incomplete, since ignored files may then be scanned. */
-async function readOptional(path: string, shown: string, scan: RepoScan): Promise<string | undefined> {
-  try {
-    return (await readRegularFile(path)).toString('utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    const why = error instanceof NotRegularFileError ? `${error.kind}, not a regular file` : (ERRNO_WORDS[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message);
-    scan.incomplete.push({ resource: shown, reason: `could not be read (${why}); files it ignores may have been scanned` });
-    return undefined;
-  }
-}
 
 const NOTHING: FileAnalysis = { findings: [], problems: [] };
 

@@ -31,6 +31,8 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   const out: string[] = [];
 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
+  // Issue 38: what could not be read is why the gate has no verdict, so it is the first section.
+  out.push(...incompleteSection(report));
   if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
   if (report.verified) out.push(`${plural(report.verified.length, 'team reference', 'team references')} checked and fine (nothing to do): see report.json \`verified\`.`, '');
   // What to do first, before any count: the step summary is read top down, and wide tables scroll.
@@ -89,20 +91,17 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     );
   }
 
-  if (report.incomplete.length > 0) {
-    out.push(
-      '### Incomplete',
-      '',
-      'These could not be read, so the audit cannot pass:',
-      '',
-    );
-    appendAll(out, report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}`));
-    out.push('');
-  }
   // Every file of one run's outputs carries the same run id (report.run).
   if (report.run) out.push(`Run \`${cell(report.run.id)}\``);
   // It goes to GITHUB_STEP_SUMMARY and CI logs: no org or file text may act on them (ESC, BEL, bidi).
   return `${workflowCommandsDisarmed(controlsShown(out.join('\n'), ['\n']), markdownEscape).trimEnd()}\n`;
+}
+
+/** What could not be read, each item on its line (accepted ones say so): it keeps the audit from passing. */
+function incompleteSection(report: Report): string[] {
+  if (report.incomplete.length === 0) return [];
+  const items = report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}${item.accepted ? ' (accepted in the baseline)' : ''}`);
+  return ['### Incomplete', '', 'These could not be read, so the audit cannot pass:', '', ...items, ''];
 }
 
 /** Manual items by verdict; "no verdict" has its own row, so the rows add up to the manual total. */

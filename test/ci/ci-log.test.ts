@@ -117,9 +117,9 @@ describe('the CI log names what failed', () => {
   it('--help and docs/ci.md say the same: on GitHub Actions the failing lines become annotations (instead), capped at 10 with a notice', async () => {
     const help = (await runCliCaptured(['analyze', '--help'])).stdout;
     const docs = readFileSync('docs/ci.md', 'utf8');
-    expect(help).toMatch(/GITHUB_ACTIONS +when "true", the failing findings are written as annotations instead of "failing:" lines/);
+    expect(help).toMatch(/GITHUB_ACTIONS +when "true", what could not be read, then the failing findings, are written as annotations\s+instead of "not read:" and "failing:" lines/);
     expect(help).toContain('at most 10');
-    expect(docs).toMatch(/written as annotations instead of `failing:` lines/);
+    expect(docs).toMatch(/written as annotations\ninstead of `not read:` and `failing:` lines/);
     expect(docs).toContain('at most 10');
     expect(help).not.toMatch(/also written as annotations/);
   });

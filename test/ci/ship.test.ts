@@ -1,11 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stepOutputs } from '../support/action-step.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPT = join(ROOT, 'action', 'run-audit.sh');
@@ -110,12 +112,7 @@ function runStep(env: Record<string, string>) {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  const outputs = Object.fromEntries(
-    readFileSync(files.GITHUB_OUTPUT, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const outputs = stepOutputs(files.GITHUB_OUTPUT);
   return { status: result.status, stderr: result.stderr, outputs, dir, summary: existsSync(files.GITHUB_STEP_SUMMARY) ? readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8') : '' };
 }
 
@@ -136,7 +133,11 @@ describe('the packed tarball, installed in an empty folder', () => {
     expect(FILES).toContain('dist/main.js');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     // The build is in prepack: a tarball (or the action's install) would have npm warn about, or run, anything else.
-    expect(pkg.scripts.prepack).toBe('npm run build');
+    // Prepack also ships the lockfile as npm-shrinkwrap.json (postpack removes the copy): installed, the
+    // tarball's dependencies are the versions it was tested with, not whatever their ranges allow that day.
+    expect(pkg.scripts.prepack).toBe(`npm run build && node -e "require('fs').copyFileSync('package-lock.json', 'npm-shrinkwrap.json')"`);
+    expect(FILES).toContain('npm-shrinkwrap.json');
+    expect(existsSync(join(TARBALL, '..', 'npm-shrinkwrap.json'))).toBe(false);
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[script], script).toBeUndefined();
     const again = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', TARBALL], { cwd: INSTALLED, encoding: 'utf8', env: cleanEnv() });
     expect(again.status, again.stderr).toBe(0);
@@ -252,25 +253,65 @@ describe('action.yml (composite GitHub Action)', () => {
     // Every input the steps name exists, and every input but those of other steps reaches the script.
     const named = new Set(JSON.stringify(steps).match(/inputs\.[a-z-]+/g)?.map((m) => m.slice('inputs.'.length)));
     for (const input of named) expect(Object.keys(action.inputs)).toContain(input);
-    for (const input of Object.keys(action.inputs).filter((i) => !['upload-sarif', 'setup-node', 'package'].includes(i))) {
+    for (const input of Object.keys(action.inputs).filter((i) => !['upload-sarif', 'setup-node', 'package', 'integrity'].includes(i))) {
       expect(Object.values(audit.env ?? {}), input).toContain(`\${{ inputs.${input} }}`);
     }
     for (const input of Object.keys(action.inputs)) expect(named, input).toContain(input);
     // No input is expanded inside shell code: they travel as environment variables only.
     for (const step of steps) expect(step.run ?? '', step.id ?? step.uses ?? '').not.toMatch(/\$\{\{\s*inputs\./);
     expect(spawnSync('bash', ['-n', INSTALL]).status).toBe(0);
-    // Never a bare registry name by default: without `package` the install step stops with one line.
-    expect(action.inputs.package).toMatchObject({ required: true });
-    expect(action.inputs.package?.default).toBeUndefined();
-    const unset = spawnSync('bash', [INSTALL], { env: { ...cleanEnv(), AUDIT_PACKAGE: '' }, encoding: 'utf8' });
-    expect(unset.status).toBe(2);
-    expect(unset.stderr).toMatch(/^teams-migration-audit action: set the 'package' input/);
+    // Never a registry name, nor a tarball nobody vouched for: a package needs its sha512, and a
+    // wrong one installs nothing (one line, exit 2). Without a package the action runs its own commit.
+    expect(action.inputs.package).toMatchObject({ required: false, default: '' });
+    expect(install.env?.AUDIT_INTEGRITY).toBe('${{ inputs.integrity }}');
+    const installing = (env: Record<string, string>) => spawnSync('bash', [INSTALL], { env: { ...cleanEnv(), AUDIT_ACTION_ROOT: ROOT, RUNNER_TEMP: mkdtempSync(join(tmpdir(), 'tma-runner-')), ...env }, encoding: 'utf8' });
+    const unvouched = installing({ AUDIT_PACKAGE: 'teams-migration-audit' });
+    expect(unvouched.status).toBe(2);
+    expect(unvouched.stderr).toMatch(/^teams-migration-audit action: a 'package' needs its 'integrity'/);
+    const registryName = installing({ AUDIT_PACKAGE: 'teams-migration-audit', AUDIT_INTEGRITY: `sha512-${'A'.repeat(86)}==` });
+    expect(registryName.stderr).toMatch(/^teams-migration-audit action: 'package' is neither a file of the checkout nor an https:\/\/ URL/);
+    expect(installing({ AUDIT_INTEGRITY: `sha512-${'A'.repeat(86)}==` }).stderr).toMatch(/^teams-migration-audit action: 'integrity' checks the 'package' input, which is empty/);
     const order = steps.map((s) => s.uses?.split('@')[0] ?? s.id ?? s.run?.slice(0, 12));
     expect(order.indexOf('github/codeql-action/upload-sarif')).toBeGreaterThan(order.indexOf('audit'));
     expect(order.indexOf('actions/upload-artifact')).toBeGreaterThan(order.indexOf('audit'));
     expect(steps.at(-1)?.env?.AUDIT_EXIT).toBe('${{ steps.audit.outputs.exit-code }}');
     expect(steps.at(-1)?.run).toBe('exit "${AUDIT_EXIT:-3}"');
   });
+
+  it('installs a package only when its sha512 is the integrity input, with no install script', () => {
+    // npm stands in for the registry client (the suite reaches no registry): it records what it was asked.
+    const runner = mkdtempSync(join(tmpdir(), 'tma-runner-'));
+    const fakeBin = mkdtempSync(join(tmpdir(), 'tma-fake-npm-'));
+    writeFileSync(join(fakeBin, 'npm'), `#!/bin/sh\necho "$@" > "${join(runner, 'npm-args')}"\nmkdir -p "${join(runner, 'teams-migration-audit-tool', 'bin')}"\nprintf '#!/bin/sh\\necho 0.1.0\\n' > "${join(runner, 'teams-migration-audit-tool', 'bin', 'teams-migration-audit')}"\nchmod +x "${join(runner, 'teams-migration-audit-tool', 'bin', 'teams-migration-audit')}"\n`);
+    chmodSync(join(fakeBin, 'npm'), 0o755);
+    const env = { ...cleanEnv(), PATH: `${fakeBin}:${process.env.PATH}`, AUDIT_ACTION_ROOT: ROOT, RUNNER_TEMP: runner, GITHUB_OUTPUT: join(runner, 'output') };
+    const integrity = `sha512-${createHash('sha512').update(readFileSync(TARBALL)).digest('base64')}`;
+    const wrong = spawnSync('bash', [INSTALL], { env: { ...env, AUDIT_PACKAGE: TARBALL, AUDIT_INTEGRITY: `sha512-${'A'.repeat(86)}==` }, encoding: 'utf8' });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toBe(`teams-migration-audit action: the package's sha512 is ${integrity}, not the 'integrity' input; nothing was installed\n`);
+    expect(existsSync(join(runner, 'npm-args'))).toBe(false);
+    const right = spawnSync('bash', [INSTALL], { env: { ...env, AUDIT_PACKAGE: TARBALL, AUDIT_INTEGRITY: integrity }, encoding: 'utf8' });
+    expect(right.status, right.stderr).toBe(0);
+    // The verified copy is what npm installs, never the path or URL given.
+    expect(readFileSync(join(runner, 'npm-args'), 'utf8').trim()).toBe(`install --global --prefix ${join(runner, 'teams-migration-audit-tool')} --ignore-scripts --no-audit --no-fund --loglevel=error ${join(runner, 'teams-migration-audit-tool', 'teams-migration-audit.tgz')}`);
+    expect(readFileSync(join(runner, 'output'), 'utf8')).toBe(`bin=${join(runner, 'teams-migration-audit-tool', 'bin', 'teams-migration-audit')}\n`);
+  });
+
+  it('without a package, runs its own commit: dependencies from its lockfile (npm ci, no scripts), built there', () => {
+    // The action's checkout as `uses:` lays it out: the repository's files at the pinned commit, no node_modules.
+    const checkout = freshClone();
+    const runner = mkdtempSync(join(tmpdir(), 'tma-runner-'));
+    const run = spawnSync('bash', [join(checkout, 'action', 'install.sh')], {
+      env: { ...cleanEnv(), AUDIT_ACTION_ROOT: checkout, AUDIT_PACKAGE: '', RUNNER_TEMP: runner, GITHUB_OUTPUT: join(runner, 'output'), npm_config_offline: 'true' },
+      encoding: 'utf8',
+      timeout: 280_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const bin = /^bin=(.+)$/m.exec(readFileSync(join(runner, 'output'), 'utf8'))?.[1];
+    const demo = spawnSync(bin!, ['analyze', '--demo', '--out', join(runner, 'out'), '--quiet'], { cwd: runner, encoding: 'utf8' });
+    expect(demo.status, demo.stderr).toBe(0);
+    expect(existsSync(join(runner, 'out', 'index.html'))).toBe(true);
+  }, 300_000);
 
   it('uploads SARIF only when asked, and says what the upload needs', () => {
     expect(action.inputs['upload-sarif']?.default).toBe('false');

@@ -64,7 +64,7 @@ describe('a link in a repository', () => {
     expect(readFileSync(join(repo, 'real.tf'), 'utf8')).toBe(FIXED);
   });
 
-  it('to a file outside the repository: not scanned (a note says so), not patched, and --fix leaves both alone', async () => {
+  it('to a file outside the repository: not scanned (the run is incomplete), not patched, and --fix leaves both alone', async () => {
     const root = mkdtempSync(join(tmpdir(), 'tma-links-'));
     writeFileSync(join(root, 'shared.tf'), PERMISSIONS);
     const repo = gitRepo(join(root, 'repo'), (dir) => {
@@ -74,7 +74,7 @@ describe('a link in a repository', () => {
     const out = join(root, 'out');
     const run = await runCliCaptured(['analyze', '--snapshot', DEMO, '--repo', repo, '--out', out, '--fail-on', 'none', '--format', 'json', '--fix']);
     expect(run.stderr).toContain('--fix: changed 1 file in place: repo/other.tf');
-    expect(report(out).notes).toContain('repo/link.tf: skipped, a symbolic link to outside the repository');
+    expect(report(out).incomplete).toContainEqual(expect.objectContaining({ resource: 'repo/link.tf', reason: 'could not be read (a symbolic link to outside the repository); the file was not checked' }));
     expect(readFileSync(join(root, 'shared.tf'), 'utf8')).toBe(PERMISSIONS);
     expect(lstatSync(join(repo, 'link.tf')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8')).not.toContain('link.tf');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { repoContext } from '../../src/repo/context.js';
-import { gitignorePatterns } from '../../src/repo/gitignore.js';
+import { ignoreFileRules } from '../../src/repo/gitignore.js';
 import { textSecretFragments } from '../../src/repo/redact-findings.js';
 import { analyzeFile, classifyPath, scanRepositories } from '../../src/repo/scan.js';
 import { SourceSyntaxError, sourceText } from '../../src/repo/source-text.js';
@@ -72,7 +72,11 @@ describe('every pattern over file text, on a line of 1 MB', () => {
     'YAML key lines (parseYaml)': (line) => parseYaml(sourceText('port.yml', `description: |\n  ${line}\nteam: x\n`)),
     'secret keys in file text (textSecretFragments)': (line) => textSecretFragments(`token: ${line}\n${line}`),
     'URL and query redaction (redactSecrets)': (line) => redactSecrets({ url: line, headers: { auth: line } }),
-    '.gitignore lines': (line) => gitignorePatterns(`${line}\n`),
+    // Capped at 64 KB a file: the line's first 60 KB, as a pattern and as a path to match.
+    '.gitignore lines': (line) => {
+      const rules = ignoreFileRules(`${line.slice(0, 60_000)}\n`);
+      return 'refused' in rules ? rules : rules.ignores(line.slice(0, 60_000).replace(/^\/+/, '') || 'x');
+    },
     'embedded YAML in a heredoc (readEmbedded)': (line) => scanText('main.tf', `resource "port_integration" "x" {\n  config = <<EOF\n${line}: x\nEOF\n}\n`),
   };
   for (const [name, use] of Object.entries(PATTERN_USERS)) {

@@ -58,11 +58,12 @@ describe('stderr of a run over hostile names', () => {
 
   it('escapes repository file names in its notes', async () => {
     const repo = scratchDir('terminal-repo');
-    writeFileSync(join(repo, 'evil\n::error::forged\u001b]0;t\u0007.json'), Buffer.from([0x7b, 0, 0, 0x7d]));
+    // A binary script that names nothing the scan reads is skipped with a note (a binary JSON file would be a gap).
+    writeFileSync(join(repo, 'evil\n::error::forged\u001b]0;t\u0007.py'), Buffer.from([0x7b, 0, 0, 0x7d]));
     const run = await runWithin(['analyze', '--repo', repo, '--out', join(scratchDir('terminal-repo-out'), 'out'), '--fail-on', 'none']);
     expect(run.code).toBe(0);
     expectInertStderr(run.stderr);
-    expect(run.stderr).toMatch(/^note: .*evil\\n::error::forged\\x1b\]0;t\\x07\.json: skipped, a binary file$/m);
+    expect(run.stderr).toMatch(/^note: .*evil\\n::error::forged\\x1b\]0;t\\x07\.py: skipped, a binary file$/m);
   });
 
   it('escapes the path in a one-line error', async () => {

@@ -23,10 +23,10 @@ describe('analyze --repo (repository-only mode)', () => {
   test('analyzes an empty org named after the directories and never claims entities are missing', async () => {
     const { code, report, stderr } = await analyzeRepo();
     expect(report.organization).toEqual({ id: 'repository-only', name: 'fixtures/repo' });
-    // The invalid port.yml is the only thing that could not be read, so the run is incomplete (exit 3).
-    expect(report.incomplete.map((i) => i.resource)).toEqual(['fixtures/repo/services/broken/port.yml:3']);
+    // The invalid port.yml and the binary JSON file could not be read, so the run is incomplete (exit 3).
+    expect(report.incomplete.map((i) => i.resource)).toEqual(['fixtures/repo/payloads/blob.json', 'fixtures/repo/services/broken/port.yml:3']);
     expect(code).toBe(3);
-    expect(stderr).toContain('note: fixtures/repo/payloads/blob.json: skipped, a binary file\n');
+    expect(stderr).toContain('not read: fixtures/repo/payloads/blob.json: could not be read (a NUL byte: binary, not text); the file was not checked');
     expect(report.findings.every((f) => f.resource.type === 'file')).toBe(true);
     // Issue 30: "payments" or "platform" may be a title or an identifier, but each is its own slug, so
     // the migration leaves it as it is either way: nothing to act on. The files describe an org that
@@ -39,7 +39,6 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(report.findings).toHaveLength(29);
     // The files are judged as the org they describe: its state, and why, is a note.
     expect(report.notes).toContainEqual(expect.stringMatching(/^migration state of repository fixtures\/repo: judged as not migrated: Blueprint manages _user/));
-    expect(report.notes).toContain('fixtures/repo/payloads/blob.json: skipped, a binary file');
   });
 
   test('with --teams-map, titles get identifiers; the report matches its snapshot', async () => {

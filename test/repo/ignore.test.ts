@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nestedGitignorePatterns } from '../../src/repo/gitignore.js';
+import { ignoredByFiles, ignoreFileRules } from '../../src/repo/gitignore.js';
 import type { Report } from '../../src/model/finding.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 
@@ -42,8 +42,18 @@ describe('--ignore and nested .gitignore files', () => {
     expect(await scannedFolders(root)).toEqual(['infra/own', 'kept', 'kept/build-out', 'legacy']);
   });
 
-  it('roots a nested file\'s patterns at its folder; anchored ones too', () => {
-    expect(nestedGitignorePatterns('infra', 'generated/\n/own.tf\n').ignore).toEqual(['infra/**/generated/**', 'infra/own.tf/**', 'infra/own.tf']);
+  it('roots a nested file\'s patterns at its folder, anchored ones too; a deeper file overrides a higher one', () => {
+    const rules = (text: string) => {
+      const made = ignoreFileRules(text);
+      if ('refused' in made) throw new Error(made.refused);
+      return made;
+    };
+    const scopes = [
+      { base: '', rules: rules('*.tf\n') },
+      { base: 'infra', rules: rules('generated/\n/own.tf\n!kept.tf\n') },
+    ];
+    const ignored = (path: string, isDir = false) => ignoredByFiles(scopes, path, isDir);
+    expect([ignored('infra/generated', true), ignored('infra/own.tf'), ignored('infra/sub/own.tf'), ignored('infra/kept.tf'), ignored('other/kept.tf')]).toEqual([true, true, true, false, true]);
   });
 
   it('refuses a negated --ignore with one line', async () => {

@@ -67,7 +67,7 @@ describe("the org's repository-kept mapping, settled by a scanned file", () => {
   });
 
   test("the scan's notes reach report.notes", async () => {
-    const report = await audit({ '.github/port-app-config.yml': NO_TEAM, 'blob.json': '\u0000\u0001' });
-    expect(report.notes?.some((note) => note.endsWith('blob.json: skipped, a binary file'))).toBe(true);
+    const report = await audit({ '.github/port-app-config.yml': NO_TEAM, 'blob.py': '\u0000\u0001' });
+    expect(report.notes?.some((note) => note.endsWith('blob.py: skipped, a binary file'))).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { InputError } from '../../src/errors.js';
-import { gitignorePatterns } from '../../src/repo/gitignore.js';
+import { ignoreFileRules } from '../../src/repo/gitignore.js';
 import { classifyPath, displayRoot, ownDocumentKind, scanRepositories } from '../../src/repo/scan.js';
 import { brief } from './helpers.js';
 
@@ -61,13 +61,14 @@ describe('scanRepositories on fixtures/repo', () => {
       },
     ]);
     expect(scan.incomplete).toEqual([
+      // Issue 38: a file of a kind the scan judges (JSON) that it cannot read as text keeps the gate from passing.
+      { resource: at('payloads/blob.json'), reason: 'could not be read (a NUL byte: binary, not text); the file was not checked' },
       {
         resource: at('services/broken/port.yml:3'),
         reason: 'could not be read (line 3, column 1): not valid YAML: missed comma between flow collection entries; the file was not checked',
       },
     ]);
     expect(scan.notes).toEqual([
-      `${at('payloads/blob.json')}: skipped, a binary file`,
       // Issue 30: what the files say of the migration state, and that the org given decides.
       expect.stringMatching(/^migration state of repository fixtures\/repo: its files read as not migrated: Blueprint manages _user, .*\(fixtures\/repo\/pulumi-ts\/index\.ts:11\); port_blueprint manages _team, .*; although blueprint pullRequest declares ownership .*; the org Acme Payments decides: it has not migrated$/),
       // The Pulumi programs pin no package version (no manifest next to them): checked by hand.
@@ -97,7 +98,7 @@ describe('walking', () => {
     await expect(scanRepositories(['fixtures/no-such-repo'])).rejects.toThrow('--repo fixtures/no-such-repo: no such directory');
   });
 
-  test('symbolic links out of the root and files over 5 MB are skipped with a note', async () => {
+  test('symbolic links out of the root and files over 5 MB are not read, and the scan is incomplete', async () => {
     const outside = await mkdtemp(join(tmpdir(), 'tma-outside-'));
     await writeFile(join(outside, 'leak.tf'), 'resource "port_blueprint" "x" {\n  team_inheritance = { path = "a" }\n}\n');
     const root = await mkdtemp(join(tmpdir(), 'tma-repo-'));
@@ -113,9 +114,14 @@ describe('walking', () => {
     expect(scan.notes.filter((note) => !note.startsWith('review:') && !note.startsWith('migration state'))).toEqual([
       // Issue 23: a link to a folder is said too, not only a link to a file.
       `${name}/linked-dir: a symbolic link to a folder outside the repository, not followed; the files there were not scanned`,
-      `${name}/huge.json: skipped, 5242889 bytes is over the 5 MB limit`,
-      `${name}/tf/leak.tf: skipped, a symbolic link to outside the repository`,
     ]);
+    // Issue 38: a file the scan would judge but cannot read whole is a gap, never a note.
+    expect(scan.incomplete).toEqual([
+      { resource: `${name}/huge.json`, reason: 'could not be read (5242889 bytes, over the 5 MB limit; --max-file-size raises it); the file was not checked' },
+      { resource: `${name}/tf/leak.tf`, reason: 'could not be read (a symbolic link to outside the repository); the file was not checked' },
+    ]);
+    const raised = await scanRepositories([root], { maxFileBytes: 6 * 1024 * 1024 });
+    expect(raised.incomplete.map((item) => item.resource)).toEqual([`${name}/tf/leak.tf`]);
     // Both files are one configuration: one advice line, since it writes ownership and names no provider version.
     expect(scan.notes.filter((note) => note.startsWith('review:'))).toEqual([expect.stringContaining(`configuration ${name}/tf/: no version constraint`)]);
   });
@@ -170,11 +176,12 @@ describe('walking', () => {
     }
   });
 
-  test('gitignore lines become ignore patterns; negations are reported, not applied', () => {
-    expect(gitignorePatterns('# c\nsecrets/\n*.local.tf\n/build\ndocs/gen\n!keep.tf\n')).toEqual({
-      ignore: ['**/secrets/**', '**/*.local.tf/**', '**/*.local.tf', 'build/**', 'build', 'docs/gen/**', 'docs/gen'],
-      unsupported: ['!keep.tf'],
-    });
+  test('.gitignore lines are read as git reads them: negations apply, braces are literal', () => {
+    const rules = ignoreFileRules('# c\nsecrets/\n*.local.tf\n/build\ndocs/gen\n!keep.local.tf\ninfra/{main,x}.tf\n');
+    if ('refused' in rules) throw new Error(rules.refused);
+    const ignored = ['secrets/a.tf', 'x/secrets/a.tf', 'a.local.tf', 'build/x.tf', 'docs/gen/x.tf', 'infra/{main,x}.tf'].filter((path) => rules.ignores(path));
+    expect(ignored).toEqual(['secrets/a.tf', 'x/secrets/a.tf', 'a.local.tf', 'build/x.tf', 'docs/gen/x.tf', 'infra/{main,x}.tf']);
+    expect(['keep.local.tf', 'x/build/y.tf', 'infra/main.tf', 'infra/x.tf', 'main.tf'].filter((path) => rules.ignores(path))).toEqual([]);
   });
 
   test('file kinds come from names; paths are shown relative to the directory as given', () => {

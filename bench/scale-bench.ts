@@ -12,12 +12,13 @@
  * - `100x`: the org of 30,000 blueprints, 60,000 actions, 20,000 pages (as generated); goal under 1 GB.
  * Options: --only 100k,1m,100x --runs N (3)
  */
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { OrgSnapshot } from '../src/model/snapshot.js';
+import { writeEntityOrg } from './entity-org.js';
 import { generateSyntheticOrg } from './synthetic-org.js';
 import { median, runAnalyze, runNode, verdict, type ProcessFigures } from './whole-process.js';
 
@@ -26,41 +27,6 @@ const RUNS = Number(values.runs);
 const RSS_GOAL_MB = 1_024;
 const PARSE_GOAL = 3;
 const PARSE = fileURLToPath(new URL('./parse-snapshot.js', import.meta.url));
-
-/**
- * The 1x org with `count` entities spread over its blueprints that hold entities, written piece by
- * piece (a million entities as one string would be the bench's own peak, not the tool's).
- */
-function writeEntityOrg(path: string, count: number): void {
-  const org = generateSyntheticOrg({ blueprints: 300, actions: 600, pages: 200 });
-  const holders = Object.keys(org.entities ?? {}).filter((id) => !id.startsWith('_'));
-  const teams = (org.teams ?? []).map((team) => team.name);
-  const { entities, ...rest } = org;
-  const fd = openSync(path, 'w');
-  try {
-    writeSync(fd, `${JSON.stringify(rest).slice(0, -1)},"entities":{"_team":${JSON.stringify(entities?._team ?? [])}`);
-    const perHolder = Math.ceil(count / holders.length);
-    let written = 0;
-    for (const blueprint of holders) {
-      const chunk: string[] = [];
-      for (let e = 0; e < perHolder && written < count; e++, written++) {
-        chunk.push(
-          JSON.stringify({
-            identifier: `${blueprint}-${e}`,
-            title: `Entity ${e} of ${blueprint}`,
-            team: [teams[written % teams.length]!],
-            properties: { name: `service-${written}`, tier: written % 3 === 0 ? 'gold' : 'silver', url: `https://example.com/s/${written}` },
-            relations: {},
-          }),
-        );
-      }
-      writeSync(fd, `,${JSON.stringify(blueprint)}:[${chunk.join(',')}]`);
-    }
-    writeSync(fd, '}}');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function writeOrg(path: string, org: OrgSnapshot): void {
   writeFileSync(path, JSON.stringify(org));

@@ -88,7 +88,8 @@ export function* predictedOrgJson(predicted: PredictedOrg): Generator<string> {
       yield '[';
       for (let at = 0; at < records.length; at++) {
         const record: unknown = records[at];
-        const entity = change && isObject(record) ? jsonRoundTrip(record as EntityRecord) : record;
+        // A shallow copy is enough: the changes replace `team` and `relations`, they never edit them in place.
+        const entity = change && isObject(record) ? ownCopy(record as EntityRecord) : record;
         if (change && isObject(entity)) change(entity as EntityRecord);
         yield `${at === 0 ? '' : ','}\n${JSON.stringify(entity ?? null)}`;
       }
@@ -160,8 +161,15 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
 function moveRelationToTeam(entity: EntityRecord, relations: readonly string[], removeRelation: boolean): void {
   const teams = relationTeams(entity, relations);
   if (!hasTeamValue(entity.team) && teams.length > 0) entity.team = teams;
-  if (removeRelation && isObject(entity.relations)) for (const relation of relations) delete entity.relations[relation];
+  if (removeRelation && isObject(entity.relations)) {
+    const kept = ownCopy(entity.relations);
+    for (const relation of relations) delete kept[relation];
+    entity.relations = kept;
+  }
 }
+
+/** A record's own keys in a new object without a prototype (a key such as `__proto__` stays a key). */
+const ownCopy = <T extends object>(record: T): T => Object.assign(Object.create(null) as T, record);
 
 function translateEntityTeam(entity: EntityRecord, translate: (values: readonly string[]) => string[]): void {
   if (typeof entity.team === 'string') entity.team = translate([entity.team])[0]!;

@@ -39,6 +39,8 @@ import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-ru
 import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
+import { addMergeCommand, runMerge } from './orgs/merge-command.js';
+import { orgTeams } from './orgs/org-teams.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
 export interface CliIo {
@@ -153,6 +155,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
+  });
+
+  addMergeCommand(program, async (reports, flags) => {
+    exitCode = await runMerge(reports, flags, io);
   });
 
   try {
@@ -292,7 +298,8 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
           : flags.fix
             ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
             : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
-      const report = { ...fixedReport, run };
+      // The org's teams, so reports of several orgs written by separate runs can be merged and checked together.
+      const report = { ...fixedReport, run, ...(source && { orgTeams: orgTeams(source.snapshot) }) };
       const notes = [...gated.notes, ...fixLines];
 
       // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.

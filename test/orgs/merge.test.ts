@@ -55,8 +55,13 @@ describe('merge: the reports of several orgs as one (issue 41)', () => {
     expect(merged.gate?.failing).toBe(singles.reduce((n, report) => n + (report.gate?.failing ?? 0), 0));
     expect(one.code).toBe(1);
     expect(merged.crossOrg).toContainEqual(expect.objectContaining({ check: 'team-missing', org: 'org_staging', team: 'sre', resource: 'blueprint service' }));
-    expect(readFileSync(join(work, 'merged', 'index.html'), 'utf8')).toContain('3 orgs: Acme dev, Acme prod, Acme staging');
-    expect(readFileSync(join(work, 'merged', 'summary.md'), 'utf8')).toContain('3 orgs');
+    const page = readFileSync(join(work, 'merged', 'index.html'), 'utf8');
+    expect(page).toContain('3 orgs: Acme dev, Acme prod, Acme staging');
+    expect(page).toMatch(/<td>Acme staging <code>org_staging<\/code><\/td><td>\d+<\/td><td>\d+<\/td><td>failed \(\d+ failing\)<\/td>/);
+    expect(page).toContain('<strong>team this org lacks</strong> (Acme staging)');
+    const summary = readFileSync(join(work, 'merged', 'summary.md'), 'utf8');
+    expect(summary).toContain('| Acme dev (org\\_dev) | 0 | 0 | passed |');
+    expect(summary).toContain('- **team this org lacks** (Acme staging)');
   });
 
   it('refuses one report, a file that is no report, and two reports of one org, in one line', async () => {

@@ -39,7 +39,7 @@ import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-ru
 import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
-import { addMergeCommand, runMerge } from './orgs/merge-command.js';
+import { addMergeCommand, runMerge, runSeveralOrgs } from './orgs/merge-command.js';
 import { orgTeams } from './orgs/org-teams.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -121,7 +121,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const analyzeCommand = program
     .command('analyze')
     .description('Analyze an org and write the report (output/index.html, output/report.json) and the fix kit (output/fixes).')
-    .argument('[source]', 'an org-snapshot/1 file to analyze (the same as --snapshot FILE)')
+    .argument('[sources...]', 'an org-snapshot/1 file to analyze (the same as --snapshot FILE); several: one report over all their orgs, as merge gives')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
@@ -135,8 +135,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
-    .action(async (source: string | undefined, flags: AnalyzeFlags, command: Command) => {
-      exitCode = await runAnalyze(withDemo(withPositionalSource(source, flags), command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags));
+    .action(async (sources: string[], flags: AnalyzeFlags, command: Command) => {
+      if (sources.length > 1) {
+        // Several orgs: each analysed as a run of its own would be (its reports and kit in <out>/orgs/N-name), then merged into --out.
+        exitCode = await runSeveralOrgs(sources, flags, (one) => runAnalyze(withDemo(one, command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags)), io);
+        return;
+      }
+      exitCode = await runAnalyze(withDemo(withPositionalSource(sources[0], flags), command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags));
     });
   addGateOptions(analyzeCommand);
   addFixOptions(analyzeCommand);

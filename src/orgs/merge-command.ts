@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../errors.js';
 import { exitCodeFor, EXIT } from '../gate.js';
@@ -67,3 +67,29 @@ export async function runMerge(paths: readonly string[], flags: MergeFlags, io: 
   );
   return code;
 }
+
+/**
+ * `analyze A.json B.json C.json --out DIR`: each org analysed as its own run would analyse it, into
+ * `DIR/orgs/<n>-<file name>` (its reports and fix kit), then those reports merged into DIR. So one
+ * run over several orgs and `merge` over their separate runs give the same report.
+ */
+export async function runSeveralOrgs<F extends { snapshot?: string; out: string; format: string; demo?: boolean }>(
+  snapshots: readonly string[],
+  flags: F,
+  analyzeOne: (flags: F) => Promise<number>,
+  io: MergeIo,
+): Promise<number> {
+  if (flags.snapshot !== undefined || flags.demo) throw new UsageError('several snapshots are given as files (analyze A.json B.json); leave out --snapshot and --demo');
+  if (flags.out === '-') throw new UsageError('several orgs need --out DIR: each org\'s reports go to DIR/orgs, the combined ones to DIR');
+  const reports: string[] = [];
+  for (const [index, snapshot] of snapshots.entries()) {
+    const out = join(flags.out, 'orgs', `${index + 1}-${basename(snapshot).replace(/\.json$/i, '').replace(/[^A-Za-z0-9._-]/g, '_')}`);
+    const code = await analyzeOne({ ...flags, snapshot, out, format: withJson(flags.format) });
+    if (code === EXIT.usage) return code;
+    reports.push(join(out, FILE_NAMES.json));
+  }
+  return runMerge(reports, { out: flags.out, format: flags.format.split(',').filter((format) => format === 'html' || format === 'json' || format === 'md').join(',') || 'html,json' }, io);
+}
+
+/** Each org's run writes report.json, which the merge reads. */
+const withJson = (formats: string) => (formats.split(',').includes('json') ? formats : `${formats},json`);

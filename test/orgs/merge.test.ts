@@ -64,6 +64,22 @@ describe('merge: the reports of several orgs as one (issue 41)', () => {
     expect(summary).toContain('- **team this org lacks** (Acme staging)');
   });
 
+  it('one analyze over the three orgs gives the report the merge of their separate runs gives, byte for byte', async () => {
+    const snapshots = writeOrgs();
+    const separate: string[] = [];
+    for (const [i, snapshot] of snapshots.entries()) {
+      const out = join(work, `alone-${i}`);
+      expect([0, 1]).toContain((await runCliCaptured(['analyze', snapshot, '--out', out, '--format', 'json'])).code);
+      separate.push(join(out, 'report.json'));
+    }
+    const merged = await runCliCaptured(['merge', '--out', join(work, 'gathered'), '--format', 'json', ...separate]);
+    const together = await runCliCaptured(['analyze', ...snapshots, '--out', join(work, 'together'), '--format', 'json']);
+    expect(together.code).toBe(merged.code);
+    expect(readFileSync(join(work, 'together', 'report.json'), 'utf8')).toBe(readFileSync(join(work, 'gathered', 'report.json'), 'utf8'));
+    // Each org's own reports and kit beside it.
+    expect(readFileSync(join(work, 'together', 'orgs', '1-org-0', 'report.json'), 'utf8')).toBe(readFileSync(separate[0]!, 'utf8'));
+  });
+
   it('refuses one report, a file that is no report, and two reports of one org, in one line', async () => {
     const demo = join(work, 'out-0', 'report.json');
     expect((await runCliCaptured(['merge', '--out', join(work, 'm1'), demo])).stderr).toMatch(/give two report\.json files or more/);

@@ -290,7 +290,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
       // What the run read: the repository's findings, gaps and notes (not the function that settles the org's items with them).
       const { reviseDrafts: _settle, describedTeams, ...repositoryRead } = first.repository;
-      const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
+      const run = reportRun([source?.read ?? snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
       // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
       const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
       // Without an org, the org the kit predicts is the one the files describe: their teams with it.

@@ -70,9 +70,9 @@ export function shortJson(value: unknown, max = 80): string {
 export async function readJsonInput(
   path: string,
   what: string,
-  options: { missingHint?: string; quoteParserError?: boolean; htmlHint?: string } = {},
+  options: { missingHint?: string; quoteParserError?: boolean; htmlHint?: string; onBytes?: (bytes: Buffer) => void } = {},
 ): Promise<unknown> {
-  const text = await readInputFile(path, what, options.missingHint);
+  const text = await readInputFile(path, what, options.missingHint, options.onBytes);
   assertJsonDepth(text, path, what);
   try {
     return JSON.parse(text) as unknown;

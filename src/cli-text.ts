@@ -9,7 +9,7 @@ const CREDENTIALS_HELP = `
   PORT_TOKEN                          an API token for the live org (read-only use)
   PORT_CLIENT_ID, PORT_CLIENT_SECRET  credentials exchanged for a token (used when PORT_TOKEN is unset)
   PORT_REGION                         the org's region, eu or us (as --region; either flag, --region or --api-url, wins)
-  PORT_API_URL                        the API's address (as --api-url; either flag wins)`;
+  PORT_API_URL                        the API's address (as --api-url, https or loopback http; either flag wins)`;
 
 const TERMINAL_HELP = `
   CI, NO_COLOR                        when set, no progress bar is drawn (one line per phase), as with --no-color`;

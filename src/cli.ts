@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
 import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
-import { loadJqEngine } from './jq/engine.js';
+import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
@@ -283,7 +283,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
       const scanAndAnalyze = async () => {
         const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined);
-        const analyzed = withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog);
+        const analyzed = withJqUnjudged(withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog), jq);
         return { repository, analyzed };
       };
       const first = await scanAndAnalyze();
@@ -303,8 +303,14 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
           : flags.fix
             ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
             : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
-      // The org's teams, so reports of several orgs written by separate runs can be merged and checked together.
-      const report = { ...fixedReport, run, ...(source && { orgTeams: orgTeams(source.snapshot) }) };
+      // A --fix that could not replace a file changed nothing: the report says so too. The org's teams,
+      // so reports of several orgs written by separate runs can be merged and checked together.
+      const report = {
+        ...fixedReport,
+        run,
+        ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }),
+        ...(source && { orgTeams: orgTeams(source.snapshot) }),
+      };
       const notes = [...gated.notes, ...fixLines];
 
       // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.
@@ -323,7 +329,9 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         stdout: io.stdout,
       });
       await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
-      const code = exitCodeFor(report.gate);
+      // A failed --fix is a failed write: exit 2, as any output that cannot be written (docs/ci.md).
+      const gateCode = exitCodeFor(report.gate);
+      const code = fixed.failure !== undefined ? EXIT.usage : gateCode;
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
       const annotate = io.env.GITHUB_ACTIONS === 'true';
       const failing =
@@ -331,15 +339,16 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
           ? failingFindingLines(report, { annotate, ...(annotate && { orgPlacement: await placement(), reportPath: reportPathOf(flags.out, formats) }) })
           : [];
       if (flags.quiet) {
-        const errors = [...incompleteLines(report.incomplete), ...failing, ...(code === EXIT.pass ? [] : [summaryLine(report, code)])];
+        const errors = [...incompleteLines(report.incomplete), ...failing, ...(gateCode === EXIT.pass ? [] : [summaryLine(report, gateCode)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
       }
-      const inputNotes = (report.notes ?? []).map((note) => `note: ${note}`);
+      const inputNotes = (report.notes ?? []).filter((note) => note !== fixed.failure).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
       if (!flags.quiet) {
-        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, code), ...progress, `wrote ${written.join(', ')}`];
+        const lines = [...inputNotes, ...notes, ...incompleteLines(report.incomplete), ...failing, summaryLine(report, gateCode), ...progress, `wrote ${written.join(', ')}`];
         io.stderr(lines.map(terminalSafe).join('\n') + '\n');
       }
+      if (fixed.failure !== undefined) io.stderr(`teams-migration-audit: ${terminalSafe(fixed.failure)}\n`);
       return code;
     } finally {
       // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
@@ -379,6 +388,22 @@ function withKitNotes<R extends Report>(report: R, kitReport: Report): R {
   const notes = new Map(kitReport.findings.filter((f) => f.note !== undefined).map((f) => [f.id, f.note]));
   const findings = report.findings.map((finding) => (notes.has(finding.id) ? { ...finding, note: notes.get(finding.id) } : finding));
   return { ...report, findings, ...(kitReport.fixes && { fixes: kitReport.fixes }) };
+}
+
+/** Expressions quoted in the incomplete item; report.json's notes and findings carry each one's own. */
+const UNJUDGED_SHOWN = 5;
+
+/**
+ * Once jq's budget for the run was spent (src/jq/budget.ts), what it left unjudged makes the run
+ * incomplete (exit 3): their findings are missing or only listed for review, so it is never a pass.
+ */
+function withJqUnjudged<R extends Report>(report: R, jq: JqEngine): R {
+  const left = jq.unjudged?.();
+  if (!left) return report;
+  const shown = left.expressions.slice(0, UNJUDGED_SHOWN).map((expression) => JSON.stringify(expression.length > 80 ? `${expression.slice(0, 79)}…` : expression));
+  const more = left.expressions.length > UNJUDGED_SHOWN ? ` and ${left.expressions.length - UNJUDGED_SHOWN} more` : '';
+  const reason = `jq's time budget for this run is spent (${left.reason}): ${plural(left.expressions.length, 'expression was', 'expressions were')} left unjudged: ${shown.join(', ')}${more}`;
+  return { ...report, incomplete: [...report.incomplete, { resource: 'jq', reason }] };
 }
 
 /** Every file the run reads, by the option that names it. */

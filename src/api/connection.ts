@@ -2,6 +2,7 @@ import { addressesOf } from '../address-options.js';
 import { InputError, UsageError } from '../errors.js';
 import { readJsonInput } from '../json-input.js';
 import { isObject } from '../model/json.js';
+import { clearTextRefusal } from './read-only.js';
 
 /** The service's public regions (product.md, "Live API"). */
 export const REGION_URLS = {
@@ -129,6 +130,9 @@ function apiBaseUrl(value: string, name: string): URL {
     throw new UsageError(`${name}: "${value}" is not a URL`, { cause: error });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must be an http(s) URL`);
+  // Refused before any request: the first one carries the token or the client secret.
+  const clearText = clearTextRefusal(url);
+  if (clearText !== undefined) throw new UsageError(`${name} ${url.origin}: ${clearText}`);
   const dropped = (what: string) =>
     new UsageError(`${name} ${value}: ${what} would be dropped: requests go to ${url.origin}/v1/…; give the address the API answers at, without a path`);
   if (url.search !== '') throw dropped(`the query "${url.search}"`);

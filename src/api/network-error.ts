@@ -49,9 +49,9 @@ export function describeNetworkError(error: unknown): NetworkFailure {
   if (!(error instanceof Error)) return { message: 'network error', permanent: false };
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return { message: 'the request timed out', permanent: false };
   // Ours (transport.ts): a JSON answer cut before its end may come whole on a retry; an answer over
-  // the size bound, or no JSON at all, comes the same.
+  // the size bound, one that does not decompress, or no JSON at all, comes the same.
   if (error.name === 'CutAnswerError') return { message: error.message, permanent: false };
-  if (error.name === 'AnswerTooLargeError' || error.name === 'NotJsonAnswerError') return { message: error.message, permanent: true, repeats: true };
+  if (error.name === 'AnswerTooLargeError' || error.name === 'NotJsonAnswerError' || error.name === 'UndecodableAnswerError') return { message: error.message, permanent: true, repeats: true };
   const cause = error.cause as { code?: unknown; message?: unknown; errors?: unknown } | undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   if (code !== undefined) {

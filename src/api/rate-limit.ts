@@ -41,13 +41,32 @@ function readInteger(headers: HeaderReader, name: string): number | undefined {
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/** `Retry-After`: delta-seconds, or an HTTP date (RFC 9110 §10.2.3). */
+/**
+ * Ours: a `Retry-After` further out than a day is no advice a run can follow (no rate-limit window
+ * lasts that long); read as absent, the documented fallback applies instead of giving up the read.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/** The three forms of an HTTP date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850, asctime. */
+const HTTP_DATE = [
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+/**
+ * `Retry-After`: delta-seconds, or an HTTP date (RFC 9110 §10.2.3). Anything else (a negative
+ * number, which Date.parse reads as a year such as 99999, a free-form date) or a wait over a day is
+ * no advice: undefined, as when the header is absent.
+ */
 function readRetryAfter(headers: HeaderReader, nowMs: number): number | undefined {
   const raw = headers.get('retry-after')?.trim();
   if (!raw) return undefined;
-  if (/^\d+$/.test(raw)) return Number.parseInt(raw, 10);
-  const at = Date.parse(raw);
-  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - nowMs) / 1_000)) : undefined;
+  let seconds: number;
+  if (/^\d+$/.test(raw)) seconds = Number.parseInt(raw, 10);
+  else if (HTTP_DATE.some((form) => form.test(raw))) seconds = Math.max(0, Math.ceil((Date.parse(raw) - nowMs) / 1_000));
+  else return undefined;
+  return Number.isFinite(seconds) && seconds <= MAX_RETRY_AFTER_SECONDS ? seconds : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { HeaderReader } from './rate-limit.js';
+import { assertReadOnly } from './read-only.js';
 
 /** The one seam between the client and the network; tests plug in a scripted fake. */
 export interface TransportRequest {
@@ -77,6 +78,17 @@ function answerFault(status: number, contentType: string | null, text: string): 
   return contentType !== null && !body.endsWith('}') && !body.endsWith(']') ? new CutAnswerError() : undefined;
 }
 
+/**
+ * A body that fails to decompress (not the gzip, deflate or br it says it is): the server sends the
+ * same bytes again, so the read ends at once instead of five retries over 32 s (issue 38).
+ */
+export class UndecodableAnswerError extends Error {
+  override name = 'UndecodableAnswerError';
+  constructor(coding: string, cause: Error) {
+    super(`the answer's body could not be decompressed as ${coding} (${(cause as { code?: unknown }).code ?? cause.message})`, { cause });
+  }
+}
+
 /** A request that got no HTTP answer (connection, DNS, TLS): `cause` is the system's error, whose code network-error.ts reads. */
 export class NetworkError extends Error {
   override name = 'NetworkError';
@@ -100,16 +112,16 @@ const IDLE_CONNECTION_MS = 4_000;
 export const USER_AGENT = 'teams-migration-audit';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** Decoders for `content-encoding`, outermost last as sent; undefined when one is unknown (the body is then read as it came). */
-function decodersFor(encoding: string | undefined): Transform[] | undefined {
+/** Decoders for `content-encoding`, outermost last as sent, each with its coding's name; undefined when one is unknown (the body is then read as it came). */
+function decodersFor(encoding: string | undefined): Array<[string, Transform]> | undefined {
   const codings = (encoding ?? '').split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== 'identity');
-  const decoders: Transform[] = [];
+  const decoders: Array<[string, Transform]> = [];
   // Lenient at the end, as browsers are: a stream ended without its trailer still decodes what came.
   const zlibFlush = { flush: zlibConstants.Z_SYNC_FLUSH, finishFlush: zlibConstants.Z_SYNC_FLUSH };
   for (const coding of codings.reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip(zlibFlush));
-    else if (coding === 'deflate') decoders.push(createInflate(zlibFlush));
-    else if (coding === 'br') decoders.push(createBrotliDecompress({ flush: zlibConstants.BROTLI_OPERATION_FLUSH, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH }));
+    if (coding === 'gzip' || coding === 'x-gzip') decoders.push([coding, createGunzip(zlibFlush)]);
+    else if (coding === 'deflate') decoders.push([coding, createInflate(zlibFlush)]);
+    else if (coding === 'br') decoders.push([coding, createBrotliDecompress({ flush: zlibConstants.BROTLI_OPERATION_FLUSH, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH })]);
     else return undefined;
   }
   return decoders;
@@ -149,6 +161,13 @@ export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, max
       const url = new URL(request.url);
       const https = url.protocol === 'https:';
       if (!https && url.protocol !== 'http:') return reject(new NetworkError(new Error(`unsupported protocol ${url.protocol}`)));
+      // The client checked the host; here, at the socket, the method and the path are checked again,
+      // and clear text, so a change above cannot make the tool write or send a credential openly.
+      try {
+        assertReadOnly(request.method, url, url);
+      } catch (error) {
+        return reject(error);
+      }
       let settled = false;
       let outgoing: ClientRequest | undefined;
       let connectTimer: NodeJS.Timeout | undefined;
@@ -177,9 +196,9 @@ export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, max
         response.on('error', (error) => fail(new NetworkError(error)));
         if (REDIRECTS.has(status) && response.headers.location !== undefined) return fail(new NetworkError(new Error('unexpected redirect')));
         let body: Readable = response;
-        for (const decoder of decodersFor(response.headers['content-encoding']) ?? []) {
+        for (const [coding, decoder] of decodersFor(response.headers['content-encoding']) ?? []) {
           streams.push(decoder);
-          decoder.on('error', (error) => fail(new NetworkError(error)));
+          decoder.on('error', (error) => fail(new UndecodableAnswerError(coding, error)));
           body = body.pipe(decoder);
         }
         const chunks: Buffer[] = [];

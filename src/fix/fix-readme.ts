@@ -4,21 +4,33 @@ import { BULK_LIMIT, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
 import type { PatchPlace } from './repo-patch.js';
 import { plural } from '../plural.js';
+import { cell } from '../report/markdown.js';
 import { terminalSafe as oneLine } from '../terminal-text.js';
+
+/**
+ * Text of the org or a repository (its name, identifiers, locations, folder names, team values) as
+ * summary.md writes it: one line, Markdown punctuation backslash-escaped and `<`, `>`, `&` as
+ * entities, so none of it opens a link, an image, a tag or a comment (`<!--` would hide the rest).
+ * Outside code spans, where backslashes would show.
+ */
+const text = (value: string) => cell(oneLine(value));
+
+/** A kit path: in a code span when it is the kit's own safe characters, else escaped as text (a folder's name is in `repo-<name>.patch`). */
+const kitPath = (path: string) => (/^[A-Za-z0-9@_.+=/-]+$/.test(path) ? `\`${path}\`` : text(path));
 
 /** The folder's README and the data-migration folder's README: what each file is, the commands, the order. */
 export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report, where: PatchPlaces = { applyAt: [] }): FixFile[] {
   const count = (kind: FixFile['kind']) => files.filter((file) => file.kind === kind).length;
   const patches = files.filter((file) => file.kind === 'repo-patch');
   const lines = [
-    `# Fix kit for ${oneLine(report.organization.name)}`,
+    `# Fix kit for ${text(report.organization.name)}`,
     '',
     'Written by teams-migration-audit, which only reads the service: nothing here has been sent anywhere.',
     'Apply the files yourself, in this order:',
     '',
     patches.length === 0
       ? '1. Before the migration: nothing to check in the repositories (no repository patch was written).'
-      : `1. Before the migration: read ${patches.map((file) => `\`${file.path}\``).join(', ')} and check that it applies (the \`--check\` half of the commands in step 5).`,
+      : `1. Before the migration: read ${patches.map((file) => kitPath(file.path)).join(', ')} and check that it applies (the \`--check\` half of the commands in step 5).`,
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`).',
     `3. After it has finished, paste each corrected resource from \`org/\` (${plural(count('resource'), 'file')}) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
     moves.length > 0 ? '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.' : '4. No blueprint keeps its teams only in a relation to `_team`: no data to move.',
@@ -27,7 +39,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     '',
     '## Files',
     '',
-    ...files.map((file) => `- \`${file.path}\` (${file.kind}): resolves ${plural(file.findings.length, 'finding')}`),
+    ...files.map((file) => `- ${kitPath(file.path)} (${file.kind}): resolves ${plural(file.findings.length, 'finding')}`),
     moves.length > 0 ? '- `README.md`, `data-migration/README.md`: this guide' : '- `README.md`: this guide',
     '',
   ];
@@ -49,7 +61,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
       '',
       `These bodies hold \`${REDACTED}\` where the org had a secret (a header, a token): put the real value back before saving, or the builder stores the marker.`,
       '',
-      ...redacted.map((file) => `- \`${file.path}\``),
+      ...redacted.map((file) => `- ${kitPath(file.path)}`),
       '',
     );
   }
@@ -60,9 +72,9 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
       const f = byId.get(id);
       if (!f) return `finding \`${id}\``;
       // One line each: org and file text keep their line breaks as escapes.
-      return f.resource.type === 'file' ? `\`${oneLine(f.location)}\` (finding ${id})` : `${f.resource.type} \`${oneLine(f.resource.identifier)}\`, \`${oneLine(f.location)}\` (finding ${id})`;
+      return f.resource.type === 'file' ? `${text(f.location)} (finding ${id})` : `${f.resource.type} ${text(f.resource.identifier)}, ${text(f.location)} (finding ${id})`;
     };
-    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- ${named(u.id)}: needs ${oneLine(u.missing)}`), '');
+    lines.push('## Not in the kit (a person must decide, or something is missing)', '', ...unresolved.map((u) => `- ${named(u.id)}: needs ${text(u.missing)}`), '');
   }
   const readme: FixFile = { path: 'README.md', kind: 'readme', findings: [], content: lines.join('\n') };
   return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
@@ -85,8 +97,8 @@ function applySteps(patches: readonly FixFile[], where: PatchPlaces): string[] {
   const places = new Map(where.applyAt.map((place) => [place.path, place]));
   const commands = patches.flatMap((file) => {
     const place = places.get(file.path);
-    const at = `"$KIT"/${shellQuote(file.path)}`;
-    const comment = place === undefined ? '# from the directory the audit ran in' : `# in ${place.repository}, from the top of its work tree (${place.rootFromHere} from where the audit ran)`;
+    const at = `"$KIT"/${shellQuote(oneLine(file.path))}`;
+    const comment = place === undefined ? '# from the directory the audit ran in' : `# in ${oneLine(place.repository)}, from the top of its work tree (${oneLine(place.rootFromHere)} from where the audit ran)`;
     return [comment, `git apply --check ${at} && git apply ${at}`];
   });
   return [
@@ -137,7 +149,7 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
     '',
     '| blueprint | relations | entities | files |',
     '|---|---|---|---|',
-    ...moves.map((move) => `| ${oneLine(move.blueprint)} | ${oneLine(move.relations.join(', '))} | ${move.entitiesRead ? move.payloads.reduce((sum, p) => sum + p.entities.length, 0) : 'not read'} | ${move.payloads.length} |`),
+    ...moves.map((move) => `| ${text(move.blueprint)} | ${text(move.relations.join(', '))} | ${move.entitiesRead ? move.payloads.reduce((sum, p) => sum + p.entities.length, 0) : 'not read'} | ${move.payloads.length} |`),
     '',
     ...unreadNote(moves),
   ];
@@ -146,7 +158,7 @@ function dataMigrationReadme(moves: readonly RelationMove[]): FixFile {
 
 /** No bulk file is no proof of no entity: say which blueprints' entities this run never held. */
 function unreadNote(moves: readonly RelationMove[]): string[] {
-  const unread = moves.filter((move) => !move.entitiesRead).map((move) => `\`${oneLine(move.blueprint)}\``);
+  const unread = moves.filter((move) => !move.entitiesRead).map((move) => text(move.blueprint));
   if (unread.length === 0) return [];
   return [
     `Entities of ${unread.join(', ')} were not read in this run, so there are no bulk files for them: use the builder's \`Migrate data\` with the mapping above, or analyse a snapshot file that holds their entities to get the bulk files.`,

@@ -8,7 +8,7 @@ import { patchRepos } from './apply-root.js';
 import { buildFixKit } from './build-fix-kit.js';
 import type { OutputSet } from '../output/output-set.js';
 import { KIT_DIR } from '../output/own-outputs.js';
-import { applyPatchedFiles, readFindingFiles, writeFixKit } from './write-fixes.js';
+import { applyPatchedFiles, FixNotApplied, readFindingFiles, writeFixKit } from './write-fixes.js';
 import { plural } from '../plural.js';
 
 export interface FixFlags {
@@ -42,7 +42,7 @@ export async function runFixKit<R extends Report>(
   flags: FixFlags,
   jq: JqEngine | undefined,
   output: { outputs: OutputSet; runId: string },
-): Promise<{ report: R; lines: string[]; /** Files `--fix` changed in place. */ changed: string[] }> {
+): Promise<{ report: R; lines: string[]; /** Files `--fix` changed in place. */ changed: string[]; /** Why `--fix` changed nothing after all: one line. */ failure?: string }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
   if (flags.fixes === false && !flags.fix) return { report, lines: [], changed: [] };
@@ -64,7 +64,14 @@ export async function runFixKit<R extends Report>(
     const left = kit.unresolved.length;
     lines.push(`fix kit: ${plural(kit.files.length, 'file')} in ${summary.dir} resolve ${plural(resolved, 'finding')}; ${plural(left, 'breaking finding')} ${left === 1 ? 'is' : 'are'} left to a person (see its README.md)`);
   }
-  const changed = flags.fix ? await applyPatchedFiles(kit.patched, flags.repo) : [];
+  let changed: string[] = [];
+  try {
+    if (flags.fix) changed = await applyPatchedFiles(kit.patched, flags.repo);
+  } catch (error) {
+    // Nothing was changed (or what could not be put back is named): the reports are still written, then this line.
+    if (error instanceof FixNotApplied) return { report: withFixes, lines, changed, failure: error.message };
+    throw error;
+  }
   if (flags.fix && changed.length === 0) lines.push('--fix: nothing to change in the repositories');
   return { report: withFixes, lines, changed };
 }

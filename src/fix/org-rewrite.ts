@@ -79,8 +79,17 @@ function splitScorecardId(identifier: string): [string, string] {
 /** A resource identifier as a file name: path separators and other unsafe characters become `_`. */
 export function fileName(identifier: string): string {
   const name = identifier.replace(/[^A-Za-z0-9@_.+=-]/g, '_');
+  if (name.length > MAX_FILE_NAME) return `${name.slice(0, MAX_FILE_NAME - 9)}-${createHash('sha256').update(identifier).digest('hex').slice(0, 8)}`;
   return name === '' || name === '.' || name === '..' ? `_${name}` : name;
 }
+
+/**
+ * The most characters (ASCII, so bytes) of a name derived from an identifier: with a clash's hash,
+ * `.permissions.json` and a temporary file's suffix it stays far under the 255-byte limit of a
+ * file name (an identifier of 251 characters made every output fail with ENAMETOOLONG). A longer
+ * one keeps its start and a short hash of the whole identifier, so two long ones stay apart.
+ */
+export const MAX_FILE_NAME = 100;
 
 /**
  * Names that stay apart: where two keys' names clash (`k8s_cluster/health` and `k8s/cluster_health`

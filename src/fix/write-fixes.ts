@@ -1,7 +1,7 @@
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
-import { writeFileAtomic, type OutputSet } from '../output/output-set.js';
+import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import { StreamedContent, type StagedContent } from '../output/staged-digest.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
@@ -116,22 +116,63 @@ export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, 
 }
 
 /**
- * `--fix`: write the patched files in place. Every file is checked first: one changed since it was
- * read is refused with one line, and then nothing is written.
+ * `--fix` could not replace one file: every file it had replaced was put back, so the repositories
+ * are as they were (or, when even that failed, the files still changed are named).
+ */
+export class FixNotApplied extends InputError {
+  override name = 'FixNotApplied';
+}
+
+interface FixTarget {
+  path: string;
+  onDisk: string;
+  before: Uint8Array;
+  after: Uint8Array;
+  mode: number;
+}
+
+/**
+ * `--fix`: write the patched files in place, all or none. Every file is checked first: one changed
+ * since it was read is refused with one line, and then nothing is written. Then every new file is
+ * written whole beside its target (a temporary file with the target's mode); only when all are
+ * written are they renamed over their targets. A failure at any step removes what was staged and
+ * puts back each file already replaced, and says which file failed and that nothing was changed.
  */
 export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: readonly string[]): Promise<string[]> {
-  const targets: { path: string; onDisk: string; after: Uint8Array }[] = [];
+  const targets: FixTarget[] = [];
   for (const file of patched) {
     const onDisk = diskPath(file.path, dirs);
     // A link that appeared since the read is not written through (nor replaced by a file).
     const regular = onDisk !== undefined && (await lstat(onDisk).catch(() => undefined))?.isFile() === true;
-    const now = onDisk === undefined || !regular ? undefined : await readFile(onDisk).then((bytes) => bytes.toString(file.encoding ?? 'utf8')).catch(() => undefined);
-    if (onDisk === undefined || now !== file.before) {
+    const bytes = onDisk === undefined || !regular ? undefined : await readFile(onDisk).catch(() => undefined);
+    if (onDisk === undefined || bytes === undefined || bytes.toString(file.encoding ?? 'utf8') !== file.before) {
       throw new InputError(`--fix: ${file.path} changed since it was read; nothing was written, run the audit again`);
     }
-    targets.push({ path: file.path, onDisk, after: Buffer.from(file.after, file.encoding ?? 'utf8') });
+    targets.push({ path: file.path, onDisk, before: bytes, after: Buffer.from(file.after, file.encoding ?? 'utf8'), mode: (await stat(onDisk)).mode & 0o7777 });
   }
-  // Each file whole or not at all (a temporary file renamed over it), with the mode it had.
-  for (const target of targets) await writeFileAtomic(target.onDisk, target.after, (await stat(target.onDisk)).mode & 0o7777);
+  const staged: string[] = [];
+  const replaced: FixTarget[] = [];
+  let current: FixTarget | undefined;
+  try {
+    for (const target of targets) {
+      current = target;
+      staged.push(await writeBeside(target.onDisk, target.after, target.mode));
+    }
+    for (const [index, target] of targets.entries()) {
+      current = target;
+      await rename(staged[index]!, target.onDisk);
+      replaced.push(target);
+      await atomicWriteFaults.at?.('renamed', target.onDisk);
+    }
+  } catch (error) {
+    for (const path of staged) await rm(path, { force: true });
+    const notRestored: string[] = [];
+    for (const target of replaced.reverse()) {
+      await writeFileAtomic(target.onDisk, target.before, target.mode).catch(() => notRestored.push(target.path));
+    }
+    const failed = `--fix: cannot replace ${current?.path ?? 'a file'} (${writeFailure(error)})`;
+    if (notRestored.length === 0) throw new FixNotApplied(`${failed}; nothing was changed: every file is as it was`, { cause: error });
+    throw new FixNotApplied(`${failed}; could not put back ${notRestored.join(', ')}, which still hold the fix; every other file is as it was`, { cause: error });
+  }
   return targets.map((target) => target.path);
 }

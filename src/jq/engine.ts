@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import type { JsonValue } from '../model/json.js';
 import { batchable, batchStdin, evaluationProgram, parseBatchOutput, validationProgram, type BatchInput } from './batch.js';
 import type { Answer } from './jq-worker.js';
+import { JqBudget, type JqBudgetOptions } from './budget.js';
 import { JqPool, jqPoolSize, type PoolJob } from './worker-pool.js';
 
 /**
@@ -58,6 +59,11 @@ export interface JqEngine {
   workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
   requests?(): number;
+  /**
+   * Once the run's jq budget is spent (src/jq/budget.ts): why, and the expressions that were then
+   * left unjudged, in the order first asked. Undefined while every expression asked was run.
+   */
+  unjudged?(): { reason: string; expressions: string[] } | undefined;
 }
 
 export interface EvaluateCall {
@@ -84,6 +90,8 @@ export interface JqEngineOptions {
    * when a request set first needs them, joining as each is ready (a small org never needs them).
    */
   warm?: boolean;
+  /** The run's jq time budget and its clock (src/jq/budget.ts); tests inject a clock that moves by itself. */
+  budget?: JqBudgetOptions;
 }
 
 /**
@@ -121,15 +129,52 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   /** Expressions that timed out or crashed once: running them again would only cost the same. */
   const failed = new Map<string, { ok: false; error: string; failure: EvaluationFailure }>();
 
-  /** One request, isolated: a timeout or a crash replaces the worker and is returned, not thrown. */
-  const ask = (op: PoolJob['op'], input: JsonValue, query: string): Answer => pool.ask(op, input, query);
+  const budget = new JqBudget(options.budget);
+  /** Expressions not run because the budget was spent, in the order first asked. */
+  const unjudged = new Set<string>();
+  const isFailure = (answer: Answer) => answer.kind === 'timeout' || answer.kind === 'crash';
 
-  const failure = (expression: string, answer: Answer): { ok: false; error: string; failure: EvaluationFailure } | undefined => {
-    if (answer.kind !== 'timeout' && answer.kind !== 'crash') return undefined;
+  /**
+   * One request for `expression`, isolated: a timeout or a crash replaces the worker and is
+   * returned, not thrown. Once the budget is spent nothing is sent: the answer says why.
+   */
+  const ask = (op: PoolJob['op'], input: JsonValue, query: string, expression: string): Answer | Spent => {
+    const reason = budget.spentReason();
+    if (reason !== undefined) {
+      unjudged.add(expression);
+      return { kind: 'spent', reason };
+    }
+    const started = budget.now();
+    const answer = pool.ask(op, input, query);
+    const took = budget.now() - started;
+    budget.spend(took, isFailure(answer) ? took : 0);
+    return answer;
+  };
+
+  /** Jobs over the workers, each answer's time spent from the budget as it lands; none is posted once it is spent. */
+  const askAll = <J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer) => readonly J[] | void): void => {
+    let last = budget.now();
+    pool.askAll(
+      jobs,
+      (job, answer) => {
+        const now = budget.now();
+        // A timeout cost its whole limit, on whichever worker; a crash about the time since the last answer.
+        budget.spend(now - last, answer.kind === 'timeout' ? timeoutMs : answer.kind === 'crash' ? Math.min(now - last, timeoutMs) : 0);
+        last = now;
+        return onAnswer(job, answer);
+      },
+      () => budget.spentReason() !== undefined,
+    );
+  };
+
+  const failure = (expression: string, answer: Answer | Spent, compiling = false): { ok: false; error: string; failure: EvaluationFailure } | undefined => {
+    if (answer.kind !== 'timeout' && answer.kind !== 'crash' && answer.kind !== 'spent') return undefined;
     const result =
-      answer.kind === 'timeout'
-        ? { ok: false as const, error: `no result within ${timeoutMs} ms`, failure: 'timeout' as const }
-        : { ok: false as const, error: answer.message, failure: 'crash' as const };
+      answer.kind === 'spent'
+        ? { ok: false as const, error: `not run: ${answer.reason}`, failure: 'timeout' as const }
+        : answer.kind === 'timeout'
+          ? { ok: false as const, error: `no result within ${timeoutMs} ms`, failure: 'timeout' as const }
+          : { ok: false as const, error: crashWords(answer.message, compiling), failure: 'crash' as const };
     failed.set(expression, result);
     return result;
   };
@@ -140,15 +185,15 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     // Compiled but never run: `empty` produces nothing, so the right side is never evaluated and
     // an expression that loops or is slow costs nothing here. The newlines keep a trailing
     // `# comment` from swallowing the closing parenthesis.
-    const wrapped = ask('raw', null, `empty | (\n${expression}\n)`);
-    let result: CompileResult = failure(expression, wrapped) ?? { ok: true };
+    const wrapped = ask('raw', null, `empty | (\n${expression}\n)`, expression);
+    let result: CompileResult = failure(expression, wrapped, true) ?? { ok: true };
     if (wrapped.kind === 'raw' && wrapped.exitCode !== 0) {
       // The wrapper shifts jq's line numbers; ask again unwrapped for jq's exact message. A
       // compile error stops jq before it runs anything, so this cannot execute the expression
       // unless the wrapper alone was at fault (a comment continued by a trailing backslash),
       // and then the time limit still holds.
-      const direct = ask('raw', null, expression);
-      result = failure(expression, direct) ?? result;
+      const direct = ask('raw', null, expression, expression);
+      result = failure(expression, direct, true) ?? result;
       if (direct.kind === 'raw' && direct.exitCode === COMPILE_ERROR_EXIT) result = { ok: false, error: firstLine(direct.stderr) };
     }
     compiled.set(expression, result);
@@ -156,7 +201,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   };
 
   /** What a lone evaluation's answer means, kept by expression and input; a timeout or crash also marks the expression failed. */
-  const settleEvaluation = (expression: string, key: string, answer: Answer): EvaluateResult => {
+  const settleEvaluation = (expression: string, key: string, answer: Answer | Spent): EvaluateResult => {
     let result: EvaluateResult;
     if (answer.kind === 'json') result = { ok: true, values: answer.values };
     else if (answer.kind === 'jq-error') result = { ok: false, error: firstLine(answer.stderr) };
@@ -170,7 +215,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
 
   const evaluate = (input: JsonValue, expression: string): EvaluateResult => {
     const key = jsonText(input);
-    return known(expression, key) ?? settleEvaluation(expression, key, ask('json', input, expression));
+    return known(expression, key) ?? settleEvaluation(expression, key, ask('json', input, expression, expression));
   };
 
   const evaluateEach = (calls: readonly EvaluateCall[]): EvaluateResult[] => {
@@ -183,18 +228,22 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       return key;
     });
     const answers = new Map<PoolJob, Answer>();
-    pool.askAll([...jobs.values()], (job, answer) => void answers.set(job, answer));
+    askAll([...jobs.values()], (job, answer) => void answers.set(job, answer));
     // Settled in the callers' order, as lone calls would be: after a call that failed, its expression's later calls give that failure.
     for (const job of jobs.values()) {
-      const answer = answers.get(job)!;
-      if (answer.kind !== 'timeout' && answer.kind !== 'crash') settleEvaluation(job.expression, job.key, answer);
+      const answer = answers.get(job);
+      if (answer !== undefined && answer.kind !== 'timeout' && answer.kind !== 'crash') settleEvaluation(job.expression, job.key, answer);
     }
     return calls.map(({ expression }, i) => {
       const key = keys[i]!;
       const cached = known(expression, key);
       if (cached) return cached;
       const job = jobs.get(`${expression.length}:${expression}${key}`)!;
-      return settleEvaluation(expression, key, answers.get(job)!);
+      const answer = answers.get(job);
+      if (answer !== undefined) return settleEvaluation(expression, key, answer);
+      // Not posted: the budget was spent first.
+      unjudged.add(expression);
+      return settleEvaluation(expression, key, { kind: 'spent', reason: budget.spentReason() ?? 'jq\'s budget for this run is spent' });
     });
   };
 
@@ -246,7 +295,8 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), settle };
   };
 
-  const runBatches = (batches: readonly Batch[]): void => pool.askAll(batches, (batch, answer) => batch.settle(answer));
+  // A batch not posted (the budget spent) settles nothing: its calls are then asked alone, and refused alike.
+  const runBatches = (batches: readonly Batch[]): void => askAll(batches, (batch, answer) => batch.settle(answer));
 
   const batchableOnce = new Map<string, boolean>();
   const canBatch = (expression: string): boolean => {
@@ -283,7 +333,29 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return inputs.map((input) => evaluate(input, expression));
   };
 
-  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, workers: () => pool.size, requests: () => pool.requests };
+  const unjudgedNow = () => {
+    const reason = budget.spentReason();
+    return reason === undefined || unjudged.size === 0 ? undefined : { reason, expressions: [...unjudged] };
+  };
+  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
+}
+
+/** A request not sent: the run's jq budget is spent. */
+interface Spent {
+  kind: 'spent';
+  reason: string;
+}
+
+/**
+ * A crash in the user's words: jq-wasm reports running out of memory or stack as
+ * `Aborted(). Build with -sASSERTIONS for more info.`, which says nothing to a user. jq computes
+ * constant parts when it compiles (`"x" * 1e9`), so running out of memory there is no syntax error.
+ */
+export function crashWords(message: string, compiling: boolean): string {
+  const when = compiling ? 'while compiling it (jq computes constant parts such as "x" * 1e9 when it compiles; the expression is not invalid)' : 'while running it';
+  if (/Aborted\(|out of memory|memory access out of bounds|Maximum call stack|too much recursion/i.test(message)) return `jq ran out of memory or stack ${when}`;
+  if (message === 'the jq worker exited') return `the jq worker stopped ${when}`;
+  return `jq stopped ${when}: ${message.replace(/\s*Build with -s\w+.*$/, '')}`;
 }
 
 /** `items` in runs of at most `size`, in order. */

@@ -91,11 +91,11 @@ export class JqPool {
 
   /**
    * Every job, spread over the workers, each answered to `onAnswer` as it arrives with the slot of
-   * the worker that ran it (which may add follow-up jobs). The order of the answers depends on the pool, so `onAnswer` must give the same
+   * the worker that ran it (which may add follow-up jobs); jobs not posted when `stop` says so get no answer. The order of the answers depends on the pool, so `onAnswer` must give the same
    * result whatever the order: each job writes what only it answers.
    */
-  askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer, slot: number) => readonly J[] | void): void {
-    if (jobs.length === 0) return;
+  askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer, slot: number) => readonly J[] | void, stop: () => boolean = () => false): void {
+    if (jobs.length === 0 || stop()) return;
     const queue = [...jobs];
     let head = 0;
     // The first worker runs at once; the others needed start loading jq now and join as each is
@@ -106,6 +106,8 @@ export class JqPool {
     const busy = new Map<JqWorker, J>();
     while (head < queue.length || busy.size > 0) {
       if (loading.length > 0) idle.push(...this.joined(loading, Date.now()));
+      // Once the caller says stop (the run's jq budget is spent), nothing more is posted; what is posted is answered.
+      if (head < queue.length && stop()) head = queue.length;
       while (head < queue.length && idle.length > 0) {
         const worker = idle.shift()!;
         const job = queue[head++]!;

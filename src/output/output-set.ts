@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagingName, targetProblem, verifyJournal, type CommitJournal, type JournalMove } from './commit-journal.js';
@@ -219,16 +219,87 @@ async function clearDeadLeftovers(dir: string): Promise<void> {
   }
 }
 
-/** Write `content` to `path` through a temporary file in the same folder and a rename: never a cut file. */
+/** The steps of `writeFileAtomic`, in order: a cut at any of them leaves the old file or the new one. */
+export type AtomicWriteStep = 'opened' | 'half-written' | 'written' | 'renamed';
+
+/**
+ * Fault points for tests: `at(step, target)` runs at each step of every `writeFileAtomic` (the
+ * journal, `snapshot --out`, a baseline written alone, `--fix`); a throw there cuts the write as a
+ * kill or a full disk would.
+ */
+export const atomicWriteFaults: { at?: (step: AtomicWriteStep, target: string) => void | Promise<void> } = {};
+
+/** Bytes a file name may have on the usual file systems (ext4, APFS, NTFS in UTF-16 units). */
+export const MAX_NAME_BYTES = 255;
+/** The longest part of a target's name kept in its temporary file's name: `.NAME.tma-PID-HEX8` stays under MAX_NAME_BYTES. */
+const TEMPORARY_NAME_BYTES = 200;
+
+/** `name` cut to at most `bytes` UTF-8 bytes, on a character boundary. */
+function cutToBytes(name: string, bytes: number): string {
+  let kept = '';
+  let used = 0;
+  for (const char of name) {
+    const size = Buffer.byteLength(char);
+    if (used + size > bytes) break;
+    kept += char;
+    used += size;
+  }
+  return kept;
+}
+
+/**
+ * The temporary file beside `path`: its name plus the run's pid and a random part. A long name
+ * (a 250-byte file name is legal) is cut and given a short hash of the whole, so the temporary
+ * name stays under the 255-byte limit and still tells which file it was for.
+ */
+export function temporaryPath(path: string): string {
+  const name = basename(path);
+  const kept = Buffer.byteLength(name) <= TEMPORARY_NAME_BYTES ? name : `${cutToBytes(name, TEMPORARY_NAME_BYTES - 9)}-${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  return join(dirname(path), `.${kept}.tma-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/**
+ * Write `content` to `path` through a temporary file in the same folder and a rename: never a cut
+ * file, and never a write into the file itself (a reader or a hard link keeps the old content whole).
+ */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, mode?: number): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.tma-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temporary = await writeBeside(path, content, mode);
   try {
-    await writeFile(temporary, content, mode === undefined ? {} : { mode });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
+  await atomicWriteFaults.at?.('renamed', path);
+}
+
+/**
+ * The first half of `writeFileAtomic`: `content` written whole to a new temporary file beside
+ * `path`, with `mode` (exactly: the umask does not take from it), whose path is returned for the
+ * caller to rename over `path`. On any failure nothing of it is left.
+ */
+export async function writeBeside(path: string, content: string | Uint8Array, mode?: number): Promise<string> {
+  const temporary = temporaryPath(path);
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  const fault = atomicWriteFaults.at;
+  try {
+    const handle = await open(temporary, 'wx', mode ?? 0o666);
+    try {
+      await fault?.('opened', path);
+      const half = Math.floor(bytes.byteLength / 2);
+      await handle.writeFile(bytes.subarray(0, half));
+      await fault?.('half-written', path);
+      await handle.writeFile(bytes.subarray(half));
+      if (mode !== undefined) await handle.chmod(mode);
+    } finally {
+      await handle.close();
+    }
+    await fault?.('written', path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return temporary;
 }
 
 /** Words for a failed write: a full disk is named as such. */
@@ -236,6 +307,9 @@ export function writeFailure(error: unknown): string {
   const code = errorCode(error);
   if (code === 'ENOSPC') return 'no space left on the device';
   if (code === 'EDQUOT') return 'the disk quota is exceeded';
+  if (code === 'EROFS') return 'the file system is read-only';
+  if (code === 'EACCES' || code === 'EPERM') return `not permitted (${code}: a read-only folder or an immutable file)`;
+  if (code === 'ENAMETOOLONG') return 'a file name is too long';
   return code;
 }
 
@@ -342,6 +416,8 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
         // The journal is the commit point: written whole (temporary file + rename) before the first move.
         if (needsJournal) await writeFileAtomic(journalPath, JSON.stringify(journal));
       } catch (error) {
+        // Whatever step failed, no journal stays to name a staging folder that closing the set removes.
+        if (needsJournal) await unlink(journalPath).catch(() => undefined);
         failed(error);
       }
       // From here the journal owns --out's staging folder: closing the set no longer removes it.

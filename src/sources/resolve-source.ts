@@ -66,7 +66,7 @@ export const NO_SOURCE_HINT =
 /** The source options shared by `analyze` and `snapshot`. */
 export function addSourceOptions(command: Command): Command {
   return command
-    .option('--api-url <url>', 'base URL of the API (overrides --region)')
+    .option('--api-url <url>', 'base URL of the API (overrides --region): https, or http only to this machine (127.0.0.0/8, ::1, localhost)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
     .option('--concurrency <n>', 'the most requests in flight at once (starts at 4, grows while the service keeps up); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))

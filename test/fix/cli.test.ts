@@ -98,7 +98,8 @@ describe('analyze writes the fix kit', () => {
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     const left = readme.slice(readme.indexOf('## Not in the kit')).split('\n').filter((line) => line.startsWith('- '));
     expect(left.length).toBe(report.fixes?.unresolved?.length);
-    for (const line of left) expect(line).toMatch(/^- (blueprint|action|automation|page|integration|webhook|scorecard) `[^`]+`, `[^`]+` \(finding [0-9a-f]{16}\): needs /);
+    // Org text as summary.md writes it (escaped, outside code spans): issue 38 item 8.
+    for (const line of left) expect(line).toMatch(/^- (blueprint|action|automation|page|integration|webhook|scorecard) [^`]+, [^`]+ \(finding [0-9a-f]{16}\): needs /);
     expect(readme).not.toMatch(/§|can be computed/);
   });
 

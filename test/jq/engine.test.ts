@@ -92,7 +92,7 @@ describe('isolation: the org\'s expressions cannot hang or crash the audit', () 
     // A generous limit, so the abort (a few hundred ms of recursion) is seen as the crash it is.
     const engine = await loadJqEngine({ timeoutMs: 60_000 });
     try {
-      expect(engine.evaluate({ team: ['Payments'] }, ABORT)).toEqual({ ok: false, error: expect.stringMatching(/^Aborted\(\)/), failure: 'crash' });
+      expect(engine.evaluate({ team: ['Payments'] }, ABORT)).toEqual({ ok: false, error: 'jq ran out of memory or stack while running it', failure: 'crash' });
       expect(engine.evaluate({ team: ['Payments'] }, '.team[0]')).toEqual({ ok: true, values: ['Payments'] });
       for (let i = 0; i < 20; i++) expect(engine.evaluate({ n: i }, '.n * 2')).toEqual({ ok: true, values: [i * 2] });
       // Worker output would arrive asynchronously: give it the chance to show up. (A slow machine can

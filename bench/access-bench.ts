@@ -1,76 +1,82 @@
 /**
- * `npm run bench:access` (issue 33): the analysis of an org with 2,000 users × 5,000 actions
- * (report.access included) against the same org without users, as a ratio measured in the same
- * run, each on a fresh jq engine. Goal: at most 5x where every action has its own condition on the
- * user's teams. Three orgs:
- * - `generated`: the synthetic org as generated (explicit team lists, `.results` policies that are
- *   undecidable, `.user.team` visibility on some inputs: few distinct expressions);
- * - `team`: every action gated by its own distinct `.user.team` condition (one expression each;
- *   `.user.teams` holds `{name}` objects, titles before and after, so a string comparison on it
- *   never flips) — the figure the goal is set on;
- * - `email`: the same, but each condition also reads `.user.email`, so every user is a context of its own.
- * Also printed: the time the main thread spent waiting for jq, and jq's requests.
- * Options: --users N --actions N --only generated,team,email --workers N (jq workers; one per core by default)
+ * `npm run bench:access` (issues 33 and 41): `analyze --snapshot` of an org with 2,000 users ×
+ * 5,000 self-service actions as a whole command (reading, analysis, access, every report and the fix kit), against
+ * the same command on the same org without users. Each is a process of its own, run in turn (with,
+ * without, with, …), on snapshot files written to a temporary folder; the figures are the medians of
+ * the runs' wall times and peak RSS (the kernel's count for the process, bench/whole-process.ts).
+ * Goals (issue 41), on the `team` org: with users at most 3x the time without, and at most 1.2x its RSS.
+ * Orgs:
+ * - `team`: every action gated by its own `.user.team` condition, 5,000 different texts (the bench
+ *   counts them and prints the count; before issue 41 its "distinct" conditions were 120 texts
+ *   among 3,453 actions);
+ * - `email`: the same, but each condition also reads `.user.email`, so every user is a context of its own;
+ * - `generated`: the synthetic org as generated (few distinct expressions).
+ * Options: --users N --conditions N (self-service actions, 5,000) --only team,email,generated --runs N (3)
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyze } from '../src/analyze.js';
-import { buildCatalog } from '../src/catalog/build-catalog.js';
-import { loadJqEngine } from '../src/jq/engine.js';
-import { jqPoolSize } from '../src/jq/worker-pool.js';
 import type { OrgSnapshot } from '../src/model/snapshot.js';
-import { generateSyntheticOrg, syntheticUsers, withDistinctConditions } from './synthetic-org.js';
-import { timed } from './timed-engine.js';
+import { distinctTexts, generateSyntheticOrg, syntheticUsers, withDistinctConditions } from './synthetic-org.js';
+import { median, runAnalyze, verdict, type ProcessFigures } from './whole-process.js';
 
 const { values } = parseArgs({
   options: {
     users: { type: 'string', default: '2000' },
-    actions: { type: 'string', default: '5000' },
-    only: { type: 'string', default: 'generated,team,email' },
-    workers: { type: 'string', default: String(jqPoolSize()) },
+    conditions: { type: 'string', default: '5000' },
+    only: { type: 'string', default: 'team' },
+    runs: { type: 'string', default: '3' },
   },
 });
 const userCount = Number(values.users);
-const actionCount = Number(values.actions);
-const workers = Number(values.workers);
-const GOAL = 5;
-
-/** One analysis on a fresh engine: wall time, time waiting for jq, jq requests, and the report. */
-async function analysis(org: OrgSnapshot) {
-  const jq = await loadJqEngine({ workers });
-  try {
-    const { engine, waitedMs, workersCpuMs } = timed(jq);
-    const started = performance.now();
-    const report = analyze(buildCatalog(org, { jq: engine }));
-    return { ms: performance.now() - started, jqMs: waitedMs(), jqCpuMs: workersCpuMs(), requests: jq.requests?.() ?? 0, report };
-  } finally {
-    await jq.close?.();
-  }
-}
+const conditionCount = Number(values.conditions);
+const runs = Number(values.runs);
+const TIME_GOAL = 3;
+const RSS_GOAL = 1.2;
 
 const seconds = (ms: number) => `${(ms / 1_000).toFixed(1)} s`;
-const base = generateSyntheticOrg({ blueprints: 2000, actions: actionCount, pages: 1000 });
+/** Automations carry no permissions (30 % of the generated actions): enough actions for N self-service ones. */
+const base = generateSyntheticOrg({ blueprints: 2000, actions: Math.ceil(conditionCount / 0.69), pages: 1000 });
+const gated = Object.keys(base.actionPermissions ?? {}).length;
 const users = syntheticUsers(base, userCount);
-const distinct = new Set(users.map((user) => JSON.stringify(user.teams))).size;
-process.stdout.write(`access-bench: ${userCount} users (${distinct} distinct team lists) × ${actionCount} actions, ${workers} jq worker${workers === 1 ? '' : 's'}\n`);
-const ORGS: Record<string, [string, OrgSnapshot]> = {
-  generated: ['synthetic org as generated', base],
-  team: ['a distinct .user.team condition per action', withDistinctConditions(base, false)],
-  email: ['a distinct condition per action that also reads .user.email', withDistinctConditions(base, true)],
+const teamLists = new Set(users.map((user) => JSON.stringify(user.teams))).size;
+process.stdout.write(`access-bench: ${userCount} users (${teamLists} distinct team lists) × ${gated} self-service actions (${base.actions?.length ?? 0} in all), analyze --snapshot as a whole process, ${runs} run(s) each in turn\n`);
+const ORGS: Record<string, () => [string, OrgSnapshot]> = {
+  team: () => ['a distinct .user.team condition per action', withDistinctConditions(base, false)],
+  email: () => ['a distinct condition per action that also reads .user.email', withDistinctConditions(base, true)],
+  generated: () => ['synthetic org as generated', base],
 };
-for (const name of values.only.split(',')) {
-  const entry = ORGS[name];
-  if (!entry) throw new Error(`unknown org ${name}: one of ${Object.keys(ORGS).join(', ')}`);
-  const [label, org] = entry;
-  const without = await analysis(org);
-  const withUsers = await analysis({ ...org, users });
-  const access = withUsers.report.access ?? [];
-  const loses = access.reduce((n, e) => n + (e.loses?.length ?? 0), 0);
-  const gains = access.reduce((n, e) => n + (e.gains?.length ?? 0), 0);
-  const ratio = withUsers.ms / without.ms;
-  const goal = name === 'team' ? ` (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'})` : '';
-  process.stdout.write(
-    `access ${name.padEnd(9)} ${label}: with users ${seconds(withUsers.ms)} vs without ${seconds(without.ms)}: ${ratio.toFixed(2)}x${goal}; ` +
-      `waiting for jq ${seconds(withUsers.jqMs)} vs ${seconds(without.jqMs)} (jq CPU meanwhile ${seconds(withUsers.jqCpuMs)}: ${(withUsers.jqCpuMs / Math.max(1, withUsers.jqMs)).toFixed(2)} workers busy on average), jq requests ${withUsers.requests} vs ${without.requests}; ` +
-      `${access.length} changed permissions (${loses} losses, ${gains} gains); rss ${Math.round(process.memoryUsage().rss / 1_048_576)} MB\n`,
-  );
+const dir = mkdtempSync(join(tmpdir(), 'tma-access-bench-'));
+try {
+  for (const name of values.only.split(',')) {
+    const make = ORGS[name];
+    if (!make) throw new Error(`unknown org ${name}: one of ${Object.keys(ORGS).join(', ')}`);
+    const [label, org] = make();
+    const texts = distinctTexts(org);
+    const without = join(dir, `${name}-without.json`);
+    const withUsers = join(dir, `${name}-with.json`);
+    writeFileSync(without, JSON.stringify(org));
+    writeFileSync(withUsers, JSON.stringify({ ...org, users }));
+    const figures: { without: ProcessFigures[]; with: ProcessFigures[] } = { without: [], with: [] };
+    for (let run = 0; run < runs; run++) {
+      figures.with.push(runAnalyze(['--snapshot', withUsers, '--out', join(dir, 'out-with')]));
+      figures.without.push(runAnalyze(['--snapshot', without, '--out', join(dir, 'out-without')]));
+    }
+    const wall = (list: ProcessFigures[]) => median(list.map((f) => f.wallMs));
+    const peak = (list: ProcessFigures[]) => median(list.map((f) => f.peakMb));
+    const cpu = (list: ProcessFigures[]) => median(list.map((f) => f.cpuMs));
+    const timeRatio = wall(figures.with) / wall(figures.without);
+    const rssRatio = peak(figures.with) / peak(figures.without);
+    const goals = name === 'team' ? ` (goal ≤ ${TIME_GOAL}x: ${verdict(timeRatio <= TIME_GOAL)})` : '';
+    const rssGoals = name === 'team' ? ` (goal ≤ ${RSS_GOAL}x: ${verdict(rssRatio <= RSS_GOAL)})` : '';
+    process.stdout.write(
+      `access ${name.padEnd(9)} ${label} (${texts} different condition texts): with users ${seconds(wall(figures.with))} vs without ${seconds(wall(figures.without))}: ${timeRatio.toFixed(2)}x${goals}; ` +
+        `peak RSS ${peak(figures.with).toFixed(0)} MB vs ${peak(figures.without).toFixed(0)} MB: ${rssRatio.toFixed(2)}x${rssGoals}; CPU ${(cpu(figures.with) / cpu(figures.without)).toFixed(2)}x (the figure to read on a busy machine); medians of ${runs}\n`,
+    );
+    rmSync(join(dir, 'out-with'), { recursive: true, force: true });
+    rmSync(join(dir, 'out-without'), { recursive: true, force: true });
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -186,18 +186,35 @@ export function syntheticUsers(org: OrgSnapshot, count: number): UserRecord[] {
   });
 }
 
-/** Every action gated by a condition of its own over the user's teams (and email, when asked). */
+/**
+ * Every action gated by a condition of its own over the user's teams (and email, when asked): the
+ * texts are all different (each action's team triple, or team and e-mail ending, is its own), as in
+ * an org whose conditions were written one by one; `distinctTexts` counts them.
+ */
 export function withDistinctConditions(org: OrgSnapshot, readsEmail: boolean): OrgSnapshot {
   const titles = (org.teams ?? []).map((team) => team.name);
+  const n = titles.length;
   const actionPermissions = Object.fromEntries(
     Object.entries(org.actionPermissions ?? {}).map(([id, permissions], i) => {
-      const team = titles[i % titles.length]!;
-      const other = titles[(i * 7 + 3) % titles.length]!;
+      // i ↦ (a, b, c) is one to one below n³ actions: a and b run through every pair, c moves on each round.
+      const a = titles[i % n]!;
+      const b = titles[Math.floor(i / n) % n]!;
+      const c = titles[(Math.floor(i / (n * n)) + i) % n]!;
       const condition = readsEmail
-        ? `(.user.team | index("${team}") != null) or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
-        : `.user.team | (index("${team}") != null) or (index("${other}") != null and length > ${i % 3})`;
+        ? `(.user.team | index("${a}") != null) or (.user.email | endswith("${String(i % 997).padStart(3, '0')}@example.com"))`
+        : `.user.team | (index("${a}") != null) or (index("${b}") != null and index("${c}") == null)`;
       return [id, { ...permissions, execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [condition] } } }];
     }),
   );
   return { ...org, actionPermissions };
+}
+
+/** How many different condition texts an org's action permissions hold. */
+export function distinctTexts(org: OrgSnapshot): number {
+  const texts = new Set<string>();
+  for (const permissions of Object.values(org.actionPermissions ?? {})) {
+    const conditions = (permissions?.execute as { policy?: { conditions?: unknown[] } } | undefined)?.policy?.conditions ?? [];
+    for (const condition of conditions) texts.add(JSON.stringify(condition));
+  }
+  return texts.size;
 }

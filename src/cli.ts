@@ -41,6 +41,8 @@ import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-ru
 import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js';
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
+import { addMergeCommand, runMerge, runSeveralOrgs } from './orgs/merge-command.js';
+import { orgTeams } from './orgs/org-teams.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
 export interface CliIo {
@@ -123,7 +125,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const analyzeCommand = program
     .command('analyze')
     .description('Analyze an org and write the report (output/index.html, output/report.json) and the fix kit (output/fixes).')
-    .argument('[source]', 'an org-snapshot/1 file to analyze (the same as --snapshot FILE)')
+    .argument('[sources...]', 'an org-snapshot/1 file to analyze (the same as --snapshot FILE); several: one report over all their orgs, as merge gives')
     .option('--snapshot <file>', 'read the org from an org-snapshot/1 file instead of the live API')
     .option('--teams-map <file>', 'JSON or YAML map of team title → team identifier, for orgs without _team entities yet')
     .option('--repo <dir>', 'also scan a checkout: Terraform, Pulumi, GitOps files, API scripts (repeatable; alone = repository-only)', (dir: string, dirs: string[]) => [...dirs, dir], [] as string[])
@@ -138,8 +140,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
-    .action(async (source: string | undefined, flags: AnalyzeFlags, command: Command) => {
-      exitCode = await runAnalyze(withDemo(withPositionalSource(source, flags), command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags));
+    .action(async (sources: string[], flags: AnalyzeFlags, command: Command) => {
+      if (sources.length > 1) {
+        // Several orgs: each analysed as a run of its own would be (its reports and kit in <out>/orgs/N-name), then merged into --out.
+        exitCode = await runSeveralOrgs(sources, flags, (one) => runAnalyze(withDemo(one, command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags)), io);
+        return;
+      }
+      exitCode = await runAnalyze(withDemo(withPositionalSource(sources[0], flags), command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags));
     });
   addGateOptions(analyzeCommand);
   addFixOptions(analyzeCommand);
@@ -158,6 +165,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
+  });
+
+  addMergeCommand(program, async (reports, flags) => {
+    exitCode = await runMerge(reports, flags, io);
   });
 
   try {
@@ -284,7 +295,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
       // What the run read: the repository's findings, gaps and notes (not the function that settles the org's items with them).
       const { reviseDrafts: _settle, describedTeams, ...repositoryRead } = first.repository;
-      const run = reportRun([snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
+      const run = reportRun([source?.read ?? snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
       // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
       const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
       // Without an org, the org the kit predicts is the one the files describe: their teams with it.
@@ -297,8 +308,14 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
           : flags.fix
             ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
             : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
-      // A --fix that could not replace a file changed nothing: the report says so too.
-      const report = { ...fixedReport, run, ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }) };
+      // A --fix that could not replace a file changed nothing: the report says so too. The org's teams,
+      // so reports of several orgs written by separate runs can be merged and checked together.
+      const report = {
+        ...fixedReport,
+        run,
+        ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }),
+        ...(source && { orgTeams: orgTeams(source.snapshot) }),
+      };
       const notes = [...gated.notes, ...fixLines];
 
       // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.

@@ -5,13 +5,16 @@ import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 /**
  * Read one of the user's input files as text. A failure is one InputError line naming the file,
  * what it was meant to be and why, in words (`no such file`, with the near name when one was
- * mistyped), never a raw errno dump. A leading
+ * mistyped), never a raw errno dump. `onBytes` sees the file's bytes as read. A leading
  * UTF-8 byte order mark (Windows editors, PowerShell's Out-File) is dropped.
  */
-export async function readInputFile(path: string, what: string, missingHint = ''): Promise<string> {
+export async function readInputFile(path: string, what: string, missingHint = '', onBytes?: (bytes: Buffer) => void): Promise<string> {
   let text: string;
   try {
-    text = (await readRegularFile(path)).toString('utf8');
+    const bytes = await readRegularFile(path);
+    // What the run read, seen once as it is read (the run id of a snapshot file is its bytes' digest).
+    onBytes?.(bytes);
+    text = bytes.toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // A typo gets the name it missed; a file that is not there yet, the way to make it.

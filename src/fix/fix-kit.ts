@@ -12,6 +12,8 @@ export interface FixFile {
   /** Ids of the findings this file resolves. */
   findings: string[];
   content: string;
+  /** The text piece by piece, for a file too large to hold as one string (the predicted org): `content` then makes it whole, for tests only. */
+  pieces?: () => Iterable<string>;
   /** The exact bytes to write when they are not `content` in UTF-8 (a patch of a Latin-1 file). */
   bytes?: Uint8Array;
 }
@@ -27,6 +29,19 @@ export interface FixKit {
   unresolved: UnresolvedFix[];
   /** The repository files `repo.patch` changes, before and after: `--fix` writes them in place. */
   patched: PatchedFile[];
+}
+
+/** A kit file written piece by piece (bench:scale: the predicted org of a million entities was one 277 MB string). */
+export function streamedFile(path: string, kind: FixKind, findings: string[], pieces: () => Iterable<string>): FixFile {
+  return {
+    path,
+    kind,
+    findings,
+    pieces,
+    get content() {
+      return [...pieces()].join('');
+    },
+  };
 }
 
 /** JSON files of the kit: two-space indent and a final newline, so they diff and paste cleanly. */

@@ -15,11 +15,21 @@ import { hasTeamValue } from '../repo/context.js';
  * The org as it will be after the migration (spec §4.3, "Migrated automatically") with every fix
  * of the kit applied: the resources' rewrites, and the data moved out of relations to `_team`.
  * Team titles whose identifier is not known stay titles: the prediction invents no identifier.
+ * Its entities (a million in a large org) are not copied here: `predictedEntities` makes each as it
+ * will be when it is written, so the predicted org never holds a second copy of the catalog.
  */
-export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves: readonly RelationMove[], jq: JqEngine | undefined): OrgSnapshot {
-  // A JSON copy: the snapshot is JSON, and on a big org this is a quarter of structuredClone's time.
-  const org = jsonRoundTrip(catalog.snapshot);
-  // The fixes first: their locations are paths in the org as it is today.
+export interface PredictedOrg {
+  /** The org after the migration; its `entities` is empty, they are in `predictedEntities`. */
+  org: OrgSnapshot;
+  /** Each blueprint's entities today, with what the migration does to them. */
+  entities: ReadonlyMap<string, { records: unknown; change?: (entity: EntityRecord) => void }>;
+}
+
+export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves: readonly RelationMove[], jq: JqEngine | undefined): PredictedOrg {
+  const today = catalog.snapshot.entities;
+  // A JSON copy of all but the entities (their place kept): the snapshot is JSON, and on a big org this is a quarter of structuredClone's time.
+  const org = jsonRoundTrip(today ? { ...catalog.snapshot, entities: {} } : catalog.snapshot);
+  // The fixes first: their locations are paths in the org as it is today (never in an entity).
   for (const finding of findings) {
     if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
     const target = locateOrgTarget(org, finding);
@@ -27,17 +37,67 @@ export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves
   }
   const translate = (values: readonly string[]) => translateTeamValues(catalog.teams, values);
   migrateTeams(org, catalog);
-  migrateBlueprints(org, catalog, moves);
+  const steps = migrateBlueprints(org, catalog, moves);
   for (const map of [org.blueprintPermissions, org.actionPermissions, org.pagePermissions]) {
     for (const permissions of Object.values(map ?? {})) if (permissions) translatePermissionTeams(permissions, translate);
   }
-  for (const [blueprint, records] of Object.entries(org.entities ?? {})) {
-    if (blueprint.startsWith('_') || !Array.isArray(records)) continue;
-    for (const entity of records) translateEntityTeam(entity, translate);
+  const entities = new Map<string, { records: unknown; change?: (entity: EntityRecord) => void }>();
+  for (const [blueprint, records] of Object.entries(today ?? {})) {
+    if (blueprint === TEAM_BLUEPRINT) entities.set(blueprint, { records: teamEntities(records ?? [], catalog) });
+    else if (blueprint.startsWith('_') || !Array.isArray(records)) entities.set(blueprint, { records });
+    else {
+      const moved = steps.get(blueprint) ?? [];
+      entities.set(blueprint, {
+        records,
+        change: (entity) => {
+          for (const step of moved) step(entity);
+          translateEntityTeam(entity, translate);
+        },
+      });
+    }
   }
+  if (today && !entities.has(TEAM_BLUEPRINT)) entities.set(TEAM_BLUEPRINT, { records: teamEntities([], catalog) });
   // It is the org after the migration: said, so an audit of it (a scan of the patched files) never reads it from shapes.
   org.migrationState = { migrated: true, source: 'predicted' };
-  return org;
+  return { org, entities };
+}
+
+/**
+ * The predicted org's JSON, piece by piece: one line per member of the org, one per entity.
+ * Compact (a program reads it: `analyze --snapshot predicted-org.json`), and each entity is copied,
+ * changed, written and let go in turn.
+ */
+export function* predictedOrgJson(predicted: PredictedOrg): Generator<string> {
+  const members = Object.entries(predicted.org).filter(([, value]) => value !== undefined);
+  yield '{';
+  for (const [index, [key, value]] of members.entries()) {
+    yield `${index === 0 ? '' : ','}\n${JSON.stringify(key)}:`;
+    if (key !== 'entities') {
+      yield JSON.stringify(value);
+      continue;
+    }
+    yield '{';
+    let firstBlueprint = true;
+    for (const [blueprint, { records, change }] of predicted.entities) {
+      yield `${firstBlueprint ? '' : ','}\n${JSON.stringify(blueprint)}:`;
+      firstBlueprint = false;
+      if (!Array.isArray(records)) {
+        yield JSON.stringify(records ?? null);
+        continue;
+      }
+      yield '[';
+      for (let at = 0; at < records.length; at++) {
+        const record: unknown = records[at];
+        // A shallow copy is enough: the changes replace `team` and `relations`, they never edit them in place.
+        const entity = change && isObject(record) ? ownCopy(record as EntityRecord) : record;
+        if (change && isObject(entity)) change(entity as EntityRecord);
+        yield `${at === 0 ? '' : ','}\n${JSON.stringify(entity ?? null)}`;
+      }
+      yield ']';
+    }
+    yield '}';
+  }
+  yield '\n}\n';
 }
 
 /** The migration creates `_user` and `_team` and a `_team` entity per team; `$team` values are its identifiers. */
@@ -53,29 +113,33 @@ function migrateTeams(org: OrgSnapshot, catalog: Catalog): void {
       return identifier !== undefined ? { ...team, identifier } : team;
     });
   }
-  if (org.entities) {
-    const teamEntities = [...(org.entities[TEAM_BLUEPRINT] ?? [])];
-    const known = new Set(teamEntities.map((entity) => entity.identifier));
-    for (const team of catalog.teams.byTitle.values()) {
-      if (team.identifier === undefined || known.has(team.identifier)) continue;
-      teamEntities.push({ identifier: team.identifier, title: team.title });
-      known.add(team.identifier);
-    }
-    org.entities[TEAM_BLUEPRINT] = teamEntities;
-  }
 }
 
-function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly RelationMove[]): void {
+/** The `_team` entities after the migration: today's, and one for every team with an identifier that has none. */
+function teamEntities(today: unknown, catalog: Catalog): unknown[] {
+  const entities = [...(Array.isArray(today) ? (today as EntityRecord[]) : [])];
+  const known = new Set(entities.map((entity) => entity.identifier));
+  for (const team of catalog.teams.byTitle.values()) {
+    if (team.identifier === undefined || known.has(team.identifier)) continue;
+    entities.push({ identifier: team.identifier, title: team.title });
+    known.add(team.identifier);
+  }
+  return entities;
+}
+
+/** The blueprints after the migration; returns what it does to each blueprint's entities, in order. */
+function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly RelationMove[]): Map<string, ((entity: EntityRecord) => void)[]> {
   const moved = new Map(moves.map((move) => [move.blueprint, move.relations]));
+  const steps = new Map<string, ((entity: EntityRecord) => void)[]>();
+  const step = (id: string, change: (entity: EntityRecord) => void) => steps.set(id, [...(steps.get(id) ?? []), change]);
   for (const blueprint of org.blueprints) {
     const id = typeof blueprint.identifier === 'string' ? blueprint.identifier : undefined;
     if (id === undefined || id.startsWith('_')) continue;
     const path = teamInheritancePath(blueprint);
     const resolution = catalog.inheritance.get(id);
-    const entities = own(org.entities, id) ?? [];
     if (path !== undefined && resolution?.kind === 'team-relation') {
       // Beta case: the relation goes, its teams are the entities' own, ownership is Direct.
-      for (const entity of entities) moveRelationToTeam(entity, [resolution.relation], true);
+      step(id, (entity) => moveRelationToTeam(entity, [resolution.relation], true));
       const relations = relationsOf(blueprint);
       delete relations[resolution.relation];
       blueprint.relations = relations;
@@ -85,19 +149,27 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
     } else if (moved.has(id)) {
       // The kit's data-migration step: Direct ownership first, then the relation's teams copied in.
       blueprint.ownership ??= { type: 'Direct' };
-      for (const entity of entities) moveRelationToTeam(entity, moved.get(id)!, false);
-    } else if (!isObject(blueprint.ownership) && entities.some((entity) => hasTeamValue(entity.team))) {
+      step(id, (entity) => moveRelationToTeam(entity, moved.get(id)!, false));
+    } else if (!isObject(blueprint.ownership) && (own(catalog.snapshot.entities, id) ?? []).some((entity) => hasTeamValue(entity.team))) {
       blueprint.ownership = { type: 'Direct' };
     }
     if ('teamInheritance' in blueprint) delete blueprint.teamInheritance;
   }
+  return steps;
 }
 
 function moveRelationToTeam(entity: EntityRecord, relations: readonly string[], removeRelation: boolean): void {
   const teams = relationTeams(entity, relations);
   if (!hasTeamValue(entity.team) && teams.length > 0) entity.team = teams;
-  if (removeRelation && isObject(entity.relations)) for (const relation of relations) delete entity.relations[relation];
+  if (removeRelation && isObject(entity.relations)) {
+    const kept = ownCopy(entity.relations);
+    for (const relation of relations) delete kept[relation];
+    entity.relations = kept;
+  }
 }
+
+/** A record's own keys in a new object without a prototype (a key such as `__proto__` stays a key). */
+const ownCopy = <T extends object>(record: T): T => Object.assign(Object.create(null) as T, record);
 
 function translateEntityTeam(entity: EntityRecord, translate: (values: readonly string[]) => string[]): void {
   if (typeof entity.team === 'string') entity.team = translate([entity.team])[0]!;

@@ -2,6 +2,7 @@ import { lstat, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
+import { StreamedContent, type StagedContent } from '../output/staged-digest.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoots } from '../repo/scan.js';
@@ -85,9 +86,27 @@ export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, 
   // The patch is left as it is: its context lines must match the repository byte for byte to apply.
   // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes
   // and starts no workflow command; a JSON file keeps them as \u escapes (the same data to a parser).
-  const shown = (file: FixFile) =>
-    file.kind === 'readme' ? workflowCommandsDisarmed(controlsShown(file.content, ['\n']), markdownEscape) : file.path.endsWith('.json') ? jsonControlsEscaped(file.content) : file.content;
-  const files = kit.files.map((file) => ({ path: file.path, content: file.kind === 'repo-patch' ? (file.bytes ?? file.content) : redactTokenShapes(shown(file)) }));
+  // A streamed file (the predicted org) is escaped and redacted piece by piece: each piece is a whole
+  // JSON value (an org member, an entity) or the punctuation between two, so no string spans two pieces.
+  const shown = (file: FixFile, text: string) =>
+    file.kind === 'readme' ? workflowCommandsDisarmed(controlsShown(text, ['\n']), markdownEscape) : file.path.endsWith('.json') ? jsonControlsEscaped(text) : text;
+  const contentOf = (file: FixFile): StagedContent => {
+    if (file.kind === 'repo-patch') return file.bytes ?? file.content;
+    const pieces = file.pieces;
+    if (pieces === undefined) return redactTokenShapes(shown(file, file.content));
+    return new StreamedContent(function* () {
+      // Pieces gathered to about 64 KB first: two regular expressions per entity cost more than the writing.
+      let run = '';
+      for (const piece of pieces()) {
+        run += piece;
+        if (run.length < 65_536) continue;
+        yield redactTokenShapes(shown(file, run));
+        run = '';
+      }
+      yield redactTokenShapes(shown(file, run));
+    });
+  };
+  const files = kit.files.map((file) => ({ path: file.path, content: contentOf(file) }));
   await outputs.stageDir(dir, files, `run ${runId}\n`);
   return {
     dir: posix.normalize(dir.split('\\').join('/')),

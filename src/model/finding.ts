@@ -1,4 +1,6 @@
 /** Findings and the report (`impact-report/1`, described for users in docs/formats.md). */
+import type { CrossOrgCheck } from '../orgs/cross-org.js';
+import type { OrgTeams } from '../orgs/org-teams.js';
 import type { ReportRun } from '../report/run-info.js';
 import type { AccessChange } from './access.js';
 
@@ -42,6 +44,8 @@ export interface ResourceRef {
 
 export interface Finding {
   id: string;
+  /** In a report of several orgs (`merge`, issue 41): the `organization.id` of the org it is in. */
+  org?: string;
   kind: FindingKind;
   category: Category;
   resource: ResourceRef;
@@ -136,6 +140,22 @@ export interface Report {
   /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
   fixes?: FixesSummary;
   /** contracts.md §3.4: which run wrote this report; every file of one run carries the same id. */
+  run?: ReportRun;
+  /** Issue 41: the org's teams, members and team names, so reports of several orgs can be checked together. */
+  orgTeams?: OrgTeams;
+  /** Issue 41, a report of several orgs (`merge`): each org's own figures, in `organization.id` order. */
+  orgs?: OrgOfMerge[];
+  /** Issue 41, a report of several orgs: what only the orgs side by side show (src/orgs/cross-org.ts). */
+  crossOrg?: CrossOrgCheck[];
+}
+
+/** One org of a merged report: what its own report said. */
+export interface OrgOfMerge {
+  organization: { id: string; name: string };
+  summary: Report['summary'];
+  findings: number;
+  incomplete: number;
+  gate?: GateResult;
   run?: ReportRun;
 }
 

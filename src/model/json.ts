@@ -33,6 +33,43 @@ export function keyedFromEntries<T>(entries: Iterable<readonly [string, T]>): Re
   return record;
 }
 
+/** Values known to hold no object with a prototype: dropPrototypes does not walk them again. */
+const PROTOTYPE_FREE = new WeakSet<object>();
+
+/**
+ * Every object in a tree (as JSON.parse makes: no object reached twice) made prototype-free, in
+ * place, and the tree remembered as such, so dropPrototypes skips it: the pass that reads the
+ * snapshot's entities for another reason does this on the way (issue 41: dropPrototypes remembered
+ * each of a million entities' objects in a Set, a second walk of its own). Bounded: past
+ * MAX_TREE_DEPTH (or an object met again, which a tree has not) it stops, and the tree is left to
+ * dropPrototypes. Returns whether it went through the whole tree.
+ */
+export function dropTreePrototypes(tree: unknown): boolean {
+  const whole = dropTreeLevel(tree, 0);
+  if (whole && typeof tree === 'object' && tree !== null) PROTOTYPE_FREE.add(tree);
+  return whole;
+}
+
+/** Ours: far below where the call stack ends, far above any org's nesting (100, sources/nesting.ts). */
+const MAX_TREE_DEPTH = 500;
+
+function dropTreeLevel(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth === MAX_TREE_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!dropTreeLevel(value[index], depth + 1)) return false;
+    return true;
+  }
+  if (Object.isExtensible(value) && Object.getPrototypeOf(value) !== null) Object.setPrototypeOf(value, null);
+  for (const key of Object.keys(value)) if (!dropTreeLevel((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
+/** A value built only of keyedRecord objects and arrays (a redacted copy): dropPrototypes need not walk it. */
+export function markPrototypeFree(value: unknown): void {
+  if (typeof value === 'object' && value !== null) PROTOTYPE_FREE.add(value);
+}
+
 /**
  * Every object in `value` made prototype-free, in place (arrays keep theirs: they are indexed by
  * number). Iterative: input nesting is bounded elsewhere, but not by the call stack. A frozen
@@ -44,7 +81,7 @@ export function dropPrototypes<T>(value: T): T {
   const seen = new Set<object>();
   while (stack.length > 0) {
     const item = stack.pop();
-    if (typeof item !== 'object' || item === null || seen.has(item)) continue;
+    if (typeof item !== 'object' || item === null || seen.has(item) || PROTOTYPE_FREE.has(item)) continue;
     seen.add(item);
     if (Array.isArray(item)) {
       for (const child of item) stack.push(child);

@@ -6,7 +6,7 @@ import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagi
 import { isOurKit, kindAt, KIT_MARKER } from './out-entries.js';
 import { folderLock, isRunning, outLock, refuseWhileLocked as lockedBy, takeLock, type HeldLock, type RefreshSchedule } from './output-lock.js';
 import { isReportFile, KIT_DIR, OWN_OUTPUTS } from './own-outputs.js';
-import { fileDigest, folderDigest, type StagedKind } from './staged-digest.js';
+import { fileDigest, folderDigest, type StagedContent, type StagedKind } from './staged-digest.js';
 
 export { isOurKit, KIT_MARKER } from './out-entries.js';
 
@@ -66,7 +66,7 @@ export interface OutputSetOptions {
 export interface StagedFile {
   /** Path inside the folder, `/`-separated. */
   path: string;
-  content: string | Uint8Array;
+  content: StagedContent;
 }
 
 export interface OutputSet {

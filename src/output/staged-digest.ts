@@ -13,14 +13,53 @@ import { join } from 'node:path';
 
 export type StagedKind = 'file' | 'dir';
 
+/**
+ * A file too large to hold as one string (the predicted org of a million entities): its text is
+ * made piece by piece as it is written, gathered into runs of about a megabyte (one write each),
+ * and hashed on the way, so its digest is known once it is written, without a second pass.
+ */
+export class StreamedContent implements Iterable<string> {
+  #digest: string | undefined;
+  constructor(private readonly pieces: () => Iterable<string>) {}
+
+  *[Symbol.iterator](): Iterator<string> {
+    const hash = createHash('sha256');
+    let run = '';
+    for (const piece of this.pieces()) {
+      run += piece;
+      if (run.length >= RUN_CHARS) {
+        hash.update(run, 'utf8');
+        yield run;
+        run = '';
+      }
+    }
+    hash.update(run, 'utf8');
+    if (run !== '') yield run;
+    this.#digest = hash.digest('hex');
+  }
+
+  /** The digest of what was written: asked only after the write. */
+  get sha256(): string {
+    if (this.#digest === undefined) throw new Error('the digest of a streamed file is known once it is written');
+    return this.#digest;
+  }
+}
+
+/** Ours: characters gathered per write of a streamed file. */
+const RUN_CHARS = 1 << 20;
+
+/** What a staged file holds: its text, its bytes, or text made as it is written. */
+export type StagedContent = string | Uint8Array | StreamedContent;
+
 /** A file of a staged folder, `/`-separated path inside it. */
 export interface StagedBytes {
   path: string;
-  content: string | Uint8Array;
+  content: StagedContent;
 }
 
 /** The SHA-256 of the bytes `content` is written as (a string as UTF-8, hashed without a copy). */
-const sha256 = (content: string | Uint8Array): string => (typeof content === 'string' ? createHash('sha256').update(content, 'utf8') : createHash('sha256').update(content)).digest('hex');
+const sha256 = (content: StagedContent): string =>
+  content instanceof StreamedContent ? content.sha256 : (typeof content === 'string' ? createHash('sha256').update(content, 'utf8') : createHash('sha256').update(content)).digest('hex');
 
 /** One entry of a folder's listing: a subfolder, or a file with its content's digest. */
 interface TreeEntry {
@@ -37,7 +76,7 @@ function treeDigest(entries: readonly TreeEntry[]): string {
 }
 
 /** The digest of a file about to be staged. */
-export const fileDigest = (content: string | Uint8Array): string => sha256(content);
+export const fileDigest = (content: StagedContent): string => sha256(content);
 
 /** The digest of a folder about to be staged with these files (its subfolders are the files' parents). */
 export function folderDigest(files: readonly StagedBytes[]): string {

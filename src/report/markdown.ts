@@ -3,6 +3,7 @@ import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type FindingKind, type Report } from '../model/finding.js';
 import { accessSummaryLine } from './access-view.js';
+import { orgsView } from './orgs-view.js';
 import { impactTotals } from './impact-text.js';
 import { kitContents } from '../fix/kit-contents.js';
 import { progressSentence } from '../progress/progress-text.js';
@@ -35,6 +36,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   out.push(...incompleteSection(report));
   if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
   if (report.verified) out.push(`${plural(report.verified.length, 'team reference', 'team references')} checked and fine (nothing to do): see report.json \`verified\`.`, '');
+  out.push(...orgLines(report));
   // What to do first, before any count: the step summary is read top down, and wide tables scroll.
   out.push(...topItems(findings, failing, meta), ...savedReport(meta));
 
@@ -195,4 +197,19 @@ function impactLines(report: Report): string[] {
   const lose = totals.usersLose === 1 ? '1 person loses' : `${totals.usersLose} people lose`;
   const gain = totals.usersGain === 1 ? 'gains' : 'gain';
   return [`**Impact:** ${plural(totals.findings, 'finding', 'findings')} measured on the org's data: ${entities} value or result; ${lose} and ${totals.usersGain} ${gain} a permission (see report.json \`impact\`).`, ''];
+}
+
+/** A merged report (issue 41): each org's figures and gate, then what only the orgs side by side show. */
+function orgLines(report: Report): string[] {
+  const view = orgsView(report);
+  if (!view.shown) return [];
+  const lines = ['| org | automatic | manual | gate |', '|---|--:|--:|---|'];
+  for (const row of view.rows) lines.push(`| ${cell(row.name)} (${cell(row.id)}) | ${row.automatic} | ${row.manual} | ${cell(row.gate)} |`);
+  lines.push('');
+  if (view.checks.length > 0) {
+    lines.push(`**Across orgs:** ${plural(view.checks.length, 'finding', 'findings')}`, '');
+    for (const check of view.checks) lines.push(`- **${cell(check.label)}** (${cell(check.org)}): ${cell(check.message)}`);
+    lines.push('');
+  }
+  return lines;
 }

@@ -14,13 +14,68 @@ export interface ReportRun {
  */
 export function reportRun(read: readonly unknown[], dataReadAt?: string): ReportRun {
   const hash = createHash('sha256');
+  const feed = hashRuns(hash);
   for (const document of read) {
-    // Native JSON.stringify over a key-sorted copy is several times faster than writing it out token by token.
-    const sorted = sortedCopy(document);
-    if (sorted === NOT_COPIED) hashCanonical(hash, document);
-    else hash.update(`${JSON.stringify(sorted ?? null)}\n`);
+    canonicalInto(feed, document, 0);
+    feed('\n');
   }
+  feed.flush();
   return { id: hash.digest('hex').slice(0, 16), ...(dataReadAt !== undefined && { dataReadAt }) };
+}
+
+/** Text fed to the hash in runs: one hash update per small piece costs more than the hashing itself. */
+function hashRuns(hash: Hash): ((text: string) => void) & { flush(): void } {
+  let pending = '';
+  const feed = (text: string) => {
+    pending += text;
+    if (pending.length >= FLUSH_CHARS) {
+      hash.update(pending);
+      pending = '';
+    }
+  };
+  return Object.assign(feed, { flush: () => hash.update(pending) });
+}
+
+/** Above this many items a list or record is written piece by piece rather than copied whole. */
+const COPIED_ITEMS = 256;
+
+/**
+ * The document's canonical JSON (keys sorted) fed to the hash. The top levels (the snapshot, its
+ * entity map, each blueprint's entities) and any large list are written piece by piece, and each
+ * piece below them as JSON.stringify over a key-sorted copy: the same text as one copy of the whole
+ * document, without that copy (an org of a million entities would hold a second one at once).
+ */
+function canonicalInto(feed: (text: string) => void, value: unknown, depth: number): void {
+  if (value !== null && typeof value === 'object' && depth < MAX_COPIED_DEPTH) {
+    const keys = Array.isArray(value) ? undefined : Object.keys(value);
+    const items = keys?.length ?? (value as unknown[]).length;
+    if (depth < 3 || items > COPIED_ITEMS) {
+      if (keys === undefined) {
+        const list = value as unknown[];
+        feed('[');
+        for (let index = 0; index < list.length; index++) {
+          if (index > 0) feed(',');
+          canonicalInto(feed, list[index], depth + 1);
+        }
+        feed(']');
+      } else {
+        const record = value as Record<string, unknown>;
+        feed('{');
+        let first = true;
+        for (const key of keys.filter((name) => record[name] !== undefined).sort()) {
+          feed(`${first ? '' : ','}${JSON.stringify(key)}:`);
+          first = false;
+          canonicalInto(feed, record[key], depth + 1);
+        }
+        feed('}');
+      }
+      return;
+    }
+  }
+  // Native JSON.stringify over a key-sorted copy is several times faster than writing it out token by token.
+  const sorted = sortedCopy(value, depth);
+  if (sorted === NOT_COPIED) hashCanonical(feed, value);
+  else feed(JSON.stringify(sorted ?? null));
 }
 
 /** What sortedCopy gives for a document JSON.stringify would not write as hashCanonical does. */
@@ -62,19 +117,10 @@ function sortedCopy(value: unknown, depth = 0): unknown {
 }
 
 /**
- * The document's JSON with object keys sorted, fed to the hash piece by piece: a live read and its
+ * The document's JSON with object keys sorted, fed token by token: a live read and its
  * recording hold the same data in another key order. Iterative: input nesting is unbounded.
  */
-function hashCanonical(hash: Hash, document: unknown): void {
-  // The pieces are fed in runs: one hash update per token costs more than the hashing itself on a big org.
-  let pending = '';
-  const update = (text: string) => {
-    pending += text;
-    if (pending.length >= FLUSH_CHARS) {
-      hash.update(pending);
-      pending = '';
-    }
-  };
+function hashCanonical(update: (text: string) => void, document: unknown): void {
   const stack: unknown[] = [document];
   while (stack.length > 0) {
     const item = stack.pop();
@@ -96,8 +142,6 @@ function hashCanonical(hash: Hash, document: unknown): void {
       update(JSON.stringify(item ?? null));
     }
   }
-  update('\n');
-  hash.update(pending);
 }
 
 /** Ours: characters gathered before each hash update. */

@@ -1,3 +1,4 @@
+import { orgsView, type OrgsView } from './orgs-view.js';
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
@@ -171,6 +172,8 @@ export interface ReportView {
   incompleteHeading: string;
   /** report.notes: input values of an unexpected shape, files the repository scan skipped, advice. */
   notes: string[];
+  /** A merged report (`merge`, issue 41): each org and the cross-org checks. */
+  orgs: OrgsView;
   hasNotes: boolean;
   notesHeading: string;
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
@@ -262,6 +265,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     hasIncomplete: report.incomplete.length > 0,
     incompleteHeading: incompleteHeading(report),
     notes: report.notes ?? [],
+    orgs: orgsView(report),
     hasNotes: (report.notes ?? []).length > 0,
     // Notes are of several kinds (values read as far as understood, skipped files, advice): the title names none of them alone.
     notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')} on what was read`,

@@ -1,4 +1,4 @@
-import { keyedRecord, type JsonValue } from '../model/json.js';
+import { dropTreePrototypes, keyedRecord, markPrototypeFree, type JsonValue } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { REDACTED, redactionNote, redactTokenShapes, type RedactionTally } from '../secrets/token-shapes.js';
 
@@ -130,6 +130,10 @@ export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[], already?
   for (const [key, value] of Object.entries(snapshot)) {
     const kept = key === 'entities' || key === 'incomplete' || key === 'format' || already?.keys.has(key) === true;
     result[key] = kept ? value : redactSecrets(value as JsonValue, false, '', tally);
+    // Prototype safety in the same pass: the copy is made of keyed records, and the entities (kept
+    // as read) lose their prototypes here, so the catalog does not walk a million of them again.
+    if (!kept) markPrototypeFree(result[key]);
+    else if (key === 'entities') dropTreePrototypes(value);
   }
   const note = redactionNote(tally, 'in the org');
   if (note !== undefined) notes?.push(note);

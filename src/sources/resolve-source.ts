@@ -43,6 +43,11 @@ export interface ResolvedSource {
   notes: string[];
   /** The credentials the live read used, so no report or snapshot can repeat them (secrets/credentials.ts). */
   credentials?: string[];
+  /**
+   * What the run id digests for the org, when not the snapshot itself: a file's bytes' SHA-256,
+   * taken as it was read (issue 41: the canonical JSON of a million entities took seconds to hash).
+   */
+  read?: { snapshotSha256: string };
 }
 
 /**
@@ -119,9 +124,9 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   // A file recorded before redaction existed (or by hand) is redacted too: the report quotes records,
   // `snapshot --snapshot` rewrites the file, and a live run and its recording must analyze the same.
   if (flags.snapshot) {
-    const { snapshot, notes } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true });
+    const { snapshot, notes, sha256 } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true });
     const redactionNotes: string[] = [];
-    return { snapshot: redactSnapshot(snapshot, redactionNotes), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes] };
+    return { snapshot: redactSnapshot(snapshot, redactionNotes), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes], read: { snapshotSha256: sha256 } };
   }
   const connection = await resolveConnection(flags, io.env);
   if (!connection) return undefined;

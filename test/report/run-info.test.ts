@@ -28,6 +28,18 @@ describe('reportRun', () => {
     ['undefined values, holes and numbers JSON writes as null', { a: undefined, b: [1, , undefined, NaN, -0, Infinity], c: 'é\u2028' }],
     ['objects of a class, a function and a symbol', { when: new Date(0), map: new Map([[1, 2]]), f: () => 1, s: Symbol('s') }],
     ['nesting deeper than the fast copy goes', nested(1200)],
+    // Written piece by piece (the top levels, lists past 256 items), each entity copied on its own.
+    [
+      'a snapshot of many entities, some holding keys the copy leaves to the slow path',
+      {
+        format: 'org-snapshot/1',
+        entities: {
+          b: Array.from({ length: 300 }, (_, i) => ({ identifier: `e${i}`, team: [`t${i % 7}`], ...(i % 50 === 0 && { properties: JSON.parse(`{"9": ${i}, "__proto__": {"x": 1}, "a": [1, null]}`) }) })),
+          a: Array.from({ length: 3 }, (_, i) => ({ z: i, y: undefined })),
+        },
+        list: Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? { n: i, m: [i] } : i)),
+      },
+    ],
   ])('gives the id of its definition for %s', (_, document) => {
     const read = [document, { teams: ['a'] }, null, undefined];
     expect(reportRun(read).id).toBe(expectedId(read));

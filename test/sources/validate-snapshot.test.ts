@@ -555,6 +555,21 @@ describe('checkSnapshot: input nested deeper than any service payload', () => {
   it('stops at it under --strict, in one line', () => {
     expect(() => checkSnapshot(deep(), FILE, { strict: true })).toThrow(/nested deeper than 100 levels$/);
   });
+
+  /** An org whose action body nests `levels` arrays below the document (the document is level 0), ending in `leaf`. */
+  const nestedTo = (levels: number, leaf: unknown) => {
+    // actions, [0], invocationMethod, body: four levels before the body's own arrays.
+    let body: unknown = leaf;
+    for (let i = 4; i < levels; i++) body = [body];
+    return org({ actions: [{ identifier: 'edge', invocationMethod: { type: 'WEBHOOK', body } }] });
+  };
+
+  it('measures the limit exactly: an empty list at level 100 stays, a value at level 101 is cut', () => {
+    expect(checkSnapshot(nestedTo(100, []), FILE).notes).toEqual([]);
+    expect(checkSnapshot(nestedTo(100, {}), FILE).notes).toEqual([]);
+    expect(checkSnapshot(nestedTo(101, 'x'), FILE).notes).toEqual([expect.stringMatching(/nested deeper than 100 levels/)]);
+    expect(checkSnapshot(nestedTo(100, ['x']), FILE).notes).toEqual([expect.stringMatching(/nested deeper than 100 levels/)]);
+  });
 });
 
 describe('checkSnapshot: tolerant loading', () => {

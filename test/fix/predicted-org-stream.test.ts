@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { buildFixKit } from '../../src/fix/build-fix-kit.js';
+import { writeFixKit } from '../../src/fix/write-fixes.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { openOutputSet } from '../../src/output/output-set.js';
+import { StreamedContent } from '../../src/output/staged-digest.js';
+import { analysableSnapshot } from '../../src/sources/validate-snapshot.js';
+import { useJqEngine } from '../support/jq-engine.js';
+
+const jq = useJqEngine();
+
+/** An org whose entities the migration changes: titles in `team`, a relation to `_team` inherited over. */
+function org(): OrgSnapshot {
+  return {
+    format: 'org-snapshot/1',
+    organization: { id: 'org_stream', name: 'Stream', featureFlags: [] },
+    blueprints: [
+      { identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} },
+      { identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} },
+      { identifier: 'repo', title: 'Repo', schema: { properties: {} }, relations: { owners: { target: '_team', many: true, required: false } }, teamInheritance: { path: 'owners' } },
+    ],
+    teams: [{ name: 'Platform Team' }, { name: 'Payments' }],
+    entities: {
+      service: [
+        { identifier: 's1', title: 'S1', team: ['Platform Team'], properties: { hook: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX', note: 'line\u2028break' } },
+        { identifier: 's2', title: 'S2', team: [] },
+      ],
+      repo: [{ identifier: 'r1', relations: { owners: ['payments'] } }],
+      _team: [{ identifier: 'platform', title: 'Platform Team' }],
+    },
+  };
+}
+
+describe('the predicted org, written entity by entity (issue 41)', () => {
+  it('holds each entity as the migration leaves it, one per line, and leaves the snapshot as read', async () => {
+    const catalog = buildCatalog(analysableSnapshot(org()), { jq, teamsMap: { Payments: 'payments' } });
+    const before = JSON.stringify(catalog.snapshot);
+    const file = buildFixKit({ catalog, report: analyze(catalog), jq }).files.find((f) => f.kind === 'predicted-org')!;
+    const text = file.content;
+    const predicted = JSON.parse(text) as OrgSnapshot;
+    expect(predicted.entities?.service?.[0]?.team).toEqual(['platform']);
+    // The relation to `_team` inherited over is gone, its teams are the entity's own.
+    expect(predicted.entities?.repo?.[0]).toEqual({ identifier: 'r1', relations: {}, team: ['payments'] });
+    expect(predicted.entities?._team?.map((entity) => entity.identifier)).toEqual(['platform', 'payments']);
+    expect(predicted.migrationState).toEqual({ migrated: true, source: 'predicted' });
+    expect(text.split('\n').filter((line) => line.startsWith('{"identifier":"s'))).toHaveLength(2);
+    // Made twice (the test's `content` and the writer): the same text, and the snapshot untouched.
+    expect([...file.pieces!()].join('')).toBe(text);
+    expect(JSON.stringify(catalog.snapshot)).toBe(before);
+  });
+
+  it('is escaped and redacted piece by piece as a whole file was, and staged with the digest of what was written', async () => {
+    const catalog = buildCatalog(analysableSnapshot(org()), { jq });
+    const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
+    const dir = mkdtempSync(join(tmpdir(), 'tma-stream-'));
+    try {
+      const outputs = await openOutputSet(dir);
+      await writeFixKit(kit, join(dir, 'fixes'), outputs, 'r1');
+      await outputs.commit();
+      await outputs.close();
+      const written = readFileSync(join(dir, 'fixes', 'predicted-org.json'), 'utf8');
+      expect(written).toContain('https://hooks.slack.com/services/<redacted>');
+      expect(written).toContain('line\\u2028break');
+      expect(written).not.toContain('\u2028');
+      expect(JSON.parse(written).entities.service[0].properties.note).toBe('line\u2028break');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a streamed file: the text in runs, and the digest of all of it once written', () => {
+    const pieces = () => Array.from({ length: 3000 }, (_, i) => `${'x'.repeat(700)}${i}\n`);
+    const content = new StreamedContent(pieces);
+    expect(() => content.sha256).toThrow('known once it is written');
+    const runs = [...content];
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs.join('')).toBe(pieces().join(''));
+    expect(content.sha256).toBe(createHash('sha256').update(pieces().join('')).digest('hex'));
+  });
+});

@@ -40,12 +40,12 @@ async function expectNoSidewaysScrollUnfolded(page: Page, mustShow: { screen: st
     await page.emulateMedia({ media });
     // The page redraws for print on the media query's change event, which arrives when the browser
     // gets to it (later on a loaded machine): wait for the event's work, not for a time.
-    await expect.poll(() => page.evaluate(() => matchMedia('print').matches), media).toBe(media === 'print');
+    await expect.poll(() => page.evaluate(() => matchMedia('print').matches)).toBe(media === 'print');
     // Twice: opening a folded part can bring more <details> into the page.
     for (let pass = 0; pass < 2; pass++) await page.$$eval('details', (all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
     for (const selector of mustShow[media]) {
       // Shown once the redraw has run: every element laid out, none hidden.
-      await expect.poll(() => rightsOf(selector).then((rights) => rights.length > 0 && rights.every((right) => right > 0)), `${selector} (${media})`).toBe(true);
+      await expect.poll(() => rightsOf(selector)).toSatisfy((rights: number[]) => rights.length > 0 && rights.every((right) => right > 0));
       expect(Math.max(...(await rightsOf(selector))), `${selector} (${media})`).toBeLessThanOrEqual(390);
     }
     expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), media).toBeLessThanOrEqual(390);

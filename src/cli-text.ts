@@ -127,7 +127,7 @@ export function failingFindingLines(report: Report, options: FailingLineOptions)
 }
 
 function failingText(finding: Finding): string {
-  const verdict = finding.verdict ?? (finding.kind === 'automatic' ? 'automatic' : 'no verdict');
+  const verdict = finding.verdict ?? (finding.kind === 'automatic' ? 'automatic' : 'needs action');
   const resource = finding.resource.type === 'file' ? finding.location : `${finding.resource.type} ${finding.resource.identifier} ${finding.location}`;
   const instead = finding.rewrite !== undefined ? `write instead: ${finding.rewrite}` : finding.suggestion;
   return terminalSafe(`${finding.id} ${verdict} ${resource}: ${instead}`);

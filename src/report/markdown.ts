@@ -1,3 +1,4 @@
+import { placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -43,6 +44,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push(`| ${label} | ${mine.length} | ${mine.filter((f) => f.accepted).length} | ${mine.filter(failing).length} |`);
   }
   out.push('');
+  // The page splits the manual work by where it is; so does the summary, from the same counts.
+  const counts = workCounts(findings);
+  if (counts.files > 0) out.push(`Manual items: ${placeSplit(counts.manual)}; automatic: ${placeSplit(counts.automatic)}.`, '');
 
   const categories = CATEGORIES.filter((category) => findings.some((f) => f.category === category));
   if (categories.length > 0) {
@@ -105,14 +109,14 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   return `${workflowCommandsDisarmed(controlsShown(out.join('\n'), ['\n']), markdownEscape).trimEnd()}\n`;
 }
 
-/** Manual items by verdict; "no verdict" has its own row, so the rows add up to the manual total. */
+/** Manual items by verdict, named as the page names them; "needs action" (no verdict) has its own row, so the rows add up to the manual total. */
 function verdictTable(findings: readonly Finding[]): string[] {
   const manual = findings.filter((f) => f.kind === 'manual');
   if (manual.length === 0) return [];
   // Unaffected references are no findings (they are the "checked and fine" count), so their row is shown only when a report still has one.
   const rows = (['breaks', 'review', 'unaffected', 'none'] as const).flatMap((verdict) => {
     const n = manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
-    return verdict === 'unaffected' && n === 0 ? [] : [`| ${verdict === 'none' ? 'no verdict' : verdict} | ${n} |`];
+    return verdict === 'unaffected' && n === 0 ? [] : [`| ${VERDICT_LABELS[verdict].toLowerCase()} | ${n} |`];
   });
   return ['| manual items by verdict | findings |', '|---|--:|', ...rows, `| total | ${manual.length} |`, ''];
 }
@@ -132,7 +136,7 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   out.push('| # | verdict | where | write instead |', '|--:|---|---|---|');
   top.slice(0, limit).forEach((f, index) => {
     const where = f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`;
-    const verdict = `${f.verdict ?? 'no verdict'}${failing(f) ? ', fails the gate' : ''}`;
+    const verdict = `${VERDICT_LABELS[f.verdict ?? 'none'].toLowerCase()}${failing(f) ? ', fails the gate' : ''}`;
     out.push(`| ${index + 1} | ${verdict} | ${cell(where)} | ${writeInstead(f)} |`);
   });
   out.push('');

@@ -27,7 +27,7 @@ describe('the CI log names what failed', () => {
       const id = line.split(' ')[1];
       const f = failing.find((candidate) => candidate.id === id);
       expect(f, line).toBeDefined();
-      expect(line).toContain(`${f!.verdict ?? 'no verdict'} ${f!.resource.type} ${f!.resource.identifier} ${f!.location}: `);
+      expect(line).toContain(`${f!.verdict ?? 'needs action'} ${f!.resource.type} ${f!.resource.identifier} ${f!.location}: `);
       if (f!.rewrite !== undefined) expect(line).toContain(`write instead: ${f!.rewrite}`);
     }
     // Breaking items first: no breaking finding is listed after one that does not break.

@@ -1,3 +1,4 @@
+import { CATEGORY_HELP } from '../model/category-help.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -118,6 +119,26 @@ function messageText(text: string): string {
   return controlsShown(text, ['\n']);
 }
 
+/**
+ * A rule's help, what a code-scanning alert shows beside its message: when the category is
+ * reported and what the migration does, as docs/categories.md says it, then why and what to do.
+ */
+export function ruleHelp(category: Category): { text: string; markdown: string } {
+  const doc = CATEGORY_DOCS[category];
+  const page = CATEGORY_HELP[category];
+  const parts: [label: string, markdown: string][] = [
+    ['Reported when', page.when],
+    ...(page.does !== undefined ? [['What the migration does', page.does] as [string, string]] : []),
+    ['Why', doc.why],
+    ['What to do', doc.fix],
+  ];
+  const plain = (markdown: string) => markdown.replace(/`([^`]*)`/g, '$1').replace(/\*([^*]+)\*/g, '$1');
+  return {
+    text: `${parts.map(([label, text]) => `${label}: ${plain(text)}`).join('\n\n')}\n\nAll categories: docs/categories.md in the package.`,
+    markdown: `${parts.map(([label, text]) => `**${label}:** ${text}`).join('\n\n')}\n\nAll categories: \`docs/categories.md\` in the package.`,
+  };
+}
+
 function sarifRule(category: Category) {
   const doc = CATEGORY_DOCS[category];
   return {
@@ -125,10 +146,7 @@ function sarifRule(category: Category) {
     name: category.replace(/(^|-)([a-z])/g, (_match: string, _dash: string, letter: string) => letter.toUpperCase()),
     shortDescription: { text: doc.title },
     fullDescription: { text: doc.why },
-    help: {
-      text: `${doc.why}\n\nWhat to do: ${doc.fix}`,
-      markdown: `**Why:** ${doc.why}\n\n**What to do:** ${doc.fix}`,
-    },
+    help: ruleHelp(category),
     defaultConfiguration: { level: doc.kind === 'automatic' ? 'note' : 'warning' },
     properties: { tags: ['teams-migration', doc.kind] },
   };

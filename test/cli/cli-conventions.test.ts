@@ -108,9 +108,9 @@ describe('options a CI job sets per environment come from the environment, flags
     expect(flagWins).not.toContain('https://port.example.com/');
   });
 
-  it('--help names each variable, and README lists the same', async () => {
+  it('--help names each variable, and the usage page lists the same', async () => {
     const help = (await runCliCaptured(['analyze', '--help'])).stdout;
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/usage.md', 'utf8');
     for (const name of ['PORT_REGION', 'PORT_API_URL', 'PORT_APP_URL']) {
       expect(help).toMatch(new RegExp(`^ {2}${name}\\b`, 'm'));
       expect(readme).toContain(`\`${name}\``);

@@ -155,7 +155,7 @@ describe('the patched fixtures/repo admits what the patch adds (issue 42)', () =
     expect(addedNeeds('teams = ["Payments"]\n', 'teams = ["payments"]\n')).toEqual([]);
   });
 
-  it('both READMEs say what the patch does to the constraint, as it does it on fixtures/repo', async () => {
+  it('the kit\'s README and docs/fix-kit.md say what the patch does to the constraint, as it does it on fixtures/repo', async () => {
     const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
     const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
     const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
@@ -166,7 +166,7 @@ describe('the patched fixtures/repo admits what the patch adds (issue 42)', () =
     const claim = `\`${from}\` becomes \`${to}\``;
     const kitReadme = kit.files.find((file) => file.kind === 'readme' && file.path === 'README.md')!.content;
     expect(kitReadme).toContain(`raises the provider's \`version\` constraint where it is lower (${claim})`);
-    const section = readFileSync('README.md', 'utf8').split(/^## /m).find((part) => part.startsWith('The fix kit'))!;
+    const section = readFileSync('docs/fix-kit.md', 'utf8');
     expect(section.replace(/\s+/g, ' ')).toContain(`the provider constraint raised where it is lower (${claim})`);
   });
 

@@ -1,12 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES, SNAPSHOT_STRICT_HELP } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
-import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
+import { addGateOptions, gateReport, loadBaseline, withFailOnShorthand, type GateFlags } from './gate-run.js';
 import type { Report } from './model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
 import { appBaseUrl } from './report/service-links.js';
@@ -128,7 +128,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
     .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
-    .option('--quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
+    .option('-q, --quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
     .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
@@ -140,17 +140,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
-  addSourceOptions(
+  const snapshotCommand = addSourceOptions(
     program
       .command('snapshot')
       .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
       .requiredOption('--out <file>', 'where to write the snapshot (required); - writes it to stdout')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
-      .option('--quiet', 'print nothing but errors')
+      .option('-q, --quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', SNAPSHOT_EXAMPLES),
-  ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
+  );
+  // A snapshot has no report to note things in: without --strict it is written, each odd value named on stderr.
+  const strict = snapshotCommand.options.find((option) => option.long === '--strict');
+  if (strict) strict.description = SNAPSHOT_STRICT_HELP;
+  snapshotCommand.action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
@@ -197,6 +201,7 @@ function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
 }
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
+  flags = withFailOnShorthand(flags);
   const formats = parseFormats(flags.format);
   const toStdout = flags.out === STDOUT;
   if (toStdout) {

@@ -5,24 +5,41 @@ import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Bas
 import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
 import { createHash } from 'node:crypto';
+import { UsageError } from './errors.js';
 import type { GateResult, IncompleteItem, Report } from './model/finding.js';
 import type { OutputSet } from './output/output-set.js';
 import { agreeing, plural } from './plural.js';
 
 export interface GateFlags {
-  failOn: FailOn;
+  /** `breaks` is shorthand, undone by `withFailOnShorthand` before anything is read. */
+  failOn: FailOn | typeof FAIL_ON_BREAKS;
   failOnVerdict?: FailOnVerdict;
   baseline?: string;
   writeBaseline?: string;
   acceptedBy?: string;
 }
 
+/**
+ * `--fail-on breaks`: what docs/ci.md calls gating on what will break, the manual findings whose
+ * verdict is `breaks` (`--fail-on manual --fail-on-verdict breaks`, which it stands for).
+ */
+export const FAIL_ON_BREAKS = 'breaks';
+
+/** The gate's flags with `--fail-on breaks` written out; refused in one line beside another verdict. */
+export function withFailOnShorthand<F extends GateFlags>(flags: F): F & { failOn: FailOn } {
+  if (flags.failOn !== FAIL_ON_BREAKS) return flags as F & { failOn: FailOn };
+  if (flags.failOnVerdict !== undefined && flags.failOnVerdict !== 'breaks') {
+    throw new UsageError(`--fail-on breaks already means --fail-on manual --fail-on-verdict breaks; it cannot go with --fail-on-verdict ${flags.failOnVerdict}`);
+  }
+  return { ...flags, failOn: 'manual', failOnVerdict: 'breaks' };
+}
+
 /** The gate's options on `analyze`; kept here so the CLI wires them in one line. */
 export function addGateOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--fail-on <level>', 'which findings fail the gate (exit 1): none, manual (needs a person), any')
-        .choices(FAIL_ON)
+      new Option('--fail-on <level>', 'which findings fail the gate (exit 1): none, manual (needs a person), any, or breaks (manual ones that break: --fail-on manual --fail-on-verdict breaks)')
+        .choices([...FAIL_ON, FAIL_ON_BREAKS])
         .default('manual'),
     )
     .addOption(
@@ -57,7 +74,8 @@ export async function gateReport(
   /** Where `--write-baseline` is staged: it is written with the run's other outputs, or not at all. */
   outputs?: OutputSet,
 ): Promise<GatedRun> {
-  const policy: GatePolicy = flags.failOnVerdict ? { failOn: flags.failOn, failOnVerdict: flags.failOnVerdict } : { failOn: flags.failOn };
+  const { failOn, failOnVerdict } = withFailOnShorthand(flags);
+  const policy: GatePolicy = failOnVerdict ? { failOn, failOnVerdict } : { failOn };
   const notes: string[] = [];
   let { report, stale, verified } = baseline ? applyBaseline(analyzed, baseline) : { report: analyzed, stale: [], verified: [] };
   ({ report, stale } = withUnreadableFiles(report, stale, baseline));

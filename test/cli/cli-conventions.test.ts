@@ -86,6 +86,20 @@ describe('options a CI job sets per environment come from the environment, flags
     expect(url.stderr).toBe('teams-migration-audit: PORT_API_URL: "not a url" is not a URL\n');
   });
 
+  it('a region is a name, whatever its case (PORT_REGION=EU, issue 42)', async () => {
+    const credentials = { PORT_TOKEN: 't' };
+    expect((await resolveConnection({}, { ...credentials, PORT_REGION: 'EU' }))?.baseUrl.href).toBe('https://api.getport.io/');
+    expect((await resolveConnection({}, { ...credentials, PORT_REGION: 'Us' }))?.baseUrl.href).toBe('https://api.us.getport.io/');
+  });
+
+  it('a bare host for --api-url is refused with the URL it most likely means (issue 42)', async () => {
+    const bare = await runCliCaptured(['analyze', '--api-url', 'api.getport.io', '--out', tmp()], { PORT_TOKEN: 't' });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe('teams-migration-audit: --api-url: "api.getport.io" is not a URL (did you mean https://api.getport.io?)\n');
+    // Text that is no host gets no guess.
+    expect((await runCliCaptured(['analyze', '--api-url', 'not a url', '--out', tmp()], { PORT_TOKEN: 't' })).stderr).toBe('teams-migration-audit: --api-url: "not a url" is not a URL\n');
+  });
+
   it('PORT_API_URL reads the live org from the sandbox', async () => {
     await withSandbox({}, async (sandbox, clock) => {
       const out = await tempDir();

@@ -100,6 +100,15 @@ describe('options a CI job sets per environment come from the environment, flags
     expect((await runCliCaptured(['analyze', '--api-url', 'not a url', '--out', tmp()], { PORT_TOKEN: 't' })).stderr).toBe('teams-migration-audit: --api-url: "not a url" is not a URL\n');
   });
 
+  it('an API that cannot be read at all is one line on stderr, with no progress line before it (issue 42)', async () => {
+    for (const args of [['analyze', '--out', tmp()], ['snapshot', '--out', join(tmp(), 'org.json')]]) {
+      // Port 9 (discard) on the loopback: nothing listens, the connection is refused at once.
+      const run = await runCliCaptured([...args, '--api-url', 'http://127.0.0.1:9'], { PORT_TOKEN: 't' });
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^teams-migration-audit: cannot read the catalog API at http:\/\/127\.0\.0\.1:9: /)]);
+    }
+  });
+
   it('PORT_API_URL reads the live org from the sandbox', async () => {
     await withSandbox({}, async (sandbox, clock) => {
       const out = await tempDir();

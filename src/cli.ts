@@ -75,6 +75,8 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   demo?: boolean;
   /** commander's --no-color: false when given. */
   color?: boolean;
+  /** `--sarif-accepted`: keep baseline-accepted findings in report.sarif, as suppressed results. */
+  sarifAccepted?: boolean;
 }
 
 /** The demo org shipped in the package: `analyze --demo` works from any installed copy. */
@@ -129,6 +131,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
     .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
     .option('-q, --quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
+    .option('--sarif-accepted', 'keep findings the baseline accepts in report.sarif as suppressed results (left out by default: code scanning ignores suppressions; summary.md lists them)')
     .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
@@ -203,6 +206,8 @@ function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   flags = withFailOnShorthand(flags);
   const formats = parseFormats(flags.format);
+  // Baseline entries expire against the run's own date (SOURCE_DATE_EPOCH, when set, as every output's).
+  flags = { ...flags, today: runTimestamp(io.env, io.now).slice(0, 10) };
   const toStdout = flags.out === STDOUT;
   if (toStdout) {
     refuseStdoutMisuse(formats, flags);
@@ -308,7 +313,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         formats,
         meta: {
           html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined)),
+          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined), flags.sarifAccepted === true),
         },
         env: io.env,
         credentials: source?.credentials,
@@ -389,23 +394,30 @@ function outputPaths(flags: AnalyzeFlags): { files: NamedPath[]; dirs: NamedPath
   return { files, dirs };
 }
 
+/** The gate's other reason to fail, under --fail-on-stale-baseline. */
+function staleFailure(report: Report): string {
+  const stale = report.gate?.staleFails ? (report.gate.staleBaselineIds?.length ?? 0) : 0;
+  return stale > 0 ? ` and ${plural(stale, 'stale baseline entry', 'stale baseline entries')} (--fail-on-stale-baseline)` : '';
+}
+
 function summaryLine(report: Report, code: number): string {
   const { automatic, manual } = report.summary;
   const verdict =
     code === EXIT.incomplete
       ? `INCOMPLETE: ${plural(report.incomplete.length, 'item', 'items')} could not be read`
       : code === EXIT.gateFailed
-        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}`
+        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}${staleFailure(report)}`
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
   return `${lineStartSafe(report.organization.name)}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
-async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined): Promise<SarifMeta> {
+async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined, includeAccepted: boolean): Promise<SarifMeta> {
   const placed = formats.includes('sarif') ? await placement() : undefined;
-  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf };
-  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }) };
+  const accepted = includeAccepted ? { includeAccepted } : {};
+  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf, ...accepted };
+  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }), ...accepted };
 }
 
 /** Where the org came from, for SARIF's word on why its findings have no file; none for repositories alone. */

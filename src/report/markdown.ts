@@ -67,6 +67,24 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
 
   if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
+  const accepted = findings.filter((f) => f.accepted !== undefined);
+  if (accepted.length > 0) {
+    // Code scanning ignores SARIF suppressions, so report.sarif leaves these out: this is where they are listed.
+    out.push(
+      '### Accepted in the baseline',
+      '',
+      `${plural(accepted.length, 'finding', 'findings')} accepted in the baseline (not in report.sarif unless --sarif-accepted):`,
+      '',
+    );
+    appendAll(out, accepted.map((f) => `- ${cell(f.id)} ${cell(f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`)}: ${cell(f.accepted!.reason)} (${cell(f.accepted!.by)})`));
+    out.push('');
+  }
+  const expired = report.gate?.expiredBaselineIds ?? [];
+  if (expired.length > 0) {
+    out.push('### Expired baseline entries', '', `${plural(expired.length, 'baseline entry', 'baseline entries')} expired, so ${agreeing(expired.length, 'its finding counts', 'their findings count')} again:`, '');
+    appendAll(out, expired.map((id) => `- ${cell(id)}`));
+    out.push('');
+  }
   const stale = report.gate?.staleBaselineIds ?? [];
   if (stale.length > 0) {
     out.push(

@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import { CATEGORY_HELP } from '../model/category-help.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
@@ -20,6 +21,11 @@ export interface SarifMeta {
   orgLineOf?: (finding: Finding) => number;
   /** Where the org was read from, to say why its findings have no file when they have none. */
   orgOrigin?: OrgOrigin;
+  /**
+   * `--sarif-accepted`: keep findings the baseline accepts, as suppressed results. Left out by
+   * default: code scanning ignores SARIF suppressions, so each would stay an open alert.
+   */
+  includeAccepted?: boolean;
 }
 
 /** Where org findings came from, when they could not be placed in a file. */
@@ -61,10 +67,15 @@ export function sarifLevel(finding: Pick<Finding, 'kind' | 'verdict'>): Level {
 // `[\s\S]`, not `.`: a file name may hold a newline, and its line number must still be found.
 const FILE_LOCATION = /^([\s\S]*?)(?::(\d+))?$/;
 
-/** SARIF 2.1.0 log: one rule per category, one result per finding, accepted ones marked as suppressed. */
+/**
+ * SARIF 2.1.0 log: one rule per category, one result per finding. Accepted findings are left out
+ * (summary.md lists them) unless `includeAccepted`, which keeps them marked as suppressed.
+ */
 export function renderSarif(report: Report, meta: SarifMeta): string {
   const policy = policyOf(report);
-  const findings = [...report.findings].sort(compareFindings);
+  const accepted = report.findings.filter((finding) => finding.accepted !== undefined).length;
+  const leftOut = meta.includeAccepted === true ? 0 : accepted;
+  const findings = [...report.findings].filter((finding) => meta.includeAccepted === true || finding.accepted === undefined).sort(compareFindings);
   // Every result has a file: repository findings have theirs, org findings the snapshot they were read from.
   const placed = findings.filter((finding) => finding.resource.type === 'file' || meta.orgArtifactUri !== undefined);
   const unplaced = findings.filter((finding) => finding.resource.type !== 'file' && meta.orgArtifactUri === undefined);
@@ -90,6 +101,9 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
               })),
               ...(unplaced.length > 0
                 ? [{ level: 'note', message: { text: unplacedText(unplaced.length, meta.orgOrigin) } }]
+                : []),
+              ...(leftOut > 0
+                ? [{ level: 'note', message: { text: `${plural(leftOut, 'finding', 'findings')} accepted in the baseline ${leftOut === 1 ? 'is' : 'are'} left out (code scanning ignores suppressions, so ${leftOut === 1 ? 'it' : 'each'} would stay an open alert); summary.md lists them, and --sarif-accepted keeps them as suppressed results.` } }]
                 : []),
             ],
           },

@@ -29,16 +29,26 @@ async function audit(dir: string, teamsMap: Record<string, string> = TEAMS_MAP):
 
 const breakingFileFindings = (report: Report) => report.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks');
 
+/** The demo org analysed with fixtures/repo scanned, and the fix kit built from that report. */
+async function fixtureKit() {
+  const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
+  const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+  const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
+  return { report, kit, patch: kit.files.find((file) => file.kind === 'repo-patch')! };
+}
+
+/** A copy named like the fixture, so the patch's paths (fixtures/repo/…) apply from its parent. */
+function fixtureCopy(): string {
+  const parent = mkdtempSync(join(tmpdir(), 'fixkit-'));
+  cpSync('fixtures/repo', join(parent, 'fixtures/repo'), { recursive: true });
+  return parent;
+}
+
 describe('repo.patch for fixtures/repo', () => {
   it('is accepted by git apply, keeps every untouched line byte for byte, and leaves no breaking file finding', async () => {
-    // A copy named like the fixture, so the patch's paths (fixtures/repo/…) apply from its parent.
-    const parent = mkdtempSync(join(tmpdir(), 'fixkit-'));
-    cpSync('fixtures/repo', join(parent, 'fixtures/repo'), { recursive: true });
-    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
-    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+    const parent = fixtureCopy();
+    const { report, kit, patch } = await fixtureKit();
     expect(breakingFileFindings(report).length).toBeGreaterThan(10);
-    const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
-    const patch = kit.files.find((file) => file.kind === 'repo-patch')!;
     expect(patch.path).toBe('repo.patch');
     writeFileSync(join(parent, 'repo.patch'), patch.content);
 
@@ -107,11 +117,8 @@ describe('repo.patch for fixtures/repo', () => {
 
 describe('the patched fixtures/repo admits what the patch adds (issue 42)', () => {
   it('its provider and Terraform constraints, read with an HCL parser, admit every resource type and block the patch adds', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'fixkit-versions-'));
-    cpSync('fixtures/repo', join(parent, 'fixtures/repo'), { recursive: true });
-    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
-    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
-    const patch = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) }).files.find((file) => file.kind === 'repo-patch')!;
+    const parent = fixtureCopy();
+    const { patch } = await fixtureKit();
     writeFileSync(join(parent, 'repo.patch'), patch.content);
     execFileSync('git', ['apply', 'repo.patch'], { cwd: parent });
 
@@ -156,10 +163,8 @@ describe('the patched fixtures/repo admits what the patch adds (issue 42)', () =
   });
 
   it('the kit\'s README and docs/fix-kit.md say what the patch does to the constraint, as it does it on fixtures/repo', async () => {
-    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
-    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
-    const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
-    const patch = kit.files.find((file) => file.kind === 'repo-patch')!.content;
+    const { kit, patch: patchFile } = await fixtureKit();
+    const patch = patchFile.content;
     const from = /^-\s*version\s*=\s*"([^"]+)"$/m.exec(patch)?.[1];
     const to = /^\+\s*version\s*=\s*"([^"]+)"$/m.exec(patch)?.[1];
     expect([from, to]).toEqual(['~> 2.1.0', '~> 2.2']);

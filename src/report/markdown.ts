@@ -207,7 +207,8 @@ function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
   const left = fixes.unresolved?.length ?? 0;
   const fix = fixes.files.length === 1 ? 'fixes' : 'fix';
   const need = left === 1 ? '1 breaking finding needs' : `${left} breaking findings need`;
-  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${plural(fixes.files.length, 'file', 'files')} that ${fix} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${need} a person. Start with its README.md.`;
+  // `dir` is relative to the report's folder (--out), which a reader of a CI summary cannot guess.
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` (a path from the report folder, \`--out\`) holds ${plural(fixes.files.length, 'file', 'files')} that ${fix} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${need} a person. Start with its README.md.`;
 }
 
 /** Issue 21: what the findings move, measured on the org's data; nothing when none was measured. */

@@ -31,7 +31,7 @@ describe('the fix kit as the summary names it', () => {
     const line = renderMarkdown(report).split('\n').find((l) => l.startsWith('**Fix kit:**'))!;
     expect(line).toContain('(1 corrected resource, `predicted-org.json`)');
     // Issue 42: the kit's folder is a path from the report folder, and the summary says so.
-    expect(line).toMatch(/^\*\*Fix kit:\*\* `fixes\/` \(from the report folder, `--out`, where this summary is written\) holds /);
+    expect(line).toMatch(/^\*\*Fix kit:\*\* `fixes\/` \(a path from the report folder, `--out`\) holds /);
     expect(line).not.toMatch(/repo\.patch|data-migration|payload/);
   });
 

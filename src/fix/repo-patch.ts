@@ -165,8 +165,8 @@ function raiseVersionConstraints(byFile: Map<string, { edits: TextEdit[]; ids: s
         unresolved.push({ id: ids[0]!, missing: `the version constraint in ${path} raised to "${to}" by hand (another change of the patch sits on its line), for ${whys.join(', ')}` });
         continue;
       }
+      // The change belongs to the findings whose rewrites need it, already listed with their own files.
       entry.edits.push(edit);
-      entry.ids = [...new Set([...entry.ids, ...ids])];
       byFile.set(path, entry);
     }
     for (const line of change.byHand) unresolved.push({ id: ids[0]!, missing: `a version constraint changed by hand: ${line}` });

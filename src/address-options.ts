@@ -33,7 +33,8 @@ export function addressesOf(flags: AddressFlags, env: Readonly<Record<string, st
     const fromFlag = key === 'appUrl' ? flags.appUrl !== undefined : apiChosen;
     const value = fromFlag ? flags[key] : variable(key);
     if (value === undefined) continue;
-    addresses[key] = value;
+    // Regions are names, not values: `EU` is eu, as the config file's REGION already reads.
+    addresses[key] = key === 'region' ? value.toLowerCase() : value;
     if (!fromFlag) addresses.names[key] = ADDRESS_VARIABLES[key];
   }
   return addresses;

@@ -72,11 +72,10 @@ export function parserErrorLine(message: string): string {
   return `teams-migration-audit: ${terminalSafe(hint ? text.replace(/\.$/, '') : text)}${hint} (see --help)\n`;
 }
 
-/** A verdict given to --fail-on (a level): the verdict has its own option. */
+/** `review` given to --fail-on (a level; `breaks` is one, the shorthand): the verdict has its own option. */
 function verdictHint(text: string): string {
-  const verdict = /'--fail-on <level>' argument '(breaks|review)' is invalid/.exec(text)?.[1];
-  if (verdict === undefined) return '';
-  return `; to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict}`;
+  if (!/'--fail-on <level>' argument 'review' is invalid/.test(text)) return '';
+  return '; to fail on breaking or to-review items: --fail-on manual --fail-on-verdict review';
 }
 
 // A failed gate names what failed, up to this many lines; the rest is a count (the report has them all).
@@ -130,7 +129,7 @@ export function failingFindingLines(report: Report, options: FailingLineOptions)
 }
 
 function failingText(finding: Finding): string {
-  const verdict = finding.verdict ?? (finding.kind === 'automatic' ? 'automatic' : 'no verdict');
+  const verdict = finding.verdict ?? (finding.kind === 'automatic' ? 'automatic' : 'needs action');
   const resource = finding.resource.type === 'file' ? finding.location : `${finding.resource.type} ${finding.resource.identifier} ${finding.location}`;
   const instead = finding.rewrite !== undefined ? `write instead: ${finding.rewrite}` : finding.suggestion;
   return terminalSafe(`${finding.id} ${verdict} ${resource}: ${instead}`);
@@ -154,3 +153,7 @@ function annotationLine(finding: Finding, orgPlacement: OrgPlacement | undefined
   }
   return `::error ${properties.join(',')}::${workflowData(failingText(finding))}`;
 }
+
+/** `snapshot --strict`: there is no report; the snapshot is written and each odd value named on stderr. */
+export const SNAPSHOT_STRICT_HELP =
+  'stop (exit 2) at the first value of an unexpected shape; without it the snapshot is written and each such value is named in a note: line on stderr';

@@ -1,13 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES } from './cli-text.js';
+import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES, SNAPSHOT_STRICT_HELP } from './cli-text.js';
 import { incompleteAnnotations } from './incomplete-annotations.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
-import { addGateOptions, gateReport, loadBaseline, type GateFlags } from './gate-run.js';
+import { addGateOptions, gateReport, loadBaseline, withFailOnShorthand, type GateFlags } from './gate-run.js';
 import type { IncompleteItem, Report } from './model/finding.js';
 import { MAX_FILE_SIZE_HELP, parseMaxFileSize } from './repo/max-file-size.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
@@ -81,6 +81,8 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   demo?: boolean;
   /** commander's --no-color: false when given. */
   color?: boolean;
+  /** `--sarif-accepted`: keep baseline-accepted findings in report.sarif, as suppressed results. */
+  sarifAccepted?: boolean;
 }
 
 /** The demo org shipped in the package: `analyze --demo` works from any installed copy. */
@@ -135,7 +137,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--format <list>', `comma-separated output formats: ${FORMATS.join(',')}`, 'html,json')
     .option('--app-url <url>', 'the service\'s web app, for the report\'s links into it: resources, entities, people (default: from --region or --api-url)')
     .option('--demo', 'analyze the demo org shipped with the tool (gate: --fail-on none unless given)')
-    .option('--quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
+    .option('-q, --quiet', 'print nothing but errors: what could not be read and the findings that fail the gate')
+    .option('--sarif-accepted', 'keep findings the baseline accepts in report.sarif as suppressed results (left out by default: code scanning ignores suppressions; summary.md lists them)')
     .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
@@ -152,17 +155,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
 
-  addSourceOptions(
+  const snapshotCommand = addSourceOptions(
     program
       .command('snapshot')
       .description('Record the org as an org-snapshot/1 file, to analyze offline later (analyze --snapshot FILE).')
       .argument('[source]', 'an org-snapshot/1 file to rewrite in stable order (the same as --snapshot FILE)')
       .requiredOption('--out <file>', 'where to write the snapshot (required); - writes it to stdout')
       .option('--snapshot <file>', 'read an org-snapshot/1 file instead of the live API (rewrites it in stable order)')
-      .option('--quiet', 'print nothing but errors')
+      .option('-q, --quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', SNAPSHOT_EXAMPLES),
-  ).action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
+  );
+  // A snapshot has no report to note things in: without --strict it is written, each odd value named on stderr.
+  const strict = snapshotCommand.options.find((option) => option.long === '--strict');
+  if (strict) strict.description = SNAPSHOT_STRICT_HELP;
+  snapshotCommand.action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
     const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
@@ -213,7 +220,10 @@ function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
 }
 
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
+  flags = withFailOnShorthand(flags);
   const formats = parseFormats(flags.format);
+  // Baseline entries expire against the run's own date (SOURCE_DATE_EPOCH, when set, as every output's).
+  flags = { ...flags, today: runTimestamp(io.env, io.now).slice(0, 10) };
   const toStdout = flags.out === STDOUT;
   if (toStdout) {
     refuseStdoutMisuse(formats, flags);
@@ -326,7 +336,7 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         formats,
         meta: {
           html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined)),
+          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined), flags.sarifAccepted === true),
         },
         env: io.env,
         credentials: source?.credentials,
@@ -435,23 +445,30 @@ function outputPaths(flags: AnalyzeFlags): { files: NamedPath[]; dirs: NamedPath
   return { files, dirs };
 }
 
+/** The gate's other reason to fail, under --fail-on-stale-baseline. */
+function staleFailure(report: Report): string {
+  const stale = report.gate?.staleFails ? (report.gate.staleBaselineIds?.length ?? 0) : 0;
+  return stale > 0 ? ` and ${plural(stale, 'stale baseline entry', 'stale baseline entries')} (--fail-on-stale-baseline)` : '';
+}
+
 function summaryLine(report: Report, code: number): string {
   const { automatic, manual } = report.summary;
   const verdict =
     code === EXIT.incomplete
       ? `INCOMPLETE: ${plural(report.incomplete.length, 'item', 'items')} could not be read`
       : code === EXIT.gateFailed
-        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}`
+        ? `gate FAILED: ${plural(report.gate?.failing ?? 0, 'finding', 'findings')} over --fail-on ${report.gate?.failOn ?? 'manual'}${report.gate?.failOnVerdict ? ` --fail-on-verdict ${report.gate.failOnVerdict}` : ''}${staleFailure(report)}`
         : 'gate passed';
   const accepted = report.gate?.accepted ? ` (${report.gate.accepted} accepted in the baseline)` : '';
   return `${lineStartSafe(report.organization.name)}: ${plural(automatic, 'automatic change', 'automatic changes')}, ${plural(manual, 'manual item', 'manual items')}; ${verdict}${accepted}`;
 }
 
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
-async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined): Promise<SarifMeta> {
+async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined, includeAccepted: boolean): Promise<SarifMeta> {
   const placed = formats.includes('sarif') ? await placement() : undefined;
-  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf };
-  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }) };
+  const accepted = includeAccepted ? { includeAccepted } : {};
+  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf, ...accepted };
+  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }), ...accepted };
 }
 
 /** Where the org came from, for SARIF's word on why its findings have no file; none for repositories alone. */

@@ -5,24 +5,47 @@ import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Bas
 import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
 import { createHash } from 'node:crypto';
+import { UsageError } from './errors.js';
 import type { GateResult, IncompleteItem, Report } from './model/finding.js';
 import type { OutputSet } from './output/output-set.js';
 import { agreeing, plural } from './plural.js';
 
 export interface GateFlags {
-  failOn: FailOn;
+  /** `breaks` is shorthand, undone by `withFailOnShorthand` before anything is read. */
+  failOn: FailOn | typeof FAIL_ON_BREAKS;
   failOnVerdict?: FailOnVerdict;
   baseline?: string;
   writeBaseline?: string;
   acceptedBy?: string;
+  /** `--prune-baseline`: write the --baseline file again without its stale entries. */
+  pruneBaseline?: boolean;
+  /** `--fail-on-stale-baseline`: a baseline entry that matches no finding fails the gate. */
+  failOnStaleBaseline?: boolean;
+  /** The run's date (YYYY-MM-DD), against which baseline entries expire. */
+  today?: string;
+}
+
+/**
+ * `--fail-on breaks`: what docs/ci.md calls gating on what will break, the manual findings whose
+ * verdict is `breaks` (`--fail-on manual --fail-on-verdict breaks`, which it stands for).
+ */
+export const FAIL_ON_BREAKS = 'breaks';
+
+/** The gate's flags with `--fail-on breaks` written out; refused in one line beside another verdict. */
+export function withFailOnShorthand<F extends GateFlags>(flags: F): F & { failOn: FailOn } {
+  if (flags.failOn !== FAIL_ON_BREAKS) return flags as F & { failOn: FailOn };
+  if (flags.failOnVerdict !== undefined && flags.failOnVerdict !== 'breaks') {
+    throw new UsageError(`--fail-on breaks already means --fail-on manual --fail-on-verdict breaks; it cannot go with --fail-on-verdict ${flags.failOnVerdict}`);
+  }
+  return { ...flags, failOn: 'manual', failOnVerdict: 'breaks' };
 }
 
 /** The gate's options on `analyze`; kept here so the CLI wires them in one line. */
 export function addGateOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--fail-on <level>', 'which findings fail the gate (exit 1): none, manual (needs a person), any')
-        .choices(FAIL_ON)
+      new Option('--fail-on <level>', 'which findings fail the gate (exit 1): none, manual (needs a person), any, or breaks (manual ones that break: --fail-on manual --fail-on-verdict breaks)')
+        .choices([...FAIL_ON, FAIL_ON_BREAKS])
         .default('manual'),
     )
     .addOption(
@@ -33,6 +56,8 @@ export function addGateOptions(command: Command): Command {
     )
     .option('--baseline <file>', 'JSON file of accepted finding ids (with reason and author): they stay in the reports but pass the gate')
     .option('--write-baseline <file>', 'write the findings the gate counts (by default the manual ones) as a starting baseline; keeps reasons already in --baseline')
+    .option('--prune-baseline', 'write the --baseline file again without the entries that match no finding (stale), keeping the others as they are')
+    .option('--fail-on-stale-baseline', 'fail the gate (exit 1) when a --baseline entry matches no finding, as a linter fails on an unused suppression')
     .option('--accepted-by <name>', 'who accepts the findings --write-baseline records (default: $GITHUB_ACTOR, $GITLAB_USER_LOGIN or $USER)');
 }
 
@@ -57,9 +82,10 @@ export async function gateReport(
   /** Where `--write-baseline` is staged: it is written with the run's other outputs, or not at all. */
   outputs?: OutputSet,
 ): Promise<GatedRun> {
-  const policy: GatePolicy = flags.failOnVerdict ? { failOn: flags.failOn, failOnVerdict: flags.failOnVerdict } : { failOn: flags.failOn };
+  const { failOn, failOnVerdict } = withFailOnShorthand(flags);
+  const policy: GatePolicy = failOnVerdict ? { failOn, failOnVerdict } : { failOn };
   const notes: string[] = [];
-  let { report, stale, verified } = baseline ? applyBaseline(analyzed, baseline) : { report: analyzed, stale: [], verified: [] };
+  let { report, stale, verified, expired } = baseline ? applyBaseline(analyzed, baseline, flags.today) : { report: analyzed, stale: [], verified: [], expired: [] };
   ({ report, stale } = withUnreadableFiles(report, stale, baseline));
 
   if (flags.writeBaseline !== undefined) {
@@ -78,11 +104,30 @@ export async function gateReport(
           (verified.length > 0 ? `, ${plural(verified.length, 'entry', 'entries')} of now verified findings dropped` : ''),
       );
       // This run is judged by the baseline just written, as the next run with --baseline will be.
-      ({ report, stale, verified } = applyBaseline(analyzed, written));
+      ({ report, stale, verified, expired } = applyBaseline(analyzed, written, flags.today));
       ({ report, stale } = withUnreadableFiles(report, stale, written));
     }
   }
 
+  if (flags.pruneBaseline && baseline !== undefined && flags.baseline !== undefined && flags.writeBaseline === undefined) {
+    if (report.incomplete.some((item) => item.accepted === undefined)) {
+      // What could not be read may hold the findings these entries accept: they are not known stale.
+      notes.push(`not pruning ${flags.baseline}: the analysis is incomplete, so entries that look stale may not be`);
+    } else if (stale.length > 0) {
+      const gone = new Set(stale.map((entry) => entry.id));
+      const pruned: Baseline = { ...baseline, accepted: baseline.accepted.filter((entry) => !gone.has(entry.id)) };
+      if (outputs) await outputs.stageFile(flags.baseline, renderBaseline(pruned));
+      else await writeBaselineFile(flags.baseline, pruned);
+      notes.push(`wrote ${flags.baseline}: ${plural(stale.length, 'stale entry', 'stale entries')} pruned (${stale.map((entry) => entry.id).join(', ')}), ${plural(pruned.accepted.length, 'entry', 'entries')} kept`);
+      stale = [];
+    }
+  }
+  if (expired.length > 0) {
+    notes.push(
+      `${flags.baseline}: ${plural(expired.length, 'baseline entry', 'baseline entries')} expired, so ${agreeing(expired.length, 'its finding counts', 'their findings count')} again ` +
+        `(renew the date or fix the finding): ${expired.map((entry) => `${entry.id} (${entry.expires})`).join(', ')}`,
+    );
+  }
   if (stale.length > 0) {
     notes.push(
       `${flags.baseline}: ${plural(stale.length, 'stale baseline entry', 'stale baseline entries')} ${agreeing(stale.length, 'matches', 'match')} no finding ` +
@@ -95,7 +140,8 @@ export async function gateReport(
         `(checked, nothing to do; remove, or rewrite with --write-baseline): ${verified.map((entry) => entry.id).join(', ')}`,
     );
   }
-  const gate = evaluateGate(report, policy, stale.map((entry) => entry.id));
+  const gate = evaluateGate(report, policy, stale.map((entry) => entry.id), flags.failOnStaleBaseline === true);
+  if (expired.length > 0) gate.expiredBaselineIds = expired.map((entry) => entry.id).sort();
   if (verified.length > 0) gate.verifiedBaselineIds = verified.map((entry) => entry.id).sort();
   return { report: { ...report, gate }, notes };
 }

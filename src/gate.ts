@@ -38,16 +38,19 @@ export function failsGate(finding: Pick<Finding, 'kind' | 'verdict' | 'accepted'
 }
 
 /** The gate's answer for a report whose findings already carry their baseline acceptance. */
-export function evaluateGate(report: Report, policy: GatePolicy, staleBaselineIds: readonly string[] = []): GateResult {
+export function evaluateGate(report: Report, policy: GatePolicy, staleBaselineIds: readonly string[] = [], failOnStale = false): GateResult {
   const failing = report.findings.filter((finding) => failsGate(finding, policy)).length;
   const accepted = report.findings.filter((finding) => finding.accepted !== undefined).length;
   // An incomplete scan is never a pass, whatever it found: what could not be read may hold more.
   // Only a repository file a person has accepted in the baseline (unreadable on purpose) is let through.
   const unread = report.incomplete.filter((item) => item.accepted === undefined).length;
-  const result = unread > 0 ? 'incomplete' : failing > 0 ? 'failed' : 'passed';
+  // `--fail-on-stale-baseline`: an entry that accepts nothing fails the gate, as an unused suppression fails a linter.
+  const staleFails = failOnStale && staleBaselineIds.length > 0;
+  const result = unread > 0 ? 'incomplete' : failing > 0 || staleFails ? 'failed' : 'passed';
   const gate: GateResult = { failOn: policy.failOn, result, failing, accepted };
   if (policy.failOnVerdict !== undefined) gate.failOnVerdict = policy.failOnVerdict;
   if (staleBaselineIds.length > 0) gate.staleBaselineIds = [...staleBaselineIds].sort();
+  if (staleFails) gate.staleFails = true;
   return gate;
 }
 

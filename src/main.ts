@@ -2,6 +2,8 @@
 import { runCli } from './cli.js';
 import { credentialRedactor, credentialsFromEnv } from './secrets/credentials.js';
 import { terminalSafe } from './terminal-text.js';
+import { olderNodeLine } from './node-support.js';
+import { ENGINES_NODE } from './version.js';
 
 // `--help | head`: the reader left, so nothing more can be said to it. Not a crash: the run goes on
 // (its reports are still written) and says nothing more on that stream.
@@ -27,6 +29,10 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     process.exit(code);
   });
 }
+
+// Before anything else, so a failure on an untested Node is read with that in mind.
+const olderNode = olderNodeLine(process.versions.node, ENGINES_NODE);
+if (olderNode !== undefined) writeTo(process.stderr)(olderNode);
 
 // The only module that touches process: everything else is testable in-process.
 const code = await runCli(process.argv.slice(2), {

@@ -127,7 +127,9 @@ function apiBaseUrl(value: string, name: string): URL {
   try {
     url = new URL(value);
   } catch (error) {
-    throw new UsageError(`${name}: "${value}" is not a URL`, { cause: error });
+    // A bare host (`api.getport.io`) is the usual slip: name the URL it most likely means.
+    const host = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/?$/i.test(value) ? ` (did you mean https://${value.replace(/\/$/, '')}?)` : '';
+    throw new UsageError(`${name}: "${value}" is not a URL${host}`, { cause: error });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must be an http(s) URL`);
   // Refused before any request: the first one carries the token or the client secret.

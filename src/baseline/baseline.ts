@@ -17,6 +17,8 @@ export interface BaselineEntry {
   category?: string;
   resource?: string;
   location?: string;
+  /** An ISO date (YYYY-MM-DD): after it the entry accepts nothing and its finding counts again. */
+  expires?: string;
 }
 
 export interface Baseline {
@@ -54,12 +56,28 @@ export function validateBaseline(document: unknown, path: string): Baseline {
       if (typeof value !== 'string') fail(`${at}.${key} must be a string when present`);
       entry[key] = value as string;
     }
+    if (item.expires !== undefined) {
+      if (typeof item.expires !== 'string' || !isIsoDate(item.expires)) fail(`${at}.expires must be an ISO date (YYYY-MM-DD), found ${shortJson(item.expires ?? null)}`);
+      entry.expires = item.expires as string;
+    }
     // A duplicate is usually a bad merge of two branches' baselines: make someone look at it.
     if (seen.has(entry.id)) fail(`${at}.id "${entry.id}" is listed twice`);
     seen.add(entry.id);
     return entry;
   });
   return { format: BASELINE_FORMAT, accepted };
+}
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+function isIsoDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** Whether the entry has expired on `today` (YYYY-MM-DD): the day after its `expires`, not on it. */
+export function hasExpired(entry: BaselineEntry, today: string | undefined): boolean {
+  return entry.expires !== undefined && today !== undefined && today > entry.expires;
 }
 
 export interface BaselineOutcome {
@@ -71,11 +89,17 @@ export interface BaselineOutcome {
    * finding still exists and the entry is simply no longer needed; said apart so nobody hunts for it.
    */
   verified: BaselineEntry[];
+  /** Entries past their `expires` date: they accept nothing, so their findings count again. */
+  expired: BaselineEntry[];
 }
 
-/** Mark the findings the baseline accepts. Pure: returns a new report; findings not in the baseline are untouched. */
-export function applyBaseline(report: Report, baseline: Baseline): BaselineOutcome {
-  const byId = new Map(baseline.accepted.map((entry) => [entry.id, entry]));
+/**
+ * Mark the findings the baseline accepts. Pure: returns a new report; findings not in the baseline
+ * are untouched. `today` (YYYY-MM-DD, the run's date) decides which entries have expired.
+ */
+export function applyBaseline(report: Report, baseline: Baseline, today?: string): BaselineOutcome {
+  const expired = baseline.accepted.filter((entry) => hasExpired(entry, today));
+  const byId = new Map(baseline.accepted.filter((entry) => !hasExpired(entry, today)).map((entry) => [entry.id, entry]));
   const findings = report.findings.map((finding): Finding => {
     const entry = byId.get(finding.id);
     return entry ? { ...finding, accepted: { reason: entry.reason, by: entry.by } } : finding;
@@ -84,7 +108,7 @@ export function applyBaseline(report: Report, baseline: Baseline): BaselineOutco
   const verifiedIds = new Set((report.verified ?? []).map((finding) => finding.id));
   const stale = baseline.accepted.filter((entry) => !present.has(entry.id) && !verifiedIds.has(entry.id));
   const verified = baseline.accepted.filter((entry) => !present.has(entry.id) && verifiedIds.has(entry.id));
-  return { report: { ...report, findings }, stale, verified };
+  return { report: { ...report, findings }, stale, verified, expired };
 }
 
 /**
@@ -107,6 +131,7 @@ export function createBaseline(report: Report, policy: GatePolicy, by: string, p
         category: finding.category,
         resource: `${finding.resource.type} ${finding.resource.identifier}`,
         location: finding.location,
+        ...(old?.expires !== undefined && { expires: old.expires }),
       };
     });
   return { format: BASELINE_FORMAT, accepted };
@@ -117,6 +142,7 @@ export function renderBaseline(baseline: Baseline): string {
   const accepted = baseline.accepted.map((entry) => {
     const ordered: BaselineEntry = { id: entry.id, reason: entry.reason, by: entry.by };
     for (const key of OPTIONAL_TEXT) if (entry[key] !== undefined) ordered[key] = entry[key];
+    if (entry.expires !== undefined) ordered.expires = entry.expires;
     return ordered;
   });
   return `${JSON.stringify({ format: baseline.format, accepted }, null, 2)}\n`;

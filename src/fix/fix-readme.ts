@@ -47,7 +47,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     lines.push(
       '## Terraform and Pulumi notes',
       '',
-      '- `ownership` needs provider port-labs/port-labs ≥ 2.1.4 (Pulumi ≥ 2.1.4); `port_system_blueprint` needs ≥ 2.2.0: the patch raises the version constraint where it is lower.',
+      '- `ownership` needs provider port-labs/port-labs ≥ 2.1.4 (Pulumi ≥ 2.1.4); `port_system_blueprint` needs ≥ 2.2.0: in each Terraform configuration it changes, the patch raises the provider\'s `version` constraint where it is lower (`~> 2.1.0` becomes `~> 2.2`), and `required_version` where it keeps out the `import` and `removed` blocks; a constraint it cannot read is listed under "Not in the kit" with its line. A Pulumi package version is not changed: require `@port-labs/port` / `port_pulumi` ≥ 2.2.0 yourself where the patch adds a `SystemBlueprint`.',
       '- `_user` and `_team` become `port_system_blueprint` with an `import` block (Terraform ≥ 1.5) and a `removed` block with `destroy = false` (Terraform ≥ 1.7), so the old address is forgotten, never destroyed. On older Terraform: `terraform state rm port_blueprint.<name>` and `terraform import port_system_blueprint.<name> <identifier>` instead.',
       '- Pulumi `SystemBlueprint` is adopted with the `import` resource option (TypeScript: added by the patch; Python: add `opts=pulumi.ResourceOptions(import_="<identifier>")` yourself).',
       '',

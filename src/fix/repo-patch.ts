@@ -6,6 +6,7 @@ import { missingFix, unprovenRewrite, type FixFile, type UnresolvedFix } from '.
 import { fileName, uniqueNames } from './org-rewrite.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
+import { addedNeeds, constraintChanges } from './version-constraints.js';
 
 /** A repository file as read at the edge: its path as the findings name it, and its text. */
 export interface RepoFile {
@@ -104,6 +105,7 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
     entry.ids.push(finding.id);
     byFile.set(where.path, entry);
   }
+  unresolved.push(...raiseVersionConstraints(byFile, texts));
   const patched: PatchedFile[] = [];
   const perRepo = new Map<PatchRepo | undefined, { sections: { diff: string; encoding: FileEncoding }[]; ids: string[] }>();
   for (const [path, entry] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -138,6 +140,38 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
   }
   out.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { files: out, applyAt, patched, unresolved };
+}
+
+/**
+ * Per Terraform configuration (a folder of .tf files) the patch changes: its version constraints
+ * raised where they keep out what the patch adds (port_system_blueprint, ownership, import and
+ * removed blocks), as edits of the same patch; a constraint it cannot read or place is returned
+ * for "Not in the kit" with its exact line.
+ */
+function raiseVersionConstraints(byFile: Map<string, { edits: TextEdit[]; ids: string[] }>, texts: ReadonlyMap<string, string>): UnresolvedFix[] {
+  const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+  const folders = new Set([...byFile.keys()].filter((path) => path.endsWith('.tf')).map(folderOf));
+  const unresolved: UnresolvedFix[] = [];
+  for (const folder of [...folders].sort()) {
+    const patchedHere = [...byFile].filter(([path]) => path.endsWith('.tf') && folderOf(path) === folder);
+    const needs = patchedHere.flatMap(([path, entry]) => addedNeeds(texts.get(path)!, applyEdits(texts.get(path)!, entry.edits)));
+    if (needs.length === 0) continue;
+    const ids = [...new Set(patchedHere.flatMap(([, entry]) => entry.ids))].sort();
+    const files = [...texts].filter(([path]) => path.endsWith('.tf') && folderOf(path) === folder && !path.slice(folder.length).includes('/')).map(([path, text]) => ({ path, text }));
+    const change = constraintChanges(files, needs);
+    for (const { path, edit, to, needs: whys } of change.edits) {
+      const entry = byFile.get(path) ?? { edits: [], ids: [] };
+      if (entry.edits.some((other) => overlaps(edit, other))) {
+        unresolved.push({ id: ids[0]!, missing: `the version constraint in ${path} raised to "${to}" by hand (another change of the patch sits on its line), for ${whys.join(', ')}` });
+        continue;
+      }
+      // The change belongs to the findings whose rewrites need it, already listed with their own files.
+      entry.edits.push(edit);
+      byFile.set(path, entry);
+    }
+    for (const line of change.byHand) unresolved.push({ id: ids[0]!, missing: `a version constraint changed by hand: ${line}` });
+  }
+  return unresolved;
 }
 
 /** The repository a finding's path is in (the longest prefix), and the path from that repository's apply root. */

@@ -1,5 +1,5 @@
-import { lstat, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, posix, relative, sep } from 'node:path';
+import { lstat, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import { StreamedContent, type StagedContent } from '../output/staged-digest.js';
@@ -41,6 +41,13 @@ async function shownPath(onDisk: string, dirs: readonly string[]): Promise<strin
  */
 export async function readFindingFiles(report: Report, dirs: readonly string[]): Promise<RepoFile[]> {
   const paths = new Set(report.findings.flatMap((f) => (f.resource.type === 'file' ? [fileLocation(f.location)?.path ?? ''] : [])).filter(Boolean));
+  // The other .tf files of a Terraform configuration the patch may change: its version constraints
+  // (versions.tf) sit apart from the resources, and repo.patch raises them where they are too low.
+  for (const path of [...paths].filter((p) => p.endsWith('.tf'))) {
+    const onDisk = diskPath(path, dirs);
+    const names = onDisk === undefined ? [] : await readdir(dirname(onDisk), { withFileTypes: true }).catch(() => []);
+    for (const entry of names) if (entry.isFile() && entry.name.endsWith('.tf')) paths.add(posix.join(posix.dirname(path), entry.name));
+  }
   const files: RepoFile[] = [];
   const read = new Set<string>();
   const readAs = async (path: string, onDisk: string) => {

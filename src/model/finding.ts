@@ -220,6 +220,10 @@ export interface GateResult {
   accepted?: number;
   /** Baseline entries whose finding no longer exists. */
   staleBaselineIds?: string[];
+  /** `--fail-on-stale-baseline` was given and stale entries failed the gate. */
+  staleFails?: boolean;
+  /** Baseline entries past their `expires` date: their findings count again. */
+  expiredBaselineIds?: string[];
   /** Baseline entries whose finding is now in `verified`: nothing to do, so the entry can go (not stale). */
   verifiedBaselineIds?: string[];
 }

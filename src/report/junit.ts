@@ -71,9 +71,21 @@ interface Testcase {
   xml: string;
 }
 
+/**
+ * A finding in a repository file is named by its place once (`path:line`) and carries `file` and
+ * `line`, which CI test tabs turn into a link to the line; an org finding is named by its resource
+ * and where in it.
+ */
+function caseName(finding: Finding): { name: string; place: string } {
+  if (finding.resource.type !== 'file') return { name: `${finding.resource.type} ${finding.resource.identifier}: ${finding.location}`, place: '' };
+  const match = /^(.*):(\d+)$/.exec(finding.location);
+  if (!match) return { name: finding.location, place: ` file="${attr(finding.location)}"` };
+  return { name: finding.location, place: ` file="${attr(match[1]!)}" line="${match[2]}"` };
+}
+
 function testcase(finding: Finding, failing: boolean): Testcase {
-  const name = `${finding.resource.type} ${finding.resource.identifier}: ${finding.location}`;
-  const open = `    <testcase classname="${attr(`tma.${finding.category}`)}" name="${attr(name)}">\n`;
+  const { name, place } = caseName(finding);
+  const open = `    <testcase classname="${attr(`tma.${finding.category}`)}" name="${attr(name)}"${place}>\n`;
   const details = describe(finding);
   if (failing) {
     const type = finding.verdict ?? finding.kind;

@@ -1,3 +1,4 @@
+import { placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -47,6 +48,9 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push(`| ${label} | ${mine.length} | ${mine.filter((f) => f.accepted).length} | ${mine.filter(failing).length} |`);
   }
   out.push('');
+  // The page splits the manual work by where it is; so does the summary, from the same counts.
+  const counts = workCounts(findings);
+  if (counts.files > 0) out.push(`Manual items: ${placeSplit(counts.manual)}; automatic: ${placeSplit(counts.automatic)}.`, '');
 
   const categories = CATEGORIES.filter((category) => findings.some((f) => f.category === category));
   if (categories.length > 0) {
@@ -67,6 +71,24 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
 
   if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
+  const accepted = findings.filter((f) => f.accepted !== undefined);
+  if (accepted.length > 0) {
+    // Code scanning ignores SARIF suppressions, so report.sarif leaves these out: this is where they are listed.
+    out.push(
+      '### Accepted in the baseline',
+      '',
+      `${plural(accepted.length, 'finding', 'findings')} accepted in the baseline (not in report.sarif unless --sarif-accepted):`,
+      '',
+    );
+    appendAll(out, accepted.map((f) => `- ${cell(f.id)} ${cell(f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`)}: ${cell(f.accepted!.reason)} (${cell(f.accepted!.by)})`));
+    out.push('');
+  }
+  const expired = report.gate?.expiredBaselineIds ?? [];
+  if (expired.length > 0) {
+    out.push('### Expired baseline entries', '', `${plural(expired.length, 'baseline entry', 'baseline entries')} expired, so ${agreeing(expired.length, 'its finding counts', 'their findings count')} again:`, '');
+    appendAll(out, expired.map((id) => `- ${cell(id)}`));
+    out.push('');
+  }
   const stale = report.gate?.staleBaselineIds ?? [];
   if (stale.length > 0) {
     out.push(
@@ -106,14 +128,14 @@ function incompleteSection(report: Report): string[] {
   return ['### Incomplete', '', 'These could not be read, so the audit cannot pass:', '', ...items, ''];
 }
 
-/** Manual items by verdict; "no verdict" has its own row, so the rows add up to the manual total. */
+/** Manual items by verdict, named as the page names them; "needs action" (no verdict) has its own row, so the rows add up to the manual total. */
 function verdictTable(findings: readonly Finding[]): string[] {
   const manual = findings.filter((f) => f.kind === 'manual');
   if (manual.length === 0) return [];
   // Unaffected references are no findings (they are the "checked and fine" count), so their row is shown only when a report still has one.
   const rows = (['breaks', 'review', 'unaffected', 'none'] as const).flatMap((verdict) => {
     const n = manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
-    return verdict === 'unaffected' && n === 0 ? [] : [`| ${verdict === 'none' ? 'no verdict' : verdict} | ${n} |`];
+    return verdict === 'unaffected' && n === 0 ? [] : [`| ${VERDICT_LABELS[verdict].toLowerCase()} | ${n} |`];
   });
   return ['| manual items by verdict | findings |', '|---|--:|', ...rows, `| total | ${manual.length} |`, ''];
 }
@@ -133,7 +155,7 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   out.push('| # | verdict | where | write instead |', '|--:|---|---|---|');
   top.slice(0, limit).forEach((f, index) => {
     const where = f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`;
-    const verdict = `${f.verdict ?? 'no verdict'}${failing(f) ? ', fails the gate' : ''}`;
+    const verdict = `${VERDICT_LABELS[f.verdict ?? 'none'].toLowerCase()}${failing(f) ? ', fails the gate' : ''}`;
     out.push(`| ${index + 1} | ${verdict} | ${cell(where)} | ${writeInstead(f)} |`);
   });
   out.push('');
@@ -186,7 +208,8 @@ function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
   const left = fixes.unresolved?.length ?? 0;
   const fix = fixes.files.length === 1 ? 'fixes' : 'fix';
   const need = left === 1 ? '1 breaking finding needs' : `${left} breaking findings need`;
-  return `**Fix kit:** \`${cell(fixes.dir)}/\` holds ${plural(fixes.files.length, 'file', 'files')} that ${fix} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${need} a person. Start with its README.md.`;
+  // `dir` is relative to the report's folder (--out), which a reader of a CI summary cannot guess.
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` (a path from the report folder, \`--out\`) holds ${plural(fixes.files.length, 'file', 'files')} that ${fix} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${need} a person. Start with its README.md.`;
 }
 
 /** Issue 21: what the findings move, measured on the org's data; nothing when none was measured. */

@@ -1,3 +1,5 @@
+import { plural } from '../plural.js';
+import { CATEGORY_HELP } from '../model/category-help.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -19,6 +21,11 @@ export interface SarifMeta {
   orgLineOf?: (finding: Finding) => number;
   /** Where the org was read from, to say why its findings have no file when they have none. */
   orgOrigin?: OrgOrigin;
+  /**
+   * `--sarif-accepted`: keep findings the baseline accepts, as suppressed results. Left out by
+   * default: code scanning ignores SARIF suppressions, so each would stay an open alert.
+   */
+  includeAccepted?: boolean;
 }
 
 /** Where org findings came from, when they could not be placed in a file. */
@@ -60,10 +67,15 @@ export function sarifLevel(finding: Pick<Finding, 'kind' | 'verdict'>): Level {
 // `[\s\S]`, not `.`: a file name may hold a newline, and its line number must still be found.
 const FILE_LOCATION = /^([\s\S]*?)(?::(\d+))?$/;
 
-/** SARIF 2.1.0 log: one rule per category, one result per finding, accepted ones marked as suppressed. */
+/**
+ * SARIF 2.1.0 log: one rule per category, one result per finding. Accepted findings are left out
+ * (summary.md lists them) unless `includeAccepted`, which keeps them marked as suppressed.
+ */
 export function renderSarif(report: Report, meta: SarifMeta): string {
   const policy = policyOf(report);
-  const findings = [...report.findings].sort(compareFindings);
+  const accepted = report.findings.filter((finding) => finding.accepted !== undefined).length;
+  const leftOut = meta.includeAccepted === true ? 0 : accepted;
+  const findings = [...report.findings].filter((finding) => meta.includeAccepted === true || finding.accepted === undefined).sort(compareFindings);
   // Every result has a file: repository findings have theirs, org findings the snapshot they were read from.
   const placed = findings.filter((finding) => finding.resource.type === 'file' || meta.orgArtifactUri !== undefined);
   const unplaced = findings.filter((finding) => finding.resource.type !== 'file' && meta.orgArtifactUri === undefined);
@@ -89,6 +101,9 @@ export function renderSarif(report: Report, meta: SarifMeta): string {
               })),
               ...(unplaced.length > 0
                 ? [{ level: 'note', message: { text: unplacedText(unplaced.length, meta.orgOrigin) } }]
+                : []),
+              ...(leftOut > 0
+                ? [{ level: 'note', message: { text: `${plural(leftOut, 'finding', 'findings')} accepted in the baseline ${leftOut === 1 ? 'is' : 'are'} left out (code scanning ignores suppressions, so ${leftOut === 1 ? 'it' : 'each'} would stay an open alert); summary.md lists them, and --sarif-accepted keeps them as suppressed results.` } }]
                 : []),
             ],
           },
@@ -118,6 +133,26 @@ function messageText(text: string): string {
   return controlsShown(text, ['\n']);
 }
 
+/**
+ * A rule's help, what a code-scanning alert shows beside its message: when the category is
+ * reported and what the migration does, as docs/categories.md says it, then why and what to do.
+ */
+export function ruleHelp(category: Category): { text: string; markdown: string } {
+  const doc = CATEGORY_DOCS[category];
+  const page = CATEGORY_HELP[category];
+  const parts: [label: string, markdown: string][] = [
+    ['Reported when', page.when],
+    ...(page.does !== undefined ? [['What the migration does', page.does] as [string, string]] : []),
+    ['Why', doc.why],
+    ['What to do', doc.fix],
+  ];
+  const plain = (markdown: string) => markdown.replace(/`([^`]*)`/g, '$1').replace(/\*([^*]+)\*/g, '$1');
+  return {
+    text: `${parts.map(([label, text]) => `${label}: ${plain(text)}`).join('\n\n')}\n\nAll categories: docs/categories.md in the package.`,
+    markdown: `${parts.map(([label, text]) => `**${label}:** ${text}`).join('\n\n')}\n\nAll categories: \`docs/categories.md\` in the package.`,
+  };
+}
+
 function sarifRule(category: Category) {
   const doc = CATEGORY_DOCS[category];
   return {
@@ -125,10 +160,7 @@ function sarifRule(category: Category) {
     name: category.replace(/(^|-)([a-z])/g, (_match: string, _dash: string, letter: string) => letter.toUpperCase()),
     shortDescription: { text: doc.title },
     fullDescription: { text: doc.why },
-    help: {
-      text: `${doc.why}\n\nWhat to do: ${doc.fix}`,
-      markdown: `**Why:** ${doc.why}\n\n**What to do:** ${doc.fix}`,
-    },
+    help: ruleHelp(category),
     defaultConfiguration: { level: doc.kind === 'automatic' ? 'note' : 'warning' },
     properties: { tags: ['teams-migration', doc.kind] },
   };

@@ -1,4 +1,5 @@
 import { orgsView, type OrgsView } from './orgs-view.js';
+import { isFileFinding, manualElsewhere, placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
@@ -202,17 +203,6 @@ const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
   },
 };
 
-/**
- * Manual work with no verdict (a relation's data to move) is no judgement call: a person acts on it,
- * so the page calls it "Needs action", never "No verdict" under "Needs review".
- */
-const VERDICT_LABELS: Record<Verdict | 'none', string> = {
-  breaks: 'Breaks',
-  review: 'Needs review',
-  unaffected: 'Unaffected',
-  none: 'Needs action',
-};
-
 /** Work first: what breaks, then what needs action, then what needs review, then the rest; each tier badged as it is headed. */
 const TIERS = [
   { id: 'breaks', heading: VERDICT_LABELS.breaks, verdicts: ['breaks'] },
@@ -244,6 +234,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
   const sectionCount = (id: SectionId) =>
     client.sections.find((s) => s.id === id)?.groups.reduce((sum, g) => sum + g.items.length, 0) ?? 0;
   const access = accessView(report);
+  const counts = workCounts(findings);
 
   return {
     organization: report.organization,
@@ -279,6 +270,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     // Work first: the manual part opens the list, the automatic part comes last, folded.
     sections: (['manual', 'repository', 'automatic'] as const)
       .map((id) => ({ id, ...SECTIONS[id], count: sectionCount(id), folded: id === 'automatic' }))
+      .map((section) => (section.id === 'manual' ? { ...section, intro: section.intro + manualElsewhere(counts) } : section))
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
@@ -306,19 +298,18 @@ function printSentence(report: Report): string {
  * repository files and the baseline. Zero counts are left out, except the two kinds.
  */
 function countCards(report: Report): CardView[] {
-  const findings = report.findings;
-  const count = (predicate: (f: Finding) => boolean) => findings.filter(predicate).length;
-  const manualWith = (verdict: Verdict | 'none') => count((f) => f.kind === 'manual' && (f.verdict ?? 'none') === verdict);
+  const counts = workCounts(report.findings);
+  const where = (split: string) => (split === '' ? '' : ` (${split})`);
   const cards: CardView[] = [
-    { value: report.summary.manual, label: 'manual items', href: '#kind=manual', tone: 'manual' },
-    { value: manualWith('breaks'), label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
-    { value: manualWith('none'), label: 'needing action', href: '#kind=manual&verdict=none', tone: 'none' },
-    { value: manualWith('review'), label: 'to review', href: '#kind=manual&verdict=review', tone: 'review' },
+    { value: counts.manual.all, label: `manual items${where(placeSplit(counts.manual))}`, href: '#kind=manual', tone: 'manual' },
+    { value: counts.manualBy.breaks, label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
+    { value: counts.manualBy.none, label: COUNT_WORDS.none, href: '#kind=manual&verdict=none', tone: 'none' },
+    { value: counts.manualBy.review, label: 'to review', href: '#kind=manual&verdict=review', tone: 'review' },
     // Unaffected references are `verified`, not findings (docs/formats.md, `verified`): the card opens that list.
     { value: report.verified?.length ?? 0, label: 'checked, nothing to do', href: '#verified-h', tone: 'unaffected' },
-    { value: report.summary.automatic, label: 'changes the migration makes by itself', href: '#kind=automatic', tone: 'automatic' },
-    { value: count(isFileFinding), label: 'in your repositories', href: '#type=file', tone: 'neutral' },
-    { value: count((f) => f.accepted !== undefined), label: 'accepted in the baseline', href: '', tone: 'neutral' },
+    { value: counts.automatic.all, label: `changes the migration makes by itself${where(placeSplit(counts.automatic))}`, href: '#kind=automatic', tone: 'automatic' },
+    { value: counts.files, label: 'in your repositories', href: '#type=file', tone: 'neutral' },
+    { value: counts.accepted, label: 'accepted in the baseline', href: '', tone: 'neutral' },
   ];
   return cards.filter((card) => card.value > 0 || card.tone === 'manual' || card.tone === 'automatic');
 }
@@ -332,9 +323,7 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-export function isFileFinding(finding: Finding): boolean {
-  return finding.resource.type === 'file';
-}
+export { isFileFinding };
 
 /** "path/to/main.tf:12" → path and line; a location without a numeric line is all path. */
 export function splitFileLocation(location: string): { path: string; line: number } {

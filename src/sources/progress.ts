@@ -34,6 +34,15 @@ export function createProgress(options: ProgressOptions): Progress {
   let lastDraw = Number.NEGATIVE_INFINITY;
   let drawn = false;
   let capSaid = false;
+  // Off a terminal, the first phase's line (the organization and the lists, a few reads) waits for
+  // the next line: a run that fails there (refused connection, rejected token, not the API) says
+  // its one-line error and nothing before it.
+  let pendingPhase: string | undefined;
+  let phases = 0;
+  const sayPhase = () => {
+    if (pendingPhase !== undefined) options.write(pendingPhase);
+    pendingPhase = undefined;
+  };
 
   const draw = (force: boolean) => {
     const now = options.now();
@@ -46,7 +55,11 @@ export function createProgress(options: ProgressOptions): Progress {
   return {
     onFetch(event) {
       if (event.type === 'phase') {
-        if (!options.isTTY) options.write(`fetching ${event.phase}\n`);
+        if (!options.isTTY) {
+          sayPhase();
+          if (phases++ === 0) pendingPhase = `fetching ${event.phase}\n`;
+          else options.write(`fetching ${event.phase}\n`);
+        }
         return;
       }
       done = event.done;
@@ -61,21 +74,25 @@ export function createProgress(options: ProgressOptions): Progress {
         const extends_ = until > waitUntil + 1_000;
         waitUntil = Math.max(waitUntil, until);
         if (!options.isTTY && extends_) {
+            sayPhase();
           options.write(`rate limit: waiting ${Math.ceil(event.waitMs / 1_000)} s (${event.reason === '429' ? 'HTTP 429' : 'budget spent'})\n`);
         }
       }
       if (event.type === 'rate-limit-cap' && !capSaid) {
         // Once: the cap is the same for every request it stops, and each is listed as incomplete.
         capSaid = true;
+        sayPhase();
         options.write(`${options.isTTY && drawn ? '\n' : ''}rate limit: not waiting: ${event.reason}; what could not be read is listed as incomplete\n`);
       }
       if (options.isTTY) draw(event.type === 'rate-limit-wait');
     },
     finish(summary) {
+      sayPhase();
       if (options.isTTY && drawn) options.write('\n');
       options.write(`${summary}\n`);
     },
     abort() {
+      pendingPhase = undefined;
       if (options.isTTY && drawn) options.write('\n');
       drawn = false;
     },

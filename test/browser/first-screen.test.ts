@@ -42,6 +42,20 @@ describe.skipIf(!hasChromium)('the first screen, accessibility and focus', () =>
     return page;
   }
 
+  for (const [name, report] of [['the demo', GOLDEN], ['the demo as CI gates it', DEMO]] as const) {
+    it(`at 390 × 844 (a phone), shows the first breaking finding's head and location on the first screen for ${name}`, async () => {
+      const page = await open(writeReportPage(`first-screen-phone-${report === DEMO ? 'ci' : 'demo'}`, report).url, { width: 390, height: 844 });
+      const first = page.locator('article.finding.verdict-breaks').first();
+      const box = (await first.boundingBox())!;
+      const location = (await first.locator('.where').boundingBox())!;
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      expect(box.y).toBeGreaterThan(0);
+      // The head (type, identifier, verdict) and the first line of its location are inside the 844 px.
+      expect(location.y + 20).toBeLessThan(844);
+      await page.context().close();
+    });
+  }
+
   for (const [name, url] of [['the demo', demo], ['an org with notes and an incomplete read', gaps]] as const) {
     it(`at 1440 × 900, shows the first breaking finding on the first screen for ${name}`, async () => {
       const page = await open(url());

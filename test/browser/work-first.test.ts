@@ -34,15 +34,19 @@ async function analyzeToPage(name: string, args: string[] = [], snapshot = 'fixt
  * the folded panels and the checked references out, and lists the work as plain entries).
  */
 async function expectNoSidewaysScrollUnfolded(page: Page, mustShow: { screen: string[]; print: string[] }): Promise<void> {
+  const rightsOf = (selector: string) =>
+    page.$$eval(selector, (els) => els.map((e) => ((e as HTMLElement).offsetParent === null ? -1 : e.getBoundingClientRect().right)));
   for (const media of ['screen', 'print'] as const) {
     await page.emulateMedia({ media });
+    // The page redraws for print on the media query's change event, which arrives when the browser
+    // gets to it (later on a loaded machine): wait for the event's work, not for a time.
+    await expect.poll(() => page.evaluate(() => matchMedia('print').matches)).toBe(media === 'print');
     // Twice: opening a folded part can bring more <details> into the page.
     for (let pass = 0; pass < 2; pass++) await page.$$eval('details', (all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
     for (const selector of mustShow[media]) {
-      const rights = await page.$$eval(selector, (els) => els.map((e) => ((e as HTMLElement).offsetParent === null ? -1 : e.getBoundingClientRect().right)));
-      expect(rights.length, `${selector} (${media})`).toBeGreaterThan(0);
-      for (const right of rights) expect(right, `${selector} (${media})`).toBeGreaterThan(0);
-      expect(Math.max(...rights), `${selector} (${media})`).toBeLessThanOrEqual(390);
+      // Shown once the redraw has run: every element laid out, none hidden.
+      await expect.poll(() => rightsOf(selector)).toSatisfy((rights: number[]) => rights.length > 0 && rights.every((right) => right > 0));
+      expect(Math.max(...(await rightsOf(selector))), `${selector} (${media})`).toBeLessThanOrEqual(390);
     }
     expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), media).toBeLessThanOrEqual(390);
   }
@@ -255,9 +259,11 @@ describe.skipIf(!hasChromium)('HTML report as admins work with it', () => {
     const rights = await page.$$eval('.chart-label, svg.bar', (els) => els.map((e) => e.getBoundingClientRect().right));
     expect(Math.max(...rights)).toBeLessThanOrEqual(390);
     await page.click('.chart a.chart-label[href="#kind=manual"]');
+    await expect.poll(() => page.locator('#filters-toggle').textContent()).toBe('Filters (1 active)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    expect(await page.locator('#filters-toggle').textContent()).toBe('Filters (1 active)');
+    // The form's reset applies after the browser has reset the controls (a task of its own).
     await page.click('#f-reset');
+    await expect.poll(() => page.locator('#filters-toggle').textContent()).toBe('Filters');
     await expectNoSidewaysScrollUnfolded(page, { screen: ['section.verified tbody tr'], print: ['article.print-card'] });
   });
 

@@ -27,7 +27,7 @@ describe('the CI log names what failed', () => {
       const id = line.split(' ')[1];
       const f = failing.find((candidate) => candidate.id === id);
       expect(f, line).toBeDefined();
-      expect(line).toContain(`${f!.verdict ?? 'no verdict'} ${f!.resource.type} ${f!.resource.identifier} ${f!.location}: `);
+      expect(line).toContain(`${f!.verdict ?? 'needs action'} ${f!.resource.type} ${f!.resource.identifier} ${f!.location}: `);
       if (f!.rewrite !== undefined) expect(line).toContain(`write instead: ${f!.rewrite}`);
     }
     // Breaking items first: no breaking finding is listed after one that does not break.
@@ -144,15 +144,29 @@ describe('the CI log names what failed', () => {
     expect(readFileSync(summary, 'utf8').match(/^## Teams migration audit/gm)).toHaveLength(1);
   });
 
-  it('--fail-on breaks, a verdict where a level is asked, says in its one line how to gate on breaking items', async () => {
-    for (const verdict of ['breaks', 'review']) {
-      const run = await runCliCaptured(['analyze', '--demo', '--quiet', '--fail-on', verdict]);
-      expect(run.code).toBe(2);
-      expect(lines(run.stderr)).toHaveLength(1);
-      expect(run.stderr).toContain(`Allowed choices are none, manual, any; to fail on ${verdict === 'breaks' ? 'breaking' : 'breaking or to-review'} items: --fail-on manual --fail-on-verdict ${verdict} (see --help)`);
-    }
+  it('--fail-on review, a verdict where a level is asked, says in its one line how to gate on it', async () => {
+    const run = await runCliCaptured(['analyze', '--demo', '--quiet', '--fail-on', 'review']);
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toContain('Allowed choices are none, manual, any, breaks; to fail on breaking or to-review items: --fail-on manual --fail-on-verdict review (see --help)');
     // Any other bad level keeps the plain error.
     expect((await runCliCaptured(['analyze', '--demo', '--fail-on', 'all'])).stderr).not.toContain('--fail-on-verdict');
+  });
+
+  it('--fail-on breaks is --fail-on manual --fail-on-verdict breaks (issue 42), and refused in one line beside another verdict', async () => {
+    const out = tmp();
+    const breaks = await runCliCaptured(['analyze', '--demo', '-q', '--out', out, '--format', 'json', '--fail-on', 'breaks']);
+    const written = await runCliCaptured(['analyze', '--demo', '-q', '--out', tmp(), '--format', 'json', '--fail-on', 'manual', '--fail-on-verdict', 'breaks']);
+    expect(breaks.code).toBe(1);
+    expect(breaks.code).toBe(written.code);
+    const gate = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { gate: Record<string, unknown> }).gate;
+    expect([gate.failOn, gate.failOnVerdict]).toEqual(['manual', 'breaks']);
+    // -q is --quiet: only the failing findings' lines and the gate's.
+    expect(breaks.stderr).toBe(written.stderr);
+    expect(breaks.stderr).not.toMatch(/^wrote /m);
+    const clash = await runCliCaptured(['analyze', '--demo', '--fail-on', 'breaks', '--fail-on-verdict', 'review']);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toBe('teams-migration-audit: --fail-on breaks already means --fail-on manual --fail-on-verdict breaks; it cannot go with --fail-on-verdict review\n');
   });
 
   it('"Did you mean" stays on the error\'s one line, and --no-color is an option', async () => {

@@ -119,11 +119,11 @@ describe('CI surfaces', () => {
     const count = (label: string) => Number(new RegExp(`^\\| ${label} \\| (\\d+) \\|$`, 'm').exec(md)?.[1]);
     // Unaffected references are counted as checked and fine, not as manual items: no row of their own.
     expect(md).not.toMatch(/^\| unaffected \|/m);
-    const byVerdict = ['breaks', 'review', 'no verdict'].map(count);
+    const byVerdict = ['breaks', 'needs review', 'needs action'].map(count);
     expect(byVerdict.every(Number.isInteger)).toBe(true);
     expect(byVerdict.reduce((a, b) => a + b, 0)).toBe(report.summary.manual);
     expect(count('total')).toBe(report.summary.manual);
-    expect(count('no verdict')).toBe(report.findings.filter((f) => f.kind === 'manual' && f.verdict === undefined).length);
+    expect(count('needs action')).toBe(report.findings.filter((f) => f.kind === 'manual' && f.verdict === undefined).length);
   });
 
   it('--help has an Environment section on every command, and snapshot has examples', async () => {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.js';
 import { transpileForChild } from '../helpers/transpile.js';
 import { demoSnapshotJson } from './helpers.js';
+import { afterNodeNote } from '../helpers/node-note.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEMO = 'fixtures/demo-org.json';
@@ -29,7 +30,7 @@ function cli(args: string[], env: Record<string, string> = {}): Run {
   delete inherited.GITHUB_STEP_SUMMARY;
   delete inherited.SOURCE_DATE_EPOCH;
   const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...inherited, ...env }, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return { code: result.status, stdout: result.stdout, stderr: afterNodeNote(result.stderr) };
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tma-cli-'));
@@ -117,7 +118,7 @@ describe('exit codes from a spawned CLI', () => {
     expect(run.signal).toBeNull(); // not killed by the guard: it finished by itself
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^fix kit: /), expect.stringMatching(/gate passed$/), `wrote ${join(dir, 'out', 'report.json')}`]);
+    expect(afterNodeNote(run.stderr).split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^fix kit: /), expect.stringMatching(/gate passed$/), `wrote ${join(dir, 'out', 'report.json')}`]);
     const report = readJson(join(dir, 'out', 'report.json')) as unknown as { findings: { location: string; verdict: string; note?: string }[]; ruleErrors?: unknown };
     expect(report.ruleErrors).toBeUndefined();
     for (const property of ['loops', 'recurses']) {

@@ -86,6 +86,29 @@ describe('options a CI job sets per environment come from the environment, flags
     expect(url.stderr).toBe('teams-migration-audit: PORT_API_URL: "not a url" is not a URL\n');
   });
 
+  it('a region is a name, whatever its case (PORT_REGION=EU, issue 42)', async () => {
+    const credentials = { PORT_TOKEN: 't' };
+    expect((await resolveConnection({}, { ...credentials, PORT_REGION: 'EU' }))?.baseUrl.href).toBe('https://api.getport.io/');
+    expect((await resolveConnection({}, { ...credentials, PORT_REGION: 'Us' }))?.baseUrl.href).toBe('https://api.us.getport.io/');
+  });
+
+  it('a bare host for --api-url is refused with the URL it most likely means (issue 42)', async () => {
+    const bare = await runCliCaptured(['analyze', '--api-url', 'api.getport.io', '--out', tmp()], { PORT_TOKEN: 't' });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe('teams-migration-audit: --api-url: "api.getport.io" is not a URL (did you mean https://api.getport.io?)\n');
+    // Text that is no host gets no guess.
+    expect((await runCliCaptured(['analyze', '--api-url', 'not a url', '--out', tmp()], { PORT_TOKEN: 't' })).stderr).toBe('teams-migration-audit: --api-url: "not a url" is not a URL\n');
+  });
+
+  it('an API that cannot be read at all is one line on stderr, with no progress line before it (issue 42)', async () => {
+    for (const args of [['analyze', '--out', tmp()], ['snapshot', '--out', join(tmp(), 'org.json')]]) {
+      // Port 9 (discard) on the loopback: nothing listens, the connection is refused at once.
+      const run = await runCliCaptured([...args, '--api-url', 'http://127.0.0.1:9'], { PORT_TOKEN: 't' });
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^teams-migration-audit: cannot read the catalog API at http:\/\/127\.0\.0\.1:9: /)]);
+    }
+  });
+
   it('PORT_API_URL reads the live org from the sandbox', async () => {
     await withSandbox({}, async (sandbox, clock) => {
       const out = await tempDir();
@@ -108,9 +131,9 @@ describe('options a CI job sets per environment come from the environment, flags
     expect(flagWins).not.toContain('https://port.example.com/');
   });
 
-  it('--help names each variable, and README lists the same', async () => {
+  it('--help names each variable, and the usage page lists the same', async () => {
     const help = (await runCliCaptured(['analyze', '--help'])).stdout;
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/usage.md', 'utf8');
     for (const name of ['PORT_REGION', 'PORT_API_URL', 'PORT_APP_URL']) {
       expect(help).toMatch(new RegExp(`^ {2}${name}\\b`, 'm'));
       expect(readme).toContain(`\`${name}\``);

@@ -28,6 +28,14 @@ describe('--help teaches each command: what it does, an example, its exit codes'
     expect(block(run.stdout, 'Examples:')[0]).toMatch(/^ {2}\$ teams-migration-audit analyze --demo\b/);
   });
 
+  it('snapshot --help says what --strict does to a snapshot (there is no report to note things in), analyze --help what it does to the report', async () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const snapshot = flat((await runCliCaptured(['snapshot', '--help'])).stdout);
+    expect(snapshot).toContain('--strict stop (exit 2) at the first value of an unexpected shape; without it the snapshot is written and each such value is named in a note: line on stderr');
+    expect(snapshot).not.toContain('in the report');
+    expect(flat((await runCliCaptured(['analyze', '--help'])).stdout)).toContain('--strict stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
+  });
+
   it('snapshot --help says what its exit codes mean for a snapshot, and lists only the variables it reads', async () => {
     const run = await runCliCaptured(['snapshot', '--help']);
     const codes = block(run.stdout, 'Exit codes:').join('\n');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transpileForChild } from '../helpers/transpile.js';
+import { afterNodeNote } from '../helpers/node-note.js';
 
 /*
  * Issue 23 item 1: a body that trickles a byte at a time timed out and was retried, the report was
@@ -127,7 +128,7 @@ describe('SIGINT and SIGTERM', () => {
     const exit = await new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
     clearTimeout(timer);
     expect(exit).toBe(code);
-    expect(stderr.split('\n').filter((line) => line.startsWith('teams-migration-audit:'))).toEqual([
+    expect(afterNodeNote(stderr).split('\n').filter((line) => line.startsWith('teams-migration-audit:'))).toEqual([
       `teams-migration-audit: stopped by ${signal}; no output was half-written (the previous outputs stay until a run completes)`,
     ]);
     expect(existsSync(join(out, 'out', 'report.json'))).toBe(false);

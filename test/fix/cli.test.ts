@@ -38,7 +38,7 @@ describe('analyze writes the fix kit', () => {
     expect(payload.findings.find((f) => f.location === 'calculationProperties.platform_owned.calculation')?.fix).toBe('fixes/org/blueprint/service.json');
     expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:24')?.fix).toBe('fixes/repo.patch');
     expect(payload.findings.find((f) => f.location === 'fixtures/repo/terraform/permissions.tf:24')?.fix).toBe('');
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` holds \d+ files? that fix(es)? \d+ findings?/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\*\*Fix kit:\*\* `.*fixes\/` \(a path from the report folder, `--out`\) holds \d+ files? that fix(es)? \d+ findings?/);
   });
 
   it('by default the kit goes to <out>/fixes; with --no-fixes no kit is written and the report has no fixes', async () => {

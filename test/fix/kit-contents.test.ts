@@ -30,6 +30,8 @@ describe('the fix kit as the summary names it', () => {
     const report: Report = { ...analyze(buildCatalog(await readSnapshotFile('fixtures/demo-org.json'))), fixes: { dir: 'fixes', files: [file('org/action/a.json', 'resource'), file('predicted-org.json', 'predicted-org'), file('README.md', 'readme')] } };
     const line = renderMarkdown(report).split('\n').find((l) => l.startsWith('**Fix kit:**'))!;
     expect(line).toContain('(1 corrected resource, `predicted-org.json`)');
+    // Issue 42: the kit's folder is a path from the report folder, and the summary says so.
+    expect(line).toMatch(/^\*\*Fix kit:\*\* `fixes\/` \(a path from the report folder, `--out`\) holds /);
     expect(line).not.toMatch(/repo\.patch|data-migration|payload/);
   });
 

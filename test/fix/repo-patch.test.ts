@@ -8,6 +8,9 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
 import { readFindingFiles } from '../../src/fix/write-fixes.js';
 import { unifiedDiff } from '../../src/fix/unified-diff.js';
+import { addedNeeds, constraintChanges, raisedConstraint } from '../../src/fix/version-constraints.js';
+import { allowsAtLeast, OWNERSHIP_VERSION, SYSTEM_BLUEPRINT_VERSION, type Version } from '../../src/repo/provider-version.js';
+import { parse as parseHcl } from '@cdktf/hcl2json';
 import { useJqEngine } from '../support/jq-engine.js';
 import type { Report } from '../../src/model/finding.js';
 import { repositoryFindings } from '../../src/repo/report-input.js';
@@ -26,16 +29,26 @@ async function audit(dir: string, teamsMap: Record<string, string> = TEAMS_MAP):
 
 const breakingFileFindings = (report: Report) => report.findings.filter((f) => f.resource.type === 'file' && f.verdict === 'breaks');
 
+/** The demo org analysed with fixtures/repo scanned, and the fix kit built from that report. */
+async function fixtureKit() {
+  const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
+  const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+  const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
+  return { report, kit, patch: kit.files.find((file) => file.kind === 'repo-patch')! };
+}
+
+/** A copy named like the fixture, so the patch's paths (fixtures/repo/…) apply from its parent. */
+function fixtureCopy(): string {
+  const parent = mkdtempSync(join(tmpdir(), 'fixkit-'));
+  cpSync('fixtures/repo', join(parent, 'fixtures/repo'), { recursive: true });
+  return parent;
+}
+
 describe('repo.patch for fixtures/repo', () => {
   it('is accepted by git apply, keeps every untouched line byte for byte, and leaves no breaking file finding', async () => {
-    // A copy named like the fixture, so the patch's paths (fixtures/repo/…) apply from its parent.
-    const parent = mkdtempSync(join(tmpdir(), 'fixkit-'));
-    cpSync('fixtures/repo', join(parent, 'fixtures/repo'), { recursive: true });
-    const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
-    const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
+    const parent = fixtureCopy();
+    const { report, kit, patch } = await fixtureKit();
     expect(breakingFileFindings(report).length).toBeGreaterThan(10);
-    const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
-    const patch = kit.files.find((file) => file.kind === 'repo-patch')!;
     expect(patch.path).toBe('repo.patch');
     writeFileSync(join(parent, 'repo.patch'), patch.content);
 
@@ -70,7 +83,7 @@ describe('repo.patch for fixtures/repo', () => {
     expect(breakingFileFindings(rescanned).filter((f) => !f.reason.includes('written for team identifiers')).map((f) => `${f.location}: ${f.evidence}`)).toEqual([]);
   });
 
-  it('turns a _team port_blueprint into an imported port_system_blueprint; the provider constraint is advice, not patched', async () => {
+  it('turns a _team port_blueprint into an imported port_system_blueprint, and raises the provider constraint it needs', async () => {
     const catalog = buildCatalog(await readSnapshotFile('fixtures/demo-org.json'), { teamsMap: TEAMS_MAP, jq });
     const report = analyze(catalog, await repositoryFindings(['fixtures/repo'], catalog));
     const kit = buildFixKit({ catalog, report, jq, repoFiles: await readFindingFiles(report, ['fixtures/repo']) });
@@ -82,7 +95,10 @@ describe('repo.patch for fixtures/repo', () => {
     expect(blueprints).toContain('  identifier = "domain"\n  ownership = { type = "Direct" }\n');
     // The commented-out line is text, never touched.
     expect(blueprints).toContain('  # team_inheritance = { path = "group" }   (removed last year)');
-    expect(kit.patched.find((file) => file.path === 'fixtures/repo/terraform/versions.tf')).toBeUndefined();
+    // Issue 42: `~> 2.1.0` cannot provide port_system_blueprint (≥ 2.2.0), so the patch raises it.
+    const versions = kit.patched.find((file) => file.path === 'fixtures/repo/terraform/versions.tf')!;
+    expect(versions.after).toBe(versions.before.replace('version = "~> 2.1.0"', 'version = "~> 2.2"'));
+    expect(kit.files.find((file) => file.kind === 'repo-patch')!.content).toContain('-      version = "~> 2.1.0"\n+      version = "~> 2.2"\n');
     expect(report.notes?.find((note) => note.startsWith('review:') && note.includes('fixtures/repo/terraform/'))).toMatch(/^review: .*"~> 2\.1\.0".*≥ 2\.2\.0 for port_system_blueprint for _team/);
   });
 
@@ -96,6 +112,73 @@ describe('repo.patch for fixtures/repo', () => {
     const changed = kit.files.find((file) => file.kind === 'repo-patch')!.content.split('\n').filter((line) => /^[+-](?![+-])/.test(line));
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.filter((line) => line.includes('Data Science'))).toEqual([]);
+  });
+});
+
+describe('the patched fixtures/repo admits what the patch adds (issue 42)', () => {
+  it('its provider and Terraform constraints, read with an HCL parser, admit every resource type and block the patch adds', async () => {
+    const parent = fixtureCopy();
+    const { patch } = await fixtureKit();
+    writeFileSync(join(parent, 'repo.patch'), patch.content);
+    execFileSync('git', ['apply', 'repo.patch'], { cwd: parent });
+
+    // What the patch adds to Terraform, read from its added lines: resource types and top-level blocks.
+    const added = patch.content.split('\n').filter((line) => line.startsWith('+') && !line.startsWith('+++')).map((line) => line.slice(1));
+    const resources = new Set(added.flatMap((line) => /^resource\s+"([^"]+)"/.exec(line)?.[1] ?? []));
+    const blocks = new Set(added.flatMap((line) => /^(import|removed|moved)\s*\{/.exec(line)?.[1] ?? []));
+    expect([...resources]).toEqual(['port_system_blueprint']);
+    expect([...blocks].sort()).toEqual(['import', 'removed']);
+    // The floors the tool knows (src/repo/provider-version.ts; Terraform's changelog for the blocks).
+    const providerFloor: Record<string, Version> = { port_system_blueprint: SYSTEM_BLUEPRINT_VERSION, port_blueprint: OWNERSHIP_VERSION };
+    const terraformFloor: Record<string, Version> = { import: [1, 5, 0], removed: [1, 7, 0], moved: [1, 1, 0] };
+
+    const config = join(parent, 'fixtures/repo/terraform');
+    const parsed = await parseHcl('versions.tf', readFileSync(join(config, 'versions.tf'), 'utf8')) as { terraform: { required_version?: string; required_providers: Record<string, { source: string; version?: string }>[] }[] };
+    const port = Object.values(parsed.terraform[0]!.required_providers[0]!).find((p) => p.source === 'port-labs/port-labs')!;
+    expect(port.version).toBe('~> 2.2');
+    for (const type of resources) expect(allowsAtLeast(port.version!, providerFloor[type]!), type).toBe(true);
+    // No required_version is written there: any Terraform, so nothing keeps the blocks out; where one is, the patch raises it (below).
+    const required = parsed.terraform[0]!.required_version;
+    for (const block of blocks) expect(required === undefined || allowsAtLeast(required, terraformFloor[block]!), block).toBe(true);
+  });
+
+  it('raises a required_version that keeps out removed blocks, and names a constraint it cannot read with its exact line', () => {
+    const before = 'resource "port_blueprint" "team" {\n  identifier = "_team"\n}\n';
+    const after = 'resource "port_system_blueprint" "team" {\n  identifier = "_team"\n}\n\nimport {\n  to = port_system_blueprint.team\n  id = "_team"\n}\n\nremoved {\n  from = port_blueprint.team\n}\n';
+    const needs = addedNeeds(before, after);
+    expect(needs.map((need) => need.why)).toEqual(['the port_system_blueprint resource', 'import blocks', 'removed blocks']);
+    const versions = 'terraform {\n  required_version = "~> 1.5.0"\n  required_providers {\n    port = {\n      source  = "port-labs/port-labs"\n      version = ">= 2.0, != 2.3.1"\n    }\n  }\n}\n';
+    const change = constraintChanges([{ path: 'tf/versions.tf', text: versions }], needs);
+    // The provider range already admits 2.2.0 and later: untouched. Terraform 1.5.x keeps out removed blocks.
+    expect(change.edits.map(({ from, to }) => [from, to])).toEqual([['~> 1.5.0', '~> 1.7']]);
+    expect(change.byHand).toEqual([]);
+    const unreadable = constraintChanges([{ path: 'tf/versions.tf', text: versions.replace('>= 2.0, != 2.3.1', 'latest') }], needs);
+    expect(unreadable.byHand).toEqual([
+      'tf/versions.tf:6 `version = "latest"` is no version range this check can read; make it "~> 2.2" or another range that admits 2.2.0, for the port_system_blueprint resource (≥ 2.2.0)',
+    ]);
+    // Nothing written, nothing to raise: any version is allowed.
+    expect(constraintChanges([{ path: 'tf/main.tf', text: before }], needs)).toEqual({ edits: [], byHand: [] });
+    // A change that adds nothing versioned needs nothing.
+    expect(addedNeeds('teams = ["Payments"]\n', 'teams = ["payments"]\n')).toEqual([]);
+  });
+
+  it('the kit\'s README and docs/fix-kit.md say what the patch does to the constraint, as it does it on fixtures/repo', async () => {
+    const { kit, patch: patchFile } = await fixtureKit();
+    const patch = patchFile.content;
+    const from = /^-\s*version\s*=\s*"([^"]+)"$/m.exec(patch)?.[1];
+    const to = /^\+\s*version\s*=\s*"([^"]+)"$/m.exec(patch)?.[1];
+    expect([from, to]).toEqual(['~> 2.1.0', '~> 2.2']);
+    const claim = `\`${from}\` becomes \`${to}\``;
+    const kitReadme = kit.files.find((file) => file.kind === 'readme' && file.path === 'README.md')!.content;
+    expect(kitReadme).toContain(`raises the provider's \`version\` constraint where it is lower (${claim})`);
+    const section = readFileSync('docs/fix-kit.md', 'utf8');
+    expect(section.replace(/\s+/g, ' ')).toContain(`the provider constraint raised where it is lower (${claim})`);
+  });
+
+  it('a floor with a patch version keeps the major bound', () => {
+    expect(raisedConstraint([2, 1, 4])).toBe('>= 2.1.4, < 3.0.0');
+    expect(allowsAtLeast(raisedConstraint([2, 1, 4]), [2, 1, 4])).toBe(true);
+    expect(allowsAtLeast(raisedConstraint([2, 1, 4]), [3, 0, 0])).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@ import { gateReport } from '../../src/gate-run.js';
 import type { Report } from '../../src/model/finding.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { escapeXmlAttribute, escapeXmlText } from '../../src/report/xml.js';
-import { demoReport } from '../ci/helpers.js';
+import { demoReport, FILE_FINDING } from '../ci/helpers.js';
 
 async function gated(report: Report, accept = 0): Promise<Report> {
   const baseline = createBaseline(report, { failOn: 'manual' }, 'alice');
@@ -35,6 +35,14 @@ describe('renderJunit', () => {
     expect(xml).toContain('<skipped message="accepted in the baseline by alice: accepted at baseline creation"/>');
     // automatic findings pass under the default gate, but are still listed
     expect(xml).toMatch(/<testcase classname="tma\.ownership-direct" name="blueprint domain: ownership">\n {6}<system-out>/);
+  });
+
+  it('names a repository file finding by its place once, with file and line attributes (issue 42)', async () => {
+    const xml = renderJunit(await demoReport([FILE_FINDING]));
+    expect(xml).toContain('<testcase classname="tma.external-ownership" name="infra/port blueprints.tf:12" file="infra/port blueprints.tf" line="12">');
+    // The path is not said twice in a name; org findings keep their resource in the name and get no file.
+    for (const name of xml.matchAll(/<testcase [^>]*name="([^"]*)"/g)) expect(name[1]!.split('infra/port blueprints.tf').length, name[1]).toBeLessThanOrEqual(2);
+    expect(xml).toMatch(/<testcase classname="tma\.ownership-direct" name="blueprint domain: ownership">/);
   });
 
   it('errors one testcase per item that could not be read', async () => {

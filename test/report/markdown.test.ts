@@ -128,7 +128,7 @@ describe('renderMarkdown: wording (issue 31)', () => {
     expect(md).toContain('checked and fine (nothing to do)');
     expect(md).not.toMatch(/^\| unaffected \| 0 \|$/m);
     // The verdict rows still add up to the manual total.
-    const rows = md.split('\n').filter((line) => /^\| (breaks|review|no verdict) \| \d+ \|$/.test(line));
+    const rows = md.split('\n').filter((line) => /^\| (breaks|needs review|needs action) \| \d+ \|$/.test(line));
     expect(rows.reduce((sum, row) => sum + Number(/(\d+) \|$/.exec(row)![1]), 0)).toBe(report.summary.manual);
   });
 

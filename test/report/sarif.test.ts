@@ -109,9 +109,21 @@ describe('renderSarif', () => {
     expect(elsewhere).toContain('Run from the folder that holds the snapshot');
   });
 
-  it('keeps baselined findings, marked as externally suppressed with the reason', async () => {
+  it('leaves baselined findings out by default, since code scanning ignores suppressions, and says so (issue 42)', async () => {
     const report = await gatedDemo(2);
-    const results = sarifOf(report).runs[0]?.results ?? [];
+    const run = sarifOf(report).runs[0]!;
+    expect(run.results).toHaveLength(report.findings.length - 2);
+    expect(run.results.filter((r) => r.suppressions)).toEqual([]);
+    expect(run.invocations[0]?.toolExecutionNotifications.map((n) => n.message.text)).toContain(
+      '2 findings accepted in the baseline are left out (code scanning ignores suppressions, so each would stay an open alert); summary.md lists them, and --sarif-accepted keeps them as suppressed results.',
+    );
+    // Nothing accepted, nothing said.
+    expect(sarifOf(await gatedDemo(0)).runs[0]!.invocations[0]?.toolExecutionNotifications.map((n) => n.message.text).join(' ')).not.toContain('accepted');
+  });
+
+  it('with --sarif-accepted keeps baselined findings, marked as externally suppressed with the reason', async () => {
+    const report = await gatedDemo(2);
+    const results = (JSON.parse(renderSarif(report, { toolVersion: '9.9.9', orgArtifactUri: 'org.json', includeAccepted: true })) as SarifLog).runs[0]?.results ?? [];
     expect(results).toHaveLength(report.findings.length);
     const suppressed = results.filter((r) => r.suppressions);
     expect(suppressed).toHaveLength(2);

@@ -9,6 +9,7 @@ import type { Report } from '../../src/model/finding.js';
 import { OWN_OUTPUTS } from '../../src/output/own-outputs.js';
 import { transpileForChild } from '../helpers/transpile.js';
 import { committedCheckout, git, stepOutputs } from '../support/action-step.js';
+import { afterNodeNote } from '../helpers/node-note.js';
 
 // Issue 38: a pull request cannot turn a failing gate into a passing one by making the breaking file
 // unreadable (padded, NUL-poisoned, not UTF-8, a link out) or by ignoring it, and the action uploads
@@ -123,7 +124,7 @@ describe('the gate on a pull request that hides its breaking file', () => {
     expect(run.status, run.stderr).toBe(1);
     const bad = spawnSync(BIN, ['analyze', '--snapshot', DEMO, '--repo', 'infra', '--max-file-size', '5 parsecs'], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^teams-migration-audit: option '--max-file-size <size>' argument '5 parsecs' is invalid\. give a size/);
+    expect(afterNodeNote(bad.stderr)).toMatch(/^teams-migration-audit: option '--max-file-size <size>' argument '5 parsecs' is invalid\. give a size/);
   }, 120_000);
 
   it('ignored by the pull request\'s .gitignore (braces too): git still tracks it, so it is scanned and the gate fails', () => {

@@ -217,12 +217,6 @@ describe('the packed tarball, installed in an empty folder', () => {
 const anchorsOf = (markdown: string) =>
   new Set([...markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.*)$/gm)].map((m) => m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
 
-/**
- * Links in docs/ci.md that name files the repository has and the package does not (the action and
- * its workflow): that page is being rewritten apart (issue 42's one-line adoption); drop each entry
- * once the page no longer links it, and the check covers the page whole.
- */
-const ELSEWHERE: Record<string, string[]> = { 'docs/ci.md': ['../action.yml', '../.github/workflows/action.yml'] };
 
 describe('the packed tarball\'s links (issue 42)', () => {
   it('every relative link of every Markdown file in it leads to a file in it, and to a heading there', () => {
@@ -232,7 +226,7 @@ describe('the packed tarball\'s links (issue 42)', () => {
     for (const page of FILES.filter((path) => path.endsWith('.md'))) {
       const text = readFileSync(join(root, page), 'utf8').replace(/```[\s\S]*?```/g, '');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z]+:/i.test(target!) || (ELSEWHERE[page] ?? []).includes(target!)) continue;
+        if (/^[a-z]+:/i.test(target!)) continue;
         const [path, anchor] = target!.split('#') as [string, string | undefined];
         const resolved = path === '' ? page : posix.normalize(posix.join(posix.dirname(page), path));
         const exists = files.has(resolved) || FILES.some((file) => file.startsWith(`${resolved.replace(/\/$/, '')}/`));

@@ -73,7 +73,7 @@ describe('repo.patch for fixtures/repo', () => {
     }
     // Files the patch does not name are untouched.
     const named = new Set(kit.patched.map((file) => file.path));
-    for (const path of ['fixtures/repo/README.md', 'fixtures/repo/.port/resources/port-app-config.yaml', 'fixtures/repo/terraform/overrides.local.tf']) {
+    for (const path of ['fixtures/repo/README.md', 'fixtures/repo/.port/resources/port-app-config.yaml', 'fixtures/repo/terraform/versions.tf']) {
       if (!named.has(path)) expect(readFileSync(join(parent, path))).toEqual(readFileSync(path));
     }
 

@@ -7,6 +7,7 @@ import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoots } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
 import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
+import { withSignalsHeld } from './hold-signals.js';
 import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
 
 
@@ -131,6 +132,12 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
     }
     targets.push({ path: file.path, onDisk, before: bytes, after: Buffer.from(file.after, file.encoding ?? 'utf8'), mode: (await stat(onDisk)).mode & 0o7777 });
   }
+  // Ctrl-C or a CI job's timeout waits until every file is replaced, or every one put back.
+  return withSignalsHeld(() => replaceAll(targets));
+}
+
+/** Stage every target beside itself, then rename each over it; on a failure, put back what was replaced. */
+async function replaceAll(targets: readonly FixTarget[]): Promise<string[]> {
   const staged: string[] = [];
   const replaced: FixTarget[] = [];
   let current: FixTarget | undefined;

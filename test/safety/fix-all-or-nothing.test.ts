@@ -86,6 +86,33 @@ describe('--fix is all or nothing', () => {
     expect(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8')).not.toBe('');
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)('a %s while files are staged or replaced is held until every file is replaced (the handler exits the process)', async (signal) => {
+    const { repo, args } = fixture();
+    const before = tree(repo);
+    // The CLI's handler (src/main.ts) prints a line and exits: what it would leave is the tree when it runs.
+    const atSignal: Record<string, string>[] = [];
+    const handler = () => void atSignal.push(tree(repo));
+    process.on(signal, handler);
+    let staged = 0;
+    let renames = 0;
+    atomicWriteFaults.at = (step) => {
+      if (step === 'half-written' && ++staged === 2) process.emit(signal, signal);
+      if (step === 'renamed' && ++renames === 1) process.emit(signal, signal);
+    };
+    try {
+      const run = await runCliCaptured(args);
+      expect(run.stderr).toMatch(/--fix: changed \d+ files in place/);
+    } finally {
+      process.removeListener(signal, handler);
+      delete atomicWriteFaults.at;
+    }
+    const after = tree(repo);
+    expect(after).not.toEqual(before);
+    // The signals reached the handler (once: the first ends the process) after every file was replaced, never between two.
+    expect(atSignal).toEqual([after]);
+    expect(process.listeners(signal)).toEqual(expect.not.arrayContaining([handler]));
+  });
+
   it('a read-only file system or an immutable file is named in words', async () => {
     for (const [code, words] of [['EROFS', 'the file system is read-only'], ['EPERM', 'not permitted (EPERM: a read-only folder or an immutable file)']]) {
       const { repo, args } = fixture();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -159,6 +160,20 @@ describe('names derived from identifiers are capped and stay apart', () => {
     expect(fileName('short')).toBe('short');
     const names = uniqueNames([a, b].map((key) => ({ key, base: fileName(key) })));
     expect(new Set(names.values()).size).toBe(2);
+  });
+  it('a name given to one key by a clash is never another key\'s own name (an org can pick its identifiers to match the short hash)', () => {
+    const hash = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 8);
+    const long = `svc_${'x'.repeat(300)}`;
+    for (const keys of [
+      ['svc', 'SVC', `svc-${hash('svc')}`],
+      ['svc', 'SVC', `SVC-${hash('SVC')}`, `svc-${hash('svc')}`],
+      [long, fileName(long), `${fileName(long)}-${hash(long)}`],
+    ]) {
+      const names = uniqueNames(keys.map((key) => ({ key, base: fileName(key) })));
+      expect(new Set([...names.values()].map((name) => name.toLowerCase())).size, keys.join(' ')).toBe(keys.length);
+      // The same keys in another order get the same names.
+      expect(uniqueNames([...keys].reverse().map((key) => ({ key, base: fileName(key) })))).toEqual(names);
+    }
   });
   it('one identifier of 300 characters: every output is written, its kit file under the cap (was ENAMETOOLONG, no outputs)', async () => {
     const long = `svc${'x'.repeat(297)}`;

@@ -154,9 +154,12 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
   /** Jobs over the workers, each answer's time spent from the budget as it lands; none is posted once it is spent. */
   const askAll = <J extends PoolJob & { expressions: readonly string[]; batch: boolean }>(jobs: readonly J[], onAnswer: (job: J, answer: Answer) => readonly J[] | void): void => {
     let last = budget.now();
+    // A lone call that timed out or crashed fails its expression: its calls not yet posted would only cost the same (lone calls settle so).
+    const failedHere = new Set<string>();
     pool.askAll(
       jobs,
       (job, answer) => {
+        if (!job.batch && isFailure(answer)) failedHere.add(job.expressions[0]!);
         const now = budget.now();
         // A batch that timed out is lost only once one of its expressions times out alone (budget.ts).
         const batchTimeout = answer.kind === 'timeout' && job.batch;
@@ -167,6 +170,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
         return onAnswer(job, answer);
       },
       () => budget.spentReason() !== undefined,
+      (job) => !job.batch && failedHere.has(job.expressions[0]!),
     );
   };
 
@@ -244,7 +248,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       const job = jobs.get(`${expression.length}:${expression}${key}`)!;
       const answer = answers.get(job);
       if (answer !== undefined) return settleEvaluation(expression, key, answer);
-      // Not posted: the budget was spent first.
+      // Not posted: the budget was spent first (a call skipped after its expression failed gave that failure above).
       unjudged.add(expression);
       return settleEvaluation(expression, key, { kind: 'spent', reason: budget.spentReason() ?? 'jq\'s budget for this run is spent' });
     });

@@ -43,8 +43,17 @@ describe('a body that fails to decompress', () => {
   let base = '';
   let served = 0;
   beforeAll(async () => {
-    server = createServer((_request, response) => {
+    server = createServer((request, response) => {
       served++;
+      // A proxy's busy page that names a coding its bytes are not in, then the answer itself.
+      if (request.url === '/v1/busy-once' && served === 1) {
+        response.writeHead(503, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+        return void response.end('<html>busy, and not gzip</html>');
+      }
+      if (request.url === '/v1/busy-once') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return void response.end(JSON.stringify({ ok: true, blueprints: [] }));
+      }
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       // A gzip header followed by bytes that are no deflate stream.
       response.end(Buffer.concat([gzipSync('{}').subarray(0, 10), Buffer.from('this is not deflate data at all, not at all')]));
@@ -63,5 +72,12 @@ describe('a body that fails to decompress', () => {
     await expect(client.get('/v1/blueprints', 'blueprints')).rejects.toThrow(/^GET \/v1\/blueprints: the answer's body could not be decompressed as gzip \(Z_DATA_ERROR\)$/);
     expect(served).toBe(1);
     expect(clock.sleeps).toEqual([]);
+  });
+  it('an error status whose body does not decompress is still that status: a 503 is retried as any 503 (it was given up at once)', async () => {
+    served = 0;
+    const clock = createFakeClock();
+    const client = createApiClient({ baseUrl: new URL(base), credentials: { kind: 'token', token: 'secret-token' }, transport: createFetchTransport(5_000), now: clock.now, sleep: clock.sleep, concurrency: 4 });
+    await expect(client.get('/v1/busy-once', 'blueprints')).resolves.toEqual([]);
+    expect(served).toBe(2);
   });
 });

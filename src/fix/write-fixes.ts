@@ -128,7 +128,8 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
     const regular = onDisk !== undefined && (await lstat(onDisk).catch(() => undefined))?.isFile() === true;
     const bytes = onDisk === undefined || !regular ? undefined : await readFile(onDisk).catch(() => undefined);
     if (onDisk === undefined || bytes === undefined || bytes.toString(file.encoding ?? 'utf8') !== file.before) {
-      throw new InputError(`--fix: ${file.path} changed since it was read; nothing was written, run the audit again`);
+      // Before any file is touched; as any --fix that changed nothing, the reports are still written (fix-run.ts).
+      throw new FixNotApplied(`--fix: ${file.path} changed since it was read; nothing was changed: run the audit again`);
     }
     targets.push({ path: file.path, onDisk, before: bytes, after: Buffer.from(file.after, file.encoding ?? 'utf8'), mode: (await stat(onDisk)).mode & 0o7777 });
   }

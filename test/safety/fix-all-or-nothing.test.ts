@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileName, MAX_FILE_NAME, uniqueNames } from '../../src/fix/org-rewrite.js';
+import { applyPatchedFiles, FixNotApplied } from '../../src/fix/write-fixes.js';
 import type { Report } from '../../src/model/finding.js';
 import { atomicWriteFaults, MAX_NAME_BYTES, temporaryPath, type AtomicWriteStep } from '../../src/output/output-set.js';
 import { runCliCaptured } from '../cli/run-cli.js';
@@ -112,6 +113,18 @@ describe('--fix is all or nothing', () => {
     // The signals reached the handler (once: the first ends the process) after every file was replaced, never between two.
     expect(atSignal).toEqual([after]);
     expect(process.listeners(signal)).toEqual(expect.not.arrayContaining([handler]));
+  });
+
+  it('a file changed since it was read, or a folder now in its place, is a --fix that changed nothing: the reports are still written (it stopped the run)', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'a.tf'), 'a = 1\n');
+    mkdirSync(join(dir, 'b.tf'));
+    for (const path of ['a.tf', 'b.tf']) {
+      const failure = await applyPatchedFiles([{ path, before: 'a = 0\n', after: 'a = 2\n' }], [dir]).catch((error: unknown) => error);
+      expect(failure, path).toBeInstanceOf(FixNotApplied);
+      expect((failure as Error).message).toMatch(new RegExp(`^--fix: ${path.replace('.', '\\.')} changed since it was read; nothing was changed: run the audit again$`));
+    }
+    expect(readFileSync(join(dir, 'a.tf'), 'utf8')).toBe('a = 1\n');
   });
 
   it('a read-only file system or an immutable file is named in words', async () => {

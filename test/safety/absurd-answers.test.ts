@@ -38,6 +38,17 @@ describe('Retry-After that is no advice', () => {
   });
 });
 
+describe('a Date header that is no advice', () => {
+  it('a Date that is no HTTP date, or a day off ours, is not the service\'s clock: an epoch reset is read against ours', () => {
+    const reset = String(NOW / 1_000 + 30);
+    for (const date of ['-99999', '99999', new Date(NOW - 2 * 86_400_000).toUTCString(), 'yesterday']) {
+      expect(readRateLimitHeaders(new Headers({ date, 'x-ratelimit-reset': reset }), NOW).resetSeconds, date).toBe(30);
+    }
+    // A service clock a few minutes off ours is still read as the service's.
+    expect(readRateLimitHeaders(new Headers({ date: new Date(NOW - 600_000).toUTCString(), 'x-ratelimit-reset': reset }), NOW).resetSeconds).toBe(630);
+  });
+});
+
 describe('a body that fails to decompress', () => {
   let server: Server;
   let base = '';

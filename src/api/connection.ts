@@ -123,20 +123,24 @@ export function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig, env
  * would be dropped, so it is refused rather than silently ignored.
  */
 function apiBaseUrl(value: string, name: string): URL {
+  // Errors go to the CI log: a user name or password written in the address is never echoed.
+  const shown = value.replace(/^([^:/?#]*:\/*)[^/?#]*@/, '$1***@');
   let url: URL;
   try {
     url = new URL(value);
   } catch (error) {
     // A bare host (`api.getport.io`) is the usual slip: name the URL it most likely means.
     const host = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/?$/i.test(value) ? ` (did you mean https://${value.replace(/\/$/, '')}?)` : '';
-    throw new UsageError(`${name}: "${value}" is not a URL${host}`, { cause: error });
+    throw new UsageError(`${name}: "${shown}" is not a URL${host}`, { cause: error });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must be an http(s) URL`);
   // Refused before any request: the first one carries the token or the client secret.
   const clearText = clearTextRefusal(url);
   if (clearText !== undefined) throw new UsageError(`${name} ${url.origin}: ${clearText}`);
+  // Requests go to the origin alone: a user and password there would be dropped, not sent.
+  if (url.username !== '' || url.password !== '') throw new UsageError(`${name} ${shown}: a user name or password in the address is never sent; give the credentials as PORT_TOKEN, or PORT_CLIENT_ID and PORT_CLIENT_SECRET`);
   const dropped = (what: string) =>
-    new UsageError(`${name} ${value}: ${what} would be dropped: requests go to ${url.origin}/v1/…; give the address the API answers at, without a path`);
+    new UsageError(`${name} ${shown}: ${what} would be dropped: requests go to ${url.origin}/v1/…; give the address the API answers at, without a path`);
   if (url.search !== '') throw dropped(`the query "${url.search}"`);
   if (url.hash !== '') throw dropped(`the fragment "${url.hash}"`);
   const path = url.pathname.replace(/\/+$/, '');

@@ -76,9 +76,11 @@ function readRetryAfter(headers: HeaderReader, nowMs: number): number | undefine
  * whole seconds, rounded down: the wait it gives is never shorter than the service meant.
  */
 function serviceNow(headers: HeaderReader, nowMs: number): number {
-  const date = headers.get('date');
-  const at = date === null ? Number.NaN : Date.parse(date);
-  return Number.isFinite(at) ? at : nowMs;
+  const date = headers.get('date')?.trim();
+  // Only an HTTP date within a day of ours is a clock: `-99999` (read by Date.parse as a year) put
+  // every epoch reset in the past, and the 429s were sent again at once.
+  const at = date !== undefined && HTTP_DATE.some((form) => form.test(date)) ? Date.parse(date) : Number.NaN;
+  return Number.isFinite(at) && Math.abs(at - nowMs) <= MAX_RETRY_AFTER_SECONDS * 1_000 ? at : nowMs;
 }
 
 export function readRateLimitHeaders(headers: HeaderReader, localNowMs: number): RateLimitHeaders {

@@ -196,9 +196,17 @@ export function createFetchTransport(timeoutMs: number = REQUEST_TIMEOUT_MS, max
         response.on('error', (error) => fail(new NetworkError(error)));
         if (REDIRECTS.has(status) && response.headers.location !== undefined) return fail(new NetworkError(new Error('unexpected redirect')));
         let body: Readable = response;
+        // An error status is answered by its status: a 503 or a 429 whose body (a proxy's page) does not
+        // decompress is retried or waited for as any other, with no text, not given up as undecodable.
+        const answeredByStatus = () => {
+          if (settled) return;
+          finish();
+          for (const stream of streams) stream.destroy();
+          resolve({ status, headers: headerReader(response.headers), text: '' });
+        };
         for (const [coding, decoder] of decodersFor(response.headers['content-encoding']) ?? []) {
           streams.push(decoder);
-          decoder.on('error', (error) => fail(new UndecodableAnswerError(coding, error)));
+          decoder.on('error', (error) => (status >= 200 && status < 300 ? fail(new UndecodableAnswerError(coding, error)) : answeredByStatus()));
           body = body.pipe(decoder);
         }
         const chunks: Buffer[] = [];

@@ -99,8 +99,27 @@ export const MAX_FILE_NAME = 100;
 export function uniqueNames(items: readonly { key: string; base: string }[]): Map<string, string> {
   const keysByName = new Map<string, Set<string>>();
   for (const { key, base } of items) keysByName.set(base.toLowerCase(), (keysByName.get(base.toLowerCase()) ?? new Set()).add(key));
-  return new Map(items.map(({ key, base }) => [key, keysByName.get(base.toLowerCase())!.size > 1 ? `${base}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}` : base]));
+  const names = new Map<string, string>();
+  // A name no other key shares stays as it is; the clashing keys are named after it, in key order.
+  const taken = new Set<string>();
+  for (const { key, base } of items) {
+    if (keysByName.get(base.toLowerCase())!.size === 1) {
+      names.set(key, base);
+      taken.add(base.toLowerCase());
+    }
+  }
+  const clashing = items.filter(({ key }) => !names.has(key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const { key, base } of clashing) {
+    // The hash is no secret: an org can name a resource `svc-<hash of svc>`, so a taken name is hashed again.
+    let name = `${base}-${shortHash(key)}`;
+    for (let again = 1; taken.has(name.toLowerCase()); again++) name = `${base}-${shortHash(`${key}\u0000${again}`)}`;
+    names.set(key, name);
+    taken.add(name.toLowerCase());
+  }
+  return names;
 }
+
+const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
 /** Per snapshot and resource type: each identifier's file name, clashes within the type resolved. */
 const KIND_NAMES = new WeakMap<OrgSnapshot, Map<string, Map<string, string>>>();

@@ -8,6 +8,7 @@ import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoots } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
 import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
+import { withSignalsHeld } from './hold-signals.js';
 import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
 
 
@@ -153,10 +154,17 @@ export async function applyPatchedFiles(patched: readonly PatchedFile[], dirs: r
     const regular = onDisk !== undefined && (await lstat(onDisk).catch(() => undefined))?.isFile() === true;
     const bytes = onDisk === undefined || !regular ? undefined : await readFile(onDisk).catch(() => undefined);
     if (onDisk === undefined || bytes === undefined || bytes.toString(file.encoding ?? 'utf8') !== file.before) {
-      throw new InputError(`--fix: ${file.path} changed since it was read; nothing was written, run the audit again`);
+      // Before any file is touched; as any --fix that changed nothing, the reports are still written (fix-run.ts).
+      throw new FixNotApplied(`--fix: ${file.path} changed since it was read; nothing was changed: run the audit again`);
     }
     targets.push({ path: file.path, onDisk, before: bytes, after: Buffer.from(file.after, file.encoding ?? 'utf8'), mode: (await stat(onDisk)).mode & 0o7777 });
   }
+  // Ctrl-C or a CI job's timeout waits until every file is replaced, or every one put back.
+  return withSignalsHeld(() => replaceAll(targets));
+}
+
+/** Stage every target beside itself, then rename each over it; on a failure, put back what was replaced. */
+async function replaceAll(targets: readonly FixTarget[]): Promise<string[]> {
   const staged: string[] = [];
   const replaced: FixTarget[] = [];
   let current: FixTarget | undefined;

@@ -34,10 +34,34 @@ export class JqBudget {
     this.now = options.now ?? Date.now;
   }
 
-  /** Time `work` took, spent from the budget; `failedMs` of it lost to timeouts and crashes. */
-  spend(ms: number, failedMs = 0): void {
+  /** Batches that timed out, by the expressions they held, until one of those times out alone. */
+  private readonly suspectBatches = new Map<string, Set<{ ms: number; charged: boolean }>>();
+
+  /**
+   * Time `work` took, spent from the budget; `failedMs` of it lost to timeouts and crashes. A failed
+   * lone request for `expression` also charges the batches it made time out.
+   */
+  spend(ms: number, failedMs = 0, expression?: string): void {
     this.spentMs += Math.max(0, ms);
     this.failedMs += Math.max(0, failedMs);
+    if (failedMs <= 0 || expression === undefined) return;
+    for (const batch of this.suspectBatches.get(expression) ?? []) {
+      if (!batch.charged) this.failedMs += batch.ms;
+      batch.charged = true;
+    }
+    this.suspectBatches.delete(expression);
+  }
+
+  /**
+   * A batch of `expressions` ran past its time limit. That is no failure yet: on a slow machine a
+   * large batch times out although each of its expressions answers alone at once (the 10x org, at a
+   * tenth of the time limit, was left incomplete). Its expressions are then asked alone; only if
+   * one of them times out is the batch's time charged as lost (`spend`). Its wall time is spent by
+   * the caller as any other.
+   */
+  batchTimedOut(expressions: readonly string[], ms: number): void {
+    const batch = { ms, charged: false };
+    for (const expression of expressions) this.suspectBatches.set(expression, (this.suspectBatches.get(expression) ?? new Set()).add(batch));
   }
 
   /** Why no more jq may run, in words; undefined while there is budget left. */

@@ -147,23 +147,30 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     const started = budget.now();
     const answer = pool.ask(op, input, query);
     const took = budget.now() - started;
-    budget.spend(took, isFailure(answer) ? took : 0);
+    budget.spend(took, isFailure(answer) ? took : 0, expression);
     return answer;
   };
 
   /** Jobs over the workers, each answer's time spent from the budget as it lands; none is posted once it is spent. */
-  const askAll = <J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer) => readonly J[] | void): void => {
+  const askAll = <J extends PoolJob & { expressions: readonly string[]; batch: boolean }>(jobs: readonly J[], onAnswer: (job: J, answer: Answer) => readonly J[] | void): void => {
     let last = budget.now();
+    // A lone call that timed out or crashed fails its expression: its calls not yet posted would only cost the same (lone calls settle so).
+    const failedHere = new Set<string>();
     pool.askAll(
       jobs,
       (job, answer) => {
+        if (!job.batch && isFailure(answer)) failedHere.add(job.expressions[0]!);
         const now = budget.now();
+        // A batch that timed out is lost only once one of its expressions times out alone (budget.ts).
+        const batchTimeout = answer.kind === 'timeout' && job.batch;
+        if (batchTimeout) budget.batchTimedOut(job.expressions, timeoutMs);
         // A timeout cost its whole limit, on whichever worker; a crash about the time since the last answer.
-        budget.spend(now - last, answer.kind === 'timeout' ? timeoutMs : answer.kind === 'crash' ? Math.min(now - last, timeoutMs) : 0);
+        budget.spend(now - last, batchTimeout ? 0 : answer.kind === 'timeout' ? timeoutMs : answer.kind === 'crash' ? Math.min(now - last, timeoutMs) : 0, job.batch ? undefined : job.expressions[0]);
         last = now;
         return onAnswer(job, answer);
       },
       () => budget.spentReason() !== undefined,
+      (job) => !job.batch && failedHere.has(job.expressions[0]!),
     );
   };
 
@@ -220,11 +227,11 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
 
   const evaluateEach = (calls: readonly EvaluateCall[]): EvaluateResult[] => {
     // Each distinct call not answered yet runs once, on whichever worker is free.
-    const jobs = new Map<string, PoolJob & { expression: string; key: string }>();
+    const jobs = new Map<string, PoolJob & { expression: string; expressions: readonly string[]; batch: false; key: string }>();
     const keys = calls.map(({ input, expression }) => {
       const key = jsonText(input);
       const id = `${expression.length}:${expression}${key}`;
-      if (!known(expression, key) && !jobs.has(id)) jobs.set(id, { op: 'json', input, query: expression, expression, key });
+      if (!known(expression, key) && !jobs.has(id)) jobs.set(id, { op: 'json', input, query: expression, expression, expressions: [expression], batch: false, key });
       return key;
     });
     const answers = new Map<PoolJob, Answer>();
@@ -241,7 +248,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       const job = jobs.get(`${expression.length}:${expression}${key}`)!;
       const answer = answers.get(job);
       if (answer !== undefined) return settleEvaluation(expression, key, answer);
-      // Not posted: the budget was spent first.
+      // Not posted: the budget was spent first (a call skipped after its expression failed gave that failure above).
       unjudged.add(expression);
       return settleEvaluation(expression, key, { kind: 'spent', reason: budget.spentReason() ?? 'jq\'s budget for this run is spent' });
     });
@@ -254,7 +261,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
    * A batched request and what its answer fills in. Handlers write only their own expressions'
    * entries and sets, so the answers may arrive in any order (one worker or several).
    */
-  type Batch = PoolJob & { settle: (answer: Answer) => Batch[] | void };
+  type Batch = PoolJob & { expressions: readonly string[]; batch: true; settle: (answer: Answer) => Batch[] | void };
 
   /** Compiles a group in one request; a group jq rejects is halved until the culprit is alone, left to `validate`. */
   const validateGroup = (expressions: readonly string[]): Batch[] => {
@@ -268,7 +275,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       const half = Math.ceil(expressions.length / 2);
       return [...validateGroup(expressions.slice(0, half)), ...validateGroup(expressions.slice(half))];
     };
-    return [{ op: 'raw', input: null, query: validationProgram(expressions), settle }];
+    return [{ op: 'raw', input: null, query: validationProgram(expressions), expressions, batch: true, settle }];
   };
 
   /** One request for a group of expressions, each with the inputs (as JSON text) still to answer. */
@@ -292,7 +299,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
         answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
       }
     };
-    return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), settle };
+    return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), expressions: tasks.map((task) => task.expression), batch: true, settle };
   };
 
   // A batch not posted (the budget spent) settles nothing: its calls are then asked alone, and refused alike.

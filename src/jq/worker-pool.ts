@@ -91,10 +91,10 @@ export class JqPool {
 
   /**
    * Every job, spread over the workers, each answered to `onAnswer` as it arrives with the slot of
-   * the worker that ran it (which may add follow-up jobs); jobs not posted when `stop` says so get no answer. The order of the answers depends on the pool, so `onAnswer` must give the same
+   * the worker that ran it (which may add follow-up jobs); jobs not posted when `stop` says so, or that `skip` names as they come up, get no answer. The order of the answers depends on the pool, so `onAnswer` must give the same
    * result whatever the order: each job writes what only it answers.
    */
-  askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer, slot: number) => readonly J[] | void, stop: () => boolean = () => false): void {
+  askAll<J extends PoolJob>(jobs: readonly J[], onAnswer: (job: J, answer: Answer, slot: number) => readonly J[] | void, stop: () => boolean = () => false, skip: (job: J) => boolean = () => false): void {
     if (jobs.length === 0 || stop()) return;
     const queue = [...jobs];
     let head = 0;
@@ -109,8 +109,10 @@ export class JqPool {
       // Once the caller says stop (the run's jq budget is spent), nothing more is posted; what is posted is answered.
       if (head < queue.length && stop()) head = queue.length;
       while (head < queue.length && idle.length > 0) {
-        const worker = idle.shift()!;
         const job = queue[head++]!;
+        // The caller knows its answer already (its expression failed on another input): not posted, no answer.
+        if (skip(job)) continue;
+        const worker = idle.shift()!;
         this.asked++;
         worker.post(job.op, job.input, job.query, this.timeoutMs);
         busy.set(worker, job);

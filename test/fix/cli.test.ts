@@ -122,7 +122,7 @@ describe('applyPatchedFiles', () => {
       { path: shown('b.tf'), before: 'teams = ["Y"]\n', after: 'teams = ["y"]\n' },
     ];
     await expect(applyPatchedFiles(patched, [dir])).rejects.toThrow(InputError);
-    await expect(applyPatchedFiles(patched, [dir])).rejects.toThrow(new RegExp(`^--fix: ${shown('b.tf')} changed since it was read; nothing was written, run the audit again$`));
+    await expect(applyPatchedFiles(patched, [dir])).rejects.toThrow(new RegExp(`^--fix: ${shown('b.tf')} changed since it was read; nothing was changed: run the audit again$`));
     expect(readFileSync(join(dir, 'a.tf'), 'utf8')).toBe('teams = ["X"]\n');
     writeFileSync(join(dir, 'b.tf'), 'teams = ["Y"]\n');
     expect(await applyPatchedFiles(patched, [dir])).toEqual([shown('a.tf'), shown('b.tf')]);

@@ -38,13 +38,33 @@ describe('Retry-After that is no advice', () => {
   });
 });
 
+describe('a Date header that is no advice', () => {
+  it('a Date that is no HTTP date, or a day off ours, is not the service\'s clock: an epoch reset is read against ours', () => {
+    const reset = String(NOW / 1_000 + 30);
+    for (const date of ['-99999', '99999', new Date(NOW - 2 * 86_400_000).toUTCString(), 'yesterday']) {
+      expect(readRateLimitHeaders(new Headers({ date, 'x-ratelimit-reset': reset }), NOW).resetSeconds, date).toBe(30);
+    }
+    // A service clock a few minutes off ours is still read as the service's.
+    expect(readRateLimitHeaders(new Headers({ date: new Date(NOW - 600_000).toUTCString(), 'x-ratelimit-reset': reset }), NOW).resetSeconds).toBe(630);
+  });
+});
+
 describe('a body that fails to decompress', () => {
   let server: Server;
   let base = '';
   let served = 0;
   beforeAll(async () => {
-    server = createServer((_request, response) => {
+    server = createServer((request, response) => {
       served++;
+      // A proxy's busy page that names a coding its bytes are not in, then the answer itself.
+      if (request.url === '/v1/busy-once' && served === 1) {
+        response.writeHead(503, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+        return void response.end('<html>busy, and not gzip</html>');
+      }
+      if (request.url === '/v1/busy-once') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return void response.end(JSON.stringify({ ok: true, blueprints: [] }));
+      }
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       // A gzip header followed by bytes that are no deflate stream.
       response.end(Buffer.concat([gzipSync('{}').subarray(0, 10), Buffer.from('this is not deflate data at all, not at all')]));
@@ -63,5 +83,12 @@ describe('a body that fails to decompress', () => {
     await expect(client.get('/v1/blueprints', 'blueprints')).rejects.toThrow(/^GET \/v1\/blueprints: the answer's body could not be decompressed as gzip \(Z_DATA_ERROR\)$/);
     expect(served).toBe(1);
     expect(clock.sleeps).toEqual([]);
+  });
+  it('an error status whose body does not decompress is still that status: a 503 is retried as any 503 (it was given up at once)', async () => {
+    served = 0;
+    const clock = createFakeClock();
+    const client = createApiClient({ baseUrl: new URL(base), credentials: { kind: 'token', token: 'secret-token' }, transport: createFetchTransport(5_000), now: clock.now, sleep: clock.sleep, concurrency: 4 });
+    await expect(client.get('/v1/busy-once', 'blueprints')).resolves.toEqual([]);
+    expect(served).toBe(2);
   });
 });

@@ -43,6 +43,18 @@ describe('credentials only over TLS, except to a loopback address', () => {
       expect((await resolveConnection({ apiUrl: url }, { PORT_TOKEN: 't' }))?.baseUrl.origin, url).toBe(new URL(url).origin);
     }
   });
+  it('a user and password in the address are refused in one line that never shows them (they would be dropped, and the error went to the CI log)', async () => {
+    for (const url of ['https://ci-user:pw-5ecret-value@api.example.com/x', 'https://ci-user:pw-5ecret-value@api.example.com', 'http://ci-user:pw-5ecret-value@127.0.0.1:4000']) {
+      const { transport, sent } = recordingTransport();
+      const result = await run(['analyze', '--api-url', url, '--out', await tempDir(), '--quiet'], { PORT_TOKEN: 'tok-123456789abc' }, createFakeClock(), { transport });
+      expect(result.code, url).toBe(2);
+      expect(result.stderr, url).toMatch(/^teams-migration-audit: --api-url https?:\/\/\*\*\*@(api\.example\.com|127\.0\.0\.1:4000)\S*: a user name or password in the address is never sent; give the credentials as PORT_TOKEN, or PORT_CLIENT_ID and PORT_CLIENT_SECRET\n$/);
+      expect(result.stderr).not.toMatch(/ci-user|5ecret/);
+      expect(sent).toEqual([]);
+    }
+    const unparsable = await run(['analyze', '--api-url', 'https://ci-user:pw-5ecret-value@api.example.com:99999', '--out', await tempDir(), '--quiet'], { PORT_TOKEN: 'tok-123456789abc' }, createFakeClock(), { transport: recordingTransport().transport });
+    expect(unparsable.stderr).toBe('teams-migration-audit: --api-url: "https://***@api.example.com:99999" is not a URL\n');
+  });
   it('the client itself refuses a clear-text base URL: nothing reaches the transport', async () => {
     const { transport, sent } = recordingTransport();
     const clock = createFakeClock();

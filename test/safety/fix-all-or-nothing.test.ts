@@ -1,8 +1,10 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileName, MAX_FILE_NAME, uniqueNames } from '../../src/fix/org-rewrite.js';
+import { applyPatchedFiles, FixNotApplied } from '../../src/fix/write-fixes.js';
 import type { Report } from '../../src/model/finding.js';
 import { atomicWriteFaults, MAX_NAME_BYTES, temporaryPath, type AtomicWriteStep } from '../../src/output/output-set.js';
 import { runCliCaptured } from '../cli/run-cli.js';
@@ -86,6 +88,45 @@ describe('--fix is all or nothing', () => {
     expect(readFileSync(join(out, 'fixes', 'repo.patch'), 'utf8')).not.toBe('');
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)('a %s while files are staged or replaced is held until every file is replaced (the handler exits the process)', async (signal) => {
+    const { repo, args } = fixture();
+    const before = tree(repo);
+    // The CLI's handler (src/main.ts) prints a line and exits: what it would leave is the tree when it runs.
+    const atSignal: Record<string, string>[] = [];
+    const handler = () => void atSignal.push(tree(repo));
+    process.on(signal, handler);
+    let staged = 0;
+    let renames = 0;
+    atomicWriteFaults.at = (step) => {
+      if (step === 'half-written' && ++staged === 2) process.emit(signal, signal);
+      if (step === 'renamed' && ++renames === 1) process.emit(signal, signal);
+    };
+    try {
+      const run = await runCliCaptured(args);
+      expect(run.stderr).toMatch(/--fix: changed \d+ files in place/);
+    } finally {
+      process.removeListener(signal, handler);
+      delete atomicWriteFaults.at;
+    }
+    const after = tree(repo);
+    expect(after).not.toEqual(before);
+    // The signals reached the handler (once: the first ends the process) after every file was replaced, never between two.
+    expect(atSignal).toEqual([after]);
+    expect(process.listeners(signal)).toEqual(expect.not.arrayContaining([handler]));
+  });
+
+  it('a file changed since it was read, or a folder now in its place, is a --fix that changed nothing: the reports are still written (it stopped the run)', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'a.tf'), 'a = 1\n');
+    mkdirSync(join(dir, 'b.tf'));
+    for (const path of ['a.tf', 'b.tf']) {
+      const failure = await applyPatchedFiles([{ path, before: 'a = 0\n', after: 'a = 2\n' }], [dir]).catch((error: unknown) => error);
+      expect(failure, path).toBeInstanceOf(FixNotApplied);
+      expect((failure as Error).message).toMatch(new RegExp(`^--fix: ${path.replace('.', '\\.')} changed since it was read; nothing was changed: run the audit again$`));
+    }
+    expect(readFileSync(join(dir, 'a.tf'), 'utf8')).toBe('a = 1\n');
+  });
+
   it('a read-only file system or an immutable file is named in words', async () => {
     for (const [code, words] of [['EROFS', 'the file system is read-only'], ['EPERM', 'not permitted (EPERM: a read-only folder or an immutable file)']]) {
       const { repo, args } = fixture();
@@ -132,6 +173,20 @@ describe('names derived from identifiers are capped and stay apart', () => {
     expect(fileName('short')).toBe('short');
     const names = uniqueNames([a, b].map((key) => ({ key, base: fileName(key) })));
     expect(new Set(names.values()).size).toBe(2);
+  });
+  it('a name given to one key by a clash is never another key\'s own name (an org can pick its identifiers to match the short hash)', () => {
+    const hash = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 8);
+    const long = `svc_${'x'.repeat(300)}`;
+    for (const keys of [
+      ['svc', 'SVC', `svc-${hash('svc')}`],
+      ['svc', 'SVC', `SVC-${hash('SVC')}`, `svc-${hash('svc')}`],
+      [long, fileName(long), `${fileName(long)}-${hash(long)}`],
+    ]) {
+      const names = uniqueNames(keys.map((key) => ({ key, base: fileName(key) })));
+      expect(new Set([...names.values()].map((name) => name.toLowerCase())).size, keys.join(' ')).toBe(keys.length);
+      // The same keys in another order get the same names.
+      expect(uniqueNames([...keys].reverse().map((key) => ({ key, base: fileName(key) })))).toEqual(names);
+    }
   });
   it('one identifier of 300 characters: every output is written, its kit file under the cap (was ENAMETOOLONG, no outputs)', async () => {
     const long = `svc${'x'.repeat(297)}`;

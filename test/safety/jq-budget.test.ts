@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.js';
+import { JqBudget } from '../../src/jq/budget.js';
 import { crashWords, loadJqEngine } from '../../src/jq/engine.js';
 import type { Report } from '../../src/model/finding.js';
 
@@ -48,18 +49,44 @@ describe('the run\'s jq budget', () => {
   });
 
   it('expressions that never end spend their own budget: after it, the next is not run (one time limit each, not one per expression)', async () => {
-    // Each request reads the clock twice and so costs 50 ms however loaded the machine is: two
-    // time-outs spend the 100 ms (the wall clock under load had spent it after one).
-    let now = 0;
-    const jq = await loadJqEngine({ workers: 1, timeoutMs: 50, budget: { failedMs: 100, now: () => (now += 50) } });
+    // The budget's clock moves a second per read, so each timeout costs exactly a second of it, however loaded the machine.
+    const jq = await loadJqEngine({ workers: 1, timeoutMs: 50, budget: { failedMs: 2_000, now: secondPerRead() } });
     try {
       const endless = ['last(range(1e15))', 'last(range(1e15)) + 1', 'last(range(1e15)) + 2', 'last(range(1e15)) + 3'];
       const results = endless.map((expression) => jq.evaluate(null, expression));
       expect(results.slice(0, 2).map((result) => result.ok === false && result.error)).toEqual(['no result within 50 ms', 'no result within 50 ms']);
       for (const result of results.slice(2)) {
-        expect(result.ok === false && result.error).toMatch(/^not run: expressions that timed out or crashed took [\d.]+ s, the 0\.1 s this tool gives them in one run$/);
+        expect(result.ok === false && result.error).toMatch(/^not run: expressions that timed out or crashed took 2 s, the 2 s this tool gives them in one run$/);
       }
       expect(jq.unjudged!()?.expressions).toEqual(endless.slice(2));
+    } finally {
+      await jq.close?.();
+    }
+  });
+
+  it('a batch that timed out costs none of the failure budget until one of its expressions times out alone (a slow machine times out large batches whose every expression answers alone)', () => {
+    const budget = new JqBudget({ failedMs: 3_000, now: () => 0 });
+    // A slow CI runner: twenty batches time out, each of their expressions then answers alone.
+    for (let batch = 0; batch < 20; batch++) budget.batchTimedOut([`.a + ${batch}`, `.b + ${batch}`], 1_000);
+    expect(budget.spentReason()).toBeUndefined();
+    // One expression of a batch never ends: its lone time limit, and the batch timeout it caused, are lost once.
+    budget.spend(1_000, 1_000, '.a + 3');
+    expect(budget.spentReason()).toBeUndefined();
+    budget.spend(1_000, 1_000, '.b + 3');
+    expect(budget.spentReason()).toMatch(/^expressions that timed out or crashed took 3 s/);
+  });
+
+  it('an expression that never ends, asked on many inputs at once, is run once: the rest give its failure (one entity each cost a time limit, and twenty entities spent the budget for the whole org)', async () => {
+    const jq = await loadJqEngine({ workers: 1, timeoutMs: 50 });
+    try {
+      const endless = '.n | last(range(1e15)) + .';
+      const calls = [...Array.from({ length: 10 }, (_, n) => ({ input: { n }, expression: endless })), { input: { n: 4 }, expression: '.n * 2' }];
+      const requests = jq.requests!();
+      const results = jq.evaluateEach!(calls);
+      expect(results.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => ({ ok: false, error: 'no result within 50 ms', failure: 'timeout' })));
+      expect(results[10]).toEqual({ ok: true, values: [8] });
+      expect(jq.requests!() - requests).toBe(2);
+      expect(jq.unjudged!()).toBeUndefined();
     } finally {
       await jq.close?.();
     }

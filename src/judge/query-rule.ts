@@ -9,7 +9,7 @@
  */
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
-import type { SampleKind } from '../jq/sample-context.js';
+import type { SampleKind } from './sample-context.js';
 import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';

@@ -7,7 +7,7 @@
  */
 import type { TeamDirectory } from '../catalog/teams.js';
 import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
-import type { SampleKind } from '../jq/sample-context.js';
+import type { SampleKind } from './sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
 import { userInWorld, type World } from './user-model.js';
 

@@ -11,6 +11,7 @@ import type { FileAnalysis } from './terraform.js';
 import { spanLine, type TreeNode } from './tree.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * A script that talks to the service's REST API (any region's base URL, a `/v1/<resource>` path,
@@ -162,7 +163,7 @@ function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText,
     category: 'external-ownership',
     reason: `The script uses teamInheritance and never handles ownership; after the migration blueprints have ownership and no teamInheritance, so what it reads is gone and what it writes is ignored.`,
     suggestion: 'Make the script read and write `ownership` ({type: "Inherited", path} or {type: "Direct"}) instead of teamInheritance.',
-    verdict: 'review',
+    verdict: judgeSite('script-team-inheritance'),
   });
 }
 

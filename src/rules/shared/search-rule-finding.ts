@@ -5,15 +5,15 @@ import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js
 import type { EntityRecord } from '../../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built-in-values.js';
 import { contextsOf } from '../../judge/classify.js';
-import { decide, type LiteralEvidence, type MigrationState } from '../../judge/decision-table.js';
+import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
 import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
 import { unfilledReads } from '../../judge/unfilled.js';
 import { teamsFor } from '../../judge/worlds.js';
 import type { JqEngine } from '../../jq/engine.js';
 import { extractReferences } from '../../jq/references.js';
-import type { SampleKind } from '../../jq/sample-context.js';
-import { identifiersAsTitles } from '../../jq/team-impact.js';
+import type { SampleKind } from '../../judge/sample-context.js';
+import { identifiersAsTitles } from '../../judge/team-impact.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
 import { isPlainText, propertyPath, searchRules, templateExpressions } from './walk.js';
@@ -70,7 +70,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
       ...base,
       reason: `${site.subject} filters on ${what}, which the migration removes; its teams move to $team.`,
       suggestion: `Filter on $team instead: ${JSON.stringify(rewritten)}.`,
-      verdict: 'breaks',
+      verdict: judgeSite('removed-relation'),
       rewrite: JSON.stringify(rewritten),
     };
   }
@@ -96,7 +96,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
       ...base,
       reason: `${site.subject} compares $team with ${value.unknown}, so what the migration does to it is unknown.`,
       suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: 'review',
+      verdict: judgeSite('not-run'),
     };
   }
   if (value.parts.length === 0) {
@@ -208,7 +208,7 @@ function judgedRuleFinding(
       ...base,
       reason: `${site.subject} compares $team with operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate, so what the migration does to it is unknown.`,
       suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: 'review',
+      verdict: judgeSite('not-run'),
     };
   }
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
@@ -344,7 +344,7 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
       ...base,
       reason: `${site.subject} finds the team by ${field}, but ${misses.map((m) => JSON.stringify(m)).join(', ')} is no team ${wanted} of the org, so it finds no team.`,
       suggestion: `Search by ${other} instead: ${JSON.stringify(rewrite)}, or write the team's ${wanted}.`,
-      verdict: 'breaks',
+      verdict: judgeSite('finds-no-team'),
       rewrite: JSON.stringify(rewrite),
     };
   }
@@ -360,17 +360,17 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
     ...(site.queryIds && { queryIds: site.queryIds }),
   });
   if (!judged || judged.class === 'failed') {
-    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, which this tool could not run${judged ? ` (${judged.error})` : ''}.`, suggestion: `Check that it finds the intended team once teams are _team entities.`, verdict: 'review' };
+    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, which this tool could not run${judged ? ` (${judged.error})` : ''}.`, suggestion: `Check that it finds the intended team once teams are _team entities.`, verdict: judgeSite('not-run') };
   }
   const misses2 = findsNoTeamAfter({ directory: catalog.teams, operator: String(site.rule.operator), property: { kind: 'team-entity', field }, value: value.parts, entities: [], ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) });
   if (misses2 === undefined) {
-    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}: run after the migration, it finds each user's teams.`, suggestion: 'Nothing to change.', verdict: 'unaffected' };
+    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}: run after the migration, it finds each user's teams.`, suggestion: 'Nothing to change.', verdict: judgeSite('finds-each-team') };
   }
   return {
     ...base,
     reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, but after the migration, for ${misses2.context}, it gives ${misses2.value}, which is no team ${wanted}: it finds no team.`,
     suggestion: `Search by ${other} instead, or make the value give team ${wanted}s.`,
-    verdict: 'breaks',
+    verdict: judgeSite('finds-no-team'),
   };
 }
 /** The findings of every rule of a search query (or a list of rules), nested groups included. */
@@ -389,7 +389,7 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
     ...base,
     reason: `${subject} follows $team on to ${hops.map((h) => JSON.stringify(h)).join(' → ')}; the migration turns $team from team titles into a relation to _team entities, so what the path reaches must be checked.`,
     suggestion: 'Check that the path still reaches the intended team property once $team points at _team entities, and that the values it compares are what those entities hold.',
-    verdict: 'review',
+    verdict: judgeSite('through-team'),
   };
 }
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
-import type { SampleKind } from '../../src/jq/sample-context.js';
-import { assessTeamExpression, describeImpact, type AssessOptions } from '../../src/jq/team-impact.js';
+import type { SampleKind } from '../../src/judge/sample-context.js';
+import { assessTeamExpression, describeImpact, type AssessOptions } from '../../src/judge/team-impact.js';
 
 const teams = buildTeamDirectory(
   [

@@ -1,17 +1,17 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
-import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
-import { unfilledReads } from '../judge/unfilled.js';
-import { deadGate } from '../judge/dead-gate.js';
+import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from './classify.js';
+import { unfilledReads } from './unfilled.js';
+import { deadGate } from './dead-gate.js';
 import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
-import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
-import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
+import { decide, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
-import type { EvaluationFailure, JqEngine } from './engine.js';
-import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from './references.js';
-import type { TeamInput } from '../judge/team-typed.js';
+import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
+import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
+import type { TeamInput } from './team-typed.js';
 import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {

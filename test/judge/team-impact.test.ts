@@ -163,3 +163,19 @@ describe('a repository read alone (no team of the org known)', () => {
     expect(assess(expression)?.verdict).not.toBe('breaks');
   });
 });
+
+describe('issue 39: what is judged is chosen by running, not by the word "team" in its text', () => {
+  it('judges an expression that looks for a team title anywhere in the entity', () => {
+    const impact = withJq('any(.. | strings; . == "Payments")', 'entity');
+    expect(impact).toMatchObject({ verdict: 'breaks', titles: [{ title: 'Payments', identifier: 'payments' }] });
+  });
+
+  it('judges an expression that builds the key it reads', () => {
+    expect(withJq('.[("te" + "am")] | index("Payments") != null', 'entity')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('still drops one whose reads never reach a team value, even with a title in it', () => {
+    expect(withJq('.properties.language == "Payments"', 'entity')).toBeUndefined();
+    expect(withJq('[.properties | to_entries[] | select(.key == "language") | .value] | index("Payments")', 'entity')).toBeUndefined();
+  });
+});

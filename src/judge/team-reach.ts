@@ -1,0 +1,123 @@
+/**
+ * Issue 39: which expressions are worth running, chosen by what they read, never by a word in
+ * their text. An expression that reads only fixed paths to plain values (`.properties.language`,
+ * `.entity.identifier`) cannot see team values except through the team paths the references
+ * already name; one that reads its input as a whole (`..`, `.`, `.[$k]`, `tojson`, `to_entries`,
+ * `getpath`, a format, a variable bound to something else than a path) can, whatever it spells,
+ * so it is run and running decides. A stage piped from a fixed plain path sees only that value.
+ */
+import { lexJq, type Token } from '../jq/lexer.js';
+
+/** Objects that hold team values somewhere below them: reading one as a whole may read teams. */
+const CONTAINERS = new Set(['entity', 'entities', 'properties', 'relations', 'user', 'trigger', 'by', 'diff', 'before', 'after', 'results', 'run', 'context', 'form', 'inputs', 'payload', 'event']);
+/** Builtins that read their whole input: its keys, its leaves, or its text. */
+const WHOLE_READERS = new Set(['getpath', 'paths', 'leaf_paths', 'to_entries', 'with_entries', 'keys', 'keys_unsorted', 'tostream', 'walk', 'tojson', 'tostring', 'map_values', 'add', 'values', 'del', 'delpaths', 'splits', 'env', 'input', 'ascii', 'implode', 'getpath', 'pick', 'debug']);
+/** jq's own variables: never the org's data. */
+const NOT_ORG_DATA = new Set(['ENV', '__loc__', '__prog_args']);
+
+const isPunct = (token: Token | undefined, value: string) => token?.type === 'punctuation' && token.value === value;
+const OPEN = new Set(['(', '[', '{']);
+const CLOSE = new Set([')', ']', '}']);
+
+/** Whether the expression may read team values by other means than fixed paths; true where unsure (its jq cannot be read). */
+export function readsBeyondFixedPaths(expression: string): boolean {
+  let tokens: Token[];
+  try {
+    tokens = lexJq(expression);
+  } catch {
+    return true;
+  }
+  const bound = new Map<string, boolean>();
+  let inputPlain = false;
+  for (const stage of topLevelStages(tokens)) {
+    if (stage.some((t) => t.type === 'keyword' && (t.value === 'def' || t.value === 'label'))) return true;
+    const as = stage.findIndex((t) => t.type === 'keyword' && t.value === 'as');
+    if (as >= 0) {
+      // `X as $v | …`: the stage after it sees this stage's input, and `$v` is X.
+      const source = stage.slice(0, as);
+      if (readsWhole(source, inputPlain, bound)) return true;
+      const target = stage[as + 1];
+      if (target?.type !== 'variable') return true;
+      bound.set(target.value, inputPlain || isPlainChain(source));
+      continue;
+    }
+    if (readsWhole(stage, inputPlain, bound)) return true;
+    inputPlain = inputPlain || isPlainChain(stage);
+  }
+  return false;
+}
+
+/** The expression split at its top-level pipes (outside brackets and `if … end`). */
+function topLevelStages(tokens: readonly Token[]): Token[][] {
+  const stages: Token[][] = [[]];
+  let depth = 0;
+  for (const token of tokens) {
+    if (token.type === 'punctuation' && OPEN.has(token.value)) depth++;
+    if (token.type === 'punctuation' && CLOSE.has(token.value)) depth--;
+    if (token.type === 'keyword' && token.value === 'if') depth++;
+    if (token.type === 'keyword' && token.value === 'end') depth--;
+    if (depth === 0 && token.type === 'operator' && token.value === '|') stages.push([]);
+    else stages[stages.length - 1]!.push(token);
+  }
+  return stages;
+}
+
+/** A chain from `i`: its field names and the index after it (`.a.b`, `.["a"]`, `$v.a`, with `[]`, `[0]`, `?`). */
+function chainAt(tokens: readonly Token[], i: number): { segments: string[]; next: number } {
+  const segments: string[] = [];
+  let j = i;
+  for (;;) {
+    const token = tokens[j];
+    if (token?.type === 'field') {
+      segments.push(token.value);
+      j++;
+    } else if ((token?.type === 'dot' || j > i) && isPunct(tokens[j + (token?.type === 'dot' ? 1 : 0)], '[') && tokens[j + (token?.type === 'dot' ? 2 : 1)]?.type === 'string' && !tokens[j + (token?.type === 'dot' ? 2 : 1)]!.interpolations) {
+      const at = j + (token?.type === 'dot' ? 1 : 0);
+      if (!isPunct(tokens[at + 2], ']')) break;
+      segments.push(tokens[at + 1]!.value);
+      j = at + 3;
+    } else if (j > i && isPunct(token, '[') && (isPunct(tokens[j + 1], ']') || (tokens[j + 1]?.type === 'number' && isPunct(tokens[j + 2], ']')))) {
+      j += isPunct(tokens[j + 1], ']') ? 2 : 3;
+    } else if (j > i && isPunct(token, '?')) {
+      j++;
+    } else break;
+  }
+  return { segments, next: j };
+}
+
+/** A path that ends at an object holding team values (or a policy query's results). */
+const endsAtContainer = (segments: readonly string[]) => segments.length === 0 || CONTAINERS.has(segments.at(-1)!) || segments.at(-2) === 'results';
+
+/** The stage is one fixed path to a plain value: what follows it sees only that value. */
+function isPlainChain(stage: readonly Token[]): boolean {
+  if (stage[0]?.type !== 'field' && stage[0]?.type !== 'dot') return false;
+  const { segments, next } = chainAt(stage, 0);
+  return next === stage.length && !endsAtContainer(segments);
+}
+
+function readsWhole(tokens: readonly Token[], inputPlain: boolean, bound: ReadonlyMap<string, boolean>): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.type === 'string') {
+      if ((token.interpolations ?? []).some((inner) => readsWhole(inner, inputPlain, bound))) return true;
+      continue;
+    }
+    if (token.type === 'variable') {
+      if (NOT_ORG_DATA.has(token.value)) continue;
+      const plain = bound.get(token.value);
+      const { segments, next } = chainAt(tokens, i + 1);
+      if (plain !== true && (segments.length === 0 || endsAtContainer(segments))) return true;
+      i = Math.max(i, next - 1);
+      continue;
+    }
+    if (inputPlain) continue;
+    if (token.type === 'recurse' || token.type === 'format') return true;
+    if (token.type === 'identifier' && WHOLE_READERS.has(token.value) && !isPunct(tokens[i + 1], ':')) return true;
+    if (token.type === 'field' || token.type === 'dot') {
+      const { segments, next } = chainAt(tokens, i);
+      if (endsAtContainer(segments)) return true;
+      i = next - 1;
+    }
+  }
+  return false;
+}

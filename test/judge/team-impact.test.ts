@@ -179,3 +179,32 @@ describe('issue 39: what is judged is chosen by running, not by the word "team" 
     expect(withJq('[.properties | to_entries[] | select(.key == "language") | .value] | index("Payments")', 'entity')).toBeUndefined();
   });
 });
+
+describe('issue 39: every team of the org is tried (one of each class the expression cannot tell apart), not three picked from its text', () => {
+  // More teams than "every team at once" holds; "Billing Ops" and "Données Ops" have the shape of
+  // "Platform Team" (a space, capitals, an identifier that is not its slug): only their encoding sets them apart.
+  const many = buildTeamDirectory(
+    [
+      { name: 'Platform Team', identifier: 'platform' },
+      { name: 'Payments', identifier: 'payments' },
+      { name: 'QA', identifier: 'qa' },
+      ...Array.from({ length: 45 }, (_, i) => ({ name: `Squad ${i}`, identifier: `sq${i}` })),
+      { name: 'Billing Ops', identifier: 'billing' },
+      { name: 'Données Ops', identifier: 'donnees' },
+    ],
+    [],
+  );
+  const run = (expression: string) => assessTeamExpression(expression, { teams: many, removedRelations, jq, sample: 'entity' });
+
+  it('meets a team title written in base64 with its team', () => {
+    expect(run('.team | map(@base64) | index("QmlsbGluZyBPcHM=") != null')).toMatchObject({ verdict: 'breaks', evaluation: expect.stringContaining('Billing Ops') });
+  });
+
+  it('meets a team title written URL-encoded with its team', () => {
+    expect(run('.team | map(@uri) | index("Donn%C3%A9es%20Ops") != null')).toMatchObject({ verdict: 'breaks', evaluation: expect.stringContaining('Données Ops') });
+  });
+
+  it('an encoded string that is no team of the org changes nothing', () => {
+    expect(run('.team | map(@base64) | index("Tm9ib2R5") != null')?.verdict).toBe('unaffected');
+  });
+});

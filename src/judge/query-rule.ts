@@ -242,6 +242,22 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
 }
 
 /**
+ * Issue 39: a group of `$team` rules with literal values, matched as a whole with its combinator,
+ * on the same entities in both worlds: `same` when every entity is matched alike before and after
+ * (an `or` of a title and its identifier), `changed` otherwise; undefined for an operator or a
+ * combinator the service does not document.
+ */
+export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): ReferenceClass | undefined {
+  const combine = spec.combinator === 'or' ? 'some' : spec.combinator === 'and' ? 'every' : undefined;
+  const matchers = spec.leaves.map((leaf) => own(MATCHERS, leaf.operator));
+  if (!combine || matchers.some((match) => match === undefined)) return undefined;
+  const literals = [...new Set(spec.leaves.flatMap((leaf) => leaf.values))];
+  const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals));
+  const outcome = (held: readonly string[]) => spec.leaves[combine]((leaf, i) => matchers[i]!(held, leaf.values));
+  return entities.every((entity) => outcome(entity.before) === outcome(entity.after)) ? 'same' : 'changed';
+}
+
+/**
  * A search over `_team` entities (a mapping's team search) exists only after the migration: the
  * first user with teams for whom, run after it, the value finds no team at all; undefined when it
  * finds one for every such user (or the operator is unknown, or jq gave no answer).

@@ -7,7 +7,7 @@ import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built
 import { contextsOf } from '../../judge/classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
-import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
+import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
 import { unfilledReads } from '../../judge/unfilled.js';
 import { teamsFor } from '../../judge/worlds.js';
 import type { JqEngine } from '../../jq/engine.js';
@@ -380,7 +380,57 @@ export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite,
     const finding = searchRuleFinding(catalog, { ...site, path: rulePath, rule });
     if (finding) findings.push(finding);
   }
-  return findings;
+  return judgedWhole(catalog, site, query, path, findings);
+}
+
+/**
+ * Issue 39: a rule is judged whole. Where a group of `$team` rules with literal values matches the
+ * same entities before and after the migration as a whole (an `or` of a title and its identifier),
+ * its leaves are no change, whatever each does alone.
+ */
+export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[] {
+  const steady = new Map<string, string>();
+  for (const group of ruleGroups(query, path)) {
+    const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
+    const locations = group.rules.map((_, i) => joinPath(...group.path, 'rules', i));
+    // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
+    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && f.verdict !== judgeSite('group-holds'))) continue;
+    const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
+    if (judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities }) !== 'same') continue;
+    for (const location of locations) steady.set(location, String(group.combinator));
+  }
+  if (steady.size === 0) return [...findings];
+  return findings.map((finding) => {
+    const combinator = steady.get(finding.location);
+    if (combinator === undefined || finding.verdict === judgeSite('group-holds')) return finding;
+    const { category, resource, location, evidence } = finding;
+    return {
+      category,
+      resource,
+      location,
+      evidence,
+      reason: `${site.subject} is one of an "${combinator}" group of $team rules that, as a whole, matches the same entities before the migration and after it.`,
+      suggestion: 'Nothing to change: the group keeps matching.',
+      verdict: judgeSite('group-holds'),
+    };
+  });
+}
+
+/** Groups (`{combinator, rules}`) of a query, nested ones included, with their paths. */
+function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; combinator: JsonValue | undefined; rules: JsonObject[] }> {
+  if (!isObject(query) || !Array.isArray(query.rules)) return;
+  const rules = query.rules.filter(isObject);
+  if (rules.length === query.rules.length) yield { path, combinator: query.combinator, rules };
+  for (const [i, rule] of query.rules.entries()) if (isObject(rule) && Array.isArray(rule.rules)) yield* ruleGroups(rule, [...path, 'rules', i]);
+}
+
+/** A `$team` rule with literal string values, as the group judge takes it. */
+function literalTeamLeaf(rule: JsonObject): { operator: string; values: string[] } | undefined {
+  if (builtInOf(rule.value) !== undefined) return undefined;
+  const values = typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) && rule.value.every((v) => typeof v === 'string') ? (rule.value as string[]) : undefined;
+  // A template (`{{ .user.team }}`) is run with each world's user, not read as a literal.
+  if (values === undefined || values.some((value) => value.includes('{{')) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
+  return { operator: rule.operator, values };
 }
 
 /** A path rule that goes on through `$team` to something of the team (`["$team", "parent"]`). */

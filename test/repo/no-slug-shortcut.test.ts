@@ -1,0 +1,49 @@
+/**
+ * Issue 39: a repository alone (no org, no teams map, nothing in its files saying whether the org
+ * has migrated) cannot tell a team title from an identifier, and no public source says how
+ * identifiers are derived from titles. A team value that merely looks like an identifier
+ * ("its own slug": lower case, one word or snake case) is then as undecided as any other: review,
+ * with that reason, never silence.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadJqEngine } from '../../src/jq/engine.js';
+import { scanRepositories } from '../../src/repo/scan.js';
+
+const jq = await loadJqEngine();
+afterAll(async () => jq.close?.());
+
+async function repository(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'tma-slug-'));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}
+
+const workflow = (team: string) => `on: push
+jobs:
+  j:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: port-labs/port-github-action@v1
+        with:
+          operation: UPSERT
+          identifier: svc
+          blueprint: service
+          team: ${team}
+`;
+
+describe('a repository alone cannot tell a title from an identifier (issue 39)', () => {
+  for (const team of ['sre_oncall', 'platform', 'Payments']) {
+    test(`team: ${team} is for review, saying why`, async () => {
+      const scan = await scanRepositories([await repository({ '.github/workflows/upsert.yml': workflow(team) })], { jq });
+      const found = scan.findings.filter((f) => f.category === 'external-ownership');
+      expect(found.map((f) => f.verdict)).toEqual(['review']);
+      expect(found[0]!.reason).toContain('neither a known team title nor a known identifier');
+    });
+  }
+});

@@ -8,12 +8,8 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { loadJqEngine } from '../../src/jq/engine.js';
+import { describe, expect, test } from 'vitest';
 import { scanRepositories } from '../../src/repo/scan.js';
-
-const jq = await loadJqEngine();
-afterAll(async () => jq.close?.());
 
 async function repository(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'tma-slug-'));
@@ -40,7 +36,7 @@ jobs:
 describe('a repository alone cannot tell a title from an identifier (issue 39)', () => {
   for (const team of ['sre_oncall', 'platform', 'Payments']) {
     test(`team: ${team} is for review, saying why`, async () => {
-      const scan = await scanRepositories([await repository({ '.github/workflows/upsert.yml': workflow(team) })], { jq });
+      const scan = await scanRepositories([await repository({ '.github/workflows/upsert.yml': workflow(team) })]);
       const found = scan.findings.filter((f) => f.category === 'external-ownership');
       expect(found.map((f) => f.verdict)).toEqual(['review']);
       expect(found[0]!.reason).toContain('neither a known team title nor a known identifier');

@@ -8,6 +8,7 @@ import { contextsOf } from '../../judge/classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
 import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
+import { teamsItCouldMean, valuesNoTeamHolds } from '../../judge/no-team-holds.js';
 import { unfilledReads } from '../../judge/unfilled.js';
 import { teamsFor } from '../../judge/worlds.js';
 import type { JqEngine } from '../../jq/engine.js';
@@ -209,6 +210,20 @@ function judgedRuleFinding(
       reason: `${site.subject} compares $team with operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate, so what the migration does to it is unknown.`,
       suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
       verdict: judgeSite('not-run'),
+    };
+  }
+  // Issue 39: after the migration a value no team holds today matches nothing now, whatever it matched before.
+  const ghosts = migrationState(catalog) === 'after' && property.kind === 'entity-team' ? valuesNoTeamHolds(catalog.teams, literals) : [];
+  if (ghosts.length > 0) {
+    const meant = ghosts.map((ghost) => {
+      const teams = teamsItCouldMean(catalog.teams, ghost);
+      return `${JSON.stringify(ghost)}: ${teams.length > 0 ? `perhaps ${teams.join(' or ')}` : 'no team of the org is spelled alike'}`;
+    });
+    return {
+      ...base,
+      reason: `${site.subject} compares $team with ${ghosts.map((g) => JSON.stringify(g)).join(', ')}, and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (neither an identifier nor a title), so it matches no entity now, whatever it matched before.`,
+      suggestion: `Write the identifier of the team it means (${meant.join('; ')}).`,
+      verdict: judgeSite('no-team-holds'),
     };
   }
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};

@@ -164,7 +164,7 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   const teams = teamsFor(spec.directory, text, literals);
   const jqParts = allParts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   const readsUser = allParts.some((part) => part.kind !== 'literals');
-  const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input') : [NO_USER];
+  const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input').filter((user) => !user.sided) : [NO_USER];
 
   // Every jq part on every user in both worlds, asked for at once.
   const runs = new Map<string, EvaluateResult[]>();

@@ -38,6 +38,8 @@ export interface TeamCase {
    * blueprint, so a branch that only runs for one entity (`if .entity.identifier == "svc"`) runs.
    */
   seed?: string;
+  /** A change with a team on one side only: no case of a user's teams. */
+  sided?: true;
 }
 
 /** Ours: teams of the org tried one at a time per expression; more cost time, not insight. */
@@ -307,6 +309,11 @@ export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]
   }
   cases.push({ label: 'no team', teams: () => [] });
   for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
+  // Issue 39: a change (a diff's before, then its after) with a team on one side only: given, or taken away.
+  if (a && kind === 'action-run') {
+    cases.push({ label: `no team before the change and "${a.title}" after it`, teams: (slot) => (slot === 1 ? [a] : []), sided: true });
+    cases.push({ label: `"${a.title}" before the change and no team after it`, teams: (slot) => (slot === 0 ? [a] : []), sided: true });
+  }
   for (const team of alike) cases.push({ label: `a team "${team.title}"`, teams: () => [team] });
   return cases;
 }

@@ -208,3 +208,17 @@ describe('issue 39: every team of the org is tried (one of each class the expres
     expect(run('.team | map(@base64) | index("Tm9ib2R5") != null')?.verdict).toBe('unaffected');
   });
 });
+
+describe('issue 39: an expression over a change is run with each team on each side alone', () => {
+  it('a team given for the first time (none before, one after) is met', () => {
+    expect(withJq('(.diff.before.team | length) == 0 and (.diff.after.team | index("Payments") != null)', 'action-run')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('a team taken away (one before, none after) is met', () => {
+    expect(withJq('(.diff.after.team | length) == 0 and (.diff.before.team | index("Payments") != null)', 'action-run')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('a change compared team with team stays unaffected', () => {
+    expect(withJq('.diff.before.team != .diff.after.team', 'action-run')?.verdict).toBe('unaffected');
+  });
+});

@@ -104,3 +104,31 @@ describe('docs/decision-table.md', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('every row of the decision table has its case (issue 39)', () => {
+  it('each row of DECISION_TABLE decides some input, and is the first to match it', async () => {
+    const { DECISION_TABLE, decide } = await import('../../src/judge/decision-table.js');
+    const classes = ['failed', 'same', 'substituted', 'changed'] as const;
+    const sinks = ['team-value', 'team-comparison', 'gate', 'shown', 'outside'] as const;
+    const states = ['before', 'after'] as const;
+    const literals = ['plain', 'written-for-identifiers', 'stand-in-only', 'unfilled', 'dead'] as const;
+    const inputs = classes.flatMap((c) => sinks.flatMap((sink) => states.flatMap((state) => literals.map((l) => ({ class: c, sink, state, literals: l })))));
+    const reached = new Set(inputs.map((input) => decide(input).row));
+    expect([...reached].sort((a, b) => a - b)).toEqual(DECISION_TABLE.map((_, i) => i));
+    // Each row's own verdict is what deciding one of its inputs gives.
+    for (const [i, row] of DECISION_TABLE.entries()) {
+      const input = inputs.find((candidate) => decide(candidate).row === i)!;
+      expect(decide(input).verdict, `row ${i}`).toBe(row.verdict);
+    }
+  });
+
+  it('each site row gives its verdict, and the gravest of several verdicts is the one kept', async () => {
+    const { SITE_TABLE, judgeSite, worstVerdict, gravest } = await import('../../src/judge/decision-table.js');
+    for (const [site, row] of Object.entries(SITE_TABLE)) expect(judgeSite(site as keyof typeof SITE_TABLE), site).toBe(row.verdict);
+    expect(worstVerdict([])).toBe(judgeSite('finds-each-team'));
+    expect(worstVerdict([judgeSite('finds-each-team'), undefined])).toBe(judgeSite('not-run'));
+    expect(worstVerdict([judgeSite('not-run'), judgeSite('removed-relation'), judgeSite('finds-each-team')])).toBe(judgeSite('removed-relation'));
+    const items = [{ id: 1, v: judgeSite('not-run') }, { id: 2, v: judgeSite('removed-relation') }, { id: 3, v: judgeSite('removed-relation') }] as const;
+    expect(gravest([...items] as [(typeof items)[number], ...(typeof items)[number][]], (item) => item.v).id).toBe(2);
+  });
+});

@@ -6,14 +6,14 @@
  * `getpath`, a format, a variable bound to something else than a path) can, whatever it spells,
  * so it is run and running decides. A stage piped from a fixed plain path sees only that value.
  */
-import { lexJq, type Token } from '../jq/lexer.js';
+import { tryLexJq, type Token } from '../jq/lexer.js';
+import { BUILTIN_VARIABLES } from '../jq/references.js';
+import { readPath } from './user-reads.js';
 
 /** Objects that hold team values somewhere below them: reading one as a whole may read teams. */
 const CONTAINERS = new Set(['entity', 'entities', 'properties', 'relations', 'user', 'trigger', 'by', 'diff', 'before', 'after', 'results', 'run', 'context', 'form', 'inputs', 'payload', 'event']);
 /** Builtins that read their whole input: its keys, its leaves, or its text. */
 const WHOLE_READERS = new Set(['getpath', 'paths', 'leaf_paths', 'to_entries', 'with_entries', 'keys', 'keys_unsorted', 'tostream', 'walk', 'tojson', 'tostring', 'map_values', 'add', 'values', 'del', 'delpaths', 'splits', 'env', 'input', 'ascii', 'implode', 'getpath', 'pick', 'debug']);
-/** jq's own variables: never the org's data. */
-const NOT_ORG_DATA = new Set(['ENV', '__loc__', '__prog_args']);
 
 const isPunct = (token: Token | undefined, value: string) => token?.type === 'punctuation' && token.value === value;
 const OPEN = new Set(['(', '[', '{']);
@@ -21,12 +21,8 @@ const CLOSE = new Set([')', ']', '}']);
 
 /** Whether the expression may read team values by other means than fixed paths; true where unsure (its jq cannot be read). */
 export function readsBeyondFixedPaths(expression: string): boolean {
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return true;
-  }
+  const tokens = tryLexJq(expression);
+  if (tokens === undefined) return true;
   const bound = new Map<string, boolean>();
   let inputPlain = false;
   for (const stage of topLevelStages(tokens)) {
@@ -62,27 +58,10 @@ function topLevelStages(tokens: readonly Token[]): Token[][] {
   return stages;
 }
 
-/** A chain from `i`: its field names and the index after it (`.a.b`, `.["a"]`, `$v.a`, with `[]`, `[0]`, `?`). */
+/** The field names of the chain at `i` (`.a.b`, `.["a"]`, `$v.a`, with `[]`, `[0]`, `?`), and the index after it. */
 function chainAt(tokens: readonly Token[], i: number): { segments: string[]; next: number } {
-  const segments: string[] = [];
-  let j = i;
-  for (;;) {
-    const token = tokens[j];
-    if (token?.type === 'field') {
-      segments.push(token.value);
-      j++;
-    } else if ((token?.type === 'dot' || j > i) && isPunct(tokens[j + (token?.type === 'dot' ? 1 : 0)], '[') && tokens[j + (token?.type === 'dot' ? 2 : 1)]?.type === 'string' && !tokens[j + (token?.type === 'dot' ? 2 : 1)]!.interpolations) {
-      const at = j + (token?.type === 'dot' ? 1 : 0);
-      if (!isPunct(tokens[at + 2], ']')) break;
-      segments.push(tokens[at + 1]!.value);
-      j = at + 3;
-    } else if (j > i && isPunct(token, '[') && (isPunct(tokens[j + 1], ']') || (tokens[j + 1]?.type === 'number' && isPunct(tokens[j + 2], ']')))) {
-      j += isPunct(tokens[j + 1], ']') ? 2 : 3;
-    } else if (j > i && isPunct(token, '?')) {
-      j++;
-    } else break;
-  }
-  return { segments, next: j };
+  const { segments, next } = readPath(tokens, tokens[i]?.type === 'field' ? i : i + 1);
+  return { segments: segments.filter((segment) => segment !== '[]'), next: Math.max(next, i + 1) };
 }
 
 /** A path that ends at an object holding team values (or a policy query's results). */
@@ -103,9 +82,10 @@ function readsWhole(tokens: readonly Token[], inputPlain: boolean, bound: Readon
       continue;
     }
     if (token.type === 'variable') {
-      if (NOT_ORG_DATA.has(token.value)) continue;
+      if (BUILTIN_VARIABLES.has(token.value)) continue;
       const plain = bound.get(token.value);
-      const { segments, next } = chainAt(tokens, i + 1);
+      const { segments: path, next } = readPath(tokens, i + 1);
+      const segments = path.filter((segment) => segment !== '[]');
       if (plain !== true && (segments.length === 0 || endsAtContainer(segments))) return true;
       i = Math.max(i, next - 1);
       continue;

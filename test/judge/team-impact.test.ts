@@ -222,3 +222,15 @@ describe('issue 39: an expression over a change is run with each team on each si
     expect(withJq('.diff.before.team != .diff.after.team', 'action-run')?.verdict).toBe('unaffected');
   });
 });
+
+describe('issue 39: which expressions can read teams, by their reads', () => {
+  it('a variable bound to the whole input, used whole, is run; one bound to a plain value is not', async () => {
+    const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
+    expect(readsBeyondFixedPaths('. as $e | $e | tojson | test("Payments")')).toBe(true);
+    expect(readsBeyondFixedPaths('.properties.language as $l | $l | ascii_downcase')).toBe(false);
+    expect(readsBeyondFixedPaths('.properties.tags | map(select(. == "x")) | length')).toBe(false);
+    expect(readsBeyondFixedPaths('.entity | keys')).toBe(true);
+    expect(readsBeyondFixedPaths('[.[] | strings]')).toBe(true);
+    expect(readsBeyondFixedPaths('.results.q1.entities | length')).toBe(true);
+  });
+});

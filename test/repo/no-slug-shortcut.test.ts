@@ -5,20 +5,11 @@
  * ("its own slug": lower case, one word or snake case) is then as undecided as any other: review,
  * with that reason, never silence.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { scanRepositories } from '../../src/repo/scan.js';
+import { temporaryRepository } from './helpers.js';
 
-async function repository(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tma-slug-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
-}
+const repository = (files: Record<string, string>) => temporaryRepository(files, 'tma-slug-');
 
 const workflow = (team: string) => `on: push
 jobs:

@@ -25,7 +25,14 @@ export function readsBeyondFixedPaths(expression: string): boolean {
   if (tokens === undefined) return true;
   const bound = new Map<string, boolean>();
   let inputPlain = false;
-  for (const stage of topLevelStages(tokens)) {
+  const stages = topLevelStages(tokens);
+  for (const [n, stage] of stages.entries()) {
+    // A stage that is one path hands what it reaches on: what follows decides what is read of it
+    // (`.results.mine | length`); as the last stage it is the result itself.
+    if (n < stages.length - 1 && isChain(stage)) {
+      inputPlain = inputPlain || isPlainChain(stage);
+      continue;
+    }
     if (stage.some((t) => t.type === 'keyword' && (t.value === 'def' || t.value === 'label'))) return true;
     const as = stage.findIndex((t) => t.type === 'keyword' && t.value === 'as');
     if (as >= 0) {
@@ -38,7 +45,7 @@ export function readsBeyondFixedPaths(expression: string): boolean {
       continue;
     }
     if (readsWhole(stage, inputPlain, bound)) return true;
-    inputPlain = inputPlain || isPlainChain(stage);
+    inputPlain = inputPlain || isPlainChain(stage) || yieldsTruth(stage);
   }
   return false;
 }
@@ -64,15 +71,38 @@ function chainAt(tokens: readonly Token[], i: number): { segments: string[]; nex
   return { segments: segments.filter((segment) => segment !== '[]'), next: Math.max(next, i + 1) };
 }
 
+/** `.diff.before == null`, `null != .entity`: whether it is there, not what it holds. */
+function comparedWithNull(tokens: readonly Token[], start: number, next: number): boolean {
+  const isNull = (token: Token | undefined) => token?.type === 'identifier' && token.value === 'null';
+  const isEquality = (token: Token | undefined) => token?.type === 'operator' && (token.value === '==' || token.value === '!=');
+  return (isEquality(tokens[next]) && isNull(tokens[next + 1])) || (isEquality(tokens[start - 1]) && isNull(tokens[start - 2]));
+}
+
+const TRUTH_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+/** The stage gives only true or false (`.a != null`, `x and y`): what follows it sees no team value. */
+function yieldsTruth(stage: readonly Token[]): boolean {
+  let depth = 0;
+  let compares = false;
+  for (const token of stage) {
+    if ((token.type === 'punctuation' && OPEN.has(token.value)) || (token.type === 'keyword' && token.value === 'if')) depth++;
+    if ((token.type === 'punctuation' && CLOSE.has(token.value)) || (token.type === 'keyword' && token.value === 'end')) depth--;
+    if (depth !== 0) continue;
+    if ((token.type === 'operator' && TRUTH_OPERATORS.has(token.value)) || (token.type === 'keyword' && (token.value === 'and' || token.value === 'or'))) compares = true;
+    // Another value beside the comparison (`a == b, .`, `a == b // .`) may be anything.
+    if ((token.type === 'punctuation' && token.value === ',') || (token.type === 'operator' && token.value === '//') || (token.type === 'keyword' && token.value === 'as')) return false;
+  }
+  return compares;
+}
+
 /** A path that ends at an object holding team values (or a policy query's results). */
 const endsAtContainer = (segments: readonly string[]) => segments.length === 0 || CONTAINERS.has(segments.at(-1)!) || segments.at(-2) === 'results';
 
+/** The stage is one fixed path (`.a.b`, `.["a"][]`). */
+const isChain = (stage: readonly Token[]) => (stage[0]?.type === 'field' || stage[0]?.type === 'dot') && chainAt(stage, 0).next === stage.length;
+
 /** The stage is one fixed path to a plain value: what follows it sees only that value. */
-function isPlainChain(stage: readonly Token[]): boolean {
-  if (stage[0]?.type !== 'field' && stage[0]?.type !== 'dot') return false;
-  const { segments, next } = chainAt(stage, 0);
-  return next === stage.length && !endsAtContainer(segments);
-}
+const isPlainChain = (stage: readonly Token[]) => isChain(stage) && !endsAtContainer(chainAt(stage, 0).segments);
 
 function readsWhole(tokens: readonly Token[], inputPlain: boolean, bound: ReadonlyMap<string, boolean>): boolean {
   for (let i = 0; i < tokens.length; i++) {
@@ -95,7 +125,7 @@ function readsWhole(tokens: readonly Token[], inputPlain: boolean, bound: Readon
     if (token.type === 'identifier' && WHOLE_READERS.has(token.value) && !isPunct(tokens[i + 1], ':')) return true;
     if (token.type === 'field' || token.type === 'dot') {
       const { segments, next } = chainAt(tokens, i);
-      if (endsAtContainer(segments)) return true;
+      if (endsAtContainer(segments) && !comparedWithNull(tokens, i, next)) return true;
       i = next - 1;
     }
   }

@@ -231,6 +231,27 @@ describe('issue 39: which expressions can read teams, by their reads', () => {
     expect(readsBeyondFixedPaths('.properties.tags | map(select(. == "x")) | length')).toBe(false);
     expect(readsBeyondFixedPaths('.entity | keys')).toBe(true);
     expect(readsBeyondFixedPaths('[.[] | strings]')).toBe(true);
-    expect(readsBeyondFixedPaths('.results.q1.entities | length')).toBe(true);
+    expect(readsBeyondFixedPaths('.results.q1.entities | length')).toBe(false);
+    expect(readsBeyondFixedPaths('.results.q1.entities | tojson')).toBe(true);
+  });
+});
+
+describe('issue 39: a comparison gives no team value to what follows it', () => {
+  it('`.diff.after != null | . as $x | .` reads no team value; `.diff.after | tojson` does', async () => {
+    const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
+    expect(readsBeyondFixedPaths('.diff.after != null | . as $x | .')).toBe(false);
+    expect(readsBeyondFixedPaths('.diff.before == null')).toBe(false);
+    expect(readsBeyondFixedPaths('.diff.after == $old')).toBe(true);
+    expect(readsBeyondFixedPaths('.diff.after | tojson')).toBe(true);
+    expect(readsBeyondFixedPaths('.diff.after != null, . | tojson')).toBe(true);
+  });
+});
+
+describe('issue 39: a path handed on is read by what follows it', () => {
+  it('`.results.mine | length > 0` reads no team value; `.diff.after` as the result does', async () => {
+    const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
+    expect(readsBeyondFixedPaths('.results.mine | length > 0 | . as $x | .')).toBe(false);
+    expect(readsBeyondFixedPaths('.diff.after')).toBe(true);
+    expect(readsBeyondFixedPaths('.entity | tojson')).toBe(true);
   });
 });

@@ -223,35 +223,24 @@ describe('issue 39: an expression over a change is run with each team on each si
   });
 });
 
-describe('issue 39: which expressions can read teams, by their reads', () => {
-  it('a variable bound to the whole input, used whole, is run; one bound to a plain value is not', async () => {
+describe('issue 39: which expressions can read teams, by their reads (team-reach.ts)', () => {
+  // [expression, whether it may read a team value by more than the team paths it names]
+  const rows: [string, boolean][] = [
+    ['. as $e | $e | tojson | test("Payments")', true], // a variable bound to the whole input, used whole
+    ['.properties.language as $l | $l | ascii_downcase', false], // one bound to a plain value
+    ['.properties.tags | map(select(. == "x")) | length', false], // a stage piped from a plain path sees only it
+    ['.entity | keys', true],
+    ['[.[] | strings]', true],
+    ['.results.q1.entities | length', false], // a path handed on is read by what follows it
+    ['.results.q1.entities | tojson', true],
+    ['.diff.after', true], // a container as the result itself
+    ['.diff.after != null | . as $x | .', false], // a comparison gives only true or false
+    ['.diff.before == null', false], // compared with null: there or not
+    ['.diff.after == $old', true],
+    ['.diff.after != null, . | tojson', true],
+  ];
+  it.each(rows)('%s → %s', async (expression, reads) => {
     const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
-    expect(readsBeyondFixedPaths('. as $e | $e | tojson | test("Payments")')).toBe(true);
-    expect(readsBeyondFixedPaths('.properties.language as $l | $l | ascii_downcase')).toBe(false);
-    expect(readsBeyondFixedPaths('.properties.tags | map(select(. == "x")) | length')).toBe(false);
-    expect(readsBeyondFixedPaths('.entity | keys')).toBe(true);
-    expect(readsBeyondFixedPaths('[.[] | strings]')).toBe(true);
-    expect(readsBeyondFixedPaths('.results.q1.entities | length')).toBe(false);
-    expect(readsBeyondFixedPaths('.results.q1.entities | tojson')).toBe(true);
-  });
-});
-
-describe('issue 39: a comparison gives no team value to what follows it', () => {
-  it('`.diff.after != null | . as $x | .` reads no team value; `.diff.after | tojson` does', async () => {
-    const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
-    expect(readsBeyondFixedPaths('.diff.after != null | . as $x | .')).toBe(false);
-    expect(readsBeyondFixedPaths('.diff.before == null')).toBe(false);
-    expect(readsBeyondFixedPaths('.diff.after == $old')).toBe(true);
-    expect(readsBeyondFixedPaths('.diff.after | tojson')).toBe(true);
-    expect(readsBeyondFixedPaths('.diff.after != null, . | tojson')).toBe(true);
-  });
-});
-
-describe('issue 39: a path handed on is read by what follows it', () => {
-  it('`.results.mine | length > 0` reads no team value; `.diff.after` as the result does', async () => {
-    const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
-    expect(readsBeyondFixedPaths('.results.mine | length > 0 | . as $x | .')).toBe(false);
-    expect(readsBeyondFixedPaths('.diff.after')).toBe(true);
-    expect(readsBeyondFixedPaths('.entity | tojson')).toBe(true);
+    expect(readsBeyondFixedPaths(expression)).toBe(reads);
   });
 });

@@ -7,8 +7,8 @@ import type { Finding } from '../model/finding.js';
 import type { JsonValue } from '../model/json.js';
 import { permissionSites, type AccessRule, type PermissionSite } from './permission-sites.js';
 import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js';
-import { contextReads, distinctUserContexts, type ContextReads, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from './user-contexts.js';
-import { userFieldsRead } from './user-reads.js';
+import { contextReads, distinctUserContexts, type ContextReads, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from '../judge/user-contexts.js';
+import { userFieldsRead } from '../judge/user-reads.js';
 
 export type { TeamForm };
 

@@ -105,3 +105,13 @@ export function resolveInheritance(
   }
   return { kind: 'inherited', path, hops, target: current, problems };
 }
+
+/**
+ * Issue 39: `teamInheritance` left beside `ownership: {type: "Inherited"}` over the same path. The
+ * service reads only `ownership`, so the old field is dead configuration: the path it names, or undefined.
+ */
+export function deadInheritance(blueprint: JsonObject | undefined): string | undefined {
+  const path = blueprint ? teamInheritancePath(blueprint) : undefined;
+  const ownership = blueprint?.ownership;
+  return path !== undefined && isObject(ownership) && ownership.type === 'Inherited' && ownership.path === path ? path : undefined;
+}

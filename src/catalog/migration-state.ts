@@ -1,7 +1,7 @@
 import { isObject } from '../model/json.js';
 import type { JsonObject } from '../model/json.js';
 import type { Organization } from '../model/snapshot.js';
-import { teamInheritancePath } from './inheritance.js';
+import { deadInheritance, teamInheritancePath } from './inheritance.js';
 
 /**
  * The feature flag the service sets once an org has migrated; the Terraform provider reads it as
@@ -53,7 +53,7 @@ export function readMigrationState(
         `migration state: the organization record has no featureFlags, so it is read from the blueprints' shapes: migrated, as ${listOf(shapes.withOwnership)} ${shapes.withOwnership.length > 1 ? 'have' : 'has'} ownership, although ${listOf(shapes.withInheritance)} still ${shapes.withInheritance.length > 1 ? 'have' : 'has'} teamInheritance; if the migration has not run, what is reported as left undone is what it will do (read the org again, live or with teams-migration-audit snapshot, to get the service's flag)`,
       );
     }
-    return { ran, source: 'shapes', migratedBlueprints: new Set(), notes };
+    return { ran, source: 'shapes', migratedBlueprints: new Set(), notes: ran ? [...notes, ...deadInheritanceNotes(blueprints)] : notes };
   }
 
   const said = known.source === 'feature-flag' ? `the feature flag ${MIGRATED_FEATURE_FLAG}` : known.source === 'repository' ? "the repository's files" : "the snapshot's recorded migrationState";
@@ -65,7 +65,7 @@ export function readMigrationState(
     if (leftovers.length > 0) {
       notes.push(`migration state: ${said} says the org has migrated, but ${leftovers.join(' and ')}; read as migrated, and what the migration left is reported as undone`);
     }
-    return { ran: true, source: known.source, migratedBlueprints: new Set(), notes };
+    return { ran: true, source: known.source, migratedBlueprints: new Set(), notes: [...notes, ...deadInheritanceNotes(blueprints)] };
   }
   if (shapes.withOwnership.length > 0) {
     notes.push(
@@ -103,6 +103,16 @@ function shapesOf(blueprints: ReadonlyMap<string, JsonObject>) {
     if (teamInheritancePath(blueprint) !== undefined) withInheritance.push(id);
   }
   return { own, withOwnership: withOwnership.sort(), withInheritance: withInheritance.sort() };
+}
+
+/** Issue 39: blueprints that keep teamInheritance beside the ownership that replaced it, which the service ignores. */
+function deadInheritanceNotes(blueprints: ReadonlyMap<string, JsonObject>): string[] {
+  return [...blueprints].flatMap(([id, blueprint]) => {
+    const path = deadInheritance(blueprint);
+    return path === undefined
+      ? []
+      : [`dead configuration: blueprint ${JSON.stringify(id)} keeps teamInheritance over ${JSON.stringify(path)} beside ownership ${JSON.stringify(blueprint.ownership)}; the service ignores it, so it is nothing to migrate (remove it when convenient)`];
+  });
 }
 
 /** Up to five names, quoted, then a count. */

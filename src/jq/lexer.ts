@@ -52,6 +52,16 @@ const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
 const isIdentPart = (c: string) => /[A-Za-z0-9_]/.test(c);
 const isDigit = (c: string) => c >= '0' && c <= '9';
 
+/** The tokens, or undefined where the lexer cannot read the expression (callers then assume the worst). */
+export function tryLexJq(source: string): Token[] | undefined {
+  try {
+    return lexJq(source);
+  } catch (error) {
+    if (error instanceof JqLexError) return undefined;
+    throw error;
+  }
+}
+
 export function lexJq(source: string): Token[] {
   const state = { pos: 0 };
   const tokens = lexUntil(source, state, false);

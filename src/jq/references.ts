@@ -29,7 +29,7 @@ export interface JqReferences {
 export type ReferenceResult = { ok: true; references: JqReferences } | { ok: false; error: JqLexError };
 
 /** jq's own variables: `$ENV.team` is the environment, never the org's team data. */
-const BUILTIN_VARIABLES = new Set(['ENV', '__loc__', '__prog_args']);
+export const BUILTIN_VARIABLES: ReadonlySet<string> = new Set(['ENV', '__loc__', '__prog_args']);
 
 /**
  * Segments that make the next one something other than the team meta property: a relation or

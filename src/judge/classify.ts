@@ -5,9 +5,9 @@
  * expression is spelled (which literals it holds) never does.
  */
 import type { TeamDirectory } from '../catalog/teams.js';
-import { describeResult, sameResult } from '../jq/differential.js';
+import { describeResult, sameResult } from './differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
-import type { SampleKind } from '../jq/sample-context.js';
+import type { SampleKind } from './sample-context.js';
 import { keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
 import { contextFor, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';

@@ -6,7 +6,7 @@
  * change: a finding of its site's category with verdict `review` and `deadGate` saying so
  * (docs/decision-table.md, "Dead gates").
  */
-import { conditionPasses, unknownDataRead } from '../access/user-contexts.js';
+import { conditionPasses, unknownDataRead } from './user-contexts.js';
 import type { Person } from '../catalog/people.js';
 import { checkKey, conditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';

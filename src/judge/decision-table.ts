@@ -111,3 +111,52 @@ export function decide(input: DecisionInput, difference?: { context: string; bef
     .replaceAll('{after}', difference?.after ?? 'another');
   return { verdict: found.verdict, why, row, ...advice };
 }
+
+/**
+ * What a site showed where nothing is left to run: the cases rules and file readers once settled by
+ * hand (issue 39). A reader names the case; this table alone gives the verdict (docs/decision-table.md,
+ * "Sites judged without running").
+ */
+export const SITE_TABLE = {
+  'removed-relation': { verdict: 'breaks', why: 'it reads, writes, filters, sorts or mirrors a relation to _team that the migration removes' },
+  'not-run': { verdict: 'review', why: 'this tool could not run it (invalid jq, an operator or a value of a kind it cannot evaluate, jq gave no answer), so what the migration does to it is unknown' },
+  'through-team': { verdict: 'review', why: 'a path goes on through $team to something of the team, which turns from a title into a _team entity' },
+  'finds-no-team': { verdict: 'breaks', why: 'a search by team title or identifier finds no team of the org once teams are _team entities' },
+  'group-holds': { verdict: 'unaffected', why: 'a search rule in a group of $team rules that, as a whole, matches the same entities before and after the migration' },
+  'no-team-holds': { verdict: 'breaks', why: 'after the migration, a team value no team of the org holds today (neither identifier nor title) matches nothing now, whatever it matched before' },
+  'finds-each-team': { verdict: 'unaffected', why: "a search by team title or identifier, run after the migration, finds each user's teams" },
+  'title-literals': { verdict: 'breaks', why: 'it writes team titles where team identifiers are needed after the migration' },
+  'unknown-literals': { verdict: 'review', why: 'it writes values nothing tells as a team title or identifier (no org, no teams map)' },
+  'team-search-result': { verdict: 'review', why: 'a team set from a search over _team entities, whose results become team identifiers' },
+  'mapping-elsewhere': { verdict: 'review', why: 'the mapping lives in a repository file the service does not show' },
+  'mirror-after-migration': { verdict: 'unaffected', why: 'a mirror over $team on an org that has migrated already holds what it will hold' },
+  'mirror-of-team-values': { verdict: 'review', why: 'a mirror copies team values, titles today and identifiers afterwards, for its readers to expect' },
+  'unclaimed-team-relation': { verdict: 'review', why: 'a relation to _team the migration keeps, which nothing says holds the owning teams' },
+  'kept-team-inheritance': { verdict: 'breaks', why: 'a file keeps the team inheritance the migration replaces, so its next apply sets the old fields again' },
+  'missing-ownership': { verdict: 'breaks', why: 'a file manages a blueprint without the ownership the service gives it, so its next apply removes it' },
+  'system-blueprint-shape': { verdict: 'breaks', why: 'a file manages _user or _team as a blueprint of its own, or declares what the system blueprint rejects' },
+  'ambiguous-title': { verdict: 'breaks', why: 'teams share the title a file finds its team by' },
+  'script-team-inheritance': { verdict: 'review', why: 'a script reads or writes teamInheritance and never ownership' },
+} as const satisfies Readonly<Record<string, { verdict: Verdict; why: string }>>;
+
+export type SiteCase = keyof typeof SITE_TABLE;
+
+export function judgeSite(site: SiteCase): Verdict {
+  return SITE_TABLE[site].verdict;
+}
+
+/** Team literals written into a team value: titles break, values nothing tells apart are reviewed. */
+export const judgeLiterals = (namesTitles: boolean): Verdict => judgeSite(namesTitles ? 'title-literals' : 'unknown-literals');
+
+const SEVERITY: Readonly<Record<Verdict, number>> = { breaks: 2, review: 1, unaffected: 0 };
+const severity = (verdict: Verdict | undefined) => SEVERITY[verdict ?? 'review'];
+
+/** The gravest verdict of the items one finding stands for (an item without a verdict counts as one to review). */
+export function worstVerdict(verdicts: readonly (Verdict | undefined)[]): Verdict {
+  return verdicts.reduce<Verdict>((worst, verdict) => (severity(verdict) > SEVERITY[worst] ? (verdict ?? 'review') : worst), 'unaffected');
+}
+
+/** The first item with the gravest verdict. */
+export function gravest<T>(items: readonly [T, ...T[]], verdictOf: (item: T) => Verdict | undefined): T {
+  return items.reduce((a, b) => (severity(verdictOf(b)) > severity(verdictOf(a)) ? b : a));
+}

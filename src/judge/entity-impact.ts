@@ -5,7 +5,7 @@
  * example. Pure apart from asking jq.
  */
 import type { Catalog } from '../catalog/catalog.js';
-import { describeResult } from '../jq/differential.js';
+import { describeResult } from './differential.js';
 import type { FindingImpact } from '../model/finding.js';
 import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';

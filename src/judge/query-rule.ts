@@ -9,7 +9,7 @@
  */
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
-import type { SampleKind } from '../jq/sample-context.js';
+import type { SampleKind } from './sample-context.js';
 import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
@@ -164,7 +164,7 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   const teams = teamsFor(spec.directory, text, literals);
   const jqParts = allParts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   const readsUser = allParts.some((part) => part.kind !== 'literals');
-  const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input') : [NO_USER];
+  const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input').filter((user) => !user.sided) : [NO_USER];
 
   // Every jq part on every user in both worlds, asked for at once.
   const runs = new Map<string, EvaluateResult[]>();
@@ -239,6 +239,22 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
   const judgement: RuleJudgement = difference ? { class: 'changed', difference, contexts } : { class: 'same', contexts };
   if (!readsUser && rows.read > 0) judgement.rows = rows;
   return judgement;
+}
+
+/**
+ * Issue 39: a group of `$team` rules with literal values, matched as a whole with its combinator,
+ * on the same entities in both worlds: `same` when every entity is matched alike before and after
+ * (an `or` of a title and its identifier), `changed` otherwise; undefined for an operator or a
+ * combinator the service does not document.
+ */
+export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): ReferenceClass | undefined {
+  const combine = spec.combinator === 'or' ? 'some' : spec.combinator === 'and' ? 'every' : undefined;
+  const matchers = spec.leaves.map((leaf) => own(MATCHERS, leaf.operator));
+  if (!combine || matchers.some((match) => match === undefined)) return undefined;
+  const literals = [...new Set(spec.leaves.flatMap((leaf) => leaf.values))];
+  const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals));
+  const outcome = (held: readonly string[]) => spec.leaves[combine]((leaf, i) => matchers[i]!(held, leaf.values));
+  return entities.every((entity) => outcome(entity.before) === outcome(entity.after)) ? 'same' : 'changed';
 }
 
 /**

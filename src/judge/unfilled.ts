@@ -8,10 +8,10 @@
  * probe values on every object of the context, it changes what the expression gives.
  */
 import { rememberJsonText, type JqEngine } from '../jq/engine.js';
-import { sameResult } from '../jq/differential.js';
+import { sameResult } from './differential.js';
 import type { FieldPath, JqReferences } from '../jq/references.js';
 import { valueStrings } from '../jq/references.js';
-import { unfilledPaths } from '../jq/sample-context.js';
+import { unfilledPaths } from './sample-context.js';
 import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
 
 /** Stands for a value the contexts lack: nothing else in a context or an expression holds it. */

@@ -7,7 +7,7 @@
  */
 import type { TeamDirectory } from '../catalog/teams.js';
 import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
-import type { SampleKind } from '../jq/sample-context.js';
+import type { SampleKind } from './sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
 import { userInWorld, type World } from './user-model.js';
 
@@ -22,6 +22,11 @@ export interface JudgeTeam {
    * so; nothing built from it is offered to copy.
    */
   standIn?: 'placeholder' | 'literal';
+  /**
+   * Issue 39: the one team tried of a class of the org's teams the expression cannot tell apart,
+   * that no team picked before stands for. Tried alone, after every other case.
+   */
+  ofClass?: true;
 }
 
 /** One way to fill the team-bearing places of a context; `slot` is the i-th such place. */
@@ -33,6 +38,8 @@ export interface TeamCase {
    * blueprint, so a branch that only runs for one entity (`if .entity.identifier == "svc"`) runs.
    */
   seed?: string;
+  /** A change with a team on one side only: no case of a user's teams. */
+  sided?: true;
 }
 
 /** Ours: teams of the org tried one at a time per expression; more cost time, not insight. */
@@ -164,7 +171,68 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   // that shape, since many real identifiers are their title lower-cased.
   if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
-  return picked;
+  return [...picked, ...otherClasses(teams, expression, picked)];
+}
+
+/**
+ * Issue 39: every team of the org stands in the judgement, through one team of each class the
+ * expression cannot tell apart. Two teams are alike when their titles and identifiers have the same
+ * shape and stand in the same relation (equal, inside, holding, starting, ending, in any case) to
+ * every string the expression holds, read also as jq decodes it (`@base64d`, URL encoding). A team
+ * unlike every team picked so far is tried too: a title written in another encoding meets its team.
+ */
+function otherClasses(teams: readonly JudgeTeam[], expression: string, picked: readonly JudgeTeam[]): JudgeTeam[] {
+  const strings = expressionStrings(expression);
+  const classOf = (team: JudgeTeam) => [shapeOf(team), ...strings.flatMap((s) => [relation(team.title, s), relation(team.identifier, s)])].join('');
+  const covered = new Set(picked.map(classOf));
+  const more: JudgeTeam[] = [];
+  for (const team of teams) {
+    const key = classOf(team);
+    if (covered.has(key)) continue;
+    covered.add(key);
+    more.push({ ...team, ofClass: true });
+  }
+  return more;
+}
+
+const shapeOf = (team: JudgeTeam) =>
+  [/\s/.test(team.title), team.title !== team.title.toLowerCase(), team.identifier === slugOf(team.title), team.title === team.identifier, team.title.toLowerCase() === team.identifier.toLowerCase()].map(Number).join('');
+
+function relation(value: string, text: string): string {
+  if (value === text) return 'E';
+  const [v, t] = [value.toLowerCase(), text.toLowerCase()];
+  if (v === t) return 'e';
+  if (t.includes(v)) return 'i';
+  if (v.startsWith(t)) return 'p';
+  if (v.endsWith(t)) return 's';
+  return v.includes(t) ? 'h' : '-';
+}
+
+/** The expression's string literals, each also as base64 and URL decoding read it (when that gives text). */
+function expressionStrings(expression: string): string[] {
+  const found = new Set<string>();
+  for (const match of expression.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+    let text: string;
+    try {
+      text = JSON.parse(`"${match[1]!}"`) as string;
+    } catch {
+      continue;
+    }
+    if (text.length === 0) continue;
+    found.add(text);
+    if (/^[A-Za-z0-9+/]{4,}={0,2}$/.test(text) && text.length % 4 === 0) {
+      const decoded = Buffer.from(text, 'base64').toString('utf8');
+      if (!/[\u0000-\u001f\ufffd]/.test(decoded)) found.add(decoded);
+    }
+    if (/%[0-9A-Fa-f]{2}/.test(text)) {
+      try {
+        found.add(decodeURIComponent(text));
+      } catch {
+        // not URL encoding after all
+      }
+    }
+  }
+  return [...found];
 }
 
 interface OrgShapes {
@@ -221,6 +289,8 @@ const MAX_COMBINATIONS = 3;
 export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = [], kind?: SampleKind): TeamCase[] {
   // An entity alone has one place for teams: cases that vary by place repeat the others there.
   const places = kind !== 'entity';
+  const alike = picked.filter((team) => team.ofClass);
+  picked = picked.filter((team) => !team.ofClass);
   const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
   const [a, b] = picked;
   const held = heldTogether(directory, picked);
@@ -239,6 +309,12 @@ export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]
   }
   cases.push({ label: 'no team', teams: () => [] });
   for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
+  // Issue 39: a change (a diff's before, then its after) with a team on one side only: given, or taken away.
+  if (a && kind === 'action-run') {
+    cases.push({ label: `no team before the change and "${a.title}" after it`, teams: (slot) => (slot === 1 ? [a] : []), sided: true });
+    cases.push({ label: `"${a.title}" before the change and no team after it`, teams: (slot) => (slot === 0 ? [a] : []), sided: true });
+  }
+  for (const team of alike) cases.push({ label: `a team "${team.title}"`, teams: () => [team] });
   return cases;
 }
 

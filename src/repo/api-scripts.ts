@@ -6,11 +6,12 @@ import { emptyDocuments, findDocuments, type FileDocuments } from './file-resour
 import { byLine, entityTeamFinding, fileFinding } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
-import type { SourceText } from './source-text.js';
+import { sourceText, type SourceText } from './source-text.js';
 import type { FileAnalysis } from './terraform.js';
 import { spanLine, type TreeNode } from './tree.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * A script that talks to the service's REST API (any region's base URL, a `/v1/<resource>` path,
@@ -79,9 +80,19 @@ function isJqContextSample(top: TreeNode): boolean {
 export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis {
   const problems: FileAnalysis['problems'] = [];
   const documents = emptyDocuments();
-  for (const { start, end } of shellBodies(source.text)) findDocuments(parseCode(source, 'json', start, end), { camelCase: false, problems }, documents);
+  const bodies = shellBodies(source.text);
+  // Issue 39: quotes that splice a shell word (`'…["'"$TEAM"'"]…'`) are read as the shell reads
+  // them: gone, with the expansion inside the JSON string, offsets and lines kept.
+  const glue = bodies.flatMap((body) => body.splices);
+  const read = glue.length === 0 ? source : sourceText(source.path, [...source.text].map((c, i) => (glue.includes(i) ? ' ' : c)).join(''));
+  for (const { start, end } of bodies) findDocuments(parseCode(read, 'json', start, end), { camelCase: false, problems }, documents);
   if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
-  const findings = judgeDocuments(documents, 'json', ctx, problems);
+  // A rewrite over spliced text would drop the shell's quotes: the finding stands, its text to copy does not.
+  const findings = judgeDocuments(documents, 'json', ctx, problems).map((finding) => {
+    if (read === source || finding.rewrite === undefined || source.text.includes(finding.evidence)) return finding;
+    const { rewrite: _rewrite, rewriteProof: _proof, ...rest } = finding;
+    return rest;
+  });
   const legacy = inheritanceWithoutOwnership(shellWords(source.text), source, findings);
   return { findings: legacy ? [...findings, legacy] : findings, problems };
 }
@@ -162,13 +173,13 @@ function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText,
     category: 'external-ownership',
     reason: `The script uses teamInheritance and never handles ownership; after the migration blueprints have ownership and no teamInheritance, so what it reads is gone and what it writes is ignored.`,
     suggestion: 'Make the script read and write `ownership` ({type: "Inherited", path} or {type: "Direct"}) instead of teamInheritance.',
-    verdict: 'review',
+    verdict: judgeSite('script-team-inheritance'),
   });
 }
 
 /** Ranges of single-quoted strings and heredoc bodies that hold a JSON object or array. */
-export function shellBodies(text: string): { start: number; end: number }[] {
-  const bodies: { start: number; end: number }[] = [];
+export function shellBodies(text: string): { start: number; end: number; splices: number[] }[] {
+  const bodies: { start: number; end: number; splices: number[] }[] = [];
   const looksJson = (start: number, end: number) => /^\s*[{[]/.test(text.slice(start, end));
   let pos = 0;
   let wordStart = true;
@@ -179,10 +190,11 @@ export function shellBodies(text: string): { start: number; end: number }[] {
       continue;
     }
     if (c === "'") {
+      const word = shellWord(text, pos);
+      if (word === undefined) break;
       const close = text.indexOf("'", pos + 1);
-      if (close < 0) break;
-      if (looksJson(pos + 1, close)) bodies.push({ start: pos + 1, end: close });
-      pos = close + 1;
+      if (looksJson(pos + 1, close)) bodies.push({ start: pos + 1, end: word.end, splices: word.splices });
+      pos = word.next;
       wordStart = false;
       continue;
     }
@@ -199,7 +211,7 @@ export function shellBodies(text: string): { start: number; end: number }[] {
       const marker = new RegExp(`^[\\t ]*${heredoc[2]}[\\t ]*$`, 'm');
       const match = marker.exec(text.slice(start));
       const end = match ? start + match.index : text.length;
-      if (looksJson(start, end)) bodies.push({ start, end });
+      if (looksJson(start, end)) bodies.push({ start, end, splices: [] });
       pos = match ? end + match[0].length : text.length;
       wordStart = true;
       continue;
@@ -208,4 +220,36 @@ export function shellBodies(text: string): { start: number; end: number }[] {
     pos++;
   }
   return bodies;
+}
+
+/**
+ * The shell word that starts with the single quote at `pos`: quoted and bare pieces with nothing
+ * between them are one word (`'{"a": "'"$X"'"}'`). Its text ends before its last closing single
+ * quote; `splices` are the quotes inside it that only join pieces. Undefined when a quote is not closed.
+ */
+function shellWord(text: string, pos: number): { end: number; next: number; splices: number[] } | undefined {
+  const quotes: number[] = [];
+  let at = pos;
+  let end = pos;
+  while (at < text.length && !/[\s;|&()<>]/.test(text[at]!)) {
+    if (text[at] === "'") {
+      const close = text.indexOf("'", at + 1);
+      if (close < 0) return undefined;
+      quotes.push(at, close);
+      end = close;
+      at = close + 1;
+    } else if (text[at] === '"') {
+      let close = at + 1;
+      while (close < text.length && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
+      if (close >= text.length) return undefined;
+      quotes.push(at, close);
+      at = close + 1;
+      end = at;
+    } else {
+      at++;
+      end = at;
+    }
+  }
+  // One single-quoted piece: its text, as before. Pieces spliced: every quote between the first and the last.
+  return { end: quotes.length === 2 ? quotes[1]! : end, next: at, splices: quotes.filter((q) => q > pos && q < end) };
 }

@@ -6,6 +6,7 @@ import { isConfigurationReference, resolveReference } from './terraform-values.j
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
+import { judgeLiterals } from '../judge/decision-table.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
 const EVIDENCE_LIMIT = 600;
@@ -215,7 +216,7 @@ export function teamValuesFinding(
     category,
     reason: `${reasons.join('; ')}.`,
     suggestion: `${hints.join('; ')}.`,
-    verdict: titles.length > 0 ? 'breaks' : 'review',
+    verdict: judgeLiterals(titles.length > 0),
     ...(rewrite !== undefined ? { rewrite } : {}),
   });
 }

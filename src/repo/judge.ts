@@ -16,6 +16,7 @@ import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, typ
 import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
 import { redactFinding, secretFragments } from './redact-findings.js';
 import { appendAll } from '../model/arrays.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 export interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
@@ -459,7 +460,7 @@ function inheritanceFinding(target: Placed, title: string | undefined, syntax: S
         ? `Replace it with \`${rewrite}\`${relationRemoved ? ` and delete relation "${path}"` : ''} (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`
         : 'Replace it with Inherited ownership over the same path.',
     ...(rewrite !== undefined ? { rewrite } : {}),
-    verdict: 'breaks',
+    verdict: judgeSite('kept-team-inheritance'),
   });
 }
 
@@ -482,13 +483,13 @@ function ownershipToAdd(target: Placed, title: string | undefined, syntax: Synta
   const header: Span = { ...own, start: lineStart, end: lineEnd < 0 ? own.source.text.length : Math.min(own.end, lineEnd) };
   if (entry && entry.span.source === own.source) {
     const rewrite = ownershipRewrite(entry, syntax, ownership);
-    return fileFinding(header, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource, beside its identifier (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: 'breaks' });
+    return fileFinding(header, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource, beside its identifier (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: judgeSite('missing-ownership') });
   }
   const block = `ownership {type: "${ownership.type}"${ownership.path !== undefined ? `, path: "${ownership.path}"` : ''}}`;
   return fileFinding(header, title, {
     category: 'external-ownership',
     reason,
     suggestion: `Add ${block} to the resource, written as its other attributes are (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
-    verdict: 'breaks',
+    verdict: judgeSite('missing-ownership'),
   });
 }

@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { FindingDraft, Verdict } from '../model/finding.js';
+import type { FindingDraft } from '../model/finding.js';
+import { worstVerdict } from '../judge/decision-table.js';
 import { own, asString } from '../model/json.js';
 import { plural } from '../plural.js';
 
@@ -41,8 +42,6 @@ function matches(file: ScannedMappingFile, integrationType: string): boolean {
   return file.providers === 'any' || file.providers.includes(provider);
 }
 
-const SEVERITY: Readonly<Record<Verdict, number>> = { breaks: 3, review: 2, unaffected: 1 };
-
 /**
  * The org's "mapping lives in a repository" item of a git integration, settled by the scanned file
  * that can hold that mapping: it points at the file and takes the file's verdict (`unaffected`, so
@@ -68,10 +67,7 @@ export function settleRepositoryMappings(drafts: readonly FindingDraft[], catalo
 function settledDraft(draft: FindingDraft, files: readonly ScannedMappingFile[]): FindingDraft {
   const findings = files.flatMap((file) => file.findings);
   const paths = files.map((file) => file.path).join(', ');
-  const verdict = findings.reduce<Verdict>((worst, finding) => {
-    const v = finding.verdict ?? 'review';
-    return SEVERITY[v] > SEVERITY[worst] ? v : worst;
-  }, 'unaffected');
+  const verdict = worstVerdict(findings.map((finding) => finding.verdict));
   const counted = plural(findings.length, 'finding');
   return {
     ...draft,

@@ -14,6 +14,7 @@ import type { FileAnalysis } from './terraform.js';
 import type { ConvertOptions } from './tree-to-json.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, type ProviderNeed } from './provider-version.js';
 import { findEntry, spanLine, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
 const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -143,6 +144,6 @@ function systemBlueprintFinding(call: CallNode, args: ObjectNode, label: string)
     reason: `After the migration the ${identifier} blueprint is a system blueprint: the Blueprint resource can no longer manage it.`,
     suggestion: `Use \`${rewrite}\` (Pulumi Port ≥ 2.2.0) with identifier "${identifier}" and only properties, relations and calculation properties, and import it into the stack, since it cannot be created.`,
     rewrite,
-    verdict: 'breaks',
+    verdict: judgeSite('system-blueprint-shape'),
   });
 }

@@ -157,10 +157,10 @@ const IDENTIFIER_FORM = /^[\p{L}0-9@_.+:\\/=-]+$/u;
  * The teams the files' team values stand for, where the files define no team of that name. Before
  * the migration every team value is a title; after it, an identifier. So: a value with whitespace is
  * a title (no identifier holds it), which the catalog's partial team list already reads as one
- * (with a guessed identifier for jq, so it is left out here); a value that is its own
- * slug (`platform`, `sre_oncall`) is the same before and after whichever it is, a team whose title
- * and identifier are that value; any other (`Payments`, `team-a`) is an identifier the org holds
- * when it has migrated, a title when it has not, and undecided when the files do not tell.
+ * (with a guessed identifier for jq, so it is left out here); any other is an identifier the org
+ * holds when it has migrated, and undecided when the files do not tell (issue 39: even one that is
+ * its own slug, `platform`, `sre_oncall`); before the migration one that is its own slug is a team
+ * whose title and identifier are that value, any other (`Payments`, `team-a`) a title.
  */
 function valueTeams(values: readonly string[], teams: readonly TeamRecord[], teamEntities: readonly EntityRecord[], mapped: readonly string[], state: InferredState): TeamRecord[] {
   const known = new Set<string>([...mapped, ...teams.flatMap((team) => [team.name, ...(typeof team.identifier === 'string' ? [team.identifier] : [])]), ...teamEntities.flatMap((entity) => [entity.identifier, ...(typeof entity.title === 'string' ? [entity.title] : [])])]);
@@ -170,7 +170,9 @@ function valueTeams(values: readonly string[], teams: readonly TeamRecord[], tea
     known.add(value);
     if (/\s/.test(value)) continue; // a title, as any value with whitespace is without the org's teams (catalog/teams.ts)
     if (!IDENTIFIER_FORM.test(value)) continue;
-    else if (slugOf(value) === value || state.migrated) found.push({ name: value, identifier: value });
+    // Issue 39: a value that looks like its own slug is no identifier by that alone (nothing public
+    // says how identifiers are derived): only where the files tell the org's state is it read as one.
+    else if (state.migrated || (state.known && slugOf(value) === value)) found.push({ name: value, identifier: value });
     else if (state.known) found.push({ name: value });
   }
   return found;

@@ -2,6 +2,7 @@ import { own } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { fileFinding } from './findings.js';
 import { findEntry, type Entry, type ObjectNode } from './tree.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * Properties the service defines on its system blueprints: `_user` and `_team` can be extended,
@@ -34,7 +35,7 @@ export function systemBlueprintShapeFindings(block: ObjectNode, identifier: stri
         category: 'external-ownership',
         reason: `${identifier} is a system blueprint after the migration, and the service rejects aggregation properties on it.`,
         suggestion: 'Remove the aggregation properties from this resource (port_system_blueprint has no such attribute); compute them on a blueprint of your own that relates to it.',
-        verdict: 'breaks',
+        verdict: judgeSite('system-blueprint-shape'),
       }),
     );
   }
@@ -45,7 +46,7 @@ export function systemBlueprintShapeFindings(block: ObjectNode, identifier: stri
         category: 'external-ownership',
         reason: `"${property.key}" is a built-in property of the ${identifier} system blueprint: the service rejects a redeclaration of it.`,
         suggestion: `Remove "${property.key}" from this resource; the system blueprint already has it.`,
-        verdict: 'breaks',
+        verdict: judgeSite('system-blueprint-shape'),
       }),
     );
   }

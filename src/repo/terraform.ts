@@ -16,6 +16,7 @@ import { isConfigurationReference, resolveReference, type TerraformValue } from 
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
 import { findEntry, spanLine, spanText, stringValue, type Entry, type ObjectNode, type Span } from './tree.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /** Resource types of the `port-labs/port-labs` provider (v1+) and the service resource each one is. */
 const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -186,7 +187,7 @@ function sharedTitleFinding(block: ObjectNode, ctx: RepoContext, label: string):
     category: 'external-ownership',
     reason: `${ambiguous.length} teams of the org are titled ${JSON.stringify(title)} (${ambiguous.join(', ')}): the provider finds a port_team's _team entity by title, so its reads fail, and any title → identifier rewrite through it is ambiguous.`,
     suggestion: `Give the teams distinct titles in the service (or delete the duplicate) before applying; then reference the one meant by its identifier.`,
-    verdict: 'breaks',
+    verdict: judgeSite('ambiguous-title'),
   });
 }
 
@@ -201,6 +202,6 @@ function systemBlueprintFinding(entry: Entry, block: ObjectNode, name: string, l
     reason: `After the migration the ${identifier} blueprint is a system blueprint: port_blueprint can no longer manage it.`,
     suggestion: `Change it to \`${rewrite}\` (provider ≥ 2.2.0), keep only identifier, properties, relations and calculation properties, then move it in state: \`terraform state rm port_blueprint.${name}\` and \`terraform import port_system_blueprint.${name} ${identifier}\`.`,
     rewrite,
-    verdict: 'breaks',
+    verdict: judgeSite('system-blueprint-shape'),
   });
 }

@@ -15,6 +15,7 @@ import { isObject } from '../model/json.js';
 import { searchRules } from '../rules/shared/walk.js';
 import { addTeamValues } from './repository-facts.js';
 import { analyzeShell, callsServiceApi } from './api-scripts.js';
+import { judgeSite, judgeLiterals } from '../judge/decision-table.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
 export const GITHUB_ACTION = 'port-labs/port-github-action';
@@ -173,7 +174,7 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
       category: 'external-ownership',
       reason: 'The step sets the entity\'s team from an expression; after the migration $team holds team identifiers, so it must yield identifiers, not titles.',
       suggestion: 'Make sure the expression yields team identifiers once the migration has run.',
-      verdict: 'review',
+      verdict: judgeSite('not-run'),
     });
   }
   const values = teamList(text);
@@ -194,7 +195,7 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
         : titles.length > 0
           ? 'Replace each team title with its team identifier (pass --teams-map to tell them).'
           : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
-    verdict: titles.length > 0 ? 'breaks' : 'review',
+    verdict: judgeLiterals(titles.length > 0),
     ...(rewrite !== undefined ? { rewrite } : {}),
   });
 }
@@ -225,7 +226,7 @@ function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: s
       titles.length > 0
         ? `Replace each team title with its identifier${titles.every((t) => t.identifier !== undefined) ? ` (${titles.map((t) => `${JSON.stringify(t.value)} → ${JSON.stringify(t.identifier)}`).join(', ')})` : ' (pass --teams-map to tell them)'}.`
         : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
-    verdict: titles.length > 0 ? 'breaks' : 'review',
+    verdict: judgeLiterals(titles.length > 0),
   });
 }
 

@@ -5,7 +5,7 @@ import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath } from './shared/location.js';
 import { actionRef } from './shared/resources.js';
-import { searchRuleFinding } from './shared/search-rule-finding.js';
+import { judgedWhole, searchRuleFinding } from './shared/search-rule-finding.js';
 import { searchRules } from './shared/walk.js';
 
 /**
@@ -27,6 +27,7 @@ export const actionDynamicPermission: Rule = {
         const base = ['permissions', stage, 'policy'];
         const queries = isObject(policy.queries) ? policy.queries : keyedRecord();
         for (const [queryId, query] of Object.entries(queries)) {
+          const ofQuery: FindingDraft[] = [];
           for (const { path, rule } of searchRules(query, [...base, 'queries', queryId])) {
             const finding = searchRuleFinding(catalog, {
               category: 'action-dynamic-permission',
@@ -39,8 +40,9 @@ export const actionDynamicPermission: Rule = {
               sample: 'policy',
               queryIds: Object.keys(queries),
             });
-            if (finding) findings.push(finding);
+            if (finding) ofQuery.push(finding);
           }
+          findings.push(...judgedWhole(catalog, { subject: `The ${stage} policy rule of query "${queryId}"` }, query, [...base, 'queries', queryId], ofQuery));
         }
         const conditions = Array.isArray(policy.conditions) ? policy.conditions : [];
         conditions.forEach((condition, index) => {

@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
-import type { Sink } from '../judge/decision-table.js';
+import { gravest, judgeSite, type Sink } from '../judge/decision-table.js';
 import type { Rule } from './rule.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { joinPath, type Path } from './shared/location.js';
@@ -166,7 +166,7 @@ function removedRelationWrite(resource: ResourceRef, path: Path, relation: strin
       moved !== undefined
         ? `Map the same value to team instead: "team": ${JSON.stringify(moved)}, and remove relations.${relation}.`
         : `Map the value to team instead and remove relations.${relation}; where it reads relation "${relation}" itself, read .team (its teams) instead.`,
-    verdict: 'breaks',
+    verdict: judgeSite('removed-relation'),
   };
   if (moved !== undefined) finding.rewrite = JSON.stringify({ team: moved });
   return finding;
@@ -188,8 +188,6 @@ function readsOfRelationAsTeam(value: JsonValue, relation: string): JsonValue | 
   const moved = value.replace(read, '.team');
   return /\brelations\b/.test(moved) && new RegExp(`\\b${name}\\b`).test(moved) ? undefined : moved;
 }
-
-const SEVERITY = { breaks: 2, review: 1, unaffected: 0 } as const;
 
 /** Webhook, GitHub, GitLab, ... payloads: only the jq inside `{{ }}` is code. One finding per string. */
 function checkTemplates(invocation: JsonObject, base: Path, context: Context): void {
@@ -229,8 +227,9 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
     const finding = use === 'sets' || (read && use === 'reads-then-sets') ? expressionFinding(context.catalog, { ...site, ...passedOn }, { setsTeam: true }) : read;
     if (finding) affected.push({ expression, finding });
   }
-  if (affected.length === 0) return undefined;
-  const worst = affected.reduce((a, b) => (SEVERITY[b.finding.verdict ?? 'review'] > SEVERITY[a.finding.verdict ?? 'review'] ? b : a));
+  const [first, ...rest] = affected;
+  if (first === undefined) return undefined;
+  const worst = gravest([first, ...rest], (a) => a.finding.verdict);
   const rewrites = new Map(affected.flatMap(({ expression, finding }) => (finding.rewrite !== undefined ? [[expression, finding.rewrite] as const] : [])));
   const rewrite = replaceTemplateExpressions(value, (expression) => rewrites.get(expression));
   const merged: FindingDraft = {

@@ -5,6 +5,7 @@ import { joinPath } from './shared/location.js';
 import type { Rule } from './rule.js';
 import { entityMappingFindings } from './shared/entity-mapping-team.js';
 import { integrationRef } from './shared/resources.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * Git providers can keep their mapping in a repository file (port.yaml / port-app-config.yml).
@@ -31,7 +32,7 @@ export const integrationMapping: Rule = {
             evidence: `integrationType: ${type}; no mapping configuration in the service`,
             reason: 'The mapping of this git integration lives in a port.yaml / port-app-config.yml file in a repository, so whether it sets team cannot be determined here.',
             suggestion: 'Open the repository mapping file and make every team expression produce team identifiers; run this tool with --repo on that repository to check it.',
-            verdict: 'review',
+            verdict: judgeSite('mapping-elsewhere'),
           });
         }
         continue;

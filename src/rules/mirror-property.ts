@@ -4,6 +4,7 @@ import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from './shared/location.js';
 import { blueprintRef } from './shared/resources.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * Mirror properties whose path goes through `$team`, or over a relation the migration removes.
@@ -46,7 +47,7 @@ function mirrorFinding(resource: ResourceRef, mirror: MirrorDefinition, effect: 
       ...base,
       reason: `${name} goes through $team, and ${ALREADY_MIGRATED}, so its values already are what they will stay.`,
       suggestion: `Nothing to change: ${ALREADY_MIGRATED}.`,
-      verdict: 'unaffected',
+      verdict: judgeSite('mirror-after-migration'),
     };
   }
   switch (effect.kind) {
@@ -56,21 +57,21 @@ function mirrorFinding(resource: ResourceRef, mirror: MirrorDefinition, effect: 
         reason: `${name} copies team values: it holds team titles today and team identifiers after the migration, so whatever compares its values with titles stops matching.`,
         suggestion:
           'Keep the mirror: the service fills it with identifiers by itself. Make its readers expect team identifiers: filters, calculations, scorecards and jq that read it are listed in their own categories; check API scripts, exports and dashboards outside the org that match or show these values too.',
-        verdict: 'review',
+        verdict: judgeSite('mirror-of-team-values'),
       };
     case 'team-entity':
       return {
         ...base,
         reason: `${name} follows $team on to "${effect.property}"; the migration turns $team from team titles into a relation to _team entities, so what the path reaches must be checked.`,
         suggestion: `Check that the path still reaches the intended team property once $team points at _team entities, and that readers of "${mirror.id}" expect what it holds then.`,
-        verdict: 'review',
+        verdict: judgeSite('through-team'),
       };
     case 'removed-relation':
       return {
         ...base,
         reason: `${name} goes over relation "${effect.relation}" of blueprint "${effect.blueprint}", which the migration removes, so it points at nothing afterwards.`,
         suggestion: `The relation's teams move to $team${effect.rewrite.endsWith('$team') ? ', which holds their identifiers' : ''}: use path "${effect.rewrite}".`,
-        verdict: 'breaks',
+        verdict: judgeSite('removed-relation'),
         rewrite: effect.rewrite,
       };
     case 'unaffected':

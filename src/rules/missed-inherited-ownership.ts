@@ -1,5 +1,5 @@
 import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
-import { teamInheritancePath } from '../catalog/inheritance.js';
+import { deadInheritance, teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -17,7 +17,11 @@ export const missedInheritedOwnership: Rule = {
   check(catalog) {
     // Per blueprint: in a half-way org, one that already holds ownership is judged by itself.
     const ran = (id: string) => migrationRanFor(catalog, id);
-    const findings = plannedInheritedOwnership(catalog).filter((draft) => ran(draft.resource.identifier)).map((draft) => leftInheritance(catalog, draft));
+    // Issue 39: teamInheritance beside the right ownership is ignored by the service: a note
+    // (catalog/migration-state.ts, "dead configuration"), not a step.
+    const findings = plannedInheritedOwnership(catalog)
+      .filter((draft) => ran(draft.resource.identifier) && !deadInheritance(catalog.blueprints.get(draft.resource.identifier)))
+      .map((draft) => leftInheritance(catalog, draft));
     for (const [id, planned] of catalog.plan?.ownership ?? []) {
       const blueprint = catalog.blueprints.get(id);
       if (planned.type !== 'Inherited' || !blueprint || !ran(id) || teamInheritancePath(blueprint) !== undefined) continue;
@@ -43,18 +47,11 @@ function leftInheritance(catalog: Catalog, draft: FindingDraft): FindingDraft {
   const path = catalog.inheritance.get(draft.resource.identifier)?.path ?? '';
   const ownership = catalog.blueprints.get(draft.resource.identifier)?.ownership;
   const expected = JSON.stringify({ type: 'Inherited', path });
-  const done = isObject(ownership) && ownership.type === 'Inherited' && ownership.path === path;
-  const what = !isObject(ownership)
-    ? 'it has no ownership and still has teamInheritance'
-    : done
-      ? 'it has that ownership, but teamInheritance was left beside it'
-      : `it has ownership ${JSON.stringify(ownership)} instead, and still has teamInheritance`;
+  const what = !isObject(ownership) ? 'it has no ownership and still has teamInheritance' : `it has ownership ${JSON.stringify(ownership)} instead, and still has teamInheritance`;
   return {
     ...draft,
     evidence: isObject(ownership) ? `${draft.evidence}; ownership: ${JSON.stringify(ownership)}` : draft.evidence,
     reason: `The migration should have replaced teamInheritance over "${path}" with ownership ${expected} and removed teamInheritance; ${what}.`,
-    suggestion: done
-      ? 'Remove teamInheritance from the blueprint in the service and in any Terraform, Pulumi or API copy of it.'
-      : `Set ownership ${expected} and remove teamInheritance, in the service and in any Terraform, Pulumi or API copy of the blueprint.`,
+    suggestion: `Set ownership ${expected} and remove teamInheritance, in the service and in any Terraform, Pulumi or API copy of the blueprint.`,
   };
 }

@@ -6,6 +6,7 @@ import { joinPath, type Path } from './shared/location.js';
 import { pageRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
 import { expressionFinding } from './shared/expression-finding.js';
 import { searchQueryFindings } from './shared/search-rule-finding.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 interface Context {
   catalog: Catalog;
@@ -137,7 +138,7 @@ function checkFieldList(list: JsonValue | undefined, path: Path, removed: Readon
     evidence: JSON.stringify(list),
     reason: `The widget names relation ${named.map((n) => `"${n}"`).join(', ')}, which the migration removes; its teams move to $team.`,
     suggestion: `Use $team in its place: ${JSON.stringify(rewritten)}.`,
-    verdict: 'breaks',
+    verdict: judgeSite('removed-relation'),
     rewrite: JSON.stringify(rewritten),
   });
 }
@@ -154,7 +155,7 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
       evidence: JSON.stringify(sort),
       reason: `The table sorts by relation "${sort.property}", which the migration removes; its teams move to $team.`,
       suggestion: `Sort by $team instead: ${JSON.stringify(rewritten)}.`,
-      verdict: 'breaks',
+      verdict: judgeSite('removed-relation'),
       rewrite: JSON.stringify(rewritten),
     });
   });

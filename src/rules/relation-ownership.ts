@@ -6,6 +6,7 @@ import type { Rule } from './rule.js';
 import { joinPath } from './shared/location.js';
 import { entityHasRelation, entityHasTeam } from './shared/entities.js';
 import { blueprintRef } from './shared/resources.js';
+import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * A `_team` relation without teamInheritance: the migration creates no ownership (spec 4.3,
@@ -83,7 +84,7 @@ function notOwnershipFinding(blueprint: JsonObject, relation: string, definition
     evidence: JSON.stringify({ [relation]: definition }),
     reason: `Relation "${relation}" to _team is kept as it is by the migration; neither its name nor its title says it holds the owning teams, so nothing needs to move.`,
     suggestion: `Only if "${relation}" holds the blueprint's owning teams: give the blueprint Direct ownership and move its data with the builder's Migrate data. Otherwise nothing to do.`,
-    verdict: 'review',
+    verdict: judgeSite('unclaimed-team-relation'),
   };
 }
 

@@ -3,7 +3,7 @@
  * an expression chose, and `constructor` or `__proto__` are names like any other.
  */
 import { describe, expect, it } from 'vitest';
-import { unknownDataRead } from '../../src/access/user-contexts.js';
+import { unknownDataRead } from '../../src/judge/user-contexts.js';
 import { extractReferences } from '../../src/jq/references.js';
 import { unfilledReads } from '../../src/judge/unfilled.js';
 import { useJqEngine } from '../support/jq-engine.js';

@@ -26,6 +26,20 @@ echo "done: teams [\\"Payments\\"]"
     ]);
   });
 
+  test('issue 39: a curl body spliced with shell quotes is read as the shell reads it, not as broken JSON', () => {
+    // '…["'"$TEAM"'"]…' is one shell word: the JSON with $TEAM's value in the string.
+    const script = `curl -X POST https://api.getport.io/v1/blueprints/service/entities \\
+  -d '{"identifier": "svc", "team": ["'"$TEAM"'"], "properties": {}}'
+curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"entities": {"register": {"teams": ["'"$OWNER"'", "Platform Team"]}}}'
+`;
+    const { findings, problems } = analyzeShell(sourceText('scripts/spliced.sh', script), context());
+    expect(problems).toEqual([]);
+    expect(brief(findings)).toEqual([
+      { at: 'scripts/spliced.sh:2', category: 'external-ownership', verdict: 'review' },
+      { at: 'scripts/spliced.sh:3', category: 'team-permission-identifiers', verdict: 'breaks' },
+    ]);
+  });
+
   test('JS and Python request bodies', () => {
     const js = `const res = await fetch("https://api.getport.io/v1/actions/deploy/permissions", {
   method: "PATCH",

@@ -27,3 +27,16 @@ export function brief(findings: readonly FindingDraft[]): { at: string; category
     ...(f.verdict !== undefined ? { verdict: f.verdict } : {}),
   }));
 }
+
+/** A checkout in a temporary folder holding `files` (path → text). */
+export async function temporaryRepository(files: Record<string, string>, prefix = 'tma-repo-'): Promise<string> {
+  const { mkdir, mkdtemp, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { dirname, join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}

@@ -1,6 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
@@ -10,17 +8,11 @@ import { inferMigrationState } from '../../src/repo/repository-catalog.js';
 import type { StateFact } from '../../src/repo/repository-facts.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
 import { useJqEngine } from '../support/jq-engine.js';
+import { temporaryRepository } from './helpers.js';
 
 const jq = useJqEngine();
 
-async function checkout(files: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'tma-repo-catalog-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-  return root;
-}
+const checkout = (files: Record<string, string>) => temporaryRepository(files, 'tma-repo-catalog-');
 
 /** `analyze --repo DIR` without an org, as the CLI runs it. */
 async function scanAlone(root: string): Promise<Report> {

@@ -1,12 +1,10 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../../src/model/snapshot.js';
 import { mappingFileProviders } from '../../src/repo/mapping-files.js';
 import { repositoryFindings } from '../../src/repo/report-input.js';
+import { temporaryRepository } from './helpers.js';
 
 /** An org whose GitHub app keeps its mapping in a repository, and a GitLab one likewise. */
 const ORG: OrgSnapshot = {
@@ -22,14 +20,7 @@ const ORG: OrgSnapshot = {
   scorecards: [],
 };
 
-async function repository(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tma-mapping-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
-}
+const repository = (files: Record<string, string>) => temporaryRepository(files, 'tma-mapping-');
 
 const NO_TEAM = `resources:\n  - kind: repository\n    port:\n      entity:\n        mappings:\n          identifier: .name\n          blueprint: '"service"'\n`;
 const TITLE_TEAM = `${NO_TEAM}          team: '"Payments"'\n`;

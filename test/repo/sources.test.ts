@@ -73,11 +73,11 @@ describe("the GitHub app's defaultTeam (port-app-config.yml)", () => {
   // The GitHub app gives every port.yml entity without a team this one, by name: an entity's team value.
   const config = (team: string) => lines('specPath:', '  - "**/port.yml"', 'defaultBlueprint: service', `defaultTeam: "${team}"`);
 
-  test('a title breaks at its line and says the org has not migrated; an identifier-form value is nothing', async () => {
+  test('a title breaks at its line and says the org has not migrated; an identifier-form value alone is for review (issue 39: nothing tells it is one)', async () => {
     const titled = await scan({ '.github/port-app-config.yml': config('Backend Team') });
     expect(titled.at).toEqual(['.github/port-app-config.yml:4 external-ownership breaks']);
     expect((titled.report.notes ?? []).find((n) => n.startsWith('migration state'))).toMatch(/team value "Backend Team" is a title/);
-    expect((await scan({ '.github/port-app-config.yml': config('backend') })).at).toEqual([]);
+    expect((await scan({ '.github/port-app-config.yml': config('backend') })).at).toEqual(['.github/port-app-config.yml:4 external-ownership review']);
   });
 });
 
@@ -187,7 +187,9 @@ describe('Terraform values that reach resources through module calls, and bodies
   test('a module called more often than the scan judges it says so: the rest of its calls are not read', async () => {
     const calls = Array.from({ length: 34 }, (_, i) => lines(`module "svc${i}" {`, '  source = "./modules/service"', `  teams  = ["${i === 33 ? 'Platform Engineering' : 'platform'}"]`, '}')).join('');
     const { report, at } = await scan({ 'main.tf': calls, 'modules/service/main.tf': lines('variable "teams" {}', 'resource "port_entity" "this" {', '  blueprint = "service"', '  teams     = var.teams', '}') });
-    expect(at).toEqual([]);
+    // The 32 calls judged hold identifier-form values the scan alone cannot tell (review); the title of the 34th is not read.
+    expect(at).toHaveLength(32);
+    expect(at.filter((entry) => !entry.endsWith('external-ownership review'))).toEqual([]);
     expect(report.notes).toContainEqual(expect.stringMatching(/\/modules\/service\/: a module the configurations call 34 times; its files were judged with the first 32 calls' values$/));
   });
 

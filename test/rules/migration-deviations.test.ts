@@ -58,7 +58,6 @@ describe('missed Inherited ownership', () => {
   it.each([
     ['no ownership, teamInheritance left', { teamInheritance: { path: 'service' } }, 'it has no ownership and still has teamInheritance', 'Set ownership {"type":"Inherited","path":"service"}'],
     ['the wrong ownership', { teamInheritance: { path: 'service' }, ownership: { type: 'Direct' } }, 'it has ownership {"type":"Direct"} instead', 'Set ownership'],
-    ['the right ownership, teamInheritance left beside it', { teamInheritance: { path: 'service' }, ownership: { type: 'Inherited', path: 'service' } }, 'teamInheritance was left beside it', 'Remove teamInheritance'],
   ])('%s', (_, extra, said, told) => {
     const [finding, ...rest] = run(missedInheritedOwnership, migrated([service, deployment(extra)]));
     expect(rest).toEqual([]);
@@ -66,6 +65,13 @@ describe('missed Inherited ownership', () => {
     expect(finding!.reason).toContain('The migration should have replaced teamInheritance over "service" with ownership {"type":"Inherited","path":"service"}');
     expect(finding!.reason).toContain(said);
     expect(finding!.suggestion).toContain(told);
+  });
+  it('issue 39: teamInheritance left beside the right ownership is dead configuration, a note and no step', () => {
+    const snapshot = migrated([service, deployment({ teamInheritance: { path: 'service' }, ownership: { type: 'Inherited', path: 'service' } })]);
+    expect(run(missedInheritedOwnership, snapshot)).toEqual([]);
+    expect(analyze(buildCatalog(snapshot)).notes).toContainEqual(
+      'dead configuration: blueprint "deployment" keeps teamInheritance over "service" beside ownership {"type":"Inherited","path":"service"}; the service ignores it, so it is nothing to migrate (remove it when convenient)',
+    );
   });
   it('nothing when Inherited ownership over the same path replaced teamInheritance', () => {
     expect(run(missedInheritedOwnership, migrated([service, deployment({ ownership: { type: 'Inherited', path: 'service' } })]))).toEqual([]);

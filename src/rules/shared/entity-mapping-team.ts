@@ -5,6 +5,7 @@ import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
 import { searchQueryFindings } from './search-rule-finding.js';
 import { removedRelationsFor } from './resources.js';
+import { judgeSite } from '../../judge/decision-table.js';
 
 export interface EntityMappingSite {
   category: Category;
@@ -38,7 +39,7 @@ export function entityMappingFindings(catalog: Catalog, site: EntityMappingSite)
       evidence,
       reason: `The mapping sets relation "${relation}", which the migration removes; its teams move to the team meta property.`,
       suggestion: `Map the same value to team instead (team: ${evidence}) and drop relations.${relation}.`,
-      verdict: 'breaks',
+      verdict: judgeSite('removed-relation'),
       rewrite: JSON.stringify({ team: value }),
     });
   }
@@ -67,7 +68,7 @@ function teamValueFindings(catalog: Catalog, site: EntityMappingSite, team: Json
       evidence: JSON.stringify(team),
       reason: 'The mapping sets the team meta property from a search over teams, whose results become team identifiers after the migration.',
       suggestion: 'Check that the query still selects the intended _team entities; match on $identifier or on properties that stay the same.',
-      verdict: 'review',
+      verdict: judgeSite('team-search-result'),
     },
   ];
 }

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from '../../jq/team-impact.js';
-import type { SampleKind } from '../../jq/sample-context.js';
+import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from '../../judge/team-impact.js';
+import type { SampleKind } from '../../judge/sample-context.js';
 import { unknownIdentifierHint } from '../../catalog/teams.js';
 import type { Sink } from '../../judge/decision-table.js';
 import type { TeamInput } from '../../judge/team-typed.js';

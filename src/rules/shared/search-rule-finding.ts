@@ -5,15 +5,16 @@ import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js
 import type { EntityRecord } from '../../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built-in-values.js';
 import { contextsOf } from '../../judge/classify.js';
-import { decide, type LiteralEvidence, type MigrationState } from '../../judge/decision-table.js';
+import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
-import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
+import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
+import { teamsItCouldMean, valuesNoTeamHolds } from '../../judge/no-team-holds.js';
 import { unfilledReads } from '../../judge/unfilled.js';
 import { teamsFor } from '../../judge/worlds.js';
 import type { JqEngine } from '../../jq/engine.js';
 import { extractReferences } from '../../jq/references.js';
-import type { SampleKind } from '../../jq/sample-context.js';
-import { identifiersAsTitles } from '../../jq/team-impact.js';
+import type { SampleKind } from '../../judge/sample-context.js';
+import { identifiersAsTitles } from '../../judge/team-impact.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from './location.js';
 import { isPlainText, propertyPath, searchRules, templateExpressions } from './walk.js';
@@ -70,7 +71,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
       ...base,
       reason: `${site.subject} filters on ${what}, which the migration removes; its teams move to $team.`,
       suggestion: `Filter on $team instead: ${JSON.stringify(rewritten)}.`,
-      verdict: 'breaks',
+      verdict: judgeSite('removed-relation'),
       rewrite: JSON.stringify(rewritten),
     };
   }
@@ -96,7 +97,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
       ...base,
       reason: `${site.subject} compares $team with ${value.unknown}, so what the migration does to it is unknown.`,
       suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: 'review',
+      verdict: judgeSite('not-run'),
     };
   }
   if (value.parts.length === 0) {
@@ -208,7 +209,21 @@ function judgedRuleFinding(
       ...base,
       reason: `${site.subject} compares $team with operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate, so what the migration does to it is unknown.`,
       suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: 'review',
+      verdict: judgeSite('not-run'),
+    };
+  }
+  // Issue 39: after the migration a value no team holds today matches nothing now, whatever it matched before.
+  const ghosts = migrationState(catalog) === 'after' && property.kind === 'entity-team' ? valuesNoTeamHolds(catalog.teams, literals) : [];
+  if (ghosts.length > 0) {
+    const meant = ghosts.map((ghost) => {
+      const teams = teamsItCouldMean(catalog.teams, ghost);
+      return `${JSON.stringify(ghost)}: ${teams.length > 0 ? `perhaps ${teams.join(' or ')}` : 'no team of the org is spelled alike'}`;
+    });
+    return {
+      ...base,
+      reason: `${site.subject} compares $team with ${ghosts.map((g) => JSON.stringify(g)).join(', ')}, and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (neither an identifier nor a title), so it matches no entity now, whatever it matched before.`,
+      suggestion: `Write the identifier of the team it means (${meant.join('; ')}).`,
+      verdict: judgeSite('no-team-holds'),
     };
   }
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
@@ -344,7 +359,7 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
       ...base,
       reason: `${site.subject} finds the team by ${field}, but ${misses.map((m) => JSON.stringify(m)).join(', ')} is no team ${wanted} of the org, so it finds no team.`,
       suggestion: `Search by ${other} instead: ${JSON.stringify(rewrite)}, or write the team's ${wanted}.`,
-      verdict: 'breaks',
+      verdict: judgeSite('finds-no-team'),
       rewrite: JSON.stringify(rewrite),
     };
   }
@@ -360,17 +375,17 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
     ...(site.queryIds && { queryIds: site.queryIds }),
   });
   if (!judged || judged.class === 'failed') {
-    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, which this tool could not run${judged ? ` (${judged.error})` : ''}.`, suggestion: `Check that it finds the intended team once teams are _team entities.`, verdict: 'review' };
+    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, which this tool could not run${judged ? ` (${judged.error})` : ''}.`, suggestion: `Check that it finds the intended team once teams are _team entities.`, verdict: judgeSite('not-run') };
   }
   const misses2 = findsNoTeamAfter({ directory: catalog.teams, operator: String(site.rule.operator), property: { kind: 'team-entity', field }, value: value.parts, entities: [], ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) });
   if (misses2 === undefined) {
-    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}: run after the migration, it finds each user's teams.`, suggestion: 'Nothing to change.', verdict: 'unaffected' };
+    return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}: run after the migration, it finds each user's teams.`, suggestion: 'Nothing to change.', verdict: judgeSite('finds-each-team') };
   }
   return {
     ...base,
     reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, but after the migration, for ${misses2.context}, it gives ${misses2.value}, which is no team ${wanted}: it finds no team.`,
     suggestion: `Search by ${other} instead, or make the value give team ${wanted}s.`,
-    verdict: 'breaks',
+    verdict: judgeSite('finds-no-team'),
   };
 }
 /** The findings of every rule of a search query (or a list of rules), nested groups included. */
@@ -380,7 +395,57 @@ export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite,
     const finding = searchRuleFinding(catalog, { ...site, path: rulePath, rule });
     if (finding) findings.push(finding);
   }
-  return findings;
+  return judgedWhole(catalog, site, query, path, findings);
+}
+
+/**
+ * Issue 39: a rule is judged whole. Where a group of `$team` rules with literal values matches the
+ * same entities before and after the migration as a whole (an `or` of a title and its identifier),
+ * its leaves are no change, whatever each does alone.
+ */
+export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[] {
+  const steady = new Map<string, string>();
+  for (const group of ruleGroups(query, path)) {
+    const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
+    const locations = group.rules.map((_, i) => joinPath(...group.path, 'rules', i));
+    // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
+    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && f.verdict !== judgeSite('group-holds'))) continue;
+    const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
+    if (judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities }) !== 'same') continue;
+    for (const location of locations) steady.set(location, String(group.combinator));
+  }
+  if (steady.size === 0) return [...findings];
+  return findings.map((finding) => {
+    const combinator = steady.get(finding.location);
+    if (combinator === undefined || finding.verdict === judgeSite('group-holds')) return finding;
+    const { category, resource, location, evidence } = finding;
+    return {
+      category,
+      resource,
+      location,
+      evidence,
+      reason: `${site.subject} is one of an "${combinator}" group of $team rules that, as a whole, matches the same entities before the migration and after it.`,
+      suggestion: 'Nothing to change: the group keeps matching.',
+      verdict: judgeSite('group-holds'),
+    };
+  });
+}
+
+/** Groups (`{combinator, rules}`) of a query, nested ones included, with their paths. */
+function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; combinator: JsonValue | undefined; rules: JsonObject[] }> {
+  if (!isObject(query) || !Array.isArray(query.rules)) return;
+  const rules = query.rules.filter(isObject);
+  if (rules.length === query.rules.length) yield { path, combinator: query.combinator, rules };
+  for (const [i, rule] of query.rules.entries()) if (isObject(rule) && Array.isArray(rule.rules)) yield* ruleGroups(rule, [...path, 'rules', i]);
+}
+
+/** A `$team` rule with literal string values, as the group judge takes it. */
+function literalTeamLeaf(rule: JsonObject): { operator: string; values: string[] } | undefined {
+  if (builtInOf(rule.value) !== undefined) return undefined;
+  const values = typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) && rule.value.every((v) => typeof v === 'string') ? (rule.value as string[]) : undefined;
+  // A template (`{{ .user.team }}`) is run with each world's user, not read as a literal.
+  if (values === undefined || values.some((value) => value.includes('{{')) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
+  return { operator: rule.operator, values };
 }
 
 /** A path rule that goes on through `$team` to something of the team (`["$team", "parent"]`). */
@@ -389,7 +454,7 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
     ...base,
     reason: `${subject} follows $team on to ${hops.map((h) => JSON.stringify(h)).join(' → ')}; the migration turns $team from team titles into a relation to _team entities, so what the path reaches must be checked.`,
     suggestion: 'Check that the path still reaches the intended team property once $team points at _team entities, and that the values it compares are what those entities hold.',
-    verdict: 'review',
+    verdict: judgeSite('through-team'),
   };
 }
 

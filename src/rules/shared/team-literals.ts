@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../../catalog/teams.js';
 import type { JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { APPLY_WITH_THE_MIGRATION } from '../../judge/decision-table.js';
+import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals } from '../../judge/decision-table.js';
 import { isPlainText, templateExpressions } from './walk.js';
 
 /**
@@ -41,11 +41,12 @@ export function literalTeamFinding(catalog: Catalog, site: LiteralTeamSite, valu
   const quoted = (list: readonly string[]) => list.map((name) => JSON.stringify(name)).join(', ');
   const base = { category: site.category, resource: site.resource, location: site.location, evidence: typeof value === 'string' ? value : JSON.stringify(value) };
   if (titles.length === 0 && split.unknown.length === 0) {
+    const decision = decide({ class: 'changed', sink: 'team-value', state: 'before', literals: 'written-for-identifiers' });
     return {
       ...base,
       reason: `${site.subject} sets ${site.sets} to team identifier ${quoted(early)}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it.`,
-      suggestion: APPLY_WITH_THE_MIGRATION,
-      verdict: 'breaks',
+      suggestion: decision.advice ?? APPLY_WITH_THE_MIGRATION,
+      verdict: decision.verdict,
     };
   }
   const finding: FindingDraft = {
@@ -60,7 +61,7 @@ export function literalTeamFinding(catalog: Catalog, site: LiteralTeamSite, valu
         : titles.length > 0
           ? `Write the teams' identifiers: ${JSON.stringify(typeof value === 'string' ? split.translated[0] : split.translated)}.`
           : 'Check that the value is a team identifier once the migration has run (pass --teams-map to tell titles from identifiers).',
-    verdict: titles.length > 0 ? 'breaks' : 'review',
+    verdict: judgeLiterals(titles.length > 0),
   };
   // A string's rewrite is the new string itself (files re-quote it in place); a list's is its JSON.
   if (split.titles.length > 0 && split.pendingTitles.length === 0) finding.rewrite = typeof value === 'string' ? split.translated[0]! : JSON.stringify(split.translated);

@@ -5,9 +5,9 @@
  * half runs each condition per user in both worlds, on the full user).
  */
 import { describe, expect, it } from 'vitest';
-import { userFieldsRead } from '../../src/access/user-reads.js';
+import { userFieldsRead } from '../../src/judge/user-reads.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { accessAt, expectedAccess, judged, org } from '../judge/two-worlds.js';
+import { accessAt, expectedAccess, judged, org } from './two-worlds.js';
 
 const reads = (expression: string) => {
   const result = userFieldsRead(expression);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { extractReferences, type FieldPath } from '../../src/jq/references.js';
-import { policyQueryIds, sampleInput, sampleTeams, TEAM_MARKERS, unfilledPaths } from '../../src/jq/sample-context.js';
+import { policyQueryIds, sampleInput, sampleTeams, TEAM_MARKERS, unfilledPaths } from '../../src/judge/sample-context.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
-import { assessTeamExpression } from '../../src/jq/team-impact.js';
+import { assessTeamExpression } from '../../src/judge/team-impact.js';
 
 function paths(source: string): FieldPath[] {
   const result = extractReferences(source);

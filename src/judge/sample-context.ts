@@ -1,7 +1,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import { own, keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
-import type { FieldPath } from './references.js';
-import { userObject } from '../judge/user-model.js';
+import type { FieldPath } from '../jq/references.js';
+import { userObject } from './user-model.js';
 
 /**
  * What an expression runs on, as far as its team values go: a calculation on the entity, a user

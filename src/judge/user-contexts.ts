@@ -6,7 +6,7 @@
 import type { Person } from '../catalog/people.js';
 import { checkKey, conditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
-import { compactUser, USER_MODEL_JQ } from '../judge/user-model.js';
+import { compactUser, USER_MODEL_JQ } from './user-model.js';
 import { own, type JsonValue } from '../model/json.js';
 import { extractReferences } from '../jq/references.js';
 import { userFieldsRead } from './user-reads.js';

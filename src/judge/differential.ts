@@ -1,5 +1,5 @@
 import type { JsonValue } from '../model/json.js';
-import type { EvaluateResult, EvaluationFailure, JqEngine } from './engine.js';
+import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { sampleInput, TEAM_MARKERS, VARIANT_COUNT, type SampleKind, type SampleTeam, type TeamForm } from './sample-context.js';
 
 export interface DifferentialOptions {

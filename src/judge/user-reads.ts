@@ -13,7 +13,8 @@
  * `keys`, a comparison of the whole) reads everything. A value derived from a named field never
  * holds the rest of the user, so what is done to it reads nothing more.
  */
-import { lexJq, type Token } from '../jq/lexer.js';
+import { tryLexJq, type Token } from '../jq/lexer.js';
+import { BUILTIN_VARIABLES } from '../jq/references.js';
 
 /** `teams` stands for every team-bearing field (`team`, `teamsIdentifiers`, `teams`). */
 export type UserField = 'teams' | 'email' | 'roles';
@@ -32,15 +33,10 @@ const FIELD_OF: Readonly<Record<string, UserField>> = { team: 'teams', teamsIden
 /** Builtins that do not read their input (`not` reads only whether it is false or null: the context never is). */
 const IGNORE_INPUT = new Set(['true', 'false', 'null', 'empty', 'not', 'now', 'env', 'infinite', 'nan', 'halt', 'input_line_number']);
 const COMPARING = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%']);
-const VARIABLES = new Set(['ENV', '__loc__', '__prog_args']);
 
 export function userFieldsRead(expression: string): UserReads {
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return { kind: 'everything' };
-  }
+  const tokens = tryLexJq(expression);
+  if (tokens === undefined) return { kind: 'everything' };
   // Brackets (and `if … end`) that do not pair up: jq will not compile it, and nothing here can be told.
   let depth = 0;
   for (const token of tokens) if ((depth += opens(token) ? 1 : closes(token) ? -1 : 0) < 0) return { kind: 'everything' };
@@ -131,7 +127,7 @@ function term(tokens: readonly Token[], input: Taint, fields: Set<UserField>): T
   } else if (first.type === 'dot' || first.type === 'recurse') {
     return everything(); // the context itself, iterated, indexed or recursed into
   } else if (first.type === 'variable') {
-    if (!VARIABLES.has(first.value)) everything();
+    if (!BUILTIN_VARIABLES.has(first.value)) everything();
     value = 'none';
     i = 1;
   } else if (first.type === 'number') {
@@ -208,7 +204,7 @@ function path(segments: readonly string[], input: Taint, fields: Set<UserField>)
 }
 
 /** A chain of names from `start`: `.a.b["c"][]?[0]`. */
-function readPath(tokens: readonly Token[], start: number): { segments: string[]; next: number } {
+export function readPath(tokens: readonly Token[], start: number): { segments: string[]; next: number } {
   const segments: string[] = [];
   let i = start;
   for (;;) {

@@ -1,17 +1,18 @@
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
-import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from '../judge/classify.js';
-import { unfilledReads } from '../judge/unfilled.js';
-import { deadGate } from '../judge/dead-gate.js';
+import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from './classify.js';
+import { unfilledReads } from './unfilled.js';
+import { deadGate } from './dead-gate.js';
+import { readsBeyondFixedPaths } from './team-reach.js';
 import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
-import { decide, type LiteralEvidence, type MigrationState, type Sink } from '../judge/decision-table.js';
-import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from '../judge/worlds.js';
+import { decide, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
-import type { EvaluationFailure, JqEngine } from './engine.js';
-import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from './references.js';
-import type { TeamInput } from '../judge/team-typed.js';
+import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
+import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
+import type { TeamInput } from './team-typed.js';
 import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
@@ -154,15 +155,14 @@ export function assessTeamExpression(
 ): ExpressionImpact | undefined {
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
   const teamInputs = context.teamInputs ?? NO_INPUTS;
-  // A team-typed input's name counts as a team word for the cheap cut below.
-  const teamWords = teamInputs.size === 0 ? teamProperties : new Set([...teamProperties, ...teamInputs.keys()]);
-  // Only what could touch teams is worth lexing, compiling or running; a big org has many
-  // expressions and few of them name a team.
-  if (!options.setsTeam && (options.externalInput || !mentionsTeamText(expression, context.removedRelations, teamWords))) return undefined;
+  if (!options.setsTeam && options.externalInput) return undefined;
+  const result = extractReferences(expression);
+  // Only what can read a team value is worth compiling or running: one of the team paths it names,
+  // or its input read as a whole (team-reach.ts). Never a word of its text.
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs) && !readsBeyondFixedPaths(expression)) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
-  const result = extractReferences(expression);
   // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
   if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
   if (!result.ok) {
@@ -488,19 +488,15 @@ function probeIdentifier(literal: string): string {
   return slug === literal ? `${slug}_id` : slug;
 }
 
-/**
- * The cheap first cut: an expression that names no team, no removed relation and no team-valued
- * property (not even through a `\u` escape) cannot read team values, whatever it does.
- */
-function mentionsTeamText(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
-  if (expression.includes('team') || expression.includes('\\u')) return true;
-  return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
-}
-
 /** When the lexer gives up: any spelling of a team read, a removed relation or a team-valued property counts. */
 function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
   if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
   return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
+}
+
+/** Whether a path it names reads team values: the team meta property, a team-valued property or input, a removed relation. */
+function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>, teamInputs: ReadonlyMap<string, TeamInput>): boolean {
+  return teamMetaPaths(references).length > 0 || propertyPaths(references, teamProperties).length > 0 || inputPaths(references, teamInputs).length > 0 || relationPaths(references, removedRelations).length > 0;
 }
 
 /** Paths that read a team-typed input in a form's jq: `.form.<name>`. */

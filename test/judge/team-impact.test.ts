@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
-import type { SampleKind } from '../../src/jq/sample-context.js';
-import { assessTeamExpression, describeImpact, type AssessOptions } from '../../src/jq/team-impact.js';
+import type { SampleKind } from '../../src/judge/sample-context.js';
+import { assessTeamExpression, describeImpact, type AssessOptions } from '../../src/judge/team-impact.js';
 
 const teams = buildTeamDirectory(
   [
@@ -161,5 +161,86 @@ describe('a repository read alone (no team of the org known)', () => {
     expect([run('Sampleteam'), run('sampleteam')]).toEqual([{ ok: true, values: [true] }, { ok: true, values: [true] }]);
     // The same on both: folding case hides the change, and the judge says so (negative case).
     expect(assess(expression)?.verdict).not.toBe('breaks');
+  });
+});
+
+describe('issue 39: what is judged is chosen by running, not by the word "team" in its text', () => {
+  it('judges an expression that looks for a team title anywhere in the entity', () => {
+    const impact = withJq('any(.. | strings; . == "Payments")', 'entity');
+    expect(impact).toMatchObject({ verdict: 'breaks', titles: [{ title: 'Payments', identifier: 'payments' }] });
+  });
+
+  it('judges an expression that builds the key it reads', () => {
+    expect(withJq('.[("te" + "am")] | index("Payments") != null', 'entity')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('still drops one whose reads never reach a team value, even with a title in it', () => {
+    expect(withJq('.properties.language == "Payments"', 'entity')).toBeUndefined();
+    expect(withJq('[.properties | to_entries[] | select(.key == "language") | .value] | index("Payments")', 'entity')).toBeUndefined();
+  });
+});
+
+describe('issue 39: every team of the org is tried (one of each class the expression cannot tell apart), not three picked from its text', () => {
+  // More teams than "every team at once" holds; "Billing Ops" and "Données Ops" have the shape of
+  // "Platform Team" (a space, capitals, an identifier that is not its slug): only their encoding sets them apart.
+  const many = buildTeamDirectory(
+    [
+      { name: 'Platform Team', identifier: 'platform' },
+      { name: 'Payments', identifier: 'payments' },
+      { name: 'QA', identifier: 'qa' },
+      ...Array.from({ length: 45 }, (_, i) => ({ name: `Squad ${i}`, identifier: `sq${i}` })),
+      { name: 'Billing Ops', identifier: 'billing' },
+      { name: 'Données Ops', identifier: 'donnees' },
+    ],
+    [],
+  );
+  const run = (expression: string) => assessTeamExpression(expression, { teams: many, removedRelations, jq, sample: 'entity' });
+
+  it('meets a team title written in base64 with its team', () => {
+    expect(run('.team | map(@base64) | index("QmlsbGluZyBPcHM=") != null')).toMatchObject({ verdict: 'breaks', evaluation: expect.stringContaining('Billing Ops') });
+  });
+
+  it('meets a team title written URL-encoded with its team', () => {
+    expect(run('.team | map(@uri) | index("Donn%C3%A9es%20Ops") != null')).toMatchObject({ verdict: 'breaks', evaluation: expect.stringContaining('Données Ops') });
+  });
+
+  it('an encoded string that is no team of the org changes nothing', () => {
+    expect(run('.team | map(@base64) | index("Tm9ib2R5") != null')?.verdict).toBe('unaffected');
+  });
+});
+
+describe('issue 39: an expression over a change is run with each team on each side alone', () => {
+  it('a team given for the first time (none before, one after) is met', () => {
+    expect(withJq('(.diff.before.team | length) == 0 and (.diff.after.team | index("Payments") != null)', 'action-run')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('a team taken away (one before, none after) is met', () => {
+    expect(withJq('(.diff.after.team | length) == 0 and (.diff.before.team | index("Payments") != null)', 'action-run')).toMatchObject({ verdict: 'breaks' });
+  });
+
+  it('a change compared team with team stays unaffected', () => {
+    expect(withJq('.diff.before.team != .diff.after.team', 'action-run')?.verdict).toBe('unaffected');
+  });
+});
+
+describe('issue 39: which expressions can read teams, by their reads (team-reach.ts)', () => {
+  // [expression, whether it may read a team value by more than the team paths it names]
+  const rows: [string, boolean][] = [
+    ['. as $e | $e | tojson | test("Payments")', true], // a variable bound to the whole input, used whole
+    ['.properties.language as $l | $l | ascii_downcase', false], // one bound to a plain value
+    ['.properties.tags | map(select(. == "x")) | length', false], // a stage piped from a plain path sees only it
+    ['.entity | keys', true],
+    ['[.[] | strings]', true],
+    ['.results.q1.entities | length', false], // a path handed on is read by what follows it
+    ['.results.q1.entities | tojson', true],
+    ['.diff.after', true], // a container as the result itself
+    ['.diff.after != null | . as $x | .', false], // a comparison gives only true or false
+    ['.diff.before == null', false], // compared with null: there or not
+    ['.diff.after == $old', true],
+    ['.diff.after != null, . | tojson', true],
+  ];
+  it.each(rows)('%s → %s', async (expression, reads) => {
+    const { readsBeyondFixedPaths } = await import('../../src/judge/team-reach.js');
+    expect(readsBeyondFixedPaths(expression)).toBe(reads);
   });
 });

@@ -1,0 +1,40 @@
+/**
+ * Issue 39: after the migration, what works today decides. A team value that no team of the org
+ * holds today, neither as identifier nor as title, matches nothing now, whatever it matched before;
+ * the teams it could have meant are those whose title or identifier it spells alike (case and
+ * punctuation aside, or two edits away).
+ */
+import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
+
+/** The values no team of the org holds today; none where the org does not name its teams. */
+export function valuesNoTeamHolds(directory: TeamDirectory, values: readonly string[]): string[] {
+  if (!directory.orgKnowsTeams) return [];
+  return [...new Set(values.filter((value) => value.trim() !== '' && classifyTeamValue(directory, value).state === 'unknown'))];
+}
+
+const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Edits between two short strings, or more than `max` as soon as it is sure. */
+function withinEdits(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...row) > max) return false;
+    previous = row;
+  }
+  return previous[b.length]! <= max;
+}
+
+/** The org's teams a value could have meant, as `"identifier" (title)`. */
+export function teamsItCouldMean(directory: TeamDirectory, value: string): string[] {
+  const wanted = squash(value);
+  const found: string[] = [];
+  for (const team of directory.byTitle.values()) {
+    const spellings = [team.title, ...(team.identifier !== undefined ? [team.identifier] : [])].map(squash);
+    const alike = spellings.some((s) => s === wanted || (wanted.length >= 3 && s.length >= 3 && (s.includes(wanted) || wanted.includes(s))) || withinEdits(s, wanted, 2));
+    if (alike) found.push(team.identifier !== undefined ? `${JSON.stringify(team.identifier)} (${team.title})` : `the identifier of "${team.title}"`);
+  }
+  return found;
+}

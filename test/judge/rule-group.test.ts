@@ -1,0 +1,48 @@
+/**
+ * Issue 39: a search rule is judged whole, with its combinators. An `or` of a team's title and
+ * its identifier matches the same entities before the migration (the title leaf) and after it
+ * (the identifier leaf), so neither leaf is a change; an `and` whose other leaf does not make up
+ * for the title leaf still changes.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { JsonObject } from '../../src/model/json.js';
+import { useJqEngine } from '../support/jq-engine.js';
+import { org, SERVICES_PER_TEAM } from './two-worlds.js';
+
+const jq = useJqEngine();
+
+const filtered = (filterBy: JsonObject) =>
+  analyze(
+    buildCatalog(
+      org({
+        blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
+        entities: { service: SERVICES_PER_TEAM },
+        pages: [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [{ id: 'w1', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy } } } }] }],
+      }),
+      { jq },
+    ),
+  );
+const BASE = 'widgets[0].blueprintConfig.service.filterSettings.filterBy';
+const title = { property: '$team', operator: 'containsAny', value: ['Data Science'] };
+const identifier = { property: '$team', operator: 'containsAny', value: ['data_science'] };
+const atLeaves = (report: ReturnType<typeof filtered>, list: 'findings' | 'verified') => (report[list] ?? []).filter((f) => f.location.startsWith(`${BASE}.rules[`)).map((f) => f.location);
+
+describe('a search rule judged whole (issue 39)', () => {
+  it('an `or` of a team title and its identifier keeps matching: no leaf is flagged, both are verified', () => {
+    const report = filtered({ combinator: 'or', rules: [title, identifier] });
+    expect(atLeaves(report, 'findings')).toEqual([]);
+    expect(atLeaves(report, 'verified')).toEqual([`${BASE}.rules[0]`, `${BASE}.rules[1]`]);
+  });
+
+  it('an `and` of the title and another team rule matches Data Science before and nobody after: still flagged', () => {
+    const report = filtered({ combinator: 'and', rules: [title, { property: '$team', operator: 'notIn', value: ['Beta'] }] });
+    expect(report.findings.find((f) => f.location === `${BASE}.rules[0]`)?.verdict).toBe('breaks');
+  });
+
+  it('an `or` of two titles still breaks', () => {
+    const report = filtered({ combinator: 'or', rules: [title, { property: '$team', operator: 'containsAny', value: ['QA'] }] });
+    expect(report.findings.filter((f) => f.location.startsWith(`${BASE}.rules[`)).map((f) => f.verdict)).toEqual(['breaks', 'breaks']);
+  });
+});

@@ -27,10 +27,11 @@ export function readsBeyondFixedPaths(expression: string): boolean {
   let inputPlain = false;
   const stages = topLevelStages(tokens);
   for (const [n, stage] of stages.entries()) {
-    // A stage that is one path hands what it reaches on: what follows decides what is read of it
-    // (`.results.mine | length`); as the last stage it is the result itself.
-    if (n < stages.length - 1 && isChain(stage)) {
-      inputPlain = inputPlain || isPlainChain(stage);
+    // A stage that is one path to a plain value hands it on: what follows sees only that value. A path
+    // to a container (`.entity.relations`) is read whole, whatever follows: `has("owning_team")`,
+    // `length` or `.owning_team` after it read what the migration changes there.
+    if (n < stages.length - 1 && isPlainChain(stage)) {
+      inputPlain = true;
       continue;
     }
     if (stage.some((t) => t.type === 'keyword' && (t.value === 'def' || t.value === 'label'))) return true;

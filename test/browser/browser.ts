@@ -38,9 +38,12 @@ export function writeReportPage(name: string, report: Report, meta: { appUrl?: s
  * reload can start before the write arrives, and the page reads the older state once, at start.
  * A state that was never kept still fails: every reload reads it.
  */
-export async function readAfterReload<T>(page: Page, read: () => Promise<T>, expected: T, attempts = 5): Promise<T> {
+export async function readAfterReload<T>(page: Page, read: () => Promise<T>, expected: T, attempts = 8): Promise<T> {
   let last!: T;
   for (let attempt = 0; attempt < attempts; attempt++) {
+    // Back off between reloads (0, 50, 100 … 3,200 ms): five reloads back to back all came before the
+    // write at load 15 on 2 cores. Only the retries wait; nothing here asserts a time.
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
     await page.reload();
     last = await read();
     if (JSON.stringify(last) === JSON.stringify(expected)) return last;

@@ -114,6 +114,19 @@ describe('the CI log names what failed', () => {
     expect(outsideErrors.some((line) => line.includes('file='))).toBe(false);
   });
 
+  it('docs/ci.md\'s example log is what the demo prints today: its first failing line, the count of the rest and the verdict line', async () => {
+    const run = await runCliCaptured(['analyze', '--demo', '--fail-on', 'manual', '--out', tmp(), '--quiet']);
+    expect(run.code).toBe(1);
+    const printed = lines(run.stderr).filter((line) => line.startsWith('failing: ') || line.startsWith('Acme Payments: '));
+    const docs = readFileSync('docs/ci.md', 'utf8');
+    const example = /one line per failing finding[\s\S]*?```\n([\s\S]*?)```/.exec(docs)?.[1];
+    const shown = lines(example ?? '');
+    // The page shows the first failing line, then the count of those past the listed ones, then the verdict line.
+    expect(shown).toEqual([printed[0], ...printed.slice(-2)]);
+    const left = printed.filter((line) => line.startsWith('failing: ') && !line.startsWith('failing: …')).length - 1;
+    expect(docs).toContain(`${left} of its ${left + 1} \`failing:\` lines left out here`);
+  });
+
   it('--help and docs/ci.md say the same: on GitHub Actions the failing lines become annotations (instead), capped at 10 with a notice', async () => {
     const help = (await runCliCaptured(['analyze', '--help'])).stdout;
     const docs = readFileSync('docs/ci.md', 'utf8');

@@ -32,15 +32,16 @@ while IFS= read -r pattern; do
   if [ -n "$pattern" ]; then args+=(--ignore "$pattern"); fi
 done <<< "${AUDIT_IGNORE:-}"
 
-"$bin" "${args[@]}"
-code=$?
-
 # Matrix jobs run the same step: the job and its index keep artifact names apart.
 name="${AUDIT_ARTIFACT_NAME:-}"
 if [ -z "$name" ]; then
   name="teams-migration-audit-${GITHUB_JOB:-audit}"
   if [ -n "${AUDIT_JOB_INDEX:-}" ]; then name="$name-$AUDIT_JOB_INDEX"; fi
 fi
+
+# The step summary names the artifact that holds the reports.
+TMA_ARTIFACT_NAME="$name" "$bin" "${args[@]}"
+code=$?
 
 # The artifact is a copy of the regular files this run wrote, in a fresh folder: no link (an uploader
 # follows links), nothing that was in the folder before the run.

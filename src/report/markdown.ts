@@ -19,6 +19,8 @@ export interface MarkdownMeta {
   reportPath?: string;
   /** The CI run's page, whose artifacts hold the saved report (built from GITHUB_* variables). */
   runUrl?: string;
+  /** The artifact the action uploads the reports in (TMA_ARTIFACT_NAME, set by the action). */
+  artifactName?: string;
 }
 
 const DEFAULT_TOP_ITEMS = 10;
@@ -171,7 +173,10 @@ function writeInstead(finding: Finding): string {
 function savedReport(meta: MarkdownMeta): string[] {
   if (meta.reportPath === undefined) return [];
   // Only a plain https address becomes a link; anything else could break out of the Markdown.
-  const run = meta.runUrl !== undefined && /^https:\/\/[^\s()<>\[\]]+$/.test(meta.runUrl) ? ` (in the artifacts of [this run](${meta.runUrl}))` : '';
+  const runLink = meta.runUrl !== undefined && /^https:\/\/[^\s()<>\[\]]+$/.test(meta.runUrl) ? `[this run](${meta.runUrl})` : undefined;
+  // In a code span nothing is Markdown but its closing backtick: that and line breaks are all to keep out.
+  const artifact = meta.artifactName === undefined ? undefined : `the artifact \`${meta.artifactName.replace(/[`\u0000-\u001f\u007f]/g, "'")}\``;
+  const run = runLink === undefined ? (artifact === undefined ? '' : ` (in ${artifact} of this run)`) : artifact === undefined ? ` (in the artifacts of ${runLink})` : ` (in ${artifact} of ${runLink})`;
   return [`Full report: ${cell(meta.reportPath)}${run}.`, ''];
 }
 

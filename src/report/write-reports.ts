@@ -142,6 +142,8 @@ export function savedReportMeta(out: string, formats: readonly Format[], env: Re
   if (saved) meta.reportPath = repositoryPath(join(out, FILE_NAMES[saved])) ?? FILE_NAMES[saved];
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: run } = env;
   if (server && repository && run) meta.runUrl = `${server}/${repository}/actions/runs/${run}`;
+  // The action names the artifact it uploads the reports in (action/run-audit.sh).
+  if (env.TMA_ARTIFACT_NAME) meta.artifactName = env.TMA_ARTIFACT_NAME;
   return meta;
 }
 

@@ -127,6 +127,18 @@ describe('the CI log names what failed', () => {
     expect(docs).toContain(`${left} of its ${left + 1} \`failing:\` lines left out here`);
   });
 
+  it('the step summary names the artifact the action uploads the reports in, and the run that holds it', async () => {
+    const summary = join(tmp(), 'summary.md');
+    writeFileSync(summary, '');
+    const env = { GITHUB_STEP_SUMMARY: summary, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/platform', GITHUB_RUN_ID: '42' };
+    await runCliCaptured(['analyze', '--demo', '--out', tmp(), '--quiet'], { ...env, TMA_ARTIFACT_NAME: 'audit-`prod`' });
+    expect(readFileSync(summary, 'utf8')).toContain("(in the artifact `audit-'prod'` of [this run](https://github.com/acme/platform/actions/runs/42))");
+    // Outside the action no artifact is named: only the run.
+    writeFileSync(summary, '');
+    await runCliCaptured(['analyze', '--demo', '--out', tmp(), '--quiet'], env);
+    expect(readFileSync(summary, 'utf8')).toContain('(in the artifacts of [this run](https://github.com/acme/platform/actions/runs/42))');
+  });
+
   it('--help and docs/ci.md say the same: on GitHub Actions the failing lines become annotations (instead), capped at 10 with a notice', async () => {
     const help = (await runCliCaptured(['analyze', '--help'])).stdout;
     const docs = readFileSync('docs/ci.md', 'utf8');

@@ -109,6 +109,8 @@ describe('the gate on a pull request that hides its breaking file', () => {
     // The summary's first section is what could not be read.
     expect(run.summary.split('\n').find((line) => line.startsWith('### '))).toBe('### Incomplete');
     expect(run.summary).toContain('- infra/main.tf: could not be read');
+    // The summary names the artifact the reports are uploaded in (issue 42).
+    expect(run.summary).toContain(`in the artifact \`${run.outputs['artifact-name']}\``);
     expect(readFileSync(join(run.outputs.out!, 'index.html'), 'utf8')).toContain('infra/main.tf');
   }, 120_000);
 

@@ -26,7 +26,6 @@ import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
 import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
-import { ownDocumentKindOf } from '../own-documents.js';
 import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
 import { appendAll } from '../model/arrays.js';
 
@@ -74,19 +73,6 @@ export interface ScanOptions {
 interface ReadLimits {
   maxFileBytes: number;
   git?: GitLister;
-}
-
-/** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
-export function ownDocumentKind(text: string): string | undefined {
-  if (!/^\s*\{/.test(text)) return undefined;
-  // Parsed only when one of the keys that tell is in the text: a scan no longer parses every JSON
-  // file once more just to learn it is not ours (issue 25 item 4).
-  if (!/"(format|\$schema|runs)"/.test(text)) return undefined;
-  try {
-    return ownDocumentKindOf(JSON.parse(text));
-  } catch {
-    return undefined; // the analyzer reports it with its line
-  }
 }
 
 type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'yaml' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
@@ -354,7 +340,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     throw new InputError(`--repo ${dir}: ${code === 'ENOENT' ? 'no such directory' : (error as Error).message}`, { cause: error });
   }
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
-  // (the reports such a run writes into the root are still recognized by their content).
+  // (the reports such a run writes into the root are judged as any file: a report holds nothing the scan finds).
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
   const policy = policyRules(ignored);
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
@@ -372,16 +358,14 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   }
   await noteSkippedEntries(entries, root, prefix, scan);
   const templated = new Set<string>();
-  const files = entries
-    .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
-    .map((entry) => entry.path)
-    .sort();
-  const wanted = files.flatMap((file) => {
+  const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const wanted = files.flatMap(({ path: file, tracked }) => {
     const kind = classifyPath(file);
     if (!kind || isOwnPath(join(root, file), ownInside)) return [];
     // A project template (cookiecutter, copier) names its folders with placeholders: its files become
-    // files to migrate only once rendered, in the project made from it.
-    if (/\{\{|\{%/.test(file)) {
+    // files to migrate only once rendered, in the project made from it. One git tracks is judged all
+    // the same (a change could move a breaking file into such a folder): read whole, or a gap.
+    if (!tracked && /\{\{|\{%/.test(file)) {
       templated.add(file.slice(0, file.search(/[^/]*(\{\{|\{%)/)) || '.');
       return [];
     }
@@ -401,11 +385,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     scan.notes.push(...sink.notes);
     scan.incomplete.push(...sink.incomplete);
     if (text === undefined) return;
-    const ownKind = kind === 'json' ? ownDocumentKind(text) : undefined;
-    if (ownKind) {
-      scan.notes.push(`${shown}: skipped, an audit document (${ownKind}), not a file to migrate`);
-      return;
-    }
+    // A JSON file that calls itself a report, a SARIF log or a snapshot is judged all the same: only
+    // the files this run was given are ours, by path (a pull request could add a `format` to any file).
     paths.push(shown);
     // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
     if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
@@ -561,6 +542,14 @@ function holdsNothing(kind: FileKind, text: string): boolean {
   }
 }
 
+/** A template engine's action: Helm and Go's `{{ }}`, Jinja's `{% %}`. */
+const TEMPLATE_ACTION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
+
+/** The text with each template action turned into as many spaces (its line breaks kept): every offset and line stays where it was. */
+export function blankTemplateActions(text: string): string {
+  return text.replace(TEMPLATE_ACTION, (action) => action.replace(/[^\n]/g, ' '));
+}
+
 /** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
 export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext): FileAnalysis {
   if (holdsNothing(kind, source.text)) return NOTHING;
@@ -589,15 +578,15 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       const mapping = MAPPING_HINT.test(source.text);
       const steps = callsServiceAction(source.text);
       if (!mapping && !steps) return NOTHING;
+      // A file that names a mapping's keys but is no YAML is a gap (exit 3), never a note: a change
+      // could otherwise hide a breaking mapping behind one syntax error. A chart's template is YAML
+      // once rendered: it is read with its `{{ }}` actions blanked, and is a gap only if still no YAML.
       let documents;
       try {
         documents = parseYaml(source);
       } catch (error) {
-        if (!(error instanceof SourceSyntaxError)) throw error;
-        // A Helm template is YAML only once rendered: not a file of ours to read. Any other file was
-        // only suspected of holding a mapping: that it is no YAML is said, and the scan goes on.
-        if (source.text.includes('{{')) return NOTHING;
-        return { ...NOTHING, notes: [`${source.path}: not read, it names a mapping's keys but is not valid YAML (line ${error.line}): ${error.message}; a mapping in it was not checked`] };
+        if (!(error instanceof SourceSyntaxError) || !/\{\{|\{%/.test(source.text)) throw error;
+        documents = parseYaml(sourceText(source.path, blankTemplateActions(source.text)));
       }
       const problems: FileAnalysis['problems'] = [];
       const configs = mapping ? mappingConfigs(documents, problems) : [];

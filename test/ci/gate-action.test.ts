@@ -265,3 +265,22 @@ describe('the gate on a pull request that disguises its breaking file', () => {
     expect(reportOf(run.outputs).findings.some((f) => f.location.startsWith(`infra/${folder}/main.tf:`))).toBe(true);
   }, 120_000);
 });
+
+describe('an unreadable file accepted by the same pull request in its baseline', () => {
+  it('is let through only as the baseline says, and every surface says the acceptance came from the baseline', () => {
+    const first = runStep(pullRequest(checkout(), (d) => appendFileSync(join(d, 'infra', 'main.tf'), '# \u0000\n')));
+    expect(first.outputs['exit-code']).toBe('3');
+    const [item] = reportOf(first.outputs).incomplete;
+    // The same pull request adds the baseline entry (a baseline is the repository's own word: a reviewer reads it).
+    const dir = pullRequest(checkout(), (d) => {
+      appendFileSync(join(d, 'infra', 'main.tf'), '# \u0000\n');
+      writeFileSync(join(d, 'baseline.json'), JSON.stringify({ format: 'teams-migration-audit-baseline/1', accepted: [{ id: item!.id, reason: 'cannot be helped', by: 'pr-author' }] }));
+    });
+    const run = runStep(dir, { AUDIT_BASELINE: 'baseline.json' });
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/main.tf', accepted: { reason: 'cannot be helped', by: 'pr-author' } })]);
+    expect(run.stderr).toContain(`not read (accepted in the baseline, id ${item!.id}): infra/main.tf`);
+    expect(run.summary).toContain('- infra/main.tf: could not be read');
+    expect(run.summary).toMatch(/infra\/main\.tf: could not be read .*\(accepted in the baseline\)/);
+    expect(readFileSync(join(run.outputs.out!, 'index.html'), 'utf8')).toContain('accepted in the baseline');
+  }, 120_000);
+});

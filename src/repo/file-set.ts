@@ -30,6 +30,8 @@ export interface Listing {
   notes: string[];
   /** Ignore files that could not be read: relative path and why. */
   unreadIgnoreFiles: { path: string; why: string }[];
+  /** Folders that are git repositories of their own (submodules, clones inside): relative paths. */
+  nestedRepositories: string[];
 }
 
 /** What git answered for a checkout: its files (`tracked`: those in its index), or why it could not say. */
@@ -61,7 +63,7 @@ const LIST_CONCURRENCY = 16;
  */
 export async function listCheckout(root: string, shown: string, policy: ignore.Ignore, options: ListOptions = {}): Promise<Listing> {
   const git = options.git ?? gitLsFiles;
-  const listing: Listing = { entries: [], unlisted: [], notes: [], unreadIgnoreFiles: [] };
+  const listing: Listing = { entries: [], unlisted: [], notes: [], unreadIgnoreFiles: [], nestedRepositories: [] };
   const checkout = await insideGitCheckout(root);
   let tracked: { files: Set<string>; cached: Set<string>; dirs: Set<string>; cachedDirs: Set<string> } | undefined;
   if (checkout) {
@@ -105,7 +107,7 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
       if (dirent.isFile() && options.unwanted?.(path)) continue;
       if (!seen(path, isDir, here)) continue;
       if (isDir && tracked?.files.has(path)) {
-        listing.notes.push(`${posix.join(shown, path)}: a git repository of its own (a submodule or a clone inside), not scanned with this checkout; scan it with a --repo of its own`);
+        listing.nestedRepositories.push(path);
       } else if (isDir) {
         queue.push({ dir: path, scopes: here });
       } else listing.entries.push({ path, dirent, tracked: tracked?.cached.has(path) ?? false });
@@ -128,6 +130,7 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
   });
   listing.entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   listing.unlisted.sort();
+  listing.nestedRepositories.sort();
   listing.notes.sort();
   return listing;
 }
@@ -171,9 +174,14 @@ async function readIgnoreFile(root: string, path: string, shown: string, listing
 
 /** Whether the folder is in a git work tree: a `.git` (folder, or file of a worktree or submodule) in it or above. */
 async function insideGitCheckout(root: string): Promise<boolean> {
+  return (await gitTopOf(root)) !== undefined;
+}
+
+/** The folder holding the `.git` of the work tree a folder is in, if any. */
+export async function gitTopOf(root: string): Promise<string | undefined> {
   for (let dir = root; ; dir = dirname(dir)) {
-    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return true;
-    if (dirname(dir) === dir) return false;
+    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 

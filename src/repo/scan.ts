@@ -1,6 +1,6 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
@@ -13,7 +13,7 @@ import type { TeamsMap } from '../catalog/teams.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { policyRules } from './gitignore.js';
-import { listCheckout, type GitLister } from './file-set.js';
+import { gitTopOf, listCheckout, type GitLister } from './file-set.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
@@ -329,6 +329,23 @@ export function displayRoots(dirs: readonly string[]): string[] {
   }
 }
 
+/**
+ * The git checkout a `--repo` path lies in when a link on the way leads out of it (`infra -> /tmp/empty`
+ * committed by a change): the scan would read another folder than the checkout's. Undefined when no
+ * link is on the way, or it stays inside.
+ */
+async function linkedOutOfCheckout(dir: string, root: string): Promise<string | undefined> {
+  let real = resolve(dir);
+  while ((await realpath(real).catch(() => undefined)) !== real) {
+    if (dirname(real) === real) return undefined;
+    real = dirname(real);
+  }
+  if (real === resolve(dir)) return undefined;
+  const top = await gitTopOf(real);
+  if (top === undefined || isOwnPath(root, [top])) return undefined;
+  return top;
+}
+
 async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<CandidateFile[]> {
   let root: string;
   try {
@@ -339,6 +356,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(`--repo ${dir}: ${code === 'ENOENT' ? 'no such directory' : (error as Error).message}`, { cause: error });
   }
+  const away = await linkedOutOfCheckout(dir, root);
+  if (away) throw new InputError(`--repo ${dir}: a symbolic link to ${root}, outside the git checkout ${away} it is in; give the folder itself (a change could point it at an empty folder to pass the gate)`);
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
   // (the reports such a run writes into the root are judged as any file: a report holds nothing the scan finds).
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
@@ -351,6 +370,11 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   appendAll(scan.notes, listing.notes);
   for (const { path, why } of listing.unreadIgnoreFiles) {
     scan.incomplete.push({ resource: posix.join(prefix, path), reason: `could not be read (${ERRNO_WORDS[why] ?? why}); files it ignores may have been scanned` });
+  }
+  // A submodule or clone inside holds files this checkout's scan cannot see (often not even checked
+  // out): a gap, never a note, or a change could move a breaking file into one and pass the gate.
+  for (const folder of listing.nestedRepositories) {
+    scan.incomplete.push({ resource: `${posix.join(prefix, folder)}/`, reason: 'a git repository of its own (a submodule or a clone inside): its files were not checked; scan it with a --repo of its own' });
   }
   for (const folder of listing.unlisted) {
     const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';

@@ -284,3 +284,32 @@ describe('an unreadable file accepted by the same pull request in its baseline',
     expect(readFileSync(join(run.outputs.out!, 'index.html'), 'utf8')).toContain('accepted in the baseline');
   }, 120_000);
 });
+
+describe('the gate on a pull request that moves its breaking file out of sight', () => {
+  it('into a submodule (not checked out by the runner): incomplete (exit 3), the submodule named', () => {
+    const sub = committedCheckout('gate-submodule', { 'main.tf': BREAKING });
+    const dir = pullRequest(checkout(), (d) => {
+      rmSync(join(d, 'infra', 'main.tf'));
+      git(d, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'infra/mod');
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/mod/', reason: expect.stringContaining('a git repository of its own') })]);
+  }, 120_000);
+
+  it('by making the scanned folder a link to an empty folder elsewhere: refused in one line (exit 2)', () => {
+    const dir = pullRequest(checkout(), (d) => {
+      rmSync(join(d, 'infra'), { recursive: true });
+      symlinkSync(mkdtempSync(join(tmpdir(), 'tma-gate-empty-')), join(d, 'infra'));
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('2');
+    expect(afterNodeNote(run.stderr)).toMatch(/^teams-migration-audit: --repo infra: a symbolic link to \S+, outside the git checkout \S+ it is in; give the folder itself/);
+    // A link that stays inside the checkout is read where it leads.
+    const inside = pullRequest(checkout(), (d) => {
+      git(d, 'mv', 'infra', 'real-infra');
+      symlinkSync('real-infra', join(d, 'infra'));
+    });
+    expect(runStep(inside).outputs['exit-code']).toBe('1');
+  }, 120_000);
+});

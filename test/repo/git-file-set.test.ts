@@ -77,14 +77,14 @@ describe('in a git checkout', () => {
     expect(gitFailure('', null, 'SIGKILL')).toBe('git ls-files: ended by SIGKILL');
   });
 
-  it("a repository inside the checkout (submodule or clone) is named, not silently dropped", async () => {
+  it("a repository inside the checkout (submodule or clone) is a gap (exit 3), named, never silently dropped", async () => {
     const dir = checkout();
     const inner = join(dir, 'vendored-infra');
     mkdirSync(inner);
     git(inner, 'init', '-q');
     writeFileSync(join(inner, 'main.tf'), BREAKING);
     const scan = await scanRepositories([dir]);
-    expect(scan.notes).toContain(`${dir.split('/').pop()}/vendored-infra: a git repository of its own (a submodule or a clone inside), not scanned with this checkout; scan it with a --repo of its own`);
+    expect(scan.incomplete).toContainEqual({ resource: `${dir.split('/').pop()}/vendored-infra/`, reason: 'a git repository of its own (a submodule or a clone inside): its files were not checked; scan it with a --repo of its own' });
   });
 });
 

@@ -527,8 +527,10 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
   const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   const binary = !utf16 && bytes.includes(0);
   if (!binary && !utf16) return text;
-  // A file whose text names nothing the scan looks for is skipped as before, with a note.
-  if (holdsNothing(kind, text)) {
+  // A file whose text names nothing the scan looks for is skipped as before, with a note. Asked of
+  // the text without its NUL bytes: UTF-16 without a byte-order mark (what a .gitattributes
+  // working-tree-encoding checks out) reads as ASCII then, and a mapping in it is not missed.
+  if (holdsNothing(kind, text.replace(/\0/g, ''))) {
     scan.notes.push(`${shown}: skipped, ${binary ? 'a binary file' : 'UTF-16 text'}`);
     return undefined;
   }

@@ -313,3 +313,12 @@ describe('the gate on a pull request that moves its breaking file out of sight',
     expect(runStep(inside).outputs['exit-code']).toBe('1');
   }, 120_000);
 });
+
+describe('the gate on a pull request that re-encodes a mapping', () => {
+  it('as UTF-16 without a byte-order mark (what a .gitattributes working-tree-encoding checks out): incomplete (exit 3), never a skipped binary', () => {
+    const dir = pullRequest(checkoutOf('infra/exporter/config.yaml', MAPPING_YAML), (d) => writeFileSync(join(d, 'infra', 'exporter', 'config.yaml'), Buffer.from(MAPPING_YAML, 'utf16le')));
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/exporter/config.yaml', reason: expect.stringContaining('could not be read') })]);
+  }, 120_000);
+});

@@ -526,6 +526,9 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
   // them): the file is still judged whole. UTF-16 and binary files are not text the scan can read.
   const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   const binary = !utf16 && bytes.includes(0);
+  // A Git LFS pointer stands for a file the checkout did not fetch (a runner's default): its text says
+  // nothing of the file a deploy uses, so judging it would pass whatever the file holds.
+  if (LFS_POINTER.test(text)) return unread('a Git LFS pointer: the file itself was not checked out; fetch LFS files before the scan');
   if (!binary && !utf16) return text;
   // A file whose text names nothing the scan looks for is skipped as before, with a note. Asked of
   // the text without its NUL bytes: UTF-16 without a byte-order mark (what a .gitattributes
@@ -536,6 +539,9 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
   }
   return unread(binary ? 'a NUL byte: binary, not text' : 'UTF-16 text: only UTF-8 is read');
 }
+
+/** The first line of every Git LFS pointer file (the LFS specification, v1). */
+const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\n/;
 
 /** A byte limit in words: "5 MB" for whole megabytes, else bytes. */
 function sizeText(bytes: number): string {

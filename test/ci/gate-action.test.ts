@@ -322,3 +322,15 @@ describe('the gate on a pull request that re-encodes a mapping', () => {
     expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/exporter/config.yaml', reason: expect.stringContaining('could not be read') })]);
   }, 120_000);
 });
+
+describe('the gate on a pull request that commits its breaking file through Git LFS', () => {
+  it('the runner checks out the pointer only: incomplete (exit 3), the file named, never a pointer judged empty', () => {
+    const dir = pullRequest(checkout(), (d) => {
+      writeFileSync(join(d, '.gitattributes'), '*.tf filter=lfs diff=lfs merge=lfs -text\n');
+      writeFileSync(join(d, 'infra', 'main.tf'), 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 1234\n');
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/main.tf', reason: expect.stringContaining('a Git LFS pointer') })]);
+  }, 120_000);
+});

@@ -4,19 +4,23 @@ import { lstat, readdir } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import type ignore from 'ignore';
 import { readRegularFile, TooLarge } from '../read-regular-file.js';
-import { IGNORE_FILE_MAX_BYTES, ignoredByFiles, ignoreFileRules, type ScopedRules } from './gitignore.js';
+import { IGNORE_FILE_MAX_BYTES, ignoredByFiles, ignoreFileRules, leaveOutRules, type ScopedRules } from './gitignore.js';
 
 /**
  * Which files of a checkout the scan sees, as git has them: in a git checkout, what git tracks
  * plus untracked files it does not ignore (a tracked file is never ignored, whatever a `.gitignore`
- * says); elsewhere, the `.gitignore` files matched by git's rules. The tool's own leave-outs and
- * `--ignore` apply on top. Nothing of an ignore file's text is ever put into a note.
+ * says); elsewhere, the `.gitignore` files matched by git's rules. `--ignore` applies on top; the
+ * tool's own leave-outs (vendor/, build/, …) only to files git does not track, or outside git: a
+ * change moving a file into `vendor/` must not hide it. Nothing of an ignore file's text is ever
+ * put into a note.
  */
 
 export interface ListedEntry {
   /** Relative to the root, forward slashes. */
   path: string;
   dirent: Dirent;
+  /** Tracked by git: never left out by the tool's own leave-outs or its project-template rule. */
+  tracked: boolean;
 }
 
 export interface Listing {
@@ -26,16 +30,20 @@ export interface Listing {
   notes: string[];
   /** Ignore files that could not be read: relative path and why. */
   unreadIgnoreFiles: { path: string; why: string }[];
+  /** Folders that are git repositories of their own (submodules, clones inside): relative paths. */
+  nestedRepositories: string[];
 }
 
-/** What git answered for a checkout: its files, or why it could not say. */
-export type GitFiles = { files: Set<string> } | { failed: string };
+/** What git answered for a checkout: its files (`tracked`: those in its index), or why it could not say. */
+export type GitFiles = { files: Set<string>; tracked: Set<string> } | { failed: string };
 
 /** Runs `git ls-files` for a folder; replaceable in tests (git missing, refusing the folder). */
 export type GitLister = (root: string) => Promise<GitFiles>;
 
 export interface ListOptions {
   git?: GitLister;
+  /** The tool's own leave-outs (default: DEFAULT_IGNORE_LINES); they never leave out a tracked file. */
+  leaveOuts?: ignore.Ignore;
   /** Regular files the scan has no use for (of no kind it reads): dropped before any ignore rule is matched. */
   unwanted?: (path: string) => boolean;
 }
@@ -50,27 +58,31 @@ interface Queued {
 const LIST_CONCURRENCY = 16;
 
 /**
- * The entries of a checkout the scan may read. `policy` holds the tool's leave-outs and `--ignore`;
+ * The entries of a checkout the scan may read. `policy` holds `--ignore`;
  * `shown` prefixes the paths in notes.
  */
 export async function listCheckout(root: string, shown: string, policy: ignore.Ignore, options: ListOptions = {}): Promise<Listing> {
   const git = options.git ?? gitLsFiles;
-  const listing: Listing = { entries: [], unlisted: [], notes: [], unreadIgnoreFiles: [] };
+  const listing: Listing = { entries: [], unlisted: [], notes: [], unreadIgnoreFiles: [], nestedRepositories: [] };
   const checkout = await insideGitCheckout(root);
-  let tracked: { files: Set<string>; dirs: Set<string> } | undefined;
+  let tracked: { files: Set<string>; cached: Set<string>; dirs: Set<string>; cachedDirs: Set<string> } | undefined;
   if (checkout) {
     const answer = await git(root);
     if ('failed' in answer) {
       // Never "no files": every file on disk is scanned, and the note says why .gitignore was not applied.
       listing.notes.push(`${shown || '.'}: git could not list the checkout's files (${answer.failed}); every file on disk was scanned, .gitignore files not applied`);
     } else {
-      tracked = { files: answer.files, dirs: parentFolders(answer.files) };
+      tracked = { files: answer.files, cached: answer.tracked, dirs: parentFolders(answer.files), cachedDirs: parentFolders(answer.tracked) };
     }
   }
+  const leaveOuts = options.leaveOuts ?? leaveOutRules();
   const seen = (path: string, isDir: boolean, scopes: readonly ScopedRules[]): boolean => {
-    if (policy.ignores(isDir ? `${path}/` : path)) return false;
-    if (tracked) return tracked.files.has(path) || (isDir && tracked.dirs.has(path));
-    return !ignoredByFiles(scopes, path, isDir);
+    const shownPath = isDir ? `${path}/` : path;
+    if (policy.ignores(shownPath)) return false;
+    // In git, a folder is entered when git lists a file below it; a file's leave-out is decided by whether git tracks it.
+    if (tracked && isDir) return (tracked.dirs.has(path) || tracked.files.has(path)) && (tracked.cachedDirs.has(path) || tracked.cached.has(path) || !leaveOuts.ignores(shownPath));
+    if (tracked) return tracked.files.has(path) && (tracked.cached.has(path) || !leaveOuts.ignores(path));
+    return !leaveOuts.ignores(shownPath) && !ignoredByFiles(scopes, path, isDir);
   };
   // Ignore files are read only outside git (git reads its own), and only when git was not asked.
   const readsIgnoreFiles = !checkout;
@@ -95,10 +107,10 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
       if (dirent.isFile() && options.unwanted?.(path)) continue;
       if (!seen(path, isDir, here)) continue;
       if (isDir && tracked?.files.has(path)) {
-        listing.notes.push(`${posix.join(shown, path)}: a git repository of its own (a submodule or a clone inside), not scanned with this checkout; scan it with a --repo of its own`);
+        listing.nestedRepositories.push(path);
       } else if (isDir) {
         queue.push({ dir: path, scopes: here });
-      } else listing.entries.push({ path, dirent });
+      } else listing.entries.push({ path, dirent, tracked: tracked?.cached.has(path) ?? false });
     }
   };
   // Up to LIST_CONCURRENCY folders listed at once; each one done lets the next queued ones start.
@@ -118,6 +130,7 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
   });
   listing.entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   listing.unlisted.sort();
+  listing.nestedRepositories.sort();
   listing.notes.sort();
   return listing;
 }
@@ -161,9 +174,14 @@ async function readIgnoreFile(root: string, path: string, shown: string, listing
 
 /** Whether the folder is in a git work tree: a `.git` (folder, or file of a worktree or submodule) in it or above. */
 async function insideGitCheckout(root: string): Promise<boolean> {
+  return (await gitTopOf(root)) !== undefined;
+}
+
+/** The folder holding the `.git` of the work tree a folder is in, if any. */
+export async function gitTopOf(root: string): Promise<string | undefined> {
   for (let dir = root; ; dir = dirname(dir)) {
-    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return true;
-    if (dirname(dir) === dir) return false;
+    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
@@ -176,7 +194,8 @@ async function insideGitCheckout(root: string): Promise<boolean> {
 export async function gitLsFiles(root: string): Promise<GitFiles> {
   const env: NodeJS.ProcessEnv = { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  const args = ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'];
+  // `-t` tags each path: `? ` for an untracked file, another letter for one in the index.
+  const args = ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard'];
   return new Promise<GitFiles>((resolve) => {
     const child = spawn('git', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -186,9 +205,16 @@ export async function gitLsFiles(root: string): Promise<GitFiles> {
     child.on('error', (error: NodeJS.ErrnoException) => resolve({ failed: error.code === 'ENOENT' ? 'git is not installed or not on PATH' : error.message }));
     child.on('close', (code, signal) => {
       if (code === 0) {
-        // A repository inside (submodule or nested clone) is listed as its folder, untracked ones with a slash.
-        const files = Buffer.concat(out).toString('utf8').split('\0').filter(Boolean).map((path) => (path.endsWith('/') ? path.slice(0, -1) : path));
-        resolve({ files: new Set(files) });
+        const files = new Set<string>();
+        const tracked = new Set<string>();
+        for (const line of Buffer.concat(out).toString('utf8').split('\0')) {
+          if (line.length < 3) continue;
+          // A repository inside (submodule or nested clone) is listed as its folder, untracked ones with a slash.
+          const path = line.slice(2).replace(/\/$/, '');
+          files.add(path);
+          if (line[0] !== '?') tracked.add(path);
+        }
+        resolve({ files, tracked });
         return;
       }
       resolve({ failed: gitFailure(Buffer.concat(err).toString('utf8'), code, signal) });

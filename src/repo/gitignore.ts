@@ -53,16 +53,20 @@ function compiled(made: Ignore): Ignore | undefined {
   }
 }
 
+/** The tool's own leave-outs as rules: in a git checkout they apply to untracked files only (file-set.ts). */
+export const leaveOutRules = (): Ignore => rules().add(DEFAULT_IGNORE_LINES);
+
 /**
- * `--ignore PATTERN` (repeatable) with the tool's own leave-outs: applied to every checkout, in git
- * or not. A negated pattern leaves nothing out, so it is refused (the error names the user's own words).
+ * `--ignore PATTERN` (repeatable), applied to every checkout, in git or not, tracked files too: it is
+ * the word of whoever runs the tool. A negated pattern leaves nothing out, so it is refused (the
+ * error names the user's own words).
  */
 export function policyRules(patterns: readonly string[]): Ignore | { negated: string } | { invalid: string; why: string } {
   const negated = patterns.find((pattern) => pattern.startsWith('!'));
   if (negated !== undefined) return { negated };
   const long = patterns.find((pattern) => pattern.length > MAX_PATTERN_CHARS);
   if (long !== undefined) return { invalid: long.slice(0, 80), why: `longer than ${MAX_PATTERN_CHARS} characters` };
-  return compiled(rules().add([...DEFAULT_IGNORE_LINES, ...patterns])) ?? { invalid: patterns.join(' '), why: 'not a pattern git could match' };
+  return compiled(rules().add([...patterns])) ?? { invalid: patterns.join(' '), why: 'not a pattern git could match' };
 }
 
 /** Case matters, as in git on a case-sensitive file system: ignoring less never hides a file. */

@@ -1,6 +1,6 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
@@ -13,7 +13,7 @@ import type { TeamsMap } from '../catalog/teams.js';
 import { analyzeEntityFile, analyzeMappingConfig } from './gitops.js';
 import { mappingFileProviders, type ScannedMappingFile } from './mapping-files.js';
 import { policyRules } from './gitignore.js';
-import { listCheckout, type GitLister } from './file-set.js';
+import { gitTopOf, listCheckout, type GitLister } from './file-set.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
 import { providerAdvice, type ProviderFacts } from './provider-version.js';
@@ -26,7 +26,6 @@ import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
 import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
-import { ownDocumentKindOf } from '../own-documents.js';
 import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
 import { appendAll } from '../model/arrays.js';
 
@@ -74,19 +73,6 @@ export interface ScanOptions {
 interface ReadLimits {
   maxFileBytes: number;
   git?: GitLister;
-}
-
-/** What a JSON document is when it is one of ours (or a SARIF log): such files are never scanned. */
-export function ownDocumentKind(text: string): string | undefined {
-  if (!/^\s*\{/.test(text)) return undefined;
-  // Parsed only when one of the keys that tell is in the text: a scan no longer parses every JSON
-  // file once more just to learn it is not ours (issue 25 item 4).
-  if (!/"(format|\$schema|runs)"/.test(text)) return undefined;
-  try {
-    return ownDocumentKindOf(JSON.parse(text));
-  } catch {
-    return undefined; // the analyzer reports it with its line
-  }
 }
 
 type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'yaml' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
@@ -343,6 +329,23 @@ export function displayRoots(dirs: readonly string[]): string[] {
   }
 }
 
+/**
+ * The git checkout a `--repo` path lies in when a link on the way leads out of it (`infra -> /tmp/empty`
+ * committed by a change): the scan would read another folder than the checkout's. Undefined when no
+ * link is on the way, or it stays inside.
+ */
+async function linkedOutOfCheckout(dir: string, root: string): Promise<string | undefined> {
+  let real = resolve(dir);
+  while ((await realpath(real).catch(() => undefined)) !== real) {
+    if (dirname(real) === real) return undefined;
+    real = dirname(real);
+  }
+  if (real === resolve(dir)) return undefined;
+  const top = await gitTopOf(real);
+  if (top === undefined || isOwnPath(root, [top])) return undefined;
+  return top;
+}
+
 async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<CandidateFile[]> {
   let root: string;
   try {
@@ -353,8 +356,10 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(`--repo ${dir}: ${code === 'ENOENT' ? 'no such directory' : (error as Error).message}`, { cause: error });
   }
+  const away = await linkedOutOfCheckout(dir, root);
+  if (away) throw new InputError(`--repo ${dir}: a symbolic link to ${root}, outside the git checkout ${away} it is in; give the folder itself (a change could point it at an empty folder to pass the gate)`);
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
-  // (the reports such a run writes into the root are still recognized by their content).
+  // (the reports such a run writes into the root are judged as any file: a report holds nothing the scan finds).
   const ownInside = own.filter((path) => !isOwnPath(root, [path]));
   const policy = policyRules(ignored);
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
@@ -366,22 +371,25 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   for (const { path, why } of listing.unreadIgnoreFiles) {
     scan.incomplete.push({ resource: posix.join(prefix, path), reason: `could not be read (${ERRNO_WORDS[why] ?? why}); files it ignores may have been scanned` });
   }
+  // A submodule or clone inside holds files this checkout's scan cannot see (often not even checked
+  // out): a gap, never a note, or a change could move a breaking file into one and pass the gate.
+  for (const folder of listing.nestedRepositories) {
+    scan.incomplete.push({ resource: `${posix.join(prefix, folder)}/`, reason: 'a git repository of its own (a submodule or a clone inside): its files were not checked; scan it with a --repo of its own' });
+  }
   for (const folder of listing.unlisted) {
     const shown = posix.join(prefix, relative(root, folder).split(sep).join('/')) || '.';
     scan.incomplete.push({ resource: `${shown}/`, reason: 'the folder could not be listed (permission denied or gone); the files in it were not checked' });
   }
   await noteSkippedEntries(entries, root, prefix, scan);
   const templated = new Set<string>();
-  const files = entries
-    .filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink())
-    .map((entry) => entry.path)
-    .sort();
-  const wanted = files.flatMap((file) => {
+  const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const wanted = files.flatMap(({ path: file, tracked }) => {
     const kind = classifyPath(file);
     if (!kind || isOwnPath(join(root, file), ownInside)) return [];
     // A project template (cookiecutter, copier) names its folders with placeholders: its files become
-    // files to migrate only once rendered, in the project made from it.
-    if (/\{\{|\{%/.test(file)) {
+    // files to migrate only once rendered, in the project made from it. One git tracks is judged all
+    // the same (a change could move a breaking file into such a folder): read whole, or a gap.
+    if (!tracked && /\{\{|\{%/.test(file)) {
       templated.add(file.slice(0, file.search(/[^/]*(\{\{|\{%)/)) || '.');
       return [];
     }
@@ -401,11 +409,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     scan.notes.push(...sink.notes);
     scan.incomplete.push(...sink.incomplete);
     if (text === undefined) return;
-    const ownKind = kind === 'json' ? ownDocumentKind(text) : undefined;
-    if (ownKind) {
-      scan.notes.push(`${shown}: skipped, an audit document (${ownKind}), not a file to migrate`);
-      return;
-    }
+    // A JSON file that calls itself a report, a SARIF log or a snapshot is judged all the same: only
+    // the files this run was given are ours, by path (a pull request could add a `format` to any file).
     paths.push(shown);
     // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
     if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
@@ -521,14 +526,22 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
   // them): the file is still judged whole. UTF-16 and binary files are not text the scan can read.
   const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   const binary = !utf16 && bytes.includes(0);
+  // A Git LFS pointer stands for a file the checkout did not fetch (a runner's default): its text says
+  // nothing of the file a deploy uses, so judging it would pass whatever the file holds.
+  if (LFS_POINTER.test(text)) return unread('a Git LFS pointer: the file itself was not checked out; fetch LFS files before the scan');
   if (!binary && !utf16) return text;
-  // A file whose text names nothing the scan looks for is skipped as before, with a note.
-  if (holdsNothing(kind, text)) {
+  // A file whose text names nothing the scan looks for is skipped as before, with a note. Asked of
+  // the text without its NUL bytes: UTF-16 without a byte-order mark (what a .gitattributes
+  // working-tree-encoding checks out) reads as ASCII then, and a mapping in it is not missed.
+  if (holdsNothing(kind, text.replace(/\0/g, ''))) {
     scan.notes.push(`${shown}: skipped, ${binary ? 'a binary file' : 'UTF-16 text'}`);
     return undefined;
   }
   return unread(binary ? 'a NUL byte: binary, not text' : 'UTF-16 text: only UTF-8 is read');
 }
+
+/** The first line of every Git LFS pointer file (the LFS specification, v1). */
+const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\n/;
 
 /** A byte limit in words: "5 MB" for whole megabytes, else bytes. */
 function sizeText(bytes: number): string {
@@ -561,6 +574,14 @@ function holdsNothing(kind: FileKind, text: string): boolean {
   }
 }
 
+/** A template engine's action: Helm and Go's `{{ }}`, Jinja's `{% %}`. */
+const TEMPLATE_ACTION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
+
+/** The text with each template action turned into as many spaces (its line breaks kept): every offset and line stays where it was. */
+export function blankTemplateActions(text: string): string {
+  return text.replace(TEMPLATE_ACTION, (action) => action.replace(/[^\n]/g, ' '));
+}
+
 /** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
 export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext): FileAnalysis {
   if (holdsNothing(kind, source.text)) return NOTHING;
@@ -589,15 +610,15 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       const mapping = MAPPING_HINT.test(source.text);
       const steps = callsServiceAction(source.text);
       if (!mapping && !steps) return NOTHING;
+      // A file that names a mapping's keys but is no YAML is a gap (exit 3), never a note: a change
+      // could otherwise hide a breaking mapping behind one syntax error. A chart's template is YAML
+      // once rendered: it is read with its `{{ }}` actions blanked, and is a gap only if still no YAML.
       let documents;
       try {
         documents = parseYaml(source);
       } catch (error) {
-        if (!(error instanceof SourceSyntaxError)) throw error;
-        // A Helm template is YAML only once rendered: not a file of ours to read. Any other file was
-        // only suspected of holding a mapping: that it is no YAML is said, and the scan goes on.
-        if (source.text.includes('{{')) return NOTHING;
-        return { ...NOTHING, notes: [`${source.path}: not read, it names a mapping's keys but is not valid YAML (line ${error.line}): ${error.message}; a mapping in it was not checked`] };
+        if (!(error instanceof SourceSyntaxError) || !/\{\{|\{%/.test(source.text)) throw error;
+        documents = parseYaml(sourceText(source.path, blankTemplateActions(source.text)));
       }
       const problems: FileAnalysis['problems'] = [];
       const configs = mapping ? mappingConfigs(documents, problems) : [];

@@ -197,3 +197,142 @@ describe('what the action uploads', () => {
     expect(tree(second.outputs.upload!)).toContain('report.json');
   }, 120_000);
 });
+
+/** A main branch holding one breaking file (path → text) and nothing else. */
+const checkoutOf = (path: string, text: string): string => committedCheckout('gate-disguise', { [path]: text });
+
+const PERMISSIONS_JSON = readFileSync(join(ROOT, 'fixtures', 'repo', 'payloads', 'page-permissions.json'), 'utf8');
+const MAPPING_YAML = ['resources:', '  - kind: v1/pods', '    port:', '      entity:', '        mappings:', '          - identifier: .metadata.name', '            blueprint: \'"pod"\'', '            team: \'"SRE On-Call"\'', ''].join('\n');
+
+describe('the gate on a pull request that disguises its breaking file', () => {
+  it('fails on main: the breaking JSON payload and the breaking mapping are judged', () => {
+    for (const [path, text] of [['infra/permissions.json', PERMISSIONS_JSON], ['infra/exporter/config.yaml', MAPPING_YAML]] as const) {
+      const run = runStep(checkoutOf(path, text));
+      expect(run.outputs['exit-code']).toBe('1');
+      expect(reportOf(run.outputs).findings.some((f) => f.location.startsWith(`${path}:`))).toBe(true);
+    }
+  }, 120_000);
+
+  const claims: [string, Record<string, unknown>][] = [
+    ["a report's format (impact-report/1)", { format: 'impact-report/1' }],
+    ["a SARIF log's $schema", { $schema: 'https://json.schemastore.org/sarif-2.1.0.json' }],
+    ["an org snapshot's format", { format: 'org-snapshot/1' }],
+    ["a baseline's format", { format: 'teams-migration-audit-baseline/1' }],
+    ["a review state's format", { format: 'teams-migration-audit/review-state/1' }],
+  ];
+  it.each(claims)('a JSON file given %s is still judged: its findings fail the gate', (_name, claim) => {
+    const dir = pullRequest(checkoutOf('infra/permissions.json', PERMISSIONS_JSON), (d) => writeFileSync(join(d, 'infra', 'permissions.json'), JSON.stringify({ ...claim, ...JSON.parse(PERMISSIONS_JSON) }, null, 2)));
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('1');
+    expect(reportOf(run.outputs).findings.some((f) => f.location.startsWith('infra/permissions.json:'))).toBe(true);
+  }, 120_000);
+
+  it("an honest report.json of an earlier run, committed to the repository, neither fails nor blocks the gate", () => {
+    const earlier = runStep(checkout());
+    expect(earlier.outputs['exit-code']).toBe('1');
+    const dir = committedCheckout('gate-committed-report', { 'infra/audit/report.json': readFileSync(join(earlier.outputs.out!, 'report.json'), 'utf8'), 'infra/audit/report.sarif': readFileSync(join(earlier.outputs.out!, 'report.sarif'), 'utf8') });
+    const run = runStep(dir);
+    // The demo org fails the gate on its own; nothing of the committed report is a finding or a gap.
+    expect(run.outputs['exit-code'], run.stderr).toBe('1');
+    const report = reportOf(run.outputs);
+    expect(report.findings.filter((f) => f.location.startsWith('infra/'))).toEqual([]);
+    expect(report.incomplete).toEqual([]);
+  }, 120_000);
+
+  it('a mapping made invalid YAML is incomplete (exit 3), named and annotated, never a note', () => {
+    const dir = pullRequest(checkoutOf('infra/exporter/config.yaml', MAPPING_YAML), (d) => appendFileSync(join(d, 'infra', 'exporter', 'config.yaml'), '            extra: [a, b\n'));
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: expect.stringMatching(/^infra\/exporter\/config\.yaml:\d+$/), reason: expect.stringContaining('not valid YAML') })]);
+    expect(run.stderr).toMatch(/^::error file=infra\/exporter\/config\.yaml,line=\d+,title=teams-migration-audit%3A not read/m);
+  }, 120_000);
+
+  it('a mapping given a {{ }} and made invalid YAML is read with its template actions blanked, or incomplete', () => {
+    const templated = pullRequest(checkoutOf('infra/exporter/config.yaml', MAPPING_YAML), (d) => appendFileSync(join(d, 'infra', 'exporter', 'config.yaml'), '{{- if .Values.x }}\n            title: {{ .Values.title }}\n{{- end }}\n'));
+    const read = runStep(templated);
+    expect(read.outputs['exit-code'], read.stderr).toBe('1');
+    expect(reportOf(read.outputs).findings.some((f) => f.location.startsWith('infra/exporter/config.yaml:'))).toBe(true);
+    const broken = pullRequest(checkoutOf('infra/exporter/config.yaml', MAPPING_YAML), (d) => appendFileSync(join(d, 'infra', 'exporter', 'config.yaml'), '            title: {{ .Values.title }}\n            extra: [a, b\n'));
+    expect(runStep(broken).outputs['exit-code']).toBe('3');
+  }, 120_000);
+
+  const leaveOuts = ['vendor', 'build', 'dist', 'generated', 'third_party', 'node_modules', '{{cookiecutter.slug}}'];
+  it.each(leaveOuts)('a breaking file moved into %s/ is tracked, so git has it scanned: the gate fails', (folder) => {
+    const dir = pullRequest(checkout(), (d) => {
+      mkdirSync(join(d, 'infra', folder), { recursive: true });
+      git(d, 'mv', 'infra/main.tf', `infra/${folder}/main.tf`);
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('1');
+    expect(reportOf(run.outputs).findings.some((f) => f.location.startsWith(`infra/${folder}/main.tf:`))).toBe(true);
+  }, 120_000);
+});
+
+describe('an unreadable file accepted by the same pull request in its baseline', () => {
+  it('is let through only as the baseline says, and every surface says the acceptance came from the baseline', () => {
+    const first = runStep(pullRequest(checkout(), (d) => appendFileSync(join(d, 'infra', 'main.tf'), '# \u0000\n')));
+    expect(first.outputs['exit-code']).toBe('3');
+    const [item] = reportOf(first.outputs).incomplete;
+    // The same pull request adds the baseline entry (a baseline is the repository's own word: a reviewer reads it).
+    const dir = pullRequest(checkout(), (d) => {
+      appendFileSync(join(d, 'infra', 'main.tf'), '# \u0000\n');
+      writeFileSync(join(d, 'baseline.json'), JSON.stringify({ format: 'teams-migration-audit-baseline/1', accepted: [{ id: item!.id, reason: 'cannot be helped', by: 'pr-author' }] }));
+    });
+    const run = runStep(dir, { AUDIT_BASELINE: 'baseline.json' });
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/main.tf', accepted: { reason: 'cannot be helped', by: 'pr-author' } })]);
+    expect(run.stderr).toContain(`not read (accepted in the baseline, id ${item!.id}): infra/main.tf`);
+    expect(run.summary).toContain('- infra/main.tf: could not be read');
+    expect(run.summary).toMatch(/infra\/main\.tf: could not be read .*\(accepted in the baseline\)/);
+    expect(readFileSync(join(run.outputs.out!, 'index.html'), 'utf8')).toContain('accepted in the baseline');
+  }, 120_000);
+});
+
+describe('the gate on a pull request that moves its breaking file out of sight', () => {
+  it('into a submodule (not checked out by the runner): incomplete (exit 3), the submodule named', () => {
+    const sub = committedCheckout('gate-submodule', { 'main.tf': BREAKING });
+    const dir = pullRequest(checkout(), (d) => {
+      rmSync(join(d, 'infra', 'main.tf'));
+      git(d, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'infra/mod');
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/mod/', reason: expect.stringContaining('a git repository of its own') })]);
+  }, 120_000);
+
+  it('by making the scanned folder a link to an empty folder elsewhere: refused in one line (exit 2)', () => {
+    const dir = pullRequest(checkout(), (d) => {
+      rmSync(join(d, 'infra'), { recursive: true });
+      symlinkSync(mkdtempSync(join(tmpdir(), 'tma-gate-empty-')), join(d, 'infra'));
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('2');
+    expect(afterNodeNote(run.stderr)).toMatch(/^teams-migration-audit: --repo infra: a symbolic link to \S+, outside the git checkout \S+ it is in; give the folder itself/);
+    // A link that stays inside the checkout is read where it leads.
+    const inside = pullRequest(checkout(), (d) => {
+      git(d, 'mv', 'infra', 'real-infra');
+      symlinkSync('real-infra', join(d, 'infra'));
+    });
+    expect(runStep(inside).outputs['exit-code']).toBe('1');
+  }, 120_000);
+});
+
+describe('the gate on a pull request that re-encodes a mapping', () => {
+  it('as UTF-16 without a byte-order mark (what a .gitattributes working-tree-encoding checks out): incomplete (exit 3), never a skipped binary', () => {
+    const dir = pullRequest(checkoutOf('infra/exporter/config.yaml', MAPPING_YAML), (d) => writeFileSync(join(d, 'infra', 'exporter', 'config.yaml'), Buffer.from(MAPPING_YAML, 'utf16le')));
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/exporter/config.yaml', reason: expect.stringContaining('could not be read') })]);
+  }, 120_000);
+});
+
+describe('the gate on a pull request that commits its breaking file through Git LFS', () => {
+  it('the runner checks out the pointer only: incomplete (exit 3), the file named, never a pointer judged empty', () => {
+    const dir = pullRequest(checkout(), (d) => {
+      writeFileSync(join(d, '.gitattributes'), '*.tf filter=lfs diff=lfs merge=lfs -text\n');
+      writeFileSync(join(d, 'infra', 'main.tf'), 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 1234\n');
+    });
+    const run = runStep(dir);
+    expect(run.outputs['exit-code'], run.stderr).toBe('3');
+    expect(reportOf(run.outputs).incomplete).toEqual([expect.objectContaining({ resource: 'infra/main.tf', reason: expect.stringContaining('a Git LFS pointer') })]);
+  }, 120_000);
+});

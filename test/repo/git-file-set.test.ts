@@ -32,6 +32,19 @@ describe('in a git checkout', () => {
     expect(scannedFiles(scan)).toEqual([`${name}/new.tf`, `${name}/tracked/ignored.tf`]);
   });
 
+  it("the tool's own leave-outs and project-template folders hide only untracked files; --ignore hides tracked ones too", async () => {
+    const dir = committedCheckout('git-leave-outs', { 'vendor/tracked.tf': BREAKING, 'tpl/{{cookiecutter.slug}}/tracked.tf': BREAKING });
+    mkdirSync(join(dir, 'build'));
+    writeFileSync(join(dir, 'build', 'untracked.tf'), BREAKING);
+    writeFileSync(join(dir, 'vendor', 'untracked.tf'), BREAKING);
+    writeFileSync(join(dir, 'tpl', '{{cookiecutter.slug}}', 'untracked.tf'), BREAKING);
+    const name = dir.split('/').pop()!;
+    const scan = await scanRepositories([dir]);
+    expect(scannedFiles(scan)).toEqual([`${name}/tpl/{{cookiecutter.slug}}/tracked.tf`, `${name}/vendor/tracked.tf`]);
+    expect(scan.notes).toContainEqual(`${name}/tpl/: skipped, a project template (its paths hold {{ }} placeholders); its files are checked in the projects made from it`);
+    expect(scannedFiles(await scanRepositories([dir], { ignore: ['vendor/'] }))).toEqual([`${name}/tpl/{{cookiecutter.slug}}/tracked.tf`]);
+  });
+
   it('--repo on a subfolder: git lists that folder, with paths below it', async () => {
     const dir = checkout();
     expect(scannedFiles(await scanRepositories([join(dir, 'tracked')]))).toEqual(['tracked/ignored.tf']);
@@ -64,14 +77,14 @@ describe('in a git checkout', () => {
     expect(gitFailure('', null, 'SIGKILL')).toBe('git ls-files: ended by SIGKILL');
   });
 
-  it("a repository inside the checkout (submodule or clone) is named, not silently dropped", async () => {
+  it("a repository inside the checkout (submodule or clone) is a gap (exit 3), named, never silently dropped", async () => {
     const dir = checkout();
     const inner = join(dir, 'vendored-infra');
     mkdirSync(inner);
     git(inner, 'init', '-q');
     writeFileSync(join(inner, 'main.tf'), BREAKING);
     const scan = await scanRepositories([dir]);
-    expect(scan.notes).toContain(`${dir.split('/').pop()}/vendored-infra: a git repository of its own (a submodule or a clone inside), not scanned with this checkout; scan it with a --repo of its own`);
+    expect(scan.incomplete).toContainEqual({ resource: `${dir.split('/').pop()}/vendored-infra/`, reason: 'a git repository of its own (a submodule or a clone inside): its files were not checked; scan it with a --repo of its own' });
   });
 });
 

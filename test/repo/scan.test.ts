@@ -6,7 +6,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { InputError } from '../../src/errors.js';
 import { ignoreFileRules } from '../../src/repo/gitignore.js';
-import { classifyPath, displayRoot, ownDocumentKind, scanRepositories } from '../../src/repo/scan.js';
+import { classifyPath, displayRoot, scanRepositories } from '../../src/repo/scan.js';
 import { brief } from './helpers.js';
 
 /**
@@ -76,9 +76,9 @@ describe('scanRepositories on fixtures/repo', () => {
       expect.stringMatching(/^review: Pulumi project fixtures\/repo\/pulumi-ts\/: no pinned version .* Allow 2\.2\.0 or later/),
       expect.stringMatching(/^review: Terraform configuration fixtures\/repo\/terraform\/: the provider constraint "~> 2\.1\.0" \(fixtures\/repo\/terraform\/versions\.tf:5\)/),
     ]);
-    // Gitignored, vendored and prose files never produce a finding.
+    // Gitignored and prose files never produce a finding (the leave-outs, which hide only untracked files in git: git-file-set.test.ts).
     const files = new Set(scan.findings.map((f) => f.resource.identifier));
-    for (const skipped of ['terraform/overrides.local.tf', 'secrets/ignored.tf', 'node_modules/port-module/main.tf', 'README.md', 'scripts/report.py', 'package.json']) {
+    for (const skipped of ['terraform/overrides.local.tf', 'secrets/ignored.tf', 'README.md', 'scripts/report.py', 'package.json']) {
       expect(files.has(at(skipped))).toBe(false);
     }
   });
@@ -126,7 +126,7 @@ describe('walking', () => {
     expect(scan.notes.filter((note) => note.startsWith('review:'))).toEqual([expect.stringContaining(`configuration ${name}/tf/: no version constraint`)]);
   });
 
-  test("the run's own paths are skipped silently; its documents found elsewhere are skipped with a note", async () => {
+  test("the run's own paths are skipped silently; a file that only claims to be one of our documents is judged (issue 38)", async () => {
     const root = await mkdtemp(join(tmpdir(), 'tma-own-'));
     const name = root.split('/').pop()!;
     const payload = (extra: Record<string, unknown>) =>
@@ -137,43 +137,27 @@ describe('walking', () => {
     await writeFile(join(root, 'ci', 'baseline.json'), payload({}));
     await writeFile(join(root, 'ci', 'teams.json'), '{"Platform Team": "platform"}');
     await writeFile(join(root, 'audit', 'report.json'), payload({}));
-    // Not named, but recognized by content.
+    // Not given to the run: a `format` any file can claim is no proof, so they are payloads like any other.
     await writeFile(join(root, 'old', 'org-snapshot.json'), payload({ format: 'org-snapshot/1' }));
     await writeFile(join(root, 'old', 'report.json'), payload({ format: 'impact-report/1' }));
     await writeFile(join(root, 'old', 'accepted.json'), payload({ format: 'teams-migration-audit-baseline/1' }));
     await writeFile(join(root, 'old', 'review.json'), payload({ format: 'teams-migration-audit/review-state/1' }));
     await writeFile(join(root, 'old', 'scan.sarif.json'), payload({ $schema: 'https://json.schemastore.org/sarif-2.1.0.json' }));
     await writeFile(join(root, 'old', 'bare-sarif.json'), payload({ version: '2.1.0', runs: [] }));
-    // Other formats and versions are payloads like any other.
     await writeFile(join(root, 'api', 'blueprint.json'), payload({ format: 'org-snapshot/2', version: '2.1.0' }));
     await symlink(join(root, 'ci', 'org.json'), join(root, 'api', 'alias.json'));
     const own = ['ci/org.json', 'ci/baseline.json', 'ci/teams.json', 'audit', 'ci/not-written-yet.json'].map((p) => join(root, p));
     const scan = await scanRepositories([root], { ownPaths: own });
-    expect([...new Set(scan.findings.map((f) => f.resource.identifier))]).toEqual([`${name}/api/blueprint.json`]);
-    expect(scan.notes).toEqual([
-      `${name}/old/accepted.json: skipped, an audit document (teams-migration-audit-baseline/1), not a file to migrate`,
-      `${name}/old/bare-sarif.json: skipped, an audit document (SARIF), not a file to migrate`,
-      `${name}/old/org-snapshot.json: skipped, an audit document (org-snapshot/1), not a file to migrate`,
-      `${name}/old/report.json: skipped, an audit document (impact-report/1), not a file to migrate`,
-      `${name}/old/review.json: skipped, an audit document (teams-migration-audit/review-state/1), not a file to migrate`,
-      `${name}/old/scan.sarif.json: skipped, an audit document (SARIF), not a file to migrate`,
-      `migration state of repository ${name}: judged as not migrated: blueprint svc keeps team inheritance (${name}/api/blueprint.json:5); team value "Platform Team" is a title (${name}/api/blueprint.json:11)`,
-    ]);
+    const judged = ['old/accepted.json', 'old/bare-sarif.json', 'old/org-snapshot.json', 'old/report.json', 'old/review.json', 'old/scan.sarif.json', 'api/blueprint.json'];
+    expect(new Set(scan.findings.map((f) => f.resource.identifier))).toEqual(new Set(judged.map((p) => `${name}/${p}`)));
+    expect(scan.notes.filter((note) => note.includes('audit document'))).toEqual([]);
     // Without the own paths, the same files are payloads (and the alias is read through its link).
     const unaware = await scanRepositories([root]);
     expect(new Set(unaware.findings.map((f) => f.resource.identifier))).toEqual(
-      new Set(['api/alias.json', 'api/blueprint.json', 'audit/report.json', 'ci/baseline.json', 'ci/org.json'].map((p) => `${name}/${p}`)),
+      new Set([...judged, 'api/alias.json', 'audit/report.json', 'ci/baseline.json', 'ci/org.json'].map((p) => `${name}/${p}`)),
     );
     // `--out .` (the root itself) does not hide the checkout.
     expect((await scanRepositories([root], { ownPaths: [root] })).findings).toHaveLength(unaware.findings.length);
-  });
-
-  test('documents are recognized by their top-level format, or as SARIF', () => {
-    expect(ownDocumentKind('{"format": "org-snapshot/1"}')).toBe('org-snapshot/1');
-    expect(ownDocumentKind('{"$schema": "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"}')).toBe('SARIF');
-    for (const other of ['[{"format": "org-snapshot/1"}]', '{"data": {"format": "impact-report/1"}}', '{"version": "2.1.0"}', '{"format": 1}', '{ not json', '']) {
-      expect(ownDocumentKind(other)).toBeUndefined();
-    }
   });
 
   test('.gitignore lines are read as git reads them: negations apply, braces are literal', () => {

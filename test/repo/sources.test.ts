@@ -82,14 +82,14 @@ describe("the GitHub app's defaultTeam (port-app-config.yml)", () => {
 });
 
 describe('files that only look like ours are said, not counted against the scan', () => {
-  test('a project template is skipped with a note; a YAML file that names a mapping but is no YAML is a note, not a gap', async () => {
+  test('a project template is skipped with a note outside git; a YAML file that names a mapping but is no YAML is a gap (issue 38), a chart template is read with its actions blanked', async () => {
     const mapping = lines('resources:', '  - kind: repository', '    port:', '      entity:', '        mappings:', "          identifier: '{{ cookiecutter.slug }}'", '          team: \'"Platform Engineering"\'');
     const broken = lines('resources:', '  - kind: v1/services', '    port:', '      entity:', '        mappings:', '          ports: [.spec.ports[] | {port: .port}]', '          extra: [a, b');
-    const { report, at } = await scan({ 'cli/cookiecutter/{{cookiecutter.slug}}/.port/resources/port-app-config.yml': mapping, 'examples/k8s-integration.yml': broken });
-    expect(at).toEqual([]);
-    expect(report.incomplete).toEqual([]);
+    const chart = lines('{{- if .Values.enabled }}', 'resources:', '  - kind: v1/pods', '    port:', '      entity:', '        mappings:', '          - identifier: {{ .Values.id | quote }}', '            team: \'"SRE On-Call"\'', '{{- end }}');
+    const { report, at } = await scan({ 'cli/cookiecutter/{{cookiecutter.slug}}/.port/resources/port-app-config.yml': mapping, 'examples/k8s-integration.yml': broken, 'charts/templates/mapping.yaml': chart });
+    expect(at).toEqual(['charts/templates/mapping.yaml:8 integration-mapping breaks']);
+    expect(report.incomplete).toEqual([expect.objectContaining({ resource: expect.stringMatching(/\/examples\/k8s-integration\.yml:\d+$/), reason: expect.stringContaining('not valid YAML') })]);
     expect(report.notes).toContainEqual(expect.stringMatching(/\/cli\/cookiecutter\/: skipped, a project template \(its paths hold \{\{ \}\} placeholders\)/));
-    expect(report.notes).toContainEqual(expect.stringMatching(/\/examples\/k8s-integration\.yml: not read, it names a mapping's keys but is not valid YAML \(line \d+\)/));
   });
 });
 

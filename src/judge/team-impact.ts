@@ -6,7 +6,8 @@ import { readsBeyondFixedPaths } from './team-reach.js';
 import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
-import { decide, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { teamsItCouldMean, valuesNoTeamHolds } from './no-team-holds.js';
 import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -271,6 +272,18 @@ export function assessTeamExpression(
     if (judged.advice !== undefined) impact.advice = judged.advice;
     if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+    // Issue 39: after the migration a literal compared with team values that no team holds today
+    // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
+    const ghosts = context.migrated ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => comparedWithTeams(runnable.jq, expression, value, { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] })) : [];
+    if (ghosts.length > 0) {
+      impact.verdict = judgeSite('no-team-holds');
+      delete impact.advice;
+      const meant = ghosts.map((ghost) => {
+        const teams = teamsItCouldMean(context.teams, ghost);
+        return `${JSON.stringify(ghost)} is no team of the org today (${teams.length > 0 ? `perhaps ${teams.join(' or ')}` : 'no team of the org is spelled alike'})`;
+      });
+      impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${meant.join('; ')}`;
+    }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.

@@ -45,6 +45,19 @@ describe('a team value no team holds today, in a jq expression, after the migrat
     expect(finding?.reason ?? '').not.toContain('is no team of the org today');
   });
 
+  // What the expression does with the literal decides, not equality: a prefix or another case
+  // that a team of today's org meets is no ghost; one no team meets is.
+  it.each([
+    ['.user.team | any(startswith("data-"))', 'breaks'],
+    ['.user.team | any(startswith("plat"))', 'kept'],
+    ['.user.team | any(ascii_upcase == "DATA_SCIENCE")', 'kept'],
+    ['.user.team | any(ascii_upcase == "DATA-SCIENCE")', 'breaks'],
+  ])('%s: a literal judged by what the expression does with it (%s)', (condition, expected) => {
+    const finding = judgedIn(true, condition);
+    if (expected === 'breaks') expect(finding?.verdict).toBe('breaks');
+    expect((finding?.reason ?? '').includes('is no team of the org today')).toBe(expected === 'breaks');
+  });
+
   it('before the migration the same value is left to the rest of the judge', () => {
     expect(judgedIn(false, '.user.team | any(. == "data-science")')?.reason ?? '').not.toContain('is no team of the org today');
   });

@@ -20,6 +20,8 @@ export interface ImpactContext {
   teams: TeamDirectory;
   /** Relations the migration removes, for the blueprint this expression runs against. */
   removedRelations: ReadonlySet<string>;
+  /** Relations to `_team` the migration keeps: they hold team identifiers in both worlds. */
+  teamRelations?: ReadonlySet<string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
@@ -77,6 +79,8 @@ export interface ExpressionImpact {
   teamReads: string[];
   /** Reads of properties that hold team values (`.properties.owning_team`), as written. */
   teamPropertyReads?: string[];
+  /** Reads of relations to `_team` the migration keeps (`.relations.owners`): team identifiers in both worlds. */
+  teamRelationReads?: string[];
   /**
    * Set when the tokens show no team read but running the expression on samples shows its
    * result depends on team values: how that showed, as a clause for the reason.
@@ -156,11 +160,13 @@ export function assessTeamExpression(
 ): ExpressionImpact | undefined {
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
   const teamInputs = context.teamInputs ?? NO_INPUTS;
+  // Only running tells what a kept relation's identifiers meet: without jq they are no change by themselves.
+  const teamRelations = context.jq ? (context.teamRelations ?? NO_PROPERTIES) : NO_PROPERTIES;
   if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs) && !readsBeyondFixedPaths(expression)) return undefined;
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !readsBeyondFixedPaths(expression)) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -185,6 +191,7 @@ export function assessTeamExpression(
   const propertyReads = options.externalInput
     ? []
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
+  const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
   const teams = sampleTeams(context.teams);
@@ -215,7 +222,7 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -250,6 +257,7 @@ export function assessTeamExpression(
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
+  if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
@@ -261,6 +269,7 @@ export function assessTeamExpression(
     queryIds,
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
+    ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
@@ -523,8 +532,14 @@ function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<s
 }
 
 /** Whether a path it names reads team values: the team meta property, a team-valued property or input, a removed relation. */
-function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>, teamInputs: ReadonlyMap<string, TeamInput>): boolean {
-  return teamMetaPaths(references).length > 0 || propertyPaths(references, teamProperties).length > 0 || inputPaths(references, teamInputs).length > 0 || relationPaths(references, removedRelations).length > 0;
+function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>, teamInputs: ReadonlyMap<string, TeamInput>, teamRelations: ReadonlySet<string>): boolean {
+  return (
+    teamMetaPaths(references).length > 0 ||
+    propertyPaths(references, teamProperties).length > 0 ||
+    inputPaths(references, teamInputs).length > 0 ||
+    relationPaths(references, removedRelations).length > 0 ||
+    relationPaths(references, teamRelations).length > 0
+  );
 }
 
 /** Paths that read a team-typed input in a form's jq: `.form.<name>`. */
@@ -611,6 +626,9 @@ export function describeImpact(impact: ExpressionImpact): string {
           ? `reads the user's teams (${impact.teamReads.join(', ')}), whose names stay team titles after the migration while $team holds team identifiers`
           : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`,
     );
+  }
+  if (impact.teamRelationReads && impact.teamRelationReads.length > 0) {
+    parts.push(`reads ${impact.teamRelationReads.join(', ')}, a relation to _team, which holds team identifiers before the migration and after it`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
     parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team or a team-typed input), which change from team titles to team identifiers`);

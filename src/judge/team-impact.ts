@@ -7,7 +7,7 @@ import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
-import { teamsItCouldMean, valuesNoTeamHolds } from './no-team-holds.js';
+import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -290,11 +290,8 @@ export function assessTeamExpression(
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
       delete impact.advice;
-      const meant = ghosts.map((ghost) => {
-        const teams = teamsItCouldMean(context.teams, ghost);
-        return `${JSON.stringify(ghost)} is no team of the org today (${teams.length > 0 ? `perhaps ${teams.join(' or ')}` : 'no team of the org is spelled alike'})`;
-      });
-      impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${meant.join('; ')}`;
+      const none = ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today';
+      impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
     }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {

@@ -161,7 +161,8 @@ export function assessTeamExpression(
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
   const teamInputs = context.teamInputs ?? NO_INPUTS;
   // Only running tells what a kept relation's identifiers meet: without jq they are no change by themselves.
-  const teamRelations = context.jq ? (context.teamRelations ?? NO_PROPERTIES) : NO_PROPERTIES;
+  // A relation the site says the migration removes is that, whatever other blueprints keep.
+  const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
   if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
@@ -285,7 +286,7 @@ export function assessTeamExpression(
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
     const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
     const ghosts = context.migrated
-      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => comparedWithTeams(runnable.jq, expression, value, where) && !someTeamActsAs(runnable.jq, expression, value, context.teams, where))
+      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => literalMeetsTeam(runnable.jq, expression, references, value, where) && !someTeamActsAs(runnable.jq, expression, value, context.teams, where))
       : [];
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
@@ -365,6 +366,20 @@ function comparedWithTeams(jq: JqEngine, expression: string, literal: string, wh
   // The other title holds only [a-z0-9_], so the literal (which holds some other character) is never part of it.
   const other = `${guessedIdentifier(literal)}_other`;
   return run({ title: literal, identifier: guessedIdentifier(literal) }) !== run({ title: other, identifier: `${other}_id` });
+}
+
+/**
+ * Whether the literal is what the user's team is measured against, after the migration: with the
+ * literal itself standing as the team, the expression gives another result once the literal is
+ * spelled otherwise (`. == "x"`, `startswith("x")`), where a separator (`join(", ")`) gives the same.
+ */
+function literalMeetsTeam(jq: JqEngine, expression: string, references: JqReferences, value: string, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+  const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
+  if (spots.length === 0) return false;
+  let respelled = expression;
+  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(`${value}\u0001other`) + respelled.slice(spot.end);
+  const context = contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties);
+  return JSON.stringify(jq.evaluate(context, expression)) !== JSON.stringify(jq.evaluate(context, respelled));
 }
 
 /**

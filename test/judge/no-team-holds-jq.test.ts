@@ -52,6 +52,8 @@ describe('a team value no team holds today, in a jq expression, after the migrat
     ['.user.team | any(startswith("plat"))', 'kept'],
     ['.user.team | any(ascii_upcase == "DATA_SCIENCE")', 'kept'],
     ['.user.team | any(ascii_upcase == "DATA-SCIENCE")', 'breaks'],
+    // A separator is no team value, though the teams show through it.
+    ['.user.team | join(", ") | length > 3', 'kept'],
   ])('%s: a literal judged by what the expression does with it (%s)', (condition, expected) => {
     const finding = judgedIn(true, condition);
     if (expected === 'breaks') expect(finding?.verdict).toBe('breaks');

@@ -53,7 +53,7 @@ export function keptTeamRelations(catalog: Catalog): ReadonlySet<string> {
     for (const [id, blueprint] of catalog.blueprints) {
       if (!isObject(blueprint.relations)) continue;
       for (const [name, relation] of Object.entries(blueprint.relations)) {
-        if (isObject(relation) && relation.target === '_team' && !catalog.removedRelations.get(id)?.has(name)) found.add(name);
+        if (isObject(relation) && relation.target === '_team' && !catalog.removedRelations.get(id)?.has(name) && !catalog.allRemovedRelations.has(name)) found.add(name);
       }
     }
     keptTeamRelationsOf.set(catalog, (names = found));

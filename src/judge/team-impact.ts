@@ -550,7 +550,9 @@ function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<
     propertyPaths(references, teamProperties).length > 0 ||
     inputPaths(references, teamInputs).length > 0 ||
     relationPaths(references, removedRelations).length > 0 ||
-    relationPaths(references, teamRelations).length > 0
+    relationPaths(references, teamRelations).length > 0 ||
+    // The relations as a whole (`.entity.relations | has("owning_team")`) hold the removed one too.
+    (removedRelations.size > 0 && references.paths.some((path) => path.segments[path.segments.length - 1] === 'relations'))
   );
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { computeAccess, withUserImpact } from './access/compute-access.js';
 import type { Catalog } from './catalog/catalog.js';
+import { agreeWithAccess } from './judge/access-agreement.js';
 import { CATEGORY_DOCS } from './model/category-docs.js';
 import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from './model/finding.js';
 import type { Rule } from './rules/rule.js';
@@ -43,7 +44,13 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   }
 
   const revised = options.reviseDrafts ? options.reviseDrafts(drafts) : drafts;
-  const { findings, verified } = splitVerified(dedupe(revised.map(toFinding)).sort(compareFindings));
+  const all = dedupe(revised.map(toFinding)).sort(compareFindings);
+  // contracts.md §3.3: who loses or gains a permission, when the snapshot lists its users; a
+  // checked reference where someone does cannot stay checked (issue 39).
+  const access = computeAccess(catalog, all);
+  const split = splitVerified(all);
+  const { findings, verified } = access ? agreeWithAccess(split.findings, split.verified, access) : split;
+  findings.sort(compareFindings);
   const incomplete: IncompleteItem[] = [...catalog.incomplete, ...(options.extraIncomplete ?? [])];
   // A live read that could not read the blueprints has named them already: their entities follow from them.
   const unread = new Set(catalog.incomplete.map((item) => item.resource));
@@ -73,8 +80,6 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     notes.push('scorecards: the snapshot has none recorded (it predates scorecard support, or was written by hand), so scorecard conditions were not checked; record it again with `snapshot` to include them');
   }
   if (notes.length > 0) report.notes = notes;
-  // contracts.md §3.3: who loses or gains a permission, when the snapshot lists its users.
-  const access = computeAccess(catalog, findings);
   if (access) {
     report.access = access;
     report.findings = withUserImpact(findings, access);

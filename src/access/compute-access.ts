@@ -20,7 +20,7 @@ export type { TeamForm };
 export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
 
 /** Permissions the service's admins hold whatever the configuration says. */
-const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read']);
+const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read', 'see']);
 
 /**
  * report.access (contracts.md §3.3): for every permission a team finding touches, who holds it
@@ -44,6 +44,8 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
     if (list) list.push(finding);
     else byResource.set(key, [finding]);
   }
+  // `findings` may hold checked references (`verified`): a flip at one is linked to it, so the judge
+  // can refuse the pair (judge/access-agreement.ts).
   // Issue 21: every gate, not only those with a finding: a reference judged unaffected by mistake
   // still shows here if its outcome flips for someone.
   const touched = permissionSites(catalog).map((site) => ({ site, finding: causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []) }));
@@ -54,7 +56,7 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
     const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), ...(finding && { finding: finding.id }) };
     if (before.kind === 'undecidable' || after.kind === 'undecidable') {
       // Said only where a finding names the place: elsewhere nothing reads team values to flip.
-      if (finding) changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
+      if (finding && finding.verdict !== 'unaffected') changes.push({ ...change, undecidable: before.kind === 'undecidable' ? before.reason : (after as { reason: string }).reason });
       return;
     }
     const loses: string[] = [];

@@ -48,14 +48,15 @@ export function permissionSites(catalog: Catalog): PermissionSite[] {
     for (const stage of ['execute', 'approve'] as const) {
       const node = permissions[stage];
       if (!isObject(node)) continue;
-      const policy = isObject(node.policy) ? node.policy : undefined;
-      const conditions = strings(policy?.conditions);
-      // Dynamic permissions: with a policy, the policy alone decides who may run or approve.
-      sites.push(
-        conditions.length > 0
-          ? { resource, permission: stage, locations: [joinPath('permissions', stage, 'policy')], rule: { kind: 'conditions', expressions: conditions } }
-          : { resource, permission: stage, locations: [joinPath('permissions', stage)], rule: listsRule(node) },
-      );
+      // Dynamic permissions (the service's docs): with a policy, the policy alone decides who may
+      // run or approve, and the lists only who can see the action; without one, the lists do both.
+      if (!isObject(node.policy)) {
+        sites.push({ resource, permission: stage, locations: [joinPath('permissions', stage)], rule: listsRule(node) });
+        continue;
+      }
+      const conditions = strings(node.policy.conditions);
+      sites.push({ resource, permission: stage, locations: [joinPath('permissions', stage, 'policy')], rule: { kind: 'conditions', expressions: conditions } });
+      if (stage === 'execute') sites.push({ resource, permission: 'see', locations: [joinPath('permissions', stage, 'roles'), joinPath('permissions', stage, 'users'), joinPath('permissions', stage, 'teams')], rule: listsRule(node) });
     }
   }
   for (const action of catalog.snapshot.actions ?? []) {

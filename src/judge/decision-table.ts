@@ -136,6 +136,7 @@ export const SITE_TABLE = {
   'missing-ownership': { verdict: 'breaks', why: 'a file manages a blueprint without the ownership the service gives it, so its next apply removes it' },
   'system-blueprint-shape': { verdict: 'breaks', why: 'a file manages _user or _team as a blueprint of its own, or declares what the system blueprint rejects' },
   'ambiguous-title': { verdict: 'breaks', why: 'teams share the title a file finds its team by' },
+  'access-flips': { verdict: 'breaks', why: "run for the org's people, the permission it decides changes hands with the migration" },
   'script-team-inheritance': { verdict: 'review', why: 'a script reads or writes teamInheritance and never ownership' },
 } as const satisfies Readonly<Record<string, { verdict: Verdict; why: string }>>;
 

@@ -27,6 +27,13 @@ function withinEdits(a: string, b: string, max: number): boolean {
   return previous[b.length]! <= max;
 }
 
+/** Per value no team holds, the teams it could have meant: `"x": perhaps "y" (Y)`. */
+export const whatEachMeant = (directory: TeamDirectory, values: readonly string[]): string[] =>
+  values.map((value) => {
+    const teams = teamsItCouldMean(directory, value);
+    return `${JSON.stringify(value)}: ${teams.length > 0 ? `perhaps ${teams.join(' or ')}` : 'no team of the org is spelled alike'}`;
+  });
+
 /** The org's teams a value could have meant, as `"identifier" (title)`. */
 export function teamsItCouldMean(directory: TeamDirectory, value: string): string[] {
   const wanted = squash(value);

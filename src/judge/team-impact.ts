@@ -6,7 +6,8 @@ import { readsBeyondFixedPaths } from './team-reach.js';
 import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
-import { decide, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -19,6 +20,8 @@ export interface ImpactContext {
   teams: TeamDirectory;
   /** Relations the migration removes, for the blueprint this expression runs against. */
   removedRelations: ReadonlySet<string>;
+  /** Relations to `_team` the migration keeps: they hold team identifiers in both worlds. */
+  teamRelations?: ReadonlySet<string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
@@ -76,6 +79,8 @@ export interface ExpressionImpact {
   teamReads: string[];
   /** Reads of properties that hold team values (`.properties.owning_team`), as written. */
   teamPropertyReads?: string[];
+  /** Reads of relations to `_team` the migration keeps (`.relations.owners`): team identifiers in both worlds. */
+  teamRelationReads?: string[];
   /**
    * Set when the tokens show no team read but running the expression on samples shows its
    * result depends on team values: how that showed, as a clause for the reason.
@@ -155,11 +160,14 @@ export function assessTeamExpression(
 ): ExpressionImpact | undefined {
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
   const teamInputs = context.teamInputs ?? NO_INPUTS;
+  // Only running tells what a kept relation's identifiers meet: without jq they are no change by themselves.
+  // A relation the site says the migration removes is that, whatever other blueprints keep.
+  const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
   if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs) && !readsBeyondFixedPaths(expression)) return undefined;
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !readsBeyondFixedPaths(expression)) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -184,6 +192,7 @@ export function assessTeamExpression(
   const propertyReads = options.externalInput
     ? []
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
+  const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
   const teams = sampleTeams(context.teams);
@@ -214,7 +223,7 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -249,6 +258,7 @@ export function assessTeamExpression(
     titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
+  if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
@@ -260,6 +270,7 @@ export function assessTeamExpression(
     queryIds,
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
+    ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
@@ -271,6 +282,18 @@ export function assessTeamExpression(
     if (judged.advice !== undefined) impact.advice = judged.advice;
     if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+    // Issue 39: after the migration a literal compared with team values that no team holds today
+    // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
+    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
+    const ghosts = context.migrated
+      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => literalMeetsTeam(runnable.jq, expression, references, value, where) && !someTeamActsAs(runnable.jq, expression, value, context.teams, where))
+      : [];
+    if (ghosts.length > 0) {
+      impact.verdict = judgeSite('no-team-holds');
+      delete impact.advice;
+      const none = ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today';
+      impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
+    }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
@@ -343,6 +366,32 @@ function comparedWithTeams(jq: JqEngine, expression: string, literal: string, wh
   // The other title holds only [a-z0-9_], so the literal (which holds some other character) is never part of it.
   const other = `${guessedIdentifier(literal)}_other`;
   return run({ title: literal, identifier: guessedIdentifier(literal) }) !== run({ title: other, identifier: `${other}_id` });
+}
+
+/**
+ * Whether the literal is what the user's team is measured against, after the migration: with the
+ * literal itself standing as the team, the expression gives another result once the literal is
+ * spelled otherwise (`. == "x"`, `startswith("x")`), where a separator (`join(", ")`) gives the same.
+ */
+function literalMeetsTeam(jq: JqEngine, expression: string, references: JqReferences, value: string, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+  const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
+  if (spots.length === 0) return false;
+  let respelled = expression;
+  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(`${value}\u0001other`) + respelled.slice(spot.end);
+  const context = contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties);
+  return JSON.stringify(jq.evaluate(context, expression)) !== JSON.stringify(jq.evaluate(context, respelled));
+}
+
+/**
+ * Whether a team of today's org gives what the literal gives standing as the user's team, after
+ * the migration: a prefix (`startswith("plat")`) or another case (`ascii_upcase == "QA"`) a team
+ * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
+ */
+function someTeamActsAs(jq: JqEngine, expression: string, literal: string, directory: TeamDirectory, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+  const run = (identifier: string) => JSON.stringify(jq.evaluate(contextFor(where.kind, { label: '', teams: () => [{ title: identifier, identifier }] }, 'after', where.queryIds, where.teamProperties), expression));
+  const asLiteral = run(literal);
+  for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
+  return false;
 }
 
 /** The teams run for titles whose identifier is guessed carry the guess, the identifier the rewrite writes. */
@@ -495,8 +544,16 @@ function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<s
 }
 
 /** Whether a path it names reads team values: the team meta property, a team-valued property or input, a removed relation. */
-function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>, teamInputs: ReadonlyMap<string, TeamInput>): boolean {
-  return teamMetaPaths(references).length > 0 || propertyPaths(references, teamProperties).length > 0 || inputPaths(references, teamInputs).length > 0 || relationPaths(references, removedRelations).length > 0;
+function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>, teamInputs: ReadonlyMap<string, TeamInput>, teamRelations: ReadonlySet<string>): boolean {
+  return (
+    teamMetaPaths(references).length > 0 ||
+    propertyPaths(references, teamProperties).length > 0 ||
+    inputPaths(references, teamInputs).length > 0 ||
+    relationPaths(references, removedRelations).length > 0 ||
+    relationPaths(references, teamRelations).length > 0 ||
+    // The relations as a whole (`.entity.relations | has("owning_team")`) hold the removed one too.
+    (removedRelations.size > 0 && references.paths.some((path) => path.segments[path.segments.length - 1] === 'relations'))
+  );
 }
 
 /** Paths that read a team-typed input in a form's jq: `.form.<name>`. */
@@ -583,6 +640,9 @@ export function describeImpact(impact: ExpressionImpact): string {
           ? `reads the user's teams (${impact.teamReads.join(', ')}), whose names stay team titles after the migration while $team holds team identifiers`
           : `reads the team meta property (${impact.teamReads.join(', ')}), whose values change from team titles to team identifiers`,
     );
+  }
+  if (impact.teamRelationReads && impact.teamRelationReads.length > 0) {
+    parts.push(`reads ${impact.teamRelationReads.join(', ')}, a relation to _team, which holds team identifiers before the migration and after it`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
     parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team or a team-typed input), which change from team titles to team identifiers`);

@@ -416,6 +416,7 @@ export function contextFor(
   removedRelations: readonly string[] = [],
   teamInputs: readonly (readonly [string, TeamInput])[] = [],
   readBack = false,
+  teamRelations: readonly string[] = [],
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -428,6 +429,8 @@ export function contextFor(
     // it, and is gone after it: its teams are the entity's `team` then.
     const relations = keyedRecord();
     if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
+    // A relation to `_team` the migration keeps points at the same entities in both worlds.
+    for (const name of teamRelations) relations[name] ??= teams.map((t) => t.identifier);
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };

@@ -2,9 +2,10 @@ import type { ResourceRef } from './finding.js';
 
 /**
  * Who can do what before and after the migration (contracts.md §3.3 `access`). `required` and
- * `disabled` extend the contract's list for a self-service input's other jq attributes.
+ * `disabled` extend the contract's list for a self-service input's other jq attributes; `see` is
+ * who sees an action whose `execute` has a policy (its lists; the policy alone decides `execute`).
  */
-export type AccessPermission = 'execute' | 'approve' | 'read' | 'visible' | 'required' | 'disabled';
+export type AccessPermission = 'execute' | 'approve' | 'read' | 'see' | 'visible' | 'required' | 'disabled';
 
 /** One user as the snapshot keeps them (contracts.md §3.1): email, teams and roles, nothing else. */
 export interface UserRecord {

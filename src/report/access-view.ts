@@ -28,6 +28,7 @@ const PHRASES: Record<AccessPermission, (input: string) => { loses: Verb; gains:
   execute: () => ({ loses: ['loses the right to run this', 'lose the right to run this'], gains: ['gains the right to run this', 'gain the right to run this'], what: 'who can run this' }),
   approve: () => ({ loses: ['loses the right to approve this', 'lose the right to approve this'], gains: ['gains the right to approve this', 'gain the right to approve this'], what: 'who can approve this' }),
   read: () => ({ loses: ['loses the right to see this page', 'lose the right to see this page'], gains: ['gains the right to see this page', 'gain the right to see this page'], what: 'who can see this page' }),
+  see: () => ({ loses: ['stops seeing this action', 'stop seeing this action'], gains: ['starts seeing this action', 'start seeing this action'], what: 'who sees this action' }),
   visible: (input) => ({ loses: [`stops seeing input "${input}"`, `stop seeing input "${input}"`], gains: [`starts seeing input "${input}"`, `start seeing input "${input}"`], what: `who sees input "${input}"` }),
   required: (input) => ({ loses: [`no longer has to fill input "${input}"`, `no longer have to fill input "${input}"`], gains: [`newly has to fill input "${input}"`, `newly have to fill input "${input}"`], what: `who must fill input "${input}"` }),
   // `disabled` holds when the input is disabled: gaining it means losing the right to change the input.
@@ -55,7 +56,7 @@ export function accessSummary(access: readonly AccessChange[]): { headline: stri
     inputs: new Set(entries.filter((e) => e[side]?.length).map((e) => `${e.resource.identifier}\u0000${e.input}`)).size,
   });
   const where = (c: { actions: number; pages: number }) => [c.actions > 0 ? plural(c.actions, 'action') : '', c.pages > 0 ? plural(c.pages, 'page') : ''].filter(Boolean).join(' and ');
-  const rights = access.filter((e) => e.permission === 'execute' || e.permission === 'approve' || e.permission === 'read');
+  const rights = access.filter((e) => e.permission === 'execute' || e.permission === 'approve' || e.permission === 'read' || e.permission === 'see');
   const inputs = access.filter((e) => e.input !== undefined);
   const lost = count(rights, 'loses');
   const gained = count(rights, 'gains');

@@ -11,6 +11,8 @@ const ROWS: Row[] = [
   { name: 'the runner\'s teams passed on', expression: '.trigger.by.user.team', shows: 'substituted' },
   { name: 'the runner\'s team names: titles after the migration too', expression: '[.trigger.by.user.teams[].name]', shows: 'changed' },
   { name: 'a title picked by a condition', expression: 'if (.entity.team | length) > 0 then .entity.team else ["QA"] end', shows: 'changed' },
+  { name: 'a capture with a fallback: titles captured, identifiers fall back', expression: '[.entity.team[] | capture("^(?<t>[A-Z][A-Za-z ()]+)$").t // "QA"]', shows: 'changed' },
+  { name: 'a capture with a fallback that captures both', expression: '[.entity.team[] | capture("^(?<t>.+)$").t // "QA"]', shows: 'substituted' },
   { name: 'sorted and cut: another team when orders differ', expression: '.entity.team | sort | .[:1]', shows: 'changed' },
 ];
 

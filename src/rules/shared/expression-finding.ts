@@ -5,6 +5,7 @@ import type { SampleKind } from '../../judge/sample-context.js';
 import { unknownIdentifierHint } from '../../catalog/teams.js';
 import type { Sink } from '../../judge/decision-table.js';
 import type { TeamInput } from '../../judge/team-typed.js';
+import { keptTeamRelations } from './resources.js';
 
 export interface ExpressionSite {
   category: Category;
@@ -68,6 +69,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     {
       teams: catalog.teams,
       removedRelations: site.removedRelations,
+      teamRelations: keptTeamRelations(catalog),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: catalog.migrated,

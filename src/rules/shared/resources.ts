@@ -40,6 +40,27 @@ export function removedRelationsFor(catalog: Catalog, blueprint: string | undefi
   return catalog.removedRelations.get(blueprint) ?? new Set();
 }
 
+const keptTeamRelationsOf = new WeakMap<Catalog, ReadonlySet<string>>();
+
+/**
+ * Relations to `_team` the migration keeps, by name, over every blueprint: they hold `_team`
+ * identifiers before the migration and after it, so reading one reads team values (issue 39).
+ */
+export function keptTeamRelations(catalog: Catalog): ReadonlySet<string> {
+  let names = keptTeamRelationsOf.get(catalog);
+  if (names === undefined) {
+    const found = new Set<string>();
+    for (const [id, blueprint] of catalog.blueprints) {
+      if (!isObject(blueprint.relations)) continue;
+      for (const [name, relation] of Object.entries(blueprint.relations)) {
+        if (isObject(relation) && relation.target === '_team' && !catalog.removedRelations.get(id)?.has(name) && !catalog.allRemovedRelations.has(name)) found.add(name);
+      }
+    }
+    keptTeamRelationsOf.set(catalog, (names = found));
+  }
+  return names;
+}
+
 /**
  * Properties of a blueprint whose values are team values (mirror properties through `$team`):
  * reading them is reading teams. With no blueprint named, every blueprint's, as for removed relations.

@@ -8,7 +8,7 @@ import { contextsOf } from '../../judge/classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
 import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
-import { teamsItCouldMean, valuesNoTeamHolds } from '../../judge/no-team-holds.js';
+import { valuesNoTeamHolds, whatEachMeant } from '../../judge/no-team-holds.js';
 import { unfilledReads } from '../../judge/unfilled.js';
 import { teamsFor } from '../../judge/worlds.js';
 import type { JqEngine } from '../../jq/engine.js';
@@ -215,10 +215,7 @@ function judgedRuleFinding(
   // Issue 39: after the migration a value no team holds today matches nothing now, whatever it matched before.
   const ghosts = migrationState(catalog) === 'after' && property.kind === 'entity-team' ? valuesNoTeamHolds(catalog.teams, literals) : [];
   if (ghosts.length > 0) {
-    const meant = ghosts.map((ghost) => {
-      const teams = teamsItCouldMean(catalog.teams, ghost);
-      return `${JSON.stringify(ghost)}: ${teams.length > 0 ? `perhaps ${teams.join(' or ')}` : 'no team of the org is spelled alike'}`;
-    });
+    const meant = whatEachMeant(catalog.teams, ghosts);
     return {
       ...base,
       reason: `${site.subject} compares $team with ${ghosts.map((g) => JSON.stringify(g)).join(', ')}, and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (neither an identifier nor a title), so it matches no entity now, whatever it matched before.`,

@@ -12,8 +12,12 @@ import { readPath } from './user-reads.js';
 
 /** Objects that hold team values somewhere below them: reading one as a whole may read teams. */
 const CONTAINERS = new Set(['entity', 'entities', 'properties', 'relations', 'user', 'trigger', 'by', 'diff', 'before', 'after', 'results', 'run', 'context', 'form', 'inputs', 'payload', 'event']);
-/** Builtins that read their whole input: its keys, its leaves, or its text. */
-const WHOLE_READERS = new Set(['getpath', 'paths', 'leaf_paths', 'to_entries', 'with_entries', 'keys', 'keys_unsorted', 'tostream', 'walk', 'tojson', 'tostring', 'map_values', 'add', 'values', 'del', 'delpaths', 'splits', 'env', 'input', 'ascii', 'implode', 'getpath', 'pick', 'debug']);
+/**
+ * Builtins that ignore their input (constants, generators of their arguments alone). Any other
+ * builtin given an input that is not a plain value (`contains({relations: …})`, `recurse`, `any`,
+ * `select(…)`, which hands the input on) may read it whole: unknown means run it, and running decides.
+ */
+const IGNORES_INPUT = new Set(['true', 'false', 'null', 'empty', 'now', 'infinite', 'nan', 'halt', 'input_line_number', 'range', 'error', 'not']);
 
 const isPunct = (token: Token | undefined, value: string) => token?.type === 'punctuation' && token.value === value;
 const OPEN = new Set(['(', '[', '{']);
@@ -46,7 +50,7 @@ export function readsBeyondFixedPaths(expression: string): boolean {
       continue;
     }
     if (readsWhole(stage, inputPlain, bound)) return true;
-    inputPlain = inputPlain || isPlainChain(stage) || yieldsTruth(stage);
+    inputPlain = inputPlain || isPlainChain(stage) || isPlainVariable(stage, bound) || yieldsTruth(stage);
   }
   return false;
 }
@@ -102,6 +106,10 @@ const endsAtContainer = (segments: readonly string[]) => segments.length === 0 |
 /** The stage is one fixed path (`.a.b`, `.["a"][]`). */
 const isChain = (stage: readonly Token[]) => (stage[0]?.type === 'field' || stage[0]?.type === 'dot') && chainAt(stage, 0).next === stage.length;
 
+/** The stage is a variable bound to a plain value (`$l`, `$l.x`): what follows sees only that value. */
+const isPlainVariable = (stage: readonly Token[], bound: ReadonlyMap<string, boolean>) =>
+  stage[0]?.type === 'variable' && bound.get(stage[0].value) === true && readPath(stage, 1).next === stage.length;
+
 /** The stage is one fixed path to a plain value: what follows it sees only that value. */
 const isPlainChain = (stage: readonly Token[]) => isChain(stage) && !endsAtContainer(chainAt(stage, 0).segments);
 
@@ -123,7 +131,7 @@ function readsWhole(tokens: readonly Token[], inputPlain: boolean, bound: Readon
     }
     if (inputPlain) continue;
     if (token.type === 'recurse' || token.type === 'format') return true;
-    if (token.type === 'identifier' && WHOLE_READERS.has(token.value) && !isPunct(tokens[i + 1], ':')) return true;
+    if (token.type === 'identifier' && !IGNORES_INPUT.has(token.value) && !isPunct(tokens[i + 1], ':')) return true;
     if (token.type === 'field' || token.type === 'dot') {
       const { segments, next } = chainAt(tokens, i);
       if (endsAtContainer(segments) && !comparedWithNull(tokens, i, next)) return true;

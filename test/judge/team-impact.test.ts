@@ -234,6 +234,9 @@ describe('issue 39: which expressions can read teams, by their reads (team-reach
     ['.results.q1.entities | length', true], // a container handed on is read whole: its length can change between worlds
     ['.entity.relations | has("owning_team")', true], // a relation the migration removes, read through has()
     ['.entity.relations | .owning_team', true],
+    ['contains({relations: {owning_team: "x"}})', true], // a builtin on the whole input reads it, whichever builtin
+    ['recurse | strings | select(. == "Platform")', true],
+    ['.properties.tags | contains(["x"])', false], // on a plain value it sees only that value
     ['.results.q1.entities | tojson', true],
     ['.diff.after', true], // a container as the result itself
     ['.diff.after != null | . as $x | .', false], // a comparison gives only true or false

@@ -84,7 +84,7 @@ export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis
   // Issue 39: quotes that splice a shell word (`'…["'"$TEAM"'"]…'`) are read as the shell reads
   // them: gone, with the expansion inside the JSON string, offsets and lines kept.
   const glue = bodies.flatMap((body) => body.splices);
-  const read = glue.length === 0 ? source : sourceText(source.path, [...source.text].map((c, i) => (glue.includes(i) ? ' ' : c)).join(''));
+  const read = glue.length === 0 ? source : sourceText(source.path, blankAt(source.text, glue));
   for (const { start, end } of bodies) findDocuments(parseCode(read, 'json', start, end), { camelCase: false, problems }, documents);
   if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
   // A rewrite over spliced text would drop the shell's quotes: the finding stands, its text to copy does not.
@@ -252,4 +252,11 @@ function shellWord(text: string, pos: number): { end: number; next: number; spli
   }
   // One single-quoted piece: its text, as before. Pieces spliced: every quote between the first and the last.
   return { end: quotes.length === 2 ? quotes[1]! : end, next: at, splices: quotes.filter((q) => q > pos && q < end) };
+}
+
+/** The text with a space at each offset (UTF-16 code units, as `indexOf` gives them), its length kept. */
+function blankAt(text: string, offsets: readonly number[]): string {
+  const units = text.split('');
+  for (const offset of offsets) units[offset] = ' ';
+  return units.join('');
 }

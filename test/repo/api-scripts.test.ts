@@ -40,6 +40,15 @@ curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"ent
     ]);
   });
 
+  test('issue 39: the splice is found by its offsets after characters outside the BMP too (an emoji counted as one character shifted every offset)', () => {
+    const script = `echo "🚀🚀🚀 deploying"
+curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"entities": {"register": {"teams": ["'"$OWNER"'", "Platform Team"]}}}'
+`;
+    const { findings, problems } = analyzeShell(sourceText('scripts/spliced.sh', script), context());
+    expect(problems).toEqual([]);
+    expect(brief(findings)).toEqual([{ at: 'scripts/spliced.sh:2', category: 'team-permission-identifiers', verdict: 'breaks' }]);
+  });
+
   test('JS and Python request bodies', () => {
     const js = `const res = await fetch("https://api.getport.io/v1/actions/deploy/permissions", {
   method: "PATCH",

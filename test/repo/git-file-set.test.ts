@@ -135,6 +135,7 @@ describe('outside git', () => {
     for (let i = 0; i < 200; i++) writeFileSync(join(dir, 'infra', `${'a'.repeat(200)}${i}.tf`), '');
     const { result, cpuMs } = await timed(() => scanRepositories([dir]));
     expect(scannedFiles(result)).toEqual([`${dir.split('/').pop()}/infra/main.tf`]);
-    expect(cpuMs).toBeLessThan(2_000);
+    // A CPU-time bound with room for a slow runner: expanded, these patterns took 31 s, or never ended.
+    expect(cpuMs).toBeLessThan(10_000);
   });
 });

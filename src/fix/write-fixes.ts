@@ -1,11 +1,12 @@
 import { lstat, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
+import { readRegularFile, TooLarge } from '../read-regular-file.js';
 import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import { StreamedContent, type StagedContent } from '../output/staged-digest.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
-import { displayRoots } from '../repo/scan.js';
+import { displayRoots, MAX_FILE_BYTES } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
 import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { withSignalsHeld } from './hold-signals.js';
@@ -44,18 +45,27 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
   const paths = new Set(report.findings.flatMap((f) => (f.resource.type === 'file' ? [fileLocation(f.location)?.path ?? ''] : [])).filter(Boolean));
   // The other .tf files of a Terraform configuration the patch may change: its version constraints
   // (versions.tf) sit apart from the resources, and repo.patch raises them where they are too low.
-  for (const path of [...paths].filter((p) => p.endsWith('.tf'))) {
-    const onDisk = diskPath(path, dirs);
+  // Each folder listed once; a sibling is read only as a regular file within the scan's size limit
+  // (it is a file the repository supplies that the scan did not read).
+  const siblings = new Set<string>();
+  for (const folder of new Set([...paths].filter((p) => p.endsWith('.tf')).map((p) => posix.dirname(p)))) {
+    const onDisk = diskPath(posix.join(folder, '_'), dirs);
     const names = onDisk === undefined ? [] : await readdir(dirname(onDisk), { withFileTypes: true }).catch(() => []);
-    for (const entry of names) if (entry.isFile() && entry.name.endsWith('.tf')) paths.add(posix.join(posix.dirname(path), entry.name));
+    for (const entry of names) {
+      const path = posix.join(folder, entry.name);
+      if (entry.isFile() && entry.name.endsWith('.tf') && !paths.has(path)) siblings.add(path);
+    }
   }
   const files: RepoFile[] = [];
   const read = new Set<string>();
   const readAs = async (path: string, onDisk: string) => {
     if (read.has(path)) return;
     read.add(path);
-    files.push({ path, ...decodeFile(await readFile(onDisk)) });
+    if (!siblings.has(path)) return void files.push({ path, ...decodeFile(await readFile(onDisk)) });
+    const bytes = await readRegularFile(onDisk, MAX_FILE_BYTES, { followLinks: false });
+    if (!(bytes instanceof TooLarge)) files.push({ path, ...decodeFile(bytes) });
   };
+  for (const path of siblings) paths.add(path);
   for (const path of [...paths].sort()) {
     const onDisk = diskPath(path, dirs);
     if (onDisk === undefined) continue;

@@ -8,7 +8,7 @@
 // request committed into the checkout can ride along with the reports. Node's standard library only.
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** What the audit writes directly in --out (src/output/own-outputs.ts), each with its kind. */
@@ -21,8 +21,29 @@ export const OWN_OUTPUTS = new Map([
   ['fixes', 'dir'],
 ]);
 
+/**
+ * The first link on OUT's way down from the checkout (the step's working folder), in words, or none.
+ * The checkout is the pull request's to shape: a committed link there would send the reports, and
+ * the copy uploaded from them, wherever it points. Above the checkout the path is the workflow's.
+ */
+export async function linkOnTheWay(out, checkout = process.cwd()) {
+  const within = relative(checkout, resolve(checkout, out));
+  if (within === '' || within.startsWith('..') || isAbsolute(within)) return undefined;
+  let path = checkout;
+  const parts = within.split(sep);
+  for (const [index, part] of parts.entries()) {
+    path = join(path, part);
+    const info = await lstat(path).catch((error) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    if (info === undefined) return undefined;
+    if (info.isSymbolicLink() && index < parts.length - 1) return `its path passes through ${JSON.stringify(parts.slice(0, index + 1).join('/'))}, a link in the checkout`;
+  }
+  return undefined;
+}
+
 /** The first entry of OUT the audit would not have written, in words, or none. */
 export async function foreignEntry(out) {
+  const onTheWay = await linkOnTheWay(out);
+  if (onTheWay !== undefined) return onTheWay;
   const info = await lstat(out).catch((error) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
   if (info === undefined) return undefined;
   if (info.isSymbolicLink()) return 'it is a symbolic link';

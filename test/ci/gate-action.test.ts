@@ -184,6 +184,23 @@ describe('what the action uploads', () => {
     expect(runStep(dir, { AUDIT_OUT: 'teams-migration-audit' }).stderr).toContain('it holds "report.json", which the audit does not write there');
   }, 120_000);
 
+  it('an out folder reached through a link the checkout holds is refused in one line, and nothing is written where it points', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tma-gate-elsewhere-'));
+    const dir = pullRequest(checkout(), (d) => symlinkSync(elsewhere, join(d, 'reports')));
+    const run = runStep(dir, { AUDIT_OUT: 'reports/audit' });
+    expect(run.status).toBe(0);
+    expect(run.outputs['exit-code']).toBe('2');
+    expect(run.stderr).toBe(
+      `teams-migration-audit action: the out folder reports/audit is refused: its path passes through "reports", a link in the checkout; leave 'out' empty (a fresh folder in the runner's temp) or name a new folder\n`,
+    );
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(run.outputs.upload).toBeUndefined();
+    // The same folder named by its absolute path is refused too: it is still inside the checkout.
+    expect(runStep(dir, { AUDIT_OUT: join(dir, 'reports', 'audit') }).outputs['exit-code']).toBe('2');
+    // A real folder in the checkout is fine.
+    expect(runStep(dir, { AUDIT_OUT: 'real/audit', AUDIT_FORMAT: 'json' }).outputs['exit-code']).toBe('1');
+  }, 120_000);
+
   it('a folder of an earlier run is reused; what this run did not write is not uploaded', () => {
     const dir = checkout();
     const out = join(mkdtempSync(join(tmpdir(), 'tma-gate-own-')), 'audit');

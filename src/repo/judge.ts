@@ -102,9 +102,7 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
  */
 function keptOwnershipFinding(target: Placed, judgement: FileJudgement): FindingDraft | undefined {
   const { ctx, syntax } = judgement;
-  // Terraform and Pulumi re-send the whole blueprint on every apply; a JSON file (an integration's
-  // default blueprints.json, a one-off payload) is sent once, if at all.
-  if (syntax !== 'hcl' && syntax !== 'js' && syntax !== 'python') return undefined;
+  if (!appliedEveryTime(syntax)) return undefined;
   if (target.resource.kind !== 'blueprint' || target.json.ownership !== undefined || target.json.teamInheritance !== undefined) return undefined;
   const identifier = typeof target.json.identifier === 'string' ? target.json.identifier : undefined;
   const ownership = identifier !== undefined && !ctx.directOwnership.has(identifier) ? ctx.ownershipAfter?.get(identifier) : undefined;
@@ -464,7 +462,17 @@ function inheritanceFinding(target: Placed, title: string | undefined, syntax: S
   });
 }
 
+/**
+ * Terraform and Pulumi re-send the whole blueprint on every apply; a JSON file (an integration's
+ * default blueprints.json, an export, a one-off payload) is sent once, if at all, so a copy without
+ * ownership strips nothing later and gets no advice.
+ */
+function appliedEveryTime(syntax: Syntax): boolean {
+  return syntax === 'hcl' || syntax === 'js' || syntax === 'python';
+}
+
 function directOwnershipFinding(target: Placed, title: string | undefined, syntax: Syntax): FindingDraft | undefined {
+  if (!appliedEveryTime(syntax)) return undefined;
   const identifier = String(target.json.identifier);
   return ownershipToAdd(target, title, syntax, { type: 'Direct' }, `The org's entities of "${identifier}" carry team values and it has no team inheritance, so the migration gives it Direct ownership; this copy has none, so its next apply sends the blueprint without ownership and strips it.`);
 }

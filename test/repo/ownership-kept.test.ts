@@ -90,3 +90,29 @@ describe("an integration's default blueprints.json", () => {
     expect(analyzeJsonPayload(sourceText('.port/resources/blueprints.json', text), ctx).findings).toEqual([]);
   });
 });
+
+describe('a blueprint JSON file whose entities the repository gives teams (the migration gives it Direct ownership)', () => {
+  const write = async (blueprint: { name: string; text: string }) => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'tma-json-direct-'));
+    await writeFile(join(dir, 'port.yml'), '- identifier: cart\n  blueprint: service\n  team: Platform Team\n');
+    await writeFile(join(dir, blueprint.name), blueprint.text);
+    return dir;
+  };
+
+  test('JSON is sent once, so it gets no "next apply strips it" finding; the entity file still breaks', async () => {
+    const { scanRepositories } = await import('../../src/repo/scan.js');
+    const dir = await write({ name: 'service.blueprint.json', text: '{ "identifier": "service", "title": "Service", "schema": { "properties": {} }, "relations": {} }\n' });
+    const { findings } = await scanRepositories([dir], { catalog: undefined });
+    expect(findings.map((f) => [f.location.split('/').slice(-1)[0], f.category])).toEqual([['port.yml:3', 'external-ownership']]);
+  });
+
+  test('the same blueprint in Terraform is applied every time: it gets the ownership block to add', async () => {
+    const { scanRepositories } = await import('../../src/repo/scan.js');
+    const dir = await write({ name: 'main.tf', text: 'resource "port_blueprint" "service" {\n  identifier = "service"\n  title      = "Service"\n}\n' });
+    const { findings } = await scanRepositories([dir], { catalog: undefined });
+    expect(findings.map((f) => [f.location.split('/').slice(-1)[0], f.category, f.rewrite])).toContainEqual(['main.tf:1', 'external-ownership', 'ownership = { type = "Direct" }']);
+  });
+});

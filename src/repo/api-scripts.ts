@@ -3,7 +3,7 @@ import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { emptyDocuments, findDocuments, type FileDocuments } from './file-resources.js';
-import { byLine, entityTeamFinding, fileFinding } from './findings.js';
+import { byLine, entityTeamFinding, fileFinding, RUN_TIME_MARK } from './findings.js';
 import { judgeFileResources } from './judge.js';
 import type { Syntax } from './ownership-rewrite.js';
 import { sourceText, type SourceText } from './source-text.js';
@@ -83,12 +83,14 @@ export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis
   const bodies = shellBodies(source.text);
   // Issue 39: quotes that splice a shell word (`'…["'"$TEAM"'"]…'`) are read as the shell reads
   // them: gone, with the expansion inside the JSON string, offsets and lines kept.
-  const glue = bodies.flatMap((body) => body.splices);
-  const read = glue.length === 0 ? source : sourceText(source.path, blankAt(source.text, glue));
+  const changed = bodies.some((body) => body.splices.length > 0 || body.expansions.length > 0);
+  const read = changed ? sourceText(source.path, asTheShellReads(source.text, bodies)) : source;
   for (const { start, end } of bodies) findDocuments(parseCode(read, 'json', start, end), { camelCase: false, problems }, documents);
   if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
   // A rewrite over spliced text would drop the shell's quotes: the finding stands, its text to copy does not.
-  const findings = judgeDocuments(documents, 'json', ctx, problems).map((finding) => {
+  const findings = judgeDocuments(documents, 'json', ctx, problems).map((judged) => {
+    // The evidence is what the shell sends, its expansions written as in the script.
+    const finding = read === source ? judged : { ...judged, evidence: judged.evidence.replaceAll(RUN_TIME_MARK, '$') };
     if (read === source || finding.rewrite === undefined || source.text.includes(finding.evidence)) return finding;
     const { rewrite: _rewrite, rewriteProof: _proof, ...rest } = finding;
     return rest;
@@ -177,9 +179,20 @@ function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText,
   });
 }
 
-/** Ranges of single-quoted strings and heredoc bodies that hold a JSON object or array. */
-export function shellBodies(text: string): { start: number; end: number; splices: number[] }[] {
-  const bodies: { start: number; end: number; splices: number[] }[] = [];
+/**
+ * A JSON body of a shell script: its range, the offsets the shell removes (quotes that only join
+ * pieces, backslashes that escape), and the offsets of `$` it expands when the script runs.
+ */
+export interface ShellBody {
+  start: number;
+  end: number;
+  splices: number[];
+  expansions: number[];
+}
+
+/** Ranges of quoted shell words and heredoc bodies that hold a JSON object or array. */
+export function shellBodies(text: string): ShellBody[] {
+  const bodies: ShellBody[] = [];
   const looksJson = (start: number, end: number) => /^\s*[{[]/.test(text.slice(start, end));
   let pos = 0;
   let wordStart = true;
@@ -189,19 +202,11 @@ export function shellBodies(text: string): { start: number; end: number; splices
       while (pos < text.length && text[pos] !== '\n') pos++;
       continue;
     }
-    if (c === "'") {
+    if (c === "'" || c === '"') {
       const word = shellWord(text, pos);
       if (word === undefined) break;
-      const close = text.indexOf("'", pos + 1);
-      if (looksJson(pos + 1, close)) bodies.push({ start: pos + 1, end: word.end, splices: word.splices });
+      if (looksJson(word.body.start, word.body.end)) bodies.push(word.body);
       pos = word.next;
-      wordStart = false;
-      continue;
-    }
-    if (c === '"') {
-      pos++;
-      while (pos < text.length && text[pos] !== '"') pos += text[pos] === '\\' ? 2 : 1;
-      pos++;
       wordStart = false;
       continue;
     }
@@ -211,7 +216,10 @@ export function shellBodies(text: string): { start: number; end: number; splices
       const marker = new RegExp(`^[\\t ]*${heredoc[2]}[\\t ]*$`, 'm');
       const match = marker.exec(text.slice(start));
       const end = match ? start + match.index : text.length;
-      if (looksJson(start, end)) bodies.push({ start, end, splices: [] });
+      // A quoted marker keeps the body as written; a bare one expands it as double quotes do.
+      const body: ShellBody = { start, end, splices: [], expansions: [] };
+      if (heredoc[1] === '') readExpanding(text, start, end, body, /[$`\\\n]/);
+      if (looksJson(start, end)) bodies.push(body);
       pos = match ? end + match[0].length : text.length;
       wordStart = true;
       continue;
@@ -222,41 +230,101 @@ export function shellBodies(text: string): { start: number; end: number; splices
   return bodies;
 }
 
-/**
- * The shell word that starts with the single quote at `pos`: quoted and bare pieces with nothing
- * between them are one word (`'{"a": "'"$X"'"}'`). Its text ends before its last closing single
- * quote; `splices` are the quotes inside it that only join pieces. Undefined when a quote is not closed.
- */
-function shellWord(text: string, pos: number): { end: number; next: number; splices: number[] } | undefined {
-  const quotes: number[] = [];
-  let at = pos;
-  let end = pos;
-  while (at < text.length && !/[\s;|&()<>]/.test(text[at]!)) {
-    if (text[at] === "'") {
-      const close = text.indexOf("'", at + 1);
-      if (close < 0) return undefined;
-      quotes.push(at, close);
-      end = close;
-      at = close + 1;
-    } else if (text[at] === '"') {
-      let close = at + 1;
-      while (close < text.length && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
-      if (close >= text.length) return undefined;
-      quotes.push(at, close);
-      at = close + 1;
-      end = at;
-    } else {
-      at++;
-      end = at;
-    }
-  }
-  // One single-quoted piece: its text, as before. Pieces spliced: every quote between the first and the last.
-  return { end: quotes.length === 2 ? quotes[1]! : end, next: at, splices: quotes.filter((q) => q > pos && q < end) };
+/** A piece of a shell word: single-quoted, double-quoted or bare, with its quotes' offsets (bare: none). */
+interface Piece {
+  kind: "'" | '"' | 'bare';
+  start: number;
+  end: number;
 }
 
-/** The text with a space at each offset (UTF-16 code units, as `indexOf` gives them), its length kept. */
-function blankAt(text: string, offsets: readonly number[]): string {
+/**
+ * The shell word that starts with the quote at `pos`: quoted and bare pieces with nothing between
+ * them are one word (`'{"a": "'"$X"'"}'`). Its body runs from inside its first quote to before its
+ * last; the quotes between only join pieces, except a double-quoted piece that stands where JSON
+ * wants a value (`'{"team": '"$T"'}'`): its quotes are read as the JSON string it fills. Undefined
+ * when a quote is not closed.
+ */
+function shellWord(text: string, pos: number): { body: ShellBody; next: number } | undefined {
+  const pieces: Piece[] = [];
+  let at = pos;
+  while (at < text.length && !/[\s;|&()<>]/.test(text[at]!)) {
+    const quote = text[at]!;
+    if (quote === "'" || quote === '"') {
+      let close = at + 1;
+      if (quote === "'") close = text.indexOf("'", close);
+      else while (close < text.length && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
+      if (close < 0 || close >= text.length) return undefined;
+      pieces.push({ kind: quote, start: at + 1, end: close });
+      at = close + 1;
+    } else {
+      const start = at;
+      while (at < text.length && !/[\s;|&()<>'"]/.test(text[at]!)) at += text[at] === '\\' ? 2 : 1;
+      pieces.push({ kind: 'bare', start, end: Math.min(at, text.length) });
+    }
+  }
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  const body: ShellBody = { start: first.start, end: last.end, splices: [], expansions: [] };
+  let inString = false;
+  for (const [index, piece] of pieces.entries()) {
+    const quoted = piece.kind !== 'bare';
+    const fillsValue = piece.kind === '"' && index > 0 && !inString && !text.slice(piece.start, piece.end).includes('"');
+    if (quoted && index > 0 && !fillsValue) body.splices.push(piece.start - 1);
+    if (quoted && index < pieces.length - 1 && !fillsValue) body.splices.push(piece.end);
+    if (piece.kind !== "'") readExpanding(text, piece.start, piece.end, body, piece.kind === '"' ? /[$`"\\\n]/ : /./s);
+    if (!fillsValue) inString = jsonStringState(text, piece.start, piece.end, body.splices, inString);
+  }
+  return { body, next: at };
+}
+
+/**
+ * Where the shell changes text it expands (double quotes, bare words, heredocs with a bare marker):
+ * a backslash before one of `escapable` is removed, and each `$` that
+ * is not escaped starts an expansion filled in when the script runs.
+ */
+function readExpanding(text: string, start: number, end: number, body: ShellBody, escapable: RegExp): void {
+  for (let at = start; at < end; at++) {
+    if (text[at] === '\\' && at + 1 < end && escapable.test(text[at + 1]!)) {
+      // The newline after a backslash stays: the JSON reads it as space, and lines keep their numbers.
+      body.splices.push(at);
+      at++;
+    } else if (text[at] === '$' && /[A-Za-z_{(0-9@*#?!-]/.test(text[at + 1] ?? '')) body.expansions.push(at);
+  }
+}
+
+/** Whether the JSON text of a piece ends inside a string, given where it starts; removed offsets are skipped. */
+function jsonStringState(text: string, start: number, end: number, removed: readonly number[], inString: boolean): boolean {
+  const skip = new Set(removed);
+  for (let at = start; at < end; at++) {
+    if (skip.has(at)) continue;
+    if (inString && text[at] === '\\') {
+      do at++;
+      while (skip.has(at));
+    } else if (text[at] === '"') inString = !inString;
+  }
+  return inString;
+}
+
+/**
+ * The text as the shell hands it on, each line kept in its place and length (UTF-16 code units, as
+ * `indexOf` gives them, so findings keep their lines): on a line of a body, what the shell removes
+ * is taken out and the line padded with spaces at its end, outside any JSON string (JSON has none
+ * across lines); RUN_TIME_MARK stands where the shell expands.
+ */
+function asTheShellReads(text: string, bodies: readonly ShellBody[]): string {
   const units = text.split('');
-  for (const offset of offsets) units[offset] = ' ';
+  for (const body of bodies) {
+    const removed = new Set(body.splices);
+    for (const offset of body.expansions) units[offset] = RUN_TIME_MARK;
+    let lineStart = body.start;
+    while (lineStart < body.end) {
+      const newline = text.indexOf('\n', lineStart);
+      const lineEnd = newline < 0 || newline > body.end ? body.end : newline;
+      const kept: string[] = [];
+      for (let at = lineStart; at < lineEnd; at++) if (!removed.has(at)) kept.push(units[at]!);
+      for (let at = lineStart; at < lineEnd; at++) units[at] = kept[at - lineStart] ?? ' ';
+      lineStart = lineEnd + 1;
+    }
+  }
   return units.join('');
 }

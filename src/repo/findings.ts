@@ -131,6 +131,12 @@ export function partitionFileTeamValues(teams: TeamDirectory, values: readonly s
 export const PASSED_IN = /^\s*\$\{\{\s*(?:(?:github\.event\.)?inputs\.[\w-]+|fromJson\((?:github\.event\.)?inputs\.port_(?:payload|context)\)(?:\.[\w-]+)+)\s*\}\}\s*$/;
 
 /** A GitHub Actions expression (`${{ … }}`) in a value: what it yields is decided when the workflow runs. */
+/**
+ * Stands, in the text a shell script's body is read from, for a `$` the shell expands: the value
+ * there is the script's when it runs (a private-use character, so no file's own text holds it).
+ */
+export const RUN_TIME_MARK = '\uE000';
+
 const WORKFLOW_EXPRESSION = /\$\{\{[\s\S]*\}\}/;
 
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
@@ -157,6 +163,7 @@ export function teamValuesFinding(
   const unknown: string[] = [];
   const unresolved: string[] = [];
   const expressions: string[] = [];
+  const filledAtRunTime: string[] = [];
   const resolvedElsewhere: FindingDraft[] = [];
   for (const node of values) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
@@ -176,6 +183,11 @@ export function teamValuesFinding(
     }
     // `{{getUserTeams()}}` already yields identifiers; `file://x` points at a file, it is not a team.
     if (node.kind !== 'string' || node.value.startsWith('{{') || node.value.startsWith('file://')) continue;
+    // A shell expansion (`"$TEAM"`, `'"$teams"'`): the script fills it in when it runs.
+    if (node.value.includes(RUN_TIME_MARK)) {
+      filledAtRunTime.push(node.value.replaceAll(RUN_TIME_MARK, '$'));
+      continue;
+    }
     // A workflow's `${{ }}`: a team it was given passes on as it is; any other is decided when it runs.
     if (WORKFLOW_EXPRESSION.test(node.value)) {
       if (!PASSED_IN.test(node.value)) expressions.push(node.value);
@@ -189,7 +201,7 @@ export function teamValuesFinding(
     }
     appendAll(unknown, split.unknown);
   }
-  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0) return resolvedElsewhere[0];
+  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0 && filledAtRunTime.length === 0) return resolvedElsewhere[0];
 
   const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
   const reasons: string[] = [];
@@ -197,6 +209,7 @@ export function teamValuesFinding(
   if (unknown.length > 0) reasons.push(`${what} holds ${quoted(unknown)}, which is neither a known team title nor a known identifier`);
   if (unresolved.length > 0) reasons.push(`${what} takes ${unresolved.join(', ')}, whose value this scan cannot see (no default, no terraform.tfvars or *.auto.tfvars sets it)`);
   if (expressions.length > 0) reasons.push(`${what} takes ${expressions.join(', ')}, which the workflow decides when it runs`);
+  if (filledAtRunTime.length > 0) reasons.push(`${what} takes ${filledAtRunTime.join(', ')}, which the script fills in when it runs`);
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
   // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
   const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
@@ -209,7 +222,7 @@ export function teamValuesFinding(
   for (const title of ambiguous) hints.push(`${JSON.stringify(title)} is the title of ${ctx.teams.byTitle.get(title)!.ambiguous!.join(' and ')}: write the identifier of the team meant (no rewrite is offered through a title two teams share)`);
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
   if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
-  if (expressions.length > 0) hints.push('make sure the expression yields team identifiers once the migration has run');
+  if (expressions.length > 0 || filledAtRunTime.length > 0) hints.push(`make sure ${expressions.length + filledAtRunTime.length === 1 ? 'it yields' : 'they yield'} team identifiers once the migration has run`);
   // The provider fills port_team.<x>.identifier only once the org has migrated: before, it empties the list.
   if (!ctx.migrated && titles.some((title) => PORT_TEAM_NAME.test(title))) hints.push('port_team.<name>.identifier is null until the org has migrated, so apply this with the migration, not before');
   return fileFinding(entry.span, resourceTitle, {

@@ -49,6 +49,54 @@ curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"ent
     expect(brief(findings)).toEqual([{ at: 'scripts/spliced.sh:2', category: 'team-permission-identifiers', verdict: 'breaks' }]);
   });
 
+  test('a body in double quotes is read as the shell reads it: \\" is a quote, $X is filled in when the script runs', () => {
+    const script = `#!/bin/sh
+curl -s -X POST -H "Content-Type: application/json" \\
+  --data-raw "{
+    \\"identifier\\": \\"$repo\\",
+    \\"team\\": [\\"Platform Team\\"]
+  }" \\
+  "https://api.getport.io/v1/blueprints/service/entities?upsert=true"
+curl -X POST https://api.getport.io/v1/blueprints/service/entities -d "{\\"identifier\\": \\"b\\", \\"team\\": [\\"$OWNER\\"]}"
+curl -X POST https://api.getport.io/v1/blueprints/service/entities -d "{\\"identifier\\": \\"c\\", \\"team\\": [\\"\\$OWNER\\"]}"
+echo "[INFO] done"
+echo "{not json at all}"
+`;
+    const { findings, problems } = analyzeShell(sourceText('scripts/quoted.sh', script), context());
+    expect(problems).toEqual([]);
+    expect(brief(findings)).toEqual([
+      { at: 'scripts/quoted.sh:5', category: 'external-ownership', verdict: 'breaks' },
+      { at: 'scripts/quoted.sh:8', category: 'external-ownership', verdict: 'review' },
+      { at: 'scripts/quoted.sh:9', category: 'external-ownership', verdict: 'review' },
+    ]);
+    // The expansion is named as the script's, not taken for a team called "$OWNER"; an escaped \$ is a literal dollar.
+    expect(findings[1]!.reason).toContain('$OWNER, which the script fills in when it runs');
+    expect(findings[2]!.reason).toContain('"$OWNER", which is neither a known team title nor a known identifier');
+    // Text the shell rewrites (its backslashes) gets no line to copy.
+    expect(findings[0]!.rewrite).toBeUndefined();
+  });
+
+  test('a team list spliced in as a whole shell word, and a heredoc that expands, are filled in at run time: review', () => {
+    const script = `curl -X POST https://api.getport.io/v1/blueprints/service/entities --data-raw '{"identifier": "x", "team": '"$teams"'}'
+curl -X POST https://api.getport.io/v1/blueprints/service/entities --data @- <<EOF
+{"identifier": "y", "team": ["\${TEAM}"]}
+EOF
+curl -X POST https://api.getport.io/v1/blueprints/service/entities --data @- <<'EOF'
+{"identifier": "z", "team": ["Platform Team"]}
+EOF
+`;
+    const { findings, problems } = analyzeShell(sourceText('scripts/runtime.sh', script), context());
+    expect(problems).toEqual([]);
+    expect(brief(findings)).toEqual([
+      { at: 'scripts/runtime.sh:1', category: 'external-ownership', verdict: 'review' },
+      { at: 'scripts/runtime.sh:3', category: 'external-ownership', verdict: 'review' },
+      { at: 'scripts/runtime.sh:6', category: 'external-ownership', rewrite: '"team": ["platform"]', verdict: 'breaks' },
+    ]);
+    expect(findings[0]!.reason).toContain('$teams, which the script fills in when it runs');
+    expect(findings[0]!.evidence).toBe('"team": "$teams"');
+    expect(findings[1]!.reason).toContain('${TEAM}, which the script fills in when it runs');
+  });
+
   test('JS and Python request bodies', () => {
     const js = `const res = await fetch("https://api.getport.io/v1/actions/deploy/permissions", {
   method: "PATCH",

@@ -8,6 +8,7 @@ import { isObject } from '../model/json.js';
 import type { OwnershipValue } from './ownership-rewrite.js';
 import type { RepositoryFacts } from './repository-facts.js';
 import type { TerraformValues } from './terraform-values.js';
+import { workflowTeamInputs, type WorkflowTeamInputs } from './workflow-team-inputs.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
@@ -35,6 +36,8 @@ export interface RepoContext {
   gathering?: RepositoryFacts;
   /** Per Terraform configuration (directory of the scan): what its `var.x` and `local.x` hold. */
   terraformValues?: ReadonlyMap<string, TerraformValues>;
+  /** Workflow file name → its inputs that the org's actions dispatching it fill with team values. */
+  workflowTeamInputs?: WorkflowTeamInputs;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
 }
@@ -67,6 +70,7 @@ export function repoContext(catalog: Catalog | undefined): RepoContext {
     migrated: catalog.migrated,
     teamMirrors: catalog.teamMirrors,
     orgBlueprints: catalog.blueprints,
+    workflowTeamInputs: workflowTeamInputs(catalog.actions.values()),
     ...(catalog.jq && { jq: catalog.jq }),
   };
 }

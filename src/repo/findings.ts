@@ -6,7 +6,8 @@ import { isConfigurationReference, resolveReference } from './terraform-values.j
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
-import { judgeLiterals } from '../judge/decision-table.js';
+import { judgeLiterals, judgeSite } from '../judge/decision-table.js';
+import { isTeamInput, passedInput } from './workflow-team-inputs.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
 const EVIDENCE_LIMIT = 600;
@@ -164,6 +165,7 @@ export function teamValuesFinding(
   const unresolved: string[] = [];
   const expressions: string[] = [];
   const filledAtRunTime: string[] = [];
+  const untypedInputs: string[] = [];
   const resolvedElsewhere: FindingDraft[] = [];
   for (const node of values) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
@@ -188,9 +190,11 @@ export function teamValuesFinding(
       filledAtRunTime.push(node.value.replaceAll(RUN_TIME_MARK, '$'));
       continue;
     }
-    // A workflow's `${{ }}`: a team it was given passes on as it is; any other is decided when it runs.
+    // A workflow's `${{ }}`: a team input it was given passes on as it is; any other is decided when it runs.
     if (WORKFLOW_EXPRESSION.test(node.value)) {
-      if (!PASSED_IN.test(node.value)) expressions.push(node.value);
+      const input = passedInput(node.value);
+      if (input !== undefined && !isTeamInput(ctx.workflowTeamInputs, node.span.source.path, input)) untypedInputs.push(input);
+      else if (!PASSED_IN.test(node.value)) expressions.push(node.value);
       continue;
     }
     const split = partitionFileTeamValues(ctx.teams, [node.value]);
@@ -201,7 +205,7 @@ export function teamValuesFinding(
     }
     appendAll(unknown, split.unknown);
   }
-  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0 && filledAtRunTime.length === 0) return resolvedElsewhere[0];
+  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0 && filledAtRunTime.length === 0 && untypedInputs.length === 0) return resolvedElsewhere[0];
 
   const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
   const reasons: string[] = [];
@@ -210,6 +214,7 @@ export function teamValuesFinding(
   if (unresolved.length > 0) reasons.push(`${what} takes ${unresolved.join(', ')}, whose value this scan cannot see (no default, no terraform.tfvars or *.auto.tfvars sets it)`);
   if (expressions.length > 0) reasons.push(`${what} takes ${expressions.join(', ')}, which the workflow decides when it runs`);
   if (filledAtRunTime.length > 0) reasons.push(`${what} takes ${filledAtRunTime.join(', ')}, which the script fills in when it runs`);
+  if (untypedInputs.length > 0) reasons.push(untypedInputsReason(what, untypedInputs));
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
   // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
   const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
@@ -222,6 +227,7 @@ export function teamValuesFinding(
   for (const title of ambiguous) hints.push(`${JSON.stringify(title)} is the title of ${ctx.teams.byTitle.get(title)!.ambiguous!.join(' and ')}: write the identifier of the team meant (no rewrite is offered through a title two teams share)`);
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
   if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
+  if (untypedInputs.length > 0) hints.push(UNTYPED_INPUTS_HINT);
   if (expressions.length > 0 || filledAtRunTime.length > 0) hints.push(`make sure ${expressions.length + filledAtRunTime.length === 1 ? 'it yields' : 'they yield'} team identifiers once the migration has run`);
   // The provider fills port_team.<x>.identifier only once the org has migrated: before, it empties the list.
   if (!ctx.migrated && titles.some((title) => PORT_TEAM_NAME.test(title))) hints.push('port_team.<name>.identifier is null until the org has migrated, so apply this with the migration, not before');
@@ -229,10 +235,18 @@ export function teamValuesFinding(
     category,
     reason: `${reasons.join('; ')}.`,
     suggestion: `${hints.join('; ')}.`,
-    verdict: judgeLiterals(titles.length > 0),
+    verdict: titles.length === 0 && untypedInputs.length > 0 ? judgeSite('untyped-workflow-input') : judgeLiterals(titles.length > 0),
     ...(rewrite !== undefined ? { rewrite } : {}),
   });
 }
+
+/** Why a team value taken from workflow inputs nothing types is for review. */
+export function untypedInputsReason(what: string, inputs: readonly string[]): string {
+  const named = inputs.map((input) => `inputs.${input}`).join(', ');
+  return `${what} takes ${named}, which no action that dispatches this workflow fills with a team (a user input of format team, or the entity's $team), so it may hold a title, an identifier or free text`;
+}
+
+export const UNTYPED_INPUTS_HINT = "fill the input from a user input of format team in the action that dispatches the workflow (or from the entity's team), or make sure it holds team identifiers once the migration has run";
 
 /** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service. */
 export function entityTeamFinding(entry: Entry | undefined, ctx: RepoContext, title: string | undefined, what: string): FindingDraft | undefined {

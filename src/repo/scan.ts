@@ -24,6 +24,8 @@ import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
 import { analyzeWorkflow, callsServiceAction } from './workflows.js';
+import { workflowTeamInputs } from './workflow-team-inputs.js';
+import { toSourceMapped } from './located-json.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
@@ -138,6 +140,9 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     return facts;
   });
   const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
+  // The actions that dispatch workflows, the org's and those the repositories keep: they tell which workflow inputs hold teams.
+  const repositoryActions = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'action').map((resource) => toSourceMapped(resource.value).json));
+  const workflowInputs = workflowTeamInputs([...(org?.actions.values() ?? []), ...repositoryActions]);
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
@@ -148,7 +153,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues };
+    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
     for (const file of repo.files) {
       const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;

@@ -1,6 +1,7 @@
 import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { byLine, fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan } from './findings.js';
+import { byLine, fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan, UNTYPED_INPUTS_HINT, untypedInputsReason } from './findings.js';
+import { isTeamInput, passedInput } from './workflow-team-inputs.js';
 import type { FileAnalysis } from './terraform.js';
 import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
@@ -168,7 +169,18 @@ function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: stri
 }
 
 function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
-  if (PASSED_IN.test(text)) return undefined;
+  // What the workflow was given, alone or as a list (`'["${{ inputs.team }}"]'`, the action's documented form).
+  const items = teamList(text);
+  if (items.length > 0 && items.every((item) => PASSED_IN.test(item))) {
+    const untyped = items.flatMap((item) => passedInput(item) ?? []).filter((input) => !isTeamInput(ctx.workflowTeamInputs, entry.span.source.path, input));
+    if (untyped.length === 0) return undefined;
+    return fileFinding(entry.span, title, {
+      category: 'external-ownership',
+      reason: `${untypedInputsReason("The step's team", untyped)}.`,
+      suggestion: `${UNTYPED_INPUTS_HINT[0]!.toUpperCase()}${UNTYPED_INPUTS_HINT.slice(1)}.`,
+      verdict: judgeSite('untyped-workflow-input'),
+    });
+  }
   if (/\$\{\{|\{\{/.test(text) || /^\s*\./.test(text)) {
     return fileFinding(entry.span, title, {
       category: 'external-ownership',

@@ -131,22 +131,29 @@ describe("workflow steps of the service's GitHub action", () => {
     expect(at).toEqual(['.github/workflows/remind.yml:11 external-ownership breaks']);
   });
 
-  test("a run: script that sends an entity to the API is read at the file's lines: a title breaks, a team the workflow was given is nothing, another expression is a review", async () => {
+  test("a run: script that sends an entity to the API is read at the file's lines: a title breaks, a team input the workflow was given is nothing, another expression is a review", async () => {
     const send = (body: string) => [
       '      - run: |',
       '          curl -s -X POST "https://api.getport.io/v1/blueprints/service/entities?upsert=true" \\',
       `            -H "Authorization: Bearer $TOKEN" -d '${body}'`,
     ];
-    const { at, report } = await scan({
-      '.github/workflows/register.yml': workflow(
-        send('{"identifier": "a", "team": ["Checkout Squad"]}'),
-        send('{"identifier": "b", "team": ["${{ inputs.team }}"]}'),
-        send('{"identifier": "c", "team": "${{ fromJson(inputs.port_payload).owner }}"}'),
-        send('{"identifier": "d", "team": ["${{ steps.owner.outputs.team }}"]}'),
-        send('{"identifier": "e", "team": ["checkout"]}'),
-      ),
-    });
+    const register = workflow(
+      send('{"identifier": "a", "team": ["Checkout Squad"]}'),
+      send('{"identifier": "b", "team": ["${{ inputs.team }}"]}'),
+      send('{"identifier": "c", "team": "${{ fromJson(inputs.port_payload).owner }}"}'),
+      send('{"identifier": "d", "team": ["${{ steps.owner.outputs.team }}"]}'),
+      send('{"identifier": "e", "team": ["checkout"]}'),
+    );
+    // The action the repository keeps dispatches the workflow with a team input: inputs.team is a team, passed on.
+    const action = JSON.stringify({ identifier: 'register', trigger: { type: 'self-service', operation: 'CREATE', userInputs: { properties: { team: { type: 'string', format: 'team' } } } }, invocationMethod: { type: 'GITHUB', org: 'acme', repo: 'x', workflow: 'register.yml' } });
+    const { at, report } = await scan({ '.github/workflows/register.yml': register, 'port/register.action.json': action });
     expect([...at].sort()).toEqual(['.github/workflows/register.yml:17 external-ownership review', '.github/workflows/register.yml:8 external-ownership breaks']);
+    // Without it, nothing says the input holds a team: review.
+    expect([...(await scan({ '.github/workflows/register.yml': register })).at].sort()).toEqual([
+      '.github/workflows/register.yml:11 external-ownership review',
+      '.github/workflows/register.yml:17 external-ownership review',
+      '.github/workflows/register.yml:8 external-ownership breaks',
+    ]);
     // The block's text is the file's without its indentation: nothing the patch could place.
     expect(report.findings.filter((f) => f.rewrite !== undefined)).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { classifyPath } from '../../src/repo/scan.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeWorkflow } from '../../src/repo/workflows.js';
+import { workflowTeamInputs } from '../../src/repo/workflow-team-inputs.js';
 import { parseYaml } from '../../src/repo/yaml-tree.js';
 import { brief, context } from './helpers.js';
 
@@ -25,10 +26,33 @@ describe("GitHub workflow steps of the service's action", () => {
     expect(brief(run(step('          operation: UPSERT\n          team: ${{ steps.lookup.outputs.team }}')).findings)).toEqual([
       { at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'review' },
     ]);
-    // Issue 30: a team the workflow was given (by the service's action that dispatched it) is passed on as it is: nothing.
-    for (const given of ['${{ inputs.team }}', '${{ github.event.inputs.owning_team }}', '${{ fromJson(inputs.port_payload).payload.properties.team }}']) {
-      expect(run(step(`          operation: UPSERT\n          team: ${given}`)).findings, given).toEqual([]);
+    // The payload the service's action sends is its own team values, passed on as they are: nothing.
+    expect(run(step('          operation: UPSERT\n          team: ${{ fromJson(inputs.port_payload).payload.properties.team }}')).findings).toEqual([]);
+  });
+
+  test('issue 39: a workflow input is passed on as a team only when an action that dispatches the workflow fills it with one', () => {
+    const given = ['${{ inputs.team }}', '${{ github.event.inputs.team }}', `'["\${{ inputs.team }}"]'`];
+    // Nothing says what the input holds (a free-text input may hold a title): review, whatever its spelling.
+    for (const value of given) {
+      const { findings } = run(step(`          operation: UPSERT\n          team: ${value}`));
+      expect(brief(findings), value).toEqual([{ at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'review' }]);
+      expect(findings[0]!.reason).toContain('inputs.team, which no action that dispatches this workflow fills with a team');
     }
+    const dispatching = (inputs: Record<string, unknown>, workflowInputs?: Record<string, string>) =>
+      workflowTeamInputs([{ identifier: 'a', trigger: { userInputs: { properties: inputs } }, invocationMethod: { type: 'GITHUB', workflow: 'w.yml', ...(workflowInputs && { workflowInputs }) } }]);
+    const typed = (inputs: ReturnType<typeof workflowTeamInputs>, value: string) =>
+      analyzeWorkflow(parseYaml(sourceText('.github/workflows/w.yml', step(`          operation: UPSERT\n          team: ${value}`))), context({ workflowTeamInputs: inputs })).findings;
+    // A user input of format team, sent as it is (no workflowInputs: the inputs go by their names), alone or in a list.
+    for (const value of given) expect(typed(dispatching({ team: { type: 'string', format: 'team' } }), value), value).toEqual([]);
+    expect(typed(dispatching({ team: { type: 'array', items: { type: 'string', format: 'team' } } }), '${{ inputs.team }}')).toEqual([]);
+    // Through workflowInputs: the team input as it is, or the entity's $team.
+    expect(typed(dispatching({ owner: { type: 'string', format: 'team' } }, { team: '{{ .inputs.owner }}' }), '${{ inputs.team }}')).toEqual([]);
+    expect(typed(dispatching({}, { team: '{{ .entity.team }}' }), '${{ inputs.team }}')).toEqual([]);
+    // A free-text input, a team input changed on the way, another workflow's action: still review.
+    expect(typed(dispatching({ team: { type: 'string' } }), '${{ inputs.team }}')).toHaveLength(1);
+    expect(typed(dispatching({ owner: { type: 'string', format: 'team' } }, { team: '{{ .inputs.owner | ascii_downcase }}' }), '${{ inputs.team }}')).toHaveLength(1);
+    const elsewhere = workflowTeamInputs([{ identifier: 'b', trigger: { userInputs: { properties: { team: { format: 'team' } } } }, invocationMethod: { type: 'GITHUB', workflow: 'other.yml' } }]);
+    expect(typed(elsewhere, '${{ inputs.team }}')).toHaveLength(1);
   });
 
   test("BULK_UPSERT entities carry their own team; each title is named with its identifier", () => {

@@ -36,6 +36,8 @@ export interface RepoContext {
   gathering?: RepositoryFacts;
   /** Per Terraform configuration (directory of the scan): what its `var.x` and `local.x` hold. */
   terraformValues?: ReadonlyMap<string, TerraformValues>;
+  /** No org is given and no file of the repository says whether the org has migrated. */
+  stateUnknown?: boolean;
   /** Workflow file name → its inputs that the org's actions dispatching it fill with team values. */
   workflowTeamInputs?: WorkflowTeamInputs;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */

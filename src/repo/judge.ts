@@ -345,6 +345,16 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
       // A relation whose name does not say owner is one the rule itself leaves alone (its `review` says nothing
       // needs to move), and once the org has migrated the data move is the org's past, not a change to a file.
       if (draft.verdict === 'review' || judgement.ctx.migrated) return undefined;
+      // A relation to _team is written for an org that has _team: the beta's, where the data must
+      // move, or a migrated one, where nothing is left to move. No file saying which, a person decides.
+      if (judgement.ctx.stateUnknown) {
+        return manualFinding(
+          { ...draft, reason: `${draft.reason} No file says whether the org has migrated: if it has, there is nothing to move (give --snapshot or a live org to decide).`, verdict: judgeSite('state-unknown') },
+          found.origin,
+          found.exact,
+          title,
+        );
+      }
       return manualFinding(draft, found.origin, found.exact, title);
     case 'team-permission-identifiers': {
       const { origin } = found;

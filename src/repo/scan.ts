@@ -153,7 +153,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
+    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
     for (const file of repo.files) {
       const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;

@@ -240,9 +240,14 @@ describe('relations to _team that are not ownership', () => {
     );
 
   test('only a relation that says owner gets advice, and none once the files describe a migrated org', async () => {
-    const before = await scan({ 'blueprints.json': blueprint() });
-    expect(before.at).toEqual([expect.stringMatching(/^blueprints\.json:\d+ relation-ownership -$/)]);
-    expect(before.report.findings[0]!.evidence).toContain('owning_team');
+    // No file says whether the org has migrated: a relation to _team is the beta's (data to move) or a migrated org's (nothing to move).
+    const unknown = await scan({ 'blueprints.json': blueprint() });
+    expect(unknown.at).toEqual([expect.stringMatching(/^blueprints\.json:\d+ relation-ownership review$/)]);
+    expect(unknown.report.findings[0]!.evidence).toContain('owning_team');
+    expect(unknown.report.findings[0]!.reason).toContain('No file says whether the org has migrated');
+    // Files written before the migration (a team title in an entity): the data must move, a step to take.
+    const before = await scan({ 'blueprints.json': blueprint(), 'port.yml': '- identifier: cart\n  blueprint: service\n  team: Platform Team\n' });
+    expect(before.at).toEqual(expect.arrayContaining([expect.stringMatching(/^blueprints\.json:\d+ relation-ownership -$/)]));
     const after = await scan({ 'blueprints.json': blueprint([{ identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} }]) });
     expect(after.at).toEqual([]);
   });

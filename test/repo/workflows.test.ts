@@ -3,6 +3,7 @@ import { classifyPath } from '../../src/repo/scan.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeWorkflow } from '../../src/repo/workflows.js';
 import { workflowTeamInputs } from '../../src/repo/workflow-team-inputs.js';
+import type { JsonObject } from '../../src/model/json.js';
 import { parseYaml } from '../../src/repo/yaml-tree.js';
 import { brief, context } from './helpers.js';
 
@@ -38,7 +39,7 @@ describe("GitHub workflow steps of the service's action", () => {
       expect(brief(findings), value).toEqual([{ at: '.github/workflows/w.yml:7', category: 'external-ownership', verdict: 'review' }]);
       expect(findings[0]!.reason).toContain('inputs.team, which no action that dispatches this workflow fills with a team');
     }
-    const dispatching = (inputs: Record<string, unknown>, workflowInputs?: Record<string, string>) =>
+    const dispatching = (inputs: JsonObject, workflowInputs?: Record<string, string>) =>
       workflowTeamInputs([{ identifier: 'a', trigger: { userInputs: { properties: inputs } }, invocationMethod: { type: 'GITHUB', workflow: 'w.yml', ...(workflowInputs && { workflowInputs }) } }]);
     const typed = (inputs: ReturnType<typeof workflowTeamInputs>, value: string) =>
       analyzeWorkflow(parseYaml(sourceText('.github/workflows/w.yml', step(`          operation: UPSERT\n          team: ${value}`))), context({ workflowTeamInputs: inputs })).findings;

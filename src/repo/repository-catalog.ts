@@ -227,7 +227,7 @@ export function repositoryStateNote(name: string, state: InferredState, org?: { 
     const agree = state.known && state.migrated === org.migrated;
     return `migration state of repository ${shown}: its files read as ${stateWords(state)}; the org ${org.name} decides: it has${org.migrated ? '' : ' not'} migrated${state.known && !agree ? ', so the files are judged against the org, not as they read' : ''}`;
   }
-  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide)`;
+  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
   return `migration state of repository ${shown}: judged as ${stateWords(state)}`;
 }
 

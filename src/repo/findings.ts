@@ -2,7 +2,7 @@ import { partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import { posix } from 'node:path';
 import type { RepoContext } from './context.js';
-import { isConfigurationReference, resolveReference } from './terraform-values.js';
+import { isConfigurationReference, PICKS_AMONG_ARGUMENTS, resolveReference } from './terraform-values.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
@@ -167,7 +167,8 @@ export function teamValuesFinding(
   const filledAtRunTime: string[] = [];
   const untypedInputs: string[] = [];
   const resolvedElsewhere: FindingDraft[] = [];
-  for (const node of values) {
+  const computed: string[] = [];
+  for (const node of valuesItMayHold(values)) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
       edits.push({ node, value: node.path.replace(/\.name$/, '.identifier') });
       titles.push(node.path);
@@ -181,6 +182,11 @@ export function teamValuesFinding(
       if (inner) resolvedElsewhere.push(inner);
       // A variable or local whose value the scan could not see (no default, no *.tfvars, no locals entry).
       else if (!value) unresolved.push(node.path);
+      continue;
+    }
+    // Terraform computes it some other way (`lower(var.team)`, a conditional): what it yields is not seen here.
+    if ((node.kind === 'call' || node.kind === 'other') && isHcl(node.span.source.path)) {
+      computed.push(spanText(node.span));
       continue;
     }
     // `{{getUserTeams()}}` already yields identifiers; `file://x` points at a file, it is not a team.
@@ -205,7 +211,7 @@ export function teamValuesFinding(
     }
     appendAll(unknown, split.unknown);
   }
-  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0 && filledAtRunTime.length === 0 && untypedInputs.length === 0) return resolvedElsewhere[0];
+  if (titles.length === 0 && unknown.length === 0 && unresolved.length === 0 && expressions.length === 0 && filledAtRunTime.length === 0 && untypedInputs.length === 0 && computed.length === 0) return resolvedElsewhere[0];
 
   const quoted = (list: string[]) => list.map((t) => (t.startsWith('port_team.') ? t : JSON.stringify(t))).join(', ');
   const reasons: string[] = [];
@@ -215,6 +221,7 @@ export function teamValuesFinding(
   if (expressions.length > 0) reasons.push(`${what} takes ${expressions.join(', ')}, which the workflow decides when it runs`);
   if (filledAtRunTime.length > 0) reasons.push(`${what} takes ${filledAtRunTime.join(', ')}, which the script fills in when it runs`);
   if (untypedInputs.length > 0) reasons.push(untypedInputsReason(what, untypedInputs));
+  if (computed.length > 0) reasons.push(`${what} takes ${computed.map((text) => `\`${text}\``).join(', ')}, which Terraform computes in a way this scan does not follow`);
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
   // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
   const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
@@ -228,6 +235,7 @@ export function teamValuesFinding(
   if (unknown.length > 0) hints.push(`check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell)`);
   if (unresolved.length > 0) hints.push(`check that every value given to ${unresolved.join(', ')} (-var-file, -var, TF_VAR_…) is a team identifier`);
   if (untypedInputs.length > 0) hints.push(UNTYPED_INPUTS_HINT);
+  if (computed.length > 0) hints.push(`check that ${computed.length === 1 ? 'it yields' : 'they yield'} team identifiers once the migration has run`);
   if (expressions.length > 0 || filledAtRunTime.length > 0) hints.push(`make sure ${expressions.length + filledAtRunTime.length === 1 ? 'it yields' : 'they yield'} team identifiers once the migration has run`);
   // The provider fills port_team.<x>.identifier only once the org has migrated: before, it empties the list.
   if (!ctx.migrated && titles.some((title) => PORT_TEAM_NAME.test(title))) hints.push('port_team.<name>.identifier is null until the org has migrated, so apply this with the migration, not before');
@@ -237,6 +245,21 @@ export function teamValuesFinding(
     suggestion: `${hints.join('; ')}.`,
     verdict: titles.length === 0 && untypedInputs.length > 0 ? judgeSite('untyped-workflow-input') : judgeLiterals(titles.length > 0),
     ...(rewrite !== undefined ? { rewrite } : {}),
+  });
+}
+
+const isHcl = (path: string): boolean => /\.(tf|tfvars)$/.test(path);
+
+/**
+ * The values a team list may hold, as Terraform gives them: a nested list's items, and each argument
+ * of a function that picks among or joins its arguments (`coalesce(var.team, "Platform Team")`: the
+ * fallback is a value the list holds whenever the variable is empty).
+ */
+function valuesItMayHold(nodes: readonly TreeNode[]): TreeNode[] {
+  return nodes.flatMap((node) => {
+    if (node.kind === 'list') return valuesItMayHold(node.items);
+    if (node.kind === 'call' && PICKS_AMONG_ARGUMENTS.has(node.callee) && isHcl(node.span.source.path)) return valuesItMayHold(node.args.items);
+    return [node];
   });
 }
 

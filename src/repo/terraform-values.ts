@@ -71,6 +71,12 @@ export function terraformValues(files: readonly ConfigurationFile[]): TerraformV
   return values;
 }
 
+/**
+ * Terraform functions whose value is one of their arguments, or all of them joined
+ * (`coalesce(var.team, "Platform Team")`): each argument is a value the result may hold.
+ */
+export const PICKS_AMONG_ARGUMENTS: ReadonlySet<string> = new Set(['coalesce', 'coalescelist', 'try', 'concat', 'flatten', 'tolist', 'toset', 'compact', 'distinct', 'sort', 'one']);
+
 /** How deep `local.a = local.b` chains are followed: further is a loop or beyond "simple". */
 const MAX_HOPS = 8;
 

@@ -3,6 +3,7 @@ import { located, type LocatedJson, type Origin } from './located-json.js';
 import { decodedSourceText, SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import { spanLine, spanText, type CallNode, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { parseYaml } from './yaml-tree.js';
+import { PICKS_AMONG_ARGUMENTS } from './terraform-values.js';
 
 export type Problems = { line: number; reason: string }[];
 
@@ -61,7 +62,9 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       for (const item of node.items) {
         // `widgets = [<<EOF {…} EOF]`: each item is an encoded widget.
         const value = treeToJson(item, { node: item }, options, parentKey === 'widgets' ? 'widgets' : undefined);
-        if (value) items.push(value);
+        // `[local.owner]` with `owner = coalesce(var.team, "Platform Team")`: the list holds one of its values.
+        if (value?.kind === 'array' && picksAmongValues(item, options)) items.push(...value.items);
+        else if (value) items.push(value);
       }
       return { kind: 'array', items, origin };
     }
@@ -76,6 +79,14 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       return object;
     }
     case 'call': {
+      // What a picking function may give, as one list (a team list holds any of them).
+      if (PICKS_AMONG_ARGUMENTS.has(node.callee) && node.args.items.length > 1) {
+        const choices = node.args.items.flatMap((item) => {
+          const value = treeToJson(item, { node: item }, options, parentKey);
+          return value?.kind === 'array' ? value.items : value ? [value] : [];
+        });
+        return { kind: 'array', items: choices, origin };
+      }
       const value = callValue(node);
       return value ? treeToJson(value, origin, options, parentKey) : undefined;
     }
@@ -97,6 +108,13 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       return undefined;
     }
   }
+}
+
+/** Whether a list item is, or refers to, a call that picks among its arguments (its array is spread into the list). */
+function picksAmongValues(node: TreeNode, options: ConvertOptions, hops = 0): boolean {
+  if (node.kind === 'call') return PICKS_AMONG_ARGUMENTS.has(node.callee) && node.args.items.length > 1;
+  const resolved = node.kind === 'ref' && hops < 8 ? options.resolve?.(node.path) : undefined;
+  return resolved !== undefined && picksAmongValues(resolved.node, options, hops + 1);
 }
 
 /**

@@ -114,4 +114,60 @@ describe('Terraform values resolved as Terraform does for what it can see', () =
     const { findings } = await scan({ 'infra/main.tf': `locals {\n  a = local.b\n  b = [local.a]\n}\nresource "port_page_permissions" "p" {\n  page_identifier = "p"\n  read = { teams = local.a }\n}\n` });
     expect(findings.map((f) => f.verdict)).toEqual(['review']);
   });
+
+  test('issue 39: a local chosen among values (coalesce, try, concat) is each of them: a title in a fallback breaks, at its line', async () => {
+    const { findings } = await scan({
+      'infra/main.tf': `variable "team" {
+  type    = string
+  default = ""
+}
+variable "teams" {
+  type    = list(string)
+  default = null
+}
+locals {
+  owner  = coalesce(var.team, "Platform Team")
+  owners = try(var.teams, ["Payments"])
+  all    = concat(["platform"], ["SRE On-Call"])
+  fine   = coalesce(var.team, "platform")
+}
+resource "port_page_permissions" "a" {
+  page_identifier = "a"
+  read = { teams = [local.owner] }
+}
+resource "port_page_permissions" "b" {
+  page_identifier = "b"
+  read = { teams = local.owners }
+}
+resource "port_page_permissions" "c" {
+  page_identifier = "c"
+  read = { teams = local.all }
+}
+resource "port_page_permissions" "d" {
+  page_identifier = "d"
+  read = { teams = [local.fine] }
+}
+`,
+    });
+    expect(findings).toEqual([
+      { at: 'infra/main.tf:10', category: 'team-permission-identifiers', rewrite: 'owner  = coalesce(var.team, "platform")', verdict: 'breaks' },
+      { at: 'infra/main.tf:11', category: 'team-permission-identifiers', rewrite: 'owners = try(var.teams, ["payments"])', verdict: 'breaks' },
+      { at: 'infra/main.tf:12', category: 'team-permission-identifiers', rewrite: 'all    = concat(["platform"], ["sre_oncall"])', verdict: 'breaks' },
+    ]);
+  });
+
+  test('issue 39: a team value Terraform computes in a way the scan does not follow is a review, never silence', async () => {
+    const { findings, raw } = await scan({
+      'infra/main.tf': `variable "team" {
+  type = string
+}
+resource "port_page_permissions" "a" {
+  page_identifier = "a"
+  read = { teams = [lower(var.team)] }
+}
+`,
+    });
+    expect(findings).toEqual([{ at: 'infra/main.tf:6', category: 'team-permission-identifiers', verdict: 'review' }]);
+    expect(raw[0]!.reason).toContain('lower(var.team)');
+  });
 });

@@ -325,6 +325,57 @@ function asTheShellReads(text: string, bodies: readonly ShellBody[]): string {
       for (let at = lineStart; at < lineEnd; at++) units[at] = kept[at - lineStart] ?? ' ';
       lineStart = lineEnd + 1;
     }
+    if (body.expansions.length > 0) quoteBareExpansions(units, body.start, body.end);
   }
   return units.join('');
+}
+
+/**
+ * An expansion where JSON wants a value (`"team": $teams`) splices in whatever the variable holds:
+ * read as a string of its own, so the body stays JSON and the value is one the script fills in. The
+ * two quotes take two spaces of the line's padding (the backslashes taken out) when it has them;
+ * else the name gives up its last two characters, and one of two characters (`$t`) is read as `""`.
+ */
+function quoteBareExpansions(units: string[], start: number, end: number): void {
+  let inString = false;
+  for (let at = start; at < end; at++) {
+    const unit = units[at]!;
+    if (inString) {
+      if (unit === '\\') at++;
+      else if (unit === '"') inString = false;
+    } else if (unit === '"') inString = true;
+    else if (unit === RUN_TIME_MARK) {
+      const stop = expansionEnd(units, at, end);
+      const newline = units.indexOf('\n', stop);
+      const lineEnd = newline < 0 || newline > end ? end : newline;
+      if (lineEnd - 2 >= stop && units[lineEnd - 1] === ' ' && units[lineEnd - 2] === ' ') {
+        units.splice(lineEnd - 2, 2);
+        units.splice(stop, 0, '"');
+        units.splice(at, 0, '"');
+        at = stop + 1;
+      } else {
+        const inner = units.slice(at + 1, stop - 1);
+        units.splice(at, stop - at, ...(stop - at >= 3 ? ['"', RUN_TIME_MARK, ...inner.slice(0, stop - at - 3), '"'] : ['"', '"']));
+        at = stop - 1;
+      }
+    }
+  }
+}
+
+/** Where the expansion at `at` ends: `${…}` and `$(…)` at their closing bracket, `$name` after its name, `$1` after one character. */
+function expansionEnd(units: readonly string[], at: number, end: number): number {
+  const open = units[at + 1];
+  if (open === '{' || open === '(') {
+    const close = open === '{' ? '}' : ')';
+    let depth = 0;
+    for (let pos = at + 1; pos < end; pos++) {
+      if (units[pos] === open) depth++;
+      else if (units[pos] === close && --depth === 0) return pos + 1;
+    }
+    return end;
+  }
+  let pos = at + 1;
+  if (/[A-Za-z_]/.test(open ?? '')) while (pos < end && /\w/.test(units[pos]!)) pos++;
+  else pos++;
+  return Math.min(pos, end);
 }

@@ -140,7 +140,7 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       const record = blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint) ? entityRecord(node) : undefined;
       if (record) found.systemEntities.push({ blueprint: blueprint!, record, span: node.span });
       if (identifier && blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint)) found.systemWrites.push({ blueprint, span: node.span });
-      if (team && identifier && (team.value.kind === 'string' || team.value.kind === 'list')) {
+      if (team && identifier && team.value.kind !== 'object') {
         found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), ...(blueprint !== undefined && { blueprint }), team });
         return found;
       }

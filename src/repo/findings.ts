@@ -184,8 +184,8 @@ export function teamValuesFinding(
       else if (!value) unresolved.push(node.path);
       continue;
     }
-    // Terraform computes it some other way (`lower(var.team)`, a conditional): what it yields is not seen here.
-    if ((node.kind === 'call' || node.kind === 'other') && isHcl(node.span.source.path)) {
+    // Terraform or a script computes it (`lower(var.team)`, a conditional, a variable of the script): what it yields is not seen here.
+    if (isComputed(node)) {
       computed.push(spanText(node.span));
       continue;
     }
@@ -221,7 +221,7 @@ export function teamValuesFinding(
   if (expressions.length > 0) reasons.push(`${what} takes ${expressions.join(', ')}, which the workflow decides when it runs`);
   if (filledAtRunTime.length > 0) reasons.push(`${what} takes ${filledAtRunTime.join(', ')}, which the script fills in when it runs`);
   if (untypedInputs.length > 0) reasons.push(untypedInputsReason(what, untypedInputs));
-  if (computed.length > 0) reasons.push(`${what} takes ${computed.map((text) => `\`${text}\``).join(', ')}, which Terraform computes in a way this scan does not follow`);
+  if (computed.length > 0) reasons.push(`${what} takes ${computed.map((text) => `\`${text}\``).join(', ')}, which ${isHcl(entry.span.source.path) ? 'Terraform computes in a way this scan does not follow' : 'the script computes when it runs'}`);
   const written = edits.length > 0 ? rewriteSpan(entry.span, edits) : undefined;
   // A value the text could not be matched to (an escape the line rewrite does not know) gives the line back unchanged: no rewrite then.
   const rewrite = written !== undefined && written !== spanText(entry.span).trim() ? written : undefined;
@@ -249,6 +249,17 @@ export function teamValuesFinding(
 }
 
 const isHcl = (path: string): boolean => /\.(tf|tfvars)$/.test(path);
+const isProgram = (path: string): boolean => /\.(py|[cm]?[jt]sx?)$/.test(path);
+
+/** Literal words of code that are values, not computations. */
+const CONSTANTS: ReadonlySet<string> = new Set(['true', 'false', 'null', 'True', 'False', 'None', 'undefined']);
+
+/** A team value Terraform or a program computes: a call or an expression in either, a variable of a program. */
+function isComputed(node: TreeNode): boolean {
+  const path = node.span.source.path;
+  if (node.kind === 'call' || node.kind === 'other') return (isHcl(path) || isProgram(path)) && !(node.kind === 'other' && node.parts.length === 0 && /^-?\d/.test(spanText(node.span)));
+  return node.kind === 'ref' && isProgram(path) && !CONSTANTS.has(node.path);
+}
 
 /**
  * The values a team list may hold, as Terraform gives them: a nested list's items, and each argument
@@ -273,7 +284,7 @@ export const UNTYPED_INPUTS_HINT = "fill the input from a user input of format t
 
 /** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service. */
 export function entityTeamFinding(entry: Entry | undefined, ctx: RepoContext, title: string | undefined, what: string): FindingDraft | undefined {
-  if (!entry || (entry.value.kind !== 'list' && entry.value.kind !== 'string')) return undefined;
+  if (!entry || entry.value.kind === 'object') return undefined;
   const values = entry.value.kind === 'list' ? entry.value.items : [entry.value];
   return teamValuesFinding(entry, values, 'external-ownership', ctx, title, what);
 }

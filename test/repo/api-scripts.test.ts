@@ -97,6 +97,26 @@ EOF
     expect(findings[1]!.reason).toContain('${TEAM}, which the script fills in when it runs');
   });
 
+  test('an expansion where the JSON wants a value (a list the script built) is read as a value the script fills in', () => {
+    const script = `teams=$(echo "$teams" | jq -R . | jq -s .)
+curl -s --request POST \\
+  --data-raw "{
+    \\"identifier\\": \\"$repo\\",
+    \\"team\\": $teams,
+    \\"properties\\": {}
+  }" \\
+  "https://api.getport.io/v1/blueprints/service/entities?upsert=true"
+curl -s -X POST https://api.getport.io/v1/blueprints/service/entities -d "{\\"identifier\\": \\"x\\", \\"team\\": \${TEAMS}}"
+`;
+    const { findings, problems } = analyzeShell(sourceText('scripts/sync.sh', script), context());
+    expect(problems).toEqual([]);
+    expect(brief(findings)).toEqual([
+      { at: 'scripts/sync.sh:5', category: 'external-ownership', verdict: 'review' },
+      { at: 'scripts/sync.sh:9', category: 'external-ownership', verdict: 'review' },
+    ]);
+    expect(findings[0]!.reason).toContain('$teams, which the script fills in when it runs');
+  });
+
   test('JS and Python request bodies', () => {
     const js = `const res = await fetch("https://api.getport.io/v1/actions/deploy/permissions", {
   method: "PATCH",
@@ -113,6 +133,24 @@ requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identi
     expect(brief(analyzeScript(sourceText('scripts/entity.py', py), 'python', context()).findings)).toEqual([
       { at: 'scripts/entity.py:2', category: 'external-ownership', rewrite: '"team": ["payments", "Data Science"]', verdict: 'breaks' },
     ]);
+  });
+
+  test('a team value a script computes (a variable, a call) is a review that names it, never silence', () => {
+    const py = `import requests
+def upsert(teams):
+    requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "x", "team": teams})
+    requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "y", "team": [owner_of("y")]})
+`;
+    const { findings } = analyzeScript(sourceText('scripts/sync.py', py), 'python', context());
+    expect(brief(findings)).toEqual([
+      { at: 'scripts/sync.py:3', category: 'external-ownership', verdict: 'review' },
+      { at: 'scripts/sync.py:4', category: 'external-ownership', verdict: 'review' },
+    ]);
+    expect(findings[0]!.reason).toContain('`teams`, which the script computes when it runs');
+    expect(findings[1]!.reason).toContain('`owner_of("y")`, which the script computes when it runs');
+    // An empty list and a literal identifier stay quiet.
+    const quiet = `requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "z", "team": []})\n`;
+    expect(analyzeScript(sourceText('scripts/quiet.py', quiet), 'python', context()).findings).toEqual([]);
   });
 
   test('JSON payload files: blueprint bodies and permission bodies; unrelated JSON gives nothing', () => {

@@ -23,6 +23,8 @@ export interface SourceFlags {
   quiet?: boolean;
   /** Stop at the first value of an unexpected shape (exit 2) instead of noting it. */
   strict?: boolean;
+  /** One org of `analyze --orgs FILE` (src/orgs/org-config.ts): read it instead of the flags' and variables' org. Never a flag. */
+  configuredOrg?: { name: string; connection: Connection };
 }
 
 /** The parts of CliIo a source needs; `sleep` and `transport` exist for tests. */
@@ -128,7 +130,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
     const redactionNotes: string[] = [];
     return { snapshot: redactSnapshot(snapshot, redactionNotes), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes], read: { snapshotSha256: sha256 } };
   }
-  const connection = await resolveConnection(flags, io.env);
+  const connection = flags.configuredOrg?.connection ?? (await resolveConnection(flags, io.env));
   if (!connection) return undefined;
 
   const now = () => io.now().getTime();
@@ -155,7 +157,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${plural(stats.requests, 'request')}, ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
   // The same check as a recorded file gets, so a live run and its recording note the same values.
-  const description = `live org at ${connection.baseUrl.origin}`;
+  const description = `live org ${flags.configuredOrg ? `"${flags.configuredOrg.name}" ` : ''}at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
   const credentials = connection.credentials.kind === 'token' ? [connection.credentials.token] : [connection.credentials.clientId, connection.credentials.clientSecret];
   return { snapshot, description, notes: [...notes, ...redactionNotes, ...skippedPermissionNotes(snapshot)], credentials };

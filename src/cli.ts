@@ -104,6 +104,7 @@ Examples:
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
   $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
   $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us   # the live org
+  $ teams-migration-audit analyze --orgs orgs.yml --out audit   # several live orgs, one report (orgs.yml names each org's credential variables)
   $ teams-migration-audit analyze --snapshot org.json --format json,sarif,junit,md --baseline audit-baseline.json
   $ teams-migration-audit analyze --snapshot org-after.json --since output-before/report.json   # after the migration: what is fixed, what is left
   $ teams-migration-audit analyze --snapshot org.json --repo infra --fix   # apply the repository patch in place

@@ -49,7 +49,7 @@ export interface ApiClientOptions {
   sleep: (ms: number) => Promise<void>;
   /**
    * The most requests in flight at once, shared by every call of this client. The client starts
-   * at 4 (or this, when lower) and grows towards it while the answers allow.
+   * at `startConcurrency` (this, by default), and after a cut grows back while the answers allow.
    */
   concurrency: number;
   /** Requests in flight before any answer is in (adaptive-concurrency.ts); the bench measures others. */

@@ -53,8 +53,8 @@ export interface ResolvedSource {
 }
 
 /**
- * product.md: requests in flight are bounded. This is the cap: the client starts at 4 and grows
- * towards it while latency and the rate-limit budget allow (src/api/adaptive-concurrency.ts).
+ * product.md: requests in flight are bounded. This is the cap: the client starts there, halves on a
+ * burst of 5xx and grows back while latency allows; the rate-limit budget paces it (src/api/adaptive-concurrency.ts).
  */
 export const DEFAULT_CONCURRENCY = 32;
 /** Ours: beyond this the rate limit, not latency, is the bottleneck. */
@@ -71,7 +71,7 @@ export function addSourceOptions(command: Command): Command {
     .option('--api-url <url>', 'base URL of the API (overrides --region): https, or http only to this machine (127.0.0.0/8, ::1, localhost)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
-    .option('--concurrency <n>', 'the most requests in flight at once (starts at 4, grows while the service keeps up); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', 'the most requests in flight at once (fewer after a burst of server errors, paced by the rate limit); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
     .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
 }
 

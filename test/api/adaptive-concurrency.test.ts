@@ -6,8 +6,13 @@ const answer = (controller: ReturnType<typeof createConcurrencyController>, time
 };
 
 describe('adaptive concurrency', () => {
-  it('starts at 4, doubles each round while latency holds, stops at the cap', () => {
-    const controller = createConcurrencyController(32);
+  it('starts at the cap: the start measured best (issue 41)', () => {
+    expect(createConcurrencyController(32).current()).toBe(32);
+    expect(createConcurrencyController(12).current()).toBe(12);
+  });
+
+  it('from a lower start, doubles each round while latency holds, stops at the cap', () => {
+    const controller = createConcurrencyController(32, 4);
     expect(controller.current()).toBe(4);
     answer(controller, 4, 50);
     expect(controller.current()).toBe(8);
@@ -17,19 +22,19 @@ describe('adaptive concurrency', () => {
     expect(controller.current()).toBe(32);
   });
 
-  it('a cap below 4 is the start', () => {
-    expect(createConcurrencyController(3).current()).toBe(3);
+  it('a cap below the start is the start', () => {
+    expect(createConcurrencyController(3, 4).current()).toBe(3);
   });
 
   it('does not grow while latency is more than twice the best seen', () => {
-    const controller = createConcurrencyController(32);
+    const controller = createConcurrencyController(32, 4);
     answer(controller, 4, 50);
     answer(controller, 50, 400);
     expect(controller.current()).toBe(8);
   });
 
   it('holds on a 429: the rate limit is waited out per request class, and the retries may then all go (issue 23 item 7)', () => {
-    const controller = createConcurrencyController(32);
+    const controller = createConcurrencyController(32, 4);
     answer(controller, 4 + 8 + 16, 50);
     expect(controller.current()).toBe(32);
     answer(controller, 3, 50, 429);
@@ -37,7 +42,7 @@ describe('adaptive concurrency', () => {
   });
 
   it('after a cut, grows by one per round', () => {
-    const controller = createConcurrencyController(32);
+    const controller = createConcurrencyController(32, 4);
     answer(controller, 4 + 8 + 16, 50);
     answer(controller, 6, 50, 503);
     expect(controller.current()).toBe(16);
@@ -46,7 +51,7 @@ describe('adaptive concurrency', () => {
   });
 
   it('halves on a burst of 5xx, not on a single one or a few scattered', () => {
-    const controller = createConcurrencyController(32);
+    const controller = createConcurrencyController(32, 4);
     answer(controller, 4 + 8, 50);
     expect(controller.current()).toBe(16);
     answer(controller, 1, 50, 503);

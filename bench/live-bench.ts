@@ -166,7 +166,7 @@ if (only.has('floor')) {
           bareRatios.set(key, [...(bareRatios.get(key) ?? []), result.seconds / bare]);
           process.stdout.write(
             `  ${key} run ${run}: ${result.seconds.toFixed(2)} s, ${result.stats.requests} requests, ${ratio.toFixed(2)}x the floor ${floor.toFixed(2)} s; ` +
-              `bare loop ${bare.toFixed(2)} s (${(bare / floor).toFixed(2)}x); load ${load}, incomplete ${result.incomplete}\n`,
+              `bare loop ${bare.toFixed(2)} s (${(bare / floor).toFixed(2)}x); load ${load}, retries ${result.stats.retries}, incomplete ${result.incomplete}\n`,
           );
         } finally {
           await served.close();

@@ -4,7 +4,8 @@
  * - peak RSS of fetching the 3,000 / 6,000 / 2,000 org: ≤ 400 MB, and (issue 33) its wall time
  *   against its floor (requests × latency / 32 in flight): ≤ 1.2x;
  * - the 1x org (300 / 600 / 200) with 5 % of answers failing with 503 at random: ≤ 1.5× a clean
- *   fetch, median of 3 seeds against the median of 3 clean fetches;
+ *   fetch, median of 3 seeds against the median of 3 clean fetches (`--scale 10`: the
+ *   3,000 / 6,000 / 2,000 org, ≤ 1.3×, issue 41);
  * - requests on the 1x org with the migration flag on (so the migration state and the migrations
  *   reads are included): ≤ today's count before issue 25 (867, main at 187ba9d).
  * - (issue 41) `--only floor`: the 1x and the 3,000/6,000/2,000 ("10x") fetch against their floor,
@@ -35,6 +36,7 @@ const BIG: SyntheticOrgSize = { blueprints: 3_000, actions: 6_000, pages: 2_000 
 const REQUESTS_BEFORE = 867;
 const RSS_GOAL_MB = 400;
 const RETRY_GOAL = 1.5;
+const RETRY_GOAL_10X = 1.3;
 const FLOOR_GOAL = 1.2;
 const FLOOR_GOAL_1X = 1.5;
 
@@ -124,7 +126,9 @@ if (only.has('503')) {
     }
   }
   const ratio = median(failing) / median(clean);
-  process.stdout.write(`503       ${label} with 5 % 503s ${median(failing).toFixed(2)} s vs clean ${median(clean).toFixed(2)} s (medians of 3): ${ratio.toFixed(2)}x (goal ≤ ${RETRY_GOAL}x: ${verdict(ratio <= RETRY_GOAL)})\n`);
+  // Issue 41 sets the 10x org's goal (1.3x); the 1x one is issue 25's, which the spec's backoff cannot meet (docs/live-service.md).
+  const goal = values.scale === '10' ? RETRY_GOAL_10X : RETRY_GOAL;
+  process.stdout.write(`503       ${label} with 5 % 503s ${median(failing).toFixed(2)} s vs clean ${median(clean).toFixed(2)} s (medians of 3): ${ratio.toFixed(2)}x (goal ≤ ${goal}x: ${verdict(ratio <= goal)})\n`);
 }
 
 /**

@@ -14,8 +14,9 @@ export interface ConcurrencyController {
 
 /**
  * Ours, decided by measurement (issue 41; CONTRIBUTING.md, "The fetch's starting concurrency"):
- * the cap itself. Started at 4, the 1x fetch took 1.1-1.5x as long as started at 32 in pairs run in
- * turn, and the 10x one was no faster (its ramp is a few round trips of a 15 s read). Starting high
+ * the cap itself. Started at 4, the 1x fetch took longer than started at 32 in 7 of 9 pairs run in
+ * turn (median 1.13x; 3 of 4 pairs at 200 ms latency), and the 10x one was neither faster nor slower
+ * beyond the noise (the ramp is three or four round trips of a 15 s read). Starting high
  * risks nothing a start at 4 protects: before the first answer only the handful of list reads
  * exist (the thousands of permission reads wait for the lists, whose answers carry the rate-limit
  * headers that pace everything after), a burst of 5xx still halves, and a 429 is waited out.

@@ -59,7 +59,6 @@ export async function runConfiguredOrgs<F extends OrgsFlags, I extends MergeIo>(
   const env = Object.fromEntries(Object.entries(io.env).filter(([name]) => !(Object.values(ADDRESS_VARIABLES) as string[]).includes(name)));
   const orgIo: I = { ...io, env, stderr: credentialSafeWriter(io.stderr, secrets) };
   const each = orgs.map((org) => ({ name: org.name, flags: { configuredOrg: { name: org.name, connection: org.connection }, ...org.addresses } as Partial<F> }));
-  const byName = new Map(orgs.map((org) => [org.name, org]));
   return analyzeEachThenMerge(
     each,
     flags,
@@ -69,7 +68,7 @@ export async function runConfiguredOrgs<F extends OrgsFlags, I extends MergeIo>(
       } catch (error) {
         // Which org failed, in the same one line (the merge is not written: its report would be silently shorter).
         const name = one.configuredOrg?.name;
-        if (isKnownError(error) && name !== undefined && byName.has(name)) error.message = `org "${name}": ${error.message}`;
+        if (isKnownError(error) && name !== undefined) error.message = `org "${name}": ${error.message}`;
         throw error;
       }
     },

@@ -4,23 +4,31 @@
  * - peak RSS of fetching the 3,000 / 6,000 / 2,000 org: ≤ 400 MB, and (issue 33) its wall time
  *   against its floor (requests × latency / 32 in flight): ≤ 1.2x;
  * - the 1x org (300 / 600 / 200) with 5 % of answers failing with 503 at random: ≤ 1.5× a clean
- *   fetch, median of 3 seeds against the median of 3 clean fetches;
+ *   fetch, median of 3 seeds against the median of 3 clean fetches (`--scale 10`: the
+ *   3,000 / 6,000 / 2,000 org, ≤ 1.3×, issue 41);
  * - requests on the 1x org with the migration flag on (so the migration state and the migrations
  *   reads are included): ≤ today's count before issue 25 (867, main at 187ba9d).
- * Options: --only rss,503,requests  --latency MS  --scale 10 (the 503 figure on the 3,000/6,000/2,000 org)
+ * - (issue 41) `--only floor`: the 1x and the 3,000/6,000/2,000 ("10x") fetch against their floor,
+ *   `--runs N` each, medians (goals: 1x ≤ 1.5x, 10x ≤ 1.2x), with each run's load average and, as a
+ *   check of the floor itself, a bare loop of as many independent reads at the cap through the same
+ *   transport and sandbox. `--start N[,N]` measures other starting concurrencies, in turn per run.
+ * Options: --only rss,503,requests,floor  --latency MS  --scale 10 (the 503 figure on the 3,000/6,000/2,000 org)
+ *   --runs N  --start N[,N]  --sizes 1x,10x (the floor's orgs)
  */
 import { fork } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createApiClient } from '../src/api/client.js';
 import { createFetchTransport } from '../src/api/transport.js';
 import { MIGRATED_FEATURE_FLAG } from '../src/catalog/migration-state.js';
 import { fetchLiveSnapshot } from '../src/sources/live.js';
 import { DEFAULT_CONCURRENCY } from '../src/sources/resolve-source.js';
+import { START_CONCURRENCY } from '../src/api/adaptive-concurrency.js';
 import type { SandboxOptions } from '../test/sandbox/server.js';
 import type { SyntheticOrgSize } from './synthetic-org.js';
 
-const { values } = parseArgs({ options: { only: { type: 'string', default: 'rss,503,requests' }, latency: { type: 'string', default: '50' }, scale: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { only: { type: 'string', default: 'rss,503,requests' }, latency: { type: 'string', default: '50' }, scale: { type: 'string', default: '1' }, runs: { type: 'string', default: '3' }, sizes: { type: 'string', default: '1x,10x' }, start: { type: 'string', default: String(START_CONCURRENCY) } } });
 const latencyMs = Number(values.latency);
 const ONE_X: SyntheticOrgSize = { blueprints: 300, actions: 600, pages: 200 };
 const BIG: SyntheticOrgSize = { blueprints: 3_000, actions: 6_000, pages: 2_000 };
@@ -28,7 +36,9 @@ const BIG: SyntheticOrgSize = { blueprints: 3_000, actions: 6_000, pages: 2_000 
 const REQUESTS_BEFORE = 867;
 const RSS_GOAL_MB = 400;
 const RETRY_GOAL = 1.5;
+const RETRY_GOAL_10X = 1.3;
 const FLOOR_GOAL = 1.2;
+const FLOOR_GOAL_1X = 1.5;
 
 interface Served {
   url: string;
@@ -57,8 +67,9 @@ async function serve(size: SyntheticOrgSize, sandbox: Partial<SandboxOptions>, f
   };
 }
 
-async function fetchOnce(served: Served) {
+async function fetchOnce(served: Served, startConcurrency = START_CONCURRENCY) {
   const client = createApiClient({
+    startConcurrency,
     baseUrl: new URL(served.url),
     credentials: { kind: 'token', token: served.token },
     transport: createFetchTransport(),
@@ -115,7 +126,69 @@ if (only.has('503')) {
     }
   }
   const ratio = median(failing) / median(clean);
-  process.stdout.write(`503       ${label} with 5 % 503s ${median(failing).toFixed(2)} s vs clean ${median(clean).toFixed(2)} s (medians of 3): ${ratio.toFixed(2)}x (goal ≤ ${RETRY_GOAL}x: ${verdict(ratio <= RETRY_GOAL)})\n`);
+  // Issue 41 sets the 10x org's goal (1.3x); the 1x one is issue 25's, which the spec's backoff cannot meet (docs/live-service.md).
+  const goal = values.scale === '10' ? RETRY_GOAL_10X : RETRY_GOAL;
+  process.stdout.write(`503       ${label} with 5 % 503s ${median(failing).toFixed(2)} s vs clean ${median(clean).toFixed(2)} s (medians of 3): ${ratio.toFixed(2)}x (goal ≤ ${goal}x: ${verdict(ratio <= goal)})\n`);
+}
+
+/**
+ * The floor's check: `count` independent reads of the organization at the cap, through the same
+ * transport and sandbox, with no order between them (the fetch has some: the lists come first).
+ */
+async function bareLoop(served: Served, count: number): Promise<number> {
+  const transport = createFetchTransport();
+  const request = { method: 'GET' as const, url: new URL('/v1/organization', served.url).href, headers: { accept: 'application/json', authorization: `Bearer ${served.token}` } };
+  let left = count;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: DEFAULT_CONCURRENCY }, async () => {
+      while (left-- > 0) await transport(request);
+    }),
+  );
+  return (performance.now() - started) / 1_000;
+}
+
+if (only.has('floor')) {
+  const starts = values.start.split(',').map(Number);
+  const runs = Number(values.runs);
+  const orgs = ([['1x', ONE_X, FLOOR_GOAL_1X], ['10x', BIG, FLOOR_GOAL]] as const).filter(([label]) => values.sizes.split(',').includes(label));
+  const ratios = new Map<string, number[]>();
+  /** The run against the bare loop just after it: on a loaded machine both slow alike. */
+  const bareRatios = new Map<string, number[]>();
+  for (let run = 1; run <= runs; run++) {
+    for (const [label, size] of orgs) {
+      for (const start of starts) {
+        const served = await serve(size, {});
+        try {
+          const load = loadavg()[0]!.toFixed(1);
+          const result = await fetchOnce(served, start);
+          const floor = (result.stats.requests * latencyMs) / 1_000 / DEFAULT_CONCURRENCY;
+          const bare = await bareLoop(served, result.stats.requests);
+          const ratio = result.seconds / floor;
+          const key = `${label} start ${start}`;
+          ratios.set(key, [...(ratios.get(key) ?? []), ratio]);
+          bareRatios.set(key, [...(bareRatios.get(key) ?? []), result.seconds / bare]);
+          process.stdout.write(
+            `  ${key} run ${run}: ${result.seconds.toFixed(2)} s, ${result.stats.requests} requests, ${ratio.toFixed(2)}x the floor ${floor.toFixed(2)} s; ` +
+              `bare loop ${bare.toFixed(2)} s (${(bare / floor).toFixed(2)}x); load ${load}, retries ${result.stats.retries}, incomplete ${result.incomplete}\n`,
+          );
+        } finally {
+          await served.close();
+        }
+      }
+    }
+  }
+  for (const [label, , goal] of orgs) {
+    for (const start of starts) {
+      const list = ratios.get(`${label} start ${start}`) ?? [];
+      const ratio = median(list);
+      const bare = median(bareRatios.get(`${label} start ${start}`) ?? []);
+      process.stdout.write(
+        `floor     ${label} org, start ${start}: median ${ratio.toFixed(2)}x its floor (${list.map((r) => r.toFixed(2)).join(', ')}; goal ≤ ${goal}x: ${verdict(ratio <= goal)}); ` +
+          `median ${bare.toFixed(2)}x the bare loop\n`,
+      );
+    }
+  }
 }
 
 if (only.has('requests')) {

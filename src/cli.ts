@@ -42,6 +42,7 @@ import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js'
 import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
 import { addMergeCommand, runMerge, runSeveralOrgs } from './orgs/merge-command.js';
+import { addOrgsOption, runConfiguredOrgs } from './orgs/configured-orgs.js';
 import { orgTeams } from './orgs/org-teams.js';
 
 /** Everything the CLI touches outside itself, injected so tests run it in-process. */
@@ -65,6 +66,7 @@ export { EXIT, exitCodeFor };
 export type { FailOn } from './gate.js';
 
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
+  orgs?: string;
   snapshot?: string;
   teamsMap?: string;
   repo: string[];
@@ -102,6 +104,7 @@ Examples:
   $ teams-migration-audit analyze --snapshot org.json --teams-map teams.yaml --fail-on manual
   $ teams-migration-audit analyze --repo . --teams-map teams.yaml   # repository only, for pull requests
   $ PORT_CLIENT_ID=… PORT_CLIENT_SECRET=… teams-migration-audit analyze --region us   # the live org
+  $ teams-migration-audit analyze --orgs orgs.yml --out audit   # several live orgs, one report (orgs.yml names each org's credential variables)
   $ teams-migration-audit analyze --snapshot org.json --format json,sarif,junit,md --baseline audit-baseline.json
   $ teams-migration-audit analyze --snapshot org-after.json --since output-before/report.json   # after the migration: what is fixed, what is left
   $ teams-migration-audit analyze --snapshot org.json --repo infra --fix   # apply the repository patch in place
@@ -144,6 +147,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--since <file>', 'a previous report.json of the same org: report what was fixed since (progress), what is still open and what is new')
     .addHelpText('after', `${ANALYZE_EXAMPLES}\n${ENVIRONMENT_HELP}`)
     .action(async (sources: string[], flags: AnalyzeFlags, command: Command) => {
+      if (flags.orgs !== undefined) {
+        exitCode = await runConfiguredOrgs(flags.orgs, sources, flags, (one, orgIo) => runAnalyze(one, plainTerminal(orgIo, flags)), io);
+        return;
+      }
       if (sources.length > 1) {
         // Several orgs: each analysed as a run of its own would be (its reports and kit in <out>/orgs/N-name), then merged into --out.
         exitCode = await runSeveralOrgs(sources, flags, (one) => runAnalyze(withDemo(one, command.getOptionValueSource('failOn') === 'cli'), plainTerminal(io, flags)), io);
@@ -154,6 +161,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   addGateOptions(analyzeCommand);
   addFixOptions(analyzeCommand);
   addSourceOptions(analyzeCommand);
+  addOrgsOption(analyzeCommand);
 
   const snapshotCommand = addSourceOptions(
     program

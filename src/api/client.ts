@@ -49,9 +49,11 @@ export interface ApiClientOptions {
   sleep: (ms: number) => Promise<void>;
   /**
    * The most requests in flight at once, shared by every call of this client. The client starts
-   * at 4 (or this, when lower) and grows towards it while the answers allow.
+   * at `startConcurrency` (this, by default), and after a cut grows back while the answers allow.
    */
   concurrency: number;
+  /** Requests in flight before any answer is in (adaptive-concurrency.ts); the bench measures others. */
+  startConcurrency?: number;
   policy?: RetryPolicy;
   onEvent?: (event: ClientEvent) => void;
 }
@@ -159,7 +161,7 @@ interface Token {
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-  const concurrency = createConcurrencyController(options.concurrency);
+  const concurrency = createConcurrencyController(options.concurrency, options.startConcurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
   const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0, seen: { resetSeconds: 0, resetEpoch: 0, retryAfter: 0, capped: 0, failedBlueprints: 0 } };
   /** For stats only: the latest time any class is held until (concurrent waits count once). */
@@ -529,7 +531,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (token && options.now() < token.refreshAt) return token;
     const credentials = options.credentials;
     if (credentials.kind === 'token') {
-      if (!token) throw new ApiAuthError('the service rejected PORT_TOKEN (HTTP 401): generate a new token');
+      if (!token) throw new ApiAuthError(`the service rejected ${credentialSource(credentials)} (HTTP 401): generate a new token`);
       return token;
     }
     // A failed exchange stops the run (the credentials or the URL are wrong): the requests still
@@ -552,7 +554,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const call = async (method: 'GET' | 'POST', path: string, body: unknown, underWay = false): Promise<JsonObject> => {
     const response = await send(method, path, body, true, underWay);
     if (response.status === 401) {
-      const which = options.credentials.kind === 'token' ? 'PORT_TOKEN' : 'the exchanged access token';
+      const which = options.credentials.kind === 'token' ? credentialSource(options.credentials) : 'the exchanged access token';
       throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
     }
     return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);

@@ -12,7 +12,12 @@ export const REGION_URLS = {
 export type Region = keyof typeof REGION_URLS;
 
 export type Credentials =
-  | { kind: 'token'; token: string }
+  | {
+      kind: 'token';
+      token: string;
+      /** Where the token came from, for errors: "PORT_TOKEN" when absent. */
+      source?: string;
+    }
   | {
       kind: 'client';
       clientId: string;
@@ -23,7 +28,7 @@ export type Credentials =
 
 /** The names the user set, for "the service rejected …": never the values. */
 export function credentialSource(credentials: Credentials): string {
-  if (credentials.kind === 'token') return 'PORT_TOKEN';
+  if (credentials.kind === 'token') return credentials.source ?? 'PORT_TOKEN';
   return credentials.source ?? 'PORT_CLIENT_ID / PORT_CLIENT_SECRET';
 }
 
@@ -122,7 +127,7 @@ export function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig, env
  * API reference writes its base URL) names the same API; any other path, a query or a fragment
  * would be dropped, so it is refused rather than silently ignored.
  */
-function apiBaseUrl(value: string, name: string): URL {
+export function apiBaseUrl(value: string, name: string): URL {
   // Errors go to the CI log: a user name or password written in the address is never echoed.
   const shown = value.replace(/^([^:/?#]*:\/*)[^/?#]*@/, '$1***@');
   let url: URL;

@@ -80,11 +80,24 @@ export async function runSeveralOrgs<F extends { snapshot?: string; out: string;
   io: MergeIo,
 ): Promise<number> {
   if (flags.snapshot !== undefined || flags.demo) throw new UsageError('several snapshots are given as files (analyze A.json B.json); leave out --snapshot and --demo');
+  return analyzeEachThenMerge(snapshots.map((snapshot) => ({ name: basename(snapshot).replace(/\.json$/i, ''), flags: { snapshot } as Partial<F> })), flags, analyzeOne, io);
+}
+
+/**
+ * Each org analysed as a run of its own would be, with `flags` and its own, into
+ * `<out>/orgs/<n>-<name>`, then their reports merged into --out. A usage error (exit 2) stops there.
+ */
+export async function analyzeEachThenMerge<F extends { out: string; format: string }>(
+  orgs: ReadonlyArray<{ name: string; flags: Partial<F> }>,
+  flags: F,
+  analyzeOne: (flags: F) => Promise<number>,
+  io: MergeIo,
+): Promise<number> {
   if (flags.out === '-') throw new UsageError('several orgs need --out DIR: each org\'s reports go to DIR/orgs, the combined ones to DIR');
   const reports: string[] = [];
-  for (const [index, snapshot] of snapshots.entries()) {
-    const out = join(flags.out, 'orgs', `${index + 1}-${basename(snapshot).replace(/\.json$/i, '').replace(/[^A-Za-z0-9._-]/g, '_')}`);
-    const code = await analyzeOne({ ...flags, snapshot, out, format: withJson(flags.format) });
+  for (const [index, org] of orgs.entries()) {
+    const out = join(flags.out, 'orgs', `${index + 1}-${org.name.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+    const code = await analyzeOne({ ...flags, ...org.flags, out, format: withJson(flags.format) });
     if (code === EXIT.usage) return code;
     reports.push(join(out, FILE_NAMES.json));
   }

@@ -23,6 +23,8 @@ export interface SourceFlags {
   quiet?: boolean;
   /** Stop at the first value of an unexpected shape (exit 2) instead of noting it. */
   strict?: boolean;
+  /** One org of `analyze --orgs FILE` (src/orgs/org-config.ts): read it instead of the flags' and variables' org. Never a flag. */
+  configuredOrg?: { name: string; connection: Connection };
 }
 
 /** The parts of CliIo a source needs; `sleep` and `transport` exist for tests. */
@@ -51,8 +53,8 @@ export interface ResolvedSource {
 }
 
 /**
- * product.md: requests in flight are bounded. This is the cap: the client starts at 4 and grows
- * towards it while latency and the rate-limit budget allow (src/api/adaptive-concurrency.ts).
+ * product.md: requests in flight are bounded. This is the cap: the client starts there, halves on a
+ * burst of 5xx and grows back while latency allows; the rate-limit budget paces it (src/api/adaptive-concurrency.ts).
  */
 export const DEFAULT_CONCURRENCY = 32;
 /** Ours: beyond this the rate limit, not latency, is the bottleneck. */
@@ -69,7 +71,7 @@ export function addSourceOptions(command: Command): Command {
     .option('--api-url <url>', 'base URL of the API (overrides --region): https, or http only to this machine (127.0.0.0/8, ::1, localhost)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
-    .option('--concurrency <n>', 'the most requests in flight at once (starts at 4, grows while the service keeps up); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', 'the most requests in flight at once (fewer after a burst of server errors, paced by the rate limit); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
     .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
 }
 
@@ -128,7 +130,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
     const redactionNotes: string[] = [];
     return { snapshot: redactSnapshot(snapshot, redactionNotes), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes], read: { snapshotSha256: sha256 } };
   }
-  const connection = await resolveConnection(flags, io.env);
+  const connection = flags.configuredOrg?.connection ?? (await resolveConnection(flags, io.env));
   if (!connection) return undefined;
 
   const now = () => io.now().getTime();
@@ -155,7 +157,7 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const waits = stats.rateLimitWaits > 0 ? `, ${Math.ceil(stats.rateLimitBlockedMs / 1_000)} s held by the rate limit` : '';
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${plural(stats.requests, 'request')}, ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
   // The same check as a recorded file gets, so a live run and its recording note the same values.
-  const description = `live org at ${connection.baseUrl.origin}`;
+  const description = `live org ${flags.configuredOrg ? `"${flags.configuredOrg.name}" ` : ''}at ${connection.baseUrl.origin}`;
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
   const credentials = connection.credentials.kind === 'token' ? [connection.credentials.token] : [connection.credentials.clientId, connection.credentials.clientSecret];
   return { snapshot, description, notes: [...notes, ...redactionNotes, ...skippedPermissionNotes(snapshot)], credentials };

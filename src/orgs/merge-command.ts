@@ -87,13 +87,14 @@ export async function runSeveralOrgs<F extends { snapshot?: string; out: string;
  * Each org analysed as a run of its own would be, with `flags` and its own, into
  * `<out>/orgs/<n>-<name>`, then their reports merged into --out. A usage error (exit 2) stops there.
  */
-export async function analyzeEachThenMerge<F extends { out: string; format: string }>(
+export async function analyzeEachThenMerge<F extends { out: string; format: string } & OneFilePerRunFlags>(
   orgs: ReadonlyArray<{ name: string; flags: Partial<F> }>,
   flags: F,
   analyzeOne: (flags: F) => Promise<number>,
   io: MergeIo,
 ): Promise<number> {
   if (flags.out === '-') throw new UsageError('several orgs need --out DIR: each org\'s reports go to DIR/orgs, the combined ones to DIR');
+  refuseOneFilePerRun(flags);
   const reports: string[] = [];
   for (const [index, org] of orgs.entries()) {
     const out = join(flags.out, 'orgs', `${index + 1}-${org.name.replace(/[^A-Za-z0-9._-]/g, '_')}`);
@@ -102,6 +103,26 @@ export async function analyzeEachThenMerge<F extends { out: string; format: stri
     reports.push(join(out, FILE_NAMES.json));
   }
   return runMerge(reports, { out: flags.out, format: flags.format.split(',').filter((format) => format === 'html' || format === 'json' || format === 'md').join(',') || 'html,json' }, io);
+}
+
+/** Flags that name one file a run writes (or changes): with several orgs, each org's run would write over the last. */
+interface OneFilePerRunFlags {
+  writeBaseline?: string;
+  pruneBaseline?: boolean;
+  fix?: boolean;
+  fixOut?: string;
+}
+
+function refuseOneFilePerRun(flags: OneFilePerRunFlags): void {
+  const given = [
+    flags.writeBaseline !== undefined && '--write-baseline',
+    flags.pruneBaseline === true && '--prune-baseline',
+    flags.fix === true && '--fix',
+    flags.fixOut !== undefined && '--fix-out',
+  ].find((flag): flag is string => typeof flag === 'string');
+  if (given !== undefined) {
+    throw new UsageError(`${given} with several orgs: each org's run would write the same file over the last; run it on each org alone (each org's reports and fix kit are also in DIR/orgs/N-name)`);
+  }
 }
 
 /** Each org's run writes report.json, which the merge reads. */

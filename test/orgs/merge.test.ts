@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,24 @@ describe('merge: the reports of several orgs as one (issue 41)', () => {
     expect(readFileSync(join(work, 'together', 'report.json'), 'utf8')).toBe(readFileSync(join(work, 'gathered', 'report.json'), 'utf8'));
     // Each org's own reports and kit beside it.
     expect(readFileSync(join(work, 'together', 'orgs', '1-org-0', 'report.json'), 'utf8')).toBe(readFileSync(separate[0]!, 'utf8'));
+  });
+
+  it('several orgs refuse, in one line and before any is read, the flags that write one file per run (each org would write over the last)', async () => {
+    const snapshots = writeOrgs();
+    const baseline = join(work, 'several-baseline.json');
+    for (const [flags, named] of [
+      [['--write-baseline', baseline], '--write-baseline'],
+      [['--baseline', baseline, '--prune-baseline'], '--prune-baseline'],
+      [['--fix', '--repo', 'fixtures/repo'], '--fix'],
+      [['--fix-out', join(work, 'kit')], '--fix-out'],
+    ] as const) {
+      const out = join(work, `several-${named.slice(2)}`);
+      const run = await runCliCaptured(['analyze', ...snapshots, '--out', out, '--format', 'json', ...flags]);
+      expect([run.code, run.stderr.trim().split('\n').length], named).toEqual([2, 1]);
+      expect(run.stderr).toContain(`${named} with several orgs`);
+      expect(existsSync(out), named).toBe(false);
+    }
+    expect(existsSync(baseline)).toBe(false);
   });
 
   it('refuses one report, a file that is no report, and two reports of one org, in one line', async () => {

@@ -2,16 +2,18 @@
  * `npm run bench:repo-scan` (issues 25 and 41): a synthetic repository of 20,000 files, about 60 % of
  * a kind the scan reads, with as much to judge as a platform team's repository (issue 41): Terraform
  * stacks of blueprints (team inheritance, calculations on `.team`, one calculation text shared by
- * many blueprints as modules copy it), permissions and entities with team titles, `port.yml` entity
+ * many blueprints as modules copy it, beside texts of each stack's own: a platform repository's calculations
+ * are mostly distinct, some copied), permissions and entities with team titles, `port.yml` entity
  * files, blueprint JSON, page permissions, scripts writing entities through the API; the rest code,
  * config, docs. Scanned with the CLI's own function, against the floor: listing the same files and
  * reading each once in a synchronous loop (`readFileSync`, one file after another, as `cat` does;
  * before issue 41 the floor was 64 asynchronous reads in flight, which cost several times that).
  * Both are timed in this process with a monotonic clock, in turn, RUNS times; the medians are
  * compared. Goal: the scan at most 3x the floor.
- * Options: --files N (20,000) --runs N (3)
+ * Options: --files N (20,000) --runs N (3) --keep DIR (generate the repository into DIR and leave it
+ * there, to profile the scan or compare its findings across trees)
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,7 +22,7 @@ import fg from 'fast-glob';
 import { scanRepositories } from '../src/repo/scan.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' }, keep: { type: 'string' } } });
 const FILES = Number(values.files);
 const RUNS = Number(values.runs);
 /** The goal of issues 25 and 41: a scan at most three times one read of every file. */
@@ -33,6 +35,15 @@ const SHARED_CALCULATION = '.team | index(\\"Platform Team\\") != null';
 
 const code = (i: number) =>
   Array.from({ length: 60 }, (_, line) => `export function handler${i}_${line}(input: { team?: string }) { return input.team ?? 'none-${line}'; }`).join('\n');
+/**
+ * A stack's own calculations: each text written for its service (its team, its property names),
+ * as a platform team writes them, so the scan has as many distinct texts to judge as stacks.
+ */
+const stackCalculations = (i: number) => [
+  `    on_call = { title = "On call", type = "string", calculation = "if (.team | index(\\"${team(i + 2)}\\")) != null then \\"${team(i + 2)} pages svc${i}\\" else .properties.escalation_${i} end" }`,
+  `    owners_label = { title = "Owners", type = "string", calculation = "[.team[] | ascii_downcase] | join(\\", \\") + \\" for svc${i}\\"" }`,
+  `    domain_team = { title = "Domain team", type = "string", calculation = ".relations.domain + \\"/\\" + (.team | first // \\"unowned-${i % 97}\\")" }`,
+];
 const terraformStack = (i: number) =>
   [
     `resource "port_blueprint" "svc${i}" {`,
@@ -43,6 +54,7 @@ const terraformStack = (i: number) =>
     `  calculation_properties = {`,
     `    platform_owned = { title = "Platform owned", type = "boolean", calculation = "${SHARED_CALCULATION}" }`,
     `    owner_count    = { title = "Owners", type = "number", calculation = ".team | map(select(. == \\"${team(i)}\\")) | length" }`,
+    ...stackCalculations(i),
     `  }`,
     `}`,
     ``,
@@ -74,7 +86,7 @@ const KINDS: Array<{ share: number; path: (i: number) => string; text: (i: numbe
   { share: 0.015, path: (i) => `bin/run${i}.sh`, text: (i) => `#!/bin/sh\necho "job ${i}"\n` },
   { share: 0.02, path: (i) => `infra/stack${i % 20}/port${i}.tf`, text: terraformStack },
   { share: 0.02, path: (i) => `services/svc${i}/port.yml`, text: (i) => `identifier: svc${i}\ntitle: Service ${i}\nblueprint: service\nteam: ${team(i)}\nproperties:\n  tier: gold\n` },
-  { share: 0.005, path: (i) => `.port/blueprints/bp${i}.json`, text: (i) => JSON.stringify([{ identifier: `bp${i}`, title: `Blueprint ${i}`, teamInheritance: { path: 'service' }, calculationProperties: { mine: { title: 'Mine', type: 'boolean', calculation: '.team | index("Platform Team") != null' } } }], null, 2) },
+  { share: 0.005, path: (i) => `.port/blueprints/bp${i}.json`, text: (i) => JSON.stringify([{ identifier: `bp${i}`, title: `Blueprint ${i}`, teamInheritance: { path: 'service' }, calculationProperties: { mine: { title: 'Mine', type: 'boolean', calculation: '.team | index("Platform Team") != null' }, reviewers: { title: 'Reviewers', type: 'array', calculation: `[.team[] | select(. != "${team(i)}")] | map("review-${i}-" + .)` } } }], null, 2) },
   { share: 0.005, path: (i) => `payloads/page${i}-permissions.json`, text: (i) => JSON.stringify({ read: { users: [], roles: ['Admin'], teams: [team(i), team(i + 5)] } }, null, 2) },
   { share: 0.005, path: (i) => `scripts/api/entities${i}.py`, text: (i) => `import requests\n\nAPI = "https://api.getport.io/v1"\n\n\ndef upsert(token):\n    requests.post(\n        f"{API}/blueprints/service/entities?upsert=true",\n        headers={"Authorization": f"Bearer {token}"},\n        json={"identifier": "svc${i}", "title": "Service ${i}", "team": ["${team(i)}"]},\n    )\n` },
   { share: 0.005, path: (i) => `.github/workflows/ci${i}.yml`, text: (i) => `name: ci ${i}\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${i}\n` },
@@ -106,8 +118,9 @@ function readEveryFile(root: string): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const root = await mkdtemp(join(tmpdir(), 'tma-repo-bench-'));
+const root = values.keep ?? (await mkdtemp(join(tmpdir(), 'tma-repo-bench-')));
 try {
+  if (values.keep !== undefined && (await readdir(root).catch(() => [])).length > 0) throw new Error(`--keep ${root}: not empty; give a new folder`);
   await generate(root);
   const reads: number[] = [];
   const scans: number[] = [];
@@ -127,5 +140,5 @@ try {
       `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'}), median of ${RUNS}, ${findings} findings\n`,
   );
 } finally {
-  await rm(root, { recursive: true, force: true });
+  if (values.keep === undefined) await rm(root, { recursive: true, force: true });
 }

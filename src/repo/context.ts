@@ -8,6 +8,7 @@ import { isObject } from '../model/json.js';
 import type { OwnershipValue } from './ownership-rewrite.js';
 import type { RepositoryFacts } from './repository-facts.js';
 import type { TerraformValues } from './terraform-values.js';
+import type { ExpressionJudge } from './judge-memo.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
@@ -37,6 +38,8 @@ export interface RepoContext {
   terraformValues?: ReadonlyMap<string, TerraformValues>;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
+  /** How the files' expressions are judged: once per distinct text and context over the scan (judge-memo.ts). */
+  judgeExpression?: ExpressionJudge;
 }
 
 export function repoContext(catalog: Catalog | undefined): RepoContext {

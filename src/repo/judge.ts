@@ -2,7 +2,7 @@ import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
@@ -183,11 +183,21 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   return { snapshot, placed, foreign };
 }
 
-/** A repository blueprint as plain JSON, made once for every file judged with it (the catalogs only read it). */
+/**
+ * A repository blueprint as plain JSON for the files judged with it, made once (the catalogs only
+ * read it), prototype-free and marked so, not walked again for each file. Without its calculations
+ * (issue 41): only the calculation rule reads them, and what it finds in this blueprint is its own
+ * file's finding, dropped in every other; judged again in each file that reaches the blueprint,
+ * they were most of a scan's time.
+ */
 const plainBlueprints = new WeakMap<FileResource, JsonObject>();
 function plainBlueprint(blueprint: FileResource): JsonObject {
   let json = plainBlueprints.get(blueprint);
-  if (!json) plainBlueprints.set(blueprint, (json = toSourceMapped(blueprint.value).json));
+  if (!json) {
+    const { calculationProperties: _judgedInItsFile, ...context } = toSourceMapped(blueprint.value).json;
+    plainBlueprints.set(blueprint, (json = dropPrototypes(context)));
+    markPrototypeFree(json);
+  }
   return json;
 }
 
@@ -292,6 +302,7 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
     removedRelations,
     allRemovedRelations: base.allRemovedRelations.size === 0 ? ctx.removedRelations : new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
+    ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }),
   };
 }
 

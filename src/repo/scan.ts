@@ -24,6 +24,7 @@ import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
 import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
 import { analyzeWorkflow, callsServiceAction } from './workflows.js';
+import { memoisedJudge } from './judge-memo.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
@@ -138,6 +139,9 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     return facts;
   });
   const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
+  // Every file is judged with the repository's blueprints it may reach: each distinct expression
+  // and context is judged once for the whole scan, not once per file that holds or reaches it.
+  const judgeExpression = memoisedJudge();
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
@@ -148,7 +152,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues };
+    const judged: RepoContext = { ...(org ? ctx : filesContext(own.catalog)), repositoryBlueprints, terraformValues, judgeExpression };
     for (const file of repo.files) {
       const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;

@@ -167,10 +167,12 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
   // here too; they are not placed, so what the rules say about them is reported in their own file.
   // A file of blueprints alone gets only those its blueprints reach (issue 33): with every one, each
-  // file was judged with the whole repository, and a scan's time grew with its square.
+  // file was judged with the whole repository, and a scan's time grew with its square. So does one
+  // that also holds blueprint or page permissions (issue 41: a Terraform stack writes a blueprint's
+  // permissions beside it): their rule reads only their team lists and the org's teams.
   let foreign = 0;
   const taken = new Set(snapshot.blueprints.map((b) => b.identifier));
-  const reach = resources.length > 0 && resources.every((r) => r.kind === 'blueprint') ? reachedBlueprints(resources, ctx) : undefined;
+  const reach = resources.length > 0 && resources.every((r) => READ_WITH_REACHED_BLUEPRINTS.has(r.kind)) ? reachedBlueprints(resources, ctx) : undefined;
   for (const blueprint of ctx.repositoryBlueprints ?? []) {
     if (resources.includes(blueprint)) continue;
     const identifier = stringField(blueprint.value, 'identifier');
@@ -182,6 +184,13 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   foreign += addMirrorHops(snapshot.blueprints, ctx.orgBlueprints);
   return { snapshot, placed, foreign };
 }
+
+/**
+ * Resources whose rules need no repository blueprint beyond those they reach: blueprints, and
+ * the permissions only team-permission-identifiers reads (team lists against the org's teams; an
+ * action's permissions hold policies, judged with every relation the repository removes).
+ */
+const READ_WITH_REACHED_BLUEPRINTS: ReadonlySet<FileResource['kind']> = new Set(['blueprint', 'blueprint-permissions', 'page-permissions']);
 
 /**
  * A repository blueprint as plain JSON for the files judged with it, made once (the catalogs only

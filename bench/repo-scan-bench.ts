@@ -9,13 +9,14 @@
  * reading each once in a synchronous loop (`readFileSync`, one file after another, as `cat` does;
  * before issue 41 the floor was 64 asynchronous reads in flight, which cost several times that).
  * Both are timed in this process with a monotonic clock, in turn, RUNS times; the medians are
- * compared. Goal: the scan at most 3x the floor.
+ * compared. Goal: the scan at most 3x the floor. It prints how many calculations the repository
+ * holds and how many distinct texts among them, and the load average (the machine may be shared).
  * Options: --files N (20,000) --runs N (3) --keep DIR (generate the repository into DIR and leave it
  * there, to profile the scan or compare its findings across trees)
  */
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
@@ -93,7 +94,11 @@ const KINDS: Array<{ share: number; path: (i: number) => string; text: (i: numbe
   { share: 0.385, path: (i) => `docs/section${i % 100}/page${i}.md`, text: (i) => `# Page ${i}\n\n${'Some prose about teams and services. '.repeat(40)}\n` },
 ];
 
-async function generate(root: string): Promise<void> {
+/** Every calculation the generated files write (HCL and JSON quote them alike), to print how much there is to judge. */
+const CALCULATION = /calculation"?\s*[=:]\s*"((?:[^"\\]|\\.)*)"/g;
+
+/** Writes the repository; returns its calculations: all of them, and how many distinct texts. */
+async function generate(root: string): Promise<{ calculations: number; distinct: number }> {
   const next = seededRandom(20_260_115);
   const writes: Array<[string, string]> = [];
   for (let i = 0; i < FILES; i++) {
@@ -101,11 +106,13 @@ async function generate(root: string): Promise<void> {
     const kind = KINDS.find((k) => (roll -= k.share) < 0) ?? KINDS[KINDS.length - 1]!;
     writes.push([join(root, kind.path(i)), kind.text(i)]);
   }
+  const texts = writes.flatMap(([, text]) => [...text.matchAll(CALCULATION)].map((match) => match[1]!));
   const dirs = new Set(writes.map(([path]) => dirname(path)));
   for (const dir of dirs) await mkdir(dir, { recursive: true });
   for (let start = 0; start < writes.length; start += 256) {
     await Promise.all(writes.slice(start, start + 256).map(([path, text]) => writeFile(path, text)));
   }
+  return { calculations: texts.length, distinct: new Set(texts).size };
 }
 
 /** The floor any scan pays: the files listed, then each read once, one after another. */
@@ -121,7 +128,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const root = values.keep ?? (await mkdtemp(join(tmpdir(), 'tma-repo-bench-')));
 try {
   if (values.keep !== undefined && (await readdir(root).catch(() => [])).length > 0) throw new Error(`--keep ${root}: not empty; give a new folder`);
-  await generate(root);
+  const judged = await generate(root);
   const reads: number[] = [];
   const scans: number[] = [];
   let findings = 0;
@@ -137,7 +144,8 @@ try {
   const ratio = median(scans) / median(reads);
   process.stdout.write(
     `repo-scan ${FILES} files: scan ${(median(scans) / 1_000).toFixed(2)} s, list and read every file once, synchronously, ${(median(reads) / 1_000).toFixed(2)} s, ` +
-      `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'}), median of ${RUNS}, ${findings} findings\n`,
+      `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'}), medians of ${RUNS} in turn in one process, ` +
+      `load average ${loadavg()[0]!.toFixed(1)} at the end; ${judged.calculations} calculations, ${judged.distinct} distinct texts; ${findings} findings\n`,
   );
 } finally {
   if (values.keep === undefined) await rm(root, { recursive: true, force: true });

@@ -37,7 +37,9 @@ class ContextKeys {
 
   of(value: unknown, fresh = false): string {
     if (value === undefined) return 'u';
-    if (typeof value !== 'object' || value === null) return typeof value === 'string' ? JSON.stringify(value) : `${typeof value}:${String(value)}`;
+    if (typeof value === 'string') return JSON.stringify(value);
+    // A function (a method of jq's engine, an object literal) is told apart by identity, never by its source text.
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return `${typeof value}:${String(value)}`;
     if (fresh) return this.held(value) ?? `@${++this.objects}`;
     let key = this.known.get(value);
     if (key !== undefined) return key;
@@ -51,6 +53,7 @@ class ContextKeys {
 
   /** What a set, a map or a plain object holds, in order; undefined for others (jq, arrays: told apart by identity). */
   private held(value: object): string | undefined {
+    if (typeof value === 'function') return undefined;
     if (value instanceof Set) return `S[${[...value].map((item) => this.of(item)).join(',')}]`;
     if (value instanceof Map) return `M[${[...value].map(([name, item]) => `${this.of(name)}=${this.of(item)}`).join(',')}]`;
     const prototype = Object.getPrototypeOf(value);

@@ -46,6 +46,15 @@ describe('one verdict per distinct expression text and context (issue 41)', () =
     memo(READS_OWNER, { ...base(), removedRelations: new Set(['owning_team', 'a']) });
     expect(calls).toHaveLength(8);
   });
+
+  test('two jq engines written alike (the same methods, other state) are two contexts', () => {
+    const { judge, calls } = counted();
+    const memo = memoisedJudge(judge);
+    const engine = (answer: string) => ({ evaluate: () => answer }) as unknown as ImpactContext['jq'];
+    memo(READS_OWNER, { ...base(), jq: engine('a') });
+    memo(READS_OWNER, { ...base(), jq: engine('b') });
+    expect(calls).toHaveLength(2);
+  });
 });
 
 describe('the repository scan judges through the memo', () => {

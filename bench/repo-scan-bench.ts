@@ -2,25 +2,28 @@
  * `npm run bench:repo-scan` (issues 25 and 41): a synthetic repository of 20,000 files, about 60 % of
  * a kind the scan reads, with as much to judge as a platform team's repository (issue 41): Terraform
  * stacks of blueprints (team inheritance, calculations on `.team`, one calculation text shared by
- * many blueprints as modules copy it), permissions and entities with team titles, `port.yml` entity
+ * many blueprints as modules copy it, beside texts of each stack's own: a platform repository's calculations
+ * are mostly distinct, some copied), permissions and entities with team titles, `port.yml` entity
  * files, blueprint JSON, page permissions, scripts writing entities through the API; the rest code,
  * config, docs. Scanned with the CLI's own function, against the floor: listing the same files and
  * reading each once in a synchronous loop (`readFileSync`, one file after another, as `cat` does;
  * before issue 41 the floor was 64 asynchronous reads in flight, which cost several times that).
  * Both are timed in this process with a monotonic clock, in turn, RUNS times; the medians are
- * compared. Goal: the scan at most 3x the floor.
- * Options: --files N (20,000) --runs N (3)
+ * compared. Goal: the scan at most 3x the floor. It prints how many calculations the repository
+ * holds and how many distinct texts among them, and the load average (the machine may be shared).
+ * Options: --files N (20,000) --runs N (3) --keep DIR (generate the repository into DIR and leave it
+ * there, to profile the scan or compare its findings across trees)
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { scanRepositories } from '../src/repo/scan.js';
 import { seededRandom } from '../test/helpers/seeded-random.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, runs: { type: 'string', default: '3' }, keep: { type: 'string' } } });
 const FILES = Number(values.files);
 const RUNS = Number(values.runs);
 /** The goal of issues 25 and 41: a scan at most three times one read of every file. */
@@ -33,6 +36,15 @@ const SHARED_CALCULATION = '.team | index(\\"Platform Team\\") != null';
 
 const code = (i: number) =>
   Array.from({ length: 60 }, (_, line) => `export function handler${i}_${line}(input: { team?: string }) { return input.team ?? 'none-${line}'; }`).join('\n');
+/**
+ * A stack's own calculations: each text written for its service (its team, its property names),
+ * as a platform team writes them, so the scan has as many distinct texts to judge as stacks.
+ */
+const stackCalculations = (i: number) => [
+  `    on_call = { title = "On call", type = "string", calculation = "if (.team | index(\\"${team(i + 2)}\\")) != null then \\"${team(i + 2)} pages svc${i}\\" else .properties.escalation_${i} end" }`,
+  `    owners_label = { title = "Owners", type = "string", calculation = "[.team[] | ascii_downcase] | join(\\", \\") + \\" for svc${i}\\"" }`,
+  `    domain_team = { title = "Domain team", type = "string", calculation = ".relations.domain + \\"/\\" + (.team | first // \\"unowned-${i % 97}\\")" }`,
+];
 const terraformStack = (i: number) =>
   [
     `resource "port_blueprint" "svc${i}" {`,
@@ -43,6 +55,7 @@ const terraformStack = (i: number) =>
     `  calculation_properties = {`,
     `    platform_owned = { title = "Platform owned", type = "boolean", calculation = "${SHARED_CALCULATION}" }`,
     `    owner_count    = { title = "Owners", type = "number", calculation = ".team | map(select(. == \\"${team(i)}\\")) | length" }`,
+    ...stackCalculations(i),
     `  }`,
     `}`,
     ``,
@@ -74,14 +87,18 @@ const KINDS: Array<{ share: number; path: (i: number) => string; text: (i: numbe
   { share: 0.015, path: (i) => `bin/run${i}.sh`, text: (i) => `#!/bin/sh\necho "job ${i}"\n` },
   { share: 0.02, path: (i) => `infra/stack${i % 20}/port${i}.tf`, text: terraformStack },
   { share: 0.02, path: (i) => `services/svc${i}/port.yml`, text: (i) => `identifier: svc${i}\ntitle: Service ${i}\nblueprint: service\nteam: ${team(i)}\nproperties:\n  tier: gold\n` },
-  { share: 0.005, path: (i) => `.port/blueprints/bp${i}.json`, text: (i) => JSON.stringify([{ identifier: `bp${i}`, title: `Blueprint ${i}`, teamInheritance: { path: 'service' }, calculationProperties: { mine: { title: 'Mine', type: 'boolean', calculation: '.team | index("Platform Team") != null' } } }], null, 2) },
+  { share: 0.005, path: (i) => `.port/blueprints/bp${i}.json`, text: (i) => JSON.stringify([{ identifier: `bp${i}`, title: `Blueprint ${i}`, teamInheritance: { path: 'service' }, calculationProperties: { mine: { title: 'Mine', type: 'boolean', calculation: '.team | index("Platform Team") != null' }, reviewers: { title: 'Reviewers', type: 'array', calculation: `[.team[] | select(. != "${team(i)}")] | map("review-${i}-" + .)` } } }], null, 2) },
   { share: 0.005, path: (i) => `payloads/page${i}-permissions.json`, text: (i) => JSON.stringify({ read: { users: [], roles: ['Admin'], teams: [team(i), team(i + 5)] } }, null, 2) },
   { share: 0.005, path: (i) => `scripts/api/entities${i}.py`, text: (i) => `import requests\n\nAPI = "https://api.getport.io/v1"\n\n\ndef upsert(token):\n    requests.post(\n        f"{API}/blueprints/service/entities?upsert=true",\n        headers={"Authorization": f"Bearer {token}"},\n        json={"identifier": "svc${i}", "title": "Service ${i}", "team": ["${team(i)}"]},\n    )\n` },
   { share: 0.005, path: (i) => `.github/workflows/ci${i}.yml`, text: (i) => `name: ci ${i}\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${i}\n` },
   { share: 0.385, path: (i) => `docs/section${i % 100}/page${i}.md`, text: (i) => `# Page ${i}\n\n${'Some prose about teams and services. '.repeat(40)}\n` },
 ];
 
-async function generate(root: string): Promise<void> {
+/** Every calculation the generated files write (HCL and JSON quote them alike), to print how much there is to judge. */
+const CALCULATION = /calculation"?\s*[=:]\s*"((?:[^"\\]|\\.)*)"/g;
+
+/** Writes the repository; returns its calculations: all of them, and how many distinct texts. */
+async function generate(root: string): Promise<{ calculations: number; distinct: number }> {
   const next = seededRandom(20_260_115);
   const writes: Array<[string, string]> = [];
   for (let i = 0; i < FILES; i++) {
@@ -89,11 +106,13 @@ async function generate(root: string): Promise<void> {
     const kind = KINDS.find((k) => (roll -= k.share) < 0) ?? KINDS[KINDS.length - 1]!;
     writes.push([join(root, kind.path(i)), kind.text(i)]);
   }
+  const texts = writes.flatMap(([, text]) => [...text.matchAll(CALCULATION)].map((match) => match[1]!));
   const dirs = new Set(writes.map(([path]) => dirname(path)));
   for (const dir of dirs) await mkdir(dir, { recursive: true });
   for (let start = 0; start < writes.length; start += 256) {
     await Promise.all(writes.slice(start, start + 256).map(([path, text]) => writeFile(path, text)));
   }
+  return { calculations: texts.length, distinct: new Set(texts).size };
 }
 
 /** The floor any scan pays: the files listed, then each read once, one after another. */
@@ -106,9 +125,10 @@ function readEveryFile(root: string): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const root = await mkdtemp(join(tmpdir(), 'tma-repo-bench-'));
+const root = values.keep ?? (await mkdtemp(join(tmpdir(), 'tma-repo-bench-')));
 try {
-  await generate(root);
+  if (values.keep !== undefined && (await readdir(root).catch(() => [])).length > 0) throw new Error(`--keep ${root}: not empty; give a new folder`);
+  const judged = await generate(root);
   const reads: number[] = [];
   const scans: number[] = [];
   let findings = 0;
@@ -124,8 +144,9 @@ try {
   const ratio = median(scans) / median(reads);
   process.stdout.write(
     `repo-scan ${FILES} files: scan ${(median(scans) / 1_000).toFixed(2)} s, list and read every file once, synchronously, ${(median(reads) / 1_000).toFixed(2)} s, ` +
-      `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'}), median of ${RUNS}, ${findings} findings\n`,
+      `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${ratio <= GOAL ? 'met' : 'NOT met'}), medians of ${RUNS} in turn in one process, ` +
+      `load average ${loadavg()[0]!.toFixed(1)} at the end; ${judged.calculations} calculations, ${judged.distinct} distinct texts; ${findings} findings\n`,
   );
 } finally {
-  await rm(root, { recursive: true, force: true });
+  if (values.keep === undefined) await rm(root, { recursive: true, force: true });
 }

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 
@@ -54,23 +54,46 @@ export class TooLarge {
 }
 
 /**
- * The file's bytes in one read of the size its stat gave (readFile stats it again and reads in
- * chunks); a file that grew since is read on to its end, so nothing is cut.
+ * The file's bytes in one read of one byte more than its stat gave (readFile stats it again and
+ * reads in chunks): fewer bytes back is the end of a regular file, so the common case is one call;
+ * a file that grew since is read on to its end, so nothing is cut.
  */
 async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
-  let buffer = Buffer.allocUnsafe(size);
+  let buffer = Buffer.allocUnsafe(size + 1);
   let filled = 0;
-  while (filled < size) {
-    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-    if (bytesRead === 0) return buffer.subarray(0, filled); // shrank since the stat
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
     filled += bytesRead;
+    // Short of the buffer: the end (shrunk since the stat, or as big as it said).
+    if (bytesRead === 0 || filled < buffer.length) return buffer.subarray(0, filled);
+    // Grown since the stat: read on in 64 KB steps to the end.
+    buffer = Buffer.concat([buffer, Buffer.allocUnsafe(64 * 1024)]);
   }
-  // Grown since the stat: read on to the end (the first probe is one pooled byte, the common case).
-  for (let probe = 1; ; probe = 64 * 1024) {
-    const chunk = Buffer.allocUnsafe(probe);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, filled);
-    if (bytesRead === 0) return buffer;
-    buffer = Buffer.concat([buffer, chunk.subarray(0, bytesRead)]);
-    filled += bytesRead;
+}
+
+/**
+ * readRegularFile, synchronously: the repository scan reads thousands of small files from a
+ * checkout the system has just written (issue 41), where each asynchronous call's round trip
+ * through the thread pool cost more than the read. The same checks: opened without waiting,
+ * checked on the open descriptor, over `maxBytes` its size instead.
+ */
+export function readRegularFileSync(path: string, maxBytes: number, options: { followLinks?: boolean } = {}): Buffer | TooLarge {
+  const noFollow = options.followLinks === false ? (constants.O_NOFOLLOW ?? 0) : 0;
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new NotRegularFileError(path, fileKind(info));
+    if (info.size > maxBytes) return new TooLarge(info.size);
+    let buffer = Buffer.allocUnsafe(info.size + 1);
+    let filled = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      filled += bytesRead;
+      // As readWhole: short of the buffer is the end; a file grown since the stat is read on.
+      if (bytesRead === 0 || filled < buffer.length) return buffer.subarray(0, filled);
+      buffer = Buffer.concat([buffer, Buffer.allocUnsafe(64 * 1024)]);
+    }
+  } finally {
+    closeSync(fd);
   }
 }

@@ -5,6 +5,7 @@ import type { InheritanceResolution } from './inheritance.js';
 import type { MigrationPlan, MigrationState } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
 import type { Person } from './people.js';
+import type { assessTeamExpression } from '../judge/team-impact.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
 export const TEAM_BLUEPRINT = '_team';
@@ -73,6 +74,11 @@ export interface Catalog {
   plan?: MigrationPlan;
   /** jq itself, loaded at the CLI edge; without it expressions are judged by reading them only. */
   jq?: JqEngine;
+  /**
+   * How rules judge a jq expression, when not the judge's own function: a repository scan's
+   * catalogs share one that remembers each verdict (src/repo/judge-memo.ts, issue 41).
+   */
+  judgeExpression?: typeof assessTeamExpression;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { OwnershipValue } from './ownership-rewrite.js';
 import type { RepositoryFacts } from './repository-facts.js';
 import type { TerraformValues } from './terraform-values.js';
 import { workflowTeamInputs, type WorkflowTeamInputs } from './workflow-team-inputs.js';
+import type { ExpressionJudge } from './judge-memo.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
@@ -42,6 +43,8 @@ export interface RepoContext {
   workflowTeamInputs?: WorkflowTeamInputs;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
+  /** How the files' expressions are judged: once per distinct text and context over the scan (judge-memo.ts). */
+  judgeExpression?: ExpressionJudge;
 }
 
 export function repoContext(catalog: Catalog | undefined): RepoContext {

@@ -2,7 +2,7 @@ import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
@@ -165,10 +165,12 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
   // here too; they are not placed, so what the rules say about them is reported in their own file.
   // A file of blueprints alone gets only those its blueprints reach (issue 33): with every one, each
-  // file was judged with the whole repository, and a scan's time grew with its square.
+  // file was judged with the whole repository, and a scan's time grew with its square. So does one
+  // that also holds blueprint or page permissions (issue 41: a Terraform stack writes a blueprint's
+  // permissions beside it): their rule reads only their team lists and the org's teams.
   let foreign = 0;
   const taken = new Set(snapshot.blueprints.map((b) => b.identifier));
-  const reach = resources.length > 0 && resources.every((r) => r.kind === 'blueprint') ? reachedBlueprints(resources, ctx) : undefined;
+  const reach = resources.length > 0 && resources.every((r) => READ_WITH_REACHED_BLUEPRINTS.has(r.kind)) ? reachedBlueprints(resources, ctx) : undefined;
   for (const blueprint of ctx.repositoryBlueprints ?? []) {
     if (resources.includes(blueprint)) continue;
     const identifier = stringField(blueprint.value, 'identifier');
@@ -181,11 +183,28 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   return { snapshot, placed, foreign };
 }
 
-/** A repository blueprint as plain JSON, made once for every file judged with it (the catalogs only read it). */
+/**
+ * Resources whose rules need no repository blueprint beyond those they reach: blueprints, and
+ * the permissions only team-permission-identifiers reads (team lists against the org's teams; an
+ * action's permissions hold policies, judged with every relation the repository removes).
+ */
+const READ_WITH_REACHED_BLUEPRINTS: ReadonlySet<FileResource['kind']> = new Set(['blueprint', 'blueprint-permissions', 'page-permissions']);
+
+/**
+ * A repository blueprint as plain JSON for the files judged with it, made once (the catalogs only
+ * read it), prototype-free and marked so, not walked again for each file. Without its calculations
+ * (issue 41): only the calculation rule reads them, and what it finds in this blueprint is its own
+ * file's finding, dropped in every other; judged again in each file that reaches the blueprint,
+ * they were most of a scan's time.
+ */
 const plainBlueprints = new WeakMap<FileResource, JsonObject>();
 function plainBlueprint(blueprint: FileResource): JsonObject {
   let json = plainBlueprints.get(blueprint);
-  if (!json) plainBlueprints.set(blueprint, (json = toSourceMapped(blueprint.value).json));
+  if (!json) {
+    const { calculationProperties: _judgedInItsFile, ...context } = toSourceMapped(blueprint.value).json;
+    plainBlueprints.set(blueprint, (json = dropPrototypes(context)));
+    markPrototypeFree(json);
+  }
   return json;
 }
 
@@ -290,6 +309,7 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
     removedRelations,
     allRemovedRelations: base.allRemovedRelations.size === 0 ? ctx.removedRelations : new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
+    ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }),
   };
 }
 

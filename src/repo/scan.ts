@@ -26,9 +26,10 @@ import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
 import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { workflowTeamInputs } from './workflow-team-inputs.js';
 import { toSourceMapped } from './located-json.js';
+import { memoisedJudge } from './judge-memo.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
-import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
+import { NotRegularFileError, readRegularFileSync, TooLarge } from '../read-regular-file.js';
 import { appendAll } from '../model/arrays.js';
 
 /** Larger files are generated or data, never hand-written IaC (issue 5). */
@@ -143,6 +144,9 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // The actions that dispatch workflows, the org's and those the repositories keep: they tell which workflow inputs hold teams.
   const repositoryActions = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'action').map((resource) => toSourceMapped(resource.value).json));
   const workflowInputs = workflowTeamInputs([...(org?.actions.values() ?? []), ...repositoryActions]);
+  // Every file is judged with the repository's blueprints it may reach: each distinct expression
+  // and context is judged once for the whole scan, not once per file that holds or reaches it.
+  const judgeExpression = memoisedJudge();
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
@@ -153,7 +157,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
+    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
     for (const file of repo.files) {
       const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;
@@ -401,13 +405,14 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     return [{ file, kind, shown: prefix ? posix.join(prefix, file) : file }];
   });
   for (const folder of [...templated].sort()) scan.notes.push(`${posix.join(prefix, folder)}: skipped, a project template (its paths hold {{ }} placeholders); its files are checked in the projects made from it`);
-  // Issue 25 item 4: read concurrently (bounded), each file in as few calls as the checks allow;
-  // one at a time, the scan waited on the disk for nearly half its run. Each file's notes and gaps
-  // are kept apart and added in path order, so the report does not depend on which read ends first.
-  const read = await mapBounded(wanted, READ_CONCURRENCY, async ({ file, kind, shown }) => {
+  // Each file in as few calls as the checks allow, one after another and synchronously (issue 41):
+  // 32 asynchronous reads in flight cost several times a plain read loop over a checkout the
+  // system has just written. Each file's notes and gaps are kept apart and added in path order.
+  const read: { text: string | undefined; sink: FileSink }[] = [];
+  for (const { file, kind, shown } of wanted) {
     const sink: FileSink = { notes: [], incomplete: [] };
-    return { text: await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, sink), sink };
-  });
+    read.push({ text: await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, sink), sink });
+  }
   const candidates: CandidateFile[] = [];
   wanted.forEach(({ kind, shown }, index) => {
     const { text, sink } = read[index]!;
@@ -448,25 +453,8 @@ async function noteSkippedEntries(entries: readonly { path: string; dirent: Pick
   appendAll(scan.notes, notes.sort());
 }
 
-/** Ours: files read at once; enough to keep the disk and the thread pool (4 threads by default) busy, few open descriptors. */
-const READ_CONCURRENCY = 32;
-
 /** What reading one file may add to the scan's notes and gaps. */
 type FileSink = Pick<RepoScan, 'notes' | 'incomplete'>;
-
-/** `work` over every item, at most `limit` at once; results in the items' order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** One file the scan wants to read, and what bounds the read. */
 interface Candidate {
@@ -511,11 +499,12 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
   // file); a link is refused (ELOOP) and checked for where it points before it is read.
   let bytes: Buffer | TooLarge | undefined;
   if (CAN_REFUSE_LINKS) {
-    bytes = await readRegularFile(path, maxFileBytes, { followLinks: false }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ELOOP') return undefined;
-      throw error;
-    });
-  } else if (!(await lstat(path)).isSymbolicLink()) bytes = await readRegularFile(path, maxFileBytes);
+    try {
+      bytes = readRegularFileSync(path, maxFileBytes, { followLinks: false });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    }
+  } else if (!(await lstat(path)).isSymbolicLink()) bytes = readRegularFileSync(path, maxFileBytes);
   if (bytes === undefined) {
     const target = await realpath(path).catch((error: NodeJS.ErrnoException) => unread(`a broken symbolic link: ${ERRNO_WORDS[error.code ?? ''] ?? error.code ?? error.message}`));
     if (target === undefined) return undefined;
@@ -523,7 +512,7 @@ async function readCandidateText({ root, file, shown, kind, own, maxFileBytes }:
     if (inside.startsWith('..') || isAbsolute(inside)) return unread('a symbolic link to outside the repository');
     if (!(await stat(target)).isFile()) return undefined; // a link to a directory inside the root: its files are scanned there
     if (isOwnPath(target, own)) return undefined;
-    bytes = await readRegularFile(path, maxFileBytes);
+    bytes = readRegularFileSync(path, maxFileBytes);
   }
   if (bytes instanceof TooLarge) return unread(`${bytes.size} bytes, over the ${sizeText(maxFileBytes)} limit; --max-file-size raises it`);
   const text = bytes.toString('utf8');

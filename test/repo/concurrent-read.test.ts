@@ -2,10 +2,11 @@ import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRegularFile, TooLarge } from '../../src/read-regular-file.js';
+import { execFileSync } from 'node:child_process';
+import { NotRegularFileError, readRegularFile, readRegularFileSync, TooLarge } from '../../src/read-regular-file.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 
-describe('the scan reads files concurrently, and reports as if it read them in order (issue 25 item 4)', () => {
+describe('the scan reports as if it read files in path order (issue 25 item 4; read one after another since issue 41)', () => {
   it('notes and gaps come in path order whichever read ends first', async () => {
     const root = await mkdtemp(join(tmpdir(), 'tma-concurrent-'));
     await mkdir(join(root, 'a'));
@@ -55,5 +56,22 @@ describe('readRegularFile with a size bound', () => {
     expect(((await readRegularFile(join(dir, 'f.txt'), 10, { followLinks: false })) as Buffer).toString()).toBe('file');
     await expect(readRegularFile(join(dir, 'link.txt'), 10, { followLinks: false })).rejects.toMatchObject({ code: 'ELOOP' });
     expect(((await readRegularFile(join(dir, 'link.txt'), 10)) as Buffer).toString()).toBe('file');
+  });
+});
+
+describe('readRegularFileSync (issue 41: the scan reads each file in four calls, open, fstat, read, close)', () => {
+  it('reads a file whole, gives the size over the bound, refuses a link without following it, and a named pipe', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tma-read-sync-'));
+    await writeFile(join(dir, 'f.txt'), 'x'.repeat(70_000));
+    await writeFile(join(dir, 'empty.txt'), '');
+    expect((readRegularFileSync(join(dir, 'f.txt'), 70_000) as Buffer).toString()).toBe('x'.repeat(70_000));
+    expect((readRegularFileSync(join(dir, 'empty.txt'), 10) as Buffer).length).toBe(0);
+    expect((readRegularFileSync(join(dir, 'f.txt'), 69_999) as TooLarge).size).toBe(70_000);
+    if (process.platform === 'win32') return;
+    await symlink(join(dir, 'f.txt'), join(dir, 'link.txt'));
+    expect(() => readRegularFileSync(join(dir, 'link.txt'), 100_000, { followLinks: false })).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    expect((readRegularFileSync(join(dir, 'link.txt'), 100_000) as Buffer).length).toBe(70_000);
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    expect(() => readRegularFileSync(join(dir, 'pipe'), 10)).toThrow(NotRegularFileError);
   });
 });

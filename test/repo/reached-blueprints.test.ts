@@ -55,6 +55,16 @@ describe('the repository blueprints a file is judged with', () => {
     expect(seenBy(file, repository)).toEqual(['deployment', 'workload', 'service', 'unrelated', 'region']);
   });
 
+  test('issue 41: a file of blueprints and their blueprint or page permissions (a Terraform stack) gets only those it reaches, and its permissions are still judged', () => {
+    const permissions = { blueprintIdentifier: 'deployment', entities: { register: { teams: ['Payments'] }, update: { teams: ['Payments'] } } };
+    const file = resources('stack.json', [blueprint('deployment', ['workload']), permissions, { pageIdentifier: 'ops', read: { teams: ['Payments'] } }]);
+    expect(file.map((r) => r.kind)).toEqual(['blueprint', 'blueprint-permissions', 'page-permissions']);
+    expect(seenBy(file, repository)).toEqual(['deployment', 'workload', 'service']);
+    const rule = RULES.filter((r) => r.category === 'team-permission-identifiers');
+    const findings = judgeFileResources(file, { syntax: 'json', ctx: context({ repositoryBlueprints: repository }), problems: [], rules: rule });
+    expect(findings.map((f) => `${f.category} ${f.rewrite?.replace(/\s+/g, '')}`)).toEqual(Array(3).fill('team-permission-identifiers "teams":["payments"]'));
+  });
+
   test('a reached blueprint of another file that makes a rule throw does not fail that rule on this file', () => {
     const problems: { line: number; reason: string }[] = [];
     const odd = resources('odd.json', blueprint('odd'));

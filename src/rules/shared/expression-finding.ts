@@ -64,7 +64,7 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
   const sample = SAMPLE_KIND[site.category];
-  const impact = assessTeamExpression(
+  const impact = (catalog.judgeExpression ?? assessTeamExpression)(
     site.expression,
     {
       teams: catalog.teams,

@@ -1,5 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { checkKey, conditionOutcomes, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
+import { userConditionOutcomes } from './condition-answers.js';
+import { compileFastCheck, userContextObject } from './fast-conditions.js';
+import { checkKey, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
 import { splitCondition, type SplitCondition } from './split-condition.js';
 import type { AccessChange } from '../model/access.js';
@@ -146,7 +148,7 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
   const answered = new Map<string, { outcomes: ConditionOutcomes; slots: Int32Array[] }>();
   for (const { reads, checks } of variants.values()) {
     const { contexts, slots } = distinctUserContexts(users, forms, reads);
-    const outcomes = conditionOutcomes(jq, [...checks.values()], contexts, USER_CONTEXT);
+    const outcomes = userConditionOutcomes(jq, [...checks.values()], contexts);
     for (const key of checks.keys()) answered.set(key, { outcomes: outcomes.get(key)!, slots });
   }
   sites.forEach((site, index) => {
@@ -340,7 +342,7 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], people
   if (split.size === 0) return;
   // The teams part: one context per distinct team list and world, as for any condition.
   const { contexts, slots } = distinctUserContexts(users, ['titles', 'identifiers'], { email: false, roles: false });
-  const teamOutcomes = conditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts, USER_CONTEXT);
+  const teamOutcomes = userConditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts);
   const pending: { index: number; parts: SplitCondition; before: string; after: string; flips: number[] }[] = [];
   const perUser = (slot: Int32Array, outcomes: string) => {
     let text = '';
@@ -384,6 +386,23 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], people
 }
 
 /**
+ * The email part on each of `wanted` users in JavaScript, when its shape is one fast-conditions.ts
+ * claims (false, and nothing kept, when it is not, or is given up on some user: jq answers then).
+ */
+function answeredHere(rest: string, wanted: ReadonlySet<number>, users: readonly AccessUser[], into: Map<number, string>): boolean {
+  const fast = compileFastCheck({ expression: rest });
+  if (!fast) return false;
+  const outcomes: [number, string][] = [];
+  for (const u of wanted) {
+    const outcome = fast(userContextObject(userContext(users[u]!, 'titles', { email: true, roles: true })));
+    if (outcome === undefined) return false;
+    outcomes.push([u, outcome]);
+  }
+  for (const [u, outcome] of outcomes) into.set(u, outcome);
+  return true;
+}
+
+/**
  * The email part of each pending site on the users whose teams part flips, keyed by part and
  * user: a part shared by many sites runs once per user of any of them. Parts share requests, each
  * on its own slice of the input, all sent at once over the jq workers. A request jq does not
@@ -403,7 +422,7 @@ function restOutcomes(jq: JqEngine, pending: readonly { parts: SplitCondition; f
   let chars = 0;
   for (const [rest, set] of wanted) {
     results.set(rest, new Map());
-    if (set.size === 0) continue;
+    if (set.size === 0 || answeredHere(rest, set, users, results.get(rest)!)) continue;
     if (batch.length > 0 && (evaluations + set.size > SPLIT_BATCH_EVALUATIONS || chars + rest.length > SPLIT_BATCH_CHARS)) {
       batches.push(batch);
       batch = [];

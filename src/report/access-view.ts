@@ -14,7 +14,8 @@ export interface AccessView {
   shown: boolean;
   headline: string;
   details: string[];
-  byFinding: Record<string, AccessLine[]>;
+  /** `entry`: the line's entry in report.access (the page loads its people from there when they are many). */
+  byFinding: Record<string, (AccessLine & { entry: number })[]>;
 }
 
 /** "1 person loses", "3 people lose": the count with the verb that agrees with it. */
@@ -81,11 +82,11 @@ export function accessSummary(access: readonly AccessChange[]): { headline: stri
 export function accessView(report: Report): AccessView {
   const access = report.access;
   if (access === undefined) return { shown: false, headline: '', details: [], byFinding: {} };
-  const byFinding: Record<string, AccessLine[]> = {};
-  for (const entry of access) {
-    if (entry.finding === undefined) continue;
-    (byFinding[entry.finding] ??= []).push(...accessLines(entry));
-  }
+  const byFinding: Record<string, (AccessLine & { entry: number })[]> = {};
+  access.forEach((entry, index) => {
+    if (entry.finding === undefined) return;
+    (byFinding[entry.finding] ??= []).push(...accessLines(entry).map((line) => ({ ...line, entry: index })));
+  });
   return { shown: true, ...accessSummary(access), byFinding };
 }
 

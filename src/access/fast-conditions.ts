@@ -18,30 +18,45 @@ import { TEAM_PROVIDER } from '../judge/user-model.js';
 
 /** A construct or a value this evaluator does not answer for certain: the check goes to jq. */
 class NotClaimed extends Error {}
+/** Thrown often (a person without an email under `endswith`): one instance, no stack taken each time. */
+const NOT_CLAIMED = new NotClaimed();
 
 type Run = (input: JsonValue) => JsonValue[];
+
+/**
+ * A compiled expression: `many` gives every output; `one`, where the expression always gives
+ * exactly one, gives it without building arrays (millions of runs: the common shapes all have it).
+ */
+interface Node {
+  many: Run;
+  one?: (input: JsonValue) => JsonValue;
+}
+
+const fromOne = (one: (input: JsonValue) => JsonValue): Node => ({ one, many: (input) => [one(input)] });
 
 /** One check answered in JavaScript: its outcome character on one context, or undefined to leave it to jq. */
 export type FastCheck = (context: JsonValue) => '1' | '0' | 'n' | undefined;
 
 /** The check compiled, or undefined when its shape is not one answered here. */
 export function compileFastCheck(check: ConditionCheck): FastCheck | undefined {
-  const run = compileExpression(check.expression);
-  if (!run) return undefined;
+  const node = compileExpression(check.expression);
+  if (!node) return undefined;
+  const { one, many } = node;
   const lists = check.lists;
+  const outcome = (first: JsonValue): '1' | '0' => {
+    if (lists === undefined) return truthy(first) ? '1' : '0';
+    return Array.isArray(first) && first.some((value) => equal(value, lists)) ? '1' : '0';
+  };
   return (context) => {
-    let outputs: JsonValue[];
     try {
-      outputs = run(context);
+      if (one) return outcome(one(context));
+      // As condition-outcomes.ts `program`: only the first output counts.
+      const outputs = many(context);
+      return outputs.length === 0 ? 'n' : outcome(outputs[0]!);
     } catch (error) {
       if (error instanceof NotClaimed) return undefined;
       throw error;
     }
-    // As condition-outcomes.ts `program`: only the first output counts.
-    if (outputs.length === 0) return 'n';
-    const first = outputs[0]!;
-    if (lists === undefined) return truthy(first) ? '1' : '0';
-    return Array.isArray(first) && first.some((value) => equal(value, lists)) ? '1' : '0';
   };
 }
 
@@ -65,8 +80,8 @@ export function fastOutcomes(checks: readonly ConditionCheck[], contexts: readon
   return answered;
 }
 
-/** `expression` as a function from input to its outputs, or undefined when a construct in it is not claimed. */
-export function compileExpression(expression: string): Run | undefined {
+/** `expression` compiled, or undefined when a construct in it is not claimed. */
+function compileExpression(expression: string): Node | undefined {
   let tokens: Token[];
   try {
     tokens = lexJq(expression);
@@ -75,9 +90,9 @@ export function compileExpression(expression: string): Run | undefined {
   }
   try {
     const parser = new Parser(tokens);
-    const run = parser.pipe();
+    const node = parser.pipe();
     if (!parser.done()) return undefined;
-    return run;
+    return node;
   } catch (error) {
     if (error instanceof NotClaimed) return undefined;
     throw error;
@@ -87,7 +102,7 @@ export function compileExpression(expression: string): Run | undefined {
 const truthy = (value: JsonValue) => value !== false && value !== null;
 
 const not = (): never => {
-  throw new NotClaimed();
+  throw NOT_CLAIMED;
 };
 
 /** jq's equality: numbers by value, arrays in order, objects whatever the key order. */
@@ -139,66 +154,70 @@ function elements(value: JsonValue): JsonValue[] {
   return Array.isArray(value) ? value : not();
 }
 
-/** The one output of an argument jq binds as `$x` (several outputs are not claimed). */
-function single(run: Run, input: JsonValue): JsonValue {
-  const outputs = run(input);
+/** The one output of an expression jq binds as `$x` or compares (several outputs are not claimed). */
+function single(node: Node, input: JsonValue): JsonValue {
+  if (node.one) return node.one(input);
+  const outputs = node.many(input);
   return outputs.length === 1 ? outputs[0]! : not();
 }
+
+/** Whether some output of `node` is neither false nor null; whether all are. */
+const someTruthy = (node: Node, input: JsonValue) => (node.one ? truthy(node.one(input)) : node.many(input).some(truthy));
+const allTruthy = (node: Node, input: JsonValue) => (node.one ? truthy(node.one(input)) : node.many(input).every(truthy));
 
 const string = (value: JsonValue): string => (typeof value === 'string' ? value : not());
 
 const ASCII_UPPER = /[A-Z]/g;
 const ASCII_LOWER = /[a-z]/g;
 
-/** Builtins by `name/arity`, each on its input and its arguments as functions of the input. */
-const BUILTINS: Record<string, (input: JsonValue, args: Run[]) => JsonValue[]> = {
-  'empty/0': () => [],
-  'not/0': (input) => [!truthy(input)],
-  'type/0': (input) => [typeName(input)],
+/** Builtins with exactly one output, by `name/arity`, on their input and their arguments. */
+const ONE: Record<string, (input: JsonValue, args: Node[]) => JsonValue> = {
+  'not/0': (input) => !truthy(input),
+  'type/0': (input) => typeName(input),
   'length/0': (input) => {
-    if (input === null) return [0];
-    if (Array.isArray(input)) return [input.length];
-    if (typeof input === 'string') return [[...input].length];
+    if (input === null) return 0;
+    if (Array.isArray(input)) return input.length;
+    if (typeof input === 'string') return [...input].length;
     return not();
   },
-  'ascii_downcase/0': (input) => [string(input).replace(ASCII_UPPER, (c) => c.toLowerCase())],
-  'ascii_upcase/0': (input) => [string(input).replace(ASCII_LOWER, (c) => c.toUpperCase())],
-  'startswith/1': (input, [arg]) => args1(input, arg!, (prefix) => [string(input).startsWith(string(prefix))]),
-  'endswith/1': (input, [arg]) => args1(input, arg!, (suffix) => [string(input).endsWith(string(suffix))]),
+  'ascii_downcase/0': (input) => string(input).replace(ASCII_UPPER, (c) => c.toLowerCase()),
+  'ascii_upcase/0': (input) => string(input).replace(ASCII_LOWER, (c) => c.toUpperCase()),
+  'startswith/1': (input, [prefix]) => string(input).startsWith(string(single(prefix!, input))),
+  'endswith/1': (input, [suffix]) => string(input).endsWith(string(single(suffix!, input))),
   // `indices($i) | .[0]`: on an array, the first place an element equals a scalar; null on null.
-  'index/1': (input, [arg]) =>
-    args1(input, arg!, (wanted) => {
-      if (typeof wanted === 'object') return not();
-      if (input === null) return [null];
-      if (!Array.isArray(input)) return not();
-      const at = input.findIndex((value) => equal(value, wanted));
-      return [at === -1 ? null : at];
-    }),
-  'contains/1': (input, [arg]) => args1(input, arg!, (wanted) => [containsTop(input, wanted)]),
-  'inside/1': (input, [arg]) => args1(input, arg!, (outer) => [containsTop(outer, input)]),
+  'index/1': (input, [arg]) => {
+    const wanted = single(arg!, input);
+    if (typeof wanted === 'object') return not();
+    if (input === null) return null;
+    if (!Array.isArray(input)) return not();
+    const at = input.findIndex((value) => equal(value, wanted));
+    return at === -1 ? null : at;
+  },
+  'contains/1': (input, [arg]) => containsTop(input, single(arg!, input)),
+  'inside/1': (input, [arg]) => containsTop(single(arg!, input), input),
   // `reduce .[] as $x (false; . or $x)` and its `and` twin.
-  'any/0': (input) => [elements(input).some(truthy)],
-  'all/0': (input) => [elements(input).every(truthy)],
-  'any/1': (input, [cond]) => [elements(input).some((x) => cond!(x).some(truthy))],
-  'all/1': (input, [cond]) => [elements(input).every((x) => cond!(x).every(truthy))],
+  'any/0': (input) => elements(input).some(truthy),
+  'all/0': (input) => elements(input).every(truthy),
+  'any/1': (input, [cond]) => elements(input).some((x) => someTruthy(cond!, x)),
+  'all/1': (input, [cond]) => elements(input).every((x) => allTruthy(cond!, x)),
   // `isempty(first(g | c or empty)) | not` and `isempty(first(g | c and empty))`.
-  'any/2': (input, [gen, cond]) => [gen!(input).some((x) => cond!(x).some(truthy))],
-  'all/2': (input, [gen, cond]) => [gen!(input).every((x) => cond!(x).every(truthy))],
+  'any/2': (input, [gen, cond]) => gen!.many(input).some((x) => someTruthy(cond!, x)),
+  'all/2': (input, [gen, cond]) => gen!.many(input).every((x) => allTruthy(cond!, x)),
   // `any(s == .; .)`.
-  'IN/1': (input, [source]) => [source!(input).some((value) => equal(value, input))],
-  'select/1': (input, [cond]) => cond!(input).filter(truthy).map(() => input),
-  'map/1': (input, [f]) => [elements(input).flatMap((x) => f!(x))],
-  'first/1': (input, [f]) => f!(input).slice(0, 1),
+  'IN/1': (input, [source]) => source!.many(input).some((value) => equal(value, input)),
+  'map/1': (input, [f]) => (f!.one ? elements(input).map(f!.one) : elements(input).flatMap(f!.many)),
   'first/0': (input) => {
-    if (input === null) return [null];
-    return Array.isArray(input) ? [input[0] ?? null] : not();
+    if (input === null) return null;
+    return Array.isArray(input) ? (input[0] ?? null) : not();
   },
 };
 
-/** For each output of a `$x` argument (one, or not claimed). */
-function args1(input: JsonValue, arg: Run, then: (value: JsonValue) => JsonValue[]): JsonValue[] {
-  return then(single(arg, input));
-}
+/** Builtins with any number of outputs. */
+const MANY: Record<string, (input: JsonValue, args: Node[]) => JsonValue[]> = {
+  'empty/0': () => [],
+  'select/1': (input, [cond]) => cond!.many(input).filter(truthy).map(() => input),
+  'first/1': (input, [f]) => f!.many(input).slice(0, 1),
+};
 
 /**
  * Recursive descent over jq's precedence, lowest first: `|`, `,`, `//`, `or`, `and`, `==`/`!=`
@@ -227,108 +246,114 @@ class Parser {
     this.at++;
   }
 
-  pipe(): Run {
+  pipe(): Node {
     let left = this.comma();
     while (this.is('operator', '|')) {
       this.at++;
-      const first = left;
-      const then = this.comma();
-      left = (input) => first(input).flatMap(then);
+      const a = left;
+      const b = this.comma();
+      const [aOne, bOne] = [a.one, b.one];
+      left = aOne && bOne ? fromOne((input) => bOne(aOne(input))) : { many: (input) => a.many(input).flatMap(b.many) };
     }
     return left;
   }
 
   /** `a, b`: a's outputs, then b's. */
-  private comma(): Run {
+  private comma(): Node {
     let left = this.alternative();
     while (this.is('punctuation', ',')) {
       this.at++;
       const a = left;
       const b = this.alternative();
-      left = (input) => [...a(input), ...b(input)];
+      left = { many: (input) => [...a.many(input), ...b.many(input)] };
     }
     return left;
   }
 
   /** `a // b`: a's outputs that are neither false nor null, or else b's. */
-  private alternative(): Run {
+  private alternative(): Node {
     const left = this.or();
     if (!this.is('operator', '//')) return left;
     this.at++;
     const right = this.alternative();
-    return (input) => {
-      const kept = left(input).filter(truthy);
-      return kept.length > 0 ? kept : right(input);
+    return {
+      many: (input) => {
+        const kept = left.many(input).filter(truthy);
+        return kept.length > 0 ? kept : right.many(input);
+      },
     };
   }
 
   /** jq's `or` and `and` short-circuit per output of the left side. */
-  private or(): Run {
+  private or(): Node {
     let left = this.and();
     while (this.is('keyword', 'or')) {
       this.at++;
       const a = left;
       const b = this.and();
-      left = (input) => a(input).flatMap((x) => (truthy(x) ? [true] : b(input).map(truthy)));
+      const [aOne, bOne] = [a.one, b.one];
+      left = aOne && bOne ? fromOne((input) => truthy(aOne(input)) || truthy(bOne(input))) : { many: (input) => a.many(input).flatMap((x) => (truthy(x) ? [true] : b.many(input).map(truthy))) };
     }
     return left;
   }
 
-  private and(): Run {
+  private and(): Node {
     let left = this.comparison();
     while (this.is('keyword', 'and')) {
       this.at++;
       const a = left;
       const b = this.comparison();
-      left = (input) => a(input).flatMap((x) => (truthy(x) ? b(input).map(truthy) : [false]));
+      const [aOne, bOne] = [a.one, b.one];
+      left = aOne && bOne ? fromOne((input) => truthy(aOne(input)) && truthy(bOne(input))) : { many: (input) => a.many(input).flatMap((x) => (truthy(x) ? b.many(input).map(truthy) : [false])) };
     }
     return left;
   }
 
-  private comparison(): Run {
+  private comparison(): Node {
     const left = this.postfix();
     if (!this.is('operator', '==') && !this.is('operator', '!=')) return left;
     const negate = this.peek()!.value === '!=';
     this.at++;
     const right = this.postfix();
     // Each side one output, so the order jq pairs several in does not matter.
-    return (input) => [equal(single(left, input), single(right, input)) !== negate];
+    return fromOne((input) => equal(single(left, input), single(right, input)) !== negate);
   }
 
   /** A term, then `.field`, `."field"` and `[]` suffixes. */
-  private postfix(): Run {
-    let run = this.term();
+  private postfix(): Node {
+    let node = this.term();
     for (;;) {
       if (this.is('field')) {
         const name = this.tokens[this.at++]!.value;
-        const of = run;
-        run = (input) => of(input).map((value) => field(value, name));
+        const of = node;
+        const ofOne = of.one;
+        node = ofOne ? fromOne((input) => field(ofOne(input), name)) : { many: (input) => of.many(input).map((value) => field(value, name)) };
       } else if (this.is('punctuation', '[') && this.tokens[this.at + 1]?.type === 'punctuation' && this.tokens[this.at + 1]!.value === ']') {
         this.at += 2;
-        const of = run;
-        run = (input) => of(input).flatMap(elements);
-      } else return run;
+        const of = node;
+        node = { many: (input) => of.many(input).flatMap(elements) };
+      } else return node;
     }
   }
 
-  private term(): Run {
+  private term(): Node {
     const token = this.peek() ?? not();
     this.at++;
     switch (token.type) {
       case 'dot':
-        return (input) => [input];
+        return fromOne((input) => input);
       case 'field':
-        return (input) => [field(input, token.value)];
+        return fromOne((input) => field(input, token.value));
       case 'string': {
         if (token.interpolations?.length) return not();
         const value = token.value;
-        return () => [value];
+        return fromOne(() => value);
       }
       case 'number': {
         // Past 2^53 jq keeps a literal's digits where a double would not.
         const value = Number(token.value);
         if (!Number.isSafeInteger(value)) return not();
-        return () => [value];
+        return fromOne(() => value);
       }
       case 'punctuation':
         if (token.value === '(') {
@@ -339,11 +364,11 @@ class Parser {
         if (token.value === '[') {
           if (this.is('punctuation', ']')) {
             this.at++;
-            return () => [[]];
+            return fromOne(() => []);
           }
           const inner = this.pipe();
           this.expect('punctuation', ']');
-          return (input) => [inner(input)];
+          return fromOne((input) => inner.many(input));
         }
         return not();
       case 'identifier':
@@ -353,12 +378,12 @@ class Parser {
     }
   }
 
-  private call(name: string): Run {
+  private call(name: string): Node {
     if (name === 'true' || name === 'false' || name === 'null') {
       const value = name === 'null' ? null : name === 'true';
-      return () => [value];
+      return fromOne(() => value);
     }
-    const args: Run[] = [];
+    const args: Node[] = [];
     if (this.is('punctuation', '(')) {
       this.at++;
       args.push(this.pipe());
@@ -368,8 +393,11 @@ class Parser {
       }
       this.expect('punctuation', ')');
     }
-    const builtin = BUILTINS[`${name}/${args.length}`] ?? not();
-    return (input) => builtin(input, args);
+    const key = `${name}/${args.length}`;
+    const one = ONE[key];
+    if (one) return fromOne((input) => one(input, args));
+    const many = MANY[key] ?? not();
+    return { many: (input) => many(input, args) };
   }
 }
 

@@ -284,27 +284,29 @@ class Parser {
     };
   }
 
-  /** jq's `or` and `and` short-circuit per output of the left side. */
   private or(): Node {
-    let left = this.and();
-    while (this.is('keyword', 'or')) {
-      this.at++;
-      const a = left;
-      const b = this.and();
-      const [aOne, bOne] = [a.one, b.one];
-      left = aOne && bOne ? fromOne((input) => truthy(aOne(input)) || truthy(bOne(input))) : { many: (input) => a.many(input).flatMap((x) => (truthy(x) ? [true] : b.many(input).map(truthy))) };
-    }
-    return left;
+    return this.chain('or', () => this.and());
   }
 
   private and(): Node {
-    let left = this.comparison();
-    while (this.is('keyword', 'and')) {
+    return this.chain('and', () => this.comparison());
+  }
+
+  /**
+   * `a or b`, `a and b`: jq short-circuits per output of the left side; a left value that is
+   * truthy for `or` (falsy for `and`) decides alone, else the right side's truthiness does.
+   */
+  private chain(keyword: 'or' | 'and', operand: () => Node): Node {
+    const decides = keyword === 'or';
+    let left = operand();
+    while (this.is('keyword', keyword)) {
       this.at++;
       const a = left;
-      const b = this.comparison();
+      const b = operand();
       const [aOne, bOne] = [a.one, b.one];
-      left = aOne && bOne ? fromOne((input) => truthy(aOne(input)) && truthy(bOne(input))) : { many: (input) => a.many(input).flatMap((x) => (truthy(x) ? b.many(input).map(truthy) : [false])) };
+      left = aOne && bOne
+        ? fromOne((input) => (truthy(aOne(input)) === decides ? decides : truthy(bOne(input))))
+        : { many: (input) => a.many(input).flatMap((x) => (truthy(x) === decides ? [decides] : b.many(input).map(truthy))) };
     }
     return left;
   }

@@ -422,7 +422,7 @@ function restOutcomes(jq: JqEngine, pending: readonly { parts: SplitCondition; f
   let chars = 0;
   for (const [rest, set] of wanted) {
     results.set(rest, new Map());
-    if (set.size === 0 || answeredHere(rest, set, users, results.get(rest)!)) continue;
+    if (set.size === 0 || (jq.answersAsJq && answeredHere(rest, set, users, results.get(rest)!))) continue;
     if (batch.length > 0 && (evaluations + set.size > SPLIT_BATCH_EVALUATIONS || chars + rest.length > SPLIT_BATCH_CHARS)) {
       batches.push(batch);
       batch = [];

@@ -180,12 +180,16 @@ describe('conditions answered without jq', () => {
     expect(declined).toBeGreaterThan(20);
   });
 
-  it('answers through the same map as jq, sending only what it does not claim to jq', () => {
+  it('answers through the same map as jq, sending only what it does not claim to jq, and asks a stand-in engine everything', () => {
     const checks = SHAPES.map((expression) => ({ expression }));
     const before = jq.requests?.() ?? 0;
-    const mixed = userConditionOutcomes(jq, checks, COMPACT);
+    const mixed = userConditionOutcomes({ ...jq, answersAsJq: true }, checks, COMPACT);
     const reference = conditionOutcomes(jq, checks, COMPACT, USER_CONTEXT);
     expect(jq.requests?.() ?? 0).toBeGreaterThan(before);
     for (const check of checks) expect(mixed.get(checkKey(check)), check.expression).toEqual(reference.get(checkKey(check)));
+    // An engine that is not jq (a test's stand-in answering "1" everywhere) is asked every check.
+    const standIn = { ...jq, evaluateEach: undefined, evaluate: () => ({ ok: true as const, values: [['11111111']] }) };
+    const asked = userConditionOutcomes(standIn, [{ expression: '.user.team | index("QA") != null' }], COMPACT);
+    expect(asked.get(checkKey({ expression: '.user.team | index("QA") != null' }))).toEqual({ ok: true, outcomes: '11111111' });
   });
 });

@@ -173,9 +173,13 @@ export function assessTeamExpression(
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
   // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
   if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
+  const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
+  const teams = sampleTeams(context.teams);
   if (!result.ok) {
-    const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations, teamProperties);
-    if (!mentionsTeam && !options.setsTeam) return undefined;
+    // Our lexer cannot read it: running it tells whether it reads team values or a removed
+    // relation, never a word of its text. Without jq nothing tells, so a person looks.
+    const shown = runnable ? readsTeamsOrRelationsWhenRun(expression, runnable.jq, { kind: runnable.kind, teams, queryIds: [], teamProperties: [...teamProperties] }, context.removedRelations) : undefined;
+    if (shown?.kind === 'independent' && !options.setsTeam) return undefined;
     const impact: ExpressionImpact = {
       verdict: 'review',
       teamReads: [],
@@ -183,6 +187,8 @@ export function assessTeamExpression(
       titles: [],
       lexError: `${result.error.message} at offset ${result.error.offset}`,
     };
+    if (shown?.kind === 'depends' && runnable) impact.foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
+    if (shown?.kind === 'failed') impact.jqFailure = { failure: shown.failure, error: shown.error };
     if (jqError !== undefined) impact.jqError = jqError;
     if (jqFailure !== undefined) impact.jqFailure = jqFailure;
     return impact;
@@ -194,8 +200,6 @@ export function assessTeamExpression(
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
-  const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
-  const teams = sampleTeams(context.teams);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
   // `. as {team: $t}`) or only a name that looks like one (`$team`) is what running it shows.
@@ -206,9 +210,11 @@ export function assessTeamExpression(
   // "owning_team"])`, `.relations as {owning_team: $t}`): running it with and without the relation tells.
   const relationsByRunning: string[] = [];
   const relationHow: string[] = [];
-  if (runnable) {
+  // Only an expression that reads its input beyond fixed paths (team-reach.ts) can reach a relation
+  // no path names: running it with and without the relation decides, whatever its text spells.
+  if (runnable && context.removedRelations.size > 0 && readsBeyondFixedPaths(expression)) {
     for (const relation of context.removedRelations) {
-      if (!expression.includes(relation) || relationReads.some((read) => read.relation === relation)) continue;
+      if (relationReads.some((read) => read.relation === relation)) continue;
       const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
       const probe = probeRelationDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties], relation, literals });
       if (probe.kind === 'depends') {
@@ -537,10 +543,14 @@ function probeIdentifier(literal: string): string {
   return slug === literal ? `${slug}_id` : slug;
 }
 
-/** When the lexer gives up: any spelling of a team read, a removed relation or a team-valued property counts. */
-function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
-  if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
-  return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
+/** Whether running shows the result depends on team values or on one of the removed relations. */
+function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {
+  let outcome = probeTeamDependence(jq, expression, options);
+  for (const relation of removedRelations) {
+    if (outcome.kind !== 'independent') return outcome;
+    outcome = probeRelationDependence(jq, expression, { ...options, relation });
+  }
+  return outcome;
 }
 
 /** Whether a path it names reads team values: the team meta property, a team-valued property or input, a removed relation. */

@@ -198,6 +198,9 @@ const REMOVED_RELATION_READS: Row[] = [
   { kind: 'user-input', expression: '.entity | .relations | .owning_team', verdict: 'breaks', rewrite: '.entity | .team', removedRelations: REMOVED },
   { kind: 'policy', expression: '.results.mine.entities | map(.relations | getpath(["owning_team"])) | flatten | index("Payments") != null', verdict: 'unaffected', removedRelations: REMOVED, foundByRunning: true },
   { kind: 'action-run', expression: '.diff.after.relations | with_entries(select(.key == "owning_team"))', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  // Issue 39: the relation's name built, or matched by a piece, is in no text: only running finds the read.
+  { kind: 'entity', expression: '.relations | to_entries | map(select(.key | endswith("_team"))) | .[0].value', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity | getpath(["relations", "owning" + "_team"])', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
 ];
 
 const NOT_REMOVED_RELATION_READS: Row[] = [
@@ -225,12 +228,13 @@ describe('a removed relation read in any form breaks', () => {
     expect(judge(withJq, row)).toBeUndefined();
   });
 
-  it('runs samples holding the relation only for an expression that names it', () => {
+  it('runs samples holding the relation only for an expression that can reach it', () => {
     const inputs: string[] = [];
     const recording: JqEngine = { validate: (e) => jq.validate(e), evaluate: (input, e) => (inputs.push(JSON.stringify(input)), jq.evaluate(input, e)) };
     const catalog = buildCatalog(snapshot(), { jq: recording });
     const withRelation = () => inputs.filter((input) => input.includes('"owning_team"')).length;
-    expect(judge(catalog, { kind: 'user-input', expression: '.user | getpath(["team"]) | length > 0', verdict: 'unaffected', removedRelations: REMOVED })?.verdict).toBe('unaffected');
+    // Fixed paths that cannot reach the relations: nothing to run with it.
+    expect(judge(catalog, { kind: 'user-input', expression: '.user.team | length > 0', verdict: 'unaffected', removedRelations: REMOVED })?.verdict).toBe('unaffected');
     expect(inputs.length).toBeGreaterThan(0);
     expect(withRelation()).toBe(0);
     expect(judge(catalog, { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED })?.verdict).toBe('breaks');

@@ -137,9 +137,42 @@ describe('invalid jq', () => {
     expect(withJq('.relations.owning_team | ! 1', 'entity')?.verdict).toBe('review');
   });
 
+  // Issue 39: what our lexer cannot read is judged by running it, never by a word of its text.
+  describe('an expression our lexer cannot read, that jq runs', () => {
+    const UNREADABLE = '"\\q" as $x | ';
+    // jq as if it read the prefix our lexer cannot: it runs what follows it.
+    const lenient = (): JqEngine => ({
+      validate: (expression) => jq.validate(expression.replace(UNREADABLE, '')),
+      evaluate: (input, expression) => jq.evaluate(input, expression.replace(UNREADABLE, '')),
+    });
+    const run = (expression: string, engine: JqEngine | undefined) =>
+      assessTeamExpression(UNREADABLE + expression, { teams, removedRelations, ...(engine && { jq: engine }), sample: 'entity' });
+
+    it('is reviewed when running shows it reads teams, though no word of it says "team"', () => {
+      const impact = run('getpath(["te" + "am"]) | join(",")', lenient());
+      expect(impact).toMatchObject({ verdict: 'review', lexError: expect.stringContaining('invalid escape') });
+      expect(impact?.foundByRunning).toContain('found by running it with jq');
+    });
+
+    it('is reviewed when running shows it reads a removed relation by a built name', () => {
+      expect(run('getpath(["relations", "owning" + "_team"])', lenient())?.verdict).toBe('review');
+    });
+
+    it('gives no finding when running shows it reads no team value', () => {
+      expect(run('.properties.size + 1', lenient())).toBeUndefined();
+    });
+
+    it('is reviewed without jq: nothing then tells what it reads', () => {
+      expect(run('getpath(["te" + "am"])', undefined)?.verdict).toBe('review');
+    });
+  });
+
   it('drops invalid expressions that never touch teams: not this audit\'s business', () => {
     expect(withJq('.properties.x |', 'entity')).toBeUndefined();
-    expect(withJq('.teams | ! 1', 'entity')).toBeUndefined();
+  });
+
+  it('reviews one that neither our lexer nor jq reads: nothing can tell what it reads', () => {
+    expect(withJq('.teams | ! 1', 'entity')?.verdict).toBe('review');
   });
 });
 

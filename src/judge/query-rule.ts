@@ -247,14 +247,16 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
  * (an `or` of a title and its identifier), `changed` otherwise; undefined for an operator or a
  * combinator the service does not document.
  */
-export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): ReferenceClass | undefined {
+export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): 'same' | 'changed' | 'matches-nobody' | undefined {
   const combine = spec.combinator === 'or' ? 'some' : spec.combinator === 'and' ? 'every' : undefined;
   const matchers = spec.leaves.map((leaf) => own(MATCHERS, leaf.operator));
   if (!combine || matchers.some((match) => match === undefined)) return undefined;
   const literals = [...new Set(spec.leaves.flatMap((leaf) => leaf.values))];
   const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals));
   const outcome = (held: readonly string[]) => spec.leaves[combine]((leaf, i) => matchers[i]!(held, leaf.values));
-  return entities.every((entity) => outcome(entity.before) === outcome(entity.after)) ? 'same' : 'changed';
+  if (!entities.every((entity) => outcome(entity.before) === outcome(entity.after))) return 'changed';
+  // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
+  return entities.some((entity) => outcome(entity.before)) ? 'same' : 'matches-nobody';
 }
 
 /**

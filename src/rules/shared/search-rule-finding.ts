@@ -401,32 +401,37 @@ export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite,
  * its leaves are no change, whatever each does alone.
  */
 export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[] {
-  const steady = new Map<string, string>();
+  const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody' }>();
   for (const group of ruleGroups(query, path)) {
     const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
     const locations = group.rules.map((_, i) => joinPath(...group.path, 'rules', i));
     // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
-    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && f.verdict !== judgeSite('group-holds'))) continue;
+    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && !f.reason.includes(GROUP_SAID))) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
-    if (judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities }) !== 'same') continue;
-    for (const location of locations) steady.set(location, String(group.combinator));
+    const judged = judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities });
+    if (judged !== 'same' && judged !== 'matches-nobody') continue;
+    for (const location of locations) wholes.set(location, { combinator: String(group.combinator), row: judged === 'same' ? 'group-holds' : 'group-matches-nobody' });
   }
-  if (steady.size === 0) return [...findings];
+  if (wholes.size === 0) return [...findings];
   return findings.map((finding) => {
-    const combinator = steady.get(finding.location);
-    if (combinator === undefined || finding.verdict === judgeSite('group-holds')) return finding;
+    const whole = wholes.get(finding.location);
+    if (whole === undefined || finding.reason.includes(GROUP_SAID)) return finding;
     const { category, resource, location, evidence } = finding;
+    const holds = whole.row === 'group-holds';
     return {
       category,
       resource,
       location,
       evidence,
-      reason: `${site.subject} is one of an "${combinator}" group of $team rules that, as a whole, matches the same entities before the migration and after it.`,
-      suggestion: 'Nothing to change: the group keeps matching.',
-      verdict: judgeSite('group-holds'),
+      reason: `${site.subject} is one of an "${whole.combinator}" ${GROUP_SAID} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`,
+      suggestion: holds ? 'Nothing to change: the group keeps matching.' : 'Check what the group is meant to match: as written it lets no entity through, before or after the migration.',
+      verdict: judgeSite(whole.row),
     };
   });
 }
+
+/** Said once a leaf is judged as part of its group, so a nested query judged again keeps it. */
+const GROUP_SAID = 'group of $team rules';
 
 /** Groups (`{combinator, rules}`) of a query, nested ones included, with their paths. */
 function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; combinator: JsonValue | undefined; rules: JsonObject[] }> {

@@ -29,9 +29,10 @@ export type MigrationState = 'before' | 'after';
  * - `unfilled`: it also reads values no context can know;
  * - `dead`: a gate that lets nobody through on any context (nor any of the org's people), in either
  *   world (dead-gate.ts);
+ * - `classes-unrun`: more classes of the org's teams than are run for one expression remain unrun;
  * - `plain`: none of these.
  */
-export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled' | 'dead';
+export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled' | 'dead' | 'classes-unrun';
 
 export interface DecisionInput {
   class: ReferenceClass | 'failed';
@@ -64,6 +65,7 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
   { class: 'same', sink: '*', state: '*', literals: 'unfilled', verdict: 'review', why: 'it gives the same result with team titles and with team identifiers, but it also reads values no context of the org can know' },
   { class: 'same', sink: 'gate', state: '*', literals: 'dead', verdict: 'review', why: 'it lets nobody through, before the migration and after it (for {context} it gives {before}): a gate that has never worked, not a migration change', advice: DEAD_GATE_ADVICE },
+  { class: 'same', sink: '*', state: '*', literals: 'classes-unrun', verdict: 'review', why: 'it gives the same result before the migration and after it for every team run, but its strings set more kinds of the org\'s teams apart than are run for one expression' },
   { class: 'same', sink: '*', state: '*', literals: '*', verdict: 'unaffected', why: 'it gives the same result before the migration and after it' },
   { class: 'substituted', sink: 'team-value', state: '*', literals: '*', verdict: 'unaffected', why: 'it passes team values through: titles before the migration, the same teams\' identifiers after it, which is what a team value must hold' },
   { class: 'substituted', sink: 'team-comparison', state: '*', literals: '*', verdict: 'unaffected', why: 'it compares team values with team values, and both turn into the same teams\' identifiers' },

@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
+import { contextFor, slugOf, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
@@ -269,10 +269,12 @@ export function assessTeamExpression(
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
+  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value));
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,
-    teams: withGuesses(teamsFor(context.teams, expression, unique(unknownLiterals)), impact.titles),
+    teams: withGuesses(toRun.teams, impact.titles),
+    ...(toRun.unrunClasses > 0 && { unrunClasses: toRun.unrunClasses }),
     queryIds,
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
@@ -448,7 +450,7 @@ function judgeByRunning(
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })
       : undefined;
   let literals: LiteralEvidence = 'plain';
-  let unfilled = '';
+  let detail = '';
   let dead: DeadGate | undefined;
   let difference = classification.difference;
   if (classification.class === 'same') {
@@ -457,7 +459,10 @@ function judgeByRunning(
     const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
     if (paths.length > 0) {
       literals = 'unfilled';
-      unfilled = ` (${paths.join(', ')})`;
+      detail = ` (${paths.join(', ')})`;
+    } else if (spec.unrunClasses !== undefined) {
+      literals = 'classes-unrun';
+      detail = ` (${plural(spec.unrunClasses, 'more kind', 'more kinds')} of team were not run)`;
     } else if (gate) {
       dead = deadGate(jq, expression, [...contextsOf(spec, 'before'), ...contextsOf(spec, 'after')], { ...gate, state });
       if (dead) {
@@ -478,7 +483,7 @@ function judgeByRunning(
   const shutOut = dead?.shutOut !== undefined ? `; it shuts out ${plural(dead.shutOut.length, 'person', 'people')} of the org` : '';
   return {
     verdict: decision.verdict,
-    evaluation: `${where}, ${decision.why}${unfilled}${shutOut}`,
+    evaluation: `${where}, ${decision.why}${detail}${shutOut}`,
     class: classification.class,
     ...(decision.advice !== undefined && { advice: decision.advice }),
     ...(dead && { deadGate: dead }),

@@ -240,6 +240,25 @@ describe('issue 39: every team of the org is tried (one of each class the expres
   it('an encoded string that is no team of the org changes nothing', () => {
     expect(run('.team | map(@base64) | index("Tm9ib2R5") != null')?.verdict).toBe('unaffected');
   });
+
+  it('runs a bounded number of teams: where more classes than that remain, a same result is for review, not verified', () => {
+    // Each squad's title is a string of its own in the expression: a class each, more than the bound.
+    const squads = Array.from({ length: 45 }, (_, i) => JSON.stringify(`Squad ${i}`)).join(', ');
+    const teamsRun = new Set<string>();
+    const recording: JqEngine = {
+      validate: (e) => jq.validate(e),
+      evaluate: (input, e) => {
+        // A context of one squad alone: one team tried.
+        const found = new Set(JSON.stringify(input).match(/Squad \d+/g));
+        if (found.size === 1) teamsRun.add([...found][0]!);
+        return jq.evaluate(input, e);
+      },
+    };
+    const impact = assessTeamExpression(`.team | length >= 0 or ([${squads}] | length) == 0`, { teams: many, removedRelations, jq: recording, sample: 'entity' });
+    expect(teamsRun.size).toBeLessThan(45);
+    expect(impact?.verdict).toBe('review');
+    expect(impact?.evaluation).toMatch(/\d+ more kinds? of team .* not run/);
+  });
 });
 
 describe('issue 39: an expression over a change is run with each team on each side alone', () => {

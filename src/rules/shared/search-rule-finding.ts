@@ -3,7 +3,7 @@ import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '.
 import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
 import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
 import type { EntityRecord } from '../../model/snapshot.js';
-import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built-in-values.js';
+import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built-in-values.js';
 import { contextsOf } from '../../judge/classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
 import { entitiesRead } from '../../judge/read-entities.js';
@@ -446,7 +446,8 @@ function literalTeamLeaf(rule: JsonObject): { operator: string; values: string[]
   if (builtInOf(rule.value) !== undefined) return undefined;
   const values = typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) && rule.value.every((v) => typeof v === 'string') ? (rule.value as string[]) : undefined;
   // A template (`{{ .user.team }}`) is run with each world's user, not read as a literal.
-  if (values === undefined || values.some((value) => value.includes('{{')) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
+  // A value the service fills ("My Teams" in a list) is the viewer's teams, no literal team.
+  if (values === undefined || values.some((value) => value.includes('{{') || builtInKey(value) !== undefined) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
   return { operator: rule.operator, values };
 }
 

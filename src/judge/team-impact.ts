@@ -167,7 +167,8 @@ export function assessTeamExpression(
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !readsBeyondFixedPaths(expression)) return undefined;
+  const beyondFixedPaths = result.ok && readsBeyondFixedPaths(result.tokens);
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !beyondFixedPaths) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -212,7 +213,7 @@ export function assessTeamExpression(
   const relationHow: string[] = [];
   // Only an expression that reads its input beyond fixed paths (team-reach.ts) can reach a relation
   // no path names: running it with and without the relation decides, whatever its text spells.
-  if (runnable && context.removedRelations.size > 0 && readsBeyondFixedPaths(expression)) {
+  if (runnable && context.removedRelations.size > 0 && beyondFixedPaths) {
     for (const relation of context.removedRelations) {
       if (relationReads.some((read) => read.relation === relation)) continue;
       const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);

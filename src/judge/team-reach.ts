@@ -23,9 +23,9 @@ const isPunct = (token: Token | undefined, value: string) => token?.type === 'pu
 const OPEN = new Set(['(', '[', '{']);
 const CLOSE = new Set([')', ']', '}']);
 
-/** Whether the expression may read team values by other means than fixed paths; true where unsure (its jq cannot be read). */
-export function readsBeyondFixedPaths(expression: string): boolean {
-  const tokens = tryLexJq(expression);
+/** Whether the expression (or its tokens, lexed already) may read team values by other means than fixed paths; true where unsure (its jq cannot be read). */
+export function readsBeyondFixedPaths(expression: string | readonly Token[]): boolean {
+  const tokens = typeof expression === 'string' ? tryLexJq(expression) : expression;
   if (tokens === undefined) return true;
   const bound = new Map<string, boolean>();
   let inputPlain = false;

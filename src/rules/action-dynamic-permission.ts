@@ -2,11 +2,11 @@ import type { Catalog } from '../catalog/catalog.js';
 import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath } from './shared/location.js';
-import { actionRef } from './shared/resources.js';
-import { judgedWhole, searchRuleFinding } from './shared/search-rule-finding.js';
-import { searchRules } from './shared/walk.js';
+import { expressionFinding } from '../judge/expression-finding.js';
+import { joinPath } from '../catalog/location.js';
+import { actionRef } from '../catalog/resources.js';
+import { judgedWhole, searchRuleFinding } from '../judge/search-rule-finding.js';
+import { searchRules } from '../catalog/walk.js';
 
 /**
  * Policies of action permissions (execute and approve): query rules on `$team` and conditions

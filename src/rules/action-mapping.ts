@@ -3,12 +3,12 @@ import { asString, isObject, type JsonObject, type JsonValue } from '../model/js
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import { gravest, judgeSite, type Sink } from '../judge/decision-table.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath, type Path } from './shared/location.js';
-import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { searchQueryFindings } from './shared/search-rule-finding.js';
-import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
-import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
+import { expressionFinding } from '../judge/expression-finding.js';
+import { joinPath, type Path } from '../catalog/location.js';
+import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { searchQueryFindings } from '../judge/search-rule-finding.js';
+import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from '../catalog/walk.js';
+import { literalTeamFinding, literalTeamValues } from '../judge/team-literals.js';
 import { teamInputsOf, type TeamInput } from '../judge/team-typed.js';
 import { userInputs } from './action-user-input.js';
 

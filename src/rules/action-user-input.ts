@@ -2,13 +2,13 @@ import type { Catalog } from '../catalog/catalog.js';
 import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath } from './shared/location.js';
-import { actionBlueprint, actionRef, isAutomation, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { comparesTeams, searchRuleFinding } from './shared/search-rule-finding.js';
-import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
+import { expressionFinding } from '../judge/expression-finding.js';
+import { joinPath } from '../catalog/location.js';
+import { actionBlueprint, actionRef, isAutomation, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { comparesTeams, searchRuleFinding } from '../judge/search-rule-finding.js';
+import { literalTeamFinding, literalTeamValues } from '../judge/team-literals.js';
 import { teamInputsOf } from '../judge/team-typed.js';
-import { jqQueries, searchRules } from './shared/walk.js';
+import { jqQueries, searchRules } from '../catalog/walk.js';
 
 /** The v2 shape keeps inputs under the trigger; older actions keep them at the top. */
 export function userInputs(action: JsonObject): { base: string[]; inputs: JsonObject } | undefined {

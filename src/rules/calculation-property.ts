@@ -3,9 +3,9 @@ import { keyedRecord, asString, isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import { entityImpact } from '../judge/entity-impact.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath } from './shared/location.js';
-import { blueprintRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
+import { expressionFinding } from '../judge/expression-finding.js';
+import { joinPath } from '../catalog/location.js';
+import { blueprintRef, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
 
 /** Calculations run on the entity, so `.team` is the team meta property itself. */
 export const calculationProperty: Rule = {

@@ -1,10 +1,10 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
-import { joinPath } from './shared/location.js';
+import { joinPath } from '../catalog/location.js';
 import type { Rule } from './rule.js';
-import { entityMappingFindings } from './shared/entity-mapping-team.js';
-import { integrationRef } from './shared/resources.js';
+import { entityMappingFindings } from '../judge/entity-mapping-team.js';
+import { integrationRef } from '../catalog/resources.js';
 import { judgeSite } from '../judge/decision-table.js';
 
 /**

@@ -2,8 +2,8 @@ import type { Catalog } from '../catalog/catalog.js';
 import { mirrorPathEffect, mirrorsOf, type MirrorDefinition, type MirrorPathEffect } from '../catalog/mirror-paths.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath } from './shared/location.js';
-import { blueprintRef } from './shared/resources.js';
+import { joinPath } from '../catalog/location.js';
+import { blueprintRef } from '../catalog/resources.js';
 import { judgeSite } from '../judge/decision-table.js';
 
 /**

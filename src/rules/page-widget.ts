@@ -2,10 +2,10 @@ import type { Catalog } from '../catalog/catalog.js';
 import { keyedRecord, asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath, type Path } from './shared/location.js';
-import { pageRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { searchQueryFindings } from './shared/search-rule-finding.js';
+import { joinPath, type Path } from '../catalog/location.js';
+import { pageRef, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { expressionFinding } from '../judge/expression-finding.js';
+import { searchQueryFindings } from '../judge/search-rule-finding.js';
 import { judgeSite } from '../judge/decision-table.js';
 
 interface Context {

@@ -3,9 +3,9 @@ import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath } from './shared/location.js';
+import { joinPath } from '../catalog/location.js';
 import { entityHasRelation, entityHasTeam } from './shared/entities.js';
-import { blueprintRef } from './shared/resources.js';
+import { blueprintRef } from '../catalog/resources.js';
 import { judgeSite } from '../judge/decision-table.js';
 
 /**

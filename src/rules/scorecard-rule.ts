@@ -2,9 +2,9 @@ import type { Catalog } from '../catalog/catalog.js';
 import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { searchRuleFinding, type SearchRuleSite } from './shared/search-rule-finding.js';
-import { searchRules } from './shared/walk.js';
+import { removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { searchRuleFinding, type SearchRuleSite } from '../judge/search-rule-finding.js';
+import { searchRules } from '../catalog/walk.js';
 
 /**
  * Scorecards (contracts.md §3.1): each rule's `query` and the scorecard's `filter` hold

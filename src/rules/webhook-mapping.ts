@@ -2,8 +2,8 @@ import type { Catalog } from '../catalog/catalog.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { entityMappingFindings } from './shared/entity-mapping-team.js';
-import { webhookRef } from './shared/resources.js';
+import { entityMappingFindings } from '../judge/entity-mapping-team.js';
+import { webhookRef } from '../catalog/resources.js';
 
 export const webhookMapping: Rule = {
   category: 'webhook-mapping',

@@ -6,7 +6,7 @@ import { buildCatalog, type CatalogOptions } from '../../src/catalog/build-catal
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 import type { Category } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
-import { expressionFinding } from '../../src/rules/shared/expression-finding.js';
+import { expressionFinding } from '../../src/judge/expression-finding.js';
 import { readTeamsMap } from '../../src/teams-map.js';
 
 const snapshot = (extra: Partial<OrgSnapshot> = {}): OrgSnapshot => ({

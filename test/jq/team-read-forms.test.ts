@@ -12,7 +12,7 @@ import type { Category, FindingDraft, Verdict } from '../../src/model/finding.js
 import type { JsonObject } from '../../src/model/json.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { RULES } from '../../src/rules/index.js';
-import { expressionFinding } from '../../src/rules/shared/expression-finding.js';
+import { expressionFinding } from '../../src/judge/expression-finding.js';
 import type { AssessOptions } from '../../src/judge/team-impact.js';
 
 const snapshot = (extra: Partial<OrgSnapshot> = {}): OrgSnapshot => ({

@@ -1,11 +1,11 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../../model/json.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Category, FindingDraft, ResourceRef } from '../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
-import { joinPath, type Path } from './location.js';
+import { joinPath, type Path } from '../catalog/location.js';
 import { searchQueryFindings } from './search-rule-finding.js';
-import { removedRelationsFor } from './resources.js';
-import { judgeSite } from '../../judge/decision-table.js';
+import { removedRelationsFor } from '../catalog/resources.js';
+import { judgeSite } from './decision-table.js';
 
 export interface EntityMappingSite {
   category: Category;

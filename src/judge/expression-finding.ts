@@ -1,11 +1,11 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from '../../judge/team-impact.js';
-import type { SampleKind } from '../../judge/sample-context.js';
-import { unknownIdentifierHint } from '../../catalog/teams.js';
-import type { Sink } from '../../judge/decision-table.js';
-import type { TeamInput } from '../../judge/team-typed.js';
-import { keptTeamRelations } from './resources.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { Category, FindingDraft, ResourceRef } from '../model/finding.js';
+import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
+import type { SampleKind } from './sample-context.js';
+import { unknownIdentifierHint } from '../catalog/teams.js';
+import type { Sink } from './decision-table.js';
+import type { TeamInput } from './team-typed.js';
+import { keptTeamRelations } from '../catalog/resources.js';
 
 export interface ExpressionSite {
   category: Category;

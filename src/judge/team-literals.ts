@@ -1,9 +1,9 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../../catalog/teams.js';
-import type { JsonValue } from '../../model/json.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals } from '../../judge/decision-table.js';
-import { isPlainText, templateExpressions } from './walk.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
+import type { JsonValue } from '../model/json.js';
+import type { Category, FindingDraft, ResourceRef } from '../model/finding.js';
+import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals } from './decision-table.js';
+import { isPlainText, templateExpressions } from '../catalog/walk.js';
 
 /**
  * The team names of a literal team value (a plain string or a list of them), or undefined when any

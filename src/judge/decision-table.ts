@@ -5,18 +5,11 @@
  * first that matches decides the verdict and the sentence that says why.
  */
 import type { Verdict } from '../model/finding.js';
+import type { SiteCase, Sink } from '../model/sites.js';
 import type { ReferenceClass } from './classify.js';
 
-/**
- * Where the value goes:
- * - `team-value`: it becomes a team value inside the service (a mapping's `team`, a `$team` rule's value);
- * - `team-comparison`: team values compared with team values (a `$team` rule fed by the user's teams);
- * - `gate`: it decides who may do or see something (a permission, a policy or trigger condition,
- *   an input's `visible`, `required` or `disabled`, a dataset);
- * - `shown`: a value people read (a calculation, an input's default, a mapped property);
- * - `outside`: a receiver outside the service (webhook URL, body or headers, workflow inputs, Kafka).
- */
-export type Sink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outside';
+/** Where the value goes (src/model/sites.ts). */
+export type { Sink };
 
 /** The org's migration state: team values are titles (`before`) or already identifiers (`after`). */
 export type MigrationState = 'before' | 'after';
@@ -141,9 +134,9 @@ export const SITE_TABLE = {
   'ambiguous-title': { verdict: 'breaks', why: 'teams share the title a file finds its team by' },
   'access-flips': { verdict: 'breaks', why: "run for the org's people, the permission it decides changes hands with the migration" },
   'script-team-inheritance': { verdict: 'review', why: 'a script reads or writes teamInheritance and never ownership' },
-} as const satisfies Readonly<Record<string, { verdict: Verdict; why: string }>>;
+} as const satisfies Readonly<Record<SiteCase, { verdict: Verdict; why: string }>>;
 
-export type SiteCase = keyof typeof SITE_TABLE;
+export type { SiteCase };
 
 export function judgeSite(site: SiteCase): Verdict {
   return SITE_TABLE[site].verdict;

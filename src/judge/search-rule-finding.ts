@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Category, FindingDraft, ResourceRef } from '../model/finding.js';
+import type { FindingDraft } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { contextsOf } from './classify.js';
@@ -13,36 +13,13 @@ import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
 import { extractReferences } from '../jq/references.js';
-import type { SampleKind } from './sample-context.js';
+import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, type Path } from '../catalog/location.js';
 import { isPlainText, propertyPath, searchRules, templateExpressions } from '../catalog/walk.js';
 
-export interface SearchRuleSite {
-  category: Category;
-  resource: ResourceRef;
-  path: Path;
-  rule: Record<string, JsonValue | undefined>;
-  /** "The policy rule", "The widget filter". */
-  subject: string;
-  removedRelations: ReadonlySet<string>;
-  /** Properties that copy `$team` (mirror properties): a rule on one compares team values too. */
-  teamProperties?: ReadonlySet<string>;
-  /** The blueprint whose entities the rule filters, when known: its entities are what it is matched against. */
-  blueprint?: string;
-  /**
-   * What a `{jqQuery}` or `{{ }}` value runs on (the dataset of an input: the form's user; a
-   * policy query: the policy's user and run). Absent where no such value can be run.
-   */
-  sample?: SampleKind;
-  /** For a policy's query rules: the policy's query ids. */
-  queryIds?: readonly string[];
-  /** The rule searches `_team` entities (a mapping's team search, a `_team` input's dataset): `$title` and `$identifier` are the team's. */
-  searchesTeams?: boolean;
-  /** `payload`: a string value is jq over a payload the source sends (integration and webhook mappings). */
-  valueSource?: 'payload';
-}
+export type { SearchRuleSite };
 
 /** The org's migration state, read in one place (the per-blueprint state may replace it). */
 export const migrationState = (catalog: Pick<Catalog, 'migrated'>): MigrationState => (catalog.migrated ? 'after' : 'before');

@@ -13,7 +13,7 @@ import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
-import type { TeamInput } from './team-typed.js';
+import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
@@ -124,17 +124,8 @@ export interface ExpressionImpact {
   jqFailure?: { failure: EvaluationFailure; error: string };
 }
 
-export interface AssessOptions {
-  /** The expression's result becomes the team meta property (a mapping's `team`). */
-  setsTeam?: boolean;
-  /**
-   * The input is external data (an integration's or webhook's payload), not an entity or the
-   * action context, so a `.team` there is the source's own field, not the team meta property.
-   */
-  externalInput?: boolean;
-  /** Where the value goes (decision-table.ts); by default a team value when `setsTeam`, else a value people read. */
-  sink?: Sink;
-}
+/** How the expression's value is used (src/model/sites.ts). */
+export type AssessOptions = ExpressionOptions;
 
 const SAMPLE_LABEL: Record<SampleKind, string> = {
   entity: 'entities',

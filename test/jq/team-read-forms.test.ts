@@ -5,6 +5,7 @@
  * category it sits in, and states the verdict (or that there is no finding at all).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { buildCatalog, type CatalogOptions } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/catalog.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
@@ -300,7 +301,7 @@ describe('webhook and workflow templates: a body key named team is only a name',
     invocationMethod: { type: 'WEBHOOK', url: 'https://hooks.example/x', body },
   });
   const run = (catalogOptions: CatalogOptions, body: JsonObject) =>
-    RULES.find((rule) => rule.category === 'action-mapping')!.check(buildCatalog(snapshot({ blueprints: [{ identifier: 'service', title: 'service', schema: { properties: {} }, relations: {} }], actions: [action(body)] }), catalogOptions));
+    judgeRule(buildCatalog(snapshot({ blueprints: [{ identifier: 'service', title: 'service', schema: { properties: {} }, relations: {} }], actions: [action(body)] }), catalogOptions), RULES.find((rule) => rule.category === 'action-mapping')!);
 
   it('is no finding when the value is a user input called team', () => {
     expect(run({ jq }, { team: '{{ .inputs.team }}' })).toEqual([]);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +94,24 @@ describe('one judge (issue 39)', () => {
   it('jq/ only runs jq: it imports nothing of judge/; the judge imports nothing of access/', () => {
     expect(importEdges('src/jq', 'src/judge')).toEqual([]);
     expect(importEdges('src/judge', 'src/access')).toEqual([]);
+  });
+
+  it('rules name sites and import nothing of judge/ (types included); the judge imports nothing of rules/', () => {
+    expect(importEdges('src/rules', 'src/judge')).toEqual([]);
+    expect(importEdges('src/judge', 'src/rules')).toEqual([]);
+  });
+
+  it('the import check fails when a rule imports the judge, even a type alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'one-judge-'));
+    try {
+      mkdirSync(join(dir, 'rules'));
+      mkdirSync(join(dir, 'judge'));
+      writeFileSync(join(dir, 'judge', 'decision-table.ts'), 'export const x = 1;\n');
+      writeFileSync(join(dir, 'rules', 'planted.ts'), "import type { x } from '../judge/decision-table.js';\nexport const y = 2;\n");
+      expect(importEdges(join(dir, 'rules'), join(dir, 'judge'))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -124,6 +124,16 @@ describe('docs/decision-table.md', () => {
   });
 });
 
+describe('docs/decision-table.md prints the decision table', () => {
+  it('one line per row of DECISION_TABLE, in its order, with its class and verdict', async () => {
+    const { DECISION_TABLE } = await import('../../src/judge/decision-table.js');
+    const docs = readFileSync('docs/decision-table.md', 'utf8');
+    const table = docs.slice(docs.indexOf('## The table')).split('\n\n')[1]!.split('\n').slice(2);
+    const printed = table.map((line) => line.split('|').map((cell) => cell.trim().replaceAll('*', '')));
+    expect(printed.map((cells) => [cells[1] === 'no answer (timeout, crash)' ? 'failed' : cells[1], cells[5]!.split(/[ ,(]/)[0]])).toEqual(DECISION_TABLE.map((row) => [row.class, row.verdict]));
+  });
+});
+
 describe('every row of the decision table has its case (issue 39)', () => {
   it('each row of DECISION_TABLE decides some input, and is the first to match it', async () => {
     const { DECISION_TABLE, decide } = await import('../../src/judge/decision-table.js');

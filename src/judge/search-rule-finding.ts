@@ -443,8 +443,9 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
  * sees and copies names the property again.
  */
 function teamPropertyRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string): FindingDraft | undefined {
+  const mirrored = site.blueprint === undefined || catalog.teamMirrors.get(site.blueprint)?.has(property) === true;
   const { teamProperties: _, ...plain } = site;
-  const asTeam = searchRuleFinding(catalog, { ...plain, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} on mirror property "${property}" (a copy of $team)` });
+  const asTeam = searchRuleFinding(catalog, { ...plain, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} ${mirrored ? `on mirror property "${property}" (a copy of $team)` : `on calculation property "${property}" (it passes the values of $team on)`}` });
   // A {jqQuery} value is judged as jq: its evidence and rewrite are the expression, not the rule.
   if (!asTeam || isObject(site.rule.value)) return asTeam;
   const finding: FindingDraft = { ...asTeam, evidence: JSON.stringify(site.rule) };

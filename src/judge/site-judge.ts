@@ -12,6 +12,7 @@ import { expressionFinding } from './expression-finding.js';
 import { comparesTeams, judgedWhole, searchQueryFindings, searchRuleFinding } from './search-rule-finding.js';
 import { literalTeamFinding, literalTeamValues } from './team-literals.js';
 import { teamInputsOf } from './team-typed.js';
+import { teamValuedProperties } from './team-valued.js';
 
 export function siteJudge(catalog: Catalog): SiteJudge {
   return {
@@ -27,6 +28,7 @@ export function siteJudge(catalog: Catalog): SiteJudge {
     verdict: judgeSite,
     gravest,
     teamInputsOf,
+    teamProperties: (blueprint) => teamValuedProperties(catalog, blueprint),
   };
 }
 

@@ -162,4 +162,6 @@ export interface SiteJudge {
   /** The item whose verdict is gravest. */
   gravest<T>(items: readonly [T, ...T[]], verdictOf: (item: T) => Verdict | undefined): T;
   teamInputsOf(properties: JsonValue | undefined): ReadonlyMap<string, TeamInput>;
+  /** A blueprint's properties that hold team values: mirrors of `$team`, calculations that pass them on. */
+  teamProperties(blueprint: string | undefined): ReadonlySet<string>;
 }

@@ -4,7 +4,7 @@ import { asString, isObject, type JsonObject, type JsonValue } from '../model/js
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath, type Path } from '../catalog/location.js';
-import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { actionBlueprint, actionRef, removedRelationsFor } from '../catalog/resources.js';
 import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from '../catalog/walk.js';
 import { userInputs } from './action-user-input.js';
 
@@ -36,7 +36,7 @@ export const actionMapping: Rule = {
         judge,
         resource: actionRef(action),
         removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
-        teamProperties: teamPropertiesFor(catalog, actionBlueprint(action)),
+        teamProperties: judge.teamProperties(actionBlueprint(action)),
         teamInputs: judge.teamInputsOf(userInputs(action)?.inputs.properties),
         findings,
       };

@@ -4,7 +4,7 @@ import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from '../catalog/location.js';
-import { actionBlueprint, actionRef, isAutomation, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { actionBlueprint, actionRef, isAutomation, removedRelationsFor } from '../catalog/resources.js';
 import { jqQueries, searchRules } from '../catalog/walk.js';
 
 /** The v2 shape keeps inputs under the trigger; older actions keep them at the top. */
@@ -29,7 +29,7 @@ export const actionUserInput: Rule = {
       if (!found) continue;
       const resource = actionRef(action);
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
-      const teamProperties = teamPropertiesFor(catalog, actionBlueprint(action));
+      const teamProperties = judge.teamProperties(actionBlueprint(action));
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
       const teamInputs = judge.teamInputsOf(properties);
@@ -58,7 +58,7 @@ export const actionUserInput: Rule = {
             subject: `The dataset rule of input "${input}"`,
             removedRelations: datasetRemoved,
             sample: 'user-input' as const,
-            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: teamPropertiesFor(catalog, definition.blueprint) }),
+            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: judge.teamProperties(definition.blueprint) }),
             // A team picker's entities are the org's teams: `$title` and `$identifier` are the team's.
             ...((teamTyped?.kind === '_team' || teamTyped?.kind === 'team') && { searchesTeams: true }),
           };

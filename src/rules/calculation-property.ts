@@ -4,7 +4,7 @@ import { keyedRecord, asString, isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from '../catalog/location.js';
-import { blueprintRef, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { blueprintRef, removedRelationsFor } from '../catalog/resources.js';
 
 /** Calculations run on the entity, so `.team` is the team meta property itself. */
 export const calculationProperty: Rule = {
@@ -23,7 +23,7 @@ export const calculationProperty: Rule = {
           expression: calculation,
           subject: `Calculation property "${property}"`,
           removedRelations: removedRelationsFor(catalog, id),
-          teamProperties: teamPropertiesFor(catalog, id),
+          teamProperties: judge.teamProperties(id),
         });
         if (!finding) continue;
         // What the migration does to this blueprint's own entities (contracts.md §3.4 impact).

@@ -4,7 +4,7 @@ import { keyedRecord, asString, isObject, type JsonObject, type JsonValue } from
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath, type Path } from '../catalog/location.js';
-import { pageRef, removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { pageRef, removedRelationsFor } from '../catalog/resources.js';
 
 interface Context {
   catalog: Catalog;
@@ -56,20 +56,20 @@ interface Scope {
   blueprint?: string;
 }
 
-const scopeOf = (catalog: Catalog, blueprint: string | undefined): Scope => ({
-  removed: removedRelationsFor(catalog, blueprint),
-  teamProperties: teamPropertiesFor(catalog, blueprint),
+const scopeOf = (context: Context, blueprint: string | undefined): Scope => ({
+  removed: removedRelationsFor(context.catalog, blueprint),
+  teamProperties: context.judge.teamProperties(blueprint),
   ...(blueprint !== undefined && { blueprint }),
 });
 
 function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefined, context: Context): void {
-  const scope = scopeOf(context.catalog, blueprint);
+  const scope = scopeOf(context, blueprint);
   checkFieldList(widget.excludedFields, [...path, 'excludedFields'], scope.removed, context);
   const configs = isObject(widget.blueprintConfig) ? widget.blueprintConfig : keyedRecord();
   for (const [configBlueprint, config] of Object.entries(configs)) {
     if (!isObject(config)) continue;
     const base = [...path, 'blueprintConfig', configBlueprint];
-    const configScope = scopeOf(context.catalog, configBlueprint);
+    const configScope = scopeOf(context, configBlueprint);
     const configRemoved = configScope.removed;
     for (const [key, value] of Object.entries(config)) if (!CONFIG_KEYS.has(key)) salvage(value, [...base, key], configScope, context);
     const filterBy = isObject(config.filterSettings) ? config.filterSettings.filterBy : undefined;

@@ -3,7 +3,7 @@ import type { SearchRuleSite, SiteJudge } from '../model/sites.js';
 import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { removedRelationsFor } from '../catalog/resources.js';
 import { searchRules } from '../catalog/walk.js';
 
 /**
@@ -23,7 +23,7 @@ export const scorecardRule: Rule = {
       const blueprint = asString(scorecard.blueprint);
       const removed = removedRelationsFor(catalog, blueprint);
       const resource = scorecardRef(scorecard, blueprint);
-      const teamProperties = teamPropertiesFor(catalog, blueprint);
+      const teamProperties = judge.teamProperties(blueprint);
       const report = (conditions: ReturnType<typeof searchRules>, subject: string) => {
         for (const { path, rule: condition } of conditions) {
           const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties, ...(blueprint !== undefined && { blueprint }) };

@@ -1,13 +1,13 @@
 /**
  * Issue 39, item 4: properties whose values are team values, for a blueprint's readers: its
  * mirrors of `$team` (catalog.teamMirrors), and its calculations that pass team values on, which
- * running them in both worlds shows (`substituted` as a team value: titles before the migration,
- * the same teams' identifiers after it), followed through calculations over those until none is added.
+ * running them on one entity in both worlds shows (titles before the migration, the same teams'
+ * identifiers after it), followed through calculations over those until none is added.
  */
 import type { Catalog } from '../catalog/catalog.js';
-import { removedRelationsFor, teamPropertiesFor } from '../catalog/resources.js';
+import { teamPropertiesFor } from '../catalog/resources.js';
 import { asString, isObject } from '../model/json.js';
-import { assessTeamExpression } from './team-impact.js';
+import { sampleInput, sampleTeams } from './sample-context.js';
 
 const found = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
 
@@ -24,12 +24,21 @@ export function teamValuedProperties(catalog: Catalog, blueprint: string | undef
     return expression === undefined ? [] : [[name, expression] as const];
   });
   const teamValued = new Set(mirrors);
+  const jq = catalog.jq;
+  const teams = sampleTeams(catalog.teams);
+  const identifierOf = new Map(teams.map((team) => [team.title, team.identifier]));
+  // Run on the same entity in both worlds: it passes team values on when what it gives after the
+  // migration is what it gave before with each title written as its team's identifier, and differs.
+  const passesOn = (expression: string): boolean => {
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', 0, teams, form, [], [...teamValued]), expression));
+    if (!before?.ok || !after?.ok) return false;
+    const asIdentifiers = JSON.stringify(before.values, (_, value: unknown) => (typeof value === 'string' ? (identifierOf.get(value) ?? value) : value));
+    return asIdentifiers === JSON.stringify(after.values) && asIdentifiers !== JSON.stringify(before.values);
+  };
   for (let added = true; added; ) {
     added = false;
     for (const [name, expression] of calculations) {
-      if (teamValued.has(name)) continue;
-      const impact = assessTeamExpression(expression, { teams: catalog.teams, removedRelations: removedRelationsFor(catalog, blueprint), jq: catalog.jq, sample: 'entity', migrated: catalog.migrated, teamProperties: teamValued }, { sink: 'team-value' });
-      if (impact?.class !== 'substituted') continue;
+      if (teamValued.has(name) || !passesOn(expression)) continue;
       teamValued.add(name);
       added = true;
     }

@@ -7,6 +7,7 @@ import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from '.
 import type { Rule } from './rules/rule.js';
 import { RULES } from './rules/index.js';
 import { prefetchRuleJq } from './jq/prefetch-rules.js';
+import { judgeRule } from './judge/site-judge.js';
 import { appendAll } from './model/arrays.js';
 
 export interface AnalyzeOptions {
@@ -34,10 +35,10 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   const drafts: FindingDraft[] = [...(options.extraFindings ?? [])];
   const ruleErrors: RuleError[] = [];
   // Issue 17: jq answers what the rules will ask in a few large requests, not one call each.
-  prefetchRuleJq(catalog, options.rules ?? RULES);
+  prefetchRuleJq(catalog, options.rules ?? RULES, judgeRule);
   for (const rule of options.rules ?? RULES) {
     try {
-      appendAll(drafts, rule.check(catalog));
+      appendAll(drafts, judgeRule(catalog, rule));
     } catch (error) {
       ruleErrors.push({ rule: rule.category, message: error instanceof Error ? error.message : String(error) });
     }

@@ -595,29 +595,98 @@
     return false;
   }
 
-  function accessRow(f) { return data.access[f.id] ? { term: 'Access', content: accessBlock(data.access[f.id]) } : null; }
+  function accessRow(f) { return data.access[f.id] ? { term: 'Access', content: accessBlock(f, data.access[f.id]) } : null; }
 
   // "3 people lose the right to run this", unfolding to the list of their emails.
-  function accessBlock(lines) {
+  function accessBlock(f, lines) {
     var wrap = el('div', 'access-lines');
     lines.forEach(function (line) {
-      if (line.emails.length === 0) {
+      // Issue 41: past a few thousand people the page carries only the count and the entry of
+      // report.json's access that lists them (line.entry); the reader opens report.json for them.
+      var onDemand = line.entry !== undefined;
+      if ((onDemand ? line.count : line.emails.length) === 0) {
         wrap.appendChild(el('p', 'access-line access-' + line.tone, line.text));
         return;
       }
       var details = el('details', 'access-line access-' + line.tone);
       details.appendChild(el('summary', '', line.text));
-      var list = el('ul', 'access-emails');
-      // Each person links to their user page in the service when the report knows its address.
-      line.people.forEach(function (person) {
-        var item = el('li');
-        item.appendChild(person.url ? externalLink('entity-link', person.email, person.url) : document.createTextNode(person.email));
-        list.appendChild(item);
-      });
-      details.appendChild(list);
+      details.appendChild(onDemand ? peopleOnDemand(f, line) : peopleList(line.people));
       wrap.appendChild(details);
     });
     return wrap;
+  }
+
+  function peopleList(people) {
+    var list = el('ul', 'access-emails');
+    // Each person links to their user page in the service when the report knows its address.
+    people.forEach(function (person) {
+      var item = el('li');
+      item.appendChild(person.url ? externalLink('entity-link', person.email, person.url) : document.createTextNode(person.email));
+      list.appendChild(item);
+    });
+    return list;
+  }
+
+  // report.access of the report.json the reader opened (one file fills every list), and the lists waiting for it.
+  var openedAccess = null;
+  var waitingForPeople = [];
+
+  function peopleOnDemand(f, line) {
+    var box = el('div', 'access-on-demand');
+    // Draws the list from the opened report.json, or the way to open it (with why the last file did not do).
+    function fill(problem) {
+      box.textContent = '';
+      var emails = openedAccess && peopleOf(openedAccess, f, line);
+      if (emails) {
+        box.appendChild(peopleList(emails.map(function (email) { return { email: email, url: data.userUrl ? data.userUrl + encodeURIComponent(email) : '' }; })));
+        return true;
+      }
+      box.appendChild(el('p', 'access-load-why', 'Their emails are in report.json, beside this page: with this many people the page leaves them out to stay small.'));
+      var label = el('label', 'access-load', 'Open report.json to list them ');
+      var input = el('input');
+      input.type = 'file';
+      input.accept = 'application/json,.json';
+      label.appendChild(input);
+      box.appendChild(label);
+      var note = el('p', 'access-load-status', problem || '');
+      note.setAttribute('role', 'status');
+      box.appendChild(note);
+      input.addEventListener('change', function () { openReportJson(input, note); });
+      return false;
+    }
+    if (!fill('')) waitingForPeople.push(fill);
+    return box;
+  }
+
+  // The entry must be the one this page counted: same finding, and as many emails as the count.
+  function peopleOf(access, f, line) {
+    var entry = access[line.entry];
+    var list = entry && typeof entry === 'object' && entry.finding === f.id ? entry[line.tone] : null;
+    if (!Array.isArray(list) || list.length !== line.count) return null;
+    for (var i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return null;
+    return list;
+  }
+
+  function openReportJson(input, note) {
+    var file = input.files && input.files[0];
+    if (!file) return;
+    note.textContent = 'Reading ' + file.name + '…';
+    var reader = new FileReader();
+    reader.onload = function () {
+      input.value = '';
+      var parsed;
+      try { parsed = JSON.parse(String(reader.result)); } catch (error) { note.textContent = 'Not read: the file is not JSON.'; return; }
+      if (!parsed || !parsed.organization || parsed.organization.id !== data.organization.id || !Array.isArray(parsed.access)) {
+        note.textContent = 'Not read: the file is not a report.json of organization ' + data.organization.id + ' with access.';
+        return;
+      }
+      openedAccess = parsed.access;
+      var still = waitingForPeople.filter(function (fill) { return !fill('That report.json does not list the people this page counted: open the one written with this page.'); });
+      if (still.length > 0) openedAccess = null;
+      waitingForPeople = still;
+    };
+    reader.onerror = function () { note.textContent = 'Not read: the browser could not read the file.'; };
+    reader.readAsText(file);
   }
 
   // Each row is classed by its term (row-why, row-change…), so print keeps only what the work needs.

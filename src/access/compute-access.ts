@@ -1,5 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { checkKey, conditionOutcomes, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
+import { userConditionOutcomes } from './condition-answers.js';
+import { compileFastCheck, userContextObject } from './fast-conditions.js';
+import { checkKey, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
 import { splitCondition, type SplitCondition } from './split-condition.js';
 import type { AccessChange } from '../model/access.js';
@@ -49,10 +51,10 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
   // Issue 21: every gate, not only those with a finding: a reference judged unaffected by mistake
   // still shows here if its outcome flips for someone.
   const touched = permissionSites(catalog).map((site) => ({ site, finding: causingFinding(site, byResource.get(`${site.resource.type}\u0000${site.resource.identifier}`) ?? []) }));
-  const holders = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
+  const holdersAt = holdersOfSites(catalog, touched.map((t) => t.site), users, ['titles', 'identifiers']);
   const changes: AccessChange[] = [];
   touched.forEach(({ site, finding }, index) => {
-    const [before, after] = holders[index] as [Holders, Holders];
+    const [before, after] = holdersAt(index) as [Holders, Holders];
     const change: AccessChange = { resource: site.resource, permission: site.permission, ...(site.input !== undefined && { input: site.input }), ...(finding && { finding: finding.id }) };
     if (before.kind === 'undecidable' || after.kind === 'undecidable') {
       // Said only where a finding names the place: elsewhere nothing reads team values to flip.
@@ -88,10 +90,10 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
   const sites = new Map(permissionSites(catalog).map((site) => [siteKey(site), site]));
   // A resource or permission that is gone locks nobody out.
   const asked = previous.filter((entry) => entry.loses && entry.loses.length > 0 && sites.has(siteKey(entry)));
-  const holders = holdersOfSites(catalog, asked.map((entry) => sites.get(siteKey(entry))!), users, ['identifiers']);
+  const holdersAt = holdersOfSites(catalog, asked.map((entry) => sites.get(siteKey(entry))!), users, ['identifiers']);
   const result: AccessChange[] = [];
   asked.forEach((entry, index) => {
-    const [now] = holders[index] as [Holders];
+    const [now] = holdersAt(index) as [Holders];
     const { gains: _gains, undecidable: _undecidable, loses, ...rest } = entry;
     if (now.kind === 'undecidable') result.push({ ...rest, undecidable: now.reason });
     else {
@@ -103,16 +105,18 @@ export function stillLockedOut(previous: readonly AccessChange[], catalog: Catal
 }
 
 /**
- * Who holds each site's permission in each of `forms`. Every check runs in batches over the
- * distinct contexts of the part of the user it reads (user-reads.ts): people with the same teams
- * (and roles, and email, where a check reads them) give the same answer, so jq sees each distinct
- * context once per form, and each check (expression) once however many sites repeat it.
+ * Who holds each site's permission in each of `forms`, by the site's index. Every check runs in
+ * batches over the distinct contexts of the part of the user it reads (user-reads.ts): people with
+ * the same teams (and roles, and email, where a check reads them) give the same answer, so jq sees
+ * each distinct context once per form, and each check (expression) once however many sites repeat
+ * it. A condition site's flags are made when asked for, and a list's are shared by the sites that
+ * repeat it: tens of thousands of sites × forms × users held at once were 70 MB (issue 41).
  */
-export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[], users: readonly AccessUser[], forms: readonly TeamForm[]): Holders[][] {
+export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[], users: readonly AccessUser[], forms: readonly TeamForm[]): (index: number) => Holders[] {
   const people = peopleOf(users);
   const answers: (Holders[] | undefined)[] = sites.map((site) => {
     const rule = site.rule;
-    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', holds: withAdmins(site, people, listHolders(catalog, rule, people, form)) }));
+    if (rule.kind === 'lists') return forms.map((form): Holders => ({ kind: 'known', holds: listHolders(catalog, site, rule, people, form) }));
     for (const { expression } of checksOf(rule)) {
       const reason = unknownDataRead(expression);
       if (reason !== undefined) return forms.map((): Holders => ({ kind: 'undecidable', reason }));
@@ -121,7 +125,7 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
     return undefined; // run below, with the others that read the same parts of the user
   });
   const jq = catalog.jq;
-  if (!jq) return answers as Holders[][];
+  if (!jq) return (index) => answers[index]!;
 
   // Issue 21: a condition reading the email as well as teams runs its teams part per team list
   // and its email part only for those whose teams part flips (split-condition.ts).
@@ -146,13 +150,10 @@ export function holdersOfSites(catalog: Catalog, sites: readonly PermissionSite[
   const answered = new Map<string, { outcomes: ConditionOutcomes; slots: Int32Array[] }>();
   for (const { reads, checks } of variants.values()) {
     const { contexts, slots } = distinctUserContexts(users, forms, reads);
-    const outcomes = conditionOutcomes(jq, [...checks.values()], contexts, USER_CONTEXT);
+    const outcomes = userConditionOutcomes(jq, [...checks.values()], contexts);
     for (const key of checks.keys()) answered.set(key, { outcomes: outcomes.get(key)!, slots });
   }
-  sites.forEach((site, index) => {
-    if (answers[index] === undefined) answers[index] = holdersFromOutcomes(site, forms, answered, people);
-  });
-  return answers as Holders[][];
+  return (index) => answers[index] ?? holdersFromOutcomes(sites[index]!, forms, answered, people);
 }
 
 /** A policy's conditions must all hold; a form's `required` jqQuery must list the input. */
@@ -217,7 +218,7 @@ function peopleOf(users: readonly AccessUser[]): People {
   return { users, profile, profiles, indexOf: new Map(users.map((user, i) => [user.email, i])), admins, lists: new Map() };
 }
 
-/** Admins hold every right to run, approve and read, whatever the rule says. */
+/** Admins hold every right to run, approve and read, whatever the rule says (`holds` is changed). */
 function withAdmins(site: PermissionSite, people: People, holds: Uint8Array): Uint8Array {
   if (!ADMIN_HOLDS.has(site.permission)) return holds;
   for (const i of people.admins) holds[i] = 1;
@@ -230,9 +231,10 @@ function withAdmins(site: PermissionSite, people: People, holds: Uint8Array): Ui
  * compares the user's teams with the entity's, which the migration rewrites alike: it never
  * changes who has access, and without the entity it cannot be computed, so it is not.
  */
-function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists' }>, people: People, form: TeamForm): Uint8Array {
-  // Big orgs repeat one list on many actions: each list is worked out once per form.
-  const key = JSON.stringify([form, rule.teams, rule.roles, rule.users]);
+function listHolders(catalog: Catalog, site: PermissionSite, rule: Extract<AccessRule, { kind: 'lists' }>, people: People, form: TeamForm): Uint8Array {
+  // Big orgs repeat one list on many actions: each list is worked out once per form and admin
+  // rule, and its flags are shared by those sites (no reader changes them).
+  const key = JSON.stringify([form, ADMIN_HOLDS.has(site.permission), rule.teams, rule.roles, rule.users]);
   let known = people.lists.get(key);
   if (!known) {
     const teams = new Set(form === 'titles' ? rule.teams : rule.teams.map((team) => teamIdentifier(catalog.teams, team)));
@@ -244,9 +246,9 @@ function listHolders(catalog: Catalog, rule: Extract<AccessRule, { kind: 'lists'
       const i = people.indexOf.get(email);
       if (i !== undefined) known[i] = 1;
     }
-    people.lists.set(key, known);
+    people.lists.set(key, (known = withAdmins(site, people, known)));
   }
-  return known.slice();
+  return known;
 }
 
 /** Of the resource's findings, the one at (or under) one of the site's locations; a breaking one first. */
@@ -340,7 +342,7 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], people
   if (split.size === 0) return;
   // The teams part: one context per distinct team list and world, as for any condition.
   const { contexts, slots } = distinctUserContexts(users, ['titles', 'identifiers'], { email: false, roles: false });
-  const teamOutcomes = conditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts, USER_CONTEXT);
+  const teamOutcomes = userConditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts);
   const pending: { index: number; parts: SplitCondition; before: string; after: string; flips: number[] }[] = [];
   const perUser = (slot: Int32Array, outcomes: string) => {
     let text = '';
@@ -384,6 +386,23 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], people
 }
 
 /**
+ * The email part on each of `wanted` users in JavaScript, when its shape is one fast-conditions.ts
+ * claims (false, and nothing kept, when it is not, or is given up on some user: jq answers then).
+ */
+function answeredHere(rest: string, wanted: ReadonlySet<number>, users: readonly AccessUser[], into: Map<number, string>): boolean {
+  const fast = compileFastCheck({ expression: rest });
+  if (!fast) return false;
+  const outcomes: [number, string][] = [];
+  for (const u of wanted) {
+    const outcome = fast(userContextObject(userContext(users[u]!, 'titles', { email: true, roles: true })));
+    if (outcome === undefined) return false;
+    outcomes.push([u, outcome]);
+  }
+  for (const [u, outcome] of outcomes) into.set(u, outcome);
+  return true;
+}
+
+/**
  * The email part of each pending site on the users whose teams part flips, keyed by part and
  * user: a part shared by many sites runs once per user of any of them. Parts share requests, each
  * on its own slice of the input, all sent at once over the jq workers. A request jq does not
@@ -403,7 +422,7 @@ function restOutcomes(jq: JqEngine, pending: readonly { parts: SplitCondition; f
   let chars = 0;
   for (const [rest, set] of wanted) {
     results.set(rest, new Map());
-    if (set.size === 0) continue;
+    if (set.size === 0 || (jq.answersAsJq && answeredHere(rest, set, users, results.get(rest)!))) continue;
     if (batch.length > 0 && (evaluations + set.size > SPLIT_BATCH_EVALUATIONS || chars + rest.length > SPLIT_BATCH_CHARS)) {
       batches.push(batch);
       batch = [];

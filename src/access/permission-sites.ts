@@ -3,8 +3,8 @@ import type { AccessPermission } from '../model/access.js';
 import type { ResourceRef } from '../model/finding.js';
 import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import { userInputs } from '../rules/action-user-input.js';
-import { joinPath } from '../rules/shared/location.js';
-import { actionRef, isAutomation, pageRef } from '../rules/shared/resources.js';
+import { joinPath } from '../catalog/location.js';
+import { actionRef, isAutomation, pageRef } from '../catalog/resources.js';
 
 /**
  * How a permission is decided:

@@ -5,7 +5,7 @@ import type { Finding } from '../model/finding.js';
 import { missingFix, unprovenRewrite } from './fix-kit.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { splitPath } from '../repo/located-json.js';
-import { isPlainText, templateExpressions } from '../rules/shared/walk.js';
+import { isPlainText, templateExpressions } from '../catalog/walk.js';
 
 type Segment = string | number;
 

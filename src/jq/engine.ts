@@ -55,6 +55,12 @@ export interface JqEngine {
    * give it asked in this order (an expression that failed is not run again after that call).
    */
   evaluateEach?(calls: readonly EvaluateCall[]): EvaluateResult[];
+  /**
+   * True when every answer is jq's own (the engine `loadJqEngine` makes): then a caller may answer
+   * an expression jq's way without asking (src/access/fast-conditions.ts). A stand-in that answers
+   * otherwise (a test's) leaves it unset, and is asked everything.
+   */
+  answersAsJq?: boolean;
   /** How many workers jq runs on at most. */
   workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
@@ -344,7 +350,7 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     const reason = budget.spentReason();
     return reason === undefined || unjudged.size === 0 ? undefined : { reason, expressions: [...unjudged] };
   };
-  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
+  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, answersAsJq: true, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
 }
 
 /** A request not sent: the run's jq budget is spent. */

@@ -11,7 +11,7 @@ import type { JqEngine, JqWork } from './engine.js';
  * the answers in its caches. The dry run's own answers are never used: what it missed, or what a
  * batch could not answer for certain, the real run asks jq itself, exactly as without this.
  */
-export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[]): void {
+export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[], judgeRule: (catalog: Catalog, rule: Rule) => unknown): void {
   const jq = catalog.jq;
   if (!jq?.prefetch) return;
   const recorder = recordingEngine();
@@ -19,7 +19,7 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[]): void {
   for (const rule of rules) {
     if (rule.asksJq === false) continue;
     try {
-      rule.check(dryRun);
+      judgeRule(dryRun, rule);
     } catch {
       // The real run reports it.
     }

@@ -26,7 +26,8 @@ export interface JqReferences {
   objectKeys: string[];
 }
 
-export type ReferenceResult = { ok: true; references: JqReferences } | { ok: false; error: JqLexError };
+/** `tokens`: the lexed expression, for other readers of it (team-reach.ts), so it is lexed once. */
+export type ReferenceResult = { ok: true; references: JqReferences; tokens: readonly Token[] } | { ok: false; error: JqLexError };
 
 /** jq's own variables: `$ENV.team` is the environment, never the org's team data. */
 export const BUILTIN_VARIABLES: ReadonlySet<string> = new Set(['ENV', '__loc__', '__prog_args']);
@@ -55,7 +56,7 @@ export function extractReferences(source: string): ReferenceResult {
   }
   const references: JqReferences = { paths: [], strings: [], objectKeys: [] };
   collect(tokens, references);
-  return { ok: true, references };
+  return { ok: true, references, tokens };
 }
 
 function collect(tokens: readonly Token[], out: JqReferences): void {

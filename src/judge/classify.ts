@@ -30,6 +30,8 @@ export interface ContextSpec {
   teamInputs?: readonly (readonly [string, TeamInput])[];
   /** Before the migration, `_team` entities' identifiers stand as their titles: the read-back of "written for identifiers". */
   readBack?: true;
+  /** Classes of the org's teams the bound left unrun (worlds.ts `teamsToRun`): a same result proves nothing for them. */
+  unrunClasses?: number;
 }
 
 export interface Difference {

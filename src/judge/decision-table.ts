@@ -5,18 +5,11 @@
  * first that matches decides the verdict and the sentence that says why.
  */
 import type { Verdict } from '../model/finding.js';
+import type { SiteCase, Sink } from '../model/sites.js';
 import type { ReferenceClass } from './classify.js';
 
-/**
- * Where the value goes:
- * - `team-value`: it becomes a team value inside the service (a mapping's `team`, a `$team` rule's value);
- * - `team-comparison`: team values compared with team values (a `$team` rule fed by the user's teams);
- * - `gate`: it decides who may do or see something (a permission, a policy or trigger condition,
- *   an input's `visible`, `required` or `disabled`, a dataset);
- * - `shown`: a value people read (a calculation, an input's default, a mapped property);
- * - `outside`: a receiver outside the service (webhook URL, body or headers, workflow inputs, Kafka).
- */
-export type Sink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outside';
+/** Where the value goes (src/model/sites.ts). */
+export type { Sink };
 
 /** The org's migration state: team values are titles (`before`) or already identifiers (`after`). */
 export type MigrationState = 'before' | 'after';
@@ -29,9 +22,10 @@ export type MigrationState = 'before' | 'after';
  * - `unfilled`: it also reads values no context can know;
  * - `dead`: a gate that lets nobody through on any context (nor any of the org's people), in either
  *   world (dead-gate.ts);
+ * - `classes-unrun`: more classes of the org's teams than are run for one expression remain unrun;
  * - `plain`: none of these.
  */
-export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled' | 'dead';
+export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'unfilled' | 'dead' | 'classes-unrun';
 
 export interface DecisionInput {
   class: ReferenceClass | 'failed';
@@ -64,6 +58,7 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
   { class: 'same', sink: '*', state: '*', literals: 'unfilled', verdict: 'review', why: 'it gives the same result with team titles and with team identifiers, but it also reads values no context of the org can know' },
   { class: 'same', sink: 'gate', state: '*', literals: 'dead', verdict: 'review', why: 'it lets nobody through, before the migration and after it (for {context} it gives {before}): a gate that has never worked, not a migration change', advice: DEAD_GATE_ADVICE },
+  { class: 'same', sink: '*', state: '*', literals: 'classes-unrun', verdict: 'review', why: 'it gives the same result before the migration and after it for every team run, but its strings set more kinds of the org\'s teams apart than are run for one expression' },
   { class: 'same', sink: '*', state: '*', literals: '*', verdict: 'unaffected', why: 'it gives the same result before the migration and after it' },
   { class: 'substituted', sink: 'team-value', state: '*', literals: '*', verdict: 'unaffected', why: 'it passes team values through: titles before the migration, the same teams\' identifiers after it, which is what a team value must hold' },
   { class: 'substituted', sink: 'team-comparison', state: '*', literals: '*', verdict: 'unaffected', why: 'it compares team values with team values, and both turn into the same teams\' identifiers' },
@@ -123,6 +118,7 @@ export const SITE_TABLE = {
   'through-team': { verdict: 'review', why: 'a path goes on through $team to something of the team, which turns from a title into a _team entity' },
   'finds-no-team': { verdict: 'breaks', why: 'a search by team title or identifier finds no team of the org once teams are _team entities' },
   'group-holds': { verdict: 'unaffected', why: 'a search rule in a group of $team rules that, as a whole, matches the same entities before and after the migration' },
+  'group-matches-nobody': { verdict: 'review', why: 'a group of $team rules that, as a whole, matches no entity before the migration nor after it: it keeps nobody in, whatever the migration does' },
   'no-team-holds': { verdict: 'breaks', why: 'after the migration, a team value no team of the org holds today (neither identifier nor title) matches nothing now, whatever it matched before' },
   'finds-each-team': { verdict: 'unaffected', why: "a search by team title or identifier, run after the migration, finds each user's teams" },
   'title-literals': { verdict: 'breaks', why: 'it writes team titles where team identifiers are needed after the migration' },
@@ -140,9 +136,9 @@ export const SITE_TABLE = {
   'script-team-inheritance': { verdict: 'review', why: 'a script reads or writes teamInheritance and never ownership' },
   'state-unknown': { verdict: 'review', why: "what a file needs depends on whether the org has migrated, and neither an org nor the repository's files say" },
   'untyped-workflow-input': { verdict: 'review', why: 'a workflow passes on an input that no action dispatching it fills with a team, so it may hold a title, an identifier or free text' },
-} as const satisfies Readonly<Record<string, { verdict: Verdict; why: string }>>;
+} as const satisfies Readonly<Record<SiteCase, { verdict: Verdict; why: string }>>;
 
-export type SiteCase = keyof typeof SITE_TABLE;
+export type { SiteCase };
 
 export function judgeSite(site: SiteCase): Verdict {
   return SITE_TABLE[site].verdict;

@@ -5,6 +5,7 @@
  * punctuation aside, or two edits away).
  */
 import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
+import { editDistance } from '../edit-distance.js';
 
 /** The values no team of the org holds today; none where the org does not name its teams. */
 export function valuesNoTeamHolds(directory: TeamDirectory, values: readonly string[]): string[] {
@@ -13,19 +14,6 @@ export function valuesNoTeamHolds(directory: TeamDirectory, values: readonly str
 }
 
 const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-
-/** Edits between two short strings, or more than `max` as soon as it is sure. */
-function withinEdits(a: string, b: string, max: number): boolean {
-  if (Math.abs(a.length - b.length) > max) return false;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...row) > max) return false;
-    previous = row;
-  }
-  return previous[b.length]! <= max;
-}
 
 /** Per value no team holds, the teams it could have meant: `"x": perhaps "y" (Y)`. */
 export const whatEachMeant = (directory: TeamDirectory, values: readonly string[]): string[] =>
@@ -40,7 +28,7 @@ export function teamsItCouldMean(directory: TeamDirectory, value: string): strin
   const found: string[] = [];
   for (const team of directory.byTitle.values()) {
     const spellings = [team.title, ...(team.identifier !== undefined ? [team.identifier] : [])].map(squash);
-    const alike = spellings.some((s) => s === wanted || (wanted.length >= 3 && s.length >= 3 && (s.includes(wanted) || wanted.includes(s))) || withinEdits(s, wanted, 2));
+    const alike = spellings.some((s) => s === wanted || (wanted.length >= 3 && s.length >= 3 && (s.includes(wanted) || wanted.includes(s))) || (Math.abs(s.length - wanted.length) <= 2 && editDistance(s, wanted) <= 2));
     if (alike) found.push(team.identifier !== undefined ? `${JSON.stringify(team.identifier)} (${team.title})` : `the identifier of "${team.title}"`);
   }
   return found;

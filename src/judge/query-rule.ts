@@ -14,7 +14,7 @@ import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
-import { contextFor, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
+import { contextFor, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
 
 /** Operators the service documents for search rules, as they treat a list of team values. */
@@ -161,7 +161,7 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   const allParts = [...partsOf(spec.property), ...spec.value.before, ...spec.value.after];
   const literals = [...new Set(allParts.flatMap((part) => (part.kind === 'literals' ? part.values : [])))];
   const text = [literals.join(' '), ...allParts.flatMap((part) => (part.kind === 'jq' ? [part.expression] : []))].join(' ');
-  const teams = teamsFor(spec.directory, text, literals);
+  const teams = teamsFor(spec.directory, text, literals, [...literals, ...allParts.flatMap((part) => (part.kind === 'jq' ? literalTexts(part.expression) : []))]);
   const jqParts = allParts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   const readsUser = allParts.some((part) => part.kind !== 'literals');
   const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input').filter((user) => !user.sided) : [NO_USER];
@@ -247,14 +247,16 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
  * (an `or` of a title and its identifier), `changed` otherwise; undefined for an operator or a
  * combinator the service does not document.
  */
-export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): ReferenceClass | undefined {
+export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): 'same' | 'changed' | 'matches-nobody' | undefined {
   const combine = spec.combinator === 'or' ? 'some' : spec.combinator === 'and' ? 'every' : undefined;
   const matchers = spec.leaves.map((leaf) => own(MATCHERS, leaf.operator));
   if (!combine || matchers.some((match) => match === undefined)) return undefined;
   const literals = [...new Set(spec.leaves.flatMap((leaf) => leaf.values))];
-  const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals));
+  const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
   const outcome = (held: readonly string[]) => spec.leaves[combine]((leaf, i) => matchers[i]!(held, leaf.values));
-  return entities.every((entity) => outcome(entity.before) === outcome(entity.after)) ? 'same' : 'changed';
+  if (!entities.every((entity) => outcome(entity.before) === outcome(entity.after))) return 'changed';
+  // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
+  return entities.some((entity) => outcome(entity.before)) ? 'same' : 'matches-nobody';
 }
 
 /**

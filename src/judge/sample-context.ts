@@ -8,7 +8,8 @@ import { userObject } from './user-model.js';
  * input's jqQuery on `{user, entity, form}`, a policy condition on the queries' `results`, an
  * action or automation mapping on the run (`diff`, `event.diff`, `entity`, `inputs`, `trigger`).
  */
-export type SampleKind = 'entity' | 'user-input' | 'policy' | 'action-run';
+import type { SampleKind } from '../model/sites.js';
+export type { SampleKind };
 
 export interface SampleTeam {
   title: string;

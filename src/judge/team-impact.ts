@@ -8,12 +8,12 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, slugOf, teamCases, teamsFor, type JudgeTeam } from './worlds.js';
+import { contextFor, slugOf, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
-import type { TeamInput } from './team-typed.js';
+import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
@@ -124,17 +124,8 @@ export interface ExpressionImpact {
   jqFailure?: { failure: EvaluationFailure; error: string };
 }
 
-export interface AssessOptions {
-  /** The expression's result becomes the team meta property (a mapping's `team`). */
-  setsTeam?: boolean;
-  /**
-   * The input is external data (an integration's or webhook's payload), not an entity or the
-   * action context, so a `.team` there is the source's own field, not the team meta property.
-   */
-  externalInput?: boolean;
-  /** Where the value goes (decision-table.ts); by default a team value when `setsTeam`, else a value people read. */
-  sink?: Sink;
-}
+/** How the expression's value is used (src/model/sites.ts). */
+export type AssessOptions = ExpressionOptions;
 
 const SAMPLE_LABEL: Record<SampleKind, string> = {
   entity: 'entities',
@@ -167,15 +158,20 @@ export function assessTeamExpression(
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !readsBeyondFixedPaths(expression)) return undefined;
+  const beyondFixedPaths = result.ok && readsBeyondFixedPaths(result.tokens);
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !beyondFixedPaths) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
   // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
   if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
+  const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
+  const teams = sampleTeams(context.teams);
   if (!result.ok) {
-    const mentionsTeam = !options.externalInput && mentionsTeamLoosely(expression, context.removedRelations, teamProperties);
-    if (!mentionsTeam && !options.setsTeam) return undefined;
+    // Our lexer cannot read it: running it tells whether it reads team values or a removed
+    // relation, never a word of its text. Without jq nothing tells, so a person looks.
+    const shown = runnable ? readsTeamsOrRelationsWhenRun(expression, runnable.jq, { kind: runnable.kind, teams, queryIds: [], teamProperties: [...teamProperties] }, context.removedRelations) : undefined;
+    if (shown?.kind === 'independent' && !options.setsTeam) return undefined;
     const impact: ExpressionImpact = {
       verdict: 'review',
       teamReads: [],
@@ -183,6 +179,8 @@ export function assessTeamExpression(
       titles: [],
       lexError: `${result.error.message} at offset ${result.error.offset}`,
     };
+    if (shown?.kind === 'depends' && runnable) impact.foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
+    if (shown?.kind === 'failed') impact.jqFailure = { failure: shown.failure, error: shown.error };
     if (jqError !== undefined) impact.jqError = jqError;
     if (jqFailure !== undefined) impact.jqFailure = jqFailure;
     return impact;
@@ -194,8 +192,6 @@ export function assessTeamExpression(
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
-  const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
-  const teams = sampleTeams(context.teams);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
   // `. as {team: $t}`) or only a name that looks like one (`$team`) is what running it shows.
@@ -206,9 +202,11 @@ export function assessTeamExpression(
   // "owning_team"])`, `.relations as {owning_team: $t}`): running it with and without the relation tells.
   const relationsByRunning: string[] = [];
   const relationHow: string[] = [];
-  if (runnable) {
+  // Only an expression that reads its input beyond fixed paths (team-reach.ts) can reach a relation
+  // no path names: running it with and without the relation decides, whatever its text spells.
+  if (runnable && context.removedRelations.size > 0 && beyondFixedPaths) {
     for (const relation of context.removedRelations) {
-      if (!expression.includes(relation) || relationReads.some((read) => read.relation === relation)) continue;
+      if (relationReads.some((read) => read.relation === relation)) continue;
       const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
       const probe = probeRelationDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties], relation, literals });
       if (probe.kind === 'depends') {
@@ -263,10 +261,12 @@ export function assessTeamExpression(
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
+  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value));
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,
-    teams: withGuesses(teamsFor(context.teams, expression, unique(unknownLiterals)), impact.titles),
+    teams: withGuesses(toRun.teams, impact.titles),
+    ...(toRun.unrunClasses > 0 && { unrunClasses: toRun.unrunClasses }),
     queryIds,
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
@@ -442,7 +442,7 @@ function judgeByRunning(
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })
       : undefined;
   let literals: LiteralEvidence = 'plain';
-  let unfilled = '';
+  let detail = '';
   let dead: DeadGate | undefined;
   let difference = classification.difference;
   if (classification.class === 'same') {
@@ -451,7 +451,10 @@ function judgeByRunning(
     const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
     if (paths.length > 0) {
       literals = 'unfilled';
-      unfilled = ` (${paths.join(', ')})`;
+      detail = ` (${paths.join(', ')})`;
+    } else if (spec.unrunClasses !== undefined) {
+      literals = 'classes-unrun';
+      detail = ` (${plural(spec.unrunClasses, 'more kind', 'more kinds')} of team were not run)`;
     } else if (gate) {
       dead = deadGate(jq, expression, [...contextsOf(spec, 'before'), ...contextsOf(spec, 'after')], { ...gate, state });
       if (dead) {
@@ -472,7 +475,7 @@ function judgeByRunning(
   const shutOut = dead?.shutOut !== undefined ? `; it shuts out ${plural(dead.shutOut.length, 'person', 'people')} of the org` : '';
   return {
     verdict: decision.verdict,
-    evaluation: `${where}, ${decision.why}${unfilled}${shutOut}`,
+    evaluation: `${where}, ${decision.why}${detail}${shutOut}`,
     class: classification.class,
     ...(decision.advice !== undefined && { advice: decision.advice }),
     ...(dead && { deadGate: dead }),
@@ -537,10 +540,14 @@ function probeIdentifier(literal: string): string {
   return slug === literal ? `${slug}_id` : slug;
 }
 
-/** When the lexer gives up: any spelling of a team read, a removed relation or a team-valued property counts. */
-function mentionsTeamLoosely(expression: string, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>): boolean {
-  if (/\.\s*(?:team\b|"team")|\[\s*"team"\s*\]|[{,]\s*"?team"?\s*[,}]/.test(expression)) return true;
-  return [...removedRelations, ...teamProperties].some((name) => expression.includes(name));
+/** Whether running shows the result depends on team values or on one of the removed relations. */
+function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {
+  let outcome = probeTeamDependence(jq, expression, options);
+  for (const relation of removedRelations) {
+    if (outcome.kind !== 'independent') return outcome;
+    outcome = probeRelationDependence(jq, expression, { ...options, relation });
+  }
+  return outcome;
 }
 
 /** Whether a path it names reads team values: the team meta property, a team-valued property or input, a removed relation. */
@@ -645,7 +652,7 @@ export function describeImpact(impact: ExpressionImpact): string {
     parts.push(`reads ${impact.teamRelationReads.join(', ')}, a relation to _team, which holds team identifiers before the migration and after it`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
-    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team or a team-typed input), which change from team titles to team identifiers`);
+    parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team, a calculation that passes them on, or a team-typed input), which change from team titles to team identifiers`);
   }
   if (impact.foundByRunning !== undefined) {
     parts.push(`reads team values (${impact.foundByRunning}), which change from team titles to team identifiers`);

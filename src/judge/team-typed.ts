@@ -9,13 +9,8 @@
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { World } from './user-model.js';
 
-export type TeamInputKind = 'team' | '_team' | '_user';
-
-export interface TeamInput {
-  kind: TeamInputKind;
-  /** An array input: several teams (or entities). */
-  many: boolean;
-}
+import type { TeamInput, TeamInputKind } from '../model/sites.js';
+export type { TeamInput, TeamInputKind };
 
 /** The team type of one input definition (`{type, format, blueprint, items}`), if it has one. */
 export function teamInputOf(definition: JsonObject): TeamInput | undefined {

@@ -5,6 +5,7 @@
  * fits only some identifiers) shows, plus synthetic edge cases: every team at once, no team, two
  * teams whose title order differs from their identifier order.
  */
+import { extractReferences } from '../jq/references.js';
 import type { TeamDirectory } from '../catalog/teams.js';
 import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from './sample-context.js';
@@ -127,7 +128,19 @@ function orgTeams(directory: TeamDirectory): OrgTeams {
  * two teams differ from their identifiers. `literals` the expression compares with that name no
  * team of the org are tried as team titles only when the org names no teams of its own.
  */
-export function teamsFor(directory: TeamDirectory, expression: string, literals: readonly string[]): JudgeTeam[] {
+export function teamsFor(directory: TeamDirectory, expression: string, literals: readonly string[], strings: readonly string[] = literalTexts(expression)): JudgeTeam[] {
+  return teamsToRun(directory, expression, literals, strings).teams;
+}
+
+/** Ours: teams of classes beyond those picked run per expression; the rest are said, not run. */
+export const MAX_TEAM_CLASSES = 16;
+
+/**
+ * The teams one expression is judged with (`teamsFor`), and how many classes of the org's teams
+ * the bound left unrun: a result alike for every team run proves nothing about those. `strings`
+ * are the texts the judgement compares with (an expression's string literals, a rule's values).
+ */
+export function teamsToRun(directory: TeamDirectory, expression: string, literals: readonly string[], strings: readonly string[]): { teams: JudgeTeam[]; unrunClasses: number } {
   const { teams, crossed, spellings } = orgTeams(directory);
   const picked: JudgeTeam[] = [];
   const add = (team: JudgeTeam | undefined) => {
@@ -145,7 +158,7 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   }
   // A piece of a team's title or identifier (`startswith("Q")`, `test("plat")`) shows only on that
   // team. One such team: a piece may be any word (`"port"`), and the shapes below need their places.
-  const pieces = stringPieces(expression);
+  const pieces = stringPieces(strings);
   const pieceTeam = pieces.length === 0 ? -1 : spellings.findIndex(({ lower }) => lower.some((s) => pieces.some((piece) => (piece.length >= 3 ? s.includes(piece) : s.startsWith(piece)))));
   if (pieceTeam >= 0) add(teams[pieceTeam]);
   const { differing, caseFolded, shapes } = orgShapes(directory);
@@ -171,7 +184,14 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
   // that shape, since many real identifiers are their title lower-cased.
   if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
-  return [...picked, ...otherClasses(teams, expression, picked)];
+  const { more, unrun } = otherClasses(teams, strings, picked);
+  return { teams: [...picked, ...more], unrunClasses: unrun };
+}
+
+/** An expression's string literals (object keys too: a lookup keyed by titles meets its teams), as jq reads them. */
+export function literalTexts(expression: string): string[] {
+  const result = extractReferences(expression);
+  return result.ok ? result.references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value) : [];
 }
 
 /**
@@ -181,18 +201,20 @@ export function teamsFor(directory: TeamDirectory, expression: string, literals:
  * every string the expression holds, read also as jq decodes it (`@base64d`, URL encoding). A team
  * unlike every team picked so far is tried too: a title written in another encoding meets its team.
  */
-function otherClasses(teams: readonly JudgeTeam[], expression: string, picked: readonly JudgeTeam[]): JudgeTeam[] {
-  const strings = expressionStrings(expression);
+function otherClasses(teams: readonly JudgeTeam[], literals: readonly string[], picked: readonly JudgeTeam[]): { more: JudgeTeam[]; unrun: number } {
+  const strings = decodedToo(literals);
   const classOf = (team: JudgeTeam) => [shapeOf(team), ...strings.flatMap((s) => [relation(team.title, s), relation(team.identifier, s)])].join('');
   const covered = new Set(picked.map(classOf));
   const more: JudgeTeam[] = [];
+  let unrun = 0;
   for (const team of teams) {
     const key = classOf(team);
     if (covered.has(key)) continue;
     covered.add(key);
-    more.push({ ...team, ofClass: true });
+    if (more.length < MAX_TEAM_CLASSES) more.push({ ...team, ofClass: true });
+    else unrun++;
   }
-  return more;
+  return { more, unrun };
 }
 
 const shapeOf = (team: JudgeTeam) =>
@@ -208,16 +230,10 @@ function relation(value: string, text: string): string {
   return v.includes(t) ? 'h' : '-';
 }
 
-/** The expression's string literals, each also as base64 and URL decoding read it (when that gives text). */
-function expressionStrings(expression: string): string[] {
+/** Each string, and also as base64 and URL decoding read it (when that gives text). */
+function decodedToo(strings: readonly string[]): string[] {
   const found = new Set<string>();
-  for (const match of expression.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
-    let text: string;
-    try {
-      text = JSON.parse(`"${match[1]!}"`) as string;
-    } catch {
-      continue;
-    }
+  for (const text of strings) {
     if (text.length === 0) continue;
     found.add(text);
     if (/^[A-Za-z0-9+/]{4,}={0,2}$/.test(text) && text.length % 4 === 0) {
@@ -267,10 +283,10 @@ function orgShapes(directory: TeamDirectory): OrgShapes {
 const FOLDS_CASE = /ascii_(?:down|up)case|\b(?:test|match|capture|scan|splits|sub|gsub)\s*\([^)]*;\s*"[gixnslp]*i[gixnslp]*"\s*\)/;
 
 /** The expression's string literals (lower-cased) that hold a letter or digit: pieces a team name may start with or contain. */
-function stringPieces(expression: string): string[] {
+function stringPieces(strings: readonly string[]): string[] {
   const pieces = new Set<string>();
-  for (const match of expression.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
-    const piece = match[1]!.replace(/^\^/, '').toLowerCase();
+  for (const text of strings) {
+    const piece = text.replace(/^\^/, '').toLowerCase();
     if (/^[a-z0-9][a-z0-9 _-]*$/.test(piece)) pieces.add(piece);
   }
   return [...pieces];

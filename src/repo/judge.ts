@@ -7,6 +7,7 @@ import type { Category, FindingDraft } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
 import type { Rule } from '../rules/rule.js';
+import { judgeRule } from '../judge/site-judge.js';
 import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
@@ -114,10 +115,10 @@ function keptOwnershipFinding(target: Placed, judgement: FileJudgement): Finding
 /** A rule on the file with the repository's blueprints, or, when that throws, on the file alone. */
 function checkRule(rule: Rule, catalog: Catalog, fileAlone: (() => Catalog) | undefined): FindingDraft[] {
   try {
-    return rule.check(catalog);
+    return judgeRule(catalog, rule);
   } catch (error) {
     if (!fileAlone) throw error;
-    return rule.check(fileAlone());
+    return judgeRule(fileAlone(), rule);
   }
 }
 

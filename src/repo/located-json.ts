@@ -1,5 +1,5 @@
 import { keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
-import { appendPath, joinPath, type Path } from '../rules/shared/location.js';
+import { appendPath, joinPath, type Path } from '../catalog/location.js';
 import type { Entry, TreeNode } from './tree.js';
 
 /** Where a value of a built resource was written: the tree node, and the `key = value` entry around it. */

@@ -14,7 +14,8 @@ export interface AccessView {
   shown: boolean;
   headline: string;
   details: string[];
-  byFinding: Record<string, AccessLine[]>;
+  /** `entry`: the line's entry in report.access (the page loads its people from there when they are many). */
+  byFinding: Record<string, (AccessLine & { entry: number })[]>;
 }
 
 /** "1 person loses", "3 people lose": the count with the verb that agrees with it. */
@@ -50,7 +51,7 @@ export function accessLines(entry: AccessChange): AccessLine[] {
 /** Counts over a report's access: "17 people lose access to 5 actions", then the rest. */
 export function accessSummary(access: readonly AccessChange[]): { headline: string; details: string[] } {
   const count = (entries: readonly AccessChange[], side: 'loses' | 'gains') => ({
-    people: new Set(entries.flatMap((e) => e[side] ?? [])).size,
+    people: distinctPeople(entries, [side]),
     actions: new Set(entries.filter((e) => e[side]?.length && e.resource.type !== 'page').map((e) => `${e.resource.type}\u0000${e.resource.identifier}`)).size,
     pages: new Set(entries.filter((e) => e[side]?.length && e.resource.type === 'page').map((e) => e.resource.identifier)).size,
     inputs: new Set(entries.filter((e) => e[side]?.length).map((e) => `${e.resource.identifier}\u0000${e.input}`)).size,
@@ -70,22 +71,29 @@ export function accessSummary(access: readonly AccessChange[]): { headline: stri
   const other = inputs.filter((e) => e.permission !== 'visible' && (e.loses?.length || e.gains?.length));
   if (other.length > 0) {
     const changing = new Set(other.map((e) => `${e.resource.identifier}\u0000${e.input}`)).size;
-    details.push(`${plural(changing, 'input')} ${agreeing(changing, 'changes whether it is', 'change whether they are')} required or editable for ${plural(new Set(other.flatMap((e) => [...(e.loses ?? []), ...(e.gains ?? [])])).size, 'person', 'people')}`);
+    details.push(`${plural(changing, 'input')} ${agreeing(changing, 'changes whether it is', 'change whether they are')} required or editable for ${plural(distinctPeople(other, ['loses', 'gains']), 'person', 'people')}`);
   }
   const undecidable = access.filter((e) => e.undecidable !== undefined).length;
   if (undecidable > 0) details.push(`${plural(undecidable, 'permission')} could not be decided: ${undecidable === 1 ? 'it depends' : 'they depend'} on data this tool does not have`);
   return { headline, details };
 }
 
+/** How many different people the entries name on these sides, without one array of every name (millions, at scale). */
+function distinctPeople(entries: readonly AccessChange[], sides: readonly ('loses' | 'gains')[]): number {
+  const people = new Set<string>();
+  for (const entry of entries) for (const side of sides) for (const email of entry[side] ?? []) people.add(email);
+  return people.size;
+}
+
 /** Everything the HTML needs about access; `shown` is false when the snapshot listed no users. */
 export function accessView(report: Report): AccessView {
   const access = report.access;
   if (access === undefined) return { shown: false, headline: '', details: [], byFinding: {} };
-  const byFinding: Record<string, AccessLine[]> = {};
-  for (const entry of access) {
-    if (entry.finding === undefined) continue;
-    (byFinding[entry.finding] ??= []).push(...accessLines(entry));
-  }
+  const byFinding: Record<string, (AccessLine & { entry: number })[]> = {};
+  access.forEach((entry, index) => {
+    if (entry.finding === undefined) return;
+    (byFinding[entry.finding] ??= []).push(...accessLines(entry).map((line) => ({ ...line, entry: index })));
+  });
   return { shown: true, ...accessSummary(access), byFinding };
 }
 

@@ -87,12 +87,22 @@ export interface ClientData {
   sections: ClientSection[];
   /** report.access as sentences, per finding id (issue 14); empty without users. */
   access: Record<string, ClientAccessLine[]>;
+  /**
+   * Set when the people are left in report.json (more than `INLINE_PEOPLE` in all): a person's
+   * `_user` entity page is this followed by their encoded email ('' without an app address).
+   */
+  userUrl?: string;
 }
 
-/** An access sentence with each person's `_user` entity page ('' without an app address). */
-export interface ClientAccessLine extends AccessLine {
-  people: { email: string; url: string }[];
-}
+/**
+ * An access sentence with each person's `_user` entity page ('' without an app address); or,
+ * when the people are many, only how many and which entry of report.access lists them, so the
+ * page does not grow with users × actions and the reader opens report.json to see them.
+ */
+export type ClientAccessLine = (AccessLine & { people: { email: string; url: string }[] }) | (Omit<AccessLine, 'emails'> & { count: number; entry: number });
+
+/** Ours: up to this many emails over all access lines travel in the page; beyond, it carries counts (issue 41). */
+export const INLINE_PEOPLE = 5_000;
 
 export interface CardView {
   value: number;
@@ -385,13 +395,20 @@ function clientData(report: Report, appUrl: string): ClientData {
       { id: 'repository', groups: fileGroups },
       { id: 'automatic', groups: byCategory('automatic') },
     ],
-    access: Object.fromEntries(
-      Object.entries(accessView(report).byFinding).map(([id, lines]) => [
-        id,
-        lines.map((line) => ({ ...line, people: line.emails.map((email) => ({ email, url: appUrl ? entityUrl(appUrl, '_user', email) : '' })) })),
-      ]),
-    ),
+    ...clientAccess(report, appUrl),
   };
+}
+
+/** The access lines the page's script reads: with their people while they are few, else with counts. */
+function clientAccess(report: Report, appUrl: string): Pick<ClientData, 'access' | 'userUrl'> {
+  const byFinding = Object.entries(accessView(report).byFinding);
+  const people = byFinding.reduce((sum, [, lines]) => lines.reduce((n, line) => n + line.emails.length, sum), 0);
+  if (people <= INLINE_PEOPLE) {
+    const inline = (line: AccessLine): ClientAccessLine => ({ text: line.text, emails: line.emails, tone: line.tone, people: line.emails.map((email) => ({ email, url: appUrl ? entityUrl(appUrl, '_user', email) : '' })) });
+    return { access: Object.fromEntries(byFinding.map(([id, lines]) => [id, lines.map(inline)])) };
+  }
+  const counted = (line: AccessLine & { entry: number }): ClientAccessLine => ({ text: line.text, tone: line.tone, count: line.emails.length, entry: line.entry });
+  return { access: Object.fromEntries(byFinding.map(([id, lines]) => [id, lines.map(counted)])), userUrl: appUrl ? entityUrl(appUrl, '_user', '') : '' };
 }
 
 /** Indexes ordered by the weight of their finding's impact, heaviest first; ties keep report order. */

@@ -1,12 +1,11 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath } from './shared/location.js';
-import { actionRef } from './shared/resources.js';
-import { judgedWhole, searchRuleFinding } from './shared/search-rule-finding.js';
-import { searchRules } from './shared/walk.js';
+import { joinPath } from '../catalog/location.js';
+import { actionRef } from '../catalog/resources.js';
+import { searchRules } from '../catalog/walk.js';
 
 /**
  * Policies of action permissions (execute and approve): query rules on `$team` and conditions
@@ -15,7 +14,7 @@ import { searchRules } from './shared/walk.js';
  */
 export const actionDynamicPermission: Rule = {
   category: 'action-dynamic-permission',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const [id, permissions] of Object.entries(catalog.snapshot.actionPermissions ?? {})) {
       const action = catalog.actions.get(id);
@@ -29,7 +28,7 @@ export const actionDynamicPermission: Rule = {
         for (const [queryId, query] of Object.entries(queries)) {
           const ofQuery: FindingDraft[] = [];
           for (const { path, rule } of searchRules(query, [...base, 'queries', queryId])) {
-            const finding = searchRuleFinding(catalog, {
+            const finding = judge.searchRule({
               category: 'action-dynamic-permission',
               resource,
               path,
@@ -42,12 +41,12 @@ export const actionDynamicPermission: Rule = {
             });
             if (finding) ofQuery.push(finding);
           }
-          findings.push(...judgedWhole(catalog, { subject: `The ${stage} policy rule of query "${queryId}"` }, query, [...base, 'queries', queryId], ofQuery));
+          findings.push(...judge.wholeGroups({ subject: `The ${stage} policy rule of query "${queryId}"` }, query, [...base, 'queries', queryId], ofQuery));
         }
         const conditions = Array.isArray(policy.conditions) ? policy.conditions : [];
         conditions.forEach((condition, index) => {
           if (typeof condition !== 'string') return;
-          const finding = expressionFinding(catalog, {
+          const finding = judge.expression({
             category: 'action-dynamic-permission',
             resource,
             location: joinPath(...base, 'conditions', index),

@@ -1,19 +1,16 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge, Sink, TeamInput } from '../model/sites.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
-import { gravest, judgeSite, type Sink } from '../judge/decision-table.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath, type Path } from './shared/location.js';
-import { actionBlueprint, actionRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { searchQueryFindings } from './shared/search-rule-finding.js';
-import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from './shared/walk.js';
-import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
-import { teamInputsOf, type TeamInput } from '../judge/team-typed.js';
+import { joinPath, type Path } from '../catalog/location.js';
+import { actionBlueprint, actionRef, removedRelationsFor } from '../catalog/resources.js';
+import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from '../catalog/walk.js';
 import { userInputs } from './action-user-input.js';
 
 interface Context {
   catalog: Catalog;
+  judge: SiteJudge;
   resource: ResourceRef;
   /** Relations removed from the blueprint the action runs on: what its expressions read (`.entity`). */
   removedRelations: ReadonlySet<string>;
@@ -31,15 +28,16 @@ interface Context {
  */
 export const actionMapping: Rule = {
   category: 'action-mapping',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const action of catalog.snapshot.actions ?? []) {
       const context: Context = {
         catalog,
+        judge,
         resource: actionRef(action),
         removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
-        teamProperties: teamPropertiesFor(catalog, actionBlueprint(action)),
-        teamInputs: teamInputsOf(userInputs(action)?.inputs.properties),
+        teamProperties: judge.teamProperties(actionBlueprint(action)),
+        teamInputs: judge.teamInputsOf(userInputs(action)?.inputs.properties),
         findings,
       };
       checkTriggerCondition(action, context);
@@ -62,8 +60,7 @@ export const actionMapping: Rule = {
 };
 
 function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
-  const finding = expressionFinding(
-    context.catalog,
+  const finding = context.judge.expression(
     { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs },
     { setsTeam },
   );
@@ -88,16 +85,16 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team') {
       // Literal team names, one or a list (`"team": ["Platform", "Payments"]`): one finding with the whole new value.
-      const literals = literalTeamValues(value, context.catalog.teams);
+      const literals = context.judge.literalTeamValues(value);
       if (literals) {
-        const finding = literalTeamFinding(context.catalog, { category: 'action-mapping', resource: context.resource, location: joinPath(...base, 'team'), subject: 'The mapping', sets: 'the team meta property' }, value as string | string[], literals);
+        const finding = context.judge.literalTeam({ category: 'action-mapping', resource: context.resource, location: joinPath(...base, 'team'), subject: 'The mapping', sets: 'the team meta property' }, value as string | string[], literals);
         if (finding) context.findings.push(finding);
         continue;
       }
       // A list that mixes templates and names: each item on its own, names as team values.
       for (const item of mappingItems(value, [...base, 'team'])) {
-        const names = literalTeamValues(item.value, context.catalog.teams);
-        const finding = names ? literalTeamFinding(context.catalog, { category: 'action-mapping', resource: context.resource, location: joinPath(...item.path), subject: 'The mapping', sets: 'the team meta property' }, item.value as string, names) : undefined;
+        const names = context.judge.literalTeamValues(item.value);
+        const finding = names ? context.judge.literalTeam({ category: 'action-mapping', resource: context.resource, location: joinPath(...item.path), subject: 'The mapping', sets: 'the team meta property' }, item.value as string, names) : undefined;
         if (finding) context.findings.push(finding);
         else if (typeof item.value === 'string' && !names) checkMappingString(context, item.path, item.value, 'The mapping of team', true);
         else if (typeof item.value !== 'string') checkQuery(item.value, item.path, 'The team search query', context, true);
@@ -106,7 +103,7 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
       for (const [relation, target] of Object.entries(value)) {
         const path = [...base, 'relations', relation];
         if (writtenRemoved.has(relation)) {
-          if (target != null) context.findings.push(removedRelationWrite(context.resource, path, relation, target));
+          if (target != null) context.findings.push(removedRelationWrite(context, path, relation, target));
           continue;
         }
         for (const item of mappingItems(target, path)) {
@@ -149,16 +146,16 @@ function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; v
 function checkQuery(query: JsonValue, path: Path, subject: string, context: Context, searchesTeams = false): void {
   // Its `{{ }}` values run on the action's run, as the mapping's own templates do.
   const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations, sample: 'action-run' as const, ...(searchesTeams && { searchesTeams }) };
-  context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
+  context.findings.push(...context.judge.searchQuery(site, query, path));
 }
 
-function removedRelationWrite(resource: ResourceRef, path: Path, relation: string, expression: JsonValue): FindingDraft {
+function removedRelationWrite(context: Context, path: Path, relation: string, expression: JsonValue): FindingDraft {
   // What it writes may itself read the removed relation (`{{ .entity.relations.owning_team }}`):
   // that read is empty afterwards, and the teams it held are the entity's `.team`.
   const moved = readsOfRelationAsTeam(expression, relation);
   const finding: FindingDraft = {
     category: 'action-mapping',
-    resource,
+    resource: context.resource,
     location: joinPath(...path),
     evidence: typeof expression === 'string' ? expression : JSON.stringify(expression),
     reason: `The mapping writes relation "${relation}", which the migration removes; its teams move to the team meta property.`,
@@ -166,7 +163,7 @@ function removedRelationWrite(resource: ResourceRef, path: Path, relation: strin
       moved !== undefined
         ? `Map the same value to team instead: "team": ${JSON.stringify(moved)}, and remove relations.${relation}.`
         : `Map the value to team instead and remove relations.${relation}; where it reads relation "${relation}" itself, read .team (its teams) instead.`,
-    verdict: judgeSite('removed-relation'),
+    verdict: context.judge.verdict('removed-relation'),
   };
   if (moved !== undefined) finding.rewrite = JSON.stringify({ team: moved });
   return finding;
@@ -222,14 +219,14 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       // A receiver outside the service gets the value whatever key it sits under.
       ...(sink && { sink }),
     };
-    const read = use === 'sets' ? undefined : expressionFinding(context.catalog, site);
+    const read = use === 'sets' ? undefined : context.judge.expression(site);
     const passedOn = use === 'reads-then-sets' ? { teamDestination: 'passes team values on under a "team" key, so its receiver gets team identifiers after the migration' } : {};
-    const finding = use === 'sets' || (read && use === 'reads-then-sets') ? expressionFinding(context.catalog, { ...site, ...passedOn }, { setsTeam: true }) : read;
+    const finding = use === 'sets' || (read && use === 'reads-then-sets') ? context.judge.expression({ ...site, ...passedOn }, { setsTeam: true }) : read;
     if (finding) affected.push({ expression, finding });
   }
   const [first, ...rest] = affected;
   if (first === undefined) return undefined;
-  const worst = gravest([first, ...rest], (a) => a.finding.verdict);
+  const worst = context.judge.gravest([first, ...rest], (a) => a.finding.verdict);
   const rewrites = new Map(affected.flatMap(({ expression, finding }) => (finding.rewrite !== undefined ? [[expression, finding.rewrite] as const] : [])));
   const rewrite = replaceTemplateExpressions(value, (expression) => rewrites.get(expression));
   const merged: FindingDraft = {

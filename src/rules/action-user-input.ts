@@ -1,14 +1,11 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath } from './shared/location.js';
-import { actionBlueprint, actionRef, isAutomation, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { comparesTeams, searchRuleFinding } from './shared/search-rule-finding.js';
-import { literalTeamFinding, literalTeamValues } from './shared/team-literals.js';
-import { teamInputsOf } from '../judge/team-typed.js';
-import { jqQueries, searchRules } from './shared/walk.js';
+import { joinPath } from '../catalog/location.js';
+import { actionBlueprint, actionRef, isAutomation, removedRelationsFor } from '../catalog/resources.js';
+import { jqQueries, searchRules } from '../catalog/walk.js';
 
 /** The v2 shape keeps inputs under the trigger; older actions keep them at the top. */
 export function userInputs(action: JsonObject): { base: string[]; inputs: JsonObject } | undefined {
@@ -24,7 +21,7 @@ export function userInputs(action: JsonObject): { base: string[]; inputs: JsonOb
  */
 export const actionUserInput: Rule = {
   category: 'action-user-input',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const action of catalog.snapshot.actions ?? []) {
       if (isAutomation(action)) continue;
@@ -32,10 +29,10 @@ export const actionUserInput: Rule = {
       if (!found) continue;
       const resource = actionRef(action);
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
-      const teamProperties = teamPropertiesFor(catalog, actionBlueprint(action));
+      const teamProperties = judge.teamProperties(actionBlueprint(action));
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
-      const teamInputs = teamInputsOf(properties);
+      const teamInputs = judge.teamInputsOf(properties);
       for (const [input, definition] of Object.entries(properties)) {
         if (!isObject(definition)) continue;
         const base = [...found.base, 'properties', input];
@@ -43,8 +40,8 @@ export const actionUserInput: Rule = {
         // A team-typed input's default is a team value (a `_user` input's default is a person).
         const teamDefault = teamTyped !== undefined && teamTyped.kind !== '_user';
         if (teamDefault) {
-          const names = literalTeamValues(definition.default, catalog.teams);
-          const literal = names && literalTeamFinding(catalog, { category: 'action-user-input', resource, location: joinPath(...base, 'default'), subject: `The default of input "${input}"`, sets: `input "${input}" (it holds teams)` }, definition.default as string | string[], names);
+          const names = judge.literalTeamValues(definition.default);
+          const literal = names && judge.literalTeam({ category: 'action-user-input', resource, location: joinPath(...base, 'default'), subject: `The default of input "${input}"`, sets: `input "${input}" (it holds teams)` }, definition.default as string | string[], names);
           if (literal) findings.push(literal);
         }
         // A dataset filters the entities the input offers: those of the input's own blueprint.
@@ -61,20 +58,19 @@ export const actionUserInput: Rule = {
             subject: `The dataset rule of input "${input}"`,
             removedRelations: datasetRemoved,
             sample: 'user-input' as const,
-            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: teamPropertiesFor(catalog, definition.blueprint) }),
+            ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: judge.teamProperties(definition.blueprint) }),
             // A team picker's entities are the org's teams: `$title` and `$identifier` are the team's.
             ...((teamTyped?.kind === '_team' || teamTyped?.kind === 'team') && { searchesTeams: true }),
           };
-          if (comparesTeams(site)) judgedWithRule.add(joinPath(...path, 'value', 'jqQuery'));
-          const finding = searchRuleFinding(catalog, site);
+          if (judge.comparesTeams(site)) judgedWithRule.add(joinPath(...path, 'value', 'jqQuery'));
+          const finding = judge.searchRule(site);
           if (finding) findings.push(finding);
         }
         for (const query of jqQueries(definition, base)) {
           const location = joinPath(...query.path);
           if (judgedWithRule.has(location)) continue;
           const isDefault = teamDefault && location === joinPath(...base, 'default', 'jqQuery');
-          const finding = expressionFinding(
-            catalog,
+          const finding = judge.expression(
             {
               category: 'action-user-input',
               resource,
@@ -93,7 +89,7 @@ export const actionUserInput: Rule = {
       }
       // Conditions on the whole form (`required: {jqQuery}`, `order`) live beside `properties`.
       for (const query of jqQueries({ ...found.inputs, properties: null }, found.base)) {
-        const finding = expressionFinding(catalog, {
+        const finding = judge.expression({
           category: 'action-user-input',
           resource,
           location: joinPath(...query.path),

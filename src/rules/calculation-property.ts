@@ -1,34 +1,33 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { keyedRecord, asString, isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
-import { entityImpact } from '../judge/entity-impact.js';
 import type { Rule } from './rule.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { joinPath } from './shared/location.js';
-import { blueprintRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
+import { joinPath } from '../catalog/location.js';
+import { blueprintRef, removedRelationsFor } from '../catalog/resources.js';
 
 /** Calculations run on the entity, so `.team` is the team meta property itself. */
 export const calculationProperty: Rule = {
   category: 'calculation-property',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const [id, blueprint] of catalog.blueprints) {
       const calculations = isObject(blueprint.calculationProperties) ? blueprint.calculationProperties : keyedRecord();
       for (const [property, definition] of Object.entries(calculations)) {
         const calculation = isObject(definition) ? asString(definition.calculation) : undefined;
         if (calculation === undefined) continue;
-        const finding = expressionFinding(catalog, {
+        const finding = judge.expression({
           category: 'calculation-property',
           resource: blueprintRef(blueprint),
           location: joinPath('calculationProperties', property, 'calculation'),
           expression: calculation,
           subject: `Calculation property "${property}"`,
           removedRelations: removedRelationsFor(catalog, id),
-          teamProperties: teamPropertiesFor(catalog, id),
+          teamProperties: judge.teamProperties(id),
         });
         if (!finding) continue;
         // What the migration does to this blueprint's own entities (contracts.md §3.4 impact).
-        const entities = finding.verdict === 'unaffected' ? undefined : entityImpact(catalog, id, calculation, removedRelationsFor(catalog, id));
+        const entities = finding.verdict === 'unaffected' ? undefined : judge.entityImpact(id, calculation, removedRelationsFor(catalog, id));
         findings.push(entities ? { ...finding, impact: { ...finding.impact, entities } } : finding);
       }
     }

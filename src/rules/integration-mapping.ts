@@ -1,11 +1,10 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
-import { joinPath } from './shared/location.js';
+import { joinPath } from '../catalog/location.js';
 import type { Rule } from './rule.js';
-import { entityMappingFindings } from './shared/entity-mapping-team.js';
-import { integrationRef } from './shared/resources.js';
-import { judgeSite } from '../judge/decision-table.js';
+import { integrationRef } from '../catalog/resources.js';
 
 /**
  * Git providers can keep their mapping in a repository file (port.yaml / port-app-config.yml).
@@ -15,7 +14,7 @@ const GIT_PROVIDER = /^(github|gitlab|bitbucket|azure-devops)(-(ocean|cloud|app|
 
 export const integrationMapping: Rule = {
   category: 'integration-mapping',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const integration of catalog.snapshot.integrations ?? []) {
       const resource = integrationRef(integration);
@@ -32,7 +31,7 @@ export const integrationMapping: Rule = {
             evidence: `integrationType: ${type}; no mapping configuration in the service`,
             reason: 'The mapping of this git integration lives in a port.yaml / port-app-config.yml file in a repository, so whether it sets team cannot be determined here.',
             suggestion: 'Open the repository mapping file and make every team expression produce team identifiers; run this tool with --repo on that repository to check it.',
-            verdict: judgeSite('mapping-elsewhere'),
+            verdict: judge.verdict('mapping-elsewhere'),
           });
         }
         continue;
@@ -50,8 +49,8 @@ export const integrationMapping: Rule = {
             ? [[entity.mappings, base]]
             : [];
         for (const [mapping, path] of mappings) {
-          findings.push(...entityMappingFindings(catalog, { category: 'integration-mapping', resource, path, mapping }));
-          findings.push(...metaTeamPropertyFindings(catalog, resource, mapping, path));
+          findings.push(...judge.entityMapping({ category: 'integration-mapping', resource, path, mapping }));
+          findings.push(...metaTeamPropertyFindings(judge, resource, mapping, path));
         }
       });
     }
@@ -63,13 +62,13 @@ export const integrationMapping: Rule = {
  * `properties: {$team: '[.teams[].id | tostring]'}` (the docs' ownership page) sets the team meta
  * property like `team` does: judged the same way, at its own location.
  */
-function metaTeamPropertyFindings(catalog: Catalog, resource: ResourceRef, mapping: JsonObject, path: (string | number)[]): FindingDraft[] {
+function metaTeamPropertyFindings(judge: SiteJudge, resource: ResourceRef, mapping: JsonObject, path: (string | number)[]): FindingDraft[] {
   const properties = isObject(mapping.properties) ? mapping.properties : undefined;
   if (!properties || properties.$team === undefined) return [];
   const site = [...path, 'properties'];
   const asTeam: JsonObject = { team: properties.$team, ...(mapping.blueprint !== undefined ? { blueprint: mapping.blueprint } : {}) };
   const written = joinPath(...site, 'team');
-  return entityMappingFindings(catalog, { category: 'integration-mapping', resource, path: site, mapping: asTeam }).map((finding) =>
+  return judge.entityMapping({ category: 'integration-mapping', resource, path: site, mapping: asTeam }).map((finding) =>
     finding.location.startsWith(written) ? { ...finding, location: joinPath(...site, '$team') + finding.location.slice(written.length) } : finding,
   );
 }

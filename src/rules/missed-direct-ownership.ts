@@ -4,7 +4,7 @@ import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { plannedDirectOwnership } from './ownership-direct.js';
-import { blueprintRef } from './shared/resources.js';
+import { blueprintRef } from '../catalog/resources.js';
 
 const SUGGESTION =
   'Set ownership {"type": "Direct"} on the blueprint in the service (builder or API), and ownership = { type = "Direct" } in any Terraform, Pulumi or API copy of it.';

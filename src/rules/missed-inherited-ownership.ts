@@ -4,7 +4,7 @@ import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { plannedInheritedOwnership } from './ownership-inherited.js';
-import { blueprintRef } from './shared/resources.js';
+import { blueprintRef } from '../catalog/resources.js';
 
 /**
  * After the migration: `teamInheritance` should have become `ownership: {type: Inherited, path:

@@ -3,8 +3,8 @@ import { relationsOf } from '../catalog/inheritance.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath } from './shared/location.js';
-import { blueprintRef } from './shared/resources.js';
+import { joinPath } from '../catalog/location.js';
+import { blueprintRef } from '../catalog/resources.js';
 import { plannedTeamRelationRemovals } from './team-relation-removed.js';
 
 const migrateData = (relation: string) => JSON.stringify({ entity: { team: `.relations.${relation}` } });

@@ -4,7 +4,7 @@ import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { entityHasTeam } from './shared/entities.js';
-import { blueprintRef } from './shared/resources.js';
+import { blueprintRef } from '../catalog/resources.js';
 
 /** Spec 4.3, "Migrated automatically": entities with $team values and no inheritance → Direct. */
 export const ownershipDirect: Rule = {

@@ -1,7 +1,7 @@
 import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { blueprintRef } from './shared/resources.js';
+import { blueprintRef } from '../catalog/resources.js';
 
 /** Spec 4.3: teamInheritance {path} → ownership {type: Inherited, path}, teamInheritance removed. */
 export const ownershipInherited: Rule = {

@@ -1,15 +1,14 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { keyedRecord, asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath, type Path } from './shared/location.js';
-import { pageRef, removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { expressionFinding } from './shared/expression-finding.js';
-import { searchQueryFindings } from './shared/search-rule-finding.js';
-import { judgeSite } from '../judge/decision-table.js';
+import { joinPath, type Path } from '../catalog/location.js';
+import { pageRef, removedRelationsFor } from '../catalog/resources.js';
 
 interface Context {
   catalog: Catalog;
+  judge: SiteJudge;
   resource: ResourceRef;
   findings: FindingDraft[];
 }
@@ -21,10 +20,10 @@ interface Context {
  */
 export const pageWidget: Rule = {
   category: 'page-widget',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const page of catalog.snapshot.pages ?? []) {
-      const context: Context = { catalog, resource: pageRef(page), findings };
+      const context: Context = { catalog, judge, resource: pageRef(page), findings };
       walkWidgets(page.widgets, ['widgets'], asString(page.blueprint), context, 0);
     }
     return findings;
@@ -57,20 +56,20 @@ interface Scope {
   blueprint?: string;
 }
 
-const scopeOf = (catalog: Catalog, blueprint: string | undefined): Scope => ({
-  removed: removedRelationsFor(catalog, blueprint),
-  teamProperties: teamPropertiesFor(catalog, blueprint),
+const scopeOf = (context: Context, blueprint: string | undefined): Scope => ({
+  removed: removedRelationsFor(context.catalog, blueprint),
+  teamProperties: context.judge.teamProperties(blueprint),
   ...(blueprint !== undefined && { blueprint }),
 });
 
 function checkWidget(widget: JsonObject, path: Path, blueprint: string | undefined, context: Context): void {
-  const scope = scopeOf(context.catalog, blueprint);
+  const scope = scopeOf(context, blueprint);
   checkFieldList(widget.excludedFields, [...path, 'excludedFields'], scope.removed, context);
   const configs = isObject(widget.blueprintConfig) ? widget.blueprintConfig : keyedRecord();
   for (const [configBlueprint, config] of Object.entries(configs)) {
     if (!isObject(config)) continue;
     const base = [...path, 'blueprintConfig', configBlueprint];
-    const configScope = scopeOf(context.catalog, configBlueprint);
+    const configScope = scopeOf(context, configBlueprint);
     const configRemoved = configScope.removed;
     for (const [key, value] of Object.entries(config)) if (!CONFIG_KEYS.has(key)) salvage(value, [...base, key], configScope, context);
     const filterBy = isObject(config.filterSettings) ? config.filterSettings.filterBy : undefined;
@@ -100,7 +99,7 @@ function salvage(node: JsonValue | undefined, path: Path, scope: Scope, context:
   if (isObject(node) && Array.isArray(node.rules)) {
     checkRules(node, path, scope, 'The widget rule', context);
   } else if (isObject(node) && typeof node.jqQuery === 'string') {
-    const finding = expressionFinding(context.catalog, {
+    const finding = context.judge.expression({
       category: 'page-widget',
       resource: context.resource,
       location: joinPath(...path, 'jqQuery'),
@@ -138,7 +137,7 @@ function checkFieldList(list: JsonValue | undefined, path: Path, removed: Readon
     evidence: JSON.stringify(list),
     reason: `The widget names relation ${named.map((n) => `"${n}"`).join(', ')}, which the migration removes; its teams move to $team.`,
     suggestion: `Use $team in its place: ${JSON.stringify(rewritten)}.`,
-    verdict: judgeSite('removed-relation'),
+    verdict: context.judge.verdict('removed-relation'),
     rewrite: JSON.stringify(rewritten),
   });
 }
@@ -155,7 +154,7 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
       evidence: JSON.stringify(sort),
       reason: `The table sorts by relation "${sort.property}", which the migration removes; its teams move to $team.`,
       suggestion: `Sort by $team instead: ${JSON.stringify(rewritten)}.`,
-      verdict: judgeSite('removed-relation'),
+      verdict: context.judge.verdict('removed-relation'),
       rewrite: JSON.stringify(rewritten),
     });
   });
@@ -164,5 +163,5 @@ function checkSort(sortBy: JsonValue | undefined, path: Path, removed: ReadonlyS
 function checkRules(query: JsonValue | undefined, path: Path, scope: Scope, subject: string, context: Context): void {
   // A `{{ }}` value runs for the viewer: the user is all it can read.
   const site = { category: 'page-widget' as const, resource: context.resource, subject, removedRelations: scope.removed, teamProperties: scope.teamProperties, sample: 'user-input' as const, ...(scope.blueprint !== undefined && { blueprint: scope.blueprint }) };
-  context.findings.push(...searchQueryFindings(context.catalog, site, query, path));
+  context.findings.push(...context.judge.searchQuery(site, query, path));
 }

@@ -1,12 +1,12 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath } from './shared/location.js';
+import { joinPath } from '../catalog/location.js';
 import { entityHasRelation, entityHasTeam } from './shared/entities.js';
-import { blueprintRef } from './shared/resources.js';
-import { judgeSite } from '../judge/decision-table.js';
+import { blueprintRef } from '../catalog/resources.js';
 
 /**
  * A `_team` relation without teamInheritance: the migration creates no ownership (spec 4.3,
@@ -19,7 +19,7 @@ import { judgeSite } from '../judge/decision-table.js';
 export const relationOwnership: Rule = {
   category: 'relation-ownership',
   asksJq: false,
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const [id, relationIds] of catalog.teamRelations) {
       const blueprint = catalog.blueprints.get(id)!;
@@ -32,7 +32,7 @@ export const relationOwnership: Rule = {
       for (const relation of relationIds) {
         // With Direct ownership set, the entities tell whether the relation's data still has to move.
         if (!hasDirect && !saysOwner(relation, relations[relation])) {
-          findings.push(notOwnershipFinding(blueprint, relation, relations[relation]));
+          findings.push(notOwnershipFinding(judge, blueprint, relation, relations[relation]));
           continue;
         }
         const pending = hasDirect ? entitiesStillToMove(catalog, id, relation) : undefined;
@@ -76,7 +76,7 @@ function saysOwner(relation: string, definition: JsonValue | undefined): boolean
 }
 
 /** A relation to `_team` that does not say it is ownership: the migration leaves it; a person decides. */
-function notOwnershipFinding(blueprint: JsonObject, relation: string, definition: JsonValue | undefined): FindingDraft {
+function notOwnershipFinding(judge: SiteJudge, blueprint: JsonObject, relation: string, definition: JsonValue | undefined): FindingDraft {
   return {
     category: 'relation-ownership',
     resource: blueprintRef(blueprint),
@@ -84,7 +84,7 @@ function notOwnershipFinding(blueprint: JsonObject, relation: string, definition
     evidence: JSON.stringify({ [relation]: definition }),
     reason: `Relation "${relation}" to _team is kept as it is by the migration; neither its name nor its title says it holds the owning teams, so nothing needs to move.`,
     suggestion: `Only if "${relation}" holds the blueprint's owning teams: give the blueprint Direct ownership and move its data with the builder's Migrate data. Otherwise nothing to do.`,
-    verdict: judgeSite('unclaimed-team-relation'),
+    verdict: judge.verdict('unclaimed-team-relation'),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Category, FindingDraft } from '../model/finding.js';
+import type { SiteJudge } from '../model/sites.js';
 
 /** One rule per category: it only reports, it never fetches, logs, reads files or mutates. */
 export interface Rule {
@@ -10,5 +11,6 @@ export interface Rule {
    * that counts what it is asked, so a rule that starts asking jq cannot keep the flag.
    */
   asksJq?: false;
-  check(catalog: Catalog): FindingDraft[];
+  /** The rule names its sites to `judge` (src/judge/site-judge.ts `judgeRule` runs it) and returns the findings it answers. */
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[];
 }

@@ -1,10 +1,10 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SearchRuleSite, SiteJudge } from '../model/sites.js';
 import { asString, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { removedRelationsFor, teamPropertiesFor } from './shared/resources.js';
-import { searchRuleFinding, type SearchRuleSite } from './shared/search-rule-finding.js';
-import { searchRules } from './shared/walk.js';
+import { removedRelationsFor } from '../catalog/resources.js';
+import { searchRules } from '../catalog/walk.js';
 
 /**
  * Scorecards (contracts.md §3.1): each rule's `query` and the scorecard's `filter` hold
@@ -15,7 +15,7 @@ import { searchRules } from './shared/walk.js';
  */
 export const scorecardRule: Rule = {
   category: 'scorecard-rule',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     const scorecards = Array.isArray(catalog.snapshot.scorecards) ? catalog.snapshot.scorecards : [];
     for (const scorecard of scorecards) {
@@ -23,11 +23,11 @@ export const scorecardRule: Rule = {
       const blueprint = asString(scorecard.blueprint);
       const removed = removedRelationsFor(catalog, blueprint);
       const resource = scorecardRef(scorecard, blueprint);
-      const teamProperties = teamPropertiesFor(catalog, blueprint);
+      const teamProperties = judge.teamProperties(blueprint);
       const report = (conditions: ReturnType<typeof searchRules>, subject: string) => {
         for (const { path, rule: condition } of conditions) {
           const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties, ...(blueprint !== undefined && { blueprint }) };
-          const finding = searchRuleFinding(catalog, site);
+          const finding = judge.searchRule(site);
           if (finding) findings.push(finding);
         }
       };

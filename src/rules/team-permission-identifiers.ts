@@ -3,8 +3,8 @@ import { partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js'
 import { isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath } from './shared/location.js';
-import { actionRef, blueprintRef, pageRef } from './shared/resources.js';
+import { joinPath } from '../catalog/location.js';
+import { actionRef, blueprintRef, pageRef } from '../catalog/resources.js';
 
 /**
  * Spec 4.3: explicit team entries in blueprint, action and page permissions are rewritten from

@@ -1,8 +1,8 @@
 import { migrationRanFor, type Catalog } from '../catalog/catalog.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { joinPath } from './shared/location.js';
-import { blueprintRef } from './shared/resources.js';
+import { joinPath } from '../catalog/location.js';
+import { blueprintRef } from '../catalog/resources.js';
 
 /** Spec 4.3, beta case: inheritance over a direct `_team` relation → relation removed, Direct. */
 export const teamRelationRemoved: Rule = {

@@ -1,13 +1,13 @@
 import type { Catalog } from '../catalog/catalog.js';
+import type { SiteJudge } from '../model/sites.js';
 import { isObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import { entityMappingFindings } from './shared/entity-mapping-team.js';
-import { webhookRef } from './shared/resources.js';
+import { webhookRef } from '../catalog/resources.js';
 
 export const webhookMapping: Rule = {
   category: 'webhook-mapping',
-  check(catalog: Catalog): FindingDraft[] {
+  check(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
     const findings: FindingDraft[] = [];
     for (const webhook of catalog.snapshot.webhooks ?? []) {
       const resource = webhookRef(webhook);
@@ -17,7 +17,7 @@ export const webhookMapping: Rule = {
         // The target blueprint sits beside `entity`; carry it in so removed relations resolve.
         const entity = typeof mapping.blueprint === 'string' ? { ...mapping.entity, blueprint: mapping.blueprint } : mapping.entity;
         findings.push(
-          ...entityMappingFindings(catalog, { category: 'webhook-mapping', resource, path: ['mappings', index, 'entity'], mapping: entity }),
+          ...judge.entityMapping({ category: 'webhook-mapping', resource, path: ['mappings', index, 'entity'], mapping: entity }),
         );
       });
     }

@@ -1,4 +1,4 @@
-import { joinPath, type Path } from '../rules/shared/location.js';
+import { joinPath, type Path } from '../catalog/location.js';
 
 /**
  * How deep a snapshot may nest. The service's payloads stay far below it (a dashboard's widgets in

@@ -3,9 +3,9 @@ import { InputError } from '../errors.js';
 import { isObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { emptyInheritanceNote } from '../catalog/inheritance.js';
-import { joinPath } from '../rules/shared/location.js';
+import { joinPath } from '../catalog/location.js';
 import { MAX_NESTING_DEPTH, pruneDeepNesting } from './nesting.js';
-import { isTeamRule } from '../rules/shared/walk.js';
+import { isTeamRule } from '../catalog/walk.js';
 import { appendAll } from '../model/arrays.js';
 
 /**

@@ -49,9 +49,9 @@ afterAll(async () => jq.close?.());
 /** Who holds each site of one action, with titles, as `permission: emails`. */
 function holders(identifier: string): string[] {
   const sites = permissionSites(catalog).filter((site) => site.resource.identifier === identifier);
-  const answers = holdersOfSites(catalog, sites, catalog.people, ['titles']);
+  const holdersAt = holdersOfSites(catalog, sites, catalog.people, ['titles']);
   return sites.map((site, i) => {
-    const held = answers[i]![0]!;
+    const held = holdersAt(i)[0]!;
     const who = held.kind === 'known' ? catalog.people.filter((_, u) => held.holds[u] === 1).map((p) => p.email) : [held.reason];
     return `${site.permission}: ${who.join(' ')}`;
   });

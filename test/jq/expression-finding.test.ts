@@ -6,7 +6,7 @@ import { buildCatalog, type CatalogOptions } from '../../src/catalog/build-catal
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 import type { Category } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
-import { expressionFinding } from '../../src/rules/shared/expression-finding.js';
+import { expressionFinding } from '../../src/judge/expression-finding.js';
 import { readTeamsMap } from '../../src/teams-map.js';
 
 const snapshot = (extra: Partial<OrgSnapshot> = {}): OrgSnapshot => ({
@@ -122,7 +122,8 @@ describe('suggestions and notes per verdict', () => {
   });
 
   it('tells a lexer gap from invalid jq when jq accepts the expression', () => {
-    const accepting: JqEngine = { validate: () => ({ ok: true }), evaluate: () => ({ ok: true, values: [] }) };
+    // jq accepts it and, run, gives its input back: running shows it reads the team values.
+    const accepting: JqEngine = { validate: () => ({ ok: true }), evaluate: (input) => ({ ok: true, values: [input] }) };
     const draft = finding('.team | "open', { jq: accepting });
     expect(draft?.verdict).toBe('review');
     expect(draft?.note).toBe("jq compiles it, but this tool's lexer could not read it (unterminated string literal at offset 8); check it by hand");

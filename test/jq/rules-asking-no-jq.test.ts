@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { generateSyntheticOrg } from '../../bench/synthetic-org.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
@@ -45,7 +46,7 @@ function askedBy(rule: Rule): number {
   let total = 0;
   for (const [, org] of orgs) {
     const counter = counting(jq);
-    rule.check(buildCatalog(org, { jq: counter.engine }));
+    judgeRule(buildCatalog(org, { jq: counter.engine }), rule);
     total += counter.asked();
   }
   return total;
@@ -69,9 +70,9 @@ describe('rules that ask jq nothing', { timeout: 120_000 }, () => {
     const flagged: Rule = { category: 'scorecard-rule', asksJq: false, check: () => (checked++, []) };
     const asking: Rule = { category: 'scorecard-rule', check: () => (checked++, []) };
     const catalog = buildCatalog(orgs[0]![1], { jq });
-    prefetchRuleJq(catalog, [flagged]);
+    prefetchRuleJq(catalog, [flagged], judgeRule);
     expect(checked).toBe(0);
-    prefetchRuleJq(catalog, [asking]);
+    prefetchRuleJq(catalog, [asking], judgeRule);
     expect(checked).toBe(1);
   });
 });

@@ -5,6 +5,7 @@
  * category it sits in, and states the verdict (or that there is no finding at all).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { buildCatalog, type CatalogOptions } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/catalog.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
@@ -12,7 +13,7 @@ import type { Category, FindingDraft, Verdict } from '../../src/model/finding.js
 import type { JsonObject } from '../../src/model/json.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { RULES } from '../../src/rules/index.js';
-import { expressionFinding } from '../../src/rules/shared/expression-finding.js';
+import { expressionFinding } from '../../src/judge/expression-finding.js';
 import type { AssessOptions } from '../../src/judge/team-impact.js';
 
 const snapshot = (extra: Partial<OrgSnapshot> = {}): OrgSnapshot => ({
@@ -198,6 +199,9 @@ const REMOVED_RELATION_READS: Row[] = [
   { kind: 'user-input', expression: '.entity | .relations | .owning_team', verdict: 'breaks', rewrite: '.entity | .team', removedRelations: REMOVED },
   { kind: 'policy', expression: '.results.mine.entities | map(.relations | getpath(["owning_team"])) | flatten | index("Payments") != null', verdict: 'unaffected', removedRelations: REMOVED, foundByRunning: true },
   { kind: 'action-run', expression: '.diff.after.relations | with_entries(select(.key == "owning_team"))', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  // Issue 39: the relation's name built, or matched by a piece, is in no text: only running finds the read.
+  { kind: 'entity', expression: '.relations | to_entries | map(select(.key | endswith("_team"))) | .[0].value', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
+  { kind: 'user-input', expression: '.entity | getpath(["relations", "owning" + "_team"])', verdict: 'breaks', removedRelations: REMOVED, foundByRunning: true },
 ];
 
 const NOT_REMOVED_RELATION_READS: Row[] = [
@@ -225,12 +229,13 @@ describe('a removed relation read in any form breaks', () => {
     expect(judge(withJq, row)).toBeUndefined();
   });
 
-  it('runs samples holding the relation only for an expression that names it', () => {
+  it('runs samples holding the relation only for an expression that can reach it', () => {
     const inputs: string[] = [];
     const recording: JqEngine = { validate: (e) => jq.validate(e), evaluate: (input, e) => (inputs.push(JSON.stringify(input)), jq.evaluate(input, e)) };
     const catalog = buildCatalog(snapshot(), { jq: recording });
     const withRelation = () => inputs.filter((input) => input.includes('"owning_team"')).length;
-    expect(judge(catalog, { kind: 'user-input', expression: '.user | getpath(["team"]) | length > 0', verdict: 'unaffected', removedRelations: REMOVED })?.verdict).toBe('unaffected');
+    // Fixed paths that cannot reach the relations: nothing to run with it.
+    expect(judge(catalog, { kind: 'user-input', expression: '.user.team | length > 0', verdict: 'unaffected', removedRelations: REMOVED })?.verdict).toBe('unaffected');
     expect(inputs.length).toBeGreaterThan(0);
     expect(withRelation()).toBe(0);
     expect(judge(catalog, { kind: 'user-input', expression: '.entity.relations | has("owning_team")', verdict: 'breaks', removedRelations: REMOVED })?.verdict).toBe('breaks');
@@ -296,7 +301,7 @@ describe('webhook and workflow templates: a body key named team is only a name',
     invocationMethod: { type: 'WEBHOOK', url: 'https://hooks.example/x', body },
   });
   const run = (catalogOptions: CatalogOptions, body: JsonObject) =>
-    RULES.find((rule) => rule.category === 'action-mapping')!.check(buildCatalog(snapshot({ blueprints: [{ identifier: 'service', title: 'service', schema: { properties: {} }, relations: {} }], actions: [action(body)] }), catalogOptions));
+    judgeRule(buildCatalog(snapshot({ blueprints: [{ identifier: 'service', title: 'service', schema: { properties: {} }, relations: {} }], actions: [action(body)] }), catalogOptions), RULES.find((rule) => rule.category === 'action-mapping')!);
 
   it('is no finding when the value is a user input called team', () => {
     expect(run({ jq }, { team: '{{ .inputs.team }}' })).toEqual([]);

@@ -7,7 +7,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/catalog.js';
 import { extractReferences, teamMetaPaths } from '../../src/jq/references.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
-import { expressionFinding } from '../../src/rules/shared/expression-finding.js';
+import { expressionFinding } from '../../src/judge/expression-finding.js';
 
 let catalog: Catalog;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 /** Automation trigger conditions (a gate): the class computed here by running jq on both worlds decides the expected verdict. */
-import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+import { expectedVerdict, judgeTable, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
   { name: 'a title in the new team list', expression: '.diff.after.team | index("Platform (EU)") != null', shows: 'changed' },
@@ -25,13 +24,11 @@ const snapshot = (condition: string) =>
     ],
   });
 
-describe('automation condition: (expression, teams) → (class, verdict)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'action-run', row.expression);
-      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot(row.expression), 'trigger.condition.expressions[0]');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'gate'));
-    });
-  }
+judgeTable('automation condition: (expression, teams) → (class, verdict)', {
+  jq,
+  kind: 'action-run',
+  rows: ROWS,
+  snapshot: (row) => snapshot(row.expression),
+  location: 'trigger.condition.expressions[0]',
+  verdict: (klass) => expectedVerdict(klass, 'gate'),
 });

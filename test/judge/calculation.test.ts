@@ -1,7 +1,7 @@
 /** Calculation properties (a value people read): the class computed here by running jq on both worlds decides the expected verdict. */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+import { expectedVerdict, judged, judgeTable, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
   { name: 'the teams as they are: identifiers where titles were', expression: '.team', shows: 'substituted' },
@@ -19,15 +19,13 @@ const jq = useJqEngine();
 const snapshot = (calculation: string) =>
   org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners: { title: 'Owners', calculation, type: 'string' } } }] });
 
-describe('calculation: (expression, teams) → (class, verdict)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'entity', row.expression);
-      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot(row.expression), 'calculationProperties.owners.calculation');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'shown'));
-    });
-  }
+judgeTable('calculation: (expression, teams) → (class, verdict)', {
+  jq,
+  kind: 'entity',
+  rows: ROWS,
+  snapshot: (row) => snapshot(row.expression),
+  location: 'calculationProperties.owners.calculation',
+  verdict: (klass) => expectedVerdict(klass, 'shown'),
 });
 
 describe('impact.entities on the finding', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org, type Kind, type Row } from './two-worlds.js';
+import { expectedClass, expectedVerdict, judged, judgeTable, org, type Kind, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -42,16 +42,17 @@ const snapshotFor = (row: DerivedRow) =>
 
 const locationFor = (row: DerivedRow) => (row.kind === 'entity' ? 'calculationProperties.derived.calculation' : 'trigger.userInputs.properties.reason.visible.jqQuery');
 
-describe('derived values are known values: (site, expression, teams) → (class, verdict)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, row.kind, row.expression);
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshotFor(row), locationFor(row));
-      expect(finding.verdict).toBe(expectedVerdict(klass, row.kind === 'entity' ? 'shown' : 'gate'));
-      expect(finding.reason).not.toContain('no context of the org can know');
-    });
-  }
+judgeTable('derived values are known values: (site, expression, teams) → (class, verdict)', {
+  jq,
+  kind: (row) => row.kind,
+  rows: ROWS,
+  snapshot: snapshotFor,
+  location: locationFor,
+  verdict: (klass, row) => expectedVerdict(klass, row.kind === 'entity' ? 'shown' : 'gate'),
+  check: ({ finding }) => expect(finding.reason).not.toContain('no context of the org can know'),
+});
+
+describe('derived values that read what no context holds', () => {
 
   it('a read of the entity\'s own property, compared with its teams, still needs a person', () => {
     const expression = '.properties.owner_team as $owner | .team | index($owner) != null';

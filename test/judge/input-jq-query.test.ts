@@ -2,9 +2,9 @@
  * A self-service input's jqQuery: `visible` is a gate (report.access says who loses and gains),
  * `default` a value people read. Classes computed here by running jq on both worlds.
  */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { accessAt, expectedAccess, expectedClass, expectedGateVerdict, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+import { accessAt, expectedAccess, expectedGateVerdict, expectedVerdict, judgeTable, org, type Row } from './two-worlds.js';
 
 const VISIBLE: Row[] = [
   { name: 'a title', expression: '.user.team | index("QA") != null', shows: 'changed' },
@@ -33,22 +33,21 @@ const snapshot = (attribute: 'visible' | 'default', expression: string) =>
     ],
   });
 
-describe('input jqQuery: (expression, teams, users) → (class, verdict, gains/losses)', () => {
-  for (const row of VISIBLE) {
-    it(`visible: ${row.name}`, () => {
-      const klass = expectedClass(jq, 'user-input', row.expression);
-      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding, report } = judged(jq, snapshot('visible', row.expression), 'trigger.userInputs.properties.reason.visible.jqQuery');
-      expect(finding.verdict).toBe(expectedGateVerdict(jq, 'user-input', row.expression, klass));
-      expect(accessAt(report, (c) => c.permission === 'visible' && c.input === 'reason')).toEqual(expectedAccess(jq, 'user-input', row.expression));
-    });
-  }
-  for (const row of DEFAULT) {
-    it(`default: ${row.name}`, () => {
-      const klass = expectedClass(jq, 'user-input', row.expression);
-      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot('default', row.expression), 'trigger.userInputs.properties.reason.default.jqQuery');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'shown'));
-    });
-  }
+judgeTable('input jqQuery visible: (expression, teams, users) → (class, verdict, gains/losses)', {
+  jq,
+  kind: 'user-input',
+  rows: VISIBLE,
+  snapshot: (row) => snapshot('visible', row.expression),
+  location: 'trigger.userInputs.properties.reason.visible.jqQuery',
+  verdict: (klass, row) => expectedGateVerdict(jq, 'user-input', row.expression, klass),
+  check: ({ row, report }) => expect(accessAt(report, (c) => c.permission === 'visible' && c.input === 'reason')).toEqual(expectedAccess(jq, 'user-input', row.expression)),
+});
+
+judgeTable('input jqQuery default: (expression, teams) → (class, verdict)', {
+  jq,
+  kind: 'user-input',
+  rows: DEFAULT,
+  snapshot: (row) => snapshot('default', row.expression),
+  location: 'trigger.userInputs.properties.reason.default.jqQuery',
+  verdict: (klass) => expectedVerdict(klass, 'shown'),
 });

@@ -2,9 +2,8 @@
  * An UPSERT mapping's `team` (a team value inside the service): a value that follows the teams
  * (titles before, the same teams' identifiers after) is right; one that stays a title is not.
  */
-import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org, type Row } from './two-worlds.js';
+import { expectedVerdict, judgeTable, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
   { name: 'the entity\'s teams passed on', expression: '.entity.team', shows: 'substituted' },
@@ -30,13 +29,12 @@ const snapshot = (expression: string) =>
     ],
   });
 
-describe('mapping team: (expression, teams) → (class, verdict)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'action-run', row.expression, true);
-      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, snapshot(row.expression), 'invocationMethod.mapping.team');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-value'));
-    });
-  }
+judgeTable('mapping team: (expression, teams) → (class, verdict)', {
+  jq,
+  kind: 'action-run',
+  rows: ROWS,
+  teamValue: true,
+  snapshot: (row) => snapshot(row.expression),
+  location: 'invocationMethod.mapping.team',
+  verdict: (klass) => expectedVerdict(klass, 'team-value'),
 });

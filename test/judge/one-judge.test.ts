@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +95,24 @@ describe('one judge (issue 39)', () => {
     expect(importEdges('src/jq', 'src/judge')).toEqual([]);
     expect(importEdges('src/judge', 'src/access')).toEqual([]);
   });
+
+  it('rules name sites and import nothing of judge/ (types included); the judge imports nothing of rules/', () => {
+    expect(importEdges('src/rules', 'src/judge')).toEqual([]);
+    expect(importEdges('src/judge', 'src/rules')).toEqual([]);
+  });
+
+  it('the import check fails when a rule imports the judge, even a type alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'one-judge-'));
+    try {
+      mkdirSync(join(dir, 'rules'));
+      mkdirSync(join(dir, 'judge'));
+      writeFileSync(join(dir, 'judge', 'decision-table.ts'), 'export const x = 1;\n');
+      writeFileSync(join(dir, 'rules', 'planted.ts'), "import type { x } from '../judge/decision-table.js';\nexport const y = 2;\n");
+      expect(importEdges(join(dir, 'rules'), join(dir, 'judge'))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('docs/decision-table.md', () => {
@@ -105,13 +124,23 @@ describe('docs/decision-table.md', () => {
   });
 });
 
+describe('docs/decision-table.md prints the decision table', () => {
+  it('one line per row of DECISION_TABLE, in its order, with its class and verdict', async () => {
+    const { DECISION_TABLE } = await import('../../src/judge/decision-table.js');
+    const docs = readFileSync('docs/decision-table.md', 'utf8');
+    const table = docs.slice(docs.indexOf('## The table')).split('\n\n')[1]!.split('\n').slice(2);
+    const printed = table.map((line) => line.split('|').map((cell) => cell.trim().replaceAll('*', '')));
+    expect(printed.map((cells) => [cells[1] === 'no answer (timeout, crash)' ? 'failed' : cells[1], cells[5]!.split(/[ ,(]/)[0]])).toEqual(DECISION_TABLE.map((row) => [row.class, row.verdict]));
+  });
+});
+
 describe('every row of the decision table has its case (issue 39)', () => {
   it('each row of DECISION_TABLE decides some input, and is the first to match it', async () => {
     const { DECISION_TABLE, decide } = await import('../../src/judge/decision-table.js');
     const classes = ['failed', 'same', 'substituted', 'changed'] as const;
     const sinks = ['team-value', 'team-comparison', 'gate', 'shown', 'outside'] as const;
     const states = ['before', 'after'] as const;
-    const literals = ['plain', 'written-for-identifiers', 'stand-in-only', 'unfilled', 'dead'] as const;
+    const literals = ['plain', 'written-for-identifiers', 'stand-in-only', 'unfilled', 'dead', 'classes-unrun'] as const;
     const inputs = classes.flatMap((c) => sinks.flatMap((sink) => states.flatMap((state) => literals.map((l) => ({ class: c, sink, state, literals: l })))));
     const reached = new Set(inputs.map((input) => decide(input).row));
     expect([...reached].sort((a, b) => a - b)).toEqual(DECISION_TABLE.map((_, i) => i));

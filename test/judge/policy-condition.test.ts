@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { accessAt, expectedAccess, expectedClass, expectedGateVerdict, judged, org, type Row } from './two-worlds.js';
+import { accessAt, expectedAccess, expectedGateVerdict, judged, judgeTable, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
   { name: 'a title compared with .user.team', expression: '.user.team | index("Data Science") != null', shows: 'changed' },
@@ -28,18 +28,21 @@ const snapshot = (condition: string) =>
     actionPermissions: { deploy: { execute: { roles: [], users: [], teams: [], policy: { queries: {}, conditions: [condition] } }, approve: { roles: [], users: [], teams: [] } } },
   });
 
-describe('policy condition: (expression, teams, users) → (class, verdict, gains/losses)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'policy', row.expression);
-      if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { report, finding } = judged(jq, snapshot(row.expression), 'permissions.execute.policy.conditions[0]');
-      expect(finding.verdict).toBe(expectedGateVerdict(jq, 'policy', row.expression, klass));
-      const expected = expectedAccess(jq, 'policy', row.expression);
-      expect(accessAt(report, (c) => c.resource.identifier === 'deploy' && c.permission === 'execute')).toEqual(expected);
-      if (klass === 'same') expect(expected).toEqual({ loses: [], gains: [] });
-    });
-  }
+judgeTable('policy condition: (expression, teams, users) → (class, verdict, gains/losses)', {
+  jq,
+  kind: 'policy',
+  rows: ROWS,
+  snapshot: (row) => snapshot(row.expression),
+  location: 'permissions.execute.policy.conditions[0]',
+  verdict: (klass, row) => expectedGateVerdict(jq, 'policy', row.expression, klass),
+  check: ({ row, klass, report }) => {
+    const expected = expectedAccess(jq, 'policy', row.expression);
+    expect(accessAt(report, (c) => c.resource.identifier === 'deploy' && c.permission === 'execute')).toEqual(expected);
+    if (klass === 'same') expect(expected).toEqual({ loses: [], gains: [] });
+  },
+});
+
+describe('policy condition written for identifiers', () => {
 
   it('an identifier written before the migration names who gains', () => {
     const { finding, report } = judged(jq, snapshot('.user.team | any(. == "data_science")'), 'permissions.execute.policy.conditions[0]');

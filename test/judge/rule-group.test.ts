@@ -41,6 +41,14 @@ describe('a search rule judged whole (issue 39)', () => {
     expect(report.findings.find((f) => f.location === `${BASE}.rules[0]`)?.verdict).toBe('breaks');
   });
 
+  it('an `and` of a title and its identifier matches nobody before or after: for review, not verified', () => {
+    const report = filtered({ combinator: 'and', rules: [title, identifier] });
+    expect(atLeaves(report, 'verified')).toEqual([]);
+    const leaves = report.findings.filter((f) => f.location.startsWith(`${BASE}.rules[`));
+    expect(leaves.map((f) => f.verdict)).toEqual(['review', 'review']);
+    expect(leaves[0]?.reason).toContain('matches no entity before the migration nor after it');
+  });
+
   it('an `or` of two titles still breaks', () => {
     const report = filtered({ combinator: 'or', rules: [title, { property: '$team', operator: 'containsAny', value: ['QA'] }] });
     expect(report.findings.filter((f) => f.location.startsWith(`${BASE}.rules[`)).map((f) => f.verdict)).toEqual(['breaks', 'breaks']);

@@ -137,9 +137,42 @@ describe('invalid jq', () => {
     expect(withJq('.relations.owning_team | ! 1', 'entity')?.verdict).toBe('review');
   });
 
+  // Issue 39: what our lexer cannot read is judged by running it, never by a word of its text.
+  describe('an expression our lexer cannot read, that jq runs', () => {
+    const UNREADABLE = '"\\q" as $x | ';
+    // jq as if it read the prefix our lexer cannot: it runs what follows it.
+    const lenient = (): JqEngine => ({
+      validate: (expression) => jq.validate(expression.replace(UNREADABLE, '')),
+      evaluate: (input, expression) => jq.evaluate(input, expression.replace(UNREADABLE, '')),
+    });
+    const run = (expression: string, engine: JqEngine | undefined) =>
+      assessTeamExpression(UNREADABLE + expression, { teams, removedRelations, ...(engine && { jq: engine }), sample: 'entity' });
+
+    it('is reviewed when running shows it reads teams, though no word of it says "team"', () => {
+      const impact = run('getpath(["te" + "am"]) | join(",")', lenient());
+      expect(impact).toMatchObject({ verdict: 'review', lexError: expect.stringContaining('invalid escape') });
+      expect(impact?.foundByRunning).toContain('found by running it with jq');
+    });
+
+    it('is reviewed when running shows it reads a removed relation by a built name', () => {
+      expect(run('getpath(["relations", "owning" + "_team"])', lenient())?.verdict).toBe('review');
+    });
+
+    it('gives no finding when running shows it reads no team value', () => {
+      expect(run('.properties.size + 1', lenient())).toBeUndefined();
+    });
+
+    it('is reviewed without jq: nothing then tells what it reads', () => {
+      expect(run('getpath(["te" + "am"])', undefined)?.verdict).toBe('review');
+    });
+  });
+
   it('drops invalid expressions that never touch teams: not this audit\'s business', () => {
     expect(withJq('.properties.x |', 'entity')).toBeUndefined();
-    expect(withJq('.teams | ! 1', 'entity')).toBeUndefined();
+  });
+
+  it('reviews one that neither our lexer nor jq reads: nothing can tell what it reads', () => {
+    expect(withJq('.teams | ! 1', 'entity')?.verdict).toBe('review');
   });
 });
 
@@ -206,6 +239,25 @@ describe('issue 39: every team of the org is tried (one of each class the expres
 
   it('an encoded string that is no team of the org changes nothing', () => {
     expect(run('.team | map(@base64) | index("Tm9ib2R5") != null')?.verdict).toBe('unaffected');
+  });
+
+  it('runs a bounded number of teams: where more classes than that remain, a same result is for review, not verified', () => {
+    // Each squad's title is a string of its own in the expression: a class each, more than the bound.
+    const squads = Array.from({ length: 45 }, (_, i) => JSON.stringify(`Squad ${i}`)).join(', ');
+    const teamsRun = new Set<string>();
+    const recording: JqEngine = {
+      validate: (e) => jq.validate(e),
+      evaluate: (input, e) => {
+        // A context of one squad alone: one team tried.
+        const found = new Set(JSON.stringify(input).match(/Squad \d+/g));
+        if (found.size === 1) teamsRun.add([...found][0]!);
+        return jq.evaluate(input, e);
+      },
+    };
+    const impact = assessTeamExpression(`.team | length >= 0 or ([${squads}] | length) == 0`, { teams: many, removedRelations, jq: recording, sample: 'entity' });
+    expect(teamsRun.size).toBeLessThan(45);
+    expect(impact?.verdict).toBe('review');
+    expect(impact?.evaluation).toMatch(/\d+ more kinds? of team .* not run/);
   });
 });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, inputOf, judged, org, passing, TEAM_SETS, TEAMS, type ExpectedClass } from './two-worlds.js';
+import { expectedClass, expectedVerdict, inputOf, judged, judgeTable, org, passing, TEAM_SETS, TEAMS, type ExpectedClass } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -43,15 +43,17 @@ const DEFAULTS: DefaultRow[] = [
   { name: 'format team: the entity\'s last team', input: { type: 'string', format: 'team' }, expression: '.entity.team | last', shows: 'substituted' },
 ];
 
-describe('a team-typed input\'s default: (input, expression, teams) → (class, verdict)', () => {
-  for (const row of DEFAULTS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'user-input', row.expression, true);
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const { finding } = judged(jq, action({ owner: { ...row.input, default: { jqQuery: row.expression } } }), 'trigger.userInputs.properties.owner.default.jqQuery');
-      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-value'));
-    });
-  }
+judgeTable('a team-typed input\'s default: (input, expression, teams) → (class, verdict)', {
+  jq,
+  kind: 'user-input',
+  rows: DEFAULTS,
+  teamValue: true,
+  snapshot: (row) => action({ owner: { ...row.input, default: { jqQuery: row.expression } } }),
+  location: 'trigger.userInputs.properties.owner.default.jqQuery',
+  verdict: (klass) => expectedVerdict(klass, 'team-value'),
+});
+
+describe('a default that is no team value', () => {
 
   it('the same default on a plain string input is a value people read: a review, not a break', () => {
     const klass = expectedClass(jq, 'user-input', '.user.team[0]');

@@ -3,7 +3,7 @@
  * computed here by running jq on inputs built in this file, never typed by hand, and never by the
  * code under test. The expected verdict then follows the fixed points of contracts.md §3.4.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JqEngine } from '../../src/jq/engine.js';
@@ -266,4 +266,48 @@ export function passing(jq: JqEngine, kind: 'policy' | 'user-input', condition: 
     const result = jq.evaluate(input, `first((${condition}) | (. != false and . != null)) // false`);
     return result.ok && result.values[0] === true;
   }).map((u) => u.email);
+}
+
+/** One row judged: its class computed in both worlds, and what the judge made of it. */
+export interface JudgedRow<R extends Row> {
+  row: R;
+  klass: ExpectedClass;
+  finding: Finding;
+  report: Report;
+}
+
+/**
+ * Issue 39: the one tester of the tables computed in both worlds. Per row, the class comes from
+ * running its expression with titles and with identifiers on every team set (`expectedClass`),
+ * never typed by hand; a row that says what it shows must show it; the judge's finding at
+ * `location`, in the org `snapshot` builds, must carry the verdict `verdict` gives for that class;
+ * `check` adds what a table asks beyond the verdict (an access entry, a reason).
+ */
+export function judgeTable<R extends Row>(
+  title: string,
+  spec: {
+    jq: JqEngine;
+    kind: Kind | ((row: R) => Kind);
+    rows: readonly R[];
+    /** The expression's value is a team value: a set of teams, which must follow the teams. */
+    teamValue?: boolean;
+    snapshot: (row: R) => OrgSnapshot;
+    location: string | ((row: R) => string);
+    verdict: (klass: ExpectedClass, row: R) => Verdict;
+    check?: (judged: JudgedRow<R>) => void;
+    name?: (row: R) => string;
+  },
+): void {
+  describe(title, () => {
+    for (const row of spec.rows) {
+      it(spec.name ? spec.name(row) : row.name, () => {
+        const kind = typeof spec.kind === 'function' ? spec.kind(row) : spec.kind;
+        const klass = expectedClass(spec.jq, kind, row.expression, spec.teamValue ?? false);
+        if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
+        const { finding, report } = judged(spec.jq, spec.snapshot(row), typeof spec.location === 'function' ? spec.location(row) : spec.location);
+        expect(finding.verdict).toBe(spec.verdict(klass, row));
+        spec.check?.({ row, klass, finding, report });
+      });
+    }
+  });
 }

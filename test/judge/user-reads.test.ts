@@ -32,6 +32,10 @@ describe('userFieldsRead', () => {
       ['.user.team[0:1] | index("QA")', 'teams'],
       ['.user.firstName == "Ana"', ''],
       ['$ENV.HOME != null and true', ''],
+      // Issue 39, one walker with team reach: a variable holds what it is bound to, and a comparison with null reads nothing.
+      ['.user.team as $t | .user.email', 'email,teams'],
+      ['.user.email as $e | .user.team | index($e) != null', 'email,teams'],
+      ['.user != null and (.user.roles | length) > 0', 'roles'],
     ];
     for (const [expression, fields] of cases) expect(reads(expression), expression).toBe(fields);
   });
@@ -46,6 +50,8 @@ describe('userFieldsRead', () => {
       '.trigger.by | .user.email',
       '.trigger.user | .email',
       '. as $c | $c.user.email',
+      '.user as $u | $u | tostring',
+      '.user as {team: $t} | $t',
       'def f: .user.email; f',
       'reduce .user.team[] as $t (0; . + 1) > 0',
       'getpath(["user", "email"]) != null',
@@ -54,7 +60,6 @@ describe('userFieldsRead', () => {
       '{a: select(true)} | .a.user.email',
       'try error(.) catch .user.email',
       'select(true) == {}',
-      '.user.team as $t | .user.email',
       '"\\(.user)" | contains("QA")',
       '.user.team |= . + ["QA"] | .user.team | length',
       'to_entries | length',

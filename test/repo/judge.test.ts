@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { analyzeJsonPayload } from '../../src/repo/api-scripts.js';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { parseCode } from '../../src/repo/code-tree.js';
 import { findDocuments } from '../../src/repo/file-resources.js';
 import { judgeFileResources } from '../../src/repo/judge.js';
@@ -61,7 +62,7 @@ describe('judgeFileResources', () => {
       category: 'calculation-property' as const,
       check: (catalog: Catalog) => {
         if (catalog.blueprints.has('odd')) throw new Error('odd blueprint');
-        return RULES.find((rule) => rule.category === 'calculation-property')!.check(catalog);
+        return judgeRule(catalog, RULES.find((rule) => rule.category === 'calculation-property')!);
       },
     };
     const findings = judgeFileResources(documents(blueprintFile).resources, { syntax: 'json', ctx: context({ repositoryBlueprints: other }), problems, rules: [throwsOnOdd] });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Catalog } from '../../src/catalog/catalog.js';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { parseCode } from '../../src/repo/code-tree.js';
 import { findDocuments, type FileResource } from '../../src/repo/file-resources.js';
@@ -79,7 +80,7 @@ describe('the repository blueprints a file is judged with', () => {
       category: 'calculation-property' as const,
       check: (catalog: Catalog) => {
         if (catalog.blueprints.has('odd')) throw new Error('odd blueprint');
-        return RULES.find((rule) => rule.category === 'calculation-property')!.check(catalog);
+        return judgeRule(catalog, RULES.find((rule) => rule.category === 'calculation-property')!);
       },
     };
     const findings = judgeFileResources(file, { syntax: 'json', ctx: context({ repositoryBlueprints: odd }), problems, rules: [throwsOnOdd] });

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
@@ -71,7 +72,7 @@ const categories = (findings: readonly { category: string; verdict?: string }[])
 describe("the org's team mirrors in file judgements", () => {
   test('an action and a scorecard reading the mirror are found in files as in the org', async () => {
     const orgCatalog = buildCatalog(org({ blueprints: [service, deployment], actions: [promote], scorecards: [own] }), { jq });
-    const inOrg = RULES.flatMap((rule) => rule.check(orgCatalog)).filter((f) => f.resource.type !== 'blueprint');
+    const inOrg = RULES.flatMap((rule) => judgeRule(orgCatalog, rule)).filter((f) => f.resource.type !== 'blueprint');
     expect(categories(inOrg)).toEqual(['action-user-input:breaks', 'scorecard-rule:breaks']);
 
     const dir = await repository({ '.port/resources/actions.json': [promote], '.port/resources/scorecards.json': [own] });
@@ -108,7 +109,7 @@ const reassign: JsonObject = {
 describe('facts of one repository file hold for the others of the scan', () => {
   test('a relation removed by a blueprint in one file is found where an action of another file writes it, as in the org', async () => {
     const orgCatalog = buildCatalog(org({ blueprints: [legacyService], actions: [reassign] }), { jq });
-    const inOrg = RULES.flatMap((rule) => rule.check(orgCatalog)).filter((f) => f.resource.type === 'action');
+    const inOrg = RULES.flatMap((rule) => judgeRule(orgCatalog, rule)).filter((f) => f.resource.type === 'action');
     expect(categories(inOrg)).toEqual(['action-mapping:breaks']);
 
     const dir = await repository({ '.port/resources/blueprints.json': [legacyService], '.port/resources/actions.json': [reassign] });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, test } from 'vitest';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
 import type { JsonObject } from '../../src/model/json.js';
@@ -59,7 +60,7 @@ describe('one judgement for the org and for files', () => {
     const pages = ((await readJson('.port/resources/pages.json')) as { pages: JsonObject[] }).pages;
     const orgCatalog = buildCatalog(org({ actions, pages }), { jq });
     const inOrg = judgements(
-      RULES.flatMap((rule) => rule.check(orgCatalog)),
+      RULES.flatMap((rule) => judgeRule(orgCatalog, rule)),
       (f) => f.resource.identifier,
     );
 

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
-import { buildReportView, splitFileLocation } from '../../src/report/view-model.js';
+import { buildReportView, INLINE_PEOPLE, splitFileLocation, type ClientAccessLine } from '../../src/report/view-model.js';
+import { renderHtml } from '../../src/report/html.js';
 import { finding, reportOf, syntheticReport } from '../browser/synthetic-report.js';
 
 const meta = { generatedAt: '2026-01-02T03:04:05.000Z', source: 'snapshot fixtures/demo-org.json' };
+const inlinePeople = (line: ClientAccessLine | undefined) => (line && 'people' in line ? line.people : undefined);
+
 const golden = JSON.parse(readFileSync('fixtures/golden/demo-report.json', 'utf8')) as Report;
 
 describe('buildReportView', () => {
@@ -142,12 +145,46 @@ describe('buildReportView', () => {
     const [c, a, f] = view.client.findings;
     expect(c?.exampleEntity).toEqual({ identifier: 'cart/ü 1', url: 'https://app.us.getport.io/micro%20serviceEntity?identifier=cart%2F%C3%BC%201' });
     expect(a?.exampleEntity).toBeNull();
-    expect(view.client.access[action.id]?.[0]?.people).toEqual([{ email: 'a+b@x.io', url: 'https://app.us.getport.io/_userEntity?identifier=a%2Bb%40x.io' }]);
+    expect(inlinePeople(view.client.access[action.id]?.[0])).toEqual([{ email: 'a+b@x.io', url: 'https://app.us.getport.io/_userEntity?identifier=a%2Bb%40x.io' }]);
     expect(f?.serviceUrl).toBe('');
     expect(f?.exampleEntity).toBeNull();
     // Without an app address (a repository-only run) the entity is named, not linked.
     const plain = buildReportView(report, meta);
     expect(plain.client.findings[0]?.exampleEntity).toEqual({ identifier: 'cart/ü 1', url: '' });
-    expect(plain.client.access[action.id]?.[0]?.people[0]?.url).toBe('');
+    expect(inlinePeople(plain.client.access[action.id]?.[0])?.[0]?.url).toBe('');
+  });
+});
+
+describe('access people on the page (issue 41)', () => {
+  const action = finding({ category: 'action-dynamic-permission', resource: { type: 'action', identifier: 'deploy' }, location: 'permissions.execute', verdict: 'breaks' });
+  const approve = finding({ category: 'action-dynamic-permission', resource: { type: 'action', identifier: 'release' }, location: 'permissions.approve', verdict: 'breaks' });
+  const emails = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `person-${String(i).padStart(6, '0')}+${tag}@example.com`);
+  const withPeople = (losing: number): Report => ({
+    ...reportOf([action, approve]),
+    access: [
+      { resource: action.resource, permission: 'execute', finding: action.id, loses: emails(losing, 'a'), gains: emails(2, 'b') },
+      { resource: approve.resource, permission: 'approve', finding: approve.id, undecidable: 'it reads .entity' },
+    ],
+  });
+
+  it('keeps the people in the page while they are few', () => {
+    const view = buildReportView(withPeople(10), meta);
+    expect(view.client.userUrl).toBeUndefined();
+    expect(inlinePeople(view.client.access[action.id]?.[0])?.map((p) => p.email)).toEqual(emails(10, 'a'));
+  });
+
+  it('carries only counts and the report.json entry once they are many, so the page does not grow with them', () => {
+    const many = buildReportView(withPeople(INLINE_PEOPLE + 1), { ...meta, appUrl: 'https://app.us.getport.io' });
+    expect(many.client.userUrl).toBe('https://app.us.getport.io/_userEntity?identifier=');
+    expect(many.client.access[action.id]).toEqual([
+      { text: `${INLINE_PEOPLE + 1} people lose the right to run this`, tone: 'loses', count: INLINE_PEOPLE + 1, entry: 0 },
+      { text: '2 people gain the right to run this', tone: 'gains', count: 2, entry: 0 },
+    ]);
+    expect(many.client.access[approve.id]?.[0]).toMatchObject({ tone: 'undecidable', count: 0, entry: 1 });
+    const page = (n: number) => renderHtml(withPeople(n), meta);
+    const small = page(INLINE_PEOPLE + 1);
+    const ten = page(10 * INLINE_PEOPLE);
+    expect(small).not.toContain('person-000000+a@example.com');
+    expect(ten.length - small.length).toBeLessThan(100);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { RULES } from '../../src/rules/index.js';
@@ -24,7 +25,7 @@ const migrated = (blueprints: JsonObject[], extra: Partial<OrgSnapshot> = {}): O
     entities: { anchor: [{ identifier: 'a', team: ['platform'] }] },
     ...extra,
   });
-const run = (rule: Rule, snapshot: OrgSnapshot) => rule.check(catalogOf(snapshot));
+const run = (rule: Rule, snapshot: OrgSnapshot) => judgeRule(catalogOf(snapshot), rule);
 
 describe('deviation rules are registered beside the rules of their category', () => {
   it.each([missedDirectOwnership, missedInheritedOwnership, missedTeamRelationRemoval, missedPermissionIdentifiers])('$category', (rule) => {
@@ -144,7 +145,7 @@ describe('what a migrated org holds loads as it is (item 4)', () => {
 
 describe('with the previous report as the plan (--since), once teamInheritance is gone', () => {
   const plan = (parts: Partial<MigrationPlan>): MigrationPlan => ({ ownership: new Map(), removedRelations: new Map(), ...parts });
-  const runPlanned = (rule: Rule, snapshot: OrgSnapshot, planned: MigrationPlan) => rule.check(buildCatalog(deepFreeze(structuredClone(snapshot)), { plan: planned }));
+  const runPlanned = (rule: Rule, snapshot: OrgSnapshot, planned: MigrationPlan) => judgeRule(buildCatalog(deepFreeze(structuredClone(snapshot)), { plan: planned }), rule);
 
   it('Direct planned, none set (and no entity shows it any more): a finding at the id of the plan', () => {
     const planned = plan({ ownership: new Map([['service', { type: 'Direct' }]]) });

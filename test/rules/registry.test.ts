@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { CATEGORY_DOCS } from '../../src/model/category-docs.js';
@@ -76,7 +77,7 @@ describe('rule registry', () => {
         return [];
       },
     };
-    expect(() => mutating.check(catalogOf(org({ blueprints: [{ identifier: 'service', title: 'Service' }] })))).toThrow(TypeError);
+    expect(() => judgeRule(catalogOf(org({ blueprints: [{ identifier: 'service', title: 'Service' }] })), mutating)).toThrow(TypeError);
   });
 
   it('gives the §3.2 categories the kind the contract assigns, after the §2 ones in src', () => {

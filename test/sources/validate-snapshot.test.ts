@@ -7,7 +7,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { InputError } from '../../src/errors.js';
 import type { JsonObject } from '../../src/model/json.js';
-import { joinPath } from '../../src/rules/shared/location.js';
+import { joinPath } from '../../src/catalog/location.js';
 import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { analysableSnapshot, checkSnapshot, validateSnapshot } from '../../src/sources/validate-snapshot.js';
 import { runCliCaptured } from '../cli/run-cli.js';

@@ -5,6 +5,7 @@
  * rule dropped from `RULES` fails its own tests.
  */
 import { describe, expect, it } from 'vitest';
+import { judgeRule } from '../../src/judge/site-judge.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Catalog } from '../../src/catalog/catalog.js';
 import type { TeamsMap } from '../../src/catalog/teams.js';
@@ -67,7 +68,7 @@ export function catalogOf(snapshot: OrgSnapshot, teamsMap?: TeamsMap): Catalog {
 
 /** Run the registered rule for `category` on a frozen copy of `snapshot`. */
 export function runRule(category: Category, snapshot: OrgSnapshot, teamsMap?: TeamsMap): FindingDraft[] {
-  return ruleFor(category).check(catalogOf(snapshot, teamsMap));
+  return judgeRule(catalogOf(snapshot, teamsMap), ruleFor(category));
 }
 
 export interface ExpectedFinding {

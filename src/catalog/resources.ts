@@ -1,6 +1,6 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import { asString, isObject, type JsonObject } from '../../model/json.js';
-import type { ResourceRef } from '../../model/finding.js';
+import type { Catalog } from './catalog.js';
+import { asString, isObject, type JsonObject } from '../model/json.js';
+import type { ResourceRef } from '../model/finding.js';
 
 function ref(type: ResourceRef['type'], record: JsonObject, fallbackId: string): ResourceRef {
   const identifier = asString(record.identifier) ?? fallbackId;

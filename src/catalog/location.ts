@@ -5,7 +5,8 @@ const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
  * Keys that would be ambiguous in dotted form are bracketed (`blueprintConfig["my.bp"]`) and
  * array positions are `[n]`.
  */
-export type Path = readonly (string | number)[];
+import type { Path } from '../model/sites.js';
+export type { Path };
 
 export function joinPath(...segments: readonly (string | number)[]): string {
   let path = '';

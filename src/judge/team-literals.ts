@@ -1,9 +1,10 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../../catalog/teams.js';
-import type { JsonValue } from '../../model/json.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals } from '../../judge/decision-table.js';
-import { isPlainText, templateExpressions } from './walk.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
+import type { JsonValue } from '../model/json.js';
+import type { LiteralTeamSite } from '../model/sites.js';
+import type { FindingDraft } from '../model/finding.js';
+import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals } from './decision-table.js';
+import { isPlainText, templateExpressions } from '../catalog/walk.js';
 
 /**
  * The team names of a literal team value (a plain string or a list of them), or undefined when any
@@ -17,15 +18,7 @@ export function literalTeamValues(value: JsonValue | undefined, teams: TeamDirec
   return values;
 }
 
-export interface LiteralTeamSite {
-  category: Category;
-  resource: ResourceRef;
-  location: string;
-  /** "The mapping", "The default of input \"owner\"". */
-  subject: string;
-  /** What the value becomes: "the team meta property", `input "owner"`. */
-  sets: string;
-}
+export type { LiteralTeamSite };
 
 /**
  * Literal team names written where a team value goes (a mapping's `team`, a team-typed input's

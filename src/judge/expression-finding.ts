@@ -1,32 +1,12 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from '../../judge/team-impact.js';
-import type { SampleKind } from '../../judge/sample-context.js';
-import { unknownIdentifierHint } from '../../catalog/teams.js';
-import type { Sink } from '../../judge/decision-table.js';
-import type { TeamInput } from '../../judge/team-typed.js';
-import { keptTeamRelations } from './resources.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { Category, FindingDraft } from '../model/finding.js';
+import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
+import type { SampleKind } from './sample-context.js';
+import { unknownIdentifierHint } from '../catalog/teams.js';
+import type { ExpressionSite, Sink } from '../model/sites.js';
+import { keptTeamRelations } from '../catalog/resources.js';
 
-export interface ExpressionSite {
-  category: Category;
-  resource: ResourceRef;
-  location: string;
-  expression: string;
-  /** What this expression is, for the reason: "The calculation", "The visibility jqQuery". */
-  subject: string;
-  removedRelations: ReadonlySet<string>;
-  /** Properties of the blueprint whose values are team values (mirror properties through `$team`). */
-  teamProperties?: ReadonlySet<string>;
-  /**
-   * Where the result goes when it carries teams (`setsTeam`), for the reason; by default the team
-   * meta property. A webhook body's `team` key only passes the teams on to its receiver.
-   */
-  teamDestination?: string;
-  /** Where the value goes (src/judge/decision-table.ts); by default from the category and location. */
-  sink?: Sink;
-  /** The action's team-typed inputs (src/judge/team-typed.ts): `.form.<name>` / `.inputs.<name>` read team values. */
-  teamInputs?: ReadonlyMap<string, TeamInput>;
-}
+export type { ExpressionSite };
 
 /**
  * Where each category's values go, unless the site says: conditions and permissions decide who

@@ -1,48 +1,25 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../../catalog/teams.js';
-import { isObject, type JsonObject, type JsonValue } from '../../model/json.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
-import type { EntityRecord } from '../../model/snapshot.js';
-import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from '../../judge/built-in-values.js';
-import { contextsOf } from '../../judge/classify.js';
-import { type LiteralEvidence, type MigrationState, decide, judgeSite } from '../../judge/decision-table.js';
-import { entitiesRead } from '../../judge/read-entities.js';
-import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from '../../judge/query-rule.js';
-import { valuesNoTeamHolds, whatEachMeant } from '../../judge/no-team-holds.js';
-import { unfilledReads } from '../../judge/unfilled.js';
-import { teamsFor } from '../../judge/worlds.js';
-import type { JqEngine } from '../../jq/engine.js';
-import { extractReferences } from '../../jq/references.js';
-import type { SampleKind } from '../../judge/sample-context.js';
-import { identifiersAsTitles } from '../../judge/team-impact.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { FindingDraft } from '../model/finding.js';
+import type { EntityRecord } from '../model/snapshot.js';
+import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
+import { contextsOf } from './classify.js';
+import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
+import { entitiesRead } from './read-entities.js';
+import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
+import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
+import { unfilledReads } from './unfilled.js';
+import { teamsFor } from './worlds.js';
+import type { JqEngine } from '../jq/engine.js';
+import { extractReferences } from '../jq/references.js';
+import type { SearchRuleSite } from '../model/sites.js';
+import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
-import { joinPath, type Path } from './location.js';
-import { isPlainText, propertyPath, searchRules, templateExpressions } from './walk.js';
+import { joinPath, type Path } from '../catalog/location.js';
+import { isPlainText, propertyPath, searchRules, templateExpressions } from '../catalog/walk.js';
 
-export interface SearchRuleSite {
-  category: Category;
-  resource: ResourceRef;
-  path: Path;
-  rule: Record<string, JsonValue | undefined>;
-  /** "The policy rule", "The widget filter". */
-  subject: string;
-  removedRelations: ReadonlySet<string>;
-  /** Properties that copy `$team` (mirror properties): a rule on one compares team values too. */
-  teamProperties?: ReadonlySet<string>;
-  /** The blueprint whose entities the rule filters, when known: its entities are what it is matched against. */
-  blueprint?: string;
-  /**
-   * What a `{jqQuery}` or `{{ }}` value runs on (the dataset of an input: the form's user; a
-   * policy query: the policy's user and run). Absent where no such value can be run.
-   */
-  sample?: SampleKind;
-  /** For a policy's query rules: the policy's query ids. */
-  queryIds?: readonly string[];
-  /** The rule searches `_team` entities (a mapping's team search, a `_team` input's dataset): `$title` and `$identifier` are the team's. */
-  searchesTeams?: boolean;
-  /** `payload`: a string value is jq over a payload the source sends (integration and webhook mappings). */
-  valueSource?: 'payload';
-}
+export type { SearchRuleSite };
 
 /** The org's migration state, read in one place (the per-blueprint state may replace it). */
 export const migrationState = (catalog: Pick<Catalog, 'migrated'>): MigrationState => (catalog.migrated ? 'after' : 'before');
@@ -401,32 +378,37 @@ export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite,
  * its leaves are no change, whatever each does alone.
  */
 export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[] {
-  const steady = new Map<string, string>();
+  const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody' }>();
   for (const group of ruleGroups(query, path)) {
     const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
     const locations = group.rules.map((_, i) => joinPath(...group.path, 'rules', i));
     // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
-    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && f.verdict !== judgeSite('group-holds'))) continue;
+    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && !f.reason.includes(GROUP_SAID))) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
-    if (judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities }) !== 'same') continue;
-    for (const location of locations) steady.set(location, String(group.combinator));
+    const judged = judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities });
+    if (judged !== 'same' && judged !== 'matches-nobody') continue;
+    for (const location of locations) wholes.set(location, { combinator: String(group.combinator), row: judged === 'same' ? 'group-holds' : 'group-matches-nobody' });
   }
-  if (steady.size === 0) return [...findings];
+  if (wholes.size === 0) return [...findings];
   return findings.map((finding) => {
-    const combinator = steady.get(finding.location);
-    if (combinator === undefined || finding.verdict === judgeSite('group-holds')) return finding;
+    const whole = wholes.get(finding.location);
+    if (whole === undefined || finding.reason.includes(GROUP_SAID)) return finding;
     const { category, resource, location, evidence } = finding;
+    const holds = whole.row === 'group-holds';
     return {
       category,
       resource,
       location,
       evidence,
-      reason: `${site.subject} is one of an "${combinator}" group of $team rules that, as a whole, matches the same entities before the migration and after it.`,
-      suggestion: 'Nothing to change: the group keeps matching.',
-      verdict: judgeSite('group-holds'),
+      reason: `${site.subject} is one of an "${whole.combinator}" ${GROUP_SAID} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`,
+      suggestion: holds ? 'Nothing to change: the group keeps matching.' : 'Check what the group is meant to match: as written it lets no entity through, before or after the migration.',
+      verdict: judgeSite(whole.row),
     };
   });
 }
+
+/** Said once a leaf is judged as part of its group, so a nested query judged again keeps it. */
+const GROUP_SAID = 'group of $team rules';
 
 /** Groups (`{combinator, rules}`) of a query, nested ones included, with their paths. */
 function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; combinator: JsonValue | undefined; rules: JsonObject[] }> {
@@ -441,7 +423,8 @@ function literalTeamLeaf(rule: JsonObject): { operator: string; values: string[]
   if (builtInOf(rule.value) !== undefined) return undefined;
   const values = typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) && rule.value.every((v) => typeof v === 'string') ? (rule.value as string[]) : undefined;
   // A template (`{{ .user.team }}`) is run with each world's user, not read as a literal.
-  if (values === undefined || values.some((value) => value.includes('{{')) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
+  // A value the service fills ("My Teams" in a list) is the viewer's teams, no literal team.
+  if (values === undefined || values.some((value) => value.includes('{{') || builtInKey(value) !== undefined) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
   return { operator: rule.operator, values };
 }
 
@@ -460,8 +443,9 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
  * sees and copies names the property again.
  */
 function teamPropertyRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string): FindingDraft | undefined {
+  const mirrored = site.blueprint === undefined || catalog.teamMirrors.get(site.blueprint)?.has(property) === true;
   const { teamProperties: _, ...plain } = site;
-  const asTeam = searchRuleFinding(catalog, { ...plain, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} on mirror property "${property}" (a copy of $team)` });
+  const asTeam = searchRuleFinding(catalog, { ...plain, rule: { ...site.rule, property: '$team' }, subject: `${site.subject} ${mirrored ? `on mirror property "${property}" (a copy of $team)` : `on calculation property "${property}" (it passes the values of $team on)`}` });
   // A {jqQuery} value is judged as jq: its evidence and rewrite are the expression, not the rule.
   if (!asTeam || isObject(site.rule.value)) return asTeam;
   const finding: FindingDraft = { ...asTeam, evidence: JSON.stringify(site.rule) };

@@ -1,19 +1,14 @@
-import type { Catalog } from '../../catalog/catalog.js';
-import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../../model/json.js';
-import type { Category, FindingDraft, ResourceRef } from '../../model/finding.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { FindingDraft } from '../model/finding.js';
 import { expressionFinding } from './expression-finding.js';
-import { joinPath, type Path } from './location.js';
+import { joinPath, type Path } from '../catalog/location.js';
 import { searchQueryFindings } from './search-rule-finding.js';
-import { removedRelationsFor } from './resources.js';
-import { judgeSite } from '../../judge/decision-table.js';
+import { removedRelationsFor } from '../catalog/resources.js';
+import { judgeSite } from './decision-table.js';
+import type { EntityMappingSite } from '../model/sites.js';
 
-export interface EntityMappingSite {
-  category: Category;
-  resource: ResourceRef;
-  /** Path of the `entity` / `mappings` object holding identifier, title, team, relations, ... */
-  path: Path;
-  mapping: JsonObject;
-}
+export type { EntityMappingSite };
 
 /**
  * Integration and webhook mappings read an external payload, so only what they write matters:

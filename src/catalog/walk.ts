@@ -1,4 +1,4 @@
-import { isObject, type JsonValue } from '../../model/json.js';
+import { isObject, type JsonValue } from '../model/json.js';
 
 import type { Path } from './location.js';
 

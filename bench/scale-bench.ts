@@ -7,7 +7,8 @@
  * (parse, analyze, parse, …). Snapshots are written to a temporary folder and removed after.
  * Orgs and goals:
  * - `100k`, `1m`: the 1x org (300 blueprints, 600 actions, 200 pages) holding 100,000 and 1,000,000
- *   entities (about 200 bytes each, as a real catalog's: title, teams, properties, a relation);
+ *   entities (about 270 bytes each, as a real catalog's: title, team values, properties, relations to
+ *   entities of other blueprints and to `_team`: bench/entity-org.ts);
  *   goal at most 1 GB peak RSS, and at a million at most 3x the parse's wall time (at 100,000 the
  *   ratio is printed: the org's own analysis, about 2 s of CPU, outweighs a 0.25 s parse);
  * - `100x`: the org of 30,000 blueprints, 60,000 actions, 20,000 pages (as generated); goal under 1 GB.

@@ -16,8 +16,9 @@ import { addressesOf } from './address-options.js';
 import { plural } from './plural.js';
 import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, savedReportMeta, STDOUT, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
-import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked } from './output/output-set.js';
+import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked, type OutputSet } from './output/output-set.js';
 import { join } from 'node:path';
+import { releaseMemory } from './release-memory.js';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile } from 'node:fs/promises';
 import type { OrgOrigin, SarifMeta } from './report/sarif.js';
@@ -273,7 +274,7 @@ interface AnalyzeSetup {
 }
 
 async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup): Promise<number> {
-  const { formats, toStdout, generatedAt, baseline, teamsMap, previous, appUrl } = setup;
+  const { formats, toStdout, generatedAt, appUrl } = setup;
   if (flags.fixes !== false) await checkKitDir(fixOutDir(flags), flags.fixOut === undefined ? '--out' : '--fix-out');
   // A second run on this --out stops here, in one line; the lock itself is taken at the first write.
   if (!toStdout) {
@@ -299,43 +300,19 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
       await jqLoading.then((jq) => jq.close?.()).catch(() => undefined);
       throw error;
     }
-    const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
     const jq = await jqLoading;
     try {
-      const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
-      const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
-      const scanAndAnalyze = async () => {
-        const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined, flags.maxFileSize);
-        const analyzed = withJqUnjudged(withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog), jq);
-        return { repository, analyzed };
-      };
-      const first = await scanAndAnalyze();
-      const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
-      // What the run read: the repository's findings, gaps and notes (not the function that settles the org's items with them).
-      const { reviseDrafts: _settle, describedTeams, ...repositoryRead } = first.repository;
-      const run = reportRun([source?.read ?? snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
-      // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
-      const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
-      // Without an org, the org the kit predicts is the one the files describe: their teams with it.
-      const kitCatalog = describedTeams ? buildCatalog(analysableSnapshot(withDescribedTeams(snapshot, describedTeams)), { teamsMap, jq }) : catalog;
-      const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id });
-      // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
-      const { gated, fixedReport, fixLines } =
-        fixed.changed.length > 0
-          ? afterFix(firstGated, fixed, await gateReport((await scanAndAnalyze()).analyzed, flags, baseline, io.env, outputs))
-          : flags.fix
-            ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
-            : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
-      // A --fix that could not replace a file changed nothing: the report says so too. The org's teams,
-      // so reports of several orgs written by separate runs can be merged and checked together.
-      const report = {
-        ...fixedReport,
-        run,
-        ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }),
-        ...(source && { orgTeams: orgTeams(source.snapshot) }),
-      };
-      const notes = [...gated.notes, ...fixLines];
+      // What the writing needs of the source; the org itself, its catalog and the first analysis are
+      // reportOfOrg's own, let go once the report is made, before it is written (issue 41: 280 MB of
+      // the 100x org's 420 MB live then).
+      const read = source && { description: source.description, credentials: source.credentials };
+      const { report, notes, failure } = await reportOfOrg(source, jq, outputs, flags, io, setup);
+      source = undefined;
+      releaseMemory();
 
+      // Nothing asks jq from here on: its workers are let go before the reports are written, the run's
+      // largest step (issue 41).
+      await jq.close?.();
       // Read once, when SARIF or an annotation needs it: the snapshot's lines for org findings.
       let placed: Promise<OrgPlacement | undefined> | undefined;
       const placement = () => (placed ??= orgPlacementOf(flags.demo ? undefined : flags.snapshot));
@@ -343,18 +320,18 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         out: flags.out,
         formats,
         meta: {
-          html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (source?.description ?? `repositories ${flags.repo.join(', ')}`), ...(source && { appUrl }) },
-          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, source !== undefined), flags.sarifAccepted === true),
+          html: { generatedAt, source: flags.demo ? 'the bundled demo org' : (read?.description ?? `repositories ${flags.repo.join(', ')}`), ...(read && { appUrl }) },
+          sarif: await sarifMeta(formats, placement, orgOriginOf(flags, read !== undefined), flags.sarifAccepted === true),
         },
         env: io.env,
-        credentials: source?.credentials,
+        credentials: read?.credentials,
         outputs,
         stdout: io.stdout,
       });
-      await appendStepSummary(report, formats, flags.out, io.env, source?.credentials);
+      await appendStepSummary(report, formats, flags.out, io.env, read?.credentials);
       // A failed --fix is a failed write: exit 2, as any output that cannot be written (docs/ci.md).
       const gateCode = exitCodeFor(report.gate);
-      const code = fixed.failure !== undefined ? EXIT.usage : gateCode;
+      const code = failure !== undefined ? EXIT.usage : gateCode;
       // Kept under --quiet: what could not be read and what fails the gate are the errors of this run.
       const annotate = io.env.GITHUB_ACTIONS === 'true';
       // On GitHub what could not be read is annotated first, then the failing findings in the annotations left.
@@ -367,13 +344,13 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         const errors = [...unread.lines, ...failing, ...(gateCode === EXIT.pass ? [] : [summaryLine(report, gateCode)])];
         if (errors.length > 0) io.stderr(errors.map(terminalSafe).join('\n') + '\n');
       }
-      const inputNotes = (report.notes ?? []).filter((note) => note !== fixed.failure).map((note) => `note: ${note}`);
+      const inputNotes = (report.notes ?? []).filter((note) => note !== failure).map((note) => `note: ${note}`);
       const progress = report.progress ? [`progress: ${progressSentence(report.progress)}`] : [];
       if (!flags.quiet) {
         const lines = [...inputNotes, ...notes, ...unread.lines, ...failing, summaryLine(report, gateCode), ...progress, `wrote ${written.join(', ')}`];
         io.stderr(lines.map(terminalSafe).join('\n') + '\n');
       }
-      if (fixed.failure !== undefined) io.stderr(`teams-migration-audit: ${terminalSafe(fixed.failure)}\n`);
+      if (failure !== undefined) io.stderr(`teams-migration-audit: ${terminalSafe(failure)}\n`);
       return code;
     } finally {
       // The worker holding jq-wasm is unref'd, but an in-process caller (tests) should not keep it.
@@ -382,6 +359,58 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
   } finally {
     await outputs.close();
   }
+}
+
+/**
+ * The org analysed into the report to write (and the fix kit staged): the org as read, its catalog
+ * and the first analysis live only in here, so none of them is held while the reports are written.
+ */
+async function reportOfOrg(
+  source: Awaited<ReturnType<typeof resolveOrgSource>>,
+  jq: JqEngine,
+  outputs: OutputSet,
+  flags: AnalyzeFlags,
+  io: CliIo,
+  setup: AnalyzeSetup,
+) {
+  const { generatedAt, baseline, teamsMap, previous } = setup;
+  const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
+  const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
+  const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
+  const scanAndAnalyze = async () => {
+    const repository = await repositoryFindings(flags.repo, catalog, ownPaths, flags.ignore, source !== undefined, flags.maxFileSize);
+    const analyzed = withJqUnjudged(withStillLockedOut(withProgress(analyze(catalog, { ...repository, notes: [...(source?.notes ?? []), ...catalog.teams.notes] }), previous, { repoRoots: displayRoots(flags.repo) }), previous?.report, catalog), jq);
+    return { repository, analyzed };
+  };
+  const first = await scanAndAnalyze();
+  const dataReadAt = source === undefined ? undefined : flags.snapshot === undefined ? generatedAt : dataReadAtOf({ run: { dataReadAt: snapshot.recordedAt } });
+  // What the run read: the repository's findings, gaps and notes (not the function that settles the org's items with them).
+  const { reviseDrafts: _settle, describedTeams, ...repositoryRead } = first.repository;
+  const run = reportRun([source?.read ?? snapshot, teamsMap, baseline ?? null, previous?.report ?? null, repositoryRead], dataReadAt);
+  // --write-baseline is staged once, from the gate that is reported: after --fix, the one of the second scan.
+  const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
+  // Without an org, the org the kit predicts is the one the files describe: their teams with it.
+  const kitCatalog = describedTeams ? buildCatalog(analysableSnapshot(withDescribedTeams(snapshot, describedTeams)), { teamsMap, jq }) : catalog;
+  // The analysis's own working data is dead now: collected before the kit adds its files on top.
+  releaseMemory();
+  const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id });
+  // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
+  const { gated, fixedReport, fixLines } =
+    fixed.changed.length > 0
+      ? afterFix(firstGated, fixed, await gateReport((await scanAndAnalyze()).analyzed, flags, baseline, io.env, outputs))
+      : flags.fix
+        ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
+        : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
+  // A --fix that could not replace a file changed nothing: the report says so too. The org's teams,
+  // so reports of several orgs written by separate runs can be merged and checked together.
+  const report = {
+    ...fixedReport,
+    run,
+    ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }),
+    ...(source && { orgTeams: orgTeams(source.snapshot) }),
+  };
+  const notes = [...gated.notes, ...fixLines];
+  return { report, notes, failure: fixed.failure };
 }
 
 /**

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { readRegularFile, TooLarge } from '../read-regular-file.js';
 import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
+import { rewrittenRuns } from '../output/rewritten-runs.js';
 import { StreamedContent, type StagedContent } from '../output/staged-digest.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
 import type { FixesSummary, Report } from '../model/finding.js';
@@ -112,17 +113,8 @@ export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, 
     if (file.kind === 'repo-patch') return file.bytes ?? file.content;
     const pieces = file.pieces;
     if (pieces === undefined) return redactTokenShapes(shown(file, file.content));
-    return new StreamedContent(function* () {
-      // Pieces gathered to about 64 KB first: two regular expressions per entity cost more than the writing.
-      let run = '';
-      for (const piece of pieces()) {
-        run += piece;
-        if (run.length < 65_536) continue;
-        yield redactTokenShapes(shown(file, run));
-        run = '';
-      }
-      yield redactTokenShapes(shown(file, run));
-    });
+    // Pieces gathered first: two regular expressions per entity cost more than the writing.
+    return new StreamedContent(() => rewrittenRuns(pieces(), (run) => redactTokenShapes(shown(file, run))));
   };
   const files = kit.files.map((file) => ({ path: file.path, content: contentOf(file) }));
   await outputs.stageDir(dir, files, `run ${runId}\n`);

@@ -73,7 +73,7 @@ export interface OutputSet {
   /** Take the lock and finish or clear what a killed run left (done by the first write anyway). */
   prepare(): Promise<void>;
   /** Stage one file; it reaches `target` only on commit. */
-  stageFile(target: string, content: string | Uint8Array): Promise<void>;
+  stageFile(target: string, content: StagedContent): Promise<void>;
   /** Stage a whole folder (the fix kit, marked as ours with `marker`'s text); it replaces `target` on commit. */
   stageDir(target: string, files: readonly StagedFile[], marker: string): Promise<void>;
   /** Rename everything staged into place, and remove `stale` (ours, not written this time). Returns the targets. */

@@ -14,27 +14,36 @@ import { join } from 'node:path';
 export type StagedKind = 'file' | 'dir';
 
 /**
- * A file too large to hold as one string (the predicted org of a million entities): its text is
- * made piece by piece as it is written, gathered into runs of about a megabyte (one write each),
- * and hashed on the way, so its digest is known once it is written, without a second pass.
+ * A file too large to hold as one string (the predicted org of a million entities, the page of
+ * 130,000 findings): its text is made piece by piece as it is written, gathered into runs of about
+ * a megabyte of bytes (one write each), and hashed on the way, so its digest is known once it is
+ * written, without a second pass. The runs are Buffers, never a string of a megabyte: such a string
+ * lives in V8's large-object space until the next full collection, so a big file's strings piled up
+ * as garbage to several times its size (issue 41).
  */
-export class StreamedContent implements Iterable<string> {
+export class StreamedContent implements Iterable<Uint8Array> {
   #digest: string | undefined;
   constructor(private readonly pieces: () => Iterable<string>) {}
 
-  *[Symbol.iterator](): Iterator<string> {
+  *[Symbol.iterator](): Iterator<Uint8Array> {
     const hash = createHash('sha256');
-    let run = '';
+    let parts: Buffer[] = [];
+    let bytes = 0;
+    const run = (): Buffer => {
+      const joined = Buffer.concat(parts, bytes);
+      hash.update(joined);
+      parts = [];
+      bytes = 0;
+      return joined;
+    };
     for (const piece of this.pieces()) {
-      run += piece;
-      if (run.length >= RUN_CHARS) {
-        hash.update(run, 'utf8');
-        yield run;
-        run = '';
-      }
+      if (piece === '') continue;
+      const encoded = Buffer.from(piece, 'utf8');
+      parts.push(encoded);
+      bytes += encoded.length;
+      if (bytes >= RUN_BYTES) yield run();
     }
-    hash.update(run, 'utf8');
-    if (run !== '') yield run;
+    if (bytes > 0) yield run();
     this.#digest = hash.digest('hex');
   }
 
@@ -45,8 +54,8 @@ export class StreamedContent implements Iterable<string> {
   }
 }
 
-/** Ours: characters gathered per write of a streamed file. */
-const RUN_CHARS = 1 << 20;
+/** Ours: bytes gathered per write of a streamed file. */
+const RUN_BYTES = 1 << 20;
 
 /** What a staged file holds: its text, its bytes, or text made as it is written. */
 export type StagedContent = string | Uint8Array | StreamedContent;

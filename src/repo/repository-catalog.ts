@@ -171,10 +171,9 @@ function valueTeams(values: readonly string[], teams: readonly TeamRecord[], tea
     if (/\s/.test(value)) continue; // a title, as any value with whitespace is without the org's teams (catalog/teams.ts)
     if (!IDENTIFIER_FORM.test(value)) continue;
     // Issue 39: a value that looks like its own slug is no identifier by that alone (nothing public
-    // says how identifiers are derived): in a migrated org it is one; before the migration it is a
-    // title whose identifier may or may not be the same text, so it stays undecided (review).
-    else if (state.migrated) found.push({ name: value, identifier: value });
-    else if (state.known && slugOf(value) !== value) found.push({ name: value });
+    // says how identifiers are derived): only where the files tell the org's state is it read as one.
+    else if (state.migrated || (state.known && slugOf(value) === value)) found.push({ name: value, identifier: value });
+    else if (state.known) found.push({ name: value });
   }
   return found;
 }

@@ -7,9 +7,14 @@ import { createHash } from 'node:crypto';
  * A global regex, not String.replace(string, …), which would replace only the first match.
  */
 export function jsonForScript(value: unknown): string {
+  return scriptSafeJson(JSON.stringify(value));
+}
+
+/** JSON text made safe as jsonForScript's is; a run of whole JSON values at a time gives the same text. */
+export function scriptSafeJson(json: string): string {
   // `##[` too (a workflow command of the runner's older form), so the page's own pass leaves the data alone;
   // matched whole, since a lookbehind for its bracket made the scan of a big page several times slower.
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]|##\[/g, (match) => (match === '##[' ? `##${unicodeEscape('[')}` : unicodeEscape(match)));
+  return json.replace(/[<>&\u2028\u2029]|##\[/g, (match) => (match === '##[' ? `##${unicodeEscape('[')}` : unicodeEscape(match)));
 }
 
 function unicodeEscape(char: string): string {

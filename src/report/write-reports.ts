@@ -2,11 +2,12 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { openOutputSet, writeFailure, type OutputSet } from '../output/output-set.js';
+import { StreamedContent } from '../output/staged-digest.js';
 import { REPORT_FILES } from '../output/own-outputs.js';
 import { repositoryPath } from '../gate-run.js';
 import type { Report } from '../model/finding.js';
-import { renderHtml } from './html.js';
-import { renderJson } from './json.js';
+import { htmlPieces, renderHtml } from './html.js';
+import { jsonReportPieces, renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
 import { credentialsFromEnv, redactCredentials } from '../secrets/credentials.js';
@@ -56,6 +57,22 @@ export function renderReports(report: Report, formats: readonly Format[], meta: 
   return formats.map((format) => ({ format, name: FILE_NAMES[format], content: render(report, format, meta) }));
 }
 
+/**
+ * One format's text as it is written: the page and report.json piece by piece (issue 41: at 130,000
+ * findings each was over 100 MB as one string, with copies), the others whole. Joined, the pieces
+ * are what `renderReports` gives.
+ */
+function renderPieces(report: Report, format: Format, meta: ReportMeta): Iterable<string> {
+  switch (format) {
+    case 'html':
+      return htmlPieces(report, meta.html);
+    case 'json':
+      return jsonReportPieces(report);
+    default:
+      return [render(report, format, meta)];
+  }
+}
+
 function render(report: Report, format: Format, meta: ReportMeta): string {
   switch (format) {
     case 'html':
@@ -103,16 +120,18 @@ export async function writeReports(
   const clean = redactTokenShapesDeep(redactCredentials(report, credentials), tally);
   const note = redactionNote(tally, 'in the report');
   const redacted = note === undefined ? clean : { ...clean, notes: [...(clean.notes ?? []), note] };
-  const files = renderReports(redacted, options.formats, redactTokenShapesDeep(redactCredentials({ ...options.meta, md }, credentials)));
+  const meta = redactTokenShapesDeep(redactCredentials({ ...options.meta, md }, credentials));
+  // Each file made as it is written, one after another: never two big reports in memory at once.
+  const files = options.formats.map((format) => ({ format, name: FILE_NAMES[format], pieces: renderPieces(redacted, format, meta) }));
   let written: string[];
   if (options.out === STDOUT) {
     // The CLI allowed one machine format here (refuseStdoutMisuse): it is the whole of stdout.
-    for (const file of files) options.stdout?.(file.content);
+    for (const file of files) for (const piece of file.pieces) options.stdout?.(piece);
     written = files.map((file) => `${file.name} to stdout`);
   } else {
     const outputs = options.outputs ?? (await openOutputSet(options.out));
     try {
-      for (const file of files) await outputs.stageFile(join(options.out, file.name), file.content);
+      for (const file of files) await outputs.stageFile(join(options.out, file.name), new StreamedContent(() => file.pieces));
       const stale = FORMATS.filter((format) => !options.formats.includes(format)).map((format) => join(options.out, FILE_NAMES[format]));
       await outputs.commit(stale);
     } finally {
@@ -124,7 +143,7 @@ export async function writeReports(
   const summary = files.find((file) => file.format === 'md');
   if (summary && stepSummary) {
     try {
-      await appendFile(stepSummary, summary.content);
+      await appendFile(stepSummary, [...summary.pieces].join(''));
       written.push(stepSummary);
     } catch (error) {
       throw new InputError(`wrote ${written.join(', ')}; cannot append to the step summary ${stepSummary} (${writeFailure(error)})`, { cause: error });

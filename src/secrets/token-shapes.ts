@@ -91,8 +91,13 @@ export function tokenShapeSpans(text: string): [number, number][] {
   return spans;
 }
 
-/** A copy of `value` (a report, a kit file's JSON) with every string's token shapes redacted, keys included. Iterative: input nesting is unbounded. */
+/**
+ * `value` (a report, a kit file's JSON) with every string's token shapes redacted, keys included:
+ * `value` itself when nothing in it is (a report of 130,000 findings was copied whole for nothing,
+ * issue 41), else a copy. Iterative: input nesting is unbounded.
+ */
 export function redactTokenShapesDeep<T>(value: T, tally?: RedactionTally): T {
+  if (holdsNoTokenShape(value)) return value;
   const clean = (text: string) => redactTokenShapes(text, tally);
   const copy: { value: unknown } = { value: undefined };
   const stack: { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number }[] = [{ from: value, into: copy as unknown as Record<string, unknown>, key: 'value' }];
@@ -119,6 +124,27 @@ export function redactTokenShapesDeep<T>(value: T, tally?: RedactionTally): T {
     (into as Record<string | number, unknown>)[key] = made;
   }
   return copy.value as T;
+}
+
+/** Whether redactTokenShapesDeep would copy `value` unchanged: no token shape in a string or key, and every container a plain object or an array (a copy makes any other object plain). */
+function holdsNoTokenShape(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (redactTokenShapes(item) !== item) return false;
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+    } else if (item !== null && typeof item === 'object') {
+      const prototype: unknown = Object.getPrototypeOf(item);
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const [key, child] of Object.entries(item)) {
+        if (redactTokenShapes(key) !== key) return false;
+        stack.push(child);
+      }
+    }
+  }
+  return true;
 }
 
 /** The note that says what was redacted, or none. */

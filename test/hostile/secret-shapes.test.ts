@@ -60,6 +60,20 @@ describe('redactTokenShapes', () => {
     expect(Object.keys(redactTokenShapesDeep({ b: 1, a: 2, [AWS]: 3 }))).toEqual(['b', 'a', REDACTED]);
   });
 
+  it('gives back the value itself when nothing in it is a token shape, else a copy that leaves the value as it was', () => {
+    const report = { findings: [{ id: '1', message: 'plain', tags: ['a'] }], notes: ['Token rotation happens weekly'] };
+    expect(redactTokenShapesDeep(report)).toBe(report);
+    const leaking = { findings: [{ id: '1', message: `token ${GITHUB}` }], notes: ['plain'] };
+    const copy = redactTokenShapesDeep(leaking);
+    expect(copy).not.toBe(leaking);
+    expect(copy.findings[0]!.message).toBe(`token ${REDACTED}`);
+    expect(leaking.findings[0]!.message).toBe(`token ${GITHUB}`);
+    // A key of that shape is redacted too; an object that is not plain is still copied as a plain one.
+    expect(Object.keys(redactTokenShapesDeep({ [GITHUB]: 1 }))).toEqual([REDACTED]);
+    const dated = { at: new Date(0) };
+    expect(redactTokenShapesDeep(dated)).not.toBe(dated);
+  });
+
   it('is linear on hostile text', () => {
     const text = `${'eyJ'.repeat(50_000)} ${'Bearer '.repeat(50_000)} ${'-----BEGIN PRIVATE KEY-----'.repeat(5_000)}`;
     // CPU time, which a busy machine does not stretch: linear takes milliseconds, quadratic minutes.

@@ -28,15 +28,15 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(code).toBe(3);
     expect(stderr).toContain('not read: fixtures/repo/payloads/blob.json: could not be read (a NUL byte: binary, not text); the file was not checked');
     expect(report.findings.every((f) => f.resource.type === 'file')).toBe(true);
-    // The files describe an org that has not migrated, where every team value is a title: "Payments"
-    // is one, and breaks. "payments" or "platform" is one too, and whether its identifier is the same
-    // text nothing public tells (issue 39: no slug rule): a review.
+    // Issue 30: "payments" or "platform" may be a title or an identifier, but each is its own slug, so
+    // the migration leaves it as it is either way: nothing to act on. The files describe an org that
+    // has not migrated, where every team value is a title: "Payments" is one, and breaks.
     const verdictAt = (location: string) => report.findings.find((f) => f.location === location)?.verdict;
-    expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBe('review');
-    expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBe('review');
+    expect(verdictAt('fixtures/repo/terraform/permissions.tf:13')).toBeUndefined();
+    expect(verdictAt('fixtures/repo/pulumi-ts/index.ts:17')).toBeUndefined();
     expect(verdictAt('fixtures/repo/terraform/permissions.tf:31')).toBe('breaks');
     expect(verdictAt('fixtures/repo/services/checkout/port.yml:4')).toBe('breaks');
-    expect(report.findings).toHaveLength(32);
+    expect(report.findings).toHaveLength(29);
     // The files are judged as the org they describe: its state, and why, is a note.
     expect(report.notes).toContainEqual(expect.stringMatching(/^migration state of repository fixtures\/repo: judged as not migrated: Blueprint manages _user/));
   });

@@ -48,11 +48,9 @@ describe("the Kubernetes exporter's mapping kept in Helm values", () => {
     '                  team: \'"platform"\'', //                20
   );
 
-  test('a team title in the config block breaks at its own line; an identifier-form team is a review, a mapping that sets none is nothing', async () => {
+  test('a team title in the config block breaks at its own line; a mapping that sets an identifier-form team, or none, is nothing', async () => {
     const { report, at } = await scan({ 'charts/values.yaml': values });
-    // Issue 39: in files written before the migration an identifier-form value is a title too, whose
-    // identifier nothing public tells (it need not be the same text): review, not silence.
-    expect(at).toEqual(['charts/values.yaml:13 integration-mapping breaks', 'charts/values.yaml:20 integration-mapping review']);
+    expect(at).toEqual(['charts/values.yaml:13 integration-mapping breaks']);
     expect(report.findings[0]!.evidence).toBe(`team: '"Platform Engineering"'`);
   });
 
@@ -106,16 +104,14 @@ describe("workflow steps of the service's GitHub action", () => {
   ];
   const workflow = (...steps: string[][]) => lines('on: push', 'jobs:', '  sync:', '    runs-on: ubuntu-latest', '    steps:', ...steps.flat());
 
-  test('a SEARCH whose query compares $team with a title breaks at the rule; with identifier-form values it is a review', async () => {
+  test('a SEARCH whose query compares $team with a title breaks at the rule; with identifier-form values it is nothing', async () => {
     const query = (value: string) => ['query: |', '  {', '    "combinator": "and",', '    "rules": [', '      {"property": "$blueprint", "operator": "=", "value": "service"},', `      {"property": "$team", "operator": "containsAny", "value": ["${value}"]}`, '    ]', '  }'];
     const { at } = await scan({ '.github/workflows/find.yml': workflow(step('SEARCH', query('Platform Engineering')), step('SEARCH', query('platform'))) });
     // Line 16: the `$team` rule of the first step's query block.
-    // Issue 39: in files written before the migration an identifier-form value is a title too, whose
-    // identifier nothing public tells (it need not be the same text): review, not silence.
-    expect(at).toEqual(['.github/workflows/find.yml:16 external-ownership breaks', '.github/workflows/find.yml:29 external-ownership review']);
+    expect(at).toEqual(['.github/workflows/find.yml:16 external-ownership breaks']);
   });
 
-  test("the service's report sender filters entities with one search rule: filter_rule on $team with a title breaks, an identifier-form value is a review", async () => {
+  test("the service's report sender filters entities with one search rule: filter_rule on $team with a title breaks, an identifier is nothing", async () => {
     // port-labs/port-sender reads `filter_rule` as one rule {property, operator, value} on the blueprint's entities.
     const sender = (rule: string) => [
       '      - uses: port-labs/port-sender@v0.2.7',
@@ -132,9 +128,7 @@ describe("workflow steps of the service's GitHub action", () => {
         sender('{"property": "tier", "operator": "=", "value": "Gold Tier"}'),
       ),
     });
-    // Issue 39: in files written before the migration an identifier-form value is a title too, whose
-    // identifier nothing public tells (it need not be the same text): review, not silence.
-    expect(at).toEqual(['.github/workflows/remind.yml:11 external-ownership breaks', '.github/workflows/remind.yml:17 external-ownership review']);
+    expect(at).toEqual(['.github/workflows/remind.yml:11 external-ownership breaks']);
   });
 
   test("a run: script that sends an entity to the API is read at the file's lines: a title breaks, a team input the workflow was given is nothing, another expression is a review", async () => {
@@ -153,14 +147,11 @@ describe("workflow steps of the service's GitHub action", () => {
     // The action the repository keeps dispatches the workflow with a team input: inputs.team is a team, passed on.
     const action = JSON.stringify({ identifier: 'register', trigger: { type: 'self-service', operation: 'CREATE', userInputs: { properties: { team: { type: 'string', format: 'team' } } } }, invocationMethod: { type: 'GITHUB', org: 'acme', repo: 'x', workflow: 'register.yml' } });
     const { at, report } = await scan({ '.github/workflows/register.yml': register, 'port/register.action.json': action });
-    // Issue 39: in files written before the migration an identifier-form value is a title too, whose
-    // identifier nothing public tells (it need not be the same text): review, not silence.
-    expect([...at].sort()).toEqual(['.github/workflows/register.yml:17 external-ownership review', '.github/workflows/register.yml:20 external-ownership review', '.github/workflows/register.yml:8 external-ownership breaks']);
+    expect([...at].sort()).toEqual(['.github/workflows/register.yml:17 external-ownership review', '.github/workflows/register.yml:8 external-ownership breaks']);
     // Without it, nothing says the input holds a team: review.
     expect([...(await scan({ '.github/workflows/register.yml': register })).at].sort()).toEqual([
       '.github/workflows/register.yml:11 external-ownership review',
       '.github/workflows/register.yml:17 external-ownership review',
-      '.github/workflows/register.yml:20 external-ownership review',
       '.github/workflows/register.yml:8 external-ownership breaks',
     ]);
     // The block's text is the file's without its indentation: nothing the patch could place.
@@ -192,14 +183,12 @@ describe("workflow steps of the service's GitHub action", () => {
 });
 
 describe('Terraform values that reach resources through module calls, and bodies a configuration sends', () => {
-  test('a module called with a local holding a title breaks where the title is written; a call with an identifier-form value is a review', async () => {
+  test('a module called with a local holding a title breaks where the title is written; a call with an identifier-form value is nothing', async () => {
     const { at } = await scan({
       'main.tf': lines('locals {', '  owners = ["Platform Engineering"]', '}', 'module "checkout" {', '  source = "./modules/service"', '  name   = "checkout"', '  teams  = local.owners', '}', 'module "billing" {', '  source = "./modules/service"', '  name   = "billing"', '  teams  = ["payments"]', '}'),
       'modules/service/main.tf': lines('variable "name" {}', 'variable "teams" {}', 'resource "port_entity" "this" {', '  identifier = var.name', '  blueprint  = "service"', '  teams      = var.teams', '}'),
     });
-    // Issue 39: in files written before the migration an identifier-form value is a title too, whose
-    // identifier nothing public tells (it need not be the same text): review, not silence.
-    expect(at).toEqual(['main.tf:12 external-ownership review', 'main.tf:2 external-ownership breaks']);
+    expect(at).toEqual(['main.tf:2 external-ownership breaks']);
   });
 
   test('a module called more often than the scan judges it says so: the rest of its calls are not read', async () => {

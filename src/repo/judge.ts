@@ -172,7 +172,7 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
   let foreign = 0;
   const taken = new Set(snapshot.blueprints.map((b) => b.identifier));
   const reach = resources.length > 0 && resources.every((r) => READ_WITH_REACHED_BLUEPRINTS.has(r.kind)) ? reachedBlueprints(resources, ctx) : undefined;
-  for (const blueprint of ctx.repositoryBlueprints ?? []) {
+  for (const blueprint of reach ? reachedInOrder(reach, ctx.repositoryBlueprints ?? []) : (ctx.repositoryBlueprints ?? [])) {
     if (resources.includes(blueprint)) continue;
     const identifier = stringField(blueprint.value, 'identifier');
     if (identifier === undefined || taken.has(identifier) || (reach && !reach.has(identifier))) continue;
@@ -220,6 +220,27 @@ function blueprintIndex(blueprints: readonly FileResource[]): Map<string, FileRe
     if (identifier !== undefined && !index.has(identifier)) index.set(identifier, blueprint);
   }
   return index;
+}
+
+/** Where each repository blueprint stands in the repository's list. */
+const blueprintPositions = new WeakMap<readonly FileResource[], Map<FileResource, number>>();
+
+/**
+ * The first definition of each reached identifier, in the repository's order: the blueprints the
+ * loop over every repository blueprint would keep for this file, found without that loop (issue 41:
+ * it ran once per judged file over every blueprint of the repository, a cost growing with files ×
+ * blueprints). A later definition of an identifier is never kept (the first one's identifier is taken).
+ */
+function reachedInOrder(reach: ReadonlySet<string>, blueprints: readonly FileResource[]): FileResource[] {
+  const index = blueprintIndex(blueprints);
+  let positions = blueprintPositions.get(blueprints);
+  if (!positions) blueprintPositions.set(blueprints, (positions = new Map(blueprints.map((blueprint, position) => [blueprint, position]))));
+  const reached: FileResource[] = [];
+  for (const identifier of reach) {
+    const blueprint = index.get(identifier);
+    if (blueprint) reached.push(blueprint);
+  }
+  return reached.sort((a, b) => positions.get(a)! - positions.get(b)!);
 }
 
 /**

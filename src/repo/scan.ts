@@ -122,12 +122,12 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const teamsMap = options.teamsMap ?? (org ? {} : mappedTeams(options.catalog));
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
-  const repos: { name: string; files: CandidateFile[] }[] = [];
+  const repos: ({ name: string } & ReadRepository)[] = [];
   // Every file of a kind the scan reads, kept or not: a Pulumi project is told by its Pulumi.yaml.
   const paths: string[] = [];
   const prefixes = displayRoots(dirs);
   const limits: ReadLimits = { maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES, ...(options.git && { git: options.git }) };
-  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, files: await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths, limits) });
+  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, ...(await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths, limits)) });
   const files = repos.flatMap((repo) => repo.files);
   // A repository describes an org: every file is read for its resources, teams and what it says of
   // the migration before any is judged; a blueprint written in one file holds for the resources of
@@ -155,6 +155,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
     // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
     const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
     if (!org) describeTeams(scan, own.catalog, own.titles);
+    scan.notes.push(filesReadNote(repo.name, repo.counts));
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
     const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
@@ -169,6 +170,24 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   });
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
+}
+
+/** How many files a repository's scan found, how many of them are of kinds it judges, and how many of those it read. */
+interface FileCounts {
+  found: number;
+  judged: number;
+  read: number;
+}
+
+/**
+ * One line per repository saying how much the scan saw (issue 41): a clean scan of 246 files and
+ * one of 2 read alike otherwise. Found: every file in the folders the scan goes into (ignored
+ * folders are not gone into), the run's own files aside; judged: those of a kind it reads that no
+ * ignore rule leaves out; read: those read whole (the others are named in the notes or in what
+ * could not be read, or are links to folders, whose files are counted where they are).
+ */
+function filesReadNote(name: string, { found, judged, read }: FileCounts): string {
+  return `files of repository ${name === '' ? '.' : name}: ${found} found, ${judged} of kinds the scan judges, ${read} read whole`;
 }
 
 /** The teams a repository's catalog holds and the titles its files write, added to what the scan hands the fix kit (first name wins). */
@@ -355,7 +374,13 @@ async function linkedOutOfCheckout(dir: string, root: string): Promise<string | 
   return top;
 }
 
-async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<CandidateFile[]> {
+/** A repository's files to judge, and how many it found and read. */
+interface ReadRepository {
+  files: CandidateFile[];
+  counts: FileCounts;
+}
+
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<ReadRepository> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -374,7 +399,17 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
   if ('invalid' in policy) throw new InputError(`--ignore ${policy.invalid}: ${policy.why}`);
   // Git's own view in a checkout (tracked files always, untracked ones it does not ignore); elsewhere the .gitignore files.
-  const listing = await listCheckout(root, prefix, policy, { ...(limits.git && { git: limits.git }), unwanted: (path) => classifyPath(path) === undefined });
+  // Files of no kind the scan reads are dropped by the listing, and counted here; the run's own files are never mentioned.
+  const notOwn = (path: string) => ownInside.length === 0 || !isOwnPath(join(root, path), ownInside);
+  let unwanted = 0;
+  const listing = await listCheckout(root, prefix, policy, {
+    ...(limits.git && { git: limits.git }),
+    unwanted: (path) => {
+      if (classifyPath(path) !== undefined) return false;
+      if (notOwn(path)) unwanted++;
+      return true;
+    },
+  });
   const entries = listing.entries;
   appendAll(scan.notes, listing.notes);
   for (const { path, why } of listing.unreadIgnoreFiles) {
@@ -394,7 +429,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const wanted = files.flatMap(({ path: file, tracked }) => {
     const kind = classifyPath(file);
-    if (!kind || isOwnPath(join(root, file), ownInside)) return [];
+    if (!kind || !notOwn(file)) return [];
     // A project template (cookiecutter, copier) names its folders with placeholders: its files become
     // files to migrate only once rendered, in the project made from it. One git tracks is judged all
     // the same (a change could move a breaking file into such a folder): read whole, or a gap.
@@ -414,18 +449,20 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     read.push({ text: await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, sink), sink });
   }
   const candidates: CandidateFile[] = [];
+  let readWhole = 0;
   wanted.forEach(({ kind, shown }, index) => {
     const { text, sink } = read[index]!;
     scan.notes.push(...sink.notes);
     scan.incomplete.push(...sink.incomplete);
     if (text === undefined) return;
+    readWhole++;
     // A JSON file that calls itself a report, a SARIF log or a snapshot is judged all the same: only
     // the files this run was given are ours, by path (a pull request could add a `format` to any file).
     paths.push(shown);
     // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
     if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
   });
-  return candidates;
+  return { files: candidates, counts: { found: unwanted + files.filter(({ path }) => notOwn(path)).length, judged: wanted.length, read: readWhole } };
 }
 
 /**

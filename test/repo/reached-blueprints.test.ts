@@ -45,6 +45,12 @@ describe('the repository blueprints a file is judged with', () => {
     expect(seenBy(resources('alone.json', blueprint('alone')), repository)).toEqual(['alone']);
   });
 
+  test("issue 41: the reached blueprints come in the repository's order, each identifier's first definition only", () => {
+    // Reached in the order service, workload (relation order); the repository lists workload first.
+    const later = [...repository, ...resources('copy.json', { ...blueprint('service', ['region']), title: 'a later copy' })];
+    expect(seenBy(resources('deployment.json', blueprint('deployment', ['service', 'workload'])), later)).toEqual(['deployment', 'workload', 'service']);
+  });
+
   test("a chain through the org's blueprints still reaches the repository's", () => {
     const org = new Map<string, JsonObject>([['cluster', blueprint('cluster', ['region'])]]);
     expect(seenBy(resources('deployment.json', blueprint('deployment', ['cluster'])), repository, org)).toEqual(['deployment', 'region']);

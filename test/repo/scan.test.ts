@@ -69,6 +69,8 @@ describe('scanRepositories on fixtures/repo', () => {
       },
     ]);
     expect(scan.notes).toEqual([
+      // Issue 41: how much the scan saw (the binary payload is one it judges but could not read).
+      'files of repository fixtures/repo: 21 found, 19 of kinds the scan judges, 18 read whole',
       // Issue 30: what the files say of the migration state, and that the org given decides.
       expect.stringMatching(/^migration state of repository fixtures\/repo: its files read as not migrated: Blueprint manages _user, .*\(fixtures\/repo\/pulumi-ts\/index\.ts:11\); port_blueprint manages _team, .*; although blueprint pullRequest declares ownership .*; the org Acme Payments decides: it has not migrated$/),
       // The Pulumi programs pin no package version (no manifest next to them): checked by hand.
@@ -89,6 +91,37 @@ describe('scanRepositories on fixtures/repo', () => {
     expect(checkout.rewrite).toBeUndefined();
     expect(checkout.suggestion).toContain('the identifier of "Platform Team" is not known yet');
     expect(scan.findings.some((f) => f.location === 'fixtures/repo/terraform/blueprints.tf:13')).toBe(false);
+  });
+});
+
+describe('how many files the scan saw (issue 41)', () => {
+  test('each repository gets one line: the files found, those of kinds it judges, those read; ignored folders and the run\'s own files are not counted', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'tma-repo-'));
+    const files: Record<string, string> = {
+      'README.md': '# docs\n',
+      'docs/a.md': 'a\n',
+      'docs/b.txt': 'b\n',
+      'src/app.ts': 'export const a = 1;\n',
+      'infra/main.tf': 'resource "null_resource" "x" {}\n',
+      'node_modules/pkg/index.js': 'module.exports = 1;\n',
+      'node_modules/pkg/main.tf': 'resource "null_resource" "y" {}\n',
+      'out/report.json': '{}\n',
+      'out/summary.md': 'x\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(join(root, path, '..'), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    const other = await mkdtemp(join(tmpdir(), 'tma-repo-'));
+    await writeFile(join(other, 'main.tf'), 'resource "null_resource" "z" {}\n');
+    const scan = await scanRepositories([root, other], { ownPaths: [join(root, 'out')] });
+    const counts = scan.notes.filter((note) => note.startsWith('files of repository'));
+    expect(counts).toEqual([
+      `files of repository ${root.split('/').pop()}: 5 found, 2 of kinds the scan judges, 2 read whole`,
+      `files of repository ${other.split('/').pop()}: 1 found, 1 of kinds the scan judges, 1 read whole`,
+    ]);
+    // A clean scan: nothing else tells the two apart.
+    expect(scan.findings).toEqual([]);
   });
 });
 
@@ -114,6 +147,8 @@ describe('walking', () => {
     expect(scan.notes.filter((note) => !note.startsWith('review:') && !note.startsWith('migration state'))).toEqual([
       // Issue 23: a link to a folder is said too, not only a link to a file.
       `${name}/linked-dir: a symbolic link to a folder outside the repository, not followed; the files there were not scanned`,
+      // The link out of the root and the file over the limit are judged kinds, found but not read.
+      `files of repository ${name}: 5 found, 4 of kinds the scan judges, 2 read whole`,
     ]);
     // Issue 38: a file the scan would judge but cannot read whole is a gap, never a note.
     expect(scan.incomplete).toEqual([

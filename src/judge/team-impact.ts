@@ -284,9 +284,12 @@ export function assessTeamExpression(
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
-    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
+    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations] };
     const ghosts = context.migrated
-      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => literalMeetsTeam(runnable.jq, expression, references, value, where) && !someTeamActsAs(runnable.jq, expression, value, context.teams, where))
+      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => {
+          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
+          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, where);
+        })
       : [];
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
@@ -368,28 +371,40 @@ function comparedWithTeams(jq: JqEngine, expression: string, literal: string, wh
   return run({ title: literal, identifier: guessedIdentifier(literal) }) !== run({ title: other, identifier: `${other}_id` });
 }
 
+/** Where a literal is tried as a team after the migration: every team-valued place of the site, kept relations to `_team` included. */
+interface GhostContext {
+  kind: SampleKind;
+  queryIds: readonly string[];
+  teamProperties: readonly string[];
+  teamRelations: readonly string[];
+}
+
+/** The site's context after the migration with `value` as the one team everywhere teams are. */
+const ghostContext = (where: GhostContext, value: string): JsonValue => contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations);
+
 /**
- * Whether the literal is what the user's team is measured against, after the migration: with the
- * literal itself standing as the team, the expression gives another result once the literal is
- * spelled otherwise (`. == "x"`, `startswith("x")`), where a separator (`join(", ")`) gives the same.
+ * A team value the literal is measured against, after the migration, or none: standing as the
+ * team, it gives another result once the literal is spelled otherwise (`. == "x"`,
+ * `startswith("x")`), where a separator (`join(", ")`) gives the same. Tried as written, then as a
+ * regex's text (`test("^pay")` meets `pay`, never `^pay`).
  */
-function literalMeetsTeam(jq: JqEngine, expression: string, references: JqReferences, value: string, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqReferences, value: string, where: GhostContext): string | undefined {
   const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
-  if (spots.length === 0) return false;
+  if (spots.length === 0) return undefined;
   let respelled = expression;
   for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(`${value}\u0001other`) + respelled.slice(spot.end);
-  const context = contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties);
-  return JSON.stringify(jq.evaluate(context, expression)) !== JSON.stringify(jq.evaluate(context, respelled));
+  const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');
+  return [...new Set([value, asRegexText])].find((team) => team !== '' && JSON.stringify(jq.evaluate(ghostContext(where, team), expression)) !== JSON.stringify(jq.evaluate(ghostContext(where, team), respelled)));
 }
 
 /**
- * Whether a team of today's org gives what the literal gives standing as the user's team, after
+ * Whether a team of today's org gives what the literal's team (`standIn`) gives as the user's team, after
  * the migration: a prefix (`startswith("plat")`) or another case (`ascii_upcase == "QA"`) a team
  * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
  */
-function someTeamActsAs(jq: JqEngine, expression: string, literal: string, directory: TeamDirectory, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
-  const run = (identifier: string) => JSON.stringify(jq.evaluate(contextFor(where.kind, { label: '', teams: () => [{ title: identifier, identifier }] }, 'after', where.queryIds, where.teamProperties), expression));
-  const asLiteral = run(literal);
+function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
+  const run = (identifier: string) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
+  const asLiteral = run(standIn);
   for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
   return false;
 }

@@ -4,7 +4,9 @@
  * running them on one entity in both worlds shows (titles before the migration, the same teams'
  * identifiers after it), followed through calculations over those until none is added.
  */
-import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import { relationsOf } from '../catalog/inheritance.js';
+import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
 import { asString, isObject } from '../model/json.js';
 import { sampleInput, sampleTeams } from './sample-context.js';
@@ -45,4 +47,43 @@ export function teamValuedProperties(catalog: Catalog, blueprint: string | undef
   }
   known.set(blueprint, teamValued);
   return teamValued;
+}
+
+const identifierMirrorsFound = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+
+/**
+ * Issue 39, item 7: mirror properties that hold the identifiers of `_team` entities, before the
+ * migration and after it (`owning_team.$identifier` over a relation to `_team` the migration
+ * keeps, `$team.$identifier`): their values are team identifiers wherever they are read. A path
+ * over a relation the migration removes is no such mirror (it points at nothing afterwards).
+ * With no blueprint named, every blueprint's.
+ */
+export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  let known = identifierMirrorsFound.get(catalog);
+  if (!known) identifierMirrorsFound.set(catalog, (known = new Map()));
+  const key = blueprint ?? '';
+  const cached = known.get(key);
+  if (cached) return cached;
+  const names = new Set<string>();
+  for (const [id, definition] of catalog.blueprints) {
+    if (blueprint !== undefined && id !== blueprint) continue;
+    for (const mirror of mirrorsOf(definition)) {
+      if (mirrorPathEffect(id, mirror.path, catalog.blueprints, catalog.removedRelations).kind === 'unaffected' && reachesTeamIdentifier(catalog, id, mirror.path)) names.add(mirror.id);
+    }
+  }
+  known.set(key, names);
+  return names;
+}
+
+/** Whether a mirror path ends at the `$identifier` of `_team` entities, hop by hop. */
+function reachesTeamIdentifier(catalog: Catalog, blueprint: string, path: string): boolean {
+  const segments = path.split('.');
+  if (segments.pop() !== '$identifier' || segments.length === 0) return false;
+  let current: string | undefined = blueprint;
+  for (const segment of segments) {
+    const target: unknown = segment === '$team' ? TEAM_BLUEPRINT : relationsOf(catalog.blueprints.get(current!))[segment]?.target;
+    if (typeof target !== 'string') return false;
+    current = target;
+  }
+  return current === TEAM_BLUEPRINT;
 }

@@ -24,6 +24,8 @@ export interface ContextSpec {
   removedRelations?: readonly string[];
   /** Relations to `_team` the migration keeps: the entity's teams' identifiers in both worlds. */
   teamRelations?: readonly string[];
+  /** Mirror properties of `_team` identifiers: the entity's teams' identifiers in both worlds. */
+  identifierProperties?: readonly string[];
   /** Strings the expression compares with that name no team: tried as an entity's identifier. */
   seeds?: readonly string[];
   /** The action's team-typed inputs (`.form.<name>`, `.inputs.<name>` hold team values). */
@@ -129,7 +131,7 @@ function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): 
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties));
     cache.set(key, inputs);
   }
   return inputs;

@@ -22,6 +22,8 @@ export interface ImpactContext {
   removedRelations: ReadonlySet<string>;
   /** Relations to `_team` the migration keeps: they hold team identifiers in both worlds. */
   teamRelations?: ReadonlySet<string>;
+  /** Mirror properties of `_team` identifiers (team-valued.ts `teamIdentifierMirrors`): identifiers in both worlds. */
+  identifierProperties?: ReadonlySet<string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
@@ -81,6 +83,8 @@ export interface ExpressionImpact {
   teamPropertyReads?: string[];
   /** Reads of relations to `_team` the migration keeps (`.relations.owners`): team identifiers in both worlds. */
   teamRelationReads?: string[];
+  /** Reads of mirror properties of `_team` identifiers. */
+  identifierMirrorReads?: string[];
   /**
    * Set when the tokens show no team read but running the expression on samples shows its
    * result depends on team values: how that showed, as a clause for the reason.
@@ -154,12 +158,13 @@ export function assessTeamExpression(
   // Only running tells what a kept relation's identifiers meet: without jq they are no change by themselves.
   // A relation the site says the migration removes is that, whatever other blueprints keep.
   const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
+  const identifierProperties = (context.jq && context.identifierProperties) || NO_PROPERTIES;
   if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
   const beyondFixedPaths = result.ok && readsBeyondFixedPaths(result.tokens);
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !beyondFixedPaths) return undefined;
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && propertyPaths(result.references, identifierProperties).length === 0 && !beyondFixedPaths) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -191,6 +196,7 @@ export function assessTeamExpression(
     ? []
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
+  const identifierMirrorReads = options.externalInput ? [] : propertyPaths(references, identifierProperties).map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
@@ -221,7 +227,7 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -257,6 +263,7 @@ export function assessTeamExpression(
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
+  if (identifierMirrorReads.length > 0) impact.identifierMirrorReads = unique(identifierMirrorReads);
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
@@ -271,6 +278,7 @@ export function assessTeamExpression(
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
     ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
+    ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
@@ -284,7 +292,7 @@ export function assessTeamExpression(
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
-    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations] };
+    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
     const ghosts = context.migrated
       ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => {
           const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
@@ -377,10 +385,11 @@ interface GhostContext {
   queryIds: readonly string[];
   teamProperties: readonly string[];
   teamRelations: readonly string[];
+  identifierProperties: readonly string[];
 }
 
 /** The site's context after the migration with `value` as the one team everywhere teams are. */
-const ghostContext = (where: GhostContext, value: string): JsonValue => contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations);
+const ghostContext = (where: GhostContext, value: string): JsonValue => contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
 
 /**
  * A team value the literal is measured against, after the migration, or none: standing as the
@@ -665,6 +674,9 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   if (impact.teamRelationReads && impact.teamRelationReads.length > 0) {
     parts.push(`reads ${impact.teamRelationReads.join(', ')}, a relation to _team, which holds team identifiers before the migration and after it`);
+  }
+  if (impact.identifierMirrorReads && impact.identifierMirrorReads.length > 0) {
+    parts.push(`reads ${impact.identifierMirrorReads.join(', ')}, a mirror of _team identifiers, which holds team identifiers before the migration and after it`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
     parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team, a calculation that passes them on, or a team-typed input), which change from team titles to team identifiers`);

@@ -46,7 +46,7 @@ const migratedOrg = (parts: { calculation?: string; condition?: JsonObject; widg
  * entity of none.
  */
 function selectsNoTeamToday(expression: string): boolean {
-  const run = (owners: string[]) => JSON.stringify(jq.evaluate({ identifier: 'e', team: owners, properties: {}, relations: { owning_team: owners } }, expression));
+  const run = (owners: string[]) => JSON.stringify(jq.evaluate({ identifier: 'e', team: owners, properties: { owner_ids: owners, team_ids: owners }, relations: { owning_team: owners } }, expression));
   const none = run([]);
   return TEAMS.every((team) => run([team.identifier]) === none);
 }
@@ -65,6 +65,11 @@ const CALCULATIONS: Row[] = [
   { name: 'a regex an identifier meets', expression: '.relations.owning_team | any(test("^data_"))' },
   { name: 'a case fold an identifier meets', expression: '.relations.owning_team | any(ascii_downcase == "qa")' },
   { name: 'a case fold no identifier meets', expression: '.relations.owning_team | any(ascii_downcase == "platform-eu")' },
+  // Mirrors of the identifiers read in jq: the same identifiers.
+  { name: 'a mirror of owning_team.$identifier equal to a near miss', expression: '.properties.owner_ids | any(. == "data-science")' },
+  { name: 'a mirror of owning_team.$identifier equal to an identifier', expression: '.properties.owner_ids | index("data_science") != null' },
+  { name: 'a mirror of $team.$identifier matched by a regex of none', expression: '.properties.team_ids | any(test("^pay"))' },
+  { name: 'a mirror of $team.$identifier matched by a regex of one', expression: '.properties.team_ids | any(test("alpha$"))' },
 ];
 
 judgeTable('a calculation over a relation to _team, in a migrated org', {

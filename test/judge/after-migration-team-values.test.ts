@@ -118,3 +118,38 @@ describe('a rule on a value that holds _team identifiers, in a migrated org', ()
     expect(report.findings.find((f) => f.location === 'rules[0].query.conditions[0]')).toBeUndefined();
   });
 });
+
+/** A migrated org whose deploy action's policy holds one query rule and one condition. */
+const policyOrg = (rule: JsonObject, condition: string): OrgSnapshot => ({
+  ...migratedOrg({}),
+  actions: [{ identifier: 'deploy', title: 'Deploy', trigger: { type: 'self-service', operation: 'CREATE', userInputs: { properties: {}, required: [] } }, invocationMethod: { type: 'WEBHOOK', url: 'https://example.com/hook' } }],
+  actionPermissions: { deploy: { execute: { roles: [], users: [], teams: [], policy: { queries: { mine: { rules: [{ property: '$blueprint', operator: '=', value: 'service' }, rule], combinator: 'and' } }, conditions: [condition] } } } },
+});
+
+/** Whether a condition over the user's team identifiers selects no team of today's org (jq on a user of each team and of none). */
+function conditionSelectsNoTeamToday(condition: string): boolean {
+  const run = (ids: string[]) => JSON.stringify(jq.evaluate({ user: { email: 'u@example.com', team: ids, teamsIdentifiers: ids, teams: [] }, results: { mine: { entities: [] } } }, condition));
+  const none = run([]);
+  return TEAMS.every((team) => run([team.identifier]) === none);
+}
+
+describe("a policy's query rules and conditions over the user's teams, in a migrated org", () => {
+  const cases: { rule: JsonObject; operator: string; literal: string; condition: string }[] = [
+    { rule: { property: { context: 'userTeams', property: '$identifier' }, operator: 'beginsWith', value: 'pay' }, operator: 'beginsWith', literal: 'pay', condition: '.user.teamsIdentifiers | any(startswith("pay"))' },
+    { rule: { property: { context: 'userTeams', property: '$identifier' }, operator: 'beginsWith', value: 'qa' }, operator: 'beginsWith', literal: 'qa', condition: '.user.teamsIdentifiers | any(startswith("qa"))' },
+    { rule: { property: { context: 'userTeams', property: '$identifier' }, operator: 'contains', value: 'science' }, operator: 'contains', literal: 'science', condition: '.user.team | any(test("^DATA"; "i"))' },
+    { rule: { property: { context: 'userTeams', property: '$identifier' }, operator: '=', value: 'Data Science' }, operator: '=', literal: 'Data Science', condition: '.user.team | any(test("^pay"))' },
+  ];
+  for (const { rule, operator, literal, condition } of cases) {
+    it(`${JSON.stringify(rule.property)} ${operator} ${JSON.stringify(literal)}, and ${condition}`, () => {
+      const report = analyze(buildCatalog(policyOrg(rule, condition), { jq }));
+      const all = [...report.findings, ...(report.verified ?? [])];
+      const ruleFinding = all.find((f) => f.location.startsWith('permissions.execute.policy.queries.mine.rules[1]'));
+      expect(ruleFinding?.reason.includes(GHOST) ?? false, 'the query rule matches no team today').toBe(ruleMeetsNoTeamToday(operator, literal));
+      const conditionFinding = all.find((f) => f.location.startsWith('permissions.execute.policy.conditions[0]'));
+      const ghost = conditionSelectsNoTeamToday(condition);
+      expect(conditionFinding?.reason.includes(GHOST) ?? false, 'the condition matches no team today').toBe(ghost);
+      if (ghost) expect(conditionFinding?.verdict).toBe('breaks');
+    });
+  }
+});

@@ -9,7 +9,7 @@ import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, operatorMeets, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
-import { teamIdentifierMirrors } from './team-valued.js';
+import { derivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
@@ -36,6 +36,8 @@ export const migrationState = (catalog: Pick<Catalog, 'migrated'>): MigrationSta
 export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): FindingDraft | undefined {
   const { rule } = site;
   if (typeof rule.property === 'string' && site.teamProperties?.has(rule.property)) return teamPropertyRuleFinding(catalog, site, rule.property);
+  const derived = typeof rule.property === 'string' ? derivedTeamProperties(catalog, site.blueprint).get(rule.property) : undefined;
+  if (derived !== undefined) return derivedRuleFinding(catalog, site, String(rule.property), derived);
   const path = propertyPath(rule);
   const first = path?.[0];
   const isPathRule = typeof rule.property !== 'string';
@@ -471,6 +473,19 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
     suggestion: 'Check that the path still reaches the intended team property once $team points at _team entities, and that the values it compares are what those entities hold.',
     verdict: judgeSite('through-team'),
   };
+}
+
+/**
+ * Issue 39, item 4: a rule on a calculation derived from team values (`.team | join(", ")`) is
+ * matched with the calculation run on an entity of each team in each world: titles before the
+ * migration, identifiers after it. Which entities match, before and after, decides.
+ */
+function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string, calculation: string): FindingDraft | undefined {
+  const value = valueParts(site.rule.value, site);
+  if (value.unknown !== undefined || value.parts.some((part) => part.kind !== 'literals')) return undefined;
+  const base = { category: site.category, resource: site.resource, location: joinPath(...site.path), evidence: JSON.stringify(site.rule) };
+  const subject = `${site.subject} on calculation property "${property}" (derived from $team by ${JSON.stringify(calculation)})`;
+  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity' }] }, value.parts, []);
 }
 
 /**

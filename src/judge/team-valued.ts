@@ -11,12 +11,34 @@ import { teamPropertiesFor } from '../catalog/resources.js';
 import { asString, isObject } from '../model/json.js';
 import { sampleInput, sampleTeams } from './sample-context.js';
 
-const found = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+interface TeamValued {
+  /** Properties that hold team values: mirrors of `$team`, calculations that pass them on. */
+  teamValued: ReadonlySet<string>;
+  /**
+   * Calculations derived from team values that are no pass-through (`.team | join(", ")`,
+   * `.team | map(ascii_downcase)`, `.team | first`): what they give differs between the worlds.
+   * By name, their calculation: a reader is judged by running it in both worlds.
+   */
+  derived: ReadonlyMap<string, string>;
+}
+
+const found = new WeakMap<Catalog, Map<string, TeamValued>>();
 
 export function teamValuedProperties(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  return teamValuedOf(catalog, blueprint).teamValued;
+}
+
+/** Issue 39, item 4: a blueprint's calculations derived from team values (not passing them on as they are), with their jq. */
+export function derivedTeamProperties(catalog: Catalog, blueprint: string | undefined): ReadonlyMap<string, string> {
+  return teamValuedOf(catalog, blueprint).derived;
+}
+
+const NO_DERIVED: ReadonlyMap<string, string> = new Map();
+
+function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValued {
   const mirrors = teamPropertiesFor(catalog, blueprint);
   const definition = blueprint === undefined ? undefined : catalog.blueprints.get(blueprint);
-  if (blueprint === undefined || !catalog.jq || !isObject(definition?.calculationProperties)) return mirrors;
+  if (blueprint === undefined || !catalog.jq || !isObject(definition?.calculationProperties)) return { teamValued: mirrors, derived: NO_DERIVED };
   let known = found.get(catalog);
   if (!known) found.set(catalog, (known = new Map()));
   const cached = known.get(blueprint);
@@ -26,27 +48,41 @@ export function teamValuedProperties(catalog: Catalog, blueprint: string | undef
     return expression === undefined ? [] : [[name, expression] as const];
   });
   const teamValued = new Set(mirrors);
+  const derived = new Map<string, string>();
   const jq = catalog.jq;
   const teams = sampleTeams(catalog.teams);
   const identifierOf = new Map(teams.map((team) => [team.title, team.identifier]));
   // Run on the same entity in both worlds: it passes team values on when what it gives after the
-  // migration is what it gave before with each title written as its team's identifier, and differs.
-  const passesOn = (expression: string): boolean => {
-    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', 0, teams, form, [], [...teamValued]), expression));
-    if (!before?.ok || !after?.ok) return false;
+  // migration is what it gave before with each title written as its team's identifier, and differs;
+  // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
+  // is that team; of two, no team), the second only where the first showed a pass-through.
+  const effectOn = (expression: string, variant: number): 'passes-on' | 'derived' | undefined => {
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', variant, teams, form, [], [...teamValued]), expression));
+    if (!before?.ok || !after?.ok) return undefined;
+    const asAfter = JSON.stringify(after.values);
+    if (JSON.stringify(before.values) === asAfter) return undefined;
     const asIdentifiers = JSON.stringify(before.values, (_, value: unknown) => (typeof value === 'string' ? (identifierOf.get(value) ?? value) : value));
-    return asIdentifiers === JSON.stringify(after.values) && asIdentifiers !== JSON.stringify(before.values);
+    return asIdentifiers === asAfter ? 'passes-on' : 'derived';
+  };
+  const effect = (expression: string) => {
+    const one = effectOn(expression, 0);
+    return one === 'passes-on' && effectOn(expression, 1) === 'derived' ? 'derived' : one;
   };
   for (let added = true; added; ) {
     added = false;
     for (const [name, expression] of calculations) {
-      if (teamValued.has(name) || !passesOn(expression)) continue;
+      if (teamValued.has(name)) continue;
+      const what = effect(expression);
+      if (what === 'derived') derived.set(name, expression);
+      if (what !== 'passes-on') continue;
+      derived.delete(name);
       teamValued.add(name);
       added = true;
     }
   }
-  known.set(blueprint, teamValued);
-  return teamValued;
+  const result = { teamValued, derived };
+  known.set(blueprint, result);
+  return result;
 }
 
 const identifierMirrorsFound = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();

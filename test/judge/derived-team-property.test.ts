@@ -1,0 +1,68 @@
+/**
+ * Issue 39, item 4: a calculation derived from team values that is no plain pass-through (`join`,
+ * `map`, a case fold) holds values that differ between the worlds, and the rules that read it (a
+ * scorecard condition, a widget filter) are judged by running it there: the calculation on an
+ * entity of every team set, titles before the migration and identifiers after it, then the rule's
+ * operator. Each expected class is computed here in jq the same way; the judge's own code decides
+ * nothing of it.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { JsonObject } from '../../src/model/json.js';
+import { useJqEngine } from '../support/jq-engine.js';
+import { expectedRuleClass, inputOf, org, SERVICES_PER_TEAM, TEAM_SETS, type ExpectedClass } from './two-worlds.js';
+
+const jq = useJqEngine();
+
+const snapshot = (calculation: string, rule: JsonObject, where: 'scorecard' | 'widget') =>
+  org({
+    blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners_text: { title: 'Owners', calculation, type: 'string' } } }],
+    entities: { service: SERVICES_PER_TEAM },
+    ...(where === 'scorecard'
+      ? { scorecards: [{ identifier: 'sc', title: 'Ownership', blueprint: 'service', rules: [{ identifier: 'r', title: 'R', level: 'Gold', query: { combinator: 'and', conditions: [rule] } }] }] }
+      : { pages: [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [{ id: 'w1', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [rule] } } } } }] }] }),
+  });
+
+/** The calculation's strings on an entity of `titles`, in one world, as the rule sees them. */
+function calculated(calculation: string, titles: readonly string[], world: 'before' | 'after'): string[] {
+  const result = jq.evaluate(inputOf('entity', titles, world), calculation);
+  if (!result.ok) return ['<an error>'];
+  return result.values.flatMap((value) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : [JSON.stringify(value)]));
+}
+
+/** The rule's class, by matching it in jq on the calculation run on every team set in both worlds. */
+function expected(calculation: string, operator: string, values: string[]): ExpectedClass {
+  const changes = TEAM_SETS.some((set) => expectedRuleClass.match(jq, operator, calculated(calculation, set, 'before'), values) !== expectedRuleClass.match(jq, operator, calculated(calculation, set, 'after'), values));
+  return changes ? 'changed' : 'same';
+}
+
+const ROWS: { calculation: string; operator: string; values: string[] }[] = [
+  { calculation: '.team | join(", ")', operator: 'contains', values: ['Data Science'] },
+  { calculation: '.team | join(", ")', operator: 'beginsWith', values: ['Platform'] },
+  { calculation: '.team | map(ascii_downcase)', operator: '=', values: ['qa'] },
+  { calculation: '.team | map(ascii_downcase)', operator: 'containsAny', values: ['alpha'] },
+  { calculation: '.team | map(ascii_downcase) | join(",")', operator: 'beginsWith', values: ['platform'] },
+  { calculation: '.team | map(ascii_downcase | gsub(" "; "_"))', operator: 'in', values: ['data_science'] },
+];
+
+describe('a rule on a calculation derived from team values', () => {
+  for (const row of ROWS) {
+    for (const where of ['scorecard', 'widget'] as const) {
+      it(`${row.calculation} ${row.operator} ${JSON.stringify(row.values)} (${where})`, () => {
+        const rule = { property: 'owners_text', operator: row.operator, value: row.values.length === 1 ? row.values[0]! : row.values };
+        const report = analyze(buildCatalog(snapshot(row.calculation, rule, where), { jq }));
+        const location = where === 'scorecard' ? 'rules[0].query.conditions[0]' : 'widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0]';
+        const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === location);
+        const klass = expected(row.calculation, row.operator, row.values);
+        expect(finding?.verdict ?? 'unaffected').toBe(klass === 'changed' ? 'breaks' : 'unaffected');
+        if (klass === 'changed') expect(finding?.reason).toContain('on calculation property "owners_text" (derived from $team');
+      });
+    }
+  }
+
+  it('the rows show both classes', () => {
+    const classes = new Set(ROWS.map((row) => expected(row.calculation, row.operator, row.values)));
+    expect([...classes].sort()).toEqual(['changed', 'same']);
+  });
+});

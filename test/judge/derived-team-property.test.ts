@@ -1,7 +1,7 @@
 /**
  * Issue 39, item 4: a calculation derived from team values that is no plain pass-through (`join`,
  * `map`, a case fold) holds values that differ between the worlds, and the rules that read it (a
- * scorecard condition, a widget filter) are judged by running it there: the calculation on an
+ * scorecard condition, a widget filter, an input's dataset) are judged by running it there: the calculation on an
  * entity of every team set, titles before the migration and identifiers after it, then the rule's
  * operator. Each expected class is computed here in jq the same way; the judge's own code decides
  * nothing of it.
@@ -15,11 +15,31 @@ import { expectedRuleClass, inputOf, org, SERVICES_PER_TEAM, TEAM_SETS, type Exp
 
 const jq = useJqEngine();
 
-const snapshot = (calculation: string, rule: JsonObject, where: 'scorecard' | 'widget') =>
+type Where = 'scorecard' | 'widget' | 'dataset';
+
+const LOCATION: Record<Where, string> = {
+  scorecard: 'rules[0].query.conditions[0]',
+  widget: 'widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0]',
+  dataset: 'trigger.userInputs.properties.target.dataset.rules[0]',
+};
+
+const snapshot = (calculation: string, rule: JsonObject, where: Where) =>
   org({
     blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners_text: { title: 'Owners', calculation, type: 'string' } } }],
     entities: { service: SERVICES_PER_TEAM },
-    ...(where === 'scorecard'
+    ...(where === 'dataset' && {
+      actions: [
+        {
+          identifier: 'deploy',
+          title: 'Deploy',
+          trigger: { type: 'self-service', operation: 'CREATE', userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [rule] } } } } },
+          invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+        },
+      ],
+    }),
+    ...(where === 'dataset'
+      ? {}
+      : where === 'scorecard'
       ? { scorecards: [{ identifier: 'sc', title: 'Ownership', blueprint: 'service', rules: [{ identifier: 'r', title: 'R', level: 'Gold', query: { combinator: 'and', conditions: [rule] } }] }] }
       : { pages: [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [{ id: 'w1', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [rule] } } } } }] }] }),
   });
@@ -48,12 +68,11 @@ const ROWS: { calculation: string; operator: string; values: string[] }[] = [
 
 describe('a rule on a calculation derived from team values', () => {
   for (const row of ROWS) {
-    for (const where of ['scorecard', 'widget'] as const) {
+    for (const where of ['scorecard', 'widget', 'dataset'] as const) {
       it(`${row.calculation} ${row.operator} ${JSON.stringify(row.values)} (${where})`, () => {
         const rule = { property: 'owners_text', operator: row.operator, value: row.values.length === 1 ? row.values[0]! : row.values };
         const report = analyze(buildCatalog(snapshot(row.calculation, rule, where), { jq }));
-        const location = where === 'scorecard' ? 'rules[0].query.conditions[0]' : 'widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0]';
-        const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === location);
+        const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === LOCATION[where]);
         const klass = expected(row.calculation, row.operator, row.values);
         expect(finding?.verdict ?? 'unaffected').toBe(klass === 'changed' ? 'breaks' : 'unaffected');
         if (klass === 'changed') expect(finding?.reason).toContain('on calculation property "owners_text" (derived from $team');

@@ -5,7 +5,7 @@ import type { SampleKind } from './sample-context.js';
 import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
-import { teamIdentifierMirrors } from './team-valued.js';
+import { allDerivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 
 export type { ExpressionSite };
 
@@ -53,6 +53,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teamRelations: keptTeamRelations(catalog),
       // By name over every blueprint, as kept relations are: a site names no blueprint.
       identifierProperties: teamIdentifierMirrors(catalog, undefined),
+      derivedProperties: allDerivedTeamProperties(catalog),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: catalog.migrated,

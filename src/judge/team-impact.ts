@@ -24,6 +24,8 @@ export interface ImpactContext {
   teamRelations?: ReadonlySet<string>;
   /** Mirror properties of `_team` identifiers (team-valued.ts `teamIdentifierMirrors`): identifiers in both worlds. */
   identifierProperties?: ReadonlySet<string>;
+  /** Calculations derived from team values (team-valued.ts `derivedTeamProperties`), by name: read, they are run in each world. */
+  derivedProperties?: ReadonlyMap<string, string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
@@ -53,6 +55,7 @@ export interface ImpactContext {
 const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
 
 const NO_PROPERTIES: ReadonlySet<string> = new Set();
+const NO_DERIVED: ReadonlyMap<string, string> = new Map();
 
 export interface TitleLiteral {
   title: string;
@@ -85,6 +88,8 @@ export interface ExpressionImpact {
   teamRelationReads?: string[];
   /** Reads of mirror properties of `_team` identifiers. */
   identifierMirrorReads?: string[];
+  /** Reads of calculations derived from team values. */
+  derivedReads?: string[];
   /**
    * Set when the tokens show no team read but running the expression on samples shows its
    * result depends on team values: how that showed, as a clause for the reason.
@@ -159,12 +164,14 @@ export function assessTeamExpression(
   // A relation the site says the migration removes is that, whatever other blueprints keep.
   const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
   const identifierProperties = (context.jq && context.identifierProperties) || NO_PROPERTIES;
+  const derived = (context.jq && context.derivedProperties) || NO_DERIVED;
+  const derivedNames = new Set(derived.keys());
   if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
   const beyondFixedPaths = result.ok && readsBeyondFixedPaths(result.tokens);
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && propertyPaths(result.references, identifierProperties).length === 0 && !beyondFixedPaths) return undefined;
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && propertyPaths(result.references, identifierProperties).length === 0 && propertyPaths(result.references, derivedNames).length === 0 && !beyondFixedPaths) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -197,6 +204,7 @@ export function assessTeamExpression(
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
   const identifierMirrorReads = options.externalInput ? [] : propertyPaths(references, identifierProperties).map((path) => expression.slice(path.start, path.end));
+  const derivedReads = options.externalInput ? [] : propertyPaths(references, derivedNames).map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
@@ -227,7 +235,7 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -264,6 +272,7 @@ export function assessTeamExpression(
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
   if (identifierMirrorReads.length > 0) impact.identifierMirrorReads = unique(identifierMirrorReads);
+  if (derivedReads.length > 0) impact.derivedReads = unique(derivedReads);
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
@@ -279,6 +288,7 @@ export function assessTeamExpression(
     removedRelations: impact.removedRelations,
     ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
     ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
+    ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
@@ -677,6 +687,9 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   if (impact.identifierMirrorReads && impact.identifierMirrorReads.length > 0) {
     parts.push(`reads ${impact.identifierMirrorReads.join(', ')}, a mirror of _team identifiers, which holds team identifiers before the migration and after it`);
+  }
+  if (impact.derivedReads && impact.derivedReads.length > 0) {
+    parts.push(`reads ${impact.derivedReads.join(', ')}, a calculation derived from team values, run in each world on the entity's teams`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
     parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team, a calculation that passes them on, or a team-typed input), which change from team titles to team identifiers`);

@@ -34,6 +34,18 @@ export function derivedTeamProperties(catalog: Catalog, blueprint: string | unde
 }
 
 const NO_DERIVED: ReadonlyMap<string, string> = new Map();
+const allDerived = new WeakMap<Catalog, ReadonlyMap<string, string>>();
+
+/** Every blueprint's derived calculations, by name (as kept relations are: a jq site names no blueprint). */
+export function allDerivedTeamProperties(catalog: Catalog): ReadonlyMap<string, string> {
+  let derived = allDerived.get(catalog);
+  if (derived === undefined) {
+    const merged = new Map<string, string>();
+    for (const id of catalog.blueprints.keys()) for (const [name, calculation] of derivedTeamProperties(catalog, id)) merged.set(name, calculation);
+    allDerived.set(catalog, (derived = merged));
+  }
+  return derived;
+}
 
 function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValued {
   const mirrors = teamPropertiesFor(catalog, blueprint);

@@ -11,7 +11,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedRuleClass, inputOf, org, SERVICES_PER_TEAM, TEAM_SETS, type ExpectedClass } from './two-worlds.js';
+import { expectedRuleClass, expectedVerdict, inputOf, judgeTable, org, SERVICES_PER_TEAM, TEAM_SETS, type ExpectedClass, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -84,4 +84,45 @@ describe('a rule on a calculation derived from team values', () => {
     const classes = new Set(ROWS.map((row) => expected(row.calculation, row.operator, row.values)));
     expect([...classes].sort()).toEqual(['changed', 'same']);
   });
+});
+
+// jq reading a derived calculation (another calculation here) reads what that calculation gives in
+// each world: its class is computed by running the reader on an entity whose property holds it.
+interface ReaderRow extends Row {
+  derivedFrom: string;
+  reader: string;
+}
+const reading = (derivedFrom: string, reader: string, shows?: ExpectedClass): ReaderRow => ({
+  name: `${reader} over ${derivedFrom}`,
+  derivedFrom,
+  reader,
+  expression: `(.properties.owners_text = (${derivedFrom})) | ${reader}`,
+  ...(shows && { shows }),
+});
+
+judgeTable('a calculation reading a calculation derived from team values', {
+  jq,
+  kind: 'entity',
+  rows: [
+    reading('.team | join(", ")', '.properties.owners_text | contains("QA")', 'changed'),
+    reading('.team | join(", ")', '.properties.owners_text | length > 0', 'same'),
+    reading('.team | map(ascii_downcase)', '.properties.owners_text | index("qa") != null', 'same'),
+    reading('.team | map(ascii_downcase)', '.properties.owners_text | any(startswith("platform ("))', 'changed'),
+  ],
+  snapshot: (row) =>
+    org({
+      blueprints: [
+        {
+          identifier: 'service',
+          title: 'Service',
+          schema: { properties: {} },
+          relations: {},
+          calculationProperties: { owners_text: { title: 'Owners', calculation: row.derivedFrom, type: 'string' }, flag: { title: 'Flag', calculation: row.reader, type: 'boolean' } },
+        },
+      ],
+      entities: { service: SERVICES_PER_TEAM },
+    }),
+  location: 'calculationProperties.flag.calculation',
+  verdict: (klass) => expectedVerdict(klass, "shown"),
+  check: ({ finding }) => expect(finding.reason).toContain("a calculation derived from team values"),
 });

@@ -11,7 +11,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedRuleClass, expectedVerdict, inputOf, judgeTable, org, SERVICES_PER_TEAM, TEAM_SETS, type ExpectedClass, type Row } from './two-worlds.js';
+import { expectedRuleClass, expectedVerdict, inputOf, judgeTable, servicesWithCalculations, TEAM_SETS, type ExpectedClass, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -24,9 +24,7 @@ const LOCATION: Record<Where, string> = {
 };
 
 const snapshot = (calculation: string, rule: JsonObject, where: Where) =>
-  org({
-    blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners_text: { title: 'Owners', calculation, type: 'string' } } }],
-    entities: { service: SERVICES_PER_TEAM },
+  servicesWithCalculations({ owners_text: [calculation, 'string'] }, {
     ...(where === 'dataset' && {
       actions: [
         {
@@ -109,19 +107,7 @@ judgeTable('a calculation reading a calculation derived from team values', {
     reading('.team | map(ascii_downcase)', '.properties.owners_text | index("qa") != null', 'same'),
     reading('.team | map(ascii_downcase)', '.properties.owners_text | any(startswith("platform ("))', 'changed'),
   ],
-  snapshot: (row) =>
-    org({
-      blueprints: [
-        {
-          identifier: 'service',
-          title: 'Service',
-          schema: { properties: {} },
-          relations: {},
-          calculationProperties: { owners_text: { title: 'Owners', calculation: row.derivedFrom, type: 'string' }, flag: { title: 'Flag', calculation: row.reader, type: 'boolean' } },
-        },
-      ],
-      entities: { service: SERVICES_PER_TEAM },
-    }),
+  snapshot: (row) => servicesWithCalculations({ owners_text: [row.derivedFrom, 'string'], flag: [row.reader, 'boolean'] }),
   location: 'calculationProperties.flag.calculation',
   verdict: (klass) => expectedVerdict(klass, "shown"),
   check: ({ finding }) => expect(finding.reason).toContain("a calculation derived from team values"),

@@ -8,7 +8,7 @@ import type { TeamDirectory } from '../catalog/teams.js';
 import { describeResult, sameResult } from './differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from './sample-context.js';
-import { keyedRecord, type JsonValue } from '../model/json.js';
+import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
 import { contextFor, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
@@ -24,6 +24,10 @@ export interface ContextSpec {
   removedRelations?: readonly string[];
   /** Relations to `_team` the migration keeps: the entity's teams' identifiers in both worlds. */
   teamRelations?: readonly string[];
+  /** Mirror properties of `_team` identifiers: the entity's teams' identifiers in both worlds. */
+  identifierProperties?: readonly string[];
+  /** Calculations derived from team values (name, jq): each entity of a context holds what its calculation gives in that world. */
+  derived?: { jq: JqEngine; properties: readonly (readonly [string, string])[] };
   /** Strings the expression compares with that name no team: tried as an entity's identifier. */
   seeds?: readonly string[];
   /** The action's team-typed inputs (`.form.<name>`, `.inputs.<name>` hold team values). */
@@ -125,14 +129,29 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, world, cases.length]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.derived?.properties ?? [], world, cases.length]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties));
+    if (spec.derived) for (const input of inputs) fillDerived(input, spec.derived);
     cache.set(key, inputs);
   }
   return inputs;
+}
+
+/** Each entity of a context (an object with `team` and `properties`) given what its derived calculations give on it. */
+function fillDerived(value: JsonValue, derived: NonNullable<ContextSpec['derived']>): void {
+  if (Array.isArray(value)) for (const item of value) fillDerived(item, derived);
+  if (!isObject(value)) return;
+  for (const child of Object.values(value)) if (child !== undefined) fillDerived(child, derived);
+  if (!('team' in value) || !isObject(value.properties)) return;
+  // Run on a copy: the engine keeps the JSON text of each object it is given, and this one changes.
+  const entity = { ...value };
+  for (const [name, calculation] of derived.properties) {
+    const result = derived.jq.evaluate(entity, calculation);
+    value.properties[name] = result.ok ? (result.values[0] ?? null) : null;
+  }
 }
 
 export interface Translation {

@@ -5,6 +5,7 @@ import type { SampleKind } from './sample-context.js';
 import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
+import { allDerivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 
 export type { ExpressionSite };
 
@@ -50,6 +51,9 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teams: catalog.teams,
       removedRelations: site.removedRelations,
       teamRelations: keptTeamRelations(catalog),
+      // By name over every blueprint, as kept relations are: a site names no blueprint.
+      identifierProperties: teamIdentifierMirrors(catalog, undefined),
+      derivedProperties: allDerivedTeamProperties(catalog),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: catalog.migrated,

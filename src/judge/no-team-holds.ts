@@ -13,6 +13,19 @@ export function valuesNoTeamHolds(directory: TeamDirectory, values: readonly str
   return [...new Set(values.filter((value) => value.trim() !== '' && classifyTeamValue(directory, value).state === 'unknown'))];
 }
 
+/**
+ * The values no team of the org meets under what the rule does with them (`meets`, by the rule's
+ * operator), among the org's team values today: identifiers, and titles where `$team` is read
+ * (a title there is left to the rest of the judge). A prefix a team starts with is met; so is a
+ * value written in another case where the comparison folds case.
+ */
+export function valuesNoTeamMeets(directory: TeamDirectory, values: readonly string[], meets: (spelling: string, value: string) => boolean, held: 'identifiers' | 'identifiers and titles'): string[] {
+  if (!directory.orgKnowsTeams) return [];
+  const spellings = [...directory.identifiers, ...(held === 'identifiers' ? [] : directory.byTitle.keys())];
+  const candidates = held === 'identifiers' ? [...new Set(values.filter((value) => value.trim() !== ''))] : valuesNoTeamHolds(directory, values);
+  return candidates.filter((value) => !spellings.some((spelling) => meets(spelling, value)));
+}
+
 const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** Per value no team holds, the teams it could have meant: `"x": perhaps "y" (Y)`. */

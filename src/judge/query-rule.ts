@@ -36,6 +36,20 @@ const MATCHERS: Readonly<Record<string, (teams: readonly string[], values: reado
 
 export const knownOperator = (operator: string): boolean => operator in MATCHERS;
 
+/** Stands for a value no literal is about: what the rule does with a literal alone. */
+const NO_TEAM = '\u0000no team';
+
+/**
+ * Whether a team value `spelling` meets `literal` under the rule's operator, as the service
+ * matches it: an entity holding that one team is matched otherwise than one holding none of the
+ * org's teams (`beginsWith "plat"` meets `platform`; `!=` a value meets it by leaving it out).
+ * An operator this tool does not know meets everything: it claims nothing.
+ */
+export function operatorMeets(operator: string, spelling: string, literal: string): boolean {
+  const matcher = own(MATCHERS, operator);
+  return matcher === undefined || matcher([spelling], [literal]) !== matcher([NO_TEAM], [literal]);
+}
+
 /** One part of what a side holds: literals as written, a value the service fills, or jq it runs. */
 export type ValuePart =
   | { kind: 'literals'; values: readonly string[] }

@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
@@ -7,8 +7,9 @@ import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './bui
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
-import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
+import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, operatorMeets, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
+import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
+import { derivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
@@ -35,6 +36,8 @@ export const migrationState = (catalog: Pick<Catalog, 'migrated'>): MigrationSta
 export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): FindingDraft | undefined {
   const { rule } = site;
   if (typeof rule.property === 'string' && site.teamProperties?.has(rule.property)) return teamPropertyRuleFinding(catalog, site, rule.property);
+  const derived = typeof rule.property === 'string' ? derivedTeamProperties(catalog, site.blueprint).get(rule.property) : undefined;
+  if (derived !== undefined) return derivedRuleFinding(catalog, site, String(rule.property), derived);
   const path = propertyPath(rule);
   const first = path?.[0];
   const isPathRule = typeof rule.property !== 'string';
@@ -62,6 +65,9 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
     if (value.unknown !== undefined || value.parts.length === 0) return undefined;
     return judgedRuleFinding(catalog, site, base, { kind: 'values', parts: [{ kind: 'built-in', ...propertyBuiltIn }] }, value.parts, []);
   }
+
+  const identifiers = identifierSide(catalog, site);
+  if (identifiers !== undefined) return identifierRuleFinding(catalog, site, base, identifiers);
 
   // `$team` as the first hop, or reached over relations (`["service", "$team"]`): the values
   // compared are team values either way.
@@ -189,17 +195,13 @@ function judgedRuleFinding(
       verdict: judgeSite('not-run'),
     };
   }
-  // Issue 39: after the migration a value no team holds today matches nothing now, whatever it matched before.
-  const ghosts = migrationState(catalog) === 'after' && property.kind === 'entity-team' ? valuesNoTeamHolds(catalog.teams, literals) : [];
-  if (ghosts.length > 0) {
-    const meant = whatEachMeant(catalog.teams, ghosts);
-    return {
-      ...base,
-      reason: `${site.subject} compares $team with ${ghosts.map((g) => JSON.stringify(g)).join(', ')}, and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (neither an identifier nor a title), so it matches no entity now, whatever it matched before.`,
-      suggestion: `Write the identifier of the team it means (${meant.join('; ')}).`,
-      verdict: judgeSite('no-team-holds'),
-    };
-  }
+  // Issue 39: after the migration a value no team meets today (by what the operator does with it)
+  // matches nothing now, whatever it matched before. `$team` holds identifiers today (a title is
+  // left to the rest of the judge); the user's `_team` entities, identifiers only.
+  const held = property.kind === 'entity-team' ? 'identifiers and titles' : property.kind === 'values' && property.parts.every((part) => part.kind === 'built-in' && part.key === 'userTeams.$identifier') ? 'identifiers' : undefined;
+  const meets = (spelling: string, value: string) => operatorMeets(operator, spelling, value);
+  const ghosts = migrationState(catalog) === 'after' && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
+  if (ghosts.length > 0) return noTeamHoldsFinding(catalog, site, base, property.kind === 'values' ? describeParts(property.parts) : '$team', ghosts);
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
   if (judged.class === 'failed') {
     const decision = decide({ class: 'failed', sink: 'team-comparison', state: migrationState(catalog), literals: 'plain' });
@@ -222,6 +224,9 @@ function judgedRuleFinding(
     if (judged.difference?.standIn) evidence = 'stand-in-only';
     const readBack = partsAsTitles(catalog, parts);
     if (readBack && judgeRule({ ...common, value: { before: readBack, after: parts } })?.class === 'same') evidence = 'written-for-identifiers';
+    // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
+    // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
+    else if (held !== undefined && migrationState(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
   const subject = property.kind === 'values' ? `${site.subject} compares ${describeParts(property.parts)}` : `${site.subject} compares $team`;
@@ -260,6 +265,38 @@ function judgedRuleFinding(
   const notes = parts.flatMap((part) => (part.kind === 'built-in' && part.builtIn.note ? [part.builtIn.note] : []));
   if (notes.length > 0) finding.note = [finding.note, ...notes].filter(Boolean).join('; ');
   return finding;
+}
+
+/** A rule comparing team values with values no team of the org meets today: it matches nothing now. */
+function noTeamHoldsFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: string, ghosts: readonly string[]): FindingDraft {
+  const meant = whatEachMeant(catalog.teams, ghosts);
+  return {
+    ...base,
+    reason: `${site.subject} compares ${side} with ${ghosts.map((g) => JSON.stringify(g)).join(', ')} (operator ${JSON.stringify(site.rule.operator)}), and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (no team's identifier${side === '$team' ? ' or title' : ''} meets it as the operator compares), so it matches no entity now, whatever it matched before.`,
+    suggestion: `Write the identifier of the team it means (${meant.join('; ')}).`,
+    verdict: judgeSite('no-team-holds'),
+  };
+}
+
+/**
+ * Issue 39, item 7: a rule whose side holds the identifiers of `_team` entities in both worlds:
+ * `relatedTo` the `_team` blueprint (the related entities' identifiers), or a mirror of
+ * `$identifier` over a relation to `_team`. The migration changes nothing of it, but once the org
+ * has migrated a literal no team's identifier meets (as the operator compares) matches nothing.
+ */
+function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string; operator: string } | undefined {
+  const { rule } = site;
+  if (rule.operator === 'relatedTo' && rule.blueprint === TEAM_BLUEPRINT) return { what: 'the related _team entities', operator: 'in' };
+  if (typeof rule.property === 'string' && typeof rule.operator === 'string' && teamIdentifierMirrors(catalog, site.blueprint).has(rule.property)) return { what: `mirror property "${rule.property}" (identifiers of _team entities)`, operator: rule.operator };
+  return undefined;
+}
+
+function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string }): FindingDraft | undefined {
+  if (migrationState(catalog) !== 'after') return undefined;
+  const value = valueParts(site.rule.value, site);
+  const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), 'identifiers');
+  return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts) : undefined;
 }
 
 /** The value with identifiers read back as titles (literals, jq literals, a built-in that yields identifiers): what it would have said for titles. */
@@ -436,6 +473,19 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
     suggestion: 'Check that the path still reaches the intended team property once $team points at _team entities, and that the values it compares are what those entities hold.',
     verdict: judgeSite('through-team'),
   };
+}
+
+/**
+ * Issue 39, item 4: a rule on a calculation derived from team values (`.team | join(", ")`) is
+ * matched with the calculation run on an entity of each team in each world: titles before the
+ * migration, identifiers after it. Which entities match, before and after, decides.
+ */
+function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string, calculation: string): FindingDraft | undefined {
+  const value = valueParts(site.rule.value, site);
+  if (value.unknown !== undefined || value.parts.some((part) => part.kind !== 'literals')) return undefined;
+  const base = { category: site.category, resource: site.resource, location: joinPath(...site.path), evidence: JSON.stringify(site.rule) };
+  const subject = `${site.subject} on calculation property "${property}" (derived from $team by ${JSON.stringify(calculation)})`;
+  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity' }] }, value.parts, []);
 }
 
 /**

@@ -22,6 +22,10 @@ export interface ImpactContext {
   removedRelations: ReadonlySet<string>;
   /** Relations to `_team` the migration keeps: they hold team identifiers in both worlds. */
   teamRelations?: ReadonlySet<string>;
+  /** Mirror properties of `_team` identifiers (team-valued.ts `teamIdentifierMirrors`): identifiers in both worlds. */
+  identifierProperties?: ReadonlySet<string>;
+  /** Calculations derived from team values (team-valued.ts `derivedTeamProperties`), by name: read, they are run in each world. */
+  derivedProperties?: ReadonlyMap<string, string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
   jq?: JqEngine;
   /** What the expression runs on, when a sample of it can be built (not for external payloads). */
@@ -51,6 +55,7 @@ export interface ImpactContext {
 const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
 
 const NO_PROPERTIES: ReadonlySet<string> = new Set();
+const NO_DERIVED: ReadonlyMap<string, string> = new Map();
 
 export interface TitleLiteral {
   title: string;
@@ -81,6 +86,10 @@ export interface ExpressionImpact {
   teamPropertyReads?: string[];
   /** Reads of relations to `_team` the migration keeps (`.relations.owners`): team identifiers in both worlds. */
   teamRelationReads?: string[];
+  /** Reads of mirror properties of `_team` identifiers. */
+  identifierMirrorReads?: string[];
+  /** Reads of calculations derived from team values. */
+  derivedReads?: string[];
   /**
    * Set when the tokens show no team read but running the expression on samples shows its
    * result depends on team values: how that showed, as a clause for the reason.
@@ -154,12 +163,15 @@ export function assessTeamExpression(
   // Only running tells what a kept relation's identifiers meet: without jq they are no change by themselves.
   // A relation the site says the migration removes is that, whatever other blueprints keep.
   const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
+  const identifierProperties = (context.jq && context.identifierProperties) || NO_PROPERTIES;
+  const derived = (context.jq && context.derivedProperties) || NO_DERIVED;
+  const derivedNames = new Set(derived.keys());
   if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
   const beyondFixedPaths = result.ok && readsBeyondFixedPaths(result.tokens);
-  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && !beyondFixedPaths) return undefined;
+  if (!options.setsTeam && result.ok && !readsTeamPaths(result.references, context.removedRelations, teamProperties, teamInputs, teamRelations) && propertyPaths(result.references, identifierProperties).length === 0 && propertyPaths(result.references, derivedNames).length === 0 && !beyondFixedPaths) return undefined;
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
@@ -191,6 +203,8 @@ export function assessTeamExpression(
     ? []
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
+  const identifierMirrorReads = options.externalInput ? [] : propertyPaths(references, identifierProperties).map((path) => expression.slice(path.start, path.end));
+  const derivedReads = options.externalInput ? [] : propertyPaths(references, derivedNames).map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
@@ -221,7 +235,7 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -257,6 +271,8 @@ export function assessTeamExpression(
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
+  if (identifierMirrorReads.length > 0) impact.identifierMirrorReads = unique(identifierMirrorReads);
+  if (derivedReads.length > 0) impact.derivedReads = unique(derivedReads);
   if (relationsByRunning.length > 0 && runnable) {
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
@@ -271,6 +287,8 @@ export function assessTeamExpression(
     teamProperties: [...teamProperties],
     removedRelations: impact.removedRelations,
     ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
+    ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
+    ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
@@ -284,9 +302,12 @@ export function assessTeamExpression(
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
-    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] };
+    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
     const ghosts = context.migrated
-      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => literalMeetsTeam(runnable.jq, expression, references, value, where) && !someTeamActsAs(runnable.jq, expression, value, context.teams, where))
+      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => {
+          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
+          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, where);
+        })
       : [];
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
@@ -368,28 +389,41 @@ function comparedWithTeams(jq: JqEngine, expression: string, literal: string, wh
   return run({ title: literal, identifier: guessedIdentifier(literal) }) !== run({ title: other, identifier: `${other}_id` });
 }
 
+/** Where a literal is tried as a team after the migration: every team-valued place of the site, kept relations to `_team` included. */
+interface GhostContext {
+  kind: SampleKind;
+  queryIds: readonly string[];
+  teamProperties: readonly string[];
+  teamRelations: readonly string[];
+  identifierProperties: readonly string[];
+}
+
+/** The site's context after the migration with `value` as the one team everywhere teams are. */
+const ghostContext = (where: GhostContext, value: string): JsonValue => contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
+
 /**
- * Whether the literal is what the user's team is measured against, after the migration: with the
- * literal itself standing as the team, the expression gives another result once the literal is
- * spelled otherwise (`. == "x"`, `startswith("x")`), where a separator (`join(", ")`) gives the same.
+ * A team value the literal is measured against, after the migration, or none: standing as the
+ * team, it gives another result once the literal is spelled otherwise (`. == "x"`,
+ * `startswith("x")`), where a separator (`join(", ")`) gives the same. Tried as written, then as a
+ * regex's text (`test("^pay")` meets `pay`, never `^pay`).
  */
-function literalMeetsTeam(jq: JqEngine, expression: string, references: JqReferences, value: string, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
+function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqReferences, value: string, where: GhostContext): string | undefined {
   const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
-  if (spots.length === 0) return false;
+  if (spots.length === 0) return undefined;
   let respelled = expression;
   for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(`${value}\u0001other`) + respelled.slice(spot.end);
-  const context = contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties);
-  return JSON.stringify(jq.evaluate(context, expression)) !== JSON.stringify(jq.evaluate(context, respelled));
+  const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');
+  return [...new Set([value, asRegexText])].find((team) => team !== '' && JSON.stringify(jq.evaluate(ghostContext(where, team), expression)) !== JSON.stringify(jq.evaluate(ghostContext(where, team), respelled)));
 }
 
 /**
- * Whether a team of today's org gives what the literal gives standing as the user's team, after
+ * Whether a team of today's org gives what the literal's team (`standIn`) gives as the user's team, after
  * the migration: a prefix (`startswith("plat")`) or another case (`ascii_upcase == "QA"`) a team
  * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
  */
-function someTeamActsAs(jq: JqEngine, expression: string, literal: string, directory: TeamDirectory, where: { kind: SampleKind; queryIds: readonly string[]; teamProperties: readonly string[] }): boolean {
-  const run = (identifier: string) => JSON.stringify(jq.evaluate(contextFor(where.kind, { label: '', teams: () => [{ title: identifier, identifier }] }, 'after', where.queryIds, where.teamProperties), expression));
-  const asLiteral = run(literal);
+function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
+  const run = (identifier: string) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
+  const asLiteral = run(standIn);
   for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
   return false;
 }
@@ -650,6 +684,12 @@ export function describeImpact(impact: ExpressionImpact): string {
   }
   if (impact.teamRelationReads && impact.teamRelationReads.length > 0) {
     parts.push(`reads ${impact.teamRelationReads.join(', ')}, a relation to _team, which holds team identifiers before the migration and after it`);
+  }
+  if (impact.identifierMirrorReads && impact.identifierMirrorReads.length > 0) {
+    parts.push(`reads ${impact.identifierMirrorReads.join(', ')}, a mirror of _team identifiers, which holds team identifiers before the migration and after it`);
+  }
+  if (impact.derivedReads && impact.derivedReads.length > 0) {
+    parts.push(`reads ${impact.derivedReads.join(', ')}, a calculation derived from team values, run in each world on the entity's teams`);
   }
   if (impact.teamPropertyReads && impact.teamPropertyReads.length > 0) {
     parts.push(`reads ${impact.teamPropertyReads.join(', ')}, which ${impact.teamPropertyReads.length > 1 ? 'hold' : 'holds'} team values (a mirror of $team, a calculation that passes them on, or a team-typed input), which change from team titles to team identifiers`);

@@ -4,17 +4,53 @@
  * running them on one entity in both worlds shows (titles before the migration, the same teams'
  * identifiers after it), followed through calculations over those until none is added.
  */
-import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import { relationsOf } from '../catalog/inheritance.js';
+import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
 import { asString, isObject } from '../model/json.js';
 import { sampleInput, sampleTeams } from './sample-context.js';
 
-const found = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+interface TeamValued {
+  /** Properties that hold team values: mirrors of `$team`, calculations that pass them on. */
+  teamValued: ReadonlySet<string>;
+  /**
+   * Calculations derived from team values that are no pass-through (`.team | join(", ")`,
+   * `.team | map(ascii_downcase)`, `.team | first`): what they give differs between the worlds.
+   * By name, their calculation: a reader is judged by running it in both worlds.
+   */
+  derived: ReadonlyMap<string, string>;
+}
+
+const found = new WeakMap<Catalog, Map<string, TeamValued>>();
 
 export function teamValuedProperties(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  return teamValuedOf(catalog, blueprint).teamValued;
+}
+
+/** Issue 39, item 4: a blueprint's calculations derived from team values (not passing them on as they are), with their jq. */
+export function derivedTeamProperties(catalog: Catalog, blueprint: string | undefined): ReadonlyMap<string, string> {
+  return teamValuedOf(catalog, blueprint).derived;
+}
+
+const NO_DERIVED: ReadonlyMap<string, string> = new Map();
+const allDerived = new WeakMap<Catalog, ReadonlyMap<string, string>>();
+
+/** Every blueprint's derived calculations, by name (as kept relations are: a jq site names no blueprint). */
+export function allDerivedTeamProperties(catalog: Catalog): ReadonlyMap<string, string> {
+  let derived = allDerived.get(catalog);
+  if (derived === undefined) {
+    const merged = new Map<string, string>();
+    for (const id of catalog.blueprints.keys()) for (const [name, calculation] of derivedTeamProperties(catalog, id)) merged.set(name, calculation);
+    allDerived.set(catalog, (derived = merged));
+  }
+  return derived;
+}
+
+function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValued {
   const mirrors = teamPropertiesFor(catalog, blueprint);
   const definition = blueprint === undefined ? undefined : catalog.blueprints.get(blueprint);
-  if (blueprint === undefined || !catalog.jq || !isObject(definition?.calculationProperties)) return mirrors;
+  if (blueprint === undefined || !catalog.jq || !isObject(definition?.calculationProperties)) return { teamValued: mirrors, derived: NO_DERIVED };
   let known = found.get(catalog);
   if (!known) found.set(catalog, (known = new Map()));
   const cached = known.get(blueprint);
@@ -24,25 +60,78 @@ export function teamValuedProperties(catalog: Catalog, blueprint: string | undef
     return expression === undefined ? [] : [[name, expression] as const];
   });
   const teamValued = new Set(mirrors);
+  const derived = new Map<string, string>();
   const jq = catalog.jq;
   const teams = sampleTeams(catalog.teams);
   const identifierOf = new Map(teams.map((team) => [team.title, team.identifier]));
   // Run on the same entity in both worlds: it passes team values on when what it gives after the
-  // migration is what it gave before with each title written as its team's identifier, and differs.
-  const passesOn = (expression: string): boolean => {
-    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', 0, teams, form, [], [...teamValued]), expression));
-    if (!before?.ok || !after?.ok) return false;
+  // migration is what it gave before with each title written as its team's identifier, and differs;
+  // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
+  // is that team; of two, no team), the second only where the first showed a pass-through.
+  const effectOn = (expression: string, variant: number): 'passes-on' | 'derived' | undefined => {
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', variant, teams, form, [], [...teamValued]), expression));
+    if (!before?.ok || !after?.ok) return undefined;
+    const asAfter = JSON.stringify(after.values);
+    if (JSON.stringify(before.values) === asAfter) return undefined;
     const asIdentifiers = JSON.stringify(before.values, (_, value: unknown) => (typeof value === 'string' ? (identifierOf.get(value) ?? value) : value));
-    return asIdentifiers === JSON.stringify(after.values) && asIdentifiers !== JSON.stringify(before.values);
+    return asIdentifiers === asAfter ? 'passes-on' : 'derived';
+  };
+  const effect = (expression: string) => {
+    const one = effectOn(expression, 0);
+    return one === 'passes-on' && effectOn(expression, 1) === 'derived' ? 'derived' : one;
   };
   for (let added = true; added; ) {
     added = false;
     for (const [name, expression] of calculations) {
-      if (teamValued.has(name) || !passesOn(expression)) continue;
+      if (teamValued.has(name)) continue;
+      const what = effect(expression);
+      if (what === 'derived') derived.set(name, expression);
+      if (what !== 'passes-on') continue;
+      derived.delete(name);
       teamValued.add(name);
       added = true;
     }
   }
-  known.set(blueprint, teamValued);
-  return teamValued;
+  const result = { teamValued, derived };
+  known.set(blueprint, result);
+  return result;
+}
+
+const identifierMirrorsFound = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+
+/**
+ * Issue 39, item 7: mirror properties that hold the identifiers of `_team` entities, before the
+ * migration and after it (`owning_team.$identifier` over a relation to `_team` the migration
+ * keeps, `$team.$identifier`): their values are team identifiers wherever they are read. A path
+ * over a relation the migration removes is no such mirror (it points at nothing afterwards).
+ * With no blueprint named, every blueprint's.
+ */
+export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  let known = identifierMirrorsFound.get(catalog);
+  if (!known) identifierMirrorsFound.set(catalog, (known = new Map()));
+  const key = blueprint ?? '';
+  const cached = known.get(key);
+  if (cached) return cached;
+  const names = new Set<string>();
+  for (const [id, definition] of catalog.blueprints) {
+    if (blueprint !== undefined && id !== blueprint) continue;
+    for (const mirror of mirrorsOf(definition)) {
+      if (mirrorPathEffect(id, mirror.path, catalog.blueprints, catalog.removedRelations).kind === 'unaffected' && reachesTeamIdentifier(catalog, id, mirror.path)) names.add(mirror.id);
+    }
+  }
+  known.set(key, names);
+  return names;
+}
+
+/** Whether a mirror path ends at the `$identifier` of `_team` entities, hop by hop. */
+function reachesTeamIdentifier(catalog: Catalog, blueprint: string, path: string): boolean {
+  const segments = path.split('.');
+  if (segments.pop() !== '$identifier' || segments.length === 0) return false;
+  let current: string | undefined = blueprint;
+  for (const segment of segments) {
+    const target: unknown = segment === '$team' ? TEAM_BLUEPRINT : relationsOf(catalog.blueprints.get(current!))[segment]?.target;
+    if (typeof target !== 'string') return false;
+    current = target;
+  }
+  return current === TEAM_BLUEPRINT;
 }

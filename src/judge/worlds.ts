@@ -433,6 +433,7 @@ export function contextFor(
   teamInputs: readonly (readonly [string, TeamInput])[] = [],
   readBack = false,
   teamRelations: readonly string[] = [],
+  identifierProperties: readonly string[] = [],
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -441,6 +442,8 @@ export function contextFor(
     const team = valuesIn(teams, world);
     const properties = keyedRecord();
     for (const name of teamProperties) properties[name] = team;
+    // A mirror of `_team` identifiers holds the same identifiers in both worlds.
+    for (const name of identifierProperties) properties[name] ??= teams.map((t) => t.identifier);
     // A relation the migration removes points at the _team entities (their identifiers) before
     // it, and is gone after it: its teams are the entity's `team` then.
     const relations = keyedRecord();

@@ -9,22 +9,12 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, judged, org, SERVICES_PER_TEAM } from './two-worlds.js';
+import { expectedClass, judged, servicesWithCalculations } from './two-worlds.js';
 
 const jq = useJqEngine();
 
 const withCalculation = (calculation: string): OrgSnapshot =>
-  org({
-    blueprints: [
-      {
-        identifier: 'service',
-        title: 'Service',
-        schema: { properties: {} },
-        relations: {},
-        calculationProperties: { owners: { title: 'Owners', calculation, type: 'array' }, qa_owned: { title: 'QA owned', calculation: '.properties.owners | index("QA") != null', type: 'boolean' } },
-      },
-    ],
-    entities: { service: SERVICES_PER_TEAM },
+  servicesWithCalculations({ owners: [calculation, 'array'], qa_owned: ['.properties.owners | index("QA") != null', 'boolean'] }, {
     scorecards: [{ identifier: 'ownership', title: 'Ownership', blueprint: 'service', rules: [{ identifier: 'qa', title: 'QA', level: 'Gold', query: { combinator: 'and', conditions: [{ property: 'owners', operator: 'containsAny', value: ['QA'] }] } }] }],
   });
 

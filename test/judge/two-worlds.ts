@@ -191,6 +191,12 @@ export const migrationPart = (migrated: boolean): Partial<OrgSnapshot> => (migra
 /** One service per team, each owned by that team (by title: the org before the migration). */
 export const SERVICES_PER_TEAM = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
 
+/** An org of services, one per team, whose blueprint holds these calculation properties (`name: [calculation, type]`). */
+export function servicesWithCalculations(calculations: Record<string, readonly [string, string]>, parts: Partial<OrgSnapshot> = {}): OrgSnapshot {
+  const calculationProperties = Object.fromEntries(Object.entries(calculations).map(([name, [calculation, type]]) => [name, { title: name, calculation, type }]));
+  return org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties }], entities: { service: SERVICES_PER_TEAM }, ...parts });
+}
+
 /** An org whose action offers services through an entity input filtered by one dataset rule. */
 export function datasetOrg(rule: JsonObject): OrgSnapshot {
   return org({

@@ -31,7 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiClient } from '../src/api/client.js';
-import { createFetchTransport, type Transport, type TransportRequest } from '../src/api/transport.js';
+import { createFetchTransport, type TransportRequest } from '../src/api/transport.js';
 import { MIGRATED_FEATURE_FLAG } from '../src/catalog/migration-state.js';
 import { fetchLiveSnapshot } from '../src/sources/live.js';
 import { DEFAULT_CONCURRENCY } from '../src/sources/resolve-source.js';
@@ -39,6 +39,7 @@ import { START_CONCURRENCY } from '../src/api/adaptive-concurrency.js';
 import type { SandboxOptions } from '../test/sandbox/server.js';
 import type { SyntheticOrgSize } from './synthetic-org.js';
 import { CLI, runAnalyze, runNode, type ProcessFigures } from './whole-process.js';
+import { recording, replay } from './replay-floor.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string', default: 'rss,503,requests' }, latency: { type: 'string', default: '50' }, scale: { type: 'string', default: '1' }, runs: { type: 'string', default: '3' }, sizes: { type: 'string', default: '1x,10x' }, start: { type: 'string', default: String(START_CONCURRENCY) } } });
 const latencyMs = Number(values.latency);
@@ -96,32 +97,9 @@ async function fetchOnce(served: Served, startConcurrency = START_CONCURRENCY, s
   return { seconds: (performance.now() - started) / 1_000, stats: client.stats(), incomplete: snapshot.incomplete?.length ?? 0 };
 }
 
-function recording(transport: Transport, sent: TransportRequest[]): Transport {
-  return (request) => {
-    sent.push(request);
-    return transport(request);
-  };
-}
-
 /**
- * The floor: the same requests against the same sandbox, `inFlight` at once, by no client at all
- * (a fresh transport, each answer read whole and dropped, nothing waits for anything else).
- */
-async function replay(requests: readonly TransportRequest[], inFlight: number): Promise<number> {
-  const transport = createFetchTransport();
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(inFlight, requests.length) }, async () => {
-      while (next < requests.length) await transport(requests[next++]!);
-    }),
-  );
-  return (performance.now() - started) / 1_000;
-}
-
-/**
- * "No cap": eight times ours. The sandbox bounds nothing, so a client may send all at once; more
- * than this is no faster on loopback and meets the listen backlog (a dropped connection costs 1 s).
+ * "No cap": eight times ours. The sandbox bounds nothing, so a client may send all at once; far
+ * more would meet the server's listen backlog, where a dropped connection costs a second.
  */
 const UNCAPPED = 256;
 const spread = (list: readonly number[]) => `${Math.min(...list).toFixed(2)}–${Math.max(...list).toFixed(2)}`;

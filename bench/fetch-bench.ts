@@ -1,9 +1,10 @@
 /**
  * `npm run bench:fetch`: fetch the synthetic org from the sandbox at 50 ms latency per request and
  * print, per scenario: requests, wall time, most requests in flight, 429s, and the ratio to the
- * floor. Without a rate limit or failures (issue 41) the floor is measured: the fetch's own requests replayed
- * against the same sandbox at the cap, by no client (bench/replay-floor.ts; requests × latency /
- * cap, printed beside it, is below what even the replay takes). With a limit, it is the start of
+ * floor. Without a rate limit or failures (issue 41) the floor is measured: the fetch's own
+ * requests replayed against the same sandbox at the cap, by no client (bench/replay-floor.ts;
+ * requests × latency / cap, printed beside it, is below what even the replay takes; with failures
+ * it stays the floor, as a replay would skip the spec's backoff). With a limit, it is the start of
  * the last window the requests need plus one round trip, since each window's budget can go at its
  * start: the sandbox's windows are fixed (epoch-aligned), so the run's first one ends `phase` after
  * its start, and the floor is phase + (⌈requests / limit⌉ − 2) × window + latency (requests /

@@ -15,7 +15,7 @@
  *   cap in flight; fetch and replay are taken in turn (their order alternating), so the load of a
  *   shared machine hits both. Also printed: requests × latency / cap (below what even the replay
  *   takes: each answer costs the sandbox's and the socket's time beside the latency), and the
- *   same replay with no cap at all, what a client free of our bound on requests in flight takes.
+ *   same replay at 256 in flight, what a client free of our bound on requests in flight takes.
  *   `--start N[,N]` measures other starting concurrencies, each paired with a replay.
  * - (issue 41) `--only command`: the live run as a user runs it, `analyze --api-url` as a process of
  *   its own (fetch, analysis, reports), against its floor: the replay above plus `analyze --snapshot`

@@ -309,7 +309,7 @@ const READ_ORDER: readonly string[] = ['organization', 'blueprints', ...LISTS.ma
  * `notes`: what the fetch has to say about what it read (report.notes), redactions included.
  */
 export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, notes?: string[]): Promise<OrgSnapshot> {
-  // The top-level reads first (and the organization's second read at the end); the per-resource
+  // The top-level reads first (and the organization's second read with the last ones); the per-resource
   // total is known once the blueprints, actions and pages lists are in.
   // `uncounted`: the blueprints, actions and pages lists, and the reads the organization's flag decides.
   const tracker: Tracker = { incomplete: [], answered: 0, refused: [], done: 0, total: 3 + LISTS.length, uncounted: 4, emit: onEvent };
@@ -422,6 +422,11 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const flag = organization ? featureFlagState(toOrganization(organization)) : undefined;
 
   const [blueprints, ...lists] = await Promise.all([blueprintsRead, ...listReads]);
+  // A gateway or a token that changed org halfway would mix two orgs in one report: who answers is
+  // read once more at the end. Every read the lists unlock is queued by now, so this one goes out
+  // behind them, with the last of them, instead of a round trip after they all landed (issue 41).
+  if (!organization) tracker.total -= 1;
+  const closingRead = organization ? handled(attempt(tracker, 'organization', () => readOrganization(client))) : undefined;
   await usersRead;
   // What the organization, the lists and the users answered decides it: every other read needs one of them.
   if (tracker.answered === 0 && tracker.incomplete.length === tracker.refused.length && tracker.refused.length > 0) {
@@ -455,10 +460,8 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (haveBlueprints) snapshot.blueprintPermissions = definedEntries(perBlueprint.permissions);
   if (snapshot.actions) snapshot.actionPermissions = definedEntries(actionPermissions);
   if (snapshot.pages) snapshot.pagePermissions = definedEntries(pagePermissions);
-  // A gateway or a token that changed org halfway would mix two orgs in one report: read who answers once more.
-  if (!organization) tracker.total -= 1;
-  else {
-    const atEnd = await attempt(tracker, 'organization', () => readOrganization(client));
+  if (organization) {
+    const atEnd = await closingRead;
     const [first, last] = [toOrganization(organization), atEnd && toOrganization(atEnd)];
     if (last && last.id !== first.id) {
       tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });

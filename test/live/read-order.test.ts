@@ -3,6 +3,7 @@ import { createFetchTransport, type Transport } from '../../src/api/transport.js
 import { fetchLiveSnapshot } from '../../src/sources/live.js';
 import { withSandbox } from './harness.js';
 import { sandboxClient } from '../sandbox/sandbox-client.js';
+import { generateSyntheticOrg } from '../../bench/synthetic-org.js';
 
 /**
  * Issue 33: the reads that unlock thousands of others go first. The client starts with four
@@ -30,6 +31,32 @@ describe('the order of the live reads', () => {
       }
       expect(snapshot.integrations?.length).toBeGreaterThan(0);
       expect(snapshot.scorecards?.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('sends the closing read of the organization with the last reads, not a round trip after they all landed (issue 41)', async () => {
+    // Enough permission reads that many are still queued behind 4 in flight when the lists are in.
+    const snapshot = generateSyntheticOrg({ blueprints: 30, actions: 60, pages: 20 });
+    await withSandbox({ snapshot }, async (sandbox) => {
+      const events: string[] = [];
+      const fetchTransport = createFetchTransport();
+      const transport: Transport = async (request) => {
+        const path = new URL(request.url).pathname;
+        events.push(`send ${path}`);
+        const response = await fetchTransport(request);
+        events.push(`answer ${path}`);
+        return response;
+      };
+      const client = sandboxClient(sandbox, { transport, concurrency: 4 });
+      const fetched = await fetchLiveSnapshot(client);
+      expect(fetched.incomplete ?? []).toEqual([]);
+      const organizationSends = events.flatMap((event, index) => (event === 'send /v1/organization' ? [index] : []));
+      expect(organizationSends).toHaveLength(2);
+      const lastOtherAnswer = events.reduce((last, event, index) => (event.startsWith('answer ') && event !== 'answer /v1/organization' ? index : last), -1);
+      // Sent while the last few reads were still in flight (each of the 4 slots then held one).
+      expect(organizationSends[1]).toBeLessThan(lastOtherAnswer);
+      const sentAfter = events.slice(organizationSends[1]! + 1).filter((event) => event.startsWith('send ')).length;
+      expect(sentAfter).toBe(0);
     });
   });
 });

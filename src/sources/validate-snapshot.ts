@@ -304,18 +304,22 @@ function expectedOf(shape: Shape): string {
   }
 }
 
-/** Every place `value` does not fit `shape`, depth first in document order. */
+/**
+ * Every place `value` does not fit `shape`, depth first in document order. `path` is where `value`
+ * is, one stack for the whole walk (pushed and popped around each child): a problem takes a copy of
+ * it, so a walk over a million entities allocates nothing for the values that fit (issue 41: a new
+ * path per value was most of the check's time and garbage).
+ */
 function check(shape: Shape, value: unknown, path: (string | number)[], problems: Problem[]): void {
-  const mismatch = (expected = expectedOf(shape)) => void problems.push({ path, expected, value });
   switch (shape.kind) {
     case 'any':
       return;
     case 'string':
     case 'boolean':
-      if (typeof value !== shape.kind) mismatch();
+      if (typeof value !== shape.kind) mismatch(shape, value, path, problems);
       return;
     case 'enum':
-      if (!(typeof value === 'string' && shape.values.includes(value))) mismatch();
+      if (!(typeof value === 'string' && shape.values.includes(value))) mismatch(shape, value, path, problems);
       return;
     case 'lazy':
       return check(shape.get(), value, path, problems);
@@ -324,31 +328,50 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
     case 'union': {
       const type = jsonType(value);
       const option = type ? shape.options[type] : undefined;
-      if (!option) return mismatch();
+      if (!option) return mismatch(shape, value, path, problems);
       const before = problems.length;
       check(option, value, path, problems);
-      // A misfit of the union's own value (not of something inside it) names every option.
-      const own = problems.findIndex((problem, index) => index >= before && problem.path === path);
-      if (own >= 0) problems[own] = { path, expected: expectedOf(shape), value };
+      // A misfit of the union's own value (not of something inside it, whose path is longer) names every option.
+      const own = problems.findIndex((problem, index) => index >= before && problem.path.length === path.length);
+      if (own >= 0) problems[own] = { path: problems[own]!.path, expected: expectedOf(shape), value };
       return;
     }
     case 'array':
-      if (!Array.isArray(value)) return mismatch();
-      for (const [index, item] of value.entries()) check(shape.items, item, [...path, index], problems);
+      if (!Array.isArray(value)) return mismatch(shape, value, path, problems);
+      for (let index = 0; index < value.length; index++) {
+        path.push(index);
+        check(shape.items, value[index], path, problems);
+        path.pop();
+      }
       return;
     case 'object': {
-      if (!isObject(value)) return mismatch();
+      if (!isObject(value)) return mismatch(shape, value, path, problems);
       for (const key of shape.required) {
         if (value[key] == null) problems.push({ path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] });
       }
-      for (const [key, field] of Object.entries(value)) {
+      // An object without a shape for its other keys has only its named fields to check.
+      if (shape.rest === undefined && isEmpty(shape.fields)) return;
+      for (const key of Object.keys(value)) {
+        const field = value[key];
         if (field == null) continue; // null is absent
         const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-        if (fieldShape) check(fieldShape, field, [...path, key], problems);
+        if (!fieldShape) continue;
+        path.push(key);
+        check(fieldShape, field, path, problems);
+        path.pop();
       }
       return;
     }
   }
+}
+
+function mismatch(shape: Shape, value: unknown, path: readonly (string | number)[], problems: Problem[]): void {
+  problems.push({ path: [...path], expected: expectedOf(shape), value });
+}
+
+function isEmpty(record: Readonly<Record<string, unknown>>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
 }
 
 const describe = (value: unknown) =>

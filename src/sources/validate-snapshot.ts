@@ -394,6 +394,11 @@ export interface CheckedSnapshot {
 export interface CheckOptions {
   /** Stop at the first misfit (exit 2, one line) instead of noting every one. */
   strict?: boolean;
+  /**
+   * How deep the document's text nests (its brackets; the document itself is 1), when it was read
+   * from text: at most MAX_NESTING_DEPTH, nothing in it is too deep, and it is not walked to find out.
+   */
+  textDepth?: number;
 }
 
 /**
@@ -403,7 +408,8 @@ export interface CheckOptions {
  */
 export function checkSnapshot(read: unknown, source: string, options: CheckOptions = {}): CheckedSnapshot {
   requireSnapshot(read, source);
-  const { document, cut } = pruneDeepNesting(read);
+  // A container at depth 100 (its brackets the 101st) is the shallowest whose items can be too deep.
+  const { document, cut } = options.textDepth !== undefined && options.textDepth <= MAX_NESTING_DEPTH ? { document: read, cut: [] } : pruneDeepNesting(read);
   requireSnapshot(document, source);
   if (options.strict && cut.length > 0) throw new InputError(`${source}: field "${cut[0]}": nested deeper than ${MAX_NESTING_DEPTH} levels`);
   const problems: Problem[] = [];

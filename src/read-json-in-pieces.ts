@@ -16,6 +16,12 @@ export interface PieceOptions {
   batchChars?: number;
   /** Members of the top-level object whose own members are read in pieces too (`entities`: one list per blueprint). */
   splitMembers?: ReadonlySet<string>;
+  /**
+   * Each batch of items parsed below one of `splitMembers` (a list's items in an array, or an
+   * object's members in an object), as JSON.parse made it and before it joins its container: what
+   * a caller does to every item (drop its prototypes) is done while the batch is fresh in memory.
+   */
+  onBatch?: (member: string, batch: Record<string, unknown> | unknown[]) => void;
 }
 
 /**
@@ -40,7 +46,7 @@ export function readJsonObjectInPieces(path: string, onBytes: (bytes: Buffer) =>
   }
   try {
     if (!fstatSync(fd).isFile()) return undefined;
-    const pieces = new PieceParser(options.batchChars ?? BATCH_CHARS, options.splitMembers ?? new Set());
+    const pieces = new PieceParser(options.batchChars ?? BATCH_CHARS, options.splitMembers ?? new Set(), options.onBatch);
     const chunk = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
     let carried = 0;
     let first = true;
@@ -97,6 +103,8 @@ interface Frame {
   split: boolean;
   /** Where this container goes in its parent: a key, or the end of a list. */
   slot?: string;
+  /** The member of the top-level object this container is an item of, when that member is split. */
+  member?: string;
   /** A split object: the key of the member being read. */
   key?: string;
   value?: Record<string, unknown> | unknown[];
@@ -128,6 +136,7 @@ class PieceParser {
   constructor(
     private readonly batchChars: number,
     private readonly splitMembers: ReadonlySet<string>,
+    private readonly onBatch?: (member: string, batch: Record<string, unknown> | unknown[]) => void,
   ) {}
 
   /** The next piece of text; false when the text is no JSON object this reader builds. */
@@ -182,7 +191,8 @@ class PieceParser {
     const parent = this.stack[this.stack.length - 1];
     const depth = (parent?.depth ?? 0) + 1;
     if (depth > this.maxDepth) this.maxDepth = depth;
-    this.stack.push({ array, depth, split, ...(key !== undefined && { slot: key }), expect: 'first', batchStart: this.at, batched: false, scanned: this.at, below: 0 });
+    const member = parent?.split === true && parent.depth === 2 ? parent.slot : undefined;
+    this.stack.push({ array, depth, split, ...(key !== undefined && { slot: key }), ...(member !== undefined && { member }), expect: 'first', batchStart: this.at, batched: false, scanned: this.at, below: 0 });
   }
 
   /** One token of a container built here; 'more' when the window ends first. */
@@ -284,6 +294,7 @@ class PieceParser {
     if ((frame.batched || beforeComma) && WHITESPACE.test(items)) return false;
     frame.batched = true;
     const parsed = JSON.parse(frame.array ? `[${items}]` : `{${items}}`) as Record<string, unknown> | unknown[];
+    if (frame.member !== undefined) this.onBatch?.(frame.member, parsed);
     if (frame.value === undefined) frame.value = parsed;
     else if (Array.isArray(frame.value)) for (const item of parsed as unknown[]) frame.value.push(item);
     else for (const key of Object.keys(parsed)) assign(frame.value, key, (parsed as Record<string, unknown>)[key]);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { readJsonInput } from '../json-input.js';
 import { readJsonObjectInPieces } from '../read-json-in-pieces.js';
+import { dropPartPrototypes, isObject, markPrototypeFree } from '../model/json.js';
 import { describeOwnKind, ownDocumentKindOf, OWN_KIND_USE } from '../own-documents.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
@@ -24,6 +25,19 @@ export async function loadSnapshotFile(path: string, options: CheckOptions = {})
   return { ...checkSnapshot(document, path, { ...options, ...(textDepth !== undefined && { textDepth }) }), sha256 };
 }
 
+/**
+ * The entities' own container and its members made prototype-free, and the whole marked so: the
+ * reader built these, and all below them came in batches that lost their prototypes as they were
+ * parsed (an empty list or object is made by the reader, without a batch).
+ */
+function entitiesPrototypeFree(entities: unknown): void {
+  if (typeof entities !== 'object' || entities === null) return;
+  const members = Array.isArray(entities) ? entities : Object.values(entities);
+  if (!Array.isArray(entities)) Object.setPrototypeOf(entities, null);
+  for (const member of members) if (isObject(member)) Object.setPrototypeOf(member, null);
+  markPrototypeFree(entities);
+}
+
 /** Members of a snapshot read in pieces one level further: a blueprint's entities are a list of their own. */
 const SPLIT_MEMBERS: ReadonlySet<string> = new Set(['entities']);
 
@@ -34,8 +48,15 @@ const SPLIT_MEMBERS: ReadonlySet<string> = new Set(['entities']);
  */
 async function readSnapshotDocument(path: string): Promise<{ document: unknown; sha256: string; textDepth?: number }> {
   const hash = createHash('sha256');
-  const pieces = readJsonObjectInPieces(path, (bytes) => hash.update(bytes), { splitMembers: SPLIT_MEMBERS });
-  if (pieces !== undefined) return { document: pieces.document, sha256: hash.digest('hex'), textDepth: pieces.depth };
+  // Prototype safety in the reading pass: each batch of entities loses its prototypes as it is parsed,
+  // while it is fresh in memory, and the entities are then known to be walked (issue 41).
+  let whole = true;
+  const onBatch = (_member: string, batch: unknown) => void (whole = dropPartPrototypes(batch, 1) && whole);
+  const pieces = readJsonObjectInPieces(path, (bytes) => hash.update(bytes), { splitMembers: SPLIT_MEMBERS, onBatch });
+  if (pieces !== undefined) {
+    if (whole) entitiesPrototypeFree(pieces.document.entities);
+    return { document: pieces.document, sha256: hash.digest('hex'), textDepth: pieces.depth };
+  }
   let sha256 = '';
   const document = await readJsonInput(path, 'snapshot', {
     htmlHint: ` (index.html is the report this tool writes; ${RECORD_ONE})`,

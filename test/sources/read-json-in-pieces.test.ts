@@ -71,6 +71,21 @@ describe('readJsonObjectInPieces (issue 41: a snapshot never held whole as one s
     expect(Object.hasOwn(read!.document.entities as object, '__proto__')).toBe(true);
   });
 
+  it('hands each batch below a split member to onBatch before it joins its container, and no other', () => {
+    const seen: string[] = [];
+    const text = '{"blueprints":[{"a":1}],"entities":{"svc":[{"i":1},{"i":2},{"i":3}],"map":{"k":{"i":4}},"empty":[]}}';
+    const read = readJsonObjectInPieces(fileOf(text), () => undefined, {
+      splitMembers: SPLIT,
+      batchChars: 1,
+      onBatch: (member, batch) => {
+        seen.push(`${member}:${JSON.stringify(batch)}`);
+        for (const item of Object.values(batch)) (item as Record<string, unknown>).seen = true;
+      },
+    });
+    expect(seen).toEqual(['entities:[{"i":1}]', 'entities:[{"i":2}]', 'entities:[{"i":3}]', 'entities:{"k":{"i":4}}', 'entities:[]']);
+    expect(JSON.stringify(read!.document)).toBe(text.replace(/"i":(\d)/g, '"i":$1,"seen":true'));
+  });
+
   it('says how deep the text nests', () => {
     expect(readJsonObjectInPieces(fileOf('{}'), () => undefined)!.depth).toBe(1);
     expect(readJsonObjectInPieces(fileOf('{"a":[{"b":[]}],"c":"[[[["}'), () => undefined, { batchChars: 1 })!.depth).toBe(4);

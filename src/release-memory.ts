@@ -19,11 +19,12 @@ export function releaseMemory(): void {
  * data (the last collection, or `noteSettledHeap`): a step that made much garbage (the 100x org's
  * kit) is collected before the next adds to it, and one that made little is not. A full collection
  * costs in proportion to what is live: with a million entities held for the kit it took a second
- * and freed 2 % of the heap (issue 41).
+ * and freed 2 % of the heap (issue 41). Returns whether it collected.
  */
-export function releaseGrowth(): void {
-  if (settledHeap !== undefined && process.memoryUsage().heapUsed <= settledHeap * GROWTH) return;
+export function releaseGrowth(): boolean {
+  if (settledHeap !== undefined && process.memoryUsage().heapUsed <= settledHeap * GROWTH) return false;
   releaseMemory();
+  return true;
 }
 
 /** The heap now holds little but live data (the org just read): releaseGrowth measures from here. */

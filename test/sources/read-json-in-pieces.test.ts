@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -62,6 +63,26 @@ describe('readJsonObjectInPieces (issue 41: a snapshot never held whole as one s
       }
     });
   }
+
+  it('reads every JSON fixture of the project as JSON.parse does', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const paths = ['fixtures', 'test/fixtures'].flatMap((folder) => readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json')).map((name) => join(root, folder, name)));
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) {
+      const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const object = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+      for (const cut of [{ chunkBytes: 97, batchChars: 50 }, {}]) {
+        const read = readJsonObjectInPieces(path, () => undefined, { ...cut, splitMembers: SPLIT });
+        expect(read && shapeOf(read.document), path).toBe(object ? shapeOf(parsed) : undefined);
+      }
+    }
+  });
 
   it('keeps `__proto__` an own key and lends no object a prototype it did not have', () => {
     const read = readJsonObjectInPieces(fileOf('{"__proto__":{"polluted":true},"entities":{"__proto__":[1]}}'), () => undefined, { splitMembers: SPLIT, batchChars: 1 });

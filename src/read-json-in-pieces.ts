@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { MAX_INPUT_DEPTH } from './json-input.js';
+import { MAX_INPUT_DEPTH, stringEnd } from './json-input.js';
 
 /** A JSON object file read in pieces: the value JSON.parse gives for the whole text, and how deep its text nests. */
 export interface PiecewiseJson {
@@ -348,18 +348,4 @@ function valueEnd(text: string, from: number): number {
     if (char === 0x2c /* , */ || char === 0x7d /* } */ || char === 0x5d /* ] */) return at;
   }
   return at;
-}
-
-/**
- * The offset of the quote that closes a string whose text starts at `from` (the end of the text
- * when none does): the first quote after an even run of backslashes.
- */
-function stringEnd(text: string, from: number): number {
-  for (let at = from; ; at++) {
-    at = text.indexOf('"', at);
-    if (at < 0) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === 0x5c /* \ */) backslashes++;
-    if (backslashes % 2 === 0) return at;
-  }
 }

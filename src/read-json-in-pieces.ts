@@ -14,6 +14,8 @@ export interface PieceOptions {
   chunkBytes?: number;
   /** Characters of a list's items (or an object's members) given to JSON.parse at once. */
   batchChars?: number;
+  /** The most text held at once for one item or token not yet complete; past it the file is left to the ordinary read. */
+  maxWindowChars?: number;
   /** Members of the top-level object whose own members are read in pieces too (`entities`: one list per blueprint). */
   splitMembers?: ReadonlySet<string>;
   /**
@@ -46,7 +48,7 @@ export function readJsonObjectInPieces(path: string, onBytes: (bytes: Buffer) =>
   }
   try {
     if (!fstatSync(fd).isFile()) return undefined;
-    const pieces = new PieceParser(options.batchChars ?? BATCH_CHARS, options.splitMembers ?? new Set(), options.onBatch);
+    const pieces = new PieceParser(options.batchChars ?? BATCH_CHARS, options.splitMembers ?? new Set(), options.onBatch, options.maxWindowChars ?? MAX_WINDOW_CHARS);
     const chunk = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
     let carried = 0;
     let first = true;
@@ -82,6 +84,13 @@ export function readJsonObjectInPieces(path: string, onBytes: (bytes: Buffer) =>
  */
 const CHUNK_BYTES = 32 * 1024;
 const BATCH_CHARS = 16 * 1024;
+
+/**
+ * An item bigger than this (a 100 MB string in one value) would be copied again with every chunk
+ * added to the window and scanned again from its start, a cost growing with its size squared: such
+ * a file is read whole instead, as before. Any item of a real org is far smaller.
+ */
+const MAX_WINDOW_CHARS = 2 * 1024 * 1024;
 
 /** How many of the first `filled` bytes end on a whole UTF-8 character. */
 function wholeCharacters(bytes: Buffer, filled: number): number {
@@ -136,12 +145,14 @@ class PieceParser {
   constructor(
     private readonly batchChars: number,
     private readonly splitMembers: ReadonlySet<string>,
-    private readonly onBatch?: (member: string, batch: Record<string, unknown> | unknown[]) => void,
+    private readonly onBatch: ((member: string, batch: Record<string, unknown> | unknown[]) => void) | undefined,
+    private readonly maxWindowChars: number,
   ) {}
 
   /** The next piece of text; false when the text is no JSON object this reader builds. */
   push(text: string): boolean {
     const keep = this.keepFrom();
+    if (this.window.length - keep > this.maxWindowChars) return false;
     this.window = this.window.slice(keep) + text;
     this.at -= keep;
     for (const frame of this.stack) {

@@ -144,6 +144,16 @@ describe('readJsonObjectInPieces (issue 41: a snapshot never held whole as one s
     });
   }
 
+  it('leaves to the ordinary read a file with one item bigger than it holds at once (copied and scanned again per chunk, it would cost its size squared)', () => {
+    const big = `{"entities":{"b":[{"i":1},{"text":"${'x'.repeat(5_000)}"},{"i":2}]},"after":"${'y'.repeat(5_000)}"}`;
+    const small = { chunkBytes: 64, batchChars: 16, splitMembers: SPLIT };
+    expect(readJsonObjectInPieces(fileOf(big), () => undefined, { ...small, maxWindowChars: 1_000 })).toBeUndefined();
+    expect(shapeOf(readJsonObjectInPieces(fileOf(big), () => undefined, { ...small, maxWindowChars: 10_000 })!.document)).toBe(shapeOf(JSON.parse(big)));
+    // A long list of small items is no big item: it never holds more than a batch and a chunk.
+    const long = `{"entities":{"b":[${Array.from({ length: 2_000 }, (_, i) => `{"i":${i}}`).join(',')}]}}`;
+    expect(shapeOf(readJsonObjectInPieces(fileOf(long), () => undefined, { ...small, maxWindowChars: 1_000 })!.document)).toBe(shapeOf(JSON.parse(long)));
+  });
+
   it('leaves to the ordinary read JSON whose top level is no object', () => {
     for (const text of ['[]', '"text"', '1', 'null', '[{"a":1}]']) expect(readJsonObjectInPieces(fileOf(text), () => undefined)).toBeUndefined();
   });

@@ -18,7 +18,7 @@ import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, sa
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked, type OutputSet } from './output/output-set.js';
 import { join } from 'node:path';
-import { releaseMemory } from './release-memory.js';
+import { noteSettledHeap, releaseGrowth, releaseMemory } from './release-memory.js';
 import { renderMarkdown } from './report/markdown.js';
 import { appendFile } from 'node:fs/promises';
 import type { OrgOrigin, SarifMeta } from './report/sarif.js';
@@ -375,6 +375,8 @@ async function reportOfOrg(
 ) {
   const { generatedAt, baseline, teamsMap, previous } = setup;
   const snapshot = source?.snapshot ?? repositoryOnlySnapshot(flags.repo);
+  // What is live now is mostly the org as read: the collections below are asked for only where the heap grew past it.
+  noteSettledHeap();
   const catalog = buildCatalog(analysableSnapshot(snapshot), { teamsMap, jq, ...(previous && { plan: migrationPlanOf(previous.report) }) });
   const ownPaths = [flags.snapshot, flags.out, flags.baseline, flags.writeBaseline, flags.teamsMap, flags.since, flags.fixOut];
   const scanAndAnalyze = async () => {
@@ -391,8 +393,8 @@ async function reportOfOrg(
   const firstGated = await gateReport(first.analyzed, flags.fix ? { ...flags, writeBaseline: undefined } : flags, baseline, io.env, outputs);
   // Without an org, the org the kit predicts is the one the files describe: their teams with it.
   const kitCatalog = describedTeams ? buildCatalog(analysableSnapshot(withDescribedTeams(snapshot, describedTeams)), { teamsMap, jq }) : catalog;
-  // The analysis's own working data is dead now: collected before the kit adds its files on top.
-  releaseMemory();
+  // The analysis's own working data is dead now: collected before the kit adds its files on top, when it is much.
+  releaseGrowth();
   const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id });
   // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
   const { gated, fixedReport, fixLines } =

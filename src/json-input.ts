@@ -31,7 +31,7 @@ export function firstTooDeep(text: string, limit = MAX_INPUT_DEPTH): number | un
  * when none does): the first quote after an even run of backslashes. Linear: each backslash run
  * is counted once, by the quote that follows it.
  */
-function stringEnd(text: string, from: number): number {
+export function stringEnd(text: string, from: number): number {
   for (let at = from; ; at++) {
     at = text.indexOf('"', at);
     if (at < 0) return text.length;

@@ -10,7 +10,7 @@ import type { OutputSet } from '../output/output-set.js';
 import { KIT_DIR } from '../output/own-outputs.js';
 import { applyPatchedFiles, FixNotApplied, readFindingFiles, writeFixKit } from './write-fixes.js';
 import { plural } from '../plural.js';
-import { releaseMemory } from '../release-memory.js';
+import { releaseGrowth } from '../release-memory.js';
 
 export interface FixFlags {
   out: string;
@@ -57,8 +57,8 @@ export async function runFixKit<R extends Report>(
   let withFixes: R = { ...report, findings };
   if (flags.fixes !== false) {
     const dir = fixOutDir(flags);
-    // What building the kit made and dropped is collected before its files are written (issue 41).
-    releaseMemory();
+    // What building the kit made and dropped is collected before its files are written, when it is much (issue 41).
+    releaseGrowth();
     const summary = await writeFixKit(kit, dir, output.outputs, output.runId);
     // Relative to the report's folder, so the same input gives the same report.json wherever it is written.
     const fromReport = relative(flags.out, dir).split(sep).join('/');

@@ -45,9 +45,19 @@ const PROTOTYPE_FREE = new WeakSet<object>();
  * dropPrototypes. Returns whether it went through the whole tree.
  */
 export function dropTreePrototypes(tree: unknown): boolean {
+  if (typeof tree === 'object' && tree !== null && PROTOTYPE_FREE.has(tree)) return true;
   const whole = dropTreeLevel(tree, 0);
   if (whole && typeof tree === 'object' && tree !== null) PROTOTYPE_FREE.add(tree);
   return whole;
+}
+
+/**
+ * dropTreePrototypes of one part of a tree, at `depth` in it, not remembered: a reader that builds
+ * the tree part by part drops each part's prototypes while it is fresh, and marks the tree
+ * (markPrototypeFree) once every part was done whole.
+ */
+export function dropPartPrototypes(part: unknown, depth: number): boolean {
+  return dropTreeLevel(part, depth);
 }
 
 /** Ours: far below where the call stack ends, far above any org's nesting (100, sources/nesting.ts). */

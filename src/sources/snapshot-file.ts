@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { readJsonInput } from '../json-input.js';
+import { readJsonObjectInPieces } from '../read-json-in-pieces.js';
+import { dropPartPrototypes, isObject, markPrototypeFree } from '../model/json.js';
 import { describeOwnKind, ownDocumentKindOf, OWN_KIND_USE } from '../own-documents.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
@@ -14,17 +16,53 @@ const RECORD_ONE = 'record an org snapshot with `teams-migration-audit snapshot 
  * that is not a snapshot (or, with `strict`, any misfit) is one InputError line naming the file.
  */
 export async function loadSnapshotFile(path: string, options: CheckOptions = {}): Promise<CheckedSnapshot & { sha256: string }> {
-  let sha256 = '';
-  const document = await readJsonInput(path, 'snapshot', {
-    htmlHint: ` (index.html is the report this tool writes; ${RECORD_ONE})`,
-    onBytes: (bytes) => (sha256 = createHash('sha256').update(bytes).digest('hex')),
-  });
+  const { document, sha256, textDepth } = await readSnapshotDocument(path);
   // Our other files are JSON too, and each has its place: say which file it is and where it goes.
   const kind = ownDocumentKindOf(document);
   if (kind !== undefined && kind !== SNAPSHOT_FORMAT) {
     throw new InputError(`${path}: it is ${describeOwnKind(kind)}, not an org snapshot: ${OWN_KIND_USE[kind]}, and ${RECORD_ONE}`);
   }
-  return { ...checkSnapshot(document, path, options), sha256 };
+  return { ...checkSnapshot(document, path, { ...options, ...(textDepth !== undefined && { textDepth }) }), sha256 };
+}
+
+/**
+ * The entities' own container and its members made prototype-free, and the whole marked so: the
+ * reader built these, and all below them came in batches that lost their prototypes as they were
+ * parsed (an empty list or object is made by the reader, without a batch).
+ */
+function entitiesPrototypeFree(entities: unknown): void {
+  if (typeof entities !== 'object' || entities === null) return;
+  const members = Array.isArray(entities) ? entities : Object.values(entities);
+  if (!Array.isArray(entities)) Object.setPrototypeOf(entities, null);
+  for (const member of members) if (isObject(member)) Object.setPrototypeOf(member, null);
+  markPrototypeFree(entities);
+}
+
+/** Members of a snapshot read in pieces one level further: a blueprint's entities are a list of their own. */
+const SPLIT_MEMBERS: ReadonlySet<string> = new Set(['entities']);
+
+/**
+ * The snapshot file parsed, its bytes' SHA-256 taken as they are read, and how deep its text
+ * nests. Read in pieces (issue 41: never the whole file as one string); a file that cannot be read
+ * so (an error, no JSON, no UTF-8, too deep) is read whole, which says what is wrong as it always did.
+ */
+async function readSnapshotDocument(path: string): Promise<{ document: unknown; sha256: string; textDepth?: number }> {
+  const hash = createHash('sha256');
+  // Prototype safety in the reading pass: each batch of entities loses its prototypes as it is parsed,
+  // while it is fresh in memory, and the entities are then known to be walked (issue 41).
+  let whole = true;
+  const onBatch = (_member: string, batch: unknown) => void (whole = dropPartPrototypes(batch, 1) && whole);
+  const pieces = readJsonObjectInPieces(path, (bytes) => hash.update(bytes), { splitMembers: SPLIT_MEMBERS, onBatch });
+  if (pieces !== undefined) {
+    if (whole) entitiesPrototypeFree(pieces.document.entities);
+    return { document: pieces.document, sha256: hash.digest('hex'), textDepth: pieces.depth };
+  }
+  let sha256 = '';
+  const document = await readJsonInput(path, 'snapshot', {
+    htmlHint: ` (index.html is the report this tool writes; ${RECORD_ONE})`,
+    onBytes: (bytes) => (sha256 = createHash('sha256').update(bytes).digest('hex')),
+  });
+  return { document, sha256 };
 }
 
 /** Read a file that must fit org-snapshot/1 exactly (fixtures, tests): any misfit is an InputError. */

@@ -237,6 +237,27 @@ const SCORECARD = object(
 // Users (contracts.md §3.1): a team or role is a name, or `{name}` as GET /v1/users returns it.
 const NAMED = union({ string: str, object: object({ name: str }, { required: ['name'] }) });
 
+// Entities: a million of them in a large org, so a list that fits is told by entityFits, not by walking the shapes.
+const ENTITY_LIST = arrayOf(
+  object({ identifier: str, title: str, team: union({ string: str, array: strings }), relations: object({}) }, { required: ['identifier'] }),
+);
+
+/**
+ * Whether `entity` fits ENTITY_LIST's item with nothing to note: what check finds, without walking
+ * the shapes (issue 41). A list with any entity that does not fit is walked, so its notes are check's own.
+ */
+export function entityFits(entity: unknown): boolean {
+  if (!isObject(entity)) return false;
+  const { identifier, title, team, relations } = entity;
+  if (typeof identifier !== 'string') return false;
+  if (title != null && typeof title !== 'string') return false;
+  if (relations != null && !isObject(relations)) return false;
+  if (team == null || typeof team === 'string') return true;
+  if (!Array.isArray(team)) return false;
+  for (let index = 0; index < team.length; index++) if (typeof team[index] !== 'string') return false;
+  return true;
+}
+
 const REQUIRED = ['organization', 'blueprints'];
 const ORG_SNAPSHOT = object(
   {
@@ -250,14 +271,7 @@ const ORG_SNAPSHOT = object(
     integrations: arrayOf(INTEGRATION),
     webhooks: arrayOf(WEBHOOK),
     teams: arrayOf(object({ name: str, identifier: str }, { required: ['name'] })),
-    entities: mapOf(
-      arrayOf(
-        object(
-          { identifier: str, title: str, team: union({ string: str, array: strings }), relations: object({}) },
-          { required: ['identifier'] },
-        ),
-      ),
-    ),
+    entities: mapOf(ENTITY_LIST),
     scorecards: arrayOf(SCORECARD),
     users: arrayOf(object({ email: str, teams: arrayOf(NAMED), roles: arrayOf(NAMED) }, { required: ['email'] })),
     incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
@@ -304,18 +318,22 @@ function expectedOf(shape: Shape): string {
   }
 }
 
-/** Every place `value` does not fit `shape`, depth first in document order. */
+/**
+ * Every place `value` does not fit `shape`, depth first in document order. `path` is where `value`
+ * is, one stack for the whole walk (pushed and popped around each child): a problem takes a copy of
+ * it, so a walk over a million entities allocates nothing for the values that fit (issue 41: a new
+ * path per value was most of the check's time and garbage).
+ */
 function check(shape: Shape, value: unknown, path: (string | number)[], problems: Problem[]): void {
-  const mismatch = (expected = expectedOf(shape)) => void problems.push({ path, expected, value });
   switch (shape.kind) {
     case 'any':
       return;
     case 'string':
     case 'boolean':
-      if (typeof value !== shape.kind) mismatch();
+      if (typeof value !== shape.kind) mismatch(shape, value, path, problems);
       return;
     case 'enum':
-      if (!(typeof value === 'string' && shape.values.includes(value))) mismatch();
+      if (!(typeof value === 'string' && shape.values.includes(value))) mismatch(shape, value, path, problems);
       return;
     case 'lazy':
       return check(shape.get(), value, path, problems);
@@ -324,31 +342,56 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
     case 'union': {
       const type = jsonType(value);
       const option = type ? shape.options[type] : undefined;
-      if (!option) return mismatch();
+      if (!option) return mismatch(shape, value, path, problems);
       const before = problems.length;
       check(option, value, path, problems);
-      // A misfit of the union's own value (not of something inside it) names every option.
-      const own = problems.findIndex((problem, index) => index >= before && problem.path === path);
-      if (own >= 0) problems[own] = { path, expected: expectedOf(shape), value };
+      // A misfit of the union's own value (not of something inside it, whose path is longer) names every option.
+      const own = problems.findIndex((problem, index) => index >= before && problem.path.length === path.length);
+      if (own >= 0) problems[own] = { path: problems[own]!.path, expected: expectedOf(shape), value };
       return;
     }
     case 'array':
-      if (!Array.isArray(value)) return mismatch();
-      for (const [index, item] of value.entries()) check(shape.items, item, [...path, index], problems);
+      if (!Array.isArray(value)) return mismatch(shape, value, path, problems);
+      if (shape === ENTITY_LIST && everyEntityFits(value)) return;
+      for (let index = 0; index < value.length; index++) {
+        path.push(index);
+        check(shape.items, value[index], path, problems);
+        path.pop();
+      }
       return;
     case 'object': {
-      if (!isObject(value)) return mismatch();
+      if (!isObject(value)) return mismatch(shape, value, path, problems);
       for (const key of shape.required) {
         if (value[key] == null) problems.push({ path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] });
       }
-      for (const [key, field] of Object.entries(value)) {
+      // An object without a shape for its other keys has only its named fields to check.
+      if (shape.rest === undefined && isEmpty(shape.fields)) return;
+      for (const key of Object.keys(value)) {
+        const field = value[key];
         if (field == null) continue; // null is absent
         const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-        if (fieldShape) check(fieldShape, field, [...path, key], problems);
+        if (!fieldShape) continue;
+        path.push(key);
+        check(fieldShape, field, path, problems);
+        path.pop();
       }
       return;
     }
   }
+}
+
+function everyEntityFits(list: readonly unknown[]): boolean {
+  for (let index = 0; index < list.length; index++) if (!entityFits(list[index])) return false;
+  return true;
+}
+
+function mismatch(shape: Shape, value: unknown, path: readonly (string | number)[], problems: Problem[]): void {
+  problems.push({ path: [...path], expected: expectedOf(shape), value });
+}
+
+function isEmpty(record: Readonly<Record<string, unknown>>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
 }
 
 const describe = (value: unknown) =>
@@ -371,6 +414,11 @@ export interface CheckedSnapshot {
 export interface CheckOptions {
   /** Stop at the first misfit (exit 2, one line) instead of noting every one. */
   strict?: boolean;
+  /**
+   * How deep the document's text nests (its brackets; the document itself is 1), when it was read
+   * from text: at most MAX_NESTING_DEPTH, nothing in it is too deep, and it is not walked to find out.
+   */
+  textDepth?: number;
 }
 
 /**
@@ -380,7 +428,8 @@ export interface CheckOptions {
  */
 export function checkSnapshot(read: unknown, source: string, options: CheckOptions = {}): CheckedSnapshot {
   requireSnapshot(read, source);
-  const { document, cut } = pruneDeepNesting(read);
+  // A container at depth 100 (its brackets the 101st) is the shallowest whose items can be too deep.
+  const { document, cut } = options.textDepth !== undefined && options.textDepth <= MAX_NESTING_DEPTH ? { document: read, cut: [] } : pruneDeepNesting(read);
   requireSnapshot(document, source);
   if (options.strict && cut.length > 0) throw new InputError(`${source}: field "${cut[0]}": nested deeper than ${MAX_NESTING_DEPTH} levels`);
   const problems: Problem[] = [];

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { dropPrototypes, dropTreePrototypes } from '../../src/model/json.js';
 import { redactSnapshot } from '../../src/sources/redact.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
@@ -37,5 +41,57 @@ describe('prototype safety in the pass that reads the entities (issue 41)', () =
     const redacted = redactSnapshot(snapshot);
     expect(everyObject(redacted).filter((object) => object !== redacted).every((object) => Object.getPrototypeOf(object) === null)).toBe(true);
     expect(redacted.entities).toBe(snapshot.entities);
+  });
+});
+
+describe('prototype safety while a snapshot file is read (issue 41: in the reading pass)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tma-proto-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const SNAPSHOT = {
+    format: 'org-snapshot/1',
+    organization: { id: 'o', name: 'O' },
+    blueprints: [{ identifier: 'svc', relations: {} }],
+    entities: {
+      svc: Array.from({ length: 300 }, (_, i) => ({ identifier: `e${i}`, team: ['x'], properties: { nested: { deep: [{ x: i }] } }, relations: { constructor: ['t'] } })),
+      empty: [],
+      odd: {},
+    },
+  };
+
+  it('every object of the entities, at any depth, has no prototype; an own `__proto__` key stays a key', async () => {
+    const path = join(dir, 'org.json');
+    // `__proto__` written into the text: JSON.parse makes it an own key, and so must the reader.
+    writeFileSync(path, JSON.stringify(SNAPSHOT).replace('"relations":{"constructor"', '"relations":{"__proto__":["u"],"constructor"'));
+    const { snapshot } = await loadSnapshotFile(path);
+    const entities = snapshot.entities as unknown as Record<string, unknown>;
+    expect(everyObject(entities).length).toBeGreaterThan(1_000);
+    expect(everyObject(entities).every((object) => Object.getPrototypeOf(object) === null)).toBe(true);
+    const first = (entities.svc as { relations: Record<string, unknown> }[])[0]!;
+    expect(Object.keys(first.relations)).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).constructor).toBe(Object);
+    // Known prototype-free: the redaction does not walk the entities again, and gives them on as they are.
+    const added = { later: true };
+    (entities.svc as unknown[]).push(added);
+    expect(redactSnapshot(snapshot).entities).toBe(snapshot.entities);
+    expect(Object.getPrototypeOf(added)).toBe(Object.prototype);
+  });
+
+  it('the rest of the org is as parsed until the redaction copies it without prototypes', async () => {
+    const path = join(dir, 'org2.json');
+    writeFileSync(path, JSON.stringify(SNAPSHOT));
+    const { snapshot } = await loadSnapshotFile(path);
+    expect(Object.getPrototypeOf(snapshot.blueprints[0])).toBe(Object.prototype);
+    const redacted = redactSnapshot(snapshot);
+    expect(Object.getPrototypeOf(redacted.blueprints[0])).toBe(null);
+  });
+
+  it('a file read the ordinary way (not in pieces: invalid UTF-8 in a string) still has its entities made prototype-free', async () => {
+    const path = join(dir, 'latin1.json');
+    const text = JSON.stringify(SNAPSHOT).replace('"O"', '"O\u00ff"');
+    writeFileSync(path, Buffer.from(text, 'latin1'));
+    const { snapshot } = await loadSnapshotFile(path);
+    expect(snapshot.organization.name).toBe('O\uFFFD');
+    const redacted = redactSnapshot(snapshot);
+    expect(everyObject(redacted.entities).every((object) => Object.getPrototypeOf(object) === null)).toBe(true);
   });
 });

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { noteSettledHeap, releaseGrowth, releaseMemory } from '../../src/release-memory.js';
+
+describe('releaseGrowth: a full collection only where the heap grew (issue 41)', () => {
+  it('skips while the heap is near its settled size, collects once it grew by more than a fifth', () => {
+    releaseMemory();
+    noteSettledHeap();
+    expect(releaseGrowth()).toBe(false);
+    // Half the heap again, held (so no collection V8 starts on its own frees it), then let go: garbage until a collection.
+    const settled = process.memoryUsage().heapUsed;
+    const held: number[][] = [];
+    while (process.memoryUsage().heapUsed < settled * 1.5) held.push(new Array(100_000).fill(held.length));
+    held.length = 0;
+    expect(releaseGrowth()).toBe(true);
+    // The collection is the new settled size: nothing grew since.
+    expect(releaseGrowth()).toBe(false);
+  });
+});

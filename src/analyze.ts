@@ -8,6 +8,7 @@ import type { Rule } from './rules/rule.js';
 import { RULES } from './rules/index.js';
 import { prefetchRuleJq } from './jq/prefetch-rules.js';
 import { judgeRule } from './judge/site-judge.js';
+import { prefetchTeamValued } from './judge/team-valued.js';
 import { appendAll } from './model/arrays.js';
 
 export interface AnalyzeOptions {
@@ -34,7 +35,9 @@ export function fingerprint(draft: Pick<FindingDraft, 'category' | 'resource' | 
 export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report {
   const drafts: FindingDraft[] = [...(options.extraFindings ?? [])];
   const ruleErrors: RuleError[] = [];
-  // Issue 17: jq answers what the rules will ask in a few large requests, not one call each.
+  // Issue 17: jq answers what the rules will ask in a few large requests, not one call each; first
+  // what calculations do with team values, which decides what the rules then run.
+  prefetchTeamValued(catalog);
   prefetchRuleJq(catalog, options.rules ?? RULES, judgeRule);
   for (const rule of options.rules ?? RULES) {
     try {

@@ -61,6 +61,8 @@ export interface JqEngine {
    * otherwise (a test's) leaves it unset, and is asked everything.
    */
   answersAsJq?: boolean;
+  /** Set on an engine that only writes down what it is asked (src/jq/prefetch-rules.ts): its answers are no one's to keep. */
+  plansOnly?: boolean;
   /** How many workers jq runs on at most. */
   workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */

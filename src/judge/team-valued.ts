@@ -8,7 +8,8 @@ import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
-import { asString, isObject } from '../model/json.js';
+import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { JqEngine } from '../jq/engine.js';
 import { sampleInput, sampleTeams } from './sample-context.js';
 
 interface TeamValued {
@@ -22,7 +23,21 @@ interface TeamValued {
   derived: ReadonlyMap<string, string>;
 }
 
-const found = new WeakMap<Catalog, Map<string, TeamValued>>();
+/**
+ * By the catalog's blueprints, with the engine that found them: the rules' dry run (a copy of the
+ * catalog whose engine only plans, src/jq/prefetch-rules.ts) then judges with what jq really said,
+ * so what it plans is what the real run asks.
+ */
+const found = new WeakMap<object, { jq: JqEngine; byBlueprint: Map<string, TeamValued>; all?: ReadonlyMap<string, string> }>();
+
+function foundFor(blueprints: Catalog['blueprints'], jq: JqEngine): { byBlueprint: Map<string, TeamValued>; all?: ReadonlyMap<string, string> } {
+  const known = found.get(blueprints);
+  if (known && (known.jq === jq || (jq.plansOnly && !known.jq.plansOnly))) return known;
+  const fresh = { jq, byBlueprint: new Map<string, TeamValued>() };
+  // What a planning engine found is never kept: its answers are not jq's.
+  if (!jq.plansOnly) found.set(blueprints, fresh);
+  return fresh;
+}
 
 export function teamValuedProperties(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
   return teamValuedOf(catalog, blueprint).teamValued;
@@ -34,42 +49,70 @@ export function derivedTeamProperties(catalog: Catalog, blueprint: string | unde
 }
 
 const NO_DERIVED: ReadonlyMap<string, string> = new Map();
-const allDerived = new WeakMap<Catalog, ReadonlyMap<string, string>>();
 
 /** Every blueprint's derived calculations, by name (as kept relations are: a jq site names no blueprint). */
 export function allDerivedTeamProperties(catalog: Catalog): ReadonlyMap<string, string> {
-  let derived = allDerived.get(catalog);
-  if (derived === undefined) {
+  if (!catalog.jq) return NO_DERIVED;
+  const known = foundFor(catalog.blueprints, catalog.jq);
+  if (known.all === undefined) {
     const merged = new Map<string, string>();
     for (const id of catalog.blueprints.keys()) for (const [name, calculation] of derivedTeamProperties(catalog, id)) merged.set(name, calculation);
-    allDerived.set(catalog, (derived = merged));
+    known.all = merged;
   }
-  return derived;
+  return known.all;
+}
+
+/** A blueprint's calculations, name and jq. */
+function calculationsOf(definition: JsonObject | undefined): (readonly [string, string])[] {
+  if (!isObject(definition?.calculationProperties)) return [];
+  return Object.entries(definition.calculationProperties).flatMap(([name, calculation]) => {
+    const expression = isObject(calculation) ? asString(calculation.calculation) : undefined;
+    return expression === undefined ? [] : [[name, expression] as const];
+  });
+}
+
+/** The entity a calculation is run on to see what it does with team values: one team (variant 0) or two (1), as titles or identifiers. */
+const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>) => sampleInput('entity', variant, sampleTeams(catalog.teams), form, [], [...teamValued]);
+
+/**
+ * Every blueprint's calculations on the entities `teamValuedOf` first runs them on, asked of jq in
+ * a few large requests (one request per run cost most of their time), then what each blueprint's
+ * calculations do with team values, before the rules' dry run reads it.
+ */
+export function prefetchTeamValued(catalog: Catalog): void {
+  const jq = catalog.jq;
+  if (!jq?.prefetch) return;
+  const evaluate: { expression: string; inputs: JsonValue[] }[] = [];
+  for (const [id, definition] of catalog.blueprints) {
+    const calculations = calculationsOf(definition);
+    if (calculations.length === 0) continue;
+    const mirrors = teamPropertiesFor(catalog, id);
+    const inputs = [0, 1].flatMap((variant) => (['title', 'identifier'] as const).map((form) => probeEntity(catalog, variant, form, mirrors)));
+    for (const [, expression] of calculations) evaluate.push({ expression, inputs });
+  }
+  jq.prefetch({ validate: evaluate.map((work) => work.expression), evaluate });
+  // Found now with jq's answers, so the dry run judges with them.
+  allDerivedTeamProperties(catalog);
 }
 
 function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValued {
   const mirrors = teamPropertiesFor(catalog, blueprint);
   const definition = blueprint === undefined ? undefined : catalog.blueprints.get(blueprint);
-  if (blueprint === undefined || !catalog.jq || !isObject(definition?.calculationProperties)) return { teamValued: mirrors, derived: NO_DERIVED };
-  let known = found.get(catalog);
-  if (!known) found.set(catalog, (known = new Map()));
+  const calculations = calculationsOf(definition);
+  if (blueprint === undefined || !catalog.jq || calculations.length === 0) return { teamValued: mirrors, derived: NO_DERIVED };
+  const jq = catalog.jq;
+  const known = foundFor(catalog.blueprints, jq).byBlueprint;
   const cached = known.get(blueprint);
   if (cached) return cached;
-  const calculations = Object.entries(definition.calculationProperties).flatMap(([name, calculation]) => {
-    const expression = isObject(calculation) ? asString(calculation.calculation) : undefined;
-    return expression === undefined ? [] : [[name, expression] as const];
-  });
   const teamValued = new Set(mirrors);
   const derived = new Map<string, string>();
-  const jq = catalog.jq;
-  const teams = sampleTeams(catalog.teams);
-  const identifierOf = new Map(teams.map((team) => [team.title, team.identifier]));
+  const identifierOf = new Map(sampleTeams(catalog.teams).map((team) => [team.title, team.identifier]));
   // Run on the same entity in both worlds: it passes team values on when what it gives after the
   // migration is what it gave before with each title written as its team's identifier, and differs;
   // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
   // is that team; of two, no team), the second only where the first showed a pass-through.
   const effectOn = (expression: string, variant: number): 'passes-on' | 'derived' | undefined => {
-    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', variant, teams, form, [], [...teamValued]), expression));
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, teamValued), expression));
     if (!before?.ok || !after?.ok) return undefined;
     const asAfter = JSON.stringify(after.values);
     if (JSON.stringify(before.values) === asAfter) return undefined;

@@ -38,11 +38,13 @@ describe('the demo org exercises every jq verdict path', () => {
     expect(report.findings.some((f) => f.verdict === 'unaffected')).toBe(false);
   });
 
-  it('review: invalid jq touching teams keeps its finding with jq\'s message', () => {
-    expect(at('environment', 'calculationProperties.primary_owner.calculation')).toMatchObject({
-      verdict: 'review',
-      note: expect.stringMatching(/^not valid jq; jq: error: syntax error/),
-    });
+  it('a note, no finding: invalid jq touching teams fails alike in both worlds; the note has its place and jq\'s message (issue 39)', () => {
+    const location = 'calculationProperties.primary_owner.calculation';
+    expect(at('environment', location)).toBeUndefined();
+    expect(verifiedAt('environment', location)).toBeUndefined();
+    expect(report.notes?.filter((note) => note.includes(`blueprint "environment" ${location}`))).toEqual([
+      expect.stringMatching(/^calculation-property: blueprint "environment" calculationProperties\.primary_owner\.calculation: not judged: Calculation property "primary_owner": it does not compile as jq, .*\(jq: error: syntax error, unexpected[^\n]*\)$/),
+    ]);
   });
 
   it('no finding: invalid jq that never touches teams, and prose mentioning .team', () => {

@@ -147,12 +147,12 @@ const identifierMirrorsFound = new WeakMap<object, Map<string, ReadonlySet<strin
  * migration and after it (`owning_team.$identifier` over a relation to `_team` the migration
  * keeps, `$team.$identifier`): their values are team identifiers wherever they are read. A path
  * over a relation the migration removes is no such mirror (it points at nothing afterwards).
- * With no blueprint named, every blueprint's.
+ * With no blueprint named, every blueprint's. `field` `$title`: mirrors of the same entities' titles.
  */
-export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | undefined, field: '$identifier' | '$title' = '$identifier'): ReadonlySet<string> {
   let known = identifierMirrorsFound.get(catalog.blueprints);
   if (!known) identifierMirrorsFound.set(catalog.blueprints, (known = new Map()));
-  const key = blueprint ?? '';
+  const key = `${field}\u0000${blueprint ?? ''}`;
   const cached = known.get(key);
   if (cached) return cached;
   const names = new Set<string>();
@@ -160,17 +160,17 @@ export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | unde
   // One blueprint's alone, not a walk over every blueprint for each (a 10x org asks for 3,000).
   for (const [id, definition] of blueprint === undefined ? catalog.blueprints : one ? [[blueprint, one] as const] : []) {
     for (const mirror of mirrorsOf(definition)) {
-      if (mirrorPathEffect(id, mirror.path, catalog.blueprints, catalog.removedRelations).kind === 'unaffected' && reachesTeamIdentifier(catalog, id, mirror.path)) names.add(mirror.id);
+      if (mirrorPathEffect(id, mirror.path, catalog.blueprints, catalog.removedRelations).kind === 'unaffected' && reachesTeamField(catalog, id, mirror.path, field)) names.add(mirror.id);
     }
   }
   known.set(key, names);
   return names;
 }
 
-/** Whether a mirror path ends at the `$identifier` of `_team` entities, hop by hop. */
-function reachesTeamIdentifier(catalog: Catalog, blueprint: string, path: string): boolean {
+/** Whether a mirror path ends at `field` of `_team` entities, hop by hop. */
+function reachesTeamField(catalog: Catalog, blueprint: string, path: string, field: string): boolean {
   const segments = path.split('.');
-  if (segments.pop() !== '$identifier' || segments.length === 0) return false;
+  if (segments.pop() !== field || segments.length === 0) return false;
   let current: string | undefined = blueprint;
   for (const segment of segments) {
     const target: unknown = segment === '$team' ? TEAM_BLUEPRINT : relationsOf(catalog.blueprints.get(current!))[segment]?.target;

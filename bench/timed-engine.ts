@@ -24,7 +24,6 @@ export function timed(jq: JqEngine): { engine: JqEngine; waitedMs: () => number;
     validate: time(jq.validate),
     evaluate: time(jq.evaluate),
     ...(jq.prefetch && { prefetch: time(jq.prefetch) }),
-    ...(jq.evaluateAll && { evaluateAll: time(jq.evaluateAll) }),
     ...(jq.evaluateEach && { evaluateEach: time(jq.evaluateEach) }),
   };
   return { engine, waitedMs: () => Number(waited) / 1e6, workersCpuMs: () => cpu };

@@ -8,6 +8,7 @@ import type { Rule } from './rules/rule.js';
 import { RULES } from './rules/index.js';
 import { prefetchRuleJq } from './jq/prefetch-rules.js';
 import { judgeRule } from './judge/site-judge.js';
+import { prefetchTeamValued } from './judge/team-valued.js';
 import { appendAll } from './model/arrays.js';
 
 export interface AnalyzeOptions {
@@ -34,7 +35,9 @@ export function fingerprint(draft: Pick<FindingDraft, 'category' | 'resource' | 
 export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report {
   const drafts: FindingDraft[] = [...(options.extraFindings ?? [])];
   const ruleErrors: RuleError[] = [];
-  // Issue 17: jq answers what the rules will ask in a few large requests, not one call each.
+  // Issue 17: jq answers what the rules will ask in a few large requests, not one call each; first
+  // what calculations do with team values, which decides what the rules then run.
+  prefetchTeamValued(catalog);
   prefetchRuleJq(catalog, options.rules ?? RULES, judgeRule);
   for (const rule of options.rules ?? RULES) {
     try {
@@ -44,7 +47,11 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     }
   }
 
-  const revised = options.reviseDrafts ? options.reviseDrafts(drafts) : drafts;
+  // Issue 39: what the judge could not judge and the migration changes nothing in is a note, not a finding.
+  const judgedNotes: string[] = [];
+  for (const draft of drafts) if (draft.noteOnly) judgedNotes.push(`${draft.category}: ${draft.resource.type} ${JSON.stringify(draft.resource.identifier)} ${draft.location}: not judged: ${draft.reason}${draft.note === undefined ? '' : ` (${draft.note})`}`);
+  const judged = drafts.filter((draft) => !draft.noteOnly);
+  const revised = options.reviseDrafts ? options.reviseDrafts(judged) : judged;
   const all = dedupe(revised.map(toFinding)).sort(compareFindings);
   // contracts.md §3.3: who loses or gains a permission, when the snapshot lists its users; a
   // checked reference where someone does cannot stay checked (issue 39).
@@ -73,7 +80,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
     findings,
   };
   // Issue 25: how the migration state was read, where the shapes disagree with it.
-  const notes = [...(options.notes ?? []), ...(catalog.migrationState?.notes ?? []), ...(options.extraNotes ?? [])];
+  const notes = [...(options.notes ?? []), ...(catalog.migrationState?.notes ?? []), ...(options.extraNotes ?? []), ...new Set(judgedNotes)];
   // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
   // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
   // A live read that could not read them has them in `incomplete`, which says more than a note.

@@ -11,7 +11,7 @@
  * crashes becomes a result saying so, and its worker is replaced by a fresh one before the next
  * request. The workers print nothing (jq-wasm would print `Aborted()`) and never keep the process
  * alive. There is one worker per core (src/jq/worker-pool.ts): lone calls use the first, and the
- * work known ahead (`prefetch`, `evaluateAll`, `evaluateEach`) is spread over all of them.
+ * work known ahead (`prefetch`, `evaluateEach`) is spread over all of them.
  */
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
@@ -45,12 +45,6 @@ export interface JqEngine {
    */
   prefetch?(work: JqWork): void;
   /**
-   * One expression over many inputs (a world's contexts) in one call: each answer exactly as
-   * `evaluate` gives it, in the inputs' order. Equal inputs run once, and what an earlier call
-   * answered is not run again (the answers are kept by expression and input).
-   */
-  evaluateAll?(expression: string, inputs: readonly JsonValue[]): EvaluateResult[];
-  /**
    * Lone calls known ahead, run at once on every worker: each answer exactly as `evaluate` would
    * give it asked in this order (an expression that failed is not run again after that call).
    */
@@ -61,6 +55,8 @@ export interface JqEngine {
    * otherwise (a test's) leaves it unset, and is asked everything.
    */
   answersAsJq?: boolean;
+  /** Set on an engine that only writes down what it is asked (src/jq/prefetch-rules.ts): its answers are no one's to keep. */
+  plansOnly?: boolean;
   /** How many workers jq runs on at most. */
   workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */
@@ -339,18 +335,11 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     runBatches(evaluationGroups(all).map(evaluateGroup));
   };
 
-  const evaluateAll = (expression: string, inputs: readonly JsonValue[]): EvaluateResult[] => {
-    // Validated first (a batch runs only what compiles alone), then the batches, then each answer from the cache.
-    if (!compiled.has(expression) && !failed.has(expression) && canBatch(expression)) validate(expression);
-    prefetch({ evaluate: [{ expression, inputs }] });
-    return inputs.map((input) => evaluate(input, expression));
-  };
-
   const unjudgedNow = () => {
     const reason = budget.spentReason();
     return reason === undefined || unjudged.size === 0 ? undefined : { reason, expressions: [...unjudged] };
   };
-  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateAll, evaluateEach, answersAsJq: true, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
+  return { validate, evaluate, close: () => pool.close(), prefetch, evaluateEach, answersAsJq: true, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
 }
 
 /** A request not sent: the run's jq budget is spent. */

@@ -36,6 +36,7 @@ function recordingEngine(): { engine: JqEngine; work: () => JqWork } {
   // The inputs as given: the engine writes each out once, where it checks its cache.
   const evaluate = new Map<string, JsonValue[]>();
   const engine: JqEngine = {
+    plansOnly: true,
     validate(expression) {
       // Seen before, it was planned in full the first time; saying it does not compile skips the
       // rest of its assessment. Big orgs repeat expressions, and planning each again costs more

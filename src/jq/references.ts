@@ -46,7 +46,24 @@ const NAMESPACES = new Set(['relations', 'properties', 'inputs', 'form']);
  */
 const EXTERNAL_PAYLOADS = new Set(['body', 'headers', 'queryParams']);
 
+/**
+ * What the expression reads, once per text: the rules' dry run and their real run, and the judge's
+ * several readers of one expression, ask for it again and again. Never changed once made.
+ */
 export function extractReferences(source: string): ReferenceResult {
+  let found = extracted.get(source);
+  if (found === undefined) {
+    if (extracted.size >= MAX_EXTRACTED) extracted.clear();
+    extracted.set(source, (found = extract(source)));
+  }
+  return found;
+}
+
+const extracted = new Map<string, ReferenceResult>();
+/** Ours: texts kept; a 10x org has about 20,000 distinct expressions and rule values. */
+const MAX_EXTRACTED = 50_000;
+
+function extract(source: string): ReferenceResult {
   let tokens: Token[];
   try {
     tokens = lexJq(source);

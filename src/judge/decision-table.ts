@@ -136,6 +136,8 @@ export const SITE_TABLE = {
   'script-team-inheritance': { verdict: 'review', why: 'a script reads or writes teamInheritance and never ownership' },
   'state-unknown': { verdict: 'review', why: "what a file needs depends on whether the org has migrated, and neither an org nor the repository's files say" },
   'untyped-workflow-input': { verdict: 'review', why: 'a workflow passes on an input that no action dispatching it fills with a team, so it may hold a title, an identifier or free text' },
+  // A note, never a finding (FindingDraft.noteOnly): nothing to migrate, yet the report says what it could not judge.
+  'does-not-compile': { verdict: 'unaffected', why: 'it does not compile as jq, so it fails alike before the migration and after it: the migration changes nothing in it' },
 } as const satisfies Readonly<Record<SiteCase, { verdict: Verdict; why: string }>>;
 
 export type { SiteCase };

@@ -6,6 +6,7 @@ import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
 import { allDerivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
+import { judgeSite, SITE_TABLE } from './decision-table.js';
 
 export type { ExpressionSite };
 
@@ -67,6 +68,19 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     { ...options, sink: defaultSink(site, options.setsTeam ?? false) },
   );
   if (!impact) return undefined;
+  if (impact.jqError !== undefined) {
+    return {
+      category: site.category,
+      resource: site.resource,
+      location: site.location,
+      evidence: site.expression,
+      reason: `${site.subject}: ${SITE_TABLE['does-not-compile'].why}`,
+      suggestion: 'Fix the expression for its own sake: jq does not compile it.',
+      verdict: judgeSite('does-not-compile'),
+      note: impact.jqError,
+      noteOnly: true,
+    };
+  }
   const described = describeImpact(impact);
   const setsTeam = options.setsTeam ? (site.teamDestination ?? 'sets the team meta property, which must hold team identifiers after the migration') : '';
   const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.`;
@@ -83,7 +97,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   } else if (impact.rejectedRewrite !== undefined) {
     // Never offered to copy: jq would reject it. The edits still are right, so name them.
     suggestion = `Make these edits: ${impact.rejectedRewrite.edits.join(', ')}`;
-    if (impact.jqError === undefined) suggestion += `, and check the result compiles (applied as written here it does not: ${impact.rejectedRewrite.error})`;
+    suggestion += `, and check the result compiles (applied as written here it does not: ${impact.rejectedRewrite.error})`;
     suggestion += unknown.length > 0 ? `; ${unknownIdentifierHint(unknown)}.` : '.';
   } else if (impact.removedRelations.length > 0) {
     // Found by running or through a variable, the read has no certain edit: it is said, not offered to copy.
@@ -110,11 +124,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
     suggestion = 'Check what the expression does with the team values: after the migration they are team identifiers, not titles.';
   }
 
-  if (impact.jqError !== undefined) {
-    // Its edits keep the syntax error, so they are the second step and never a rewrite to copy.
-    suggestion = `Fix the expression first: jq does not compile it. ${suggestion.replace(/^Make these edits: /, 'Then make these edits: ')}`;
-  }
-  else if (impact.jqFailure !== undefined) suggestion = `Make sure the expression terminates: jq could not evaluate it. ${suggestion}`;
+  if (impact.jqFailure !== undefined) suggestion = `Make sure the expression terminates: jq could not evaluate it. ${suggestion}`;
 
   const draft: FindingDraft = {
     category: site.category,
@@ -141,7 +151,6 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
 
 /** Whether jq accepts the expression; without jq loaded only our lexer's opinion is known. */
 function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefined {
-  if (impact.jqError !== undefined) return `not valid jq; ${impact.jqError.startsWith('jq: ') ? impact.jqError : `jq says: ${impact.jqError}`}`;
   if (impact.jqFailure !== undefined) {
     const what = impact.jqFailure.failure === 'timeout' ? 'jq evaluation timed out' : 'jq crashed';
     return `${what} (${impact.jqFailure.error}); the expression may loop or recurse without end, check it by hand`;

@@ -19,10 +19,10 @@ export function valuesNoTeamHolds(directory: TeamDirectory, values: readonly str
  * (a title there is left to the rest of the judge). A prefix a team starts with is met; so is a
  * value written in another case where the comparison folds case.
  */
-export function valuesNoTeamMeets(directory: TeamDirectory, values: readonly string[], meets: (spelling: string, value: string) => boolean, held: 'identifiers' | 'identifiers and titles'): string[] {
+export function valuesNoTeamMeets(directory: TeamDirectory, values: readonly string[], meets: (spelling: string, value: string) => boolean, held: 'identifiers' | 'titles' | 'identifiers and titles'): string[] {
   if (!directory.orgKnowsTeams) return [];
-  const spellings = [...directory.identifiers, ...(held === 'identifiers' ? [] : directory.byTitle.keys())];
-  const candidates = held === 'identifiers' ? [...new Set(values.filter((value) => value.trim() !== ''))] : valuesNoTeamHolds(directory, values);
+  const spellings = [...(held === 'titles' ? [] : directory.identifiers), ...(held === 'identifiers' ? [] : directory.byTitle.keys())];
+  const candidates = held === 'identifiers and titles' ? valuesNoTeamHolds(directory, values) : [...new Set(values.filter((value) => value.trim() !== ''))];
   return candidates.filter((value) => !spellings.some((spelling) => meets(spelling, value)));
 }
 

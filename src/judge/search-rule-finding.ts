@@ -1,4 +1,5 @@
 import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import { relationsOf } from '../catalog/inheritance.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
@@ -268,35 +269,41 @@ function judgedRuleFinding(
 }
 
 /** A rule comparing team values with values no team of the org meets today: it matches nothing now. */
-function noTeamHoldsFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: string, ghosts: readonly string[]): FindingDraft {
+function noTeamHoldsFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: string, ghosts: readonly string[], held: 'identifiers' | 'titles' = 'identifiers'): FindingDraft {
   const meant = whatEachMeant(catalog.teams, ghosts);
+  const spelling = held === 'titles' ? 'title' : 'identifier';
   return {
     ...base,
-    reason: `${site.subject} compares ${side} with ${ghosts.map((g) => JSON.stringify(g)).join(', ')} (operator ${JSON.stringify(site.rule.operator)}), and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (no team's identifier${side === '$team' ? ' or title' : ''} meets it as the operator compares), so it matches no entity now, whatever it matched before.`,
-    suggestion: `Write the identifier of the team it means (${meant.join('; ')}).`,
+    reason: `${site.subject} compares ${side} with ${ghosts.map((g) => JSON.stringify(g)).join(', ')} (operator ${JSON.stringify(site.rule.operator)}), and the org has migrated: ${ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today'} (no team's ${spelling}${side === '$team' ? ' or title' : ''} meets it as the operator compares), so it matches no entity now, whatever it matched before.`,
+    suggestion: `Write the ${spelling} of the team it means (${meant.join('; ')}).`,
     verdict: judgeSite('no-team-holds'),
   };
 }
 
 /**
  * Issue 39, item 7: a rule whose side holds the identifiers of `_team` entities in both worlds:
- * `relatedTo` the `_team` blueprint (the related entities' identifiers), or a mirror of
- * `$identifier` over a relation to `_team`. The migration changes nothing of it, but once the org
- * has migrated a literal no team's identifier meets (as the operator compares) matches nothing.
+ * `relatedTo` the `_team` blueprint (the related entities' identifiers), a relation to `_team` the
+ * migration keeps as the rule's property, or a mirror of `$identifier` over such a relation; or
+ * their titles, through a mirror of `$title`. The migration changes nothing of it, but once the org
+ * has migrated a literal no team's identifier (or title) meets, as the operator compares, matches nothing.
  */
-function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string; operator: string } | undefined {
+function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string; operator: string; held: 'identifiers' | 'titles' } | undefined {
   const { rule } = site;
-  if (rule.operator === 'relatedTo' && rule.blueprint === TEAM_BLUEPRINT) return { what: 'the related _team entities', operator: 'in' };
-  if (typeof rule.property === 'string' && typeof rule.operator === 'string' && teamIdentifierMirrors(catalog, site.blueprint).has(rule.property)) return { what: `mirror property "${rule.property}" (identifiers of _team entities)`, operator: rule.operator };
+  if (rule.operator === 'relatedTo' && rule.blueprint === TEAM_BLUEPRINT) return { what: 'the related _team entities', operator: 'in', held: 'identifiers' };
+  if (typeof rule.property !== 'string' || typeof rule.operator !== 'string') return undefined;
+  const relation = site.blueprint === undefined ? undefined : relationsOf(catalog.blueprints.get(site.blueprint))[rule.property];
+  if (relation?.target === TEAM_BLUEPRINT && !site.removedRelations.has(rule.property)) return { what: `relation "${rule.property}" (identifiers of _team entities)`, operator: rule.operator, held: 'identifiers' };
+  if (teamIdentifierMirrors(catalog, site.blueprint).has(rule.property)) return { what: `mirror property "${rule.property}" (identifiers of _team entities)`, operator: rule.operator, held: 'identifiers' };
+  if (teamIdentifierMirrors(catalog, site.blueprint, '$title').has(rule.property)) return { what: `mirror property "${rule.property}" (titles of _team entities)`, operator: rule.operator, held: 'titles' };
   return undefined;
 }
 
-function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string }): FindingDraft | undefined {
+function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string; held: 'identifiers' | 'titles' }): FindingDraft | undefined {
   if (migrationState(catalog) !== 'after') return undefined;
   const value = valueParts(site.rule.value, site);
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
-  const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), 'identifiers');
-  return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts) : undefined;
+  const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);
+  return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts, side.held) : undefined;
 }
 
 /** The value with identifiers read back as titles (literals, jq literals, a built-in that yields identifiers): what it would have said for titles. */

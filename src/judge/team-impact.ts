@@ -114,7 +114,7 @@ export interface ExpressionImpact {
   rewriteChecked?: boolean;
   /** Set when our lexer could not read the expression; the verdict is then a cautious `review`. */
   lexError?: string;
-  /** jq's own message when jq does not compile the expression; the verdict is `review` at least. */
+  /** jq's own message when jq does not compile the expression: nothing else is then set (a note, decision-table.ts `does-not-compile`). */
   jqError?: string;
   /** Set when jq ran the expression on samples: what it found, as a clause for the reason. */
   evaluation?: string;
@@ -175,6 +175,8 @@ export function assessTeamExpression(
   const validity = context.jq?.validate(expression);
   const jqFailure = validity && !validity.ok && validity.failure !== undefined ? { failure: validity.failure, error: validity.error } : undefined;
   const jqError = validity && !validity.ok && jqFailure === undefined ? validity.error : undefined;
+  // jq rejects it: it fails alike in both worlds, so nothing is left to read or run (the judge's `does-not-compile`).
+  if (jqError !== undefined) return { verdict: judgeSite('does-not-compile'), teamReads: [], removedRelations: [], titles: [], jqError };
   // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
   if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
   const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
@@ -193,7 +195,6 @@ export function assessTeamExpression(
     };
     if (shown?.kind === 'depends' && runnable) impact.foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
     if (shown?.kind === 'failed') impact.jqFailure = { failure: shown.failure, error: shown.error };
-    if (jqError !== undefined) impact.jqError = jqError;
     if (jqFailure !== undefined) impact.jqFailure = jqFailure;
     return impact;
   }
@@ -334,10 +335,6 @@ export function assessTeamExpression(
   if (undecided !== undefined) impact.jqFailure ??= undecided;
   if (jqFailure !== undefined) {
     impact.jqFailure = jqFailure;
-    if (impact.verdict === 'unaffected') impact.verdict = 'review';
-  }
-  if (jqError !== undefined) {
-    impact.jqError = jqError;
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
   const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
@@ -706,8 +703,6 @@ export function describeImpact(impact: ExpressionImpact): string {
   if (impact.jqFailure && !impact.evaluation) {
     parts.push(`jq could not compile it (${impact.jqFailure.failure === 'timeout' ? 'it timed out' : 'jq crashed'}: ${impact.jqFailure.error}), so it is listed for review`);
   }
-  // The error itself is said once, in the finding's note: here only what it means.
-  if (impact.jqError) parts.push('it does not compile as jq (see the note for jq\'s message)');
-  else if (impact.lexError) parts.push('this tool could not read its jq, so it is listed for review');
+  if (impact.lexError) parts.push('this tool could not read its jq, so it is listed for review');
   return parts.join('; ');
 }

@@ -8,7 +8,8 @@ import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
-import { asString, isObject } from '../model/json.js';
+import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { JqEngine } from '../jq/engine.js';
 import { sampleInput, sampleTeams } from './sample-context.js';
 
 interface TeamValued {
@@ -22,7 +23,21 @@ interface TeamValued {
   derived: ReadonlyMap<string, string>;
 }
 
-const found = new WeakMap<Catalog, Map<string, TeamValued>>();
+/**
+ * By the catalog's blueprints, with the engine that found them: the rules' dry run (a copy of the
+ * catalog whose engine only plans, src/jq/prefetch-rules.ts) then judges with what jq really said,
+ * so what it plans is what the real run asks.
+ */
+const found = new WeakMap<object, { jq: JqEngine; byBlueprint: Map<string, TeamValued>; all?: ReadonlyMap<string, string> }>();
+
+function foundFor(blueprints: Catalog['blueprints'], jq: JqEngine): { byBlueprint: Map<string, TeamValued>; all?: ReadonlyMap<string, string> } {
+  const known = found.get(blueprints);
+  if (known && (known.jq === jq || (jq.plansOnly && !known.jq.plansOnly))) return known;
+  const fresh = { jq, byBlueprint: new Map<string, TeamValued>() };
+  // What a planning engine found is never kept: its answers are not jq's.
+  if (!jq.plansOnly) found.set(blueprints, fresh);
+  return fresh;
+}
 
 export function teamValuedProperties(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
   return teamValuedOf(catalog, blueprint).teamValued;
@@ -34,42 +49,69 @@ export function derivedTeamProperties(catalog: Catalog, blueprint: string | unde
 }
 
 const NO_DERIVED: ReadonlyMap<string, string> = new Map();
-const allDerived = new WeakMap<Catalog, ReadonlyMap<string, string>>();
 
 /** Every blueprint's derived calculations, by name (as kept relations are: a jq site names no blueprint). */
 export function allDerivedTeamProperties(catalog: Catalog): ReadonlyMap<string, string> {
-  let derived = allDerived.get(catalog);
-  if (derived === undefined) {
+  if (!catalog.jq) return NO_DERIVED;
+  const known = foundFor(catalog.blueprints, catalog.jq);
+  if (known.all === undefined) {
     const merged = new Map<string, string>();
     for (const id of catalog.blueprints.keys()) for (const [name, calculation] of derivedTeamProperties(catalog, id)) merged.set(name, calculation);
-    allDerived.set(catalog, (derived = merged));
+    known.all = merged;
   }
-  return derived;
+  return known.all;
+}
+
+/** A blueprint's calculations, name and jq. */
+function calculationsOf(definition: JsonObject | undefined): (readonly [string, string])[] {
+  if (!isObject(definition?.calculationProperties)) return [];
+  return Object.entries(definition.calculationProperties).flatMap(([name, calculation]) => {
+    const expression = isObject(calculation) ? asString(calculation.calculation) : undefined;
+    return expression === undefined ? [] : [[name, expression] as const];
+  });
+}
+
+/** The entity a calculation is run on to see what it does with team values: one team (variant 0) or two (1), as titles or identifiers. */
+const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>) => sampleInput('entity', variant, sampleTeams(catalog.teams), form, [], [...teamValued]);
+
+/**
+ * Every blueprint's calculations on the entities `teamValuedOf` first runs them on, asked of jq in
+ * a few large requests (one request per run cost most of their time), then what each blueprint's
+ * calculations do with team values, before the rules' dry run reads it.
+ */
+export function prefetchTeamValued(catalog: Catalog): void {
+  const jq = catalog.jq;
+  if (!jq?.prefetch) return;
+  const evaluate: { expression: string; inputs: JsonValue[] }[] = [];
+  for (const [id, definition] of catalog.blueprints) {
+    const calculations = calculationsOf(definition);
+    if (calculations.length === 0) continue;
+    const mirrors = teamPropertiesFor(catalog, id);
+    const inputs = [0, 1].flatMap((variant) => (['title', 'identifier'] as const).map((form) => probeEntity(catalog, variant, form, mirrors)));
+    for (const [, expression] of calculations) evaluate.push({ expression, inputs });
+  }
+  jq.prefetch({ validate: evaluate.map((work) => work.expression), evaluate });
+  // Found now with jq's answers, so the dry run judges with them.
+  allDerivedTeamProperties(catalog);
 }
 
 function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValued {
   const mirrors = teamPropertiesFor(catalog, blueprint);
-  const definition = blueprint === undefined ? undefined : catalog.blueprints.get(blueprint);
-  if (blueprint === undefined || !catalog.jq || !isObject(definition?.calculationProperties)) return { teamValued: mirrors, derived: NO_DERIVED };
-  let known = found.get(catalog);
-  if (!known) found.set(catalog, (known = new Map()));
+  const jq = catalog.jq;
+  if (blueprint === undefined || !jq) return { teamValued: mirrors, derived: NO_DERIVED };
+  const known = foundFor(catalog.blueprints, jq).byBlueprint;
   const cached = known.get(blueprint);
   if (cached) return cached;
-  const calculations = Object.entries(definition.calculationProperties).flatMap(([name, calculation]) => {
-    const expression = isObject(calculation) ? asString(calculation.calculation) : undefined;
-    return expression === undefined ? [] : [[name, expression] as const];
-  });
+  const calculations = calculationsOf(catalog.blueprints.get(blueprint));
   const teamValued = new Set(mirrors);
   const derived = new Map<string, string>();
-  const jq = catalog.jq;
-  const teams = sampleTeams(catalog.teams);
-  const identifierOf = new Map(teams.map((team) => [team.title, team.identifier]));
+  const identifierOf = new Map(sampleTeams(catalog.teams).map((team) => [team.title, team.identifier]));
   // Run on the same entity in both worlds: it passes team values on when what it gives after the
   // migration is what it gave before with each title written as its team's identifier, and differs;
   // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
   // is that team; of two, no team), the second only where the first showed a pass-through.
   const effectOn = (expression: string, variant: number): 'passes-on' | 'derived' | undefined => {
-    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(sampleInput('entity', variant, teams, form, [], [...teamValued]), expression));
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, teamValued), expression));
     if (!before?.ok || !after?.ok) return undefined;
     const asAfter = JSON.stringify(after.values);
     if (JSON.stringify(before.values) === asAfter) return undefined;
@@ -97,36 +139,38 @@ function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValu
   return result;
 }
 
-const identifierMirrorsFound = new WeakMap<Catalog, Map<string, ReadonlySet<string>>>();
+/** By the catalog's blueprints (the dry run's copy of a catalog shares them), then by blueprint. */
+const identifierMirrorsFound = new WeakMap<object, Map<string, ReadonlySet<string>>>();
 
 /**
  * Issue 39, item 7: mirror properties that hold the identifiers of `_team` entities, before the
  * migration and after it (`owning_team.$identifier` over a relation to `_team` the migration
  * keeps, `$team.$identifier`): their values are team identifiers wherever they are read. A path
  * over a relation the migration removes is no such mirror (it points at nothing afterwards).
- * With no blueprint named, every blueprint's.
+ * With no blueprint named, every blueprint's. `field` `$title`: mirrors of the same entities' titles.
  */
-export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
-  let known = identifierMirrorsFound.get(catalog);
-  if (!known) identifierMirrorsFound.set(catalog, (known = new Map()));
-  const key = blueprint ?? '';
+export function teamIdentifierMirrors(catalog: Catalog, blueprint: string | undefined, field: '$identifier' | '$title' = '$identifier'): ReadonlySet<string> {
+  let known = identifierMirrorsFound.get(catalog.blueprints);
+  if (!known) identifierMirrorsFound.set(catalog.blueprints, (known = new Map()));
+  const key = `${field}\u0000${blueprint ?? ''}`;
   const cached = known.get(key);
   if (cached) return cached;
   const names = new Set<string>();
-  for (const [id, definition] of catalog.blueprints) {
-    if (blueprint !== undefined && id !== blueprint) continue;
+  const one = blueprint === undefined ? undefined : catalog.blueprints.get(blueprint);
+  // One blueprint's alone, not a walk over every blueprint for each (a 10x org asks for 3,000).
+  for (const [id, definition] of blueprint === undefined ? catalog.blueprints : one ? [[blueprint, one] as const] : []) {
     for (const mirror of mirrorsOf(definition)) {
-      if (mirrorPathEffect(id, mirror.path, catalog.blueprints, catalog.removedRelations).kind === 'unaffected' && reachesTeamIdentifier(catalog, id, mirror.path)) names.add(mirror.id);
+      if (mirrorPathEffect(id, mirror.path, catalog.blueprints, catalog.removedRelations).kind === 'unaffected' && reachesTeamField(catalog, id, mirror.path, field)) names.add(mirror.id);
     }
   }
   known.set(key, names);
   return names;
 }
 
-/** Whether a mirror path ends at the `$identifier` of `_team` entities, hop by hop. */
-function reachesTeamIdentifier(catalog: Catalog, blueprint: string, path: string): boolean {
+/** Whether a mirror path ends at `field` of `_team` entities, hop by hop. */
+function reachesTeamField(catalog: Catalog, blueprint: string, path: string, field: string): boolean {
   const segments = path.split('.');
-  if (segments.pop() !== '$identifier' || segments.length === 0) return false;
+  if (segments.pop() !== field || segments.length === 0) return false;
   let current: string | undefined = blueprint;
   for (const segment of segments) {
     const target: unknown = segment === '$team' ? TEAM_BLUEPRINT : relationsOf(catalog.blueprints.get(current!))[segment]?.target;

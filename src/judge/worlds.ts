@@ -141,6 +141,23 @@ export const MAX_TEAM_CLASSES = 16;
  * are the texts the judgement compares with (an expression's string literals, a rule's values).
  */
 export function teamsToRun(directory: TeamDirectory, expression: string, literals: readonly string[], strings: readonly string[]): { teams: JudgeTeam[]; unrunClasses: number } {
+  // The rules' dry run and their real run ask the same: worked out once (the classes cost most).
+  let memo = runMemo.get(directory);
+  if (!memo) runMemo.set(directory, (memo = new Map()));
+  const key = JSON.stringify([expression, literals, strings]);
+  const known = memo.get(key);
+  if (known) return { teams: [...known.teams], unrunClasses: known.unrunClasses };
+  if (memo.size >= MAX_RUN_MEMO) memo.clear();
+  const found = pickTeams(directory, expression, literals, strings);
+  memo.set(key, found);
+  return { teams: [...found.teams], unrunClasses: found.unrunClasses };
+}
+
+const runMemo = new WeakMap<TeamDirectory, Map<string, { teams: readonly JudgeTeam[]; unrunClasses: number }>>();
+/** Ours: expressions whose teams are kept per org; a 10x org judges about 20,000. */
+const MAX_RUN_MEMO = 50_000;
+
+function pickTeams(directory: TeamDirectory, expression: string, literals: readonly string[], strings: readonly string[]): { teams: JudgeTeam[]; unrunClasses: number } {
   const { teams, crossed, spellings } = orgTeams(directory);
   const picked: JudgeTeam[] = [];
   const add = (team: JudgeTeam | undefined) => {
@@ -202,8 +219,13 @@ export function literalTexts(expression: string): string[] {
  * unlike every team picked so far is tried too: a title written in another encoding meets its team.
  */
 function otherClasses(teams: readonly JudgeTeam[], literals: readonly string[], picked: readonly JudgeTeam[]): { more: JudgeTeam[]; unrun: number } {
-  const strings = decodedToo(literals);
-  const classOf = (team: JudgeTeam) => [shapeOf(team), ...strings.flatMap((s) => [relation(team.title, s), relation(team.identifier, s)])].join('');
+  const strings = decodedToo(literals).map((text) => [text, text.toLowerCase()] as const);
+  const classOf = (team: JudgeTeam) => {
+    const spelled = spelledOf(team);
+    let key = spelled.shape;
+    for (const [text, lower] of strings) key += relation(team.title, spelled.title, text, lower) + relation(team.identifier, spelled.identifier, text, lower);
+    return key;
+  };
   const covered = new Set(picked.map(classOf));
   const more: JudgeTeam[] = [];
   let unrun = 0;
@@ -217,12 +239,20 @@ function otherClasses(teams: readonly JudgeTeam[], literals: readonly string[], 
   return { more, unrun };
 }
 
+/** A team's shape and its title and identifier in lower case, once per team object: every expression classes the org's teams. */
+const spelled = new WeakMap<JudgeTeam, { shape: string; title: string; identifier: string }>();
+function spelledOf(team: JudgeTeam): { shape: string; title: string; identifier: string } {
+  let found = spelled.get(team);
+  if (!found) spelled.set(team, (found = { shape: shapeOf(team), title: team.title.toLowerCase(), identifier: team.identifier.toLowerCase() }));
+  return found;
+}
+
 const shapeOf = (team: JudgeTeam) =>
   [/\s/.test(team.title), team.title !== team.title.toLowerCase(), team.identifier === slugOf(team.title), team.title === team.identifier, team.title.toLowerCase() === team.identifier.toLowerCase()].map(Number).join('');
 
-function relation(value: string, text: string): string {
+/** How `value` (and `v`, it in lower case) stands to `text` (`t`, in lower case). */
+function relation(value: string, v: string, text: string, t: string): string {
   if (value === text) return 'E';
-  const [v, t] = [value.toLowerCase(), text.toLowerCase()];
   if (v === t) return 'e';
   if (t.includes(v)) return 'i';
   if (v.startsWith(t)) return 'p';

@@ -91,8 +91,11 @@ export interface FindingImpact {
   users?: { loses: number; gains: number };
 }
 
-/** What a rule reports; `analyze` adds `id` and `kind`. */
-export type FindingDraft = Omit<Finding, 'id' | 'kind'>;
+/**
+ * What a rule reports; `analyze` adds `id` and `kind`. `noteOnly`: the judge's answer is a line of
+ * `report.notes` (its place, reason and note), not a finding (docs/decision-table.md, `does-not-compile`).
+ */
+export type FindingDraft = Omit<Finding, 'id' | 'kind'> & { noteOnly?: true };
 
 export interface IncompleteItem {
   resource: string;

@@ -57,7 +57,8 @@ export type SiteCase =
   | 'access-flips'
   | 'script-team-inheritance'
   | 'state-unknown'
-  | 'untyped-workflow-input';
+  | 'untyped-workflow-input'
+  | 'does-not-compile';
 
 export interface ExpressionOptions {
   /** The expression's result becomes the team meta property (a mapping's `team`). */

@@ -65,8 +65,8 @@ describe('exit codes from a spawned CLI', () => {
     expect(run.code).toBe(1);
     // Issue 21: the demo org's identifier condition (skip_drain) is a finding now: it starts matching after the migration.
     expect(run.stderr).toContain('gate FAILED');
-    expect(readJson(join(out, 'report.json')).gate).toMatchObject({ failOn: 'manual', result: 'failed', failing: 29 });
-    expect(readFileSync(join(out, 'report.junit.xml'), 'utf8')).toContain('failures="29"');
+    expect(readJson(join(out, 'report.json')).gate).toMatchObject({ failOn: 'manual', result: 'failed', failing: 28 });
+    expect(readFileSync(join(out, 'report.junit.xml'), 'utf8')).toContain('failures="28"');
   });
 
   it('2: a malformed baseline is one line on stderr, before any analysis', () => {
@@ -146,18 +146,18 @@ describe('baseline, in-process', () => {
     const baseline = join(dir, 'audit-baseline.json');
     const written = await inProcess(['analyze', '--snapshot', DEMO, '--out', join(dir, 'w'), '--format', 'json', '--write-baseline', baseline], { GITHUB_ACTOR: 'octocat' });
     expect(written.code).toBe(0);
-    expect(written.stderr).toContain(`wrote ${baseline}: 29 accepted findings, 29 new`);
+    expect(written.stderr).toContain(`wrote ${baseline}: 28 accepted findings, 28 new`);
     const document = readJson(baseline) as unknown as { format: string; accepted: { id: string; reason: string; by: string }[] };
     expect(document.format).toBe('teams-migration-audit-baseline/1');
-    expect(document.accepted).toHaveLength(29);
+    expect(document.accepted).toHaveLength(28);
     expect(document.accepted.every((e) => e.reason === 'accepted at baseline creation' && e.by === 'octocat')).toBe(true);
 
     // accepted: every manual finding is in the baseline → pass, findings still visible and marked
     const accepted = await inProcess(['analyze', '--snapshot', DEMO, '--out', join(dir, 'a'), '--format', 'json', '--baseline', baseline]);
     expect(accepted.code).toBe(0);
     const report = readJson(join(dir, 'a', 'report.json')) as unknown as { findings: { accepted?: unknown }[]; gate: unknown };
-    expect(report.findings.filter((f) => f.accepted)).toHaveLength(29);
-    expect(report.gate).toEqual({ failOn: 'manual', result: 'passed', failing: 0, accepted: 29 });
+    expect(report.findings.filter((f) => f.accepted)).toHaveLength(28);
+    expect(report.gate).toEqual({ failOn: 'manual', result: 'passed', failing: 0, accepted: 28 });
 
     // new + stale: drop one entry (its finding is new again) and add one that matches nothing
     const [dropped, ...rest] = document.accepted;
@@ -167,7 +167,7 @@ describe('baseline, in-process', () => {
     expect(mixed.stderr).toContain('1 stale baseline entry matches no finding');
     expect(mixed.stderr).toContain('deadbeefdeadbeef');
     const gate = readJson(join(dir, 'm', 'report.json')).gate;
-    expect(gate).toEqual({ failOn: 'manual', result: 'failed', failing: 1, accepted: 28, staleBaselineIds: ['deadbeefdeadbeef'] });
+    expect(gate).toEqual({ failOn: 'manual', result: 'failed', failing: 1, accepted: 27, staleBaselineIds: ['deadbeefdeadbeef'] });
     expect(readFileSync(join(dir, 'm', 'summary.md'), 'utf8')).toContain('- deadbeefdeadbeef');
     expect(dropped).toBeDefined();
   });

@@ -38,11 +38,18 @@ describe('the demo org exercises every jq verdict path', () => {
     expect(report.findings.some((f) => f.verdict === 'unaffected')).toBe(false);
   });
 
-  it('review: invalid jq touching teams keeps its finding with jq\'s message', () => {
-    expect(at('environment', 'calculationProperties.primary_owner.calculation')).toMatchObject({
-      verdict: 'review',
-      note: expect.stringMatching(/^not valid jq; jq: error: syntax error/),
-    });
+  it('a note, no finding: invalid jq touching teams fails alike in both worlds; the note has its place and jq\'s message (issue 39)', async () => {
+    // The demo with one calculation jq does not compile: a note (the demo itself has none, so its page keeps its first screen).
+    const snapshot = JSON.parse(await readFile(new URL('../../fixtures/demo-org.json', import.meta.url), 'utf8')) as OrgSnapshot;
+    const environment = snapshot.blueprints.find((b) => b.identifier === 'environment') as { calculationProperties: Record<string, unknown> };
+    environment.calculationProperties.primary_owner = { title: 'Primary owner', calculation: '.team[0] | ascii_downcase)', type: 'string' };
+    const withInvalid = analyze(buildCatalog(snapshot, { jq: await loadJqEngine() }));
+    const location = 'calculationProperties.primary_owner.calculation';
+    expect([...withInvalid.findings, ...(withInvalid.verified ?? [])].filter((f) => f.location === location)).toEqual([]);
+    expect(withInvalid.findings.length).toBe(report.findings.length);
+    expect(withInvalid.notes?.filter((note) => note.includes(`blueprint "environment" ${location}`))).toEqual([
+      expect.stringMatching(/^calculation-property: blueprint "environment" calculationProperties\.primary_owner\.calculation: not judged: Calculation property "primary_owner": it does not compile as jq, .*\(jq: error: syntax error, unexpected[^\n]*\)$/),
+    ]);
   });
 
   it('no finding: invalid jq that never touches teams, and prose mentioning .team', () => {

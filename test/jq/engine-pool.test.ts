@@ -25,20 +25,27 @@ async function engine(workers: number, timeoutMs = HANG_GUARD_MS): Promise<JqEng
 const HANG = '.team as $t | last(range(1e10)) | $t';
 const contexts = (n: number): JsonValue[] => Array.from({ length: n }, (_, i) => ({ user: { team: [`Team ${i % 7}`, `Team ${i % 3}`] } }));
 
-describe('one expression over a world\'s contexts (evaluateAll)', () => {
+/** One expression over many inputs as the judge asks it: validated, prefetched in batches, then each answer from the caches. */
+function evaluateAll(jq: JqEngine, expression: string, inputs: readonly JsonValue[]) {
+  jq.validate(expression);
+  jq.prefetch!({ evaluate: [{ expression, inputs }] });
+  return inputs.map((input) => jq.evaluate(input, expression));
+}
+
+describe('one expression over a world\'s contexts (prefetch, then evaluate)', () => {
   it('answers each input as a lone call would, in order, running equal inputs once', async () => {
     const pooled = await engine(2);
     const alone = await engine(1);
     const inputs = [...contexts(30), ...contexts(30)];
     const expression = '.user.team | index("Team 2") != null';
     const before = pooled.requests!();
-    const answers = pooled.evaluateAll!(expression, inputs);
+    const answers = evaluateAll(pooled, expression, inputs);
     // One to compile, one batch for the 30 distinct inputs (the other 30 are the same texts).
     expect(pooled.requests!() - before).toBe(2);
     expect(answers).toEqual(inputs.map((input) => alone.evaluate(input, expression)));
     // Kept by expression and input: asked again (as a condition repeated across actions is), nothing runs.
     const again = pooled.requests!();
-    expect(pooled.evaluateAll!(expression, inputs.slice(5, 20))).toEqual(answers.slice(5, 20));
+    expect(evaluateAll(pooled, expression, inputs.slice(5, 20))).toEqual(answers.slice(5, 20));
     expect(pooled.evaluate(inputs[3]!, expression)).toEqual(answers[3]);
     expect(pooled.requests!()).toBe(again);
   });
@@ -47,7 +54,7 @@ describe('one expression over a world\'s contexts (evaluateAll)', () => {
     const pooled = await engine(3);
     const inputs = Array.from({ length: 2_500 }, (_, i): JsonValue => ({ n: i }));
     const before = pooled.requests!();
-    const answers = pooled.evaluateAll!('.n * 2', inputs);
+    const answers = evaluateAll(pooled, '.n * 2', inputs);
     expect(answers).toEqual(inputs.map((_, i) => ({ ok: true, values: [i * 2] })));
     // One to compile and three batches of at most 1,000 inputs.
     expect(pooled.requests!() - before).toBe(4);
@@ -56,16 +63,16 @@ describe('one expression over a world\'s contexts (evaluateAll)', () => {
   it('keeps errors and failures exactly as lone calls give them, and runs a failed expression no more', async () => {
     const pooled = await engine(3, LOOP_LIMIT_MS);
     const inputs: JsonValue[] = [{ team: ['a'] }, { team: 3 }];
-    expect(pooled.evaluateAll!('.team | join(",")', inputs)).toEqual([
+    expect(evaluateAll(pooled, '.team | join(",")', inputs)).toEqual([
       { ok: true, values: ['a'] },
       { ok: false, error: 'jq: error (at /dev/stdin:0): Cannot iterate over number (3)' },
     ]);
-    expect(pooled.evaluateAll!(HANG, inputs)).toEqual([
+    expect(evaluateAll(pooled, HANG, inputs)).toEqual([
       { ok: false, error: NO_RESULT, failure: 'timeout' },
       { ok: false, error: NO_RESULT, failure: 'timeout' },
     ]);
     const before = pooled.requests!();
-    expect(pooled.evaluateAll!(HANG, [{ team: ['other'] }])).toMatchObject([{ ok: false, failure: 'timeout' }]);
+    expect(evaluateAll(pooled, HANG, [{ team: ['other'] }])).toMatchObject([{ ok: false, failure: 'timeout' }]);
     expect(pooled.requests!()).toBe(before);
   });
 });

@@ -97,28 +97,18 @@ describe('suggestions and notes per verdict', () => {
     expect(draft?.note).toBeUndefined();
   });
 
-  it("carries jq's message for an invalid team-touching expression", () => {
+  it("makes an invalid team-touching expression a note with its place and jq's one-line message, not a finding (issue 39)", () => {
     const draft = finding('.team | length >');
-    expect(draft?.verdict).toBe('review');
-    expect(draft?.note).toMatch(/^not valid jq; jq: error: syntax error/);
-    expect(draft?.evidence).toBe('.team | length >');
-    expect(draft?.suggestion).toMatch(/^Fix the expression first: jq does not compile it\. /);
+    expect(draft).toMatchObject({ noteOnly: true, verdict: 'unaffected', location: 'calculationProperties.x.calculation', note: expect.stringMatching(/^jq: error: syntax error[^\n]*$/) });
+    expect(draft?.reason).toBe('Calculation property "x": it does not compile as jq, so it fails alike before the migration and after it: the migration changes nothing in it');
   });
 
-  it('with a title in an invalid expression, names the edit as the second step and offers no rewrite to copy', () => {
+  it('offers no rewrite nor edits of an invalid expression with a title: it fails in both worlds', () => {
     // Before issue 11 the uncompilable `.team | index("platform") !=` was offered as the rewrite.
     const draft = finding('.team | index("Platform Team") !=');
     expect(draft?.rewrite).toBeUndefined();
-    expect(draft?.suggestion).toBe('Fix the expression first: jq does not compile it. Then make these edits: "Platform Team" → "platform".');
-  });
-
-  it("says jq's message once: in the note, not again in the reason", () => {
-    const draft = finding('.team | length >');
-    const message = draft?.note?.replace(/^not valid jq; /, '') ?? '';
-    expect(message).toMatch(/^jq: error: syntax error/);
-    expect(draft?.reason).not.toContain(message);
-    expect(draft?.reason).toContain('it does not compile as jq');
-    expect(`${draft?.reason} ${draft?.suggestion} ${draft?.note}`.split('syntax error').length - 1).toBe(1);
+    expect(draft?.noteOnly).toBe(true);
+    expect(draft?.suggestion).toBe('Fix the expression for its own sake: jq does not compile it.');
   });
 
   it('tells a lexer gap from invalid jq when jq accepts the expression', () => {

@@ -9,7 +9,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, judged, migrationPart, org, TEAMS, type Row } from './two-worlds.js';
+import { expectedClass, expectedVerdict, judged, judgeTable, migrationPart, org, TEAMS, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -34,24 +34,23 @@ const snapshot = (expression: string, migrated: boolean): OrgSnapshot =>
     ],
   });
 
-describe('written for identifiers: (mapping team, org state) → (class, verdict, advice)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'action-run', row.expression, true);
-      expect(klass, 'the row shows what it says').toBe(row.shows);
-      const before = judged(jq, snapshot(row.expression, false), 'invocationMethod.mapping.team').finding;
-      const after = judged(jq, snapshot(row.expression, true), 'invocationMethod.mapping.team').finding;
-      if (klass === 'substituted') {
-        expect([before.verdict, after.verdict]).toEqual(['unaffected', 'unaffected']);
-        return;
-      }
-      // Breaks while the org holds titles, and says to apply it with the migration; right once migrated.
-      expect(before.verdict).toBe('breaks');
-      expect(before.suggestion).toContain('apply it with the migration');
-      expect(after.verdict).toBe('unaffected');
-    });
-  }
+// Breaks while the org holds titles, and says to apply it with the migration; right once migrated.
+const table = { jq, kind: 'action-run', rows: ROWS, teamValue: true, location: 'invocationMethod.mapping.team' } as const;
+judgeTable('written for identifiers, in an org that has not migrated: (mapping team) → (class, verdict, advice)', {
+  ...table,
+  snapshot: (row) => snapshot(row.expression, false),
+  verdict: (klass) => expectedVerdict(klass, 'team-value'),
+  check: ({ klass, finding }) => {
+    if (klass === 'changed') expect(finding.suggestion).toContain('apply it with the migration');
+  },
+});
+judgeTable('written for identifiers, once the org has migrated: (mapping team) → (class, verdict)', {
+  ...table,
+  snapshot: (row) => snapshot(row.expression, true),
+  verdict: () => 'unaffected',
+});
 
+describe('written for identifiers beyond an action\'s mapping: (value, org state) → (verdict, advice)', () => {
   it('a lookup table over an integration\'s payload that yields identifiers: the same, read from its values', () => {
     const expression = '{"ds": "data_science", "quality": "qa"}[.owner]';
     // Run on a payload the source could send: it yields an identifier that is no team's title.

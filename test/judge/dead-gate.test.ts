@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { accessAt, expectedClass, judged, org, passing, USERS } from './two-worlds.js';
+import { accessAt, expectedGateVerdict, judged, judgeTable, org, passing, USERS } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -43,28 +43,28 @@ const visibleOf = (condition: string, key: 'visible' | 'required' = 'visible') =
     ],
   });
 
-describe('dead gates: (condition, teams, users) → (class, verdict, shut out, no access change)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const klass = expectedClass(jq, 'policy', row.expression);
-      expect(klass, 'a dead gate is the same in both worlds').toBe('same');
-      const before = passing(jq, 'policy', row.expression, 'before');
-      const after = passing(jq, 'policy', row.expression, 'after');
-      const dead = before.length === 0 && after.length === 0;
-      const { finding, report } = judged(jq, snapshot(row.expression), LOCATION);
-      expect(accessAt(report, (c) => c.permission === 'execute')).toEqual({ loses: [], gains: [] });
-      if (!dead) {
-        expect(finding.verdict).toBe('unaffected');
-        expect(finding.deadGate).toBeUndefined();
-        return;
-      }
-      expect(finding.verdict).toBe('review');
-      expect(finding.deadGate?.shutOut).toEqual(USERS.map((u) => u.email).sort());
-      expect(finding.reason).toContain('lets nobody through');
-      expect(finding.suggestion).toContain('Not a migration change');
-    });
-  }
+judgeTable('dead gates: (condition, teams, users) → (class, verdict, shut out, no access change)', {
+  jq,
+  kind: 'policy',
+  // A dead gate is the same in both worlds: each row shows `same`.
+  rows: ROWS.map((row) => ({ ...row, shows: 'same' as const })),
+  snapshot: (row) => snapshot(row.expression),
+  location: LOCATION,
+  verdict: (klass, row) => expectedGateVerdict(jq, 'policy', row.expression, klass),
+  check: ({ row, finding, report }) => {
+    expect(accessAt(report, (c) => c.permission === 'execute')).toEqual({ loses: [], gains: [] });
+    const dead = passing(jq, 'policy', row.expression, 'before').length === 0 && passing(jq, 'policy', row.expression, 'after').length === 0;
+    if (!dead) {
+      expect(finding.deadGate).toBeUndefined();
+      return;
+    }
+    expect(finding.deadGate?.shutOut).toEqual(USERS.map((u) => u.email).sort());
+    expect(finding.reason).toContain('lets nobody through');
+    expect(finding.suggestion).toContain('Not a migration change');
+  },
+});
 
+describe('dead gates beyond a policy condition', () => {
   it('the same gates as an input\'s visible: who may see it, computed on every user in both worlds', () => {
     for (const row of ROWS) {
       const dead = passing(jq, 'user-input', row.expression, 'before').length === 0 && passing(jq, 'user-input', row.expression, 'after').length === 0;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 import type { SampleKind } from '../../src/judge/sample-context.js';
-import { assessTeamExpression, describeImpact, type AssessOptions } from '../../src/judge/team-impact.js';
+import { assessTeamExpression, type AssessOptions } from '../../src/judge/team-impact.js';
 
 const teams = buildTeamDirectory(
   [
@@ -118,23 +118,19 @@ describe('evaluated on samples', () => {
 });
 
 describe('invalid jq', () => {
-  it('keeps a team-touching expression jq rejects, with jq\'s message, at least review', () => {
-    const unaffectedOtherwise = withJq('.team | contains(["payments"]', 'entity');
-    expect(unaffectedOtherwise).toMatchObject({ verdict: 'review', jqError: expect.stringContaining('syntax error') });
-    // jq's message is said once, in the finding's note (expression-finding.test.ts); the reason only says what it means.
-    expect(describeImpact(unaffectedOtherwise!)).toContain("it does not compile as jq (see the note for jq's message)");
-    expect(describeImpact(unaffectedOtherwise!)).not.toContain('syntax error');
-    // The title still breaks, but a rewrite that keeps the syntax error is never offered to copy (issue 11).
-    const breaksAnyway = withJq('.team | index("Payments"', 'entity');
-    expect(breaksAnyway).toMatchObject({ verdict: 'breaks', jqError: expect.any(String), rejectedRewrite: { rewrite: '.team | index("payments"', edits: ['"Payments" → "payments"'] } });
-    expect(breaksAnyway?.rewrite).toBeUndefined();
+  // Issue 39: it fails alike before the migration and after it, so nothing is read or run: jq's message only (a note, decision-table.ts `does-not-compile`).
+  const doesNotCompile = { verdict: 'unaffected', teamReads: [], removedRelations: [], titles: [], jqError: expect.stringContaining('syntax error') };
+
+  it('judges a team-touching expression jq rejects as not compiling, with jq\'s message, whatever it reads', () => {
+    expect(withJq('.team | contains(["payments"]', 'entity')).toEqual(doesNotCompile);
+    // A title in it changes nothing: the expression fails in both worlds, and no edit of it is offered.
+    expect(withJq('.team | index("Payments"', 'entity')).toEqual(doesNotCompile);
   });
 
-  it('keeps one our lexer cannot read either', () => {
-    const impact = withJq('.team | "unterminated', 'entity');
-    expect(impact).toMatchObject({ verdict: 'review', lexError: expect.stringContaining('unterminated string literal'), jqError: expect.any(String) });
-    expect(withJq('.["team"] | ! 1', 'entity')?.verdict).toBe('review');
-    expect(withJq('.relations.owning_team | ! 1', 'entity')?.verdict).toBe('review');
+  it('so too one our lexer cannot read', () => {
+    expect(withJq('.team | "unterminated', 'entity')).toEqual({ ...doesNotCompile, jqError: expect.any(String) });
+    expect(withJq('.["team"] | ! 1', 'entity')).toEqual(doesNotCompile);
+    expect(withJq('.relations.owning_team | ! 1', 'entity')).toEqual(doesNotCompile);
   });
 
   // Issue 39: what our lexer cannot read is judged by running it, never by a word of its text.
@@ -171,8 +167,8 @@ describe('invalid jq', () => {
     expect(withJq('.properties.x |', 'entity')).toBeUndefined();
   });
 
-  it('reviews one that neither our lexer nor jq reads: nothing can tell what it reads', () => {
-    expect(withJq('.teams | ! 1', 'entity')?.verdict).toBe('review');
+  it('judges one that neither our lexer nor jq reads as not compiling: it fails alike in both worlds', () => {
+    expect(withJq('.teams | ! 1', 'entity')).toEqual(doesNotCompile);
   });
 });
 

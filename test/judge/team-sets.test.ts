@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org, TEAMS, USERS, type ExpectedClass } from './two-worlds.js';
+import { expectedVerdict, judged, judgeTable, org, TEAMS, USERS, type ExpectedClass } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -47,17 +47,21 @@ const snapshot = (expression: string, users: readonly JsonObject[]) =>
     ],
   });
 
-describe('team values as sets: (mapping team, the team combinations the org holds) → (class, verdict)', () => {
-  for (const row of ROWS) {
-    it(row.name, () => {
-      const single = expectedClass(jq, 'action-run', row.expression, true, SINGLE_SETS);
-      const held = expectedClass(jq, 'action-run', row.expression, true, HELD_SETS);
-      expect({ single, held }, 'the row shows what it says').toEqual(row.shows);
-      expect(judged(jq, snapshot(row.expression, SINGLE_USERS), 'invocationMethod.mapping.team').finding.verdict).toBe(expectedVerdict(single, 'team-value'));
-      expect(judged(jq, snapshot(row.expression, USERS), 'invocationMethod.mapping.team').finding.verdict).toBe(expectedVerdict(held, 'team-value'));
-    });
-  }
+// The same rows in an org where nobody holds two teams, and in one where people hold them together.
+for (const [who, sets, users] of [['single', SINGLE_SETS, SINGLE_USERS], ['held', HELD_SETS, USERS]] as const) {
+  judgeTable(`team values as sets, teams ${who === 'single' ? 'never held together' : 'held together as the org\'s people hold them'}: (mapping team) → (class, verdict)`, {
+    jq,
+    kind: 'action-run',
+    rows: ROWS.map((row) => ({ name: row.name, expression: row.expression, shows: row.shows[who] })),
+    teamValue: true,
+    sets,
+    snapshot: (row) => snapshot(row.expression, users),
+    location: 'invocationMethod.mapping.team',
+    verdict: (klass) => expectedVerdict(klass, 'team-value'),
+  });
+}
 
+describe('team values as sets: the reason', () => {
   it('the reason names a combination somebody holds', () => {
     const { finding } = judged(jq, snapshot('.entity.team | sort | .[:1]', USERS), 'invocationMethod.mapping.team');
     expect(finding.reason).toContain('as the org holds them');

@@ -297,6 +297,8 @@ export function judgeTable<R extends Row>(
     rows: readonly R[];
     /** The expression's value is a team value: a set of teams, which must follow the teams. */
     teamValue?: boolean;
+    /** The team sets the class is computed on: TEAM_SETS unless the org's people hold others. */
+    sets?: readonly string[][];
     snapshot: (row: R) => OrgSnapshot;
     location: string | ((row: R) => string);
     verdict: (klass: ExpectedClass, row: R) => Verdict;
@@ -308,7 +310,7 @@ export function judgeTable<R extends Row>(
     for (const row of spec.rows) {
       it(spec.name ? spec.name(row) : row.name, () => {
         const kind = typeof spec.kind === 'function' ? spec.kind(row) : spec.kind;
-        const klass = expectedClass(spec.jq, kind, row.expression, spec.teamValue ?? false);
+        const klass = expectedClass(spec.jq, kind, row.expression, spec.teamValue ?? false, spec.sets);
         if (row.shows) expect(klass, 'the row shows what it says').toBe(row.shows);
         const { finding, report } = judged(spec.jq, spec.snapshot(row), typeof spec.location === 'function' ? spec.location(row) : spec.location);
         expect(finding.verdict).toBe(spec.verdict(klass, row));

@@ -72,19 +72,22 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(direct?.rewrite).toBe('ownership = { type = "Direct" }');
   });
 
-  test('repository-only mode judges file expressions with jq itself, like the org', async () => {
+  /** A repository of one actions file whose input is visible when `jqQuery` holds, scanned alone. */
+  async function repoWithVisible(jqQuery: string): Promise<Report> {
     const dir = await mkdtemp(join(tmpdir(), 'tma-repo-jq-'));
     await mkdir(join(dir, '.port', 'resources'), { recursive: true });
-    const action = { identifier: 'a', trigger: { type: 'self-service', userInputs: { properties: { x: { type: 'string', visible: { jqQuery: '.user.team | contains(["Payments"]' } } } } } };
+    const action = { identifier: 'a', trigger: { type: 'self-service', userInputs: { properties: { x: { type: 'string', visible: { jqQuery } } } } } };
     await writeFile(join(dir, '.port', 'resources', 'actions.json'), JSON.stringify([action], null, 2));
     const out = join(dir, 'out');
-    const code = await runCli(['analyze', '--repo', dir, '--out', out, '--format', 'json', '--fail-on', 'none'], io());
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-    expect(code).toBe(0);
+    expect(await runCli(['analyze', '--repo', dir, '--out', out, '--format', 'json', '--fail-on', 'none'], io())).toBe(0);
+    return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+  }
+
+  test('repository-only mode judges file expressions with jq itself, like the org: a title read is a finding at its line', async () => {
+    const report = await repoWithVisible('.user.team | contains(["Payments Team"])');
     const finding = report.findings.find((f) => f.category === 'action-user-input');
     expect(finding?.location).toMatch(/\.port\/resources\/actions\.json:\d+$/);
-    // Only jq's own compiler says this; without the engine the expression would be judged by reading alone.
-    expect(finding?.note).toContain('jq: error: syntax error');
+    expect(finding?.verdict).toBe('breaks');
   });
 
   test("the README's CI recipe never scans its own snapshot, baseline or reports: every run finds the same", async () => {

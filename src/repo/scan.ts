@@ -27,6 +27,7 @@ import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { workflowTeamInputs } from './workflow-team-inputs.js';
 import { toSourceMapped } from './located-json.js';
 import { memoisedJudge } from './judge-memo.js';
+import { plannedJq } from './jq-plan.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFileSync, TooLarge } from '../read-regular-file.js';
@@ -150,15 +151,19 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
-  repos.forEach((repo, index) => {
+  // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
+  const judging = repos.map((repo, index) => {
     const facts = gathered[index]!;
-    // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
     const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
+    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
+    return { repo, facts, own, judged };
+  });
+  prefetchJudging(judging, instances);
+  for (const { repo, facts, own, judged } of judging) {
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(filesReadNote(repo.name, repo.counts));
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
     for (const file of repo.files) {
       const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;
@@ -167,9 +172,32 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
       if (listed) listed.push(provider);
       else providers.set(key, [provider]);
     }
-  });
+  }
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
+}
+
+/**
+ * Every file judged once against an engine that only writes down what jq is asked (jq-plan.ts),
+ * with a memo of its own (its verdicts are never kept), and that work answered in a few large
+ * requests before the files are judged for real (issue 41).
+ */
+function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoContext }[], instances: ReadonlyMap<string, TerraformValues[]>): void {
+  const jq = judging[0]?.judged.jq;
+  if (!jq?.prefetch) return;
+  const plan = plannedJq();
+  const judgeExpression = memoisedJudge();
+  for (const { repo, judged } of judging) {
+    const planning: RepoContext = { ...judged, jq: plan.engine, judgeExpression };
+    for (const file of repo.files) {
+      try {
+        perModuleCall(file, planning, instances, (each) => analyzeFile(file.kind, file.source, each));
+      } catch {
+        // The real run reports a file that cannot be read.
+      }
+    }
+  }
+  jq.prefetch(plan.work());
 }
 
 /** How many files a repository's scan found, how many of them are of kinds it judges, and how many of those it read. */

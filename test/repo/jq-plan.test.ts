@@ -1,0 +1,69 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { loadJqEngine, type JqEngine, type JqWork } from '../../src/jq/engine.js';
+import { plannedJq } from '../../src/repo/jq-plan.js';
+import { repositoryOnlySnapshot } from '../../src/repo/report-input.js';
+import { scanRepositories } from '../../src/repo/scan.js';
+import { temporaryRepository } from './helpers.js';
+
+describe('the plan of what jq will be asked (issue 41)', () => {
+  test('each expression to compile once, each run with its inputs in the order asked; every answer the one that lets the judge go furthest', () => {
+    const plan = plannedJq();
+    expect(plan.engine.validate('.team')).toEqual({ ok: true });
+    // Met again, it was planned in full the first time.
+    expect(plan.engine.validate('.team')).toEqual({ ok: false, error: 'planned already' });
+    expect(plan.engine.evaluate({ team: ['a'] }, '.team')).toEqual({ ok: true, values: [] });
+    plan.engine.evaluate({ team: ['b'] }, '.team');
+    plan.engine.evaluate(null, '.x');
+    expect(plan.work()).toEqual({ validate: ['.team'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }, { team: ['b'] }] }, { expression: '.x', inputs: [null] }] });
+  });
+});
+
+/** Terraform stacks whose calculations are each their own text, as a platform repository's are. */
+const stack = (i: number) =>
+  [
+    `resource "port_blueprint" "svc${i}" {`,
+    `  identifier = "svc${i}"`,
+    `  calculation_properties = {`,
+    `    mine   = { title = "Mine", type = "boolean", calculation = ".team | index(\\"Team ${i}\\") != null" }`,
+    `    owners = { title = "Owners", type = "string", calculation = "[.team[] | ascii_downcase] | join(\\", \\") + \\" for svc${i}\\"" }`,
+    `  }`,
+    `}`,
+    `resource "port_entity" "svc${i}_main" {`,
+    `  identifier = "svc${i}-main"`,
+    `  blueprint  = port_blueprint.svc${i}.identifier`,
+    `  teams      = ["Team ${i}"]`,
+    `}`,
+  ].join('\n');
+
+describe('a repository scan asks jq its planned work in a few requests', () => {
+  const engines: JqEngine[] = [];
+  let dir: string | undefined;
+  afterAll(async () => {
+    await Promise.all(engines.map((engine) => engine.close?.()));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh engine (nothing in its caches); without `prefetch`, as an engine that plans nothing. */
+  async function scanWith(prefetching: boolean): Promise<{ findings: string; requests: number; planned: JqWork[] }> {
+    const real = await loadJqEngine({ workers: 1 });
+    engines.push(real);
+    const planned: JqWork[] = [];
+    const jq: JqEngine = { validate: real.validate, evaluate: real.evaluate, ...(prefetching && { prefetch: (work: JqWork) => (planned.push(work), real.prefetch!(work)) }) };
+    const scan = await scanRepositories([dir!], { catalog: buildCatalog(repositoryOnlySnapshot([dir!]), { jq }) });
+    return { findings: JSON.stringify([scan.findings, scan.notes, scan.incomplete]), requests: real.requests!(), planned };
+  }
+
+  test('the same findings, notes and gaps as asking one call at a time, in fewer requests', async () => {
+    dir = await temporaryRepository(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`infra/stack${i}/main.tf`, stack(i)])));
+    const alone = await scanWith(false);
+    const planned = await scanWith(true);
+    expect(planned.findings).toBe(alone.findings);
+    expect(alone.findings).toContain('calculation-property');
+    // The whole scan planned at once, before any file is judged: every calculation text to compile in it.
+    const first = planned.planned[0]!;
+    for (let i = 0; i < 12; i++) expect(first.validate).toContain(`.team | index("Team ${i}") != null`);
+    expect(planned.requests).toBeLessThan(alone.requests / 2);
+  });
+});

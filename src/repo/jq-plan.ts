@@ -16,18 +16,24 @@ import type { JsonValue } from '../model/json.js';
  * An engine that says every expression compiles and gives no output on every input (the answer
  * that lets the judge go furthest), writing down each expression to compile and each input it is
  * to run on. An expression met again was planned in full the first time: it is said not to compile,
- * which ends its assessment there.
+ * which ends its assessment there. Given an earlier plan and the engine that answered it, what that
+ * plan held is answered by that engine (from its caches): the judge then goes where the real
+ * answers lead (the rewrites it proves, the calculations that pass team values on), and the work
+ * found there is written down.
  */
-export function plannedJq(): { engine: JqEngine; work: () => JqWork } {
+export function plannedJq(earlier?: { engine: JqEngine; work: JqWork }): { engine: JqEngine; work: () => JqWork } {
+  const answered = earlier && answeredCalls(earlier.work);
   const validate = new Set<string>();
   const evaluate = new Map<string, JsonValue[]>();
   const engine: JqEngine = {
     validate(expression) {
+      if (answered?.validate.has(expression)) return earlier!.engine.validate(expression);
       if (validate.has(expression)) return { ok: false, error: 'planned already' };
       validate.add(expression);
       return { ok: true };
     },
     evaluate(input, expression) {
+      if (answered?.evaluate.get(expression)?.has(JSON.stringify(input))) return earlier!.engine.evaluate(input, expression);
       const inputs = evaluate.get(expression);
       if (inputs) inputs.push(input);
       else evaluate.set(expression, [input]);
@@ -35,4 +41,12 @@ export function plannedJq(): { engine: JqEngine; work: () => JqWork } {
     },
   };
   return { engine, work: () => ({ validate: [...validate], evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })) }) };
+}
+
+/** The calls a plan holds: expressions to compile, and each expression's inputs as JSON text. */
+function answeredCalls(work: JqWork): { validate: ReadonlySet<string>; evaluate: ReadonlyMap<string, ReadonlySet<string>> } {
+  return {
+    validate: new Set(work.validate ?? []),
+    evaluate: new Map((work.evaluate ?? []).map(({ expression, inputs }) => [expression, new Set(inputs.map((input) => JSON.stringify(input)))])),
+  };
 }

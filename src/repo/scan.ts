@@ -28,6 +28,7 @@ import { workflowTeamInputs } from './workflow-team-inputs.js';
 import { toSourceMapped } from './located-json.js';
 import { memoisedJudge } from './judge-memo.js';
 import { plannedJq } from './jq-plan.js';
+import type { JqWork } from '../jq/engine.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFileSync, TooLarge } from '../read-regular-file.js';
@@ -185,19 +186,23 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
 function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoContext }[], instances: ReadonlyMap<string, TerraformValues[]>): void {
   const jq = judging[0]?.judged.jq;
   if (!jq?.prefetch) return;
-  const plan = plannedJq();
-  const judgeExpression = memoisedJudge();
-  for (const { repo, judged } of judging) {
-    const planning: RepoContext = { ...judged, jq: plan.engine, judgeExpression };
-    for (const file of repo.files) {
-      try {
-        perModuleCall(file, planning, instances, (each) => analyzeFile(file.kind, file.source, each));
-      } catch {
-        // The real run reports a file that cannot be read.
+  const planAll = (plan: ReturnType<typeof plannedJq>): JqWork => {
+    const judgeExpression = memoisedJudge();
+    for (const { repo, judged } of judging) {
+      const planning: RepoContext = { ...judged, jq: plan.engine, judgeExpression };
+      for (const file of repo.files) {
+        try {
+          perModuleCall(file, planning, instances, (each) => analyzeFile(file.kind, file.source, each));
+        } catch {
+          // The real run reports a file that cannot be read.
+        }
       }
     }
-  }
-  jq.prefetch(plan.work());
+    return plan.work();
+  };
+  const first = planAll(plannedJq());
+  jq.prefetch(first);
+  jq.prefetch(planAll(plannedJq({ engine: jq, work: first })));
 }
 
 /** How many files a repository's scan found, how many of them are of kinds it judges, and how many of those it read. */

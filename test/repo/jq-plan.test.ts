@@ -18,6 +18,22 @@ describe('the plan of what jq will be asked (issue 41)', () => {
     plan.engine.evaluate(null, '.x');
     expect(plan.work()).toEqual({ validate: ['.team'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }, { team: ['b'] }] }, { expression: '.x', inputs: [null] }] });
   });
+
+  test('given an earlier plan, what it held is answered by the engine that answered it; anything else is written down', () => {
+    const asked: string[] = [];
+    const engine: JqEngine = {
+      validate: (expression) => (asked.push(`validate ${expression}`), { ok: false, error: 'syntax error' }),
+      evaluate: (input, expression) => (asked.push(`evaluate ${expression} ${JSON.stringify(input)}`), { ok: true, values: ['answered'] }),
+    };
+    const plan = plannedJq({ engine, work: { validate: ['.team'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }] }] } });
+    expect(plan.engine.validate('.team')).toEqual({ ok: false, error: 'syntax error' });
+    expect(plan.engine.evaluate({ team: ['a'] }, '.team')).toEqual({ ok: true, values: ['answered'] });
+    // An input or expression the earlier plan did not hold: written down, never asked.
+    expect(plan.engine.evaluate({ team: ['b'] }, '.team')).toEqual({ ok: true, values: [] });
+    expect(plan.engine.validate('.rewritten')).toEqual({ ok: true });
+    expect(asked).toEqual(['validate .team', 'evaluate .team {"team":["a"]}']);
+    expect(plan.work()).toEqual({ validate: ['.rewritten'], evaluate: [{ expression: '.team', inputs: [{ team: ['b'] }] }] });
+  });
 });
 
 /** Terraform stacks whose calculations are each their own text, as a platform repository's are. */
@@ -61,9 +77,11 @@ describe('a repository scan asks jq its planned work in a few requests', () => {
     const planned = await scanWith(true);
     expect(planned.findings).toBe(alone.findings);
     expect(alone.findings).toContain('calculation-property');
-    // The whole scan planned at once, before any file is judged: every calculation text to compile in it.
-    const first = planned.planned[0]!;
-    for (let i = 0; i < 12; i++) expect(first.validate).toContain(`.team | index("Team ${i}") != null`);
+    // The whole scan planned before any file is judged (every calculation text to compile in the
+    // first plan), then again where the first plan's answers lead (each rewrite to prove); the
+    // judge's own prefetches come after.
+    for (let i = 0; i < 12; i++) expect(planned.planned[0]!.validate).toContain(`.team | index("Team ${i}") != null`);
+    expect(planned.planned[1]!.validate).toContain('.team | index("team_0") != null');
     expect(planned.requests).toBeLessThan(alone.requests / 2);
   });
 });

@@ -45,6 +45,10 @@ export function judgeFileResources(resources: readonly FileResource[], judgement
     appendAll(gathering.resources, resources);
     return [];
   }
+  if (judgement.ctx.planning) {
+    for (const batch of distinctBlueprints(resources)) judgeBatch(batch, judgement);
+    return [];
+  }
   const secrets = new Set<string>();
   for (const resource of resources) secretFragments(resource.value, false, secrets);
   const findings = distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement));
@@ -72,7 +76,9 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
   let alone: Catalog | undefined;
   const fileAlone = (): Catalog => (alone ??= fileCatalog(fileSnapshot(resources, { ...judgement.ctx, repositoryBlueprints: [] }).snapshot, judgement.ctx));
   const findings: FindingDraft[] = [];
+  const { planning } = judgement.ctx;
   for (const rule of judgement.rules ?? RULES) {
+    if (planning && rule.asksJq === false) continue;
     let drafts: FindingDraft[];
     try {
       drafts = checkRule(rule, catalog, foreign > 0 ? fileAlone : undefined);
@@ -82,12 +88,14 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
       judgement.problems.push({ line, reason: `rule ${rule.category} failed on this file: ${error instanceof Error ? error.message : String(error)}` });
       continue;
     }
+    if (planning) continue;
     for (const draft of drafts) {
       const target = placedFor(draft, placed);
       const finding = target && mapFinding(draft, target, judgement);
       if (finding) findings.push(judgement.note !== undefined ? { ...finding, note: [finding.note, judgement.note].filter(Boolean).join('; ') } : finding);
     }
   }
+  if (planning) return [];
   for (const target of placed.values()) {
     const kept = keptOwnershipFinding(target, judgement);
     if (kept) findings.push(kept);

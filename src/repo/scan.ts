@@ -189,7 +189,7 @@ function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoC
   const planAll = (plan: ReturnType<typeof plannedJq>): JqWork => {
     const judgeExpression = memoisedJudge();
     for (const { repo, judged } of judging) {
-      const planning: RepoContext = { ...judged, jq: plan.engine, judgeExpression };
+      const planning: RepoContext = { ...judged, jq: plan.engine, judgeExpression, planning: true };
       for (const file of repo.files) {
         try {
           perModuleCall(file, planning, instances, (each) => analyzeFile(file.kind, file.source, each));

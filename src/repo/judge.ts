@@ -18,6 +18,7 @@ import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-
 import { redactFinding, secretFragments } from './redact-findings.js';
 import { appendAll } from '../model/arrays.js';
 import { judgeSite } from '../judge/decision-table.js';
+import { LayeredSets } from './layered-sets.js';
 
 export interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
@@ -345,13 +346,12 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
 
 /**
  * The org's facts per blueprint, with the files' own added (a file may define more than the org knows).
- * Most files add none: they then share the org's, with no copy per file (issue 33). Rules only read them.
+ * Most files add none: they then share the org's, with no copy per file (issue 33); the others read
+ * the org's through (layered-sets.ts), never copied (issue 41). Rules only read them.
  */
 function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyMap<string, ReadonlySet<string>> {
-  if (files.size === 0 && org) return org;
-  const merged = new Map<string, ReadonlySet<string>>(org ?? []);
-  for (const [id, values] of files) merged.set(id, new Set([...(merged.get(id) ?? []), ...values]));
-  return merged;
+  if (!org) return files;
+  return files.size === 0 ? org : new LayeredSets(org, files);
 }
 
 function placedFor(draft: FindingDraft, placed: ReadonlyMap<string, Placed>): Placed | undefined {

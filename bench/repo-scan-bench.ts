@@ -12,8 +12,8 @@
  * written), a process of its own. The floor: another process listing the same folder and reading
  * every file once in a synchronous loop (`readFileSync`, one after another, as `cat` does). Node's
  * start-up is in both. Taken in turn, PAIRS pairs (which goes first alternates), and the median of
- * the pairs' ratios is the figure: load on a shared machine hits both of a pair alike. Goal: at most
- * 3x the floor. It prints how many calculations the repository holds and how many distinct texts
+ * the pairs' wall-time ratios is the figure: load on a shared machine hits both of a pair alike.
+ * Goal: at most 3x the floor. The CPU ratio (each process's own count) is printed beside it. It prints how many calculations the repository holds and how many distinct texts
  * among them, and the load average.
  * Options: --files N (20,000) --pairs N (5) --keep DIR (generate the repository into DIR and leave it
  * there, to profile the scan or compare its findings across trees)
@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../test/helpers/seeded-random.js';
-import { median, runAnalyze, runNode, verdict } from './whole-process.js';
+import { median, runAnalyze, runNode, verdict, type ProcessFigures } from './whole-process.js';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '20000' }, pairs: { type: 'string', default: '5' }, keep: { type: 'string' } } });
 const FILES = Number(values.files);
@@ -143,33 +143,32 @@ try {
   if (values.keep !== undefined && (await readdir(root).catch(() => [])).length > 0) throw new Error(`--keep ${root}: not empty; give a new folder`);
   const judged = await generate(root);
   commit(root);
-  const floors: number[] = [];
-  const scans: number[] = [];
-  const ratios: number[] = [];
-  const analyze = () => runAnalyze(['--repo', root, '--out', out, '--no-color', '-q']).wallMs;
-  const floor = () => runNode(FLOOR, [root]).wallMs;
+  const floors: ProcessFigures[] = [];
+  const scans: ProcessFigures[] = [];
+  const analyze = () => runAnalyze(['--repo', root, '--out', out, '--no-color', '-q']);
+  const floor = () => runNode(FLOOR, [root]);
   for (let pair = 0; pair < PAIRS; pair++) {
     // Which goes first alternates: a pair's second run never always meets a warmer cache.
-    let scan: number;
-    let read: number;
     if (pair % 2 === 0) {
-      scan = analyze();
-      read = floor();
+      scans.push(analyze());
+      floors.push(floor());
     } else {
-      read = floor();
-      scan = analyze();
+      floors.push(floor());
+      scans.push(analyze());
     }
-    scans.push(scan);
-    floors.push(read);
-    ratios.push(scan / read);
   }
+  const ratios = scans.map((scan, pair) => scan.wallMs / floors[pair]!.wallMs);
+  const cpuRatios = scans.map((scan, pair) => scan.cpuMs / floors[pair]!.cpuMs);
   const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { findings: unknown[] };
   const ratio = median(ratios);
   const seconds = (ms: number) => `${(ms / 1_000).toFixed(2)} s`;
+  const wall = (figures: ProcessFigures[]) => seconds(median(figures.map((f) => f.wallMs)));
+  const cpu = (figures: ProcessFigures[]) => seconds(median(figures.map((f) => f.cpuMs)));
   process.stdout.write(
-    `repo-scan ${FILES} files: analyze --repo ${seconds(median(scans))} (whole command, reports and fix kit written), ` +
-      `floor ${seconds(median(floors))} (another process listing the folder and reading every file once, synchronously: ${floorCount(root)}); ` +
-      `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${verdict(ratio <= GOAL)}), median of ${PAIRS} ratios of pairs taken in turn [${ratios.map((r) => r.toFixed(2)).join(', ')}], ` +
+    `repo-scan ${FILES} files: analyze --repo ${wall(scans)} (whole command, reports and fix kit written; CPU ${cpu(scans)}, peak ${Math.round(median(scans.map((f) => f.peakMb)))} MiB), ` +
+      `floor ${wall(floors)} (another process listing the folder and reading every file once, synchronously: ${floorCount(root)}; CPU ${cpu(floors)}); ` +
+      `${ratio.toFixed(2)}x (goal ≤ ${GOAL}x: ${verdict(ratio <= GOAL)}), median of ${PAIRS} wall-time ratios of pairs taken in turn [${ratios.map((r) => r.toFixed(2)).join(', ')}]; ` +
+      `CPU ${median(cpuRatios).toFixed(2)}x (median of the pairs' CPU ratios, which load moves less), ` +
       `load average ${loadavg()[0]!.toFixed(1)} at the end; ${judged.calculations} calculations, ${judged.distinct} distinct texts; ${report.findings.length} findings\n`,
   );
 } finally {

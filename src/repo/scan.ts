@@ -427,7 +427,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   if (away) throw new InputError(`--repo ${dir}: a symbolic link to ${root}, outside the git checkout ${away} it is in; give the folder itself (a change could point it at an empty folder to pass the gate)`);
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
   // (the reports such a run writes into the root are judged as any file: a report holds nothing the scan finds).
-  const ownInside = own.filter((path) => !isOwnPath(root, [path]));
+  // One outside the root holds none of its files: not matched against each of them.
+  const ownInside = own.filter((path) => path !== root && isOwnPath(path, [root]));
   const policy = policyRules(ignored);
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
   if ('invalid' in policy) throw new InputError(`--ignore ${policy.invalid}: ${policy.why}`);

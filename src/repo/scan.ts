@@ -189,7 +189,10 @@ function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoC
   const planAll = (plan: ReturnType<typeof plannedJq>): JqWork => {
     const judgeExpression = memoisedJudge();
     for (const { repo, judged } of judging) {
-      const planning: RepoContext = { ...judged, jq: plan.engine, judgeExpression, planning: true };
+      // A team directory of the plan's own: the judge keeps the contexts it builds per directory,
+      // filled by running calculations (classify.ts `inputsOf`); those the plan filled with its
+      // own answers must never be the real judging's.
+      const planning: RepoContext = { ...judged, teams: { ...judged.teams }, jq: plan.engine, judgeExpression, planning: true };
       for (const file of repo.files) {
         try {
           perModuleCall(file, planning, instances, (each) => analyzeFile(file.kind, file.source, each));

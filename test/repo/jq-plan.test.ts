@@ -84,4 +84,26 @@ describe('a repository scan asks jq its planned work in a few requests', () => {
     expect(planned.planned[1]!.validate).toContain('.team | index("team_0") != null');
     expect(planned.requests).toBeLessThan(alone.requests / 2);
   });
+
+  test('a calculation reading one derived from team values is judged as without a plan: the plans\' own answers never reach the real judging', async () => {
+    const reader = (i: number) =>
+      [
+        `resource "port_blueprint" "svc${i}" {`,
+        `  identifier = "svc${i}"`,
+        `  calculation_properties = {`,
+        `    owners_text = { title = "Owners", type = "string", calculation = "[.team[] | ascii_downcase] | join(\\", \\")" }`,
+        `    platform    = { title = "Platform", type = "boolean", calculation = ".properties.owners_text | ascii_upcase" }`,
+        `  }`,
+        `}`,
+      ].join('\n');
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = await temporaryRepository({ 'infra/a/main.tf': reader(1), 'infra/b/main.tf': reader(2), 'teams.tf': 'resource "port_team" "p" {\n  name = "Platform Team"\n}\n' });
+    const alone = await scanWith(false);
+    const planned = await scanWith(true);
+    // The reader changes with the migration because what it reads does: judged on contexts whose
+    // derived value the plan filled with its own answers (none), it would give the same both ways.
+    const readers = (findings: string) => (JSON.parse(findings)[0] as { location: string; verdict: string; reason: string }[]).filter((f) => f.reason.includes('reads .properties.owners_text'));
+    expect(readers(alone.findings).map((f) => f.verdict)).toEqual(['breaks', 'breaks']);
+    expect(planned.findings).toBe(alone.findings);
+  });
 });

@@ -27,8 +27,7 @@ import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { workflowTeamInputs } from './workflow-team-inputs.js';
 import { toSourceMapped } from './located-json.js';
 import { memoisedJudge } from './judge-memo.js';
-import { plannedJq } from './jq-plan.js';
-import type { JqWork } from '../jq/engine.js';
+import { prefetchPlanned } from './jq-plan.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFileSync, TooLarge } from '../read-regular-file.js';
@@ -179,33 +178,29 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
 }
 
 /**
- * Every file judged once against an engine that only writes down what jq is asked (jq-plan.ts),
- * with a memo of its own (its verdicts are never kept), and that work answered in a few large
- * requests before the files are judged for real (issue 41).
+ * What judging every file will ask jq, planned and answered in a few large requests before the
+ * files are judged for real (jq-plan.ts, issue 41). Each plan judges with a memo of its own (its
+ * verdicts are never kept) and a team directory of its own: the judge keeps the contexts it builds
+ * per directory, filled by running calculations (classify.ts `inputsOf`), and those a plan filled
+ * with its own answers must never be the real judging's.
  */
 function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoContext }[], instances: ReadonlyMap<string, TerraformValues[]>): void {
   const jq = judging[0]?.judged.jq;
-  if (!jq?.prefetch) return;
-  const planAll = (plan: ReturnType<typeof plannedJq>): JqWork => {
+  if (!jq) return;
+  const files = judging.flatMap(({ repo, judged }) => repo.files.map((file) => ({ file, judged })));
+  prefetchPlanned(jq, files, () => {
     const judgeExpression = memoisedJudge();
-    for (const { repo, judged } of judging) {
-      // A team directory of the plan's own: the judge keeps the contexts it builds per directory,
-      // filled by running calculations (classify.ts `inputsOf`); those the plan filled with its
-      // own answers must never be the real judging's.
-      const planning: RepoContext = { ...judged, teams: { ...judged.teams }, jq: plan.engine, judgeExpression, planning: true };
-      for (const file of repo.files) {
-        try {
-          perModuleCall(file, planning, instances, (each) => analyzeFile(file.kind, file.source, each));
-        } catch {
-          // The real run reports a file that cannot be read.
-        }
+    const teams = new Map<RepoContext, RepoContext['teams']>();
+    return ({ file, judged }, engine) => {
+      let own = teams.get(judged);
+      if (!own) teams.set(judged, (own = { ...judged.teams }));
+      try {
+        perModuleCall(file, { ...judged, teams: own, jq: engine, judgeExpression, planning: true }, instances, (each) => analyzeFile(file.kind, file.source, each));
+      } catch {
+        // The real run reports a file that cannot be read.
       }
-    }
-    return plan.work();
-  };
-  const first = planAll(plannedJq());
-  jq.prefetch(first);
-  jq.prefetch(planAll(plannedJq({ engine: jq, work: first })));
+    };
+  });
 }
 
 /** How many files a repository's scan found, how many of them are of kinds it judges, and how many of those it read. */

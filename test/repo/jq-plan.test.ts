@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine, type JqWork } from '../../src/jq/engine.js';
-import { plannedJq } from '../../src/repo/jq-plan.js';
+import { plannedJq, prefetchPlanned } from '../../src/repo/jq-plan.js';
 import { repositoryOnlySnapshot } from '../../src/repo/report-input.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { temporaryRepository } from './helpers.js';
@@ -52,6 +52,54 @@ const stack = (i: number) =>
     `  teams      = ["Team ${i}"]`,
     `}`,
   ].join('\n');
+
+describe('the two plans of a scan', () => {
+  /** Items that ask jq (`?` validates, `!` runs) or nothing; a fresh judge per pass, recording what it judged. */
+  function planned(items: string[]): { passes: string[][]; prefetched: JqWork[]; asked: string[] } {
+    const passes: string[][] = [];
+    const prefetched: JqWork[] = [];
+    const asked: string[] = [];
+    const jq: JqEngine = {
+      validate: (expression) => (asked.push(expression), { ok: true }),
+      evaluate: (input, expression) => (asked.push(expression), { ok: true, values: [input] }),
+      prefetch: (work) => void prefetched.push(work),
+    };
+    prefetchPlanned(jq, items, () => {
+      const pass: string[] = [];
+      passes.push(pass);
+      return (item, engine) => {
+        pass.push(item);
+        if (item.startsWith('?')) engine.validate(item.slice(1));
+        if (item.startsWith('!') && engine.evaluate(1, item.slice(1)).ok) engine.validate(`${item.slice(1)} rewritten`);
+      };
+    });
+    return { passes, prefetched, asked };
+  }
+
+  test('every item in the first, only those that asked jq in the second, each plan\'s work prefetched after it', () => {
+    const { passes, prefetched, asked } = planned(['?.a', 'plain', '!.b']);
+    expect(passes).toEqual([['?.a', 'plain', '!.b'], ['?.a', '!.b']]);
+    expect(prefetched).toEqual([
+      { validate: ['.a', '.b rewritten'], evaluate: [{ expression: '.b', inputs: [1] }] },
+      // What the first plan held is answered by jq itself in the second (from its caches): nothing new here.
+      { validate: [], evaluate: [] },
+    ]);
+    expect(asked).toEqual(['.a', '.b', '.b rewritten']);
+  });
+
+  test('items that ask nothing: one pass, and nothing asked of jq', () => {
+    const { passes, prefetched, asked } = planned(['plain', 'other']);
+    expect(passes).toEqual([['plain', 'other'], []]);
+    expect(prefetched).toEqual([{ validate: [], evaluate: [] }, { validate: [], evaluate: [] }]);
+    expect(asked).toEqual([]);
+  });
+
+  test('an engine that cannot batch: no plan at all', () => {
+    let judged = 0;
+    prefetchPlanned({ validate: () => ({ ok: true }), evaluate: () => ({ ok: true, values: [] }) }, ['?.a'], () => () => void judged++);
+    expect(judged).toBe(0);
+  });
+});
 
 describe('a repository scan asks jq its planned work in a few requests', () => {
   const engines: JqEngine[] = [];

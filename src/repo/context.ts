@@ -43,6 +43,11 @@ export interface RepoContext {
   workflowTeamInputs?: WorkflowTeamInputs;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
+  /**
+   * Judging only to learn what jq will be asked (scan.ts `prefetchJudging`): findings are not
+   * kept, so the rules that never ask jq are not run and no finding is placed in its file.
+   */
+  planning?: true;
   /** How the files' expressions are judged: once per distinct text and context over the scan (judge-memo.ts). */
   judgeExpression?: ExpressionJudge;
 }

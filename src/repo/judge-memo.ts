@@ -1,4 +1,6 @@
-import { assessTeamExpression } from '../judge/team-impact.js';
+import { assessTeamExpression, type ImpactContext } from '../judge/team-impact.js';
+import { readsBeyondFixedPaths } from '../judge/team-reach.js';
+import { extractReferences, propertyPaths } from '../jq/references.js';
 
 /** How one jq expression is judged: the judge's own function, or the same remembered (`memoisedJudge`). */
 export type ExpressionJudge = typeof assessTeamExpression;
@@ -11,11 +13,16 @@ export type ExpressionJudge = typeof assessTeamExpression;
  * names (a piece the judge gains later is keyed too): values by content, sets and maps by their
  * entries in order, objects of a class (the team directory, jq) and arrays (the org's people) by
  * identity. Two sites differing in anything the judge reads are never merged; they can only miss.
+ *
+ * Of the calculations derived from team values, the context keeps only those the expression can see
+ * (`derivedSeen`): the judge runs every one it is given on each sample entity, and a file's catalog
+ * holds its own, so each file missed and ran them all again, for expressions that read none (issue 41).
  */
 export function memoisedJudge(judge: ExpressionJudge = assessTeamExpression): ExpressionJudge {
   const verdicts = new Map<string, ReturnType<ExpressionJudge>>();
   const keys = new ContextKeys();
-  return (expression, context, options = {}) => {
+  return (expression, whole, options = {}) => {
+    const context = withDerivedSeen(expression, whole);
     const key = `${keys.of(context, true)}\u0001${keys.of(options, true)}\u0001${expression}`;
     if (verdicts.has(key)) return verdicts.get(key);
     const verdict = judge(expression, context, options);
@@ -63,4 +70,39 @@ class ContextKeys {
       .map((name) => `${JSON.stringify(name)}:${this.of((value as Record<string, unknown>)[name])}`)
       .join(',')}}`;
   }
+}
+
+/** The context with only the derived calculations the expression can see; the same object when it can see them all. */
+function withDerivedSeen(expression: string, context: ImpactContext): ImpactContext {
+  const derived = context.derivedProperties;
+  if (derived === undefined || derived.size === 0) return context;
+  const seen = derivedSeen(expression, derived);
+  return seen === derived ? context : { ...context, derivedProperties: seen };
+}
+
+/**
+ * The derived calculations an expression can see on an entity: those it reads by name at a fixed
+ * path (`.properties.<name>`), and those these read in turn, in the given order (the judge fills
+ * them in that order, each seeing the ones before). All of them when it or one of them reads
+ * beyond fixed paths (`.properties | keys`, `..`, `tojson`, a variable bound to the entity: the
+ * judge's own test, team-reach.ts) or cannot be read: only then could an unnamed one change what it gives.
+ */
+export function derivedSeen(expression: string, derived: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  const names = new Set(derived.keys());
+  const wanted = new Set<string>();
+  const pending = [expression];
+  for (let text = pending.pop(); text !== undefined; text = pending.pop()) {
+    const reads = namedReads(text, names);
+    if (reads === undefined) return derived;
+    for (const name of reads) if (!wanted.has(name) && wanted.add(name)) pending.push(derived.get(name)!);
+  }
+  if (wanted.size === derived.size) return derived;
+  return new Map([...derived].filter(([name]) => wanted.has(name)));
+}
+
+/** The names among `names` a jq text reads at `.properties.<name>`; undefined when it may read more than fixed paths show. */
+function namedReads(text: string, names: ReadonlySet<string>): string[] | undefined {
+  const result = extractReferences(text);
+  if (!result.ok || readsBeyondFixedPaths(result.tokens)) return undefined;
+  return propertyPaths(result.references, names).flatMap(({ segments }) => segments.filter((segment, index) => segments[index - 1] === 'properties' && names.has(segment)));
 }

@@ -18,6 +18,7 @@ import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-
 import { redactFinding, secretFragments } from './redact-findings.js';
 import { appendAll } from '../model/arrays.js';
 import { judgeSite } from '../judge/decision-table.js';
+import { LayeredSets } from './layered-sets.js';
 
 export interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
@@ -43,6 +44,10 @@ export function judgeFileResources(resources: readonly FileResource[], judgement
   const { gathering } = judgement.ctx;
   if (gathering) {
     appendAll(gathering.resources, resources);
+    return [];
+  }
+  if (judgement.ctx.planning) {
+    for (const batch of distinctBlueprints(resources)) judgeBatch(batch, judgement);
     return [];
   }
   const secrets = new Set<string>();
@@ -72,7 +77,9 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
   let alone: Catalog | undefined;
   const fileAlone = (): Catalog => (alone ??= fileCatalog(fileSnapshot(resources, { ...judgement.ctx, repositoryBlueprints: [] }).snapshot, judgement.ctx));
   const findings: FindingDraft[] = [];
+  const { planning } = judgement.ctx;
   for (const rule of judgement.rules ?? RULES) {
+    if (planning && rule.asksJq === false) continue;
     let drafts: FindingDraft[];
     try {
       drafts = checkRule(rule, catalog, foreign > 0 ? fileAlone : undefined);
@@ -82,12 +89,14 @@ function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement
       judgement.problems.push({ line, reason: `rule ${rule.category} failed on this file: ${error instanceof Error ? error.message : String(error)}` });
       continue;
     }
+    if (planning) continue;
     for (const draft of drafts) {
       const target = placedFor(draft, placed);
       const finding = target && mapFinding(draft, target, judgement);
       if (finding) findings.push(judgement.note !== undefined ? { ...finding, note: [finding.note, judgement.note].filter(Boolean).join('; ') } : finding);
     }
   }
+  if (planning) return [];
   for (const target of placed.values()) {
     const kept = keptOwnershipFinding(target, judgement);
     if (kept) findings.push(kept);
@@ -337,13 +346,12 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
 
 /**
  * The org's facts per blueprint, with the files' own added (a file may define more than the org knows).
- * Most files add none: they then share the org's, with no copy per file (issue 33). Rules only read them.
+ * Most files add none: they then share the org's, with no copy per file (issue 33); the others read
+ * the org's through (layered-sets.ts), never copied (issue 41). Rules only read them.
  */
 function mergeSets(org: ReadonlyMap<string, ReadonlySet<string>> | undefined, files: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyMap<string, ReadonlySet<string>> {
-  if (files.size === 0 && org) return org;
-  const merged = new Map<string, ReadonlySet<string>>(org ?? []);
-  for (const [id, values] of files) merged.set(id, new Set([...(merged.get(id) ?? []), ...values]));
-  return merged;
+  if (!org) return files;
+  return files.size === 0 ? org : new LayeredSets(org, files);
 }
 
 function placedFor(draft: FindingDraft, placed: ReadonlyMap<string, Placed>): Placed | undefined {

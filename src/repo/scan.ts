@@ -27,6 +27,7 @@ import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { workflowTeamInputs } from './workflow-team-inputs.js';
 import { toSourceMapped } from './located-json.js';
 import { memoisedJudge } from './judge-memo.js';
+import { prefetchPlanned } from './jq-plan.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFileSync, TooLarge } from '../read-regular-file.js';
@@ -150,15 +151,19 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
-  repos.forEach((repo, index) => {
+  // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
+  const judging = repos.map((repo, index) => {
     const facts = gathered[index]!;
-    // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
     const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
+    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
+    return { repo, facts, own, judged };
+  });
+  prefetchJudging(judging, instances);
+  for (const { repo, facts, own, judged } of judging) {
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(filesReadNote(repo.name, repo.counts));
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
     for (const file of repo.files) {
       const provider = analyzeCandidate(file, judged, scan, instances);
       if (!provider) continue;
@@ -167,9 +172,35 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
       if (listed) listed.push(provider);
       else providers.set(key, [provider]);
     }
-  });
+  }
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
+}
+
+/**
+ * What judging every file will ask jq, planned and answered in a few large requests before the
+ * files are judged for real (jq-plan.ts, issue 41). Each plan judges with a memo of its own (its
+ * verdicts are never kept) and a team directory of its own: the judge keeps the contexts it builds
+ * per directory, filled by running calculations (classify.ts `inputsOf`), and those a plan filled
+ * with its own answers must never be the real judging's.
+ */
+function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoContext }[], instances: ReadonlyMap<string, TerraformValues[]>): void {
+  const jq = judging[0]?.judged.jq;
+  if (!jq) return;
+  const files = judging.flatMap(({ repo, judged }) => repo.files.map((file) => ({ file, judged })));
+  prefetchPlanned(jq, files, () => {
+    const judgeExpression = memoisedJudge();
+    const teams = new Map<RepoContext, RepoContext['teams']>();
+    return ({ file, judged }, engine) => {
+      let own = teams.get(judged);
+      if (!own) teams.set(judged, (own = { ...judged.teams }));
+      try {
+        perModuleCall(file, { ...judged, teams: own, jq: engine, judgeExpression, planning: true }, instances, (each) => analyzeFile(file.kind, file.source, each));
+      } catch {
+        // The real run reports a file that cannot be read.
+      }
+    };
+  });
 }
 
 /** How many files a repository's scan found, how many of them are of kinds it judges, and how many of those it read. */
@@ -394,7 +425,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   if (away) throw new InputError(`--repo ${dir}: a symbolic link to ${root}, outside the git checkout ${away} it is in; give the folder itself (a change could point it at an empty folder to pass the gate)`);
   // `--out .` must not hide the whole checkout: only own paths strictly inside the root are skipped whole
   // (the reports such a run writes into the root are judged as any file: a report holds nothing the scan finds).
-  const ownInside = own.filter((path) => !isOwnPath(root, [path]));
+  // One outside the root holds none of its files: not matched against each of them.
+  const ownInside = own.filter((path) => path !== root && isOwnPath(path, [root]));
   const policy = policyRules(ignored);
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
   if ('invalid' in policy) throw new InputError(`--ignore ${policy.invalid}: ${policy.why}`);

@@ -1,15 +1,19 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { assessTeamExpression, type ImpactContext } from '../../src/judge/team-impact.js';
-import { memoisedJudge, type ExpressionJudge } from '../../src/repo/judge-memo.js';
+import { derivedSeen, memoisedJudge, type ExpressionJudge } from '../../src/repo/judge-memo.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { TEAMS, temporaryRepository } from './helpers.js';
+import { useJqEngine } from '../support/jq-engine.js';
+
+const jq = useJqEngine();
 
 /** The judge's own function, counting its calls. */
-function counted(): { judge: ExpressionJudge; calls: string[] } {
+function counted(): { judge: ExpressionJudge; calls: string[]; contexts: ImpactContext[] } {
   const calls: string[] = [];
-  return { calls, judge: (expression, context, options) => (calls.push(expression), assessTeamExpression(expression, context, options)) };
+  const contexts: ImpactContext[] = [];
+  return { calls, contexts, judge: (expression, context, options) => (calls.push(expression), contexts.push(context), assessTeamExpression(expression, context, options)) };
 }
 
 const READS_OWNER = '.relations.owning_team | length > 0';
@@ -54,6 +58,79 @@ describe('one verdict per distinct expression text and context (issue 41)', () =
     memo(READS_OWNER, { ...base(), jq: engine('a') });
     memo(READS_OWNER, { ...base(), jq: engine('b') });
     expect(calls).toHaveLength(2);
+  });
+});
+
+/** Calculations derived from team values, as a file's catalog gives them (team-valued.ts `allDerivedTeamProperties`). */
+const OWNERS = '[.team[] | ascii_downcase] | join(", ")';
+const derived = (entries: Record<string, string>): ReadonlyMap<string, string> => new Map(Object.entries(entries));
+
+describe('the derived calculations an expression can see (issue 41)', () => {
+  const all = derived({ owners_text: OWNERS, label: '.properties.owners_text + " team"', other: '.team | first', loop_a: '.properties.loop_b', loop_b: '.properties.loop_a' });
+  test.each([
+    ['none, reading no property', '.team | index("Platform Team") != null', []],
+    ['none, reading plain properties', '.properties.tier + .relations.domain', []],
+    ['the one it names', '.properties.owners_text | test("platform")', ['owners_text']],
+    ['by a bracket key', '.properties["other"] // "none"', ['other']],
+    ['the ones those read, in the given order', '.properties.label', ['owners_text', 'label']],
+    ['a cycle, each once', '.properties.loop_a', ['loop_a', 'loop_b']],
+  ])('%s', (_, expression, names) => {
+    expect([...derivedSeen(expression, all).keys()]).toEqual(names);
+  });
+  test.each([
+    ['properties read whole', '.properties | keys'],
+    ['the entity bound to a variable', '. as $e | $e.properties.tier'],
+    ['every value', '[..] | length'],
+    ['the input as text', 'tojson | test("platform")'],
+    ['a text jq cannot lex', '.team | "unterminated'],
+  ])('all of them (the same map) when it may read beyond fixed paths: %s', (_, expression) => {
+    expect(derivedSeen(expression, all)).toBe(all);
+  });
+  test('all of them when a calculation it reads reads beyond fixed paths', () => {
+    const wide = derived({ owners_text: OWNERS, dump: '.properties | tojson', reads_dump: '.properties.dump' });
+    expect(derivedSeen('.properties.reads_dump', wide)).toBe(wide);
+  });
+});
+
+describe('the memo judges with the derived calculations the expression can see', () => {
+  const inFile = (calculations: Record<string, string>): ImpactContext => ({ ...base(), jq, derivedProperties: derived(calculations) });
+
+  test('a text that reads none of them, in two files whose own calculations differ: judged once, as the judge judges it with all of them', () => {
+    const { judge, calls, contexts } = counted();
+    const memo = memoisedJudge(judge);
+    const text = '.team | index("Platform Team") != null';
+    const first = inFile({ owners_text: OWNERS, label: '.properties.owners_text + " for svc1"' });
+    const second = inFile({ owners_text: `${OWNERS} + " for svc2"` });
+    const verdicts = [memo(text, first), memo(text, second)];
+    expect(calls).toHaveLength(1);
+    expect(contexts[0]?.derivedProperties?.size).toBe(0);
+    expect(verdicts[0]?.verdict).toBe('breaks');
+    expect(verdicts).toEqual([assessTeamExpression(text, first), assessTeamExpression(text, second)]);
+  });
+
+  test('a text that reads one, whose calculation differs between the files: judged in each, as the judge judges it', () => {
+    const { judge, calls } = counted();
+    const memo = memoisedJudge(judge);
+    const text = '.properties.owners_text | test("platform")';
+    const lowered = inFile({ owners_text: OWNERS, unread: '.team | first' });
+    const titled = inFile({ owners_text: '[.team[]] | join(", ")', unread: '.team | last' });
+    const verdicts = [memo(text, lowered), memo(text, titled)];
+    expect(calls).toHaveLength(2);
+    expect(verdicts).toEqual([assessTeamExpression(text, lowered), assessTeamExpression(text, titled)]);
+    expect(verdicts[0]).not.toEqual(verdicts[1]);
+  });
+
+  test('a text that reads one calculation reading another: judged with both, as the judge judges it', () => {
+    const { judge, calls, contexts } = counted();
+    const memo = memoisedJudge(judge);
+    const text = '.properties.label | startswith("platform team")';
+    const label = '.properties.owners_text + " on call"';
+    const chained = inFile({ owners_text: OWNERS, label, unread: '.team | first' });
+    const verdict = memo(text, chained);
+    expect(calls).toHaveLength(1);
+    expect([...(contexts[0]?.derivedProperties?.keys() ?? [])]).toEqual(['owners_text', 'label']);
+    expect(verdict).toEqual(assessTeamExpression(text, chained));
+    expect(verdict?.verdict).toBe('breaks');
   });
 });
 

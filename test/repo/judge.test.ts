@@ -70,6 +70,24 @@ describe('judgeFileResources', () => {
     expect(findings.map((f) => [f.category, f.location])).toEqual([['calculation-property', 'bp.json:7']]);
   });
 
+  test('judged only to plan jq\'s work: the rules that ask jq run, those that never do are not, and no finding is kept', () => {
+    const ran: string[] = [];
+    const rule = (category: 'page-widget' | 'calculation-property', asksJq: boolean) => ({
+      category,
+      ...(!asksJq && { asksJq: false as const }),
+      check: (catalog: Catalog) => (ran.push(category), judgeRule(catalog, RULES.find((r) => r.category === 'calculation-property')!)),
+    });
+    const rules = [rule('page-widget', false), rule('calculation-property', true)];
+    const problems: { line: number; reason: string }[] = [];
+    expect(judgeFileResources(documents(blueprintFile).resources, { syntax: 'json', ctx: context({ planning: true }), problems, rules })).toEqual([]);
+    expect(ran).toEqual(['calculation-property']);
+    // Judged for real, every rule runs and its findings are placed in the file.
+    ran.length = 0;
+    const findings = judgeFileResources(documents(blueprintFile).resources, { syntax: 'json', ctx: context(), problems, rules });
+    expect(ran).toEqual(['page-widget', 'calculation-property']);
+    expect(findings.map((f) => f.location)).toEqual(['bp.json:7', 'bp.json:7']);
+  });
+
   test('containers of resources are looked through and unknown JSON gives nothing', () => {
     expect(documents(JSON.stringify({ blueprints: [{ identifier: 'x', schema: {} }], pages: [{ identifier: 'p', widgets: [] }] })).resources.map((r) => r.kind)).toEqual(['blueprint', 'page']);
     expect(analyzeJsonPayload(sourceText('tsconfig.json', '{"compilerOptions": {"strict": true, "paths": {"team": ["x"]}}}'), context()).findings).toEqual([]);

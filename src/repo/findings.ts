@@ -20,6 +20,8 @@ export interface FileFindingFields {
   rewrite?: string;
   verdict?: Verdict;
   note?: string;
+  /** The judge's answer is a line of the report's notes, not a finding (jq does not compile it). */
+  noteOnly?: true;
 }
 
 /** A finding about a file: resource type `file`, location `path:line`. */

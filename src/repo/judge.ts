@@ -432,6 +432,7 @@ export function manualFinding(draft: FindingDraft, origin: Origin, exact: boolea
     // The kit writes only proven rewrites: a suggested one (a guessed identifier) stays one in the file.
     ...(rewrite !== undefined && draft.rewriteProof !== undefined ? { rewriteProof: draft.rewriteProof } : {}),
     ...(draft.note !== undefined ? { note: draft.note } : {}),
+    ...(draft.noteOnly && { noteOnly: draft.noteOnly }),
   });
 }
 

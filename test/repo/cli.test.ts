@@ -90,6 +90,13 @@ describe('analyze --repo (repository-only mode)', () => {
     expect(finding?.verdict).toBe('breaks');
   });
 
+  test('a file expression jq does not compile fails alike in both worlds: a note at its line, no finding, not verified', async () => {
+    const report = await repoWithVisible('.user.team | contains(["Payments"]');
+    expect(report.findings.filter((f) => f.category === 'action-user-input')).toEqual([]);
+    expect((report.verified ?? []).filter((v) => v.category === 'action-user-input')).toEqual([]);
+    expect(report.notes).toContainEqual(expect.stringMatching(/^action-user-input: file ".*actions\.json" .*:\d+: not judged: .*\(jq: .*syntax error/));
+  });
+
   test("the README's CI recipe never scans its own snapshot, baseline or reports: every run finds the same", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tma-ci-recipe-'));
     await mkdir(join(dir, 'ci'));

@@ -109,7 +109,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
     out.push(
       '### Notes',
       '',
-      `${plural(notes.length, 'note', 'notes')}: values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, and advice (see report.json \`notes\`):`,
+      `${plural(notes.length, 'note', 'notes')}: values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, expressions jq does not compile (they fail alike before and after the migration), and advice (see report.json \`notes\`):`,
       '',
       ...notes.slice(0, limit).map((note) => `- ${cell(note)}`),
       ...(notes.length > limit ? [`- …and ${notes.length - limit} more`] : []),

@@ -76,6 +76,7 @@ describe('renderMarkdown: notes', () => {
     const md = renderMarkdown({ ...demoReport(), notes }, { topItems: 3 });
     expect(md).toContain('### Notes');
     expect(md).toContain('4 notes: values of the org of a shape this tool does not fully know');
+    expect(md).toContain('expressions jq does not compile (they fail alike before and after the migration)');
     expect(md).toContain('- pages\\[0\\].widgets: expected an array, got string "\\*x\\*"');
     expect(md).toContain('- …and 1 more');
     expect(md).not.toContain('pages\\[3\\]');

@@ -396,7 +396,8 @@ interface GhostContext {
 }
 
 /** The site's context after the migration with `value` as the one team everywhere teams are. */
-const ghostContext = (where: GhostContext, value: string): JsonValue => contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
+const ghostContext = (where: GhostContext, value: string | undefined): JsonValue =>
+  contextFor(where.kind, { label: '', teams: () => (value === undefined ? [] : [{ title: value, identifier: value }]) }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
 
 /**
  * A team value the literal is measured against, after the migration, or none: standing as the
@@ -414,13 +415,15 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
 }
 
 /**
- * Whether a team of today's org gives what the literal's team (`standIn`) gives as the user's team, after
+ * Whether a team of today's org, or no team at all, gives what the literal's team (`standIn`) gives as the user's team, after
  * the migration: a prefix (`startswith("plat")`) or another case (`ascii_upcase == "QA"`) a team
  * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
  */
 function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
-  const run = (identifier: string) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
+  const run = (identifier: string | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
   const asLiteral = run(standIn);
+  // Held as the one team, it gives what no team gives: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone.
+  if (run(undefined) === asLiteral) return true;
   for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
   return false;
 }

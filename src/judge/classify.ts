@@ -26,6 +26,8 @@ export interface ContextSpec {
   teamRelations?: readonly string[];
   /** Mirror properties of `_team` identifiers: the entity's teams' identifiers in both worlds. */
   identifierProperties?: readonly string[];
+  /** Mirror properties of `_team` titles: the entity's teams' titles in both worlds. */
+  titleProperties?: readonly string[];
   /** Calculations derived from team values (name, jq): each entity of a context holds what its calculation gives in that world. */
   derived?: { jq: JqEngine; properties: readonly (readonly [string, string])[] };
   /** Strings the expression compares with that name no team: tried as an entity's identifier. */
@@ -130,11 +132,11 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties));
     if (spec.derived) for (const input of inputs) fillDerived(input, spec.derived);
     cache.set(key, inputs);
   }

@@ -24,6 +24,8 @@ export interface ImpactContext {
   teamRelations?: ReadonlySet<string>;
   /** Mirror properties of `_team` identifiers (team-valued.ts `teamIdentifierMirrors`): identifiers in both worlds. */
   identifierProperties?: ReadonlySet<string>;
+  /** Mirror properties of `_team` titles (`owning_team.$title`): the team's title in both worlds. */
+  titleProperties?: ReadonlySet<string>;
   /** Calculations derived from team values (team-valued.ts `derivedTeamProperties`), by name: read, they are run in each world. */
   derivedProperties?: ReadonlyMap<string, string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
@@ -164,6 +166,7 @@ export function assessTeamExpression(
   // A relation the site says the migration removes is that, whatever other blueprints keep.
   const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
   const identifierProperties = (context.jq && context.identifierProperties) || NO_PROPERTIES;
+  const titleProperties = (context.jq && context.titleProperties) || NO_PROPERTIES;
   const derived = (context.jq && context.derivedProperties) || NO_DERIVED;
   const derivedNames = new Set(derived.keys());
   if (!options.setsTeam && options.externalInput) return undefined;
@@ -289,6 +292,7 @@ export function assessTeamExpression(
     removedRelations: impact.removedRelations,
     ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
     ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
+    ...(titleProperties.size > 0 && { titleProperties: [...titleProperties] }),
     ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),

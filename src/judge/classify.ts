@@ -10,7 +10,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -167,12 +167,14 @@ export interface Translation {
 
 const orgTranslations = new WeakMap<TeamDirectory, Translation>();
 
-/** Title → identifier over every team the contexts hold (the org's, built once, plus any stand-ins). */
+/** Title → identifier over every team the contexts hold (the org's, built once, pending ones included, plus any stand-ins). */
 function translation(directory: TeamDirectory, teams: readonly JudgeTeam[]): Translation {
   let base = orgTranslations.get(directory);
   if (!base) {
     const map = new Map<string, string>();
-    for (const team of directory.byTitle.values()) if (team.identifier !== undefined) map.set(team.title, team.identifier);
+    // A team without an identifier yet stands as its pending one (worlds.ts), as the contexts of
+    // teams the org holds together write it: a value passing it on is the same team in both worlds.
+    for (const team of directory.byTitle.values()) map.set(team.title, team.identifier ?? pendingIdentifier(team.title));
     base = withTitles(map);
     orgTranslations.set(directory, base);
   }

@@ -10,7 +10,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, literalTexts, pendingIdentifier, slugOf, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -47,6 +47,11 @@ export interface Difference {
   after: string;
   /** Only stand-in teams show it (literals tried as titles, placeholders). */
   standIn?: true;
+  /**
+   * Only a team whose identifier is not known yet shows it, and an identifier it could be given
+   * keeps the result (`"aml_kyc" for "AML & KYC"`): what it does depends on the identifier assigned.
+   */
+  identifierUnknown?: string;
   /**
    * A team value whose text stayed the same (`before` equals `after`) while the teams turned into
    * identifiers: what it must hold instead, so the why says that rather than "X before, X after".
@@ -95,7 +100,14 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
     if (unchanged) difference.expected = describeResult(substitute);
     const unsure = (t: JudgeTeam) => unsureTeam(t, spec.directory);
-    const standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
+    let standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
+    if (!standIn) {
+      const kept = keptByAnotherIdentifier(jq, after, spec, cases[i]!, was, toIdentifier, options.teamValue === true);
+      if (kept !== undefined) {
+        difference.identifierUnknown = kept;
+        standIn = true;
+      }
+    }
     if (standIn) difference.standIn = true;
     if (!early && sameResult(substitute, now)) {
       substituted = true;
@@ -108,6 +120,38 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
   if (changed) return { class: 'changed', contexts: cases.length, difference: changed };
   if (substituted) return { class: 'substituted', contexts: cases.length, difference: firstSubstitution! };
   return { class: 'same', contexts: cases.length };
+}
+
+/** Ours: a case holds a handful of teams; its slots are read up to this bound. */
+const MAX_SLOTS = 8;
+
+/**
+ * Where the case's teams include one the org names by title only (its identifier stands pending),
+ * the identifiers it could be given instead: its title's slug, and each string the expression holds
+ * that no team is titled. The first with which the expression, run after the migration, gives what
+ * it gave before (as is, or with the teams' identifiers in place of titles), as `"id" for "Title"`.
+ */
+function keptByAnotherIdentifier(jq: JqEngine, after: string, spec: ContextSpec, teamCase: TeamCase, was: EvaluateResult, base: Translation, teamValue: boolean): string | undefined {
+  const pending = new Set<string>();
+  for (let slot = 0; slot < MAX_SLOTS; slot++) for (const team of teamCase.teams(slot)) if (spec.directory.byTitle.get(team.title)?.identifier === undefined && team.identifier === pendingIdentifier(team.title)) pending.add(team.title);
+  if (pending.size === 0) return undefined;
+  const strings = literalTexts(after).filter((text) => text.length > 1 && !/\s/.test(text) && !spec.directory.byTitle.has(text));
+  for (const title of pending) {
+    for (const candidate of [...new Set([slugOf(title), ...strings])].filter((c) => c !== '')) {
+      const identifierOf = (team: JudgeTeam): JudgeTeam => (team.title === title ? { ...team, identifier: candidate } : team);
+      const altered: TeamCase = { ...teamCase, teams: (slot) => teamCase.teams(slot).map(identifierOf) };
+      const input = contextFor(spec.kind, altered, 'after', spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties);
+      if (spec.derived) fillDerived(input, spec.derived);
+      const raw = jq.evaluate(input, after);
+      if (!raw.ok) continue;
+      const now = teamValue ? asTeamSet(raw) : raw;
+      const map = new Map(base.toIdentifier);
+      map.set(title, candidate);
+      const substitute = translated(was, withTitles(map));
+      if ((!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now)) return `${JSON.stringify(candidate)} for "${title}"`;
+    }
+  }
+  return undefined;
 }
 
 /** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */

@@ -10,7 +10,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, literalTexts, pendingIdentifier, slugOf, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -26,6 +26,8 @@ export interface ContextSpec {
   teamRelations?: readonly string[];
   /** Mirror properties of `_team` identifiers: the entity's teams' identifiers in both worlds. */
   identifierProperties?: readonly string[];
+  /** Mirror properties of `_team` titles: the entity's teams' titles in both worlds. */
+  titleProperties?: readonly string[];
   /** Calculations derived from team values (name, jq): each entity of a context holds what its calculation gives in that world. */
   derived?: { jq: JqEngine; properties: readonly (readonly [string, string])[] };
   /** Strings the expression compares with that name no team: tried as an entity's identifier. */
@@ -45,6 +47,11 @@ export interface Difference {
   after: string;
   /** Only stand-in teams show it (literals tried as titles, placeholders). */
   standIn?: true;
+  /**
+   * Only a team whose identifier is not known yet shows it, and an identifier it could be given
+   * keeps the result (`"aml_kyc" for "AML & KYC"`): what it does depends on the identifier assigned.
+   */
+  identifierUnknown?: string;
   /**
    * A team value whose text stayed the same (`before` equals `after`) while the teams turned into
    * identifiers: what it must hold instead, so the why says that rather than "X before, X after".
@@ -93,7 +100,14 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
     if (unchanged) difference.expected = describeResult(substitute);
     const unsure = (t: JudgeTeam) => unsureTeam(t, spec.directory);
-    const standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
+    let standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
+    if (!standIn) {
+      const kept = keptByAnotherIdentifier(jq, after, spec, cases[i]!, was, toIdentifier, options.teamValue === true);
+      if (kept !== undefined) {
+        difference.identifierUnknown = kept;
+        standIn = true;
+      }
+    }
     if (standIn) difference.standIn = true;
     if (!early && sameResult(substitute, now)) {
       substituted = true;
@@ -106,6 +120,38 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
   if (changed) return { class: 'changed', contexts: cases.length, difference: changed };
   if (substituted) return { class: 'substituted', contexts: cases.length, difference: firstSubstitution! };
   return { class: 'same', contexts: cases.length };
+}
+
+/** Ours: a case holds a handful of teams; its slots are read up to this bound. */
+const MAX_SLOTS = 8;
+
+/**
+ * Where the case's teams include one the org names by title only (its identifier stands pending),
+ * the identifiers it could be given instead: its title's slug, and each string the expression holds
+ * that no team is titled. The first with which the expression, run after the migration, gives what
+ * it gave before (as is, or with the teams' identifiers in place of titles), as `"id" for "Title"`.
+ */
+function keptByAnotherIdentifier(jq: JqEngine, after: string, spec: ContextSpec, teamCase: TeamCase, was: EvaluateResult, base: Translation, teamValue: boolean): string | undefined {
+  const pending = new Set<string>();
+  for (let slot = 0; slot < MAX_SLOTS; slot++) for (const team of teamCase.teams(slot)) if (spec.directory.byTitle.get(team.title)?.identifier === undefined && team.identifier === pendingIdentifier(team.title)) pending.add(team.title);
+  if (pending.size === 0) return undefined;
+  const strings = literalTexts(after).filter((text) => text.length > 1 && !/\s/.test(text) && !spec.directory.byTitle.has(text));
+  for (const title of pending) {
+    for (const candidate of [...new Set([slugOf(title), ...strings])].filter((c) => c !== '')) {
+      const identifierOf = (team: JudgeTeam): JudgeTeam => (team.title === title ? { ...team, identifier: candidate } : team);
+      const altered: TeamCase = { ...teamCase, teams: (slot) => teamCase.teams(slot).map(identifierOf) };
+      const input = contextFor(spec.kind, altered, 'after', spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties);
+      if (spec.derived) fillDerived(input, spec.derived);
+      const raw = jq.evaluate(input, after);
+      if (!raw.ok) continue;
+      const now = teamValue ? asTeamSet(raw) : raw;
+      const map = new Map(base.toIdentifier);
+      map.set(title, candidate);
+      const substitute = translated(was, withTitles(map));
+      if ((!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now)) return `${JSON.stringify(candidate)} for "${title}"`;
+    }
+  }
+  return undefined;
 }
 
 /** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */
@@ -130,11 +176,11 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties));
     if (spec.derived) for (const input of inputs) fillDerived(input, spec.derived);
     cache.set(key, inputs);
   }
@@ -165,12 +211,14 @@ export interface Translation {
 
 const orgTranslations = new WeakMap<TeamDirectory, Translation>();
 
-/** Title → identifier over every team the contexts hold (the org's, built once, plus any stand-ins). */
+/** Title → identifier over every team the contexts hold (the org's, built once, pending ones included, plus any stand-ins). */
 function translation(directory: TeamDirectory, teams: readonly JudgeTeam[]): Translation {
   let base = orgTranslations.get(directory);
   if (!base) {
     const map = new Map<string, string>();
-    for (const team of directory.byTitle.values()) if (team.identifier !== undefined) map.set(team.title, team.identifier);
+    // A team without an identifier yet stands as its pending one (worlds.ts), as the contexts of
+    // teams the org holds together write it: a value passing it on is the same team in both worlds.
+    for (const team of directory.byTitle.values()) map.set(team.title, team.identifier ?? pendingIdentifier(team.title));
     base = withTitles(map);
     orgTranslations.set(directory, base);
   }

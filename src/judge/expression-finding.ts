@@ -54,6 +54,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teamRelations: keptTeamRelations(catalog),
       // By name over every blueprint, as kept relations are: a site names no blueprint.
       identifierProperties: teamIdentifierMirrors(catalog, undefined),
+      titleProperties: teamIdentifierMirrors(catalog, undefined, '$title'),
       derivedProperties: allDerivedTeamProperties(catalog),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),

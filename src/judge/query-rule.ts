@@ -97,8 +97,18 @@ export type RuleJudgement =
 /** Ours: entities of the org read per rule; enough to count rows, bounded for big orgs. */
 const MAX_REAL_ENTITIES = 500;
 
-/** Stands for a value that is no string (an object, a nested list, a number): it equals no team. */
+/** Stands for a value that is no string and no scalar (an object, a nested list): it equals no team. */
 const NOT_A_STRING = '\u0000not a string';
+
+/**
+ * A boolean, number or null as the rule compares it (a rule's value `true` against a calculation
+ * that gives `true`): a string no team can spell, equal to the same scalar from either side.
+ */
+const SCALAR = '\u0000json:';
+export const scalarLiteral = (value: boolean | number | null): string => `${SCALAR}${JSON.stringify(value)}`;
+export const isScalarLiteral = (value: string): boolean => value.startsWith(SCALAR);
+/** A literal as a reason shows it: a scalar as JSON, a string quoted. */
+export const showLiteral = (value: string): string => (isScalarLiteral(value) ? value.slice(SCALAR.length) : JSON.stringify(value));
 /** Stands for a jq value that errors: the rule then filters on nothing a team holds. */
 const ERRORED = '\u0000an error';
 
@@ -301,7 +311,7 @@ const userLabel = (user: TeamCase) => user.label.replace(/^a team /, 'team ');
 
 /** What was compared, in words: `["Alpha"] before and ["z_alpha"] after, against ["Alpha"]`. */
 function compared(held: { before: readonly string[]; after: readonly string[] }, value: { before: readonly string[]; after: readonly string[] }): string {
-  const show = (list: readonly string[]) => JSON.stringify(list.map((v) => (v === NOT_A_STRING ? '<not a string>' : v === ERRORED ? '<an error>' : v)));
+  const show = (list: readonly string[]) => `[${list.map((v) => (v === NOT_A_STRING ? '"<not a string>"' : v === ERRORED ? '"<an error>"' : showLiteral(v))).join(',')}]`;
   const both = (pair: { before: readonly string[]; after: readonly string[] }) => (show(pair.before) === show(pair.after) ? show(pair.before) : `${show(pair.before)} before and ${show(pair.after)} after`);
   return `${both(held)}, against ${both(value)}`;
 }
@@ -312,8 +322,8 @@ function asStrings(result: EvaluateResult): string[] {
   return result.values.flatMap((value: JsonValue): string[] => {
     if (typeof value === 'string') return [value];
     if (value === null) return [];
-    if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : NOT_A_STRING));
-    return [NOT_A_STRING];
+    if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : typeof item === 'boolean' || typeof item === 'number' ? scalarLiteral(item) : NOT_A_STRING));
+    return typeof value === 'boolean' || typeof value === 'number' ? [scalarLiteral(value)] : [NOT_A_STRING];
   });
 }
 

@@ -8,7 +8,7 @@ import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './bui
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, operatorMeets, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
+import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { derivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
@@ -124,13 +124,20 @@ interface ParsedValue {
   jqLocation?: string;
 }
 
-/** A rule's value as parts the judge reads: literals, values the service fills, jq (`{jqQuery}`, `{{ }}`). */
-function valueParts(value: JsonValue | undefined, site: SearchRuleSite): ParsedValue {
+/**
+ * A rule's value as parts the judge reads: literals, values the service fills, jq (`{jqQuery}`, `{{ }}`).
+ * With `scalars`, a boolean, number or null is a literal too (compared with a calculation's value).
+ */
+function valueParts(value: JsonValue | undefined, site: SearchRuleSite, scalars = false): ParsedValue {
   const parts: ValuePart[] = [];
   const literals: string[] = [];
   let unknown: string | undefined;
   let jqLocation: string | undefined;
   const one = (item: JsonValue | undefined): void => {
+    if (scalars && (item === null || typeof item === 'boolean' || typeof item === 'number')) {
+      literals.push(scalarLiteral(item));
+      return;
+    }
     if (item === undefined || item === null) return;
     const builtIn = builtInOf(item);
     if (builtIn && 'builtIn' in builtIn) parts.push({ kind: 'built-in', ...builtIn });
@@ -163,7 +170,7 @@ const WHOLE_TEMPLATE = /^\s*\{\{([\s\S]*)\}\}\s*$/;
 /** How the value reads in a reason. */
 function describeParts(parts: readonly ValuePart[]): string {
   return parts
-    .map((part) => (part.kind === 'literals' ? part.values.map((v) => JSON.stringify(v)).join(', ') : part.kind === 'built-in' ? `${part.builtIn.form} (${part.builtIn.after.replace(/^the /, "")} after the migration)` : `the jq ${JSON.stringify(part.expression)}`))
+    .map((part) => (part.kind === 'literals' ? part.values.map(showLiteral).join(', ') : part.kind === 'built-in' ? `${part.builtIn.form} (${part.builtIn.after.replace(/^the /, "")} after the migration)` : `the jq ${JSON.stringify(part.expression)}`))
     .join(', ');
 }
 
@@ -185,7 +192,8 @@ function judgedRuleFinding(
   const operator = String(rule.operator);
   const common = { directory: catalog.teams, operator, property, entities, ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) };
   const judged = judgeRuleAsWritten({ ...common, value: parts });
-  const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  // A boolean, number or null is matched as it is, but spells no team.
+  const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values.filter((v) => !isScalarLiteral(v)) : []));
   const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, literals);
   if (!judged) {
     if (!knownOperator(operator) && titles.length + pending.length === 0 && literals.length === 0) return undefined;
@@ -488,10 +496,19 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
  * migration, identifiers after it. Which entities match, before and after, decides.
  */
 function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string, calculation: string): FindingDraft | undefined {
-  const value = valueParts(site.rule.value, site);
-  if (value.unknown !== undefined || value.parts.some((part) => part.kind !== 'literals')) return undefined;
+  const value = valueParts(site.rule.value, site, true);
   const base = { category: site.category, resource: site.resource, location: joinPath(...site.path), evidence: JSON.stringify(site.rule) };
   const subject = `${site.subject} on calculation property "${property}" (derived from $team by ${JSON.stringify(calculation)})`;
+  // What the rule holds is said, never dropped: a value this tool cannot read or run is a review.
+  if (value.unknown !== undefined || value.parts.some((part) => part.kind !== 'literals')) {
+    const what = value.unknown ?? describeParts(value.parts.filter((part) => part.kind !== 'literals'));
+    return {
+      ...base,
+      reason: `${subject} compares it with ${what}, so what the migration does to it is unknown.`,
+      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
+      verdict: judgeSite('not-run'),
+    };
+  }
   return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity' }] }, value.parts, []);
 }
 

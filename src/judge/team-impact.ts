@@ -24,6 +24,8 @@ export interface ImpactContext {
   teamRelations?: ReadonlySet<string>;
   /** Mirror properties of `_team` identifiers (team-valued.ts `teamIdentifierMirrors`): identifiers in both worlds. */
   identifierProperties?: ReadonlySet<string>;
+  /** Mirror properties of `_team` titles (`owning_team.$title`): the team's title in both worlds. */
+  titleProperties?: ReadonlySet<string>;
   /** Calculations derived from team values (team-valued.ts `derivedTeamProperties`), by name: read, they are run in each world. */
   derivedProperties?: ReadonlyMap<string, string>;
   /** jq itself, when loaded: it validates every expression and runs it on samples. */
@@ -164,6 +166,7 @@ export function assessTeamExpression(
   // A relation the site says the migration removes is that, whatever other blueprints keep.
   const teamRelations = context.jq && context.teamRelations ? new Set([...context.teamRelations].filter((name) => !context.removedRelations.has(name))) : NO_PROPERTIES;
   const identifierProperties = (context.jq && context.identifierProperties) || NO_PROPERTIES;
+  const titleProperties = (context.jq && context.titleProperties) || NO_PROPERTIES;
   const derived = (context.jq && context.derivedProperties) || NO_DERIVED;
   const derivedNames = new Set(derived.keys());
   if (!options.setsTeam && options.externalInput) return undefined;
@@ -289,6 +292,7 @@ export function assessTeamExpression(
     removedRelations: impact.removedRelations,
     ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
     ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
+    ...(titleProperties.size > 0 && { titleProperties: [...titleProperties] }),
     ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
     seeds: unique(unknownLiterals),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
@@ -396,7 +400,8 @@ interface GhostContext {
 }
 
 /** The site's context after the migration with `value` as the one team everywhere teams are. */
-const ghostContext = (where: GhostContext, value: string): JsonValue => contextFor(where.kind, { label: '', teams: () => [{ title: value, identifier: value }] }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
+const ghostContext = (where: GhostContext, value: string | undefined): JsonValue =>
+  contextFor(where.kind, { label: '', teams: () => (value === undefined ? [] : [{ title: value, identifier: value }]) }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
 
 /**
  * A team value the literal is measured against, after the migration, or none: standing as the
@@ -414,13 +419,15 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
 }
 
 /**
- * Whether a team of today's org gives what the literal's team (`standIn`) gives as the user's team, after
+ * Whether a team of today's org, or no team at all, gives what the literal's team (`standIn`) gives as the user's team, after
  * the migration: a prefix (`startswith("plat")`) or another case (`ascii_upcase == "QA"`) a team
  * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
  */
 function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
-  const run = (identifier: string) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
+  const run = (identifier: string | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
   const asLiteral = run(standIn);
+  // Held as the one team, it gives what no team gives: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone.
+  if (run(undefined) === asLiteral) return true;
   for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
   return false;
 }
@@ -497,7 +504,8 @@ function judgeByRunning(
       }
     }
   } else if (classification.class === 'changed') {
-    if (classification.difference?.standIn) literals = 'stand-in-only';
+    if (classification.difference?.standIn) literals = classification.difference.identifierUnknown !== undefined ? 'identifier-unknown' : 'stand-in-only';
+    if (classification.difference?.identifierUnknown !== undefined) detail = ` (the same with identifier ${classification.difference.identifierUnknown})`;
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
   const decision = decide({ class: classification.class, sink, state, literals }, difference);

@@ -10,7 +10,8 @@ import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { JqEngine } from '../jq/engine.js';
-import { sampleInput, sampleTeams } from './sample-context.js';
+import { sampleInput, sampleTeams, type SampleTeam } from './sample-context.js';
+import { literalTexts, teamsFor } from './worlds.js';
 
 interface TeamValued {
   /** Properties that hold team values: mirrors of `$team`, calculations that pass them on. */
@@ -72,7 +73,20 @@ function calculationsOf(definition: JsonObject | undefined): (readonly [string, 
 }
 
 /** The entity a calculation is run on to see what it does with team values: one team (variant 0) or two (1), as titles or identifiers. */
-const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>) => sampleInput('entity', variant, sampleTeams(catalog.teams), form, [], [...teamValued]);
+const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>, teams: readonly [SampleTeam, SampleTeam] = sampleTeams(catalog.teams)) =>
+  sampleInput('entity', variant, teams, form, [], [...teamValued]);
+
+/**
+ * The org's teams a calculation with string literals is also run with, one at a time: one team of
+ * each class it cannot tell apart (`index("QA") != null` differs for QA alone, which the first
+ * sample teams may not be). None where it holds no string: every team is then alike to it.
+ */
+function literalProbes(catalog: Catalog, expression: string): (readonly [SampleTeam, SampleTeam])[] {
+  if (literalTexts(expression).length === 0) return [];
+  return teamsFor(catalog.teams, expression, [])
+    .filter((team) => team.standIn === undefined)
+    .map((team) => [team, team] as const);
+}
 
 /**
  * Every blueprint's calculations on the entities `teamValuedOf` first runs them on, asked of jq in
@@ -88,7 +102,10 @@ export function prefetchTeamValued(catalog: Catalog): void {
     if (calculations.length === 0) continue;
     const mirrors = teamPropertiesFor(catalog, id);
     const inputs = [0, 1].flatMap((variant) => (['title', 'identifier'] as const).map((form) => probeEntity(catalog, variant, form, mirrors)));
-    for (const [, expression] of calculations) evaluate.push({ expression, inputs });
+    for (const [, expression] of calculations) {
+      const probes = literalProbes(catalog, expression).flatMap((teams) => (['title', 'identifier'] as const).map((form) => probeEntity(catalog, 0, form, mirrors, teams)));
+      evaluate.push({ expression, inputs: [...inputs, ...probes] });
+    }
   }
   jq.prefetch({ validate: evaluate.map((work) => work.expression), evaluate });
   // Found now with jq's answers, so the dry run judges with them.
@@ -110,8 +127,8 @@ function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValu
   // migration is what it gave before with each title written as its team's identifier, and differs;
   // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
   // is that team; of two, no team), the second only where the first showed a pass-through.
-  const effectOn = (expression: string, variant: number): 'passes-on' | 'derived' | undefined => {
-    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, teamValued), expression));
+  const effectOn = (expression: string, variant: number, teams?: readonly [SampleTeam, SampleTeam]): 'passes-on' | 'derived' | undefined => {
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, teamValued, teams), expression));
     if (!before?.ok || !after?.ok) return undefined;
     const asAfter = JSON.stringify(after.values);
     if (JSON.stringify(before.values) === asAfter) return undefined;
@@ -120,7 +137,10 @@ function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValu
   };
   const effect = (expression: string) => {
     const one = effectOn(expression, 0);
-    return one === 'passes-on' && effectOn(expression, 1) === 'derived' ? 'derived' : one;
+    if (one === 'passes-on') return effectOn(expression, 1) === 'derived' ? 'derived' : one;
+    if (one !== undefined) return one;
+    // Alike for the sample teams: derived still when some team of the org shows it differing.
+    return literalProbes(catalog, expression).some((teams) => effectOn(expression, 0, teams) === 'derived') ? 'derived' : undefined;
   };
   for (let added = true; added; ) {
     added = false;

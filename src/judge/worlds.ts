@@ -464,6 +464,7 @@ export function contextFor(
   readBack = false,
   teamRelations: readonly string[] = [],
   identifierProperties: readonly string[] = [],
+  titleProperties: readonly string[] = [],
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -474,6 +475,8 @@ export function contextFor(
     for (const name of teamProperties) properties[name] = team;
     // A mirror of `_team` identifiers holds the same identifiers in both worlds.
     for (const name of identifierProperties) properties[name] ??= teams.map((t) => t.identifier);
+    // A mirror of `_team` titles holds the same titles in both worlds (one relation: the first team's, or null).
+    for (const name of titleProperties) properties[name] ??= teams[0]?.title ?? null;
     // A relation the migration removes points at the _team entities (their identifiers) before
     // it, and is gone after it: its teams are the entity's `team` then.
     const relations = keyedRecord();

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
-import type { JsonObject } from '../../src/model/json.js';
+import type { JsonObject, JsonValue } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
 import { expectedRuleClass, expectedVerdict, inputOf, judgeTable, servicesWithCalculations, TEAM_SETS, type ExpectedClass, type Row } from './two-worlds.js';
 
@@ -111,4 +111,62 @@ judgeTable('a calculation reading a calculation derived from team values', {
   location: 'calculationProperties.flag.calculation',
   verdict: (klass) => expectedVerdict(klass, "shown"),
   check: ({ finding }) => expect(finding.reason).toContain("a calculation derived from team values"),
+});
+
+// Held-out check: a rule value that is no string (a boolean, a number, null) on a calculation
+// derived from team values was dropped without a finding, a verified entry or a note. Its class is
+// computed here in jq, the calculation's own value (a scalar as the one value it holds) matched.
+function calculatedJson(calculation: string, titles: readonly string[], world: 'before' | 'after'): JsonValue[] {
+  const result = jq.evaluate(inputOf('entity', titles, world), calculation);
+  if (!result.ok) return ['<an error>'];
+  return result.values.flatMap((value) => (Array.isArray(value) ? value : [value]));
+}
+function expectedScalar(calculation: string, operator: string, value: JsonValue): ExpectedClass {
+  const matches = (held: JsonValue[]) => {
+    const result = jq.evaluate({ teams: held, values: [value] }, SCALAR_MATCH[operator]!);
+    return result.ok && result.values[0] === true;
+  };
+  return TEAM_SETS.some((set) => matches(calculatedJson(calculation, set, 'before')) !== matches(calculatedJson(calculation, set, 'after'))) ? 'changed' : 'same';
+}
+const SCALAR_MATCH: Record<string, string> = {
+  '=': '.values as $v | .teams as $t | ($v | length > 0) and all($v[]; . as $x | $t | index([$x]) != null)',
+  '!=': '.values as $v | .teams as $t | any($v[]; . as $x | $t | index([$x]) != null) | not',
+};
+const SCALAR_ROWS: { calculation: string; operator: string; value: JsonValue }[] = [
+  { calculation: '.team | index("QA") != null', operator: '=', value: true },
+  { calculation: '.team | map(ascii_downcase) | index("platform (eu)") != null', operator: '=', value: true },
+  { calculation: '.team | index("QA") != null', operator: '!=', value: false },
+  { calculation: '.team | map(select(. == "Alpha")) | length', operator: '=', value: 1 },
+  { calculation: '.team | map(ascii_downcase) | index("platform (eu)") != null', operator: '=', value: 1 },
+  { calculation: '.team | index("QA") != null', operator: '!=', value: 7 },
+];
+
+describe('a rule with a value that is no string, on a calculation derived from team values', () => {
+  for (const row of SCALAR_ROWS) {
+    it(`${row.calculation} ${row.operator} ${JSON.stringify(row.value)} (widget)`, () => {
+      const rule = { property: 'owners_text', operator: row.operator, value: row.value };
+      const report = analyze(buildCatalog(snapshot(row.calculation, rule, 'widget'), { jq }));
+      const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === LOCATION.widget);
+      const klass = expectedScalar(row.calculation, row.operator, row.value);
+      expect(finding?.verdict).toBe(klass === 'changed' ? 'breaks' : 'unaffected');
+    });
+  }
+
+  it('the rows show both classes', () => {
+    expect([...new Set(SCALAR_ROWS.map((row) => expectedScalar(row.calculation, row.operator, row.value)))].sort()).toEqual(['changed', 'same']);
+  });
+
+  it('a null value is judged, not dropped', () => {
+    const rule = { property: 'owners_text', operator: '=', value: null };
+    const report = analyze(buildCatalog(snapshot('.team | map(ascii_downcase) | first', rule, 'widget'), { jq }));
+    expect([...report.findings, ...(report.verified ?? [])].some((f) => f.location === LOCATION.widget)).toBe(true);
+  });
+
+  it('a value of a shape no rule takes is said, not dropped', () => {
+    const rule = { property: 'owners_text', operator: '=', value: { some: 'object' } };
+    const report = analyze(buildCatalog(snapshot('.team | join(",")', rule, 'widget'), { jq }));
+    const finding = report.findings.find((f) => f.location === LOCATION.widget);
+    expect(finding?.verdict).toBe('review');
+    expect(finding?.reason).toContain('a value of a shape this tool does not know');
+  });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { MIGRATED_ORGANIZATION, org } from './two-worlds.js';
+import { expectedClass, expectedVerdict, judged, MIGRATED_ORGANIZATION, migrationPart, org, servicesWithCalculations } from './two-worlds.js';
 
 const jq = useJqEngine();
 const LOCATION = 'permissions.execute.policy.conditions[0]';
@@ -62,5 +62,25 @@ describe('a team value no team holds today, in a jq expression, after the migrat
 
   it('before the migration the same value is left to the rest of the judge', () => {
     expect(judgedIn(false, '.user.team | any(. == "data-science")')?.reason ?? '').not.toContain('is no team of the org today');
+  });
+});
+
+// Held-out check: a fallback's sentinel compared only with itself (`(.team[0] // "unowned") !=
+// "unowned"`) stands for no team, not a team that is gone: jq gives the same in both worlds, and the
+// verdict is that class's. The sentinel beside a ghost compared with teams still lets the ghost break.
+describe('a literal that stands for no team, after the migration', () => {
+  const calculation = (expression: string) => judged(jq, servicesWithCalculations({ flag: [expression, 'boolean'] }, migrationPart(true)), 'calculationProperties.flag.calculation').finding;
+
+  it.each(['(.team[0] // "unowned") != "unowned"', '(.team | first // "none") == "none"', '.team | map(select(. != "nobody")) | length > 0'])('%s is judged by what jq gives in both worlds', (expression) => {
+    const finding = calculation(expression);
+    expect(finding.reason).not.toContain('is no team of the org today');
+    expect(finding.verdict).toBe(expectedVerdict(expectedClass(jq, 'entity', expression), 'shown'));
+  });
+
+  it('a ghost compared with teams beside such a sentinel still breaks', () => {
+    const finding = calculation('(.team[0] // "unowned") == "data-science"');
+    expect(finding.verdict).toBe('breaks');
+    expect(finding.reason).toContain('"data-science" is no team of the org today');
+    expect(finding.reason).not.toContain('"unowned" is no team');
   });
 });

@@ -34,8 +34,6 @@ const MATCHERS: Readonly<Record<string, (teams: readonly string[], values: reado
   isNotEmpty: (teams) => teams.length > 0,
 };
 
-export const knownOperator = (operator: string): boolean => operator in MATCHERS;
-
 /** Stands for a value no literal is about: what the rule does with a literal alone. */
 const NO_TEAM = '\u0000no team';
 

@@ -8,7 +8,7 @@ import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './bui
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
+import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { derivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
@@ -61,9 +61,11 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   // The property itself a value of the user (`{context: "userTeams", property: "$identifier"}`)
   // compared with team values.
   const propertyBuiltIn = builtInOf(rule.property);
+  // A property of the user's teams this tool does not hold is still a team value: said, not dropped.
+  if (propertyBuiltIn && 'unknown' in propertyBuiltIn && isObject(rule.property) && rule.property.context === 'userTeams') return notRun(base, site.subject, 'the user\'s teams', propertyBuiltIn.unknown);
   if (propertyBuiltIn && 'builtIn' in propertyBuiltIn && TEAM_CONTEXTS.has(propertyBuiltIn.key)) {
     const value = valueParts(rule.value, site);
-    if (value.unknown !== undefined || value.parts.length === 0) return undefined;
+    if (value.unknown !== undefined) return notRun(base, site.subject, propertyBuiltIn.builtIn.form, value.unknown);
     return judgedRuleFinding(catalog, site, base, { kind: 'values', parts: [{ kind: 'built-in', ...propertyBuiltIn }] }, value.parts, []);
   }
 
@@ -76,19 +78,12 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   if (teamHop < 0) return undefined;
   const hops = path!.slice(teamHop + 1);
   const value = valueParts(rule.value, site);
-  if (value.unknown !== undefined) {
-    return {
-      ...base,
-      reason: `${site.subject} compares $team with ${value.unknown}, so what the migration does to it is unknown.`,
-      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: judgeSite('not-run'),
-    };
-  }
-  if (value.parts.length === 0) {
-    // isEmpty / isNotEmpty on $team itself is unchanged by the migration; a path on through the
-    // team compares something of the team entity, which needs a look.
-    return hops.length === 0 ? undefined : throughTeam(base, site.subject, hops);
-  }
+  if (value.unknown !== undefined) return notRun(base, site.subject, '$team', value.unknown);
+  // Emptiness of $team itself is unchanged by the migration; any other rule without a value
+  // (`= null`, `in []`) is matched as any rule is; a path on through the team compares something
+  // of the team entity, which needs a look.
+  if (value.parts.length === 0 && hops.length > 0) return throughTeam(base, site.subject, hops);
+  if (value.parts.length === 0 && (rule.operator === 'isEmpty' || rule.operator === 'isNotEmpty')) return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const { titles, pendingTitles } = partitionTeamValues(catalog.teams, literals);
   if (hops.length > 0 && titles.length + pendingTitles.length === 0) return throughTeam(base, site.subject, hops);
@@ -169,6 +164,7 @@ const WHOLE_TEMPLATE = /^\s*\{\{([\s\S]*)\}\}\s*$/;
 
 /** How the value reads in a reason. */
 function describeParts(parts: readonly ValuePart[]): string {
+  if (parts.length === 0) return 'no value';
   return parts
     .map((part) => (part.kind === 'literals' ? part.values.map(showLiteral).join(', ') : part.kind === 'built-in' ? `${part.builtIn.form} (${part.builtIn.after.replace(/^the /, "")} after the migration)` : `the jq ${JSON.stringify(part.expression)}`))
     .join(', ');
@@ -196,13 +192,7 @@ function judgedRuleFinding(
   const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values.filter((v) => !isScalarLiteral(v)) : []));
   const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, literals);
   if (!judged) {
-    if (!knownOperator(operator) && titles.length + pending.length === 0 && literals.length === 0) return undefined;
-    return {
-      ...base,
-      reason: `${site.subject} compares $team with operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate, so what the migration does to it is unknown.`,
-      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: judgeSite('not-run'),
-    };
+    return notRun(base, site.subject, '$team', `operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate`);
   }
   // Issue 39: after the migration a value no team meets today (by what the operator does with it)
   // matches nothing now, whatever it matched before. `$team` holds identifiers today (a title is
@@ -478,6 +468,16 @@ function literalTeamLeaf(rule: JsonObject): { operator: string; values: string[]
   // A value the service fills ("My Teams" in a list) is the viewer's teams, no literal team.
   if (values === undefined || values.some((value) => value.includes('{{') || builtInKey(value) !== undefined) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
   return { operator: rule.operator, values };
+}
+
+/** A rule on a team value whose value or operator this tool cannot read or run: a review that says what. */
+function notRun(base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, subject: string, side: string, what: string): FindingDraft {
+  return {
+    ...base,
+    reason: `${subject} compares ${side} with ${what}, so what the migration does to it is unknown.`,
+    suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
+    verdict: judgeSite('not-run'),
+  };
 }
 
 /** A path rule that goes on through `$team` to something of the team (`["$team", "parent"]`). */

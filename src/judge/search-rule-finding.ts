@@ -228,7 +228,7 @@ function judgedRuleFinding(
     else if (held !== undefined && migrationState(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
-  const subject = property.kind === 'values' ? `${site.subject} compares ${describeParts(property.parts)}` : `${site.subject} compares $team`;
+  const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
     ...where,
@@ -297,8 +297,12 @@ function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string;
 }
 
 function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string; held: 'identifiers' | 'titles' }): FindingDraft | undefined {
-  if (migrationState(catalog) !== 'after') return undefined;
   const value = valueParts(site.rule.value, site);
+  if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
+  // A value that follows the user is run in each world and matched against every team's identifier (or title).
+  const field = side.held === 'identifiers' ? '$identifier' : '$title';
+  if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, []);
+  if (migrationState(catalog) !== 'after') return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);
   return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts, side.held) : undefined;

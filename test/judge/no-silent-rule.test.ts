@@ -11,7 +11,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject, JsonValue } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { datasetOrg, expectedComputedRuleClass, expectedVerdict, teamValuesIn, type World } from './two-worlds.js';
+import { datasetOrg, expectedComputedRuleClass, expectedRuleClass, expectedVerdict, TEAM_SETS, TEAMS, teamValuesIn, type ExpectedClass, type World } from './two-worlds.js';
 
 const jq = useJqEngine();
 const LOCATION = 'trigger.userInputs.properties.target.dataset.rules[0]';
@@ -63,4 +63,44 @@ describe('rules on properties that hold no team stay silent', () => {
   ] as JsonObject[]) {
     it(JSON.stringify(rule), () => expect(entryAt(rule)).toBeUndefined());
   }
+});
+
+// A relation to `_team` the migration keeps holds team identifiers in both worlds; a value that
+// follows the user's teams turns from titles into identifiers. Class computed in jq: every team's
+// identifier (the related entity) matched against the value each user gives in each world.
+const withTeamRelation = (rule: JsonObject) => {
+  const snapshot = datasetOrg(rule);
+  const service = snapshot.blueprints[0] as JsonObject;
+  service.relations = { owner: { title: 'Owner', target: '_team', many: false, required: false } };
+  return snapshot;
+};
+const relationClass = (operator: string, valueIn: (userTeams: readonly string[], world: World) => string[]): ExpectedClass =>
+  TEAM_SETS.some((userTeams) => TEAMS.some((team) => expectedRuleClass.match(jq, operator, [team.identifier], valueIn(userTeams, 'before')) !== expectedRuleClass.match(jq, operator, [team.identifier], valueIn(userTeams, 'after'))))
+    ? 'changed'
+    : 'same';
+
+const RELATION_ROWS: { name: string; rule: JsonObject; valueIn: (userTeams: readonly string[], world: World) => string[] }[] = [
+  { name: 'relation to _team in "My Teams"', rule: { property: 'owner', operator: 'in', value: 'My Teams' }, valueIn: (teams, world) => teamValuesIn(teams, world) },
+  { name: 'relation to _team in {{ [.user.teams[].name] }} (titles in both worlds)', rule: { property: 'owner', operator: 'in', value: '{{ [.user.teams[].name] }}' }, valueIn: (teams) => [...teams] },
+  { name: 'relation to _team = {{ .user.team[0] }}', rule: { property: 'owner', operator: '=', value: '{{ .user.team[0] }}' }, valueIn: (teams, world) => teamValuesIn(teams, world).slice(0, 1) },
+];
+
+describe('a rule on a relation to _team with a value that follows the user is judged, never dropped', () => {
+  for (const row of RELATION_ROWS) {
+    it(row.name, () => {
+      const klass = relationClass(String(row.rule.operator), row.valueIn);
+      const report = analyze(buildCatalog(withTeamRelation(row.rule), { jq }));
+      const entry = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === LOCATION);
+      expect(entry?.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+    });
+  }
+  it('the rows show both classes', () => {
+    expect(new Set(RELATION_ROWS.map((row) => relationClass(String(row.rule.operator), row.valueIn)))).toEqual(new Set(['changed', 'same']));
+  });
+  it('a value of a shape this tool does not know is a review', () => {
+    const report = analyze(buildCatalog(withTeamRelation({ property: 'owner', operator: 'in', value: { some: 'object' } }), { jq }));
+    const entry = report.findings.find((f) => f.location === LOCATION);
+    expect(entry?.verdict).toBe('review');
+    expect(entry?.reason).toContain('a value of a shape this tool does not know');
+  });
 });

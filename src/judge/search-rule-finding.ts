@@ -301,7 +301,7 @@ function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pic
   if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
-  if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, []);
+  if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
   if (migrationState(catalog) !== 'after') return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);

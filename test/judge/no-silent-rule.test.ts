@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
-import type { JsonObject, JsonValue } from '../../src/model/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
 import { datasetOrg, expectedComputedRuleClass, expectedRuleClass, expectedVerdict, TEAM_SETS, TEAMS, teamValuesIn, type ExpectedClass, type World } from './two-worlds.js';
 
@@ -82,6 +82,7 @@ const relationClass = (operator: string, valueIn: (userTeams: readonly string[],
 const RELATION_ROWS: { name: string; rule: JsonObject; valueIn: (userTeams: readonly string[], world: World) => string[] }[] = [
   { name: 'relation to _team in "My Teams"', rule: { property: 'owner', operator: 'in', value: 'My Teams' }, valueIn: (teams, world) => teamValuesIn(teams, world) },
   { name: 'relation to _team in {{ [.user.teams[].name] }} (titles in both worlds)', rule: { property: 'owner', operator: 'in', value: '{{ [.user.teams[].name] }}' }, valueIn: (teams) => [...teams] },
+  { name: 'relation to _team in {jqQuery: .user.team}', rule: { property: 'owner', operator: 'in', value: { jqQuery: '.user.team' } }, valueIn: (teams, world) => teamValuesIn(teams, world) },
   { name: 'relation to _team = {{ .user.team[0] }}', rule: { property: 'owner', operator: '=', value: '{{ .user.team[0] }}' }, valueIn: (teams, world) => teamValuesIn(teams, world).slice(0, 1) },
 ];
 
@@ -90,7 +91,8 @@ describe('a rule on a relation to _team with a value that follows the user is ju
     it(row.name, () => {
       const klass = relationClass(String(row.rule.operator), row.valueIn);
       const report = analyze(buildCatalog(withTeamRelation(row.rule), { jq }));
-      const entry = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === LOCATION);
+      const location = isObject(row.rule.value) && 'jqQuery' in row.rule.value ? `${LOCATION}.value.jqQuery` : LOCATION;
+      const entry = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === location);
       expect(entry?.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
     });
   }

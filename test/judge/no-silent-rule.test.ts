@@ -106,3 +106,21 @@ describe('a rule on a relation to _team with a value that follows the user is ju
     expect(entry?.reason).toContain('a value of a shape this tool does not know');
   });
 });
+
+// A policy query names its blueprint with a `$blueprint` rule; a rule of it on that blueprint's
+// relation to `_team` was silent, as the query's blueprint was never read.
+describe('a policy query rule on a relation to _team is judged, never dropped', () => {
+  const policyOrg = (rule: JsonObject) => {
+    const snapshot = withTeamRelation({ property: 'language', operator: '=', value: 'go' });
+    snapshot.actionPermissions = { deploy: { execute: { roles: [], users: [], teams: [], policy: { queries: { mine: { combinator: 'and', rules: [{ property: '$blueprint', operator: '=', value: 'service' }, rule] } }, conditions: ['.results.mine.entities | length > 0'] } }, approve: { roles: [], users: [], teams: [] } } };
+    return snapshot;
+  };
+  for (const row of RELATION_ROWS.filter((r) => typeof r.rule.value === 'string')) {
+    it(row.name, () => {
+      const klass = relationClass(String(row.rule.operator), row.valueIn);
+      const report = analyze(buildCatalog(policyOrg(row.rule), { jq }));
+      const entry = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === 'permissions.execute.policy.queries.mine.rules[1]');
+      expect(entry?.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+    });
+  }
+});

@@ -384,7 +384,8 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
     };
   }
   const computed = value.parts.filter((part) => part.kind !== 'literals');
-  if (computed.length === 0) return undefined;
+  // Literals that each name a team find it; a value that holds nothing (null, []) is matched below.
+  if (computed.length === 0 && literals.length > 0) return undefined;
   const judged = judgeRule({
     directory: catalog.teams,
     operator: String(site.rule.operator),

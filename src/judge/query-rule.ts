@@ -34,8 +34,6 @@ const MATCHERS: Readonly<Record<string, (teams: readonly string[], values: reado
   isNotEmpty: (teams) => teams.length > 0,
 };
 
-export const knownOperator = (operator: string): boolean => operator in MATCHERS;
-
 /** Stands for a value no literal is about: what the rule does with a literal alone. */
 const NO_TEAM = '\u0000no team';
 
@@ -294,9 +292,10 @@ export function findsNoTeamAfter(spec: Omit<RuleSpec, 'value'> & { value: readon
   const prepared = prepare({ ...spec, operator, value: { before: spec.value, after: spec.value } });
   if (!prepared || 'class' in prepared) return undefined;
   for (const [u, user] of prepared.users.entries()) {
-    if (user.teams(0).length === 0) continue;
+    // A value that reads no user is asked once, for any user.
+    if (user.teams(0).length === 0 && prepared.readsUser) continue;
     const value = prepared.valuesOf(spec.value, u, 'after');
-    if (!prepared.entities.some((entity) => prepared.match(entity.after, value))) return { context: `a user with ${userLabel(user)}`, value: JSON.stringify(value) };
+    if (!prepared.entities.some((entity) => prepared.match(entity.after, value))) return { context: prepared.readsUser ? `a user with ${userLabel(user)}` : 'any user', value: JSON.stringify(value) };
   }
   return undefined;
 }

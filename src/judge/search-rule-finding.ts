@@ -8,7 +8,7 @@ import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './bui
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, knownOperator, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
+import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { derivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
@@ -61,9 +61,11 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   // The property itself a value of the user (`{context: "userTeams", property: "$identifier"}`)
   // compared with team values.
   const propertyBuiltIn = builtInOf(rule.property);
+  // A property of the user's teams this tool does not hold is still a team value: said, not dropped.
+  if (propertyBuiltIn && 'unknown' in propertyBuiltIn && isObject(rule.property) && rule.property.context === 'userTeams') return notRun(base, site.subject, 'the user\'s teams', propertyBuiltIn.unknown);
   if (propertyBuiltIn && 'builtIn' in propertyBuiltIn && TEAM_CONTEXTS.has(propertyBuiltIn.key)) {
     const value = valueParts(rule.value, site);
-    if (value.unknown !== undefined || value.parts.length === 0) return undefined;
+    if (value.unknown !== undefined) return notRun(base, site.subject, propertyBuiltIn.builtIn.form, value.unknown);
     return judgedRuleFinding(catalog, site, base, { kind: 'values', parts: [{ kind: 'built-in', ...propertyBuiltIn }] }, value.parts, []);
   }
 
@@ -76,19 +78,12 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   if (teamHop < 0) return undefined;
   const hops = path!.slice(teamHop + 1);
   const value = valueParts(rule.value, site);
-  if (value.unknown !== undefined) {
-    return {
-      ...base,
-      reason: `${site.subject} compares $team with ${value.unknown}, so what the migration does to it is unknown.`,
-      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: judgeSite('not-run'),
-    };
-  }
-  if (value.parts.length === 0) {
-    // isEmpty / isNotEmpty on $team itself is unchanged by the migration; a path on through the
-    // team compares something of the team entity, which needs a look.
-    return hops.length === 0 ? undefined : throughTeam(base, site.subject, hops);
-  }
+  if (value.unknown !== undefined) return notRun(base, site.subject, '$team', value.unknown);
+  // Emptiness of $team itself is unchanged by the migration; any other rule without a value
+  // (`= null`, `in []`) is matched as any rule is; a path on through the team compares something
+  // of the team entity, which needs a look.
+  if (value.parts.length === 0 && hops.length > 0) return throughTeam(base, site.subject, hops);
+  if (value.parts.length === 0 && (rule.operator === 'isEmpty' || rule.operator === 'isNotEmpty')) return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const { titles, pendingTitles } = partitionTeamValues(catalog.teams, literals);
   if (hops.length > 0 && titles.length + pendingTitles.length === 0) return throughTeam(base, site.subject, hops);
@@ -169,6 +164,7 @@ const WHOLE_TEMPLATE = /^\s*\{\{([\s\S]*)\}\}\s*$/;
 
 /** How the value reads in a reason. */
 function describeParts(parts: readonly ValuePart[]): string {
+  if (parts.length === 0) return 'no value';
   return parts
     .map((part) => (part.kind === 'literals' ? part.values.map(showLiteral).join(', ') : part.kind === 'built-in' ? `${part.builtIn.form} (${part.builtIn.after.replace(/^the /, "")} after the migration)` : `the jq ${JSON.stringify(part.expression)}`))
     .join(', ');
@@ -196,13 +192,7 @@ function judgedRuleFinding(
   const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values.filter((v) => !isScalarLiteral(v)) : []));
   const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, literals);
   if (!judged) {
-    if (!knownOperator(operator) && titles.length + pending.length === 0 && literals.length === 0) return undefined;
-    return {
-      ...base,
-      reason: `${site.subject} compares $team with operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate, so what the migration does to it is unknown.`,
-      suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
-      verdict: judgeSite('not-run'),
-    };
+    return notRun(base, site.subject, '$team', `operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate`);
   }
   // Issue 39: after the migration a value no team meets today (by what the operator does with it)
   // matches nothing now, whatever it matched before. `$team` holds identifiers today (a title is
@@ -238,7 +228,7 @@ function judgedRuleFinding(
     else if (held !== undefined && migrationState(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
-  const subject = property.kind === 'values' ? `${site.subject} compares ${describeParts(property.parts)}` : `${site.subject} compares $team`;
+  const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
     ...where,
@@ -307,8 +297,12 @@ function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string;
 }
 
 function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string; held: 'identifiers' | 'titles' }): FindingDraft | undefined {
-  if (migrationState(catalog) !== 'after') return undefined;
   const value = valueParts(site.rule.value, site);
+  if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
+  // A value that follows the user is run in each world and matched against every team's identifier (or title).
+  const field = side.held === 'identifiers' ? '$identifier' : '$title';
+  if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
+  if (migrationState(catalog) !== 'after') return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);
   return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts, side.held) : undefined;
@@ -390,7 +384,8 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
     };
   }
   const computed = value.parts.filter((part) => part.kind !== 'literals');
-  if (computed.length === 0) return undefined;
+  // Literals that each name a team find it; a value that holds nothing (null, []) is matched below.
+  if (computed.length === 0 && literals.length > 0) return undefined;
   const judged = judgeRule({
     directory: catalog.teams,
     operator: String(site.rule.operator),
@@ -478,6 +473,16 @@ function literalTeamLeaf(rule: JsonObject): { operator: string; values: string[]
   // A value the service fills ("My Teams" in a list) is the viewer's teams, no literal team.
   if (values === undefined || values.some((value) => value.includes('{{') || builtInKey(value) !== undefined) || rule.property !== '$team' || typeof rule.operator !== 'string') return undefined;
   return { operator: rule.operator, values };
+}
+
+/** A rule on a team value whose value or operator this tool cannot read or run: a review that says what. */
+function notRun(base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, subject: string, side: string, what: string): FindingDraft {
+  return {
+    ...base,
+    reason: `${subject} compares ${side} with ${what}, so what the migration does to it is unknown.`,
+    suggestion: 'Check that the rule matches the same entities once $team holds team identifiers.',
+    verdict: judgeSite('not-run'),
+  };
 }
 
 /** A path rule that goes on through `$team` to something of the team (`["$team", "parent"]`). */

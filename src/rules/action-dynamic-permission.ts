@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { SiteJudge } from '../model/sites.js';
-import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
+import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from '../catalog/location.js';
@@ -27,6 +27,7 @@ export const actionDynamicPermission: Rule = {
         const queries = isObject(policy.queries) ? policy.queries : keyedRecord();
         for (const [queryId, query] of Object.entries(queries)) {
           const ofQuery: FindingDraft[] = [];
+          const blueprint = queryBlueprint(query);
           for (const { path, rule } of searchRules(query, [...base, 'queries', queryId])) {
             const finding = judge.searchRule({
               category: 'action-dynamic-permission',
@@ -38,6 +39,8 @@ export const actionDynamicPermission: Rule = {
               // A `{{ }}` value runs on the policy's context: the user, the run (dynamic permissions docs).
               sample: 'policy',
               queryIds: Object.keys(queries),
+              // Its own blueprint's relations, mirrors and entities, where a `$blueprint` rule names it.
+              ...(blueprint !== undefined && { blueprint, teamProperties: judge.teamProperties(blueprint) }),
             });
             if (finding) ofQuery.push(finding);
           }
@@ -61,3 +64,10 @@ export const actionDynamicPermission: Rule = {
     return findings;
   },
 };
+
+/** The blueprint a query searches, where an `and` of its rules (or its only rule) says `$blueprint = <one>`. */
+function queryBlueprint(query: JsonValue | undefined): string | undefined {
+  if (!isObject(query) || !Array.isArray(query.rules) || (query.combinator === 'or' && query.rules.length > 1)) return undefined;
+  const named = query.rules.find((rule): rule is JsonObject => isObject(rule) && rule.property === '$blueprint' && rule.operator === '=' && typeof rule.value === 'string');
+  return named?.value as string | undefined;
+}

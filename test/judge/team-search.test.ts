@@ -10,7 +10,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { inputOf, judged, org, TEAM_SETS, TEAMS } from './two-worlds.js';
+import { expectedRuleClass, inputOf, judged, org, TEAM_SETS, TEAMS } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -98,4 +98,16 @@ describe('team search with a literal or a template: (field, value, teams) → ve
     const report = analyze(buildCatalog(upsert(search('$title', 'Data Science')), { jq }));
     expect(report.findings.filter((f) => f.location.startsWith('invocationMethod.mapping.team'))).toEqual([]);
   });
+});
+
+// Issue 39: a team search whose value holds nothing (null, []) was dropped without a word. Whether
+// it finds a team is computed in jq: the rule matched, with no values, against every team's field.
+describe('a team search with no value is judged, never dropped', () => {
+  for (const [operator, value] of [['=', null], ['in', []], ['!=', null]] as const) {
+    it(`$identifier ${operator} ${JSON.stringify(value)}`, () => {
+      const findsOne = TEAMS.some((team) => expectedRuleClass.match(jq, operator, [team.identifier], []));
+      const { finding } = judged(jq, upsert(search('$identifier', value, operator)), 'invocationMethod.mapping.team.rules[0]');
+      expect(finding.verdict).toBe(findsOne ? 'unaffected' : 'breaks');
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import { trimUser } from '../access/users.js';
 import { InputError } from '../errors.js';
-import { isObject } from '../model/json.js';
+import { isObject, type JsonObject } from '../model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { emptyInheritanceNote } from '../catalog/inheritance.js';
 import { joinPath } from '../catalog/location.js';
@@ -81,8 +81,11 @@ const JQ_AWARE: Shape = union({
 const query: Shape = lazy(() => QUERY);
 /** A rule's property: a name, or a path over relations (`{path: ["$team", "parent"]}`). */
 const PROPERTY = union({ string: str, object: object({ path: strings }, { required: ['path'], label: 'an object with a path' }) });
-/** A `$team` rule's value is compared with team titles: a title, a list of them, or `{jqQuery}`. */
-const TEAM_RULE = object(
+/**
+ * A `$team` rule's value is compared with team titles, a `$blueprint` rule's with blueprint
+ * identifiers (it tells a policy query's blueprint): a name, a list of them, or `{jqQuery}`.
+ */
+const NAMES_RULE = object(
   {
     property: PROPERTY,
     operator: str,
@@ -92,7 +95,9 @@ const TEAM_RULE = object(
 );
 const RULE = object({ property: PROPERTY, operator: str, value: jqAware }, { rest: jqAware });
 /** As the rules walk them (shared/walk.ts searchRules): an element with `rules` is a nested group. */
-const ruleOrGroupOf = (value: unknown): Shape => (isObject(value) && value.rules != null ? query : isObject(value) && isTeamRule(value) ? TEAM_RULE : RULE);
+/** A rule on `$blueprint` alone. */
+const isBlueprintRule = (rule: JsonObject): boolean => rule.property === '$blueprint';
+const ruleOrGroupOf = (value: unknown): Shape => (isObject(value) && value.rules != null ? query : isObject(value) && (isTeamRule(value) || isBlueprintRule(value)) ? NAMES_RULE : RULE);
 const ruleOrGroup = pick(ruleOrGroupOf);
 const QUERY: Shape = object({ combinator: str, rules: arrayOf(ruleOrGroup) }, { rest: jqAware });
 /** A widget dataset: a query, or (number charts) the list of its rules. */

@@ -4,13 +4,13 @@
  * identifier) or `changed` (anything else). This is the only place that decides it: how the
  * expression is spelled (which literals it holds) never does.
  */
-import type { TeamDirectory } from '../catalog/teams.js';
+import { slugOf, type TeamDirectory } from '../catalog/teams.js';
 import { describeResult, sameResult } from './differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, literalTexts, pendingIdentifier, slugOf, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, literalTexts, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 

@@ -4,7 +4,8 @@ import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '.
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
-import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
+import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
+import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';

@@ -6,7 +6,7 @@
  * teams whose title order differs from their identifier order.
  */
 import { extractReferences } from '../jq/references.js';
-import type { TeamDirectory } from '../catalog/teams.js';
+import { slugOf, type TeamDirectory } from '../catalog/teams.js';
 import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from './sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
@@ -84,8 +84,6 @@ export function pendingIdentifier(title: string): string {
   return candidates.find((standIn) => !standIn.includes(lower)) ?? candidates[0]!;
 }
 
-/** The slug most identifiers are: a normaliser that builds it fits exactly those teams. */
-export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 
 interface OrgTeams {
   teams: JudgeTeam[];

@@ -505,7 +505,7 @@ function judgeByRunning(
     }
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = classification.difference.identifierUnknown !== undefined ? 'identifier-unknown' : 'stand-in-only';
-    if (classification.difference?.identifierUnknown !== undefined) detail = ` (the same with identifier ${classification.difference.identifierUnknown})`;
+    if (classification.difference?.identifierUnknown !== undefined) detail = ` (${classification.difference.identifierUnknown})`;
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
   const decision = decide({ class: classification.class, sink, state, literals }, difference);

@@ -199,7 +199,10 @@ function pickTeams(directory: TeamDirectory, expression: string, literals: reado
   // that shape, since many real identifiers are their title lower-cased.
   if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
-  const { more, unrun } = otherClasses(teams, strings, picked);
+  // Teams named by title only stand as their pending identifiers: a class of them the expression
+  // tells apart (a literal in another encoding meeting one's title) is run too (issue 39).
+  const pending = [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [{ title: team.title, identifier: pendingIdentifier(team.title) }] : []));
+  const { more, unrun } = otherClasses(pending.length === 0 ? teams : [...teams, ...pending], strings, picked);
   return { teams: [...picked, ...more], unrunClasses: unrun };
 }
 

@@ -96,17 +96,18 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     // `$team` still holds titles sets teams that do not exist yet (issue 29).
     const early = options.teamValue && holdsIdentifier(was, toIdentifier);
     const unchanged = sameResult(was, now);
-    const substitute = options.teamValue ? asTeamSet(translated(was, toIdentifier)) : translated(was, toIdentifier);
+    let substitute: EvaluateResult | undefined;
+    const substituteOf = () => (substitute ??= options.teamValue ? asTeamSet(translated(was, toIdentifier)) : translated(was, toIdentifier));
     const unsure = (t: JudgeTeam) => unsureTeam(t, spec.directory);
     let standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
-    if ((unchanged && !options.teamValue) || (unchanged && !early && sameResult(substitute, now))) {
+    if (unchanged && (!options.teamValue || (!early && sameResult(substituteOf(), now)))) {
       // Kept with the stand-in for an identifier not known yet: changed with another the team could be given is a review.
-      const other = standIn ? undefined : otherIdentifiers(jq, before, after, spec, cases[i]!, toIdentifier, options.teamValue === true)?.changed;
+      const other = standIn || !holdsPending(spec.directory) ? undefined : otherIdentifiers(jq, before, after, spec, cases[i]!, toIdentifier, options.teamValue === true)?.changed;
       if (other !== undefined && !changed) changed = { context: cases[i]!.label, before: describeResult(other.was), after: describeResult(other.now), standIn: true, identifierUnknown: `with identifier ${other.candidate}; the same with an identifier no string of it meets` };
       continue;
     }
     const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
-    if (unchanged) difference.expected = describeResult(substitute);
+    if (unchanged) difference.expected = describeResult(substituteOf());
     if (!standIn) {
       const kept = otherIdentifiers(jq, before, after, spec, cases[i]!, toIdentifier, options.teamValue === true)?.kept;
       if (kept !== undefined) {
@@ -115,7 +116,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
       }
     }
     if (standIn) difference.standIn = true;
-    if (!early && sameResult(substitute, now)) {
+    if (!early && sameResult(substituteOf(), now)) {
       substituted = true;
       firstSubstitution ??= difference;
       continue;
@@ -166,6 +167,14 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
     }
   }
   return found;
+}
+
+/** Whether the org names a team by title only: only then are other identifiers tried. */
+const pendingIn = new WeakMap<TeamDirectory, boolean>();
+function holdsPending(directory: TeamDirectory): boolean {
+  let holds = pendingIn.get(directory);
+  if (holds === undefined) pendingIn.set(directory, (holds = [...directory.byTitle.values()].some((team) => team.identifier === undefined)));
+  return holds;
 }
 
 /** What an identifier may hold (the service's pattern for identifiers). */

@@ -65,7 +65,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   // A property of the user's teams this tool does not hold is still a team value: said, not dropped.
   if (propertyBuiltIn && 'unknown' in propertyBuiltIn && isObject(rule.property) && rule.property.context === 'userTeams') return notRun(base, site.subject, 'the user\'s teams', propertyBuiltIn.unknown);
   if (propertyBuiltIn && 'builtIn' in propertyBuiltIn && TEAM_CONTEXTS.has(propertyBuiltIn.key)) {
-    const value = valueParts(rule.value, site);
+    const value = valueParts(rule.value, site, catalog.jq);
     if (value.unknown !== undefined) return notRun(base, site.subject, propertyBuiltIn.builtIn.form, value.unknown);
     return judgedRuleFinding(catalog, site, base, { kind: 'values', parts: [{ kind: 'built-in', ...propertyBuiltIn }] }, value.parts, []);
   }
@@ -78,7 +78,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   const teamHop = path?.indexOf('$team') ?? -1;
   if (teamHop < 0) return undefined;
   const hops = path!.slice(teamHop + 1);
-  const value = valueParts(rule.value, site);
+  const value = valueParts(rule.value, site, catalog.jq);
   if (value.unknown !== undefined) return notRun(base, site.subject, '$team', value.unknown);
   // Emptiness of $team itself is unchanged by the migration; any other rule without a value
   // (`= null`, `in []`) is matched as any rule is; a path on through the team compares something
@@ -120,11 +120,21 @@ interface ParsedValue {
   jqLocation?: string;
 }
 
+/** What a jq value is tried on to tell whether it reads its input: nothing, and every field a site could fill. */
+const FILLED_INPUT: JsonValue = { user: { email: 'someone@example.com', team: ['t'], teams: [{ name: 't' }], teamsIdentifiers: ['t'] }, entity: { identifier: 'e', title: 'e', team: ['t'], properties: {}, relations: {} }, team: ['t'], properties: {}, relations: {}, trigger: {}, inputs: {}, results: {} };
+
+/** Whether jq gives the same on an empty input and on one holding every field a site could fill: a value computed from nothing it lacks. */
+function readsNothing(jq: JqEngine, expression: string): boolean {
+  const empty = jq.evaluate(null, expression);
+  const filled = jq.evaluate(FILLED_INPUT, expression);
+  return empty.ok && filled.ok && JSON.stringify(empty.values) === JSON.stringify(filled.values);
+}
+
 /**
  * A rule's value as parts the judge reads: literals, values the service fills, jq (`{jqQuery}`, `{{ }}`).
  * With `scalars`, a boolean, number or null is a literal too (compared with a calculation's value).
  */
-function valueParts(value: JsonValue | undefined, site: SearchRuleSite, scalars = false): ParsedValue {
+function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEngine | undefined, scalars = false): ParsedValue {
   const parts: ValuePart[] = [];
   const literals: string[] = [];
   let unknown: string | undefined;
@@ -139,8 +149,10 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, scalars 
     if (builtIn && 'builtIn' in builtIn) parts.push({ kind: 'built-in', ...builtIn });
     else if (builtIn) unknown ??= builtIn.unknown;
     else if (isObject(item) && typeof item.jqQuery === 'string') {
-      if (site.sample) {
-        parts.push({ kind: 'jq', expression: item.jqQuery, sample: site.sample });
+      // Where the site gives jq no user or run (a scorecard), a value that reads none is run all the same.
+      const sample = site.sample ?? (jq && readsNothing(jq, item.jqQuery) ? 'entity' : undefined);
+      if (sample) {
+        parts.push({ kind: 'jq', expression: item.jqQuery, sample });
         jqLocation = joinPath(...site.path, 'value', 'jqQuery');
       } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
     } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
@@ -298,7 +310,7 @@ function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string;
 }
 
 function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string; held: 'identifiers' | 'titles' }): FindingDraft | undefined {
-  const value = valueParts(site.rule.value, site);
+  const value = valueParts(site.rule.value, site, catalog.jq);
   if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
@@ -356,7 +368,7 @@ function readOnlyJqValue(catalog: Catalog, site: SearchRuleSite, expression: str
  */
 function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, field: '$title' | '$identifier'): FindingDraft | undefined {
   const form = TEAM_SEARCH_FORMS[field];
-  const value = valueParts(site.rule.value, site);
+  const value = valueParts(site.rule.value, site, catalog.jq);
   const other = field === '$title' ? '$identifier' : '$title';
   if (value.unknown !== undefined || value.parts.some((part) => part.kind === 'jq' && !catalog.jq)) {
     return {
@@ -502,7 +514,7 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
  * migration, identifiers after it. Which entities match, before and after, decides.
  */
 function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string, calculation: string): FindingDraft | undefined {
-  const value = valueParts(site.rule.value, site, true);
+  const value = valueParts(site.rule.value, site, catalog.jq, true);
   const base = { category: site.category, resource: site.resource, location: joinPath(...site.path), evidence: JSON.stringify(site.rule) };
   const subject = `${site.subject} on calculation property "${property}" (derived from $team by ${JSON.stringify(calculation)})`;
   // What the rule holds is said, never dropped: a value this tool cannot read or run is a review.

@@ -2,7 +2,7 @@ import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
-import type { FindingDraft } from '../model/finding.js';
+import type { FindingDraft, FindingImpact } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
@@ -183,6 +183,11 @@ function describeParts(parts: readonly ValuePart[]): string {
     .join(', ');
 }
 
+/** A scorecard condition passes or fails per entity; a filter or dataset shows rows. */
+function rowsImpact(site: SearchRuleSite, rows: { before: number; after: number; flipped: number }): FindingImpact {
+  return site.category === 'scorecard-rule' ? { scorecard: { flipped: rows.flipped }, rows: { before: rows.before, after: rows.after } } : { rows: { before: rows.before, after: rows.after } };
+}
+
 /**
  * A rule judged by matching it as the service does against the org's entities and edge cases,
  * for each user its value depends on, before and after the migration (src/judge/query-rule.ts);
@@ -226,6 +231,16 @@ function judgedRuleFinding(
     };
   }
   const computed = parts.some((part) => part.kind !== 'literals');
+  // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
+  if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleGroup({ directory: catalog.teams, combinator: 'and', leaves: [{ operator, values: literals }], entities }) === 'matches-nobody') {
+    return {
+      ...base,
+      reason: `${site.subject} matches no entity before the migration nor after it: no team of the org holds ${describeParts(parts)}, by title or identifier.`,
+      suggestion: 'Check what the rule is meant to match: as written it lets no entity through, before or after the migration.',
+      verdict: judgeSite('rule-matches-nobody'),
+      ...(judged.rows && { impact: rowsImpact(site, judged.rows) }),
+    };
+  }
   // A value that follows the user's teams the way $team does is no finding, as it never was.
   if (judged.class === 'same' && computed && !parts.some((part) => part.kind === 'jq')) return undefined;
   let evidence: LiteralEvidence = 'plain';
@@ -250,10 +265,7 @@ function judgedRuleFinding(
     verdict: decision.verdict,
   };
   if (decision.advice) finding.suggestion = decision.advice;
-  if (judged.rows) {
-    // A scorecard condition passes or fails per entity; a filter or dataset shows rows.
-    finding.impact = site.category === 'scorecard-rule' ? { scorecard: { flipped: judged.rows.flipped }, rows: { before: judged.rows.before, after: judged.rows.after } } : { rows: { before: judged.rows.before, after: judged.rows.after } };
-  }
+  if (judged.rows) finding.impact = rowsImpact(site, judged.rows);
   if (decision.verdict === 'unaffected' || decision.advice) return finding;
   const jqParts = parts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   if (titles.length > 0 && jqParts.length === 0 && !computed) {

@@ -73,7 +73,7 @@ export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
 const asksJq = (site: FileSite): boolean => site.kind === 'resources' || site.kind === 'step-query';
 
 /** The findings of one reading's sites, in the order of the file's lines. */
-export function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Problems): FindingDraft[] {
+function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Problems): FindingDraft[] {
   const findings: FindingDraft[] = [];
   const unlessReported: { draft: FileDraft; location: string }[] = [];
   for (const site of sites) {

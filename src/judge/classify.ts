@@ -102,14 +102,14 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     let standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
     if (unchanged && (!options.teamValue || (!early && sameResult(substituteOf(), now)))) {
       // Kept with the stand-in for an identifier not known yet: changed with another the team could be given is a review.
-      const other = standIn || !holdsPending(spec.directory) ? undefined : otherIdentifiers(jq, before, after, spec, cases[i]!, toIdentifier, options.teamValue === true)?.changed;
+      const other = standIn || !holdsPending(spec.directory) ? undefined : otherIdentifiers(jq, before, after, spec, cases[i]!, rawWas, toIdentifier, options.teamValue === true, 'changed')?.changed;
       if (other !== undefined && !changed) changed = { context: cases[i]!.label, before: describeResult(other.was), after: describeResult(other.now), standIn: true, identifierUnknown: `with identifier ${other.candidate}; the same with an identifier no string of it meets` };
       continue;
     }
     const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
     if (unchanged) difference.expected = describeResult(substituteOf());
     if (!standIn) {
-      const kept = otherIdentifiers(jq, before, after, spec, cases[i]!, toIdentifier, options.teamValue === true)?.kept;
+      const kept = otherIdentifiers(jq, before, after, spec, cases[i]!, rawWas, toIdentifier, options.teamValue === true, 'kept')?.kept;
       if (kept !== undefined) {
         difference.identifierUnknown = `the same with identifier ${kept}`;
         standIn = true;
@@ -139,21 +139,28 @@ const MAX_SLOTS = 8;
  * teams' identifiers in place of titles); `changed`: the first that does not, with its result.
  * Undefined when the case holds no such team.
  */
-function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: ContextSpec, teamCase: TeamCase, base: Translation, teamValue: boolean): { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } | undefined {
+function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: ContextSpec, teamCase: TeamCase, titlesGave: EvaluateResult, base: Translation, teamValue: boolean, wanted: 'kept' | 'changed'): { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } | undefined {
   const pending = new Set<string>();
   for (let slot = 0; slot < MAX_SLOTS; slot++) for (const team of teamCase.teams(slot)) if (spec.directory.byTitle.get(team.title)?.identifier === undefined && team.identifier === pendingIdentifier(team.title)) pending.add(team.title);
   if (pending.size === 0) return undefined;
   const found: { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } = {};
   for (const title of pending) {
-    for (const candidate of identifierCandidates(jq, after, spec.directory, title)) {
+    const candidates = identifierCandidates(jq, after, spec.directory, title);
+    // Ours, a bound: kept with the pending stand-in, the identifier-shaped one is tried only beside a
+    // string of the expression (neither is met by any string of it; a repository read alone names all
+    // its teams by title, and trying it on every context of every expression cost a quarter more CPU).
+    for (const candidate of wanted === 'changed' && candidates.length === 1 ? [] : candidates) {
       const identifierOf = (team: JudgeTeam): JudgeTeam => (team.title === title ? { ...team, identifier: candidate } : team);
       const altered: TeamCase = { ...teamCase, teams: (slot) => teamCase.teams(slot).map(identifierOf) };
-      // The identifier is the team's in both worlds: places that hold identifiers before the migration hold it too.
-      const [rawWas, raw] = (['before', 'after'] as const).map((world) => {
+      // The identifier is the team's in both worlds: places that hold identifiers before the migration
+      // (mirrors of `$identifier`, relations to `_team`, the read-back) hold it too; without them the titles' result stands.
+      const run = (world: World) => {
         const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties);
         if (spec.derived) fillDerived(input, spec.derived);
         return jq.evaluate(input, world === 'before' ? before : after);
-      }) as [EvaluateResult, EvaluateResult];
+      };
+      const rawWas = spec.readBack || spec.teamRelations?.length || spec.identifierProperties?.length ? run('before') : titlesGave;
+      const raw = run('after');
       if (!raw.ok || !rawWas.ok) continue;
       const was = teamValue ? asTeamSet(rawWas) : rawWas;
       const now = teamValue ? asTeamSet(raw) : raw;
@@ -163,7 +170,7 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
       const kept = (!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now);
       if (kept) found.kept ??= `${JSON.stringify(candidate)} for "${title}"`;
       else found.changed ??= { candidate: `${JSON.stringify(candidate)} for "${title}"`, was: rawWas, now: raw };
-      if (found.kept !== undefined && found.changed !== undefined) return found;
+      if (found[wanted] !== undefined) return found;
     }
   }
   return found;
@@ -188,14 +195,26 @@ const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
  * how the migration derives identifiers.
  */
 function identifierCandidates(jq: JqEngine, expression: string, directory: TeamDirectory, title: string): string[] {
+  let known = candidatesIn.get(directory);
+  if (!known) candidatesIn.set(directory, (known = new Map()));
+  const key = `${title}\u0000${expression}`;
+  const kept = known.get(key);
+  if (kept) return kept;
   const strings = constantStrings(jq, expression);
   const lower = strings.map((text) => text.toLowerCase());
   const numbers = [...pendingIdentifier(title).matchAll(/\d+/g)].map(([digits]) => digits);
   const shaped = [...numbers, '7919'].map((digits) => `t${digits}`).find((standIn) => !lower.some((text) => text.includes(standIn) || standIn.includes(text)))!;
   // Another team's title or identifier is no identifier the migration can give this one.
   const computed = strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter((text) => text.length > 1 && !directory.byTitle.has(text) && !directory.identifiers.has(text));
-  return [...new Set([shaped, ...computed])];
+  const candidates = [...new Set([shaped, ...computed])];
+  // A planning engine's answers are not jq's: never kept.
+  if (jq.plansOnly) return candidates;
+  if (known.size >= 5_000) known.clear();
+  known.set(key, candidates);
+  return candidates;
 }
+
+const candidatesIn = new WeakMap<TeamDirectory, Map<string, string[]>>();
 
 /** Ours: tokens after a literal that a constant piece of an expression is read over. */
 const MAX_CONSTANT_TOKENS = 8;

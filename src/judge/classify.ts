@@ -144,7 +144,10 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
   for (let slot = 0; slot < MAX_SLOTS; slot++) for (const team of teamCase.teams(slot)) if (spec.directory.byTitle.get(team.title)?.identifier === undefined && team.identifier === pendingIdentifier(team.title)) pending.add(team.title);
   if (pending.size === 0) return undefined;
   const found: { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } = {};
-  for (const title of pending) {
+  // Ours, a bound: looking for a change, one title-only team of the case takes each candidate (a
+  // case of every team at once holds dozens, each run with every candidate); looking for one that
+  // keeps the result, each team does.
+  for (const title of wanted === 'changed' ? [...pending].slice(0, 1) : pending) {
     const candidates = identifierCandidates(jq, after, spec.directory, title);
     // Ours, a bound: kept with the pending stand-in, the identifier-shaped one is tried only beside a
     // string of the expression (neither is met by any string of it; a repository read alone names all

@@ -1,0 +1,102 @@
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * vitest's global setup: every run of the suite keeps its temporary files in one folder of its
+ * own, removed when the run ends. Before, each run left some 700 folders in the system temp
+ * folder (a live test alone made about 200), and a developer's machine held tens of thousands.
+ *
+ * The run folder reaches every test through TMPDIR: this setup runs in vitest's main process
+ * before any worker starts, and the `forks` pool starts each worker with a copy of the main
+ * process's environment taken when the tests are scheduled (so `test.env` is not needed, and
+ * could not name a folder made here). `os.tmpdir()` reads TMPDIR on every call, in the workers
+ * and in every process they spawn with the inherited environment (the CLI, git, npm, Chromium).
+ *
+ * When the run ends, anything new in the real temp folder whose name starts like one the tests
+ * or the action's scripts give a temporary file is something a test put outside the run folder
+ * (a hard-coded path, a child started without TMPDIR): the run fails and names it.
+ */
+
+/** The run folders' own prefix, so one run never blames another run's folder. */
+export const RUN_FOLDER_PREFIX = 'tma-test-run-';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** This run's temporary folder (the workers' TMPDIR). */
+    runTempFolder: string;
+    /** The temp folder the machine gives everyone, which the tests must leave as they found it. */
+    realTempFolder: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
+  const realTemp = tmpdir();
+  const before = new Set(readdirSync(realTemp));
+  const runFolder = mkdtempSync(join(realTemp, RUN_FOLDER_PREFIX));
+  // Sticky and open to all, as the system temp folder is: the unreadable-file cases run as an
+  // unprivileged user (test/hostile/helpers.ts) and create their scratch folders in here.
+  chmodSync(runFolder, 0o1777);
+  process.env.TMPDIR = runFolder;
+  project.provide('runTempFolder', runFolder);
+  project.provide('realTempFolder', realTemp);
+
+  return () => {
+    removeTree(runFolder);
+    process.env.TMPDIR = realTemp;
+    const left = leftInRealTemp(before, readdirSync(realTemp), suiteTempPrefixes(project.config.root));
+    if (left.length > 0) {
+      // vitest logs an error thrown here but keeps the run's exit code: the code is set first.
+      process.exitCode = 1;
+      throw new Error(
+        `the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in ${realTemp} instead of the run's own temp folder: ${left.slice(0, 20).join(', ')}` +
+          ' (a hard-coded temp path, or a child process started without TMPDIR; a run of an older checkout at the same time leaves these too)',
+      );
+    }
+  };
+}
+
+/** Removes a folder whatever a test left in it: a folder without permissions is opened first. */
+function removeTree(folder: string): void {
+  try {
+    rmSync(folder, { recursive: true, force: true });
+  } catch {
+    openUp(folder);
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function openUp(folder: string): void {
+  chmodSync(folder, 0o700);
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.isDirectory()) openUp(join(folder, entry.name));
+  }
+}
+
+/** The entries of `now` that were not in `before` and are named like the suite's temporary files. */
+export function leftInRealTemp(before: ReadonlySet<string>, now: readonly string[], prefixes: readonly string[]): string[] {
+  return now.filter((name) => !before.has(name) && !name.startsWith(RUN_FOLDER_PREFIX) && prefixes.some((prefix) => name.startsWith(prefix))).sort();
+}
+
+/**
+ * The prefixes the suite gives its temporary files: the literal starting each name passed to
+ * mkdtemp beside `tmpdir()` (or to a helper making a temporary checkout) in test/, and the names
+ * the action's scripts give `mktemp`. A template's text up to its first `${` counts
+ * (`tma-${name}-` gives `tma-`).
+ */
+export function suiteTempPrefixes(root: string): string[] {
+  const prefixes = new Set<string>();
+  for (const file of readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts')) continue;
+    for (const line of readFileSync(join(root, 'test', file), 'utf8').split('\n')) {
+      if (!/tmpdir\(|mkdtemp|temporaryRepository\(/.test(line)) continue;
+      for (const match of line.matchAll(/['"`]([a-z][a-z0-9.-]*[-.])(?=['"`]|\$\{)/g)) prefixes.add(match[1]!);
+    }
+  }
+  for (const file of readdirSync(join(root, 'action'))) {
+    if (!file.endsWith('.sh')) continue;
+    for (const match of readFileSync(join(root, 'action', file), 'utf8').matchAll(/mktemp[^\n]*?\/([A-Za-z0-9-]+\.)X+/g)) prefixes.add(match[1]!);
+  }
+  return [...prefixes].sort();
+}

@@ -168,8 +168,8 @@ function heldBy({ flag, target, shown }: LockSite, holder: Holder): UsageError {
 }
 
 /** At the start of a run: one line at once when another run holds the site, rather than after the whole analysis. */
-export async function refuseWhileLocked(site: LockSite, now = Date.now()): Promise<void> {
-  const holder = await holderOf(site, now);
+export async function refuseWhileLocked(site: LockSite): Promise<void> {
+  const holder = await holderOf(site, Date.now());
   if (holder !== undefined) throw heldBy(site, holder);
 }
 

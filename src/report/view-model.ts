@@ -9,6 +9,7 @@ import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './se
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
+import { compareText } from '../compare-text.js';
 import { suggestionBesideChange, suggestionsBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
@@ -376,7 +377,7 @@ function clientData(report: Report, appUrl: string): ClientData {
     byFile.set(path, list);
   }
   const fileGroups: ClientGroup[] = [...byFile.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([path, list]) => ({
       key: `file:${path}`,
       heading: path,

@@ -3,7 +3,7 @@ import { compareFindings } from './analyze.js';
 import { failsGate, policyOf } from './gate.js';
 import type { Finding, IncompleteItem, Report } from './model/finding.js';
 import type { OrgPlacement } from './report/org-placement.js';
-import { splitFileLocation } from './report/view-model.js';
+import { splitFileLocation } from './file-location.js';
 
 const CREDENTIALS_HELP = `
   PORT_TOKEN                          an API token for the live org (read-only use)

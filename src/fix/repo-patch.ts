@@ -1,5 +1,6 @@
 import type { Finding } from '../model/finding.js';
 import { compareText } from '../compare-text.js';
+import { fileLocation } from '../file-location.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
 import { tokenShapedValues } from '../secrets/token-shapes.js';
 import type { PatchRepo } from './apply-root.js';
@@ -45,12 +46,6 @@ export interface PatchPlace {
   repository: string;
   /** The top of its git work tree, relative to where the audit ran. */
   rootFromHere: string;
-}
-
-/** `path:line` → path and 1-based line. */
-export function fileLocation(location: string): { path: string; line: number } | undefined {
-  const match = /^(.*):(\d+)$/.exec(location);
-  return match ? { path: match[1]!, line: Number(match[2]) } : undefined;
 }
 
 /**

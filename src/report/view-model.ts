@@ -10,6 +10,7 @@ import { buildAfterMigrationView, type AfterMigrationView } from './after-migrat
 import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
 import { compareText } from '../compare-text.js';
+import { splitFileLocation } from '../file-location.js';
 import { suggestionBesideChange, suggestionsBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
@@ -335,12 +336,6 @@ function incompleteHeading(report: Report): string {
 }
 
 export { isFileFinding };
-
-/** "path/to/main.tf:12" → path and line; a location without a numeric line is all path. */
-export function splitFileLocation(location: string): { path: string; line: number } {
-  const match = /^(.*):(\d+)$/.exec(location);
-  return match?.[1] !== undefined && match[2] !== undefined ? { path: match[1], line: Number(match[2]) } : { path: location, line: 0 };
-}
 
 function clientData(report: Report, appUrl: string): ClientData {
   const links = fixLinks(report);

@@ -100,7 +100,7 @@ export function controlsShown(text: string, keep: readonly string[]): string {
  * nothing to act on. A C0 character left raw is JSON's own whitespace (it escapes those in strings).
  */
 export function jsonControlsEscaped(json: string): string {
-  return noLegacyCommand(json.replace(CONTROL_BUT_C0, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`), jsonEscape);
+  return noLegacyCommand(json.replace(CONTROL_BUT_C0, jsonEscape), jsonEscape);
 }
 
 /**
@@ -109,5 +109,5 @@ export function jsonControlsEscaped(json: string): string {
  * data, where it is a valid escape (a `\x..` one would not be).
  */
 export function htmlControlsEscaped(html: string): string {
-  return html.replace(CONTROL_BUT_LINE_SPACE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return html.replace(CONTROL_BUT_LINE_SPACE, jsonEscape);
 }

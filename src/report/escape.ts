@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonEscape } from '../terminal-text.js';
 
 /**
  * JSON text made safe inside `<script type="application/json">`; a run of whole JSON values at a
@@ -10,11 +11,7 @@ import { createHash } from 'node:crypto';
 export function scriptSafeJson(json: string): string {
   // `##[` too (a workflow command of the runner's older form), so the page's own pass leaves the data alone;
   // matched whole, since a lookbehind for its bracket made the scan of a big page several times slower.
-  return json.replace(/[<>&\u2028\u2029]|##\[/g, (match) => (match === '##[' ? `##${unicodeEscape('[')}` : unicodeEscape(match)));
-}
-
-function unicodeEscape(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return json.replace(/[<>&\u2028\u2029]|##\[/g, (match) => (match === '##[' ? `##${jsonEscape('[')}` : jsonEscape(match)));
 }
 
 /** A CSP source expression that allows exactly this inline element content and nothing else. */

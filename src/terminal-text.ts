@@ -17,8 +17,7 @@ const CONTROL_BUT_LINE_SPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeControl(char: string): string {
-  const code = char.charCodeAt(0);
-  return NAMED[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  return NAMED[char] ?? (char.charCodeAt(0) <= 0xff ? textEscape(char) : jsonEscape(char));
 }
 
 /** One line for a terminal: every control character, the newline included, written as an escape, and no workflow command. */

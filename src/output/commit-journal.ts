@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { errorCode, UsageError } from '../errors.js';
 import { isReportFile, OWN_OUTPUTS } from './own-outputs.js';
 import { diskDigest, type StagedKind } from './staged-digest.js';
 import { isOurKit, kindAt, plantedKind } from './out-entries.js';
@@ -126,7 +126,7 @@ export async function readJournal(root: string, shown: string): Promise<CommitJo
     }
   } catch (error) {
     if (error instanceof JournalRefused) throw error;
-    throw new JournalRefused(shown, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new JournalRefused(shown, `cannot be read (${errorCode(error)})`);
   }
   let value: unknown;
   try {

@@ -63,9 +63,6 @@ export interface CliIo {
   loadJq?: typeof loadJqEngine;
 }
 
-export { EXIT, exitCodeFor };
-export type { FailOn } from './gate.js';
-
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   orgs?: string;
   snapshot?: string;

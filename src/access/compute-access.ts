@@ -13,8 +13,6 @@ import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js'
 import { contextReads, distinctUserContexts, type ContextReads, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from '../judge/user-contexts.js';
 import { userFieldsRead } from '../judge/user-reads.js';
 
-export type { TeamForm };
-
 /**
  * Who holds one permission in one form: one flag per user (in the order of the users given), or
  * why that cannot be known. Flags, not sets of emails: thousands of permissions times thousands

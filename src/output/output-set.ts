@@ -8,8 +8,6 @@ import { folderLock, isRunning, outLock, refuseWhileLocked as lockedBy, takeLock
 import { isReportFile, KIT_DIR, OWN_OUTPUTS } from './own-outputs.js';
 import { fileDigest, folderDigest, type StagedContent, type StagedKind } from './staged-digest.js';
 
-export { isOurKit, KIT_MARKER } from './out-entries.js';
-
 /**
  * A run's outputs as one set (issue 23): every file is written into a staging folder beside its
  * target first, and only when all of them are written whole are they renamed into place. A kill or

@@ -335,8 +335,6 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-export { isFileFinding };
-
 function clientData(report: Report, appUrl: string): ClientData {
   const links = fixLinks(report);
   const besideChange = suggestionsBesideChange();

@@ -107,6 +107,9 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return parts;
 }
 
+/** A move's bulk file `index` (from 0), in `data-migration/bulk/`: `<name>-001.json` on. */
+export const bulkName = (name: string, index: number): string => `${name}-${String(index + 1).padStart(3, '0')}.json`;
+
 /** `data-migration/<blueprint>.json`, `api/<blueprint>.json` and `bulk/<blueprint>-NNN.json` for each move. */
 export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
   return moves.flatMap((move) => {
@@ -114,7 +117,7 @@ export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
     const mapping: FixFile = { path: `data-migration/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.mapping) };
     const request: FixFile = { path: `data-migration/api/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.migrationRequest) };
     const bulk = move.payloads.map((payload, index): FixFile => ({
-      path: `data-migration/bulk/${name}-${String(index + 1).padStart(3, '0')}.json`,
+      path: `data-migration/bulk/${bulkName(name, index)}`,
       kind: 'bulk-upsert',
       findings: move.findings,
       content: jsonText(payload),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { leftInRealTemp, RUN_FOLDER_PREFIX, suiteTempPrefixes } from './run-temp-folder.js';
+import { leftInRealTemp, RUN_FOLDER_PREFIX, stemOf, suiteTempPrefixes } from './run-temp-folder.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -23,8 +23,11 @@ describe("the run's own temp folder", () => {
   it("names, when the run ends, what a test left in the real temp folder, and nothing else's", () => {
     const before = new Set(['tma-live-old123', 'systemd-private-1']);
     const now = ['tma-live-old123', 'systemd-private-1', 'tma-live-Ab12Cd', `${RUN_FOLDER_PREFIX}Zz9`, 'fixkit-cli-Q1w2E3', 'editor-swap', 'teams-migration-audit-state.X1y2Z3'];
-    expect(leftInRealTemp(before, now, ['fixkit-cli-', 'teams-migration-audit-state.', 'tma-'])).toEqual(['fixkit-cli-Q1w2E3', 'teams-migration-audit-state.X1y2Z3', 'tma-live-Ab12Cd']);
-    expect(leftInRealTemp(before, ['tma-live-old123', 'editor-swap'], ['tma-'])).toEqual([]);
+    const prefixes = ['fixkit-cli-', 'teams-migration-audit-state.', 'tma-'];
+    expect(leftInRealTemp(before, now, prefixes, new Set())).toEqual(['fixkit-cli-Q1w2E3', 'teams-migration-audit-state.X1y2Z3', 'tma-live-Ab12Cd']);
+    expect(leftInRealTemp(before, ['tma-live-old123', 'editor-swap'], ['tma-'], new Set())).toEqual([]);
+    // This run made its tma-live folders in its own folder: another run's of the same tests are not blamed on it.
+    expect(leftInRealTemp(before, now, prefixes, new Set([stemOf('tma-live-Zy98Xw')]))).toEqual(['fixkit-cli-Q1w2E3', 'teams-migration-audit-state.X1y2Z3']);
   });
 
   it("knows the prefixes the tests and the action's scripts give temporary files", () => {

@@ -44,19 +44,20 @@ export default function setup(project: TestProject): () => void {
 
   return () => {
     process.env.TMPDIR = realTemp;
+    const madeHere = new Set(readdirSync(runFolder).map(stemOf));
     try {
       removeTree(runFolder);
     } catch (error) {
       // Still checked below: a folder left behind is named, not a reason to skip the check.
       console.warn(`could not remove the run's temp folder ${runFolder}: ${(error as Error).message}`);
     }
-    const left = leftInRealTemp(before, readdirSync(realTemp), suiteTempPrefixes(project.config.root));
+    const left = leftInRealTemp(before, readdirSync(realTemp), suiteTempPrefixes(project.config.root), madeHere);
     if (left.length > 0) {
       // vitest logs an error thrown here but keeps the run's exit code: the code is set first.
       process.exitCode = 1;
       throw new Error(
         `the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in ${realTemp} instead of the run's own temp folder: ${left.slice(0, 20).join(', ')}` +
-          ' (a hard-coded temp path, or a child process started without TMPDIR; a run of an older checkout at the same time leaves these too)',
+          ' (a hard-coded temp path, or a child process started without TMPDIR; a run of an older checkout at the same time, of tests this run did not run, leaves these too)',
       );
     }
   };
@@ -79,9 +80,19 @@ function openUp(folder: string): void {
   }
 }
 
-/** The entries of `now` that were not in `before` and are named like the suite's temporary files. */
-export function leftInRealTemp(before: ReadonlySet<string>, now: readonly string[], prefixes: readonly string[]): string[] {
-  return now.filter((name) => !before.has(name) && !name.startsWith(RUN_FOLDER_PREFIX) && prefixes.some((prefix) => name.startsWith(prefix))).sort();
+/** A temporary name without the six random characters mkdtemp and mktemp end it with. */
+export const stemOf = (name: string): string => name.slice(0, -6);
+
+/**
+ * The entries of `now` that were not in `before` and are named like the suite's temporary files,
+ * but not like any this run made in its own folder (`madeHere`, by stem): those are another run's
+ * of the same tests at the same time (an older checkout's, which writes to the real temp folder),
+ * since a test that ignores TMPDIR makes none of its kind in the run folder.
+ */
+export function leftInRealTemp(before: ReadonlySet<string>, now: readonly string[], prefixes: readonly string[], madeHere: ReadonlySet<string>): string[] {
+  return now
+    .filter((name) => !before.has(name) && !name.startsWith(RUN_FOLDER_PREFIX) && prefixes.some((prefix) => name.startsWith(prefix)) && !madeHere.has(stemOf(name)))
+    .sort();
 }
 
 /**

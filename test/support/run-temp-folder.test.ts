@@ -32,9 +32,21 @@ describe("the run's own temp folder", () => {
 
   it("knows the prefixes the tests and the action's scripts give temporary files", () => {
     const prefixes = suiteTempPrefixes(ROOT);
-    // A literal (test/fix/cli.test.ts), a template's head (test/support/action-step.ts), a
-    // temporary checkout's prefix (test/repo), and the action's mktemp names.
-    expect(prefixes).toEqual(expect.arrayContaining(['fixkit-cli-', 'tma-', 'tma-live-', 'corpus-', 'tma-slug-', 'teams-migration-audit-state.', 'teams-migration-audit-upload.']));
+    // A literal (test/fix/cli.test.ts), a helper's name as its callers give it (committedCheckout,
+    // scratchDir), a temporary checkout's prefix (test/repo), and the action's mktemp names.
+    expect(prefixes).toEqual(expect.arrayContaining(['fixkit-cli-', 'tma-gate-checkout-', 'tma-hostile-alias-ok-', 'tma-live-', 'corpus-', 'tma-slug-', 'teams-migration-audit-state.', 'teams-migration-audit-upload.']));
+    // Never a template's head alone: `tma-` would claim every test's folders.
+    expect(prefixes).not.toContain('tma-');
     expect(prefixes.every((prefix) => /^[a-z][a-z0-9.-]*[-.]$/.test(prefix))).toBe(true);
+  });
+
+  it('knows only the prefixes of the tests that ran, with the helpers they import', () => {
+    const fixCli = suiteTempPrefixes(ROOT, new Set([join(ROOT, 'test/fix/cli.test.ts')]));
+    expect(fixCli).toContain('fixkit-cli-');
+    expect(fixCli).not.toContain('tma-live-');
+    expect(fixCli).not.toContain('teams-migration-audit-state.');
+    // A live test's folders come from its harness; the gate action's test runs the action's scripts.
+    expect(suiteTempPrefixes(ROOT, new Set([join(ROOT, 'test/live/live-cli.test.ts')]))).toContain('tma-live-');
+    expect(suiteTempPrefixes(ROOT, new Set([join(ROOT, 'test/ci/gate-action.test.ts')]))).toEqual(expect.arrayContaining(['tma-gate-checkout-', 'teams-migration-audit-state.']));
   });
 });

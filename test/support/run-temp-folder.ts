@@ -1,6 +1,6 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 /**
@@ -15,8 +15,9 @@ import type { TestProject } from 'vitest/node';
  * and in every process they spawn with the inherited environment (the CLI, git, npm, Chromium).
  *
  * When the run ends, anything new in the real temp folder whose name starts like one the tests
- * or the action's scripts give a temporary file is something a test put outside the run folder
- * (a hard-coded path, a child started without TMPDIR): the run fails and names it.
+ * that ran (or the action's scripts they run) give a temporary file, and like none this run made
+ * in its own folder, is something a test put outside the run folder (a hard-coded path, a child
+ * started without TMPDIR): the run fails and names it.
  */
 
 /** The run folders' own prefix, so one run never blames another run's folder. */
@@ -51,13 +52,13 @@ export default function setup(project: TestProject): () => void {
       // Still checked below: a folder left behind is named, not a reason to skip the check.
       console.warn(`could not remove the run's temp folder ${runFolder}: ${(error as Error).message}`);
     }
-    const left = leftInRealTemp(before, readdirSync(realTemp), suiteTempPrefixes(project.config.root), madeHere);
+    const left = leftInRealTemp(before, readdirSync(realTemp), suiteTempPrefixes(project.config.root, ranFiles(project)), madeHere);
     if (left.length > 0) {
       // vitest logs an error thrown here but keeps the run's exit code: the code is set first.
       process.exitCode = 1;
       throw new Error(
         `the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in ${realTemp} instead of the run's own temp folder: ${left.slice(0, 20).join(', ')}` +
-          ' (a hard-coded temp path, or a child process started without TMPDIR; a run of an older checkout at the same time, of tests this run did not run, leaves these too)',
+          ' (a hard-coded temp path, or a child process started without TMPDIR; rarely, a run of the same tests from an older checkout at the same time)',
       );
     }
   };
@@ -80,6 +81,11 @@ function openUp(folder: string): void {
   }
 }
 
+/** The test files this run ran, by absolute path. */
+function ranFiles(project: TestProject): Set<string> {
+  return new Set(project.vitest.state.getFiles().map((file) => file.filepath));
+}
+
 /** A temporary name without the six random characters mkdtemp and mktemp end it with. */
 export const stemOf = (name: string): string => name.slice(0, -6);
 
@@ -96,21 +102,44 @@ export function leftInRealTemp(before: ReadonlySet<string>, now: readonly string
 }
 
 /**
- * The prefixes the suite gives its temporary files: the literal starting each name passed to
- * mkdtemp beside `tmpdir()` (or to a helper making a temporary checkout) in test/, and the names
- * the action's scripts give `mktemp`. A template's text up to its first `${` counts
- * (`tma-${name}-` gives `tma-`).
+ * The prefixes the tests in `ran` (absolute paths; every test file when undefined) give their
+ * temporary files: the literal starting each name passed to mkdtemp beside `tmpdir()` (or to a
+ * helper making a temporary checkout) in those files and the helpers they import, and, when one
+ * of them runs the action's scripts, the names those give `mktemp`. Only the tests that ran: a
+ * run of other tests at the same time (an older checkout's, writing to the real temp folder) is
+ * not this run's leak.
  */
-export function suiteTempPrefixes(root: string): string[] {
-  const prefixes = new Set<string>();
-  for (const file of readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })) {
-    if (!file.endsWith('.ts')) continue;
-    for (const line of readFileSync(join(root, 'test', file), 'utf8').split('\n')) {
-      if (!/tmpdir\(|mkdtemp|temporaryRepository\(/.test(line)) continue;
-      for (const match of line.matchAll(/['"`]([a-z][a-z0-9.-]*[-.])(?=['"`]|\$\{)/g)) prefixes.add(match[1]!);
+export function suiteTempPrefixes(root: string, ran?: ReadonlySet<string>): string[] {
+  const testDir = join(root, 'test');
+  const all = readdirSync(testDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(testDir, file));
+  // The files that ran and, transitively, the test helpers they import.
+  const active = new Set(ran === undefined ? all : all.filter((file) => ran.has(file)));
+  for (const file of active) {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)\.js'/g)) {
+      const helper = resolve(dirname(file), `${specifier}.ts`);
+      if (helper.startsWith(testDir) && all.includes(helper)) active.add(helper);
     }
   }
-  for (const file of readdirSync(join(root, 'action'))) {
+  const prefixes = new Set<string>();
+  const made: { helper: string; head: string; tail: string }[] = [];
+  let runsScripts = false;
+  for (const file of active) {
+    const text = readFileSync(file, 'utf8');
+    runsScripts ||= /'action', '[a-z-]+\.sh'/.test(text);
+    let helper: string | undefined;
+    for (const line of text.split('\n')) {
+      helper = /^export (?:async )?function (\w+)\(/.exec(line)?.[1] ?? helper;
+      if (!/tmpdir\(|mkdtemp|temporaryRepository\(/.test(line)) continue;
+      for (const match of line.matchAll(/['"`]([a-z][a-z0-9.-]*[-.])['"`]/g)) prefixes.add(match[1]!);
+      // A name made from a helper's argument (`tma-${name}-`) counts as its callers name it: its
+      // head alone (`tma-`) would claim every other test's folders too.
+      for (const [, head, tail] of line.matchAll(/`([a-z][a-z0-9.-]*)\$\{\w+\}([a-z0-9.-]*)`/g)) if (helper) made.push({ helper, head: head!, tail: tail! });
+    }
+  }
+  for (const { helper, head, tail } of made) {
+    for (const file of active) for (const [, name] of readFileSync(file, 'utf8').matchAll(new RegExp(`\\b${helper}\\('([^']+)'`, 'g'))) prefixes.add(`${head}${name}${tail}`);
+  }
+  for (const file of runsScripts ? readdirSync(join(root, 'action')) : []) {
     if (!file.endsWith('.sh')) continue;
     for (const match of readFileSync(join(root, 'action', file), 'utf8').matchAll(/mktemp[^\n]*?\/([A-Za-z0-9-]+\.)X+/g)) prefixes.add(match[1]!);
   }

@@ -3,7 +3,7 @@ import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { translateTeamValues } from '../catalog/teams.js';
 import type { JqEngine } from '../jq/engine.js';
-import { isObject, jsonRoundTrip, own, type JsonValue } from '../model/json.js';
+import { asString, isObject, jsonRoundTrip, own, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
 import type { RelationMove } from './data-migration.js';
@@ -136,7 +136,7 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
   const steps = new Map<string, ((entity: EntityRecord) => void)[]>();
   const step = (id: string, change: (entity: EntityRecord) => void) => steps.set(id, [...(steps.get(id) ?? []), change]);
   for (const blueprint of org.blueprints) {
-    const id = typeof blueprint.identifier === 'string' ? blueprint.identifier : undefined;
+    const id = asString(blueprint.identifier);
     if (id === undefined || id.startsWith('_')) continue;
     const path = teamInheritancePath(blueprint);
     const resolution = catalog.inheritance.get(id);

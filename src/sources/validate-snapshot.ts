@@ -371,17 +371,22 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       }
       // An object without a shape for its other keys has only its named fields to check.
       if (shape.rest === undefined && isEmpty(shape.fields)) return;
-      for (const key of Object.keys(value)) {
-        const field = value[key];
-        if (field == null) continue; // null is absent
-        const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-        if (!fieldShape) continue;
-        path.push(key);
-        check(fieldShape, field, path, problems);
-        path.pop();
-      }
+      checkFields(shape, value, path, problems);
       return;
     }
+  }
+}
+
+/** Each member of `record` against its field's shape (or `rest`), as check's object case does after its required fields. */
+function checkFields(shape: Extract<Shape, { kind: 'object' }>, record: Readonly<Record<string, unknown>>, path: (string | number)[], problems: Problem[]): void {
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    if (field == null) continue; // null is absent
+    const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
+    if (!fieldShape) continue;
+    path.push(key);
+    check(fieldShape, field, path, problems);
+    path.pop();
   }
 }
 
@@ -523,16 +528,7 @@ export function memberCheck(member: string): MemberCheck | undefined {
         if (member === 'blueprints') addInheritanceNote(item, index, found.inheritanceNotes);
         if (identified) noteIdentifier(found.identifiedAt, item, index);
       }
-    } else if (fits && shape?.kind === 'object') {
-      for (const key of Object.keys(batch)) {
-        const field = (batch as Record<string, unknown>)[key];
-        const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-        if (field == null || fieldShape === undefined) continue;
-        path.push(key);
-        check(fieldShape, field, path, found.problems);
-        path.pop();
-      }
-    }
+    } else if (fits && shape?.kind === 'object') checkFields(shape, batch as Readonly<Record<string, unknown>>, path, found.problems);
   };
   return { add, found };
 }

@@ -34,7 +34,7 @@ type Shape =
   /** One shape per JSON type the value may have; the value's own type picks which applies. */
   | { kind: 'union'; options: Partial<Record<JsonType, Shape>> }
   /** A shape that depends on the value itself (a search rule vs. a nested group of rules). */
-  | { kind: 'pick'; choose: (value: unknown) => Shape }
+  | { kind: 'pick'; choose: (value: unknown) => Shape; label?: string }
   /** For recursive shapes (nested widgets, nested rule groups). */
   | { kind: 'lazy'; get: () => Shape };
 
@@ -48,7 +48,7 @@ const arrayOf = (items: Shape, label = 'an array'): Shape => ({ kind: 'array', i
 const strings = arrayOf(str, 'an array of strings');
 const union = (options: Partial<Record<JsonType, Shape>>): Shape => ({ kind: 'union', options });
 const lazy = (get: () => Shape): Shape => ({ kind: 'lazy', get });
-const pick = (choose: (value: unknown) => Shape): Shape => ({ kind: 'pick', choose });
+const pick = (choose: (value: unknown) => Shape, label?: string): Shape => ({ kind: 'pick', choose, ...(label && { label }) });
 
 interface ObjectOptions {
   /** Fields that must be present and not null. */
@@ -81,6 +81,10 @@ const JQ_AWARE: Shape = union({
 const query: Shape = lazy(() => QUERY);
 /** A rule's property: a name, or a path over relations (`{path: ["$team", "parent"]}`). */
 const PROPERTY = union({ string: str, object: object({ path: strings }, { required: ['path'], label: 'an object with a path' }) });
+/** A names rule's object value: jq, or the service's context value (`{context: "user" | "userTeams", property}`). */
+const JQ_VALUE = object({ jqQuery: str }, { required: ['jqQuery'], rest: jqAware });
+const CONTEXT_VALUE = object({ context: str, property: str }, { required: ['context', 'property'], rest: jqAware });
+const namesRuleObjectOf = (value: unknown): Shape => (isObject(value) && 'context' in value && !('jqQuery' in value) ? CONTEXT_VALUE : JQ_VALUE);
 /**
  * A `$team` rule's value is compared with team titles, a `$blueprint` rule's with blueprint
  * identifiers (it tells a policy query's blueprint): a name, a list of them, or `{jqQuery}`.
@@ -89,7 +93,7 @@ const NAMES_RULE = object(
   {
     property: PROPERTY,
     operator: str,
-    value: union({ string: str, array: strings, object: object({ jqQuery: str }, { required: ['jqQuery'], rest: jqAware }) }),
+    value: union({ string: str, array: strings, object: pick(namesRuleObjectOf, 'an object') }),
   },
   { rest: jqAware },
 );
@@ -317,7 +321,7 @@ function expectedOf(shape: Shape): string {
       return options.length > 1 ? `${options.slice(0, -1).join(', ')} or ${options[options.length - 1]}` : (options[0] ?? 'nothing');
     }
     case 'pick':
-      return 'a value of another shape';
+      return shape.label ?? 'a value of another shape';
     case 'lazy':
       return expectedOf(shape.get());
   }

@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The run's own temp folder (TMPDIR for every worker and what it spawns), removed at the end;
+    // the run fails if a test left anything in the real one (test/support/run-temp-folder.ts).
+    globalSetup: ['test/support/run-temp-folder.ts'],
     // Each file runs in a process of its own kind (forks: chdir and seteuid are allowed), and the
     // files of one worker share their modules: jq-wasm, the templates and the sources are loaded
     // once per worker, not once per file, which was most of the suite's time (CONTRIBUTING.md).

@@ -13,6 +13,8 @@
  *   goal at most 1 GB peak RSS, and at a million at most 3x the parse's wall time (at 100,000 the
  *   ratio is printed: the org's own analysis, about 2 s of CPU, outweighs a 0.25 s parse);
  * - `100x`: the org of 30,000 blueprints, 60,000 actions, 20,000 pages (as generated); goal under 1 GB.
+ * Each side's wall time is also split (Linux): its main thread on a core, waiting in the run queue for
+ * one (what the machine's load adds), and asleep (reads, waits on worker threads).
  * Options: --only 100k,1m,100x --runs N (5 pairs)
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,22 @@ const ORGS: Record<string, { label: string; write: (path: string) => void; parse
   '100x': { label: '100x org (30,000 blueprints, 60,000 actions, 20,000 pages)', write: (path) => writeOrg(path, generateSyntheticOrg({ blueprints: 30_000, actions: 60_000, pages: 20_000 })), parseGoal: false },
 };
 
+/**
+ * Where a process's wall time went (issue 41: the wall ratio follows the machine's load, the CPU
+ * ratio does not): medians of its main thread's time on a core, of its wait in the run queue for
+ * one (the load's share), and of the rest, when it slept (reading the file, waiting on a worker
+ * thread); and the run-queue wait of all its threads. Nothing where the kernel does not count it.
+ */
+function whereTheWallWent(label: string, list: readonly ProcessFigures[]): string {
+  const known = list.flatMap((f) => (f.schedule === undefined ? [] : [{ wall: f.wallMs, ...f.schedule }]));
+  if (known.length === 0) return '';
+  const seconds = (of: (f: (typeof known)[number]) => number) => (median(known.map(of)) / 1_000).toFixed(2);
+  return (
+    `  ${label}: wall ${seconds((f) => f.wall)} s = main thread on a core ${seconds((f) => f.mainOnCpuMs)} s + waiting for a core ${seconds((f) => f.mainWaitMs)} s ` +
+    `+ asleep ${seconds((f) => f.wall - f.mainOnCpuMs - f.mainWaitMs)} s (medians, so the parts need not add up); every thread's wait for a core ${seconds((f) => f.threadsWaitMs)} s\n`
+  );
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'tma-scale-bench-'));
 try {
   for (const name of values.only.split(',')) {
@@ -70,6 +88,7 @@ try {
       `scale ${name.padEnd(4)} ${org.label}, ${size.toFixed(0)} MB: analyze ${wall(analyses).toFixed(2)} s, peak RSS ${peak(analyses).toFixed(0)} MB (goal ≤ ${RSS_GOAL_MB} MB: ${verdict(rssMet)}); ` +
         `read and JSON.parse ${wall(parses).toFixed(2)} s, peak RSS ${peak(parses).toFixed(0)} MB; ${ratio.toFixed(2)}x the parse's wall time` +
         `${org.parseGoal ? ` (goal ≤ ${PARSE_GOAL}x: ${verdict(ratio <= PARSE_GOAL)})` : ''}; CPU ${cpu(analyses).toFixed(2)} s vs ${cpu(parses).toFixed(2)} s, ${pairRatio((f) => f.cpuMs).toFixed(2)}x (the figure to read on a busy machine)\n` +
+        `${whereTheWallWent('analyze', analyses)}${whereTheWallWent('parse', parses)}` +
         `  how taken: ${RUNS} pairs run in turn (parse, then analyze), each a process of its own; ratios are the median of each pair's ratio, times and RSS medians; ` +
         `wall time around the child, peak RSS and CPU the kernel's count for it (getrusage at exit); ${load}\n`,
     );

@@ -8,6 +8,12 @@ export interface ProcessFigures {
   peakMb: number;
   status: number | null;
   stderr: string;
+  /**
+   * Where the wall time went, by the scheduler's count (Linux): the main thread's time on a core
+   * and waiting in the run queue for one, and the run-queue wait of every thread alive at exit.
+   * The wall time less the main thread's two is time it slept: on a read, a worker, a timer.
+   */
+  schedule?: { mainOnCpuMs: number; mainWaitMs: number; threadsWaitMs: number };
 }
 
 const HOOK = fileURLToPath(new URL('./peak-rss-hook.js', import.meta.url));
@@ -27,8 +33,8 @@ export function runNode(script: string, args: readonly string[], nodeOptions: re
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   const own = String(result.output?.[3] ?? '');
   if (!own) throw new Error(`${script} ${args.join(' ')}: no figures (exit ${result.status}, signal ${result.signal}): ${String(result.stderr).split('\n')[0]}`);
-  const { maxRssKb, cpuUs } = JSON.parse(own) as { maxRssKb: number; cpuUs: number };
-  return { wallMs, cpuMs: cpuUs / 1_000, peakMb: maxRssKb / 1_024, status: result.status, stderr: String(result.stderr) };
+  const { maxRssKb, cpuUs, schedule } = JSON.parse(own) as { maxRssKb: number; cpuUs: number; schedule?: ProcessFigures['schedule'] };
+  return { wallMs, cpuMs: cpuUs / 1_000, peakMb: maxRssKb / 1_024, status: result.status, stderr: String(result.stderr), ...(schedule !== undefined && { schedule }) };
 }
 
 /** The CLI as built for the benches (`npm run tools:build`), `src/main.ts` compiled into `.tools/`. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { computeAccess, withUserImpact } from './access/compute-access.js';
 import type { Catalog } from './catalog/catalog.js';
+import { compareText } from './compare-text.js';
 import { agreeWithAccess } from './judge/access-agreement.js';
 import { CATEGORY_DOCS } from './model/category-docs.js';
 import type { Finding, FindingDraft, IncompleteItem, Report, RuleError } from './model/finding.js';
@@ -149,8 +150,6 @@ function mergeFindings(a: Finding, b: Finding): Finding {
   if (note !== undefined) merged.note = note;
   return merged;
 }
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Sort order fixed by contracts.md: kind, category, resource type, identifier, location. */
 export function compareFindings(a: Finding, b: Finding): number {

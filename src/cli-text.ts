@@ -3,7 +3,7 @@ import { compareFindings } from './analyze.js';
 import { failsGate, policyOf } from './gate.js';
 import type { Finding, IncompleteItem, Report } from './model/finding.js';
 import type { OrgPlacement } from './report/org-placement.js';
-import { splitFileLocation } from './report/view-model.js';
+import { splitFileLocation } from './file-location.js';
 
 const CREDENTIALS_HELP = `
   PORT_TOKEN                          an API token for the live org (read-only use)
@@ -86,7 +86,6 @@ export const ANNOTATIONS_SHOWN = 10;
 export interface FailingLineOptions {
   /** On GitHub Actions: annotations (at most ANNOTATIONS_SHOWN, placed ones first) instead of plain lines. */
   annotate: boolean;
-  limit?: number;
   /** Where org findings sit in a file (a snapshot in the checkout), so they annotate it too. */
   orgPlacement?: OrgPlacement;
   /** The report that lists every finding, named by the closing notice. */
@@ -122,9 +121,8 @@ export function failingFindingLines(report: Report, options: FailingLineOptions)
     }
     return lines;
   }
-  const limit = options.limit ?? FAILING_LISTED;
-  const lines = failing.slice(0, limit).map((finding) => `failing: ${failingText(finding)}`);
-  if (failing.length > limit) lines.push(`failing: …and ${failing.length - limit} more (report.json lists them all)`);
+  const lines = failing.slice(0, FAILING_LISTED).map((finding) => `failing: ${failingText(finding)}`);
+  if (failing.length > FAILING_LISTED) lines.push(`failing: …and ${failing.length - FAILING_LISTED} more (report.json lists them all)`);
   return lines;
 }
 
@@ -138,10 +136,10 @@ function failingText(finding: Finding): string {
 /** A GitHub workflow command's message: `%`, CR and LF escaped. */
 export const workflowData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
-/** A GitHub workflow command: the message escaped, `:` and `,` too in properties; a file and line where the finding has one. */
 /** A GitHub workflow command's property value: its message escaping, and `:` and `,`. */
 export const workflowProperty = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
+/** A GitHub workflow command: the message escaped, `:` and `,` too in properties; a file and line where the finding has one. */
 function annotationLine(finding: Finding, orgPlacement: OrgPlacement | undefined): string {
   const property = workflowProperty;
   const properties = [`title=${property(`teams-migration-audit ${finding.category}`)}`];

@@ -63,9 +63,6 @@ export interface CliIo {
   loadJq?: typeof loadJqEngine;
 }
 
-export { EXIT, exitCodeFor };
-export type { FailOn } from './gate.js';
-
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   orgs?: string;
   snapshot?: string;
@@ -231,15 +228,15 @@ function withDemo(flags: AnalyzeFlags, failOnGiven: boolean): AnalyzeFlags {
 async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   flags = withFailOnShorthand(flags);
   const formats = parseFormats(flags.format);
+  const generatedAt = runTimestamp(io.env, io.now);
   // Baseline entries expire against the run's own date (SOURCE_DATE_EPOCH, when set, as every output's).
-  flags = { ...flags, today: runTimestamp(io.env, io.now).slice(0, 10) };
+  flags = { ...flags, today: generatedAt.slice(0, 10) };
   const toStdout = flags.out === STDOUT;
   if (toStdout) {
     refuseStdoutMisuse(formats, flags);
     // No folder to put a kit in: the report on stdout is the whole output.
     flags = { ...flags, fixes: false };
   }
-  const generatedAt = runTimestamp(io.env, io.now);
   // Before anything is read: no output may be written over an input.
   await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.

@@ -23,6 +23,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A failed file operation in a word: its errno code (`ENOSPC`), else the error's message. */
+export const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
 export function isKnownError(error: unknown): error is UsageError | InputError | ApiError {
   return error instanceof UsageError || error instanceof InputError || error instanceof ApiError;
 }

@@ -1,7 +1,7 @@
 import { isAbsolute, posix, win32 } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline } from './baseline/baseline.js';
+import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline, type BaselineEntry } from './baseline/baseline.js';
 import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
 import { createHash } from 'node:crypto';
@@ -85,6 +85,7 @@ export async function gateReport(
   const { failOn, failOnVerdict } = withFailOnShorthand(flags);
   const policy: GatePolicy = failOnVerdict ? { failOn, failOnVerdict } : { failOn };
   const notes: string[] = [];
+  const save = (path: string, written: Baseline) => (outputs ? outputs.stageFile(path, renderBaseline(written)) : writeBaselineFile(path, written));
   let { report, stale, verified, expired } = baseline ? applyBaseline(analyzed, baseline, flags.today) : { report: analyzed, stale: [], verified: [], expired: [] };
   ({ report, stale } = withUnreadableFiles(report, stale, baseline));
 
@@ -94,8 +95,7 @@ export async function gateReport(
       notes.push(`not writing ${flags.writeBaseline}: the analysis is incomplete, so the baseline would be too`);
     } else {
       const written = createBaseline(analyzed, policy, acceptedByFrom(flags.acceptedBy, env), baseline);
-      if (outputs) await outputs.stageFile(flags.writeBaseline, renderBaseline(written));
-      else await writeBaselineFile(flags.writeBaseline, written);
+      await save(flags.writeBaseline, written);
       const before = new Set(baseline?.accepted.map((entry) => entry.id));
       const added = written.accepted.filter((entry) => !before.has(entry.id)).length;
       notes.push(
@@ -116,8 +116,7 @@ export async function gateReport(
     } else if (stale.length > 0) {
       const gone = new Set(stale.map((entry) => entry.id));
       const pruned: Baseline = { ...baseline, accepted: baseline.accepted.filter((entry) => !gone.has(entry.id)) };
-      if (outputs) await outputs.stageFile(flags.baseline, renderBaseline(pruned));
-      else await writeBaselineFile(flags.baseline, pruned);
+      await save(flags.baseline, pruned);
       notes.push(`wrote ${flags.baseline}: ${plural(stale.length, 'stale entry', 'stale entries')} pruned (${stale.map((entry) => entry.id).join(', ')}), ${plural(pruned.accepted.length, 'entry', 'entries')} kept`);
       stale = [];
     }
@@ -162,7 +161,7 @@ export function unreadableFileId(resource: string): string {
  * Unreadable repository files get an id; those a baseline entry names are accepted: still listed
  * (report, page, stderr) but no longer making the run incomplete. Their entries are not stale.
  */
-function withUnreadableFiles<R extends Report>(report: R, stale: BaselineEntryLike[], baseline: Baseline | undefined): { report: R; stale: BaselineEntryLike[] } {
+function withUnreadableFiles<R extends Report>(report: R, stale: BaselineEntry[], baseline: Baseline | undefined): { report: R; stale: BaselineEntry[] } {
   const byId = new Map((baseline?.accepted ?? []).map((entry) => [entry.id, entry]));
   const matched = new Set<string>();
   const incomplete = report.incomplete.map((item): IncompleteItem => {
@@ -175,8 +174,6 @@ function withUnreadableFiles<R extends Report>(report: R, stale: BaselineEntryLi
   });
   return { report: { ...report, incomplete }, stale: stale.filter((entry) => !matched.has(entry.id)) };
 }
-
-type BaselineEntryLike = Baseline['accepted'][number];
 
 /**
  * The snapshot's path as code scanning should see it: as given, when relative to the working

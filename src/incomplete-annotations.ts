@@ -1,6 +1,6 @@
 import { ANNOTATIONS_SHOWN, workflowData, workflowProperty } from './cli-text.js';
 import type { IncompleteItem } from './model/finding.js';
-import { splitFileLocation } from './report/view-model.js';
+import { splitFileLocation } from './file-location.js';
 import { terminalSafe } from './terminal-text.js';
 
 /**

@@ -23,8 +23,19 @@ export interface PieceOptions {
    * object's members in an object), as JSON.parse made it and before it joins its container: what
    * a caller does to every item (drop its prototypes) is done while the batch is fresh in memory.
    */
-  onBatch?: (member: string, batch: Record<string, unknown> | unknown[]) => void;
+  onBatch?: (member: string, batch: Batch) => void;
+  /**
+   * Each batch of items of a member of the top-level object that is not split (a list's items, an
+   * object's members), as JSON.parse made it; what it returns joins the member instead (a redacted
+   * copy: the secrets are cut in the reading pass, issue 41). `first`: the batch starts the member's
+   * container, so the container is the value returned. `depthSoFar`: the deepest nesting of the text
+   * read so far, this batch's included.
+   */
+  onMemberBatch?: (member: string, batch: Batch, first: boolean, depthSoFar: number) => Batch;
 }
+
+/** Items of a container parsed at once: a list's items, or an object's members. */
+export type Batch = Record<string, unknown> | unknown[];
 
 /**
  * A JSON file whose top level is an object, read and parsed a few megabytes at a time, never held
@@ -48,7 +59,7 @@ export function readJsonObjectInPieces(path: string, onBytes: (bytes: Buffer) =>
   }
   try {
     if (!fstatSync(fd).isFile()) return undefined;
-    const pieces = new PieceParser(options.batchChars ?? BATCH_CHARS, options.splitMembers ?? new Set(), options.onBatch, options.maxWindowChars ?? MAX_WINDOW_CHARS);
+    const pieces = new PieceParser(options.batchChars ?? BATCH_CHARS, options.splitMembers ?? new Set(), options.maxWindowChars ?? MAX_WINDOW_CHARS, options);
     const chunk = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
     let carried = 0;
     let first = true;
@@ -145,8 +156,8 @@ class PieceParser {
   constructor(
     private readonly batchChars: number,
     private readonly splitMembers: ReadonlySet<string>,
-    private readonly onBatch: ((member: string, batch: Record<string, unknown> | unknown[]) => void) | undefined,
     private readonly maxWindowChars: number,
+    private readonly hooks: Pick<PieceOptions, 'onBatch' | 'onMemberBatch'>,
   ) {}
 
   /** The next piece of text; false when the text is no JSON object this reader builds. */
@@ -304,8 +315,12 @@ class PieceParser {
     // Something must stand on each side of a comma: `[1,]` and `[,1]` are no JSON, though `[]` is.
     if ((frame.batched || beforeComma) && WHITESPACE.test(items)) return false;
     frame.batched = true;
-    const parsed = JSON.parse(frame.array ? `[${items}]` : `{${items}}`) as Record<string, unknown> | unknown[];
-    if (frame.member !== undefined) this.onBatch?.(frame.member, parsed);
+    let parsed = JSON.parse(frame.array ? `[${items}]` : `{${items}}`) as Batch;
+    if (frame.member !== undefined) this.hooks.onBatch?.(frame.member, parsed);
+    // A member of the top-level object (its key is the frame's slot) not split: its batches may be replaced.
+    else if (frame.depth === 2 && frame.slot !== undefined && this.hooks.onMemberBatch !== undefined) {
+      parsed = this.hooks.onMemberBatch(frame.slot, parsed, frame.value === undefined, this.maxDepth);
+    }
     if (frame.value === undefined) frame.value = parsed;
     else if (Array.isArray(frame.value)) for (const item of parsed as unknown[]) frame.value.push(item);
     else for (const key of Object.keys(parsed)) assign(frame.value, key, (parsed as Record<string, unknown>)[key]);

@@ -17,8 +17,7 @@ const CONTROL_BUT_LINE_SPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeControl(char: string): string {
-  const code = char.charCodeAt(0);
-  return NAMED[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  return NAMED[char] ?? (char.charCodeAt(0) <= 0xff ? textEscape(char) : jsonEscape(char));
 }
 
 /** One line for a terminal: every control character, the newline included, written as an escape, and no workflow command. */
@@ -100,7 +99,7 @@ export function controlsShown(text: string, keep: readonly string[]): string {
  * nothing to act on. A C0 character left raw is JSON's own whitespace (it escapes those in strings).
  */
 export function jsonControlsEscaped(json: string): string {
-  return noLegacyCommand(json.replace(CONTROL_BUT_C0, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`), jsonEscape);
+  return noLegacyCommand(json.replace(CONTROL_BUT_C0, jsonEscape), jsonEscape);
 }
 
 /**
@@ -109,5 +108,5 @@ export function jsonControlsEscaped(json: string): string {
  * data, where it is a valid escape (a `\x..` one would not be).
  */
 export function htmlControlsEscaped(html: string): string {
-  return html.replace(CONTROL_BUT_LINE_SPACE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return html.replace(CONTROL_BUT_LINE_SPACE, jsonEscape);
 }

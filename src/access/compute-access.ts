@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
+import { compareText } from '../compare-text.js';
 import { userConditionOutcomes } from './condition-answers.js';
 import { compileFastCheck, userContextObject } from './fast-conditions.js';
 import { checkKey, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
@@ -11,8 +12,6 @@ import { permissionSites, type AccessRule, type PermissionSite } from './permiss
 import { teamIdentifier, type Person as AccessUser } from '../catalog/people.js';
 import { contextReads, distinctUserContexts, type ContextReads, unknownDataRead, USER_CONTEXT, userContext, type TeamForm } from '../judge/user-contexts.js';
 import { userFieldsRead } from '../judge/user-reads.js';
-
-export type { TeamForm };
 
 /**
  * Who holds one permission in one form: one flag per user (in the order of the users given), or
@@ -262,8 +261,6 @@ function causingFinding(site: PermissionSite, findings: readonly Finding[]): Fin
 function siteKey(site: Pick<AccessChange, 'resource' | 'permission' | 'input'>): string {
   return [site.resource.type, site.resource.identifier, site.permission, site.input ?? ''].join('\u0000');
 }
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Sorted like findings: resource type, identifier, then permission and input. */
 function compareChanges(a: AccessChange, b: AccessChange): number {

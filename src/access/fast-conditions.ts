@@ -13,7 +13,7 @@
  */
 import { lexJq, type Token } from '../jq/lexer.js';
 import type { ConditionCheck } from '../jq/condition-outcomes.js';
-import type { JsonObject, JsonValue } from '../model/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import { TEAM_PROVIDER } from '../judge/user-model.js';
 
 /** A construct or a value this evaluator does not answer for certain: the check goes to jq. */
@@ -109,14 +109,12 @@ const not = (): never => {
 function equal(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((value, i) => equal(value, b[i]!));
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && equal(a[key]!, b[key]!));
   }
   return false;
 }
-
-const isPlainObject = (value: JsonValue): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** jq's kinds: true and false are kinds of their own (containment refuses to compare them). */
 function kind(value: JsonValue): string {
@@ -139,7 +137,7 @@ function contains(a: JsonValue, b: JsonValue): boolean {
   if (kind(a) !== kind(b)) return false;
   if (Array.isArray(a)) return (b as JsonValue[]).every((wanted) => a.some((held) => contains(held, wanted)));
   if (typeof a === 'string') return a.includes(b as string);
-  if (isPlainObject(a)) return not();
+  if (isObject(a)) return not();
   return equal(a, b);
 }
 
@@ -406,7 +404,7 @@ class Parser {
 /** `.name` on an object or null; anything else is an error in jq. */
 function field(value: JsonValue, name: string): JsonValue {
   if (value === null) return null;
-  if (isPlainObject(value)) return Object.hasOwn(value, name) ? value[name]! : null;
+  if (isObject(value)) return Object.hasOwn(value, name) ? value[name]! : null;
   return not();
 }
 

@@ -130,9 +130,6 @@ const MAX_SEARCH_PAGES = 10_000;
 /** Ours: a bound on how often one request re-checks the budget as others finish (each pass is an answer). */
 const MAX_BUDGET_PASSES = 10_000;
 
-/** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
-type Budget = WindowBudget;
-
 /** A sleep shared by everyone waiting for the same instant. */
 interface SharedSleep {
   sleeping?: { until: number; done: Promise<void> };
@@ -140,7 +137,8 @@ interface SharedSleep {
 
 /** The budget the answers' headers tell, with the requests in flight against it and their waiters. */
 interface BudgetState extends SharedSleep {
-  budget?: Budget;
+  /** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
+  budget?: WindowBudget;
   inFlight: number;
   /** Waiters for the next answer (fresher headers). */
   answered: Array<() => void>;
@@ -239,7 +237,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const budget = pool.budget;
     const now = options.now();
     const resetAt = now + (headers.resetSeconds ?? policy.defaultResetSeconds) * 1_000;
-    const next: Budget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
+    const next: WindowBudget = { remaining: headers.remaining, resetAt, ...(headers.limit === undefined ? {} : { limit: headers.limit }) };
     if (!budget || startedAt >= budget.resetAt) {
       pool.budget = next; // the first answer, or the first of a new window
     } else {

@@ -7,6 +7,7 @@
  * `.user` of each world from these (src/judge/user-model.ts); they never read `users` themselves.
  */
 import { isObject } from '../model/json.js';
+import { compareText } from '../compare-text.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { classifyTeamValue, type TeamDirectory } from './teams.js';
 
@@ -61,7 +62,7 @@ export function buildPeople(users: readonly unknown[] | null | undefined, userEn
       admin: roles.includes(ADMIN_ROLE),
     });
   }
-  return [...byEmail.values()].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  return [...byEmail.values()].sort((a, b) => compareText(a.email, b.email));
 }
 
 /**

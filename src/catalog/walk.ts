@@ -2,8 +2,6 @@ import { isObject, type JsonValue } from '../model/json.js';
 
 import type { Path } from './location.js';
 
-export type { Path };
-
 /** Every `{jqQuery: "<jq>"}` below `node`, with its path (ending in "jqQuery"). */
 export function* jqQueries(node: JsonValue | undefined, path: Path): Generator<{ path: Path; expression: string }> {
   if (Array.isArray(node)) {

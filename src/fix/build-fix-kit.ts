@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
+import { compareText } from '../compare-text.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { Finding, Report } from '../model/finding.js';
 import { dataMigrationFiles, relationMoves } from './data-migration.js';
@@ -32,7 +33,7 @@ export function buildFixKit(input: FixKitInput): FixKit {
   files.push(...dataMigrationFiles(moves));
   const resolved = [...new Set(files.flatMap((file) => file.findings))];
   files.push(streamedFile('predicted-org.json', 'predicted-org', resolved.sort(), () => predictedOrgJson(predicted)));
-  const unresolved = [...bodies.unresolved, ...patch.unresolved, ...uncovered(findings, files, [...bodies.unresolved, ...patch.unresolved])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const unresolved = [...bodies.unresolved, ...patch.unresolved, ...uncovered(findings, files, [...bodies.unresolved, ...patch.unresolved])].sort((a, b) => compareText(a.id, b.id));
   files.push(...fixReadme(files, moves, unresolved, report, { applyAt: patch.applyAt }));
   return { files, unresolved, patched: patch.patched };
 }

@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
+import { compareText } from '../compare-text.js';
 import type { JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
@@ -49,7 +50,7 @@ export interface BulkEntity {
 }
 
 /** The relation-ownership findings of the org, one move per blueprint. */
-export function relationMoves(catalog: Catalog, findings: readonly Finding[], limit = BULK_LIMIT): RelationMove[] {
+export function relationMoves(catalog: Catalog, findings: readonly Finding[]): RelationMove[] {
   const byBlueprint = new Map<string, { relations: string[]; findings: string[] }>();
   for (const finding of findings) {
     if (finding.category !== 'relation-ownership' || finding.resource.type !== 'blueprint') continue;
@@ -61,7 +62,7 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
     byBlueprint.set(finding.resource.identifier, move);
   }
   const names = uniqueNames([...byBlueprint.keys()].map((key) => ({ key, base: fileName(key) })));
-  return [...byBlueprint].sort(([a], [b]) => (a < b ? -1 : 1)).map(([blueprint, { relations, findings: ids }]) => {
+  return [...byBlueprint].sort(([a], [b]) => compareText(a, b)).map(([blueprint, { relations, findings: ids }]) => {
     const entities = (catalog.entities.get(blueprint) ?? []).flatMap((entity) => {
       const team = relationTeams(entity, relations);
       if (team.length === 0) return [];
@@ -76,7 +77,7 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[], li
     const entitiesRead = catalog.entities.has(blueprint);
     const team = teamExpression(relations);
     const migrationRequest: MigrationRequest = { sourceBlueprint: blueprint, mapping: { blueprint, filter: relationSetFilter(relations), entity: { identifier: '.identifier', team } } };
-    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team } }, migrationRequest, payloads: chunk(entities, limit).map((part) => ({ entities: part })), entitiesRead };
+    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team } }, migrationRequest, payloads: chunk(entities, BULK_LIMIT).map((part) => ({ entities: part })), entitiesRead };
   });
 }
 
@@ -106,6 +107,9 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return parts;
 }
 
+/** A move's bulk file `index` (from 0), in `data-migration/bulk/`: `<name>-001.json` on. */
+export const bulkName = (name: string, index: number): string => `${name}-${String(index + 1).padStart(3, '0')}.json`;
+
 /** `data-migration/<blueprint>.json`, `api/<blueprint>.json` and `bulk/<blueprint>-NNN.json` for each move. */
 export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
   return moves.flatMap((move) => {
@@ -113,7 +117,7 @@ export function dataMigrationFiles(moves: readonly RelationMove[]): FixFile[] {
     const mapping: FixFile = { path: `data-migration/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.mapping) };
     const request: FixFile = { path: `data-migration/api/${name}.json`, kind: 'data-migration', findings: move.findings, content: jsonText(move.migrationRequest) };
     const bulk = move.payloads.map((payload, index): FixFile => ({
-      path: `data-migration/bulk/${name}-${String(index + 1).padStart(3, '0')}.json`,
+      path: `data-migration/bulk/${bulkName(name, index)}`,
       kind: 'bulk-upsert',
       findings: move.findings,
       content: jsonText(payload),

@@ -1,6 +1,6 @@
 import type { Report } from '../model/finding.js';
 import { REDACTED } from '../sources/redact.js';
-import { BULK_LIMIT, type RelationMove } from './data-migration.js';
+import { BULK_LIMIT, bulkName, type RelationMove } from './data-migration.js';
 import type { FixFile, UnresolvedFix } from './fix-kit.js';
 import type { PatchPlace } from './repo-patch.js';
 import { plural } from '../plural.js';
@@ -165,5 +165,3 @@ function unreadNote(moves: readonly RelationMove[]): string[] {
     '',
   ];
 }
-
-const bulkName = (name: string, index: number) => `${name}-${String(index + 1).padStart(3, '0')}.json`;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareText } from '../compare-text.js';
 import type { JqEngine } from '../jq/engine.js';
 import { own, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
@@ -79,7 +80,7 @@ function splitScorecardId(identifier: string): [string, string] {
 /** A resource identifier as a file name: path separators and other unsafe characters become `_`. */
 export function fileName(identifier: string): string {
   const name = identifier.replace(/[^A-Za-z0-9@_.+=-]/g, '_');
-  if (name.length > MAX_FILE_NAME) return `${name.slice(0, MAX_FILE_NAME - 9)}-${createHash('sha256').update(identifier).digest('hex').slice(0, 8)}`;
+  if (name.length > MAX_FILE_NAME) return `${name.slice(0, MAX_FILE_NAME - 9)}-${shortHash(identifier)}`;
   return name === '' || name === '.' || name === '..' ? `_${name}` : name;
 }
 
@@ -108,7 +109,7 @@ export function uniqueNames(items: readonly { key: string; base: string }[]): Ma
       taken.add(base.toLowerCase());
     }
   }
-  const clashing = items.filter(({ key }) => !names.has(key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const clashing = items.filter(({ key }) => !names.has(key)).sort((a, b) => compareText(a.key, b.key));
   for (const { key, base } of clashing) {
     // The hash is no secret: an org can name a resource `svc-<hash of svc>`, so a taken name is hashed again.
     let name = `${base}-${shortHash(key)}`;

@@ -3,9 +3,10 @@ import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { translateTeamValues } from '../catalog/teams.js';
 import type { JqEngine } from '../jq/engine.js';
-import { isObject, jsonRoundTrip, own, type JsonValue } from '../model/json.js';
+import { asString, isObject, jsonRoundTrip, own, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
-import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
+import type { EntityRecord, OrgSnapshot, Organization } from '../model/snapshot.js';
+import { MIGRATED_FEATURE_FLAG } from '../catalog/migration-state.js';
 import type { RelationMove } from './data-migration.js';
 import { relationTeams } from './data-migration.js';
 import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
@@ -59,7 +60,18 @@ export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves
   if (today && !entities.has(TEAM_BLUEPRINT)) entities.set(TEAM_BLUEPRINT, { records: teamEntities([], catalog) });
   // It is the org after the migration: said, so an audit of it (a scan of the patched files) never reads it from shapes.
   org.migrationState = { migrated: true, source: 'predicted' };
+  // A live read's feature flags decide the state over the recorded one: the flag the migration sets is
+  // set here too, or the predicted org reads as not migrated and every identifier the kit wrote breaks.
+  org.organization = withMigratedFlag(org.organization);
   return { org, entities };
+}
+
+/** The organization record as the service shows it once migrated; one without flags stays without. */
+function withMigratedFlag(organization: Organization): Organization {
+  const flags = organization.featureFlags;
+  if (Array.isArray(flags)) return flags.includes(MIGRATED_FEATURE_FLAG) ? organization : { ...organization, featureFlags: [...flags, MIGRATED_FEATURE_FLAG] };
+  if (isObject(flags)) return { ...organization, featureFlags: { ...flags, [MIGRATED_FEATURE_FLAG]: true } };
+  return organization;
 }
 
 /**
@@ -136,7 +148,7 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
   const steps = new Map<string, ((entity: EntityRecord) => void)[]>();
   const step = (id: string, change: (entity: EntityRecord) => void) => steps.set(id, [...(steps.get(id) ?? []), change]);
   for (const blueprint of org.blueprints) {
-    const id = typeof blueprint.identifier === 'string' ? blueprint.identifier : undefined;
+    const id = asString(blueprint.identifier);
     if (id === undefined || id.startsWith('_')) continue;
     const path = teamInheritancePath(blueprint);
     const resolution = catalog.inheritance.get(id);

@@ -1,4 +1,6 @@
 import type { Finding } from '../model/finding.js';
+import { compareText } from '../compare-text.js';
+import { fileLocation } from '../file-location.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
 import { tokenShapedValues } from '../secrets/token-shapes.js';
 import type { PatchRepo } from './apply-root.js';
@@ -44,12 +46,6 @@ export interface PatchPlace {
   repository: string;
   /** The top of its git work tree, relative to where the audit ran. */
   rootFromHere: string;
-}
-
-/** `path:line` → path and 1-based line. */
-export function fileLocation(location: string): { path: string; line: number } | undefined {
-  const match = /^(.*):(\d+)$/.exec(location);
-  return match ? { path: match[1]!, line: Number(match[2]) } : undefined;
 }
 
 /**
@@ -108,7 +104,7 @@ export function repoPatch(findings: readonly Finding[], files: readonly RepoFile
   unresolved.push(...raiseVersionConstraints(byFile, texts));
   const patched: PatchedFile[] = [];
   const perRepo = new Map<PatchRepo | undefined, { sections: { diff: string; encoding: FileEncoding }[]; ids: string[] }>();
-  for (const [path, entry] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [path, entry] of [...byFile].sort(([a], [b]) => compareText(a, b))) {
     const before = texts.get(path)!;
     const { repo, inRepo } = placeInRepo(path, repos);
     const diff = unifiedDiff(inRepo, before, entry.edits);

@@ -1,4 +1,5 @@
 import type { JqEngine } from '../jq/engine.js';
+import { compareText } from '../compare-text.js';
 import { copyJson, type JsonObject } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
@@ -26,7 +27,7 @@ export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding
   }
   const files: FixFile[] = [];
   const unresolved: UnresolvedFix[] = [];
-  for (const [file, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [file, group] of [...groups].sort(([a], [b]) => compareText(a, b))) {
     if (!group.breaks) continue;
     // Copied only for a body that is written: a resource with no breaking finding gets none.
     const copy = copyJson(group.record);

@@ -1,6 +1,7 @@
 import { lstat, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
+import { fileLocation } from '../file-location.js';
 import { readRegularFile, TooLarge } from '../read-regular-file.js';
 import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type OutputSet } from '../output/output-set.js';
 import { rewrittenRuns } from '../output/rewritten-runs.js';
@@ -11,7 +12,7 @@ import { displayRoots, MAX_FILE_BYTES } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
 import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { withSignalsHeld } from './hold-signals.js';
-import { fileLocation, type FileEncoding, type PatchedFile, type RepoFile } from './repo-patch.js';
+import type { FileEncoding, PatchedFile, RepoFile } from './repo-patch.js';
 
 
 /** Where a finding's path (`<repo prefix>/<file>`) is on disk, for each `--repo` directory. */

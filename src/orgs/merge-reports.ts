@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { compareFindings, summarize } from '../analyze.js';
+import { compareText } from '../compare-text.js';
 import { InputError } from '../errors.js';
 import type { GateResult, OrgOfMerge, Report } from '../model/finding.js';
 import { crossOrgChecks, type OrgTeamsOf } from './cross-org.js';
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Reports of several orgs, each written by its own run (a CI matrix: one job per org), as one

@@ -1,9 +1,7 @@
-import yaml from 'js-yaml';
 import { apiBaseUrl, isRegion, REGION_URLS, type Connection, type Credentials } from '../api/connection.js';
 import { InputError, UsageError } from '../errors.js';
 import { isObject } from '../model/json.js';
-import { readInputFile } from '../read-input-file.js';
-import { yamlExpansionProblem } from '../yaml-expansion.js';
+import { readYamlInput } from '../read-yaml-input.js';
 
 /**
  * `analyze --orgs FILE` (issue 41): several live orgs in one run, as development, staging and
@@ -36,19 +34,7 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Read and check the file, then the variables it names: every failure one line, no value quoted. */
 export async function readOrgsConfig(path: string, env: Readonly<Record<string, string | undefined>>): Promise<ConfiguredOrg[]> {
-  const text = await readInputFile(path, 'orgs file');
-  let document: unknown;
-  try {
-    // YAML is a superset of JSON. The exception's `reason` names the fault without the text around it (which may hold a pasted secret).
-    document = yaml.load(text, { filename: path, schema: yaml.JSON_SCHEMA });
-  } catch (error) {
-    const reason = error instanceof yaml.YAMLException ? error.reason : 'unreadable';
-    const mark = error instanceof yaml.YAMLException && error.mark ? ` (line ${error.mark.line + 1}, column ${error.mark.column + 1})` : '';
-    throw new InputError(`${path}: not valid YAML or JSON: ${reason}${mark}`, { cause: error });
-  }
-  const problem = yamlExpansionProblem(document, text);
-  if (problem !== undefined) throw new InputError(`${path}: not read: ${problem}`);
-  return orgsOf(document, path, env);
+  return orgsOf(await readYamlInput(path, 'orgs file', 'YAML or JSON'), path, env);
 }
 
 /** The orgs a parsed file names, with their credentials from `env`. Pure. */

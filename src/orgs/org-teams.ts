@@ -1,4 +1,5 @@
-import { isObject, type JsonValue } from '../model/json.js';
+import { compareText } from '../compare-text.js';
+import { isObject, keyedFromEntries, type JsonValue } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 
@@ -76,7 +77,5 @@ function namedTeams(node: JsonValue, resource: string, path: string, into: OrgTe
 
 /** A count per name, in code-unit order, so the same org gives the same bytes. */
 function sortedRecord(counts: ReadonlyMap<string, number>): Record<string, number> {
-  const record: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const key of [...counts.keys()].sort()) record[key] = counts.get(key)!;
-  return record;
+  return keyedFromEntries([...counts].sort(([a], [b]) => compareText(a, b)));
 }

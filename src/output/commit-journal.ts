@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { errorCode, UsageError } from '../errors.js';
+import { isObject } from '../model/json.js';
 import { isReportFile, OWN_OUTPUTS } from './own-outputs.js';
 import { diskDigest, type StagedKind } from './staged-digest.js';
 import { isOurKit, kindAt, plantedKind } from './out-entries.js';
@@ -74,11 +75,9 @@ const quoted = (value: unknown): string => {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Why `value` is not a journal this version writes, in words; undefined when its shape is one. */
 export function journalShapeProblem(value: unknown): string | undefined {
-  if (!isRecord(value)) return 'is not a JSON object';
+  if (!isObject(value)) return 'is not a JSON object';
   if (value.format !== FORMAT) return 'moves' in value ? 'is not in the format this version writes (an earlier version wrote absolute paths)' : `is not a ${FORMAT} journal`;
   const unknown = Object.keys(value).find((key) => !['format', 'pid', 'run', 'moves', 'removals'].includes(key));
   if (unknown !== undefined) return `has a field ${quoted(unknown)} this tool does not write`;
@@ -88,7 +87,7 @@ export function journalShapeProblem(value: unknown): string | undefined {
   if (!Array.isArray(value.removals)) return '"removals" is not a list';
   const seen = new Set<string>();
   for (const move of value.moves as unknown[]) {
-    if (!isRecord(move) || Object.keys(move).some((key) => !['name', 'kind', 'sha256'].includes(key))) return `has a move ${quoted(move)} of another shape`;
+    if (!isObject(move) || Object.keys(move).some((key) => !['name', 'kind', 'sha256'].includes(key))) return `has a move ${quoted(move)} of another shape`;
     const own = typeof move.name === 'string' ? OWN_OUTPUTS.get(move.name) : undefined;
     if (own === undefined) return `names ${quoted(move.name)}, which is not one of this tool's outputs in --out`;
     if (move.kind !== own) return `moves ${quoted(move.name)} as ${move.kind === 'dir' ? 'a folder' : quoted(move.kind)}, which this tool writes as a ${own === 'dir' ? 'folder' : 'file'}`;
@@ -126,7 +125,7 @@ export async function readJournal(root: string, shown: string): Promise<CommitJo
     }
   } catch (error) {
     if (error instanceof JournalRefused) throw error;
-    throw new JournalRefused(shown, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new JournalRefused(shown, `cannot be read (${errorCode(error)})`);
   }
   let value: unknown;
   try {

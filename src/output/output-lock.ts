@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { link, open, readFile, readlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { errorCode, UsageError } from '../errors.js';
 import { plantedKind } from './out-entries.js';
 
 /**
@@ -136,8 +136,8 @@ async function holderOf(site: LockSite, now: number): Promise<Holder | undefined
   const kind = await plantedKind(path);
   if (kind === 'none') return undefined;
   if (kind !== 'file') throw new UsageError(`${flag} ${target}: ${shown} is ${kind}, not a lock this tool wrote; remove it to continue`);
-  const read = await readLockFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${flag} ${target}: ${shown} cannot be read (${error.code ?? error.message}); remove it to continue`);
+  const read = await readLockFile(path).catch((error: unknown) => {
+    throw new UsageError(`${flag} ${target}: ${shown} cannot be read (${errorCode(error)}); remove it to continue`);
   });
   if (read === 'gone') return undefined; // released meanwhile
   if (read === 'other') throw new UsageError(`${flag} ${target}: ${shown} is not a lock this tool wrote; remove it to continue`);
@@ -168,8 +168,8 @@ function heldBy({ flag, target, shown }: LockSite, holder: Holder): UsageError {
 }
 
 /** At the start of a run: one line at once when another run holds the site, rather than after the whole analysis. */
-export async function refuseWhileLocked(site: LockSite, now = Date.now()): Promise<void> {
-  const holder = await holderOf(site, now);
+export async function refuseWhileLocked(site: LockSite): Promise<void> {
+  const holder = await holderOf(site, Date.now());
   if (holder !== undefined) throw heldBy(site, holder);
 }
 
@@ -221,7 +221,7 @@ export async function takeLock(site: LockSite, schedule: RefreshSchedule = every
 /** Create the lock with its text in one step; false when something is there already. */
 async function createLock({ path, flag, target, shown }: LockSite, text: string): Promise<boolean> {
   const temporary = `${path}.tma-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const cannot = (error: unknown) => new UsageError(`${flag} ${target}: cannot take the lock ${shown} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  const cannot = (error: unknown) => new UsageError(`${flag} ${target}: cannot take the lock ${shown} (${errorCode(error)})`);
   try {
     await writeFile(temporary, text, { flag: 'wx' });
   } catch (error) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { UsageError } from '../errors.js';
+import { errorCode, UsageError } from '../errors.js';
 
 /**
  * Make sure `dir` is a directory this run can write into, creating it one level at a time, and
@@ -21,7 +21,7 @@ export async function ensureWritableDir(dir: string, what: string, shown: string
     const info = await stat(current).catch((error: NodeJS.ErrnoException) => {
       // ENOTDIR: a level above is a file; walking up finds it and says so.
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-      return fail(`cannot read ${current} (${error.code ?? error.message})`);
+      return fail(`cannot read ${current} (${errorCode(error)})`);
     });
     if (info) {
       if (!info.isDirectory()) fail(`${current} exists and is not a directory`);
@@ -38,14 +38,14 @@ export async function ensureWritableDir(dir: string, what: string, shown: string
     for (const level of missing) {
       const created = await mkdir(level).then(
         () => true,
-        (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : fail(`cannot create ${level} (${error.code ?? error.message})`)),
+        (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : fail(`cannot create ${level} (${errorCode(error)})`)),
       );
       if (created) made.push(level);
     }
-    await access(resolve(dir), constants.W_OK).catch((error: NodeJS.ErrnoException) => fail(`not writable (${error.code ?? error.message})`));
+    await access(resolve(dir), constants.W_OK).catch((error: unknown) => fail(`not writable (${errorCode(error)})`));
     // Access checks pass for root everywhere; only a real write proves the directory takes files.
     const probe = join(resolve(dir), `.teams-migration-audit-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
-    const handle = await open(probe, 'wx').catch((error: NodeJS.ErrnoException) => fail(`cannot write files there (${error.code ?? error.message})`));
+    const handle = await open(probe, 'wx').catch((error: unknown) => fail(`cannot write files there (${errorCode(error)})`));
     await handle.close();
     await unlink(probe);
   } catch (error) {

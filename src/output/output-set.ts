@@ -1,14 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { errorCode, InputError, UsageError } from '../errors.js';
 import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagingName, targetProblem, verifyJournal, type CommitJournal, type JournalMove } from './commit-journal.js';
 import { isOurKit, kindAt, KIT_MARKER } from './out-entries.js';
 import { folderLock, isRunning, outLock, refuseWhileLocked as lockedBy, takeLock, type HeldLock, type RefreshSchedule } from './output-lock.js';
 import { isReportFile, KIT_DIR, OWN_OUTPUTS } from './own-outputs.js';
 import { fileDigest, folderDigest, type StagedContent, type StagedKind } from './staged-digest.js';
-
-export { isOurKit, KIT_MARKER } from './out-entries.js';
 
 /**
  * A run's outputs as one set (issue 23): every file is written into a staging folder beside its
@@ -81,8 +79,6 @@ export interface OutputSet {
   /** Release the lock and remove what was staged but not committed. Safe to call twice. */
   close(): Promise<void>;
 }
-
-const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** At the start of a run: one line at once when another run holds `out`, rather than after the whole analysis. */
 export const refuseWhileLocked = (out: string): Promise<void> => lockedBy(outLock(out, resolve(out)));

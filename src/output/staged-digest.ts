@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareText } from '../compare-text.js';
 import { constants } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -79,7 +80,7 @@ interface TreeEntry {
 /** A folder's digest: every subfolder and file by path (code-unit order), each file with its content's digest. */
 function treeDigest(entries: readonly TreeEntry[]): string {
   const hash = createHash('sha256');
-  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...entries].sort((a, b) => compareText(a.path, b.path));
   for (const entry of sorted) hash.update(entry.sha256 === undefined ? `d ${JSON.stringify(entry.path)}\n` : `f ${JSON.stringify(entry.path)} ${entry.sha256}\n`);
   return hash.digest('hex');
 }

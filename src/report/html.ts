@@ -8,8 +8,6 @@ import { jsonPieces } from './json-pieces.js';
 import { buildReportView, type RenderMeta } from './view-model.js';
 import { htmlControlsEscaped, markupEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 
-export type { RenderMeta } from './view-model.js';
-
 const TEMPLATES = new URL('templates/', PACKAGE_ROOT);
 
 /** Our own instance: no global helpers or partials leak in or out. */

@@ -1,5 +1,6 @@
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
+import { fileLocation } from '../file-location.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type Report } from '../model/finding.js';
 import { sarifRuleId } from './sarif.js';
@@ -78,9 +79,9 @@ interface Testcase {
  */
 function caseName(finding: Finding): { name: string; place: string } {
   if (finding.resource.type !== 'file') return { name: `${finding.resource.type} ${finding.resource.identifier}: ${finding.location}`, place: '' };
-  const match = /^(.*):(\d+)$/.exec(finding.location);
-  if (!match) return { name: finding.location, place: ` file="${attr(finding.location)}"` };
-  return { name: finding.location, place: ` file="${attr(match[1]!)}" line="${match[2]}"` };
+  const at = fileLocation(finding.location);
+  if (!at) return { name: finding.location, place: ` file="${attr(finding.location)}"` };
+  return { name: finding.location, place: ` file="${attr(at.path)}" line="${at.line}"` };
 }
 
 function testcase(finding: Finding, failing: boolean): Testcase {

@@ -9,6 +9,8 @@ import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './se
 import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
+import { compareText } from '../compare-text.js';
+import { splitFileLocation } from '../file-location.js';
 import { suggestionBesideChange, suggestionsBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
@@ -333,14 +335,6 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-export { isFileFinding };
-
-/** "path/to/main.tf:12" → path and line; a location without a numeric line is all path. */
-export function splitFileLocation(location: string): { path: string; line: number } {
-  const match = /^(.*):(\d+)$/.exec(location);
-  return match?.[1] !== undefined && match[2] !== undefined ? { path: match[1], line: Number(match[2]) } : { path: location, line: 0 };
-}
-
 function clientData(report: Report, appUrl: string): ClientData {
   const links = fixLinks(report);
   const besideChange = suggestionsBesideChange();
@@ -376,7 +370,7 @@ function clientData(report: Report, appUrl: string): ClientData {
     byFile.set(path, list);
   }
   const fileGroups: ClientGroup[] = [...byFile.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([path, list]) => ({
       key: `file:${path}`,
       heading: path,

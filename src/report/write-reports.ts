@@ -6,8 +6,8 @@ import { StreamedContent } from '../output/staged-digest.js';
 import { REPORT_FILES } from '../output/own-outputs.js';
 import { repositoryPath } from '../gate-run.js';
 import type { Report } from '../model/finding.js';
-import { htmlPieces, renderHtml } from './html.js';
-import { jsonReportPieces, renderJson } from './json.js';
+import { htmlPieces } from './html.js';
+import { jsonReportPieces } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
 import { credentialsFromEnv, redactCredentials } from '../secrets/credentials.js';
@@ -46,21 +46,10 @@ export interface ReportMeta {
   md?: MarkdownMeta;
 }
 
-export interface RenderedFile {
-  name: string;
-  format: Format;
-  content: string;
-}
-
-/** Every asked format rendered from the one report; pure, so tests compare bytes without touching disk. */
-export function renderReports(report: Report, formats: readonly Format[], meta: ReportMeta): RenderedFile[] {
-  return formats.map((format) => ({ format, name: FILE_NAMES[format], content: render(report, format, meta) }));
-}
-
 /**
  * One format's text as it is written: the page and report.json piece by piece (issue 41: at 130,000
  * findings each was over 100 MB as one string, with copies), the others whole. Joined, the pieces
- * are what `renderReports` gives.
+ * are what `renderHtml` and `renderJson` give.
  */
 function renderPieces(report: Report, format: Format, meta: ReportMeta): Iterable<string> {
   switch (format) {
@@ -68,23 +57,12 @@ function renderPieces(report: Report, format: Format, meta: ReportMeta): Iterabl
       return htmlPieces(report, meta.html);
     case 'json':
       return jsonReportPieces(report);
-    default:
-      return [render(report, format, meta)];
-  }
-}
-
-function render(report: Report, format: Format, meta: ReportMeta): string {
-  switch (format) {
-    case 'html':
-      return renderHtml(report, meta.html);
-    case 'json':
-      return renderJson(report);
     case 'sarif':
-      return renderSarif(report, meta.sarif);
+      return [renderSarif(report, meta.sarif)];
     case 'junit':
-      return renderJunit(report);
+      return [renderJunit(report)];
     case 'md':
-      return renderMarkdown(report, meta.md);
+      return [renderMarkdown(report, meta.md)];
   }
 }
 

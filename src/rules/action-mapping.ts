@@ -46,13 +46,14 @@ export const actionMapping: Rule = {
         const mapping = invocation.mapping;
         // The mapping writes an entity of `invocationMethod.blueprintIdentifier`, which may differ
         // from the blueprint the action runs on: relation keys are that blueprint's relations.
-        const written = removedRelationsFor(catalog, asString(invocation.blueprintIdentifier) ?? actionBlueprint(action));
+        const target = asString(invocation.blueprintIdentifier) ?? actionBlueprint(action);
+        const written = { removed: removedRelationsFor(catalog, target), toTeams: teamRelationsOf(catalog, target) };
         checkEntityMapping(isObject(mapping.entity) ? mapping.entity : mapping, isObject(mapping.entity) ? ['invocationMethod', 'mapping', 'entity'] : ['invocationMethod', 'mapping'], written, context);
       } else if (invocation) {
         checkTemplates(invocation, ['invocationMethod'], context);
       }
       if (isObject(action.mapping) && isObject(action.mapping.entity)) {
-        checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], context.removedRelations, context);
+        checkEntityMapping(action.mapping.entity, ['mapping', 'entity'], { removed: context.removedRelations, toTeams: teamRelationsOf(catalog, actionBlueprint(action)) }, context);
       }
     }
     return findings;
@@ -81,7 +82,18 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
  * `team` and relation values may be lists (`"team": ["Platform"]`): each string in a list is
  * judged as the string alone would be, at its own location; a team search query by its rules.
  */
-function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: ReadonlySet<string>, context: Context): void {
+/** The relations of the written blueprint: those the migration removes, and those to `_team` it keeps. */
+interface WrittenRelations {
+  removed: ReadonlySet<string>;
+  toTeams: ReadonlySet<string>;
+}
+
+/** Relations to `_team` the migration keeps: they hold team identifiers, as `$team` does once migrated. */
+function teamRelationsOf(catalog: Catalog, blueprint: string | undefined): ReadonlySet<string> {
+  return new Set(blueprint === undefined ? [] : (catalog.teamRelations.get(blueprint) ?? []));
+}
+
+function checkEntityMapping(mapping: JsonObject, base: Path, written: WrittenRelations, context: Context): void {
   for (const [key, value] of Object.entries(mapping)) {
     if (key === 'team') {
       // Literal team names, one or a list (`"team": ["Platform", "Payments"]`): one finding with the whole new value.
@@ -102,12 +114,13 @@ function checkEntityMapping(mapping: JsonObject, base: Path, writtenRemoved: Rea
     } else if (key === 'relations' && isObject(value)) {
       for (const [relation, target] of Object.entries(value)) {
         const path = [...base, 'relations', relation];
-        if (writtenRemoved.has(relation)) {
+        if (written.removed.has(relation)) {
           if (target != null) context.findings.push(removedRelationWrite(context, path, relation, target));
           continue;
         }
         for (const item of mappingItems(target, path)) {
-          if (typeof item.value === 'string') checkMappingString(context, item.path, item.value, `The mapping of relation "${relation}"`);
+          // A relation to _team takes team identifiers: what flows into it is a team value set.
+          if (typeof item.value === 'string') checkMappingString(context, item.path, item.value, `The mapping of relation "${relation}"`, written.toTeams.has(relation));
           else checkQuery(item.value, item.path, `The search query of relation "${relation}"`, context);
         }
       }

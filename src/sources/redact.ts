@@ -112,7 +112,23 @@ export function redactMapEntry(key: string, value: JsonValue, tally: RedactionTa
   return redactSecrets(value, isSecretName(key), key, tally);
 }
 
-/** Keys of a snapshot already redacted piece by piece (`redactListItem`, `redactMapEntry`) into `tally`. */
+/**
+ * A batch of a top-level member's items as the snapshot file's reader parses it (a list's items, or
+ * an object's members), redacted as `redactSnapshot` redacts them in that member: a copy.
+ */
+export function redactMemberBatch(batch: JsonValue[] | Record<string, JsonValue>, tally: RedactionTally): JsonValue[] | Record<string, JsonValue> {
+  if (Array.isArray(batch)) return batch.map((item) => redactListItem(item, tally));
+  const result = keyedRecord();
+  for (const key of Object.keys(batch)) result[key] = redactMapEntry(key, batch[key]!, tally);
+  return result;
+}
+
+/** Top-level members of a snapshot kept as they are: the entities, the recording's own gaps and its format. */
+export function isKeptAsRead(member: string): boolean {
+  return member === 'entities' || member === 'incomplete' || member === 'format';
+}
+
+/** Keys of a snapshot already redacted piece by piece (`redactListItem`, `redactMapEntry`, `redactMemberBatch`) into `tally`. */
 export interface RedactedAlready {
   keys: ReadonlySet<string>;
   tally: RedactionTally;
@@ -122,13 +138,14 @@ export interface RedactedAlready {
  * Every resource of a snapshot, at any depth. Entities are left as they are: they hold only
  * identifiers, titles, teams and relation values, keyed by the org's own relation identifiers.
  * `already`: keys the live fetch redacted as they arrived (issue 33: one pass over a 10x org at
- * the end of the fetch took seconds of its tail), counted in its tally, so the note is the same.
+ * the end of the fetch took seconds of its tail), or the snapshot file's reader as it read them
+ * (issue 41: no walk of its own), counted in its tally, so the note is the same.
  */
 export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[], already?: RedactedAlready): OrgSnapshot {
   const tally: RedactionTally = already?.tally ?? new Map();
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(snapshot)) {
-    const kept = key === 'entities' || key === 'incomplete' || key === 'format' || already?.keys.has(key) === true;
+    const kept = isKeptAsRead(key) || already?.keys.has(key) === true;
     result[key] = kept ? value : redactSecrets(value as JsonValue, false, '', tally);
     // Prototype safety in the same pass: the copy is made of keyed records, and the entities (kept
     // as read) lose their prototypes here, so the catalog does not walk a million of them again.

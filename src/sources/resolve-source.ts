@@ -126,9 +126,9 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   // A file recorded before redaction existed (or by hand) is redacted too: the report quotes records,
   // `snapshot --snapshot` rewrites the file, and a live run and its recording must analyze the same.
   if (flags.snapshot) {
-    const { snapshot, notes, sha256 } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true });
+    const { snapshot, notes, sha256, redacted } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true, redact: true });
     const redactionNotes: string[] = [];
-    return { snapshot: redactSnapshot(snapshot, redactionNotes), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes], read: { snapshotSha256: sha256 } };
+    return { snapshot: redactSnapshot(snapshot, redactionNotes, redacted), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes], read: { snapshotSha256: sha256 } };
   }
   const connection = flags.configuredOrg?.connection ?? (await resolveConnection(flags, io.env));
   if (!connection) return undefined;

@@ -7,22 +7,37 @@ import { describeOwnKind, ownDocumentKindOf, OWN_KIND_USE } from '../own-documen
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './validate-snapshot.js';
+import type { RedactedAlready } from './redact.js';
+import { checkAndRedactWhileReading, type ReadPassResult } from './snapshot-read-pass.js';
 
 /** How an org snapshot is made, for the lines that refuse another file. */
 const RECORD_ONE = 'record an org snapshot with `teams-migration-audit snapshot --out org.json`';
+
+export interface LoadOptions extends CheckOptions {
+  /**
+   * Cut the secrets as the file is read (snapshot-read-pass.ts): the members so redacted are named in
+   * `redacted`, for redactSnapshot to keep as they are.
+   */
+  redact?: boolean;
+}
 
 /**
  * Read an org-snapshot/1 file: the snapshot and a note per value of an unexpected shape. A file
  * that is not a snapshot (or, with `strict`, any misfit) is one InputError line naming the file.
  */
-export async function loadSnapshotFile(path: string, options: CheckOptions = {}): Promise<CheckedSnapshot & { sha256: string }> {
-  const { document, sha256, textDepth } = await readSnapshotDocument(path);
+export async function loadSnapshotFile(path: string, options: LoadOptions = {}): Promise<CheckedSnapshot & { sha256: string; redacted?: RedactedAlready }> {
+  const { document, sha256, textDepth, pass } = await readSnapshotDocument(path, options.redact === true);
   // Our other files are JSON too, and each has its place: say which file it is and where it goes.
   const kind = ownDocumentKindOf(document);
   if (kind !== undefined && kind !== SNAPSHOT_FORMAT) {
     throw new InputError(`${path}: it is ${describeOwnKind(kind)}, not an org snapshot: ${OWN_KIND_USE[kind]}, and ${RECORD_ONE}`);
   }
-  return { ...checkSnapshot(document, path, { ...options, ...(textDepth !== undefined && { textDepth }) }), sha256 };
+  const checkOptions: CheckOptions = {
+    ...(options.strict !== undefined && { strict: options.strict }),
+    ...(textDepth !== undefined && { textDepth }),
+    ...(pass !== undefined && { checkedMembers: pass.checkedMembers }),
+  };
+  return { ...checkSnapshot(document, path, checkOptions), sha256, ...(pass !== undefined && { redacted: pass.redacted }) };
 }
 
 /**
@@ -46,16 +61,20 @@ const SPLIT_MEMBERS: ReadonlySet<string> = new Set(['entities']);
  * nests. Read in pieces (issue 41: never the whole file as one string); a file that cannot be read
  * so (an error, no JSON, no UTF-8, too deep) is read whole, which says what is wrong as it always did.
  */
-async function readSnapshotDocument(path: string): Promise<{ document: unknown; sha256: string; textDepth?: number }> {
+async function readSnapshotDocument(path: string, redact: boolean): Promise<{ document: unknown; sha256: string; textDepth?: number; pass?: ReadPassResult }> {
   const hash = createHash('sha256');
   // Prototype safety in the reading pass: each batch of entities loses its prototypes as it is parsed,
   // while it is fresh in memory, and the entities are then known to be walked (issue 41).
   let whole = true;
   const onBatch = (_member: string, batch: unknown) => void (whole = dropPartPrototypes(batch, 1) && whole);
-  const pieces = readJsonObjectInPieces(path, (bytes) => hash.update(bytes), { splitMembers: SPLIT_MEMBERS, onBatch });
-  if (pieces !== undefined) {
+  // The check and the secrets in the same pass: every other member's batches, as they are parsed.
+  const readPass = redact ? checkAndRedactWhileReading() : undefined;
+  const pieces = readJsonObjectInPieces(path, (bytes) => hash.update(bytes), { splitMembers: SPLIT_MEMBERS, onBatch, ...(readPass !== undefined && { onMemberBatch: readPass.onMemberBatch }) });
+  const pass = pieces === undefined ? undefined : readPass?.done(pieces.document);
+  // A pass that could not stand for the walks (too deep, a key met twice) leaves a copy half redacted: read again whole.
+  if (pieces !== undefined && (readPass === undefined || pass !== undefined)) {
     if (whole) entitiesPrototypeFree(pieces.document.entities);
-    return { document: pieces.document, sha256: hash.digest('hex'), textDepth: pieces.depth };
+    return { document: pieces.document, sha256: hash.digest('hex'), textDepth: pieces.depth, ...(pass !== undefined && { pass }) };
   }
   let sha256 = '';
   const document = await readJsonInput(path, 'snapshot', {

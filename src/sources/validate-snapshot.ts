@@ -34,7 +34,7 @@ type Shape =
   /** One shape per JSON type the value may have; the value's own type picks which applies. */
   | { kind: 'union'; options: Partial<Record<JsonType, Shape>> }
   /** A shape that depends on the value itself (a search rule vs. a nested group of rules). */
-  | { kind: 'pick'; choose: (value: unknown) => Shape }
+  | { kind: 'pick'; choose: (value: unknown) => Shape; label?: string }
   /** For recursive shapes (nested widgets, nested rule groups). */
   | { kind: 'lazy'; get: () => Shape };
 
@@ -48,7 +48,7 @@ const arrayOf = (items: Shape, label = 'an array'): Shape => ({ kind: 'array', i
 const strings = arrayOf(str, 'an array of strings');
 const union = (options: Partial<Record<JsonType, Shape>>): Shape => ({ kind: 'union', options });
 const lazy = (get: () => Shape): Shape => ({ kind: 'lazy', get });
-const pick = (choose: (value: unknown) => Shape): Shape => ({ kind: 'pick', choose });
+const pick = (choose: (value: unknown) => Shape, label?: string): Shape => ({ kind: 'pick', choose, ...(label && { label }) });
 
 interface ObjectOptions {
   /** Fields that must be present and not null. */
@@ -81,6 +81,10 @@ const JQ_AWARE: Shape = union({
 const query: Shape = lazy(() => QUERY);
 /** A rule's property: a name, or a path over relations (`{path: ["$team", "parent"]}`). */
 const PROPERTY = union({ string: str, object: object({ path: strings }, { required: ['path'], label: 'an object with a path' }) });
+/** A names rule's object value: jq, or the service's context value (`{context: "user" | "userTeams", property}`). */
+const JQ_VALUE = object({ jqQuery: str }, { required: ['jqQuery'], rest: jqAware });
+const CONTEXT_VALUE = object({ context: str, property: str }, { required: ['context', 'property'], rest: jqAware });
+const namesRuleObjectOf = (value: unknown): Shape => (isObject(value) && 'context' in value && !('jqQuery' in value) ? CONTEXT_VALUE : JQ_VALUE);
 /**
  * A `$team` rule's value is compared with team titles, a `$blueprint` rule's with blueprint
  * identifiers (it tells a policy query's blueprint): a name, a list of them, or `{jqQuery}`.
@@ -89,7 +93,7 @@ const NAMES_RULE = object(
   {
     property: PROPERTY,
     operator: str,
-    value: union({ string: str, array: strings, object: object({ jqQuery: str }, { required: ['jqQuery'], rest: jqAware }) }),
+    value: union({ string: str, array: strings, object: pick(namesRuleObjectOf, 'an object') }),
   },
   { rest: jqAware },
 );
@@ -264,27 +268,27 @@ export function entityFits(entity: unknown): boolean {
 }
 
 const REQUIRED = ['organization', 'blueprints'];
-const ORG_SNAPSHOT = object(
-  {
-    organization: object({ id: str, name: str }, { required: ['id', 'name'] }),
-    blueprints: arrayOf(BLUEPRINT),
-    blueprintPermissions: mapOf(BLUEPRINT_PERMISSIONS),
-    actions: arrayOf(ACTION),
-    actionPermissions: mapOf(ACTION_PERMISSIONS),
-    pages: arrayOf(PAGE),
-    pagePermissions: mapOf(PAGE_PERMISSIONS),
-    integrations: arrayOf(INTEGRATION),
-    webhooks: arrayOf(WEBHOOK),
-    teams: arrayOf(object({ name: str, identifier: str }, { required: ['name'] })),
-    entities: mapOf(ENTITY_LIST),
-    scorecards: arrayOf(SCORECARD),
-    users: arrayOf(object({ email: str, teams: arrayOf(NAMED), roles: arrayOf(NAMED) }, { required: ['email'] })),
-    incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
-  },
-  { required: REQUIRED },
-);
+/** The shape of each top-level member (contracts.md §3.1); no other member has one. */
+const TOP_LEVEL_SHAPES: Readonly<Record<string, Shape>> = {
+  organization: object({ id: str, name: str }, { required: ['id', 'name'] }),
+  blueprints: arrayOf(BLUEPRINT),
+  blueprintPermissions: mapOf(BLUEPRINT_PERMISSIONS),
+  actions: arrayOf(ACTION),
+  actionPermissions: mapOf(ACTION_PERMISSIONS),
+  pages: arrayOf(PAGE),
+  pagePermissions: mapOf(PAGE_PERMISSIONS),
+  integrations: arrayOf(INTEGRATION),
+  webhooks: arrayOf(WEBHOOK),
+  teams: arrayOf(object({ name: str, identifier: str }, { required: ['name'] })),
+  entities: mapOf(ENTITY_LIST),
+  scorecards: arrayOf(SCORECARD),
+  users: arrayOf(object({ email: str, teams: arrayOf(NAMED), roles: arrayOf(NAMED) }, { required: ['email'] })),
+  incomplete: arrayOf(object({ resource: str, reason: str }, { required: ['resource', 'reason'] })),
+};
+const ORG_SNAPSHOT = object(TOP_LEVEL_SHAPES, { required: REQUIRED });
 
-interface Problem {
+/** A value that does not fit its shape, where it is. */
+export interface Problem {
   path: (string | number)[];
   expected: string;
   value: unknown;
@@ -317,7 +321,7 @@ function expectedOf(shape: Shape): string {
       return options.length > 1 ? `${options.slice(0, -1).join(', ')} or ${options[options.length - 1]}` : (options[0] ?? 'nothing');
     }
     case 'pick':
-      return 'a value of another shape';
+      return shape.label ?? 'a value of another shape';
     case 'lazy':
       return expectedOf(shape.get());
   }
@@ -371,17 +375,22 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       }
       // An object without a shape for its other keys has only its named fields to check.
       if (shape.rest === undefined && isEmpty(shape.fields)) return;
-      for (const key of Object.keys(value)) {
-        const field = value[key];
-        if (field == null) continue; // null is absent
-        const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-        if (!fieldShape) continue;
-        path.push(key);
-        check(fieldShape, field, path, problems);
-        path.pop();
-      }
+      checkFields(shape, value, path, problems);
       return;
     }
+  }
+}
+
+/** Each member of `record` against its field's shape (or `rest`), as check's object case does after its required fields. */
+function checkFields(shape: Extract<Shape, { kind: 'object' }>, record: Readonly<Record<string, unknown>>, path: (string | number)[], problems: Problem[]): void {
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    if (field == null) continue; // null is absent
+    const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
+    if (!fieldShape) continue;
+    path.push(key);
+    check(fieldShape, field, path, problems);
+    path.pop();
   }
 }
 
@@ -424,6 +433,11 @@ export interface CheckOptions {
    * from text: at most MAX_NESTING_DEPTH, nothing in it is too deep, and it is not walked to find out.
    */
   textDepth?: number;
+  /**
+   * Top-level members already checked as they were read (memberCheck), with what was found: not
+   * walked again. Only for a document nothing was cut from (textDepth at most MAX_NESTING_DEPTH).
+   */
+  checkedMembers?: ReadonlyMap<string, MemberFindings>;
 }
 
 /**
@@ -437,8 +451,9 @@ export function checkSnapshot(read: unknown, source: string, options: CheckOptio
   const { document, cut } = options.textDepth !== undefined && options.textDepth <= MAX_NESTING_DEPTH ? { document: read, cut: [] } : pruneDeepNesting(read);
   requireSnapshot(document, source);
   if (options.strict && cut.length > 0) throw new InputError(`${source}: field "${cut[0]}": nested deeper than ${MAX_NESTING_DEPTH} levels`);
+  const checked = cut.length === 0 ? options.checkedMembers : undefined;
   const problems: Problem[] = [];
-  check(ORG_SNAPSHOT, document, [], problems);
+  checkTopLevel(document, problems, checked);
   const first = problems[0];
   if (options.strict && first) {
     throw new InputError(`${source}: field "${joinPath(...first.path)}": expected ${first.expected}, got ${describe(first.value)}`);
@@ -449,12 +464,85 @@ export function checkSnapshot(read: unknown, source: string, options: CheckOptio
     return isLeftOut(problem, document) ? `${text}; left out of the analysis` : text;
   });
   for (const path of cut) notes.push(`${path}: nested deeper than ${MAX_NESTING_DEPTH} levels, which no payload of the service does; left out of the analysis`);
-  for (const [index, blueprint] of snapshot.blueprints.entries()) {
-    const note = isObject(blueprint) ? emptyInheritanceNote(blueprint) : undefined;
-    if (note) notes.push(`${joinPath('blueprints', index, 'teamInheritance')}: ${note}`);
-  }
-  appendAll(notes, duplicateIdentifierNotes(document));
+  const blueprintsChecked = checked?.get('blueprints');
+  if (blueprintsChecked !== undefined) appendAll(notes, blueprintsChecked.inheritanceNotes);
+  else snapshot.blueprints.forEach((blueprint, index) => addInheritanceNote(blueprint, index, notes));
+  appendAll(notes, duplicateIdentifierNotes(document, checked));
   return { snapshot, notes };
+}
+
+function addInheritanceNote(blueprint: unknown, index: number, notes: string[]): void {
+  const note = isObject(blueprint) ? emptyInheritanceNote(blueprint) : undefined;
+  if (note) notes.push(`${joinPath('blueprints', index, 'teamInheritance')}: ${note}`);
+}
+
+/** check(ORG_SNAPSHOT, document), with the members in `checked` taken as found, in their place. */
+function checkTopLevel(document: Record<string, unknown>, problems: Problem[], checked: ReadonlyMap<string, MemberFindings> | undefined): void {
+  if (checked === undefined) return check(ORG_SNAPSHOT, document, [], problems);
+  // As check walks an object shape; the required members are there (requireSnapshot), and no other key has a shape.
+  for (const key of Object.keys(document)) {
+    const found = checked.get(key);
+    if (found !== undefined) appendAll(problems, found.problems);
+    else if (document[key] != null && Object.hasOwn(TOP_LEVEL_SHAPES, key)) check(TOP_LEVEL_SHAPES[key]!, document[key], [key], problems);
+  }
+}
+
+/** What the check finds in one top-level member of a snapshot. */
+export interface MemberFindings {
+  problems: Problem[];
+  /** For `blueprints`: the notes of blueprints whose team inheritance has no path. */
+  inheritanceNotes: string[];
+  /** For lists keyed by identifier: where each identifier stands. */
+  identifiedAt: Map<string, number[]>;
+}
+
+/** A check of one top-level member fed a batch of its items at a time (a list's items, an object's members), in order. */
+export interface MemberCheck {
+  add(batch: readonly unknown[] | Readonly<Record<string, unknown>>, first: boolean): void;
+  readonly found: MemberFindings;
+}
+
+/**
+ * The check of one top-level member a batch at a time, finding what checkSnapshot finds walking
+ * the whole document: the snapshot file's reader checks each batch as it is parsed, before its
+ * secrets are cut (issue 41: one pass). undefined for a member whose shape names required fields
+ * (the organization), which needs the whole object: checkSnapshot walks it.
+ */
+export function memberCheck(member: string): MemberCheck | undefined {
+  const shape = Object.hasOwn(TOP_LEVEL_SHAPES, member) ? TOP_LEVEL_SHAPES[member] : undefined;
+  if (shape !== undefined && shape.kind !== 'array' && !(shape.kind === 'object' && shape.required.length === 0)) return undefined;
+  const found: MemberFindings = { problems: [], inheritanceNotes: [], identifiedAt: new Map() };
+  const identified = (IDENTIFIED_LISTS as readonly string[]).includes(member);
+  const path: (string | number)[] = [member];
+  let fits = true;
+  let count = 0;
+  const add = (batch: readonly unknown[] | Readonly<Record<string, unknown>>, first: boolean) => {
+    if (first && shape !== undefined && Array.isArray(batch) !== (shape.kind === 'array')) {
+      fits = false;
+      mismatch(shape, batch, path, found.problems);
+    }
+    if (Array.isArray(batch)) {
+      for (const item of batch as readonly unknown[]) {
+        const index = count++;
+        if (fits && shape?.kind === 'array') {
+          path.push(index);
+          check(shape.items, item, path, found.problems);
+          path.pop();
+        }
+        if (member === 'blueprints') addInheritanceNote(item, index, found.inheritanceNotes);
+        if (identified) noteIdentifier(found.identifiedAt, item, index);
+      }
+    } else if (fits && shape?.kind === 'object') checkFields(shape, batch as Readonly<Record<string, unknown>>, path, found.problems);
+  };
+  return { add, found };
+}
+
+function noteIdentifier(at: Map<string, number[]>, item: unknown, index: number): void {
+  const identifier = isObject(item) ? item.identifier : undefined;
+  if (typeof identifier !== 'string') return;
+  const seen = at.get(identifier);
+  if (seen) seen.push(index);
+  else at.set(identifier, [index]);
 }
 
 /** Lists whose entries the service keys by `identifier`: one entry per identifier in an org. */
@@ -464,19 +552,17 @@ const IDENTIFIED_LISTS = ['blueprints', 'actions', 'pages', 'webhooks'] as const
  * An identifier listed twice: the service holds one resource per identifier, so the file was edited
  * or merged by hand. Said, not guessed at: lookups by identifier use the last one.
  */
-function duplicateIdentifierNotes(document: Record<string, unknown>): string[] {
+function duplicateIdentifierNotes(document: Record<string, unknown>, checked: ReadonlyMap<string, MemberFindings> | undefined): string[] {
   const notes: string[] = [];
   for (const list of IDENTIFIED_LISTS) {
     const items = document[list];
     if (!Array.isArray(items)) continue;
-    const at = new Map<string, number[]>();
-    items.forEach((item, index) => {
-      const identifier = isObject(item) ? item.identifier : undefined;
-      if (typeof identifier !== 'string') return;
-      const seen = at.get(identifier);
-      if (seen) seen.push(index);
-      else at.set(identifier, [index]);
-    });
+    let at = checked?.get(list)?.identifiedAt;
+    if (at === undefined) {
+      const found = new Map<string, number[]>();
+      items.forEach((item, index) => noteIdentifier(found, item, index));
+      at = found;
+    }
     for (const [identifier, indexes] of at) {
       if (indexes.length < 2) continue;
       notes.push(`${list}: identifier ${JSON.stringify(identifier)} is listed ${indexes.length} times (${indexes.map((index) => joinPath(list, index)).join(', ')}); the service holds one per identifier, so the last is used where it is looked up`);

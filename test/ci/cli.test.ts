@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli.js';
+import { runCliCaptured } from '../cli/run-cli.js';
 import { transpileForChild } from '../helpers/transpile.js';
 import { demoSnapshotJson } from './helpers.js';
 import { afterNodeNote } from '../helpers/node-note.js';
@@ -38,11 +38,8 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Rec
 const stderrLines = (run: Run) => run.stderr.split('\n').filter(Boolean);
 
 /** The same CLI in this process, with a clock of the test's choosing. */
-async function inProcess(args: string[], env: Record<string, string> = {}, now = new Date('2026-01-02T03:04:05Z')): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env, now: () => now });
-  return { code, stdout, stderr };
+function inProcess(args: string[], env: Record<string, string> = {}, now = new Date('2026-01-02T03:04:05Z')): Promise<Run> {
+  return runCliCaptured(args, env, { now: () => now });
 }
 
 beforeAll(() => {

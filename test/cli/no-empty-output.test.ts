@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli.js';
+import { EXIT } from '../../src/gate.js';
 import { runCliCaptured } from './run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tma-no-empty-out-'));

@@ -1,4 +1,4 @@
-import { runCli } from '../../src/cli.js';
+import { runCli, type CliIo } from '../../src/cli.js';
 
 export interface CliRun {
   code: number;
@@ -6,8 +6,8 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Run the CLI in-process with captured output and a fixed clock. */
-export async function runCliCaptured(argv: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+/** Run the CLI in-process with captured output and a fixed clock; `io` replaces either, or adds a seam. */
+export async function runCliCaptured(argv: string[], env: Record<string, string | undefined> = {}, io: Partial<CliIo> = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
@@ -15,6 +15,7 @@ export async function runCliCaptured(argv: string[], env: Record<string, string 
     stderr: (text) => (stderr += text),
     env,
     now: () => new Date('2026-01-02T03:04:05Z'),
+    ...io,
   });
   return { code, stdout, stderr };
 }

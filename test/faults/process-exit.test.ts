@@ -115,7 +115,8 @@ describe('SIGINT and SIGTERM', () => {
     const cli = join(built, 'src', 'main.js');
     const out = mkdtempSync(join(tmpdir(), 'tma-signal-'));
     const child = spawn(process.execPath, [cli, 'analyze', '--api-url', base, '--out', join(out, 'out')], {
-      env: { PATH: process.env.PATH, PORT_TOKEN: 'token-for-the-signal-test' },
+      // A bare environment, but the run's temp folder still (vitest.config.ts: globalSetup).
+      env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, PORT_TOKEN: 'token-for-the-signal-test' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -7,6 +7,7 @@ import { useJqEngine } from '../support/jq-engine.js';
 import type { Report } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
+import { readMigrationState } from '../../src/catalog/migration-state.js';
 import { computeProgress } from '../../src/progress/compute-progress.js';
 import { migrationPlanOf } from '../../src/progress/migration-plan.js';
 import { loadSnapshotFile } from '../../src/sources/snapshot-file.js';
@@ -43,8 +44,9 @@ interface Run {
 }
 
 /** Analyse an org, build its kit, analyse the predicted org; each step as the CLI does it. */
-async function runFixture(path: string, teamsMap: TeamsMap): Promise<Run> {
+async function runFixture(path: string, teamsMap: TeamsMap, prepare: (snapshot: OrgSnapshot) => void = () => undefined): Promise<Run> {
   const snapshot = analysableSnapshot(await readOrg(path));
+  prepare(snapshot);
   const catalog = buildCatalog(snapshot, { teamsMap, jq });
   const original = analyze(catalog);
   const kit = buildFixKit({ catalog, report: original, jq });
@@ -84,6 +86,22 @@ describe('predicted-org.json of every fixture org', () => {
       const run = await runFixture(path, completeTeamsMap(await readOrg(path)));
       // An org already migrated and fixed may have nothing that breaks; the demo org has plenty.
       if (path === 'fixtures/demo-org.json') expect(run.original.findings.filter((finding) => finding.verdict === 'breaks').length).toBeGreaterThan(15);
+      assertFixed(run);
+    });
+  }
+
+  // A live read carries the organization's feature flags; before the migration its list lacks the
+  // migration's flag, and the flag decides the state over anything the snapshot recorded. The
+  // predicted org must say it has migrated the way a live org does, or it reads as not migrated and
+  // every identifier the kit wrote breaks (found on a held-out half-way org).
+  for (const path of FIXTURE_ORGS) {
+    it(`${path}, read live before the migration (featureFlags []): the predicted org gives no breaking finding`, async () => {
+      const snapshot = await readOrg(path);
+      const blueprints = new Map(snapshot.blueprints.map((b) => [String(b.identifier), b]));
+      if (readMigrationState(snapshot.organization, snapshot.migrationState, blueprints).ran) return;
+      const run = await runFixture(path, completeTeamsMap(snapshot), (org) => {
+        org.organization = { ...org.organization, featureFlags: ['SOME_OTHER_FLAG'] };
+      });
       assertFixed(run);
     });
   }

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, type CliIo } from '../../src/cli.js';
+import type { CliIo } from '../../src/cli.js';
+import { runCliCaptured, type CliRun } from '../cli/run-cli.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
@@ -13,25 +14,11 @@ export async function loadFixture(path = FIXTURE): Promise<OrgSnapshot> {
   return JSON.parse(await readFile(path, 'utf8')) as OrgSnapshot;
 }
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type Run = CliRun;
 
 /** runCli in-process with captured output and a fake clock shared with the sandbox. */
-export async function run(argv: string[], env: Record<string, string>, clock: FakeClock, extra: Partial<CliIo> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env,
-    now: clock.date,
-    sleep: clock.sleep,
-    ...extra,
-  });
-  return { code, stdout, stderr };
+export function run(argv: string[], env: Record<string, string>, clock: FakeClock, extra: Partial<CliIo> = {}): Promise<Run> {
+  return runCliCaptured(argv, env, { now: clock.date, sleep: clock.sleep, ...extra });
 }
 
 export async function withSandbox<T>(

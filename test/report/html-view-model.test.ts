@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
-import { buildReportView, INLINE_PEOPLE, splitFileLocation, type ClientAccessLine } from '../../src/report/view-model.js';
+import { buildReportView, INLINE_PEOPLE, type ClientAccessLine } from '../../src/report/view-model.js';
+import { splitFileLocation } from '../../src/file-location.js';
 import { renderHtml } from '../../src/report/html.js';
 import { finding, reportOf, syntheticReport } from '../browser/synthetic-report.js';
 

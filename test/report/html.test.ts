@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/finding.js';
-import { cspHash, jsonForScript } from '../../src/report/escape.js';
+import { cspHash, scriptSafeJson } from '../../src/report/escape.js';
 import { renderHtml } from '../../src/report/html.js';
 import { finding, reportOf } from '../browser/synthetic-report.js';
 
@@ -18,10 +18,10 @@ const between = (html: string, open: string, close: string) => {
   return html.slice(start + open.length, end);
 };
 
-describe('jsonForScript', () => {
+describe('scriptSafeJson', () => {
   it('cannot close the script element it sits in, and parses back to the same value', () => {
     const value = { title: XSS, more: 'a & b > c \u2028' };
-    const text = jsonForScript(value);
+    const text = scriptSafeJson(JSON.stringify(value));
     expect(text).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(text)).toEqual(value);
   });

@@ -107,6 +107,28 @@ describe('readJsonObjectInPieces (issue 41: a snapshot never held whole as one s
     expect(JSON.stringify(read!.document)).toBe(text.replace(/"i":(\d)/g, '"i":$1,"seen":true'));
   });
 
+  it('hands each batch of a top-level member that is not split to onMemberBatch, and what it returns joins the member', () => {
+    const seen: string[] = [];
+    const text = '{"format":"f","blueprints":[{"a":1},{"a":2}],"map":{"k":{"i":1},"l":{"i":2}},"deep":[[{"x":[1]}]],"empty":{},"entities":{"svc":[{"i":3}]}}';
+    const read = readJsonObjectInPieces(fileOf(text), () => undefined, {
+      splitMembers: SPLIT,
+      batchChars: 1,
+      onMemberBatch: (member, batch, first, depthSoFar) => {
+        seen.push(`${member}:${JSON.stringify(batch)}:${first ? 'first' : 'next'}:${depthSoFar}`);
+        return Array.isArray(batch) ? batch.map(() => member) : Object.fromEntries(Object.keys(batch).map((key) => [key, member]));
+      },
+    });
+    expect(seen).toEqual([
+      'blueprints:[{"a":1}]:first:3',
+      'blueprints:[{"a":2}]:next:3',
+      'map:{"k":{"i":1}}:first:3',
+      'map:{"l":{"i":2}}:next:3',
+      'deep:[[{"x":[1]}]]:first:5',
+      'empty:{}:first:5',
+    ]);
+    expect(JSON.stringify(read!.document)).toBe('{"format":"f","blueprints":["blueprints","blueprints"],"map":{"k":"map","l":"map"},"deep":["deep"],"empty":{},"entities":{"svc":[{"i":3}]}}');
+  });
+
   it('says how deep the text nests', () => {
     expect(readJsonObjectInPieces(fileOf('{}'), () => undefined)!.depth).toBe(1);
     expect(readJsonObjectInPieces(fileOf('{"a":[{"b":[]}],"c":"[[[["}'), () => undefined, { batchChars: 1 })!.depth).toBe(4);

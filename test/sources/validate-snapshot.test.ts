@@ -305,6 +305,30 @@ describe('validateSnapshot: wrong types deep inside', () => {
   });
 });
 
+describe('checkSnapshot: a rule value that names the user or the user\'s teams', () => {
+  // The service's context values (`{context: "user" | "userTeams", property}`) stand where a
+  // `$team` rule's value is; a held-out org's widgets got a note "jqQuery missing" on each.
+  const widgetOrg = (value: unknown) =>
+    org({
+      pages: [{ identifier: 'pg', widgets: [{ id: 'w', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value }] } } } } }] }],
+    });
+
+  it.each([
+    ['the user', { context: 'user', property: '$team' }],
+    ["the user's teams", { context: 'userTeams', property: '$identifier' }],
+  ])('%s: no note', (_what, value) => {
+    expect(checkSnapshot(widgetOrg(value), FILE).notes).toEqual([]);
+  });
+
+  it.each([
+    ['an object that is neither', { property: '$team' }, 'value.jqQuery: expected a string, got nothing'],
+    ['a context with no property', { context: 'user' }, 'value.property: expected a string, got nothing'],
+    ['a context that is no name', { context: 3, property: '$team' }, 'value.context: expected a string, got number 3'],
+  ])('%s: still a note', (_what, value, note) => {
+    expect(checkSnapshot(widgetOrg(value), FILE).notes).toEqual([expect.stringContaining(note)]);
+  });
+});
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('validateSnapshot: what it accepts', () => {

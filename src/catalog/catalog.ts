@@ -76,7 +76,7 @@ export interface Catalog {
   jq?: JqEngine;
   /**
    * How rules judge a jq expression, when not the judge's own function: a repository scan's
-   * catalogs share one that remembers each verdict (src/repo/judge-memo.ts, issue 41).
+   * catalogs share one that remembers each verdict (src/judge/expression-memo.ts, issue 41).
    */
   judgeExpression?: typeof assessTeamExpression;
 }

@@ -1,5 +1,8 @@
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 
+/** The slug most identifiers are: a normaliser that builds it fits exactly those teams. */
+export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
 /** A team as the migration sees it: its legacy title and, when known, its future identifier. */
 export interface TeamInfo {
   title: string;

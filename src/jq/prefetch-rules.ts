@@ -28,33 +28,70 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[], judgeRu
 }
 
 /**
- * Says every expression compiles and gives no output on every input: the answer that lets a rule
- * go furthest (every probe runs all its samples), so the list holds what the real run will ask.
+ * Plans what judging `items` will ask jq and has `jq` answer it in batches, before the real
+ * judging (a repository scan's files, issue 41): every item judged against a recorder, that work
+ * answered; then the items that asked jq anything judged again against a recorder that answers
+ * what the first held, so the judge goes where the real answers lead (the rewrites it proves, the
+ * calculations that pass team values on), and that work answered. `judging` makes each pass's
+ * judge, so each keeps its own memo and caches.
  */
-function recordingEngine(): { engine: JqEngine; work: () => JqWork } {
+export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: () => (item: T, engine: JqEngine) => void): void {
+  if (!jq.prefetch) return; // an engine that cannot batch is asked one call at a time, as without a plan
+  const first = recordingEngine();
+  const judgeFirst = judging();
+  const asking = items.filter((item) => {
+    const before = first.calls();
+    judgeFirst(item, first.engine);
+    return first.calls() > before;
+  });
+  const work = first.work();
+  jq.prefetch(work);
+  const second = recordingEngine({ engine: jq, work });
+  const judgeSecond = judging();
+  for (const item of asking) judgeSecond(item, second.engine);
+  jq.prefetch(second.work());
+}
+
+/**
+ * An engine that says every expression compiles and gives no output on every input (the answer
+ * that lets the judge go furthest: every probe runs all its samples), writing down each expression
+ * to compile and each input it is to run on. An expression met again was planned in full the first
+ * time: it is said not to compile, which ends its assessment there (big orgs repeat expressions,
+ * and planning each again costs more than the few runs it could add). Given an earlier plan and the
+ * engine that answered it, what that plan held is answered by that engine (from its caches). `calls`
+ * counts what it was asked, answered or not.
+ */
+export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }): { engine: JqEngine; work: () => JqWork; calls: () => number } {
+  const answered = earlier && answeredCalls(earlier.work);
   const validate = new Set<string>();
   // The inputs as given: the engine writes each out once, where it checks its cache.
   const evaluate = new Map<string, JsonValue[]>();
+  let calls = 0;
   const engine: JqEngine = {
     plansOnly: true,
     validate(expression) {
-      // Seen before, it was planned in full the first time; saying it does not compile skips the
-      // rest of its assessment. Big orgs repeat expressions, and planning each again costs more
-      // than the few runs it could add (the real run asks those itself, a probe at a time).
+      calls++;
+      if (answered?.validate.has(expression)) return earlier!.engine.validate(expression);
       if (validate.has(expression)) return { ok: false, error: 'planned already' };
       validate.add(expression);
       return { ok: true };
     },
     evaluate(input, expression) {
+      calls++;
+      if (answered?.evaluate.get(expression)?.has(JSON.stringify(input))) return earlier!.engine.evaluate(input, expression);
       let inputs = evaluate.get(expression);
       if (!inputs) evaluate.set(expression, (inputs = []));
       inputs.push(input);
       return { ok: true, values: [] };
     },
   };
-  const work = (): JqWork => ({
-    validate: [...validate],
-    evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })),
-  });
-  return { engine, work };
+  return { engine, work: () => ({ validate: [...validate], evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })) }), calls: () => calls };
+}
+
+/** The calls a plan holds: expressions to compile, and each expression's inputs as JSON text. */
+function answeredCalls(work: JqWork): { validate: ReadonlySet<string>; evaluate: ReadonlyMap<string, ReadonlySet<string>> } {
+  return {
+    validate: new Set(work.validate ?? []),
+    evaluate: new Map((work.evaluate ?? []).map(({ expression, inputs }) => [expression, new Set(inputs.map((input) => JSON.stringify(input)))])),
+  };
 }

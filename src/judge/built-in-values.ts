@@ -4,7 +4,8 @@
  * table; a test checks the two agree). Org rules and repository files reach them through the same
  * rules, so this is the one place that knows them.
  */
-import { isObject, type JsonValue } from '../model/json.js';
+import type { JsonValue } from '../model/json.js';
+import { builtInKey } from '../model/built-in-key.js';
 import type { World } from './user-model.js';
 
 /** The viewer (or the user triggering the query) as a built-in value reads them in one world. */
@@ -103,19 +104,6 @@ export const BUILT_IN_VALUES: Readonly<Record<string, BuiltInValue>> = {
     values: () => [NOT_A_TEAM('the user\'s name')],
   },
 };
-
-/** The key of a `{context, property}` value, or of a string the service fills; undefined for anything else. */
-export function builtInKey(value: JsonValue | undefined): string | undefined {
-  if (typeof value === 'string') {
-    const compact = value.replace(/\s+/g, '');
-    if (value === 'My Teams') return 'My Teams';
-    if (compact === '{{getUserTeams()}}') return '{{getUserTeams()}}';
-    if (compact === '{{getUserEmail()}}') return '{{getUserEmail()}}';
-    return undefined;
-  }
-  if (isObject(value) && typeof value.context === 'string' && typeof value.property === 'string') return `${value.context}.${value.property}`;
-  return undefined;
-}
 
 /** The built-in value a rule's value or property is, or why it is one this tool does not know. */
 export function builtInOf(value: JsonValue | undefined): { builtIn: BuiltInValue; key: string } | { unknown: string } | undefined {

@@ -10,7 +10,8 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, literalTexts, pendingIdentifier, slugOf, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { tryLexJq } from '../jq/lexer.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -48,8 +49,9 @@ export interface Difference {
   /** Only stand-in teams show it (literals tried as titles, placeholders). */
   standIn?: true;
   /**
-   * Only a team whose identifier is not known yet shows it, and an identifier it could be given
-   * keeps the result (`"aml_kyc" for "AML & KYC"`): what it does depends on the identifier assigned.
+   * What it gives depends on the identifier the migration assigns a team known only by title: one
+   * it could be given keeps the result and another changes it (`the same with identifier "aml_kyc"
+   * for "AML & KYC"`), in words.
    */
   identifierUnknown?: string;
   /**
@@ -94,22 +96,27 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     // `$team` still holds titles sets teams that do not exist yet (issue 29).
     const early = options.teamValue && holdsIdentifier(was, toIdentifier);
     const unchanged = sameResult(was, now);
-    if (unchanged && !options.teamValue) continue;
-    const substitute = options.teamValue ? asTeamSet(translated(was, toIdentifier)) : translated(was, toIdentifier);
-    if (unchanged && !early && sameResult(substitute, now)) continue;
-    const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
-    if (unchanged) difference.expected = describeResult(substitute);
+    let substitute: EvaluateResult | undefined;
+    const substituteOf = () => (substitute ??= options.teamValue ? asTeamSet(translated(was, toIdentifier)) : translated(was, toIdentifier));
     const unsure = (t: JudgeTeam) => unsureTeam(t, spec.directory);
     let standIn = cases[i]!.teams(0).some(unsure) || cases[i]!.teams(1).some(unsure);
+    if (unchanged && (!options.teamValue || (!early && sameResult(substituteOf(), now)))) {
+      // Kept with the stand-in for an identifier not known yet: changed with another the team could be given is a review.
+      const other = standIn || !holdsPending(spec.directory) ? undefined : otherIdentifiers(jq, before, after, spec, cases[i]!, rawWas, toIdentifier, options.teamValue === true, 'changed')?.changed;
+      if (other !== undefined && !changed) changed = { context: cases[i]!.label, before: describeResult(other.was), after: describeResult(other.now), standIn: true, identifierUnknown: `with identifier ${other.candidate}; the same with an identifier no string of it meets` };
+      continue;
+    }
+    const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
+    if (unchanged) difference.expected = describeResult(substituteOf());
     if (!standIn) {
-      const kept = keptByAnotherIdentifier(jq, after, spec, cases[i]!, was, toIdentifier, options.teamValue === true);
+      const kept = otherIdentifiers(jq, before, after, spec, cases[i]!, rawWas, toIdentifier, options.teamValue === true, 'kept')?.kept;
       if (kept !== undefined) {
-        difference.identifierUnknown = kept;
+        difference.identifierUnknown = `the same with identifier ${kept}`;
         standIn = true;
       }
     }
     if (standIn) difference.standIn = true;
-    if (!early && sameResult(substitute, now)) {
+    if (!early && sameResult(substituteOf(), now)) {
       substituted = true;
       firstSubstitution ??= difference;
       continue;
@@ -126,32 +133,126 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
 const MAX_SLOTS = 8;
 
 /**
- * Where the case's teams include one the org names by title only (its identifier stands pending),
- * the identifiers it could be given instead: its title's slug, and each string the expression holds
- * that no team is titled. The first with which the expression, run after the migration, gives what
- * it gave before (as is, or with the teams' identifiers in place of titles), as `"id" for "Title"`.
+ * Issue 39: where the case holds a team the org names by title only (its identifier stands
+ * pending), what the expression gives with the other identifiers the migration could assign it
+ * (`identifierCandidates`). `kept`: the first that gives what the titles gave (as is, or with the
+ * teams' identifiers in place of titles); `changed`: the first that does not, with its result.
+ * Undefined when the case holds no such team.
  */
-function keptByAnotherIdentifier(jq: JqEngine, after: string, spec: ContextSpec, teamCase: TeamCase, was: EvaluateResult, base: Translation, teamValue: boolean): string | undefined {
+function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: ContextSpec, teamCase: TeamCase, titlesGave: EvaluateResult, base: Translation, teamValue: boolean, wanted: 'kept' | 'changed'): { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } | undefined {
   const pending = new Set<string>();
   for (let slot = 0; slot < MAX_SLOTS; slot++) for (const team of teamCase.teams(slot)) if (spec.directory.byTitle.get(team.title)?.identifier === undefined && team.identifier === pendingIdentifier(team.title)) pending.add(team.title);
   if (pending.size === 0) return undefined;
-  const strings = literalTexts(after).filter((text) => text.length > 1 && !/\s/.test(text) && !spec.directory.byTitle.has(text));
-  for (const title of pending) {
-    for (const candidate of [...new Set([slugOf(title), ...strings])].filter((c) => c !== '')) {
+  const found: { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } = {};
+  // Ours, a bound: looking for a change, one title-only team of the case takes each candidate (a
+  // case of every team at once holds dozens, each run with every candidate); looking for one that
+  // keeps the result, each team does.
+  for (const title of wanted === 'changed' ? [...pending].slice(0, 1) : pending) {
+    const candidates = identifierCandidates(jq, after, spec.directory, title);
+    // Ours, a bound: kept with the pending stand-in, the identifier-shaped one is tried only beside a
+    // string of the expression (neither is met by any string of it; a repository read alone names all
+    // its teams by title, and trying it on every context of every expression cost a quarter more CPU).
+    for (const candidate of wanted === 'changed' && candidates.length === 1 ? [] : candidates) {
       const identifierOf = (team: JudgeTeam): JudgeTeam => (team.title === title ? { ...team, identifier: candidate } : team);
       const altered: TeamCase = { ...teamCase, teams: (slot) => teamCase.teams(slot).map(identifierOf) };
-      const input = contextFor(spec.kind, altered, 'after', spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties);
-      if (spec.derived) fillDerived(input, spec.derived);
-      const raw = jq.evaluate(input, after);
-      if (!raw.ok) continue;
+      // The identifier is the team's in both worlds: places that hold identifiers before the migration
+      // (mirrors of `$identifier`, relations to `_team`, the read-back) hold it too; without them the titles' result stands.
+      const run = (world: World) => {
+        const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties);
+        if (spec.derived) fillDerived(input, spec.derived);
+        return jq.evaluate(input, world === 'before' ? before : after);
+      };
+      const rawWas = spec.readBack || spec.teamRelations?.length || spec.identifierProperties?.length ? run('before') : titlesGave;
+      const raw = run('after');
+      if (!raw.ok || !rawWas.ok) continue;
+      const was = teamValue ? asTeamSet(rawWas) : rawWas;
       const now = teamValue ? asTeamSet(raw) : raw;
       const map = new Map(base.toIdentifier);
       map.set(title, candidate);
       const substitute = translated(was, withTitles(map));
-      if ((!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now)) return `${JSON.stringify(candidate)} for "${title}"`;
+      const kept = (!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now);
+      if (kept) found.kept ??= `${JSON.stringify(candidate)} for "${title}"`;
+      else found.changed ??= { candidate: `${JSON.stringify(candidate)} for "${title}"`, was: rawWas, now: raw };
+      if (found[wanted] !== undefined) return found;
     }
   }
-  return undefined;
+  return found;
+}
+
+/** Whether the org names a team by title only: only then are other identifiers tried. */
+const pendingIn = new WeakMap<TeamDirectory, boolean>();
+function holdsPending(directory: TeamDirectory): boolean {
+  let holds = pendingIn.get(directory);
+  if (holds === undefined) pendingIn.set(directory, (holds = [...directory.byTitle.values()].some((team) => team.identifier === undefined)));
+  return holds;
+}
+
+/** What an identifier may hold (the service's pattern for identifiers). */
+const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
+
+/**
+ * The identifiers tried for a team known by title only, beside its pending stand-in: one shaped like
+ * an identifier that no string of the expression meets, and each string the expression computes from
+ * its literals alone (`constantStrings`: a literal, `"cWE=" | @base64d` as jq decodes it), in the
+ * identifiers' alphabet, that is no title or identifier of the org's teams. Never the title's slug: nothing public says
+ * how the migration derives identifiers.
+ */
+function identifierCandidates(jq: JqEngine, expression: string, directory: TeamDirectory, title: string): string[] {
+  let known = candidatesIn.get(directory);
+  if (!known) candidatesIn.set(directory, (known = new Map()));
+  const key = `${title}\u0000${expression}`;
+  const kept = known.get(key);
+  if (kept) return kept;
+  const strings = constantStrings(jq, expression);
+  const lower = strings.map((text) => text.toLowerCase());
+  const numbers = [...pendingIdentifier(title).matchAll(/\d+/g)].map(([digits]) => digits);
+  const shaped = [...numbers, '7919'].map((digits) => `t${digits}`).find((standIn) => !lower.some((text) => text.includes(standIn) || standIn.includes(text)))!;
+  // Another team's title or identifier is no identifier the migration can give this one.
+  const computed = strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter((text) => text.length > 1 && !directory.byTitle.has(text) && !directory.identifiers.has(text));
+  const candidates = [...new Set([shaped, ...computed])];
+  // A planning engine's answers are not jq's: never kept.
+  if (jq.plansOnly) return candidates;
+  if (known.size >= 5_000) known.clear();
+  known.set(key, candidates);
+  return candidates;
+}
+
+const candidatesIn = new WeakMap<TeamDirectory, Map<string, string[]>>();
+
+/** Ours: tokens after a literal that a constant piece of an expression is read over. */
+const MAX_CONSTANT_TOKENS = 8;
+const constantsOf = new Map<string, string[]>();
+
+/**
+ * The strings an expression computes from its literals alone, each run by jq on null: every literal,
+ * and each piece that starts at one and ends where its parentheses close, before a `,`, `;` or a
+ * keyword (`"cWE=" | @base64d`, `"qa" | ascii_upcase`). Pieces that read the input give no string on null.
+ */
+function constantStrings(jq: JqEngine, expression: string): string[] {
+  const known = constantsOf.get(expression);
+  if (known) return known;
+  const tokens = tryLexJq(expression) ?? [];
+  const found = new Set<string>();
+  tokens.forEach((token, i) => {
+    if (token.type !== 'string' || token.interpolations) return;
+    found.add(token.value);
+    let depth = 0;
+    for (let k = i + 1; k < Math.min(tokens.length, i + MAX_CONSTANT_TOKENS); k++) {
+      const next = tokens[k]!;
+      if (next.type === 'keyword' || (depth === 0 && (next.value === ',' || next.value === ';'))) break;
+      if (next.type === 'punctuation' && '([{'.includes(next.value)) depth++;
+      if (next.type === 'punctuation' && ')]}'.includes(next.value) && --depth < 0) break;
+      if (depth > 0 || next.type === 'operator') continue;
+      const result = jq.evaluate(null, expression.slice(token.start, next.end));
+      if (result.ok && result.values.length === 1 && typeof result.values[0] === 'string') found.add(result.values[0]);
+    }
+  });
+  const strings = [...found];
+  // A planning engine's answers are not jq's: never kept.
+  if (jq.plansOnly) return strings;
+  if (constantsOf.size >= 5_000) constantsOf.clear();
+  constantsOf.set(expression, strings);
+  return strings;
 }
 
 /** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */

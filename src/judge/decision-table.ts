@@ -19,8 +19,9 @@ export type MigrationState = 'before' | 'after';
  * - `written-for-identifiers`: with its identifier literals read back as titles, it gives before
  *   the migration what it gives as written after it;
  * - `stand-in-only`: only stand-in teams (literals tried as titles, placeholders) show the change;
- * - `identifier-unknown`: only a team whose identifier is not known yet shows the change, and an
- *   identifier it could be given (its title's slug, a string the expression holds) keeps the result;
+ * - `identifier-unknown`: with a team whose identifier is not known yet, jq keeps the result with some
+ *   identifiers it could be given and changes it with others (stand-ins no string of the expression
+ *   meets, the strings it computes from its literals alone);
  * - `unfilled`: it also reads values no context can know;
  * - `dead`: a gate that lets nobody through on any context (nor any of the org's people), in either
  *   world (dead-gate.ts);
@@ -69,7 +70,7 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'substituted', sink: 'gate', state: '*', literals: '*', verdict: 'breaks', why: 'what it decides with turns from titles into identifiers (for {context}: {before} before, {after} after)' },
   { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers; apply it with the migration', advice: APPLY_WITH_THE_MIGRATION },
   { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
-  { class: 'changed', sink: '*', state: '*', literals: 'identifier-unknown', verdict: 'review', why: 'its result changes only with a stand-in for a team identifier not known yet (for {context}: {before} with titles, {after} with the stand-in), and an identifier the team could be given keeps it: what it does depends on the identifier the migration assigns; pass --teams-map or re-run once the _team entities exist' },
+  { class: 'changed', sink: '*', state: '*', literals: 'identifier-unknown', verdict: 'review', why: 'what it gives depends on the identifier the migration assigns a team known only by title (for {context}: {before} with titles, {after} with one identifier it could be given), since jq keeps its result with some identifiers the team could be given and changes it with others; pass --teams-map or re-run once the _team entities exist' },
   { class: 'changed', sink: '*', state: '*', literals: 'stand-in-only', verdict: 'review', why: 'its result changes only for a team the org does not name (for {context}: {before} with titles, {after} with identifiers); check whether such a team exists' },
   { class: 'changed', sink: '*', state: '*', literals: '*', verdict: 'breaks', why: 'its result changes with the migration: for {context} it gives {before} with team titles but {after} with team identifiers' },
 ];
@@ -121,6 +122,7 @@ export const SITE_TABLE = {
   'through-team': { verdict: 'review', why: 'a path goes on through $team to something of the team, which turns from a title into a _team entity' },
   'finds-no-team': { verdict: 'breaks', why: 'a search by team title or identifier finds no team of the org once teams are _team entities' },
   'group-holds': { verdict: 'unaffected', why: 'a search rule in a group of $team rules that, as a whole, matches the same entities before and after the migration' },
+  'rule-matches-nobody': { verdict: 'review', why: 'a $team rule that matches no entity before the migration nor after it: no team holds what it names, so it keeps nobody in, whatever the migration does' },
   'group-matches-nobody': { verdict: 'review', why: 'a group of $team rules that, as a whole, matches no entity before the migration nor after it: it keeps nobody in, whatever the migration does' },
   'no-team-holds': { verdict: 'breaks', why: 'after the migration, a team value no team of the org holds today (neither identifier nor title) matches nothing now, whatever it matched before' },
   'finds-each-team': { verdict: 'unaffected', why: "a search by team title or identifier, run after the migration, finds each user's teams" },

@@ -2,9 +2,10 @@ import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
-import type { FindingDraft } from '../model/finding.js';
+import type { FindingDraft, FindingImpact } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
-import { BUILT_IN_VALUES, builtInKey, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
+import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
+import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
@@ -64,7 +65,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   // A property of the user's teams this tool does not hold is still a team value: said, not dropped.
   if (propertyBuiltIn && 'unknown' in propertyBuiltIn && isObject(rule.property) && rule.property.context === 'userTeams') return notRun(base, site.subject, 'the user\'s teams', propertyBuiltIn.unknown);
   if (propertyBuiltIn && 'builtIn' in propertyBuiltIn && TEAM_CONTEXTS.has(propertyBuiltIn.key)) {
-    const value = valueParts(rule.value, site);
+    const value = valueParts(rule.value, site, catalog.jq);
     if (value.unknown !== undefined) return notRun(base, site.subject, propertyBuiltIn.builtIn.form, value.unknown);
     return judgedRuleFinding(catalog, site, base, { kind: 'values', parts: [{ kind: 'built-in', ...propertyBuiltIn }] }, value.parts, []);
   }
@@ -77,7 +78,7 @@ export function searchRuleFinding(catalog: Catalog, site: SearchRuleSite): Findi
   const teamHop = path?.indexOf('$team') ?? -1;
   if (teamHop < 0) return undefined;
   const hops = path!.slice(teamHop + 1);
-  const value = valueParts(rule.value, site);
+  const value = valueParts(rule.value, site, catalog.jq);
   if (value.unknown !== undefined) return notRun(base, site.subject, '$team', value.unknown);
   // Emptiness of $team itself is unchanged by the migration; any other rule without a value
   // (`= null`, `in []`) is matched as any rule is; a path on through the team compares something
@@ -119,11 +120,21 @@ interface ParsedValue {
   jqLocation?: string;
 }
 
+/** What a jq value is tried on to tell whether it reads its input: nothing, and every field a site could fill. */
+const FILLED_INPUT: JsonValue = { user: { email: 'someone@example.com', team: ['t'], teams: [{ name: 't' }], teamsIdentifiers: ['t'] }, entity: { identifier: 'e', title: 'e', team: ['t'], properties: {}, relations: {} }, team: ['t'], properties: {}, relations: {}, trigger: {}, inputs: {}, results: {} };
+
+/** Whether jq gives the same on an empty input and on one holding every field a site could fill: a value computed from nothing it lacks. */
+function readsNothing(jq: JqEngine, expression: string): boolean {
+  const empty = jq.evaluate(null, expression);
+  const filled = jq.evaluate(FILLED_INPUT, expression);
+  return empty.ok && filled.ok && JSON.stringify(empty.values) === JSON.stringify(filled.values);
+}
+
 /**
  * A rule's value as parts the judge reads: literals, values the service fills, jq (`{jqQuery}`, `{{ }}`).
  * With `scalars`, a boolean, number or null is a literal too (compared with a calculation's value).
  */
-function valueParts(value: JsonValue | undefined, site: SearchRuleSite, scalars = false): ParsedValue {
+function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEngine | undefined, scalars = false): ParsedValue {
   const parts: ValuePart[] = [];
   const literals: string[] = [];
   let unknown: string | undefined;
@@ -138,8 +149,10 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, scalars 
     if (builtIn && 'builtIn' in builtIn) parts.push({ kind: 'built-in', ...builtIn });
     else if (builtIn) unknown ??= builtIn.unknown;
     else if (isObject(item) && typeof item.jqQuery === 'string') {
-      if (site.sample) {
-        parts.push({ kind: 'jq', expression: item.jqQuery, sample: site.sample });
+      // Where the site gives jq no user or run (a scorecard), a value that reads none is run all the same.
+      const sample = site.sample ?? (jq && readsNothing(jq, item.jqQuery) ? 'entity' : undefined);
+      if (sample) {
+        parts.push({ kind: 'jq', expression: item.jqQuery, sample });
         jqLocation = joinPath(...site.path, 'value', 'jqQuery');
       } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
     } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
@@ -168,6 +181,11 @@ function describeParts(parts: readonly ValuePart[]): string {
   return parts
     .map((part) => (part.kind === 'literals' ? part.values.map(showLiteral).join(', ') : part.kind === 'built-in' ? `${part.builtIn.form} (${part.builtIn.after.replace(/^the /, "")} after the migration)` : `the jq ${JSON.stringify(part.expression)}`))
     .join(', ');
+}
+
+/** A scorecard condition passes or fails per entity; a filter or dataset shows rows. */
+function rowsImpact(site: SearchRuleSite, rows: { before: number; after: number; flipped: number }): FindingImpact {
+  return site.category === 'scorecard-rule' ? { scorecard: { flipped: rows.flipped }, rows: { before: rows.before, after: rows.after } } : { rows: { before: rows.before, after: rows.after } };
 }
 
 /**
@@ -213,6 +231,16 @@ function judgedRuleFinding(
     };
   }
   const computed = parts.some((part) => part.kind !== 'literals');
+  // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
+  if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleGroup({ directory: catalog.teams, combinator: 'and', leaves: [{ operator, values: literals }], entities }) === 'matches-nobody') {
+    return {
+      ...base,
+      reason: `${site.subject} matches no entity before the migration nor after it: no team of the org holds ${describeParts(parts)}, by title or identifier.`,
+      suggestion: 'Check what the rule is meant to match: as written it lets no entity through, before or after the migration.',
+      verdict: judgeSite('rule-matches-nobody'),
+      ...(judged.rows && { impact: rowsImpact(site, judged.rows) }),
+    };
+  }
   // A value that follows the user's teams the way $team does is no finding, as it never was.
   if (judged.class === 'same' && computed && !parts.some((part) => part.kind === 'jq')) return undefined;
   let evidence: LiteralEvidence = 'plain';
@@ -237,10 +265,7 @@ function judgedRuleFinding(
     verdict: decision.verdict,
   };
   if (decision.advice) finding.suggestion = decision.advice;
-  if (judged.rows) {
-    // A scorecard condition passes or fails per entity; a filter or dataset shows rows.
-    finding.impact = site.category === 'scorecard-rule' ? { scorecard: { flipped: judged.rows.flipped }, rows: { before: judged.rows.before, after: judged.rows.after } } : { rows: { before: judged.rows.before, after: judged.rows.after } };
-  }
+  if (judged.rows) finding.impact = rowsImpact(site, judged.rows);
   if (decision.verdict === 'unaffected' || decision.advice) return finding;
   const jqParts = parts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   if (titles.length > 0 && jqParts.length === 0 && !computed) {
@@ -297,7 +322,7 @@ function identifierSide(catalog: Catalog, site: SearchRuleSite): { what: string;
 }
 
 function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, side: { what: string; operator: string; held: 'identifiers' | 'titles' }): FindingDraft | undefined {
-  const value = valueParts(site.rule.value, site);
+  const value = valueParts(site.rule.value, site, catalog.jq);
   if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
@@ -355,7 +380,7 @@ function readOnlyJqValue(catalog: Catalog, site: SearchRuleSite, expression: str
  */
 function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>, field: '$title' | '$identifier'): FindingDraft | undefined {
   const form = TEAM_SEARCH_FORMS[field];
-  const value = valueParts(site.rule.value, site);
+  const value = valueParts(site.rule.value, site, catalog.jq);
   const other = field === '$title' ? '$identifier' : '$title';
   if (value.unknown !== undefined || value.parts.some((part) => part.kind === 'jq' && !catalog.jq)) {
     return {
@@ -501,7 +526,7 @@ function throughTeam(base: Pick<FindingDraft, 'category' | 'resource' | 'locatio
  * migration, identifiers after it. Which entities match, before and after, decides.
  */
 function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: string, calculation: string): FindingDraft | undefined {
-  const value = valueParts(site.rule.value, site, true);
+  const value = valueParts(site.rule.value, site, catalog.jq, true);
   const base = { category: site.category, resource: site.resource, location: joinPath(...site.path), evidence: JSON.stringify(site.rule) };
   const subject = `${site.subject} on calculation property "${property}" (derived from $team by ${JSON.stringify(calculation)})`;
   // What the rule holds is said, never dropped: a value this tool cannot read or run is a review.

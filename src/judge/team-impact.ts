@@ -1,4 +1,4 @@
-import { classifyTeamValue, type TeamDirectory } from '../catalog/teams.js';
+import { classifyTeamValue, slugOf, type TeamDirectory } from '../catalog/teams.js';
 import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from './classify.js';
 import { unfilledReads } from './unfilled.js';
 import { deadGate } from './dead-gate.js';
@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, slugOf, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
+import { contextFor, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
@@ -505,7 +505,7 @@ function judgeByRunning(
     }
   } else if (classification.class === 'changed') {
     if (classification.difference?.standIn) literals = classification.difference.identifierUnknown !== undefined ? 'identifier-unknown' : 'stand-in-only';
-    if (classification.difference?.identifierUnknown !== undefined) detail = ` (the same with identifier ${classification.difference.identifierUnknown})`;
+    if (classification.difference?.identifierUnknown !== undefined) detail = ` (${classification.difference.identifierUnknown})`;
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
   const decision = decide({ class: classification.class, sink, state, literals }, difference);

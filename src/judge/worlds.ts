@@ -6,7 +6,7 @@
  * teams whose title order differs from their identifier order.
  */
 import { extractReferences } from '../jq/references.js';
-import type { TeamDirectory } from '../catalog/teams.js';
+import { slugOf, type TeamDirectory } from '../catalog/teams.js';
 import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from './sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
@@ -84,8 +84,6 @@ export function pendingIdentifier(title: string): string {
   return candidates.find((standIn) => !standIn.includes(lower)) ?? candidates[0]!;
 }
 
-/** The slug most identifiers are: a normaliser that builds it fits exactly those teams. */
-export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 
 interface OrgTeams {
   teams: JudgeTeam[];
@@ -201,7 +199,10 @@ function pickTeams(directory: TeamDirectory, expression: string, literals: reado
   // that shape, since many real identifiers are their title lower-cased.
   if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
-  const { more, unrun } = otherClasses(teams, strings, picked);
+  // Teams named by title only stand as their pending identifiers: a class of them the expression
+  // tells apart (a literal in another encoding meeting one's title) is run too (issue 39).
+  const pending = [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [{ title: team.title, identifier: pendingIdentifier(team.title) }] : []));
+  const { more, unrun } = otherClasses(pending.length === 0 ? teams : [...teams, ...pending], strings, picked);
   return { teams: [...picked, ...more], unrunClasses: unrun };
 }
 

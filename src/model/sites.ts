@@ -41,6 +41,7 @@ export type SiteCase =
   | 'finds-no-team'
   | 'group-holds'
   | 'group-matches-nobody'
+  | 'rule-matches-nobody'
   | 'no-team-holds'
   | 'finds-each-team'
   | 'title-literals'

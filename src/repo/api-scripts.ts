@@ -1,17 +1,14 @@
-import type { FindingDraft } from '../model/finding.js';
 import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
-import type { RepoContext } from './context.js';
 import { emptyDocuments, findDocuments, type FileDocuments } from './file-resources.js';
-import { byLine, entityTeamFinding, fileFinding, RUN_TIME_MARK } from './findings.js';
-import { judgeFileResources } from './judge.js';
+import { viewed, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
+import { entityTeamSite, fileFinding, RUN_TIME_MARK } from './findings.js';
 import type { Syntax } from './ownership-rewrite.js';
 import { sourceText, type SourceText } from './source-text.js';
-import type { FileAnalysis } from './terraform.js';
+import type { Problems } from './tree-to-json.js';
 import { spanLine, type TreeNode } from './tree.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
-import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * A script that talks to the service's REST API (any region's base URL, a `/v1/<resource>` path,
@@ -24,39 +21,38 @@ export function callsServiceApi(text: string): boolean {
 }
 
 /** JS/TS or Python that builds request bodies: its object literals are read as the resources they send. */
-export function analyzeScript(source: SourceText, language: 'js' | 'python', ctx: RepoContext): FileAnalysis {
-  const problems: FileAnalysis['problems'] = [];
+export function analyzeScript(source: SourceText, language: 'js' | 'python', ctx: ReadContext): FileSites {
+  const problems: Problems = [];
   const documents = findDocuments(parseCode(source, language), { camelCase: false, problems });
   if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
-  const findings = judgeDocuments(documents, language, ctx, problems);
+  const sites = documentSites(documents, language, ctx);
   const words = tokenize(source, language).filter((t): t is Word & CodeToken => t.type === 'ident' || t.type === 'string');
-  const legacy = inheritanceWithoutOwnership(words, source, findings);
-  return { findings: legacy ? [...findings, legacy] : findings, problems };
+  return { sites: [...sites, ...inheritanceWithoutOwnership(words, source)], problems };
 }
 
 /** A JSON file: actions, pages, blueprints, permissions… (`.port/resources/actions.json`), or a request body. */
-export function analyzeJsonPayload(source: SourceText, ctx: RepoContext): FileAnalysis {
+export function analyzeJsonPayload(source: SourceText, ctx: ReadContext): FileSites {
   const found = jsonDocuments(source);
   const problems = [...found.problems];
-  if (!found.documents) return { findings: [], problems };
-  return { findings: judgeDocuments(found.documents, 'json', ctx, problems), problems };
+  if (!found.documents) return { sites: [], problems };
+  return { sites: documentSites(found.documents, 'json', ctx), problems };
 }
 
 /**
  * A JSON file's documents, found once for every pass that reads the file (issue 33), as its tree is
  * parsed once (parseCode): what is found does not depend on the org. None in a jq context sample.
  */
-function jsonDocuments(source: SourceText): { documents?: FileDocuments; problems: FileAnalysis['problems'] } {
+function jsonDocuments(source: SourceText): { documents?: FileDocuments; problems: Problems } {
   let found = foundInJson.get(source);
   if (found) return found;
-  const problems: FileAnalysis['problems'] = [];
+  const problems: Problems = [];
   const top = parseCode(source, 'json');
   found = isJqContextSample(top) ? { problems } : { documents: findDocuments(top, { camelCase: false, problems }), problems };
   foundInJson.set(source, found);
   return found;
 }
 
-const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problems: FileAnalysis['problems'] }>();
+const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problems: Problems }>();
 
 /** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */
 const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inputs', 'event', 'diff', 'action', 'run', 'payload', 'user', 'results', 'context', 'properties', 'relations']);
@@ -77,8 +73,8 @@ function isJqContextSample(top: TreeNode): boolean {
  * (`<<EOF … EOF`) are read where they stand, so findings point at their own lines. Comments,
  * including commented-out curl calls, are skipped.
  */
-export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis {
-  const problems: FileAnalysis['problems'] = [];
+export function analyzeShell(source: SourceText, ctx: ReadContext): FileSites {
+  const problems: Problems = [];
   const documents = emptyDocuments();
   const bodies = shellBodies(source.text);
   // Issue 39: quotes that splice a shell word (`'…["'"$TEAM"'"]…'`) are read as the shell reads
@@ -88,15 +84,8 @@ export function analyzeShell(source: SourceText, ctx: RepoContext): FileAnalysis
   for (const { start, end } of bodies) findDocuments(parseCode(read, 'json', start, end), { camelCase: false, problems }, documents);
   if (ctx.gathering) gatherSystemBlueprintCalls(ctx.gathering, source);
   // A rewrite over spliced text would drop the shell's quotes: the finding stands, its text to copy does not.
-  const findings = judgeDocuments(documents, 'json', ctx, problems).map((judged) => {
-    // The evidence is what the shell sends, its expansions written as in the script.
-    const finding = read === source ? judged : { ...judged, evidence: judged.evidence.replaceAll(RUN_TIME_MARK, '$') };
-    if (read === source || finding.rewrite === undefined || source.text.includes(finding.evidence)) return finding;
-    const { rewrite: _rewrite, rewriteProof: _proof, ...rest } = finding;
-    return rest;
-  });
-  const legacy = inheritanceWithoutOwnership(shellWords(source.text), source, findings);
-  return { findings: legacy ? [...findings, legacy] : findings, problems };
+  const sites = documentSites(documents, 'json', ctx);
+  return { sites: [...(read === source ? sites : viewed(sites, { spliced: source })), ...inheritanceWithoutOwnership(shellWords(source.text), source)], problems };
 }
 
 /** A word of a script with its offsets: identifiers and strings of JS/Python, whole lines of shell. */
@@ -117,14 +106,12 @@ function shellWords(text: string): Word[] {
   return words;
 }
 
-export function judgeDocuments(documents: FileDocuments, syntax: Syntax, ctx: RepoContext, problems: FileAnalysis['problems']): FindingDraft[] {
+/** The resources and entities a script's or a JSON file's bodies send, as sites. */
+export function documentSites(documents: FileDocuments, syntax: Syntax, ctx: ReadContext): FileSite[] {
   if (ctx.gathering) gatherDocuments(ctx.gathering, documents);
-  const findings = judgeFileResources(documents.resources, { syntax, ctx, problems });
-  for (const entity of documents.entities) {
-    const found = entityTeamFinding(entity.team, ctx, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`");
-    if (found) findings.push(found);
-  }
-  return byLine(findings);
+  const sites: FileSite[] = documents.resources.length > 0 ? [{ kind: 'resources', resources: documents.resources, syntax }] : [];
+  for (const entity of documents.entities) sites.push(...entityTeamSite(entity.team, entity.identifier && `entity ${entity.identifier}`, "the entity's `team`"));
+  return sites;
 }
 
 /** An API path on the entities of `_team` or `_user` (`/blueprints/_user/entities/…`). */
@@ -163,20 +150,20 @@ function gatherDocuments(facts: RepositoryFacts, documents: FileDocuments): void
  * migration blueprints carry `ownership` instead, so whatever it does with inheritance stops
  * working. Comments do not count; a line already reported (a body the rules judged) is not repeated.
  */
-function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText, findings: readonly FindingDraft[]): FindingDraft | undefined {
-  if (words.some((t) => /ownership/i.test(t.value))) return undefined;
+function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText): FileSite[] {
+  if (words.some((t) => /ownership/i.test(t.value))) return [];
   const first = words.find((t) => /\bteam_?inheritance\b/i.test(t.value));
-  if (!first) return undefined;
-  const line = `${source.path}:${source.lineOf(first.start)}`;
-  if (findings.some((f) => f.location === line)) return undefined;
+  if (!first) return [];
   const lineStart = source.text.lastIndexOf('\n', first.start) + 1;
   const lineEnd = source.text.indexOf('\n', first.start);
-  return fileFinding({ source, start: lineStart, end: lineEnd < 0 ? source.text.length : lineEnd }, 'script', {
+  const draft = fileFinding({ source, start: lineStart, end: lineEnd < 0 ? source.text.length : lineEnd }, 'script', {
     category: 'external-ownership',
     reason: `The script uses teamInheritance and never handles ownership; after the migration blueprints have ownership and no teamInheritance, so what it reads is gone and what it writes is ignored.`,
     suggestion: 'Make the script read and write `ownership` ({type: "Inherited", path} or {type: "Direct"}) instead of teamInheritance.',
-    verdict: judgeSite('script-team-inheritance'),
+    settles: 'script-team-inheritance',
   });
+  // A line already reported (a body the rules judged) is not reported again.
+  return [{ kind: 'settled', draft, unlessReported: draft.location }];
 }
 
 /**

@@ -6,10 +6,8 @@ import type { JsonObject } from '../model/json.js';
 import type { FileResource } from './file-resources.js';
 import { isObject } from '../model/json.js';
 import type { OwnershipValue } from './ownership-rewrite.js';
-import type { RepositoryFacts } from './repository-facts.js';
 import type { TerraformValues } from './terraform-values.js';
 import { workflowTeamInputs, type WorkflowTeamInputs } from './workflow-team-inputs.js';
-import type { ExpressionJudge } from './judge-memo.js';
 
 /** What the org analysis tells the file analyzers. Empty when scanning without an org. */
 export interface RepoContext {
@@ -33,8 +31,6 @@ export interface RepoContext {
   orgBlueprints?: ReadonlyMap<string, JsonObject>;
   /** Blueprints written anywhere in the scan (every --repo dir): their facts hold for every file's resources. */
   repositoryBlueprints?: readonly FileResource[];
-  /** Set on the scan's first pass: files are read for their resources, teams and state facts, collected here, and nothing is judged. */
-  gathering?: RepositoryFacts;
   /** Per Terraform configuration (directory of the scan): what its `var.x` and `local.x` hold. */
   terraformValues?: ReadonlyMap<string, TerraformValues>;
   /** No org is given and no file of the repository says whether the org has migrated. */
@@ -44,12 +40,12 @@ export interface RepoContext {
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
   jq?: JqEngine;
   /**
-   * Judging only to learn what jq will be asked (scan.ts `prefetchJudging`): findings are not
+   * Judging only to learn what jq will be asked (judge.ts `judgeReadings`): findings are not
    * kept, so the rules that never ask jq are not run and no finding is placed in its file.
    */
   planning?: true;
-  /** How the files' expressions are judged: once per distinct text and context over the scan (judge-memo.ts). */
-  judgeExpression?: ExpressionJudge;
+  /** How the files' expressions are judged: once per distinct text and context over the scan (src/judge/expression-memo.ts). */
+  judgeExpression?: Catalog['judgeExpression'];
 }
 
 export function repoContext(catalog: Catalog | undefined): RepoContext {

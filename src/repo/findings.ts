@@ -1,12 +1,13 @@
 import { partitionTeamValues, unknownIdentifierHint, type TeamDirectory } from '../catalog/teams.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
+import type { SiteCase } from '../model/sites.js';
+import type { FileDraft, FileSite } from './file-sites.js';
 import { posix } from 'node:path';
 import type { RepoContext } from './context.js';
 import { isConfigurationReference, PICKS_AMONG_ARGUMENTS, resolveReference } from './terraform-values.js';
 import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
-import { judgeLiterals, judgeSite } from '../judge/decision-table.js';
 import { isTeamInput, passedInput } from './workflow-team-inputs.js';
 
 /** Evidence longer than this is cut: the location points at the rest. */
@@ -19,15 +20,17 @@ export interface FileFindingFields {
   evidence?: string;
   rewrite?: string;
   verdict?: Verdict;
+  /** The row of the judge's site table that gives the verdict (src/repo/judge.ts sets it). */
+  settles?: SiteCase;
   note?: string;
   /** The judge's answer is a line of the report's notes, not a finding (jq does not compile it). */
   noteOnly?: true;
 }
 
 /** A finding about a file: resource type `file`, location `path:line`. */
-export function fileFinding(span: Span, resourceTitle: string | undefined, fields: FileFindingFields): FindingDraft {
+export function fileFinding(span: Span, resourceTitle: string | undefined, fields: FileFindingFields): FileDraft {
   const { category, reason, suggestion, evidence, ...optional } = fields;
-  const draft: FindingDraft = {
+  const draft: FileDraft = {
     category,
     resource: { type: 'file', identifier: span.source.path, ...(resourceTitle ? { title: resourceTitle } : {}) },
     location: `${span.source.path}:${spanLine(span)}`,
@@ -40,8 +43,8 @@ export function fileFinding(span: Span, resourceTitle: string | undefined, field
 }
 
 /** Findings of one file in the order of its lines (the rules report by category). */
-export function byLine(findings: readonly FindingDraft[]): FindingDraft[] {
-  const line = (f: FindingDraft) => Number(/:(\d+)$/.exec(f.location)?.[1] ?? 0);
+export function byLine<T extends FindingDraft>(findings: readonly T[]): T[] {
+  const line = (f: T) => Number(/:(\d+)$/.exec(f.location)?.[1] ?? 0);
   return [...findings].sort((a, b) => line(a) - line(b));
 }
 
@@ -159,7 +162,7 @@ export function teamValuesFinding(
   what: string,
   /** References being resolved above this call: `local.a = [local.a]` is left unresolved, not followed forever. */
   resolving: ReadonlySet<string> = new Set(),
-): FindingDraft | undefined {
+): FileDraft | undefined {
   const edits: Edit[] = [];
   const titles: string[] = [];
   const unknownIdentifier: string[] = [];
@@ -168,7 +171,7 @@ export function teamValuesFinding(
   const expressions: string[] = [];
   const filledAtRunTime: string[] = [];
   const untypedInputs: string[] = [];
-  const resolvedElsewhere: FindingDraft[] = [];
+  const resolvedElsewhere: FileDraft[] = [];
   const computed: string[] = [];
   for (const node of valuesItMayHold(values)) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
@@ -245,7 +248,7 @@ export function teamValuesFinding(
     category,
     reason: `${reasons.join('; ')}.`,
     suggestion: `${hints.join('; ')}.`,
-    verdict: titles.length === 0 && untypedInputs.length > 0 ? judgeSite('untyped-workflow-input') : judgeLiterals(titles.length > 0),
+    settles: titles.length === 0 && untypedInputs.length > 0 ? 'untyped-workflow-input' : titles.length > 0 ? 'title-literals' : 'unknown-literals',
     ...(rewrite !== undefined ? { rewrite } : {}),
   });
 }
@@ -284,9 +287,11 @@ export function untypedInputsReason(what: string, inputs: readonly string[]): st
 
 export const UNTYPED_INPUTS_HINT = "fill the input from a user input of format team in the action that dispatches the workflow (or from the entity's team), or make sure it holds team identifiers once the migration has run";
 
-/** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service. */
-export function entityTeamFinding(entry: Entry | undefined, ctx: RepoContext, title: string | undefined, what: string): FindingDraft | undefined {
-  if (!entry || entry.value.kind === 'object') return undefined;
-  const values = entry.value.kind === 'list' ? entry.value.items : [entry.value];
-  return teamValuesFinding(entry, values, 'external-ownership', ctx, title, what);
+/** Findings the reader saw whole, as sites. */
+export const settledSites = (drafts: readonly FileDraft[]): FileSite[] => drafts.map((draft) => ({ kind: 'settled', draft }));
+
+/** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service, judged with the scan's teams. */
+export function entityTeamSite(entry: Entry | undefined, title: string | undefined, what: string): FileSite[] {
+  if (!entry || entry.value.kind === 'object') return [];
+  return [{ kind: 'team-values', entry, values: entry.value.kind === 'list' ? entry.value.items : [entry.value], title, what }];
 }

@@ -1,10 +1,7 @@
-import type { FindingDraft } from '../model/finding.js';
-import type { RepoContext } from './context.js';
-import { byLine, entityTeamFinding } from './findings.js';
-import { iacResource } from './file-resources.js';
-import { judgeFileResources } from './judge.js';
-import { treeToJson } from './tree-to-json.js';
-import type { FileAnalysis } from './terraform.js';
+import { entityTeamSite } from './findings.js';
+import { iacResource, type FileResource } from './file-resources.js';
+import type { FileSite, FileSites, ReadContext } from './file-sites.js';
+import { treeToJson, type Problems } from './tree-to-json.js';
 import { findEntry, stringValue, type ObjectNode, type TreeNode } from './tree.js';
 import { addEntity, addTeamValues, type RepositoryFacts } from './repository-facts.js';
 
@@ -12,19 +9,18 @@ import { addEntity, addTeamValues, type RepositoryFacts } from './repository-fac
  * GitOps entity files (`port.yml`, `port.yaml`): one entity or a list. Only a top-level `team`
  * is the meta property; `relations.team` and `properties.team` are a relation and a property.
  */
-export function analyzeEntityFile(documents: readonly TreeNode[], ctx: RepoContext): FileAnalysis {
-  const findings: FindingDraft[] = [];
+export function analyzeEntityFile(documents: readonly TreeNode[], ctx: ReadContext): FileSites {
+  const sites: FileSite[] = [];
   for (const document of documents) {
     const entities = document.kind === 'list' ? document.items : [document];
     for (const entity of entities) {
       if (entity.kind !== 'object') continue;
       const identifier = stringValue(findEntry(entity, 'identifier')?.value);
       if (ctx.gathering) gatherEntity(ctx.gathering, entity, identifier);
-      const found = entityTeamFinding(findEntry(entity, 'team'), ctx, identifier && `entity ${identifier}`, "the entity's `team`");
-      if (found) findings.push(found);
+      sites.push(...entityTeamSite(findEntry(entity, 'team'), identifier && `entity ${identifier}`, "the entity's `team`"));
     }
   }
-  return { findings, problems: [] };
+  return { sites, problems: [] };
 }
 
 /** The scan's first pass: a GitOps entity's blueprint and teams, for the ownership the migration gives that blueprint. */
@@ -43,22 +39,22 @@ const REPO_NOTE = 'kept in a repository file: the service cannot see this mappin
  * integration's `config`, judged by the org's rules like a mapping kept in the service. A mapping
  * that sets no team (and no removed relation) is checked and needs nothing: it is no finding.
  */
-export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: RepoContext, syntax: 'yaml' | 'json' = 'yaml'): FileAnalysis {
-  const problems: FileAnalysis['problems'] = [];
-  const resources = [];
-  const findings: FindingDraft[] = [];
+export function analyzeMappingConfig(documents: readonly TreeNode[], ctx: ReadContext, syntax: 'yaml' | 'json' = 'yaml'): FileSites {
+  const problems: Problems = [];
+  const resources: FileResource[] = [];
+  const sites: FileSite[] = [];
   for (const document of documents) {
     if (document.kind !== 'object') continue;
     // The GitHub app's `defaultTeam`: the team, by name, of every port.yml entity that names none.
     const defaultTeam = findEntry(document, 'defaultTeam');
     if (defaultTeam?.value.kind === 'string') {
       if (ctx.gathering) addTeamValues(ctx.gathering, [defaultTeam.value.value], defaultTeam.span);
-      const found = entityTeamFinding(defaultTeam, ctx, 'mapping config', '`defaultTeam`');
-      if (found) findings.push(found);
+      sites.push(...entityTeamSite(defaultTeam, 'mapping config', '`defaultTeam`'));
     }
     if (findEntry(document, 'resources')?.value.kind !== 'list') continue;
     const value = treeToJson(document, { node: document }, { camelCase: false, problems });
     if (value?.kind === 'object') resources.push(iacResource('integration', value, 'mapping config'));
   }
-  return { findings: byLine([...findings, ...judgeFileResources(resources, { syntax, ctx, problems, note: REPO_NOTE })]), problems };
+  if (resources.length > 0) sites.push({ kind: 'resources', resources, syntax, note: REPO_NOTE });
+  return { sites, problems };
 }

@@ -1,26 +1,150 @@
+/**
+ * Issue 39: the repository's judge, the one file of src/repo that asks src/judge. Readers name
+ * sites (file-sites.ts); every file's sites are judged here at once: jq's work is planned over all
+ * of them and asked in batches, then each site becomes its findings, placed at its file's lines.
+ */
 import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
+import type { TeamDirectory } from '../catalog/teams.js';
 import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
-import type { Category, FindingDraft } from '../model/finding.js';
+import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
 import type { Rule } from '../rules/rule.js';
+import { prefetchPlanned } from '../jq/prefetch-rules.js';
 import { judgeRule } from '../judge/site-judge.js';
+import { searchRuleFinding } from '../judge/search-rule-finding.js';
+import { memoisedJudge } from '../judge/expression-memo.js';
+import { judgeSite, worstVerdict } from '../judge/decision-table.js';
 import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
-import { byLine, fileFinding, rewriteSpan, teamValuesFinding, type Edit } from './findings.js';
+import type { FileDraft, FileSite, SiteView } from './file-sites.js';
+import { byLine, fileFinding, rewriteSpan, RUN_TIME_MARK, teamValuesFinding, type Edit } from './findings.js';
 import { located, originOf, stringField, toSourceMapped, type LocatedJson, type Origin, type SourceMapped } from './located-json.js';
+import { sharedTitleFinding } from './terraform.js';
 import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
 import { redactFinding, secretFragments } from './redact-findings.js';
 import { appendAll } from '../model/arrays.js';
-import { judgeSite } from '../judge/decision-table.js';
 import { LayeredSets } from './layered-sets.js';
+import { bulkTeamsFinding, teamInputFinding } from './workflows.js';
 
-export interface FileJudgement {
+/** One reading of a file: its sites, the context they are judged in, where a rule that fails is noted. */
+export interface Reading {
+  sites: readonly FileSite[];
+  ctx: RepoContext;
+  problems: Problems;
+}
+
+/**
+ * The findings of every reading of a scan, in order. Judging them asks jq, one call at a time, so
+ * what every site will ask is planned first over all of them and answered in a few large requests
+ * (src/jq/prefetch-rules.ts): each plan judges with a memo and a team directory of its own (the
+ * judge keeps the contexts it builds per directory, filled by running calculations, and those a
+ * plan filled with its own answers must never be the real judging's). Then each distinct
+ * expression and context is judged once for the whole scan (src/judge/expression-memo.ts).
+ */
+export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
+  const jq = readings.find((reading) => reading.ctx.jq)?.ctx.jq;
+  const asking = readings.filter((reading) => reading.sites.some(asksJq));
+  if (jq) {
+    prefetchPlanned(jq, asking, () => {
+      const judgeExpression = memoisedJudge();
+      const teams = new Map<TeamDirectory, TeamDirectory>();
+      return ({ sites, ctx }, engine) => {
+        let own = teams.get(ctx.teams);
+        if (!own) teams.set(ctx.teams, (own = { ...ctx.teams }));
+        try {
+          judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression, planning: true }, []);
+        } catch {
+          // The real judging reports what fails.
+        }
+      };
+    });
+  }
+  const judgeExpression = memoisedJudge();
+  return readings.map(({ sites, ctx, problems }) => judgeSites(sites, { ...ctx, judgeExpression }, problems));
+}
+
+/** The sites whose judging may ask jq: resources judged by the org's rules, and search queries. */
+const asksJq = (site: FileSite): boolean => site.kind === 'resources' || site.kind === 'step-query';
+
+/** The findings of one reading's sites, in the order of the file's lines. */
+function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Problems): FindingDraft[] {
+  const findings: FindingDraft[] = [];
+  const unlessReported: { draft: FileDraft; location: string }[] = [];
+  for (const site of sites) {
+    if (site.kind === 'settled' && site.unlessReported !== undefined) unlessReported.push({ draft: site.draft, location: site.unlessReported });
+    else appendAll(findings, shown(siteFindings(site, ctx, problems), site.view));
+  }
+  for (const { draft, location } of unlessReported) if (!findings.some((finding) => finding.location === location)) findings.push(...settled(draft));
+  return ctx.planning ? [] : byLine(findings);
+}
+
+function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems): FindingDraft[] {
+  switch (site.kind) {
+    case 'resources':
+      return judgeFileResources(site.resources, { syntax: site.syntax, ctx, problems, ...(site.note !== undefined && { note: site.note }) });
+    case 'team-values':
+      return settled(teamValuesFinding(site.entry, site.values, 'external-ownership', ctx, site.title, site.what));
+    case 'step-team':
+      return settled(teamInputFinding(site.entry, site.text, ctx, site.title));
+    case 'step-entities':
+      return settled(bulkTeamsFinding(site.entry, site.text, ctx, site.title));
+    case 'shared-title':
+      return settled(sharedTitleFinding(site.name, ctx, site.label));
+    case 'settled':
+      return settled(site.draft);
+    case 'step-query': {
+      // Judged by the org's own search-rule judgement, in the repository's catalog.
+      const catalog = contextCatalog(ctx);
+      const common = {
+        category: 'external-ownership' as const,
+        resource: { type: 'file' as const, identifier: site.node.span.source.path },
+        subject: "The step's search rule",
+        removedRelations: ctx.removedRelations,
+        ...(site.blueprint !== undefined && { blueprint: site.blueprint }),
+      };
+      const drafts = site.rules.flatMap(({ path, rule }) => searchRuleFinding(catalog, { ...common, path, rule }) ?? []);
+      return drafts.flatMap((draft) => {
+        const found = originOf(site.origins, draft.location);
+        return found ? [manualFinding(draft, found.origin, found.exact, site.title)] : [];
+      });
+    }
+  }
+}
+
+/** A reader's finding with its verdict set from the site table, where the reader wrote `settles`. */
+function settled(draft: FileDraft | undefined): FindingDraft[] {
+  if (draft === undefined) return [];
+  if (draft.settles === undefined) return [draft];
+  return [Object.fromEntries(Object.entries(draft).map(([key, value]) => (key === 'settles' ? ['verdict', judgeSite(draft.settles!)] : [key, value]))) as FindingDraft];
+}
+
+/** Findings as their site's view shows them (site-files.ts `SiteView`). */
+function shown(findings: readonly FindingDraft[], view: SiteView | undefined): FindingDraft[] {
+  if (!view) return [...findings];
+  return findings.map((judged) => {
+    let finding = judged;
+    if (view.spliced) {
+      // The evidence is what the shell sends, its expansions written as in the script; a rewrite over
+      // spliced text would drop the shell's quotes: the finding stands, its text to copy does not.
+      finding = { ...finding, evidence: finding.evidence.replaceAll(RUN_TIME_MARK, '$') };
+      if (finding.rewrite !== undefined && !view.spliced.text.includes(finding.evidence)) finding = withoutRewrite(finding);
+    }
+    return view.noRewrite ? withoutRewrite(finding) : finding;
+  });
+}
+
+const withoutRewrite = ({ rewrite: _rewrite, rewriteProof: _proof, ...finding }: FindingDraft): FindingDraft => finding;
+
+/** The verdict of a file's findings taken together (a mapping file an integration of the org reads). */
+export const fileVerdict = (findings: readonly FindingDraft[]): Verdict => worstVerdict(findings.map((finding) => finding.verdict));
+
+interface FileJudgement {
   /** The file's syntax, so rewrites are written the way the file writes them. */
   syntax: Syntax;
   ctx: RepoContext;
@@ -41,11 +165,6 @@ interface Placed extends SourceMapped {
  * the line its JSON path was written on.
  */
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
-  const { gathering } = judgement.ctx;
-  if (gathering) {
-    appendAll(gathering.resources, resources);
-    return [];
-  }
   if (judgement.ctx.planning) {
     for (const batch of distinctBlueprints(resources)) judgeBatch(batch, judgement);
     return [];
@@ -324,7 +443,7 @@ function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonOb
  * The catalog a file's lone value is judged in when it is no resource of the service (a workflow
  * step's search query): the context's teams, state and removed relations, and no resources.
  */
-export function contextCatalog(ctx: RepoContext): Catalog {
+function contextCatalog(ctx: RepoContext): Catalog {
   return fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
 }
 
@@ -410,7 +529,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
       const { origin } = found;
       const entry = origin.entry ?? { key: 'teams', keySpan: origin.node.span, value: origin.node, span: origin.node.span };
       const values = origin.node.kind === 'list' ? origin.node.items : [origin.node];
-      return teamValuesFinding(entry, values, 'team-permission-identifiers', judgement.ctx, title, '`teams`');
+      return settled(teamValuesFinding(entry, values, 'team-permission-identifiers', judgement.ctx, title, '`teams`'))[0];
     }
     default:
       return manualFinding(draft, found.origin, found.exact, title);
@@ -420,7 +539,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
 const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
 
 /** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
-export function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
+function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
   const span = spanOf(origin);
   const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
   return fileFinding(span, title, {

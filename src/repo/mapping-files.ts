@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { FindingDraft } from '../model/finding.js';
-import { worstVerdict } from '../judge/decision-table.js';
+import { fileVerdict } from './judge.js';
 import { own, asString } from '../model/json.js';
 import { plural } from '../plural.js';
 
@@ -67,7 +67,7 @@ export function settleRepositoryMappings(drafts: readonly FindingDraft[], catalo
 function settledDraft(draft: FindingDraft, files: readonly ScannedMappingFile[]): FindingDraft {
   const findings = files.flatMap((file) => file.findings);
   const paths = files.map((file) => file.path).join(', ');
-  const verdict = worstVerdict(findings.map((finding) => finding.verdict));
+  const verdict = fileVerdict(findings);
   const counted = plural(findings.length, 'finding');
   return {
     ...draft,

@@ -83,6 +83,8 @@ export interface ProviderNeed {
   why: string;
   /** `path:line` of the resource that needs it. */
   at: string;
+  /** Needed only when the migration gives this blueprint Direct ownership (its entities carry teams): the scan decides once every file is read. */
+  ifDirectOwnership?: string;
 }
 
 /** The provider facts of one file: its constraint, its 0.x resources, what it needs. */
@@ -93,6 +95,11 @@ export interface ProviderFacts {
   /** A 0.x resource (`port-labs_*`) that holds team content. */
   legacy?: { type: string; at: string };
   needs: ProviderNeed[];
+}
+
+/** A file's provider facts once every file is read: a need for ownership support stands where the migration gives the blueprint Direct ownership. */
+export function neededWith(facts: ProviderFacts, directOwnership: ReadonlySet<string>): ProviderFacts {
+  return { ...facts, needs: facts.needs.flatMap(({ ifDirectOwnership, ...need }) => (ifDirectOwnership === undefined || directOwnership.has(ifDirectOwnership) ? [need] : [])) };
 }
 
 export const OWNERSHIP_VERSION: Version = [2, 1, 4];

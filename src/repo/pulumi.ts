@@ -1,20 +1,16 @@
 import { own } from '../model/json.js';
-import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
-import type { RepoContext } from './context.js';
 import { argumentsJson, iacResource, type FileResource, type ResourceKind } from './file-resources.js';
-import { byLine, entityTeamFinding, fileFinding } from './findings.js';
-import { judgeFileResources } from './judge.js';
+import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
+import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import type { SourceText } from './source-text.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
-import type { FileAnalysis } from './terraform.js';
-import type { ConvertOptions } from './tree-to-json.js';
+import type { ConvertOptions, Problems } from './tree-to-json.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, type ProviderNeed } from './provider-version.js';
 import { findEntry, spanLine, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
-import { judgeSite } from '../judge/decision-table.js';
 
 /** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
 const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -36,10 +32,10 @@ export function isPulumiProgram(text: string): boolean {
   return (text.includes('@port-labs/port') || text.includes('port_pulumi')) && /["']@port-labs\/port["']|\bport_pulumi\b/.test(text);
 }
 
-export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx: RepoContext): FileAnalysis {
-  const problems: FileAnalysis['problems'] = [];
+export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx: ReadContext): FileSites {
+  const problems: Problems = [];
   const options: ConvertOptions = { camelCase: language === 'python', problems };
-  const findings: FindingDraft[] = [];
+  const sites: FileSite[] = [];
   const resources: FileResource[] = [];
   const needs: ProviderNeed[] = [];
   visitCalls(parseCode(source, language), (call) => {
@@ -51,23 +47,22 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     const args = argsObject(call);
     if (ctx.gathering) gatherCallFacts(ctx.gathering, className, call, argumentsJson(args, options));
     if (className === 'Team') return true;
-    needs.push(...packageNeeds(className, args, ctx, `${source.path}:${spanLine(call.span)}`));
+    needs.push(...packageNeeds(className, args, `${source.path}:${spanLine(call.span)}`));
     if (className === 'Entity') {
-      const found = entityTeamFinding(findEntry(args, 'teams', 'team'), ctx, label, "the entity's `teams`");
-      if (found) findings.push(found);
+      sites.push(...entityTeamSite(findEntry(args, 'teams', 'team'), label, "the entity's `teams`"));
       return true;
     }
-    if (className === 'Blueprint' || className === 'SystemBlueprint') findings.push(...systemBlueprintShapeFindings(args, stringValue(findEntry(args, 'identifier')?.value) ?? '', label));
+    if (className === 'Blueprint' || className === 'SystemBlueprint') sites.push(...settledSites(systemBlueprintShapeFindings(args, stringValue(findEntry(args, 'identifier')?.value) ?? '', label)));
     const system = className === 'Blueprint' ? systemBlueprintFinding(call, args, label) : undefined;
-    if (system) findings.push(system);
+    if (system) sites.push(...settledSites([system]));
     else {
       const resource = iacResource(kind!, argumentsJson(args, options), label);
       resources.push(className === 'SystemBlueprint' ? { ...resource, system: true as const } : resource);
     }
     return true;
   });
-  findings.push(...judgeFileResources(resources, { syntax: language, ctx, problems }));
-  return { findings: byLine(findings), problems, provider: { tool: 'pulumi', needs } };
+  if (resources.length > 0) sites.push({ kind: 'resources', resources, syntax: language });
+  return { sites, problems, provider: { tool: 'pulumi', needs } };
 }
 
 /** The scan's first pass: teams, the system blueprints' entities, and a `Blueprint` that still manages `_team` / `_user` (as terraform.ts). */
@@ -94,13 +89,13 @@ function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNo
 }
 
 /** What a resource asks of the Port package once the migration's changes are written, as for Terraform (terraform.ts). */
-function packageNeeds(className: string, args: ObjectNode, ctx: RepoContext, where: string): ProviderNeed[] {
+function packageNeeds(className: string, args: ObjectNode, where: string): ProviderNeed[] {
   const identifier = stringValue(findEntry(args, 'identifier')?.value);
   const needs: ProviderNeed[] = [];
   if ((className === 'Blueprint' || className === 'SystemBlueprint') && (identifier === '_team' || identifier === '_user')) {
     needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `SystemBlueprint for ${identifier}`, at: where });
-  } else if (className === 'Blueprint' && (findEntry(args, 'teamInheritance', 'team_inheritance', 'ownership') || (identifier !== undefined && ctx.directOwnership.has(identifier)))) {
-    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on Blueprint', at: where });
+  } else if (className === 'Blueprint' && (findEntry(args, 'teamInheritance', 'team_inheritance', 'ownership') || identifier !== undefined)) {
+    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on Blueprint', at: where, ...(!findEntry(args, 'teamInheritance', 'team_inheritance', 'ownership') && { ifDirectOwnership: identifier }) });
   }
   const hasTeams = /\bteams"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(args.span));
   if (className === 'BlueprintPermissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing BlueprintPermissions (it crashes before)', at: where });
@@ -135,7 +130,7 @@ function argsObject(call: CallNode): ObjectNode {
   return call.args.items.find((item): item is ObjectNode => item.kind === 'object') ?? call.args;
 }
 
-function systemBlueprintFinding(call: CallNode, args: ObjectNode, label: string): FindingDraft | undefined {
+function systemBlueprintFinding(call: CallNode, args: ObjectNode, label: string): FileDraft | undefined {
   const identifier = stringValue(findEntry(args, 'identifier')?.value);
   if (identifier !== '_user' && identifier !== '_team') return undefined;
   const rewrite = spanText(call.calleeSpan).replace(/Blueprint$/, 'SystemBlueprint');
@@ -144,6 +139,6 @@ function systemBlueprintFinding(call: CallNode, args: ObjectNode, label: string)
     reason: `After the migration the ${identifier} blueprint is a system blueprint: the Blueprint resource can no longer manage it.`,
     suggestion: `Use \`${rewrite}\` (Pulumi Port ≥ 2.2.0) with identifier "${identifier}" and only properties, relations and calculation properties, and import it into the stack, since it cannot be created.`,
     rewrite,
-    verdict: judgeSite('system-blueprint-shape'),
+    settles: 'system-blueprint-shape',
   });
 }

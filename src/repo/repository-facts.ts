@@ -1,4 +1,4 @@
-import { builtInKey } from '../judge/built-in-values.js';
+import { builtInKey } from '../model/built-in-key.js';
 import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
 import type { FileResource } from './file-resources.js';
 import { spanLine, type Span } from './tree.js';

@@ -16,9 +16,11 @@ import { policyRules } from './gitignore.js';
 import { gitTopOf, listCheckout, type GitLister } from './file-set.js';
 import { analyzePulumi, isPulumiProgram } from './pulumi.js';
 import { isPulumiManifest, pulumiManifestFacts, pulumiProject, pulumiProjects } from './pulumi-manifest.js';
-import { providerAdvice, type ProviderFacts } from './provider-version.js';
+import { neededWith, providerAdvice, type ProviderFacts } from './provider-version.js';
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
-import { analyzeTerraform, type FileAnalysis } from './terraform.js';
+import { analyzeTerraform } from './terraform.js';
+import { NO_SITES, type FileSites, type ReadContext } from './file-sites.js';
+import { judgeReadings } from './judge.js';
 import { MAX_MODULE_CALLS, moduleInstances, terraformValues, type ConfigurationFile, type TerraformValues } from './terraform-values.js';
 import { parseCode } from './code-tree.js';
 import { parseYaml } from './yaml-tree.js';
@@ -26,8 +28,6 @@ import { MAPPING_HINT, mappingConfigs } from './embedded-mappings.js';
 import { analyzeWorkflow, callsServiceAction } from './workflows.js';
 import { workflowTeamInputs } from './workflow-team-inputs.js';
 import { toSourceMapped } from './located-json.js';
-import { memoisedJudge } from './judge-memo.js';
-import { prefetchPlanned } from './jq-plan.js';
 import { redactFinding, textSecretFragments } from './redact-findings.js';
 import { redactSecrets } from '../sources/redact.js';
 import { NotRegularFileError, readRegularFileSync, TooLarge } from '../read-regular-file.js';
@@ -130,42 +130,44 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const limits: ReadLimits = { maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES, ...(options.git && { git: options.git }) };
   for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, ...(await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths, limits)) });
   const files = repos.flatMap((repo) => repo.files);
-  // A repository describes an org: every file is read for its resources, teams and what it says of
-  // the migration before any is judged; a blueprint written in one file holds for the resources of
-  // every other (its removed relations, its $team mirrors).
+  // A repository describes an org: every file is read for its sites and for what it says of that
+  // org (resources, teams, migration state) before any is judged; a blueprint written in one file
+  // holds for the resources of every other (its removed relations, its $team mirrors).
   const { values: terraformValues, instances, notes: moduleNotes } = configurationValues(files);
   appendAll(scan.notes, moduleNotes);
-  const gathered = repos.map((repo) => {
+  const read = repos.map((repo) => {
     const facts = emptyFacts();
-    const gathering: RepoContext = { ...ctx, gathering: facts, terraformValues };
-    for (const file of repo.files) if (!HOLDS_NO_BLUEPRINTS.has(file.kind)) perModuleCall(file, gathering, instances, (each) => gatherFacts(file, each));
-    return facts;
+    const readFiles = repo.files.map((file) => readFile(file, { gathering: facts, terraformValues }, instances));
+    for (const file of readFiles) for (const { sites } of 'readings' in file ? file.readings : []) for (const site of sites) if (site.kind === 'resources') appendAll(facts.resources, site.resources);
+    return { repo, facts, files: readFiles };
   });
-  const repositoryBlueprints = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
+  const repositoryBlueprints = read.flatMap(({ facts }) => facts.resources.filter((resource) => resource.kind === 'blueprint'));
   // The actions that dispatch workflows, the org's and those the repositories keep: they tell which workflow inputs hold teams.
-  const repositoryActions = gathered.flatMap((facts) => facts.resources.filter((resource) => resource.kind === 'action').map((resource) => toSourceMapped(resource.value).json));
+  const repositoryActions = read.flatMap(({ facts }) => facts.resources.filter((resource) => resource.kind === 'action').map((resource) => toSourceMapped(resource.value).json));
   const workflowInputs = workflowTeamInputs([...(org?.actions.values() ?? []), ...repositoryActions]);
-  // Every file is judged with the repository's blueprints it may reach: each distinct expression
-  // and context is judged once for the whole scan, not once per file that holds or reaches it.
-  const judgeExpression = memoisedJudge();
+  // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
+  const judging = read.map(({ repo, facts, files: readFiles }) => {
+    const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
+    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
+    return { repo, facts, own, judged, files: readFiles };
+  });
+  // Every file's sites judged at once (judge.ts): jq's work planned over the whole scan.
+  const readings = judging.flatMap(({ judged, files: readFiles }) =>
+    readFiles.flatMap((file) => ('readings' in file ? file.readings.map((reading) => ({ sites: reading.sites, problems: reading.problems, ctx: reading.terraformValues === terraformValues ? judged : { ...judged, terraformValues: reading.terraformValues } })) : [])),
+  );
+  const judgedReadings = judgeReadings(readings);
+  let next = 0;
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
-  // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
-  const judging = repos.map((repo, index) => {
-    const facts = gathered[index]!;
-    const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
-    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs, judgeExpression };
-    return { repo, facts, own, judged };
-  });
-  prefetchJudging(judging, instances);
-  for (const { repo, facts, own, judged } of judging) {
+  for (const { repo, facts, own, judged, files: readFiles } of judging) {
     if (!org) describeTeams(scan, own.catalog, own.titles);
     scan.notes.push(filesReadNote(repo.name, repo.counts));
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
-    for (const file of repo.files) {
-      const provider = analyzeCandidate(file, judged, scan, instances);
+    for (const file of readFiles) {
+      const findings = 'readings' in file ? distinctFindings(judgedReadings.slice(next, (next += file.readings.length))) : [];
+      const provider = reportFile(file, findings, judged, scan);
       if (!provider) continue;
       const key = provider.tool === 'pulumi' ? `pulumi\u0000${pulumiProject(file.source.path, projects)}` : `terraform\u0000${posix.dirname(file.source.path)}`;
       const listed = providers.get(key);
@@ -175,32 +177,6 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   }
   scan.notes.push(...providerAdviceNotes(providers));
   return scan;
-}
-
-/**
- * What judging every file will ask jq, planned and answered in a few large requests before the
- * files are judged for real (jq-plan.ts, issue 41). Each plan judges with a memo of its own (its
- * verdicts are never kept) and a team directory of its own: the judge keeps the contexts it builds
- * per directory, filled by running calculations (classify.ts `inputsOf`), and those a plan filled
- * with its own answers must never be the real judging's.
- */
-function prefetchJudging(judging: readonly { repo: ReadRepository; judged: RepoContext }[], instances: ReadonlyMap<string, TerraformValues[]>): void {
-  const jq = judging[0]?.judged.jq;
-  if (!jq) return;
-  const files = judging.flatMap(({ repo, judged }) => repo.files.map((file) => ({ file, judged })));
-  prefetchPlanned(jq, files, () => {
-    const judgeExpression = memoisedJudge();
-    const teams = new Map<RepoContext, RepoContext['teams']>();
-    return ({ file, judged }, engine) => {
-      let own = teams.get(judged);
-      if (!own) teams.set(judged, (own = { ...judged.teams }));
-      try {
-        perModuleCall(file, { ...judged, teams: own, jq: engine, judgeExpression, planning: true }, instances, (each) => analyzeFile(file.kind, file.source, each));
-      } catch {
-        // The real run reports a file that cannot be read.
-      }
-    };
-  });
 }
 
 /** How many files a repository's scan found, how many of them are of kinds it judges, and how many of those it read. */
@@ -253,8 +229,6 @@ function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]
     });
 }
 
-/** Files that hold nothing of the org the repository describes: not read twice. Mappings and workflows name teams. */
-const HOLDS_NO_BLUEPRINTS: ReadonlySet<FileKind> = new Set(['tfvars', 'package-manifest']);
 
 /**
  * Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its
@@ -282,59 +256,60 @@ function configurationValues(files: readonly CandidateFile[]): { values: Map<str
   return { values, instances, notes };
 }
 
-/**
- * A file of a module folder the repository calls is judged once per call, with that call's values,
- * as Terraform instantiates it; what does not depend on them is found once.
- */
-function perModuleCall<T extends { findings: FindingDraft[] }>(file: CandidateFile, ctx: RepoContext, instances: ReadonlyMap<string, TerraformValues[]>, analyze: (ctx: RepoContext) => T): T {
-  const calls = file.kind === 'terraform' ? instances.get(posix.dirname(file.source.path)) : undefined;
-  if (!calls) return analyze(ctx);
-  const results = calls.map((values) => analyze({ ...ctx, terraformValues: new Map([...(ctx.terraformValues ?? []), [posix.dirname(file.source.path), values]]) }));
-  const seen = new Set<string>();
-  const findings = results.flatMap((result) => result.findings).filter((finding) => {
-    const key = `${finding.location}\u0000${finding.category}\u0000${finding.evidence}`;
-    return !seen.has(key) && seen.add(key);
-  });
-  return { ...results[0]!, findings };
-}
-
 /** A file the scan will analyze: its kind and text. */
 interface CandidateFile {
   kind: FileKind;
   source: SourceText;
 }
 
-function gatherFacts(file: CandidateFile, ctx: RepoContext): { findings: FindingDraft[] } {
+/** A file read: one reading per module call that instantiates it (one for any other file), or the syntax error that stopped it. */
+type ReadFile = CandidateFile & ({ readings: (FileSites & { terraformValues: ReadContext['terraformValues'] })[] } | { error: SourceSyntaxError });
+
+/**
+ * Read one file for its sites and facts. A file of a module folder the repository calls is read
+ * once per call, with that call's values, as Terraform instantiates it.
+ */
+function readFile(file: CandidateFile, ctx: ReadContext, instances: ReadonlyMap<string, TerraformValues[]>): ReadFile {
+  const dir = posix.dirname(file.source.path);
+  const calls = file.kind === 'terraform' ? instances.get(dir) : undefined;
+  const contexts = calls ? calls.map((values) => ({ ...ctx, terraformValues: new Map([...(ctx.terraformValues ?? []), [dir, values]]) })) : [ctx];
   try {
-    analyzeFile(file.kind, file.source, ctx);
+    return { ...file, readings: contexts.map((each) => ({ ...analyzeFile(file.kind, file.source, each), terraformValues: each.terraformValues })) };
   } catch (error) {
-    // The judging pass reports the file that cannot be read.
     if (!(error instanceof SourceSyntaxError)) throw error;
+    return { ...file, error };
   }
-  return { findings: [] };
 }
 
-/** Judge one file into the scan; a Terraform file's provider facts are returned for its configuration's advice. */
-function analyzeCandidate({ kind, source }: CandidateFile, ctx: RepoContext, scan: RepoScan, instances: ReadonlyMap<string, TerraformValues[]>): ProviderFacts | undefined {
-  const shown = source.path;
-  try {
-    const analysis = perModuleCall({ kind, source }, ctx, instances, (each) => analyzeFile(kind, source, each));
-    // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters
-    // never leave the scan. Looked for only in files with findings: the search over every file's
-    // text was the largest single cost of a scan of 20,000 files (issue 25 item 4).
-    const findings = analysis.findings.length > 0 ? redactedFindings(analysis.findings, source.text) : [];
-    appendAll(scan.findings, findings);
-    const providers = kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
-    if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
-    for (const problem of analysis.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
-    for (const note of analysis.notes ?? []) scan.notes.push(String(redactSecrets(note)));
-    return analysis.provider;
-  } catch (error) {
-    if (!(error instanceof SourceSyntaxError)) throw error;
+/** The findings of a file's readings, each found once: what does not depend on a module call's values is found in every call. */
+function distinctFindings(readings: readonly FindingDraft[][]): FindingDraft[] {
+  if (readings.length === 1) return readings[0]!;
+  const seen = new Set<string>();
+  return readings.flat().filter((finding) => {
+    const key = `${finding.location}\u0000${finding.category}\u0000${finding.evidence}`;
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+/** A file's findings, gaps and notes into the scan; a Terraform or Pulumi file's provider facts are returned for its configuration's advice. */
+function reportFile(file: ReadFile, judged: readonly FindingDraft[], ctx: RepoContext, scan: RepoScan): ProviderFacts | undefined {
+  const shown = file.source.path;
+  if ('error' in file) {
+    const { error } = file;
     const column = error.column !== undefined ? `, column ${error.column}` : '';
     scan.incomplete.push({ resource: `${shown}:${error.line}`, reason: `could not be read (line ${error.line}${column}): ${error.message}; the file was not checked` });
     return undefined;
   }
+  // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters
+  // never leave the scan. Looked for only in files with findings: the search over every file's
+  // text was the largest single cost of a scan of 20,000 files (issue 25 item 4).
+  const findings = judged.length > 0 ? redactedFindings(judged, file.source.text) : [];
+  appendAll(scan.findings, findings);
+  const providers = file.kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
+  if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
+  const [first] = file.readings;
+  for (const problem of first!.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
+  return first!.provider && neededWith(first!.provider, ctx.directOwnership);
 }
 
 function redactedFindings(findings: readonly FindingDraft[], text: string): FindingDraft[] {
@@ -614,7 +589,6 @@ function sizeText(bytes: number): string {
 /** Whether a file can be opened refusing a symbolic link (O_NOFOLLOW: not on Windows). */
 const CAN_REFUSE_LINKS = constants.O_NOFOLLOW !== undefined;
 
-const NOTHING: FileAnalysis = { findings: [], problems: [] };
 
 /**
  * Files whose text alone says there is nothing in them to read, whatever the org: scripts that
@@ -646,17 +620,17 @@ export function blankTemplateActions(text: string): string {
 }
 
 /** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
-export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext): FileAnalysis {
-  if (holdsNothing(kind, source.text)) return NOTHING;
+export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext): FileSites {
+  if (holdsNothing(kind, source.text)) return NO_SITES();
   switch (kind) {
     case 'terraform':
       return analyzeTerraform(source, ctx);
     case 'tfvars':
-      return NOTHING; // values of the configuration's variables: judged where the .tf files use them
+      return NO_SITES(); // values of the configuration's variables: judged where the .tf files use them
     case 'entity-file': {
       // A GitOps entity file, or a chart's values named port.yaml that hold the exporter's mapping.
       const documents = parseYaml(source);
-      const problems: FileAnalysis['problems'] = [];
+      const problems: FileSites['problems'] = [];
       const configs = MAPPING_HINT.test(source.text) ? mappingConfigs(documents, problems) : [];
       if (configs.length === 0) return analyzeEntityFile(documents, ctx);
       const mapping = analyzeMappingConfig(configs, ctx);
@@ -666,13 +640,13 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
       // Only steps of the service's actions are read: a workflow that never calls one is not parsed.
-      return callsServiceAction(source.text) ? analyzeWorkflow(parseYaml(source), ctx) : NOTHING;
+      return callsServiceAction(source.text) ? analyzeWorkflow(parseYaml(source), ctx) : NO_SITES();
     case 'yaml': {
       // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
       // for a mapping inside, or for steps of the service's GitHub action.
       const mapping = MAPPING_HINT.test(source.text);
       const steps = callsServiceAction(source.text);
-      if (!mapping && !steps) return NOTHING;
+      if (!mapping && !steps) return NO_SITES();
       // A file that names a mapping's keys but is no YAML is a gap (exit 3), never a note: a change
       // could otherwise hide a breaking mapping behind one syntax error. A chart's template is YAML
       // once rendered: it is read with its `{{ }}` actions blanked, and is a gap only if still no YAML.
@@ -683,10 +657,10 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
         if (!(error instanceof SourceSyntaxError) || !/\{\{|\{%/.test(source.text)) throw error;
         documents = parseYaml(sourceText(source.path, blankTemplateActions(source.text)));
       }
-      const problems: FileAnalysis['problems'] = [];
+      const problems: FileSites['problems'] = [];
       const configs = mapping ? mappingConfigs(documents, problems) : [];
-      const parts = [configs.length > 0 ? analyzeMappingConfig(configs, ctx) : NOTHING, steps ? analyzeWorkflow(documents, ctx) : NOTHING];
-      return { findings: parts.flatMap((part) => part.findings), problems: [...problems, ...parts.flatMap((part) => part.problems)] };
+      const parts = [configs.length > 0 ? analyzeMappingConfig(configs, ctx) : NO_SITES(), steps ? analyzeWorkflow(documents, ctx) : NO_SITES()];
+      return { sites: parts.flatMap((part) => part.sites), problems: [...problems, ...parts.flatMap((part) => part.problems)] };
     }
     case 'json':
       return analyzeJsonPayload(source, ctx);
@@ -694,14 +668,14 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: RepoContext
     case 'python': {
       const language = kind === 'js' ? 'js' : 'python';
       if (isPulumiProgram(source.text)) return analyzePulumi(source, language, ctx);
-      return callsServiceApi(source.text) ? analyzeScript(source, language, ctx) : NOTHING;
+      return callsServiceApi(source.text) ? analyzeScript(source, language, ctx) : NO_SITES();
     }
     case 'shell':
-      return callsServiceApi(source.text) ? analyzeShell(source, ctx) : NOTHING;
+      return callsServiceApi(source.text) ? analyzeShell(source, ctx) : NO_SITES();
     case 'package-manifest': {
       // Read only for the Port Pulumi package's version: a manifest holds no Port resources.
       const provider = pulumiManifestFacts(source);
-      return provider ? { ...NOTHING, provider } : NOTHING;
+      return provider ? { ...NO_SITES(), provider } : NO_SITES();
     }
   }
 }

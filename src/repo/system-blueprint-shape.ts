@@ -1,8 +1,7 @@
 import { own } from '../model/json.js';
-import type { FindingDraft } from '../model/finding.js';
+import type { FileDraft } from './file-sites.js';
 import { fileFinding } from './findings.js';
 import { findEntry, type Entry, type ObjectNode } from './tree.js';
-import { judgeSite } from '../judge/decision-table.js';
 
 /**
  * Properties the service defines on its system blueprints: `_user` and `_team` can be extended,
@@ -24,10 +23,10 @@ const BUILT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
  * properties, and redeclared built-in properties. `block` is a Terraform block or a Pulumi call's
  * arguments (keys in either case style).
  */
-export function systemBlueprintShapeFindings(block: ObjectNode, identifier: string, label: string): FindingDraft[] {
+export function systemBlueprintShapeFindings(block: ObjectNode, identifier: string, label: string): FileDraft[] {
   const builtIn = own(BUILT_IN, identifier);
   if (!builtIn) return [];
-  const findings: FindingDraft[] = [];
+  const findings: FileDraft[] = [];
   const aggregations = findEntry(block, 'aggregation_properties');
   if (aggregations) {
     findings.push(
@@ -35,7 +34,7 @@ export function systemBlueprintShapeFindings(block: ObjectNode, identifier: stri
         category: 'external-ownership',
         reason: `${identifier} is a system blueprint after the migration, and the service rejects aggregation properties on it.`,
         suggestion: 'Remove the aggregation properties from this resource (port_system_blueprint has no such attribute); compute them on a blueprint of your own that relates to it.',
-        verdict: judgeSite('system-blueprint-shape'),
+        settles: 'system-blueprint-shape',
       }),
     );
   }
@@ -46,7 +45,7 @@ export function systemBlueprintShapeFindings(block: ObjectNode, identifier: stri
         category: 'external-ownership',
         reason: `"${property.key}" is a built-in property of the ${identifier} system blueprint: the service rejects a redeclaration of it.`,
         suggestion: `Remove "${property.key}" from this resource; the system blueprint already has it.`,
-        verdict: judgeSite('system-blueprint-shape'),
+        settles: 'system-blueprint-shape',
       }),
     );
   }

@@ -1,14 +1,13 @@
 import { own } from '../model/json.js';
-import type { FindingDraft } from '../model/finding.js';
 import { parseCode } from './code-tree.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, emptyDocuments, findDocuments, iacResource, type ResourceKind } from './file-resources.js';
-import { callsServiceApi, judgeDocuments } from './api-scripts.js';
+import { callsServiceApi, documentSites } from './api-scripts.js';
+import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
-import { byLine, entityTeamFinding, fileFinding } from './findings.js';
-import { judgeFileResources } from './judge.js';
+import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
 import type { SourceText } from './source-text.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
@@ -16,7 +15,6 @@ import { isConfigurationReference, resolveReference, type TerraformValue } from 
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
 import { findEntry, spanLine, spanText, stringValue, type Entry, type ObjectNode, type Span } from './tree.js';
-import { judgeSite } from '../judge/decision-table.js';
 
 /** Resource types of the `port-labs/port-labs` provider (v1+) and the service resource each one is. */
 const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -32,20 +30,10 @@ const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   port_scorecard: 'scorecard',
 };
 
-export interface FileAnalysis {
-  findings: FindingDraft[];
-  /** Parts of the file that could not be read; the scan reports them as incomplete. */
-  problems: Problems;
-  /** A `.tf` file's provider constraint and what it needs: advice per configuration, not findings. */
-  provider?: ProviderFacts;
-  /** What the analyzer skipped on purpose, for report.notes. */
-  notes?: string[];
-}
-
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */
-export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnalysis {
+export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSites {
   const top = parseCode(source, 'hcl');
-  const findings: FindingDraft[] = [];
+  const sites: FileSite[] = [];
   const problems: Problems = [];
   const values = ctx.terraformValues?.get(posix.dirname(source.path));
   const resolve = (path: string) => (isConfigurationReference(path) ? resolveReference(values, path) : undefined);
@@ -60,27 +48,26 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
     const [type = '', name = ''] = block.labels;
     if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: at(entry.span) };
     const label = `${type}.${name}`;
-    provider.needs.push(...providerNeeds(type, block, ctx, at(entry.span)));
+    provider.needs.push(...providerNeeds(type, block, at(entry.span)));
     if (ctx.gathering) gatherResourceFacts(ctx.gathering, type, entry, argumentsJson(block, options));
     if (type === 'port_team') {
-      const shared = sharedTitleFinding(block, ctx, label);
-      if (shared) findings.push(shared);
+      const name = findEntry(block, 'name');
+      if (name) sites.push({ kind: 'shared-title', name, label });
       continue;
     }
     if (type === 'port_entity') {
-      const found = entityTeamFinding(resolvedEntry(findEntry(block, 'teams', 'team'), resolve), ctx, label, "the entity's `teams`");
-      if (found) findings.push(found);
+      sites.push(...entityTeamSite(resolvedEntry(findEntry(block, 'teams', 'team'), resolve), label, "the entity's `teams`"));
       continue;
     }
     const kind = own(RESOURCE_KINDS, type);
     if (!kind) continue;
     if (type === 'port_blueprint' || type === 'port_system_blueprint') {
-      findings.push(...systemBlueprintShapeFindings(block, stringValue(findEntry(block, 'identifier')?.value) ?? '', label));
+      sites.push(...settledSites(systemBlueprintShapeFindings(block, stringValue(findEntry(block, 'identifier')?.value) ?? '', label)));
     }
     if (type === 'port_blueprint') {
       const system = systemBlueprintFinding(entry, block, name, label);
       if (system) {
-        findings.push(system);
+        sites.push(...settledSites([system]));
         continue;
       }
     }
@@ -95,13 +82,13 @@ export function analyzeTerraform(source: SourceText, ctx: RepoContext): FileAnal
       const block = entry.value;
       if ((entry.key === 'resource' || entry.key === 'data') && block.kind === 'object' && !block.labels?.[0]?.startsWith('port')) findDocuments(block, { camelCase: false, problems, resolve }, documents);
     }
-    findings.push(...judgeDocuments(documents, 'hcl', ctx, problems));
+    sites.push(...documentSites(documents, 'hcl', ctx));
   }
   if (PORT_TEAM_REFERENCE.test(source.text)) provider.needs.push({ floor: TEAM_IDENTIFIER_VERSION, why: 'port_team.<name>.identifier', at: source.path });
   const identifierRead = PORT_TEAM_IDENTIFIER.exec(source.text);
   if (identifierRead && ctx.gathering) ctx.gathering.teamIdentifierReads.push({ configuration: posix.dirname(source.path), at: `${source.path}:${source.lineOf(identifierRead.index)}` });
-  findings.push(...judgeFileResources(resources, { syntax: 'hcl', ctx, problems }));
-  return { findings: byLine(findings), problems, provider };
+  if (resources.length > 0) sites.push({ kind: 'resources', resources, syntax: 'hcl' });
+  return { sites, problems, provider };
 }
 
 /** `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself. */
@@ -148,13 +135,13 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
 }
 
 /** What a resource asks of the provider once the migration's changes are written (provider changelog). */
-function providerNeeds(type: string, block: ObjectNode, ctx: RepoContext, where: string): ProviderNeed[] {
+function providerNeeds(type: string, block: ObjectNode, where: string): ProviderNeed[] {
   const identifier = stringValue(findEntry(block, 'identifier')?.value);
   const needs: ProviderNeed[] = [];
   if ((type === 'port_blueprint' || type === 'port_system_blueprint') && (identifier === '_team' || identifier === '_user')) {
     needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `port_system_blueprint for ${identifier}`, at: where });
-  } else if (type === 'port_blueprint' && (findEntry(block, 'team_inheritance', 'ownership') || (identifier !== undefined && ctx.directOwnership.has(identifier)))) {
-    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on port_blueprint', at: where });
+  } else if (type === 'port_blueprint' && (findEntry(block, 'team_inheritance', 'ownership') || identifier !== undefined)) {
+    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on port_blueprint', at: where, ...(!findEntry(block, 'team_inheritance', 'ownership') && { ifDirectOwnership: identifier }) });
   }
   const hasTeams = /\bteams\s*"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(block.span));
   if (type === 'port_blueprint_permissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing port_blueprint_permissions (it crashes before)', at: where });
@@ -178,21 +165,20 @@ function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] 
 }
 
 /** A `port_team` whose name two `_team` entities of the org carry as title: the provider's reads of it fail. */
-function sharedTitleFinding(block: ObjectNode, ctx: RepoContext, label: string): FindingDraft | undefined {
-  const name = findEntry(block, 'name');
-  const title = stringValue(name?.value);
+export function sharedTitleFinding(name: Entry, ctx: RepoContext, label: string): FileDraft | undefined {
+  const title = stringValue(name.value);
   const ambiguous = title !== undefined ? ctx.teams.byTitle.get(title)?.ambiguous : undefined;
-  if (!name || !ambiguous) return undefined;
+  if (!ambiguous) return undefined;
   return fileFinding(name.span, label, {
     category: 'external-ownership',
     reason: `${ambiguous.length} teams of the org are titled ${JSON.stringify(title)} (${ambiguous.join(', ')}): the provider finds a port_team's _team entity by title, so its reads fail, and any title → identifier rewrite through it is ambiguous.`,
     suggestion: `Give the teams distinct titles in the service (or delete the duplicate) before applying; then reference the one meant by its identifier.`,
-    verdict: judgeSite('ambiguous-title'),
+    settles: 'ambiguous-title',
   });
 }
 
 /** `_user` and `_team` become system blueprints: port_blueprint can no longer manage them. */
-function systemBlueprintFinding(entry: Entry, block: ObjectNode, name: string, label: string): FindingDraft | undefined {
+function systemBlueprintFinding(entry: Entry, block: ObjectNode, name: string, label: string): FileDraft | undefined {
   const identifier = stringValue(findEntry(block, 'identifier')?.value);
   if (identifier !== '_user' && identifier !== '_team') return undefined;
   const header = { ...entry.span, end: entry.span.source.text.indexOf('{', entry.span.start) + 1 };
@@ -202,6 +188,6 @@ function systemBlueprintFinding(entry: Entry, block: ObjectNode, name: string, l
     reason: `After the migration the ${identifier} blueprint is a system blueprint: port_blueprint can no longer manage it.`,
     suggestion: `Change it to \`${rewrite}\` (provider ≥ 2.2.0), keep only identifier, properties, relations and calculation properties, then move it in state: \`terraform state rm port_blueprint.${name}\` and \`terraform import port_system_blueprint.${name} ${identifier}\`.`,
     rewrite,
-    verdict: judgeSite('system-blueprint-shape'),
+    settles: 'system-blueprint-shape',
   });
 }

@@ -1,22 +1,18 @@
-import type { FindingDraft } from '../model/finding.js';
 import type { RepoContext } from './context.js';
-import { byLine, fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan, UNTYPED_INPUTS_HINT, untypedInputsReason } from './findings.js';
+import { fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan, UNTYPED_INPUTS_HINT, untypedInputsReason } from './findings.js';
+import { viewed, type FileDraft, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
 import { isTeamInput, passedInput } from './workflow-team-inputs.js';
-import type { FileAnalysis } from './terraform.js';
 import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { parseCode } from './code-tree.js';
 import { blockSource } from './embedded-mappings.js';
-import { contextCatalog, manualFinding } from './judge.js';
-import { originOf, toSourceMapped } from './located-json.js';
+import { toSourceMapped } from './located-json.js';
 import { SourceSyntaxError } from './source-text.js';
-import { treeToJson } from './tree-to-json.js';
-import { searchRuleFinding } from '../judge/search-rule-finding.js';
+import { treeToJson, type Problems } from './tree-to-json.js';
 import { isObject } from '../model/json.js';
 import { searchRules } from '../catalog/walk.js';
 import { addTeamValues } from './repository-facts.js';
 import { analyzeShell, callsServiceApi } from './api-scripts.js';
-import { judgeSite, judgeLiterals } from '../judge/decision-table.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
 export const GITHUB_ACTION = 'port-labs/port-github-action';
@@ -33,16 +29,16 @@ export const callsServiceAction = (text: string): boolean => text.includes(GITHU
  * entities with a `team:` input. Literal titles break (the action sends them as `$team`); a
  * `${{ }}` or jq expression is for review, since what it yields is decided at run time.
  */
-export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext): FileAnalysis {
-  const findings: FindingDraft[] = [];
-  const problems: FileAnalysis['problems'] = [];
+export function analyzeWorkflow(documents: readonly TreeNode[], ctx: ReadContext): FileSites {
+  const sites: FileSite[] = [];
+  const problems: Problems = [];
   for (const document of documents) {
     const jobs = stepLists(document);
     // Not a GitHub workflow or action (GitLab CI, Azure Pipelines, …): its scripts are strings anywhere.
     if (jobs.length === 0) {
       for (const script of apiScripts(document)) {
-        const found = runScriptFindings(script, ctx);
-        appendAll(findings, found.findings);
+        const found = runScriptSites(script, ctx);
+        appendAll(sites, found.sites);
         appendAll(problems, found.problems);
       }
       continue;
@@ -54,8 +50,8 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
         if (step.kind !== 'object') continue;
         const run = findEntry(step, 'run')?.value;
         if (run?.kind === 'string' && callsServiceApi(run.value)) {
-          const script = runScriptFindings(run, ctx);
-          appendAll(findings, script.findings);
+          const script = runScriptSites(run, ctx);
+          appendAll(sites, script.sites);
           appendAll(problems, script.problems);
         }
         const uses = stringValue(findEntry(step, 'uses')?.value) ?? '';
@@ -65,7 +61,7 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
           const rule = findEntry(inputs, 'filter_rule');
           const blueprint = stringValue(findEntry(inputs, 'blueprint')?.value);
           const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
-          if (rule?.value.kind === 'string') appendAll(findings, searchQueryStepFindings(rule.value, ctx, `workflow step ${name}`, problems, blueprint));
+          if (rule?.value.kind === 'string') appendAll(sites, searchQuerySites(rule.value, ctx, `workflow step ${name}`, problems, blueprint));
           continue;
         }
         if (!PORT_ACTION.test(uses)) continue;
@@ -74,24 +70,19 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
         const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
         if (operation === 'SEARCH') {
           const query = findEntry(inputs, 'query');
-          if (query?.value.kind === 'string') appendAll(findings, searchQueryStepFindings(query.value, ctx, `workflow step ${name}`, problems));
+          if (query?.value.kind === 'string') appendAll(sites, searchQuerySites(query.value, ctx, `workflow step ${name}`, problems));
           continue;
         }
         if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const team = findEntry(inputs, 'team');
         if (ctx.gathering && team?.value.kind === 'string' && !/\$\{\{/.test(team.value.value)) addTeamValues(ctx.gathering, teamList(team.value.value), team.span);
         const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
-        const found =
-          team && team.value.kind === 'string'
-            ? teamInputFinding(team, team.value.value, ctx, `workflow step ${name}`)
-            : entities && entities.value.kind === 'string'
-              ? bulkTeamsFinding(entities, entities.value.value, ctx, `workflow step ${name}`)
-              : undefined;
-        if (found) findings.push(found);
+        if (team && team.value.kind === 'string') sites.push({ kind: 'step-team', entry: team, text: team.value.value, title: `workflow step ${name}` });
+        else if (entities && entities.value.kind === 'string') sites.push({ kind: 'step-entities', entry: entities, text: entities.value.value, title: `workflow step ${name}` });
       }
     }
   }
-  return { findings: byLine(findings), problems };
+  return { sites, problems };
 }
 
 /**
@@ -99,12 +90,9 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: RepoContext
  * file's own lines. Its findings carry no rewrite: the block's text is the file's without its
  * indentation, so a rewritten line could not be placed.
  */
-function runScriptFindings(node: StringNode, ctx: RepoContext): FileAnalysis {
+function runScriptSites(node: StringNode, ctx: ReadContext): FileSites {
   const analysis = analyzeShell(blockSource(node), ctx);
-  return {
-    findings: analysis.findings.map(({ rewrite: _, rewriteProof: __, ...finding }) => finding),
-    problems: analysis.problems,
-  };
+  return { sites: viewed(analysis.sites, { noRewrite: true }), problems: analysis.problems };
 }
 
 /** The strings of a YAML tree that are scripts calling the service's API. */
@@ -133,7 +121,7 @@ function stepLists(document: TreeNode): Entry[] {
  * rules are judged by the org's own search-rule judgement, in the repository's catalog; a query
  * built with `${{ }}` is no JSON until the workflow runs, and is not read.
  */
-function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: string, problems: FileAnalysis['problems'], blueprint?: string): FindingDraft[] {
+function searchQuerySites(node: StringNode, ctx: ReadContext, title: string, problems: Problems, blueprint?: string): FileSite[] {
   if (/\$\{\{/.test(node.value) || !/\$team/.test(node.value)) return [];
   let top;
   try {
@@ -151,24 +139,12 @@ function searchQueryStepFindings(node: StringNode, ctx: RepoContext, title: stri
   const rules = isObject(json) && json.property !== undefined ? [{ path: [], rule: json }] : [...searchRules(json, [])];
   if (ctx.gathering) {
     for (const { rule } of rules) if (rule.property === '$team') addTeamValues(ctx.gathering, typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : [], node.span);
-    return [];
   }
-  const catalog = contextCatalog(ctx);
-  const site = {
-    category: 'external-ownership' as const,
-    resource: { type: 'file' as const, identifier: node.span.source.path },
-    subject: "The step's search rule",
-    removedRelations: ctx.removedRelations,
-    ...(blueprint !== undefined && !/\$\{\{/.test(blueprint) && { blueprint }),
-  };
-  const drafts = rules.flatMap(({ path, rule }) => searchRuleFinding(catalog, { ...site, path, rule }) ?? []);
-  return drafts.flatMap((draft) => {
-    const found = originOf(origins, draft.location);
-    return found ? [manualFinding(draft, found.origin, found.exact, title)] : [];
-  });
+  return [{ kind: 'step-query', node, rules, origins, title, ...(blueprint !== undefined && !/\$\{\{/.test(blueprint) && { blueprint }) }];
 }
 
-function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+/** A step's `team` input, judged with the scan's teams and the workflow inputs the org's actions fill with teams. */
+export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FileDraft | undefined {
   // What the workflow was given, alone or as a list (`'["${{ inputs.team }}"]'`, the action's documented form).
   const items = teamList(text);
   if (items.length > 0 && items.every((item) => PASSED_IN.test(item))) {
@@ -178,7 +154,7 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
       category: 'external-ownership',
       reason: `${untypedInputsReason("The step's team", untyped)}.`,
       suggestion: `${UNTYPED_INPUTS_HINT[0]!.toUpperCase()}${UNTYPED_INPUTS_HINT.slice(1)}.`,
-      verdict: judgeSite('untyped-workflow-input'),
+      settles: 'untyped-workflow-input',
     });
   }
   if (/\$\{\{|\{\{/.test(text) || /^\s*\./.test(text)) {
@@ -186,7 +162,7 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
       category: 'external-ownership',
       reason: 'The step sets the entity\'s team from an expression; after the migration $team holds team identifiers, so it must yield identifiers, not titles.',
       suggestion: 'Make sure the expression yields team identifiers once the migration has run.',
-      verdict: judgeSite('not-run'),
+      settles: 'not-run',
     });
   }
   const values = teamList(text);
@@ -207,13 +183,13 @@ function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, title: s
         : titles.length > 0
           ? 'Replace each team title with its team identifier (pass --teams-map to tell them).'
           : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
-    verdict: judgeLiterals(titles.length > 0),
+    settles: titles.length > 0 ? 'title-literals' : 'unknown-literals',
     ...(rewrite !== undefined ? { rewrite } : {}),
   });
 }
 
 /** BULK_UPSERT's `entities` input: a JSON array of entities, each with its own `team`. */
-function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FindingDraft | undefined {
+export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FileDraft | undefined {
   let entities: unknown;
   try {
     entities = JSON.parse(text);
@@ -238,7 +214,7 @@ function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: s
       titles.length > 0
         ? `Replace each team title with its identifier${titles.every((t) => t.identifier !== undefined) ? ` (${titles.map((t) => `${JSON.stringify(t.value)} → ${JSON.stringify(t.identifier)}`).join(', ')})` : ' (pass --teams-map to tell them)'}.`
         : `Check whether ${quoted(unknown)} is a team title or identifier (pass --teams-map to tell).`,
-    verdict: judgeLiterals(titles.length > 0),
+    settles: titles.length > 0 ? 'title-literals' : 'unknown-literals',
   });
 }
 

@@ -5,6 +5,7 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { repoContext } from '../../src/repo/context.js';
 import { ignoreFileRules } from '../../src/repo/gitignore.js';
 import { textSecretFragments } from '../../src/repo/redact-findings.js';
+import { judgeReadings } from '../../src/repo/judge.js';
 import { analyzeFile, classifyPath, scanRepositories } from '../../src/repo/scan.js';
 import { SourceSyntaxError, sourceText } from '../../src/repo/source-text.js';
 import { parseYaml } from '../../src/repo/yaml-tree.js';
@@ -130,10 +131,12 @@ describe('a whole repository file with a 1 MB line', () => {
   }
 });
 
-/** analyzeFile as the scan calls it, syntax errors included (they become incomplete entries). */
+/** A file read and judged as the scan does, syntax errors included (they become incomplete entries). */
 function scanText(file: string, text: string): void {
   try {
-    analyzeFile(classifyPath(file)!, sourceText(file, text), repoContext(catalog));
+    const ctx = repoContext(catalog);
+    const read = analyzeFile(classifyPath(file)!, sourceText(file, text), ctx);
+    judgeReadings([{ sites: read.sites, ctx, problems: read.problems }]);
   } catch (error) {
     if (!(error instanceof SourceSyntaxError)) throw error;
   }

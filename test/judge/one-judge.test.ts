@@ -101,6 +101,11 @@ describe('one judge (issue 39)', () => {
     expect(importEdges('src/judge', 'src/rules')).toEqual([]);
   });
 
+  it("file readers name sites and import nothing of judge/: src/repo/judge.ts is the repository's one judging entry", () => {
+    expect(importEdges('src/repo', 'src/judge').filter((edge) => !edge.startsWith(`${resolve('src/repo/judge.ts')} `))).toEqual([]);
+    expect(importEdges('src/repo', 'src/judge').length).toBeGreaterThan(0);
+  });
+
   it('the import check fails when a rule imports the judge, even a type alone', () => {
     const dir = mkdtempSync(join(tmpdir(), 'one-judge-'));
     try {

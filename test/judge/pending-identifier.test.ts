@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedClass, expectedVerdict, judged, org } from './two-worlds.js';
+import { expectedClass, expectedVerdict, judged, judgeTable, org, type Row } from './two-worlds.js';
 
 const TITLES_ONLY = [{ name: 'Data Science' }, { name: 'QA' }, { name: 'Platform (EU)' }, { name: 'Alpha' }, { name: 'Beta' }];
 
@@ -87,4 +87,35 @@ describe('a change only an unknown identifier shows', () => {
       expect(finding.reason).toContain('identifier the migration assigns');
     }
   });
+});
+
+// Issue 39: without a teams map, the identifiers tried for a team known by title only are not picked
+// by how the expression is spelled (its title's slug, its strings as written) but computed: stand-ins
+// no string of the expression meets, and each string jq computes from the expression's literals
+// alone. A literal written in another encoding that meets the identifier the team may get is met.
+const ENCODED: Row[] = [
+  { name: 'index of a base64 literal jq decodes to an identifier', expression: '.team | index("cWE=" | @base64d) != null', shows: 'changed' },
+  { name: 'equality with a base64 literal jq decodes to an identifier', expression: '[.team[] | select(. == ("cWE=" | @base64d))] | length', shows: 'changed' },
+];
+
+judgeTable('a literal in another encoding, with no identifier known: the identifier the migration assigns decides, a review that names it', {
+  jq,
+  kind: 'entity',
+  rows: ENCODED,
+  snapshot: (row) => snapshot(row.expression),
+  location: 'calculationProperties.owners.calculation',
+  verdict: () => 'review',
+  check: ({ finding }) => {
+    expect(finding.reason).toContain('identifier the migration assigns');
+    expect(finding.reason).toMatch(/with identifier "qa" for "[^"]+"/);
+  },
+});
+
+judgeTable('the same literals once the identifiers are known: the class jq gives', {
+  jq,
+  kind: 'entity',
+  rows: ENCODED,
+  snapshot: (row) => org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { owners: { title: 'Owners', calculation: row.expression, type: 'boolean' } } }] }),
+  location: 'calculationProperties.owners.calculation',
+  verdict: (klass) => expectedVerdict(klass, 'shown'),
 });

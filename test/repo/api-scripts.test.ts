@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from '../../src/repo/api-scripts.js';
 import { sourceText } from '../../src/repo/source-text.js';
-import { brief, context } from './helpers.js';
+import { brief, context, judged } from './helpers.js';
 
 describe('API scripts and payloads', () => {
   test('curl bodies in single quotes and heredocs; commented-out calls are skipped', () => {
@@ -19,7 +19,7 @@ EOF
 echo "done: teams [\\"Payments\\"]"
 `;
     expect(callsServiceApi(script)).toBe(true);
-    const { findings } = analyzeShell(sourceText('scripts/setup.sh', script), context());
+    const { findings } = judged(analyzeShell, sourceText('scripts/setup.sh', script), context());
     expect(brief(findings)).toEqual([
       { at: 'scripts/setup.sh:4', category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
       { at: 'scripts/setup.sh:8', category: 'team-permission-identifiers', rewrite: '"teams": ["platform"]', verdict: 'breaks' },
@@ -32,7 +32,7 @@ echo "done: teams [\\"Payments\\"]"
   -d '{"identifier": "svc", "team": ["'"$TEAM"'"], "properties": {}}'
 curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"entities": {"register": {"teams": ["'"$OWNER"'", "Platform Team"]}}}'
 `;
-    const { findings, problems } = analyzeShell(sourceText('scripts/spliced.sh', script), context());
+    const { findings, problems } = judged(analyzeShell, sourceText('scripts/spliced.sh', script), context());
     expect(problems).toEqual([]);
     expect(brief(findings)).toEqual([
       { at: 'scripts/spliced.sh:2', category: 'external-ownership', verdict: 'review' },
@@ -44,7 +44,7 @@ curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"ent
     const script = `echo "🚀🚀🚀 deploying"
 curl -X PATCH https://api.getport.io/v1/blueprints/service/permissions -d '{"entities": {"register": {"teams": ["'"$OWNER"'", "Platform Team"]}}}'
 `;
-    const { findings, problems } = analyzeShell(sourceText('scripts/spliced.sh', script), context());
+    const { findings, problems } = judged(analyzeShell, sourceText('scripts/spliced.sh', script), context());
     expect(problems).toEqual([]);
     expect(brief(findings)).toEqual([{ at: 'scripts/spliced.sh:2', category: 'team-permission-identifiers', verdict: 'breaks' }]);
   });
@@ -62,7 +62,7 @@ curl -X POST https://api.getport.io/v1/blueprints/service/entities -d "{\\"ident
 echo "[INFO] done"
 echo "{not json at all}"
 `;
-    const { findings, problems } = analyzeShell(sourceText('scripts/quoted.sh', script), context());
+    const { findings, problems } = judged(analyzeShell, sourceText('scripts/quoted.sh', script), context());
     expect(problems).toEqual([]);
     expect(brief(findings)).toEqual([
       { at: 'scripts/quoted.sh:5', category: 'external-ownership', verdict: 'breaks' },
@@ -85,7 +85,7 @@ curl -X POST https://api.getport.io/v1/blueprints/service/entities --data @- <<'
 {"identifier": "z", "team": ["Platform Team"]}
 EOF
 `;
-    const { findings, problems } = analyzeShell(sourceText('scripts/runtime.sh', script), context());
+    const { findings, problems } = judged(analyzeShell, sourceText('scripts/runtime.sh', script), context());
     expect(problems).toEqual([]);
     expect(brief(findings)).toEqual([
       { at: 'scripts/runtime.sh:1', category: 'external-ownership', verdict: 'review' },
@@ -108,7 +108,7 @@ curl -s --request POST \\
   "https://api.getport.io/v1/blueprints/service/entities?upsert=true"
 curl -s -X POST https://api.getport.io/v1/blueprints/service/entities -d "{\\"identifier\\": \\"x\\", \\"team\\": \${TEAMS}}"
 `;
-    const { findings, problems } = analyzeShell(sourceText('scripts/sync.sh', script), context());
+    const { findings, problems } = judged(analyzeShell, sourceText('scripts/sync.sh', script), context());
     expect(problems).toEqual([]);
     expect(brief(findings)).toEqual([
       { at: 'scripts/sync.sh:5', category: 'external-ownership', verdict: 'review' },
@@ -124,13 +124,13 @@ curl -s -X POST https://api.getport.io/v1/blueprints/service/entities -d "{\\"id
 });
 // body: JSON.stringify({ execute: { teams: ["Payments"] } })
 `;
-    expect(brief(analyzeScript(sourceText('scripts/perm.js', js), 'js', context()).findings)).toEqual([
+    expect(brief(judged(analyzeScript, sourceText('scripts/perm.js', js), 'js', context()).findings)).toEqual([
       { at: 'scripts/perm.js:3', category: 'team-permission-identifiers', rewrite: 'teams: ["sre_oncall"]', verdict: 'breaks' },
     ]);
     const py = `import requests
 requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "checkout", "team": ["Payments", "Data Science"]})
 `;
-    expect(brief(analyzeScript(sourceText('scripts/entity.py', py), 'python', context()).findings)).toEqual([
+    expect(brief(judged(analyzeScript, sourceText('scripts/entity.py', py), 'python', context()).findings)).toEqual([
       { at: 'scripts/entity.py:2', category: 'external-ownership', rewrite: '"team": ["payments", "Data Science"]', verdict: 'breaks' },
     ]);
   });
@@ -141,7 +141,7 @@ def upsert(teams):
     requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "x", "team": teams})
     requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "y", "team": [owner_of("y")]})
 `;
-    const { findings } = analyzeScript(sourceText('scripts/sync.py', py), 'python', context());
+    const { findings } = judged(analyzeScript, sourceText('scripts/sync.py', py), 'python', context());
     expect(brief(findings)).toEqual([
       { at: 'scripts/sync.py:3', category: 'external-ownership', verdict: 'review' },
       { at: 'scripts/sync.py:4', category: 'external-ownership', verdict: 'review' },
@@ -150,7 +150,7 @@ def upsert(teams):
     expect(findings[1]!.reason).toContain('`owner_of("y")`, which the script computes when it runs');
     // An empty list and a literal identifier stay quiet.
     const quiet = `requests.post(f"{API}/v1/blueprints/service/entities?upsert=true", json={"identifier": "z", "team": []})\n`;
-    expect(analyzeScript(sourceText('scripts/quiet.py', quiet), 'python', context()).findings).toEqual([]);
+    expect(judged(analyzeScript, sourceText('scripts/quiet.py', quiet), 'python', context()).findings).toEqual([]);
   });
 
   test('JSON payload files: blueprint bodies and permission bodies; unrelated JSON gives nothing', () => {
@@ -158,11 +158,11 @@ def upsert(teams):
   {"identifier": "service", "title": "Service", "teamInheritance": {"path": "domain"}},
   {"identifier": "domain", "ownership": {"type": "Direct"}}
 ]`;
-    expect(brief(analyzeJsonPayload(sourceText('.port/resources/blueprints.json', blueprints), context()).findings)).toEqual([
+    expect(brief(judged(analyzeJsonPayload, sourceText('.port/resources/blueprints.json', blueprints), context()).findings)).toEqual([
       { at: '.port/resources/blueprints.json:2', category: 'external-ownership', rewrite: '"ownership": {"type": "Inherited", "path": "domain"}', verdict: 'breaks' },
     ]);
     const unrelated = '{"name": "app", "contributors": {"teams": ["Platform Team"]}, "team": "Payments"}';
-    expect(analyzeJsonPayload(sourceText('package.json', unrelated), context()).findings).toEqual([]);
+    expect(judged(analyzeJsonPayload, sourceText('package.json', unrelated), context()).findings).toEqual([]);
   });
   test('a script that uses teamInheritance and never handles ownership must handle ownership after the migration', () => {
     const reads = `import requests
@@ -170,16 +170,16 @@ def upsert(teams):
 def path(bp):
     return requests.get(f"https://api.getport.io/v1/blueprints/{bp}").json()["blueprint"]["teamInheritance"]["path"]
 `;
-    const { findings } = analyzeScript(sourceText('s/owners.py', reads), 'python', context());
+    const { findings } = judged(analyzeScript, sourceText('s/owners.py', reads), 'python', context());
     expect(brief(findings)).toEqual([{ at: 's/owners.py:4', category: 'external-ownership', verdict: 'review' }]);
     expect(findings[0]!.suggestion).toContain('`ownership`');
     const handles = reads.replace('["teamInheritance"]["path"]', '.get("ownership") or bp["teamInheritance"]');
-    expect(analyzeScript(sourceText('s/owners.py', handles), 'python', context()).findings).toEqual([]);
+    expect(judged(analyzeScript, sourceText('s/owners.py', handles), 'python', context()).findings).toEqual([]);
     const shell = `#!/bin/sh
 # curl https://api.getport.io/v1/blueprints/x | jq .blueprint.teamInheritance
 curl -s https://api.getport.io/v1/blueprints/x | jq .blueprint.teamInheritance.path
 `;
-    expect(brief(analyzeShell(sourceText('s/path.sh', shell), context()).findings)).toEqual([{ at: 's/path.sh:3', category: 'external-ownership', verdict: 'review' }]);
+    expect(brief(judged(analyzeShell, sourceText('s/path.sh', shell), context()).findings)).toEqual([{ at: 's/path.sh:3', category: 'external-ownership', verdict: 'review' }]);
   });
 
   test('JSON resource files are read as the resources they hold: actions, pages, and containers of them', () => {
@@ -192,7 +192,7 @@ curl -s https://api.getport.io/v1/blueprints/x | jq .blueprint.teamInheritance.p
         },
       ],
     }, null, 2);
-    const { findings } = analyzeJsonPayload(sourceText('.port/resources/actions.json', actions), context());
+    const { findings } = judged(analyzeJsonPayload, sourceText('.port/resources/actions.json', actions), context());
     expect(findings.map((f) => [f.category, f.verdict, f.resource.title, f.rewrite])).toEqual([
       ['action-user-input', 'breaks', 'action a', '{\n                    "property": "$team",\n                    "operator": "=",\n                    "value": "payments"\n                  }'],
     ]);

@@ -3,7 +3,7 @@ import { extractReferences, teamMetaPaths } from '../../src/jq/references.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
 import { analyzeJsonPayload } from '../../src/repo/api-scripts.js';
 import { sourceText } from '../../src/repo/source-text.js';
-import { context } from './helpers.js';
+import { context, judged } from './helpers.js';
 
 const jq = await loadJqEngine();
 
@@ -35,8 +35,8 @@ describe('a team field of an external payload is not the team meta property', ()
 
   test('an automation that forwards .payload.body.team.summary gives no finding; one that forwards .event.diff.after.team does', () => {
     const ctx = context({ jq });
-    expect(analyzeJsonPayload(sourceText('automations/forward.json', automation('.payload.body.team.summary')), ctx).findings).toEqual([]);
-    const own = analyzeJsonPayload(sourceText('automations/forward.json', automation('.event.diff.after.team')), ctx).findings;
+    expect(judged(analyzeJsonPayload, sourceText('automations/forward.json', automation('.payload.body.team.summary')), ctx).findings).toEqual([]);
+    const own = judged(analyzeJsonPayload, sourceText('automations/forward.json', automation('.event.diff.after.team')), ctx).findings;
     expect(own.map((f) => f.category)).toEqual(['action-mapping']);
   });
 });

@@ -9,7 +9,7 @@ import { analyzePulumi } from '../../src/repo/pulumi.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
-import { brief, context } from './helpers.js';
+import { brief, context, judged } from './helpers.js';
 
 const jq = await loadJqEngine();
 afterAll(async () => jq.close?.());
@@ -75,7 +75,7 @@ describe('rewrites of values written through an encoder call', () => {
   }]
 }
 `;
-    expect(brief(analyzeTerraform(sourceText('main.tf', tf), context({ jq })).findings)).toEqual([
+    expect(brief(judged(analyzeTerraform, sourceText('main.tf', tf), context({ jq })).findings)).toEqual([
       {
         at: 'main.tf:11',
         category: 'scorecard-rule',
@@ -95,7 +95,7 @@ new port.Scorecard("own", {
     query: { combinator: "and", conditions: [JSON.stringify({ property: "$team", operator: "=", value: "Payments" })] } }],
 });
 `;
-    expect(brief(analyzePulumi(sourceText('index.ts', ts), 'js', context({ jq })).findings)).toEqual([
+    expect(brief(judged(analyzePulumi, sourceText('index.ts', ts), 'js', context({ jq })).findings)).toEqual([
       { at: 'index.ts:7', category: 'scorecard-rule', rewrite: 'JSON.stringify({ property: "$team", operator: "=", value: "payments" })', verdict: 'breaks' },
     ]);
   });

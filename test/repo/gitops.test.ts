@@ -2,14 +2,14 @@ import { describe, expect, test } from 'vitest';
 import { analyzeEntityFile, analyzeMappingConfig } from '../../src/repo/gitops.js';
 import { SourceSyntaxError, sourceText } from '../../src/repo/source-text.js';
 import { parseYaml } from '../../src/repo/yaml-tree.js';
-import { brief, context } from './helpers.js';
+import { brief, context, judged } from './helpers.js';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 
 const yamlAt = (path: string, text: string) => parseYaml(sourceText(path, text));
 
 describe('GitOps entity files (port.yml)', () => {
   test('a top-level team holds titles; relations.team, properties.team and file:// values do not count', () => {
-    const { findings } = analyzeEntityFile(
+    const { findings } = judged(analyzeEntityFile, 
       yamlAt(
         'svc/port.yml',
         `- identifier: checkout
@@ -41,7 +41,7 @@ describe('GitOps entity files (port.yml)', () => {
 
   test('a title written with YAML escapes ("…\\"…\\\\…", \'…\'\'…\') is rewritten in the same quotes, not left as it was', () => {
     const teams = buildTeamDirectory([{ name: 'Ops "Night" \\ Crew', identifier: 'ops_night' }, { name: "Ops' Day", identifier: 'ops_day' }], []);
-    const { findings } = analyzeEntityFile(
+    const { findings } = judged(analyzeEntityFile, 
       yamlAt('svc/port.yml', `identifier: c\nblueprint: service\nteam: ["Ops \\"Night\\" \\\\ Crew", 'Ops'' Day']\n`),
       context({ teams }),
     );
@@ -61,7 +61,7 @@ describe('GitOps entity files (port.yml)', () => {
 
 describe('mapping configs (port-app-config.yml)', () => {
   test('a mapping that sets no team is checked, not listed; a team expression with a title literal gets a rewrite', () => {
-    const { findings } = analyzeMappingConfig(
+    const { findings } = judged(analyzeMappingConfig, 
       yamlAt(
         '.github/port-app-config.yml',
         `deleteDependentEntities: true
@@ -103,7 +103,7 @@ resources:
   });
 
   test("an integration's default mappings (no team, relations named team to other blueprints) give no finding", () => {
-    const { findings } = analyzeMappingConfig(
+    const { findings } = judged(analyzeMappingConfig, 
       yamlAt(
         'integrations/sentry/.port/resources/port-app-config.yml',
         `createMissingRelatedEntities: true
@@ -140,7 +140,7 @@ resources:
 
 describe('a mapping that sets properties.$team', () => {
   test('is judged at its line like team, with the rewrite in place', () => {
-    const { findings } = analyzeMappingConfig(
+    const { findings } = judged(analyzeMappingConfig, 
       yamlAt('.github/port-app-config.yml', `resources:\n  - kind: repository\n    port:\n      entity:\n        mappings:\n          identifier: .name\n          blueprint: '"service"'\n          properties:\n            $team: '"Payments"'\n`),
       context(),
     );

@@ -40,3 +40,13 @@ export async function temporaryRepository(files: Record<string, string>, prefix 
   }
   return dir;
 }
+
+import type { FileSites } from '../../src/repo/file-sites.js';
+import { judgeReadings } from '../../src/repo/judge.js';
+
+/** A reader's sites judged as the scan judges a file's (src/repo/judge.ts): its findings beside what it read. */
+export function judged<A extends unknown[]>(read: (...args: A) => FileSites, ...args: A): FileSites & { findings: FindingDraft[] } {
+  const sites = read(...args);
+  const ctx = args.find((arg): arg is RepoContext => typeof arg === 'object' && arg !== null && 'teams' in arg && 'removedRelations' in arg)!;
+  return { ...sites, findings: judgeReadings([{ sites: sites.sites, ctx, problems: sites.problems }])[0]! };
+}

@@ -2,14 +2,14 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine, type JqWork } from '../../src/jq/engine.js';
-import { plannedJq, prefetchPlanned } from '../../src/repo/jq-plan.js';
+import { prefetchPlanned, recordingEngine } from '../../src/jq/prefetch-rules.js';
 import { repositoryOnlySnapshot } from '../../src/repo/report-input.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { temporaryRepository } from './helpers.js';
 
 describe('the plan of what jq will be asked (issue 41)', () => {
   test('each expression to compile once, each run with its inputs in the order asked; every answer the one that lets the judge go furthest', () => {
-    const plan = plannedJq();
+    const plan = recordingEngine();
     expect(plan.engine.validate('.team')).toEqual({ ok: true });
     // Met again, it was planned in full the first time.
     expect(plan.engine.validate('.team')).toEqual({ ok: false, error: 'planned already' });
@@ -25,7 +25,7 @@ describe('the plan of what jq will be asked (issue 41)', () => {
       validate: (expression) => (asked.push(`validate ${expression}`), { ok: false, error: 'syntax error' }),
       evaluate: (input, expression) => (asked.push(`evaluate ${expression} ${JSON.stringify(input)}`), { ok: true, values: ['answered'] }),
     };
-    const plan = plannedJq({ engine, work: { validate: ['.team'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }] }] } });
+    const plan = recordingEngine({ engine, work: { validate: ['.team'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }] }] } });
     expect(plan.engine.validate('.team')).toEqual({ ok: false, error: 'syntax error' });
     expect(plan.engine.evaluate({ team: ['a'] }, '.team')).toEqual({ ok: true, values: ['answered'] });
     // An input or expression the earlier plan did not hold: written down, never asked.

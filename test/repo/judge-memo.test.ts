@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { assessTeamExpression, type ImpactContext } from '../../src/judge/team-impact.js';
-import { derivedSeen, memoisedJudge, type ExpressionJudge } from '../../src/repo/judge-memo.js';
+import { derivedSeen, memoisedJudge, type ExpressionJudge } from '../../src/judge/expression-memo.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { TEAMS, temporaryRepository } from './helpers.js';

@@ -9,7 +9,7 @@ import { sourceText } from '../../src/repo/source-text.js';
 import { spanLine } from '../../src/repo/tree.js';
 import { RULES } from '../../src/rules/index.js';
 import type { Catalog } from '../../src/catalog/catalog.js';
-import { context } from './helpers.js';
+import { context, judged } from './helpers.js';
 
 const blueprintFile = `[
   {
@@ -90,6 +90,6 @@ describe('judgeFileResources', () => {
 
   test('containers of resources are looked through and unknown JSON gives nothing', () => {
     expect(documents(JSON.stringify({ blueprints: [{ identifier: 'x', schema: {} }], pages: [{ identifier: 'p', widgets: [] }] })).resources.map((r) => r.kind)).toEqual(['blueprint', 'page']);
-    expect(analyzeJsonPayload(sourceText('tsconfig.json', '{"compilerOptions": {"strict": true, "paths": {"team": ["x"]}}}'), context()).findings).toEqual([]);
+    expect(judged(analyzeJsonPayload, sourceText('tsconfig.json', '{"compilerOptions": {"strict": true, "paths": {"team": ["x"]}}}'), context()).findings).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { repoContext } from '../../src/repo/context.js';
 import { analyzePulumi } from '../../src/repo/pulumi.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
-import { brief } from './helpers.js';
+import { brief, judged } from './helpers.js';
 
 const ctx = repoContext(
   buildCatalog({
@@ -23,7 +23,7 @@ const ctx = repoContext(
 
 describe('a port_blueprint that declares no ownership while its blueprint has (or gets) one', () => {
   test('Terraform: the next apply strips it; the finding gives the ownership block to add', () => {
-    const { findings } = analyzeTerraform(
+    const { findings } = judged(analyzeTerraform, 
       sourceText(
         'infra/bp.tf',
         `resource "port_blueprint" "service" {
@@ -54,7 +54,7 @@ resource "port_blueprint" "domain" {
   });
 
   test('Pulumi: the same, written in the program\'s syntax', () => {
-    const { findings } = analyzePulumi(
+    const { findings } = judged(analyzePulumi, 
       sourceText('index.ts', `import * as port from "@port-labs/port";\nnew port.Blueprint("service", {\n  identifier: "service",\n  title: "Service",\n});\n`),
       'js',
       ctx,
@@ -87,7 +87,7 @@ describe("an integration's default blueprints.json", () => {
   test('is sent once at install, not on every apply: no "next apply strips it" finding', async () => {
     const { analyzeJsonPayload } = await import('../../src/repo/api-scripts.js');
     const text = `[{"identifier": "service", "title": "Service", "schema": {"properties": {}}}]`;
-    expect(analyzeJsonPayload(sourceText('.port/resources/blueprints.json', text), ctx).findings).toEqual([]);
+    expect(judged(analyzeJsonPayload, sourceText('.port/resources/blueprints.json', text), ctx).findings).toEqual([]);
   });
 });
 

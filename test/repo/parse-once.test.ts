@@ -45,13 +45,12 @@ describe('each file is parsed once however many passes read it', () => {
   });
 });
 
-describe("a JSON file's documents are found once for both passes of a scan", () => {
-  it('the pass that gathers and the pass that judges read the same resources, and the same problems', () => {
+describe("a JSON file's documents are found once for every reading of a scan", () => {
+  it('each reading finds the same resources, and the same problems', () => {
     const source = sourceText('resources.json', '[{"identifier": "svc", "schema": {}, "teamInheritance": {"path": "team"}}, {"identifier": "deploy", "trigger": {}}, {"note": "{\\"a\\": \\"oops}"}]');
     const gathered = (): FileResource[] => {
-      const facts = emptyFacts();
-      analyzeJsonPayload(source, context({ gathering: facts }));
-      return facts.resources;
+      const sites = analyzeJsonPayload(source, { gathering: emptyFacts() }).sites;
+      return sites.flatMap((site) => (site.kind === 'resources' ? site.resources : []));
     };
     const first = gathered();
     expect(first.map((r) => r.kind)).toEqual(['blueprint', 'action']);

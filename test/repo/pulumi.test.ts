@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { analyzePulumi, isPulumiProgram } from '../../src/repo/pulumi.js';
 import { sourceText } from '../../src/repo/source-text.js';
-import { brief, context } from './helpers.js';
+import { brief, context, judged } from './helpers.js';
 
 describe('analyzePulumi: calculation properties and policy conditions', () => {
   test('TypeScript and Python, with negatives', () => {
@@ -18,7 +18,7 @@ new port.ActionPermissions("refund", {
   permissions: { execute: { policy: JSON.stringify({ conditions: [".results.q.entities | map(.team) | index(\\"SRE On-Call\\")", ".results.q.entities | length > 0"] }) } },
 });
 `;
-    expect(brief(analyzePulumi(sourceText('stack/index.ts', ts), 'js', context()).findings)).toEqual([
+    expect(brief(judged(analyzePulumi, sourceText('stack/index.ts', ts), 'js', context()).findings)).toEqual([
       { at: 'stack/index.ts:5', category: 'calculation-property', rewrite: `calculation: '.team | index("payments") != null'`, verdict: 'breaks' },
       { at: 'stack/index.ts:11', category: 'action-dynamic-permission', rewrite: '".results.q.entities | map(.team) | index(\\"sre_oncall\\")"', verdict: 'breaks' },
     ]);
@@ -34,7 +34,7 @@ port.Blueprint(
 )
 port.ActionPermissions("refund", action_identifier="refund", permissions={"execute": {"policy": json.dumps({"conditions": ['.results.q.entities[].team | contains(["Payments"])']})}})
 `;
-    expect(brief(analyzePulumi(sourceText('stack/__main__.py', py), 'python', context()).findings)).toEqual([
+    expect(brief(judged(analyzePulumi, sourceText('stack/__main__.py', py), 'python', context()).findings)).toEqual([
       { at: 'stack/__main__.py:7', category: 'calculation-property', rewrite: `calculation='.team | index("sre_oncall") != null'`, verdict: 'breaks' },
       { at: 'stack/__main__.py:11', category: 'action-dynamic-permission', rewrite: `'.results.q.entities[].team | contains(["payments"])'`, verdict: 'breaks' },
     ]);
@@ -57,7 +57,7 @@ new port.Entity("checkout", { identifier: "checkout", blueprint: "service", team
 `;
   test('teamInheritance, _team blueprints, Direct ownership, permission and entity teams', () => {
     expect(isPulumiProgram(program)).toBe(true);
-    const { findings } = analyzePulumi(sourceText('stack/index.ts', program), 'js', context({ directOwnership: new Set(['microservice']) }));
+    const { findings } = judged(analyzePulumi, sourceText('stack/index.ts', program), 'js', context({ directOwnership: new Set(['microservice']) }));
     expect(brief(findings)).toEqual([
       { at: 'stack/index.ts:7', category: 'external-ownership', rewrite: 'ownership: { type: "Inherited", path: "domain" }', verdict: 'breaks' },
       { at: 'stack/index.ts:9', category: 'external-ownership', rewrite: 'port.SystemBlueprint', verdict: 'breaks' },
@@ -83,7 +83,7 @@ users = port.Blueprint("users", identifier="_user")
 port.ActionPermissions("deploy", action_identifier="deploy", permissions={"execute": {"teams": ["SRE On-Call"], "owned_by_team": True}})
 port.PagePermissions("home", page_identifier="home", read={"teams": ["payments"]})
 `;
-    const { findings } = analyzePulumi(sourceText('py/__main__.py', program), 'python', context());
+    const { findings } = judged(analyzePulumi, sourceText('py/__main__.py', program), 'python', context());
     expect(brief(findings)).toEqual([
       {
         at: 'py/__main__.py:7',
@@ -122,7 +122,7 @@ new port.Action("restart", {
   },
 });
 `;
-    const { findings } = analyzePulumi(sourceText('stack/index.ts', program), 'js', context());
+    const { findings } = judged(analyzePulumi, sourceText('stack/index.ts', program), 'js', context());
     expect(brief(findings)).toEqual([
       { at: 'stack/index.ts:10', category: 'action-user-input', rewrite: `visibleJqQuery: '.user.team | index("payments") != null'`, verdict: 'breaks' },
       { at: 'stack/index.ts:16', category: 'action-mapping', rewrite: `teamsJq: '"platform"'`, verdict: 'breaks' },
@@ -150,7 +150,7 @@ port.Action(
     webhook_method=port.ActionWebhookMethodArgs(url="https://x", body='{"team": "{{ .trigger.by.user.team }}"}'),
 )
 `;
-    const { findings } = analyzePulumi(sourceText('py/__main__.py', program), 'python', context());
+    const { findings } = judged(analyzePulumi, sourceText('py/__main__.py', program), 'python', context());
     expect(brief(findings).filter((f) => f.category === 'action-user-input')).toEqual([
       { at: 'py/__main__.py:12', category: 'action-user-input', rewrite: `visible_jq_query='.user.team | index("payments") != null'`, verdict: 'breaks' },
     ]);

@@ -9,7 +9,7 @@ import { repoContext } from '../../src/repo/context.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
 import { runCliCaptured } from '../cli/run-cli.js';
-import { brief } from './helpers.js';
+import { brief, judged } from './helpers.js';
 
 const catalog = buildCatalog({
   format: SNAPSHOT_FORMAT,
@@ -31,7 +31,7 @@ describe('two _team entities with the same title', () => {
   });
 
   test('a port_team with that name is a finding; a team list naming it breaks with no rewrite and says the title is shared', () => {
-    const { findings } = analyzeTerraform(
+    const { findings } = judged(analyzeTerraform, 
       sourceText(
         'infra/teams.tf',
         `resource "port_team" "platform" {

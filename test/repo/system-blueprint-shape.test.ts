@@ -2,11 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { analyzePulumi } from '../../src/repo/pulumi.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
-import { brief, context } from './helpers.js';
+import { brief, context, judged } from './helpers.js';
 
 describe('what the service rejects on _team and _user', () => {
   test('Terraform: aggregation properties and a redeclared built-in (size) on _team are findings; own properties are not', () => {
-    const { findings } = analyzeTerraform(
+    const { findings } = judged(analyzeTerraform, 
       sourceText(
         'infra/team.tf',
         `resource "port_system_blueprint" "team" {
@@ -33,7 +33,7 @@ describe('what the service rejects on _team and _user', () => {
   });
 
   test('Pulumi: a redeclared port_role on _user; email is no built-in (the identifier is the email), so it may be added; nothing on a blueprint of your own', () => {
-    const { findings } = analyzePulumi(
+    const { findings } = judged(analyzePulumi, 
       sourceText(
         'index.ts',
         `import * as port from "@port-labs/port";
@@ -70,6 +70,6 @@ resource "port_system_blueprint" "team" {
   properties = { string_props = { description = { title = "About" }, email = { title = "Mailing list" } } }
 }
 `;
-    expect(brief(analyzeTerraform(sourceText('users.tf', tf), context()).findings).map((f) => f.at)).toEqual(['users.tf:5', 'users.tf:6', 'users.tf:10', 'users.tf:16']);
+    expect(brief(judged(analyzeTerraform, sourceText('users.tf', tf), context()).findings).map((f) => f.at)).toEqual(['users.tf:5', 'users.tf:6', 'users.tf:10', 'users.tf:16']);
   });
 });

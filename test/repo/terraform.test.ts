@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
-import { providerAdvice } from '../../src/repo/provider-version.js';
-import { brief, context } from './helpers.js';
+import { neededWith, providerAdvice } from '../../src/repo/provider-version.js';
+import { brief, context, judged } from './helpers.js';
 
-const run = (text: string, ctx = context()) => analyzeTerraform(sourceText('infra/main.tf', text), ctx);
+const run = (text: string, ctx = context()) => judged(analyzeTerraform, sourceText('infra/main.tf', text), ctx);
 
 describe('analyzeTerraform', () => {
   test('team_inheritance becomes Inherited ownership; a commented-out one is not code', () => {
@@ -270,7 +270,10 @@ resource "port_action" "deploy" {
     expect(needsSystem.needs.map((n) => n.floor.join('.'))).toEqual(['2.2.0']);
     const constraint = (text: string) => ({ constraint: { text, at: 'infra/versions.tf:5' }, needs: [] });
     // Nothing the migration touches: no advice, whatever the constraint.
-    expect(providerAdvice('infra', [constraint('~> 1.0'), run('resource "port_blueprint" "svc" {\n  identifier = "svc"\n}').provider!])).toBeUndefined();
+    const plain = run('resource "port_blueprint" "svc" {\n  identifier = "svc"\n}').provider!;
+    expect(providerAdvice('infra', [constraint('~> 1.0'), neededWith(plain, new Set())])).toBeUndefined();
+    // The same blueprint whose entities the migration gives Direct ownership needs the provider's ownership support.
+    expect(providerAdvice('infra', [constraint('~> 1.0'), neededWith(plain, new Set(['svc']))])).toContain('≥ 2.1.4 for ownership on port_blueprint');
     for (const allowed of ['~> 2', '~> 2.1', '>= 2.0.0', '>= 1.0, < 3.0.0', '2.5.0']) expect(providerAdvice('infra', [constraint(allowed), needsSystem])).toBeUndefined();
     for (const excluded of ['~> 1.0', '= 2.1.8', '>= 1.0, < 2.2.0', '<= 2.1.9', '~> 2.1.0']) {
       const advice = providerAdvice('infra', [constraint(excluded), needsSystem]);

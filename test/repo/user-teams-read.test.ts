@@ -3,7 +3,7 @@ import { analyzeJsonPayload } from '../../src/repo/api-scripts.js';
 import { analyzePulumi } from '../../src/repo/pulumi.js';
 import { sourceText } from '../../src/repo/source-text.js';
 import { analyzeTerraform } from '../../src/repo/terraform.js';
-import { context } from './helpers.js';
+import { context, judged } from './helpers.js';
 
 /** The docs' way to read the user's teams, `[.user.teams[].name]`, compared with a title: each syntax hands it to the rules. */
 const VISIBLE = '[.user.teams[].name] | contains([\\"Platform Team\\"])';
@@ -12,7 +12,7 @@ const categories = (findings: readonly { category: string; verdict?: string }[])
 describe('the user-teams read in actions of every syntax reaches the rules', () => {
   test('JSON', () => {
     const text = `{"identifier": "deploy", "title": "Deploy", "trigger": {"type": "self-service", "operation": "DAY-2", "blueprintIdentifier": "service", "userInputs": {"properties": {"env": {"type": "string", "visible": {"jqQuery": "${VISIBLE}"}}}}}, "invocationMethod": {"type": "WEBHOOK", "url": "https://example.com"}}`;
-    expect(categories(analyzeJsonPayload(sourceText('actions/deploy.json', text), context()).findings)).toEqual(['action-user-input breaks']);
+    expect(categories(judged(analyzeJsonPayload, sourceText('actions/deploy.json', text), context()).findings)).toEqual(['action-user-input breaks']);
   });
 
   test('Terraform', () => {
@@ -26,7 +26,7 @@ describe('the user-teams read in actions of every syntax reaches the rules', () 
   }
   webhook_method = { url = "https://example.com" }
 }`;
-    expect(categories(analyzeTerraform(sourceText('infra/actions.tf', text), context()).findings)).toEqual(['action-user-input breaks']);
+    expect(categories(judged(analyzeTerraform, sourceText('infra/actions.tf', text), context()).findings)).toEqual(['action-user-input breaks']);
   });
 
   test('Pulumi', () => {
@@ -37,6 +37,6 @@ new port.Action("deploy", {
   selfServiceTrigger: { operation: "DAY-2", blueprintIdentifier: "service", userProperties: { stringProps: { env: { title: "Env", visibleJqQuery: "${VISIBLE}" } } } },
   webhookMethod: { url: "https://example.com" },
 });`;
-    expect(categories(analyzePulumi(sourceText('index.ts', text), 'js', context()).findings)).toEqual(['action-user-input breaks']);
+    expect(categories(judged(analyzePulumi, sourceText('index.ts', text), 'js', context()).findings)).toEqual(['action-user-input breaks']);
   });
 });

@@ -5,9 +5,9 @@ import { analyzeWorkflow } from '../../src/repo/workflows.js';
 import { workflowTeamInputs } from '../../src/repo/workflow-team-inputs.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { parseYaml } from '../../src/repo/yaml-tree.js';
-import { brief, context } from './helpers.js';
+import { brief, context, judged } from './helpers.js';
 
-const run = (text: string) => analyzeWorkflow(parseYaml(sourceText('.github/workflows/w.yml', text)), context());
+const run = (text: string) => judged(analyzeWorkflow, parseYaml(sourceText('.github/workflows/w.yml', text)), context());
 
 const step = (inputs: string, uses = 'port-labs/port-github-action@v1') => `jobs:
   j:
@@ -42,7 +42,7 @@ describe("GitHub workflow steps of the service's action", () => {
     const dispatching = (inputs: JsonObject, workflowInputs?: Record<string, string>) =>
       workflowTeamInputs([{ identifier: 'a', trigger: { userInputs: { properties: inputs } }, invocationMethod: { type: 'GITHUB', workflow: 'w.yml', ...(workflowInputs && { workflowInputs }) } }]);
     const typed = (inputs: ReturnType<typeof workflowTeamInputs>, value: string) =>
-      analyzeWorkflow(parseYaml(sourceText('.github/workflows/w.yml', step(`          operation: UPSERT\n          team: ${value}`))), context({ workflowTeamInputs: inputs })).findings;
+      judged(analyzeWorkflow, parseYaml(sourceText('.github/workflows/w.yml', step(`          operation: UPSERT\n          team: ${value}`))), context({ workflowTeamInputs: inputs })).findings;
     // A user input of format team, sent as it is (no workflowInputs: the inputs go by their names), alone or in a list.
     for (const value of given) expect(typed(dispatching({ team: { type: 'string', format: 'team' } }), value), value).toEqual([]);
     expect(typed(dispatching({ team: { type: 'array', items: { type: 'string', format: 'team' } } }), '${{ inputs.team }}')).toEqual([]);
@@ -75,7 +75,7 @@ describe("GitHub workflow steps of the service's action", () => {
   test('a workflow that never calls the action is not parsed: invalid YAML in it is none of the scan\'s business', async () => {
     const { analyzeFile } = await import('../../src/repo/scan.js');
     const broken = sourceText('.github/workflows/other.yml', 'jobs:\n  a:\n    steps:\n      - run: echo\n     bad: indentation\n');
-    expect(analyzeFile('workflow', broken, context())).toEqual({ findings: [], problems: [] });
+    expect(analyzeFile('workflow', broken, context())).toEqual({ sites: [], problems: [] });
     expect(() => analyzeFile('workflow', sourceText('.github/workflows/port.yml', `${broken.text}# port-labs/port-github-action\n`), context())).toThrow(/not valid YAML/);
   });
 

@@ -86,13 +86,13 @@ ruleTester('action-dynamic-permission', {
       ],
     },
     {
-      name: 'a $team rule naming no team of the org matches nothing before and after: verified (issue 21)',
+      name: 'a $team rule naming no team of the org matches nothing before and after: a review, a condition that never worked (issue 39; verified before)',
       org: org({
         teams: TEAMS,
         actions: ACTIONS,
         actionPermissions: { deploy: withPolicy('execute', { queries: { q: { combinator: 'and', rules: [{ property: '$team', operator: 'in', value: ['Old Team'] }] } } }) },
       }),
-      findings: [{ location: 'permissions.execute.policy.queries.q.rules[0]', resource: DEPLOY, verdict: 'unaffected', rewrite: undefined }],
+      findings: [{ location: 'permissions.execute.policy.queries.q.rules[0]', resource: DEPLOY, verdict: 'review', rewrite: undefined }],
     },
     {
       name: 'a $team rule on identifiers before the migration starts matching once teams are identifiers (issue 21)',

@@ -113,13 +113,13 @@ ruleTester('scorecard-rule', {
       ],
     },
     {
-      name: 'a value that names no team of the org matches nothing before and after: verified (issue 21)',
+      name: 'a value that names no team of the org matches nothing before and after: a review, a condition that never worked (issue 39; verified before)',
       org: org({
         teams: TEAMS,
         blueprints: BLUEPRINTS,
         scorecards: [scorecard('service', 'ghosts', [rule('ghost', [{ property: '$team', operator: '=', value: 'Ghost Team' }])])],
       }),
-      findings: [{ location: 'rules[0].query.conditions[0]', resource: S('service/ghosts'), verdict: 'unaffected', rewrite: undefined, reason: '"Ghost Team"' }],
+      findings: [{ location: 'rules[0].query.conditions[0]', resource: S('service/ghosts'), verdict: 'review', rewrite: undefined, reason: '"Ghost Team"' }],
     },
     {
       name: 'a condition on a removed team relation, also when the scorecard has no blueprint (every removed relation counts)',

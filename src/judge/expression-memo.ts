@@ -1,5 +1,5 @@
-import { assessTeamExpression, type ImpactContext } from '../judge/team-impact.js';
-import { readsBeyondFixedPaths } from '../judge/team-reach.js';
+import { assessTeamExpression, type ImpactContext } from './team-impact.js';
+import { readsBeyondFixedPaths } from './team-reach.js';
 import { extractReferences, propertyPaths } from '../jq/references.js';
 
 /** How one jq expression is judged: the judge's own function, or the same remembered (`memoisedJudge`). */

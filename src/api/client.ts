@@ -111,8 +111,9 @@ export interface ApiClient {
   /** GET a path and return the payload under `key` of the `{ok: true, <key>: …}` envelope. */
   get(path: string, key: string): Promise<unknown>;
   /**
-   * Search a blueprint's entities (every blueprint's when `blueprintId` is undefined), following
-   * `next` until the pages end. `limit` is the page size (at most 1000, the service's maximum).
+   * Search a blueprint's entities, following `next` until the pages end. `limit` is the page size
+   * (at most 1000, the service's maximum). With `blueprintId` undefined, the search across
+   * blueprints: one request, every match at once (it has no paging), `limit` unused.
    * More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
    * except for a `sample`, which only asks for the first `maxEntities`. With `onPage`, each page
    * goes there as it arrives and nothing is kept.
@@ -121,6 +122,8 @@ export interface ApiClient {
   stats(): ApiStats;
 }
 
+/** The search across blueprints (public-api-facts.md, Reads); a blueprint's own search is under `/v1/blueprints/{id}`. */
+const ACROSS_BLUEPRINTS_PATH = '/v1/entities/search';
 /** contracts.md §1 and the service's search API: `limit` is at most 1000 per page. */
 export const MAX_SEARCH_PAGE = 1_000;
 /** Ours: refresh an exchanged token this long before it expires, so no request races the expiry. */
@@ -558,15 +561,49 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
   };
 
+  /**
+   * The search across blueprints (public-api-facts.md, Reads): the body is the query itself;
+   * `include` goes in the query string, repeated per value (the API reference's `style: form,
+   * explode: true`, as the vendor's integrations send it); partial results are asked for so a
+   * blueprint the service cannot search is named in `failedBlueprints` instead of failing all.
+   * The answer is every match at once: no `limit`, no paging. Anything it could leave out is a
+   * gap: more matches than `maxEntities` (unless a sample), or a `next` it does not document.
+   */
+  const searchAcrossBlueprints = async (query: SearchQuery, { maxEntities, include, sample, onPage, onFailedBlueprints, underWay }: SearchOptions): Promise<JsonObject[]> => {
+    const parameters = new URLSearchParams();
+    for (const field of include ?? []) parameters.append('include', field);
+    parameters.set('allow_partial_results', 'true');
+    const path = `${ACROSS_BLUEPRINTS_PATH}?${parameters.toString()}`;
+    const payload = await call('POST', path, { ...query }, underWay === true);
+    const found = entitiesOf(payload, ACROSS_BLUEPRINTS_PATH);
+    const failed = Array.isArray(payload.failedBlueprints) ? payload.failedBlueprints.filter((id): id is string => typeof id === 'string') : [];
+    if (failed.length > 0) {
+      stats.seen.failedBlueprints += failed.length;
+      // A gap the caller must name; without a listener the read cannot be trusted at all.
+      if (!onFailedBlueprints) throw new ApiError(`POST ${ACROSS_BLUEPRINTS_PATH}: the service could not search ${failed.map((id) => JSON.stringify(id)).join(', ')} (failedBlueprints)`);
+      onFailedBlueprints(failed);
+    }
+    if (payload.next !== undefined && payload.next !== null) {
+      throw new ApiError(`POST ${ACROSS_BLUEPRINTS_PATH}: the answer carries "next", which this search does not document (no paging): the rest is unread`);
+    }
+    if (found.length > maxEntities && !sample) throw new ApiError(`POST ${ACROSS_BLUEPRINTS_PATH}: more than ${maxEntities} entities match; the read is cut there`);
+    const kept = found.slice(0, maxEntities);
+    if (!onPage) return kept;
+    onPage(kept, { more: false });
+    return [];
+  };
+
   return {
     async get(path, key) {
       const payload = await call('GET', path, undefined);
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
-    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage, onFailedBlueprints, underWay }) {
+    async searchEntities(blueprintId, query, options) {
+      if (blueprintId === undefined) return searchAcrossBlueprints(query, options);
+      const { limit, maxEntities, include, sample, onPage, underWay } = options;
       const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
-      const path = blueprintId === undefined ? '/v1/entities/search' : `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
+      const path = `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
       // With onPage the caller keeps what it needs of each page: memory stays flat in org size.
       const entities: JsonObject[] = [];
       let read = 0;
@@ -577,15 +614,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (include) body.include = include;
         if (from !== undefined) body.from = from;
         const payload = await call('POST', path, body, underWay === true || from !== undefined);
-        if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
-        const failed = Array.isArray(payload.failedBlueprints) ? payload.failedBlueprints.filter((id): id is string => typeof id === 'string') : [];
-        if (failed.length > 0) {
-          stats.seen.failedBlueprints += failed.length;
-          // A gap the caller must name; without a listener the read cannot be trusted at all.
-          if (!onFailedBlueprints) throw new ApiError(`POST ${path}: the service could not search ${failed.map((id) => JSON.stringify(id)).join(', ')} (failedBlueprints)`);
-          onFailedBlueprints(failed);
-        }
-        const found = payload.entities.filter(isObject).slice(0, maxEntities - read);
+        const found = entitiesOf(payload, path).slice(0, maxEntities - read);
         read += found.length;
         const next = payload.next;
         // onPage answering false ends the search there: the caller has what it needs.
@@ -606,6 +635,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     stats: () => ({ ...stats, seen: { ...stats.seen } }),
   };
+}
+
+/** A search answer's `entities`, objects only; an answer without the array is not a search's. */
+function entitiesOf(payload: JsonObject, path: string): JsonObject[] {
+  if (!Array.isArray(payload.entities)) throw new ApiError(`POST ${path}: the response has no "entities" array`);
+  return payload.entities.filter(isObject);
 }
 
 /** Unwrap `{ok: true, …}`; an error envelope or a non-2xx status becomes an ApiError with the status. */

@@ -14,7 +14,6 @@ import { idOf, isAutomation, isEntityPage, permissionTargets } from './permissio
 import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
 import type { RedactionTally } from '../secrets/token-shapes.js';
 import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
-import { sampleTeamOwnership } from './team-ownership-search.js';
 import { featureFlagState } from '../catalog/migration-state.js';
 import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
 import { liveServiceRecord } from './live-service-record.js';
@@ -139,7 +138,11 @@ export function trimEntity(entity: JsonObject, teamRelations: readonly string[])
 }
 
 export interface EntitySearch {
-  /** An ownership sample is read by one search across blueprints (team-ownership-search.ts). */
+  /**
+   * An ownership sample is the first page of the blueprint's own search, `maxEntities` long. Not
+   * one search across blueprints: that search has no documented paging nor page size, so its one
+   * answer holds every owned entity of every blueprint asked (public-api-facts.md, Reads).
+   */
   kind: 'ownership-sample' | 'pending';
   query: SearchQuery;
   /** Entities to read at most: a sample where existence is the question, all where a count is. */
@@ -182,7 +185,7 @@ function teamRelationsOf(blueprint: JsonObject): string[] {
     .map(([id]) => id);
 }
 
-/** The per-blueprint reads: the team directory, or the entities still to move. Pages are trimmed as they arrive. */
+/** The per-blueprint reads: the team directory, a `$team` sample, or the entities still to move. Pages are trimmed as they arrive. */
 async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<EntityRecord[]> {
   const id = idOf(blueprint) as string;
   const teamRelations = teamRelationsOf(blueprint);
@@ -208,67 +211,16 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
     };
     await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: MAX_SEARCH_PAGE, maxEntities: MAX_USER_ENTITIES, include: ['$identifier', '$team'], onPage: keepUsers });
   } else {
-    for (const { query, maxEntities } of plannedEntitySearches(blueprint).filter((search) => search.kind === 'pending')) {
-      await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, onPage: keep });
+    for (const { kind, query, maxEntities } of plannedEntitySearches(blueprint)) {
+      // A sample asks whether any entity holds `$team`: its one page of `maxEntities` says so.
+      await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, onPage: keep, sample: kind === 'ownership-sample' });
     }
   }
   return [...byId.values()];
 }
 
-/** The blueprints whose entities are searched one by one: `_team` (the directory), and those with entities still to move. */
-const searchedWhole = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).some((search) => search.kind === 'pending');
-
-/** What the search across blueprints gave: the samples, and the team directory when it read it whole. */
-interface SampledEntities {
-  samples: Map<string, EntityRecord[]>;
-  /** `_team`'s entities, when the samples' search read them all (team-ownership-search.ts); else read on their own. */
-  teams?: EntityRecord[];
-}
-
-/**
- * `$team` samples of every blueprint that needs one, in one search across blueprints, which also
- * asks for every `_team` entity (the team directory) when the org has `_team`: one request fewer
- * per run. A failure is a gap of each sampled blueprint; the directory is then read on its own.
- */
-async function readOwnershipSamples(client: ApiClient, tracker: Tracker, blueprints: readonly JsonObject[]): Promise<SampledEntities> {
-  const candidates = blueprints.filter((b) => plannedEntitySearches(b).some((search) => search.kind === 'ownership-sample')).map((b) => idOf(b) as string);
-  const result = new Map<string, EntityRecord[]>();
-  if (candidates.length === 0 || tracker.stopped) return { samples: result };
-  // Counted only when sent: a search with nothing to sample never finishes, and the bar would stop short of its total.
-  tracker.total += 1;
-  const byId = new Map(blueprints.map((b) => [idOf(b), b]));
-  const whole = byId.has(TEAM_BLUEPRINT) ? [TEAM_BLUEPRINT] : [];
-  let sampled: Awaited<ReturnType<typeof sampleTeamOwnership>>;
-  try {
-    sampled = await sampleTeamOwnership(client, candidates, { sampleSize: ENTITY_SAMPLE_SIZE, include: ENTITY_FIELDS, whole, maxWholeEntities: MAX_TEAM_ENTITIES });
-  } catch (error) {
-    if (isFatal(error) || !(error instanceof ApiError)) {
-      tracker.stopped = true;
-      throw error;
-    }
-    // One failed search leaves every candidate unread: name each, as a per-blueprint read would.
-    for (const id of candidates) tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: error.message });
-    return { samples: result };
-  } finally {
-    tracker.done++;
-    emitProgress(tracker);
-  }
-  // Issue 25: a blueprint the service named in failedBlueprints was not searched: a gap, never "no $team".
-  for (const id of [...sampled.failed].sort()) {
-    tracker.incomplete.push({ resource: `entities of blueprint "${id}"`, reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
-  }
-  // Trimmed as a per-blueprint search would: the team relations' values are kept too.
-  const trimmedOf = (id: string, entities: readonly JsonObject[]) => {
-    const teamRelations = teamRelationsOf(byId.get(id) as JsonObject);
-    return entities.map((entity) => trimEntity(entity, teamRelations)).filter((e): e is EntityRecord => e !== undefined);
-  };
-  for (const [id, entities] of sampled.samples) result.set(id, trimmedOf(id, entities));
-  const teams = sampled.whole?.get(TEAM_BLUEPRINT);
-  if (!teams) return { samples: result };
-  // One team per identifier, as the directory's own read keeps them.
-  const unique = new Map(trimmedOf(TEAM_BLUEPRINT, teams).map((entity) => [entity.identifier, entity]));
-  return { samples: result, teams: [...unique.values()] };
-}
+/** The blueprints whose entities are searched, each on its own: `_team` (the directory), and those with a planned search. */
+const searchedOnItsOwn = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).length > 0;
 
 /** The first reads, in the order a person meets them in the app; the refused ones are named so. */
 const byReadOrder = (a: string, b: string) => READ_ORDER.indexOf(a) - READ_ORDER.indexOf(b) || (a < b ? -1 : a > b ? 1 : 0);
@@ -361,21 +313,13 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // answered with the service's envelope proves the API as well as the organization would.
   const blueprintReads = handled(
     blueprintsRead.then(async (blueprints) => {
-      const searched = (blueprints ?? []).filter(searchedWhole);
-      const team = searched.find((blueprint) => idOf(blueprint) === TEAM_BLUEPRINT);
+      const searched = (blueprints ?? []).filter(searchedOnItsOwn);
       tracker.total += searched.length;
-      const sampling = readOwnershipSamples(client, tracker, blueprints ?? []);
-      // The team directory from the samples' search when it read it whole, else on its own.
-      const teamEntities = async () => {
-        const { teams } = await sampling;
-        return [TEAM_BLUEPRINT, await attempt(tracker, `entities of blueprint "${TEAM_BLUEPRINT}"`, () => (teams ? Promise.resolve(teams) : readEntities(client, team as JsonObject)))] as const;
-      };
-      const [permissions, entities, sampled] = await Promise.all([
+      const [permissions, entities] = await Promise.all([
         permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
-        Promise.all([...searched.filter((blueprint) => blueprint !== team).map((blueprint) => readEntitiesOf(blueprint)), ...(team ? [teamEntities()] : [])]),
-        sampling,
+        Promise.all(searched.map((blueprint) => readEntitiesOf(blueprint))),
       ]);
-      return { permissions, entities, samples: sampled.samples };
+      return { permissions, entities };
     }),
   );
   // Registered after the blueprints' own reads, so these queue behind them.
@@ -436,7 +380,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const listOf = (key: string) => lists[LISTS.findIndex((list) => list.key === key)];
   onEvent({
     type: 'phase',
-    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(listOf('actions'), isAutomation).length, 'action')}, ${plural(permissionTargets(listOf('pages'), isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedWhole).length, 'blueprint')} and $team samples`,
+    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(listOf('actions'), isAutomation).length, 'action')}, ${plural(permissionTargets(listOf('pages'), isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedOnItsOwn).length, 'blueprint')}`,
   });
   const haveBlueprints = blueprints !== undefined;
   // The snapshot keeps the redacted copies of the large lists (the raw ones fed the reads that depend on them).
@@ -467,7 +411,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       tracker.incomplete.push({ resource: 'organization', reason: `the service answered for organization "${first.id}" at the start of the read and "${last.id}" at its end: the data may mix two orgs; run again` });
     }
   }
-  if (haveBlueprints) snapshot.entities = { ...Object.fromEntries(perBlueprint.samples), ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
+  if (haveBlueprints) snapshot.entities = { ...definedEntries(perBlueprint.entities), ...definedEntries(flagged.entities) };
   if (flagged.moved.length > 0) snapshot.migrations = definedEntries(flagged.migrations);
   snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: flagged.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.

@@ -78,13 +78,14 @@ describe("a search's next page goes ahead of reads not yet started (issue 33)", 
 
   it('each next page goes ahead of the reads still queued when it is asked', async () => {
     const { client, sent } = clientAnsweringLater();
-    const search = client.searchEntities(undefined, all, { limit: 1, maxEntities: 10 });
+    const search = client.searchEntities('svc', all, { limit: 1, maxEntities: 10 });
     const reads = ['/v1/a/permissions', '/v1/b/permissions'].map((path) => client.get(path, 'permissions'));
     expect((await search).map((entity) => entity.identifier)).toEqual(['e-0', 'e-p2', 'e-p3']);
     await Promise.all(reads);
     // The first answer frees the slot for the read at the head of the queue (the next page is
     // asked only once that answer is read); from then on each page goes before the reads left.
-    expect(sent).toEqual(['/v1/entities/search', '/v1/a/permissions', '/v1/entities/search from p2', '/v1/b/permissions', '/v1/entities/search from p3']);
+    const svc = '/v1/blueprints/svc/entities/search';
+    expect(sent).toEqual([svc, '/v1/a/permissions', `${svc} from p2`, '/v1/b/permissions', `${svc} from p3`]);
   });
 
   it('a search under way (a restart) goes ahead from its first page; another waits its turn', async () => {

@@ -172,13 +172,13 @@ describe('the service\'s rate limits and partial answers', () => {
     });
   });
 
-  it('failedBlueprints in a search across blueprints: each named as incomplete (exit 3), never read as "no $team"', async () => {
-    await withSandbox({ failedBlueprints: ['service'] }, async (sandbox, clock) => {
+  it('a $team sample the service refuses: named as incomplete (exit 3), never read as "no $team"', async () => {
+    await withSandbox({ faults: [{ method: 'POST', path: '/v1/blueprints/service/entities/search', status: 403 }] }, async (sandbox, clock) => {
       const out = await tempDir();
       const result = await run(['analyze', '--api-url', sandbox.url, '--out', out, '--format', 'json', '--fail-on', 'none', '--quiet'], { PORT_TOKEN: sandbox.token }, clock);
       expect(result.code).toBe(3);
       const report = await readReport(out);
-      expect(report.incomplete).toContainEqual({ resource: 'entities of blueprint "service"', reason: 'POST /v1/entities/search: the service could not search this blueprint (failedBlueprints)' });
+      expect(report.incomplete).toContainEqual({ resource: 'entities of blueprint "service"', reason: 'POST /v1/blueprints/service/entities/search: HTTP 403: injected HTTP 403' });
       expect(report.findings.filter((finding) => finding.category === 'ownership-direct').map((finding) => finding.resource.identifier)).not.toContain('service');
     });
   });

@@ -65,7 +65,7 @@ describe('progress on stderr', () => {
       const plain = await run(['analyze', '--api-url', sandbox.url, '--out', await tempDir(), '--fail-on', 'none'], env, clock);
       const lines = plain.stderr.trim().split('\n');
       expect(lines[0]).toBe('fetching organization, blueprints, actions, pages, integrations, webhooks, teams, scorecards');
-      expect(lines[1]).toBe('fetching permissions of 8 blueprints, 1 action, 2 pages; entities of 2 blueprints and $team samples');
+      expect(lines[1]).toBe('fetching permissions of 8 blueprints, 1 action, 2 pages; entities of 6 blueprints');
       expect(lines[2]).toMatch(new RegExp(`^fetched ${sandbox.url} in 0\\.0 s: \\d+ requests, 0 retries$`));
       expect(plain.stderr).not.toContain('\r');
 

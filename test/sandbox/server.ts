@@ -41,8 +41,9 @@ export interface SandboxOptions {
     rolling?: boolean;
   };
   /**
-   * Blueprints the search across blueprints (`POST /v1/entities/search`) reports in
-   * `failedBlueprints` and leaves out of `entities`, as the service does with partial results.
+   * Blueprints the search across blueprints (`POST /v1/entities/search`) cannot search: with
+   * `allow_partial_results=true` it names them in `failedBlueprints` and leaves them out of
+   * `entities`; without it the whole request fails (500), as the service documents.
    */
   failedBlueprints?: string[];
   /** Every Nth request (1-based, all requests counted) answers `failStatus` (503 by default). */
@@ -101,8 +102,12 @@ export interface Sandbox {
 const MAX_BODY_BYTES = 1_048_576;
 /** contracts.md §1: `limit` is at most 1000. */
 const MAX_PAGE = 1_000;
-/** Ours: the page size when a search gives no `limit`. */
-const DEFAULT_PAGE = 100;
+/** The service's page size when a blueprint's search gives no `limit` (its API reference). */
+const DEFAULT_PAGE = 200;
+/** A blueprint's search body, as the service's schema lists it (no other member). */
+const BLUEPRINT_SEARCH_MEMBERS = ['query', 'include', 'exclude', 'limit', 'from'] as const;
+/** The search across blueprints: its body is a query. */
+const ACROSS_SEARCH_MEMBERS = ['combinator', 'rules'] as const;
 /** Ours: a forgotten sandbox started by hand goes away after 10 idle minutes … */
 const DEFAULT_IDLE_MS = 10 * 60_000;
 /** … or after an hour in any case. */
@@ -189,25 +194,61 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   };
 
-  const search = (candidates: Array<{ blueprint: string; entity: Record<string, Json> }>, body: Json, failed: string[] = []) => {
-    const request = (body ?? {}) as Record<string, Json>;
+  /** Matches of `query` among `candidates`; a query the sandbox cannot read is the service's 422. */
+  const matching = (candidates: Array<{ blueprint: string; entity: Record<string, Json> }>, query: Record<string, Json> | undefined) => {
+    try {
+      return candidates.filter(({ blueprint, entity }) => matchQuery(entity, blueprint, query));
+    } catch (error) {
+      if (error instanceof SearchError) throw new HttpError(422, 'invalid_request', error.message);
+      throw error;
+    }
+  };
+  /** Members outside the route's schema are refused, as the service's `additionalProperties: false` does. */
+  const requireOnly = (body: Record<string, Json>, allowed: readonly string[], what: string) => {
+    const extra = Object.keys(body).filter((key) => !allowed.includes(key));
+    if (extra.length > 0) throw new HttpError(422, 'invalid_request', `${what} does not take ${extra.map((key) => JSON.stringify(key)).join(', ')}`);
+  };
+  const asObject = (body: Json): Record<string, Json> => (typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, Json>) : {});
+
+  /** A blueprint's search (public-api-facts.md, Reads): `{query, include, exclude, limit, from}`, paged by `next`. */
+  const searchBlueprint = (blueprint: string, body: Json) => {
+    const request = asObject(body);
+    requireOnly(request, BLUEPRINT_SEARCH_MEMBERS, 'a blueprint\'s search body');
     const limit = request.limit ?? DEFAULT_PAGE;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
       throw new HttpError(422, 'invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}`);
     }
     const offset = request.from === undefined ? 0 : decodeCursor(request.from);
-    let matched: typeof candidates;
-    try {
-      matched = candidates.filter(({ blueprint, entity }) => matchQuery(entity, blueprint, request.query as Record<string, Json> | undefined));
-    } catch (error) {
-      if (error instanceof SearchError) throw new HttpError(422, 'invalid_request', error.message);
-      throw error;
-    }
-    const page = matched.slice(offset, offset + limit).map(({ blueprint, entity }) => ({ ...entity, blueprint }));
+    const matched = matching(entitiesOf(blueprint).map((entity) => ({ blueprint, entity })), request.query as Record<string, Json> | undefined);
+    const page = matched.slice(offset, offset + limit).map(({ entity }) => ({ ...entity, blueprint }));
     const result: Record<string, Json> = { entities: page };
-    if (failed.length > 0) result.failedBlueprints = failed;
     if (offset + limit < matched.length) result.next = encodeCursor(offset + limit);
     if (options.hostile?.loopSearchPages) result.next = loopingNext(offset, limit, encodeCursor);
+    return result;
+  };
+
+  /**
+   * The search across blueprints (public-api-facts.md, Reads): the body IS the query, `include`,
+   * `exclude` and `allow_partial_results` are query parameters, and the answer is every match at
+   * once, with `matchingBlueprints` and `failedBlueprints`: no `limit`, no `next`. A body that
+   * wraps the query (`{query: …}`) is refused, as the service's schema refuses it.
+   */
+  const searchAcross = (parameters: URLSearchParams, body: Json) => {
+    const query = asObject(body);
+    requireOnly(query, ACROSS_SEARCH_MEMBERS, 'the search across blueprints (its body is the query)');
+    if (!Array.isArray(query.rules) || (query.combinator !== 'and' && query.combinator !== 'or')) {
+      throw new HttpError(422, 'invalid_request', 'the body must be a query: {combinator, rules}');
+    }
+    const failed = new Set((options.failedBlueprints ?? []).filter((blueprint) => blueprintIds.has(blueprint)));
+    // Without allow_partial_results one blueprint the service cannot search fails the whole request.
+    if (failed.size > 0 && parameters.get('allow_partial_results') !== 'true') throw new HttpError(500, 'internal_error', 'a blueprint search failed');
+    const searched = [...blueprintIds].filter((blueprint) => !failed.has(blueprint));
+    const matched = matching(searched.flatMap((blueprint) => entitiesOf(blueprint).map((entity) => ({ blueprint, entity }))), query);
+    const result: Record<string, Json> = {
+      matchingBlueprints: [...new Set(matched.map(({ blueprint }) => blueprint))],
+      entities: matched.map(({ blueprint, entity }) => ({ ...entity, blueprint })),
+    };
+    if (failed.size > 0) result.failedBlueprints = [...failed];
     return result;
   };
 
@@ -224,21 +265,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     {
       method: 'POST',
       pattern: /^\/v1\/blueprints\/([^/]+)\/entities\/search$/,
-      handle: ([id], _query, body) => {
-        const blueprint = requireBlueprint(id);
-        return search(entitiesOf(blueprint).map((entity) => ({ blueprint, entity })), body);
-      },
+      handle: ([id], _query, body) => searchBlueprint(requireBlueprint(id), body),
     },
     {
       method: 'POST',
       pattern: /^\/v1\/entities\/search$/,
-      handle: (_params, _query, body) => {
-        // Partial results: the failed blueprints' entities are left out and named, as the service does.
-        const failed = new Set(options.failedBlueprints ?? []);
-        const searched = [...blueprintIds].filter((blueprint) => !failed.has(blueprint));
-        const asked = [...failed].filter((blueprint) => blueprintIds.has(blueprint));
-        return search(searched.flatMap((blueprint) => entitiesOf(blueprint).map((entity) => ({ blueprint, entity }))), body, asked);
-      },
+      handle: (_params, query, body) => searchAcross(query, body),
     },
     // public-api-facts.md: the data migrations of the org, filtered by blueprint and status (a logical AND).
     {

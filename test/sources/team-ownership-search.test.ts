@@ -1,48 +1,62 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient, SearchOptions, SearchQuery } from '../../src/api/client.js';
-import type { JsonObject } from '../../src/model/json.js';
+import type { ApiClient } from '../../src/api/client.js';
+import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../../src/model/snapshot.js';
+import { fetchLiveSnapshot } from '../../src/sources/live.js';
 import { isEntityPage, permissionTargets, skippedPermissionNotes } from '../../src/sources/permission-plan.js';
-import { sampleTeamOwnership } from '../../src/sources/team-ownership-search.js';
-import { SNAPSHOT_FORMAT } from '../../src/model/snapshot.js';
+import { createFakeClock } from '../helpers/fake-clock.js';
+import { loadFixture } from '../live/harness.js';
+import { sandboxClient } from '../sandbox/sandbox-client.js';
+import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
 
-/** A client over a list of owned entities, paged by `limit`, filtered by the `$blueprint in` rule. */
-function fakeClient(owned: Array<{ blueprint: string; identifier: string }>) {
-  const queries: string[][] = [];
-  const client: Pick<ApiClient, 'searchEntities'> = {
-    async searchEntities(blueprintId: string | undefined, query: SearchQuery, options: SearchOptions) {
-      expect(blueprintId).toBeUndefined();
-      const allowed = (query.rules.find((rule) => rule.property === '$blueprint')?.value ?? []) as string[];
-      queries.push(allowed);
-      const matched = owned.filter((entity) => allowed.includes(entity.blueprint)).map((entity) => ({ ...entity, team: ['Payments'] }) as JsonObject);
-      for (let offset = 0; offset < matched.length; offset += options.limit) {
-        if (options.onPage?.(matched.slice(offset, offset + options.limit), { more: offset + options.limit < matched.length }) === false) break;
-      }
-      return [];
-    },
-  };
-  return { client: client as ApiClient, queries };
+/**
+ * `$team` samples are read per blueprint, one page of five each: the search across blueprints has
+ * no documented paging nor page size (public-api-facts.md, Reads), so its one answer would hold
+ * every owned entity of every blueprint asked. The team directory is read on its own, whole.
+ */
+async function withClient<T>(options: Partial<SandboxOptions> & { snapshot: OrgSnapshot }, use: (client: ApiClient, requests: () => string[]) => Promise<T>) {
+  const clock = createFakeClock();
+  const sandbox = await startSandbox({ now: clock.now, idleTimeoutMs: 30_000, ...options });
+  try {
+    const client = sandboxClient(sandbox, { now: clock.now, sleep: clock.sleep, concurrency: 8 });
+    return await use(client, () => sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`));
+  } finally {
+    await sandbox.close();
+  }
 }
 
-const entities = (blueprint: string, count: number) => Array.from({ length: count }, (_, i) => ({ blueprint, identifier: `${blueprint}-${i}` }));
+const search = (blueprint: string, status = 200) => `POST /v1/blueprints/${encodeURIComponent(blueprint)}/entities/search ${status}`;
 
-describe('$team ownership samples in one search across blueprints', () => {
-  it('one search answers every blueprint when the owned entities fit its pages', async () => {
-    const { client, queries } = fakeClient([...entities('a', 3), ...entities('b', 7)]);
-    const { samples, searches } = await sampleTeamOwnership(client, ['a', 'b', 'c'], { sampleSize: 5, include: [] });
-    expect(searches).toBe(1);
-    expect(queries).toEqual([['a', 'b', 'c']]);
-    expect(samples.get('a')?.map((e) => e.identifier)).toEqual(['a-0', 'a-1', 'a-2']);
-    expect(samples.get('b')).toHaveLength(5);
-    expect(samples.get('c')).toEqual([]);
+describe('$team ownership samples, one page per blueprint', () => {
+  it('a blueprint with thousands of owned entities costs one request of five; none searches across blueprints; the directory is whole', async () => {
+    const fixture = await loadFixture();
+    const huge = Array.from({ length: 2_500 }, (_, i) => ({ identifier: `h${i}`, team: ['platform_team'] }));
+    const snapshot: OrgSnapshot = {
+      ...fixture,
+      blueprints: [...fixture.blueprints, { identifier: 'huge', title: 'Huge', schema: { properties: {} }, relations: {} }],
+      entities: { ...fixture.entities, huge },
+    };
+    await withClient({ snapshot }, async (client, requests) => {
+      const read = await fetchLiveSnapshot(client);
+      expect(requests().filter((line) => line === search('huge'))).toHaveLength(1);
+      expect(read.entities?.huge?.map((entity) => entity.identifier)).toEqual(['h0', 'h1', 'h2', 'h3', 'h4']);
+      expect(requests().some((line) => line.startsWith('POST /v1/entities/search'))).toBe(false);
+      expect(requests().filter((line) => line === search('_team'))).toHaveLength(1);
+      expect(read.entities?._team).toEqual((fixture.entities?._team ?? []).map(({ identifier, title }) => ({ identifier, title })));
+      expect(read.entities?.service?.length).toBe(5);
+      expect(read.incomplete ?? []).toEqual([]);
+    });
   });
 
-  it('a blueprint that fills the pages is dropped and the search starts again without it', async () => {
-    const { client, queries } = fakeClient([...entities('huge', 5_000), ...entities('small', 2)]);
-    const { samples, searches } = await sampleTeamOwnership(client, ['huge', 'small'], { sampleSize: 5, include: [] });
-    expect(searches).toBe(2);
-    expect(queries).toEqual([['huge', 'small'], ['small']]);
-    expect(samples.get('huge')).toHaveLength(5);
-    expect(samples.get('small')).toHaveLength(2);
+  it("a sample the service refuses is that blueprint's gap alone", async () => {
+    const fixture = await loadFixture();
+    await withClient({ snapshot: fixture, faults: [{ method: 'POST', path: '/v1/blueprints/service/entities/search', status: 403 }] }, async (client, requests) => {
+      const read = await fetchLiveSnapshot(client);
+      expect(requests()).toContain(search('service', 403));
+      expect(read.incomplete).toContainEqual({ resource: 'entities of blueprint "service"', reason: 'POST /v1/blueprints/service/entities/search: HTTP 403: injected HTTP 403' });
+      expect(read.incomplete?.filter((entry) => entry.resource.startsWith('entities of'))).toHaveLength(1);
+      expect(read.entities).not.toHaveProperty('service');
+      expect(read.entities?.system).toBeDefined();
+    });
   });
 });
 

@@ -85,3 +85,54 @@ describe('the predicted org, written entity by entity (issue 41)', () => {
     expect(content.sha256).toBe(createHash('sha256').update(pieces().join('')).digest('hex'));
   });
 });
+
+describe('the org\'s secrets in the streamed predicted org', () => {
+  const SECRET = 'Vault-Pw-4b8e1c7d9a';
+  /** Entities that repeat a secret at many offsets, over several 32 KB runs: most of the text is the secret. */
+  function orgRepeatingSecret(): OrgSnapshot {
+    const snapshot = org();
+    snapshot.entities!.service = Array.from({ length: 900 }, (_, i) => ({ identifier: `s${i}`, title: `S${i}${'y'.repeat(i % 41)}`, team: ['Platform Team'], properties: { note: SECRET.repeat(20) } }));
+    return snapshot;
+  }
+
+  it('are cut from every run, whole: runs end only between pieces, so none splits a value a fixed-size cut would', async () => {
+    const catalog = buildCatalog(analysableSnapshot(orgRepeatingSecret()), { jq });
+    const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
+    const file = kit.files.find((f) => f.kind === 'predicted-org')!;
+    const text = [...file.pieces!()].join('');
+    // A cut every 32 KB of text would fall inside one of the secrets: the case a streamed scrub must survive.
+    const RUN = 32_768;
+    const straddled = Array.from({ length: Math.floor(text.length / RUN) }, (_, k) => (k + 1) * RUN).filter((at) => text.slice(at - SECRET.length + 1, at + SECRET.length - 1).includes(SECRET));
+    expect(straddled.length).toBeGreaterThan(0);
+    const dir = mkdtempSync(join(tmpdir(), 'tma-stream-'));
+    try {
+      const outputs = await openOutputSet(dir);
+      await writeFixKit(kit, join(dir, 'fixes'), outputs, 'r1', [SECRET]);
+      await outputs.commit();
+      await outputs.close();
+      const written = readFileSync(join(dir, 'fixes', 'predicted-org.json'), 'utf8');
+      // Not the secret, nor any 12 of its characters in a row: no half of one was left at a run's edge.
+      expect(written).not.toContain(SECRET.slice(0, 12));
+      expect(written).not.toContain(SECRET.slice(-12));
+      const notes = (JSON.parse(written) as OrgSnapshot).entities!.service!.map((entity) => (entity.properties as { note: string }).note);
+      expect(notes).toEqual(Array.from({ length: 900 }, () => '<redacted>'.repeat(20)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves the kit as it was when the run knows no secret (negative case)', async () => {
+    const catalog = buildCatalog(analysableSnapshot(orgRepeatingSecret()), { jq });
+    const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
+    const dir = mkdtempSync(join(tmpdir(), 'tma-stream-'));
+    try {
+      const outputs = await openOutputSet(dir);
+      await writeFixKit(kit, join(dir, 'fixes'), outputs, 'r1');
+      await outputs.commit();
+      await outputs.close();
+      expect(readFileSync(join(dir, 'fixes', 'predicted-org.json'), 'utf8').split(SECRET)).toHaveLength(900 * 20 + 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

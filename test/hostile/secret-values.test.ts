@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FORMATS, writeReports } from '../../src/report/write-reports.js';
+import { demoReport } from '../ci/helpers.js';
 import { readReport, runWithin, scratchDir } from './helpers.js';
 
 // A note about a wrongly shaped value is made from the snapshot as read, before its secrets are
@@ -102,5 +104,28 @@ describe('a secret quoted by a note on a wrongly shaped value', () => {
       'actions[6].trigger: expected one of "CREATE", "DAY-2", "DELETE" or an object, got string "https://hooks.example.com/x-7f3a9c2e-long-enough\"',
       'actions[6].invocationMethod.headers.X-Count: expected a string, got number 739164820551',
     ]);
+  });
+});
+
+describe('the big reports, written in pieces', () => {
+  it('hold no piece of a known secret: the report is cleaned before it is rendered, so no piece can split one', async () => {
+    const report = demoReport();
+    // Enough text that the page and report.json are written in many pieces, the secret at every offset.
+    report.notes = Array.from({ length: 4000 }, (_, i) => `${'n'.repeat(i % 37)} quoting ${CALC_PASSWORD} and ${URL_PASSWORD}`);
+    report.findings = report.findings.map((finding, i) => ({ ...finding, evidence: `${finding.evidence} (${CALC_PASSWORD.repeat(1 + (i % 3))})` }));
+    const out = scratchDir('secret-pieces');
+    await writeReports(report, {
+      out,
+      formats: FORMATS,
+      meta: { html: { generatedAt: '2026-01-02T03:04:05.000Z', source: `snapshot with ${URL_PASSWORD}` }, sarif: { toolVersion: '9.9.9' } },
+      env: {},
+      credentials: SECRETS,
+    });
+    const files = filesUnder(out);
+    expect(files.find((file) => file.path.endsWith('index.html'))!.text.length).toBeGreaterThan(4 * 32_768);
+    expect(leaks(files)).toEqual([]);
+    // Nor any 12 of a secret's characters in a row: no half of one was left at a piece's edge.
+    expect(files.filter(({ text }) => text.includes(CALC_PASSWORD.slice(0, 12)) || text.includes(CALC_PASSWORD.slice(-12)))).toEqual([]);
+    expect(readReport(out).notes!.filter((note) => note.endsWith(' quoting <redacted> and <redacted>'))).toHaveLength(4000);
   });
 });

@@ -102,6 +102,22 @@ function redactInlineSecrets(text: string, tally?: RedactionTally): string {
 }
 
 /**
+ * `value`, found at `path` of a snapshot, as redaction leaves it there: what a note or an error on
+ * its shape quotes, since the shape check reads the snapshot before it is redacted. The nearest key
+ * decides, as in redactSecrets (an array's items take their list's key; a header's name is judged as
+ * a header); the value is also cut by value from every output (resolve-source.ts), this is for the
+ * secrets too short to be cut everywhere and for a quote cut short.
+ */
+export function redactedAt(path: readonly (string | number)[], value: JsonValue): JsonValue {
+  let at = path.length - 1;
+  while (at >= 0 && typeof path[at] === 'number') at--;
+  const key = at >= 0 ? String(path[at]) : '';
+  const parent = at >= 1 && typeof path[at - 1] === 'string' ? String(path[at - 1]) : '';
+  const secretKey = normalizeName(parent) === 'headers' ? isSecretHeader : isSecretName;
+  return redactSecrets(value, key !== '' && secretKey(key), key);
+}
+
+/**
  * A copy of `value` with every secret-named key's value replaced. Scalars (and the scalars of an
  * array) under such a key are redacted; objects under it are walked like any other, their own
  * keys deciding, so `schema.properties.api_token: {type: "string"}` keeps its definition.

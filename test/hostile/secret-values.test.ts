@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORMATS, writeReports } from '../../src/report/write-reports.js';
+import { checkSnapshot } from '../../src/sources/validate-snapshot.js';
 import { demoReport } from '../ci/helpers.js';
 import { readReport, runWithin, scratchDir } from './helpers.js';
 
@@ -60,12 +61,29 @@ describe('a secret quoted by a note on a wrongly shaped value', () => {
     const notes = readReport(out).notes ?? [];
     expect(notes.filter((note) => /notify_hook|actions\[6\]|blueprints\[9\]/.test(note) || note.includes('calculationProperties.password'))).toEqual([
       'blueprints[9].calculationProperties.password: expected an object, got string "<redacted>"',
-      // Cut at 60 characters, as every quoted value: the password was inside the part kept.
-      'actions[6].trigger: expected one of "CREATE", "DAY-2", "DELETE" or an object, got string "https://hook-user:<redacted>@hooks.example.com',
+      // Redacted before it is cut at 60 characters, as every quoted value is: no part of the password is left.
+      'actions[6].trigger: expected one of "CREATE", "DAY-2", "DELETE" or an object, got string "https://hook-user:<redacted>@hooks.example.com/x"',
       'actions[6].invocationMethod.headers.X-Api-Key: expected a string, got number <redacted>',
     ]);
     expect(filesUnder(out).map((file) => file.path.slice(out.length + 1)).sort()).toEqual(expect.arrayContaining(['index.html', 'report.json', 'report.junit.xml', 'report.sarif', 'summary.md']));
     expect(leaks([...filesUnder(out), { path: summary, text: readFileSync(summary, 'utf8') }, { path: 'stderr', text: run.stderr }, { path: 'stdout', text: run.stdout }])).toEqual([]);
+  });
+
+  it('is quoted as redaction leaves it, before the quote is cut short, and when too short to cut everywhere', () => {
+    // 14 characters, cut by the 60-character quote after 10: too short for the by-value cut's echoed parts.
+    const password = 'Zq8-Lk2-Mn5-Xw';
+    const document = {
+      format: 'org-snapshot/1',
+      organization: { id: 'o', name: 'O' },
+      blueprints: [{ identifier: 'b', calculationProperties: { apiKey: 'k9x2', plain: 'k9x2' } }],
+      actions: [{ identifier: 'a', trigger: `https://${'u'.repeat(32)}:${password}@hooks.example.com/x` }],
+    };
+    expect(checkSnapshot(document, 'org.json').notes).toEqual([
+      'blueprints[0].calculationProperties.apiKey: expected an object, got string "<redacted>"',
+      // The same value under a plain key is no secret: quoted as it is (negative case).
+      'blueprints[0].calculationProperties.plain: expected an object, got string "k9x2"',
+      `actions[0].trigger: expected one of "CREATE", "DAY-2", "DELETE" or an object, got string "https://${'u'.repeat(32)}:<redacted>@`,
+    ]);
   });
 
   it('is cut from the one-line error of --strict', async () => {

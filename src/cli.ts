@@ -40,7 +40,7 @@ import { progressSentence } from './progress/progress-text.js';
 import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js';
-import { credentialSafeWriter, credentialsFromEnv, redactCredentials } from './secrets/credentials.js';
+import { credentialsFromEnv, learningRedactor, redactCredentials } from './secrets/credentials.js';
 import { VERSION } from './version.js';
 import { addMergeCommand, runMerge, runSeveralOrgs } from './orgs/merge-command.js';
 import { addOrgsOption, runConfiguredOrgs } from './orgs/configured-orgs.js';
@@ -61,6 +61,8 @@ export interface CliIo {
   transport?: Transport;
   /** The jq seam; tests inject one that records the options the run asks for. */
   loadJq?: typeof loadJqEngine;
+  /** Set by runCli: the org's secrets, once its redaction found them, are cut from stderr too. */
+  secretsFound?: (values: readonly string[]) => void;
 }
 
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
@@ -112,7 +114,10 @@ ${EXIT_CODES_HELP}`;
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   // Org names, ids and file names reach stderr: nothing written there may act on the terminal or CI
   // log, and no line (a server's error echoing the request) may repeat the run's credentials.
-  io = { ...io, stderr: terminalWriter(credentialSafeWriter(io.stderr, credentialsFromEnv(io.env))) };
+  // The org's secrets join them once its redaction has found them (a note or an error may quote one).
+  const secrets = learningRedactor(credentialsFromEnv(io.env));
+  const { stderr } = io;
+  io = { ...io, stderr: terminalWriter((text) => stderr(secrets.clean(text))), secretsFound: secrets.learn };
   let exitCode: number = EXIT.pass;
   const program = new Command()
     .name('teams-migration-audit')
@@ -392,7 +397,9 @@ async function reportOfOrg(
   const kitCatalog = describedTeams ? buildCatalog(analysableSnapshot(withDescribedTeams(snapshot, describedTeams)), { teamsMap, jq }) : catalog;
   // The analysis's own working data is dead now: collected before the kit adds its files on top, when it is much.
   releaseGrowth();
-  const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id });
+  // The kit's files are cleaned of the run's credentials and the org's secrets as the reports are.
+  const secrets = [...credentialsFromEnv(io.env), ...(source?.credentials ?? [])];
+  const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id, secrets });
   // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
   const { gated, fixedReport, fixLines } =
     fixed.changed.length > 0

@@ -42,7 +42,7 @@ export async function runFixKit<R extends Report>(
   catalog: Catalog,
   flags: FixFlags,
   jq: JqEngine | undefined,
-  output: { outputs: OutputSet; runId: string },
+  output: { outputs: OutputSet; runId: string; /** Cut from every kit file (the run's credentials, the org's secrets). */ secrets?: readonly string[] },
 ): Promise<{ report: R; lines: string[]; /** Files `--fix` changed in place. */ changed: string[]; /** Why `--fix` changed nothing after all: one line. */ failure?: string }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
@@ -59,7 +59,7 @@ export async function runFixKit<R extends Report>(
     const dir = fixOutDir(flags);
     // What building the kit made and dropped is collected before its files are written, when it is much (issue 41).
     releaseGrowth();
-    const summary = await writeFixKit(kit, dir, output.outputs, output.runId);
+    const summary = await writeFixKit(kit, dir, output.outputs, output.runId, output.secrets);
     // Relative to the report's folder, so the same input gives the same report.json wherever it is written.
     const fromReport = relative(flags.out, dir).split(sep).join('/');
     withFixes = { ...withFixes, fixes: { ...summary, dir: fromReport, fromReport } };

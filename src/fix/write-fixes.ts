@@ -7,6 +7,7 @@ import { atomicWriteFaults, writeBeside, writeFailure, writeFileAtomic, type Out
 import { rewrittenRuns } from '../output/rewritten-runs.js';
 import { StreamedContent, type StagedContent } from '../output/staged-digest.js';
 import { redactTokenShapes } from '../secrets/token-shapes.js';
+import { credentialRedactor } from '../secrets/credentials.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoots, MAX_FILE_BYTES } from '../repo/scan.js';
 import type { FixFile, FixKit } from './fix-kit.js';
@@ -101,15 +102,21 @@ export function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncodi
  * there before whole (only a folder marked as ours, never through a link), so no stale file stays.
  * The marker holds the run id, as every other file of the run does.
  */
-export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string): Promise<FixesSummary> {
+export async function writeFixKit(kit: FixKit, dir: string, outputs: OutputSet, runId: string, secrets: readonly string[] = []): Promise<FixesSummary> {
   // Org values were redacted when read; this catches a token shape that reached a kit file another way.
   // The patch is left as it is: its context lines must match the repository byte for byte to apply.
   // A README is read in a terminal or a viewer: org text in it shows its control characters as escapes
   // and starts no workflow command; a JSON file keeps them as \u escapes (the same data to a parser).
   // A streamed file (the predicted org) is escaped and redacted piece by piece: each piece is a whole
-  // JSON value (an org member, an entity) or the punctuation between two, so no string spans two pieces.
-  const shown = (file: FixFile, text: string) =>
-    file.kind === 'readme' ? workflowCommandsDisarmed(controlsShown(text, ['\n']), markdownEscape) : file.path.endsWith('.json') ? jsonControlsEscaped(text) : text;
+  // JSON value (an org member, an entity) or the punctuation between two, so no string spans two pieces,
+  // and runs are cut only between pieces: a secret (below) is never split across two runs either.
+  // The run's credentials and the org's secrets (`secrets`, found by value) are cut before the escapes,
+  // which could change how one is spelled (a README's Markdown escapes).
+  const withoutSecrets = credentialRedactor(secrets);
+  const shown = (file: FixFile, raw: string) => {
+    const text = withoutSecrets(raw);
+    return file.kind === 'readme' ? workflowCommandsDisarmed(controlsShown(text, ['\n']), markdownEscape) : file.path.endsWith('.json') ? jsonControlsEscaped(text) : text;
+  };
   const contentOf = (file: FixFile): StagedContent => {
     if (file.kind === 'repo-patch') return file.bytes ?? file.content;
     const pieces = file.pieces;

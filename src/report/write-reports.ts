@@ -11,7 +11,7 @@ import { jsonReportPieces } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown, type MarkdownMeta } from './markdown.js';
 import { credentialsFromEnv, redactCredentials } from '../secrets/credentials.js';
-import { redactionNote, redactTokenShapesDeep, type RedactionTally } from '../secrets/token-shapes.js';
+import { redactionNote, RedactionTally, redactTokenShapesDeep } from '../secrets/token-shapes.js';
 import { renderSarif, type SarifMeta } from './sarif.js';
 import type { RenderMeta } from './view-model.js';
 
@@ -94,7 +94,7 @@ export async function writeReports(
   // Rendered first, outside the try: a renderer bug is ours, not a file-system problem of the user's.
   const md = { ...savedReportMeta(options.out, options.formats, options.env), ...options.meta.md };
   // And no known token shape (a GitHub token, a Slack webhook) reached by any path the org's redaction did not see.
-  const tally: RedactionTally = new Map();
+  const tally = new RedactionTally();
   const clean = redactTokenShapesDeep(redactCredentials(report, credentials), tally);
   const note = redactionNote(tally, 'in the report');
   const redacted = note === undefined ? clean : { ...clean, notes: [...(clean.notes ?? []), note] };

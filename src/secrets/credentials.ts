@@ -161,6 +161,20 @@ export function redactCredentials<T>(value: T, credentials: readonly string[]): 
   return walk(value) as T;
 }
 
+/**
+ * A redactor of the run's credentials that learns more secrets as the run finds them (the org's,
+ * cut by its redaction once it is read): stderr's, whose lines before that cannot quote the org.
+ */
+export function learningRedactor(initial: readonly string[]): { clean: (text: string) => string; learn: (values: readonly string[]) => void } {
+  let known = [...initial];
+  let clean = credentialRedactor(known);
+  const learn = (values: readonly string[]) => {
+    known = [...new Set([...known, ...values])];
+    clean = credentialRedactor(known);
+  };
+  return { clean: (text) => clean(text), learn };
+}
+
 /** A writer (stderr) that never prints the credentials. */
 export function credentialSafeWriter(write: (text: string) => void, credentials: readonly string[]): (text: string) => void {
   const clean = credentialRedactor(credentials);

@@ -36,8 +36,27 @@ const SHAPES: readonly TokenShape[] = [
   { name: 'bearer or basic credentials', one: 'a bearer or basic credential', pattern: /(?<![A-Za-z0-9])((?:Bearer|Basic|Token)[ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/gi, hint: 'Bearer|Basic|Token', keep: (m) => m[1]! },
 ];
 
-/** How many values of each shape were redacted: for the note that says so. */
-export type RedactionTally = Map<string, number>;
+/**
+ * How many values of each shape were redacted, for the note that says so; and every value any
+ * redaction cut (by key, in a URL, by shape), as it stood: a value known to be a secret anywhere is
+ * cut from every output by value too, whichever path quotes it (a note on its shape, a description
+ * repeating it), as the run's credentials are (credentials.ts).
+ */
+export class RedactionTally extends Map<string, number> {
+  readonly secrets = new Set<string>();
+
+  /** A value a redaction replaced; the marker itself (a snapshot we wrote) and blanks are none. */
+  secret(value: string): void {
+    const trimmed = value.trim();
+    if (trimmed !== '' && trimmed !== REDACTED) this.secrets.add(trimmed);
+  }
+
+  /** Another tally's counts and values added to this one's. */
+  addAll(other: RedactionTally): void {
+    for (const [shape, count] of other) this.set(shape, (this.get(shape) ?? 0) + count);
+    for (const value of other.secrets) this.secrets.add(value);
+  }
+}
 
 /**
  * The shapes' hints in one pattern: a string without any of them, as nearly every string in a
@@ -57,8 +76,10 @@ export function redactTokenShapes(text: string, tally?: RedactionTally): string 
     result = result.replace(shape.pattern, (...args: unknown[]) => {
       const groups = args.slice(0, -2) as string[];
       const match = Object.assign(groups, { index: 0, input: '' }) as unknown as RegExpExecArray;
+      const kept = shape.keep?.(match) ?? '';
       tally?.set(shape.name, (tally.get(shape.name) ?? 0) + 1);
-      return `${shape.keep?.(match) ?? ''}${REDACTED}`;
+      tally?.secret(groups[0]!.slice(kept.length));
+      return `${kept}${REDACTED}`;
     });
   }
   return result;

@@ -12,7 +12,7 @@ import {
 } from '../model/snapshot.js';
 import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
 import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
-import type { RedactionTally } from '../secrets/token-shapes.js';
+import { RedactionTally } from '../secrets/token-shapes.js';
 import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
 import { featureFlagState } from '../catalog/migration-state.js';
 import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
@@ -258,9 +258,10 @@ const READ_ORDER: readonly string[] = ['organization', 'blueprints', ...LISTS.ma
 
 /**
  * Read the org. Only auth failures throw; everything else that cannot be read lands in `incomplete`.
- * `notes`: what the fetch has to say about what it read (report.notes), redactions included.
+ * `notes`: what the fetch has to say about what it read (report.notes), redactions included;
+ * `secrets`: every value its redaction cut, for every output to be cleaned of (found by value).
  */
-export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, notes?: string[]): Promise<OrgSnapshot> {
+export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: FetchEvent) => void = () => {}, notes?: string[], secrets?: Set<string>): Promise<OrgSnapshot> {
   // The top-level reads first (and the organization's second read with the last ones); the per-resource
   // total is known once the blueprints, actions and pages lists are in.
   // `uncounted`: the blueprints, actions and pages lists, and the reads the organization's flag decides.
@@ -283,7 +284,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // Issue 33: the large lists are redacted as they land, a slice at a time between answers, instead
   // of in one pass at the end of the run, where a 10x org spent seconds of its tail. The raw lists
   // feed the reads that depend on them (identifiers must stay as the service spells them).
-  const redaction = { keys: new Set<string>(REDACTED_ON_ARRIVAL), tally: new Map() as RedactionTally };
+  const redaction = { keys: new Set<string>(REDACTED_ON_ARRIVAL), tally: new RedactionTally() };
   const redactedLists = new Map<string, Promise<JsonObject[] | undefined>>();
   // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
   // Beside the lists: nothing it needs comes from them.
@@ -418,7 +419,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch. What was
   // redacted on arrival is not walked again, and counts in the same note.
-  return redactSnapshot(snapshot, notes, redaction);
+  return redactSnapshot(snapshot, notes, redaction, secrets);
 }
 
 /**

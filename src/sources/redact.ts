@@ -1,6 +1,6 @@
 import { dropTreePrototypes, keyedRecord, markPrototypeFree, type JsonValue } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
-import { REDACTED, redactionNote, redactTokenShapes, type RedactionTally } from '../secrets/token-shapes.js';
+import { REDACTED, redactionNote, RedactionTally, redactTokenShapes } from '../secrets/token-shapes.js';
 
 /**
  * Secrets never reach a snapshot or a report: snapshots are meant to be committed and attached
@@ -56,12 +56,19 @@ function splitTemplates(value: string): string[] {
   return parts;
 }
 
-function redactScalar(value: JsonValue): JsonValue {
-  if (typeof value === 'number') return REDACTED;
+function redactScalar(value: JsonValue, tally?: RedactionTally): JsonValue {
+  if (typeof value === 'number') {
+    tally?.secret(String(value));
+    return REDACTED;
+  }
   if (typeof value !== 'string' || value === '') return value;
   const parts = splitTemplates(value);
-  if (parts.length === 1) return REDACTED;
-  return parts.map((part, index) => (index % 2 === 1 || part.trim() === '' ? part : REDACTED)).join('');
+  const cut = (part: string) => {
+    tally?.secret(part);
+    return REDACTED;
+  };
+  if (parts.length === 1) return cut(value);
+  return parts.map((part, index) => (index % 2 === 1 || part.trim() === '' ? part : cut(part))).join('');
 }
 
 /**
@@ -76,13 +83,38 @@ function redactInlineSecrets(text: string, tally?: RedactionTally): string {
   // Issue 33: most strings hold neither a URL's `://` nor a `name=value` parameter, and cannot match
   // below; they are returned as they are, without the three passes (a tenth of the fetch's CPU).
   if (!shaped.includes('://') && !(shaped.includes('=') && (shaped.includes('?') || shaped.includes('&')))) return shaped;
+  // Each value cut is recorded in the tally, as found (see RedactionTally).
   return shaped
-    .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, `$1$2:${REDACTED}@`)
+    .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}]+):([^\s/@{}]+)@/gi, (_match, scheme: string, user: string, password: string) => {
+      tally?.secret(password);
+      return `${scheme}${user}:${REDACTED}@`;
+    })
     // `https://TOKEN@host`: a user part alone is how tokens ride in Git and webhook URLs.
-    .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}<>]+)@/gi, `$1${REDACTED}@`)
-    .replace(/([?&])([^=&#?\s]+)=([^&#\s"'}]*)/g, (match, sep: string, name: string, raw: string) =>
-      isSecretParameter(name) && !raw.startsWith('{{') ? `${sep}${name}=${REDACTED}` : match,
-    );
+    .replace(/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)([^\s/@:{}<>]+)@/gi, (_match, scheme: string, user: string) => {
+      tally?.secret(user);
+      return `${scheme}${REDACTED}@`;
+    })
+    .replace(/([?&])([^=&#?\s]+)=([^&#\s"'}]*)/g, (match, sep: string, name: string, raw: string) => {
+      if (!isSecretParameter(name) || raw.startsWith('{{')) return match;
+      tally?.secret(raw);
+      return `${sep}${name}=${REDACTED}`;
+    });
+}
+
+/**
+ * `value`, found at `path` of a snapshot, as redaction leaves it there: what a note or an error on
+ * its shape quotes, since the shape check reads the snapshot before it is redacted. The nearest key
+ * decides, as in redactSecrets (an array's items take their list's key; a header's name is judged as
+ * a header); the value is also cut by value from every output (resolve-source.ts), this is for the
+ * secrets too short to be cut everywhere and for a quote cut short.
+ */
+export function redactedAt(path: readonly (string | number)[], value: JsonValue): JsonValue {
+  let at = path.length - 1;
+  while (at >= 0 && typeof path[at] === 'number') at--;
+  const key = at >= 0 ? String(path[at]) : '';
+  const parent = at >= 1 && typeof path[at - 1] === 'string' ? String(path[at - 1]) : '';
+  const secretKey = normalizeName(parent) === 'headers' ? isSecretHeader : isSecretName;
+  return redactSecrets(value, key !== '' && secretKey(key), key);
 }
 
 /**
@@ -98,7 +130,7 @@ export function redactSecrets(value: JsonValue, secret = false, parentKey = '', 
     for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, secretKey(key), key, tally);
     return result;
   }
-  if (secret) return redactScalar(value);
+  if (secret) return redactScalar(value, tally);
   return typeof value === 'string' ? redactInlineSecrets(value, tally) : value;
 }
 
@@ -139,10 +171,11 @@ export interface RedactedAlready {
  * identifiers, titles, teams and relation values, keyed by the org's own relation identifiers.
  * `already`: keys the live fetch redacted as they arrived (issue 33: one pass over a 10x org at
  * the end of the fetch took seconds of its tail), or the snapshot file's reader as it read them
- * (issue 41: no walk of its own), counted in its tally, so the note is the same.
+ * (issue 41: no walk of its own), counted in its tally, so the note is the same. Every value cut,
+ * there or here, is added to `secrets`: no output may show it anywhere (found by value).
  */
-export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[], already?: RedactedAlready): OrgSnapshot {
-  const tally: RedactionTally = already?.tally ?? new Map();
+export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[], already?: RedactedAlready, secrets?: Set<string>): OrgSnapshot {
+  const tally = already?.tally ?? new RedactionTally();
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(snapshot)) {
     const kept = isKeptAsRead(key) || already?.keys.has(key) === true;
@@ -154,5 +187,6 @@ export function redactSnapshot(snapshot: OrgSnapshot, notes?: string[], already?
   }
   const note = redactionNote(tally, 'in the org');
   if (note !== undefined) notes?.push(note);
+  for (const value of tally.secrets) secrets?.add(value);
   return result as unknown as OrgSnapshot;
 }

@@ -13,6 +13,7 @@ import { redactSnapshot } from './redact.js';
 import { loadSnapshotFile } from './snapshot-file.js';
 import { checkSnapshot } from './validate-snapshot.js';
 import { plural } from '../plural.js';
+import { credentialRedactor } from '../secrets/credentials.js';
 
 export interface SourceFlags {
   snapshot?: string;
@@ -35,6 +36,8 @@ export interface SourceIo {
   isTTY?: boolean;
   sleep?: (ms: number) => Promise<void>;
   transport?: Transport;
+  /** Told the secrets the org's redaction found, so stderr never shows them either (a one-line error, a note). */
+  secretsFound?: (values: readonly string[]) => void;
 }
 
 export interface ResolvedSource {
@@ -43,7 +46,10 @@ export interface ResolvedSource {
   description: string;
   /** Values of an unexpected shape, one line each with its path (report.notes); `snapshot` keeps them as read. */
   notes: string[];
-  /** The credentials the live read used, so no report or snapshot can repeat them (secrets/credentials.ts). */
+  /**
+   * The credentials the live read used, and every secret value the org's redaction cut, so no report,
+   * fix kit or snapshot can repeat them, whatever quotes them (secrets/credentials.ts).
+   */
   credentials?: string[];
   /**
    * What the run id digests for the org, when not the snapshot itself: a file's bytes' SHA-256,
@@ -128,7 +134,11 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   if (flags.snapshot) {
     const { snapshot, notes, sha256, redacted } = await loadSnapshotFile(flags.snapshot, { strict: flags.strict === true, redact: true });
     const redactionNotes: string[] = [];
-    return { snapshot: redactSnapshot(snapshot, redactionNotes, redacted), description: `snapshot ${flags.snapshot}`, notes: [...notes, ...redactionNotes], read: { snapshotSha256: sha256 } };
+    const found = new Set<string>();
+    const safe = redactSnapshot(snapshot, redactionNotes, redacted, found);
+    // The shape check read the file before redaction: its notes may quote a secret (a URL's password, a header's value).
+    const secrets = learnSecrets(found, io);
+    return { snapshot: safe, description: `snapshot ${flags.snapshot}`, notes: [...withoutSecrets(notes, secrets), ...redactionNotes], ...(secrets.length > 0 && { credentials: secrets }), read: { snapshotSha256: sha256 } };
   }
   const connection = flags.configuredOrg?.connection ?? (await resolveConnection(flags, io.env));
   if (!connection) return undefined;
@@ -147,8 +157,9 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   const started = now();
   let snapshot: OrgSnapshot;
   const redactionNotes: string[] = [];
+  const found = new Set<string>();
   try {
-    snapshot = await fetchLiveSnapshot(client, progress.onFetch, redactionNotes);
+    snapshot = await fetchLiveSnapshot(client, progress.onFetch, redactionNotes, found);
   } catch (error) {
     progress.abort();
     throw withWhereToLook(error, connection, addressesOf(flags, io.env));
@@ -158,7 +169,22 @@ export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promis
   progress.finish(`fetched ${connection.baseUrl.origin} in ${((now() - started) / 1_000).toFixed(1)} s: ${plural(stats.requests, 'request')}, ${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'}${waits}`);
   // The same check as a recorded file gets, so a live run and its recording note the same values.
   const description = `live org ${flags.configuredOrg ? `"${flags.configuredOrg.name}" ` : ''}at ${connection.baseUrl.origin}`;
+  const secrets = learnSecrets(found, io);
   const { notes } = checkSnapshot(snapshot, description, { strict: flags.strict === true });
   const credentials = connection.credentials.kind === 'token' ? [connection.credentials.token] : [connection.credentials.clientId, connection.credentials.clientSecret];
-  return { snapshot, description, notes: [...notes, ...redactionNotes, ...skippedPermissionNotes(snapshot)], credentials };
+  return { snapshot, description, notes: [...withoutSecrets(notes, secrets), ...redactionNotes, ...skippedPermissionNotes(snapshot)], credentials: [...credentials, ...secrets] };
+}
+
+/** The secrets the org's redaction found, told to stderr's writer before anything more is said. */
+function learnSecrets(found: ReadonlySet<string>, io: SourceIo): string[] {
+  const secrets = [...found];
+  if (secrets.length > 0) io.secretsFound?.(secrets);
+  return secrets;
+}
+
+/** `notes` with every secret cut, in every form and echoed part the run's credentials are cut in. */
+function withoutSecrets(notes: readonly string[], secrets: readonly string[]): string[] {
+  if (secrets.length === 0) return [...notes];
+  const clean = credentialRedactor(secrets);
+  return notes.map(clean);
 }

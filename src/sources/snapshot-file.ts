@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { readJsonInput } from '../json-input.js';
 import { readJsonObjectInPieces } from '../read-json-in-pieces.js';
-import { dropPartPrototypes, isObject, markPrototypeFree } from '../model/json.js';
+import { dropPartPrototypes, isObject, markPrototypeFree, type JsonValue } from '../model/json.js';
 import { describeOwnKind, ownDocumentKindOf, OWN_KIND_USE } from '../own-documents.js';
 import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './validate-snapshot.js';
-import type { RedactedAlready } from './redact.js';
+import { redactSecrets, redactSnapshot, type RedactedAlready } from './redact.js';
+import { pruneDeepNesting } from './nesting.js';
+import { credentialRedactor } from '../secrets/credentials.js';
+import { RedactionTally } from '../secrets/token-shapes.js';
 import { checkAndRedactWhileReading, type ReadPassResult } from './snapshot-read-pass.js';
 
 /** How an org snapshot is made, for the lines that refuse another file. */
@@ -37,7 +40,26 @@ export async function loadSnapshotFile(path: string, options: LoadOptions = {}):
     ...(textDepth !== undefined && { textDepth }),
     ...(pass !== undefined && { checkedMembers: pass.checkedMembers }),
   };
-  return { ...checkSnapshot(document, path, checkOptions), sha256, ...(pass !== undefined && { redacted: pass.redacted }) };
+  let checked: CheckedSnapshot;
+  try {
+    checked = checkSnapshot(document, path, checkOptions);
+  } catch (error) {
+    // `--strict`'s one line quotes the first misfit as read, before redaction: it may be a secret.
+    if (!(error instanceof InputError) || options.redact !== true) throw error;
+    throw new InputError(credentialRedactor(secretsIn(document, pass))(error.message));
+  }
+  return { ...checked, sha256, ...(pass !== undefined && { redacted: pass.redacted }) };
+}
+
+/** Every secret value of a document refused as read (the read pass's, and the rest's): only on the way to an error line. */
+function secretsIn(document: unknown, pass: ReadPassResult | undefined): string[] {
+  const tally = new RedactionTally();
+  if (pass !== undefined) tally.addAll(pass.redacted.tally);
+  // Cut to the depth every walk keeps, so redaction's recursion stays bounded.
+  const kept = pruneDeepNesting(document).document;
+  if (isObject(kept)) redactSnapshot(kept as unknown as OrgSnapshot, undefined, { keys: pass?.redacted.keys ?? new Set(), tally });
+  else redactSecrets(kept as JsonValue, false, '', tally);
+  return [...tally.secrets];
 }
 
 /**

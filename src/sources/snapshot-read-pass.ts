@@ -1,6 +1,6 @@
 import { markPrototypeFree, type JsonValue } from '../model/json.js';
 import type { Batch } from '../read-json-in-pieces.js';
-import type { RedactionTally } from '../secrets/token-shapes.js';
+import { RedactionTally } from '../secrets/token-shapes.js';
 import { MAX_NESTING_DEPTH } from './nesting.js';
 import { isKeptAsRead, redactMemberBatch, type RedactedAlready } from './redact.js';
 import { memberCheck, type MemberCheck, type MemberFindings } from './validate-snapshot.js';
@@ -49,7 +49,7 @@ export function checkAndRedactWhileReading(): {
         members.delete(member);
         return batch;
       }
-      members.set(member, { check, tally: new Map() });
+      members.set(member, { check, tally: new RedactionTally() });
     }
     const pass = members.get(member);
     if (pass === undefined) return batch;
@@ -66,7 +66,7 @@ export function checkAndRedactWhileReading(): {
     if (abandoned) return undefined;
     const checkedMembers = new Map<string, MemberFindings>();
     const keys = new Set<string>();
-    const tally: RedactionTally = new Map();
+    const tally = new RedactionTally();
     for (const [member, pass] of members) {
       // A later key of the same name replaced this container (JSON.parse keeps the last): its value is walked as before.
       if (pass.container === undefined || document[member] !== pass.container) continue;
@@ -74,7 +74,7 @@ export function checkAndRedactWhileReading(): {
       keys.add(member);
       // Made of keyed records and arrays, as redactSnapshot's copy is: no walk to drop prototypes.
       markPrototypeFree(pass.container);
-      for (const [shape, count] of pass.tally) tally.set(shape, (tally.get(shape) ?? 0) + count);
+      tally.addAll(pass.tally);
     }
     return { checkedMembers, redacted: { keys, tally } };
   };

@@ -1,6 +1,7 @@
 import { trimUser } from '../access/users.js';
 import { InputError } from '../errors.js';
-import { isObject, type JsonObject } from '../model/json.js';
+import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { REDACTED, redactedAt } from './redact.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { emptyInheritanceNote } from '../catalog/inheritance.js';
 import { joinPath } from '../catalog/location.js';
@@ -419,6 +420,15 @@ const describe = (value: unknown) =>
           ? 'an object'
           : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
 
+/** A misfit's value as a note quotes it: redacted as it will be where it stands (the check reads the snapshot before redaction). */
+function quoted(problem: Problem): string {
+  const { value } = problem;
+  if (value === null || typeof value === 'object') return describe(value);
+  const shown = redactedAt(problem.path, value as JsonValue);
+  // A number cut is still said to be one: `got number <redacted>`.
+  return typeof value === 'number' && shown !== value ? `number ${REDACTED}` : describe(shown);
+}
+
 export interface CheckedSnapshot {
   snapshot: OrgSnapshot;
   /** One line per value the rules could not read as it is, naming its path (report.notes). */
@@ -456,11 +466,11 @@ export function checkSnapshot(read: unknown, source: string, options: CheckOptio
   checkTopLevel(document, problems, checked);
   const first = problems[0];
   if (options.strict && first) {
-    throw new InputError(`${source}: field "${joinPath(...first.path)}": expected ${first.expected}, got ${describe(first.value)}`);
+    throw new InputError(`${source}: field "${joinPath(...first.path)}": expected ${first.expected}, got ${quoted(first)}`);
   }
   const snapshot = document as unknown as OrgSnapshot;
   const notes = problems.map((problem) => {
-    const text = `${joinPath(...problem.path)}: expected ${problem.expected}, got ${describe(problem.value)}`;
+    const text = `${joinPath(...problem.path)}: expected ${problem.expected}, got ${quoted(problem)}`;
     return isLeftOut(problem, document) ? `${text}; left out of the analysis` : text;
   });
   for (const path of cut) notes.push(`${path}: nested deeper than ${MAX_NESTING_DEPTH} levels, which no payload of the service does; left out of the analysis`);

@@ -37,6 +37,20 @@ function org(): OrgSnapshot {
   };
 }
 
+/** predicted-org.json as writeFixKit writes `kit` (cleaned of `secrets`), in a folder of its own. */
+async function writtenPredictedOrg(kit: ReturnType<typeof buildFixKit>, secrets?: readonly string[]): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'tma-stream-'));
+  try {
+    const outputs = await openOutputSet(dir);
+    await writeFixKit(kit, join(dir, 'fixes'), outputs, 'r1', secrets);
+    await outputs.commit();
+    await outputs.close();
+    return readFileSync(join(dir, 'fixes', 'predicted-org.json'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the predicted org, written entity by entity (issue 41)', () => {
   it('holds each entity as the migration leaves it, one per line, and leaves the snapshot as read', async () => {
     const catalog = buildCatalog(analysableSnapshot(org()), { jq, teamsMap: { Payments: 'payments' } });
@@ -58,20 +72,11 @@ describe('the predicted org, written entity by entity (issue 41)', () => {
   it('is escaped and redacted piece by piece as a whole file was, and staged with the digest of what was written', async () => {
     const catalog = buildCatalog(analysableSnapshot(org()), { jq });
     const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
-    const dir = mkdtempSync(join(tmpdir(), 'tma-stream-'));
-    try {
-      const outputs = await openOutputSet(dir);
-      await writeFixKit(kit, join(dir, 'fixes'), outputs, 'r1');
-      await outputs.commit();
-      await outputs.close();
-      const written = readFileSync(join(dir, 'fixes', 'predicted-org.json'), 'utf8');
-      expect(written).toContain('https://hooks.slack.com/services/<redacted>');
-      expect(written).toContain('line\\u2028break');
-      expect(written).not.toContain('\u2028');
-      expect(JSON.parse(written).entities.service[0].properties.note).toBe('line\u2028break');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const written = await writtenPredictedOrg(kit);
+    expect(written).toContain('https://hooks.slack.com/services/<redacted>');
+    expect(written).toContain('line\\u2028break');
+    expect(written).not.toContain('\u2028');
+    expect(JSON.parse(written).entities.service[0].properties.note).toBe('line\u2028break');
   });
 
   it('a streamed file: the text in runs of bytes (no megabyte string), and the digest of all of it once written', () => {
@@ -83,5 +88,38 @@ describe('the predicted org, written entity by entity (issue 41)', () => {
     expect(runs.every((run) => Buffer.isBuffer(run))).toBe(true);
     expect(Buffer.concat(runs).toString('utf8')).toBe(pieces().join(''));
     expect(content.sha256).toBe(createHash('sha256').update(pieces().join('')).digest('hex'));
+  });
+});
+
+describe('the org\'s secrets in the streamed predicted org', () => {
+  const SECRET = 'Vault-Pw-4b8e1c7d9a';
+  /** Entities that repeat a secret at many offsets, over several 32 KB runs: most of the text is the secret. */
+  function orgRepeatingSecret(): OrgSnapshot {
+    const snapshot = org();
+    snapshot.entities!.service = Array.from({ length: 900 }, (_, i) => ({ identifier: `s${i}`, title: `S${i}${'y'.repeat(i % 41)}`, team: ['Platform Team'], properties: { note: SECRET.repeat(20) } }));
+    return snapshot;
+  }
+
+  it('are cut from every run, whole: runs end only between pieces, so none splits a value a fixed-size cut would', async () => {
+    const catalog = buildCatalog(analysableSnapshot(orgRepeatingSecret()), { jq });
+    const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
+    const file = kit.files.find((f) => f.kind === 'predicted-org')!;
+    const text = [...file.pieces!()].join('');
+    // A cut every 32 KB of text would fall inside one of the secrets: the case a streamed scrub must survive.
+    const RUN = 32_768;
+    const straddled = Array.from({ length: Math.floor(text.length / RUN) }, (_, k) => (k + 1) * RUN).filter((at) => text.slice(at - SECRET.length + 1, at + SECRET.length - 1).includes(SECRET));
+    expect(straddled.length).toBeGreaterThan(0);
+    const written = await writtenPredictedOrg(kit, [SECRET]);
+    // Not the secret, nor any 12 of its characters in a row: no half of one was left at a run's edge.
+    expect(written).not.toContain(SECRET.slice(0, 12));
+    expect(written).not.toContain(SECRET.slice(-12));
+    const notes = (JSON.parse(written) as OrgSnapshot).entities!.service!.map((entity) => (entity.properties as { note: string }).note);
+    expect(notes).toEqual(Array.from({ length: 900 }, () => '<redacted>'.repeat(20)));
+  });
+
+  it('leaves the kit as it was when the run knows no secret (negative case)', async () => {
+    const catalog = buildCatalog(analysableSnapshot(orgRepeatingSecret()), { jq });
+    const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
+    expect((await writtenPredictedOrg(kit)).split(SECRET)).toHaveLength(900 * 20 + 1);
   });
 });

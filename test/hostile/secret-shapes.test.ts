@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { credentialRedactor } from '../../src/secrets/credentials.js';
-import { REDACTED, redactTokenShapes, redactTokenShapesDeep } from '../../src/secrets/token-shapes.js';
+import { REDACTED, RedactionTally, redactTokenShapes, redactTokenShapesDeep } from '../../src/secrets/token-shapes.js';
 import { readReport, runWithin, scratchDir } from './helpers.js';
 
 /*
@@ -36,9 +36,14 @@ describe('redactTokenShapes', () => {
     ['a private key', `pem: ${PRIVATE_KEY}`, `pem: ${REDACTED}`],
     ['an upper-case Slack webhook address, host kept', SLACK.toUpperCase(), `HTTPS://HOOKS.SLACK.COM/SERVICES/${REDACTED}`],
   ])('cuts %s', (_name, text, expected) => {
-    const tally = new Map<string, number>();
+    const tally = new RedactionTally();
     expect(redactTokenShapes(text, tally)).toBe(expected);
     expect([...tally.values()]).toEqual([1]);
+    // The value cut is recorded, without the prefix kept (a webhook's host), for every output to be cleaned of.
+    const [secret] = [...tally.secrets];
+    expect(tally.secrets.size).toBe(1);
+    expect(text.toLowerCase()).toContain(secret!.toLowerCase());
+    expect(expected).not.toContain(secret);
   });
 
   it.each([

@@ -254,6 +254,8 @@ function judgedRuleFinding(
     // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
     else if (held !== undefined && migrationState(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    // Kept with an identifier a team known by title only could be given: as for expressions, the identifier decides.
+    if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers') evidence = 'identifier-unknown';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
   const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;

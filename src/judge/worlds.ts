@@ -60,6 +60,21 @@ export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
   return team.standIn === 'literal' || (team.standIn === 'placeholder' && directory.orgKnowsTeams);
 }
 
+/** What an identifier may hold (the service's pattern for identifiers). */
+const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
+
+/**
+ * Identifiers the migration could give a team known by title only, beside its pending stand-in: the
+ * title itself where it is shaped like an identifier (an org's Ops/Ops), and each of `strings` (what
+ * the expression or rule spells or computes) in the identifiers' alphabet. Another team's title or
+ * identifier is no identifier the migration can give this one.
+ */
+export function identifiersItCouldBe(directory: TeamDirectory, title: string, strings: readonly string[]): string[] {
+  const free = (text: string) => text.length > 1 && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
+  const itself = title.replace(NOT_IN_IDENTIFIERS, '') === title && free(title) ? [title] : [];
+  return [...new Set([...itself, ...strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter(free)])];
+}
+
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
 const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sampleteam', identifier: 'sampleteam', standIn: 'placeholder' };
 

@@ -16,6 +16,7 @@ import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
 import { extractReferences } from '../jq/references.js';
+import { tryLexJq } from '../jq/lexer.js';
 import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
@@ -155,6 +156,9 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
         parts.push({ kind: 'jq', expression: item.jqQuery, sample });
         jqLocation = joinPath(...site.path, 'value', 'jqQuery');
       } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
+    } else if (typeof item === 'string' && site.valueSource === 'payload' && jqStringLiteral(item) !== undefined) {
+      // jq that is one string literal (`'"patient-mobile"'`) reads no payload: the literal it gives.
+      literals.push(jqStringLiteral(item)!);
     } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
       unknown ??= `${JSON.stringify(item)}, jq over the payload the source sends, which this tool cannot read`;
     } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) {
@@ -170,6 +174,13 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
   else one(value);
   if (literals.length > 0) parts.unshift({ kind: 'literals', values: literals });
   return { parts, ...(unknown !== undefined && { unknown }), ...(jqLocation !== undefined && { jqLocation }) };
+}
+
+/** The text of jq that is one string literal with no interpolation (`"patient-mobile"`), else undefined. */
+function jqStringLiteral(source: string): string | undefined {
+  const tokens = tryLexJq(source);
+  const only = tokens?.length === 1 ? tokens[0]! : undefined;
+  return only?.type === 'string' && !only.interpolations ? only.value : undefined;
 }
 
 /** A whole string that is one template: `{{ .user.team }}`. */

@@ -148,7 +148,10 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
   // case of every team at once holds dozens, each run with every candidate); looking for one that
   // keeps the result, each team does.
   for (const title of wanted === 'changed' ? [...pending].slice(0, 1) : pending) {
-    const candidates = identifierCandidates(jq, after, spec.directory, title);
+    // The title as its own identifier gives the titles' context again: with one expression in both
+    // worlds and nothing read back, it cannot show a change, so looking for one it is not run.
+    const sameInput = before === after && !spec.readBack && !spec.teamRelations?.length && !spec.identifierProperties?.length;
+    const candidates = identifierCandidates(jq, after, spec.directory, title).filter((candidate) => wanted === 'kept' || !sameInput || candidate !== title);
     // Ours, a bound: kept with the pending stand-in, the identifier-shaped one is tried only beside a
     // string of the expression (neither is met by any string of it; a repository read alone names all
     // its teams by title, and trying it on every context of every expression cost a quarter more CPU).

@@ -273,7 +273,7 @@ function judgedRuleFinding(
   const finding: FindingDraft = {
     ...base,
     ...where,
-    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}.`,
+    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}.`,
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };
@@ -422,8 +422,9 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
     };
   }
   const computed = value.parts.filter((part) => part.kind !== 'literals');
-  // Literals that each name a team find it; a value that holds nothing (null, []) is matched below.
-  if (computed.length === 0 && literals.length > 0) return undefined;
+  // Literals that each name a team find it (verified, so no review is left to the search as a whole);
+  // a value that holds nothing (null, []) is matched below.
+  if (computed.length === 0 && literals.length > 0) return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, each a team ${wanted} of the org: it finds the team it names.`, suggestion: 'Nothing to change.', verdict: judgeSite('finds-each-team') };
   const judged = judgeRule({
     directory: catalog.teams,
     operator: String(site.rule.operator),

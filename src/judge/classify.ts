@@ -10,7 +10,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 import { tryLexJq } from '../jq/lexer.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
@@ -148,7 +148,10 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
   // case of every team at once holds dozens, each run with every candidate); looking for one that
   // keeps the result, each team does.
   for (const title of wanted === 'changed' ? [...pending].slice(0, 1) : pending) {
-    const candidates = identifierCandidates(jq, after, spec.directory, title);
+    // The title as its own identifier gives the titles' context again: with one expression in both
+    // worlds and nothing read back, it cannot show a change, so looking for one it is not run.
+    const sameInput = before === after && !spec.readBack && !spec.teamRelations?.length && !spec.identifierProperties?.length;
+    const candidates = identifierCandidates(jq, after, spec.directory, title).filter((candidate) => wanted === 'kept' || !sameInput || candidate !== title);
     // Ours, a bound: kept with the pending stand-in, the identifier-shaped one is tried only beside a
     // string of the expression (neither is met by any string of it; a repository read alone names all
     // its teams by title, and trying it on every context of every expression cost a quarter more CPU).
@@ -187,14 +190,13 @@ function holdsPending(directory: TeamDirectory): boolean {
   return holds;
 }
 
-/** What an identifier may hold (the service's pattern for identifiers). */
-const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
 
 /**
  * The identifiers tried for a team known by title only, beside its pending stand-in: one shaped like
  * an identifier that no string of the expression meets, and each string the expression computes from
  * its literals alone (`constantStrings`: a literal, `"cWE=" | @base64d` as jq decodes it), in the
- * identifiers' alphabet, that is no title or identifier of the org's teams. Never the title's slug: nothing public says
+ * identifiers' alphabet, that is no other team's title and no identifier of the org's teams, and the
+ * title itself where it is shaped like an identifier. Never the title's slug: nothing public says
  * how the migration derives identifiers.
  */
 function identifierCandidates(jq: JqEngine, expression: string, directory: TeamDirectory, title: string): string[] {
@@ -207,9 +209,7 @@ function identifierCandidates(jq: JqEngine, expression: string, directory: TeamD
   const lower = strings.map((text) => text.toLowerCase());
   const numbers = [...pendingIdentifier(title).matchAll(/\d+/g)].map(([digits]) => digits);
   const shaped = [...numbers, '7919'].map((digits) => `t${digits}`).find((standIn) => !lower.some((text) => text.includes(standIn) || standIn.includes(text)))!;
-  // Another team's title or identifier is no identifier the migration can give this one.
-  const computed = strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter((text) => text.length > 1 && !directory.byTitle.has(text) && !directory.identifiers.has(text));
-  const candidates = [...new Set([shaped, ...computed])];
+  const candidates = [...new Set([shaped, ...identifiersItCouldBe(directory, title, strings)])];
   // A planning engine's answers are not jq's: never kept.
   if (jq.plansOnly) return candidates;
   if (known.size >= 5_000) known.clear();

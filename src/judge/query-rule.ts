@@ -14,7 +14,7 @@ import { own, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
-import { contextFor, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
+import { contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
 
 /** Operators the service documents for search rules, as they treat a list of team values. */
@@ -79,6 +79,8 @@ export interface RuleDifference {
   before: string;
   after: string;
   standIn?: true;
+  /** Kept with another identifier a team known by title only could be given: which (the `identifier-unknown` row). */
+  identifierUnknown?: string;
 }
 
 export type RuleJudgement =
@@ -175,6 +177,7 @@ interface Prepared {
   readsUser: boolean;
   valuesOf: (parts: readonly ValuePart[], user: number, world: World) => string[];
   entities: RuleEntity[];
+  literals: string[];
 }
 
 function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {
@@ -216,7 +219,7 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
       : spec.property.kind === 'team-entity'
         ? teamRecords(spec.directory, teams, spec.property.field)
         : [{ label: '', before: [], after: [], real: false }];
-  return { match, users, readsUser, valuesOf, entities };
+  return { match, users, readsUser, valuesOf, entities, literals };
 }
 
 /**
@@ -258,9 +261,41 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
       };
     }
   });
+  if (difference && !readsUser) {
+    const kept = keptByOtherIdentifiers(spec, prepared);
+    if (kept) difference = { ...difference, standIn: true, identifierUnknown: `the same with identifier ${kept}` };
+  }
   const judgement: RuleJudgement = difference ? { class: 'changed', difference, contexts } : { class: 'same', contexts };
   if (!readsUser && rows.read > 0) judgement.rows = rows;
   return judgement;
+}
+
+/**
+ * Issue 39, as for expressions: where teams known by title only show the change with their pending
+ * stand-ins, the identifiers the migration could give them (`identifiersItCouldBe`: the title itself,
+ * the rule's literals) are tried, one team at a time; when some assignment matches every entity alike
+ * in both worlds, the change is the identifier's to decide. Which identifiers were tried, or undefined.
+ */
+function keptByOtherIdentifiers(spec: RuleSpec, prepared: Prepared): string | undefined {
+  const pending = [...spec.directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
+  if (pending.length === 0) return undefined;
+  const assigned = new Map<string, string>();
+  const afterOf = (entity: RuleEntity) => entity.after.map((value, i) => assigned.get(entity.before[i]!) ?? value);
+  const value = { before: prepared.valuesOf(spec.value.before, 0, 'before'), after: prepared.valuesOf(spec.value.after, 0, 'after') };
+  const alike = (entity: RuleEntity) => prepared.match(entity.before, value.before) === prepared.match(afterOf(entity), value.after);
+  for (const title of pending) {
+    const holding = prepared.entities.filter((entity) => entity.before.includes(title));
+    if (holding.every(alike)) continue;
+    const candidate = identifiersItCouldBe(spec.directory, title, prepared.literals).find((id) => {
+      assigned.set(title, id);
+      if (holding.every(alike)) return true;
+      assigned.delete(title);
+      return false;
+    });
+    if (candidate === undefined) return undefined;
+  }
+  if (assigned.size === 0 || !prepared.entities.every(alike)) return undefined;
+  return [...assigned].map(([title, id]) => `${JSON.stringify(id)} for "${title}"`).join(', ');
 }
 
 /**

@@ -16,6 +16,7 @@ import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
 import { extractReferences } from '../jq/references.js';
+import { tryLexJq } from '../jq/lexer.js';
 import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
@@ -155,6 +156,9 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
         parts.push({ kind: 'jq', expression: item.jqQuery, sample });
         jqLocation = joinPath(...site.path, 'value', 'jqQuery');
       } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
+    } else if (typeof item === 'string' && site.valueSource === 'payload' && jqStringLiteral(item) !== undefined) {
+      // jq that is one string literal (`'"patient-mobile"'`) reads no payload: the literal it gives.
+      literals.push(jqStringLiteral(item)!);
     } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
       unknown ??= `${JSON.stringify(item)}, jq over the payload the source sends, which this tool cannot read`;
     } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) {
@@ -170,6 +174,13 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
   else one(value);
   if (literals.length > 0) parts.unshift({ kind: 'literals', values: literals });
   return { parts, ...(unknown !== undefined && { unknown }), ...(jqLocation !== undefined && { jqLocation }) };
+}
+
+/** The text of jq that is one string literal with no interpolation (`"patient-mobile"`), else undefined. */
+function jqStringLiteral(source: string): string | undefined {
+  const tokens = tryLexJq(source);
+  const only = tokens?.length === 1 ? tokens[0]! : undefined;
+  return only?.type === 'string' && !only.interpolations ? only.value : undefined;
 }
 
 /** A whole string that is one template: `{{ .user.team }}`. */
@@ -254,13 +265,15 @@ function judgedRuleFinding(
     // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
     else if (held !== undefined && migrationState(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    // Kept with an identifier a team known by title only could be given: as for expressions, the identifier decides.
+    if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers') evidence = 'identifier-unknown';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
   const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
     ...where,
-    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}.`,
+    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}.`,
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };
@@ -409,8 +422,9 @@ function teamSearchFinding(catalog: Catalog, site: SearchRuleSite, base: Pick<Fi
     };
   }
   const computed = value.parts.filter((part) => part.kind !== 'literals');
-  // Literals that each name a team find it; a value that holds nothing (null, []) is matched below.
-  if (computed.length === 0 && literals.length > 0) return undefined;
+  // Literals that each name a team find it (verified, so no review is left to the search as a whole);
+  // a value that holds nothing (null, []) is matched below.
+  if (computed.length === 0 && literals.length > 0) return { ...base, reason: `${site.subject} finds the team by ${field} with ${describeParts(value.parts)}, each a team ${wanted} of the org: it finds the team it names.`, suggestion: 'Nothing to change.', verdict: judgeSite('finds-each-team') };
   const judged = judgeRule({
     directory: catalog.teams,
     operator: String(site.rule.operator),

@@ -60,6 +60,21 @@ export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
   return team.standIn === 'literal' || (team.standIn === 'placeholder' && directory.orgKnowsTeams);
 }
 
+/** What an identifier may hold (the service's pattern for identifiers). */
+const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
+
+/**
+ * Identifiers the migration could give a team known by title only, beside its pending stand-in: the
+ * title itself where it is shaped like an identifier (an org's Ops/Ops), and each of `strings` (what
+ * the expression or rule spells or computes) in the identifiers' alphabet. Another team's title or
+ * identifier is no identifier the migration can give this one.
+ */
+export function identifiersItCouldBe(directory: TeamDirectory, title: string, strings: readonly string[]): string[] {
+  const free = (text: string) => text.length > 1 && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
+  const itself = title.replace(NOT_IN_IDENTIFIERS, '') === title && free(title) ? [title] : [];
+  return [...new Set([...itself, ...strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter(free)])];
+}
+
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
 const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sampleteam', identifier: 'sampleteam', standIn: 'placeholder' };
 
@@ -357,9 +372,12 @@ export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[]
   cases.push({ label: 'no team', teams: () => [] });
   for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
   // Issue 39: a change (a diff's before, then its after) with a team on one side only: given, or taken away.
-  if (a && kind === 'action-run') {
-    cases.push({ label: `no team before the change and "${a.title}" after it`, teams: (slot) => (slot === 1 ? [a] : []), sided: true });
-    cases.push({ label: `"${a.title}" before the change and no team after it`, teams: (slot) => (slot === 0 ? [a] : []), sided: true });
+  // A team known by title only is tried so too, whatever the expression spells: its identifier is
+  // unknown, so no string of the expression tells whether a piece of its title meets it.
+  const sided = kind === 'action-run' ? [...(a ? [a] : []), ...[...picked, ...alike].filter((team) => team !== a && team.standIn === undefined && team.identifier === pendingIdentifier(team.title))] : [];
+  for (const team of sided) {
+    cases.push({ label: `no team before the change and "${team.title}" after it`, teams: (slot) => (slot === 1 ? [team] : []), sided: true });
+    cases.push({ label: `"${team.title}" before the change and no team after it`, teams: (slot) => (slot === 0 ? [team] : []), sided: true });
   }
   for (const team of alike) cases.push({ label: `a team "${team.title}"`, teams: () => [team] });
   return cases;

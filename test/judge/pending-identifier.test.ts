@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
+import type { Finding, Verdict } from '../../src/model/finding.js';
 import { expectedClass, expectedVerdict, judged, judgeTable, org, type Row } from './two-worlds.js';
 
 const TITLES_ONLY = [{ name: 'Data Science' }, { name: 'QA' }, { name: 'Platform (EU)' }, { name: 'Alpha' }, { name: 'Beta' }];
@@ -24,6 +25,16 @@ describe('a team known by title only', () => {
     });
   }
 });
+
+/**
+ * The verdict jq gives with the identifiers of two-worlds.ts, or the identifier-unknown review where a
+ * team whose title is shaped like an identifier keeps the result with its title as identifier: no map
+ * says it will not get it (test/judge/identifier-unknown.test.ts computes that case).
+ */
+function expectVerdictOrTitleAsIdentifier(finding: Finding, verdict: Verdict): void {
+  if (verdict === 'breaks' && finding.verdict === 'review') expect(finding.reason).toMatch(/the same with identifier "(QA|Alpha|Beta)" for "\1"/);
+  else expect(finding.verdict).toBe(verdict);
+}
 
 describe('pendingIdentifier', () => {
   it('holds no title, in any case, and is the same on every call', async () => {
@@ -45,7 +56,7 @@ const heldTogether = (parts: Record<string, unknown>) =>
 describe('teams held together, known by title only', () => {
   it.each(['"owned by \\(.team | join(","))"', '.team | join(" + ")', '.team | contains(["QA"])'])('calculation %s: its class as jq gives it', (calculation) => {
     const { finding } = judged(jq, heldTogether({ calculationProperties: { owners: { title: 'Owners', calculation, type: 'string' } } }), 'calculationProperties.owners.calculation');
-    expect(finding.verdict).toBe(expectedVerdict(expectedClass(jq, 'entity', calculation), 'shown'));
+    expectVerdictOrTitleAsIdentifier(finding, expectedVerdict(expectedClass(jq, 'entity', calculation), 'shown'));
   });
 
   it.each([['.event.diff.after.team'], ['[.event.diff.after.team[] | ascii_downcase]']])('automation mapping team %s: its class as jq gives it', (mapping) => {
@@ -81,7 +92,7 @@ describe('a change only an unknown identifier shows', () => {
   ])('%s', (calculation) => {
     const klass = expectedClass(jq, 'entity', calculation);
     const { finding } = judged(jq, snapshot(calculation), 'calculationProperties.owners.calculation');
-    if (klass !== 'same') expect(finding.verdict).toBe(expectedVerdict(klass, 'shown'));
+    if (klass !== 'same') expectVerdictOrTitleAsIdentifier(finding, expectedVerdict(klass, 'shown'));
     else if (finding.verdict !== 'unaffected') {
       expect(finding.verdict).toBe('review');
       expect(finding.reason).toContain('identifier the migration assigns');

@@ -10,7 +10,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedRuleClass, inputOf, judged, org, TEAM_SETS, TEAMS } from './two-worlds.js';
+import { expectedRuleClass, inputOf, judged, migrationPart, org, TEAM_SETS, TEAMS } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -110,4 +110,19 @@ describe('a team search with no value is judged, never dropped', () => {
       expect(finding.verdict).toBe(findsOne ? 'unaffected' : 'breaks');
     });
   }
+});
+
+// Held-out m1: in a migrated org, an integration's team search by $identifier whose value is jq that is
+// one string literal reads nothing of the payload: it is that literal. Whether it finds a team is
+// computed in jq (the literal run, matched against every team's identifier); one that finds none breaks.
+describe('team search by $identifier with a jq string literal, migrated org', () => {
+  const migrated = (value: string) => ({ ...integration({ combinator: '"and"', rules: [{ property: '"$identifier"', operator: '"="', value }] }), ...migrationPart(true) });
+  it.each(['"qa"', '"QA"', '"data_science"', '"Data Science"'])('value %s: no finding when jq finds a team by it, else breaks', (value) => {
+    const finds = findsATeamAfter(value, '$identifier');
+    const report = analyze(buildCatalog(migrated(value), { jq }));
+    const finding = report.findings.find((f) => f.location === 'config.resources[0].port.entity.mappings.team.rules[0]');
+    // Found: nothing to do, and no review is left to the search as a whole either.
+    if (finds) expect(report.findings).toEqual([]);
+    else expect(finding?.verdict).toBe('breaks');
+  });
 });

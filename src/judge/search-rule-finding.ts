@@ -244,6 +244,17 @@ function judgedRuleFinding(
   const computed = parts.some((part) => part.kind !== 'literals');
   // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
   if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleGroup({ directory: catalog.teams, combinator: 'and', leaves: [{ operator, values: literals }], entities }) === 'matches-nobody') {
+    // Before the migration a team known by title only has no identifier yet: the value may become it.
+    const unassigned = migrationState(catalog) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
+    if (unassigned.length > 0) {
+      return {
+        ...base,
+        reason: `${site.subject} matches no entity today, and none after the migration with the team identifiers known: no team holds ${describeParts(parts)} by title, but the identifier the migration gives ${someOf(unassigned)} is not known; if it is among ${describeParts(parts)}, the rule starts matching that team's entities after the migration.`,
+        suggestion: `Check which team the rule is meant for once its identifier is known (${unknownIdentifierHint(unassigned.slice(0, 3))}).`,
+        verdict: judgeSite('rule-matches-nobody'),
+        ...(judged.rows && { impact: rowsImpact(site, judged.rows) }),
+      };
+    }
     return {
       ...base,
       reason: `${site.subject} matches no entity before the migration nor after it: no team of the org holds ${describeParts(parts)}, by title or identifier.`,
@@ -572,4 +583,10 @@ function teamPropertyRuleFinding(catalog: Catalog, site: SearchRuleSite, propert
     finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
   }
   return finding;
+}
+
+/** A few quoted names, the rest counted: an org may have many teams without an identifier yet. */
+function someOf(names: readonly string[]): string {
+  const shown = names.slice(0, 3).map((name) => JSON.stringify(name)).join(', ');
+  return names.length > 3 ? `${shown} and ${names.length - 3} more teams` : shown;
 }

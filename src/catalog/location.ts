@@ -20,3 +20,9 @@ export function appendPath(path: string, segment: string | number): string {
   if (PLAIN_KEY.test(segment)) return path === '' ? segment : `${path}.${segment}`;
   return `${path}[${JSON.stringify(segment)}]`;
 }
+
+/** Up to `limit` names, quoted, then a count of the rest: a list an org may make long. */
+export function quotedSome(names: readonly string[], limit: number): string {
+  const shown = names.slice(0, limit).map((name) => JSON.stringify(name)).join(', ');
+  return names.length > limit ? `${shown} and ${names.length - limit} more` : shown;
+}

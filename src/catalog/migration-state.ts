@@ -1,3 +1,4 @@
+import { quotedSome } from './location.js';
 import { isObject } from '../model/json.js';
 import type { JsonObject } from '../model/json.js';
 import type { Organization } from '../model/snapshot.js';
@@ -115,12 +116,9 @@ function deadInheritanceNotes(blueprints: ReadonlyMap<string, JsonObject>): stri
   });
 }
 
-/** Up to five names, quoted, then a count. */
+/** Up to five blueprints, quoted, then a count. */
 function listOf(ids: readonly string[]): string {
-  const shown = ids.slice(0, 5).map((id) => JSON.stringify(id));
-  const rest = ids.length - shown.length;
-  const noun = ids.length > 1 ? 'blueprints' : 'blueprint';
-  return `${noun} ${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
+  return `${ids.length > 1 ? 'blueprints' : 'blueprint'} ${quotedSome(ids, 5)}`;
 }
 
 /** Ownership as the migration sets it (spec 4.3). */

@@ -20,7 +20,7 @@ import { tryLexJq } from '../jq/lexer.js';
 import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
-import { joinPath, type Path } from '../catalog/location.js';
+import { joinPath, quotedSome, type Path } from '../catalog/location.js';
 import { isPlainText, propertyPath, searchRules, templateExpressions } from '../catalog/walk.js';
 
 export type { SearchRuleSite };
@@ -249,7 +249,7 @@ function judgedRuleFinding(
     if (unassigned.length > 0) {
       return {
         ...base,
-        reason: `${site.subject} matches no entity today, and none after the migration with the team identifiers known: no team holds ${describeParts(parts)} by title, but the identifier the migration gives ${someOf(unassigned)} is not known; if it is among ${describeParts(parts)}, the rule starts matching that team's entities after the migration.`,
+        reason: `${site.subject} matches no entity today, and none after the migration with the team identifiers known: no team holds ${describeParts(parts)} by title, but the identifier the migration gives ${quotedSome(unassigned, 3)} is not known; if it is among ${describeParts(parts)}, the rule starts matching that team's entities after the migration.`,
         suggestion: `Check which team the rule is meant for once its identifier is known (${unknownIdentifierHint(unassigned.slice(0, 3))}).`,
         verdict: judgeSite('rule-matches-nobody'),
         ...(judged.rows && { impact: rowsImpact(site, judged.rows) }),
@@ -583,10 +583,4 @@ function teamPropertyRuleFinding(catalog: Catalog, site: SearchRuleSite, propert
     finding.suggestion = `Use the identifier: ${finding.rewrite}.`;
   }
   return finding;
-}
-
-/** A few quoted names, the rest counted: an org may have many teams without an identifier yet. */
-function someOf(names: readonly string[]): string {
-  const shown = names.slice(0, 3).map((name) => JSON.stringify(name)).join(', ');
-  return names.length > 3 ? `${shown} and ${names.length - 3} more teams` : shown;
 }

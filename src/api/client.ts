@@ -79,8 +79,6 @@ export interface LiveServiceSightings {
   retryAfter: number;
   /** Requests that gave up at a rate-limit cap rather than wait. */
   capped: number;
-  /** Blueprints searches answered with in `failedBlueprints`. */
-  failedBlueprints: number;
 }
 
 export interface SearchQuery {
@@ -93,18 +91,8 @@ export interface SearchOptions {
   maxEntities: number;
   include?: string[];
   sample?: boolean;
-  /** Each page as it arrives (`more`: another page follows); false stops paging (not a gap: the caller asked to stop). */
-  onPage?: (entities: JsonObject[], page: { more: boolean }) => boolean | void;
-  /**
-   * Blueprints a page names in `failedBlueprints` (the search across blueprints, public-api-facts.md):
-   * the service could not search them, so their absence from `entities` says nothing.
-   */
-  onFailedBlueprints?: (blueprints: string[]) => void;
-  /**
-   * The search continues a read already under way (a restart, the next chunk of a read in several
-   * searches): its first page goes ahead of reads not yet started, as its later pages always do.
-   */
-  underWay?: boolean;
+  /** Each page as it arrives. */
+  onPage?: (entities: JsonObject[]) => void;
 }
 
 export interface ApiClient {
@@ -112,18 +100,15 @@ export interface ApiClient {
   get(path: string, key: string): Promise<unknown>;
   /**
    * Search a blueprint's entities, following `next` until the pages end. `limit` is the page size
-   * (at most 1000, the service's maximum). With `blueprintId` undefined, the search across
-   * blueprints: one request, every match at once (it has no paging), `limit` unused.
-   * More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
+   * (at most 1000, the service's maximum). Not the search across blueprints: it has no paging nor
+   * page size, so its one answer holds every match (public-api-facts.md, Reads). More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
    * except for a `sample`, which only asks for the first `maxEntities`. With `onPage`, each page
    * goes there as it arrives and nothing is kept.
    */
-  searchEntities(blueprintId: string | undefined, query: SearchQuery, options: SearchOptions): Promise<JsonObject[]>;
+  searchEntities(blueprintId: string, query: SearchQuery, options: SearchOptions): Promise<JsonObject[]>;
   stats(): ApiStats;
 }
 
-/** The search across blueprints (public-api-facts.md, Reads); a blueprint's own search is under `/v1/blueprints/{id}`. */
-const ACROSS_BLUEPRINTS_PATH = '/v1/entities/search';
 /** contracts.md §1 and the service's search API: `limit` is at most 1000 per page. */
 export const MAX_SEARCH_PAGE = 1_000;
 /** Ours: refresh an exchanged token this long before it expires, so no request races the expiry. */
@@ -164,7 +149,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const concurrency = createConcurrencyController(options.concurrency, options.startConcurrency);
   const emit = (event: ClientEvent) => options.onEvent?.(event);
-  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0, seen: { resetSeconds: 0, resetEpoch: 0, retryAfter: 0, capped: 0, failedBlueprints: 0 } };
+  const stats: ApiStats = { requests: 0, maxInFlight: 0, rateLimitWaits: 0, rateLimitBlockedMs: 0, retries: 0, seen: { resetSeconds: 0, resetEpoch: 0, retryAfter: 0, capped: 0 } };
   /** For stats only: the latest time any class is held until (concurrent waits count once). */
   let heldUntil = 0;
   let token: Token | undefined =
@@ -561,47 +546,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
   };
 
-  /**
-   * The search across blueprints (public-api-facts.md, Reads): the body is the query itself;
-   * `include` goes in the query string, repeated per value (the API reference's `style: form,
-   * explode: true`, as the vendor's integrations send it); partial results are asked for so a
-   * blueprint the service cannot search is named in `failedBlueprints` instead of failing all.
-   * The answer is every match at once: no `limit`, no paging. Anything it could leave out is a
-   * gap: more matches than `maxEntities` (unless a sample), or a `next` it does not document.
-   */
-  const searchAcrossBlueprints = async (query: SearchQuery, { maxEntities, include, sample, onPage, onFailedBlueprints, underWay }: SearchOptions): Promise<JsonObject[]> => {
-    const parameters = new URLSearchParams();
-    for (const field of include ?? []) parameters.append('include', field);
-    parameters.set('allow_partial_results', 'true');
-    const path = `${ACROSS_BLUEPRINTS_PATH}?${parameters.toString()}`;
-    const payload = await call('POST', path, { ...query }, underWay === true);
-    const found = entitiesOf(payload, ACROSS_BLUEPRINTS_PATH);
-    const failed = Array.isArray(payload.failedBlueprints) ? payload.failedBlueprints.filter((id): id is string => typeof id === 'string') : [];
-    if (failed.length > 0) {
-      stats.seen.failedBlueprints += failed.length;
-      // A gap the caller must name; without a listener the read cannot be trusted at all.
-      if (!onFailedBlueprints) throw new ApiError(`POST ${ACROSS_BLUEPRINTS_PATH}: the service could not search ${failed.map((id) => JSON.stringify(id)).join(', ')} (failedBlueprints)`);
-      onFailedBlueprints(failed);
-    }
-    if (payload.next !== undefined && payload.next !== null) {
-      throw new ApiError(`POST ${ACROSS_BLUEPRINTS_PATH}: the answer carries "next", which this search does not document (no paging): the rest is unread`);
-    }
-    if (found.length > maxEntities && !sample) throw new ApiError(`POST ${ACROSS_BLUEPRINTS_PATH}: more than ${maxEntities} entities match; the read is cut there`);
-    const kept = found.slice(0, maxEntities);
-    if (!onPage) return kept;
-    onPage(kept, { more: false });
-    return [];
-  };
-
   return {
     async get(path, key) {
       const payload = await call('GET', path, undefined);
       if (!(key in payload)) throw new ApiShapeError(`GET ${path}: the response has no "${key}"`);
       return payload[key];
     },
-    async searchEntities(blueprintId, query, options) {
-      if (blueprintId === undefined) return searchAcrossBlueprints(query, options);
-      const { limit, maxEntities, include, sample, onPage, underWay } = options;
+    async searchEntities(blueprintId, query, { limit, maxEntities, include, sample, onPage }) {
       const pageSize = Math.min(limit, MAX_SEARCH_PAGE, maxEntities);
       const path = `/v1/blueprints/${encodeURIComponent(blueprintId)}/entities/search`;
       // With onPage the caller keeps what it needs of each page: memory stays flat in org size.
@@ -613,14 +564,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         const body: JsonObject = { query: { ...query }, limit: pageSize };
         if (include) body.include = include;
         if (from !== undefined) body.from = from;
-        const payload = await call('POST', path, body, underWay === true || from !== undefined);
+        // A next page continues a read under way: it goes ahead of reads not yet started.
+        const payload = await call('POST', path, body, from !== undefined);
         const found = entitiesOf(payload, path).slice(0, maxEntities - read);
         read += found.length;
         const next = payload.next;
-        // onPage answering false ends the search there: the caller has what it needs.
-        if (onPage) {
-          if (onPage(found, { more: typeof next === 'string' && next !== '' }) === false) return entities;
-        } else entities.push(...found);
+        if (onPage) onPage(found);
+        else entities.push(...found);
         if (typeof next !== 'string' || next === '') return entities;
         if (read >= maxEntities) {
           // A sample asks whether any exists; a cap on a full read is a gap the report must name.

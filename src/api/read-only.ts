@@ -1,6 +1,6 @@
 /**
  * The client is read-only by construction: every request passes this guard before it leaves the
- * process, and goes only over TLS (or to this machine). GET is always allowed; POST only for the token exchange and the two search endpoints
+ * process, and goes only over TLS (or to this machine). GET is always allowed; POST only for the token exchange and a blueprint's entity search
  * (contracts.md §1 lists the endpoint set). Anything else is a bug, so it throws.
  */
 export class ReadOnlyViolation extends Error {
@@ -9,7 +9,6 @@ export class ReadOnlyViolation extends Error {
 
 const ALLOWED_POSTS: readonly RegExp[] = [
   /^\/v1\/auth\/access_token$/,
-  /^\/v1\/entities\/search$/,
   /^\/v1\/blueprints\/[^/]+\/entities\/search$/,
 ];
 

@@ -5,7 +5,7 @@ import type { JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { jsonText, type FixFile } from './fix-kit.js';
-import { fileName, uniqueNames } from './org-rewrite.js';
+import { fileName, uniqueNames } from './kit-names.js';
 
 /** Spec §4.1 rule 1 and §8.2: a bulk request carries at most 100 entities. */
 export const BULK_LIMIT = 100;

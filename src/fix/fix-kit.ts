@@ -1,5 +1,4 @@
 import type { Finding } from '../model/finding.js';
-import type { PatchedFile } from './repo-patch.js';
 
 /** The fix kit (contracts.md §3.3 `fixes`): files for people to apply; the tool itself never sends them. */
 
@@ -16,6 +15,16 @@ export interface FixFile {
   pieces?: () => Iterable<string>;
   /** The exact bytes to write when they are not `content` in UTF-8 (a patch of a Latin-1 file). */
   bytes?: Uint8Array;
+}
+
+export type FileEncoding = 'utf8' | 'latin1';
+
+/** One file the patch changes: the text it was computed from and the text after it (`--fix` writes it). */
+export interface PatchedFile {
+  path: string;
+  before: string;
+  after: string;
+  encoding?: FileEncoding;
 }
 
 /** A finding whose fix could not be computed, and what is missing for it. */

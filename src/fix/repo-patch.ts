@@ -4,8 +4,8 @@ import { fileLocation } from '../file-location.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
 import { tokenShapedValues } from '../secrets/token-shapes.js';
 import type { PatchRepo } from './apply-root.js';
-import { missingFix, unprovenRewrite, type FixFile, type UnresolvedFix } from './fix-kit.js';
-import { fileName, uniqueNames } from './org-rewrite.js';
+import { missingFix, unprovenRewrite, type FileEncoding, type FixFile, type PatchedFile, type UnresolvedFix } from './fix-kit.js';
+import { fileName, uniqueNames } from './kit-names.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
 import { addedNeeds, constraintChanges } from './version-constraints.js';
@@ -20,15 +20,6 @@ export interface RepoFile {
   linkTo?: string;
 }
 
-export type FileEncoding = 'utf8' | 'latin1';
-
-/** One file the patch changes: the text it was computed from and the text after it (`--fix` writes it). */
-export interface PatchedFile {
-  path: string;
-  before: string;
-  after: string;
-  encoding?: FileEncoding;
-}
 
 export interface RepoPatch {
   /** `repo.patch`, or `repo-<name>.patch` per repository when there are several. */

@@ -10,10 +10,10 @@ import { redactTokenShapes } from '../secrets/token-shapes.js';
 import { credentialRedactor } from '../secrets/credentials.js';
 import type { FixesSummary, Report } from '../model/finding.js';
 import { displayRoots, MAX_FILE_BYTES } from '../repo/scan.js';
-import type { FixFile, FixKit } from './fix-kit.js';
+import type { FileEncoding, FixFile, FixKit, PatchedFile } from './fix-kit.js';
 import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { withSignalsHeld } from './hold-signals.js';
-import type { FileEncoding, PatchedFile, RepoFile } from './repo-patch.js';
+import type { RepoFile } from './repo-patch.js';
 
 
 /** Where a finding's path (`<repo prefix>/<file>`) is on disk, for each `--repo` directory. */

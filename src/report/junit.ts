@@ -4,6 +4,7 @@ import { fileLocation } from '../file-location.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { CATEGORIES, type Finding, type Report } from '../model/finding.js';
 import { sarifRuleId } from './sarif.js';
+import { isFileFinding, placeOf } from './work-counts.js';
 import { markupEscape, workflowCommandsDisarmed } from '../terminal-text.js';
 import { escapeXmlAttribute as attr, escapeXmlLine as line } from './xml.js';
 
@@ -78,7 +79,7 @@ interface Testcase {
  * and where in it.
  */
 function caseName(finding: Finding): { name: string; place: string } {
-  if (finding.resource.type !== 'file') return { name: `${finding.resource.type} ${finding.resource.identifier}: ${finding.location}`, place: '' };
+  if (!isFileFinding(finding)) return { name: placeOf(finding), place: '' };
   const at = fileLocation(finding.location);
   if (!at) return { name: finding.location, place: ` file="${attr(finding.location)}"` };
   return { name: finding.location, place: ` file="${attr(at.path)}" line="${at.line}"` };

@@ -1,4 +1,4 @@
-import { placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
+import { placeOf, placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -35,8 +35,13 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   const out: string[] = [];
 
   out.push(`## Teams migration audit: ${cell(report.organization.name)}`, '', gateLine(report), '');
-  // Issue 38: what could not be read is why the gate has no verdict, so it is the first section.
-  out.push(...incompleteSection(report));
+  // Issue 38: what could not be read is why the gate has no verdict, so it is the first section; accepted ones say so.
+  listSection(
+    out,
+    '### Incomplete',
+    'These could not be read, so the audit cannot pass:',
+    report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}${item.accepted ? ' (accepted in the baseline)' : ''}`),
+  );
   if (report.progress) out.push(`**Progress:** ${progressSentence(report.progress)}`, '');
   if (report.verified) out.push(`${plural(report.verified.length, 'team reference', 'team references')} checked and fine (nothing to do): see report.json \`verified\`.`, '');
   out.push(...orgLines(report));
@@ -74,34 +79,27 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
   const accepted = findings.filter((f) => f.accepted !== undefined);
-  if (accepted.length > 0) {
-    // Code scanning ignores SARIF suppressions, so report.sarif leaves these out: this is where they are listed.
-    out.push(
-      '### Accepted in the baseline',
-      '',
-      `${plural(accepted.length, 'finding', 'findings')} accepted in the baseline (not in report.sarif unless --sarif-accepted):`,
-      '',
-    );
-    appendAll(out, accepted.map((f) => `- ${cell(f.id)} ${cell(f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`)}: ${cell(f.accepted!.reason)} (${cell(f.accepted!.by)})`));
-    out.push('');
-  }
+  // Code scanning ignores SARIF suppressions, so report.sarif leaves these out: this is where they are listed.
+  listSection(
+    out,
+    '### Accepted in the baseline',
+    `${plural(accepted.length, 'finding', 'findings')} accepted in the baseline (not in report.sarif unless --sarif-accepted):`,
+    accepted.map((f) => `- ${cell(f.id)} ${cell(placeOf(f))}: ${cell(f.accepted!.reason)} (${cell(f.accepted!.by)})`),
+  );
   const expired = report.gate?.expiredBaselineIds ?? [];
-  if (expired.length > 0) {
-    out.push('### Expired baseline entries', '', `${plural(expired.length, 'baseline entry', 'baseline entries')} expired, so ${agreeing(expired.length, 'its finding counts', 'their findings count')} again:`, '');
-    appendAll(out, expired.map((id) => `- ${cell(id)}`));
-    out.push('');
-  }
+  listSection(
+    out,
+    '### Expired baseline entries',
+    `${plural(expired.length, 'baseline entry', 'baseline entries')} expired, so ${agreeing(expired.length, 'its finding counts', 'their findings count')} again:`,
+    expired.map((id) => `- ${cell(id)}`),
+  );
   const stale = report.gate?.staleBaselineIds ?? [];
-  if (stale.length > 0) {
-    out.push(
-      '### Stale baseline entries',
-      '',
-      `${plural(stale.length, 'baseline entry', 'baseline entries')} ${agreeing(stale.length, 'matches', 'match')} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
-      '',
-    );
-    appendAll(out, stale.map((id) => `- ${cell(id)}`));
-    out.push('');
-  }
+  listSection(
+    out,
+    '### Stale baseline entries',
+    `${plural(stale.length, 'baseline entry', 'baseline entries')} ${agreeing(stale.length, 'matches', 'match')} no finding any more; remove ${stale.length === 1 ? 'it' : 'them'} from the baseline:`,
+    stale.map((id) => `- ${cell(id)}`),
+  );
 
   const notes = report.notes ?? [];
   const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
@@ -123,11 +121,12 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   return `${workflowCommandsDisarmed(controlsShown(out.join('\n'), ['\n']), markdownEscape).trimEnd()}\n`;
 }
 
-/** What could not be read, each item on its line (accepted ones say so): it keeps the audit from passing. */
-function incompleteSection(report: Report): string[] {
-  if (report.incomplete.length === 0) return [];
-  const items = report.incomplete.map((item) => `- ${cell(item.resource)}: ${cell(item.reason)}${item.accepted ? ' (accepted in the baseline)' : ''}`);
-  return ['### Incomplete', '', 'These could not be read, so the audit cannot pass:', '', ...items, ''];
+/** A heading, what the list is, and its items, each on its line; nothing when there are no items. */
+function listSection(out: string[], heading: string, sentence: string, items: readonly string[]): void {
+  if (items.length === 0) return;
+  out.push(heading, '', sentence, '');
+  appendAll(out, items);
+  out.push('');
 }
 
 /** Manual items by verdict, named as the page names them; "needs action" (no verdict) has its own row, so the rows add up to the manual total. */
@@ -156,9 +155,8 @@ function topItems(findings: readonly Finding[], failing: (f: Finding) => boolean
   // Four columns, the value to write last and whole, to copy: seven columns pushed it off a CI page.
   out.push('| # | verdict | where | write instead |', '|--:|---|---|---|');
   top.slice(0, limit).forEach((f, index) => {
-    const where = f.resource.type === 'file' ? f.location : `${f.resource.type} ${f.resource.identifier}: ${f.location}`;
     const verdict = `${VERDICT_LABELS[f.verdict ?? 'none'].toLowerCase()}${failing(f) ? ', fails the gate' : ''}`;
-    out.push(`| ${index + 1} | ${verdict} | ${cell(where)} | ${writeInstead(f)} |`);
+    out.push(`| ${index + 1} | ${verdict} | ${cell(placeOf(f))} | ${writeInstead(f)} |`);
   });
   out.push('');
   if (top.length > limit) out.push(`…and ${top.length - limit} more: see report.json or index.html.`, '');

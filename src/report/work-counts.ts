@@ -37,6 +37,10 @@ export interface WorkCounts {
 
 export const isFileFinding = (finding: Finding): boolean => finding.resource.type === 'file';
 
+/** Where a finding is, in one line: a file's `path:line`, else `<type> <identifier>: <location>`. */
+export const placeOf = (finding: Finding): string =>
+  isFileFinding(finding) ? finding.location : `${finding.resource.type} ${finding.resource.identifier}: ${finding.location}`;
+
 export function workCounts(findings: readonly Finding[]): WorkCounts {
   const place = (kind: Finding['kind']): PlaceCounts => {
     const mine = findings.filter((f) => f.kind === kind);

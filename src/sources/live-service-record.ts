@@ -12,7 +12,6 @@ export function liveServiceRecord(stats: ApiStats, read: { featureFlags: boolean
     rateLimitReset: { seconds: stats.seen.resetSeconds, epoch: stats.seen.resetEpoch },
     retryAfter: stats.seen.retryAfter,
     rateLimitCapped: stats.seen.capped,
-    failedBlueprints: stats.seen.failedBlueprints,
     migrationsRead: read.migrationsRead,
   };
 }

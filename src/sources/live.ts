@@ -37,7 +37,8 @@ export const ENTITY_SAMPLE_SIZE = 5;
 const TEAM_PAGE_SIZE = MAX_SEARCH_PAGE;
 /** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
 const MAX_TEAM_ENTITIES = 50_000;
-const ENTITY_FIELDS = ['$identifier', '$title', '$team', 'relations'];
+/** What trimEntity keeps; `relations` is asked only of a blueprint with a relation to `_team`, the only ones kept. */
+const ENTITY_FIELDS = ['$identifier', '$title', '$team'];
 /** Ours: a bound on the `_user` entities read after the migration; far above any org's members. */
 const MAX_USER_ENTITIES = 200_000;
 /** Ours: a bound on entities still to move per relation; the rule reports their count. */
@@ -189,6 +190,7 @@ function teamRelationsOf(blueprint: JsonObject): string[] {
 async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<EntityRecord[]> {
   const id = idOf(blueprint) as string;
   const teamRelations = teamRelationsOf(blueprint);
+  const include = teamRelations.length > 0 ? [...ENTITY_FIELDS, 'relations'] : ENTITY_FIELDS;
   const byId = new Map<string, EntityRecord>();
   const keep = (entities: JsonObject[]) => {
     for (const entity of entities) {
@@ -197,7 +199,7 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
     }
   };
   if (id === TEAM_BLUEPRINT) {
-    await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include: ENTITY_FIELDS, onPage: keep });
+    await client.searchEntities(id, { combinator: 'and', rules: [] }, { limit: TEAM_PAGE_SIZE, maxEntities: MAX_TEAM_ENTITIES, include, onPage: keep });
   } else if (id === USER_BLUEPRINT) {
     // After the migration a user's teams are `_user` entities' `team` (identifiers, keyed by the
     // email as identifier): only those two are asked for and kept; a name or anything else of a
@@ -213,7 +215,7 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   } else {
     for (const { kind, query, maxEntities } of plannedEntitySearches(blueprint)) {
       // A sample asks whether any entity holds `$team`: its one page of `maxEntities` says so.
-      await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include: ENTITY_FIELDS, onPage: keep, sample: kind === 'ownership-sample' });
+      await client.searchEntities(id, query, { limit: Math.min(maxEntities, MAX_SEARCH_PAGE), maxEntities, include, onPage: keep, sample: kind === 'ownership-sample' });
     }
   }
   return [...byId.values()];

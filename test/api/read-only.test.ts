@@ -10,7 +10,6 @@ describe('read-only guard', () => {
     ['GET', '/v1/actions?version=v2'],
     ['GET', '/v1/scorecards'],
     ['POST', '/v1/auth/access_token'],
-    ['POST', '/v1/entities/search'],
     ['POST', '/v1/blueprints/service/entities/search'],
     ['POST', '/v1/blueprints/weird%20id%2Fslash/entities/search'],
   ])('lets %s %s through', (method, path) => {
@@ -19,6 +18,8 @@ describe('read-only guard', () => {
 
   it.each([
     ['POST', '/v1/blueprints'],
+    // The search across blueprints is not sent: it has no paging, so its answer is unbounded.
+    ['POST', '/v1/entities/search'],
     ['POST', '/v1/blueprints/service/entities'],
     ['POST', '/v1/blueprints/service/entities/bulk'],
     ['POST', '/v1/blueprints/service/bulk/entities/delete'],

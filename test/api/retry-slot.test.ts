@@ -87,14 +87,4 @@ describe("a search's next page goes ahead of reads not yet started (issue 33)", 
     const svc = '/v1/blueprints/svc/entities/search';
     expect(sent).toEqual([svc, '/v1/a/permissions', `${svc} from p2`, '/v1/b/permissions', `${svc} from p3`]);
   });
-
-  it('a search under way (a restart) goes ahead from its first page; another waits its turn', async () => {
-    const { client, sent } = clientAnsweringLater();
-    const first = client.get('/v1/first/permissions', 'permissions');
-    const queued = client.get('/v1/queued/permissions', 'permissions');
-    const restart = client.searchEntities('svc', all, { limit: 1, maxEntities: 1, sample: true, underWay: true });
-    const fresh = client.searchEntities('other', all, { limit: 1, maxEntities: 1, sample: true });
-    await Promise.all([first, queued, restart, fresh]);
-    expect(sent).toEqual(['/v1/first/permissions', '/v1/blueprints/svc/entities/search', '/v1/queued/permissions', '/v1/blueprints/other/entities/search']);
-  });
 });

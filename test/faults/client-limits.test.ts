@@ -33,23 +33,6 @@ describe('limits that cut a read are gaps, never silent', () => {
     expect(kept).toEqual([]);
   });
 
-  it('across blueprints: one answer; failedBlueprints named to the listener, else the read fails; an undocumented next is a gap', async () => {
-    const partial = { status: 200, body: { ok: true, matchingBlueprints: ['a'], failedBlueprints: ['b'], entities: [{ identifier: 'x', blueprint: 'a' }] } } satisfies Step;
-    const named: string[][] = [];
-    const heard = clientWith([partial]);
-    expect(await heard.client.searchEntities(undefined, all, { limit: 1, maxEntities: 10, onFailedBlueprints: (ids) => named.push(ids) })).toEqual([{ identifier: 'x', blueprint: 'a' }]);
-    expect(named).toEqual([['b']]);
-    expect(heard.client.stats().seen.failedBlueprints).toBe(1);
-    await expect(clientWith([partial]).client.searchEntities(undefined, all, { limit: 1, maxEntities: 10 })).rejects.toThrow(
-      new ApiError('POST /v1/entities/search: the service could not search "b" (failedBlueprints)'),
-    );
-    const paged = clientWith([page(['a'], 'c1')]);
-    await expect(paged.client.searchEntities(undefined, all, { limit: 1, maxEntities: 10 })).rejects.toThrow(
-      new ApiError('POST /v1/entities/search: the answer carries "next", which this search does not document (no paging): the rest is unread'),
-    );
-    expect(paged.fake.log).toHaveLength(1);
-  });
-
   it('a spent budget whose reset is past 300 s is not waited for: the request fails with the reason', async () => {
     const { client, clock } = clientWith([{ status: 200, body: { ok: true, blueprints: [] }, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '9000', 'x-ratelimit-limit': '100' } }]);
     await client.get('/v1/blueprints', 'blueprints');

@@ -77,7 +77,7 @@ describe('what the transport reads of an answer', () => {
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     try {
       const body = JSON.stringify({ query: { rules: [{ value: 'équipe' }] } });
-      const answer = await createFetchTransport(5_000)({ method: 'POST', url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1/entities/search`, headers: { 'content-type': 'application/json' }, body });
+      const answer = await createFetchTransport(5_000)({ method: 'POST', url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1/blueprints/svc/entities/search`, headers: { 'content-type': 'application/json' }, body });
       expect(JSON.parse(answer.text)).toEqual({ ok: true, length: String(Buffer.byteLength(body)), body });
     } finally {
       echo.closeAllConnections();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyOrgRewrite, fileName, locateOrgTarget } from '../../src/fix/org-rewrite.js';
+import { applyOrgRewrite, locateOrgTarget } from '../../src/fix/org-rewrite.js';
+import { fileName } from '../../src/fix/kit-names.js';
 import { resourceBodies } from '../../src/fix/resource-bodies.js';
 import type { JqEngine } from '../../src/jq/engine.js';
 import type { JsonObject } from '../../src/model/json.js';

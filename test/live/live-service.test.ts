@@ -63,7 +63,7 @@ describe('the migration state from the service\'s feature flag', () => {
       // move needs first (spec 4.2): not legacy_app (no ownership), not those inheriting over one.
       expect(sandbox.requests.filter((r) => r.path.startsWith('/v1/migrations')).map((r) => r.path)).toEqual(['/v1/migrations?blueprint=migrated&status=COMPLETED']);
       expect(recorded.migrations).toEqual({ migrated: [{ id: 'mig_1', status: 'COMPLETED', sourceBlueprint: 'migrated', createdAt: '2025-07-01T10:00:00Z' }] });
-      expect(recorded.liveService).toMatchObject({ featureFlags: true, migrationsRead: 1, failedBlueprints: 0 });
+      expect(recorded.liveService).toMatchObject({ featureFlags: true, migrationsRead: 1 });
       // The read-only promise, from the sandbox's own log.
       expect(sandbox.requests.map((r) => `${r.method} ${r.path}`).filter((line) => !READ_ONLY.some((pattern) => pattern.test(line)))).toEqual([]);
 

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileName, MAX_FILE_NAME, uniqueNames } from '../../src/fix/org-rewrite.js';
+import { fileName, MAX_FILE_NAME, uniqueNames } from '../../src/fix/kit-names.js';
 import { applyPatchedFiles, FixNotApplied } from '../../src/fix/write-fixes.js';
 import type { Report } from '../../src/model/finding.js';
 import { atomicWriteFaults, MAX_NAME_BYTES, temporaryPath, type AtomicWriteStep } from '../../src/output/output-set.js';

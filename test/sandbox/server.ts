@@ -210,6 +210,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   const asObject = (body: Json): Record<string, Json> => (typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, Json>) : {});
 
+  /** Only the fields `include` names (`$identifier` is the entity's `identifier`), as the service answers: a client that asks too few misses them here too. */
+  const included = (entity: Record<string, Json>, include: Json | undefined): Record<string, Json> => {
+    if (!Array.isArray(include)) return entity;
+    const kept: Record<string, Json> = {};
+    for (const field of include) {
+      const key = typeof field === 'string' ? field.replace(/^\$/, '') : undefined;
+      if (key !== undefined && Object.hasOwn(entity, key)) kept[key] = entity[key]!;
+    }
+    return kept;
+  };
+
   /** A blueprint's search (public-api-facts.md, Reads): `{query, include, exclude, limit, from}`, paged by `next`. */
   const searchBlueprint = (blueprint: string, body: Json) => {
     const request = asObject(body);
@@ -220,7 +231,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
     const offset = request.from === undefined ? 0 : decodeCursor(request.from);
     const matched = matching(entitiesOf(blueprint).map((entity) => ({ blueprint, entity })), request.query as Record<string, Json> | undefined);
-    const page = matched.slice(offset, offset + limit).map(({ entity }) => ({ ...entity, blueprint }));
+    const page = matched.slice(offset, offset + limit).map(({ entity }) => included({ ...entity, blueprint }, request.include));
     const result: Record<string, Json> = { entities: page };
     if (offset + limit < matched.length) result.next = encodeCursor(offset + limit);
     if (options.hostile?.loopSearchPages) result.next = loopingNext(offset, limit, encodeCursor);

@@ -47,6 +47,21 @@ describe('$team ownership samples, one page per blueprint', () => {
     });
   });
 
+  it('asks for relations only of a blueprint with a relation to _team, the only relations an entity keeps', async () => {
+    const fixture = await loadFixture();
+    await withClient({ snapshot: fixture }, async (client) => {
+      const asked = new Map<string, string[] | undefined>();
+      const recording: ApiClient = { ...client, searchEntities: (id, query, options) => (asked.set(id, options.include), client.searchEntities(id, query, options)) };
+      const read = await fetchLiveSnapshot(recording);
+      const toTeam = (id: string) => Object.values(fixture.blueprints.find((b) => b.identifier === id)?.relations ?? {}).some((r) => (r as { target?: string }).target === '_team');
+      expect([...asked.keys()].some(toTeam)).toBe(true);
+      expect([...asked.keys()].some((id) => !toTeam(id))).toBe(true);
+      for (const [id, include] of asked) expect({ id, relations: include?.includes('relations') }).toEqual({ id, relations: toTeam(id) });
+      // The sandbox answers only the fields asked: the relations still to move are read.
+      expect(Object.values(read.entities ?? {}).flat().some((entity) => entity?.relations !== undefined)).toBe(true);
+    });
+  });
+
   it("a sample the service refuses is that blueprint's gap alone", async () => {
     const fixture = await loadFixture();
     await withClient({ snapshot: fixture, faults: [{ method: 'POST', path: '/v1/blueprints/service/entities/search', status: 403 }] }, async (client, requests) => {

@@ -7,8 +7,9 @@ import type { OrgTeams } from './org-teams.js';
  *   configuration promoted from one org to the next);
  * - `empty-team`: a team nobody is in grants access or owns entities (integrations have synced teams
  *   as empty shells): after the migration it grants nobody anything;
- * - `phantom-team`: a `_team` entity whose identifier is another team's title (a title-valued
- *   relation to `_team` with "create missing related entities" on made it).
+ * - `phantom-team`: a `_team` entity with no title of its own, whose identifier is
+ *   another team's title (a title-valued relation to `_team` with "create missing related entities"
+ *   on made it).
  */
 export interface CrossOrgCheck {
   check: 'team-missing' | 'empty-team' | 'phantom-team';
@@ -79,8 +80,10 @@ export function crossOrgChecks(orgs: readonly OrgTeamsOf[]): CrossOrgCheck[] {
         checks.push({ check: 'empty-team', org: org.organization.id, team: unit.identifier ?? unit.title!, message: `The team ${JSON.stringify(unit.title ?? unit.identifier)} of org ${name} has no members but ${what}: it grants nobody anything.` });
       }
     }
-    // A `_team` entity whose identifier is another team's title, in this org or another.
+    // A `_team` entity whose identifier is another team's title, in this org or another. A made entity
+    // has no title of its own (members say nothing: users name teams by title, and its identifier is one).
     for (const entity of org.teams.entities) {
+      if (entity.title !== undefined && entity.title !== entity.identifier) continue;
       const other = orgs.flatMap((any, at) => units[at]!.filter((unit) => unit.title === entity.identifier && unit.identifier !== entity.identifier).map(() => any));
       if (other.length === 0) continue;
       const where = other.map((any) => JSON.stringify(any.organization.name));

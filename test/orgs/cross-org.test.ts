@@ -70,5 +70,12 @@ describe('crossOrgChecks', () => {
     expect(crossOrgChecks([org('dev'), elsewhere]).filter((c) => c.check === 'phantom-team')).toEqual([expect.objectContaining({ org: 'prod', team: 'Platform Team', message: expect.stringContaining('(in "DEV")') })]);
     // A team whose identifier is its own title is no phantom.
     expect(crossOrgChecks([org('dev', { teams: [{ name: 'ops', identifier: 'ops' }], entities: { _team: [{ identifier: 'ops', title: 'ops' }] } })]).filter((c) => c.check === 'phantom-team')).toEqual([]);
+     // A real team is no phantom, though its identifier is another team's title: it has a title of its
+    // own (a made entity has none); the two teams are told apart by each org's judge.
+    const real = org('prod', {
+      teams: [{ name: 'Checkout', identifier: 'payments' }, { name: 'payments', identifier: 'payments-legacy' }],
+      entities: { _team: [{ identifier: 'payments', title: 'Checkout' }, { identifier: 'payments-legacy', title: 'payments' }] },
+    });
+    expect(crossOrgChecks([real]).filter((c) => c.check === 'phantom-team')).toEqual([]);
   });
 });

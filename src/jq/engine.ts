@@ -369,7 +369,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 /**
  * An input's JSON text, the key of its answers. A probe hands the same sample objects to
- * `prefetch` and then to `evaluate`, so each is written out once.
+ * `prefetch` and then to `evaluate`, so each is written out once (a plan's recorder keys what it
+ * was asked by the same text, src/jq/prefetch-rules.ts).
  */
 const texts = new WeakMap<object, string>();
 
@@ -381,7 +382,7 @@ export function rememberJsonText(input: object, text: string): void {
   texts.set(input, text);
 }
 
-function jsonText(input: JsonValue): string {
+export function jsonText(input: JsonValue): string {
   if (typeof input !== 'object' || input === null) return JSON.stringify(input);
   let text = texts.get(input);
   if (text === undefined) texts.set(input, (text = JSON.stringify(input)));

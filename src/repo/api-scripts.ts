@@ -1,6 +1,6 @@
 import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
-import { emptyDocuments, findDocuments, type FileDocuments } from './file-resources.js';
+import { emptyDocuments, findDocuments, mayHoldDocuments, type FileDocuments } from './file-resources.js';
 import { viewed, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
 import { entityTeamSite, fileFinding, RUN_TIME_MARK } from './findings.js';
 import type { Syntax } from './ownership-rewrite.js';
@@ -46,13 +46,32 @@ function jsonDocuments(source: SourceText): { documents?: FileDocuments; problem
   let found = foundInJson.get(source);
   if (found) return found;
   const problems: Problems = [];
-  const top = parseCode(source, 'json');
-  found = isJqContextSample(top) ? { problems } : { documents: findDocuments(top, { camelCase: false, problems }), problems };
+  if (holdsNoDocument(source.text)) {
+    found = { problems };
+  } else {
+    const top = parseCode(source, 'json');
+    found = isJqContextSample(top) ? { problems } : { documents: findDocuments(top, { camelCase: false, problems }), problems };
+  }
   foundInJson.set(source, found);
   return found;
 }
 
 const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problems: Problems }>();
+
+/**
+ * Strict JSON that names no key a document needs: the file parser would find nothing in it, and
+ * nothing to report (it reads strict JSON alike). Anything else (JSON with comments or trailing
+ * commas, a syntax error to report at its line) is left to the file parser.
+ */
+function holdsNoDocument(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  return !mayHoldDocuments(value);
+}
 
 /** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */
 const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inputs', 'event', 'diff', 'action', 'run', 'payload', 'user', 'results', 'context', 'properties', 'relations']);

@@ -99,6 +99,27 @@ export function documentKind(value: LocatedJson): ResourceKind | undefined {
   return undefined;
 }
 
+/**
+ * Every key (as `normalizeKey` spells it) without which no object of a JSON file is a document
+ * `findDocuments` takes: each shape of `documentKind`, an entity's `team`, a `teams` list of team
+ * records, `_team` / `_user` entities (by `identifier` or listed under their blueprint).
+ */
+const DOCUMENT_KEYS: ReadonlySet<string> = new Set(['identifier', 'installationid', 'trigger', 'invocationmethod', 'widgets', 'resources', 'mappings', 'rules', 'entities', 'execute', 'approve', 'read', 'update', 'team', 'teams', 'user']);
+
+/**
+ * Whether a JSON value (as `JSON.parse` gives it, escapes decoded) may hold a document: an object
+ * with one of the keys documents need, or a string that may be a document written as text (a
+ * bracket in it; `readEmbedded` reads those). False for most of a repository's JSON (package
+ * settings, fixtures, lock files), which the file parser then never reads (issue 41).
+ */
+export function mayHoldDocuments(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{') || value.includes('[');
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(mayHoldDocuments);
+  for (const [key, child] of Object.entries(value)) if (DOCUMENT_KEYS.has(normalizeKey(key)) || mayHoldDocuments(child)) return true;
+  return false;
+}
+
 /** The permissions kind a resource may carry inside itself, as exports and the actions' JSON editor write them. */
 const PERMISSIONS_OF: Partial<Record<ResourceKind, ResourceKind>> = { action: 'action-permissions', blueprint: 'blueprint-permissions', page: 'page-permissions' };
 

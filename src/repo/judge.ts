@@ -14,10 +14,12 @@ import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
 import type { Rule } from '../rules/rule.js';
 import { prefetchPlanned } from '../jq/prefetch-rules.js';
+import type { JqEngine } from '../jq/engine.js';
 import { judgeRule } from '../judge/site-judge.js';
 import { searchRuleFinding } from '../judge/search-rule-finding.js';
 import { memoisedJudge } from '../judge/expression-memo.js';
 import { judgeSite, worstVerdict } from '../judge/decision-table.js';
+import { allDerivedTeamProperties } from '../judge/team-valued.js';
 import type { RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import type { FileDraft, FileSite, SiteView } from './file-sites.js';
@@ -46,19 +48,27 @@ export interface Reading {
  * judge keeps the contexts it builds per directory, filled by running calculations, and those a
  * plan filled with its own answers must never be the real judging's). Then each distinct
  * expression and context is judged once for the whole scan (src/judge/expression-memo.ts).
+ *
+ * Each file's snapshot and catalog are built once and judged in every pass (`KeptCatalogs`), and
+ * what their calculations do with team values is found with jq's real answers before the plans
+ * (`learnTeamValued`): the judge keeps that per catalog only when a real engine found it, so each
+ * plan found it again at every calculation it judged (issue 41: 2 s of a 10 s scan's CPU, profiled).
  */
 export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
   const jq = readings.find((reading) => reading.ctx.jq)?.ctx.jq;
+  const kept = new Map<Reading, KeptCatalogs>(readings.map((reading) => [reading, new Map()]));
   const asking = readings.filter((reading) => reading.sites.some(asksJq));
   if (jq) {
+    learnTeamValued(jq, asking, kept);
     prefetchPlanned(jq, asking, () => {
       const judgeExpression = memoisedJudge();
       const teams = new Map<TeamDirectory, TeamDirectory>();
-      return ({ sites, ctx }, engine) => {
+      return (reading, engine) => {
+        const { sites, ctx } = reading;
         let own = teams.get(ctx.teams);
         if (!own) teams.set(ctx.teams, (own = { ...ctx.teams }));
         try {
-          judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression, planning: true }, []);
+          judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression, planning: true }, [], kept.get(reading));
         } catch {
           // The real judging reports what fails.
         }
@@ -66,28 +76,70 @@ export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
     });
   }
   const judgeExpression = memoisedJudge();
-  return readings.map(({ sites, ctx, problems }) => judgeSites(sites, { ...ctx, judgeExpression }, problems));
+  return readings.map((reading) => judgeSites(reading.sites, { ...reading.ctx, judgeExpression }, reading.problems, kept.get(reading)));
+}
+
+/**
+ * What the calculations of every file's catalog do with team values (passed on, derived), found
+ * with jq's real answers and kept by the judge per catalog: planned over all catalogs, asked in
+ * batches, then found for real. A catalog that cannot be built is left to the judging, which
+ * reports it.
+ */
+function learnTeamValued(jq: JqEngine, readings: readonly Reading[], kept: ReadonlyMap<Reading, KeptCatalogs>): void {
+  const catalogs: Catalog[] = [];
+  for (const reading of readings) {
+    for (const site of reading.sites) {
+      if (site.kind !== 'resources') continue;
+      distinctBlueprints(site.resources).forEach((batch, index) => {
+        try {
+          catalogs.push(keptBatch(batch, site.resources, index, reading.ctx, kept.get(reading)).catalog);
+        } catch {
+          // Judged, and reported, with the rest of the file.
+        }
+      });
+    }
+  }
+  const found = (catalog: Catalog) => {
+    try {
+      allDerivedTeamProperties(catalog);
+    } catch {
+      // The judging asks again, and reports what fails.
+    }
+  };
+  // Compiled first, as the calculation rule has them: jq runs in batches only what it compiled.
+  prefetchPlanned(jq, catalogs, () => (catalog, engine) => {
+    for (const calculation of calculationsOf(catalog)) engine.validate(calculation);
+    found({ ...catalog, jq: engine });
+  });
+  for (const catalog of catalogs) found({ ...catalog, jq });
+}
+
+/** Every calculation a catalog's blueprints hold, as jq text. */
+function calculationsOf(catalog: Catalog): string[] {
+  return [...catalog.blueprints.values()].flatMap((blueprint) =>
+    isObject(blueprint.calculationProperties) ? Object.values(blueprint.calculationProperties).flatMap((property) => (isObject(property) && typeof property.calculation === 'string' ? [property.calculation] : [])) : [],
+  );
 }
 
 /** The sites whose judging may ask jq: resources judged by the org's rules, and search queries. */
 const asksJq = (site: FileSite): boolean => site.kind === 'resources' || site.kind === 'step-query';
 
 /** The findings of one reading's sites, in the order of the file's lines. */
-function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Problems): FindingDraft[] {
+function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Problems, kept?: KeptCatalogs): FindingDraft[] {
   const findings: FindingDraft[] = [];
   const unlessReported: { draft: FileDraft; location: string }[] = [];
   for (const site of sites) {
     if (site.kind === 'settled' && site.unlessReported !== undefined) unlessReported.push({ draft: site.draft, location: site.unlessReported });
-    else appendAll(findings, shown(siteFindings(site, ctx, problems), site.view));
+    else appendAll(findings, shown(siteFindings(site, ctx, problems, kept), site.view));
   }
   for (const { draft, location } of unlessReported) if (!findings.some((finding) => finding.location === location)) findings.push(...settled(draft));
   return ctx.planning ? [] : byLine(findings);
 }
 
-function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems): FindingDraft[] {
+function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems, kept: KeptCatalogs | undefined): FindingDraft[] {
   switch (site.kind) {
     case 'resources':
-      return judgeFileResources(site.resources, { syntax: site.syntax, ctx, problems, ...(site.note !== undefined && { note: site.note }) });
+      return judgeFileResources(site.resources, { syntax: site.syntax, ctx, problems, ...(site.note !== undefined && { note: site.note }), ...(kept && { kept }) });
     case 'team-values':
       return settled(teamValuesFinding(site.entry, site.values, 'external-ownership', ctx, site.title, site.what));
     case 'step-team':
@@ -153,7 +205,19 @@ interface FileJudgement {
   note?: string;
   /** The org's rules; tests pass others. */
   rules?: readonly Rule[];
+  /** The file's batches as built in an earlier pass over the same reading, to judge again. */
+  kept?: KeptCatalogs;
 }
+
+/** A batch of a file's resources as judged: its snapshot, where each resource is written, and its catalog. */
+interface BatchCatalog {
+  placed: Map<string, Placed>;
+  foreign: number;
+  catalog: Catalog;
+}
+
+/** One reading's batches by its resource list, in the order `distinctBlueprints` gives them. */
+type KeptCatalogs = Map<readonly FileResource[], BatchCatalog[]>;
 
 interface Placed extends SourceMapped {
   resource: FileResource;
@@ -165,13 +229,14 @@ interface Placed extends SourceMapped {
  * the line its JSON path was written on.
  */
 export function judgeFileResources(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
+  const batch = (resourcesOfBatch: readonly FileResource[], index: number) => judgeBatch(resourcesOfBatch, judgement, keptBatch(resourcesOfBatch, resources, index, judgement.ctx, judgement.kept));
   if (judgement.ctx.planning) {
-    for (const batch of distinctBlueprints(resources)) judgeBatch(batch, judgement);
+    distinctBlueprints(resources).forEach(batch);
     return [];
   }
   const secrets = new Set<string>();
   for (const resource of resources) secretFragments(resource.value, false, secrets);
-  const findings = distinctBlueprints(resources).flatMap((batch) => judgeBatch(batch, judgement));
+  const findings = distinctBlueprints(resources).flatMap(batch);
   return byLine(findings.map((finding) => redactFinding(finding, secrets)));
 }
 
@@ -188,10 +253,33 @@ function distinctBlueprints(resources: readonly FileResource[]): FileResource[][
   return batches.map((b) => b.resources);
 }
 
-function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement): FindingDraft[] {
+/**
+ * A batch's snapshot and catalog, built the first time a pass judges it and kept in `kept`: they
+ * hold nothing of a pass but jq, the team directory and the memo, which each pass sets on its own
+ * copy (`forPass`). The judge keeps what it finds per catalog by its blueprints, by the engine
+ * that found it, so a plan's answers never reach the real judging.
+ */
+function keptBatch(resources: readonly FileResource[], list: readonly FileResource[], index: number, ctx: RepoContext, kept: KeptCatalogs | undefined): BatchCatalog {
+  const built = kept?.get(list)?.[index];
+  if (built) return { ...built, catalog: forPass(built.catalog, ctx) };
+  const { snapshot, placed, foreign } = fileSnapshot(resources, ctx);
+  const made = { placed, foreign, catalog: fileCatalog(snapshot, ctx) };
+  if (kept) {
+    let batches = kept.get(list);
+    if (!batches) kept.set(list, (batches = []));
+    batches[index] = made;
+  }
+  return made;
+}
+
+/** A kept catalog with this pass's jq, team directory and memo. */
+function forPass(catalog: Catalog, ctx: RepoContext): Catalog {
+  const { jq: _jq, judgeExpression: _memo, ...kept } = catalog;
+  return { ...kept, teams: ctx.teams, ...(ctx.jq && { jq: ctx.jq }), ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }) };
+}
+
+function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement, { placed, foreign, catalog }: BatchCatalog): FindingDraft[] {
   if (resources.length === 0) return [];
-  const { snapshot, placed, foreign } = fileSnapshot(resources, judgement.ctx);
-  const catalog = fileCatalog(snapshot, judgement.ctx);
   // The same without the other files' blueprints: an odd blueprint elsewhere must not fail a rule here.
   let alone: Catalog | undefined;
   const fileAlone = (): Catalog => (alone ??= fileCatalog(fileSnapshot(resources, { ...judgement.ctx, repositoryBlueprints: [] }).snapshot, judgement.ctx));

@@ -126,10 +126,12 @@ describe('a repository scan asks jq its planned work in a few requests', () => {
     expect(planned.findings).toBe(alone.findings);
     expect(alone.findings).toContain('calculation-property');
     // The whole scan planned before any file is judged (every calculation text to compile in the
-    // first plan), then again where the first plan's answers lead (each rewrite to prove); the
-    // judge's own prefetches come after.
+    // first plan, which finds what the calculations do with team values), then again where the
+    // first plans' answers lead (each rewrite to prove, in a later request); the judge's own
+    // prefetches come after.
     for (let i = 0; i < 12; i++) expect(planned.planned[0]!.validate).toContain(`.team | index("Team ${i}") != null`);
-    expect(planned.planned[1]!.validate).toContain('.team | index("team_0") != null');
+    const rewrite = planned.planned.findIndex((work) => work.validate?.includes('.team | index("team_0") != null'));
+    expect(rewrite).toBeGreaterThan(0);
     expect(planned.requests).toBeLessThan(alone.requests / 2);
   });
 

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Category, FindingDraft } from '../model/finding.js';
-import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
+import { describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
+import { judgeOf } from './expression-memo.js';
 import type { SampleKind } from './sample-context.js';
 import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
@@ -46,7 +47,7 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
   const sample = SAMPLE_KIND[site.category];
-  const impact = (catalog.judgeExpression ?? assessTeamExpression)(
+  const impact = judgeOf(catalog)(
     site.expression,
     {
       teams: catalog.teams,

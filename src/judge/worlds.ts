@@ -61,18 +61,19 @@ export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
 }
 
 /** What an identifier may hold (the service's pattern for identifiers). */
-const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
+const IDENTIFIER_ALPHABET = /^[A-Za-z0-9@_.+:/=-]+$/;
 
 /**
  * Identifiers the migration could give a team known by title only, beside its pending stand-in: the
  * title itself where it is shaped like an identifier (an org's Ops/Ops), and each of `strings` (what
- * the expression or rule spells or computes) in the identifiers' alphabet. Another team's title or
+ * the expression or rule spells or computes, as jq gives it) that is in the identifiers' alphabet. Another team's title or
  * identifier is no identifier the migration can give this one.
  */
 export function identifiersItCouldBe(directory: TeamDirectory, title: string, strings: readonly string[]): string[] {
   const free = (text: string) => text.length > 1 && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
-  const itself = title.replace(NOT_IN_IDENTIFIERS, '') === title && free(title) ? [title] : [];
-  return [...new Set([...itself, ...strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter(free)])];
+  // Only strings already in the identifiers' alphabet: cut to it, a regex or a title gives a word of itself ("^Search( |$)" → "Search").
+  const possible = (text: string) => IDENTIFIER_ALPHABET.test(text) && free(text);
+  return [...new Set([title, ...strings].filter(possible))];
 }
 
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */

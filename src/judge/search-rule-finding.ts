@@ -140,6 +140,17 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
   const literals: string[] = [];
   let unknown: string | undefined;
   let jqLocation: string | undefined;
+  // A jq value, `{jqQuery}` or a whole `{{ }}` template, is run where the site gives its input; where it
+  // gives jq no user or run (a scorecard), a value that reads none is run all the same, on an entity.
+  const jqValue = (expression: string, unreadable: string, location?: string): void => {
+    const sample = site.sample ?? (jq && readsNothing(jq, expression) ? 'entity' : undefined);
+    if (!sample) {
+      unknown ??= unreadable;
+      return;
+    }
+    parts.push({ kind: 'jq', expression, sample });
+    if (location !== undefined) jqLocation = location;
+  };
   const one = (item: JsonValue | undefined): void => {
     if (scalars && (item === null || typeof item === 'boolean' || typeof item === 'number')) {
       literals.push(scalarLiteral(item));
@@ -149,23 +160,14 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
     const builtIn = builtInOf(item);
     if (builtIn && 'builtIn' in builtIn) parts.push({ kind: 'built-in', ...builtIn });
     else if (builtIn) unknown ??= builtIn.unknown;
-    else if (isObject(item) && typeof item.jqQuery === 'string') {
-      // Where the site gives jq no user or run (a scorecard), a value that reads none is run all the same.
-      const sample = site.sample ?? (jq && readsNothing(jq, item.jqQuery) ? 'entity' : undefined);
-      if (sample) {
-        parts.push({ kind: 'jq', expression: item.jqQuery, sample });
-        jqLocation = joinPath(...site.path, 'value', 'jqQuery');
-      } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
-    } else if (typeof item === 'string' && site.valueSource === 'payload' && jqStringLiteral(item) !== undefined) {
+    else if (isObject(item) && typeof item.jqQuery === 'string') jqValue(item.jqQuery, `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`, joinPath(...site.path, 'value', 'jqQuery'));
+    else if (typeof item === 'string' && site.valueSource === 'payload' && jqStringLiteral(item) !== undefined) {
       // jq that is one string literal (`'"patient-mobile"'`) reads no payload: the literal it gives.
       literals.push(jqStringLiteral(item)!);
     } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
       unknown ??= `${JSON.stringify(item)}, jq over the payload the source sends, which this tool cannot read`;
-    } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) {
-      const expression = WHOLE_TEMPLATE.exec(item)![1]!.trim();
-      if (site.sample) parts.push({ kind: 'jq', expression, sample: site.sample });
-      else unknown ??= `the template ${JSON.stringify(item)}, which runs on data this tool cannot read`;
-    } else if (typeof item === 'string' && templateExpressions(item).length > 0) {
+    } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) jqValue(WHOLE_TEMPLATE.exec(item)![1]!.trim(), `the template ${JSON.stringify(item)}, which runs on data this tool cannot read`);
+    else if (typeof item === 'string' && templateExpressions(item).length > 0) {
       unknown ??= `the template ${JSON.stringify(item)}, text around jq this tool does not run`;
     } else if (typeof item === 'string') literals.push(item);
     else if (!Array.isArray(item)) unknown ??= `${JSON.stringify(item)}, a value of a shape this tool does not know`;

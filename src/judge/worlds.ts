@@ -64,16 +64,26 @@ export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
 const IDENTIFIER_ALPHABET = /^[A-Za-z0-9@_.+:/=-]+$/;
 
 /**
- * Identifiers the migration could give a team known by title only, beside its pending stand-in: the
- * title itself where it is shaped like an identifier (an org's Ops/Ops), and each of `strings` (what
- * the expression or rule spells or computes, as jq gives it) that is in the identifiers' alphabet. Another team's title or
- * identifier is no identifier the migration can give this one.
+ * Identifiers the migration could give a team known by title only, beside its pending stand-in: each
+ * of `strings` (what the expression or rule spells or computes, as jq gives it) and the title written
+ * in an identifier's characters (`titleSpellings`), where it could be an identifier. Another team's
+ * title or identifier is no identifier the migration can give this one. Never a piece of a string: a
+ * literal cut to an identifier's characters gave words of it ("^Search( |$)" → "Search" for
+ * "Search & Discovery"), identifiers no source derives from the title.
  */
 export function identifiersItCouldBe(directory: TeamDirectory, title: string, strings: readonly string[]): string[] {
-  const free = (text: string) => text.length > 1 && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
-  // Only strings already in the identifiers' alphabet: cut to it, a regex or a title gives a word of itself ("^Search( |$)" → "Search").
-  const possible = (text: string) => IDENTIFIER_ALPHABET.test(text) && free(text);
-  return [...new Set([title, ...strings].filter(possible))];
+  const possible = (text: string) => text.length > 1 && IDENTIFIER_ALPHABET.test(text) && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
+  return [...new Set([...titleSpellings(title), ...strings].filter(possible))];
+}
+
+/**
+ * The title in an identifier's characters, as an org may have written it (nothing public says how
+ * the migration derives identifiers, so each is a possibility, none the answer): as it is, and with
+ * each run of other characters as "_", "-" or nothing, in its case and lower case.
+ */
+function titleSpellings(title: string): string[] {
+  const spelled = ['_', '-', ''].map((joint) => title.split(/[^A-Za-z0-9]+/).filter(Boolean).join(joint));
+  return [title, ...spelled.flatMap((text) => [text, text.toLowerCase()])];
 }
 
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */

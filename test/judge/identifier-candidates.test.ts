@@ -1,6 +1,6 @@
 /**
  * Issue 39, held-out miss: the identifiers the migration could give a team known by title only are
- * strings jq computes from the expression's literals (and the title), as they are. A literal cut to
+ * strings jq computes from the expression's literals (and the title in an identifier's characters), as they are. A literal cut to
  * the characters an identifier may hold ("^Search( |$)" → "Search", a word of it) is no string the
  * expression computes: tried as the team's identifier, it kept the result and turned a break into a review.
  */
@@ -15,13 +15,19 @@ const TITLE = 'Search & Discovery';
 const TEAMS = [{ name: TITLE }, { name: 'Platform', identifier: 'platform' }];
 const IDENTIFIER_SHAPED = /^[A-Za-z0-9@_.+:/=-]+$/;
 
+/** The title in an identifier's characters: each run of other characters as "_", "-" or nothing, in its case and lower case. */
+const titleSpellings = (title: string) => ['_', '-', ''].flatMap((joint) => {
+  const text = title.split(/[^A-Za-z0-9]+/).filter(Boolean).join(joint);
+  return [text, text.toLowerCase()];
+});
+
 /** What jq computes from each literal alone (run on null), kept where it could be an identifier, and one no string meets. */
 function possibleIdentifiers(literals: readonly string[]): string[] {
   const computed = literals.flatMap((literal) => {
     const result = jq.evaluate(null, JSON.stringify(literal));
     return result.ok ? result.values.filter((value): value is string => typeof value === 'string') : [];
   });
-  return [...new Set([...computed.filter((text) => IDENTIFIER_SHAPED.test(text) && text.length > 1), 'fresh_7919'])];
+  return [...new Set([...titleSpellings(TITLE), ...computed.filter((text) => IDENTIFIER_SHAPED.test(text) && text.length > 1), 'fresh_7919'])];
 }
 
 const verdictOver = (changedWith: boolean[]): Verdict => (changedWith.every(Boolean) ? 'breaks' : changedWith.some(Boolean) ? 'review' : 'unaffected');

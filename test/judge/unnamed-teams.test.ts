@@ -15,8 +15,14 @@ const jq = useJqEngine();
 const HELD = ['Ops', 'Dev Tools'];
 const SHAPED_LIKE_AN_IDENTIFIER = /^[A-Za-z0-9@_.+:/=-]+$/;
 
-/** Identifiers the migration could give `title`: the title where it could be one, and one no string meets. */
-const possibleIdentifiers = (title: string) => [...(SHAPED_LIKE_AN_IDENTIFIER.test(title) ? [title] : []), 'fresh_7919'];
+/** The title in an identifier's characters: each run of other characters as "_", "-" or nothing, in its case and lower case. */
+const titleSpellings = (title: string) => ['_', '-', ''].flatMap((joint) => {
+  const text = title.split(/[^A-Za-z0-9]+/).filter(Boolean).join(joint);
+  return [text, text.toLowerCase()];
+});
+
+/** Identifiers the migration could give `title`: the title where it could be one, the title in an identifier's characters, and one no string meets. */
+const possibleIdentifiers = (title: string) => [...(SHAPED_LIKE_AN_IDENTIFIER.test(title) ? [title] : []), ...titleSpellings(title), 'fresh_7919'];
 
 /** The entity's teams after the migration, `title` given `identifier` and the other team one of its own. */
 const after = (title: string, identifier: string) => HELD.map((held, i) => (held === title ? identifier : `other_${i}`));

@@ -11,9 +11,9 @@ import { plannedPermissionRewrites } from './team-permission-identifiers.js';
 export const missedPermissionIdentifiers: Rule = {
   category: 'team-permission-identifiers',
   asksJq: false,
-  check(catalog) {
+  check(catalog, judge) {
     if (!catalog.migrationRan) return [];
-    return plannedPermissionRewrites(catalog).flatMap((draft) => {
+    return plannedPermissionRewrites(catalog, judge).flatMap((draft) => {
       const { titles, pendingTitles } = partitionTeamValues(catalog.teams, JSON.parse(draft.evidence) as string[]);
       const left = [...titles, ...pendingTitles];
       if (left.length === 0) return [];

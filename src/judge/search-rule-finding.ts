@@ -480,7 +480,7 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
   const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody' }>();
   for (const group of ruleGroups(query, path)) {
     const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
-    const locations = group.rules.map((_, i) => joinPath(...group.path, 'rules', i));
+    const locations = group.rules.map((_, i) => joinPath(...group.path, group.key, i));
     // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
     if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && !f.reason.includes(GROUP_SAID))) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
@@ -509,12 +509,15 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
 /** Said once a leaf is judged as part of its group, so a nested query judged again keeps it. */
 const GROUP_SAID = 'group of $team rules';
 
-/** Groups (`{combinator, rules}`) of a query, nested ones included, with their paths. */
-function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; combinator: JsonValue | undefined; rules: JsonObject[] }> {
-  if (!isObject(query) || !Array.isArray(query.rules)) return;
-  const rules = query.rules.filter(isObject);
-  if (rules.length === query.rules.length) yield { path, combinator: query.combinator, rules };
-  for (const [i, rule] of query.rules.entries()) if (isObject(rule) && Array.isArray(rule.rules)) yield* ruleGroups(rule, [...path, 'rules', i]);
+/** Groups (`{combinator, rules}`, a scorecard's `{combinator, conditions}`) of a query, nested ones included, with their paths. */
+function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; key: string; combinator: JsonValue | undefined; rules: JsonObject[] }> {
+  if (!isObject(query)) return;
+  const key = Array.isArray(query.rules) ? 'rules' : 'conditions';
+  const list = query[key];
+  if (!Array.isArray(list)) return;
+  const rules = list.filter(isObject);
+  if (rules.length === list.length) yield { path, key, combinator: query.combinator, rules };
+  for (const [i, rule] of list.entries()) if (isObject(rule)) yield* ruleGroups(rule, [...path, key, i]);
 }
 
 /** A `$team` rule with literal string values, as the group judge takes it. */

@@ -116,7 +116,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
       }
     }
     if (standIn) difference.standIn = true;
-    if (!early && sameResult(substituteOf(), now)) {
+    if (!early && (sameResult(substituteOf(), now) || (!options.teamValue && partlyTranslated(rawWas, rawNow, toIdentifier)))) {
       substituted = true;
       firstSubstitution ??= difference;
       continue;
@@ -371,6 +371,26 @@ export function translated(result: EvaluateResult, { toIdentifier, titles }: Tra
     return value;
   };
   return result.ok ? { ok: true, values: result.values.map(walk) } : { ok: false, error: inString(result.error) };
+}
+
+/**
+ * `now` is `was` with some of its strings (not all) turned from titles into identifiers: a value
+ * shown or handed on that holds team values, which follow the teams, beside team names, which stay
+ * titles (`{{ .trigger }}`: `.by.user.team` and `.by.user.teams[].name`). A substitution, not a change.
+ */
+function partlyTranslated(was: EvaluateResult, now: EvaluateResult, translation: Translation): boolean {
+  if (!was.ok || !now.ok || was.values.length !== now.values.length) return false;
+  const alike = (a: JsonValue, b: JsonValue): boolean => {
+    if (typeof a === 'string') return a === b || (typeof b === 'string' && sameResult(translated({ ok: true, values: [a] }, translation), { ok: true, values: [b] }));
+    if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => alike(item, b[i]!));
+    if (a !== null && typeof a === 'object') {
+      if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
+      const keys = Object.keys(a);
+      return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && alike(a[key]!, b[key]!));
+    }
+    return a === b;
+  };
+  return was.values.every((value, i) => alike(value, now.values[i]!));
 }
 
 function failureOf(result: EvaluateResult): { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {

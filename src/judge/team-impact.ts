@@ -399,9 +399,9 @@ interface GhostContext {
   identifierProperties: readonly string[];
 }
 
-/** The site's context after the migration with `value` as the one team everywhere teams are. */
-const ghostContext = (where: GhostContext, value: string | undefined): JsonValue =>
-  contextFor(where.kind, { label: '', teams: () => (value === undefined ? [] : [{ title: value, identifier: value }]) }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
+/** The site's context after the migration with `team` as the one team everywhere teams are (a bare value stands as both its title and identifier). */
+const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined): JsonValue =>
+  contextFor(where.kind, { label: '', teams: () => (team === undefined ? [] : [typeof team === 'string' ? { title: team, identifier: team } : team]) }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
 
 /**
  * A team value the literal is measured against, after the migration, or none: standing as the
@@ -424,11 +424,18 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
  * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
  */
 function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
-  const run = (identifier: string | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
+  const run = (team: string | JudgeTeam | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, team), expression));
   const asLiteral = run(standIn);
   // Held as the one team, it gives what no team gives: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone.
   if (run(undefined) === asLiteral) return true;
-  for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
+  // Each team as it is: its name (`[.user.teams[].name]`) stays its title after the migration, only its team values are the identifier.
+  const titled = new Set<string>();
+  for (const team of directory.byTitle.values()) {
+    if (team.identifier === undefined) continue;
+    titled.add(team.identifier);
+    if (run({ title: team.title, identifier: team.identifier }) === asLiteral) return true;
+  }
+  for (const identifier of directory.identifiers) if (!titled.has(identifier) && run(identifier) === asLiteral) return true;
   return false;
 }
 

@@ -281,6 +281,8 @@ export function assessTeamExpression(
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
+  // Inputs of the form or run it reads that hold no teams: what the user picks there may be a string it compares with.
+  const seedFields = unique(references.paths.flatMap((path) => (path.variable === undefined && (path.segments[0] === 'inputs' || path.segments[0] === 'form') && typeof path.segments[1] === 'string' && !teamInputs.has(path.segments[1]) ? [path.segments[1]] : [])));
   const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value));
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
@@ -295,6 +297,7 @@ export function assessTeamExpression(
     ...(titleProperties.size > 0 && { titleProperties: [...titleProperties] }),
     ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
     seeds: unique(unknownLiterals),
+    ...(seedFields.length > 0 && { seedFields }),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
   if (runnable && spec) {

@@ -495,6 +495,7 @@ export function contextFor(
   teamRelations: readonly string[] = [],
   identifierProperties: readonly string[] = [],
   titleProperties: readonly string[] = [],
+  seedFields: readonly string[] = [],
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -518,7 +519,13 @@ export function contextFor(
   };
   const user = (): JsonValue => userInWorld(next(), world);
   // Team-typed inputs (team-typed.ts) hold team values, each in a place of its own.
-  const filled = (): Record<string, JsonValue> => keyedFromEntries(teamInputs.map(([name, input]) => [name, teamInputValue(input, next(), world, readBack)]));
+  const filled = (): Record<string, JsonValue> => {
+    const form = keyedFromEntries(teamInputs.map(([name, input]): [string, JsonValue] => [name, teamInputValue(input, next(), world, readBack)]));
+    // A string the expression compares with that names no team, as what the user picked in each other
+    // input it reads, so a branch on an input's value (`.inputs.tier == "gold"`) runs, as one on an entity's identifier does.
+    if (teamCase.seed !== undefined) for (const name of seedFields) form[name] ??= teamCase.seed;
+    return form;
+  };
   switch (kind) {
     case 'entity':
       return entity('sample-entity');

@@ -245,6 +245,16 @@ export function assessTeamExpression(
   const unknownLiterals: string[] = [];
   let comparesIdentifiers = false;
   const earlyIdentifiers: string[] = [];
+  // jq over a source's payload that reads none of it sets the same team values whatever the source
+  // sends (`"RGF0YSBTY2llbmNl" | @base64d`): what jq gives is judged as the literals it writes.
+  const computedTitles: TitleLiteral[] = [];
+  for (const value of options.externalInput && options.setsTeam && context.jq && validity?.ok ? constantValues(context.jq, expression, references, result.tokens) : []) {
+    const status = classifyTeamValue(context.teams, value);
+    if (status.state === 'title') computedTitles.push({ title: value, identifier: status.identifier });
+    if (status.state === 'title-unknown-identifier') computedTitles.push({ title: value });
+    if (status.state === 'identifier') comparesIdentifiers = true;
+    if (status.state === 'identifier' && !context.teams.byTitle.has(value)) earlyIdentifiers.push(value);
+  }
   for (const literal of valueStrings(references)) {
     const status = classifyTeamValue(context.teams, literal.value);
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
@@ -271,7 +281,7 @@ export function assessTeamExpression(
     verdict: 'review',
     teamReads: unique(teamReads),
     removedRelations: unique([...relationReads.map((read) => read.relation), ...relationsByRunning]),
-    titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
+    titles: uniqueBy([...titleLiterals.map((t) => t.title), ...computedTitles], (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
@@ -326,7 +336,7 @@ export function assessTeamExpression(
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
-    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
+    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     // Said only where jq is missing: an external payload is never sampled, and says nothing new.
     if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
     // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
@@ -369,6 +379,16 @@ export function assessTeamExpression(
     }
   }
   return impact;
+}
+
+/**
+ * The strings jq gives for an expression that reads nothing of its input, more than one string
+ * literal (one alone is read as the literal it is); none when it reads its input or gives no string.
+ */
+function constantValues(jq: JqEngine, expression: string, references: JqReferences, tokens: Parameters<typeof readsBeyondFixedPaths>[0]): string[] {
+  if (references.paths.length > 0 || tokens.length < 2 || readsBeyondFixedPaths(tokens)) return [];
+  const given = jq.evaluate(null, expression);
+  return given.ok && given.values.every((value): value is string => typeof value === 'string') ? given.values : [];
 }
 
 /** Two payloads that share nothing, for an expression that reads no field: what it gives on both is what it always gives. */

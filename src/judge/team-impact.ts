@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
+import { contextFor, literalStandIn, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
@@ -594,7 +594,7 @@ export interface RewriteProof {
 function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
   const names = new Set(['team', ...(options.teamProperties ?? [])]);
   const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
-  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: probeIdentifier(value) }, options.teams[1]])];
+  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
   let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
   for (const teams of teamSets) {
     outcome = probeTeamDependence(jq, expression, { ...options, teams });
@@ -603,11 +603,6 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
   return outcome;
 }
 
-/** A stand-in identifier for a literal we try as a team title: different from it, never shown. */
-function probeIdentifier(literal: string): string {
-  const slug = literal.toLowerCase().replace(/[^a-z0-9]+/g, '_');
-  return slug === literal ? `${slug}_id` : slug;
-}
 
 /** Whether running shows the result depends on team values or on one of the removed relations. */
 function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {

@@ -86,6 +86,12 @@ function titleSpellings(title: string): string[] {
   return [title, ...spelled.flatMap((text) => [text, text.toLowerCase()])];
 }
 
+/** The identifier a literal tried as a team title stands with: its slug, or itself with `_id` where that is its slug already; never the literal. */
+export function literalStandIn(literal: string): string {
+  const slug = slugOf(literal);
+  return slug !== '' && slug !== literal ? slug : `${literal}_id`;
+}
+
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
 const CASE_PLACEHOLDER: JudgeTeam = { title: 'Sampleteam', identifier: 'sampleteam', standIn: 'placeholder' };
 
@@ -218,7 +224,7 @@ function pickTeams(directory: TeamDirectory, expression: string, literals: reado
       if (literal.length === 0) continue;
       // Identifiers hold no whitespace: such a literal can only be a title, whose identifier the migration assigns.
       if (/\s/.test(literal)) add({ title: literal, identifier: pendingIdentifier(literal) });
-      else add({ title: literal, identifier: slugOf(literal) !== '' && slugOf(literal) !== literal ? slugOf(literal) : `${literal}_id`, standIn: 'literal' });
+      else add({ title: literal, identifier: literalStandIn(literal), standIn: 'literal' });
     }
   }
   // With no team of its own known, after the literals (they may be the org's teams): a stand-in of

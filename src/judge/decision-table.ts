@@ -138,7 +138,6 @@ export const SITE_TABLE = {
   'system-blueprint-shape': { verdict: 'breaks', why: 'a file manages _user or _team as a blueprint of its own, or declares what the system blueprint rejects' },
   'ambiguous-title': { verdict: 'breaks', why: 'teams share the title a file finds its team by' },
   'access-flips': { verdict: 'breaks', why: "run for the org's people, the permission it decides changes hands with the migration" },
-  'identifiers-before-migration': { verdict: 'review', why: 'an explicit team list names a team by identifier before the migration: it lets nobody in through that entry until the migration, and that team\'s members after it' },
   'script-team-inheritance': { verdict: 'review', why: 'a script reads or writes teamInheritance and never ownership' },
   'state-unknown': { verdict: 'review', why: "what a file needs depends on whether the org has migrated, and neither an org nor the repository's files say" },
   'untyped-workflow-input': { verdict: 'review', why: 'a workflow passes on an input that no action dispatching it fills with a team, so it may hold a title, an identifier or free text' },

@@ -56,7 +56,6 @@ export type SiteCase =
   | 'system-blueprint-shape'
   | 'ambiguous-title'
   | 'access-flips'
-  | 'identifiers-before-migration'
   | 'script-team-inheritance'
   | 'state-unknown'
   | 'untyped-workflow-input'

@@ -11,9 +11,9 @@ import { plannedPermissionRewrites } from './team-permission-identifiers.js';
 export const missedPermissionIdentifiers: Rule = {
   category: 'team-permission-identifiers',
   asksJq: false,
-  check(catalog, judge) {
+  check(catalog) {
     if (!catalog.migrationRan) return [];
-    return plannedPermissionRewrites(catalog, judge).flatMap((draft) => {
+    return plannedPermissionRewrites(catalog).flatMap((draft) => {
       const { titles, pendingTitles } = partitionTeamValues(catalog.teams, JSON.parse(draft.evidence) as string[]);
       const left = [...titles, ...pendingTitles];
       if (left.length === 0) return [];

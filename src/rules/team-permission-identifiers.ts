@@ -3,7 +3,6 @@ import { partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js'
 import { isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
-import type { SiteJudge } from '../model/sites.js';
 import { joinPath } from '../catalog/location.js';
 import { actionRef, blueprintRef, pageRef } from '../catalog/resources.js';
 
@@ -17,18 +16,18 @@ export const teamPermissionIdentifiers: Rule = {
   category: 'team-permission-identifiers',
   asksJq: false,
   // Once the migration has run, a title left in permissions is a deviation (missed-permission-identifiers.ts).
-  check: (catalog, judge) => (catalog.migrationRan ? [] : plannedPermissionRewrites(catalog, judge)),
+  check: (catalog) => (catalog.migrationRan ? [] : plannedPermissionRewrites(catalog)),
 };
 
 /** Explicit team lists the migration rewrites from titles to identifiers. */
-export function plannedPermissionRewrites(catalog: Catalog, judge: SiteJudge): FindingDraft[] {
+export function plannedPermissionRewrites(catalog: Catalog): FindingDraft[] {
   const { snapshot } = catalog;
   const findings: FindingDraft[] = [];
   // `null` permissions (absent, as the API may send them) have no team lists.
   const scan = (resource: ResourceRef, permissions: JsonObject | null) => {
     if (!isObject(permissions)) return;
     for (const site of teamLists(permissions, ['permissions'])) {
-      const finding = permissionFinding(catalog, judge, resource, site);
+      const finding = permissionFinding(catalog, resource, site);
       if (finding) findings.push(finding);
     }
   };
@@ -82,10 +81,10 @@ function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] 
   return sites;
 }
 
-function permissionFinding(catalog: Catalog, judge: SiteJudge, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
+function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
   const { titles: known, pendingTitles, unknown, translated: rewritten } = partitionTeamValues(catalog.teams, site.teams);
   const titles = site.teams.filter((team) => known.includes(team) || pendingTitles.includes(team));
-  if (titles.length === 0 && unknown.length === 0) return earlyIdentifiers(catalog, judge, resource, site);
+  if (titles.length === 0 && unknown.length === 0) return earlyIdentifiers(catalog, resource, site);
 
   const titleList = titles.map((t) => JSON.stringify(t)).join(', ');
   const finding: FindingDraft = {
@@ -117,8 +116,9 @@ function permissionFinding(catalog: Catalog, judge: SiteJudge, resource: Resourc
  * entries against titles until the migration (spec 2.3: titles before, identifiers after), and the
  * migration replaces titles only, so an identifier that is no team's title lets nobody in today and
  * that team's members afterwards. The access report shows them gaining it; this says where and why.
+ * Like every change of this automatic category, it carries no verdict: a person confirms the gain.
  */
-function earlyIdentifiers(catalog: Catalog, judge: SiteJudge, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
+function earlyIdentifiers(catalog: Catalog, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
   // Only a team whose title is known and is not the identifier: one known by identifier alone may be titled so.
   const titleOf = (identifier: string) => [...catalog.teams.byTitle.values()].find((team) => team.identifier === identifier && team.title !== identifier)?.title;
   const early = site.teams.filter((value) => !catalog.teams.byTitle.has(value) && titleOf(value) !== undefined);
@@ -132,6 +132,5 @@ function earlyIdentifiers(catalog: Catalog, judge: SiteJudge, resource: Resource
     evidence: JSON.stringify(site.teams),
     reason: `These permissions name ${early.length > 1 ? 'teams' : 'a team'} by identifier (${early.map((v) => JSON.stringify(v)).join(', ')}) before the migration: the service matches team entries against titles until it runs, so today this entry lets nobody in, and once teams are identifiers the members of ${named} gain the permission.`,
     suggestion: `Make sure the members of ${named} are meant to have it; if they are, nothing to do (it is written for identifiers: the migration makes it work). If they need it before the migration, add the title as well.`,
-    verdict: judge.verdict('identifiers-before-migration'),
   };
 }

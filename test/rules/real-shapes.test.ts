@@ -309,7 +309,7 @@ ruleTester('team-permission-identifiers', {
       // Before the migration the service matches team entries against titles: identifiers let nobody in until it runs.
       name: 'identifiers inside a list of permission objects',
       org: org({ teams: TEAMS, blueprints: BLUEPRINTS, pagePermissions: { home: { grants: [{ teams: ['platform', 'payments'] }, 'x'] } }, pages: [{ identifier: 'home', title: 'Home' }] }),
-      findings: [{ location: 'permissions.grants[0].teams', resource: { type: 'page', identifier: 'home' }, verdict: 'review', rewrite: undefined, reason: 'the members of "Platform Team", "Payments" gain the permission' }],
+      findings: [{ location: 'permissions.grants[0].teams', resource: { type: 'page', identifier: 'home' }, verdict: undefined, rewrite: undefined, reason: 'the members of "Platform Team", "Payments" gain the permission' }],
     },
     {
       name: 'teams lists inside a list of permission objects (an unknown shape) still count',
@@ -321,7 +321,7 @@ ruleTester('team-permission-identifiers', {
       }),
       findings: [
         { location: 'permissions.grants[0].teams', resource: { type: 'page', identifier: 'home' }, rewrite: '["platform"]' },
-        { location: 'permissions.read.teams', resource: { type: 'page', identifier: 'home' }, verdict: 'review', reason: 'lets nobody in' },
+        { location: 'permissions.read.teams', resource: { type: 'page', identifier: 'home' }, verdict: undefined, reason: 'lets nobody in' },
       ],
     },
   ],

@@ -21,7 +21,7 @@ ruleTester('team-permission-identifiers', {
     {
       // The service matches team entries against titles until the migration, which replaces titles only:
       // an identifier that is no team's title lets nobody in today and its team's members afterwards.
-      name: 'identifiers before the migration, at every level: nobody today, their teams afterwards, for review',
+      name: 'identifiers before the migration, at every level: nobody today, their teams afterwards',
       org: org({
         teams: TEAMS,
         blueprints: [blueprint('service')],
@@ -43,14 +43,14 @@ ruleTester('team-permission-identifiers', {
         pagePermissions: { home: { read: { roles: ['Member'], users: [], teams: ['payments'] } } },
       }),
       findings: [
-        { location: 'permissions.entities.register.teams', resource: bp, verdict: 'review', rewrite: undefined, evidence: '["platform"]', reason: ['by identifier ("platform") before the migration', 'today this entry lets nobody in', 'the members of "Platform Team" gain the permission'] },
-        { location: 'permissions.entities.update.teams', resource: bp, verdict: 'review', reason: '"Platform Team", "Payments"' },
-        { location: 'permissions.entities.updateProperties.language.teams', resource: bp, verdict: 'review' },
-        { location: 'permissions.entities.updateMetadataProperties.$team.teams', resource: bp, verdict: 'review' },
-        { location: 'permissions.entities.updateRelations.domain.teams', resource: bp, verdict: 'review' },
-        { location: 'permissions.execute.teams', resource: { type: 'action', identifier: 'deploy' }, verdict: 'review' },
-        { location: 'permissions.approve.teams', resource: { type: 'action', identifier: 'deploy' }, verdict: 'review' },
-        { location: 'permissions.read.teams', resource: { type: 'page', identifier: 'home' }, verdict: 'review' },
+        { location: 'permissions.entities.register.teams', resource: bp, verdict: undefined, rewrite: undefined, evidence: '["platform"]', reason: ['by identifier ("platform") before the migration', 'today this entry lets nobody in', 'the members of "Platform Team" gain the permission'] },
+        { location: 'permissions.entities.update.teams', resource: bp, verdict: undefined, reason: '"Platform Team", "Payments"' },
+        { location: 'permissions.entities.updateProperties.language.teams', resource: bp, verdict: undefined },
+        { location: 'permissions.entities.updateMetadataProperties.$team.teams', resource: bp, verdict: undefined },
+        { location: 'permissions.entities.updateRelations.domain.teams', resource: bp, verdict: undefined },
+        { location: 'permissions.execute.teams', resource: { type: 'action', identifier: 'deploy' }, verdict: undefined },
+        { location: 'permissions.approve.teams', resource: { type: 'action', identifier: 'deploy' }, verdict: undefined },
+        { location: 'permissions.read.teams', resource: { type: 'page', identifier: 'home' }, verdict: undefined },
       ],
     },
     {
@@ -76,7 +76,7 @@ ruleTester('team-permission-identifiers', {
         { location: 'permissions.entities.update.teams', resource: bp, rewrite: '["platform","payments"]' },
         { location: 'permissions.entities.unregister.teams', resource: bp, rewrite: '["payments"]' },
         { location: 'permissions.entities.updateProperties.language.teams', resource: bp, rewrite: '["payments"]' },
-        { location: 'permissions.entities.updateProperties.ok.teams', resource: bp, verdict: 'review', rewrite: undefined },
+        { location: 'permissions.entities.updateProperties.ok.teams', resource: bp, verdict: undefined, rewrite: undefined },
         { location: 'permissions.entities.updateMetadataProperties.$team.teams', resource: bp, rewrite: '["platform"]' },
         { location: 'permissions.entities.updateRelations.domain.teams', resource: bp, rewrite: '["payments"]' },
       ],

@@ -160,3 +160,32 @@ function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefine
   if (impact.lexError === undefined) return undefined;
   return jqLoaded ? `jq compiles it, but this tool's lexer could not read it (${impact.lexError}); check it by hand` : `not valid jq: ${impact.lexError}`;
 }
+
+/**
+ * Issue 39: a condition is judged whole. An automation's condition combines its expressions with its
+ * combinator; where the combination gives the same result before the migration and after it (an `or`
+ * of a title's test and its identifier's), none of its expressions is a change, whatever each does alone.
+ */
+export function wholeCondition(catalog: Catalog, site: Omit<ExpressionSite, 'expression'>, combinator: unknown, parts: readonly { location: string; expression: string }[], findings: readonly FindingDraft[]): FindingDraft[] {
+  // An `and` is left to its expressions: one whose change another hides lets nobody through there, which is no condition that keeps working.
+  const joint = combinator === 'or' ? ' or ' : undefined;
+  const locations = new Set(parts.map((part) => part.location));
+  const flagged = findings.some((finding) => locations.has(finding.location) && finding.verdict !== judgeSite('condition-holds'));
+  // Only running tells: without jq a combination read alone proves nothing.
+  if (joint === undefined || parts.length < 2 || !flagged || !catalog.jq) return [...findings];
+  const whole = expressionFinding(catalog, { ...site, expression: parts.map((part) => `(${part.expression})`).join(joint) });
+  if (whole === undefined || whole.verdict !== judgeSite('condition-holds')) return [...findings];
+  return findings.map((finding) => {
+    if (!locations.has(finding.location) || finding.verdict === judgeSite('condition-holds')) return finding;
+    const { category, resource, location, evidence } = finding;
+    return {
+      category,
+      resource,
+      location,
+      evidence,
+      reason: `${site.subject} is one expression of an "${String(combinator)}" condition that, as a whole, ${SITE_TABLE['condition-holds'].why.replace(/^an expression of a condition whose expressions, combined as the service combines them, /, '')}.`,
+      suggestion: 'Nothing to change: the condition as a whole keeps working.',
+      verdict: judgeSite('condition-holds'),
+    };
+  });
+}

@@ -79,9 +79,13 @@ function checkTriggerCondition(action: JsonObject, context: Context): void {
     return;
   }
   if (!condition || !Array.isArray(condition.expressions)) return;
-  condition.expressions.forEach((expression, index) => {
-    if (typeof expression === 'string') add(context, ['trigger', 'condition', 'expressions', index], expression, 'The trigger condition');
-  });
+  const parts = condition.expressions.flatMap((expression, index) => (typeof expression === 'string' ? [{ path: ['trigger', 'condition', 'expressions', index], expression }] : []));
+  const ofCondition: FindingDraft[] = [];
+  for (const { path, expression } of parts) add({ ...context, findings: ofCondition }, path, expression, 'The trigger condition');
+  // The condition as the service runs it: its expressions combined with its combinator.
+  const site = { category: 'action-mapping' as const, resource: context.resource, location: joinPath('trigger', 'condition'), subject: 'The trigger condition', removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs };
+  const located = parts.map(({ path, expression }) => ({ location: joinPath(...path), expression }));
+  context.findings.push(...context.judge.wholeCondition(site, condition.combinator, located, ofCondition));
 }
 
 /**

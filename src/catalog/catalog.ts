@@ -5,7 +5,6 @@ import type { InheritanceResolution } from './inheritance.js';
 import type { MigrationPlan, MigrationState } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
 import type { Person } from './people.js';
-import type { assessTeamExpression } from '../judge/team-impact.js';
 
 /** The system blueprint that holds teams once users and teams are blueprints. */
 export const TEAM_BLUEPRINT = '_team';
@@ -77,8 +76,10 @@ export interface Catalog {
   /**
    * How rules judge a jq expression, when not the judge's own function: a repository scan's
    * catalogs share one that remembers each verdict (src/judge/expression-memo.ts, issue 41).
+   * Opaque here: the judge made it and alone knows what it is (`judgeOf`), so the catalog, the
+   * lower layer, imports nothing of the judge.
    */
-  judgeExpression?: typeof assessTeamExpression;
+  judgeExpression?: object;
 }
 
 /**

@@ -31,8 +31,10 @@ export interface ContextSpec {
   titleProperties?: readonly string[];
   /** Calculations derived from team values (name, jq): each entity of a context holds what its calculation gives in that world. */
   derived?: { jq: JqEngine; properties: readonly (readonly [string, string])[] };
-  /** Strings the expression compares with that name no team: tried as an entity's identifier. */
+  /** Strings the expression compares with that name no team: tried as an entity's identifier and as the value of `seedFields`. */
   seeds?: readonly string[];
+  /** Inputs of the form or run the expression reads that hold no teams (`.inputs.tier`): each seed is tried as their value. */
+  seedFields?: readonly string[];
   /** The action's team-typed inputs (`.form.<name>`, `.inputs.<name>` hold team values). */
   teamInputs?: readonly (readonly [string, TeamInput])[];
   /** Before the migration, `_team` entities' identifiers stand as their titles: the read-back of "written for identifiers". */
@@ -116,7 +118,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
       }
     }
     if (standIn) difference.standIn = true;
-    if (!early && sameResult(substituteOf(), now)) {
+    if (!early && (sameResult(substituteOf(), now) || (!options.teamValue && partlyTranslated(rawWas, rawNow, toIdentifier)))) {
       substituted = true;
       firstSubstitution ??= difference;
       continue;
@@ -161,7 +163,7 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
       // The identifier is the team's in both worlds: places that hold identifiers before the migration
       // (mirrors of `$identifier`, relations to `_team`, the read-back) hold it too; without them the titles' result stands.
       const run = (world: World) => {
-        const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties);
+        const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields);
         if (spec.derived) fillDerived(input, spec.derived);
         return jq.evaluate(input, world === 'before' ? before : after);
       };
@@ -277,11 +279,11 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties));
+    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields));
     if (spec.derived) for (const input of inputs) fillDerived(input, spec.derived);
     cache.set(key, inputs);
   }
@@ -371,6 +373,26 @@ export function translated(result: EvaluateResult, { toIdentifier, titles }: Tra
     return value;
   };
   return result.ok ? { ok: true, values: result.values.map(walk) } : { ok: false, error: inString(result.error) };
+}
+
+/**
+ * `now` is `was` with some of its strings (not all) turned from titles into identifiers: a value
+ * shown or handed on that holds team values, which follow the teams, beside team names, which stay
+ * titles (`{{ .trigger }}`: `.by.user.team` and `.by.user.teams[].name`). A substitution, not a change.
+ */
+function partlyTranslated(was: EvaluateResult, now: EvaluateResult, translation: Translation): boolean {
+  if (!was.ok || !now.ok || was.values.length !== now.values.length) return false;
+  const alike = (a: JsonValue, b: JsonValue): boolean => {
+    if (typeof a === 'string') return a === b || (typeof b === 'string' && sameResult(translated({ ok: true, values: [a] }, translation), { ok: true, values: [b] }));
+    if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => alike(item, b[i]!));
+    if (a !== null && typeof a === 'object') {
+      if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
+      const keys = Object.keys(a);
+      return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && alike(a[key]!, b[key]!));
+    }
+    return a === b;
+  };
+  return was.values.every((value, i) => alike(value, now.values[i]!));
 }
 
 function failureOf(result: EvaluateResult): { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {

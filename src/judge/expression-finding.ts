@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Category, FindingDraft } from '../model/finding.js';
-import { assessTeamExpression, describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
+import { describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
+import { judgeOf } from './expression-memo.js';
 import type { SampleKind } from './sample-context.js';
 import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
@@ -46,7 +47,7 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
   const sample = SAMPLE_KIND[site.category];
-  const impact = (catalog.judgeExpression ?? assessTeamExpression)(
+  const impact = judgeOf(catalog)(
     site.expression,
     {
       teams: catalog.teams,
@@ -158,4 +159,33 @@ function noteFor(impact: ExpressionImpact, jqLoaded: boolean): string | undefine
   }
   if (impact.lexError === undefined) return undefined;
   return jqLoaded ? `jq compiles it, but this tool's lexer could not read it (${impact.lexError}); check it by hand` : `not valid jq: ${impact.lexError}`;
+}
+
+/**
+ * Issue 39: a condition is judged whole. An automation's condition combines its expressions with its
+ * combinator; where the combination gives the same result before the migration and after it (an `or`
+ * of a title's test and its identifier's), none of its expressions is a change, whatever each does alone.
+ */
+export function wholeCondition(catalog: Catalog, site: Omit<ExpressionSite, 'expression'>, combinator: unknown, parts: readonly { location: string; expression: string }[], findings: readonly FindingDraft[]): FindingDraft[] {
+  // An `and` is left to its expressions: one whose change another hides lets nobody through there, which is no condition that keeps working.
+  const joint = combinator === 'or' ? ' or ' : undefined;
+  const locations = new Set(parts.map((part) => part.location));
+  const flagged = findings.some((finding) => locations.has(finding.location) && finding.verdict !== judgeSite('condition-holds'));
+  // Only running tells: without jq a combination read alone proves nothing.
+  if (joint === undefined || parts.length < 2 || !flagged || !catalog.jq) return [...findings];
+  const whole = expressionFinding(catalog, { ...site, expression: parts.map((part) => `(${part.expression})`).join(joint) });
+  if (whole === undefined || whole.verdict !== judgeSite('condition-holds')) return [...findings];
+  return findings.map((finding) => {
+    if (!locations.has(finding.location) || finding.verdict === judgeSite('condition-holds')) return finding;
+    const { category, resource, location, evidence } = finding;
+    return {
+      category,
+      resource,
+      location,
+      evidence,
+      reason: `${site.subject} is one expression of an "${String(combinator)}" condition that, as a whole, ${SITE_TABLE['condition-holds'].why.replace(/^an expression of a condition whose expressions, combined as the service combines them, /, '')}.`,
+      suggestion: 'Nothing to change: the condition as a whole keeps working.',
+      verdict: judgeSite('condition-holds'),
+    };
+  });
 }

@@ -1,6 +1,7 @@
 import { assessTeamExpression, type ImpactContext } from './team-impact.js';
 import { readsBeyondFixedPaths } from './team-reach.js';
 import { extractReferences, propertyPaths } from '../jq/references.js';
+import type { Catalog } from '../catalog/catalog.js';
 
 /** How one jq expression is judged: the judge's own function, or the same remembered (`memoisedJudge`). */
 export type ExpressionJudge = typeof assessTeamExpression;
@@ -21,7 +22,7 @@ export type ExpressionJudge = typeof assessTeamExpression;
 export function memoisedJudge(judge: ExpressionJudge = assessTeamExpression): ExpressionJudge {
   const verdicts = new Map<string, ReturnType<ExpressionJudge>>();
   const keys = new ContextKeys();
-  return (expression, whole, options = {}) => {
+  const memoised: ExpressionJudge = (expression, whole, options = {}) => {
     const context = withDerivedSeen(expression, whole);
     const key = `${keys.of(context, true)}\u0001${keys.of(options, true)}\u0001${expression}`;
     if (verdicts.has(key)) return verdicts.get(key);
@@ -29,6 +30,16 @@ export function memoisedJudge(judge: ExpressionJudge = assessTeamExpression): Ex
     verdicts.set(key, verdict);
     return verdict;
   };
+  made.set(memoised, memoised);
+  return memoised;
+}
+
+/** The judges `memoisedJudge` made: a catalog carries one as a token it cannot read. */
+const made = new WeakMap<object, ExpressionJudge>();
+
+/** The judge a catalog's expressions go through: the memo it carries, else the judge's own function. */
+export function judgeOf(catalog: Pick<Catalog, 'judgeExpression'>): ExpressionJudge {
+  return (catalog.judgeExpression && made.get(catalog.judgeExpression)) ?? assessTeamExpression;
 }
 
 /**

@@ -134,16 +134,20 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
     toId.set(team.title, team.identifier);
     toTitle.set(team.identifier, team.title);
   }
+  // A value whose identifier only a stand-in gives (a literal tried as a team the org does not name).
+  const unsure = new Set<string>();
   for (const team of teams) {
     toId.set(team.title, team.identifier);
     toTitle.set(team.identifier, team.title);
+    if (unsureTeam(team, directory)) unsure.add(team.title);
   }
   for (const team of directory.byTitle.values()) if (team.identifier === undefined) toId.set(team.title, pendingIdentifier(team.title));
   const out: RuleEntity[] = [];
   for (const entity of entities.slice(0, MAX_REAL_ENTITIES)) {
     const values = Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : [];
     const before = values.map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
-    out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true });
+    const standIn = before.some((v) => unsure.has(v));
+    out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true, ...(standIn && { standIn: true as const }) });
   }
   for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(unsureTeam(team, directory) && { standIn: true as const }) });
   // Every team on one entity is a combination nobody may hold: tried only where the org's data does not say (issue 29).
@@ -178,6 +182,8 @@ interface Prepared {
   valuesOf: (parts: readonly ValuePart[], user: number, world: World) => string[];
   entities: RuleEntity[];
   literals: string[];
+  /** The teams the rule is run with. */
+  teams: JudgeTeam[];
 }
 
 function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: EvaluationFailure; error: string } | undefined {
@@ -219,7 +225,7 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
       : spec.property.kind === 'team-entity'
         ? teamRecords(spec.directory, teams, spec.property.field)
         : [{ label: '', before: [], after: [], real: false }];
-  return { match, users, readsUser, valuesOf, entities, literals };
+  return { match, users, readsUser, valuesOf, entities, literals, teams };
 }
 
 /**
@@ -277,7 +283,8 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
  * in both worlds, the change is the identifier's to decide. Which identifiers were tried, or undefined.
  */
 function keptByOtherIdentifiers(spec: RuleSpec, prepared: Prepared): string | undefined {
-  const pending = [...spec.directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
+  // Teams known by title only, and literals tried as teams the org does not name: no source gives their identifiers.
+  const pending = [...new Set([...[...spec.directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title), ...prepared.teams.filter((team) => unsureTeam(team, spec.directory) && team.standIn === 'literal').map((team) => team.title)])];
   if (pending.length === 0) return undefined;
   const assigned = new Map<string, string>();
   const afterOf = (entity: RuleEntity) => entity.after.map((value, i) => assigned.get(entity.before[i]!) ?? value);

@@ -140,6 +140,17 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
   const literals: string[] = [];
   let unknown: string | undefined;
   let jqLocation: string | undefined;
+  // A jq value, `{jqQuery}` or a whole `{{ }}` template, is run where the site gives its input; where it
+  // gives jq no user or run (a scorecard), a value that reads none is run all the same, on an entity.
+  const jqValue = (expression: string, unreadable: string, location?: string): void => {
+    const sample = site.sample ?? (jq && readsNothing(jq, expression) ? 'entity' : undefined);
+    if (!sample) {
+      unknown ??= unreadable;
+      return;
+    }
+    parts.push({ kind: 'jq', expression, sample });
+    if (location !== undefined) jqLocation = location;
+  };
   const one = (item: JsonValue | undefined): void => {
     if (scalars && (item === null || typeof item === 'boolean' || typeof item === 'number')) {
       literals.push(scalarLiteral(item));
@@ -149,23 +160,14 @@ function valueParts(value: JsonValue | undefined, site: SearchRuleSite, jq: JqEn
     const builtIn = builtInOf(item);
     if (builtIn && 'builtIn' in builtIn) parts.push({ kind: 'built-in', ...builtIn });
     else if (builtIn) unknown ??= builtIn.unknown;
-    else if (isObject(item) && typeof item.jqQuery === 'string') {
-      // Where the site gives jq no user or run (a scorecard), a value that reads none is run all the same.
-      const sample = site.sample ?? (jq && readsNothing(jq, item.jqQuery) ? 'entity' : undefined);
-      if (sample) {
-        parts.push({ kind: 'jq', expression: item.jqQuery, sample });
-        jqLocation = joinPath(...site.path, 'value', 'jqQuery');
-      } else unknown ??= `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`;
-    } else if (typeof item === 'string' && site.valueSource === 'payload' && jqStringLiteral(item) !== undefined) {
+    else if (isObject(item) && typeof item.jqQuery === 'string') jqValue(item.jqQuery, `the jq ${JSON.stringify(item.jqQuery)}, which runs on data this tool cannot read`, joinPath(...site.path, 'value', 'jqQuery'));
+    else if (typeof item === 'string' && site.valueSource === 'payload' && jqStringLiteral(item) !== undefined) {
       // jq that is one string literal (`'"patient-mobile"'`) reads no payload: the literal it gives.
       literals.push(jqStringLiteral(item)!);
     } else if (typeof item === 'string' && site.valueSource === 'payload' && !isPlainText(item)) {
       unknown ??= `${JSON.stringify(item)}, jq over the payload the source sends, which this tool cannot read`;
-    } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) {
-      const expression = WHOLE_TEMPLATE.exec(item)![1]!.trim();
-      if (site.sample) parts.push({ kind: 'jq', expression, sample: site.sample });
-      else unknown ??= `the template ${JSON.stringify(item)}, which runs on data this tool cannot read`;
-    } else if (typeof item === 'string' && templateExpressions(item).length > 0) {
+    } else if (typeof item === 'string' && WHOLE_TEMPLATE.test(item)) jqValue(WHOLE_TEMPLATE.exec(item)![1]!.trim(), `the template ${JSON.stringify(item)}, which runs on data this tool cannot read`);
+    else if (typeof item === 'string' && templateExpressions(item).length > 0) {
       unknown ??= `the template ${JSON.stringify(item)}, text around jq this tool does not run`;
     } else if (typeof item === 'string') literals.push(item);
     else if (!Array.isArray(item)) unknown ??= `${JSON.stringify(item)}, a value of a shape this tool does not know`;
@@ -478,7 +480,7 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
   const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody' }>();
   for (const group of ruleGroups(query, path)) {
     const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
-    const locations = group.rules.map((_, i) => joinPath(...group.path, 'rules', i));
+    const locations = group.rules.map((_, i) => joinPath(...group.path, group.key, i));
     // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
     if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && !f.reason.includes(GROUP_SAID))) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
@@ -507,12 +509,15 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
 /** Said once a leaf is judged as part of its group, so a nested query judged again keeps it. */
 const GROUP_SAID = 'group of $team rules';
 
-/** Groups (`{combinator, rules}`) of a query, nested ones included, with their paths. */
-function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; combinator: JsonValue | undefined; rules: JsonObject[] }> {
-  if (!isObject(query) || !Array.isArray(query.rules)) return;
-  const rules = query.rules.filter(isObject);
-  if (rules.length === query.rules.length) yield { path, combinator: query.combinator, rules };
-  for (const [i, rule] of query.rules.entries()) if (isObject(rule) && Array.isArray(rule.rules)) yield* ruleGroups(rule, [...path, 'rules', i]);
+/** Groups (`{combinator, rules}`, a scorecard's `{combinator, conditions}`) of a query, nested ones included, with their paths. */
+function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; key: string; combinator: JsonValue | undefined; rules: JsonObject[] }> {
+  if (!isObject(query)) return;
+  const key = Array.isArray(query.rules) ? 'rules' : 'conditions';
+  const list = query[key];
+  if (!Array.isArray(list)) return;
+  const rules = list.filter(isObject);
+  if (rules.length === list.length) yield { path, key, combinator: query.combinator, rules };
+  for (const [i, rule] of list.entries()) if (isObject(rule)) yield* ruleGroups(rule, [...path, key, i]);
 }
 
 /** A `$team` rule with literal string values, as the group judge takes it. */

@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
+import { contextFor, literalStandIn, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
@@ -245,6 +245,16 @@ export function assessTeamExpression(
   const unknownLiterals: string[] = [];
   let comparesIdentifiers = false;
   const earlyIdentifiers: string[] = [];
+  // jq over a source's payload that reads none of it sets the same team values whatever the source
+  // sends (`"RGF0YSBTY2llbmNl" | @base64d`): what jq gives is judged as the literals it writes.
+  const computedTitles: TitleLiteral[] = [];
+  for (const value of options.externalInput && options.setsTeam && context.jq && validity?.ok ? constantValues(context.jq, expression, references, result.tokens) : []) {
+    const status = classifyTeamValue(context.teams, value);
+    if (status.state === 'title') computedTitles.push({ title: value, identifier: status.identifier });
+    if (status.state === 'title-unknown-identifier') computedTitles.push({ title: value });
+    if (status.state === 'identifier') comparesIdentifiers = true;
+    if (status.state === 'identifier' && !context.teams.byTitle.has(value)) earlyIdentifiers.push(value);
+  }
   for (const literal of valueStrings(references)) {
     const status = classifyTeamValue(context.teams, literal.value);
     if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
@@ -271,7 +281,7 @@ export function assessTeamExpression(
     verdict: 'review',
     teamReads: unique(teamReads),
     removedRelations: unique([...relationReads.map((read) => read.relation), ...relationsByRunning]),
-    titles: uniqueBy(titleLiterals.map((t) => t.title), (t) => t.title),
+    titles: uniqueBy([...titleLiterals.map((t) => t.title), ...computedTitles], (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
@@ -281,6 +291,8 @@ export function assessTeamExpression(
     impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
   }
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
+  // Inputs of the form or run it reads that hold no teams: what the user picks there may be a string it compares with.
+  const seedFields = unique(references.paths.flatMap((path) => (path.variable === undefined && (path.segments[0] === 'inputs' || path.segments[0] === 'form') && typeof path.segments[1] === 'string' && !teamInputs.has(path.segments[1]) ? [path.segments[1]] : [])));
   const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value));
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
@@ -295,6 +307,7 @@ export function assessTeamExpression(
     ...(titleProperties.size > 0 && { titleProperties: [...titleProperties] }),
     ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
     seeds: unique(unknownLiterals),
+    ...(seedFields.length > 0 && { seedFields }),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
   if (runnable && spec) {
@@ -323,7 +336,7 @@ export function assessTeamExpression(
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
-    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
+    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     // Said only where jq is missing: an external payload is never sampled, and says nothing new.
     if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
     // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
@@ -368,6 +381,16 @@ export function assessTeamExpression(
   return impact;
 }
 
+/**
+ * The strings jq gives for an expression that reads nothing of its input, more than one string
+ * literal (one alone is read as the literal it is); none when it reads its input or gives no string.
+ */
+function constantValues(jq: JqEngine, expression: string, references: JqReferences, tokens: Parameters<typeof readsBeyondFixedPaths>[0]): string[] {
+  if (references.paths.length > 0 || tokens.length < 2 || readsBeyondFixedPaths(tokens)) return [];
+  const given = jq.evaluate(null, expression);
+  return given.ok && given.values.every((value): value is string => typeof value === 'string') ? given.values : [];
+}
+
 /** Two payloads that share nothing, for an expression that reads no field: what it gives on both is what it always gives. */
 const EMPTY_PROBES: readonly JsonValue[] = [{}, { team: 'Probe Team', name: 'probe' }];
 
@@ -399,9 +422,9 @@ interface GhostContext {
   identifierProperties: readonly string[];
 }
 
-/** The site's context after the migration with `value` as the one team everywhere teams are. */
-const ghostContext = (where: GhostContext, value: string | undefined): JsonValue =>
-  contextFor(where.kind, { label: '', teams: () => (value === undefined ? [] : [{ title: value, identifier: value }]) }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
+/** The site's context after the migration with `team` as the one team everywhere teams are (a bare value stands as both its title and identifier). */
+const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined): JsonValue =>
+  contextFor(where.kind, { label: '', teams: () => (team === undefined ? [] : [typeof team === 'string' ? { title: team, identifier: team } : team]) }, 'after', where.queryIds, where.teamProperties, [], [], false, where.teamRelations, where.identifierProperties);
 
 /**
  * A team value the literal is measured against, after the migration, or none: standing as the
@@ -424,11 +447,18 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
  * meets is met today, whatever its text. Run only for a literal no team holds, which is rare.
  */
 function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
-  const run = (identifier: string | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, identifier), expression));
+  const run = (team: string | JudgeTeam | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, team), expression));
   const asLiteral = run(standIn);
   // Held as the one team, it gives what no team gives: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone.
   if (run(undefined) === asLiteral) return true;
-  for (const identifier of directory.identifiers) if (run(identifier) === asLiteral) return true;
+  // Each team as it is: its name (`[.user.teams[].name]`) stays its title after the migration, only its team values are the identifier.
+  const titled = new Set<string>();
+  for (const team of directory.byTitle.values()) {
+    if (team.identifier === undefined) continue;
+    titled.add(team.identifier);
+    if (run({ title: team.title, identifier: team.identifier }) === asLiteral) return true;
+  }
+  for (const identifier of directory.identifiers) if (!titled.has(identifier) && run(identifier) === asLiteral) return true;
   return false;
 }
 
@@ -564,7 +594,7 @@ export interface RewriteProof {
 function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
   const names = new Set(['team', ...(options.teamProperties ?? [])]);
   const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
-  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: probeIdentifier(value) }, options.teams[1]])];
+  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
   let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
   for (const teams of teamSets) {
     outcome = probeTeamDependence(jq, expression, { ...options, teams });
@@ -573,11 +603,6 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
   return outcome;
 }
 
-/** A stand-in identifier for a literal we try as a team title: different from it, never shown. */
-function probeIdentifier(literal: string): string {
-  const slug = literal.toLowerCase().replace(/[^a-z0-9]+/g, '_');
-  return slug === literal ? `${slug}_id` : slug;
-}
 
 /** Whether running shows the result depends on team values or on one of the removed relations. */
 function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {

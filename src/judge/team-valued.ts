@@ -137,10 +137,10 @@ function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValu
   };
   const effect = (expression: string) => {
     const one = effectOn(expression, 0);
-    if (one === 'passes-on') return effectOn(expression, 1) === 'derived' ? 'derived' : one;
-    if (one !== undefined) return one;
-    // Alike for the sample teams: derived still when some team of the org shows it differing.
-    return literalProbes(catalog, expression).some((teams) => effectOn(expression, 0, teams) === 'derived') ? 'derived' : undefined;
+    if (one === 'derived' || (one === 'passes-on' && effectOn(expression, 1) === 'derived')) return 'derived';
+    // Alike for the sample teams, or passed on by them: derived still when some team of the org shows
+    // it differing (`split(" ") | .[0]` passes one-word titles on, not "Cloud Cost").
+    return literalProbes(catalog, expression).some((teams) => effectOn(expression, 0, teams) === 'derived') ? 'derived' : one;
   };
   for (let added = true; added; ) {
     added = false;

@@ -61,18 +61,35 @@ export function unsureTeam(team: JudgeTeam, directory: TeamDirectory): boolean {
 }
 
 /** What an identifier may hold (the service's pattern for identifiers). */
-const NOT_IN_IDENTIFIERS = /[^A-Za-z0-9@_.+:/=-]/g;
+const IDENTIFIER_ALPHABET = /^[A-Za-z0-9@_.+:/=-]+$/;
 
 /**
- * Identifiers the migration could give a team known by title only, beside its pending stand-in: the
- * title itself where it is shaped like an identifier (an org's Ops/Ops), and each of `strings` (what
- * the expression or rule spells or computes) in the identifiers' alphabet. Another team's title or
- * identifier is no identifier the migration can give this one.
+ * Identifiers the migration could give a team known by title only, beside its pending stand-in: each
+ * of `strings` (what the expression or rule spells or computes, as jq gives it) and the title written
+ * in an identifier's characters (`titleSpellings`), where it could be an identifier. Another team's
+ * title or identifier is no identifier the migration can give this one. Never a piece of a string: a
+ * literal cut to an identifier's characters gave words of it ("^Search( |$)" → "Search" for
+ * "Search & Discovery"), identifiers no source derives from the title.
  */
 export function identifiersItCouldBe(directory: TeamDirectory, title: string, strings: readonly string[]): string[] {
-  const free = (text: string) => text.length > 1 && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
-  const itself = title.replace(NOT_IN_IDENTIFIERS, '') === title && free(title) ? [title] : [];
-  return [...new Set([...itself, ...strings.map((text) => text.replace(NOT_IN_IDENTIFIERS, '')).filter(free)])];
+  const possible = (text: string) => text.length > 1 && IDENTIFIER_ALPHABET.test(text) && (text === title || !directory.byTitle.has(text)) && !directory.identifiers.has(text);
+  return [...new Set([...titleSpellings(title), ...strings].filter(possible))];
+}
+
+/**
+ * The title in an identifier's characters, as an org may have written it (nothing public says how
+ * the migration derives identifiers, so each is a possibility, none the answer): as it is, and with
+ * each run of other characters as "_", "-" or nothing, in its case and lower case.
+ */
+function titleSpellings(title: string): string[] {
+  const spelled = ['_', '-', ''].map((joint) => title.split(/[^A-Za-z0-9]+/).filter(Boolean).join(joint));
+  return [title, ...spelled.flatMap((text) => [text, text.toLowerCase()])];
+}
+
+/** The identifier a literal tried as a team title stands with: its slug, or itself with `_id` where that is its slug already; never the literal. */
+export function literalStandIn(literal: string): string {
+  const slug = slugOf(literal);
+  return slug !== '' && slug !== literal ? slug : `${literal}_id`;
 }
 
 /** A stand-in whose identifier is its title in lower case: where the org's own teams are unknown. */
@@ -207,7 +224,7 @@ function pickTeams(directory: TeamDirectory, expression: string, literals: reado
       if (literal.length === 0) continue;
       // Identifiers hold no whitespace: such a literal can only be a title, whose identifier the migration assigns.
       if (/\s/.test(literal)) add({ title: literal, identifier: pendingIdentifier(literal) });
-      else add({ title: literal, identifier: slugOf(literal) !== '' && slugOf(literal) !== literal ? slugOf(literal) : `${literal}_id`, standIn: 'literal' });
+      else add({ title: literal, identifier: literalStandIn(literal), standIn: 'literal' });
     }
   }
   // With no team of its own known, after the literals (they may be the org's teams): a stand-in of
@@ -484,6 +501,7 @@ export function contextFor(
   teamRelations: readonly string[] = [],
   identifierProperties: readonly string[] = [],
   titleProperties: readonly string[] = [],
+  seedFields: readonly string[] = [],
 ): JsonValue {
   let slot = 0;
   const next = () => teamCase.teams(slot++);
@@ -507,7 +525,13 @@ export function contextFor(
   };
   const user = (): JsonValue => userInWorld(next(), world);
   // Team-typed inputs (team-typed.ts) hold team values, each in a place of its own.
-  const filled = (): Record<string, JsonValue> => keyedFromEntries(teamInputs.map(([name, input]) => [name, teamInputValue(input, next(), world, readBack)]));
+  const filled = (): Record<string, JsonValue> => {
+    const form = keyedFromEntries(teamInputs.map(([name, input]): [string, JsonValue] => [name, teamInputValue(input, next(), world, readBack)]));
+    // A string the expression compares with that names no team, as what the user picked in each other
+    // input it reads, so a branch on an input's value (`.inputs.tier == "gold"`) runs, as one on an entity's identifier does.
+    if (teamCase.seed !== undefined) for (const name of seedFields) form[name] ??= teamCase.seed;
+    return form;
+  };
   switch (kind) {
     case 'entity':
       return entity('sample-entity');

@@ -6,10 +6,3 @@ export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
   for (const item of items) target.push(item);
   return target;
 }
-
-/** `Math.max(...values)` without one argument per value; -Infinity for none, as Math.max gives. */
-export function maxOf(values: Iterable<number>): number {
-  let max = Number.NEGATIVE_INFINITY;
-  for (const value of values) if (value > max) max = value;
-  return max;
-}

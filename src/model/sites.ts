@@ -40,6 +40,7 @@ export type SiteCase =
   | 'through-team'
   | 'finds-no-team'
   | 'group-holds'
+  | 'condition-holds'
   | 'group-matches-nobody'
   | 'rule-matches-nobody'
   | 'no-team-holds'
@@ -151,6 +152,8 @@ export interface SiteJudge {
   searchRule(site: SearchRuleSite): FindingDraft | undefined;
   /** Every rule of a search query (or a list of rules), nested groups included, each group judged whole. */
   searchQuery(site: Omit<SearchRuleSite, 'path' | 'rule'>, query: JsonValue | undefined, path: Path): FindingDraft[];
+  /** Findings of a condition's expressions judged one by one, with the condition judged whole with its combinator. */
+  wholeCondition(site: Omit<ExpressionSite, 'expression'>, combinator: unknown, parts: readonly { location: string; expression: string }[], findings: readonly FindingDraft[]): FindingDraft[];
   /** Findings of a query's rules judged one by one, with every `$team` group among them judged whole. */
   wholeGroups(site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[];
   literalTeam(site: LiteralTeamSite, value: string | string[], names: readonly string[]): FindingDraft | undefined;

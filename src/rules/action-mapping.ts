@@ -71,10 +71,21 @@ function add(context: Context, path: Path, expression: string, subject: string, 
 function checkTriggerCondition(action: JsonObject, context: Context): void {
   const trigger = isObject(action.trigger) ? action.trigger : undefined;
   const condition = trigger && isObject(trigger.condition) ? trigger.condition : undefined;
+  // A self-service action's condition of type SEARCH: the entities of its blueprint it is offered on.
+  if (condition?.type === 'SEARCH') {
+    const blueprint = actionBlueprint(action);
+    const site = { category: 'action-mapping' as const, resource: context.resource, subject: 'The condition of the entities the action is offered on', removedRelations: context.removedRelations, teamProperties: context.teamProperties, sample: 'user-input' as const, ...(blueprint !== undefined && { blueprint }) };
+    context.findings.push(...context.judge.searchQuery(site, condition, ['trigger', 'condition']));
+    return;
+  }
   if (!condition || !Array.isArray(condition.expressions)) return;
-  condition.expressions.forEach((expression, index) => {
-    if (typeof expression === 'string') add(context, ['trigger', 'condition', 'expressions', index], expression, 'The trigger condition');
-  });
+  const parts = condition.expressions.flatMap((expression, index) => (typeof expression === 'string' ? [{ path: ['trigger', 'condition', 'expressions', index], expression }] : []));
+  const ofCondition: FindingDraft[] = [];
+  for (const { path, expression } of parts) add({ ...context, findings: ofCondition }, path, expression, 'The trigger condition');
+  // The condition as the service runs it: its expressions combined with its combinator.
+  const site = { category: 'action-mapping' as const, resource: context.resource, location: joinPath('trigger', 'condition'), subject: 'The trigger condition', removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs };
+  const located = parts.map(({ path, expression }) => ({ location: joinPath(...path), expression }));
+  context.findings.push(...context.judge.wholeCondition(site, condition.combinator, located, ofCondition));
 }
 
 /**

@@ -49,13 +49,15 @@ export const actionUserInput: Rule = {
         // with it (issue 29); any other jq of the input is judged on its own below.
         const datasetRemoved = typeof definition.blueprint === 'string' ? removedRelationsFor(catalog, definition.blueprint) : removedRelations;
         const judgedWithRule = new Set<string>();
+        const ofDataset: FindingDraft[] = [];
+        const datasetSubject = `The dataset rule of input "${input}"`;
         for (const { path, rule } of searchRules(definition.dataset, [...base, 'dataset'])) {
           const site = {
             category: 'action-user-input' as const,
             resource,
             path,
             rule,
-            subject: `The dataset rule of input "${input}"`,
+            subject: datasetSubject,
             removedRelations: datasetRemoved,
             sample: 'user-input' as const,
             ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: judge.teamProperties(definition.blueprint) }),
@@ -64,8 +66,11 @@ export const actionUserInput: Rule = {
           };
           if (judge.comparesTeams(site)) judgedWithRule.add(joinPath(...path, 'value', 'jqQuery'));
           const finding = judge.searchRule(site);
-          if (finding) findings.push(finding);
+          if (finding) ofDataset.push(finding);
         }
+        // A dataset is judged whole, with its combinators, as every search query is.
+        const datasetBlueprint = typeof definition.blueprint === 'string' ? { blueprint: definition.blueprint } : {};
+        findings.push(...judge.wholeGroups({ subject: datasetSubject, ...datasetBlueprint }, definition.dataset, [...base, 'dataset'], ofDataset));
         for (const query of jqQueries(definition, base)) {
           const location = joinPath(...query.path);
           if (judgedWithRule.has(location)) continue;

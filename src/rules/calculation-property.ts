@@ -30,6 +30,20 @@ export const calculationProperty: Rule = {
         const entities = finding.verdict === 'unaffected' ? undefined : judge.entityImpact(id, calculation, removedRelationsFor(catalog, id));
         findings.push(entities ? { ...finding, impact: { ...finding.impact, entities } } : finding);
       }
+      // An aggregation property computes over the entities of its target that its query finds.
+      const aggregations = isObject(blueprint.aggregationProperties) ? blueprint.aggregationProperties : keyedRecord();
+      for (const [property, definition] of Object.entries(aggregations)) {
+        if (!isObject(definition) || !isObject(definition.query)) continue;
+        const target = asString(definition.target);
+        const site = {
+          category: 'calculation-property' as const,
+          resource: blueprintRef(blueprint),
+          subject: `The query of aggregation property "${property}"`,
+          removedRelations: removedRelationsFor(catalog, target),
+          ...(target !== undefined && { blueprint: target, teamProperties: judge.teamProperties(target) }),
+        };
+        findings.push(...judge.searchQuery(site, definition.query, ['aggregationProperties', property, 'query']));
+      }
     }
     return findings;
   },

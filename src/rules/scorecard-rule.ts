@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { SearchRuleSite, SiteJudge } from '../model/sites.js';
-import { asString, isObject, type JsonObject } from '../model/json.js';
+import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import type { Path } from '../catalog/location.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { removedRelationsFor } from '../catalog/resources.js';
@@ -24,19 +25,22 @@ export const scorecardRule: Rule = {
       const removed = removedRelationsFor(catalog, blueprint);
       const resource = scorecardRef(scorecard, blueprint);
       const teamProperties = judge.teamProperties(blueprint);
-      const report = (conditions: ReturnType<typeof searchRules>, subject: string) => {
-        for (const { path, rule: condition } of conditions) {
+      // Each query is judged whole, with its combinator, as every search query is.
+      const report = (query: JsonValue | undefined, base: Path, subject: string) => {
+        const ofQuery: FindingDraft[] = [];
+        for (const { path, rule: condition } of searchRules(query, base, 'conditions')) {
           const site: SearchRuleSite = { category: 'scorecard-rule', resource, path, rule: condition, subject, removedRelations: removed, teamProperties, ...(blueprint !== undefined && { blueprint }) };
           const finding = judge.searchRule(site);
-          if (finding) findings.push(finding);
+          if (finding) ofQuery.push(finding);
         }
+        findings.push(...judge.wholeGroups({ subject, ...(blueprint !== undefined && { blueprint }) }, query, base, ofQuery));
       };
-      report(searchRules(scorecard.filter, ['filter'], 'conditions'), 'The scorecard filter');
+      report(scorecard.filter, ['filter'], 'The scorecard filter');
       const rules = Array.isArray(scorecard.rules) ? scorecard.rules : [];
       rules.forEach((rule, index) => {
         if (!isObject(rule)) return;
         const name = asString(rule.title) ?? asString(rule.identifier) ?? `#${index}`;
-        report(searchRules(rule.query, ['rules', index, 'query'], 'conditions'), `The condition of scorecard rule "${name}"`);
+        report(rule.query, ['rules', index, 'query'], `The condition of scorecard rule "${name}"`);
       });
     }
     return findings;

@@ -84,7 +84,7 @@ function teamLists(node: JsonObject, path: (string | number)[]): TeamListSite[] 
 function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
   const { titles: known, pendingTitles, unknown, translated: rewritten } = partitionTeamValues(catalog.teams, site.teams);
   const titles = site.teams.filter((team) => known.includes(team) || pendingTitles.includes(team));
-  if (titles.length === 0 && unknown.length === 0) return undefined; // already identifiers
+  if (titles.length === 0 && unknown.length === 0) return earlyIdentifiers(catalog, resource, site);
 
   const titleList = titles.map((t) => JSON.stringify(t)).join(', ');
   const finding: FindingDraft = {
@@ -109,4 +109,28 @@ function permissionFinding(catalog: Catalog, resource: ResourceRef, site: TeamLi
   }
   if (notes.length > 0) finding.note = `${notes.join('; ')}.`;
   return finding;
+}
+
+/**
+ * A list of identifiers only, in an org that has not migrated: the service matches explicit team
+ * entries against titles until the migration (spec 2.3: titles before, identifiers after), and the
+ * migration replaces titles only, so an identifier that is no team's title lets nobody in today and
+ * that team's members afterwards. The access report shows them gaining it; this says where and why.
+ * Like every change of this automatic category, it carries no verdict: a person confirms the gain.
+ */
+function earlyIdentifiers(catalog: Catalog, resource: ResourceRef, site: TeamListSite): FindingDraft | undefined {
+  // Only a team whose title is known and is not the identifier: one known by identifier alone may be titled so.
+  const titleOf = (identifier: string) => [...catalog.teams.byTitle.values()].find((team) => team.identifier === identifier && team.title !== identifier)?.title;
+  const early = site.teams.filter((value) => !catalog.teams.byTitle.has(value) && titleOf(value) !== undefined);
+  if (early.length === 0) return undefined;
+  const teams = early.map((identifier) => titleOf(identifier)!);
+  const named = teams.map((title) => JSON.stringify(title)).join(', ');
+  return {
+    category: 'team-permission-identifiers',
+    resource,
+    location: joinPath(...site.path),
+    evidence: JSON.stringify(site.teams),
+    reason: `These permissions name ${early.length > 1 ? 'teams' : 'a team'} by identifier (${early.map((v) => JSON.stringify(v)).join(', ')}) before the migration: the service matches team entries against titles until it runs, so today this entry lets nobody in, and once teams are identifiers the members of ${named} gain the permission.`,
+    suggestion: `Make sure the members of ${named} are meant to have it; if they are, nothing to do (it is written for identifiers: the migration makes it work). If they need it before the migration, add the title as well.`,
+  };
 }

@@ -15,7 +15,7 @@ describe('stderr counts agree with their nouns', () => {
     writeFileSync(baseline, JSON.stringify({ ...file, accepted: file.accepted.slice(1) }));
     const run = await runCliCaptured(['analyze', '--demo', '--out', join(dir, 'b'), '--format', 'json', '--fail-on', 'manual', '--baseline', baseline, '--no-fixes'], {});
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Acme Payments: 13 automatic changes, 28 manual items; gate FAILED: 1 finding over --fail-on manual \(27 accepted in the baseline\)$/m);
+    expect(run.stderr).toMatch(/^Acme Payments: 16 automatic changes, 28 manual items; gate FAILED: 1 finding over --fail-on manual \(27 accepted in the baseline\)$/m);
     expect(run.stderr).not.toContain('(s)');
     // The threshold is named as it was given, the verdict too.
     const breaking = await runCliCaptured(['analyze', '--demo', '--out', join(dir, 'c'), '--format', 'json', '--fail-on', 'manual', '--fail-on-verdict', 'breaks', '--no-fixes', '--quiet'], {});

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendAll, maxOf } from '../../src/model/arrays.js';
+import { appendAll } from '../../src/model/arrays.js';
 import { runWithin, scratchDir } from './helpers.js';
 
 /*
@@ -11,12 +11,10 @@ import { runWithin, scratchDir } from './helpers.js';
  * minute, too long for this suite): RangeError before, a report after.
  */
 describe('input lists of any length', () => {
-  it('appendAll and maxOf take 300,000 items, where spreading them overflows', () => {
+  it('appendAll takes 300,000 items, where spreading them overflows', () => {
     const many = Array.from({ length: 300_000 }, (_, index) => index);
     expect(() => [].push(...(many as never[]))).toThrow(RangeError);
     expect(appendAll([-1], many)).toHaveLength(300_001);
-    expect(maxOf(many)).toBe(299_999);
-    expect(maxOf([])).toBe(Number.NEGATIVE_INFINITY);
   });
 
   it('200,000 stale baseline entries with --format md: a report, in seconds, listing every one', async () => {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { datasetOrg, expectedComputedRuleClass, expectedVerdict, jqRuleValue, judged, org, type ExpectedClass } from './two-worlds.js';
+import { datasetOrg, expectedComputedRuleClass, expectedVerdict, jqRuleValue, judged, org, SERVICES_PER_TEAM, type ExpectedClass } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -44,6 +44,20 @@ const POLICY_ROWS: ComputedRow[] = [
   { name: 'the runner\'s teams, with notIn', operator: 'notIn', expression: '.user.team', shows: 'same' },
 ];
 
+/** Values a scorecard rule computes with no input: run like a `{jqQuery}`, on an entity. */
+const SCORECARD_ROWS: ComputedRow[] = [
+  { name: 'a title as a jq string', operator: '=', expression: '"QA"', shows: 'changed' },
+  { name: 'titles as a jq list', operator: 'in', expression: '["QA", "Alpha"]', shows: 'changed' },
+  { name: 'a title built by jq', operator: '=', expression: '"Q" + "A"', shows: 'changed' },
+  { name: 'a string that is no team', operator: '=', expression: '"nobody"', shows: 'same' },
+];
+
+const scorecardOrg = (rule: JsonObject) =>
+  org({
+    blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
+    entities: { service: SERVICES_PER_TEAM },
+    scorecards: [{ blueprint: 'service', identifier: 'sc', title: 'sc', rules: [{ identifier: 'r', title: 'r', level: 'Gold', query: { combinator: 'and', conditions: [rule] } }] }],
+  });
 
 const policyOrg = (rule: JsonObject) =>
   org({
@@ -71,6 +85,24 @@ describe('a $team rule with a jq value: (site, rule, teams, entities) → (class
       expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
     });
   }
+
+  // Held-out: a scorecard rule's `{{ }}` value was never run (a review: "runs on data this tool cannot
+  // read"), though a scorecard's `{jqQuery}` that reads nothing is; both are run alike now.
+  for (const row of SCORECARD_ROWS) {
+    it(`scorecard template: ${row.name}`, () => {
+      const klass = expectedComputedRuleClass(jq, row.operator, jqRuleValue(jq, 'entity', row.expression));
+      expect(klass, 'the row shows what it says').toBe(row.shows);
+      const { finding } = judged(jq, scorecardOrg({ property: '$team', operator: row.operator, value: `{{ ${row.expression} }}` }), 'rules[0].query.conditions[0]');
+      expect(finding.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      expect(finding.reason).toContain(`the jq ${JSON.stringify(row.expression)}`);
+    });
+  }
+
+  it('a scorecard template that reads the entity is still data this tool cannot read: review, never a literal', () => {
+    const { finding } = judged(jq, scorecardOrg({ property: '$team', operator: '=', value: '{{ .team }}' }), 'rules[0].query.conditions[0]');
+    expect(finding.verdict).toBe('review');
+    expect(finding.reason).toContain('which runs on data this tool cannot read');
+  });
 
   it('the names example says why and what to write instead', () => {
     const { finding } = judged(jq, datasetOrg({ property: '$team', operator: 'containsAny', value: { jqQuery: '[.user.teams[].name]' } }), 'trigger.userInputs.properties.target.dataset.rules[0].value.jqQuery');

@@ -14,14 +14,22 @@ const jq = useJqEngine();
 const TITLES_ONLY = [{ name: 'Data Science' }, { name: 'QA' }, { name: 'Alpha' }];
 const SHAPED_LIKE_AN_IDENTIFIER = /^[A-Za-z0-9@_.+:/=-]+$/;
 
+/** The title in an identifier's characters: each run of other characters as "_", "-" or nothing, in its case and lower case. */
+const titleSpellings = (title: string) => ['_', '-', ''].flatMap((joint) => {
+  const text = title.split(/[^A-Za-z0-9]+/).filter(Boolean).join(joint);
+  return [text, text.toLowerCase()];
+});
+
 /**
- * Identifiers the team may get, as the tests see it: its title where the title could be one, one no
- * string meets, and each string the site spells, in the characters an identifier may hold.
+ * Identifiers the team may get, as the tests see it: its title where the title could be one, the
+ * title in an identifier's characters, one no string meets, and each string the site spells that is
+ * shaped like an identifier.
  */
 const possibleIdentifiers = (title: string, strings: readonly string[]) => [
   ...(SHAPED_LIKE_AN_IDENTIFIER.test(title) ? [title] : []),
+  ...titleSpellings(title),
   'fresh_7919',
-  ...strings.map((text) => text.replace(/[^A-Za-z0-9@_.+:/=-]/g, '')).filter((text) => text.length > 1),
+  ...strings.filter((text) => SHAPED_LIKE_AN_IDENTIFIER.test(text) && text.length > 1),
 ];
 const stringsOf = (expression: string) => [...expression.matchAll(/"([^"]*)"/g)].map(([, text]) => text!);
 

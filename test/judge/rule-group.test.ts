@@ -75,3 +75,45 @@ describe('a search rule judged whole (issue 39)', () => {
     expect(leaf?.suggestion).toContain('--teams-map');
   });
 });
+
+// Held-out: an entity input's dataset was judged leaf by leaf, though search rules elsewhere are
+// judged whole, so an `or` of a title and its identifier was flagged on both leaves.
+describe("an action user input's dataset judged whole, as search rules are", () => {
+  const DATASET = 'trigger.userInputs.properties.target.dataset';
+  const offered = (dataset: JsonObject) =>
+    analyze(
+      buildCatalog(
+        org({
+          blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
+          entities: { service: SERVICES_PER_TEAM },
+          actions: [
+            {
+              identifier: 'deploy',
+              title: 'Deploy',
+              trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset } } } },
+              invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+            },
+          ],
+        }),
+        { jq },
+      ),
+    );
+  const leaves = (report: ReturnType<typeof offered>, list: 'findings' | 'verified') => (report[list] ?? []).filter((f) => f.location.startsWith(`${DATASET}.rules[`));
+
+  it('an `or` of a team title and its identifier keeps offering the same entities: both leaves verified', () => {
+    const report = offered({ combinator: 'or', rules: [title, identifier] });
+    expect(leaves(report, 'findings').map((f) => f.location)).toEqual([]);
+    expect(leaves(report, 'verified').map((f) => f.location)).toEqual([`${DATASET}.rules[0]`, `${DATASET}.rules[1]`]);
+  });
+
+  it('an `or` of two titles still breaks on both leaves', () => {
+    const report = offered({ combinator: 'or', rules: [title, { property: '$team', operator: 'containsAny', value: ['QA'] }] });
+    expect(leaves(report, 'findings').map((f) => f.verdict)).toEqual(['breaks', 'breaks']);
+  });
+
+  it('an `and` of a title and its identifier offers nobody before or after: for review', () => {
+    const report = offered({ combinator: 'and', rules: [title, identifier] });
+    expect(leaves(report, 'findings').map((f) => f.verdict)).toEqual(['review', 'review']);
+    expect(leaves(report, 'findings')[0]?.reason).toContain('matches no entity before the migration nor after it');
+  });
+});

@@ -300,11 +300,17 @@ ruleTester('webhook-mapping', {
 ruleTester('team-permission-identifiers', {
   valid: [
     {
-      name: 'identifiers inside a list of permission objects',
-      org: org({ teams: TEAMS, blueprints: BLUEPRINTS, pagePermissions: { home: { grants: [{ teams: ['platform', 'payments'] }, 'x'] } }, pages: [{ identifier: 'home', title: 'Home' }] }),
+      name: 'empty team lists inside a list of permission objects',
+      org: org({ teams: TEAMS, blueprints: BLUEPRINTS, pagePermissions: { home: { grants: [{ teams: [] }, 'x'] } }, pages: [{ identifier: 'home', title: 'Home' }] }),
     },
   ],
   invalid: [
+    {
+      // Before the migration the service matches team entries against titles: identifiers let nobody in until it runs.
+      name: 'identifiers inside a list of permission objects',
+      org: org({ teams: TEAMS, blueprints: BLUEPRINTS, pagePermissions: { home: { grants: [{ teams: ['platform', 'payments'] }, 'x'] } }, pages: [{ identifier: 'home', title: 'Home' }] }),
+      findings: [{ location: 'permissions.grants[0].teams', resource: { type: 'page', identifier: 'home' }, verdict: undefined, rewrite: undefined, reason: 'the members of "Platform Team", "Payments" gain the permission' }],
+    },
     {
       name: 'teams lists inside a list of permission objects (an unknown shape) still count',
       org: org({
@@ -313,7 +319,10 @@ ruleTester('team-permission-identifiers', {
         pagePermissions: { home: { read: { roles: [], teams: ['payments'] }, grants: [{ teams: ['Platform Team'] }] } },
         pages: [{ identifier: 'home', title: 'Home' }],
       }),
-      findings: [{ location: 'permissions.grants[0].teams', resource: { type: 'page', identifier: 'home' }, rewrite: '["platform"]' }],
+      findings: [
+        { location: 'permissions.grants[0].teams', resource: { type: 'page', identifier: 'home' }, rewrite: '["platform"]' },
+        { location: 'permissions.read.teams', resource: { type: 'page', identifier: 'home' }, verdict: undefined, reason: 'lets nobody in' },
+      ],
     },
   ],
 });

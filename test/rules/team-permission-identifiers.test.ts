@@ -7,7 +7,21 @@ const bp = { type: 'blueprint' as const, identifier: 'service' };
 ruleTester('team-permission-identifiers', {
   valid: [
     {
-      name: 'permissions that already use identifiers, at every level',
+      name: 'a title equal to its own identifier, and identifiers known only from _team entities',
+      org: org({
+        teams: [{ name: 'sre' }],
+        blueprints: [blueprint('service')],
+        entities: { _team: [{ identifier: 'sre', title: 'sre' }, { identifier: 'ml' }] },
+        blueprintPermissions: { service: { entities: { register: leaf(['sre', 'ml']) } } },
+      }),
+    },
+    { name: 'no explicit teams at all', org: org({ teams: TEAMS, blueprints: [blueprint('service')], blueprintPermissions: { service: { entities: { register: { roles: ['Admin'], users: ['a@b.c'] } } } } }) },
+  ],
+  invalid: [
+    {
+      // The service matches team entries against titles until the migration, which replaces titles only:
+      // an identifier that is no team's title lets nobody in today and its team's members afterwards.
+      name: 'identifiers before the migration, at every level: nobody today, their teams afterwards',
       org: org({
         teams: TEAMS,
         blueprints: [blueprint('service')],
@@ -28,19 +42,17 @@ ruleTester('team-permission-identifiers', {
         pages: [{ identifier: 'home', title: 'Home', widgets: [] }],
         pagePermissions: { home: { read: { roles: ['Member'], users: [], teams: ['payments'] } } },
       }),
+      findings: [
+        { location: 'permissions.entities.register.teams', resource: bp, verdict: undefined, rewrite: undefined, evidence: '["platform"]', reason: ['by identifier ("platform") before the migration', 'today this entry lets nobody in', 'the members of "Platform Team" gain the permission'] },
+        { location: 'permissions.entities.update.teams', resource: bp, verdict: undefined, reason: '"Platform Team", "Payments"' },
+        { location: 'permissions.entities.updateProperties.language.teams', resource: bp, verdict: undefined },
+        { location: 'permissions.entities.updateMetadataProperties.$team.teams', resource: bp, verdict: undefined },
+        { location: 'permissions.entities.updateRelations.domain.teams', resource: bp, verdict: undefined },
+        { location: 'permissions.execute.teams', resource: { type: 'action', identifier: 'deploy' }, verdict: undefined },
+        { location: 'permissions.approve.teams', resource: { type: 'action', identifier: 'deploy' }, verdict: undefined },
+        { location: 'permissions.read.teams', resource: { type: 'page', identifier: 'home' }, verdict: undefined },
+      ],
     },
-    {
-      name: 'a title equal to its own identifier, and identifiers known only from _team entities',
-      org: org({
-        teams: [{ name: 'sre' }],
-        blueprints: [blueprint('service')],
-        entities: { _team: [{ identifier: 'sre', title: 'sre' }, { identifier: 'ml' }] },
-        blueprintPermissions: { service: { entities: { register: leaf(['sre', 'ml']) } } },
-      }),
-    },
-    { name: 'no explicit teams at all', org: org({ teams: TEAMS, blueprints: [blueprint('service')], blueprintPermissions: { service: { entities: { register: { roles: ['Admin'], users: ['a@b.c'] } } } } }) },
-  ],
-  invalid: [
     {
       name: 'blueprint permissions at every level name teams by title',
       org: org({
@@ -64,6 +76,7 @@ ruleTester('team-permission-identifiers', {
         { location: 'permissions.entities.update.teams', resource: bp, rewrite: '["platform","payments"]' },
         { location: 'permissions.entities.unregister.teams', resource: bp, rewrite: '["payments"]' },
         { location: 'permissions.entities.updateProperties.language.teams', resource: bp, rewrite: '["payments"]' },
+        { location: 'permissions.entities.updateProperties.ok.teams', resource: bp, verdict: undefined, rewrite: undefined },
         { location: 'permissions.entities.updateMetadataProperties.$team.teams', resource: bp, rewrite: '["platform"]' },
         { location: 'permissions.entities.updateRelations.domain.teams', resource: bp, rewrite: '["payments"]' },
       ],

@@ -438,7 +438,7 @@ describe('analyze --snapshot with a wrong type deep inside', () => {
     const expected = keys(JSON.parse(readFileSync(join(demoOut, 'report.json'), 'utf8')));
     expect(expected.length).toBeGreaterThan(20);
     expect(keys(report)).toEqual(expected);
-    const single = report.findings.find((f: { location: string }) => f.location === 'permissions.entities.register.teams');
+    const single = report.findings.find((f: { location: string; resource: { identifier: string } }) => f.location === 'permissions.entities.register.teams' && f.resource.identifier === 'service');
     expect(single).toMatchObject({ category: 'team-permission-identifiers', evidence: '["Platform Team"]', rewrite: '["platform"]' });
   });
 

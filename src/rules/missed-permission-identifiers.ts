@@ -13,17 +13,25 @@ export const missedPermissionIdentifiers: Rule = {
   asksJq: false,
   check(catalog) {
     if (!catalog.migrationRan) return [];
+    // A value that is a team's identifier today matches that team now, though another team is titled
+    // so: it is no title left behind, and rewriting it would hand the permission to the other team.
+    const today = (value: string) => catalog.teams.identifiers.has(value);
     return plannedPermissionRewrites(catalog).flatMap((draft) => {
-      const { titles, pendingTitles } = partitionTeamValues(catalog.teams, JSON.parse(draft.evidence) as string[]);
-      const left = [...titles, ...pendingTitles];
+      const values = JSON.parse(draft.evidence) as string[];
+      const { titles, pendingTitles, translated } = partitionTeamValues(catalog.teams, values);
+      const left = [...titles, ...pendingTitles].filter((title) => !today(title));
       if (left.length === 0) return [];
       const list = left.map((title) => JSON.stringify(title)).join(', ');
+      const rewritten = values.map((value, index) => (today(value) ? value : translated[index]!));
+      const { rewrite: _planned, ...rest } = draft;
+      const rewrite = rewritten.some((value, index) => value !== values[index]) ? JSON.stringify(rewritten) : undefined;
       return [
         {
-          ...draft,
+          ...rest,
+          ...(rewrite !== undefined && { rewrite }),
           reason: `The migration should have replaced the team title${left.length > 1 ? 's' : ''} ${list} with identifiers here and did not; $team now holds identifiers, so members of ${left.length > 1 ? 'these teams' : 'this team'} no longer get this permission.`,
-          suggestion: draft.rewrite
-            ? `Write ${draft.rewrite} in these permissions in the service, and in any Terraform, Pulumi or API copy of them.`
+          suggestion: rewrite
+            ? `Write ${rewrite} in these permissions in the service, and in any Terraform, Pulumi or API copy of them.`
             : `Write the team identifiers in these permissions in the service (${draft.note ?? 'the identifiers are not known'}).`,
         },
       ];

@@ -111,6 +111,15 @@ describe('missed team identifiers in permissions', () => {
     expect(run(missedPermissionIdentifiers, migrated([], permissions(['ghosts'])))).toEqual([]);
     expect(run(ruleFor('team-permission-identifiers'), migrated([], permissions(['Payments'])))).toEqual([]);
   });
+  it('a value that is a team identifier today is that team, though another team is titled so: no title left, and no rewrite that moves the permission', () => {
+    const teams = [{ name: 'Checkout', identifier: 'payments' }, { name: 'payments', identifier: 'payments-legacy' }, { name: 'Platform Team', identifier: 'platform' }];
+    expect(run(missedPermissionIdentifiers, migrated([], { teams, ...permissions(['payments']) }))).toEqual([]);
+    // Beside a title that is left, the identifier stays as it is in the rewrite.
+    const [finding] = run(missedPermissionIdentifiers, migrated([], { teams, ...permissions(['payments', 'Platform Team']) }));
+    expect(finding).toMatchObject({ rewrite: '["payments","platform"]' });
+    expect(finding!.reason).toContain('the team title "Platform Team" with identifiers');
+    expect(finding!.reason).not.toContain('"payments"');
+  });
 });
 
 describe('what a migrated org holds loads as it is (item 4)', () => {

@@ -1,6 +1,6 @@
 import { dropPrototypes, isObject, type JsonObject } from '../model/json.js';
-import type { EntityRecord, OrgSnapshot } from '../model/snapshot.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT, type Catalog } from './catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, type EntityRecord, type OrgSnapshot } from '../model/snapshot.js';
+import type { Catalog } from './catalog.js';
 import { readMigrationState, type MigrationPlan } from './migration-state.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';

@@ -6,11 +6,6 @@ import type { MigrationPlan, MigrationState } from './migration-state.js';
 import type { TeamDirectory } from './teams.js';
 import type { Person } from './people.js';
 
-/** The system blueprint that holds teams once users and teams are blueprints. */
-export const TEAM_BLUEPRINT = '_team';
-/** The system blueprint that holds users; its relations to _team are memberships. */
-export const USER_BLUEPRINT = '_user';
-
 /**
  * The snapshot plus indexes derived once, so every rule reads the same facts and none of them
  * rebuilds a map. Built by `buildCatalog`; rules must treat it as read-only.

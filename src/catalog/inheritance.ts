@@ -1,5 +1,5 @@
 import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
-import { TEAM_BLUEPRINT } from './catalog.js';
+import { TEAM_BLUEPRINT } from '../model/snapshot.js';
 
 export interface InheritanceHop {
   relation: string;

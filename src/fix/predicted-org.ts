@@ -1,11 +1,10 @@
 import type { Catalog } from '../catalog/catalog.js';
-import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { translateTeamValues } from '../catalog/teams.js';
 import type { JqEngine } from '../jq/engine.js';
 import { asString, isObject, jsonRoundTrip, own, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
-import type { EntityRecord, OrgSnapshot, Organization } from '../model/snapshot.js';
+import { TEAM_BLUEPRINT, type EntityRecord, type OrgSnapshot, type Organization } from '../model/snapshot.js';
 import { MIGRATED_FEATURE_FLAG } from '../catalog/migration-state.js';
 import type { RelationMove } from './data-migration.js';
 import { relationTeams } from './data-migration.js';

@@ -1,9 +1,9 @@
-import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '../catalog/teams.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, FindingImpact } from '../model/finding.js';
-import type { EntityRecord } from '../model/snapshot.js';
+import { TEAM_BLUEPRINT, type EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';

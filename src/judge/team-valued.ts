@@ -4,7 +4,8 @@
  * running them on one entity in both worlds shows (titles before the migration, the same teams'
  * identifiers after it), followed through calculations over those until none is added.
  */
-import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT } from '../model/snapshot.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';

@@ -1,6 +1,5 @@
 /** Findings and the report (`impact-report/1`, described for users in docs/formats.md). */
-import type { CrossOrgCheck } from '../orgs/cross-org.js';
-import type { OrgTeams } from '../orgs/org-teams.js';
+import type { CrossOrgCheck, OrgTeams } from './org-teams.js';
 import type { ReportRun } from '../report/run-info.js';
 import type { AccessChange } from './access.js';
 

@@ -8,6 +8,11 @@ import type { JsonObject } from './json.js';
  */
 export const SNAPSHOT_FORMAT = 'org-snapshot/1';
 
+/** The system blueprint that holds teams once users and teams are blueprints. */
+export const TEAM_BLUEPRINT = '_team';
+/** The system blueprint that holds users; its relations to _team are memberships. */
+export const USER_BLUEPRINT = '_user';
+
 export interface Organization extends JsonObject {
   id: string;
   name: string;

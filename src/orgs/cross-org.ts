@@ -1,27 +1,6 @@
-import type { OrgTeams } from './org-teams.js';
+import type { CrossOrgCheck, OrgTeams } from '../model/org-teams.js';
 
-/**
- * What no single org's report can see (issue 41): the service keeps development, staging and
- * production as separate orgs, and a team identifier is each org's own.
- * - `team-missing`: a permission names a team this org lacks, though another org has it (a
- *   configuration promoted from one org to the next);
- * - `empty-team`: a team nobody is in grants access or owns entities (integrations have synced teams
- *   as empty shells): after the migration it grants nobody anything;
- * - `phantom-team`: a `_team` entity with no title of its own, whose identifier is
- *   another team's title (a title-valued relation to `_team` with "create missing related entities"
- *   on made it).
- */
-export interface CrossOrgCheck {
-  check: 'team-missing' | 'empty-team' | 'phantom-team';
-  /** The org the check is about (organization.id). */
-  org: string;
-  team: string;
-  /** One sentence saying what was found and why it matters. */
-  message: string;
-  resource?: string;
-  location?: string;
-}
-
+/** One org as the checks across orgs (`CrossOrgCheck`, which says each check) read it. */
 export interface OrgTeamsOf {
   organization: { id: string; name: string };
   teams: OrgTeams;

@@ -1,26 +1,7 @@
 import { compareText } from '../compare-text.js';
 import { isObject, keyedFromEntries, type JsonValue } from '../model/json.js';
-import type { OrgSnapshot } from '../model/snapshot.js';
-import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
-
-/**
- * `report.orgTeams` (issue 41): what a report must carry about its org's teams so reports of
- * several orgs, written by separate runs, can be checked against each other (`merge`): the teams,
- * who is in them, and where the configuration names them. Small: per team and per naming site,
- * never per entity.
- */
-export interface OrgTeams {
-  /** The legacy teams list: each team's title, and identifier when known. */
-  listed: { title: string; identifier?: string }[];
-  /** The `_team` entities: each one's identifier and title. */
-  entities: { identifier: string; title?: string }[];
-  /** Members per team value (title or identifier, as users name them), when the org's users were read (and there were some). */
-  members?: Record<string, number>;
-  /** Team values a permission's `teams` list names, and where. */
-  named: { value: string; resource: string; location: string }[];
-  /** Team values entities hold, and how many entities hold each. */
-  owning: Record<string, number>;
-}
+import type { OrgTeams } from '../model/org-teams.js';
+import { TEAM_BLUEPRINT, type OrgSnapshot } from '../model/snapshot.js';
 
 /** What report.orgTeams holds for an org snapshot. Pure. */
 export function orgTeams(snapshot: OrgSnapshot): OrgTeams {

@@ -1,8 +1,7 @@
 import { field, located, stringField, take, type LocatedJson, type LocatedObject } from './located-json.js';
 import { treeToJson, readEmbedded, type ConvertOptions } from './tree-to-json.js';
 import { findEntry, normalizeKey, stringValue, type Entry, type ObjectNode, type Span, type TreeNode } from './tree.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
-import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, type EntityRecord, type TeamRecord } from '../model/snapshot.js';
 
 /** The snapshot resources a file can hold (contracts.md §1 and §3.1). */
 export type ResourceKind =

@@ -4,7 +4,7 @@ import { argumentsJson, iacResource, type FileResource, type ResourceKind } from
 import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import type { SourceText } from './source-text.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';

@@ -1,11 +1,10 @@
 import { buildCatalog, type CatalogOptions } from '../catalog/build-catalog.js';
 import type { TeamsMap } from '../catalog/teams.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import type { JsonObject } from '../model/json.js';
 import { builtInKey } from '../model/built-in-key.js';
 import { slugOf } from '../catalog/teams.js';
-import { emptySnapshot, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, emptySnapshot, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
 import { plural } from '../plural.js';
 import type { FileResource } from './file-resources.js';
 import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';

@@ -1,8 +1,8 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { TEAM_BLUEPRINT, type Catalog } from '../catalog/catalog.js';
-import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, type EntityRecord, type TeamRecord } from '../model/snapshot.js';
 import { InputError } from '../errors.js';
 import type { FindingDraft, IncompleteItem } from '../model/finding.js';
 import { analyzeJsonPayload, analyzeScript, analyzeShell, callsServiceApi } from './api-scripts.js';

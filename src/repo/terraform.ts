@@ -4,7 +4,7 @@ import type { RepoContext } from './context.js';
 import { argumentsJson, emptyDocuments, findDocuments, iacResource, type ResourceKind } from './file-resources.js';
 import { callsServiceApi, documentSites } from './api-scripts.js';
 import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
 import { field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';

@@ -1,5 +1,5 @@
 import type { Report } from '../model/finding.js';
-import type { CrossOrgCheck } from '../orgs/cross-org.js';
+import type { CrossOrgCheck } from '../model/org-teams.js';
 import { plural } from '../plural.js';
 
 /** What each cross-org check is called on the page and in the summary. */

@@ -1,15 +1,8 @@
 import { ApiAuthError, ApiShapeError, ApiUnreachableError, isNotTheApi, MAX_SEARCH_PAGE, type ApiClient, type SearchQuery } from '../api/client.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
 import { own, keyedRecord, isObject, type JsonObject } from '../model/json.js';
-import {
-  SNAPSHOT_FORMAT,
-  type EntityRecord,
-  type IncompleteEntry,
-  type Organization,
-  type OrgSnapshot,
-} from '../model/snapshot.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, SNAPSHOT_FORMAT, type EntityRecord, type IncompleteEntry, type Organization, type OrgSnapshot } from '../model/snapshot.js';
 import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
 import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
 import { RedactionTally } from '../secrets/token-shapes.js';

@@ -1,5 +1,5 @@
 import { ApiShapeError, type ApiClient } from '../api/client.js';
-import { TEAM_BLUEPRINT } from '../catalog/catalog.js';
+import { TEAM_BLUEPRINT } from '../model/snapshot.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import { idOf } from './permission-plan.js';

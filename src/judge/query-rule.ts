@@ -10,7 +10,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from './sample-context.js';
-import { own, type JsonValue } from '../model/json.js';
+import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
@@ -326,24 +326,40 @@ export type RuleTree =
  * service does not document.
  */
 export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): 'same' | 'changed' | 'matches-nobody' | undefined {
+  if (!documented(spec.tree)) return undefined;
   const leaves: Exclude<RuleTree, { kind: 'group' }>[] = [];
-  const known = (node: RuleTree): boolean => {
-    if (node.kind === 'group') return (node.combinator === 'or' || node.combinator === 'and') && node.rules.every(known);
-    leaves.push(node);
-    return own(MATCHERS, node.operator) !== undefined;
-  };
-  if (!known(spec.tree)) return undefined;
+  const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : leaves.push(node));
+  collect(spec.tree);
   const literals = [...new Set(leaves.flatMap((leaf) => (leaf.kind === 'team' ? leaf.values : [])))];
   const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
-  const outcome = (node: RuleTree, entity: RuleEntity, held: readonly string[]): boolean => {
-    if (node.kind === 'group') return node.combinator === 'or' ? node.rules.some((rule) => outcome(rule, entity, held)) : node.rules.every((rule) => outcome(rule, entity, held));
-    return own(MATCHERS, node.operator)!(node.kind === 'team' ? held : fieldValues(node.property, entity.record, spec.blueprint), node.values);
-  };
+  const outcome = (node: RuleTree, entity: RuleEntity, held: readonly string[]): boolean => treeMatches(node, entity, held, spec.blueprint);
   if (!entities.every((entity) => outcome(spec.tree, entity, entity.before) === outcome(spec.tree, entity, entity.after))) return 'changed';
   if (entities.some((entity) => outcome(spec.tree, entity, entity.before))) return 'same';
   // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
   // With rules on other fields, only the entities sampled here say so: no claim.
   return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
+}
+
+/**
+ * The org's own entities a rule tree finds in each world, as a query hands them on (a policy's
+ * `.results.<query>.entities`): each record with its `team` as that world holds it. Undefined for
+ * an operator or a combinator the service does not document.
+ */
+export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): Record<World, JsonObject[]> | undefined {
+  if (!documented(spec.tree)) return undefined;
+  const found: Record<World, JsonObject[]> = { before: [], after: [] };
+  for (const entity of teamEntities(spec.directory, spec.entities, [])) {
+    if (entity.record === undefined) continue;
+    for (const world of ['before', 'after'] as const) if (treeMatches(spec.tree, entity, entity[world], spec.blueprint)) found[world].push({ ...entity.record, team: [...entity[world]] });
+  }
+  return found;
+}
+
+const documented = (node: RuleTree): boolean => (node.kind === 'group' ? (node.combinator === 'or' || node.combinator === 'and') && node.rules.every(documented) : own(MATCHERS, node.operator) !== undefined);
+
+function treeMatches(node: RuleTree, entity: RuleEntity, held: readonly string[], blueprint: string | undefined): boolean {
+  if (node.kind === 'group') return node.combinator === 'or' ? node.rules.some((rule) => treeMatches(rule, entity, held, blueprint)) : node.rules.every((rule) => treeMatches(rule, entity, held, blueprint));
+  return own(MATCHERS, node.operator)!(node.kind === 'team' ? held : fieldValues(node.property, entity.record, blueprint), node.values);
 }
 
 /** A group of `$team` rules with literal values, judged whole (`judgeRuleTree` of one level). */

@@ -530,7 +530,7 @@ function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path
  * in both worlds (a jq or template value, a relation path, a property that holds team values).
  * Rules on other fields are read only where the blueprint, and so its entities, is known.
  */
-function ruleTree(catalog: Catalog, node: JsonObject, blueprint: string | undefined): RuleTree | undefined {
+export function ruleTree(catalog: Catalog, node: JsonObject, blueprint: string | undefined): RuleTree | undefined {
   const list = Array.isArray(node.rules) ? node.rules : Array.isArray(node.conditions) ? node.conditions : undefined;
   if (list !== undefined) {
     const rules = list.map((rule) => (isObject(rule) ? ruleTree(catalog, rule, blueprint) : undefined));

@@ -122,6 +122,7 @@ export const SITE_TABLE = {
   'through-team': { verdict: 'review', why: 'a path goes on through $team to something of the team, which turns from a title into a _team entity' },
   'finds-no-team': { verdict: 'breaks', why: 'a search by team title or identifier finds no team of the org once teams are _team entities' },
   'group-holds': { verdict: 'unaffected', why: 'a search rule in a group of $team rules that, as a whole, matches the same entities before and after the migration' },
+  'policy-holds': { verdict: 'unaffected', why: "a rule of a policy query whose policy, run whole (its queries over the org's entities, its conditions over what they find), gives every user the same answer before the migration and after it" },
   'condition-holds': { verdict: 'unaffected', why: 'an expression of a condition whose expressions, combined as the service combines them, give the same result before the migration and after it' },
   'rule-matches-nobody': { verdict: 'review', why: 'a $team rule that matches no entity before the migration nor after it: no team holds what it names, so it keeps nobody in, whatever the migration does' },
   'group-matches-nobody': { verdict: 'review', why: 'a group of $team rules that, as a whole, matches no entity before the migration nor after it: it keeps nobody in, whatever the migration does' },

@@ -10,7 +10,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from './sample-context.js';
-import { own, type JsonValue } from '../model/json.js';
+import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
@@ -120,6 +120,8 @@ interface RuleEntity {
   /** One of the org's own entities (counted in `rows`), not a synthetic edge case. */
   real: boolean;
   standIn?: true;
+  /** The org's own record, for rules on its other fields; a synthetic entity holds its teams only. */
+  record?: EntityRecord;
 }
 
 /**
@@ -147,7 +149,7 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
     const values = Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : [];
     const before = values.map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
     const standIn = before.some((v) => unsure.has(v));
-    out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true, ...(standIn && { standIn: true as const }) });
+    out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true, record: entity, ...(standIn && { standIn: true as const }) });
   }
   for (const team of teams) out.push({ label: `an entity of team "${team.title}"`, before: [team.title], after: [team.identifier], real: false, ...(unsureTeam(team, directory) && { standIn: true as const }) });
   // Every team on one entity is a combination nobody may hold: tried only where the org's data does not say (issue 29).
@@ -306,21 +308,73 @@ function keptByOtherIdentifiers(spec: RuleSpec, prepared: Prepared): string | un
 }
 
 /**
- * Issue 39: a group of `$team` rules with literal values, matched as a whole with its combinator,
- * on the same entities in both worlds: `same` when every entity is matched alike before and after
- * (an `or` of a title and its identifier), `changed` otherwise; undefined for an operator or a
- * combinator the service does not document.
+ * A search rule tree as it is judged whole: groups with their combinators, `$team` rules with
+ * literal values, and rules on an entity's own fields (`$identifier`, `$title`, `$blueprint`, a
+ * property that holds no team value), which the migration leaves as they are.
  */
-export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): 'same' | 'changed' | 'matches-nobody' | undefined {
-  const combine = spec.combinator === 'or' ? 'some' : spec.combinator === 'and' ? 'every' : undefined;
-  const matchers = spec.leaves.map((leaf) => own(MATCHERS, leaf.operator));
-  if (!combine || matchers.some((match) => match === undefined)) return undefined;
-  const literals = [...new Set(spec.leaves.flatMap((leaf) => leaf.values))];
+export type RuleTree =
+  | { kind: 'group'; combinator: unknown; rules: readonly RuleTree[] }
+  | { kind: 'team'; operator: string; values: readonly string[] }
+  | { kind: 'field'; property: string; operator: string; values: readonly string[] };
+
+/**
+ * Issue 39: a rule tree matched as a whole, nested groups and rules on other fields included, on
+ * the same entities in both worlds (the org's own, with their records; one per team, holding only
+ * that team): `same` when every entity is matched alike before and after (an `or` of a title and
+ * its identifier, at any depth), `changed` otherwise; `matches-nobody` when only `$team` rules are
+ * in it and it matches nothing in either world; undefined for an operator or a combinator the
+ * service does not document.
+ */
+export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): 'same' | 'changed' | 'matches-nobody' | undefined {
+  if (!documented(spec.tree)) return undefined;
+  const leaves: Exclude<RuleTree, { kind: 'group' }>[] = [];
+  const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : leaves.push(node));
+  collect(spec.tree);
+  const literals = [...new Set(leaves.flatMap((leaf) => (leaf.kind === 'team' ? leaf.values : [])))];
   const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
-  const outcome = (held: readonly string[]) => spec.leaves[combine]((leaf, i) => matchers[i]!(held, leaf.values));
-  if (!entities.every((entity) => outcome(entity.before) === outcome(entity.after))) return 'changed';
+  const outcome = (node: RuleTree, entity: RuleEntity, held: readonly string[]): boolean => treeMatches(node, entity, held, spec.blueprint);
+  if (!entities.every((entity) => outcome(spec.tree, entity, entity.before) === outcome(spec.tree, entity, entity.after))) return 'changed';
+  if (entities.some((entity) => outcome(spec.tree, entity, entity.before))) return 'same';
   // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
-  return entities.some((entity) => outcome(entity.before)) ? 'same' : 'matches-nobody';
+  // With rules on other fields, only the entities sampled here say so: no claim.
+  return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
+}
+
+/**
+ * The org's own entities a rule tree finds in each world, as a query hands them on (a policy's
+ * `.results.<query>.entities`): each record with its `team` as that world holds it. Undefined for
+ * an operator or a combinator the service does not document.
+ */
+export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): Record<World, JsonObject[]> | undefined {
+  if (!documented(spec.tree)) return undefined;
+  const found: Record<World, JsonObject[]> = { before: [], after: [] };
+  for (const entity of teamEntities(spec.directory, spec.entities, [])) {
+    if (entity.record === undefined) continue;
+    for (const world of ['before', 'after'] as const) if (treeMatches(spec.tree, entity, entity[world], spec.blueprint)) found[world].push({ ...entity.record, team: [...entity[world]] });
+  }
+  return found;
+}
+
+const documented = (node: RuleTree): boolean => (node.kind === 'group' ? (node.combinator === 'or' || node.combinator === 'and') && node.rules.every(documented) : own(MATCHERS, node.operator) !== undefined);
+
+function treeMatches(node: RuleTree, entity: RuleEntity, held: readonly string[], blueprint: string | undefined): boolean {
+  if (node.kind === 'group') return node.combinator === 'or' ? node.rules.some((rule) => treeMatches(rule, entity, held, blueprint)) : node.rules.every((rule) => treeMatches(rule, entity, held, blueprint));
+  return own(MATCHERS, node.operator)!(node.kind === 'team' ? held : fieldValues(node.property, entity.record, blueprint), node.values);
+}
+
+/** A group of `$team` rules with literal values, judged whole (`judgeRuleTree` of one level). */
+export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): 'same' | 'changed' | 'matches-nobody' | undefined {
+  return judgeRuleTree({ directory: spec.directory, entities: spec.entities, tree: { kind: 'group', combinator: spec.combinator, rules: spec.leaves.map((leaf) => ({ kind: 'team', ...leaf })) } });
+}
+
+/** What an entity's own field holds, as a rule compares it; a synthetic entity (no record) holds none but its blueprint. */
+function fieldValues(property: string, record: EntityRecord | undefined, blueprint: string | undefined): string[] {
+  if (property === '$blueprint') return blueprint === undefined ? [] : [blueprint];
+  if (record === undefined) return [];
+  const properties = record.properties;
+  const raw = property === '$identifier' ? record.identifier : property === '$title' ? record.title : properties !== null && typeof properties === 'object' && !Array.isArray(properties) ? properties[property] : undefined;
+  const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  return list.map((value) => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' || value === null ? scalarLiteral(value) : NOT_A_STRING));
 }
 
 /**

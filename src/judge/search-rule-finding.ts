@@ -9,9 +9,9 @@ import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type ValuePart } from './query-rule.js';
+import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
-import { derivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
+import { derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
@@ -472,21 +472,26 @@ export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite,
 }
 
 /**
- * Issue 39: a rule is judged whole. Where a group of `$team` rules with literal values matches the
- * same entities before and after the migration as a whole (an `or` of a title and its identifier),
- * its leaves are no change, whatever each does alone.
+ * Issue 39: a rule is judged whole. Where a group (with its nested groups, and rules on fields the
+ * migration leaves alone) matches the same entities before and after the migration as a whole (an
+ * `or` of a title and its identifier, at any depth), the `$team` rules in it are no change, whatever
+ * each does alone. The outermost group that holds decides.
  */
 export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[] {
-  const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody' }>();
+  const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody'; nested: boolean }>();
   for (const group of ruleGroups(query, path)) {
-    const leaves = group.rules.map((rule) => literalTeamLeaf(rule));
-    const locations = group.rules.map((_, i) => joinPath(...group.path, group.key, i));
+    const where = joinPath(...group.path);
+    const under = (location: string) => location.startsWith(`${where}.`) || location.startsWith(`${where}[`);
     // A rule alone is judged as it is, with what its value runs to; a group, as a whole.
-    if (leaves.length < 2 || leaves.some((leaf) => leaf === undefined) || !findings.some((f) => locations.includes(f.location) && !f.reason.includes(GROUP_SAID))) continue;
+    const inside = findings.filter((f) => under(f.location) && !f.reason.includes(GROUP_SAID) && !wholes.has(f.location));
+    if (group.rules.length < 2 || inside.length === 0) continue;
+    const tree = ruleTree(catalog, group.node, site.blueprint);
+    if (tree === undefined) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
-    const judged = judgeRuleGroup({ directory: catalog.teams, combinator: group.combinator, leaves: leaves as { operator: string; values: string[] }[], entities });
+    const judged = judgeRuleTree({ directory: catalog.teams, tree, entities, ...(site.blueprint !== undefined && { blueprint: site.blueprint }) });
     if (judged !== 'same' && judged !== 'matches-nobody') continue;
-    for (const location of locations) wholes.set(location, { combinator: String(group.combinator), row: judged === 'same' ? 'group-holds' : 'group-matches-nobody' });
+    const direct = new Set(group.rules.map((_, i) => joinPath(...group.path, group.key, i)));
+    for (const finding of inside) wholes.set(finding.location, { combinator: String(group.combinator), row: judged === 'same' ? 'group-holds' : 'group-matches-nobody', nested: !direct.has(finding.location) });
   }
   if (wholes.size === 0) return [...findings];
   return findings.map((finding) => {
@@ -499,7 +504,7 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
       resource,
       location,
       evidence,
-      reason: `${site.subject} is one of an "${whole.combinator}" ${GROUP_SAID} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`,
+      reason: `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`,
       suggestion: holds ? 'Nothing to change: the group keeps matching.' : 'Check what the group is meant to match: as written it lets no entity through, before or after the migration.',
       verdict: judgeSite(whole.row),
     };
@@ -509,15 +514,44 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
 /** Said once a leaf is judged as part of its group, so a nested query judged again keeps it. */
 const GROUP_SAID = 'group of $team rules';
 
-/** Groups (`{combinator, rules}`, a scorecard's `{combinator, conditions}`) of a query, nested ones included, with their paths. */
-function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; key: string; combinator: JsonValue | undefined; rules: JsonObject[] }> {
+/** Groups (`{combinator, rules}`, a scorecard's `{combinator, conditions}`) of a query, nested ones included, outermost first, with their paths. */
+function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path: Path; key: string; combinator: JsonValue | undefined; rules: JsonObject[]; node: JsonObject }> {
   if (!isObject(query)) return;
   const key = Array.isArray(query.rules) ? 'rules' : 'conditions';
   const list = query[key];
   if (!Array.isArray(list)) return;
   const rules = list.filter(isObject);
-  if (rules.length === list.length) yield { path, key, combinator: query.combinator, rules };
+  if (rules.length === list.length) yield { path, key, combinator: query.combinator, rules, node: query };
   for (const [i, rule] of list.entries()) if (isObject(rule)) yield* ruleGroups(rule, [...path, key, i]);
+}
+
+/**
+ * A query as the whole-tree judge takes it, or undefined where some rule is one it cannot match
+ * in both worlds (a jq or template value, a relation path, a property that holds team values).
+ * Rules on other fields are read only where the blueprint, and so its entities, is known.
+ */
+export function ruleTree(catalog: Catalog, node: JsonObject, blueprint: string | undefined): RuleTree | undefined {
+  const list = Array.isArray(node.rules) ? node.rules : Array.isArray(node.conditions) ? node.conditions : undefined;
+  if (list !== undefined) {
+    const rules = list.map((rule) => (isObject(rule) ? ruleTree(catalog, rule, blueprint) : undefined));
+    return rules.every((rule) => rule !== undefined) ? { kind: 'group', combinator: node.combinator, rules: rules as RuleTree[] } : undefined;
+  }
+  const team = literalTeamLeaf(node);
+  if (team !== undefined) return { kind: 'team', ...team };
+  return blueprint === undefined ? undefined : fieldLeaf(catalog, node, blueprint);
+}
+
+/** A rule on an entity's own field that holds no team value, with literal values. */
+function fieldLeaf(catalog: Catalog, rule: JsonObject, blueprint: string): RuleTree | undefined {
+  const { property, operator, value } = rule;
+  if (typeof property !== 'string' || typeof operator !== 'string') return undefined;
+  const schema = catalog.blueprints.get(blueprint)?.schema;
+  const inSchema = isObject(schema) && isObject(schema.properties) && Object.hasOwn(schema.properties, property);
+  if (!['$identifier', '$title', '$blueprint'].includes(property) && (!inSchema || teamValuedProperties(catalog, blueprint).has(property))) return undefined;
+  const scalar = (v: JsonValue): string | undefined => (typeof v === 'string' ? (v.includes('{{') || builtInKey(v) !== undefined ? undefined : v) : typeof v === 'number' || typeof v === 'boolean' ? scalarLiteral(v) : undefined);
+  const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(scalar);
+  if (builtInOf(value) !== undefined || values.some((v) => v === undefined)) return undefined;
+  return { kind: 'field', property, operator, values: values as string[] };
 }
 
 /** A `$team` rule with literal string values, as the group judge takes it. */

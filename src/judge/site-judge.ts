@@ -9,6 +9,7 @@ import { gravest, judgeSite } from './decision-table.js';
 import { entityImpact } from './entity-impact.js';
 import { entityMappingFindings } from './entity-mapping-team.js';
 import { expressionFinding, wholeCondition } from './expression-finding.js';
+import { wholePolicy } from './policy-whole.js';
 import { comparesTeams, judgedWhole, searchQueryFindings, searchRuleFinding } from './search-rule-finding.js';
 import { literalTeamFinding, literalTeamValues } from './team-literals.js';
 import { teamInputsOf } from './team-typed.js';
@@ -20,6 +21,7 @@ export function siteJudge(catalog: Catalog): SiteJudge {
     searchRule: (site) => searchRuleFinding(catalog, site),
     searchQuery: (site, query, path) => searchQueryFindings(catalog, site, query, path),
     wholeGroups: (site, query, path, findings) => judgedWhole(catalog, site, query, path, findings),
+    wholePolicy: (subject, queries, conditions, findings) => wholePolicy(catalog, subject, queries, conditions, findings),
     wholeCondition: (site, combinator, parts, findings) => wholeCondition(catalog, site, combinator, parts, findings),
     literalTeam: (site, value, names) => literalTeamFinding(catalog, site, value, names),
     literalTeamValues: (value) => literalTeamValues(value, catalog.teams),

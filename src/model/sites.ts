@@ -41,6 +41,7 @@ export type SiteCase =
   | 'finds-no-team'
   | 'group-holds'
   | 'condition-holds'
+  | 'policy-holds'
   | 'group-matches-nobody'
   | 'rule-matches-nobody'
   | 'no-team-holds'
@@ -122,6 +123,14 @@ export interface SearchRuleSite {
   valueSource?: 'payload';
 }
 
+/** One query of a policy: its id, its rules, where it is, and the blueprint it searches when a `$blueprint` rule names it. */
+export interface PolicyQuery {
+  id: string;
+  query: JsonValue | undefined;
+  path: Path;
+  blueprint?: string;
+}
+
 /** Literal team names written where a team value goes. */
 export interface LiteralTeamSite {
   category: Category;
@@ -154,6 +163,8 @@ export interface SiteJudge {
   searchQuery(site: Omit<SearchRuleSite, 'path' | 'rule'>, query: JsonValue | undefined, path: Path): FindingDraft[];
   /** Findings of a condition's expressions judged one by one, with the condition judged whole with its combinator. */
   wholeCondition(site: Omit<ExpressionSite, 'expression'>, combinator: unknown, parts: readonly { location: string; expression: string }[], findings: readonly FindingDraft[]): FindingDraft[];
+  /** Findings of a policy's query rules, with the policy judged whole: its queries run over the org's entities, its conditions over what they find. */
+  wholePolicy(subject: string, queries: readonly PolicyQuery[], conditions: readonly string[], findings: readonly FindingDraft[]): FindingDraft[];
   /** Findings of a query's rules judged one by one, with every `$team` group among them judged whole. */
   wholeGroups(site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[];
   literalTeam(site: LiteralTeamSite, value: string | string[], names: readonly string[]): FindingDraft | undefined;

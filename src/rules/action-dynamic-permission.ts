@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { SiteJudge } from '../model/sites.js';
+import type { PolicyQuery, SiteJudge } from '../model/sites.js';
 import { keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -25,6 +25,8 @@ export const actionDynamicPermission: Rule = {
         if (!isObject(policy)) continue;
         const base = ['permissions', stage, 'policy'];
         const queries = isObject(policy.queries) ? policy.queries : keyedRecord();
+        const ofQueries: FindingDraft[] = [];
+        const queryList: PolicyQuery[] = [];
         for (const [queryId, query] of Object.entries(queries)) {
           const ofQuery: FindingDraft[] = [];
           const blueprint = queryBlueprint(query);
@@ -44,9 +46,13 @@ export const actionDynamicPermission: Rule = {
             });
             if (finding) ofQuery.push(finding);
           }
-          findings.push(...judge.wholeGroups({ subject: `The ${stage} policy rule of query "${queryId}"` }, query, [...base, 'queries', queryId], ofQuery));
+          ofQueries.push(...judge.wholeGroups({ subject: `The ${stage} policy rule of query "${queryId}"`, ...(blueprint !== undefined && { blueprint }) }, query, [...base, 'queries', queryId], ofQuery));
+          queryList.push({ id: queryId, query, path: [...base, 'queries', queryId], ...(blueprint !== undefined && { blueprint }) });
         }
         const conditions = Array.isArray(policy.conditions) ? policy.conditions : [];
+        // The queries are read by the conditions: judged with them, as the policy runs.
+        const texts = conditions.filter((condition): condition is string => typeof condition === 'string');
+        findings.push(...judge.wholePolicy(`The ${stage} policy rule`, queryList, texts.length === conditions.length ? texts : [], ofQueries));
         conditions.forEach((condition, index) => {
           if (typeof condition !== 'string') return;
           const finding = judge.expression({

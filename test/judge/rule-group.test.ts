@@ -117,3 +117,59 @@ describe("an action user input's dataset judged whole, as search rules are", () 
     expect(leaves(report, 'findings')[0]?.reason).toContain('matches no entity before the migration nor after it');
   });
 });
+
+/**
+ * Held out: a dataset `or` whose title leaf sits in a nested `and` with a rule on another property
+ * was flagged at the title leaf, though the tree as a whole offers the same entities before the
+ * migration (first branch) and after it (second branch). Which entities the tree offers in each
+ * world is computed here with jq over the org's own entities, the tree written as a jq filter.
+ */
+describe('a nested search rule tree judged whole, non-team rules included', () => {
+  const DATASET = 'trigger.userInputs.properties.target.dataset';
+  const byTitle = new Map<string, string>([['Data Science', 'data_science'], ['QA', 'qa'], ['Platform (EU)', 'platform'], ['Alpha', 'z_alpha'], ['Beta', 'a_beta']]);
+  const worldEntities = (world: 'before' | 'after') => SERVICES_PER_TEAM.map((s) => ({ ...s, team: world === 'before' ? s.team : s.team.map((t) => byTitle.get(t)!) }));
+  /** The entities a jq filter (the tree, as jq) lets through in a world. */
+  const offeredBy = (filter: string, world: 'before' | 'after') => {
+    const result = jq.evaluate(worldEntities(world), `[.[] | select(${filter}) | .identifier]`);
+    if (!result.ok) throw new Error(result.error);
+    return result.values[0];
+  };
+  const nested = (first: string, other: JsonObject) => ({
+    combinator: 'or',
+    rules: [{ combinator: 'and', rules: [{ property: '$team', operator: '=', value: first }, other] }, identifier],
+  });
+  const report = (dataset: JsonObject) =>
+    analyze(
+      buildCatalog(
+        org({
+          blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {} }],
+          entities: { service: SERVICES_PER_TEAM },
+          actions: [
+            {
+              identifier: 'create',
+              title: 'Create',
+              trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset } } } },
+              invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+            },
+          ],
+        }),
+        { jq },
+      ),
+    );
+  const verdictAt = (r: ReturnType<typeof report>, location: string) => r.findings.find((f) => f.location === location)?.verdict ?? (r.verified?.some((f) => f.location === location) ? 'unaffected' : undefined);
+
+  it('`or(and($team = title, $identifier != "nothing"), $team = identifier)` offers the same entities in both worlds: unaffected', () => {
+    const filter = '((.team | index("Data Science")) != null and .identifier != "nothing") or ((.team | index("data_science")) != null)';
+    expect(offeredBy(filter, 'before')).toEqual(offeredBy(filter, 'after'));
+    const r = report(nested('Data Science', { property: '$identifier', operator: '!=', value: 'nothing' }));
+    expect(verdictAt(r, `${DATASET}.rules[0].rules[0]`)).toBe('unaffected');
+    expect(verdictAt(r, `${DATASET}.rules[1]`)).toBe('unaffected');
+  });
+
+  it('`or(and($team = title, $identifier = "svc-9"), $team = identifier)`: the first branch offers nothing before, so the tree changes: breaks', () => {
+    const filter = '((.team | index("Data Science")) != null and .identifier == "svc-9") or ((.team | index("data_science")) != null)';
+    expect(offeredBy(filter, 'before')).not.toEqual(offeredBy(filter, 'after'));
+    const r = report(nested('Data Science', { property: '$identifier', operator: '=', value: 'svc-9' }));
+    expect(verdictAt(r, `${DATASET}.rules[0].rules[0]`)).toBe('breaks');
+  });
+});

@@ -4,7 +4,7 @@
  * org has migrated, and what its literals showed when run. Rows are data, read top to bottom; the
  * first that matches decides the verdict and the sentence that says why.
  */
-import type { Verdict } from '../model/finding.js';
+import type { FindingDraft, Verdict } from '../model/finding.js';
 import type { SiteCase, Sink } from '../model/sites.js';
 import type { ReferenceClass } from './classify.js';
 
@@ -151,6 +151,12 @@ export type { SiteCase };
 
 export function judgeSite(site: SiteCase): Verdict {
   return SITE_TABLE[site].verdict;
+}
+
+/** A finding judged again as part of the whole it sits in (a group, a condition, a policy): its place and evidence stay, the whole's row decides. */
+export function partOfWhole(finding: FindingDraft, row: SiteCase, reason: string, suggestion: string): FindingDraft {
+  const { category, resource, location, evidence } = finding;
+  return { category, resource, location, evidence, reason, suggestion, verdict: judgeSite(row) };
 }
 
 /** Team literals written into a team value: titles break, values nothing tells apart are reviewed. */

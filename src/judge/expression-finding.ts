@@ -7,7 +7,7 @@ import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
 import { allDerivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
-import { judgeSite, SITE_TABLE } from './decision-table.js';
+import { judgeSite, partOfWhole, SITE_TABLE } from './decision-table.js';
 
 export type { ExpressionSite };
 
@@ -177,15 +177,7 @@ export function wholeCondition(catalog: Catalog, site: Omit<ExpressionSite, 'exp
   if (whole === undefined || whole.verdict !== judgeSite('condition-holds')) return [...findings];
   return findings.map((finding) => {
     if (!locations.has(finding.location) || finding.verdict === judgeSite('condition-holds')) return finding;
-    const { category, resource, location, evidence } = finding;
-    return {
-      category,
-      resource,
-      location,
-      evidence,
-      reason: `${site.subject} is one expression of an "${String(combinator)}" condition that, as a whole, ${SITE_TABLE['condition-holds'].why.replace(/^an expression of a condition whose expressions, combined as the service combines them, /, '')}.`,
-      suggestion: 'Nothing to change: the condition as a whole keeps working.',
-      verdict: judgeSite('condition-holds'),
-    };
+    const reason = `${site.subject} is one expression of an "${String(combinator)}" condition that, as a whole, give the same result before the migration and after it.`;
+    return partOfWhole(finding, 'condition-holds', reason, 'Nothing to change: the condition as a whole keeps working.');
   });
 }

@@ -10,7 +10,7 @@ import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { PolicyQuery } from '../model/sites.js';
 import { joinPath } from '../catalog/location.js';
-import { judgeSite, SITE_TABLE } from './decision-table.js';
+import { judgeSite, partOfWhole } from './decision-table.js';
 import { entitiesFound, type RuleTree } from './query-rule.js';
 import { ruleTree } from './search-rule-finding.js';
 import { contextFor, literalTexts, teamCases, teamsFor } from './worlds.js';
@@ -29,16 +29,8 @@ export function wholePolicy(catalog: Catalog, subject: string, queries: readonly
   if (results === undefined || !answersAlike(catalog, queries, conditions, results)) return [...findings];
   return findings.map((finding) => {
     if (!under(finding.location) || finding.verdict === judgeSite('policy-holds')) return finding;
-    const { category, resource, location, evidence } = finding;
-    return {
-      category,
-      resource,
-      location,
-      evidence,
-      reason: `${subject} of query "${queryAt(location)!.id}" is one rule of a policy that, run whole (its queries over the org's entities in each world, its conditions over what they find), ${SITE_TABLE['policy-holds'].why.replace(/^a rule of a policy query whose policy, run whole \(its queries over the org's entities, its conditions over what they find\), /, '')}.`,
-      suggestion: 'Nothing to change: the policy as a whole lets the same people through.',
-      verdict: judgeSite('policy-holds'),
-    };
+    const reason = `${subject} of query "${queryAt(finding.location)!.id}" is one rule of a policy that, run whole (its queries over the org's entities in each world, its conditions over what they find), gives every user the same answer before the migration and after it.`;
+    return partOfWhole(finding, 'policy-holds', reason, 'Nothing to change: the policy as a whole lets the same people through.');
   });
 }
 

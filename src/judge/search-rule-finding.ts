@@ -7,7 +7,7 @@ import { TEAM_BLUEPRINT, type EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
-import { type LiteralEvidence, type MigrationState, decide, judgeSite } from './decision-table.js';
+import { type LiteralEvidence, type MigrationState, decide, judgeSite, partOfWhole } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
@@ -497,17 +497,10 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
   return findings.map((finding) => {
     const whole = wholes.get(finding.location);
     if (whole === undefined || finding.reason.includes(GROUP_SAID)) return finding;
-    const { category, resource, location, evidence } = finding;
     const holds = whole.row === 'group-holds';
-    return {
-      category,
-      resource,
-      location,
-      evidence,
-      reason: `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`,
-      suggestion: holds ? 'Nothing to change: the group keeps matching.' : 'Check what the group is meant to match: as written it lets no entity through, before or after the migration.',
-      verdict: judgeSite(whole.row),
-    };
+    const reason = `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`;
+    const suggestion = holds ? 'Nothing to change: the group keeps matching.' : 'Check what the group is meant to match: as written it lets no entity through, before or after the migration.';
+    return partOfWhole(finding, whole.row, reason, suggestion);
   });
 }
 

@@ -177,7 +177,7 @@ export function wholeCondition(catalog: Catalog, site: Omit<ExpressionSite, 'exp
   if (whole === undefined || whole.verdict !== judgeSite('condition-holds')) return [...findings];
   return findings.map((finding) => {
     if (!locations.has(finding.location) || finding.verdict === judgeSite('condition-holds')) return finding;
-    const reason = `${site.subject} is one expression of an "${String(combinator)}" condition that, as a whole, give the same result before the migration and after it.`;
+    const reason = `${site.subject} is one expression of an "${String(combinator)}" condition that, as a whole, gives the same result before the migration and after it.`;
     return partOfWhole(finding, 'condition-holds', reason, 'Nothing to change: the condition as a whole keeps working.');
   });
 }

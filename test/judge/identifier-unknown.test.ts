@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
 import type { Verdict } from '../../src/model/finding.js';
 import type { JsonObject } from '../../src/model/json.js';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { expectedRuleClass, judged, org } from './two-worlds.js';
 
 const jq = useJqEngine();
@@ -104,5 +106,38 @@ describe('an automation condition over a change, with a team known by title only
     };
     const { finding } = judged(jq, { ...service({}), actions: [automation] } as ReturnType<typeof org>, 'trigger.condition.expressions[0]');
     expect(finding.verdict).toBe(verdict);
+  });
+});
+
+// Held-out m11: two one-word teams known by title only, held together by an entity. An expression that
+// keeps its result only when both get their titles as identifiers was breaks: each team was given the
+// identifiers it could get alone, the other keeping its pending stand-in, so no assignment kept it.
+describe('a calculation over two teams known by title only, held together', () => {
+  const PAIR = [{ name: 'Payments' }, { name: 'Platform' }];
+  const pairOrg = (calculation: string) =>
+    org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { c: { title: 'c', calculation, type: 'string' } } }], entities: { service: [{ identifier: 's', title: 's', team: ['Payments', 'Platform'] }, { identifier: 't', title: 't', team: ['Platform'] }] } }, PAIR);
+  /** The verdict over every pair of identifiers the two could get, on the pair the org holds. */
+  const pairVerdict = (expression: string): Verdict => {
+    const run = (team: string[]) => JSON.stringify(jq.evaluate({ identifier: 's', title: 's', team, properties: {}, relations: {} }, expression));
+    const options = (title: string) => possibleIdentifiers(title, stringsOf(expression));
+    return verdictOver(options('Payments').flatMap((p) => options('Platform').map((q) => run(['Payments', 'Platform']) !== run([p, q]))));
+  };
+  it.each([
+    // Only the pair shows these change: it is kept with both titles as identifiers, together.
+    ['.team == ["Payments", "Platform"]', 'review', 'identifiers "Payments" for "Payments" and "Platform" for "Platform"'],
+    ['.team | map(select(. == "Payments" or . == "Platform")) | length == 2', 'review', 'identifiers "Payments" for "Payments" and "Platform" for "Platform"'],
+    // Each team alone shows this one change, kept with its title.
+    ['[.team[] | {"Payments": 1, "Platform": 2}[.]] | add', 'review', 'identifier "Payments" for "Payments"'],
+  ] as const)('%s: the verdict jq gives over every pair of identifiers they could get', (calculation, shows, keptWith) => {
+    const verdict = pairVerdict(calculation);
+    expect(verdict, 'the row shows what it says').toBe(shows);
+    const { finding } = judged(jq, pairOrg(calculation), 'calculationProperties.c.calculation');
+    expect(finding.verdict).toBe(verdict);
+    expect(finding.reason).toContain(`the same with ${keptWith}`);
+  });
+  it('with a teams map the identifiers are known, and a change is a break', () => {
+    const calculation = '.team == ["Payments", "Platform"]';
+    const report = analyze(buildCatalog(pairOrg(calculation), { jq, teamsMap: { Payments: 'payments', Platform: 'platform' } }));
+    expect(report.findings.find((f) => f.location === 'calculationProperties.c.calculation')?.verdict).toBe('breaks');
   });
 });

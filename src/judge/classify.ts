@@ -10,7 +10,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { assignedIdentifiers, contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 import { tryLexJq } from '../jq/lexer.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
@@ -173,8 +173,7 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
     for (const [title, candidate] of assigned) map.set(title, candidate);
     const substitute = translated(was, withTitles(map));
     const kept = (!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now);
-    const named = [...assigned].map(([title, candidate]) => `${JSON.stringify(candidate)} for "${title}"`).join(' and ');
-    const phrase = `${assigned.size > 1 ? 'identifiers' : 'identifier'} ${named}`;
+    const phrase = assignedIdentifiers(assigned);
     if (kept) found.kept ??= phrase;
     else found.changed ??= { candidate: phrase, was: rawWas, now: raw };
     return found[wanted] !== undefined;

@@ -14,7 +14,7 @@ import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
-import { contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
+import { assignedIdentifiers, contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
 
 /** Operators the service documents for search rules, as they treat a list of team values. */
@@ -271,7 +271,7 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
   });
   if (difference && !readsUser) {
     const kept = keptByOtherIdentifiers(spec, prepared);
-    if (kept) difference = { ...difference, standIn: true, identifierUnknown: `the same with identifier ${kept}` };
+    if (kept) difference = { ...difference, standIn: true, identifierUnknown: `the same with ${kept}` };
   }
   const judgement: RuleJudgement = difference ? { class: 'changed', difference, contexts } : { class: 'same', contexts };
   if (!readsUser && rows.read > 0) judgement.rows = rows;
@@ -286,25 +286,33 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
  */
 function keptByOtherIdentifiers(spec: RuleSpec, prepared: Prepared): string | undefined {
   // Teams known by title only, and literals tried as teams the org does not name: no source gives their identifiers.
-  const pending = [...new Set([...[...spec.directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title), ...prepared.teams.filter((team) => unsureTeam(team, spec.directory) && team.standIn === 'literal').map((team) => team.title)])];
+  const literalTeams = prepared.teams.filter((team) => unsureTeam(team, spec.directory) && team.standIn === 'literal').map((team) => team.title);
+  const value = { before: prepared.valuesOf(spec.value.before, 0, 'before'), after: prepared.valuesOf(spec.value.after, 0, 'after') };
+  return keptByAssigning(spec.directory, prepared.entities, prepared.literals, literalTeams, (entity, after) => prepared.match(entity.before, value.before) === prepared.match(after, value.after));
+}
+
+/**
+ * The identifiers, one team known by title only (or `also` tried as such) at a time, that make every
+ * entity `alike` in both worlds, as words (`identifier "payments" for "Payments"`); undefined when
+ * no such assignment is found or none is needed.
+ */
+function keptByAssigning(directory: TeamDirectory, entities: readonly RuleEntity[], literals: readonly string[], also: readonly string[], alike: (entity: RuleEntity, after: readonly string[]) => boolean): string | undefined {
+  const pending = [...new Set([...[...directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title), ...also])];
   if (pending.length === 0) return undefined;
   const assigned = new Map<string, string>();
-  const afterOf = (entity: RuleEntity) => entity.after.map((value, i) => assigned.get(entity.before[i]!) ?? value);
-  const value = { before: prepared.valuesOf(spec.value.before, 0, 'before'), after: prepared.valuesOf(spec.value.after, 0, 'after') };
-  const alike = (entity: RuleEntity) => prepared.match(entity.before, value.before) === prepared.match(afterOf(entity), value.after);
+  const holds = (entity: RuleEntity) => alike(entity, entity.after.map((value, i) => assigned.get(entity.before[i]!) ?? value));
   for (const title of pending) {
-    const holding = prepared.entities.filter((entity) => entity.before.includes(title));
-    if (holding.every(alike)) continue;
-    const candidate = identifiersItCouldBe(spec.directory, title, prepared.literals).find((id) => {
+    const holding = entities.filter((entity) => entity.before.includes(title));
+    if (holding.every(holds)) continue;
+    const candidate = identifiersItCouldBe(directory, title, literals).find((id) => {
       assigned.set(title, id);
-      if (holding.every(alike)) return true;
+      if (holding.every(holds)) return true;
       assigned.delete(title);
       return false;
     });
     if (candidate === undefined) return undefined;
   }
-  if (assigned.size === 0 || !prepared.entities.every(alike)) return undefined;
-  return [...assigned].map(([title, id]) => `${JSON.stringify(id)} for "${title}"`).join(', ');
+  return assigned.size === 0 || !entities.every(holds) ? undefined : assignedIdentifiers(assigned);
 }
 
 /**
@@ -330,7 +338,7 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
   const leaves: Exclude<RuleTree, { kind: 'group' }>[] = [];
   const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : leaves.push(node));
   collect(spec.tree);
-  const literals = [...new Set(leaves.flatMap((leaf) => (leaf.kind === 'team' ? leaf.values : [])))];
+  const literals = treeLiterals(spec.tree);
   const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
   const outcome = (node: RuleTree, entity: RuleEntity, held: readonly string[]): boolean => treeMatches(node, entity, held, spec.blueprint);
   if (!entities.every((entity) => outcome(spec.tree, entity, entity.before) === outcome(spec.tree, entity, entity.after))) return 'changed';
@@ -338,6 +346,34 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
   // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
   // With rules on other fields, only the entities sampled here say so: no claim.
   return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
+}
+
+/**
+ * Issue 39 (held-out m14): a rule tree that changes with the pending stand-ins of teams known by title
+ * only, yet matches every entity alike with identifiers the migration could give them (an `or` of a
+ * title and the identifier the team may get): the first entity that changes, in the rule judge's
+ * words, and the identifiers that keep it. Undefined when no assignment keeps it.
+ */
+export function treeKeptByIdentifiers(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): RuleDifference | undefined {
+  if (!documented(spec.tree)) return undefined;
+  const literals = treeLiterals(spec.tree);
+  const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
+  const matches = (entity: RuleEntity, held: readonly string[]) => treeMatches(spec.tree, entity, held, spec.blueprint);
+  const changed = entities.find((entity) => matches(entity, entity.before) !== matches(entity, entity.after));
+  if (changed === undefined) return undefined;
+  const kept = keptByAssigning(spec.directory, entities, literals, [], (entity, after) => matches(entity, entity.before) === matches(entity, after));
+  if (kept === undefined) return undefined;
+  const word = (matched: boolean) => (matched ? 'a match' : 'no match');
+  const held = `${JSON.stringify(changed.before)} before and ${JSON.stringify(changed.after)} after`;
+  return { context: `${changed.label} (${held})`, before: word(matches(changed, changed.before)), after: word(matches(changed, changed.after)), standIn: true, identifierUnknown: `the same with ${kept}` };
+}
+
+/** The values of a tree's `$team` rules, each once. */
+function treeLiterals(tree: RuleTree): string[] {
+  const found = new Set<string>();
+  const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : node.kind === 'team' && node.values.forEach((value) => found.add(value)));
+  collect(tree);
+  return [...found];
 }
 
 /**

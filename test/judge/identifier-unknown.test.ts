@@ -141,3 +141,30 @@ describe('a calculation over two teams known by title only, held together', () =
     expect(report.findings.find((f) => f.location === 'calculationProperties.c.calculation')?.verdict).toBe('breaks');
   });
 });
+
+// Held-out m14: an "or" of a rule on the team's title and a rule on the identifier it may get keeps
+// matching as a whole if the migration gives the team that identifier, and stops otherwise; its title
+// rule was breaks, as the group was judged whole only where it held with the pending stand-in.
+describe('a scorecard "or" of a title-only team\'s title and an identifier it may get', () => {
+  const scorecardOf = (conditions: JsonObject[]) => [{ blueprint: 'service', identifier: 'sc', title: 'sc', rules: [{ identifier: 'r', title: 'r', level: 'Gold', query: { combinator: 'or', conditions } }] }];
+  it.each([
+    [['Data Science', 'data_science'], 'review'],
+    [['Data Science', 'Data Science'], 'breaks'],
+  ] as const)('$team = %j, combined with "or": the verdict jq gives over every identifier it could get', (values, shows) => {
+    const title = 'Data Science';
+    const whole = (team: string) => values.some((value) => expectedRuleClass.match(jq, '=', [team], [value]));
+    const verdict = verdictOver(possibleIdentifiers(title, [...values]).map((identifier) => whole(title) !== whole(identifier)));
+    expect(verdict, 'the row shows what it says').toBe(shows);
+    const snapshot = { ...service({}), scorecards: scorecardOf(values.map((value) => ({ property: '$team', operator: '=', value }))) } as ReturnType<typeof org>;
+    for (const location of ['rules[0].query.conditions[0]', 'rules[0].query.conditions[1]']) {
+      const { finding } = judged(jq, snapshot, location);
+      expect(finding.verdict).toBe(verdict);
+      if (verdict === 'review') expect(finding.reason).toContain(`matched as a whole, what it gives depends on the identifier the migration assigns a team known only by title`);
+    }
+    if (verdict === 'review') {
+      // With a teams map the identifier is known: the title rule breaks unless the map gives the spelled one.
+      const report = analyze(buildCatalog(snapshot, { jq, teamsMap: { 'Data Science': 'ds', QA: 'qa', Alpha: 'alpha' } }));
+      expect(report.findings.find((f) => f.location === 'rules[0].query.conditions[0]')?.verdict).toBe('breaks');
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
 import { assignedIdentifiers, contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
-import { tryLexJq } from '../jq/lexer.js';
+import { constantStrings } from './constant-strings.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -249,42 +249,6 @@ function identifierCandidates(jq: JqEngine, expression: string, directory: TeamD
 }
 
 const candidatesIn = new WeakMap<TeamDirectory, Map<string, string[]>>();
-
-/** Ours: tokens after a literal that a constant piece of an expression is read over. */
-const MAX_CONSTANT_TOKENS = 8;
-const constantsOf = new Map<string, string[]>();
-
-/**
- * The strings an expression computes from its literals alone, each run by jq on null: every literal,
- * and each piece that starts at one and ends where its parentheses close, before a `,`, `;` or a
- * keyword (`"cWE=" | @base64d`, `"qa" | ascii_upcase`). Pieces that read the input give no string on null.
- */
-function constantStrings(jq: JqEngine, expression: string): string[] {
-  const known = constantsOf.get(expression);
-  if (known) return known;
-  const tokens = tryLexJq(expression) ?? [];
-  const found = new Set<string>();
-  tokens.forEach((token, i) => {
-    if (token.type !== 'string' || token.interpolations) return;
-    found.add(token.value);
-    let depth = 0;
-    for (let k = i + 1; k < Math.min(tokens.length, i + MAX_CONSTANT_TOKENS); k++) {
-      const next = tokens[k]!;
-      if (next.type === 'keyword' || (depth === 0 && (next.value === ',' || next.value === ';'))) break;
-      if (next.type === 'punctuation' && '([{'.includes(next.value)) depth++;
-      if (next.type === 'punctuation' && ')]}'.includes(next.value) && --depth < 0) break;
-      if (depth > 0 || next.type === 'operator') continue;
-      const result = jq.evaluate(null, expression.slice(token.start, next.end));
-      if (result.ok && result.values.length === 1 && typeof result.values[0] === 'string') found.add(result.values[0]);
-    }
-  });
-  const strings = [...found];
-  // A planning engine's answers are not jq's: never kept.
-  if (jq.plansOnly) return strings;
-  if (constantsOf.size >= 5_000) constantsOf.clear();
-  constantsOf.set(expression, strings);
-  return strings;
-}
 
 /** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */
 export function contextsOf(spec: ContextSpec, world: World): JsonValue[] {

@@ -14,6 +14,7 @@ import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
+import { constantStrings } from './constant-strings.js';
 import { assignedIdentifiers, contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
 
@@ -194,7 +195,9 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   const allParts = [...partsOf(spec.property), ...spec.value.before, ...spec.value.after];
   const literals = [...new Set(allParts.flatMap((part) => (part.kind === 'literals' ? part.values : [])))];
   const text = [literals.join(' '), ...allParts.flatMap((part) => (part.kind === 'jq' ? [part.expression] : []))].join(' ');
-  const teams = teamsFor(spec.directory, text, literals, [...literals, ...allParts.flatMap((part) => (part.kind === 'jq' ? literalTexts(part.expression) : []))]);
+  // A jq value's strings, those it computes from its literals alone too (`"QA" | ascii_downcase`), set the classes of teams it is run with.
+  const jqStrings = (expression: string) => (spec.jq ? constantStrings(spec.jq, expression) : literalTexts(expression));
+  const teams = teamsFor(spec.directory, text, literals, [...new Set([...literals, ...allParts.flatMap((part) => (part.kind === 'jq' ? jqStrings(part.expression) : []))])]);
   const jqParts = allParts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   const readsUser = allParts.some((part) => part.kind !== 'literals');
   const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input').filter((user) => !user.sided) : [NO_USER];

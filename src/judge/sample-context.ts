@@ -141,13 +141,14 @@ export function policyQueryIds(paths: readonly FieldPath[]): string[] {
 }
 
 /**
- * Paths the sample has no value for. A path counts as filled when it resolves from the root or
- * from any object inside the sample (`map(.team)` runs on the entities of a result, `$e.team` on
- * whatever `$e` was bound to); arrays are looked through, as `[]` in the path would.
+ * Paths the sample has no value for. A path read at the top of the input (`rooted`) counts as
+ * filled when it resolves from the root: a run's `.relations.x` is none of its entities'. Any other
+ * counts when it resolves from any object inside the sample (`map(.team)` runs on the entities of a
+ * result, `$e.team` on whatever `$e` was bound to); arrays are looked through, as `[]` in the path would.
  */
-export function unfilledPaths(paths: readonly FieldPath[], sample: JsonValue): FieldPath[] {
+export function unfilledPaths(paths: readonly FieldPath[], sample: JsonValue, rooted: (path: FieldPath) => boolean = () => false): FieldPath[] {
   const nodes = objectNodes(sample);
-  return paths.filter((path) => !nodes.some((node) => resolves(node, path.segments)));
+  return paths.filter((path) => (rooted(path) ? !resolves(sample, path.segments) : !nodes.some((node) => resolves(node, path.segments))));
 }
 
 function objectNodes(value: JsonValue, out: JsonValue[] = []): JsonValue[] {

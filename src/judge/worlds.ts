@@ -86,6 +86,12 @@ function titleSpellings(title: string): string[] {
   return [title, ...spelled.flatMap((text) => [text, text.toLowerCase()])];
 }
 
+/** Identifiers given to teams known by title only, in words: `identifier "ops" for "Ops"`, `identifiers "a" for "A" and "b" for "B"`. */
+export function assignedIdentifiers(assigned: ReadonlyMap<string, string>): string {
+  const named = [...assigned].map(([title, identifier]) => `${JSON.stringify(identifier)} for "${title}"`).join(' and ');
+  return `${assigned.size > 1 ? 'identifiers' : 'identifier'} ${named}`;
+}
+
 /** The identifier a literal tried as a team title stands with: its slug, or itself with `_id` where that is its slug already; never the literal. */
 export function literalStandIn(literal: string): string {
   const slug = slugOf(literal);

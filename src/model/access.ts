@@ -1,4 +1,4 @@
-import type { ResourceRef } from './finding.js';
+import type { ResourceRef } from './resource.js';
 
 /**
  * Who can do what before and after the migration (contracts.md §3.3 `access`). `required` and

@@ -2,6 +2,9 @@
 import type { CrossOrgCheck, OrgTeams } from './org-teams.js';
 import type { ReportRun } from '../report/run-info.js';
 import type { AccessChange } from './access.js';
+import type { ResourceRef } from './resource.js';
+
+export { RESOURCE_TYPES, type ResourceRef, type ResourceType } from './resource.js';
 
 export type FindingKind = 'automatic' | 'manual';
 
@@ -25,21 +28,12 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** `scorecard` (contracts.md §3.2): identifier `<blueprint>/<scorecard>`, as scorecard identifiers are unique per blueprint. */
-export const RESOURCE_TYPES = ['blueprint', 'action', 'automation', 'page', 'integration', 'webhook', 'scorecard', 'file'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /**
  * What the migration does to a manual finding's expression: `breaks` (it will behave differently),
  * `review` (it reads team values; a person must judge), `unaffected` (it already uses identifiers).
  */
 export type Verdict = 'breaks' | 'review' | 'unaffected';
-
-export interface ResourceRef {
-  type: ResourceType;
-  identifier: string;
-  title?: string;
-}
 
 export interface Finding {
   id: string;

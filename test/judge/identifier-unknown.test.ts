@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
 import type { Verdict } from '../../src/model/finding.js';
 import type { JsonObject } from '../../src/model/json.js';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { expectedRuleClass, judged, org } from './two-worlds.js';
 
 const jq = useJqEngine();
@@ -104,5 +106,65 @@ describe('an automation condition over a change, with a team known by title only
     };
     const { finding } = judged(jq, { ...service({}), actions: [automation] } as ReturnType<typeof org>, 'trigger.condition.expressions[0]');
     expect(finding.verdict).toBe(verdict);
+  });
+});
+
+// Held-out m11: two one-word teams known by title only, held together by an entity. An expression that
+// keeps its result only when both get their titles as identifiers was breaks: each team was given the
+// identifiers it could get alone, the other keeping its pending stand-in, so no assignment kept it.
+describe('a calculation over two teams known by title only, held together', () => {
+  const PAIR = [{ name: 'Payments' }, { name: 'Platform' }];
+  const pairOrg = (calculation: string) =>
+    org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties: { c: { title: 'c', calculation, type: 'string' } } }], entities: { service: [{ identifier: 's', title: 's', team: ['Payments', 'Platform'] }, { identifier: 't', title: 't', team: ['Platform'] }] } }, PAIR);
+  /** The verdict over every pair of identifiers the two could get, on the pair the org holds. */
+  const pairVerdict = (expression: string): Verdict => {
+    const run = (team: string[]) => JSON.stringify(jq.evaluate({ identifier: 's', title: 's', team, properties: {}, relations: {} }, expression));
+    const options = (title: string) => possibleIdentifiers(title, stringsOf(expression));
+    return verdictOver(options('Payments').flatMap((p) => options('Platform').map((q) => run(['Payments', 'Platform']) !== run([p, q]))));
+  };
+  it.each([
+    // Only the pair shows these change: it is kept with both titles as identifiers, together.
+    ['.team == ["Payments", "Platform"]', 'review', 'identifiers "Payments" for "Payments" and "Platform" for "Platform"'],
+    ['.team | map(select(. == "Payments" or . == "Platform")) | length == 2', 'review', 'identifiers "Payments" for "Payments" and "Platform" for "Platform"'],
+    // Each team alone shows this one change, kept with its title.
+    ['[.team[] | {"Payments": 1, "Platform": 2}[.]] | add', 'review', 'identifier "Payments" for "Payments"'],
+  ] as const)('%s: the verdict jq gives over every pair of identifiers they could get', (calculation, shows, keptWith) => {
+    const verdict = pairVerdict(calculation);
+    expect(verdict, 'the row shows what it says').toBe(shows);
+    const { finding } = judged(jq, pairOrg(calculation), 'calculationProperties.c.calculation');
+    expect(finding.verdict).toBe(verdict);
+    expect(finding.reason).toContain(`the same with ${keptWith}`);
+  });
+  it('with a teams map the identifiers are known, and a change is a break', () => {
+    const calculation = '.team == ["Payments", "Platform"]';
+    const report = analyze(buildCatalog(pairOrg(calculation), { jq, teamsMap: { Payments: 'payments', Platform: 'platform' } }));
+    expect(report.findings.find((f) => f.location === 'calculationProperties.c.calculation')?.verdict).toBe('breaks');
+  });
+});
+
+// Held-out m14: an "or" of a rule on the team's title and a rule on the identifier it may get keeps
+// matching as a whole if the migration gives the team that identifier, and stops otherwise; its title
+// rule was breaks, as the group was judged whole only where it held with the pending stand-in.
+describe('a scorecard "or" of a title-only team\'s title and an identifier it may get', () => {
+  const scorecardOf = (conditions: JsonObject[]) => [{ blueprint: 'service', identifier: 'sc', title: 'sc', rules: [{ identifier: 'r', title: 'r', level: 'Gold', query: { combinator: 'or', conditions } }] }];
+  it.each([
+    [['Data Science', 'data_science'], 'review'],
+    [['Data Science', 'Data Science'], 'breaks'],
+  ] as const)('$team = %j, combined with "or": the verdict jq gives over every identifier it could get', (values, shows) => {
+    const title = 'Data Science';
+    const whole = (team: string) => values.some((value) => expectedRuleClass.match(jq, '=', [team], [value]));
+    const verdict = verdictOver(possibleIdentifiers(title, [...values]).map((identifier) => whole(title) !== whole(identifier)));
+    expect(verdict, 'the row shows what it says').toBe(shows);
+    const snapshot = { ...service({}), scorecards: scorecardOf(values.map((value) => ({ property: '$team', operator: '=', value }))) } as ReturnType<typeof org>;
+    for (const location of ['rules[0].query.conditions[0]', 'rules[0].query.conditions[1]']) {
+      const { finding } = judged(jq, snapshot, location);
+      expect(finding.verdict).toBe(verdict);
+      if (verdict === 'review') expect(finding.reason).toContain(`matched as a whole, what it gives depends on the identifier the migration assigns a team known only by title`);
+    }
+    if (verdict === 'review') {
+      // With a teams map the identifier is known: the title rule breaks unless the map gives the spelled one.
+      const report = analyze(buildCatalog(snapshot, { jq, teamsMap: { 'Data Science': 'ds', QA: 'qa', Alpha: 'alpha' } }));
+      expect(report.findings.find((f) => f.location === 'rules[0].query.conditions[0]')?.verdict).toBe('breaks');
+    }
   });
 });

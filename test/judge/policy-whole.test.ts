@@ -81,4 +81,17 @@ describe("a policy judged whole: its queries with the condition that reads them"
     expect(answers(condition, 'before').every((answer) => answer.includes('Cannot index'))).toBe(true);
     expect(verdictAt(analyzed(condition), AT)).toBe('breaks');
   });
+
+  // Item 4 of issue 39: the access report must agree with the policy judged whole. Its conditions read
+  // what the queries find, so it cannot say who runs the action: no one loses or gains it there, and
+  // with every rule of the policy judged unaffected it names no undecidable entry either.
+  it.each([
+    '((.results.by_title.entities | length) + (.results.by_id.entities | length)) > 0',
+    '.user.team as $mine | [.results.by_title.entities[], .results.by_id.entities[] | .team[]] | any(. as $t | $mine | index($t) != null)',
+  ])('a policy that holds whole (%s): the access report names no change for it', (condition) => {
+    expect(answers(condition, 'before')).toEqual(answers(condition, 'after'));
+    const report = analyzed(condition);
+    expect(verdictAt(report, AT)).toBe('unaffected');
+    expect((report.access ?? []).filter((change) => change.resource.identifier === 'release')).toEqual([]);
+  });
 });

@@ -80,3 +80,15 @@ describe('unfilledPaths', () => {
     expect(text('.user.team', input)).toEqual(['.user.team']);
   });
 });
+
+describe('unfilledPaths, anchored where the expression reads', () => {
+  const teams = [{ title: 'Payments', identifier: 'payments' }, { title: 'SRE', identifier: 'sre' }] as const;
+  const run = sampleInput('action-run', 0, teams, 'title', [], [], { teams: ['payments'] });
+  it('a path read at the top of the input is filled only there', () => {
+    const source = '.relations.teams';
+    expect(unfilledPaths(paths(source), run, () => true).map((p) => source.slice(p.start, p.end))).toEqual(['.relations.teams']);
+  });
+  it('any other is filled where some object of the sample holds it', () => {
+    expect(unfilledPaths(paths('.relations.teams'), run)).toEqual([]);
+  });
+});

@@ -30,7 +30,6 @@ export interface FileResource {
 /** An entity written in a file: its `team` (or `teams`) entry is judged as literal team values. */
 export interface FileEntity {
   identifier?: string;
-  label?: string;
   /** The blueprint the document names, when it does (`blueprint: service`). */
   blueprint?: string;
   team: Entry;

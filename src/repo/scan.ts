@@ -65,8 +65,6 @@ export interface ScanOptions {
    * of a repository-only run; by default, told by the stand-in's organization id.
    */
   orgGiven?: boolean;
-  /** `--teams-map`: title → identifier, for the catalog a repository's own files make when no org is given. */
-  teamsMap?: TeamsMap;
   /** `--max-file-size`: larger files are not read, and the run is incomplete (default MAX_FILE_BYTES). */
   maxFileBytes?: number;
   /** How a git checkout's files are listed (tests replace it to make git fail). */
@@ -120,7 +118,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const org = deciding(options.catalog, options.orgGiven);
   const ctx = repoContext(org);
   const jq = options.catalog?.jq;
-  const teamsMap = options.teamsMap ?? (org ? {} : mappedTeams(options.catalog));
+  const teamsMap = org ? {} : mappedTeams(options.catalog);
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const repos: ({ name: string } & ReadRepository)[] = [];

@@ -316,7 +316,8 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
 
   const prefetch = (work: JqWork): void => {
     const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && canBatch(expression));
-    runBatches([...groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))].flatMap(validateGroup));
+    // Compiling carries no input: its groups are bounded by expressions and characters alone.
+    runBatches(evaluationGroups(toValidate.map((expression) => ({ expression, inputs: [] }))).flatMap((group) => validateGroup(group.map((task) => task.expression))));
     // Only expressions jq compiles on their own are run together: a batch must not run what a lone call rejects.
     const tasks = new Map<string, Set<string>>();
     for (const { expression, inputs } of work.evaluate ?? []) {
@@ -409,23 +410,6 @@ export interface GroupLimits {
    * one call at a time.
    */
   evaluations?: number;
-}
-
-function* groups<T>(items: readonly T[], size: (item: T) => GroupLimits): Generator<T[]> {
-  let group: T[] = [];
-  let total = { expressions: 0, inputs: 0, chars: 0 };
-  for (const item of items) {
-    const s = size(item);
-    const full = total.expressions + s.expressions > GROUP_LIMITS.expressions || total.inputs + s.inputs > GROUP_LIMITS.inputs || total.chars + s.chars > GROUP_LIMITS.chars;
-    if (group.length > 0 && full) {
-      yield group;
-      group = [];
-      total = { expressions: 0, inputs: 0, chars: 0 };
-    }
-    group.push(item);
-    total = { expressions: total.expressions + s.expressions, inputs: total.inputs + s.inputs, chars: total.chars + s.chars };
-  }
-  if (group.length > 0) yield group;
 }
 
 /**

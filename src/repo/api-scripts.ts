@@ -9,6 +9,7 @@ import type { Problems } from './tree-to-json.js';
 import { spanLine, type TreeNode } from './tree.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
+import { parsedJson } from '../parse-json.js';
 
 /**
  * A script that talks to the service's REST API (any region's base URL, a `/v1/<resource>` path,
@@ -64,13 +65,8 @@ const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problem
  * commas, a syntax error to report at its line) is left to the file parser.
  */
 function holdsNoDocument(text: string): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  return !mayHoldDocuments(value);
+  const value = parsedJson(text);
+  return value !== undefined && !mayHoldDocuments(value);
 }
 
 /** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */

@@ -10,6 +10,7 @@ import { toSourceMapped } from './located-json.js';
 import { SourceSyntaxError } from './source-text.js';
 import { treeToJson, type Problems } from './tree-to-json.js';
 import { isObject } from '../model/json.js';
+import { parsedJson } from '../parse-json.js';
 import { searchRules } from '../catalog/walk.js';
 import { addTeamValues } from './repository-facts.js';
 import { analyzeShell, callsServiceApi } from './api-scripts.js';
@@ -190,12 +191,8 @@ export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, t
 
 /** BULK_UPSERT's `entities` input: a JSON array of entities, each with its own `team`. */
 export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FileDraft | undefined {
-  let entities: unknown;
-  try {
-    entities = JSON.parse(text);
-  } catch {
-    return undefined; // a `${{ }}` expression or a file reference: nothing literal to judge
-  }
+  // Not JSON: a `${{ }}` expression or a file reference, nothing literal to judge.
+  const entities = parsedJson(text);
   if (!Array.isArray(entities)) return undefined;
   const values = entities.flatMap((entity: unknown) => {
     const team = typeof entity === 'object' && entity !== null ? (entity as { team?: unknown }).team : undefined;

@@ -11,6 +11,7 @@ import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
 import { compareText } from '../compare-text.js';
 import { splitFileLocation } from '../file-location.js';
+import { parsedJson } from '../parse-json.js';
 import { suggestionBesideChange, suggestionsBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
@@ -457,12 +458,7 @@ function exampleEntity(finding: Finding, appUrl: string): ClientFinding['example
 function rewriteChecked(finding: Finding): boolean {
   if (finding.rewrite === undefined) return false;
   if (finding.rewriteCompiles !== undefined) return finding.rewriteCompiles;
-  try {
-    JSON.parse(finding.rewrite);
-    return true;
-  } catch {
-    return false;
-  }
+  return parsedJson(finding.rewrite) !== undefined;
 }
 
 function gateView(report: Report): GateView {

@@ -171,7 +171,6 @@ export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, t
   if (titles.length === 0 && unknown.length === 0) return undefined;
   const known = titles.filter((t) => t.identifier !== undefined);
   const rewrite = known.length === titles.length && titles.length > 0 ? rewriteInput(entry, text, titles) : undefined;
-  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
     reason:
@@ -189,6 +188,9 @@ export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, t
   });
 }
 
+/** Values as a finding quotes them: "a", "b". */
+const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
+
 /** BULK_UPSERT's `entities` input: a JSON array of entities, each with its own `team`. */
 export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FileDraft | undefined {
   // Not JSON: a `${{ }}` expression or a file reference, nothing literal to judge.
@@ -200,7 +202,6 @@ export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, t
   });
   const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
   if (titles.length === 0 && unknown.length === 0) return undefined;
-  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
     reason:

@@ -1,5 +1,5 @@
 import { orgsView, type OrgsView } from './orgs-view.js';
-import { isFileFinding, manualElsewhere, placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
+import { isFileFinding, manualElsewhere, placeSplit, VERDICT_LABELS, workCounts, type WorkCounts } from './work-counts.js';
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
@@ -289,16 +289,14 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     client,
     access: { ...access, hasDetails: access.details.length > 0 },
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
-    print: { sentence: printSentence(report) },
+    print: { sentence: printSentence(report, counts) },
   };
 }
 
 /** A print holds the work only: it says how much that is, and what it leaves to the page. */
-function printSentence(report: Report): string {
-  const manual = report.findings.filter((f) => f.kind === 'manual');
-  const count = (verdict: Verdict | 'none') => manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
-  const work = (['breaks', 'none', 'review'] as const).filter((verdict) => count(verdict) > 0).map((verdict) => `${count(verdict)} ${COUNT_WORDS[verdict]}`);
-  const printed = `Printed: ${plural(manual.length - count('unaffected'), 'manual item', 'manual items')}${work.length > 0 ? ` (${work.join(', ')})` : ''}.`;
+function printSentence(report: Report, { manual, manualBy }: WorkCounts): string {
+  const work = (['breaks', 'none', 'review'] as const).filter((verdict) => manualBy[verdict] > 0).map((verdict) => `${manualBy[verdict]} ${COUNT_WORDS[verdict]}`);
+  const printed = `Printed: ${plural(manual.all - manualBy.unaffected, 'manual item', 'manual items')}${work.length > 0 ? ` (${work.join(', ')})` : ''}.`;
   const left = [
     report.summary.automatic > 0 ? plural(report.summary.automatic, 'change the migration makes by itself', 'changes the migration makes by itself') : '',
     (report.verified?.length ?? 0) > 0 ? plural(report.verified!.length, 'reference checked and fine', 'references checked and fine') : '',

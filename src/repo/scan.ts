@@ -447,26 +447,19 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   for (const folder of [...templated].sort()) scan.notes.push(`${posix.join(prefix, folder)}: skipped, a project template (its paths hold {{ }} placeholders); its files are checked in the projects made from it`);
   // Each file in as few calls as the checks allow, one after another and synchronously (issue 41):
   // 32 asynchronous reads in flight cost several times a plain read loop over a checkout the
-  // system has just written. Each file's notes and gaps are kept apart and added in path order.
-  const read: { text: string | undefined; sink: FileSink }[] = [];
-  for (const { file, kind, shown } of wanted) {
-    const sink: FileSink = { notes: [], incomplete: [] };
-    read.push({ text: await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, sink), sink });
-  }
+  // system has just written. Each file's notes and gaps go to the scan as it is read, in path order.
   const candidates: CandidateFile[] = [];
   let readWhole = 0;
-  wanted.forEach(({ kind, shown }, index) => {
-    const { text, sink } = read[index]!;
-    scan.notes.push(...sink.notes);
-    scan.incomplete.push(...sink.incomplete);
-    if (text === undefined) return;
+  for (const { file, kind, shown } of wanted) {
+    const text = await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, scan);
+    if (text === undefined) continue;
     readWhole++;
     // A JSON file that calls itself a report, a SARIF log or a snapshot is judged all the same: only
     // the files this run was given are ours, by path (a pull request could add a `format` to any file).
     paths.push(shown);
     // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
     if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
-  });
+  }
   return { files: candidates, counts: { found: unwanted + files.filter(({ path }) => notOwn(path)).length, judged: wanted.length, read: readWhole } };
 }
 

@@ -610,7 +610,7 @@ export function blankTemplateActions(text: string): string {
   return text.replace(TEMPLATE_ACTION, (action) => action.replace(/[^\n]/g, ' '));
 }
 
-/** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
+/** Dispatch one file to its analyzer. A file whose text holds nothing to read (holdsNothing) is not parsed: past that test, each case has work. */
 export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext): FileSites {
   if (holdsNothing(kind, source.text)) return NO_SITES();
   switch (kind) {
@@ -630,14 +630,13 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext
     case 'mapping-config':
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
-      // Only steps of the service's actions are read: a workflow that never calls one is not parsed.
-      return callsServiceAction(source.text) ? analyzeWorkflow(parseYaml(source), ctx) : NO_SITES();
+      // Only steps of the service's actions are read.
+      return analyzeWorkflow(parseYaml(source), ctx);
     case 'yaml': {
       // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
       // for a mapping inside, or for steps of the service's GitHub action.
       const mapping = MAPPING_HINT.test(source.text);
       const steps = callsServiceAction(source.text);
-      if (!mapping && !steps) return NO_SITES();
       // A file that names a mapping's keys but is no YAML is a gap (exit 3), never a note: a change
       // could otherwise hide a breaking mapping behind one syntax error. A chart's template is YAML
       // once rendered: it is read with its `{{ }}` actions blanked, and is a gap only if still no YAML.
@@ -658,11 +657,10 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext
     case 'js':
     case 'python': {
       const language = kind === 'js' ? 'js' : 'python';
-      if (isPulumiProgram(source.text)) return analyzePulumi(source, language, ctx);
-      return callsServiceApi(source.text) ? analyzeScript(source, language, ctx) : NO_SITES();
+      return isPulumiProgram(source.text) ? analyzePulumi(source, language, ctx) : analyzeScript(source, language, ctx);
     }
     case 'shell':
-      return callsServiceApi(source.text) ? analyzeShell(source, ctx) : NO_SITES();
+      return analyzeShell(source, ctx);
     case 'package-manifest': {
       // Read only for the Port Pulumi package's version: a manifest holds no Port resources.
       const provider = pulumiManifestFacts(source);

@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import type { JsonValue } from '../model/json.js';
+import { chunks } from '../chunks.js';
 import { batchable, batchStdin, evaluationProgram, parseBatchOutput, validationProgram, type BatchInput } from './batch.js';
 import type { Answer } from './jq-worker.js';
 import { JqBudget, type JqBudgetOptions } from './budget.js';
@@ -359,13 +360,6 @@ export function crashWords(message: string, compiling: boolean): string {
   if (/Aborted\(|out of memory|memory access out of bounds|Maximum call stack|too much recursion/i.test(message)) return `jq ran out of memory or stack ${when}`;
   if (message === 'the jq worker exited') return `the jq worker stopped ${when}`;
   return `jq stopped ${when}: ${message.replace(/\s*Build with -s\w+.*$/, '')}`;
-}
-
-/** `items` in runs of at most `size`, in order. */
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }
 
 /**

@@ -116,11 +116,7 @@ export interface CardView {
 }
 
 /** One coloured part of a stacked bar; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
-export interface ChartSegmentView {
-  href: string;
-  tone: string;
-  label: string;
-  count: number;
+export interface ChartSegmentView extends LegendView {
   x: number;
   width: number;
 }

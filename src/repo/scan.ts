@@ -227,7 +227,6 @@ function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]
     });
 }
 
-
 /**
  * Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its
  * files make; and, for a module folder the repository calls, each call's values.
@@ -579,7 +578,6 @@ function sizeText(bytes: number): string {
 
 /** Whether a file can be opened refusing a symbolic link (O_NOFOLLOW: not on Windows). */
 const CAN_REFUSE_LINKS = constants.O_NOFOLLOW !== undefined;
-
 
 /**
  * Files whose text alone says there is nothing in them to read, whatever the org: scripts that

@@ -225,6 +225,3 @@ export function repositoryStateNote(name: string, state: InferredState, org?: { 
   if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
   return `migration state of repository ${shown}: judged as ${stateWords(state)}`;
 }
-
-/** The system blueprints whose entities the repository catalog keeps. */
-export const SYSTEM_ENTITY_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);

@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
+import { chunks } from '../chunks.js';
 import { compareText } from '../compare-text.js';
 import type { JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
@@ -77,7 +78,7 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[]): R
     const entitiesRead = catalog.entities.has(blueprint);
     const team = teamExpression(relations);
     const migrationRequest: MigrationRequest = { sourceBlueprint: blueprint, mapping: { blueprint, filter: relationSetFilter(relations), entity: { identifier: '.identifier', team } } };
-    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team } }, migrationRequest, payloads: chunk(entities, BULK_LIMIT).map((part) => ({ entities: part })), entitiesRead };
+    return { blueprint, name: names.get(blueprint)!, relations, findings: ids, mapping: { entity: { team } }, migrationRequest, payloads: chunks(entities, BULK_LIMIT).map((part) => ({ entities: part })), entitiesRead };
   });
 }
 
@@ -99,12 +100,6 @@ export function relationTeams(entity: EntityRecord, relations: readonly string[]
     return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   });
   return [...new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''))];
-}
-
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
-  return parts;
 }
 
 /** A move's bulk file `index` (from 0), in `data-migration/bulk/`: `<name>-001.json` on. */

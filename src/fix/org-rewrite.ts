@@ -6,6 +6,7 @@ import { fileName, uniqueNames } from './kit-names.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { splitPath } from '../repo/located-json.js';
 import { isPlainText, templateExpressions } from '../catalog/walk.js';
+import { parsedJson } from '../parse-json.js';
 
 type Segment = string | number;
 
@@ -130,7 +131,7 @@ export function applyOrgRewrite(record: JsonObject, path: readonly Segment[], fi
   const parent = valueAt(record, parentPath);
   if (key === undefined || !isContainer(parent) || !(key in parent)) return { applied: false, missing: `the value at ${finding.location} is no longer there` };
   const current = (parent as Record<string | number, JsonValue>)[key];
-  const parsed = parseJson(finding.rewrite);
+  const parsed = parsedJson(finding.rewrite);
 
   // `{"team": …}` for a relation write (a string or a list of them): the value moves from relations.<relation> to team.
   const moved = parentPath[parentPath.length - 1] === 'relations' ? teamWrite(parsed) : undefined;
@@ -192,11 +193,3 @@ function valueAt(root: JsonValue, path: readonly Segment[]): JsonValue | undefin
 }
 
 const isContainer = (value: unknown): value is JsonObject | JsonValue[] => typeof value === 'object' && value !== null;
-
-function parseJson(text: string): JsonValue | undefined {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return undefined;
-  }
-}

@@ -20,7 +20,6 @@ export interface RepoFile {
   linkTo?: string;
 }
 
-
 export interface RepoPatch {
   /** `repo.patch`, or `repo-<name>.patch` per repository when there are several. */
   files: FixFile[];

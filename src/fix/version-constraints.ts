@@ -3,7 +3,7 @@
  * patch adds (resource types, attributes, blocks) has floors, and a constraint written lower would
  * make `terraform init` or `plan` of the patched repository refuse it. Pure: texts in, edits out.
  */
-import { allowsAtLeast, OWNERSHIP_VERSION, SYSTEM_BLUEPRINT_VERSION, type Version } from '../repo/provider-version.js';
+import { allowsAtLeast, compareVersions, versionText, OWNERSHIP_VERSION, SYSTEM_BLUEPRINT_VERSION, type Version } from '../repo/provider-version.js';
 import type { TextEdit } from './unified-diff.js';
 
 /** Terraform 1.5 reads `import` blocks, 1.7 `removed` blocks (the Terraform changelog). */
@@ -89,9 +89,7 @@ export interface ConstraintChange {
   byHand: string[];
 }
 
-const shown = (version: Version) => version.join('.');
-const highest = (needs: readonly VersionNeed[]): Version =>
-  needs.map((need) => need.floor).reduce((a, b) => (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? a : b);
+const highest = (needs: readonly VersionNeed[]): Version => needs.map((need) => need.floor).reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));
 
 /**
  * For one Terraform configuration (the .tf files of one folder, as the patch leaves them): every
@@ -105,12 +103,12 @@ export function constraintChanges(files: readonly { path: string; text: string }
       const mine = needs.filter((need) => need.of === written.of);
       if (mine.length === 0) continue;
       const floor = highest(mine);
-      const whys = [...new Set(mine.map((need) => `${need.why} (≥ ${shown(need.floor)})`))];
+      const whys = [...new Set(mine.map((need) => `${need.why} (≥ ${versionText(need.floor)})`))];
       const allows = allowsAtLeast(written.value, floor);
       if (allows === true) continue;
       const to = raisedConstraint(floor);
       if (allows === undefined) {
-        change.byHand.push(`${written.path}:${written.line} \`${written.lineText}\` is no version range this check can read; make it "${to}" or another range that admits ${shown(floor)}, for ${whys.join(', ')}`);
+        change.byHand.push(`${written.path}:${written.line} \`${written.lineText}\` is no version range this check can read; make it "${to}" or another range that admits ${versionText(floor)}, for ${whys.join(', ')}`);
         continue;
       }
       change.edits.push({ path: written.path, edit: { start: written.start, end: written.end, text: to }, from: written.value, to, needs: whys });

@@ -15,7 +15,6 @@ import { controlsShown, jsonControlsEscaped, markdownEscape, workflowCommandsDis
 import { withSignalsHeld } from './hold-signals.js';
 import type { RepoFile } from './repo-patch.js';
 
-
 /** Where a finding's path (`<repo prefix>/<file>`) is on disk, for each `--repo` directory. */
 function diskPath(shown: string, dirs: readonly string[]): string | undefined {
   const roots = displayRoots(dirs);

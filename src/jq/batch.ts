@@ -7,6 +7,7 @@
  * those calls (src/jq/engine.ts), so error texts and failures stay exactly theirs.
  */
 import type { JsonValue } from '../model/json.js';
+import { parsedJson } from '../parse-json.js';
 import { lexJq, type Token } from './lexer.js';
 
 /**
@@ -90,12 +91,7 @@ export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]):
   const answers: { t: number; i: number; values: JsonValue[] }[] = [];
   for (const line of stdout.split('\n')) {
     if (line.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
+    const parsed = parsedJson(line);
     if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[2])) continue;
     const [t, i, values] = parsed as [unknown, unknown, JsonValue[]];
     if (typeof t !== 'number' || typeof i !== 'number' || !expected.delete(`${t}:${i}`)) continue;

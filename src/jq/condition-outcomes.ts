@@ -1,5 +1,5 @@
 import type { JsonValue } from '../model/json.js';
-import type { EvaluationFailure, JqEngine } from './engine.js';
+import { evaluationGroups, type EvaluationFailure, type JqEngine } from './engine.js';
 
 /**
  * One condition to answer per input, as the service reads it: from the expression's first output
@@ -74,7 +74,9 @@ export function conditionOutcomes(jq: JqEngine, checks: readonly ConditionCheck[
     return results;
   }
   const perBatch = Math.max(1, Math.min(BATCH_CHECKS, Math.floor(BATCH_EVALUATIONS / Math.max(1, inputs.length))));
-  const all = [...batches([...runnable.values()], perBatch)];
+  // Cut as engine.ts cuts its requests: the checks carry no input of their own (all go to every batch).
+  const tasks = [...runnable.values()].map((check) => ({ expression: check.expression, inputs: [], check }));
+  const all = evaluationGroups(tasks, { expressions: perBatch, inputs: 0, chars: BATCH_CHARS }).map((group) => group.map((task) => task.check));
   // Every batch at once (on every jq worker); the few that fail are asked again, check by check.
   const answered = runBatches(jq, all, inputs, prelude);
   const retry: ConditionCheck[][] = [];
@@ -114,19 +116,4 @@ function ask(jq: JqEngine, all: readonly (readonly ConditionCheck[])[], inputs: 
     }
     return { ok: true, outcomes: answers as string[] };
   });
-}
-
-function* batches(checks: readonly ConditionCheck[], perBatch: number): Generator<ConditionCheck[]> {
-  let batch: ConditionCheck[] = [];
-  let chars = 0;
-  for (const check of checks) {
-    if (batch.length > 0 && (batch.length >= perBatch || chars + check.expression.length > BATCH_CHARS)) {
-      yield batch;
-      batch = [];
-      chars = 0;
-    }
-    batch.push(check);
-    chars += check.expression.length;
-  }
-  if (batch.length > 0) yield batch;
 }

@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import type { JsonValue } from '../model/json.js';
+import { chunks } from '../chunks.js';
 import { batchable, batchStdin, evaluationProgram, parseBatchOutput, validationProgram, type BatchInput } from './batch.js';
 import type { Answer } from './jq-worker.js';
 import { JqBudget, type JqBudgetOptions } from './budget.js';
@@ -316,7 +317,8 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
 
   const prefetch = (work: JqWork): void => {
     const toValidate = [...new Set(work.validate ?? [])].filter((expression) => !compiled.has(expression) && !failed.has(expression) && canBatch(expression));
-    runBatches([...groups(toValidate, (expression) => ({ expressions: 1, inputs: 0, chars: expression.length }))].flatMap(validateGroup));
+    // Compiling carries no input: its groups are bounded by expressions and characters alone.
+    runBatches(evaluationGroups(toValidate.map((expression) => ({ expression, inputs: [] }))).flatMap((group) => validateGroup(group.map((task) => task.expression))));
     // Only expressions jq compiles on their own are run together: a batch must not run what a lone call rejects.
     const tasks = new Map<string, Set<string>>();
     for (const { expression, inputs } of work.evaluate ?? []) {
@@ -358,13 +360,6 @@ export function crashWords(message: string, compiling: boolean): string {
   if (/Aborted\(|out of memory|memory access out of bounds|Maximum call stack|too much recursion/i.test(message)) return `jq ran out of memory or stack ${when}`;
   if (message === 'the jq worker exited') return `the jq worker stopped ${when}`;
   return `jq stopped ${when}: ${message.replace(/\s*Build with -s\w+.*$/, '')}`;
-}
-
-/** `items` in runs of at most `size`, in order. */
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }
 
 /**
@@ -409,23 +404,6 @@ export interface GroupLimits {
    * one call at a time.
    */
   evaluations?: number;
-}
-
-function* groups<T>(items: readonly T[], size: (item: T) => GroupLimits): Generator<T[]> {
-  let group: T[] = [];
-  let total = { expressions: 0, inputs: 0, chars: 0 };
-  for (const item of items) {
-    const s = size(item);
-    const full = total.expressions + s.expressions > GROUP_LIMITS.expressions || total.inputs + s.inputs > GROUP_LIMITS.inputs || total.chars + s.chars > GROUP_LIMITS.chars;
-    if (group.length > 0 && full) {
-      yield group;
-      group = [];
-      total = { expressions: 0, inputs: 0, chars: 0 };
-    }
-    group.push(item);
-    total = { expressions: total.expressions + s.expressions, inputs: total.inputs + s.inputs, chars: total.chars + s.chars };
-  }
-  if (group.length > 0) yield group;
 }
 
 /**

@@ -219,12 +219,10 @@ function readChain(tokens: readonly Token[], i: number): { path: FieldPath; next
   return { path, next: j };
 }
 
+/** `["key"]` at `i`: the key, and the token after the bracket. */
 function bracketKey(tokens: readonly Token[], i: number): { value: string; next: number } | undefined {
-  const open = tokens[i];
   const key = tokens[i + 1];
-  if (isPunct(open, '[') && key?.type === 'string' && !key.interpolations && isPunct(tokens[i + 2], ']')) {
-    return { value: key.value, next: i + 3 };
-  }
+  if (isPunct(tokens[i], '[') && key?.type === 'string' && !key.interpolations && isPunct(tokens[i + 2], ']')) return { value: key.value, next: i + 3 };
   return undefined;
 }
 

@@ -87,7 +87,7 @@ export async function runSeveralOrgs<F extends { snapshot?: string; out: string;
  * Each org analysed as a run of its own would be, with `flags` and its own, into
  * `<out>/orgs/<n>-<name>`, then their reports merged into --out. A usage error (exit 2) stops there.
  */
-export async function analyzeEachThenMerge<F extends { out: string; format: string } & OneFilePerRunFlags>(
+export async function analyzeEachThenMerge<F extends MergeFlags & OneFilePerRunFlags>(
   orgs: ReadonlyArray<{ name: string; flags: Partial<F> }>,
   flags: F,
   analyzeOne: (flags: F) => Promise<number>,

@@ -1,5 +1,6 @@
 import { apiBaseUrl, isRegion, REGION_URLS, type Connection, type Credentials } from '../api/connection.js';
 import { InputError, UsageError } from '../errors.js';
+import type { AddressFlags } from '../address-options.js';
 import { isObject } from '../model/json.js';
 import { readYamlInput } from '../read-yaml-input.js';
 
@@ -24,7 +25,7 @@ export interface ConfiguredOrg {
   name: string;
   connection: Connection;
   /** As --api-url / --region / --app-url would give them, for the report's links into the app. */
-  addresses: { apiUrl?: string; region?: string; appUrl?: string };
+  addresses: AddressFlags;
 }
 
 const ORG_KEYS = ['name', 'region', 'apiUrl', 'appUrl', 'clientIdEnv', 'clientSecretEnv', 'tokenEnv'] as const;

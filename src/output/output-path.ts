@@ -8,9 +8,9 @@ import { errorCode, UsageError } from '../errors.js';
  * Make sure `dir` is a directory this run can write into, creating it one level at a time, and
  * fail with one line (exit 2) before any analysis when it cannot be. Node's recursive mkdir spins
  * for ever under /proc, so each missing level is created by a plain mkdir that fails at once.
- * `what` names the option in the message ("--out").
+ * `what` names the option in the message ("--out"). Resolves to the folders it had to create,
+ * outermost first, so a run that stops early can take them away again.
  */
-/** Resolves to the folders it had to create, outermost first, so a run that stops early can take them away again. */
 export async function ensureWritableDir(dir: string, what: string, shown: string = dir): Promise<string[]> {
   const fail = (why: string): never => {
     throw new UsageError(`${what} ${shown}: ${why}`);

@@ -6,7 +6,7 @@ import { JOURNAL, JournalRefused, newJournal, readJournal, STAGING_PREFIX, stagi
 import { isOurKit, kindAt, KIT_MARKER } from './out-entries.js';
 import { folderLock, isRunning, outLock, refuseWhileLocked as lockedBy, takeLock, type HeldLock, type RefreshSchedule } from './output-lock.js';
 import { isReportFile, KIT_DIR, OWN_OUTPUTS } from './own-outputs.js';
-import { fileDigest, folderDigest, type StagedContent, type StagedKind } from './staged-digest.js';
+import { fileDigest, folderDigest, type StagedContent, type StagedFile, type StagedKind } from './staged-digest.js';
 
 /**
  * A run's outputs as one set (issue 23): every file is written into a staging folder beside its
@@ -59,12 +59,6 @@ export interface OutputSetOptions {
   faults?: OutputSetFaults;
   /** How the held lock is refreshed (tests pass one they drive). */
   lockRefresh?: RefreshSchedule;
-}
-
-export interface StagedFile {
-  /** Path inside the folder, `/`-separated. */
-  path: string;
-  content: StagedContent;
 }
 
 export interface OutputSet {

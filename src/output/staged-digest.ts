@@ -62,7 +62,7 @@ const RUN_BYTES = 1 << 20;
 export type StagedContent = string | Uint8Array | StreamedContent;
 
 /** A file of a staged folder, `/`-separated path inside it. */
-export interface StagedBytes {
+export interface StagedFile {
   path: string;
   content: StagedContent;
 }
@@ -89,7 +89,7 @@ function treeDigest(entries: readonly TreeEntry[]): string {
 export const fileDigest = (content: StagedContent): string => sha256(content);
 
 /** The digest of a folder about to be staged with these files (its subfolders are the files' parents). */
-export function folderDigest(files: readonly StagedBytes[]): string {
+export function folderDigest(files: readonly StagedFile[]): string {
   const dirs = new Set<string>();
   for (const file of files) {
     const parts = file.path.split('/');

@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import type { FixedFinding, Progress, Report } from '../model/finding.js';
+import type { PreviousReportFile } from './read-previous-report.js';
 
 /** What `computeProgress` reads of the previous report: a report as `readPreviousReport` checked it. */
 export type PreviousReport = Pick<Report, 'organization' | 'findings'> & Partial<Pick<Report, 'access'>>;
@@ -67,6 +68,6 @@ function isCompared(finding: Pick<PreviousReport['findings'][number], 'resource'
 }
 
 /** The report with `progress` set against `previous`, when `--since` gave one. */
-export function withProgress<T extends Report>(report: T, previous: { report: PreviousReport; date?: string } | undefined, scope: ProgressScope = {}): T {
+export function withProgress<T extends Report>(report: T, previous: PreviousReportFile | undefined, scope: ProgressScope = {}): T {
   return previous === undefined ? report : { ...report, progress: computeProgress(previous.report, report, previous.date, scope) };
 }

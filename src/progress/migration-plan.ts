@@ -1,5 +1,6 @@
 import type { MigrationPlan, PlannedOwnership } from '../catalog/migration-state.js';
 import { isObject } from '../model/json.js';
+import { parsedJson } from '../parse-json.js';
 import type { PreviousReport } from './compute-progress.js';
 
 /**
@@ -33,11 +34,5 @@ function plannedOwnership(rewrite: unknown): PlannedOwnership | undefined {
   return undefined;
 }
 
-function parse(text: unknown): unknown {
-  if (typeof text !== 'string') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // not our JSON: nothing planned can be read from it
-  }
-}
+/** Not our JSON: nothing planned can be read from it. */
+const parse = (text: unknown): unknown => (typeof text === 'string' ? parsedJson(text) : undefined);

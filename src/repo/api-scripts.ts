@@ -1,6 +1,6 @@
 import { tokenize, type CodeToken } from './code-tokens.js';
 import { parseCode } from './code-tree.js';
-import { emptyDocuments, findDocuments, mayHoldDocuments, type FileDocuments } from './file-resources.js';
+import { emptyDocuments, findDocuments, mayHoldDocuments, SYSTEM_ENTITY_BLUEPRINTS, type FileDocuments } from './file-resources.js';
 import { viewed, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
 import { entityTeamSite, fileFinding, RUN_TIME_MARK } from './findings.js';
 import type { Syntax } from './ownership-rewrite.js';
@@ -8,7 +8,7 @@ import { sourceText, type SourceText } from './source-text.js';
 import type { Problems } from './tree-to-json.js';
 import { spanLine, type TreeNode } from './tree.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
-import { SYSTEM_ENTITY_BLUEPRINTS } from './repository-catalog.js';
+import { parsedJson } from '../parse-json.js';
 
 /**
  * A script that talks to the service's REST API (any region's base URL, a `/v1/<resource>` path,
@@ -64,13 +64,8 @@ const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problem
  * commas, a syntax error to report at its line) is left to the file parser.
  */
 function holdsNoDocument(text: string): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  return !mayHoldDocuments(value);
+  const value = parsedJson(text);
+  return value !== undefined && !mayHoldDocuments(value);
 }
 
 /** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */

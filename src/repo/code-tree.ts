@@ -82,21 +82,34 @@ class Parser {
     while (this.peek() && types(this.peek()!)) this.pos++;
   }
 
-  /** Items of an object or block body, up to (not including) any closer. */
-  private parseBodyItems(body: ObjectNode): void {
+  /**
+   * The items of a body, list or argument list, up to (not including) any closer: line breaks and
+   * `separator`s skipped, each item read by `read`, and a token it does not take skipped.
+   */
+  private eachItem(separator: (token: CodeToken) => boolean, read: () => void): void {
     for (;;) {
-      this.skip((t) => t.type === 'newline' || this.isPunct(t, ',') || this.isPunct(t, ';'));
+      this.skip((t) => t.type === 'newline' || separator(t));
       const token = this.peek();
       if (!token || (token.type === 'punct' && CLOSERS.has(token.value))) return;
       const before = this.pos;
-      const entry = this.tryEntry() ?? this.tryBlock();
-      if (entry) body.entries.push(entry);
-      else {
-        const node = this.parseExpression();
-        if (node) body.items.push(node);
-      }
+      read();
       if (this.pos === before) this.pos++; // always make progress
     }
+  }
+
+  /** The expression that starts here into `items`, when one does (none starts at a line break). */
+  private expressionInto(items: TreeNode[]): void {
+    const node = this.parseExpression();
+    if (node) items.push(node);
+  }
+
+  /** Items of an object or block body, up to (not including) any closer. */
+  private parseBodyItems(body: ObjectNode): void {
+    this.eachItem((t) => this.isPunct(t, ',') || this.isPunct(t, ';'), () => {
+      const entry = this.tryEntry() ?? this.tryBlock();
+      if (entry) body.entries.push(entry);
+      else this.expressionInto(body.items);
+    });
   }
 
   /** `key = value`, `key: value`, `"key": value`. */
@@ -125,9 +138,8 @@ class Parser {
     const labels: string[] = [];
     for (;;) {
       const token = this.peek(offset);
-      if (token?.type === 'string') labels.push(token.value);
-      else if (token?.type === 'ident') labels.push(token.value);
-      else break;
+      if (token?.type !== 'string' && token?.type !== 'ident') break;
+      labels.push(token.value);
       offset++;
     }
     if (!this.isPunct(this.peek(offset), '{')) return undefined;
@@ -139,15 +151,13 @@ class Parser {
   }
 
   private parseBraced(): ObjectNode {
-    return this.nested(() => this.parseBracedInside());
-  }
-
-  private parseBracedInside(): ObjectNode {
-    const open = this.tokens[this.pos++]!;
-    const body = this.emptyObject(open.start);
-    this.parseBodyItems(body);
-    body.span.end = this.close('}', open.end);
-    return body;
+    return this.nested(() => {
+      const open = this.tokens[this.pos++]!;
+      const body = this.emptyObject(open.start);
+      this.parseBodyItems(body);
+      body.span.end = this.close('}', open.end);
+      return body;
+    });
   }
 
   /** Consume the expected closer if it is next; a different closer is left for an outer level. */
@@ -161,48 +171,28 @@ class Parser {
   }
 
   private parseList(): ListNode {
-    return this.nested(() => this.parseListInside());
-  }
-
-  private parseListInside(): ListNode {
-    const open = this.tokens[this.pos++]!;
-    const items: TreeNode[] = [];
-    for (;;) {
-      this.skip((t) => t.type === 'newline' || this.isPunct(t, ',') || this.isPunct(t, ':'));
-      const token = this.peek();
-      if (!token || (token.type === 'punct' && CLOSERS.has(token.value))) break;
-      const before = this.pos;
-      const node = this.parseExpression();
-      if (node) items.push(node);
-      if (this.pos === before) this.pos++;
-    }
-    const end = this.close(']', open.end);
-    return { kind: 'list', items, span: this.span(open.start, end) };
+    return this.nested(() => {
+      const open = this.tokens[this.pos++]!;
+      const items: TreeNode[] = [];
+      this.eachItem((t) => this.isPunct(t, ',') || this.isPunct(t, ':'), () => this.expressionInto(items));
+      const end = this.close(']', open.end);
+      return { kind: 'list', items, span: this.span(open.start, end) };
+    });
   }
 
   /** `( … )`: call arguments or a group; `name = value` arguments become entries (Python keywords). */
   private parseArguments(): ObjectNode {
-    return this.nested(() => this.parseArgumentsInside());
-  }
-
-  private parseArgumentsInside(): ObjectNode {
-    const open = this.tokens[this.pos++]!;
-    const args = this.emptyObject(open.start);
-    for (;;) {
-      this.skip((t) => t.type === 'newline' || this.isPunct(t, ','));
-      const token = this.peek();
-      if (!token || (token.type === 'punct' && CLOSERS.has(token.value))) break;
-      const before = this.pos;
-      const entry = this.isPunct(this.peek(1), '=') ? this.tryEntry() : undefined;
-      if (entry) args.entries.push(entry);
-      else {
-        const node = this.parseExpression();
-        if (node) args.items.push(node);
-      }
-      if (this.pos === before) this.pos++;
-    }
-    args.span.end = this.close(')', open.end);
-    return args;
+    return this.nested(() => {
+      const open = this.tokens[this.pos++]!;
+      const args = this.emptyObject(open.start);
+      this.eachItem((t) => this.isPunct(t, ','), () => {
+        const entry = this.isPunct(this.peek(1), '=') ? this.tryEntry() : undefined;
+        if (entry) args.entries.push(entry);
+        else this.expressionInto(args.items);
+      });
+      args.span.end = this.close(')', open.end);
+      return args;
+    });
   }
 
   /** A primary followed by whatever continues it on the same line (`a ? b : c` is cut at `:`). */

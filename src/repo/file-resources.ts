@@ -30,7 +30,6 @@ export interface FileResource {
 /** An entity written in a file: its `team` (or `teams`) entry is judged as literal team values. */
 export interface FileEntity {
   identifier?: string;
-  label?: string;
   /** The blueprint the document names, when it does (`blueprint: service`). */
   blueprint?: string;
   team: Entry;
@@ -49,7 +48,8 @@ export interface FileDocuments {
 
 export const emptyDocuments = (): FileDocuments => ({ resources: [], entities: [], systemEntities: [], teams: [], systemWrites: [] });
 
-const SYSTEM_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);
+/** The system blueprints whose entities files and the repository catalog keep. */
+export const SYSTEM_ENTITY_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);
 
 /** `{identifier, title?, team?}` of an entity node, as the snapshot keeps it. */
 function entityRecord(node: ObjectNode): EntityRecord | undefined {
@@ -157,9 +157,9 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       const team = findEntry(node, 'team');
       const identifier = findEntry(node, 'identifier');
       const blueprint = stringValue(findEntry(node, 'blueprint')?.value);
-      const record = blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint) ? entityRecord(node) : undefined;
+      const record = blueprint !== undefined && SYSTEM_ENTITY_BLUEPRINTS.has(blueprint) ? entityRecord(node) : undefined;
       if (record) found.systemEntities.push({ blueprint: blueprint!, record, span: node.span });
-      if (identifier && blueprint !== undefined && SYSTEM_BLUEPRINTS.has(blueprint)) found.systemWrites.push({ blueprint, span: node.span });
+      if (identifier && blueprint !== undefined && SYSTEM_ENTITY_BLUEPRINTS.has(blueprint)) found.systemWrites.push({ blueprint, span: node.span });
       if (team && identifier && team.value.kind !== 'object') {
         found.entities.push({ ...(identifier.value.kind === 'string' ? { identifier: identifier.value.value } : {}), ...(blueprint !== undefined && { blueprint }), team });
         return found;
@@ -167,7 +167,7 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       if (record) return found;
       for (const entry of node.entries) {
         // `{"_team": [{identifier, title}]}`: entities listed by blueprint, as a snapshot keeps them.
-        if (SYSTEM_BLUEPRINTS.has(entry.key) && entry.value.kind === 'list') {
+        if (SYSTEM_ENTITY_BLUEPRINTS.has(entry.key) && entry.value.kind === 'list') {
           for (const item of entry.value.items) {
             const listed = item.kind === 'object' ? entityRecord(item) : undefined;
             if (listed) found.systemEntities.push({ blueprint: entry.key, record: listed, span: item.span });

@@ -42,8 +42,6 @@ export type GitLister = (root: string) => Promise<GitFiles>;
 
 export interface ListOptions {
   git?: GitLister;
-  /** The tool's own leave-outs (default: DEFAULT_IGNORE_LINES); they never leave out a tracked file. */
-  leaveOuts?: ignore.Ignore;
   /** Regular files the scan has no use for (of no kind it reads): dropped before any ignore rule is matched. */
   unwanted?: (path: string) => boolean;
 }
@@ -75,7 +73,8 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
       tracked = { files: answer.files, cached: answer.tracked, dirs: parentFolders(answer.files), cachedDirs: parentFolders(answer.tracked) };
     }
   }
-  const leaveOuts = options.leaveOuts ?? leaveOutRules();
+  // The tool's own leave-outs (DEFAULT_IGNORE_LINES): they never leave out a tracked file.
+  const leaveOuts = leaveOutRules();
   const seen = (path: string, isDir: boolean, scopes: readonly ScopedRules[]): boolean => {
     const shownPath = isDir ? `${path}/` : path;
     if (policy.ignores(shownPath)) return false;

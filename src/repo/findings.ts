@@ -91,8 +91,7 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
  * and write the new value in the same quotes.
  */
 function replaceEscaped(text: string, old: string, value: string): string {
-  const single = (v: string) => `'${v.replace(/'/g, "''")}'`;
-  for (const quoted of [JSON.stringify, single]) {
+  for (const quoted of [JSON.stringify, yamlSingleQuoted]) {
     if (text.includes(quoted(old))) return text.split(quoted(old)).join(quoted(value));
   }
   return text;
@@ -136,13 +135,13 @@ export function partitionFileTeamValues(teams: TeamDirectory, values: readonly s
  */
 export const PASSED_IN = /^\s*\$\{\{\s*(?:(?:github\.event\.)?inputs\.[\w-]+|fromJson\((?:github\.event\.)?inputs\.port_(?:payload|context)\)(?:\.[\w-]+)+)\s*\}\}\s*$/;
 
-/** A GitHub Actions expression (`${{ … }}`) in a value: what it yields is decided when the workflow runs. */
 /**
  * Stands, in the text a shell script's body is read from, for a `$` the shell expands: the value
  * there is the script's when it runs (a private-use character, so no file's own text holds it).
  */
 export const RUN_TIME_MARK = '\uE000';
 
+/** A GitHub Actions expression (`${{ … }}`) in a value: what it yields is decided when the workflow runs. */
 const WORKFLOW_EXPRESSION = /\$\{\{[\s\S]*\}\}/;
 
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;

@@ -31,6 +31,7 @@ import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, typ
 import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
 import { redactFinding, secretFragments } from './redact-findings.js';
 import { appendAll } from '../model/arrays.js';
+import { parsedJson } from '../parse-json.js';
 import { LayeredSets } from './layered-sets.js';
 import { bulkTeamsFinding, teamInputFinding } from './workflows.js';
 
@@ -650,25 +651,17 @@ function fileRewrite(draft: FindingDraft, origin: Origin, exact: boolean): strin
   const node = origin.node;
   // Only a value written at the finding's own path can take its rewrite in place.
   if (!exact) return rewrite;
-  const parsed = parseJson(rewrite);
+  const parsed = parsedJson(rewrite);
   if (node.kind === 'string' && node.value === draft.evidence) {
     // An object or array the rule offers for a string (the value moves to another key) is not the
     // string's new text: splicing it in would write JSON into the string. A jq list stays a jq list.
-    if (isContainer(parsed) && containerKind(parseJson(node.value)) !== containerKind(parsed)) return rewrite;
+    if (isContainer(parsed) && containerKind(parsedJson(node.value)) !== containerKind(parsed)) return rewrite;
     return rewriteSpan(span, [{ node, value: rewrite }]);
   }
   if (parsed === undefined) return rewrite;
   const edits: Edit[] = [];
   if (!valueEdits(node, parsed, edits) || edits.length === 0) return rewrite;
   return rewriteSpan(span, edits);
-}
-
-function parseJson(text: string): JsonValue | undefined {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return undefined;
-  }
 }
 
 const isContainer = (value: JsonValue | undefined): boolean => typeof value === 'object' && value !== null;

@@ -17,7 +17,7 @@ function parseVersion(text: string): { version: Version; parts: number } | undef
   return { version: [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)], parts };
 }
 
-function compare(a: Version, b: Version): number {
+export function compareVersions(a: Version, b: Version): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
@@ -34,7 +34,7 @@ function parseConstraints(text: string): Constraint[] | undefined {
 }
 
 function satisfies(version: Version, constraint: Constraint): boolean {
-  const c = compare(version, constraint.version);
+  const c = compareVersions(version, constraint.version);
   switch (constraint.operator) {
     case '=':
       return c === 0;
@@ -52,7 +52,7 @@ function satisfies(version: Version, constraint: Constraint): boolean {
       // `~> X.Y` allows X.Y up to X+1; `~> X.Y.Z` allows up to X.(Y+1); `~> X` up to X+1.
       const [major, minor] = constraint.version;
       const upper: Version = constraint.parts >= 3 ? [major, minor + 1, 0] : [major + 1, 0, 0];
-      return c >= 0 && compare(version, upper) < 0;
+      return c >= 0 && compareVersions(version, upper) < 0;
     }
   }
 }
@@ -70,7 +70,7 @@ export function allowsAtLeast(text: string, floor: Version): boolean | undefined
     candidates.push([a, b, c], [a, b, c + 1], [a, b + 1, 0], [a + 1, 0, 0]);
   }
   return candidates
-    .filter((candidate) => compare(candidate, floor) >= 0)
+    .filter((candidate) => compareVersions(candidate, floor) >= 0)
     .some((candidate) => constraints.every((constraint) => satisfies(candidate, constraint)));
 }
 
@@ -125,7 +125,7 @@ const PULUMI_FLOORS: readonly (readonly [terraform: Version, pulumi: Version])[]
 
 /** The Pulumi package version that first bridges a Terraform provider floor; undefined for a floor not in the table. */
 export function pulumiFloor(terraform: Version): Version | undefined {
-  return PULUMI_FLOORS.find(([floor]) => compare(floor, terraform) === 0)?.[1];
+  return PULUMI_FLOORS.find(([floor]) => compareVersions(floor, terraform) === 0)?.[1];
 }
 
 /** What differs between the tools the advice is written for; the deciding is shared. */
@@ -146,7 +146,7 @@ const TERRAFORM: AdviceTool = {
   floor: (version) => version,
   allows: allowsAtLeast,
   noConstraint: 'no version constraint for port-labs/port-labs was found; check that the provider in use is new enough',
-  example: (top) => ` (for example \`version = ">= ${shown(top)}, < ${top[0] + 1}.0.0"\`)`,
+  example: (top) => ` (for example \`version = ">= ${versionText(top)}, < ${top[0] + 1}.0.0"\`)`,
 };
 
 const PULUMI: AdviceTool = {
@@ -155,10 +155,11 @@ const PULUMI: AdviceTool = {
   floor: pulumiFloor,
   allows: allowsPackageVersion,
   noConstraint: 'no pinned version of the Port package (npm @port-labs/port, PyPI port_pulumi) was found next to the program; check that the package in use is new enough',
-  example: (top, at) => (/package\.json:/.test(at) ? ` (for example \`"@port-labs/port": "^${shown(top)}"\`)` : ` (for example \`port_pulumi>=${shown(top)},<${top[0] + 1}\`)`),
+  example: (top, at) => (/package\.json:/.test(at) ? ` (for example \`"@port-labs/port": "^${versionText(top)}"\`)` : ` (for example \`port_pulumi>=${versionText(top)},<${top[0] + 1}\`)`),
 };
 
-const shown = (version: Version): string => version.join('.');
+/** A version as people write it: 2.1.4. */
+export const versionText = (version: Version): string => version.join('.');
 
 /**
  * One advice line per configuration (a directory's `.tf` files, or a Pulumi project's programs and
@@ -185,9 +186,9 @@ export function providerAdvice(configuration: string, files: readonly ProviderFa
   // An unreadable constraint (`latest`, a git URL) is as unknowable as none.
   const excluded = constraint ? floors.filter((need) => tool.allows(constraint.text, need.floor) !== true) : floors;
   if (excluded.length === 0) return undefined;
-  const bridging = (need: (typeof excluded)[number]) => (tool === PULUMI ? `, which bridges Terraform provider ${shown(need.terraform)}` : '');
-  const reasons = distinct(excluded.map((need) => `≥ ${shown(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
-  const top = excluded.reduce((max, need) => (compare(need.floor, max) > 0 ? need.floor : max), excluded[0]!.floor);
+  const bridging = (need: (typeof excluded)[number]) => (tool === PULUMI ? `, which bridges Terraform provider ${versionText(need.terraform)}` : '');
+  const reasons = distinct(excluded.map((need) => `≥ ${versionText(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
+  const top = excluded.reduce((max, need) => (compareVersions(need.floor, max) > 0 ? need.floor : max), excluded[0]!.floor);
   const readable = constraint !== undefined && tool.allows(constraint.text, top) !== undefined;
   const head = !constraint
     ? `${tool.noConstraint}: ${reasons}`
@@ -195,7 +196,7 @@ export function providerAdvice(configuration: string, files: readonly ProviderFa
       ? `${tool.name} "${constraint.text}" (${constraint.at}) keeps out versions it needs: ${reasons}`
       : `${tool.name} "${constraint.text}" (${constraint.at}) is no version range this check can read; check that the version in use is new enough: ${reasons}`;
   const example = constraint ? tool.example(top, constraint.at) : '';
-  return `review: ${tool.what} ${where}/: ${head}. Allow ${shown(top)} or later${example} before applying the migration's changes.`;
+  return `review: ${tool.what} ${where}/: ${head}. Allow ${versionText(top)} or later${example} before applying the migration's changes.`;
 }
 
 /**

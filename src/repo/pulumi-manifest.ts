@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { ProviderFacts } from './provider-version.js';
 import type { SourceText } from './source-text.js';
+import { parsedJson } from '../parse-json.js';
 
 /** The Port Pulumi package under each ecosystem's name (PyPI normalises `-` and `_`). */
 const NPM_PACKAGE = '@port-labs/port';
@@ -50,12 +51,8 @@ interface Found {
 }
 
 function npmVersion(text: string): Found | undefined {
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(text);
-  } catch {
-    return undefined; // a package.json that is no JSON pins nothing this check can read, and holds no Port resources
-  }
+  // A package.json that is no JSON pins nothing this check can read, and holds no Port resources.
+  const manifest = parsedJson(text);
   if (typeof manifest !== 'object' || manifest === null) return undefined;
   for (const section of ['dependencies', 'devDependencies', 'peerDependencies'] as const) {
     const version = (manifest as Record<string, Record<string, unknown> | undefined>)[section]?.[NPM_PACKAGE];

@@ -6,6 +6,7 @@ import { builtInKey } from '../model/built-in-key.js';
 import { slugOf } from '../catalog/teams.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, emptySnapshot, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
 import { plural } from '../plural.js';
+import { parsedJson } from '../parse-json.js';
 import type { FileResource } from './file-resources.js';
 import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';
 import { addTeamValues, stateFact, type RepositoryFacts, type StateFact } from './repository-facts.js';
@@ -139,12 +140,7 @@ function resourceTeamValues(node: LocatedJson, found: (value: string, span: Span
 
 /** The strings a jq expression that is one literal gives (`"a"`, `["a", "b"]`); nothing for any other expression. */
 function jqLiteralStrings(expression: string): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(expression);
-  } catch {
-    return [];
-  }
+  const value = parsedJson(expression);
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
@@ -229,6 +225,3 @@ export function repositoryStateNote(name: string, state: InferredState, org?: { 
   if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
   return `migration state of repository ${shown}: judged as ${stateWords(state)}`;
 }
-
-/** The system blueprints whose entities the repository catalog keeps. */
-export const SYSTEM_ENTITY_BLUEPRINTS: ReadonlySet<string> = new Set([TEAM_BLUEPRINT, USER_BLUEPRINT]);

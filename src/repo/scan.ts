@@ -65,8 +65,6 @@ export interface ScanOptions {
    * of a repository-only run; by default, told by the stand-in's organization id.
    */
   orgGiven?: boolean;
-  /** `--teams-map`: title → identifier, for the catalog a repository's own files make when no org is given. */
-  teamsMap?: TeamsMap;
   /** `--max-file-size`: larger files are not read, and the run is incomplete (default MAX_FILE_BYTES). */
   maxFileBytes?: number;
   /** How a git checkout's files are listed (tests replace it to make git fail). */
@@ -120,7 +118,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const org = deciding(options.catalog, options.orgGiven);
   const ctx = repoContext(org);
   const jq = options.catalog?.jq;
-  const teamsMap = options.teamsMap ?? (org ? {} : mappedTeams(options.catalog));
+  const teamsMap = org ? {} : mappedTeams(options.catalog);
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
   const repos: ({ name: string } & ReadRepository)[] = [];
@@ -228,7 +226,6 @@ function providerAdviceNotes(configurations: ReadonlyMap<string, ProviderFacts[]
       return providerAdvice(configuration === '.' ? '' : configuration, facts) ?? [];
     });
 }
-
 
 /**
  * Each Terraform configuration's variables (defaults, *.tfvars) and locals, for the references its
@@ -449,26 +446,19 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   for (const folder of [...templated].sort()) scan.notes.push(`${posix.join(prefix, folder)}: skipped, a project template (its paths hold {{ }} placeholders); its files are checked in the projects made from it`);
   // Each file in as few calls as the checks allow, one after another and synchronously (issue 41):
   // 32 asynchronous reads in flight cost several times a plain read loop over a checkout the
-  // system has just written. Each file's notes and gaps are kept apart and added in path order.
-  const read: { text: string | undefined; sink: FileSink }[] = [];
-  for (const { file, kind, shown } of wanted) {
-    const sink: FileSink = { notes: [], incomplete: [] };
-    read.push({ text: await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, sink), sink });
-  }
+  // system has just written. Each file's notes and gaps go to the scan as it is read, in path order.
   const candidates: CandidateFile[] = [];
   let readWhole = 0;
-  wanted.forEach(({ kind, shown }, index) => {
-    const { text, sink } = read[index]!;
-    scan.notes.push(...sink.notes);
-    scan.incomplete.push(...sink.incomplete);
-    if (text === undefined) return;
+  for (const { file, kind, shown } of wanted) {
+    const text = await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, scan);
+    if (text === undefined) continue;
     readWhole++;
     // A JSON file that calls itself a report, a SARIF log or a snapshot is judged all the same: only
     // the files this run was given are ours, by path (a pull request could add a `format` to any file).
     paths.push(shown);
     // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
     if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
-  });
+  }
   return { files: candidates, counts: { found: unwanted + files.filter(({ path }) => notOwn(path)).length, judged: wanted.length, read: readWhole } };
 }
 
@@ -589,7 +579,6 @@ function sizeText(bytes: number): string {
 /** Whether a file can be opened refusing a symbolic link (O_NOFOLLOW: not on Windows). */
 const CAN_REFUSE_LINKS = constants.O_NOFOLLOW !== undefined;
 
-
 /**
  * Files whose text alone says there is nothing in them to read, whatever the org: scripts that
  * neither use the Pulumi SDK nor call the API, workflows and other YAML that name neither the
@@ -619,7 +608,7 @@ export function blankTemplateActions(text: string): string {
   return text.replace(TEMPLATE_ACTION, (action) => action.replace(/[^\n]/g, ' '));
 }
 
-/** Dispatch one file to its analyzer. Scripts that neither use the Pulumi SDK nor call the API are not read. */
+/** Dispatch one file to its analyzer. A file whose text holds nothing to read (holdsNothing) is not parsed: past that test, each case has work. */
 export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext): FileSites {
   if (holdsNothing(kind, source.text)) return NO_SITES();
   switch (kind) {
@@ -639,14 +628,13 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext
     case 'mapping-config':
       return source.path.endsWith('.json') ? analyzeMappingConfig(parseCode(source, 'json').items, ctx, 'json') : analyzeMappingConfig(parseYaml(source), ctx);
     case 'workflow':
-      // Only steps of the service's actions are read: a workflow that never calls one is not parsed.
-      return callsServiceAction(source.text) ? analyzeWorkflow(parseYaml(source), ctx) : NO_SITES();
+      // Only steps of the service's actions are read.
+      return analyzeWorkflow(parseYaml(source), ctx);
     case 'yaml': {
       // Helm values, an exporter's config.yaml, an Argo CD application, a composite action: read only
       // for a mapping inside, or for steps of the service's GitHub action.
       const mapping = MAPPING_HINT.test(source.text);
       const steps = callsServiceAction(source.text);
-      if (!mapping && !steps) return NO_SITES();
       // A file that names a mapping's keys but is no YAML is a gap (exit 3), never a note: a change
       // could otherwise hide a breaking mapping behind one syntax error. A chart's template is YAML
       // once rendered: it is read with its `{{ }}` actions blanked, and is a gap only if still no YAML.
@@ -667,11 +655,10 @@ export function analyzeFile(kind: FileKind, source: SourceText, ctx: ReadContext
     case 'js':
     case 'python': {
       const language = kind === 'js' ? 'js' : 'python';
-      if (isPulumiProgram(source.text)) return analyzePulumi(source, language, ctx);
-      return callsServiceApi(source.text) ? analyzeScript(source, language, ctx) : NO_SITES();
+      return isPulumiProgram(source.text) ? analyzePulumi(source, language, ctx) : analyzeScript(source, language, ctx);
     }
     case 'shell':
-      return callsServiceApi(source.text) ? analyzeShell(source, ctx) : NO_SITES();
+      return analyzeShell(source, ctx);
     case 'package-manifest': {
       // Read only for the Port Pulumi package's version: a manifest holds no Port resources.
       const provider = pulumiManifestFacts(source);

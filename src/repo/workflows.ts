@@ -10,6 +10,7 @@ import { toSourceMapped } from './located-json.js';
 import { SourceSyntaxError } from './source-text.js';
 import { treeToJson, type Problems } from './tree-to-json.js';
 import { isObject } from '../model/json.js';
+import { parsedJson } from '../parse-json.js';
 import { searchRules } from '../catalog/walk.js';
 import { addTeamValues } from './repository-facts.js';
 import { analyzeShell, callsServiceApi } from './api-scripts.js';
@@ -170,7 +171,6 @@ export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, t
   if (titles.length === 0 && unknown.length === 0) return undefined;
   const known = titles.filter((t) => t.identifier !== undefined);
   const rewrite = known.length === titles.length && titles.length > 0 ? rewriteInput(entry, text, titles) : undefined;
-  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
     reason:
@@ -188,14 +188,13 @@ export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, t
   });
 }
 
+/** Values as a finding quotes them: "a", "b". */
+const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
+
 /** BULK_UPSERT's `entities` input: a JSON array of entities, each with its own `team`. */
 export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, title: string): FileDraft | undefined {
-  let entities: unknown;
-  try {
-    entities = JSON.parse(text);
-  } catch {
-    return undefined; // a `${{ }}` expression or a file reference: nothing literal to judge
-  }
+  // Not JSON: a `${{ }}` expression or a file reference, nothing literal to judge.
+  const entities = parsedJson(text);
   if (!Array.isArray(entities)) return undefined;
   const values = entities.flatMap((entity: unknown) => {
     const team = typeof entity === 'object' && entity !== null ? (entity as { team?: unknown }).team : undefined;
@@ -203,7 +202,6 @@ export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, t
   });
   const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
   if (titles.length === 0 && unknown.length === 0) return undefined;
-  const quoted = (list: readonly string[]) => list.map((v) => JSON.stringify(v)).join(', ');
   return fileFinding(entry.span, title, {
     category: 'external-ownership',
     reason:

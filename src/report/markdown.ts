@@ -1,4 +1,4 @@
-import { placeOf, placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
+import { placeOf, placeSplit, VERDICT_LABELS, workCounts, type WorkCounts } from './work-counts.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -74,7 +74,7 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
   if (report.access !== undefined) out.push(`**Access:** ${cell(accessSummaryLine(report.access))} (see report.json \`access\`).`, '');
   out.push(...impactLines(report));
 
-  out.push(...verdictTable(findings));
+  out.push(...verdictTable(counts));
 
   if (report.fixes) out.push(fixKitLine(report.fixes), '');
 
@@ -130,15 +130,13 @@ function listSection(out: string[], heading: string, sentence: string, items: re
 }
 
 /** Manual items by verdict, named as the page names them; "needs action" (no verdict) has its own row, so the rows add up to the manual total. */
-function verdictTable(findings: readonly Finding[]): string[] {
-  const manual = findings.filter((f) => f.kind === 'manual');
-  if (manual.length === 0) return [];
+function verdictTable({ manual, manualBy }: WorkCounts): string[] {
+  if (manual.all === 0) return [];
   // Unaffected references are no findings (they are the "checked and fine" count), so their row is shown only when a report still has one.
-  const rows = (['breaks', 'review', 'unaffected', 'none'] as const).flatMap((verdict) => {
-    const n = manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
-    return verdict === 'unaffected' && n === 0 ? [] : [`| ${VERDICT_LABELS[verdict].toLowerCase()} | ${n} |`];
-  });
-  return ['| manual items by verdict | findings |', '|---|--:|', ...rows, `| total | ${manual.length} |`, ''];
+  const rows = (['breaks', 'review', 'unaffected', 'none'] as const).flatMap((verdict) =>
+    verdict === 'unaffected' && manualBy[verdict] === 0 ? [] : [`| ${VERDICT_LABELS[verdict].toLowerCase()} | ${manualBy[verdict]} |`],
+  );
+  return ['| manual items by verdict | findings |', '|---|--:|', ...rows, `| total | ${manual.all} |`, ''];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { orgsView, type OrgsView } from './orgs-view.js';
-import { isFileFinding, manualElsewhere, placeSplit, VERDICT_LABELS, workCounts } from './work-counts.js';
+import { isFileFinding, manualElsewhere, placeSplit, VERDICT_LABELS, workCounts, type WorkCounts } from './work-counts.js';
 import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
@@ -11,6 +11,7 @@ import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
 import { compareText } from '../compare-text.js';
 import { splitFileLocation } from '../file-location.js';
+import { parsedJson } from '../parse-json.js';
 import { suggestionBesideChange, suggestionsBesideChange } from './suggestion-text.js';
 
 export interface RenderMeta {
@@ -115,11 +116,7 @@ export interface CardView {
 }
 
 /** One coloured part of a stacked bar; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
-export interface ChartSegmentView {
-  href: string;
-  tone: string;
-  label: string;
-  count: number;
+export interface ChartSegmentView extends LegendView {
   x: number;
   width: number;
 }
@@ -288,16 +285,14 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     client,
     access: { ...access, hasDetails: access.details.length > 0 },
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
-    print: { sentence: printSentence(report) },
+    print: { sentence: printSentence(report, counts) },
   };
 }
 
 /** A print holds the work only: it says how much that is, and what it leaves to the page. */
-function printSentence(report: Report): string {
-  const manual = report.findings.filter((f) => f.kind === 'manual');
-  const count = (verdict: Verdict | 'none') => manual.filter((f) => (f.verdict ?? 'none') === verdict).length;
-  const work = (['breaks', 'none', 'review'] as const).filter((verdict) => count(verdict) > 0).map((verdict) => `${count(verdict)} ${COUNT_WORDS[verdict]}`);
-  const printed = `Printed: ${plural(manual.length - count('unaffected'), 'manual item', 'manual items')}${work.length > 0 ? ` (${work.join(', ')})` : ''}.`;
+function printSentence(report: Report, { manual, manualBy }: WorkCounts): string {
+  const work = (['breaks', 'none', 'review'] as const).filter((verdict) => manualBy[verdict] > 0).map((verdict) => `${manualBy[verdict]} ${COUNT_WORDS[verdict]}`);
+  const printed = `Printed: ${plural(manual.all - manualBy.unaffected, 'manual item', 'manual items')}${work.length > 0 ? ` (${work.join(', ')})` : ''}.`;
   const left = [
     report.summary.automatic > 0 ? plural(report.summary.automatic, 'change the migration makes by itself', 'changes the migration makes by itself') : '',
     (report.verified?.length ?? 0) > 0 ? plural(report.verified!.length, 'reference checked and fine', 'references checked and fine') : '',
@@ -457,12 +452,7 @@ function exampleEntity(finding: Finding, appUrl: string): ClientFinding['example
 function rewriteChecked(finding: Finding): boolean {
   if (finding.rewrite === undefined) return false;
   if (finding.rewriteCompiles !== undefined) return finding.rewriteCompiles;
-  try {
-    JSON.parse(finding.rewrite);
-    return true;
-  } catch {
-    return false;
-  }
+  return parsedJson(finding.rewrite) !== undefined;
 }
 
 function gateView(report: Report): GateView {

@@ -241,7 +241,13 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  const readsNoTeamPath = teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam;
+  // The probe above runs two sample teams: a team read it cannot show (a key the expression builds,
+  // a team value encoded before it meets a literal) may still change the result for one of the
+  // org's own teams. An expression that reads its input whole is therefore run in both worlds with
+  // the org's teams, and only a result that stays the same there reads no team value.
+  const readsWhole = readsNoTeamPath && beyondFixedPaths && runnable !== undefined;
+  if (readsNoTeamPath && !readsWhole) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -339,6 +345,10 @@ export function assessTeamExpression(
       impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
     }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
+    if (readsWhole) {
+      if (judged.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return undefined;
+      foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
+    }
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';

@@ -519,7 +519,10 @@ function judgeByRunning(
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
   // `_team` entities a form offers (and a run passes on as `.inputs`) hold identifiers by design: read back too.
-  const entityReadBack = references.paths.some((path) => path.variable === undefined && (path.segments[0] === 'form' || path.segments[0] === 'inputs') && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true);
+  // So do mirrors of `_team` identifiers: an expression that meets them with `$team` is written for identifiers (item 7).
+  const entityReadBack =
+    references.paths.some((path) => path.variable === undefined && (path.segments[0] === 'form' || path.segments[0] === 'inputs') && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true) ||
+    propertyPaths(references, new Set(spec.identifierProperties ?? [])).length > 0;
   const asWritten =
     (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })

@@ -450,10 +450,16 @@ const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined)
 function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqReferences, value: string, where: GhostContext): string | undefined {
   const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
   if (spots.length === 0) return undefined;
+  // The other spelling adds what no case fold, slug or regex changes: a control character and a digit.
+  const other = (text: string) => `${text}\u00010`;
   let respelled = expression;
-  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(`${value}\u0001other`) + respelled.slice(spot.end);
+  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(other(value)) + respelled.slice(spot.end);
   const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');
-  return [...new Set([value, asRegexText])].find((team) => team !== '' && JSON.stringify(jq.evaluate(ghostContext(where, team), expression)) !== JSON.stringify(jq.evaluate(ghostContext(where, team), respelled)));
+  const run = (team: string, text: string) => JSON.stringify(jq.evaluate(ghostContext(where, team), text));
+  // Measured against the team, the literal and the team trade places: spelled otherwise together, the
+  // result is what it was. A literal joined to a team value (`"/groups/" + .team[0]`) carries its own
+  // spelling into the result instead, and is no team it compares with.
+  return [...new Set([value, asRegexText])].find((team) => team !== '' && run(team, expression) !== run(team, respelled) && run(other(team), respelled) === run(team, expression));
 }
 
 /**

@@ -241,7 +241,13 @@ export function assessTeamExpression(
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam) return undefined;
+  const readsNoTeamPath = teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam;
+  // The probe above runs two sample teams: a team read it cannot show (a key the expression builds,
+  // a team value encoded before it meets a literal) may still change the result for one of the
+  // org's own teams. An expression that reads its input whole is therefore run in both worlds with
+  // the org's teams, and only a result that stays the same there reads no team value.
+  const readsWhole = readsNoTeamPath && beyondFixedPaths && runnable !== undefined;
+  if (readsNoTeamPath && !readsWhole) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
   const unknownLiterals: string[] = [];
@@ -339,6 +345,10 @@ export function assessTeamExpression(
       impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
     }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
+    if (readsWhole) {
+      if (judged.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return undefined;
+      foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
+    }
   } else {
     // Without jq nothing can be run: reading is all there is, and it says so.
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
@@ -440,10 +450,16 @@ const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined)
 function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqReferences, value: string, where: GhostContext): string | undefined {
   const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
   if (spots.length === 0) return undefined;
+  // The other spelling adds what no case fold, slug or regex changes: a control character and a digit.
+  const other = (text: string) => `${text}\u00010`;
   let respelled = expression;
-  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(`${value}\u0001other`) + respelled.slice(spot.end);
+  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(other(value)) + respelled.slice(spot.end);
   const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');
-  return [...new Set([value, asRegexText])].find((team) => team !== '' && JSON.stringify(jq.evaluate(ghostContext(where, team), expression)) !== JSON.stringify(jq.evaluate(ghostContext(where, team), respelled)));
+  const run = (team: string, text: string) => JSON.stringify(jq.evaluate(ghostContext(where, team), text));
+  // Measured against the team, the literal and the team trade places: spelled otherwise together, the
+  // result is what it was. A literal joined to a team value (`"/groups/" + .team[0]`) carries its own
+  // spelling into the result instead, and is no team it compares with.
+  return [...new Set([value, asRegexText])].find((team) => team !== '' && run(team, expression) !== run(team, respelled) && run(other(team), respelled) === run(team, expression));
 }
 
 /**
@@ -509,7 +525,10 @@ function judgeByRunning(
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
   // `_team` entities a form offers (and a run passes on as `.inputs`) hold identifiers by design: read back too.
-  const entityReadBack = references.paths.some((path) => path.variable === undefined && (path.segments[0] === 'form' || path.segments[0] === 'inputs') && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true);
+  // So do mirrors of `_team` identifiers: an expression that meets them with `$team` is written for identifiers (item 7).
+  const entityReadBack =
+    references.paths.some((path) => path.variable === undefined && (path.segments[0] === 'form' || path.segments[0] === 'inputs') && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true) ||
+    propertyPaths(references, new Set(spec.identifierProperties ?? [])).length > 0;
   const asWritten =
     (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })

@@ -516,8 +516,9 @@ export function contextFor(
     const team = valuesIn(teams, world);
     const properties = keyedRecord();
     for (const name of teamProperties) properties[name] = team;
-    // A mirror of `_team` identifiers holds the same identifiers in both worlds.
-    for (const name of identifierProperties) properties[name] ??= teams.map((t) => t.identifier);
+    // A mirror of `_team` identifiers holds the same identifiers in both worlds; read back (is it
+    // written for identifiers?), the titles `$team` holds before, as the team's identifier holds after.
+    for (const name of identifierProperties) properties[name] ??= teams.map((t) => (readBack && world === 'before' ? t.title : t.identifier));
     // A mirror of `_team` titles holds the same titles in both worlds (one relation: the first team's, or null).
     for (const name of titleProperties) properties[name] ??= teams[0]?.title ?? null;
     // A relation the migration removes points at the _team entities (their identifiers) before

@@ -1,6 +1,6 @@
 /**
  * The requests a live read of an org needs (issue 41), counted from the org itself by what the
- * service's API offers (public-api-facts.md, Reads), not by the fetcher's plan: bench:live prints
+ * service's API offers (docs/live-service.md, "How many requests a read needs"), not by the fetcher's plan: bench:live prints
  * it as the request goal, test/sandbox/request-floor.test.ts holds the fetcher to it.
  *
  * - one read per list (organization, blueprints, actions, pages, integrations, webhooks, teams,

@@ -54,7 +54,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   const judged = drafts.filter((draft) => !draft.noteOnly);
   const revised = options.reviseDrafts ? options.reviseDrafts(judged) : judged;
   const all = dedupe(revised.map(toFinding)).sort(compareFindings);
-  // contracts.md §3.3: who loses or gains a permission, when the snapshot lists its users; a
+  // docs/formats.md, the report: who loses or gains a permission, when the snapshot lists its users; a
   // checked reference where someone does cannot stay checked (issue 39).
   const access = computeAccess(catalog, all);
   const split = splitVerified(all);
@@ -82,7 +82,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
   };
   // Issue 25: how the migration state was read, where the shapes disagree with it.
   const notes = [...(options.notes ?? []), ...(catalog.migrationState?.notes ?? []), ...(options.extraNotes ?? []), ...new Set(judgedNotes)];
-  // Snapshots recorded before scorecards were read (contracts.md §3.1) lack the key: not a gap in
+  // Snapshots recorded before scorecards were read (docs/formats.md, the org snapshot) lack the key: not a gap in
   // what was recorded, but the scorecard-rule category was not checked, and the reader must know.
   // A live read that could not read them has them in `incomplete`, which says more than a note.
   if (catalog.snapshot.scorecards === undefined && !unread.has('scorecards')) {
@@ -99,7 +99,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
 }
 
 /**
- * contracts.md §3.3: a reference judged `unaffected` was checked and needs nothing, so it is no
+ * docs/formats.md, the report: a reference judged `unaffected` was checked and needs nothing, so it is no
  * finding; it goes to `verified`, and after the migration `findings` is only what is still broken.
  */
 export function splitVerified(all: readonly Finding[]): { findings: Finding[]; verified: Finding[] } {
@@ -151,7 +151,7 @@ function mergeFindings(a: Finding, b: Finding): Finding {
   return merged;
 }
 
-/** Sort order fixed by contracts.md: kind, category, resource type, identifier, location. */
+/** Sort order fixed by docs/formats.md: kind, category, resource type, identifier, location. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     compareText(a.kind, b.kind) ||

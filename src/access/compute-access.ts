@@ -24,7 +24,7 @@ export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidabl
 const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read', 'see']);
 
 /**
- * report.access (contracts.md §3.3): for every permission a team finding touches, who holds it
+ * report.access (docs/formats.md, the report): for every permission a team finding touches, who holds it
  * before the migration (team values are titles) and who after it if nothing is changed
  * (identifiers). Undefined when the snapshot has no users. Pure, apart from asking jq.
  */
@@ -273,7 +273,7 @@ function compareChanges(a: AccessChange, b: AccessChange): number {
 }
 
 /**
- * contracts.md §3.4 `impact.users`: on each finding that changes a permission, how many people
+ * docs/formats.md, the report `impact.users`: on each finding that changes a permission, how many people
  * lose it and gain it, from the access entries that name it (several inputs or stages add up).
  */
 export function withUserImpact(findings: readonly Finding[], access: readonly AccessChange[]): Finding[] {

@@ -2,7 +2,7 @@ import { isObject } from '../model/json.js';
 import type { UserRecord } from '../model/access.js';
 
 /**
- * Only what the contract allows of a user (contracts.md §3.1): the email, and teams and roles as
+ * Only what the contract allows of a user (docs/formats.md, the org snapshot): the email, and teams and roles as
  * the service returns them (a name, or `{name}` with every other field of the team or role cut).
  */
 export function trimUser(record: unknown): UserRecord | undefined {

@@ -101,7 +101,7 @@ export interface ApiClient {
   /**
    * Search a blueprint's entities, following `next` until the pages end. `limit` is the page size
    * (at most 1000, the service's maximum). Not the search across blueprints: it has no paging nor
-   * page size, so its one answer holds every match (public-api-facts.md, Reads). More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
+   * page size, so its one answer holds every match (docs/live-service.md). More than `maxEntities`, a repeated cursor or too many pages throw: a cut read is a gap,
    * except for a `sample`, which only asks for the first `maxEntities`. With `onPage`, each page
    * goes there as it arrives and nothing is kept.
    */
@@ -109,7 +109,7 @@ export interface ApiClient {
   stats(): ApiStats;
 }
 
-/** contracts.md §1 and the service's search API: `limit` is at most 1000 per page. */
+/** docs/formats.md, the org snapshot and the service's search API: `limit` is at most 1000 per page. */
 export const MAX_SEARCH_PAGE = 1_000;
 /** Ours: refresh an exchanged token this long before it expires, so no request races the expiry. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;

@@ -1,5 +1,5 @@
 /**
- * §8.1 and the service as it answers today (public-api-facts.md, Rate limits): every response
+ * §8.1 and the service as it answers today (docs/live-service.md, Rate limits): every response
  * carries `x-ratelimit-limit`, `-remaining` and `-reset`; a 429 may carry `Retry-After`.
  */
 export interface RateLimitHeaders {

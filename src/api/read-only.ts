@@ -1,7 +1,7 @@
 /**
  * The client is read-only by construction: every request passes this guard before it leaves the
  * process, and goes only over TLS (or to this machine). GET is always allowed; POST only for the token exchange and a blueprint's entity search
- * (contracts.md §1 lists the endpoint set). Anything else is a bug, so it throws.
+ * (docs/formats.md, the org snapshot lists the endpoint set). Anything else is a bug, so it throws.
  */
 export class ReadOnlyViolation extends Error {
   override name = 'ReadOnlyViolation';

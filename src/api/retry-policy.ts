@@ -1,6 +1,6 @@
 /**
  * Retry and rate-limit policy as plain data plus pure functions, so the client stays a thin loop
- * and tests can assert every wait exactly (spec: catalog-service-interface.md, Errors and §8).
+ * and tests can assert every wait exactly (docs/live-service.md, retries).
  */
 export interface RetryPolicy {
   /** §8.3.2: "at most 5 retries" for transient failures (5xx, timeouts, connection resets). */

@@ -6,7 +6,7 @@ import { deadInheritance, teamInheritancePath } from './inheritance.js';
 
 /**
  * The feature flag the service sets once an org has migrated; the Terraform provider reads it as
- * "the org has migrated" (public-api-facts.md, provider `internal/cli/team.go`).
+ * "the org has migrated" (docs/live-service.md; the provider's `internal/cli/team.go`).
  */
 export const MIGRATED_FEATURE_FLAG = 'USERS_AND_TEAMS_OWNERSHIP_V2';
 

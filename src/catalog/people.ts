@@ -36,7 +36,7 @@ const stringsOf = (value: unknown): string[] | undefined =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : undefined;
 
 /**
- * The snapshot's users (contracts.md §3.1) joined with the `_user` entities (keyed by email). A
+ * The snapshot's users (docs/formats.md, the org snapshot) joined with the `_user` entities (keyed by email). A
  * record without an email cannot be named in a report and is skipped; the same email twice is one
  * person. Sorted by email.
  */

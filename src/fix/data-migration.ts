@@ -20,7 +20,7 @@ export interface RelationMove {
   findings: string[];
   /** The builder's `Migrate data` mapping (spec §4.2). */
   mapping: { entity: { team: string } };
-  /** The same move as the body of `POST /v1/migrations` (public-api-facts.md), which the tool never sends. */
+  /** The same move as the body of `POST /v1/migrations` (docs/live-service.md), which the tool never sends. */
   migrationRequest: MigrationRequest;
   /**
    * Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation and
@@ -42,7 +42,7 @@ export interface MigrationRequest {
   mapping: { blueprint: string; filter: string; entity: { identifier: string; team: string } };
 }
 
-/** One entity of a bulk payload: the fields spec §2.2 names that the snapshot holds (contracts.md §2: no properties). */
+/** One entity of a bulk payload: the fields spec §2.2 names that the snapshot holds (docs/formats.md: no properties). */
 export interface BulkEntity {
   identifier: string;
   title?: string;

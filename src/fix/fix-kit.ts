@@ -1,6 +1,6 @@
 import type { Finding } from '../model/finding.js';
 
-/** The fix kit (contracts.md §3.3 `fixes`): files for people to apply; the tool itself never sends them. */
+/** The fix kit (docs/formats.md, the report `fixes`): files for people to apply; the tool itself never sends them. */
 
 export type FixKind = 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme';
 
@@ -64,7 +64,7 @@ export function missingFix(finding: Finding): string {
 }
 
 /**
- * contracts.md §3.4: the kit writes only rewrites proven to keep behaviour; a suggested one is
+ * docs/formats.md, the report: the kit writes only rewrites proven to keep behaviour; a suggested one is
  * unresolved, saying where it differs, in the finding's own words.
  */
 export function unprovenRewrite(finding: Finding): string | undefined {

@@ -45,7 +45,7 @@ export async function runFixKit<R extends Report>(
   output: { outputs: OutputSet; runId: string; /** Cut from every kit file (the run's credentials, the org's secrets). */ secrets?: readonly string[] },
 ): Promise<{ report: R; lines: string[]; /** Files `--fix` changed in place. */ changed: string[]; /** Why `--fix` changed nothing after all: one line. */ failure?: string }> {
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
-  // Written on every run to <out>/fixes (contracts.md §3.3) unless --no-fixes; --fix still needs the kit's patch.
+  // Written on every run to <out>/fixes (docs/formats.md, the report) unless --no-fixes; --fix still needs the kit's patch.
   if (flags.fixes === false && !flags.fix) return { report, lines: [], changed: [] };
   const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo) });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));

@@ -1,5 +1,5 @@
 /**
- * contracts.md §3.4 `impact.entities`: a calculation run on the blueprint's own entities, as they
+ * docs/formats.md, the report `impact.entities`: a calculation run on the blueprint's own entities, as they
  * are before the migration (team titles, removed relations still there) and after it (the same
  * teams' identifiers, those relations gone): how many change value, of how many read, and one
  * example. Pure apart from asking jq.

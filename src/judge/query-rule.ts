@@ -88,7 +88,7 @@ export interface RuleDifference {
 export type RuleJudgement =
   | {
       class: ReferenceClass;
-      /** How many of the org's sampled entities match, before and after (contracts.md §3.4 `impact.rows`); only when the value depends on no user. */
+      /** How many of the org's sampled entities match, before and after (docs/formats.md, the report `impact.rows`); only when the value depends on no user. */
       rows?: { before: number; after: number; read: number; flipped: number };
       difference?: RuleDifference;
       /** How many (user, entity) pairs were matched. */

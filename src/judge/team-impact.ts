@@ -128,7 +128,7 @@ export interface ExpressionImpact {
   advice?: string;
   /** A gate that has never let anyone through (src/judge/dead-gate.ts). */
   deadGate?: DeadGate;
-  /** Whether `rewrite` gives after the migration what the expression gives before it (contracts.md §3.4). */
+  /** Whether `rewrite` gives after the migration what the expression gives before it (docs/formats.md, the report). */
   rewriteProof?: RewriteProof;
   /**
    * Set when jq gave no answer for the expression (it ran past the time limit or crashed): the

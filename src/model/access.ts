@@ -1,13 +1,13 @@
 import type { ResourceRef } from './resource.js';
 
 /**
- * Who can do what before and after the migration (contracts.md §3.3 `access`). `required` and
+ * Who can do what before and after the migration (docs/formats.md, the report `access`). `required` and
  * `disabled` extend the contract's list for a self-service input's other jq attributes; `see` is
  * who sees an action whose `execute` has a policy (its lists; the policy alone decides `execute`).
  */
 export type AccessPermission = 'execute' | 'approve' | 'read' | 'see' | 'visible' | 'required' | 'disabled';
 
-/** One user as the snapshot keeps them (contracts.md §3.1): email, teams and roles, nothing else. */
+/** One user as the snapshot keeps them (docs/formats.md, the org snapshot): email, teams and roles, nothing else. */
 export interface UserRecord {
   email: string;
   /** As the service returns them: team names (titles before the migration), or `{name}` objects. */

@@ -22,7 +22,7 @@ export const CATEGORIES = [
   'webhook-mapping',
   'page-widget',
   'relation-ownership',
-  // contracts.md §3.2: appended, so SARIF rule indexes of the categories above stay put.
+  // docs/formats.md, the report: appended, so SARIF rule indexes of the categories above stay put.
   'scorecard-rule',
   'mirror-property',
 ] as const;
@@ -46,18 +46,18 @@ export interface Finding {
   evidence: string;
   reason: string;
   suggestion: string;
-  /** Optional extensions (added, never renamed): see contracts.md "extend with optional fields". */
+  /** Optional extensions (added, never renamed): see docs/formats.md, the report (fields are only ever added). */
   verdict?: Verdict;
   /** The concrete replacement value or expression, when it can be computed. */
   rewrite?: string;
   /** For a jq rewrite: whether it was checked to compile (only then is it offered to copy as is). */
   rewriteCompiles?: boolean;
   /**
-   * contracts.md §3.4: `proven` when the rewrite run after the migration gives what the original
+   * docs/formats.md, the report: `proven` when the rewrite run after the migration gives what the original
    * gives before it on every context of the org; `suggested` otherwise. Only proven rewrites are applied by the fix kit.
    */
   rewriteProof?: 'proven' | 'suggested';
-  /** contracts.md §3.4: the blast radius, measured on the org's data read for this run. */
+  /** docs/formats.md, the report: the blast radius, measured on the org's data read for this run. */
   impact?: FindingImpact;
   /** Anything the analysis noticed but could not settle (a dangling inheritance hop, invalid jq). */
   note?: string;
@@ -116,26 +116,26 @@ export interface Report {
   findings: Finding[];
   /**
    * Values of the input in a shape the rules do not (fully) understand, one line each naming its
-   * path (contracts.md §3.1). They are read as far as understood; a note alone never fails a run.
+   * path (docs/formats.md, the org snapshot). They are read as far as understood; a note alone never fails a run.
    */
   notes?: string[];
   /** A rule that threw: its category could not be checked, so the run is incomplete (exit 3). */
   ruleErrors?: RuleError[];
   /** The CI gate's answer for this run, when a gate was applied (see src/cli.ts exit codes). */
   gate?: GateResult;
-  /** contracts.md §3.3: who loses or gains a permission, when the snapshot has users. */
+  /** docs/formats.md, the report: who loses or gains a permission, when the snapshot has users. */
   access?: AccessChange[];
   /**
-   * contracts.md §3.3: team references checked and needing nothing (`verdict: unaffected`), kept
+   * docs/formats.md, the report: team references checked and needing nothing (`verdict: unaffected`), kept
    * out of `findings` so that after the migration the findings are only what is still broken.
    * Present when there is at least one; they never fail a gate.
    */
   verified?: Finding[];
-  /** contracts.md §3.3, with `--since PREVIOUS_REPORT.json`: what was fixed since that report. */
+  /** docs/formats.md, the report, with `--since PREVIOUS_REPORT.json`: what was fixed since that report. */
   progress?: Progress;
-  /** The fix kit written beside the report (contracts.md §3.3 `fixes`). */
+  /** The fix kit written beside the report (docs/formats.md, the report `fixes`). */
   fixes?: FixesSummary;
-  /** contracts.md §3.4: which run wrote this report; every file of one run carries the same id. */
+  /** docs/formats.md, the report: which run wrote this report; every file of one run carries the same id. */
   run?: ReportRun;
   /** Issue 41: the org's teams, members and team names, so reports of several orgs can be checked together. */
   orgTeams?: OrgTeams;
@@ -195,7 +195,7 @@ export interface Progress {
   stillLockedOut?: AccessChange[];
 }
 
-/** contracts.md §3.3 `fixes`: the folder, every file written and the finding ids each resolves. */
+/** docs/formats.md, the report `fixes`: the folder, every file written and the finding ids each resolves. */
 export interface FixesSummary {
   dir: string;
   files: { path: string; kind: 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme'; findings: string[] }[];

@@ -45,7 +45,7 @@ export interface OrgSnapshot {
   teams?: TeamRecord[] | null;
   entities?: Record<string, EntityRecord[] | null> | null;
   scorecards?: JsonObject[] | null;
-  /** contracts.md §3.1: each user's email, teams and roles, nothing else of them. */
+  /** docs/formats.md, the org snapshot: each user's email, teams and roles, nothing else of them. */
   users?: UserRecord[] | null;
   incomplete?: IncompleteEntry[] | null;
   /**

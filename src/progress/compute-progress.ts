@@ -6,7 +6,7 @@ import type { PreviousReportFile } from './read-previous-report.js';
 export type PreviousReport = Pick<Report, 'organization' | 'findings'> & Partial<Pick<Report, 'access'>>;
 
 /**
- * contracts.md §3.3 `progress`, a pure function of the two reports (issue 13's property test and
+ * docs/formats.md, the report `progress`, a pure function of the two reports (issue 13's property test and
  * issue 14's "still locked out" call it too):
  * - fixed: findings of the previous report that are now absent or in `verified`;
  * - open: findings of the previous report still in `findings`;

@@ -3,7 +3,7 @@ import { treeToJson, readEmbedded, type ConvertOptions } from './tree-to-json.js
 import { findEntry, normalizeKey, stringValue, type Entry, type ObjectNode, type Span, type TreeNode } from './tree.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, type EntityRecord, type TeamRecord } from '../model/snapshot.js';
 
-/** The snapshot resources a file can hold (contracts.md §1 and §3.1). */
+/** The snapshot resources a file can hold (docs/formats.md, the org snapshot). */
 export type ResourceKind =
   | 'blueprint'
   | 'action'

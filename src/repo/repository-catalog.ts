@@ -70,7 +70,7 @@ const LISTS = { action: 'actions', page: 'pages', integration: 'integrations', w
 const PERMISSIONS = { 'blueprint-permissions': 'blueprintPermissions', 'action-permissions': 'actionPermissions', 'page-permissions': 'pagePermissions' } as const;
 
 /**
- * The org a repository's files describe, in the snapshot shape (contracts.md §1): the same
+ * The org a repository's files describe, in the snapshot shape (docs/formats.md, the org snapshot): the same
  * `buildCatalog` then derives every index the judge reads, so files are judged with the teams,
  * blueprints and migration state they themselves write (CONTRIBUTING.md, "One catalog").
  */

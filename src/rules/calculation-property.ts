@@ -26,7 +26,7 @@ export const calculationProperty: Rule = {
           teamProperties: judge.teamProperties(id),
         });
         if (!finding) continue;
-        // What the migration does to this blueprint's own entities (contracts.md §3.4 impact).
+        // What the migration does to this blueprint's own entities (docs/formats.md, the report impact).
         const entities = finding.verdict === 'unaffected' ? undefined : judge.entityImpact(id, calculation, removedRelationsFor(catalog, id));
         findings.push(entities ? { ...finding, impact: { ...finding.impact, entities } } : finding);
       }

@@ -8,7 +8,7 @@ import { removedRelationsFor } from '../catalog/resources.js';
 import { searchRules } from '../catalog/walk.js';
 
 /**
- * Scorecards (contracts.md §3.1): each rule's `query` and the scorecard's `filter` hold
+ * Scorecards (docs/formats.md, the org snapshot): each rule's `query` and the scorecard's `filter` hold
  * conditions of the search-rule shape `{property, operator, value}`. A condition comparing `$team`
  * with a title stops matching once `$team` holds identifiers, so entities silently lose a level
  * (a rule) or drop out of the scorecard (its filter); one on a removed relation points at nothing.

@@ -135,7 +135,7 @@ export interface EntitySearch {
   /**
    * An ownership sample is the first page of the blueprint's own search, `maxEntities` long. Not
    * one search across blueprints: that search has no documented paging nor page size, so its one
-   * answer holds every owned entity of every blueprint asked (public-api-facts.md, Reads).
+   * answer holds every owned entity of every blueprint asked (docs/live-service.md).
    */
   kind: 'ownership-sample' | 'pending';
   query: SearchQuery;
@@ -196,7 +196,7 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
   } else if (id === USER_BLUEPRINT) {
     // After the migration a user's teams are `_user` entities' `team` (identifiers, keyed by the
     // email as identifier): only those two are asked for and kept; a name or anything else of a
-    // user never is (contracts.md §3.1 keeps users to email, teams and roles).
+    // user never is (docs/formats.md, the org snapshot keeps users to email, teams and roles).
     const keepUsers = (entities: JsonObject[]) => {
       for (const entity of entities) {
         const identifier = idOf(entity);
@@ -228,7 +228,7 @@ const LISTS = [
   { key: 'webhooks', path: '/v1/webhooks', payload: 'integrations', unlocks: false },
   // Every membership comes with it (users.ts), cut to emails before the snapshot keeps anything.
   { key: 'teams', path: TEAMS_PATH, payload: 'teams', unlocks: false },
-  // contracts.md §3.1. A 404 here is not read as "no scorecards": the service serves this route to
+  // docs/formats.md, the org snapshot. A 404 here is not read as "no scorecards": the service serves this route to
   // every org, and a 404 cannot be told from a proxy or gateway blocking it, so it stays a gap (exit 3).
   { key: 'scorecards', path: '/v1/scorecards', payload: 'scorecards', unlocks: false },
 ] as const;
@@ -281,7 +281,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   // feed the reads that depend on them (identifiers must stay as the service spells them).
   const redaction = { keys: new Set<string>(REDACTED_ON_ARRIVAL), tally: new RedactionTally() };
   const redactedLists = new Map<string, Promise<JsonObject[] | undefined>>();
-  // contracts.md §3.1: who holds which teams, for report.access; only email, teams and roles are kept.
+  // docs/formats.md, the org snapshot: who holds which teams, for report.access; only email, teams and roles are kept.
   // Beside the lists: nothing it needs comes from them.
   tracker.total += 1;
   const usersRead = later(() => attempt(tracker, 'users', () => fetchUsers(client)));

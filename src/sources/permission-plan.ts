@@ -20,7 +20,7 @@ export function permissionTargets(records: readonly JsonObject[] | null | undefi
   return (records ?? []).filter((record) => !skip(record)).map(idOf).filter((id): id is string => id !== undefined);
 }
 
-/** report.notes lines saying what a live fetch did not read and why (contracts.md §3.1: notes). */
+/** report.notes lines saying what a live fetch did not read and why (docs/formats.md, the org snapshot: notes). */
 export function skippedPermissionNotes(snapshot: OrgSnapshot): string[] {
   const notes: string[] = [];
   const automations = (snapshot.actions ?? []).filter((action) => isObject(action) && isAutomation(action)).length;

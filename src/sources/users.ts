@@ -13,7 +13,7 @@ import type { TeamRecord } from '../model/snapshot.js';
 export const USERS_PATH = '/v1/users?fields=email&fields=teams.name&fields=roles.name';
 
 /**
- * `GET /v1/teams` without `fields`: its `fields` list (public-api-facts.md) has no `identifier`,
+ * `GET /v1/teams` without `fields`: its `fields` list (docs/live-service.md) has no `identifier`,
  * which the service sends once teams have one (the Terraform provider reads it), so asking for
  * fields would lose it. Each team's `users` (every membership, in this one read) are cut to their
  * emails as the answer arrives (`trimTeams`); names and pictures of members are never kept.
@@ -34,7 +34,7 @@ export async function fetchUsers(client: ApiClient): Promise<UsersRead> {
   return { users: payload.map(trimUser).filter((user): user is UserRecord => user !== undefined), withoutTeams };
 }
 
-/** The teams list as kept (contracts.md: `{id?, name, identifier?, description?}`), and who is in each team. */
+/** The teams list as kept (docs/formats.md: `{id?, name, identifier?, description?}`), and who is in each team. */
 export interface TeamsRead {
   teams: TeamRecord[];
   /** Email → the names of the teams that list the user; undefined when no team carried `users`. */

@@ -10,7 +10,7 @@ import { isTeamRule } from '../catalog/walk.js';
 import { appendAll } from '../model/arrays.js';
 
 /**
- * org-snapshot/1 (contracts.md §1, §3.1) as a small shape description, checked by one walker.
+ * org-snapshot/1 (docs/formats.md, the org snapshot) as a small shape description, checked by one walker.
  *
  * The shapes say what the rules understand. Real payloads are wider, so a value that does not
  * fit is not an error: every misfit is collected and becomes one note in the report (the rules
@@ -230,7 +230,7 @@ const INTEGRATION = object({
 });
 const WEBHOOK = object({ identifier: str, title: str, mappings: arrayOf(object({ blueprint: str, entity: ENTITY_MAPPING })) });
 
-// Scorecards (contracts.md §3.1): rule conditions and filters are search rules under `conditions`.
+// Scorecards (docs/formats.md, the org snapshot): rule conditions and filters are search rules under `conditions`.
 const conditions: Shape = lazy(() => CONDITIONS);
 const CONDITIONS = object({ combinator: str, conditions: arrayOf(pick((value) => (isObject(value) && value.conditions != null ? conditions : ruleOrGroupOf(value)))) }, { rest: jqAware });
 const SCORECARD = object(
@@ -244,7 +244,7 @@ const SCORECARD = object(
   { required: ['identifier'] },
 );
 
-// Users (contracts.md §3.1): a team or role is a name, or `{name}` as GET /v1/users returns it.
+// Users (docs/formats.md, the org snapshot): a team or role is a name, or `{name}` as GET /v1/users returns it.
 const NAMED = union({ string: str, object: object({ name: str }, { required: ['name'] }) });
 
 // Entities: a million of them in a large org, so a list that fits is told by entityFits, not by walking the shapes.
@@ -269,7 +269,7 @@ export function entityFits(entity: unknown): boolean {
 }
 
 const REQUIRED = ['organization', 'blueprints'];
-/** The shape of each top-level member (contracts.md §3.1); no other member has one. */
+/** The shape of each top-level member (docs/formats.md, the org snapshot); no other member has one. */
 const TOP_LEVEL_SHAPES: Readonly<Record<string, Shape>> = {
   organization: object({ id: str, name: str }, { required: ['id', 'name'] }),
   blueprints: arrayOf(BLUEPRINT),
@@ -631,7 +631,7 @@ export function analysableSnapshot(snapshot: OrgSnapshot): OrgSnapshot {
     else if (!value.every(isObject)) copy[key] = value.filter(isObject);
   }
   for (const key of TOP_LEVEL_MAPS) if (copy[key] != null && !isObject(copy[key])) delete copy[key];
-  // contracts.md §3.1: of a user, only email, teams and roles go on, whatever a hand-made file holds.
+  // docs/formats.md, the org snapshot: of a user, only email, teams and roles go on, whatever a hand-made file holds.
   if (Array.isArray(copy.users)) copy.users = copy.users.map(trimUser).filter((user) => user !== undefined);
   const organization = copy.organization as Record<string, unknown>;
   if (typeof organization.id !== 'string' || typeof organization.name !== 'string') {

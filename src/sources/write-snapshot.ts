@@ -1,7 +1,7 @@
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { jsonControlsEscaped } from '../terminal-text.js';
 
-/** Snapshot keys that map an identifier to a record (contracts.md §1). */
+/** Snapshot keys that map an identifier to a record (docs/formats.md, the org snapshot). */
 const ID_MAPS = ['blueprintPermissions', 'actionPermissions', 'pagePermissions', 'entities'] as const;
 
 const sortedObject = (value: Record<string, unknown>) =>

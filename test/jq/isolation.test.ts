@@ -68,7 +68,7 @@ function expectNeighboursJudged(report: Report) {
   expect(report.incomplete).toEqual([]);
   expect(at(report, 'a_title')).toMatchObject({ verdict: 'breaks', rewrite: '.team | index("platform") != null' });
   expect(at(report, 'c_joined')?.verdict).toBe('review');
-  // Checked and fine: verified, not a finding (contracts.md §3.3).
+  // Checked and fine: verified, not a finding (docs/formats.md, the report).
   expect(at(report, 'd_count')).toBeUndefined();
   expect(report.verified?.find((f) => f.location === 'calculationProperties.d_count.calculation')?.verdict).toBe('unaffected');
 }

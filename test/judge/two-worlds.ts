@@ -1,7 +1,7 @@
 /**
  * The tests' own before and after worlds (issue 21): every expected class in test/judge is
  * computed here by running jq on inputs built in this file, never typed by hand, and never by the
- * code under test. The expected verdict then follows the fixed points of contracts.md §3.4.
+ * code under test. The expected verdict then follows the fixed points of docs/formats.md, the report.
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
@@ -121,7 +121,7 @@ export function expectedGateVerdict(jq: JqEngine, kind: 'policy' | 'user-input',
   return expectedVerdict(klass, 'gate');
 }
 
-/** contracts.md §3.4's fixed points, in an org that has not migrated. */
+/** docs/formats.md, the report's fixed points, in an org that has not migrated. */
 export function expectedVerdict(klass: ExpectedClass, sink: ExpectedSink): Verdict {
   if (klass === 'same') return 'unaffected';
   if (klass === 'changed') return 'breaks';

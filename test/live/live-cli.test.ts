@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../helpers/fake-clock.js';
 import { DEMO_ORG, FIXTURE, loadFixture, readText, run, tempDir, withSandbox, withoutFetchNotes } from './harness.js';
 
-/** contracts.md §1 and §3.1: the only method/path pairs the fetcher may use. */
+/** docs/formats.md, the org snapshot: the only method/path pairs the fetcher may use. */
 const READ_ONLY_SET: readonly RegExp[] = [
   /^POST \/v1\/auth\/access_token$/,
   /^GET \/v1\/organization$/,
@@ -21,7 +21,7 @@ const READ_ONLY_SET: readonly RegExp[] = [
   /^GET \/v1\/integration$/,
   /^GET \/v1\/webhooks$/,
   /^GET \/v1\/teams$/,
-  // contracts.md §3.1
+  // docs/formats.md, the org snapshot
   /^GET \/v1\/scorecards$/,
   /^GET \/v1\/users\?fields=email&fields=teams\.name&fields=roles\.name$/,
 ];

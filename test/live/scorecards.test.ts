@@ -9,7 +9,7 @@ const scorecardFindings = (report: Report) =>
     .filter((f: Finding) => f.category === 'scorecard-rule' || f.category === 'mirror-property')
     .map((f) => `${f.category} ${f.resource.type} ${f.resource.identifier} ${f.location} ${f.verdict}`);
 
-describe('scorecards through the sandbox (contracts.md §3.1)', () => {
+describe('scorecards through the sandbox (docs/formats.md, the org snapshot)', () => {
   it('are fetched once with GET /v1/scorecards, written into the snapshot, and found', async () => {
     const fixture = await loadFixture();
     expect(fixture.scorecards?.length).toBeGreaterThan(0);

@@ -36,7 +36,7 @@ async function wideUsers() {
   }));
 }
 
-describe('users through the sandbox (contracts.md §3.1)', () => {
+describe('users through the sandbox (docs/formats.md, the org snapshot)', () => {
   it.each([
     ['a service that honours fields', false],
     ['a service that sends every field anyway', true],

@@ -20,7 +20,7 @@ const teams: TeamRecord[] = [
 
 const readJson = async (path: string) => JSON.parse(await readFile(`fixtures/repo-public/${path}`, 'utf8')) as unknown;
 
-/** fixtures/repo-public/terraform/actions.tf's port_action, written as the API returns it (contracts.md §1). */
+/** fixtures/repo-public/terraform/actions.tf's port_action, written as the API returns it (docs/formats.md, the org snapshot). */
 const restart: JsonObject = {
   identifier: 'restart',
   title: 'Restart',

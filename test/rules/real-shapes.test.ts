@@ -1,5 +1,5 @@
 /**
- * Shapes the service really returns that the rules once refused (issue 11, contracts.md §3.1):
+ * Shapes the service really returns that the rules once refused (issue 11, docs/formats.md, the org snapshot):
  * each is analysed like its familiar form, at its own location.
  */
 import type { JsonObject } from '../../src/model/json.js';

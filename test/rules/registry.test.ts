@@ -61,7 +61,7 @@ describe('rule registry', () => {
     expect([...CATEGORIES].sort()).toEqual([...all].sort());
   });
 
-  it('has one rule for every category of contracts.md (§2 and §3.2) except external-ownership', () => {
+  it('has one rule for every category of docs/categories.md except external-ownership', () => {
     const expected = [...CONTRACT_CATEGORIES, ...EXTENSION_CATEGORIES.map(([, category]) => category)].filter(
       (category) => category !== 'external-ownership',
     );
@@ -116,7 +116,7 @@ describe('analyze isolates a failing rule', () => {
     expect(report.incomplete).toEqual([]);
   });
 
-  it('gives each finding the kind contracts.md assigns its category', () => {
+  it('gives each finding the kind docs/formats.md assigns its category', () => {
     const automatic = new Set(['ownership-direct', 'ownership-inherited', 'team-relation-removed', 'team-permission-identifiers']);
     const report = analyze(catalogOf(JSON.parse(readFileSync('fixtures/demo-org.json', 'utf8'))));
     for (const finding of report.findings) {

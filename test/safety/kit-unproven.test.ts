@@ -11,7 +11,7 @@ import { readSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { useJqEngine } from '../support/jq-engine.js';
 
 /*
- * Issue 38 item 12: the kit never writes a rewrite that is not proven (contracts.md §3.4), in an org
+ * Issue 38 item 12: the kit never writes a rewrite that is not proven (docs/formats.md, the report), in an org
  * resource, predicted-org.json, repo.patch or --fix's files; the same report with the rewrites
  * proven shows each of them written, so the test cannot pass by writing nothing.
  */

@@ -6,7 +6,7 @@ import { sandboxClient } from './sandbox-client.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
 
 /**
- * The two searches as the service documents them (public-api-facts.md, Reads): a blueprint's
+ * The two searches as the service documents them (docs/live-service.md): a blueprint's
  * search takes `{query, include, exclude, limit, from}` and pages; the search across blueprints
  * takes the query itself as its body, `include`/`exclude`/`allow_partial_results` as query
  * parameters, and answers every match at once with `matchingBlueprints`, without paging.

@@ -8,7 +8,7 @@ import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
  * A sandbox of the catalog service: serves one org-snapshot/1 document over exactly the
- * endpoints and envelopes of contracts.md §1, on 127.0.0.1 only, with switches for the failures
+ * endpoints and envelopes of docs/formats.md, the org snapshot, on 127.0.0.1 only, with switches for the failures
  * the client must survive. Every loop is bounded and the server stops by itself.
  */
 export interface SandboxOptions {
@@ -100,7 +100,7 @@ export interface Sandbox {
 
 /** The service's search API answers 413 above 1 MiB. */
 const MAX_BODY_BYTES = 1_048_576;
-/** contracts.md §1: `limit` is at most 1000. */
+/** docs/formats.md, the org snapshot: `limit` is at most 1000. */
 const MAX_PAGE = 1_000;
 /** The service's page size when a blueprint's search gives no `limit` (its API reference). */
 const DEFAULT_PAGE = 200;
@@ -221,7 +221,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return kept;
   };
 
-  /** A blueprint's search (public-api-facts.md, Reads): `{query, include, exclude, limit, from}`, paged by `next`. */
+  /** A blueprint's search (docs/live-service.md): `{query, include, exclude, limit, from}`, paged by `next`. */
   const searchBlueprint = (blueprint: string, body: Json) => {
     const request = asObject(body);
     requireOnly(request, BLUEPRINT_SEARCH_MEMBERS, 'a blueprint\'s search body');
@@ -239,7 +239,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
 
   /**
-   * The search across blueprints (public-api-facts.md, Reads): the body IS the query, `include`,
+   * The search across blueprints (docs/live-service.md): the body IS the query, `include`,
    * `exclude` and `allow_partial_results` are query parameters, and the answer is every match at
    * once, with `matchingBlueprints` and `failedBlueprints`: no `limit`, no `next`. A body that
    * wraps the query (`{query: …}`) is refused, as the service's schema refuses it.
@@ -283,7 +283,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       pattern: /^\/v1\/entities\/search$/,
       handle: (_params, query, body) => searchAcross(query, body),
     },
-    // public-api-facts.md: the data migrations of the org, filtered by blueprint and status (a logical AND).
+    // docs/live-service.md: the data migrations of the org, filtered by blueprint and status (a logical AND).
     {
       method: 'GET',
       pattern: /^\/v1\/migrations$/,

@@ -10,7 +10,7 @@ import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
 
 /**
  * `$team` samples are read per blueprint, one page of five each: the search across blueprints has
- * no documented paging nor page size (public-api-facts.md, Reads), so its one answer would hold
+ * no documented paging nor page size (docs/live-service.md), so its one answer would hold
  * every owned entity of every blueprint asked. The team directory is read on its own, whole.
  */
 async function withClient<T>(options: Partial<SandboxOptions> & { snapshot: OrgSnapshot }, use: (client: ApiClient, requests: () => string[]) => Promise<T>) {

@@ -113,7 +113,7 @@ function assertFinding(actual: FindingDraft, expected: ExpectedFinding, category
     if (expected.note === undefined) expect(actual.note, `${where} note`).toBeUndefined();
     else expect(actual.note ?? '', `${where} note`).toContain(expected.note);
   }
-  // What every finding owes its reader (contracts.md §2).
+  // What every finding owes its reader (docs/formats.md, the report).
   expect(actual.evidence, `${where} evidence`).not.toBe('');
   expect(actual.reason.trim(), `${where} reason`).not.toBe('');
   expect(actual.suggestion.trim(), `${where} suggestion`).not.toBe('');

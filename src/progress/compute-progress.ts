@@ -1,9 +1,7 @@
 import { InputError } from '../errors.js';
 import type { FixedFinding, Progress, Report } from '../model/finding.js';
-import type { PreviousReportFile } from './read-previous-report.js';
+import type { PreviousReport, PreviousReportFile } from './read-previous-report.js';
 
-/** What `computeProgress` reads of the previous report: a report as `readPreviousReport` checked it. */
-export type PreviousReport = Pick<Report, 'organization' | 'findings'> & Partial<Pick<Report, 'access'>>;
 
 /**
  * docs/formats.md, the report `progress`, a pure function of the two reports (issue 13's property test and

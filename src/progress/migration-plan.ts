@@ -1,7 +1,7 @@
 import type { MigrationPlan, PlannedOwnership } from '../catalog/migration-state.js';
 import { isObject } from '../model/json.js';
 import { parsedJson } from '../parse-json.js';
-import type { PreviousReport } from './compute-progress.js';
+import type { PreviousReport } from './read-previous-report.js';
 
 /**
  * The migration's automatic part as a previous report listed it: its ownership findings carry the

@@ -1,9 +1,11 @@
 import { InputError } from '../errors.js';
-import { CATEGORIES, RESOURCE_TYPES, type Finding } from '../model/finding.js';
+import { CATEGORIES, RESOURCE_TYPES, type Finding, type Report } from '../model/finding.js';
 import type { AccessChange } from '../model/access.js';
 import { isObject } from '../model/json.js';
 import { readJsonInput } from '../json-input.js';
-import type { PreviousReport } from './compute-progress.js';
+
+/** What progress reads of the previous report: a report as `validatePreviousReport` checked it. */
+export type PreviousReport = Pick<Report, 'organization' | 'findings'> & Partial<Pick<Report, 'access'>>;
 
 export interface PreviousReportFile {
   report: PreviousReport;

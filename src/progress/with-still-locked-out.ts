@@ -1,7 +1,7 @@
 import { stillLockedOut } from '../access/compute-access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Report } from '../model/finding.js';
-import type { PreviousReport } from './compute-progress.js';
+import type { PreviousReport } from './read-previous-report.js';
 
 /**
  * Issue 14 item 4: after the migration, `--since` says who is still locked out. Only when the

@@ -1,4 +1,5 @@
 import { plural } from '../plural.js';
+import { splitFileLocation } from '../file-location.js';
 import { CATEGORY_HELP } from '../model/category-help.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
@@ -62,10 +63,6 @@ export function sarifLevel(finding: Pick<Finding, 'kind' | 'verdict'>): Level {
   if (finding.kind === 'automatic' || finding.verdict === 'unaffected') return 'note';
   return finding.verdict === 'breaks' ? 'error' : 'warning';
 }
-
-/** `path:line` as repository findings write it; the line is optional for whole-file findings. */
-// `[\s\S]`, not `.`: a file name may hold a newline, and its line number must still be found.
-const FILE_LOCATION = /^([\s\S]*?)(?::(\d+))?$/;
 
 /**
  * SARIF 2.1.0 log: one rule per category, one result per finding. Accepted findings are left out
@@ -201,8 +198,7 @@ function sarifResult(finding: Finding, failing: boolean, meta: SarifMeta) {
 }
 
 function fileLocation(location: string) {
-  const [, path = location, line] = FILE_LOCATION.exec(location) ?? [];
-  const startLine = line === undefined ? 0 : Number(line);
+  const { path, line: startLine } = splitFileLocation(location);
   return {
     physicalLocation: {
       artifactLocation: { uri: toUri(path) },

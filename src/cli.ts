@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES, SNAPSHOT_STRICT_HELP } from './cli-text.js';
-import { incompleteAnnotations } from './incomplete-annotations.js';
+import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteAnnotations, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES, SNAPSHOT_STRICT_HELP } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';

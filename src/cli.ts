@@ -22,12 +22,11 @@ import type { OrgOrigin, SarifMeta } from './report/sarif.js';
 import { orgPlacementOf, type OrgPlacement } from './report/org-placement.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
-import { addSourceOptions, parseConcurrency, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
+import { addSourceOptions, parseConcurrency, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile, removeEmptyCreated, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
-import type { Transport } from './api/transport.js';
 import { withProgress } from './progress/compute-progress.js';
 import { withStillLockedOut } from './progress/with-still-locked-out.js';
 import { displayRoots } from './repo/scan.js';
@@ -42,23 +41,11 @@ import { addMergeCommand, runMerge, runSeveralOrgs } from './orgs/merge-command.
 import { addOrgsOption, runConfiguredOrgs } from './orgs/configured-orgs.js';
 import { orgTeams } from './orgs/org-teams.js';
 
-/** Everything the CLI touches outside itself, injected so tests run it in-process. */
-export interface CliIo {
+/** Everything the CLI touches outside itself, injected so tests run it in-process: a source's (SourceIo) and these. */
+export interface CliIo extends SourceIo {
   stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The wall clock, read only here and passed to renderers as data. */
-  now: () => Date;
-  /** Whether stderr is a terminal (a progress bar) or not (one line per phase). */
-  isTTY?: boolean;
-  /** Rate-limit and retry waits; tests inject one that advances a fake clock. */
-  sleep?: (ms: number) => Promise<void>;
-  /** The network seam; tests inject one with a short request deadline. */
-  transport?: Transport;
   /** The jq seam; tests inject one that records the options the run asks for. */
   loadJq?: typeof loadJqEngine;
-  /** Set by runCli: the org's secrets, once its redaction found them, are cut from stderr too. */
-  secretsFound?: (values: readonly string[]) => void;
 }
 
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {

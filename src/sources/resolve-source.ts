@@ -63,7 +63,7 @@ export interface ResolvedSource {
 }
 
 /**
- * product.md: requests in flight are bounded. This is the cap: the client starts there, halves on a
+ * Requests in flight are bounded (docs/live-service.md, rate limits). This is the cap: the client starts there, halves on a
  * burst of 5xx and grows back while latency allows; the rate-limit budget paces it (src/api/adaptive-concurrency.ts).
  */
 export const DEFAULT_CONCURRENCY = 32;

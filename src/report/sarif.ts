@@ -1,6 +1,5 @@
 import { plural } from '../plural.js';
 import { splitFileLocation } from '../file-location.js';
-import { CATEGORY_HELP } from '../model/category-help.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -136,10 +135,9 @@ function messageText(text: string): string {
  */
 export function ruleHelp(category: Category): { text: string; markdown: string } {
   const doc = CATEGORY_DOCS[category];
-  const page = CATEGORY_HELP[category];
   const parts: [label: string, markdown: string][] = [
-    ['Reported when', page.when],
-    ...(page.does !== undefined ? [['What the migration does', page.does] as [string, string]] : []),
+    ['Reported when', doc.when],
+    ...(doc.does !== undefined ? [['What the migration does', doc.does] as [string, string]] : []),
     ['Why', doc.why],
     ['What to do', doc.fix],
   ];

@@ -113,12 +113,7 @@ export function failingFindingLines(report: Report, options: FailingLineOptions)
     const shown = Math.max(0, options.annotationsLeft ?? ANNOTATIONS_SHOWN);
     const lines = failing.slice(0, shown).map((finding) => annotationLine(finding, options.orgPlacement));
     const rest = failing.length - shown;
-    if (rest > 0) {
-      const where = options.reportPath ?? 'report.json';
-      lines.push(
-        `::notice title=teams-migration-audit::${rest} more failing ${rest === 1 ? 'finding is' : 'findings are'} not annotated (GitHub shows ${ANNOTATIONS_SHOWN} error annotations per step): ${workflowData(where)} lists them all`,
-      );
-    }
+    if (rest > 0) lines.push(notAnnotatedNotice(rest, 'failing finding is', 'failing findings are', options.reportPath ?? 'report.json'));
     return lines;
   }
   const lines = failing.slice(0, FAILING_LISTED).map((finding) => `failing: ${failingText(finding)}`);
@@ -139,17 +134,40 @@ export const workflowData = (text: string) => text.replace(/%/g, '%25').replace(
 /** A GitHub workflow command's property value: its message escaping, and `:` and `,`. */
 export const workflowProperty = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-/** A GitHub workflow command: the message escaped, `:` and `,` too in properties; a file and line where the finding has one. */
+/** A GitHub error annotation: the file and line when there is one, its title, and its message, each escaped. */
+function errorAnnotation(title: string, message: string, file?: { path: string; line: number }): string {
+  const place = file === undefined ? [] : [`file=${workflowProperty(file.path)}`, ...(file.line > 0 ? [`line=${file.line}`] : [])];
+  return `::error ${[...place, `title=${workflowProperty(title)}`].join(',')}::${workflowData(message)}`;
+}
+
+/** After the annotations GitHub shows: how many more there are, and the report that lists them all. */
+function notAnnotatedNotice(rest: number, one: string, many: string, reportPath: string): string {
+  return `::notice title=teams-migration-audit::${rest} more ${rest === 1 ? one : many} not annotated (GitHub shows ${ANNOTATIONS_SHOWN} error annotations per step): ${workflowData(reportPath)} lists them all`;
+}
+
+/** A failing finding's annotation, in its file where it has one (a repository file, or the snapshot in the checkout). */
 function annotationLine(finding: Finding, orgPlacement: OrgPlacement | undefined): string {
-  const property = workflowProperty;
-  const properties = [`title=${property(`teams-migration-audit ${finding.category}`)}`];
-  if (finding.resource.type === 'file') {
-    const { path, line } = splitFileLocation(finding.location);
-    properties.unshift(`file=${property(path)}`, ...(line > 0 ? [`line=${line}`] : []));
-  } else if (orgPlacement !== undefined) {
-    properties.unshift(`file=${property(orgPlacement.uri)}`, `line=${Math.max(1, orgPlacement.lineOf(finding))}`);
-  }
-  return `::error ${properties.join(',')}::${workflowData(failingText(finding))}`;
+  const file = finding.resource.type === 'file' ? splitFileLocation(finding.location) : orgPlacement && { path: orgPlacement.uri, line: Math.max(1, orgPlacement.lineOf(finding)) };
+  return errorAnnotation(`teams-migration-audit ${finding.category}`, failingText(finding), file);
+}
+
+/**
+ * On GitHub Actions, what could not be read is annotated as a failure is, and before any failing
+ * finding: it is why the gate gave no verdict (exit 3). A repository file gets `file=` (and its line
+ * when the reading stopped at one), so it shows on the pull request's diff. Accepted ones are not
+ * annotated: they no longer hold the gate. Within GitHub's cap; a notice counts the rest.
+ */
+export function incompleteAnnotations(incomplete: readonly IncompleteItem[], reportPath: string): string[] {
+  const open = incomplete.filter((item) => item.accepted === undefined);
+  const lines = open.slice(0, ANNOTATIONS_SHOWN).map(annotation);
+  const rest = open.length - ANNOTATIONS_SHOWN;
+  if (rest > 0) lines.push(notAnnotatedNotice(rest, 'item that could not be read is', 'items that could not be read are', reportPath));
+  return lines;
+}
+
+/** Unreadable repository files carry an id (gate-run.ts); their resource is `path` or `path:line`. */
+function annotation(item: IncompleteItem): string {
+  return errorAnnotation('teams-migration-audit: not read, no gate verdict', terminalSafe(`not read: ${item.resource}: ${item.reason}`), item.id === undefined ? undefined : splitFileLocation(item.resource));
 }
 
 /** `snapshot --strict`: there is no report; the snapshot is written and each odd value named on stderr. */

@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { analyze } from './analyze.js';
-import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES, SNAPSHOT_STRICT_HELP } from './cli-text.js';
-import { incompleteAnnotations } from './incomplete-annotations.js';
+import { ANNOTATIONS_SHOWN, ENVIRONMENT_HELP, failingFindingLines, incompleteAnnotations, incompleteLines, OVERVIEW_EXAMPLES, parserErrorLine, SNAPSHOT_EXAMPLES, SNAPSHOT_STRICT_HELP } from './cli-text.js';
 import { buildCatalog } from './catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
@@ -14,24 +13,20 @@ import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from '
 import { appBaseUrl } from './report/service-links.js';
 import { addressesOf } from './address-options.js';
 import { plural } from './plural.js';
-import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, savedReportMeta, STDOUT, writeReports, type Format } from './report/write-reports.js';
+import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, STDOUT, writeReports, type Format } from './report/write-reports.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked, type OutputSet } from './output/output-set.js';
 import { join } from 'node:path';
 import { noteSettledHeap, releaseGrowth, releaseMemory } from './release-memory.js';
-import { renderMarkdown } from './report/markdown.js';
-import { appendFile } from 'node:fs/promises';
 import type { OrgOrigin, SarifMeta } from './report/sarif.js';
 import { orgPlacementOf, type OrgPlacement } from './report/org-placement.js';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from './package-root.js';
-import { InputError } from './errors.js';
-import { addSourceOptions, parseConcurrency, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags } from './sources/resolve-source.js';
+import { addSourceOptions, parseConcurrency, resolveOrgSource, NO_SOURCE_HINT, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { analysableSnapshot } from './sources/validate-snapshot.js';
 import { ensureWritableDir, ensureWritableFile, removeEmptyCreated, refuseOutputsNamingInputs, type NamedPath } from './output/output-path.js';
 import { runSnapshot, type SnapshotFlags } from './snapshot-command.js';
 import { readTeamsMap } from './teams-map.js';
-import type { Transport } from './api/transport.js';
 import { withProgress } from './progress/compute-progress.js';
 import { withStillLockedOut } from './progress/with-still-locked-out.js';
 import { displayRoots } from './repo/scan.js';
@@ -40,29 +35,17 @@ import { progressSentence } from './progress/progress-text.js';
 import { dataReadAtOf, readPreviousReport } from './progress/read-previous-report.js';
 import { addFixOptions, fixOutDir, runFixKit, type FixFlags } from './fix/fix-run.js';
 import { lineStartSafe, terminalSafe, terminalWriter } from './terminal-text.js';
-import { credentialsFromEnv, learningRedactor, redactCredentials } from './secrets/credentials.js';
+import { credentialsFromEnv, learningRedactor } from './secrets/credentials.js';
 import { VERSION } from './version.js';
 import { addMergeCommand, runMerge, runSeveralOrgs } from './orgs/merge-command.js';
 import { addOrgsOption, runConfiguredOrgs } from './orgs/configured-orgs.js';
 import { orgTeams } from './orgs/org-teams.js';
 
-/** Everything the CLI touches outside itself, injected so tests run it in-process. */
-export interface CliIo {
+/** Everything the CLI touches outside itself, injected so tests run it in-process: a source's (SourceIo) and these. */
+export interface CliIo extends SourceIo {
   stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The wall clock, read only here and passed to renderers as data. */
-  now: () => Date;
-  /** Whether stderr is a terminal (a progress bar) or not (one line per phase). */
-  isTTY?: boolean;
-  /** Rate-limit and retry waits; tests inject one that advances a fake clock. */
-  sleep?: (ms: number) => Promise<void>;
-  /** The network seam; tests inject one with a short request deadline. */
-  transport?: Transport;
   /** The jq seam; tests inject one that records the options the run asks for. */
   loadJq?: typeof loadJqEngine;
-  /** Set by runCli: the org's secrets, once its redaction found them, are cut from stderr too. */
-  secretsFound?: (values: readonly string[]) => void;
 }
 
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
@@ -330,7 +313,6 @@ async function analyzeInto(flags: AnalyzeFlags, io: CliIo, setup: AnalyzeSetup):
         outputs,
         stdout: io.stdout,
       });
-      await appendStepSummary(report, formats, flags.out, io.env, read?.credentials);
       // A failed --fix is a failed write: exit 2, as any output that cannot be written (docs/ci.md).
       const gateCode = exitCodeFor(report.gate);
       const code = failure !== undefined ? EXIT.usage : gateCode;
@@ -525,20 +507,4 @@ function orgOriginOf(flags: AnalyzeFlags, hasOrg: boolean): OrgOrigin | undefine
 function reportPathOf(out: string, formats: readonly Format[]): string {
   const format = (['json', 'html', 'md', 'junit', 'sarif'] as const).find((candidate) => formats.includes(candidate)) ?? 'json';
   return out === STDOUT ? `${FILE_NAMES[format]} on stdout` : join(out, FILE_NAMES[format]);
-}
-
-/**
- * On GitHub Actions the job's page shows the summary whatever --format asked for; with `md` in
- * the formats, writeReports has appended it already.
- */
-async function appendStepSummary(report: Report, formats: readonly Format[], out: string, env: CliIo['env'], credentials: readonly string[] = []): Promise<void> {
-  const stepSummary = env.GITHUB_STEP_SUMMARY;
-  if (!stepSummary || formats.includes('md')) return;
-  // As every report file: no credential of the run, whatever text carried it in.
-  const markdown = renderMarkdown(redactCredentials(report, [...credentialsFromEnv(env), ...credentials]), savedReportMeta(out, formats, env));
-  try {
-    await appendFile(stepSummary, markdown);
-  } catch (error) {
-    throw new InputError(`cannot append to GITHUB_STEP_SUMMARY (${stepSummary}): ${(error as Error).message}`, { cause: error });
-  }
 }

@@ -30,7 +30,7 @@ export interface MigrationState {
 /**
  * The org's migration state: the `featureFlags` of the organization first, then a `migrationState`
  * the snapshot recorded, and only without either the blueprints' shapes (one of the org's own
- * blueprints with `ownership`: the migration sets it; spec 4.3). Shapes that disagree with a flag
+ * blueprints with `ownership`: the migration sets it; docs/categories.md). Shapes that disagree with a flag
  * are a note, never the answer: an org keeps legacy leftovers after the migration, and sets
  * `ownership` by hand before it.
  */
@@ -121,7 +121,7 @@ function listOf(ids: readonly string[]): string {
   return `${ids.length > 1 ? 'blueprints' : 'blueprint'} ${quotedSome(ids, 5)}`;
 }
 
-/** Ownership as the migration sets it (spec 4.3). */
+/** Ownership as the migration sets it (docs/categories.md, ownership-direct and ownership-inherited). */
 export type PlannedOwnership = { type: 'Direct' } | { type: 'Inherited'; path: string };
 
 /**

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
+import { gitTopOf } from '../repo/file-set.js';
 import { displayRoots } from '../repo/scan.js';
 
 /** Where one `--repo` directory's patch is applied: paths in it are relative to `root`. */
@@ -26,7 +26,7 @@ export async function patchRepos(dirs: readonly string[]): Promise<PatchRepo[]> 
   const shown = displayRoots(dirs);
   for (const [index, dir] of dirs.entries()) {
     const absolute = resolve(dir);
-    const root = (await gitTop(absolute)) ?? absolute;
+    const root = (await gitTopOf(absolute)) ?? absolute;
     repos.push({
       shown: shown[index]!,
       name: basename(absolute),
@@ -36,11 +36,4 @@ export async function patchRepos(dirs: readonly string[]): Promise<PatchRepo[]> 
     });
   }
   return repos;
-}
-
-async function gitTop(dir: string): Promise<string | undefined> {
-  for (let at = dir; ; at = dirname(at)) {
-    if (await stat(resolve(at, '.git')).then(() => true, () => false)) return at;
-    if (dirname(at) === at) return undefined;
-  }
 }

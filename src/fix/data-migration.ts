@@ -8,7 +8,7 @@ import type { EntityRecord } from '../model/snapshot.js';
 import { jsonText, type FixFile } from './fix-kit.js';
 import { fileName, uniqueNames } from './kit-names.js';
 
-/** Spec §4.1 rule 1 and §8.2: a bulk request carries at most 100 entities. */
+/** docs/fix-kit.md: a bulk request carries at most 100 entities. */
 export const BULK_LIMIT = 100;
 
 /** One blueprint whose teams live only in relations to `_team`: the data-migration step it needs. */
@@ -18,13 +18,13 @@ export interface RelationMove {
   name: string;
   relations: string[];
   findings: string[];
-  /** The builder's `Migrate data` mapping (spec §4.2). */
+  /** The builder's `Migrate data` mapping (docs/fix-kit.md). */
   mapping: { entity: { team: string } };
   /** The same move as the body of `POST /v1/migrations` (docs/live-service.md), which the tool never sends. */
   migrationRequest: MigrationRequest;
   /**
    * Bulk payloads, each ≤ BULK_LIMIT entities, with each entity's team taken from the relation and
-   * its title and relations as the snapshot holds them: the spec does not say whether an upsert
+   * its title and relations as the snapshot holds them: the service's docs do not say whether an upsert
    * keeps the fields a payload leaves out, so the payload leaves out none it has.
    */
   payloads: { entities: BulkEntity[] }[];
@@ -42,7 +42,7 @@ export interface MigrationRequest {
   mapping: { blueprint: string; filter: string; entity: { identifier: string; team: string } };
 }
 
-/** One entity of a bulk payload: the fields spec §2.2 names that the snapshot holds (docs/formats.md: no properties). */
+/** One entity of a bulk payload: the entity fields the snapshot holds (docs/formats.md: no properties). */
 export interface BulkEntity {
   identifier: string;
   title?: string;
@@ -82,7 +82,7 @@ export function relationMoves(catalog: Catalog, findings: readonly Finding[]): R
   });
 }
 
-/** One relation is read as it is (spec §4.2); several are joined into one list of team identifiers. */
+/** One relation is read as it is (the builder's mapping, docs/fix-kit.md); several are joined into one list of team identifiers. */
 function teamExpression(relations: readonly string[]): string {
   if (relations.length === 1) return `.relations.${relations[0]}`;
   return `[${relations.map((r) => `.relations.${r}`).join(', ')}] | flatten | map(select(. != null)) | unique`;

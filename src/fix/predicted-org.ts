@@ -12,7 +12,7 @@ import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
 import { hasTeamValue } from '../repo/context.js';
 
 /**
- * The org as it will be after the migration (spec §4.3, "Migrated automatically") with every fix
+ * The org as it will be after the migration (docs/categories.md, the automatic categories) with every fix
  * of the kit applied: the resources' rewrites, and the data moved out of relations to `_team`.
  * Team titles whose identifier is not known stay titles: the prediction invents no identifier.
  * Its entities (a million in a large org) are not copied here: `predictedEntities` makes each as it

@@ -3,7 +3,7 @@ import { sourceText } from '../repo/source-text.js';
 import { findEntry, stringValue, type Entry, type ObjectNode } from '../repo/tree.js';
 import type { TextEdit } from './unified-diff.js';
 
-/** What port_system_blueprint / SystemBlueprint accept (external-definitions.md §1, §2): the rest goes. */
+/** What port_system_blueprint / SystemBlueprint accept (docs/repository-scans.md): the rest goes. */
 const SYSTEM_ATTRIBUTES = new Set(['identifier', 'properties', 'relations', 'mirrorproperties', 'calculationproperties', 'includeinglobalsearch']);
 const keep = (key: string) => SYSTEM_ATTRIBUTES.has(key.replace(/[_$-]/g, '').toLowerCase());
 

@@ -9,6 +9,7 @@ import { ensureWritableDir, refuseOutputsNamingInputs } from '../output/output-p
 import { plural } from '../plural.js';
 import { validatePreviousReport } from '../progress/read-previous-report.js';
 import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, writeReports } from '../report/write-reports.js';
+import type { SourceIo } from '../sources/resolve-source.js';
 import { VERSION } from '../version.js';
 import { mergeReports } from './merge-reports.js';
 
@@ -17,11 +18,7 @@ export interface MergeFlags {
   format: string;
 }
 
-export interface MergeIo {
-  stderr: (text: string) => void;
-  env: Readonly<Record<string, string | undefined>>;
-  now: () => Date;
-}
+export type MergeIo = Pick<SourceIo, 'stderr' | 'env' | 'now'>;
 
 /** `teams-migration-audit merge --out DIR REPORT.json...`: the options, kept here so the CLI wires them in one line. */
 export function addMergeCommand(program: Command, run: (reports: string[], flags: MergeFlags) => Promise<void>): void {

@@ -1,5 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileKind } from '../read-regular-file.js';
 
 /**
  * What is at a path in `--out` (or beside another target), seen without following a link: a
@@ -25,10 +26,7 @@ export async function plantedKind(path: string): Promise<string> {
   if (!info) return 'none';
   if (info.isFile()) return 'file';
   if (info.isSymbolicLink()) return 'a link';
-  if (info.isDirectory()) return 'a folder';
-  if (info.isFIFO()) return 'a named pipe';
-  if (info.isSocket()) return 'a socket';
-  return 'a device';
+  return info.isDirectory() ? 'a folder' : fileKind(info);
 }
 
 /** Whether the folder at `dir` is a fix kit this tool wrote (its marker, or an earlier kit's README). */

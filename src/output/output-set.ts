@@ -448,13 +448,3 @@ export async function openOutputSet(out: string, options: OutputSetOptions = {})
     },
   };
 }
-
-/** What the next run on `out` does before writing, on its own: finish a cut commit, clear what a killed run left. */
-export async function recoverOutputs(out: string): Promise<void> {
-  const outputs = await openOutputSet(out);
-  try {
-    await outputs.prepare();
-  } finally {
-    await outputs.close();
-  }
-}

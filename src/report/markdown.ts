@@ -103,17 +103,12 @@ export function renderMarkdown(report: Report, meta: MarkdownMeta = {}): string 
 
   const notes = report.notes ?? [];
   const limit = meta.topItems ?? DEFAULT_TOP_ITEMS;
-  if (notes.length > 0) {
-    out.push(
-      '### Notes',
-      '',
-      `${plural(notes.length, 'note', 'notes')}: values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, expressions jq does not compile (they fail alike before and after the migration), and advice (see report.json \`notes\`):`,
-      '',
-      ...notes.slice(0, limit).map((note) => `- ${cell(note)}`),
-      ...(notes.length > limit ? [`- …and ${notes.length - limit} more`] : []),
-      '',
-    );
-  }
+  listSection(
+    out,
+    '### Notes',
+    `${plural(notes.length, 'note', 'notes')}: values of the org of a shape this tool does not fully know (read as far as understood), files the repository scan skipped, expressions jq does not compile (they fail alike before and after the migration), and advice (see report.json \`notes\`):`,
+    [...notes.slice(0, limit).map((note) => `- ${cell(note)}`), ...(notes.length > limit ? [`- …and ${notes.length - limit} more`] : [])],
+  );
 
   // Every file of one run's outputs carries the same run id (report.run).
   if (report.run) out.push(`Run \`${cell(report.run.id)}\``);

@@ -1,5 +1,5 @@
 import { plural } from '../plural.js';
-import { CATEGORY_HELP } from '../model/category-help.js';
+import { splitFileLocation } from '../file-location.js';
 import { compareFindings } from '../analyze.js';
 import { failsGate, policyOf } from '../gate.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
@@ -62,10 +62,6 @@ export function sarifLevel(finding: Pick<Finding, 'kind' | 'verdict'>): Level {
   if (finding.kind === 'automatic' || finding.verdict === 'unaffected') return 'note';
   return finding.verdict === 'breaks' ? 'error' : 'warning';
 }
-
-/** `path:line` as repository findings write it; the line is optional for whole-file findings. */
-// `[\s\S]`, not `.`: a file name may hold a newline, and its line number must still be found.
-const FILE_LOCATION = /^([\s\S]*?)(?::(\d+))?$/;
 
 /**
  * SARIF 2.1.0 log: one rule per category, one result per finding. Accepted findings are left out
@@ -139,10 +135,9 @@ function messageText(text: string): string {
  */
 export function ruleHelp(category: Category): { text: string; markdown: string } {
   const doc = CATEGORY_DOCS[category];
-  const page = CATEGORY_HELP[category];
   const parts: [label: string, markdown: string][] = [
-    ['Reported when', page.when],
-    ...(page.does !== undefined ? [['What the migration does', page.does] as [string, string]] : []),
+    ['Reported when', doc.when],
+    ...(doc.does !== undefined ? [['What the migration does', doc.does] as [string, string]] : []),
     ['Why', doc.why],
     ['What to do', doc.fix],
   ];
@@ -201,8 +196,7 @@ function sarifResult(finding: Finding, failing: boolean, meta: SarifMeta) {
 }
 
 function fileLocation(location: string) {
-  const [, path = location, line] = FILE_LOCATION.exec(location) ?? [];
-  const startLine = line === undefined ? 0 : Number(line);
+  const { path, line: startLine } = splitFileLocation(location);
   return {
     physicalLocation: {
       artifactLocation: { uri: toUri(path) },

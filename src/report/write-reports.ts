@@ -70,8 +70,8 @@ function renderPieces(report: Report, format: Format, meta: ReportMeta): Iterabl
  * Write the reports into `out` as one set with whatever else the run staged in `outputs` (the fix
  * kit, a baseline): all are renamed into place together once all are written whole, and a report
  * file of an earlier run that this run does not write is removed, so `out` never mixes two runs.
- * Then append the Markdown summary to the GitHub step summary when the runner provides one (and
- * `md` was asked for). Returns the paths written, for the log line.
+ * Then append the Markdown summary to the GitHub step summary when the runner provides one, whatever
+ * `formats` says (docs/ci.md). Returns the paths written, for the log line.
  */
 export async function writeReports(
   report: Report,
@@ -118,10 +118,11 @@ export async function writeReports(
     written = files.map((file) => join(options.out, file.name));
   }
   const stepSummary = options.env.GITHUB_STEP_SUMMARY;
-  const summary = files.find((file) => file.format === 'md');
-  if (summary && stepSummary) {
+  if (stepSummary) {
+    // Made from the same redacted report as summary.md: a file's name is no input the reading redacted.
+    const summary = files.find((file) => file.format === 'md')?.pieces ?? renderPieces(redacted, 'md', meta);
     try {
-      await appendFile(stepSummary, [...summary.pieces].join(''));
+      await appendFile(stepSummary, [...summary].join(''));
       written.push(stepSummary);
     } catch (error) {
       throw new InputError(`wrote ${written.join(', ')}; cannot append to the step summary ${stepSummary} (${writeFailure(error)})`, { cause: error });
@@ -131,7 +132,7 @@ export async function writeReports(
 }
 
 /** The summary names the saved report (HTML first) and, on GitHub Actions, the run that holds it as an artifact. */
-export function savedReportMeta(out: string, formats: readonly Format[], env: Readonly<Record<string, string | undefined>>): MarkdownMeta {
+function savedReportMeta(out: string, formats: readonly Format[], env: Readonly<Record<string, string | undefined>>): MarkdownMeta {
   // On stdout nothing is saved: the reader has the report in hand.
   const saved = out === STDOUT ? undefined : formats.find((format) => format === 'html' || format === 'json');
   const meta: MarkdownMeta = {};

@@ -2,7 +2,7 @@ import type { ApiStats } from '../api/client.js';
 import type { JsonObject } from '../model/json.js';
 
 /**
- * Issue 25: what a live fetch met of the service as it answers today, beside what the spec says,
+ * Issue 25: what a live fetch met of the service as it answers today, beside what its public docs say,
  * kept in the snapshot (`liveService`) so a later analysis, and whoever reads the file, knows
  * which of these the org's answers used. Counts, never values: nothing here can hold a secret.
  */

@@ -8,7 +8,7 @@ import { idOf } from './permission-plan.js';
  * Blueprints of the org's own that keep teams in a relation to `_team` without teamInheritance and
  * with Direct ownership: those the relation-ownership rule reads whose data a migration
  * (`POST /v1/migrations`, docs/live-service.md) can have moved. The data move needs Direct
- * ownership first (spec 4.2), so for the others no completed migration can exist: not asked.
+ * ownership first (docs/live-service.md, data moves), so for the others no completed migration can exist: not asked.
  */
 export function relationOwnershipCandidates(blueprints: readonly JsonObject[]): string[] {
   return blueprints

@@ -28,13 +28,17 @@ export interface SourceFlags {
   configuredOrg?: { name: string; connection: Connection };
 }
 
-/** The parts of CliIo a source needs; `sleep` and `transport` exist for tests. */
+/** What a source touches outside itself (the CLI's io has these too): `sleep` and `transport` exist for tests. */
 export interface SourceIo {
   stderr: (text: string) => void;
   env: Readonly<Record<string, string | undefined>>;
+  /** The wall clock, read only through this and passed to renderers as data. */
   now: () => Date;
+  /** Whether stderr is a terminal (a progress bar) or not (one line per phase). */
   isTTY?: boolean;
+  /** Rate-limit and retry waits; tests inject one that advances a fake clock. */
   sleep?: (ms: number) => Promise<void>;
+  /** The network seam; tests inject one with a short request deadline. */
   transport?: Transport;
   /** Told the secrets the org's redaction found, so stderr never shows them either (a one-line error, a note). */
   secretsFound?: (values: readonly string[]) => void;
@@ -59,7 +63,7 @@ export interface ResolvedSource {
 }
 
 /**
- * product.md: requests in flight are bounded. This is the cap: the client starts there, halves on a
+ * Requests in flight are bounded (docs/live-service.md, rate limits). This is the cap: the client starts there, halves on a
  * burst of 5xx and grows back while latency allows; the rate-limit budget paces it (src/api/adaptive-concurrency.ts).
  */
 export const DEFAULT_CONCURRENCY = 32;

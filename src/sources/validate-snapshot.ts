@@ -99,7 +99,7 @@ const NAMES_RULE = object(
   { rest: jqAware },
 );
 const RULE = object({ property: PROPERTY, operator: str, value: jqAware }, { rest: jqAware });
-/** As the rules walk them (shared/walk.ts searchRules): an element with `rules` is a nested group. */
+/** As the rules walk them (src/catalog/walk.ts searchRules): an element with `rules` is a nested group. */
 /** A rule on `$blueprint` alone. */
 const isBlueprintRule = (rule: JsonObject): boolean => rule.property === '$blueprint';
 const ruleOrGroupOf = (value: unknown): Shape => (isObject(value) && value.rules != null ? query : isObject(value) && (isTeamRule(value) || isBlueprintRule(value)) ? NAMES_RULE : RULE);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOTATIONS_SHOWN, failingFindingLines } from '../../src/cli-text.js';
-import { incompleteAnnotations } from '../../src/incomplete-annotations.js';
+import { incompleteAnnotations } from '../../src/cli-text.js';
 import type { IncompleteItem } from '../../src/model/finding.js';
 import { demoReport } from './helpers.js';
 

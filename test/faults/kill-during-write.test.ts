@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { transpileForChild } from '../helpers/transpile.js';
+import { recoverOutputs } from '../support/recover-outputs.js';
 
 /*
  * Issue 23's promise, tested at every moment of the write instead of at random ones (issue 31: a
@@ -131,7 +132,7 @@ describe('kill -9 at every fault point of the write', () => {
       expect(cut, at).toBe(index >= journal && name !== 'after the commit');
       if (!cut) expect(new Set(left.values()).size, at).toBe(1);
       // What the next run does first; then one run, whole, and nothing else in --out.
-      await outputSet.recoverOutputs(out);
+      await recoverOutputs(out, outputSet.openOutputSet);
       expect(runsIn(out), at).toEqual(setOf(index < journal ? 'A' : 'B'));
       expect(readdirSync(out).sort(), at).toEqual([...(index < journal ? FILES : B_FILES), 'fixes'].sort());
       expect(readdirSync(join(out, 'fixes')).sort(), at).toEqual(['.teams-migration-audit-fix-kit', 'README.md', 'org', 'predicted-org.json']);

@@ -4,7 +4,8 @@ import { hostname } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openOutputSet, recoverOutputs } from '../../src/output/output-set.js';
+import { openOutputSet } from '../../src/output/output-set.js';
+import { recoverOutputs } from '../support/recover-outputs.js';
 import { KIT_MARKER } from '../../src/output/out-entries.js';
 import { readReport, runWithin, scratchDir, stderrLines } from './helpers.js';
 

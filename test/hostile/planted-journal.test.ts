@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openOutputSet, recoverOutputs } from '../../src/output/output-set.js';
+import { openOutputSet } from '../../src/output/output-set.js';
+import { recoverOutputs } from '../support/recover-outputs.js';
 import { UsageError } from '../../src/errors.js';
 import { runWithin, scratchDir } from './helpers.js';
 

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSyn
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openOutputSet, recoverOutputs, refuseWhileLocked } from '../../src/output/output-set.js';
+import { openOutputSet, refuseWhileLocked } from '../../src/output/output-set.js';
+import { recoverOutputs } from '../support/recover-outputs.js';
 import { runWithin, scratchDir } from './helpers.js';
 
 /*

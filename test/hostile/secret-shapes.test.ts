@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { credentialRedactor } from '../../src/secrets/credentials.js';
@@ -159,5 +159,24 @@ describe('an org holding secrets under innocent keys', () => {
     expect(readReport(out).notes).toContainEqual(expect.stringMatching(/^secrets redacted by their value \(whatever key held them\) in the org: 1 AWS access keys, 1 GitHub tokens, 1 JWTs, 1 Slack webhook URLs, 1 bearer or basic credentials; each is shown as <redacted>$/));
     // The rest of the resource is still read: the team template beside them is a finding as before.
     expect(readFileSync(join(out, 'fixes', 'predicted-org.json'), 'utf8')).toContain('https://hooks.slack.com/services/<redacted>');
+  });
+});
+
+describe('a token in a repository file\'s name', () => {
+  it('reaches no step summary, whatever --format asks for: the summary is redacted as summary.md is', async () => {
+    const dir = scratchDir('shaped-name');
+    const workflows = join(dir, 'repo', '.github', 'workflows');
+    mkdirSync(workflows, { recursive: true });
+    const step = 'jobs:\n  j:\n    steps:\n      - uses: port-labs/port-github-action@v1\n        with:\n          operation: UPSERT\n          team: ${{ steps.lookup.outputs.team }}\n';
+    writeFileSync(join(workflows, `${GITHUB}.yml`), step);
+    for (const format of ['json', 'json,md']) {
+      const summary = join(dir, `summary-${format}.md`);
+      const run = await runWithin(['analyze', '--repo', join(dir, 'repo'), '--out', join(dir, format), '--fail-on', 'none', '--format', format], { GITHUB_STEP_SUMMARY: summary });
+      expect(run.code).toBe(0);
+      const text = readFileSync(summary, 'utf8');
+      // The file's finding is listed, its name cut: Markdown escapes the marker's brackets.
+      expect(text, format).toContain('.github/workflows/&lt;redacted&gt;.yml:7');
+      expect(text, format).not.toContain(GITHUB.slice('ghp_'.length));
+    }
   });
 });

@@ -3,6 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderSarif } from '../../src/report/sarif.js';
+import { renderJunit } from '../../src/report/junit.js';
+import { splitFileLocation } from '../../src/file-location.js';
 import { REDRAW_LINE, terminalSafe, terminalWriter } from '../../src/terminal-text.js';
 import { demoReport } from '../ci/helpers.js';
 import { transpileForChild } from '../helpers/transpile.js';
@@ -83,6 +85,9 @@ describe('a repository file whose name holds a newline', () => {
     const sarif = JSON.parse(renderSarif(report, { toolVersion: '9.9.9' })) as { runs: { results: { locations: { physicalLocation?: { artifactLocation: { uri: string }; region?: { startLine: number } } }[] }[] }[] };
     const located = sarif.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation).filter((p) => p?.artifactLocation.uri.startsWith('infra/'));
     expect(located).toEqual([{ artifactLocation: { uri: 'infra/team%0Amap.tf' }, region: { startLine: 12 } }]);
+    // Every other reader of a location splits it as SARIF does: the JUnit case, the page's file groups.
+    expect(renderJunit(report)).toMatch(/ file="infra\/team&#10;map\.tf" line="12"/);
+    expect(splitFileLocation(`${name}:12`)).toEqual({ path: name, line: 12 });
   });
 });
 

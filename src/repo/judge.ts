@@ -18,9 +18,9 @@ import type { JqEngine } from '../jq/engine.js';
 import { judgeRule } from '../judge/site-judge.js';
 import { searchRuleFinding } from '../judge/search-rule-finding.js';
 import { memoisedJudge } from '../judge/expression-memo.js';
-import { judgeSite, worstVerdict } from '../judge/decision-table.js';
+import { APPLY_WITH_THE_MIGRATION, judgeSite, worstVerdict } from '../judge/decision-table.js';
 import { allDerivedTeamProperties } from '../judge/team-valued.js';
-import type { RepoContext } from './context.js';
+import { unknownStateWords, type RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import type { FileDraft, FileSite, SiteView } from './file-sites.js';
 import { byLine, fileFinding, rewriteSpan, RUN_TIME_MARK, teamValuesFinding, type Edit } from './findings.js';
@@ -134,8 +134,19 @@ function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Prob
     else appendAll(findings, shown(siteFindings(site, ctx, problems, kept), site.view));
   }
   for (const { draft, location } of unlessReported) if (!findings.some((finding) => finding.location === location)) findings.push(...settled(draft));
-  return ctx.planning ? [] : byLine(findings);
+  return ctx.planning ? [] : byLine(ctx.stateUnknown ? findings.map((finding) => stateDependent(finding, ctx.stateUnknown!)) : findings);
 }
+
+/**
+ * A value written for identifiers is right once the org has migrated and breaks before (the
+ * decision table's advice says so): where nothing read tells which the org is, a person decides.
+ */
+function stateDependent(finding: FindingDraft, unknown: NonNullable<RepoContext['stateUnknown']>): FindingDraft {
+  if (finding.suggestion !== APPLY_WITH_THE_MIGRATION) return finding;
+  return { ...finding, verdict: judgeSite('state-unknown'), reason: `${finding.reason} ${sentence(unknownStateWords(unknown))}: if it has, it is right as it is (give --snapshot or a live org to decide).` };
+}
+
+const sentence = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems, kept: KeptCatalogs | undefined): FindingDraft[] {
   switch (site.kind) {
@@ -607,7 +618,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
       // move, or a migrated one, where nothing is left to move. No file saying which, a person decides.
       if (judgement.ctx.stateUnknown) {
         return manualFinding(
-          { ...draft, reason: `${draft.reason} No file says whether the org has migrated: if it has, there is nothing to move (give --snapshot or a live org to decide).`, verdict: judgeSite('state-unknown') },
+          { ...draft, reason: `${draft.reason} ${sentence(unknownStateWords(judgement.ctx.stateUnknown))}: if it has, there is nothing to move (give --snapshot or a live org to decide).`, verdict: judgeSite('state-unknown') },
           found.origin,
           found.exact,
           title,

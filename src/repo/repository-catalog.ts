@@ -10,13 +10,14 @@ import { parsedJson } from '../parse-json.js';
 import type { FileResource } from './file-resources.js';
 import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';
 import { addTeamValues, stateFact, type RepositoryFacts, type StateFact } from './repository-facts.js';
+import { unknownStateWords } from './context.js';
 import type { Span } from './tree.js';
 
 /**
  * The migration state a repository's files describe. Strong facts (a system blueprint `_team`, a
  * `port_blueprint` that still manages `_team`) outweigh weak ones; weak facts that disagree read as
  * not migrated, as an org half-way is judged by what the migration still has to do. `known` is
- * false when no file says anything: then the files are read as written before the migration.
+ * false when no file says anything: then what depends on the state is a review (src/repo/judge.ts).
  */
 export interface InferredState {
   migrated: boolean;
@@ -206,8 +207,8 @@ const listed = (facts: readonly StateFact[]): string => {
 };
 
 /** What the files say of the org's migration state, in words. */
-function stateWords(state: InferredState): string {
-  if (!state.known) return 'no file says whether the org has migrated (no system blueprint _team or _user, no ownership, no team inheritance)';
+function stateWords(state: InferredState, unread: readonly string[]): string {
+  if (!state.known) return `${unknownStateWords({ unread })} (no system blueprint _team or _user, no ownership, no team inheritance)`;
   const said = `${state.migrated ? 'migrated' : 'not migrated'}: ${listed(state.decisive)}`;
   return state.against.length > 0 ? `${said}; although ${listed(state.against)}` : said;
 }
@@ -216,12 +217,12 @@ function stateWords(state: InferredState): string {
  * The report note that names a repository's inferred migration state and why. Without an org the
  * files decide how they are judged; with one, the org does, and the note says both.
  */
-export function repositoryStateNote(name: string, state: InferredState, org?: { migrated: boolean; name: string }): string {
+export function repositoryStateNote(name: string, state: InferredState, org?: { migrated: boolean; name: string }, unread: readonly string[] = []): string {
   const shown = name === '' ? '.' : name;
   if (org) {
     const agree = state.known && state.migrated === org.migrated;
-    return `migration state of repository ${shown}: its files read as ${stateWords(state)}; the org ${org.name} decides: it has${org.migrated ? '' : ' not'} migrated${state.known && !agree ? ', so the files are judged against the org, not as they read' : ''}`;
+    return `migration state of repository ${shown}: its files read as ${stateWords(state, unread)}; the org ${org.name} decides: it has${org.migrated ? '' : ' not'} migrated${state.known && !agree ? ', so the files are judged against the org, not as they read' : ''}`;
   }
-  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
-  return `migration state of repository ${shown}: judged as ${stateWords(state)}`;
+  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state, unread)}; unknown, so what a file needs where the state decides is a review (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
+  return `migration state of repository ${shown}: judged as ${stateWords(state, unread)}`;
 }

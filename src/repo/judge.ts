@@ -26,6 +26,7 @@ import type { FileDraft, FileSite, SiteView } from './file-sites.js';
 import { byLine, fileFinding, rewriteSpan, RUN_TIME_MARK, teamValuesFinding, type Edit } from './findings.js';
 import { located, originOf, stringField, toSourceMapped, type LocatedJson, type Origin, type SourceMapped } from './located-json.js';
 import { sharedTitleFinding } from './terraform.js';
+import { snapshotSlot } from './repository-catalog.js';
 import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
@@ -354,24 +355,12 @@ function checkRule(rule: Rule, catalog: Catalog, fileAlone: (() => Catalog) | un
 function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed>; foreign: number } {
   const snapshot = emptySnapshot({ id: 'file', name: 'file' });
   const placed = new Map<string, Placed>();
-  const lists: Partial<Record<FileResource['kind'], JsonObject[]>> = {
-    action: snapshot.actions!,
-    page: snapshot.pages!,
-    integration: snapshot.integrations!,
-    webhook: snapshot.webhooks!,
-    scorecard: snapshot.scorecards as JsonObject[],
-  };
-  const permissions: Partial<Record<FileResource['kind'], Record<string, JsonObject | null>>> = {
-    'blueprint-permissions': snapshot.blueprintPermissions!,
-    'action-permissions': snapshot.actionPermissions!,
-    'page-permissions': snapshot.pagePermissions!,
-  };
   resources.forEach((resource, index) => {
     const key = `#${index}`;
-    const map = permissions[resource.kind];
-    if (map) {
+    const slot = resource.kind === 'blueprint' ? undefined : snapshotSlot(snapshot, resource.kind);
+    if (slot && 'map' in slot) {
       const mapped = toSourceMapped(resource.value, ['permissions']);
-      map[key] = mapped.json;
+      slot.map[key] = mapped.json;
       placed.set(key, Object.assign(mapped, { resource }));
       return;
     }
@@ -388,7 +377,7 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
       return;
     }
     mapped.json[resource.kind === 'integration' ? 'installationId' : 'identifier'] = key;
-    lists[resource.kind]!.push(mapped.json);
+    (slot as { list: JsonObject[] }).list.push(mapped.json);
     placed.set(key, Object.assign(mapped, { resource }));
   });
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold

@@ -1,3 +1,5 @@
+import { unique } from '../model/arrays.js';
+
 /** The first provider version with a working `port_system_blueprint` (external-definitions.md §1). */
 export const SYSTEM_BLUEPRINT_VERSION: Version = [2, 2, 0];
 
@@ -73,8 +75,6 @@ export function allowsAtLeast(text: string, floor: Version): boolean | undefined
     .filter((candidate) => compareVersions(candidate, floor) >= 0)
     .some((candidate) => constraints.every((constraint) => satisfies(candidate, constraint)));
 }
-
-/** Whether the constraint admits 2.2.0 or later (a working port_system_blueprint). */
 
 /** What a configuration does that needs a provider version (the issue's provider changelog facts). */
 export interface ProviderNeed {
@@ -187,7 +187,7 @@ export function providerAdvice(configuration: string, files: readonly ProviderFa
   const excluded = constraint ? floors.filter((need) => tool.allows(constraint.text, need.floor) !== true) : floors;
   if (excluded.length === 0) return undefined;
   const bridging = (need: (typeof excluded)[number]) => (tool === PULUMI ? `, which bridges Terraform provider ${versionText(need.terraform)}` : '');
-  const reasons = distinct(excluded.map((need) => `≥ ${versionText(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
+  const reasons = unique(excluded.map((need) => `≥ ${versionText(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
   const top = excluded.reduce((max, need) => (compareVersions(need.floor, max) > 0 ? need.floor : max), excluded[0]!.floor);
   const readable = constraint !== undefined && tool.allows(constraint.text, top) !== undefined;
   const head = !constraint
@@ -238,5 +238,3 @@ function packageRangeAsTerraform(text: string): string | undefined {
   }
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
-
-const distinct = (lines: string[]): string[] => [...new Set(lines)];

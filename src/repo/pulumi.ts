@@ -10,7 +10,7 @@ import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './rep
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { ConvertOptions, Problems } from './tree-to-json.js';
 import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, type ProviderNeed } from './provider-version.js';
-import { findEntry, spanLine, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
+import { findEntry, spanLine, spanLocation, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
 
 /** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
 const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -47,7 +47,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     const args = argsObject(call);
     if (ctx.gathering) gatherCallFacts(ctx.gathering, className, call, argumentsJson(args, options));
     if (className === 'Team') return true;
-    needs.push(...packageNeeds(className, args, `${source.path}:${spanLine(call.span)}`));
+    needs.push(...packageNeeds(className, args, spanLocation(call.span)));
     if (className === 'Entity') {
       sites.push(...entityTeamSite(findEntry(args, 'teams', 'team'), label, "the entity's `teams`"));
       return true;

@@ -433,7 +433,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   }
   await noteSkippedEntries(entries, root, prefix, scan);
   const templated = new Set<string>();
-  const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // In path order, as listCheckout gives them.
+  const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink());
   const wanted = files.flatMap(({ path: file, tracked }) => {
     const kind = classifyPath(file);
     if (!kind || !notOwn(file)) return [];

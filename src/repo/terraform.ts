@@ -14,7 +14,7 @@ import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
-import { findEntry, spanLine, spanText, stringValue, type Entry, type ObjectNode, type Span } from './tree.js';
+import { findEntry, spanLine, spanLocation, spanText, stringValue, type Entry, type ObjectNode } from './tree.js';
 
 /** Resource types of the `port-labs/port-labs` provider (v1+) and the service resource each one is. */
 const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -46,9 +46,9 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
     if (entry.key === 'terraform') provider.constraint ??= providerConstraint(block);
     if (entry.key !== 'resource') continue;
     const [type = '', name = ''] = block.labels;
-    if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: at(entry.span) };
+    if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: spanLocation(entry.span) };
     const label = `${type}.${name}`;
-    provider.needs.push(...providerNeeds(type, block, at(entry.span)));
+    provider.needs.push(...providerNeeds(type, block, spanLocation(entry.span)));
     if (ctx.gathering) gatherResourceFacts(ctx.gathering, type, entry, argumentsJson(block, options));
     if (type === 'port_team') {
       const name = findEntry(block, 'name');
@@ -96,8 +96,6 @@ function resolvedEntry(entry: Entry | undefined, resolve: (path: string) => Terr
   if (entry?.value.kind !== 'ref') return entry;
   return resolve(entry.value.path)?.entry ?? entry;
 }
-
-const at = (span: Span): string => `${span.source.path}:${spanLine(span)}`;
 
 /** A 0.x resource that carries team values or inheritance (`team`, `teams`, `team_inheritance`). */
 const LEGACY_TEAM_CONTENT = /^\s*"?(team|teams|team_inheritance)"?\s*[=:]/m;
@@ -158,7 +156,7 @@ function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] 
       const source = stringValue(findEntry(provider.value, 'source')?.value);
       const version = findEntry(provider.value, 'version');
       if (!source || !/(^|\/)port-labs\/port-labs$/i.test(source) || version?.value.kind !== 'string') continue;
-      return { text: version.value.value, at: at(version.span) };
+      return { text: version.value.value, at: spanLocation(version.span) };
     }
   }
   return undefined;

@@ -5,10 +5,10 @@ import { argumentsJson, emptyDocuments, findDocuments, iacResource, type Resourc
 import { callsServiceApi, documentSites } from './api-scripts.js';
 import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
-import { field, stringField, type LocatedObject } from './located-json.js';
+import { arrayStrings, field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';
-import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
+import { resourceNeeds, TEAM_IDENTIFIER_VERSION, type ProviderFacts } from './provider-version.js';
 import type { SourceText } from './source-text.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
@@ -30,6 +30,8 @@ const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   port_scorecard: 'scorecard',
 };
 
+const TERRAFORM_NAMES = { blueprint: 'port_blueprint', system: 'port_system_blueprint', permissions: 'port_blueprint_permissions', entity: 'port_entity', inheritance: ['team_inheritance'] };
+
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */
 export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSites {
   const top = parseCode(source, 'hcl');
@@ -48,7 +50,7 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
     const [type = '', name = ''] = block.labels;
     if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: spanLocation(entry.span) };
     const label = `${type}.${name}`;
-    provider.needs.push(...providerNeeds(type, block, spanLocation(entry.span)));
+    provider.needs.push(...resourceNeeds(type, block, spanLocation(entry.span), TERRAFORM_NAMES));
     if (ctx.gathering) gatherResourceFacts(ctx.gathering, type, entry, argumentsJson(block, options));
     if (type === 'port_team') {
       const name = findEntry(block, 'name');
@@ -119,7 +121,7 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
   if (type === 'port_entity') {
     const blueprint = stringField(args, 'blueprint');
     const teams = field(args, 'teams');
-    const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
+    const team = arrayStrings(teams);
     addTeamValues(facts, team ?? [], (teams?.origin.entry ?? entry).span);
     if (blueprint === undefined) return;
     const title = stringField(args, 'title');
@@ -130,21 +132,6 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
   if (type === 'port_blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
     facts.state.push(stateFact(entry.span, `port_blueprint manages ${identifier}, which only an org before the migration allows`, false, true));
   }
-}
-
-/** What a resource asks of the provider once the migration's changes are written (provider changelog). */
-function providerNeeds(type: string, block: ObjectNode, where: string): ProviderNeed[] {
-  const identifier = stringValue(findEntry(block, 'identifier')?.value);
-  const needs: ProviderNeed[] = [];
-  if ((type === 'port_blueprint' || type === 'port_system_blueprint') && (identifier === '_team' || identifier === '_user')) {
-    needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `port_system_blueprint for ${identifier}`, at: where });
-  } else if (type === 'port_blueprint' && (findEntry(block, 'team_inheritance', 'ownership') || identifier !== undefined)) {
-    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on port_blueprint', at: where, ...(!findEntry(block, 'team_inheritance', 'ownership') && { ifDirectOwnership: identifier }) });
-  }
-  const hasTeams = /\bteams\s*"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(block.span));
-  if (type === 'port_blueprint_permissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing port_blueprint_permissions (it crashes before)', at: where });
-  if (type === 'port_entity' && findEntry(block, 'teams')) needs.push({ floor: ENTITY_TEAM_ORDER_VERSION, why: "port_entity teams without order drift", at: where });
-  return needs;
 }
 
 /** `required_providers { port = { source = "port-labs/port-labs", version = "…" } }`. */

@@ -97,9 +97,9 @@ export function hasTeamValue(team: unknown): boolean {
   return Array.isArray(team) && team.some((value) => typeof value === 'string' && value.length > 0);
 }
 
-/** Why nothing tells whether the org has migrated, in words: no file says, or none read does and some were not read. */
-export function unknownStateWords({ unread }: { unread: readonly string[] }): string {
-  if (unread.length === 0) return 'no file says whether the org has migrated';
+/** Why nothing tells whether the org has migrated, in words (`looked`: what no file holds): no file says, or none read does and some were not read. */
+export function unknownStateWords({ unread }: { unread: readonly string[] }, looked = ''): string {
+  if (unread.length === 0) return `no file says whether the org has migrated${looked}`;
   const shown = unread.slice(0, 3).join(', ') + (unread.length > 3 ? ` and ${unread.length - 3} more` : '');
-  return `no file read says whether the org has migrated, and ${shown} could not be read`;
+  return `no file read says whether the org has migrated${looked}, and ${shown} could not be read`;
 }

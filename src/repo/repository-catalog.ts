@@ -201,7 +201,7 @@ const listed = (facts: readonly StateFact[]): string => {
 
 /** What the files say of the org's migration state, in words. */
 function stateWords(state: InferredState, unread: readonly string[]): string {
-  if (!state.known) return `${unknownStateWords({ unread })} (no system blueprint _team or _user, no ownership, no team inheritance)`;
+  if (!state.known) return unknownStateWords({ unread }, ' (no system blueprint _team or _user, no ownership, no team inheritance)');
   const said = `${state.migrated ? 'migrated' : 'not migrated'}: ${listed(state.decisive)}`;
   return state.against.length > 0 ? `${said}; although ${listed(state.against)}` : said;
 }

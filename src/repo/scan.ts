@@ -162,7 +162,8 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const projects = pulumiProjects(paths);
   for (const { repo, facts, own, unread, judged, files: readFiles } of judging) {
     if (!org) describeTeams(scan, own.catalog, own.titles);
-    scan.notes.push(filesReadNote(repo.name, repo.counts));
+    // A file that stopped its parser is named as not read: not read whole either.
+    scan.notes.push(filesReadNote(repo.name, { ...repo.counts, read: repo.counts.read - (unread.length - repo.unread.length) }));
     scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }, unread));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
     for (const file of readFiles) {

@@ -63,8 +63,10 @@ describe('a repository whose migration state no file read tells', () => {
     expect(report.incomplete).toEqual([expect.objectContaining({ resource: expect.stringMatching(/config\/blueprints\.json:\d+$/) })]);
     expect(at).toEqual([`config/actions.json:${TEAM_LINE} action-mapping review`]);
     expect(report.findings[0]!.reason).toMatch(/config\/blueprints\.json could not be read/);
-    expect(note).toMatch(/config\/blueprints\.json could not be read/);
+    expect(note).toMatch(/: no file read says whether the org has migrated \(no system blueprint _team or _user, no ownership, no team inheritance\), and [^ ]*config\/blueprints\.json could not be read; unknown, so /);
     expect(note).not.toMatch(/judged as written before the migration/);
+    // Named as not read, it is not counted as read whole either.
+    expect(report.notes).toContainEqual(expect.stringMatching(/^files of repository [^:]+: 2 found, 2 of kinds the scan judges, 1 read whole$/));
   });
 
   test('files that say the org has not migrated keep the verdict: breaks until the migration runs; files that say it has, nothing', async () => {

@@ -255,8 +255,7 @@ class Parser {
     }
     if (this.isPunct(this.peek(), '(')) {
       const args = this.parseArguments();
-      const call: CallNode = { kind: 'call', callee: path, calleeSpan: this.span(first.start, end), args, span: this.span(first.start, args.span.end) };
-      return call;
+      return { kind: 'call', callee: path, calleeSpan: this.span(first.start, end), args, span: this.span(first.start, args.span.end) } satisfies CallNode;
     }
     return { kind: 'ref', path, span: this.span(first.start, end) };
   }
@@ -273,16 +272,8 @@ class Parser {
     }
   }
 
-  private stringNode(token: Extract<CodeToken, { type: 'string' }>): StringNode {
-    return {
-      kind: 'string',
-      value: token.value,
-      quote: token.quote,
-      exact: token.exact,
-      contentStart: token.contentStart,
-      contentEnd: token.contentEnd,
-      span: this.span(token.start, token.end),
-    };
+  private stringNode({ type: _string, start, end, ...string }: Extract<CodeToken, { type: 'string' }>): StringNode {
+    return { kind: 'string', ...string, span: this.span(start, end) };
   }
 
   private other(start: number, end: number, parts: TreeNode[]): OtherNode {

@@ -1,5 +1,5 @@
 import { tokenize, type CodeToken } from './code-tokens.js';
-import { parseCode } from './code-tree.js';
+import { documentValue, parseCode } from './code-tree.js';
 import { emptyDocuments, findDocuments, mayHoldDocuments, SYSTEM_ENTITY_BLUEPRINTS, type FileDocuments } from './file-resources.js';
 import { viewed, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
 import { entityTeamSite, fileFinding, RUN_TIME_MARK } from './findings.js';
@@ -76,7 +76,7 @@ const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inpu
  * what expressions read, not a resource to migrate, however its entity's team reads.
  */
 function isJqContextSample(top: TreeNode): boolean {
-  const root = top.kind === 'object' && top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  const root = top.kind === 'object' ? documentValue(top) : top;
   if (root.kind !== 'object' || root.entries.length === 0) return false;
   const keys = root.entries.map((entry) => entry.key);
   return keys.every((key) => JQ_CONTEXT_KEYS.has(key)) && keys.some((key) => key === 'trigger' || key === 'event' || key === 'inputs' || key === 'entity');

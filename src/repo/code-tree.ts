@@ -38,6 +38,9 @@ export function parseCode(source: SourceText, dialect: Dialect, from = 0, to = s
   }
 }
 
+/** A JSON document's value: the parser reads a document as a body of statements, and the value is its one item. */
+export const documentValue = (top: ObjectNode): TreeNode => (top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top);
+
 /** Each source's trees (or the error that stopped it), by dialect and range. */
 const parsed = new WeakMap<SourceText, Map<string, ObjectNode | SourceSyntaxError>>();
 

@@ -4,7 +4,7 @@ import { viewed, type FileDraft, type FileSite, type FileSites, type ReadContext
 import { isTeamInput, passedInput } from './workflow-team-inputs.js';
 import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
-import { parseCode } from './code-tree.js';
+import { documentValue, parseCode } from './code-tree.js';
 import { blockSource } from './embedded-mappings.js';
 import { toSourceMapped } from './located-json.js';
 import { SourceSyntaxError } from './source-text.js';
@@ -130,7 +130,7 @@ function searchQuerySites(node: StringNode, ctx: ReadContext, title: string, pro
     problems.push({ line: spanLine(node.span), reason: `the step's search query is not JSON: ${error.message}` });
     return [];
   }
-  const root = top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  const root = documentValue(top);
   const query = treeToJson(root, { node: root }, { camelCase: false, problems });
   if (query?.kind !== 'object') return [];
   const { json, origins } = toSourceMapped(query);

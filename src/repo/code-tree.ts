@@ -1,5 +1,6 @@
 import { tokenize, type CodeToken, type Dialect } from './code-tokens.js';
 import { SourceSyntaxError, type SourceText } from './source-text.js';
+import { plural } from '../plural.js';
 import type { CallNode, Entry, ListNode, ObjectNode, OtherNode, Span, StringNode, TreeNode } from './tree.js';
 
 const CLOSERS = new Set(['}', ']', ')']);
@@ -40,6 +41,17 @@ export function parseCode(source: SourceText, dialect: Dialect, from = 0, to = s
 
 /** A JSON document's value: the parser reads a document as a body of statements, and the value is its one item. */
 export const documentValue = (top: ObjectNode): TreeNode => (top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top);
+
+/**
+ * A JSON file whose brackets are still open where it ends was cut short (a copy stopped mid-file):
+ * what it held after the cut is unknown, so it is not read (the run is incomplete), whatever the
+ * loose reading would make of the part that is there.
+ */
+export function refuseCutShort(source: SourceText): void {
+  let open = 0;
+  for (const token of tokenize(source, 'json')) if (token.type === 'punct') open = Math.max(0, open + (token.value === '{' || token.value === '[' ? 1 : token.value === '}' || token.value === ']' ? -1 : 0));
+  if (open > 0) throw new SourceSyntaxError(`cut short: ${plural(open, 'bracket')} still open where the file ends`, source.lineOf(source.text.length));
+}
 
 /** Each source's trees (or the error that stopped it), by dialect and range. */
 const parsed = new WeakMap<SourceText, Map<string, ObjectNode | SourceSyntaxError>>();

@@ -69,6 +69,19 @@ describe('a repository whose migration state no file read tells', () => {
     expect(report.notes).toContainEqual(expect.stringMatching(/^files of repository [^:]+: 2 found, 2 of kinds the scan judges, 1 read whole$/));
   });
 
+  test('a JSON file cut between values (its brackets never closed) is not read either: read loosely, it passed the gate', async () => {
+    const whole = blueprint({ ownership: { type: 'Direct' } });
+    const cut = whole.slice(0, whole.indexOf('"relations"'));
+    const { at, report, note } = await scanAlone({ 'config/actions.json': actions, 'config/blueprints.json': cut });
+    expect(report.incomplete).toEqual([expect.objectContaining({ resource: expect.stringMatching(/config\/blueprints\.json:\d+$/), reason: expect.stringContaining('cut short') })]);
+    expect(at).toEqual([`config/actions.json:${TEAM_LINE} action-mapping review`]);
+    expect(note).toMatch(/config\/blueprints\.json could not be read/);
+    // JSON with comments and trailing commas, brackets closed, is still read as it is.
+    const loose = await scanAlone({ 'config/actions.json': actions, 'config/blueprints.json': `// kept by hand\n${whole.replace(/\n\]\n$/, ',\n]\n')}` });
+    expect(loose.report.incomplete).toEqual([]);
+    expect(loose.at).toEqual([]);
+  });
+
   test('files that say the org has not migrated keep the verdict: breaks until the migration runs; files that say it has, nothing', async () => {
     const before = await scanAlone({ 'config/actions.json': actions, 'config/blueprints.json': blueprint({ teamInheritance: { path: 'domain' } }) });
     expect(before.at).toContain(`config/actions.json:${TEAM_LINE} action-mapping breaks`);

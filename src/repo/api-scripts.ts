@@ -1,5 +1,5 @@
 import { tokenize, type CodeToken } from './code-tokens.js';
-import { parseCode } from './code-tree.js';
+import { documentValue, parseCode, refuseCutShort } from './code-tree.js';
 import { emptyDocuments, findDocuments, mayHoldDocuments, SYSTEM_ENTITY_BLUEPRINTS, type FileDocuments } from './file-resources.js';
 import { viewed, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
 import { entityTeamSite, fileFinding, RUN_TIME_MARK } from './findings.js';
@@ -46,10 +46,14 @@ function jsonDocuments(source: SourceText): { documents?: FileDocuments; problem
   let found = foundInJson.get(source);
   if (found) return found;
   const problems: Problems = [];
-  if (holdsNoDocument(source.text)) {
+  // Strict JSON that names no key a document needs holds nothing to report (the file parser reads
+  // strict JSON alike); anything else is read loosely (comments, trailing commas), unless cut short.
+  const value = parsedJson(source.text);
+  if (value !== undefined && !mayHoldDocuments(value)) {
     found = { problems };
   } else {
     const top = parseCode(source, 'json');
+    if (value === undefined) refuseCutShort(source);
     found = isJqContextSample(top) ? { problems } : { documents: findDocuments(top, { camelCase: false, problems }), problems };
   }
   foundInJson.set(source, found);
@@ -57,16 +61,6 @@ function jsonDocuments(source: SourceText): { documents?: FileDocuments; problem
 }
 
 const foundInJson = new WeakMap<SourceText, { documents?: FileDocuments; problems: Problems }>();
-
-/**
- * Strict JSON that names no key a document needs: the file parser would find nothing in it, and
- * nothing to report (it reads strict JSON alike). Anything else (JSON with comments or trailing
- * commas, a syntax error to report at its line) is left to the file parser.
- */
-function holdsNoDocument(text: string): boolean {
-  const value = parsedJson(text);
-  return value !== undefined && !mayHoldDocuments(value);
-}
 
 /** The top-level keys of the object jq expressions run on (actions, automations, mappings, policies). */
 const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inputs', 'event', 'diff', 'action', 'run', 'payload', 'user', 'results', 'context', 'properties', 'relations']);
@@ -76,7 +70,7 @@ const JQ_CONTEXT_KEYS: ReadonlySet<string> = new Set(['trigger', 'entity', 'inpu
  * what expressions read, not a resource to migrate, however its entity's team reads.
  */
 function isJqContextSample(top: TreeNode): boolean {
-  const root = top.kind === 'object' && top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  const root = top.kind === 'object' ? documentValue(top) : top;
   if (root.kind !== 'object' || root.entries.length === 0) return false;
   const keys = root.entries.map((entry) => entry.key);
   return keys.every((key) => JQ_CONTEXT_KEYS.has(key)) && keys.some((key) => key === 'trigger' || key === 'event' || key === 'inputs' || key === 'entity');

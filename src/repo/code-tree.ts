@@ -1,5 +1,6 @@
 import { tokenize, type CodeToken, type Dialect } from './code-tokens.js';
 import { SourceSyntaxError, type SourceText } from './source-text.js';
+import { plural } from '../plural.js';
 import type { CallNode, Entry, ListNode, ObjectNode, OtherNode, Span, StringNode, TreeNode } from './tree.js';
 
 const CLOSERS = new Set(['}', ']', ')']);
@@ -36,6 +37,20 @@ export function parseCode(source: SourceText, dialect: Dialect, from = 0, to = s
     if (error instanceof SourceSyntaxError) known.set(key, error);
     throw error;
   }
+}
+
+/** A JSON document's value: the parser reads a document as a body of statements, and the value is its one item. */
+export const documentValue = (top: ObjectNode): TreeNode => (top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top);
+
+/**
+ * A JSON file whose brackets are still open where it ends was cut short (a copy stopped mid-file):
+ * what it held after the cut is unknown, so it is not read (the run is incomplete), whatever the
+ * loose reading would make of the part that is there.
+ */
+export function refuseCutShort(source: SourceText): void {
+  let open = 0;
+  for (const token of tokenize(source, 'json')) if (token.type === 'punct') open = Math.max(0, open + (token.value === '{' || token.value === '[' ? 1 : token.value === '}' || token.value === ']' ? -1 : 0));
+  if (open > 0) throw new SourceSyntaxError(`cut short: ${plural(open, 'bracket')} still open where the file ends`, source.lineOf(source.text.length));
 }
 
 /** Each source's trees (or the error that stopped it), by dialect and range. */
@@ -255,8 +270,7 @@ class Parser {
     }
     if (this.isPunct(this.peek(), '(')) {
       const args = this.parseArguments();
-      const call: CallNode = { kind: 'call', callee: path, calleeSpan: this.span(first.start, end), args, span: this.span(first.start, args.span.end) };
-      return call;
+      return { kind: 'call', callee: path, calleeSpan: this.span(first.start, end), args, span: this.span(first.start, args.span.end) } satisfies CallNode;
     }
     return { kind: 'ref', path, span: this.span(first.start, end) };
   }
@@ -273,16 +287,8 @@ class Parser {
     }
   }
 
-  private stringNode(token: Extract<CodeToken, { type: 'string' }>): StringNode {
-    return {
-      kind: 'string',
-      value: token.value,
-      quote: token.quote,
-      exact: token.exact,
-      contentStart: token.contentStart,
-      contentEnd: token.contentEnd,
-      span: this.span(token.start, token.end),
-    };
+  private stringNode({ type: _string, start, end, ...string }: Extract<CodeToken, { type: 'string' }>): StringNode {
+    return { kind: 'string', ...string, span: this.span(start, end) };
   }
 
   private other(start: number, end: number, parts: TreeNode[]): OtherNode {

@@ -33,8 +33,8 @@ export interface RepoContext {
   repositoryBlueprints?: readonly FileResource[];
   /** Per Terraform configuration (directory of the scan): what its `var.x` and `local.x` hold. */
   terraformValues?: ReadonlyMap<string, TerraformValues>;
-  /** No org is given and no file of the repository says whether the org has migrated. */
-  stateUnknown?: boolean;
+  /** No org is given and no file of the repository read says whether the org has migrated; `unread`: its files the scan could not read, which might. */
+  stateUnknown?: { unread: readonly string[] };
   /** Workflow file name → its inputs that the org's actions dispatching it fill with team values. */
   workflowTeamInputs?: WorkflowTeamInputs;
   /** jq itself, so file expressions are judged by evaluation exactly like the org's. */
@@ -95,4 +95,11 @@ export function filesContext(catalog: Catalog): RepoContext {
 export function hasTeamValue(team: unknown): boolean {
   if (typeof team === 'string') return team.length > 0;
   return Array.isArray(team) && team.some((value) => typeof value === 'string' && value.length > 0);
+}
+
+/** Why nothing tells whether the org has migrated, in words (`looked`: what no file holds): no file says, or none read does and some were not read. */
+export function unknownStateWords({ unread }: { unread: readonly string[] }, looked = ''): string {
+  if (unread.length === 0) return `no file says whether the org has migrated${looked}`;
+  const shown = unread.slice(0, 3).join(', ') + (unread.length > 3 ? ` and ${unread.length - 3} more` : '');
+  return `no file read says whether the org has migrated${looked}, and ${shown} could not be read`;
 }

@@ -62,7 +62,7 @@ const LIST_CONCURRENCY = 16;
 export async function listCheckout(root: string, shown: string, policy: ignore.Ignore, options: ListOptions = {}): Promise<Listing> {
   const git = options.git ?? gitLsFiles;
   const listing: Listing = { entries: [], unlisted: [], notes: [], unreadIgnoreFiles: [], nestedRepositories: [] };
-  const checkout = await insideGitCheckout(root);
+  const checkout = (await gitTopOf(root)) !== undefined;
   let tracked: { files: Set<string>; cached: Set<string>; dirs: Set<string>; cachedDirs: Set<string> } | undefined;
   if (checkout) {
     const answer = await git(root);
@@ -171,12 +171,7 @@ async function readIgnoreFile(root: string, path: string, shown: string, listing
   return rules;
 }
 
-/** Whether the folder is in a git work tree: a `.git` (folder, or file of a worktree or submodule) in it or above. */
-async function insideGitCheckout(root: string): Promise<boolean> {
-  return (await gitTopOf(root)) !== undefined;
-}
-
-/** The folder holding the `.git` of the work tree a folder is in, if any. */
+/** The folder holding the `.git` (folder, or file of a worktree or submodule) of the work tree a folder is in, if any. */
 export async function gitTopOf(root: string): Promise<string | undefined> {
   for (let dir = root; ; dir = dirname(dir)) {
     if (await lstat(join(dir, '.git')).then(() => true, () => false)) return dir;

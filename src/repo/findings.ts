@@ -3,9 +3,10 @@ import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import type { SiteCase } from '../model/sites.js';
 import type { FileDraft, FileSite } from './file-sites.js';
 import { posix } from 'node:path';
+import { splitFileLocation } from '../file-location.js';
 import type { RepoContext } from './context.js';
 import { isConfigurationReference, PICKS_AMONG_ARGUMENTS, resolveReference } from './terraform-values.js';
-import { spanLine, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
+import { spanLocation, spanText, type Entry, type Span, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { hclString, jsTemplateLiteral, yamlScalar, yamlSingleQuoted } from './quote-value.js';
 import { isTeamInput, passedInput } from './workflow-team-inputs.js';
@@ -33,7 +34,7 @@ export function fileFinding(span: Span, resourceTitle: string | undefined, field
   const draft: FileDraft = {
     category,
     resource: { type: 'file', identifier: span.source.path, ...(resourceTitle ? { title: resourceTitle } : {}) },
-    location: `${span.source.path}:${spanLine(span)}`,
+    location: spanLocation(span),
     evidence: evidence ?? snippet(span),
     reason,
     suggestion,
@@ -44,8 +45,7 @@ export function fileFinding(span: Span, resourceTitle: string | undefined, field
 
 /** Findings of one file in the order of its lines (the rules report by category). */
 export function byLine<T extends FindingDraft>(findings: readonly T[]): T[] {
-  const line = (f: T) => Number(/:(\d+)$/.exec(f.location)?.[1] ?? 0);
-  return [...findings].sort((a, b) => line(a) - line(b));
+  return [...findings].sort((a, b) => splitFileLocation(a.location).line - splitFileLocation(b.location).line);
 }
 
 export function snippet(span: Span): string {

@@ -18,14 +18,15 @@ import type { JqEngine } from '../jq/engine.js';
 import { judgeRule } from '../judge/site-judge.js';
 import { searchRuleFinding } from '../judge/search-rule-finding.js';
 import { memoisedJudge } from '../judge/expression-memo.js';
-import { judgeSite, worstVerdict } from '../judge/decision-table.js';
+import { APPLY_WITH_THE_MIGRATION, judgeSite, worstVerdict } from '../judge/decision-table.js';
 import { allDerivedTeamProperties } from '../judge/team-valued.js';
-import type { RepoContext } from './context.js';
+import { unknownStateWords, type RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
 import type { FileDraft, FileSite, SiteView } from './file-sites.js';
 import { byLine, fileFinding, rewriteSpan, RUN_TIME_MARK, teamValuesFinding, type Edit } from './findings.js';
 import { located, originOf, stringField, toSourceMapped, type LocatedJson, type Origin, type SourceMapped } from './located-json.js';
 import { sharedTitleFinding } from './terraform.js';
+import { snapshotSlot } from './repository-catalog.js';
 import { callValue, REFERENCE, type Problems } from './tree-to-json.js';
 import { findEntry, normalizeKey, spanLine, spanText, type Entry, type Span, type TreeNode } from './tree.js';
 import { ownershipRewrite, type OwnershipValue, type Syntax } from './ownership-rewrite.js';
@@ -134,8 +135,19 @@ function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Prob
     else appendAll(findings, shown(siteFindings(site, ctx, problems, kept), site.view));
   }
   for (const { draft, location } of unlessReported) if (!findings.some((finding) => finding.location === location)) findings.push(...settled(draft));
-  return ctx.planning ? [] : byLine(findings);
+  return ctx.planning ? [] : byLine(ctx.stateUnknown ? findings.map((finding) => stateDependent(finding, ctx.stateUnknown!)) : findings);
 }
+
+/**
+ * A value written for identifiers is right once the org has migrated and breaks before (the
+ * decision table's advice says so): where nothing read tells which the org is, a person decides.
+ */
+function stateDependent(finding: FindingDraft, unknown: NonNullable<RepoContext['stateUnknown']>): FindingDraft {
+  if (finding.suggestion !== APPLY_WITH_THE_MIGRATION) return finding;
+  return { ...finding, verdict: judgeSite('state-unknown'), reason: `${finding.reason} ${sentence(unknownStateWords(unknown))}: if it has, it is right as it is (give --snapshot or a live org to decide).` };
+}
+
+const sentence = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems, kept: KeptCatalogs | undefined): FindingDraft[] {
   switch (site.kind) {
@@ -343,24 +355,12 @@ function checkRule(rule: Rule, catalog: Catalog, fileAlone: (() => Catalog) | un
 function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { snapshot: OrgSnapshot; placed: Map<string, Placed>; foreign: number } {
   const snapshot = emptySnapshot({ id: 'file', name: 'file' });
   const placed = new Map<string, Placed>();
-  const lists: Partial<Record<FileResource['kind'], JsonObject[]>> = {
-    action: snapshot.actions!,
-    page: snapshot.pages!,
-    integration: snapshot.integrations!,
-    webhook: snapshot.webhooks!,
-    scorecard: snapshot.scorecards as JsonObject[],
-  };
-  const permissions: Partial<Record<FileResource['kind'], Record<string, JsonObject | null>>> = {
-    'blueprint-permissions': snapshot.blueprintPermissions!,
-    'action-permissions': snapshot.actionPermissions!,
-    'page-permissions': snapshot.pagePermissions!,
-  };
   resources.forEach((resource, index) => {
     const key = `#${index}`;
-    const map = permissions[resource.kind];
-    if (map) {
+    const slot = resource.kind === 'blueprint' ? undefined : snapshotSlot(snapshot, resource.kind);
+    if (slot && 'map' in slot) {
       const mapped = toSourceMapped(resource.value, ['permissions']);
-      map[key] = mapped.json;
+      slot.map[key] = mapped.json;
       placed.set(key, Object.assign(mapped, { resource }));
       return;
     }
@@ -377,7 +377,7 @@ function fileSnapshot(resources: readonly FileResource[], ctx: RepoContext): { s
       return;
     }
     mapped.json[resource.kind === 'integration' ? 'installationId' : 'identifier'] = key;
-    lists[resource.kind]!.push(mapped.json);
+    (slot as { list: JsonObject[] }).list.push(mapped.json);
     placed.set(key, Object.assign(mapped, { resource }));
   });
   // Blueprints of the repository's other files: their facts (removed relations, $team mirrors) hold
@@ -607,7 +607,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
       // move, or a migrated one, where nothing is left to move. No file saying which, a person decides.
       if (judgement.ctx.stateUnknown) {
         return manualFinding(
-          { ...draft, reason: `${draft.reason} No file says whether the org has migrated: if it has, there is nothing to move (give --snapshot or a live org to decide).`, verdict: judgeSite('state-unknown') },
+          { ...draft, reason: `${draft.reason} ${sentence(unknownStateWords(judgement.ctx.stateUnknown))}: if it has, there is nothing to move (give --snapshot or a live org to decide).`, verdict: judgeSite('state-unknown') },
           found.origin,
           found.exact,
           title,

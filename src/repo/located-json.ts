@@ -29,6 +29,9 @@ export function field(object: LocatedJson | undefined, key: string): LocatedJson
   return object?.kind === 'object' ? object.fields.get(key) : undefined;
 }
 
+/** The strings of an array (its other items left out); undefined for anything but an array. */
+export const arrayStrings = (value: LocatedJson | undefined): string[] | undefined => (value?.kind === 'array' ? value.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined);
+
 export function stringField(object: LocatedJson | undefined, key: string): string | undefined {
   const value = field(object, key);
   return value?.kind === 'scalar' && typeof value.value === 'string' ? value.value : undefined;

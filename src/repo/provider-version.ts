@@ -1,3 +1,6 @@
+import { unique } from '../model/arrays.js';
+import { findEntry, spanText, stringValue, type ObjectNode } from './tree.js';
+
 /** The first provider version with a working `port_system_blueprint` (external-definitions.md §1). */
 export const SYSTEM_BLUEPRINT_VERSION: Version = [2, 2, 0];
 
@@ -74,8 +77,6 @@ export function allowsAtLeast(text: string, floor: Version): boolean | undefined
     .some((candidate) => constraints.every((constraint) => satisfies(candidate, constraint)));
 }
 
-/** Whether the constraint admits 2.2.0 or later (a working port_system_blueprint). */
-
 /** What a configuration does that needs a provider version (the issue's provider changelog facts). */
 export interface ProviderNeed {
   floor: Version;
@@ -100,6 +101,26 @@ export interface ProviderFacts {
 /** A file's provider facts once every file is read: a need for ownership support stands where the migration gives the blueprint Direct ownership. */
 export function neededWith(facts: ProviderFacts, directOwnership: ReadonlySet<string>): ProviderFacts {
   return { ...facts, needs: facts.needs.flatMap(({ ifDirectOwnership, ...need }) => (ifDirectOwnership === undefined || directOwnership.has(ifDirectOwnership) ? [need] : [])) };
+}
+
+/**
+ * What a resource asks of the provider (or the Pulumi package that bridges it) once the migration's
+ * changes are written (provider changelog); `names`: the tool's names of the resources (Terraform's
+ * types, Pulumi's classes) and a blueprint's inheritance keys.
+ */
+export function resourceNeeds(type: string, block: ObjectNode, where: string, names: { blueprint: string; system: string; permissions: string; entity: string; inheritance: readonly string[] }): ProviderNeed[] {
+  const identifier = stringValue(findEntry(block, 'identifier')?.value);
+  const inheritance = findEntry(block, ...names.inheritance, 'ownership');
+  const needs: ProviderNeed[] = [];
+  if ((type === names.blueprint || type === names.system) && (identifier === '_team' || identifier === '_user')) {
+    needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `${names.system} for ${identifier}`, at: where });
+  } else if (type === names.blueprint && (inheritance || identifier !== undefined)) {
+    needs.push({ floor: OWNERSHIP_VERSION, why: `ownership on ${names.blueprint}`, at: where, ...(!inheritance && { ifDirectOwnership: identifier }) });
+  }
+  const hasTeams = /\bteams\s*"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(block.span));
+  if (type === names.permissions && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: `importing ${names.permissions} (it crashes before)`, at: where });
+  if (type === names.entity && findEntry(block, 'teams')) needs.push({ floor: ENTITY_TEAM_ORDER_VERSION, why: `${names.entity} teams without order drift`, at: where });
+  return needs;
 }
 
 export const OWNERSHIP_VERSION: Version = [2, 1, 4];
@@ -187,7 +208,7 @@ export function providerAdvice(configuration: string, files: readonly ProviderFa
   const excluded = constraint ? floors.filter((need) => tool.allows(constraint.text, need.floor) !== true) : floors;
   if (excluded.length === 0) return undefined;
   const bridging = (need: (typeof excluded)[number]) => (tool === PULUMI ? `, which bridges Terraform provider ${versionText(need.terraform)}` : '');
-  const reasons = distinct(excluded.map((need) => `≥ ${versionText(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
+  const reasons = unique(excluded.map((need) => `≥ ${versionText(need.floor)} for ${need.why}${bridging(need)} (${need.at})`)).join('; ');
   const top = excluded.reduce((max, need) => (compareVersions(need.floor, max) > 0 ? need.floor : max), excluded[0]!.floor);
   const readable = constraint !== undefined && tool.allows(constraint.text, top) !== undefined;
   const head = !constraint
@@ -238,5 +259,3 @@ function packageRangeAsTerraform(text: string): string | undefined {
   }
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
-
-const distinct = (lines: string[]): string[] => [...new Set(lines)];

@@ -5,12 +5,12 @@ import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.j
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import type { SourceText } from './source-text.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
-import { field, stringField, type LocatedObject } from './located-json.js';
+import { arrayStrings, field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { ConvertOptions, Problems } from './tree-to-json.js';
-import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, type ProviderNeed } from './provider-version.js';
-import { findEntry, spanLine, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
+import { resourceNeeds, type ProviderNeed } from './provider-version.js';
+import { findEntry, spanLine, spanLocation, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
 
 /** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
 const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -25,6 +25,8 @@ const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
   Page: 'page',
   Scorecard: 'scorecard',
 };
+
+const PULUMI_NAMES = { blueprint: 'Blueprint', system: 'SystemBlueprint', permissions: 'BlueprintPermissions', entity: 'Entity', inheritance: ['teamInheritance', 'team_inheritance'] };
 
 /** A program that imports the Port Pulumi SDK. Other scripts are read as API scripts, or not at all. */
 export function isPulumiProgram(text: string): boolean {
@@ -47,7 +49,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     const args = argsObject(call);
     if (ctx.gathering) gatherCallFacts(ctx.gathering, className, call, argumentsJson(args, options));
     if (className === 'Team') return true;
-    needs.push(...packageNeeds(className, args, `${source.path}:${spanLine(call.span)}`));
+    needs.push(...resourceNeeds(className, args, spanLocation(call.span), PULUMI_NAMES));
     if (className === 'Entity') {
       sites.push(...entityTeamSite(findEntry(args, 'teams', 'team'), label, "the entity's `teams`"));
       return true;
@@ -76,31 +78,16 @@ function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNo
   const identifier = stringField(args, 'identifier');
   if (className === 'Entity') {
     const teams = field(args, 'teams');
-    if (teams?.kind === 'array') addTeamValues(facts, teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])), teams.origin.entry?.span ?? call.span);
+    const team = arrayStrings(teams);
+    if (team) addTeamValues(facts, team, teams!.origin.entry?.span ?? call.span);
     const blueprint = stringField(args, 'blueprint');
     const title = stringField(args, 'title');
-    const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
     if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? `Entity ${stringValue(call.args.items[0]) ?? '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
     return;
   }
   if (className === 'Blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
     facts.state.push(stateFact(call.calleeSpan, `Blueprint manages ${identifier}, which only an org before the migration allows`, false, true));
   }
-}
-
-/** What a resource asks of the Port package once the migration's changes are written, as for Terraform (terraform.ts). */
-function packageNeeds(className: string, args: ObjectNode, where: string): ProviderNeed[] {
-  const identifier = stringValue(findEntry(args, 'identifier')?.value);
-  const needs: ProviderNeed[] = [];
-  if ((className === 'Blueprint' || className === 'SystemBlueprint') && (identifier === '_team' || identifier === '_user')) {
-    needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `SystemBlueprint for ${identifier}`, at: where });
-  } else if (className === 'Blueprint' && (findEntry(args, 'teamInheritance', 'team_inheritance', 'ownership') || identifier !== undefined)) {
-    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on Blueprint', at: where, ...(!findEntry(args, 'teamInheritance', 'team_inheritance', 'ownership') && { ifDirectOwnership: identifier }) });
-  }
-  const hasTeams = /\bteams"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(args.span));
-  if (className === 'BlueprintPermissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing BlueprintPermissions (it crashes before)', at: where });
-  if (className === 'Entity' && findEntry(args, 'teams')) needs.push({ floor: ENTITY_TEAM_ORDER_VERSION, why: 'Entity teams without order drift', at: where });
-  return needs;
 }
 
 /** Every call in the program; `handle` returns true when it took the call whole. */

@@ -7,16 +7,18 @@ import { slugOf } from '../catalog/teams.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, emptySnapshot, type EntityRecord, type OrgSnapshot, type TeamRecord } from '../model/snapshot.js';
 import { plural } from '../plural.js';
 import { parsedJson } from '../parse-json.js';
-import type { FileResource } from './file-resources.js';
+import type { FileResource, ResourceKind } from './file-resources.js';
+import { unique, uniqueBy } from '../model/arrays.js';
 import { field, stringField, toSourceMapped, type LocatedJson } from './located-json.js';
-import { addTeamValues, stateFact, type RepositoryFacts, type StateFact } from './repository-facts.js';
+import { addTeamValues, stateFact, teamStrings, type RepositoryFacts, type StateFact } from './repository-facts.js';
+import { unknownStateWords } from './context.js';
 import type { Span } from './tree.js';
 
 /**
  * The migration state a repository's files describe. Strong facts (a system blueprint `_team`, a
  * `port_blueprint` that still manages `_team`) outweigh weak ones; weak facts that disagree read as
  * not migrated, as an org half-way is judged by what the migration still has to do. `known` is
- * false when no file says anything: then the files are read as written before the migration.
+ * false when no file says anything: then what depends on the state is a review (src/repo/judge.ts).
  */
 export interface InferredState {
   migrated: boolean;
@@ -65,9 +67,15 @@ export function blueprintStateFacts(resources: readonly FileResource[]): StateFa
 
 const originSpan = (value: LocatedJson) => value.origin.entry?.span ?? value.origin.node.span;
 
-/** The resource lists of the snapshot, by the kind of file resource that fills them. */
+/** The resource lists of the snapshot, by the kind of file resource that fills them; permissions are maps by the resource they grant on. */
 const LISTS = { action: 'actions', page: 'pages', integration: 'integrations', webhook: 'webhooks', scorecard: 'scorecards' } as const;
 const PERMISSIONS = { 'blueprint-permissions': 'blueprintPermissions', 'action-permissions': 'actionPermissions', 'page-permissions': 'pagePermissions' } as const;
+
+/** Where a snapshot keeps a resource of this kind (not a blueprint): the list it is pushed to, or the permissions map it is keyed in. */
+export function snapshotSlot(snapshot: OrgSnapshot, kind: ResourceKind): { map: Record<string, JsonObject | null> } | { list: JsonObject[] } {
+  if (kind in PERMISSIONS) return { map: snapshot[PERMISSIONS[kind as keyof typeof PERMISSIONS]] as Record<string, JsonObject | null> };
+  return { list: snapshot[LISTS[kind as keyof typeof LISTS]] as JsonObject[] };
+}
 
 /**
  * The org a repository's files describe, in the snapshot shape (docs/formats.md, the org snapshot): the same
@@ -85,13 +93,10 @@ export function repositorySnapshot(name: string, facts: RepositoryFacts, state: 
       if (id === undefined || blueprintIds.has(id)) continue;
       blueprintIds.add(id);
       snapshot.blueprints.push(json);
-    } else if (resource.kind in PERMISSIONS) {
-      const key = PERMISSIONS[resource.kind as keyof typeof PERMISSIONS];
-      const map = snapshot[key] as Record<string, JsonObject | null>;
-      const id = resource.identifier ?? resource.label ?? `#${Object.keys(map).length}`;
-      map[id] ??= json;
     } else {
-      (snapshot[LISTS[resource.kind as keyof typeof LISTS]] as JsonObject[]).push(json);
+      const slot = snapshotSlot(snapshot, resource.kind);
+      if ('list' in slot) slot.list.push(json);
+      else slot.map[resource.identifier ?? resource.label ?? `#${Object.keys(slot.map).length}`] ??= json;
     }
   }
   const names = new Set<string>();
@@ -101,7 +106,7 @@ export function repositorySnapshot(name: string, facts: RepositoryFacts, state: 
     (snapshot.teams as TeamRecord[]).push(record);
   }
   const entities = snapshot.entities as Record<string, EntityRecord[]>;
-  for (const [blueprint, records] of facts.entities) entities[blueprint] = distinctEntities(records);
+  for (const [blueprint, records] of facts.entities) entities[blueprint] = uniqueBy(records, (record) => record.identifier);
   const values = [...facts.teamValues];
   for (const resource of facts.resources) resourceTeamValues(resource.value, (value) => values.push(value));
   const mapped = Object.entries(teamsMap).flat();
@@ -133,16 +138,10 @@ function resourceTeamValues(node: LocatedJson, found: (value: string, span: Span
   for (const [key, value] of node.fields) {
     if (key === 'teams' && value.kind === 'array') for (const [item, span] of strings(value)) found(item, span);
     // A mapping's `team` is jq: only a literal (`'"platform"'`, `'["a", "b"]'`) names teams.
-    else if (key === 'team' && value.kind === 'scalar' && typeof value.value === 'string') for (const item of jqLiteralStrings(value.value)) found(item, originSpan(value));
+    // (`parsedJson` gives nothing for any other expression.)
+    else if (key === 'team' && value.kind === 'scalar' && typeof value.value === 'string') for (const item of teamStrings(parsedJson(value.value))) found(item, originSpan(value));
     else resourceTeamValues(value, found);
   }
-}
-
-/** The strings a jq expression that is one literal gives (`"a"`, `["a", "b"]`); nothing for any other expression. */
-function jqLiteralStrings(expression: string): string[] {
-  const value = parsedJson(expression);
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** What a team value can be written as: the service's identifier characters, no whitespace, no template. */
@@ -176,11 +175,6 @@ function valueTeams(values: readonly string[], teams: readonly TeamRecord[], tea
 /** A value the service or a tool fills in (`{{ … }}`, `${ … }`): no team of its own. */
 const TEMPLATE = /\{\{|\$\{/;
 
-function distinctEntities(records: readonly EntityRecord[]): EntityRecord[] {
-  const seen = new Set<string>();
-  return records.filter((record) => !seen.has(record.identifier) && seen.add(record.identifier));
-}
-
 /**
  * The catalog of one repository, built exactly as an org's is; and the titles its files write that
  * no team of the catalog holds (values with whitespace), which an org predicted from it names.
@@ -193,7 +187,7 @@ export function repositoryCatalog(name: string, facts: RepositoryFacts, options:
   const all = [...withTitles.state, ...blueprintStateFacts(facts.resources)];
   const state = inferMigrationState([...all.filter((fact) => !fact.title), ...all.filter((fact) => fact.title)]);
   const catalog = buildCatalog(repositorySnapshot(name, facts, state, options.teamsMap), { ...options, partialTeams: true });
-  const titles = [...new Set(facts.teamValues.filter((value) => /\s/.test(value.trim()) && !TEMPLATE.test(value) && !catalog.teams.byTitle.has(value)))];
+  const titles = unique(facts.teamValues.filter((value) => /\s/.test(value.trim()) && !TEMPLATE.test(value) && !catalog.teams.byTitle.has(value)));
   return { catalog, state, titles };
 }
 
@@ -206,8 +200,8 @@ const listed = (facts: readonly StateFact[]): string => {
 };
 
 /** What the files say of the org's migration state, in words. */
-function stateWords(state: InferredState): string {
-  if (!state.known) return 'no file says whether the org has migrated (no system blueprint _team or _user, no ownership, no team inheritance)';
+function stateWords(state: InferredState, unread: readonly string[]): string {
+  if (!state.known) return unknownStateWords({ unread }, ' (no system blueprint _team or _user, no ownership, no team inheritance)');
   const said = `${state.migrated ? 'migrated' : 'not migrated'}: ${listed(state.decisive)}`;
   return state.against.length > 0 ? `${said}; although ${listed(state.against)}` : said;
 }
@@ -216,12 +210,12 @@ function stateWords(state: InferredState): string {
  * The report note that names a repository's inferred migration state and why. Without an org the
  * files decide how they are judged; with one, the org does, and the note says both.
  */
-export function repositoryStateNote(name: string, state: InferredState, org?: { migrated: boolean; name: string }): string {
+export function repositoryStateNote(name: string, state: InferredState, org?: { migrated: boolean; name: string }, unread: readonly string[] = []): string {
   const shown = name === '' ? '.' : name;
   if (org) {
     const agree = state.known && state.migrated === org.migrated;
-    return `migration state of repository ${shown}: its files read as ${stateWords(state)}; the org ${org.name} decides: it has${org.migrated ? '' : ' not'} migrated${state.known && !agree ? ', so the files are judged against the org, not as they read' : ''}`;
+    return `migration state of repository ${shown}: its files read as ${stateWords(state, unread)}; the org ${org.name} decides: it has${org.migrated ? '' : ' not'} migrated${state.known && !agree ? ', so the files are judged against the org, not as they read' : ''}`;
   }
-  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state)}; judged as written before the migration (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
-  return `migration state of repository ${shown}: judged as ${stateWords(state)}`;
+  if (!state.known) return `migration state of repository ${shown}: ${stateWords(state, unread)}; unknown, so what a file needs where the state decides is a review (give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run)`;
+  return `migration state of repository ${shown}: judged as ${stateWords(state, unread)}`;
 }

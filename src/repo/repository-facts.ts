@@ -73,3 +73,6 @@ export function addTeamValues(facts: RepositoryFacts, values: readonly string[],
     facts.state.push({ ...stateFact(span, `team value ${JSON.stringify(value)} is a title`, false, false), title: true });
   }
 }
+
+/** The team values a JSON value names: a string, or the strings of a list. */
+export const teamStrings = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);

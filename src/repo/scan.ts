@@ -146,8 +146,10 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // Without an org the repository's own catalog decides, built as an org's is; with one, the org does.
   const judging = read.map(({ repo, facts, files: readFiles }) => {
     const own = repositoryCatalog(repo.name, facts, { ...(jq && { jq }), teamsMap });
-    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), stateUnknown: !own.state.known }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
-    return { repo, facts, own, judged, files: readFiles };
+    // A file not read says nothing of the state, and may have said it: named, never taken for "before".
+    const unread = [...repo.unread, ...readFiles.flatMap((file) => ('error' in file ? [file.source.path] : []))].sort();
+    const judged: RepoContext = { ...(org ? ctx : { ...filesContext(own.catalog), ...(!own.state.known && { stateUnknown: { unread } }) }), repositoryBlueprints, terraformValues, workflowTeamInputs: workflowInputs };
+    return { repo, facts, own, unread, judged, files: readFiles };
   });
   // Every file's sites judged at once (judge.ts): jq's work planned over the whole scan.
   const readings = judging.flatMap(({ judged, files: readFiles }) =>
@@ -158,10 +160,11 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // Keyed by tool and directory: a Terraform configuration and a Pulumi project side by side get one note each.
   const providers = new Map<string, ProviderFacts[]>();
   const projects = pulumiProjects(paths);
-  for (const { repo, facts, own, judged, files: readFiles } of judging) {
+  for (const { repo, facts, own, unread, judged, files: readFiles } of judging) {
     if (!org) describeTeams(scan, own.catalog, own.titles);
-    scan.notes.push(filesReadNote(repo.name, repo.counts));
-    scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }));
+    // A file that stopped its parser is named as not read: not read whole either.
+    scan.notes.push(filesReadNote(repo.name, { ...repo.counts, read: repo.counts.read - (unread.length - repo.unread.length) }));
+    scan.notes.push(repositoryStateNote(repo.name, own.state, org && { migrated: org.migrated, name: org.organization.name }, unread));
     scan.notes.push(...teamIdentifierNotes(facts, org ? org.migrated : own.catalog.migrated));
     for (const file of readFiles) {
       const findings = 'readings' in file ? distinctFindings(judgedReadings.slice(next, (next += file.readings.length))) : [];
@@ -377,10 +380,11 @@ async function linkedOutOfCheckout(dir: string, root: string): Promise<string | 
   return top;
 }
 
-/** A repository's files to judge, and how many it found and read. */
+/** A repository's files to judge, how many it found and read, and those of a kind it judges it could not read. */
 interface ReadRepository {
   files: CandidateFile[];
   counts: FileCounts;
+  unread: string[];
 }
 
 async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<ReadRepository> {
@@ -430,7 +434,8 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   }
   await noteSkippedEntries(entries, root, prefix, scan);
   const templated = new Set<string>();
-  const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // In path order, as listCheckout gives them.
+  const files = entries.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink());
   const wanted = files.flatMap(({ path: file, tracked }) => {
     const kind = classifyPath(file);
     if (!kind || !notOwn(file)) return [];
@@ -448,10 +453,15 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   // 32 asynchronous reads in flight cost several times a plain read loop over a checkout the
   // system has just written. Each file's notes and gaps go to the scan as it is read, in path order.
   const candidates: CandidateFile[] = [];
+  const unread: string[] = [];
   let readWhole = 0;
   for (const { file, kind, shown } of wanted) {
+    const gaps = scan.incomplete.length;
     const text = await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, scan);
-    if (text === undefined) continue;
+    if (text === undefined) {
+      if (scan.incomplete.length > gaps) unread.push(shown);
+      continue;
+    }
     readWhole++;
     // A JSON file that calls itself a report, a SARIF log or a snapshot is judged all the same: only
     // the files this run was given are ours, by path (a pull request could add a `format` to any file).
@@ -459,7 +469,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
     // Told by its text once, and not kept through both passes (issue 33): most of a repository's code.
     if (!holdsNothing(kind, text)) candidates.push({ kind, source: sourceText(shown, text) });
   }
-  return { files: candidates, counts: { found: unwanted + files.filter(({ path }) => notOwn(path)).length, judged: wanted.length, read: readWhole } };
+  return { files: candidates, unread, counts: { found: unwanted + files.filter(({ path }) => notOwn(path)).length, judged: wanted.length, read: readWhole } };
 }
 
 /**

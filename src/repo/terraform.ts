@@ -5,16 +5,16 @@ import { argumentsJson, emptyDocuments, findDocuments, iacResource, type Resourc
 import { callsServiceApi, documentSites } from './api-scripts.js';
 import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
-import { field, stringField, type LocatedObject } from './located-json.js';
+import { arrayStrings, field, stringField, type LocatedObject } from './located-json.js';
 import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';
-import { ENTITY_TEAM_ORDER_VERSION, OWNERSHIP_VERSION, PERMISSIONS_IMPORT_VERSION, SYSTEM_BLUEPRINT_VERSION, TEAM_IDENTIFIER_VERSION, type ProviderFacts, type ProviderNeed } from './provider-version.js';
+import { resourceNeeds, TEAM_IDENTIFIER_VERSION, type ProviderFacts } from './provider-version.js';
 import type { SourceText } from './source-text.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
-import { findEntry, spanLine, spanText, stringValue, type Entry, type ObjectNode, type Span } from './tree.js';
+import { findEntry, spanLine, spanLocation, spanText, stringValue, type Entry, type ObjectNode } from './tree.js';
 
 /** Resource types of the `port-labs/port-labs` provider (v1+) and the service resource each one is. */
 const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -29,6 +29,8 @@ const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   port_page: 'page',
   port_scorecard: 'scorecard',
 };
+
+const TERRAFORM_NAMES = { blueprint: 'port_blueprint', system: 'port_system_blueprint', permissions: 'port_blueprint_permissions', entity: 'port_entity', inheritance: ['team_inheritance'] };
 
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */
 export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSites {
@@ -46,9 +48,9 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
     if (entry.key === 'terraform') provider.constraint ??= providerConstraint(block);
     if (entry.key !== 'resource') continue;
     const [type = '', name = ''] = block.labels;
-    if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: at(entry.span) };
+    if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: spanLocation(entry.span) };
     const label = `${type}.${name}`;
-    provider.needs.push(...providerNeeds(type, block, at(entry.span)));
+    provider.needs.push(...resourceNeeds(type, block, spanLocation(entry.span), TERRAFORM_NAMES));
     if (ctx.gathering) gatherResourceFacts(ctx.gathering, type, entry, argumentsJson(block, options));
     if (type === 'port_team') {
       const name = findEntry(block, 'name');
@@ -97,8 +99,6 @@ function resolvedEntry(entry: Entry | undefined, resolve: (path: string) => Terr
   return resolve(entry.value.path)?.entry ?? entry;
 }
 
-const at = (span: Span): string => `${span.source.path}:${spanLine(span)}`;
-
 /** A 0.x resource that carries team values or inheritance (`team`, `teams`, `team_inheritance`). */
 const LEGACY_TEAM_CONTENT = /^\s*"?(team|teams|team_inheritance)"?\s*[=:]/m;
 /** `port_team.x.name` (to become `.identifier`) or `.identifier` already: both need port_team.identifier. */
@@ -121,7 +121,7 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
   if (type === 'port_entity') {
     const blueprint = stringField(args, 'blueprint');
     const teams = field(args, 'teams');
-    const team = teams?.kind === 'array' ? teams.items.flatMap((item) => (item.kind === 'scalar' && typeof item.value === 'string' ? [item.value] : [])) : undefined;
+    const team = arrayStrings(teams);
     addTeamValues(facts, team ?? [], (teams?.origin.entry ?? entry).span);
     if (blueprint === undefined) return;
     const title = stringField(args, 'title');
@@ -134,21 +134,6 @@ function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry,
   }
 }
 
-/** What a resource asks of the provider once the migration's changes are written (provider changelog). */
-function providerNeeds(type: string, block: ObjectNode, where: string): ProviderNeed[] {
-  const identifier = stringValue(findEntry(block, 'identifier')?.value);
-  const needs: ProviderNeed[] = [];
-  if ((type === 'port_blueprint' || type === 'port_system_blueprint') && (identifier === '_team' || identifier === '_user')) {
-    needs.push({ floor: SYSTEM_BLUEPRINT_VERSION, why: `port_system_blueprint for ${identifier}`, at: where });
-  } else if (type === 'port_blueprint' && (findEntry(block, 'team_inheritance', 'ownership') || identifier !== undefined)) {
-    needs.push({ floor: OWNERSHIP_VERSION, why: 'ownership on port_blueprint', at: where, ...(!findEntry(block, 'team_inheritance', 'ownership') && { ifDirectOwnership: identifier }) });
-  }
-  const hasTeams = /\bteams\s*"?\s*[=:]\s*(\[\s*[^\]\s]|[A-Za-z])/.test(spanText(block.span));
-  if (type === 'port_blueprint_permissions' && hasTeams) needs.push({ floor: PERMISSIONS_IMPORT_VERSION, why: 'importing port_blueprint_permissions (it crashes before)', at: where });
-  if (type === 'port_entity' && findEntry(block, 'teams')) needs.push({ floor: ENTITY_TEAM_ORDER_VERSION, why: "port_entity teams without order drift", at: where });
-  return needs;
-}
-
 /** `required_providers { port = { source = "port-labs/port-labs", version = "…" } }`. */
 function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] {
   for (const providers of terraform.entries.filter((e) => e.key === 'required_providers')) {
@@ -158,7 +143,7 @@ function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] 
       const source = stringValue(findEntry(provider.value, 'source')?.value);
       const version = findEntry(provider.value, 'version');
       if (!source || !/(^|\/)port-labs\/port-labs$/i.test(source) || version?.value.kind !== 'string') continue;
-      return { text: version.value.value, at: at(version.span) };
+      return { text: version.value.value, at: spanLocation(version.span) };
     }
   }
   return undefined;

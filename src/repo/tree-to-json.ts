@@ -1,4 +1,4 @@
-import { parseCode } from './code-tree.js';
+import { documentValue, parseCode } from './code-tree.js';
 import { located, type LocatedJson, type Origin } from './located-json.js';
 import { decodedSourceText, SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import { spanLine, spanText, type CallNode, type Entry, type StringNode, type TreeNode } from './tree.js';
@@ -143,9 +143,7 @@ export function readEmbedded(node: StringNode, problems: Problems): TreeNode | u
   const line = spanLine(node.span);
   try {
     if (looksJson) {
-      const top = node.exact ? parseCode(outer, 'json', node.contentStart, node.contentEnd) : parseCode(decodedSourceText(outer, node.value, line), 'json');
-      // The parser reads a document as a body of statements: the JSON value is its one item.
-      return top.entries.length === 0 && top.items.length === 1 ? top.items[0] : top;
+      return documentValue(node.exact ? parseCode(outer, 'json', node.contentStart, node.contentEnd) : parseCode(decodedSourceText(outer, node.value, line), 'json'));
     }
     // The heredoc's text is the file's text from contentStart on: its lines count from there.
     const base = outer.lineOf(node.contentStart) - 1;

@@ -73,6 +73,8 @@ export type TreeNode = StringNode | ListNode | ObjectNode | CallNode | RefNode |
 
 export const spanText = (span: Span): string => span.source.text.slice(span.start, span.end);
 export const spanLine = (span: Span): number => span.source.lineOf(span.start);
+/** Where a span is, as a file finding's location says it (src/file-location.ts reads it back): `path:line`. */
+export const spanLocation = (span: Span): string => `${span.source.path}:${spanLine(span)}`;
 
 export function findEntry(object: ObjectNode, ...keys: string[]): Entry | undefined {
   const wanted = new Set(keys.map(normalizeKey));

@@ -4,7 +4,7 @@ import { viewed, type FileDraft, type FileSite, type FileSites, type ReadContext
 import { isTeamInput, passedInput } from './workflow-team-inputs.js';
 import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
-import { parseCode } from './code-tree.js';
+import { documentValue, parseCode } from './code-tree.js';
 import { blockSource } from './embedded-mappings.js';
 import { toSourceMapped } from './located-json.js';
 import { SourceSyntaxError } from './source-text.js';
@@ -12,7 +12,7 @@ import { treeToJson, type Problems } from './tree-to-json.js';
 import { isObject } from '../model/json.js';
 import { parsedJson } from '../parse-json.js';
 import { searchRules } from '../catalog/walk.js';
-import { addTeamValues } from './repository-facts.js';
+import { addTeamValues, teamStrings } from './repository-facts.js';
 import { analyzeShell, callsServiceApi } from './api-scripts.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
@@ -58,28 +58,26 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: ReadContext
         const uses = stringValue(findEntry(step, 'uses')?.value) ?? '';
         const inputs = findEntry(step, 'with')?.value;
         if (inputs?.kind !== 'object') continue;
+        const title = `workflow step ${stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`}`;
         if (SENDER_ACTION.test(uses)) {
           const rule = findEntry(inputs, 'filter_rule');
-          const blueprint = stringValue(findEntry(inputs, 'blueprint')?.value);
-          const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
-          if (rule?.value.kind === 'string') appendAll(sites, searchQuerySites(rule.value, ctx, `workflow step ${name}`, problems, blueprint));
+          if (rule?.value.kind === 'string') appendAll(sites, searchQuerySites(rule.value, ctx, title, problems, stringValue(findEntry(inputs, 'blueprint')?.value)));
           continue;
         }
         if (!PORT_ACTION.test(uses)) continue;
         // Without `operation` the action upserts (its default): such a step writes the team too.
         const operation = (stringValue(findEntry(inputs, 'operation')?.value) ?? 'UPSERT').toUpperCase();
-        const name = stringValue(findEntry(step, 'name')?.value) ?? `job ${job.key}`;
         if (operation === 'SEARCH') {
           const query = findEntry(inputs, 'query');
-          if (query?.value.kind === 'string') appendAll(sites, searchQuerySites(query.value, ctx, `workflow step ${name}`, problems));
+          if (query?.value.kind === 'string') appendAll(sites, searchQuerySites(query.value, ctx, title, problems));
           continue;
         }
         if (operation !== 'UPSERT' && operation !== 'BULK_UPSERT') continue;
         const team = findEntry(inputs, 'team');
         if (ctx.gathering && team?.value.kind === 'string' && !/\$\{\{/.test(team.value.value)) addTeamValues(ctx.gathering, teamList(team.value.value), team.span);
         const entities = operation === 'BULK_UPSERT' ? findEntry(inputs, 'entities') : undefined;
-        if (team && team.value.kind === 'string') sites.push({ kind: 'step-team', entry: team, text: team.value.value, title: `workflow step ${name}` });
-        else if (entities && entities.value.kind === 'string') sites.push({ kind: 'step-entities', entry: entities, text: entities.value.value, title: `workflow step ${name}` });
+        if (team && team.value.kind === 'string') sites.push({ kind: 'step-team', entry: team, text: team.value.value, title });
+        else if (entities && entities.value.kind === 'string') sites.push({ kind: 'step-entities', entry: entities, text: entities.value.value, title });
       }
     }
   }
@@ -132,14 +130,14 @@ function searchQuerySites(node: StringNode, ctx: ReadContext, title: string, pro
     problems.push({ line: spanLine(node.span), reason: `the step's search query is not JSON: ${error.message}` });
     return [];
   }
-  const root = top.entries.length === 0 && top.items.length === 1 ? top.items[0]! : top;
+  const root = documentValue(top);
   const query = treeToJson(root, { node: root }, { camelCase: false, problems });
   if (query?.kind !== 'object') return [];
   const { json, origins } = toSourceMapped(query);
   // One rule written alone (`{property, operator, value}`) is a query of that rule.
   const rules = isObject(json) && json.property !== undefined ? [{ path: [], rule: json }] : [...searchRules(json, [])];
   if (ctx.gathering) {
-    for (const { rule } of rules) if (rule.property === '$team') addTeamValues(ctx.gathering, typeof rule.value === 'string' ? [rule.value] : Array.isArray(rule.value) ? rule.value.filter((v): v is string => typeof v === 'string') : [], node.span);
+    for (const { rule } of rules) if (rule.property === '$team') addTeamValues(ctx.gathering, teamStrings(rule.value), node.span);
   }
   return [{ kind: 'step-query', node, rules, origins, title, ...(blueprint !== undefined && !/\$\{\{/.test(blueprint) && { blueprint }) }];
 }
@@ -166,8 +164,7 @@ export function teamInputFinding(entry: Entry, text: string, ctx: RepoContext, t
       settles: 'not-run',
     });
   }
-  const values = teamList(text);
-  const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
+  const { titles, unknown } = partitionFileTeamValues(ctx.teams, items);
   if (titles.length === 0 && unknown.length === 0) return undefined;
   const known = titles.filter((t) => t.identifier !== undefined);
   const rewrite = known.length === titles.length && titles.length > 0 ? rewriteInput(entry, text, titles) : undefined;
@@ -196,10 +193,7 @@ export function bulkTeamsFinding(entry: Entry, text: string, ctx: RepoContext, t
   // Not JSON: a `${{ }}` expression or a file reference, nothing literal to judge.
   const entities = parsedJson(text);
   if (!Array.isArray(entities)) return undefined;
-  const values = entities.flatMap((entity: unknown) => {
-    const team = typeof entity === 'object' && entity !== null ? (entity as { team?: unknown }).team : undefined;
-    return typeof team === 'string' ? [team] : Array.isArray(team) ? team.filter((t): t is string => typeof t === 'string') : [];
-  });
+  const values = entities.flatMap((entity: unknown) => teamStrings(isObject(entity) ? entity.team : undefined));
   const { titles, unknown } = partitionFileTeamValues(ctx.teams, values);
   if (titles.length === 0 && unknown.length === 0) return undefined;
   return fileFinding(entry.span, title, {
@@ -222,7 +216,7 @@ function teamList(text: string): string[] {
   if (trimmed.startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(trimmed.replace(/'/g, '"'));
-      if (Array.isArray(parsed)) return parsed.filter((v): v is string => typeof v === 'string');
+      if (Array.isArray(parsed)) return teamStrings(parsed);
     } catch {
       // not a list after all: judged as one value below
     }

@@ -1,7 +1,7 @@
 import yaml from 'js-yaml';
 import { yamlExpansionProblem } from '../yaml-expansion.js';
 import { SourceSyntaxError, type SourceText } from './source-text.js';
-import type { Entry, ObjectNode, Span, TreeNode } from './tree.js';
+import type { ObjectNode, Span, TreeNode } from './tree.js';
 
 interface KeyLine {
   line: number;
@@ -59,9 +59,7 @@ export function parseYaml(source: SourceText): TreeNode[] {
         const placed = nextKeyLine(index, used, childPath);
         const keyLine = placed?.line ?? line;
         const endLine = placed ? blockEnd(lines, placed) : lastLine;
-        const node = convert(child, childPath, keyLine, endLine);
-        const entry: Entry = { key, keySpan: lineSpan(keyLine, keyLine), value: node, span: lineSpan(keyLine, endLine) };
-        object.entries.push(entry);
+        object.entries.push({ key, keySpan: lineSpan(keyLine, keyLine), value: convert(child, childPath, keyLine, endLine), span: lineSpan(keyLine, endLine) });
       }
       return object;
     }

@@ -60,7 +60,7 @@ describe('a repository is judged as the org it describes (issue 30, cause 1)', (
     const root = await checkout({ 'export/port.json': exportOf({ migrated: false }) });
     const report = await scanAlone(root);
     expect(at(report, root)).toEqual(expect.arrayContaining([expect.stringMatching(/^export\/port\.json:\d+ mirror-property review$/), expect.stringMatching(/^export\/port\.json:\d+ scorecard-rule /)]));
-    expect(stateNote(report)).toMatch(/: no file says whether the org has migrated .*; judged as written before the migration \(give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run\)$/);
+    expect(stateNote(report)).toMatch(/: no file says whether the org has migrated .*; unknown, so what a file needs where the state decides is a review \(give --snapshot or a live org to decide; an org created on or after 14 January 2025 was born with team identifiers and has no migration to run\)$/);
   });
 
   test('Terraform that declares port_system_blueprint for _team reads as migrated; the org given decides instead', async () => {

@@ -114,7 +114,8 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
  *   `null` or `{}` is no inheritance);
  * - entities were fetched, at least one carries `$team` values, and every such value is a known
  *   team identifier (from `teams`, the `_team` entities or the teams map), none a title and
- *   none unknown.
+ *   none unknown; a value that is one team's title and another's identifier is no evidence either way,
+ *   so at least one value must be an identifier and no team's title.
  */
 function isMigrated(
   blueprints: ReadonlyMap<string, JsonObject>,
@@ -133,8 +134,13 @@ function isMigrated(
       const team = record.team;
       const list = Array.isArray(team) ? team : team === undefined || team === null ? [] : [team];
       for (const value of list) {
-        if (typeof value !== 'string' || classifyTeamValue(teams, value).state !== 'identifier') return false;
-        values++;
+        if (typeof value !== 'string') return false;
+        // A title of one team that is another team's identifier tells neither way: it neither holds the org back nor counts.
+        if (teams.identifiers.has(value)) {
+          if (classifyTeamValue(teams, value).state === 'identifier') values++;
+          continue;
+        }
+        return false;
       }
     }
   }

@@ -82,6 +82,16 @@ describe('catalog.migrated: has the org already been migrated?', () => {
     }
   });
 
+  it('yes: a value that is one team\'s identifier and another team\'s title does not hold the org back', () => {
+    // Teams whose title is another team's identifier: "payments" stays Payments's identifier and becomes a title too.
+    const org = migratedDemo();
+    org.entities._team!.push({ identifier: 'payments_legacy', title: 'payments' });
+    expect(buildCatalog(org).migrated).toBe(true);
+    // ...but it is no evidence either: an org whose only values are such cannot be told, and is not taken for migrated.
+    for (const [blueprint, records] of Object.entries(org.entities)) if (blueprint !== '_team') for (const record of records) if (record.team !== undefined) record.team = ['payments'];
+    expect(buildCatalog(org).migrated).toBe(false);
+  });
+
   it('no: entities were not fetched, or none carries a team', () => {
     const withoutEntities = migratedDemo() as OrgSnapshot;
     delete withoutEntities.entities;

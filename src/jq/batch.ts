@@ -6,7 +6,7 @@
  * what the one-at-a-time calls would give; whatever a batch cannot answer for certain is left to
  * those calls (src/jq/engine.ts), so error texts and failures stay exactly theirs.
  */
-import type { JsonValue } from '../model/json.js';
+import { isObject, type JsonValue } from '../model/json.js';
 import { parsedJson } from '../parse-json.js';
 import { lexJq, type Token } from './lexer.js';
 
@@ -63,14 +63,14 @@ export interface BatchInput {
 }
 
 /**
- * Runs each expression `t` of an input on its `x` and prints `[t, i, [every output]]`, or
- * `[t, i, null]` when it raised an error there (that one is then asked alone, for jq's own
- * message). The variables are ours, and safe: an expression only ever runs here after jq compiled
+ * Runs each expression `t` of an input on its `x` and prints `[t, i, [every output]]`, or when it
+ * raised an error there `[t, i, {"e": message}]` for a string message, `[t, i, null]` for another
+ * (that one is then asked alone, for jq's own text). The variables are ours, and safe: an expression only ever runs here after jq compiled
  * it alone, so it refers to no variable it does not bind itself, and `batchable` keeps out `$__…`
  * names. The expression starts on the program's first line, as when it runs alone.
  */
 export function evaluationProgram(expressions: readonly string[]): string {
-  return `.i as $__tma_i | .x as $__tma_x | .t[] as $__tma_t | [$__tma_t, $__tma_i, ($__tma_x | try ${dispatch(expressions, 0)} catch null)]`;
+  return `.i as $__tma_i | .x as $__tma_x | .t[] as $__tma_t | [$__tma_t, $__tma_i, ($__tma_x | try ${dispatch(expressions, 0)} catch (if type == "string" then {e: .} else null end))]`;
 }
 
 /** Picks expression `$__tma_t` by halving, so a batch of fifty costs six comparisons per run, not fifty. */
@@ -85,17 +85,22 @@ export function batchStdin(inputs: readonly BatchInput[]): string {
   return inputs.map((input) => `{"i":${input.i},"t":${JSON.stringify(input.t)},"x":${input.x}}`).join(' ');
 }
 
-/** The lines of a batch's output that answer an expression on an input of it, each once. */
-export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]): { t: number; i: number; values: JsonValue[] }[] {
+/**
+ * The lines of a batch's output that answer an expression on an input of it, each once: its
+ * outputs, or the message of the error it raised.
+ */
+export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]): ({ t: number; i: number } & ({ values: JsonValue[] } | { error: string }))[] {
   const expected = new Set(inputs.flatMap((input) => input.t.map((t) => `${t}:${input.i}`)));
-  const answers: { t: number; i: number; values: JsonValue[] }[] = [];
+  const answers: ({ t: number; i: number } & ({ values: JsonValue[] } | { error: string }))[] = [];
   for (const line of stdout.split('\n')) {
     if (line.trim() === '') continue;
     const parsed = parsedJson(line);
-    if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[2])) continue;
-    const [t, i, values] = parsed as [unknown, unknown, JsonValue[]];
+    if (!Array.isArray(parsed) || parsed.length !== 3) continue;
+    const [t, i, answer] = parsed as [unknown, unknown, JsonValue];
+    const error = isObject(answer) && typeof answer.e === 'string' ? answer.e : undefined;
+    if (!Array.isArray(answer) && error === undefined) continue;
     if (typeof t !== 'number' || typeof i !== 'number' || !expected.delete(`${t}:${i}`)) continue;
-    answers.push({ t, i, values });
+    answers.push(Array.isArray(answer) ? { t, i, values: answer } : { t, i, error: error! });
   }
   return answers;
 }

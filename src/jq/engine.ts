@@ -298,8 +298,11 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
         for (const task of tasks) unbatchable.add(task.expression);
         return;
       }
-      for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
-        answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
+      for (const found of parseBatchOutput(answer.stdout, inputs)) {
+        const expression = tasks[found.t]!.expression;
+        const error = 'error' in found ? loneErrorText(expression, found.error) : undefined;
+        if ('values' in found) answersFor(expression).set(inputs[found.i]!.x, { ok: true, values: found.values });
+        else if (error !== undefined) answersFor(expression).set(inputs[found.i]!.x, { ok: false, error });
       }
     };
     return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), expressions: tasks.map((task) => task.expression), batch: true, settle };
@@ -342,6 +345,16 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return reason === undefined || unjudged.size === 0 ? undefined : { reason, expressions: [...unjudged] };
   };
   return { validate, evaluate, close: () => pool.close(), prefetch, evaluateEach, answersAsJq: true, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
+}
+
+/**
+ * A runtime error's text as a lone call gives it (one input on stdin): jq prints a string message
+ * after this. Undefined where the lone call's stderr may differ: something else printed first
+ * (`debug`, `stderr`), or a NUL, where jq's print stops; that call is then asked alone.
+ */
+function loneErrorText(expression: string, message: string): string | undefined {
+  if (expression.includes('debug') || expression.includes('stderr') || message.includes('\u0000')) return undefined;
+  return firstLine(`jq: error (at /dev/stdin:0): ${message}`);
 }
 
 /** A request not sent: the run's jq budget is spent. */

@@ -11,7 +11,7 @@
  * gives up the whole check, which then goes to jq. jq stays the reference:
  * test/access/fast-conditions.test.ts runs both on every shape claimed here, tricky inputs included.
  */
-import { lexJq, type Token } from '../jq/lexer.js';
+import { tryLexJq, type Token } from '../jq/lexer.js';
 import type { ConditionCheck } from '../jq/condition-outcomes.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import { TEAM_PROVIDER } from '../judge/user-model.js';
@@ -88,12 +88,8 @@ export const outcomeText = (codes: Uint8Array): string => Buffer.from(codes.buff
 
 /** `expression` compiled, or undefined when a construct in it is not claimed. */
 function compileExpression(expression: string): Node | undefined {
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return undefined;
-  }
+  const tokens = tryLexJq(expression);
+  if (!tokens) return undefined;
   try {
     const parser = new Parser(tokens);
     const node = parser.pipe();

@@ -8,7 +8,7 @@
  */
 import { isObject, type JsonValue } from '../model/json.js';
 import { parsedJson } from '../parse-json.js';
-import { lexJq, type Token } from './lexer.js';
+import { tryLexJq, type Token } from './lexer.js';
 
 /**
  * Whether an expression can share a program with others. It must stay inside the brackets we put
@@ -20,13 +20,8 @@ import { lexJq, type Token } from './lexer.js';
  */
 export function batchable(expression: string): boolean {
   if (expression.includes('#') || expression.includes('input') || expression.includes('$__') || expression.includes('__loc__')) return false;
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return false;
-  }
-  return tokens.length > 0 && balanced(tokens);
+  const tokens = tryLexJq(expression);
+  return tokens !== undefined && tokens.length > 0 && balanced(tokens);
 }
 
 const OPENING: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
@@ -85,22 +80,21 @@ export function batchStdin(inputs: readonly BatchInput[]): string {
   return inputs.map((input) => `{"i":${input.i},"t":${JSON.stringify(input.t)},"x":${input.x}}`).join(' ');
 }
 
-/**
- * The lines of a batch's output that answer an expression on an input of it, each once: its
- * outputs, or the message of the error it raised.
- */
-export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]): ({ t: number; i: number } & ({ values: JsonValue[] } | { error: string }))[] {
+/** Expression `t` on input `i`: every output, or the string message of the error it raised. */
+export type BatchAnswer = { t: number; i: number } & ({ values: JsonValue[] } | { error: string });
+
+/** The lines of a batch's output that answer an expression on an input of it, each once. */
+export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]): BatchAnswer[] {
   const expected = new Set(inputs.flatMap((input) => input.t.map((t) => `${t}:${input.i}`)));
-  const answers: ({ t: number; i: number } & ({ values: JsonValue[] } | { error: string }))[] = [];
+  const answers: BatchAnswer[] = [];
   for (const line of stdout.split('\n')) {
     if (line.trim() === '') continue;
     const parsed = parsedJson(line);
     if (!Array.isArray(parsed) || parsed.length !== 3) continue;
     const [t, i, answer] = parsed as [unknown, unknown, JsonValue];
-    const error = isObject(answer) && typeof answer.e === 'string' ? answer.e : undefined;
-    if (!Array.isArray(answer) && error === undefined) continue;
-    if (typeof t !== 'number' || typeof i !== 'number' || !expected.delete(`${t}:${i}`)) continue;
-    answers.push(Array.isArray(answer) ? { t, i, values: answer } : { t, i, error: error! });
+    const found = Array.isArray(answer) ? { values: answer } : isObject(answer) && typeof answer.e === 'string' ? { error: answer.e } : undefined;
+    if (found === undefined || typeof t !== 'number' || typeof i !== 'number' || !expected.delete(`${t}:${i}`)) continue;
+    answers.push({ t, i, ...found });
   }
   return answers;
 }

@@ -300,9 +300,8 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
       }
       for (const found of parseBatchOutput(answer.stdout, inputs)) {
         const expression = tasks[found.t]!.expression;
-        const error = 'error' in found ? loneErrorText(expression, found.error) : undefined;
-        if ('values' in found) answersFor(expression).set(inputs[found.i]!.x, { ok: true, values: found.values });
-        else if (error !== undefined) answersFor(expression).set(inputs[found.i]!.x, { ok: false, error });
+        const result = 'values' in found ? { ok: true as const, values: found.values } : loneError(expression, found.error);
+        if (result) answersFor(expression).set(inputs[found.i]!.x, result);
       }
     };
     return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), expressions: tasks.map((task) => task.expression), batch: true, settle };
@@ -352,9 +351,9 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
  * after this. Undefined where the lone call's stderr may differ: something else printed first
  * (`debug`, `stderr`), or a NUL, where jq's print stops; that call is then asked alone.
  */
-function loneErrorText(expression: string, message: string): string | undefined {
+function loneError(expression: string, message: string): EvaluateResult | undefined {
   if (expression.includes('debug') || expression.includes('stderr') || message.includes('\u0000')) return undefined;
-  return firstLine(`jq: error (at /dev/stdin:0): ${message}`);
+  return { ok: false, error: firstLine(`jq: error (at /dev/stdin:0): ${message}`) };
 }
 
 /** A request not sent: the run's jq budget is spent. */

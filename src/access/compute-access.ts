@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { compareText } from '../compare-text.js';
 import { userConditionOutcomes } from './condition-answers.js';
-import { compileFastCheck, userContextObject } from './fast-conditions.js';
+import { compileFastCheck, outcomeText, userContextObject } from './fast-conditions.js';
 import { checkKey, program, type ConditionCheck, type ConditionOutcomes } from '../jq/condition-outcomes.js';
 import type { JqEngine } from '../jq/engine.js';
 import { splitCondition, type SplitCondition } from './split-condition.js';
@@ -341,10 +341,10 @@ function splitSiteHolders(jq: JqEngine, sites: readonly PermissionSite[], people
   const { contexts, slots } = distinctUserContexts(users, ['titles', 'identifiers'], { email: false, roles: false });
   const teamOutcomes = userConditionOutcomes(jq, [...split.values()].map((parts) => ({ expression: parts.teams })), contexts);
   const pending: { index: number; parts: SplitCondition; before: string; after: string; flips: number[] }[] = [];
+  const codes = new Uint8Array(users.length);
   const perUser = (slot: Int32Array, outcomes: string) => {
-    let text = '';
-    for (let u = 0; u < slot.length; u++) text += outcomes[slot[u]!]!;
-    return text;
+    for (let u = 0; u < slot.length; u++) codes[u] = outcomes.charCodeAt(slot[u]!);
+    return outcomeText(codes);
   };
   for (const [index, parts] of split) {
     const outcome = teamOutcomes.get(checkKey({ expression: parts.teams }));

@@ -11,7 +11,7 @@
  * gives up the whole check, which then goes to jq. jq stays the reference:
  * test/access/fast-conditions.test.ts runs both on every shape claimed here, tricky inputs included.
  */
-import { lexJq, type Token } from '../jq/lexer.js';
+import { tryLexJq, type Token } from '../jq/lexer.js';
 import type { ConditionCheck } from '../jq/condition-outcomes.js';
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import { TEAM_PROVIDER } from '../judge/user-model.js';
@@ -66,28 +66,30 @@ export function compileFastCheck(check: ConditionCheck): FastCheck | undefined {
  */
 export function fastOutcomes(checks: readonly ConditionCheck[], contexts: readonly JsonValue[]): Map<ConditionCheck, string> {
   const answered = new Map<ConditionCheck, string>();
+  const codes = new Uint8Array(contexts.length);
   for (const check of checks) {
     const fast = compileFastCheck(check);
     if (!fast) continue;
-    let text = '';
-    for (const context of contexts) {
-      const outcome = fast(context);
+    // Written into bytes and read out once: a string joined once per context holds a piece per
+    // outcome (about 32 bytes each) until it is read, 5,000 checks × 1,048 contexts 170 MB.
+    let n = 0;
+    for (; n < contexts.length; n++) {
+      const outcome = fast(contexts[n]!);
       if (outcome === undefined) break;
-      text += outcome;
+      codes[n] = outcome.charCodeAt(0);
     }
-    if (text.length === contexts.length) answered.set(check, text);
+    if (n === contexts.length) answered.set(check, outcomeText(codes));
   }
   return answered;
 }
 
+/** Outcome characters written as bytes, as one flat string. */
+export const outcomeText = (codes: Uint8Array): string => Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).toString('latin1');
+
 /** `expression` compiled, or undefined when a construct in it is not claimed. */
 function compileExpression(expression: string): Node | undefined {
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return undefined;
-  }
+  const tokens = tryLexJq(expression);
+  if (!tokens) return undefined;
   try {
     const parser = new Parser(tokens);
     const node = parser.pipe();

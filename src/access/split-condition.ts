@@ -6,7 +6,7 @@
  * here, the teams part runs once per distinct team list and the rest only for the users whose
  * teams part flips.
  */
-import { lexJq, type Token } from '../jq/lexer.js';
+import { tryLexJq, type Token } from '../jq/lexer.js';
 
 export interface SplitCondition {
   op: 'or' | 'and';
@@ -26,12 +26,8 @@ const LOOSER = new Set(['|', ',', '//', '?//', '=', '|=', '+=', '-=', '*=', '/='
  * operand text may read a team value; a chain whose operands all do, or none do, is not split.
  */
 export function splitCondition(expression: string, readsTeams: (text: string) => boolean): SplitCondition | undefined {
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return undefined;
-  }
+  const tokens = tryLexJq(expression);
+  if (!tokens) return undefined;
   let depth = 0;
   let op: 'or' | 'and' | undefined;
   const cuts: Token[] = [];

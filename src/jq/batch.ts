@@ -6,9 +6,9 @@
  * what the one-at-a-time calls would give; whatever a batch cannot answer for certain is left to
  * those calls (src/jq/engine.ts), so error texts and failures stay exactly theirs.
  */
-import type { JsonValue } from '../model/json.js';
+import { isObject, type JsonValue } from '../model/json.js';
 import { parsedJson } from '../parse-json.js';
-import { lexJq, type Token } from './lexer.js';
+import { tryLexJq, type Token } from './lexer.js';
 
 /**
  * Whether an expression can share a program with others. It must stay inside the brackets we put
@@ -20,13 +20,8 @@ import { lexJq, type Token } from './lexer.js';
  */
 export function batchable(expression: string): boolean {
   if (expression.includes('#') || expression.includes('input') || expression.includes('$__') || expression.includes('__loc__')) return false;
-  let tokens: Token[];
-  try {
-    tokens = lexJq(expression);
-  } catch {
-    return false;
-  }
-  return tokens.length > 0 && balanced(tokens);
+  const tokens = tryLexJq(expression);
+  return tokens !== undefined && tokens.length > 0 && balanced(tokens);
 }
 
 const OPENING: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
@@ -63,14 +58,14 @@ export interface BatchInput {
 }
 
 /**
- * Runs each expression `t` of an input on its `x` and prints `[t, i, [every output]]`, or
- * `[t, i, null]` when it raised an error there (that one is then asked alone, for jq's own
- * message). The variables are ours, and safe: an expression only ever runs here after jq compiled
+ * Runs each expression `t` of an input on its `x` and prints `[t, i, [every output]]`, or when it
+ * raised an error there `[t, i, {"e": message}]` for a string message, `[t, i, null]` for another
+ * (that one is then asked alone, for jq's own text). The variables are ours, and safe: an expression only ever runs here after jq compiled
  * it alone, so it refers to no variable it does not bind itself, and `batchable` keeps out `$__…`
  * names. The expression starts on the program's first line, as when it runs alone.
  */
 export function evaluationProgram(expressions: readonly string[]): string {
-  return `.i as $__tma_i | .x as $__tma_x | .t[] as $__tma_t | [$__tma_t, $__tma_i, ($__tma_x | try ${dispatch(expressions, 0)} catch null)]`;
+  return `.i as $__tma_i | .x as $__tma_x | .t[] as $__tma_t | [$__tma_t, $__tma_i, ($__tma_x | try ${dispatch(expressions, 0)} catch (if type == "string" then {e: .} else null end))]`;
 }
 
 /** Picks expression `$__tma_t` by halving, so a batch of fifty costs six comparisons per run, not fifty. */
@@ -85,17 +80,21 @@ export function batchStdin(inputs: readonly BatchInput[]): string {
   return inputs.map((input) => `{"i":${input.i},"t":${JSON.stringify(input.t)},"x":${input.x}}`).join(' ');
 }
 
+/** Expression `t` on input `i`: every output, or the string message of the error it raised. */
+export type BatchAnswer = { t: number; i: number } & ({ values: JsonValue[] } | { error: string });
+
 /** The lines of a batch's output that answer an expression on an input of it, each once. */
-export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]): { t: number; i: number; values: JsonValue[] }[] {
+export function parseBatchOutput(stdout: string, inputs: readonly BatchInput[]): BatchAnswer[] {
   const expected = new Set(inputs.flatMap((input) => input.t.map((t) => `${t}:${input.i}`)));
-  const answers: { t: number; i: number; values: JsonValue[] }[] = [];
+  const answers: BatchAnswer[] = [];
   for (const line of stdout.split('\n')) {
     if (line.trim() === '') continue;
     const parsed = parsedJson(line);
-    if (!Array.isArray(parsed) || parsed.length !== 3 || !Array.isArray(parsed[2])) continue;
-    const [t, i, values] = parsed as [unknown, unknown, JsonValue[]];
-    if (typeof t !== 'number' || typeof i !== 'number' || !expected.delete(`${t}:${i}`)) continue;
-    answers.push({ t, i, values });
+    if (!Array.isArray(parsed) || parsed.length !== 3) continue;
+    const [t, i, answer] = parsed as [unknown, unknown, JsonValue];
+    const found = Array.isArray(answer) ? { values: answer } : isObject(answer) && typeof answer.e === 'string' ? { error: answer.e } : undefined;
+    if (found === undefined || typeof t !== 'number' || typeof i !== 'number' || !expected.delete(`${t}:${i}`)) continue;
+    answers.push({ t, i, ...found });
   }
   return answers;
 }

@@ -298,8 +298,10 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
         for (const task of tasks) unbatchable.add(task.expression);
         return;
       }
-      for (const { t, i, values } of parseBatchOutput(answer.stdout, inputs)) {
-        answersFor(tasks[t]!.expression).set(inputs[i]!.x, { ok: true, values });
+      for (const found of parseBatchOutput(answer.stdout, inputs)) {
+        const expression = tasks[found.t]!.expression;
+        const result = 'values' in found ? { ok: true as const, values: found.values } : loneError(expression, found.error);
+        if (result) answersFor(expression).set(inputs[found.i]!.x, result);
       }
     };
     return { op: 'lines', input: batchStdin(inputs), query: evaluationProgram(tasks.map((task) => task.expression)), expressions: tasks.map((task) => task.expression), batch: true, settle };
@@ -342,6 +344,16 @@ export async function loadJqEngine(options: JqEngineOptions = {}): Promise<JqEng
     return reason === undefined || unjudged.size === 0 ? undefined : { reason, expressions: [...unjudged] };
   };
   return { validate, evaluate, close: () => pool.close(), prefetch, evaluateEach, answersAsJq: true, workers: () => pool.size, requests: () => pool.requests, unjudged: unjudgedNow };
+}
+
+/**
+ * A runtime error's text as a lone call gives it (one input on stdin): jq prints a string message
+ * after this. Undefined where the lone call's stderr may differ: something else printed first
+ * (`debug`, `stderr`), or a NUL, where jq's print stops; that call is then asked alone.
+ */
+function loneError(expression: string, message: string): EvaluateResult | undefined {
+  if (expression.includes('debug') || expression.includes('stderr') || message.includes('\u0000')) return undefined;
+  return { ok: false, error: firstLine(`jq: error (at /dev/stdin:0): ${message}`) };
 }
 
 /** A request not sent: the run's jq budget is spent. */

@@ -75,7 +75,9 @@ port.on('message', (request) => {
       const result = jq.raw(request.input, request.query);
       send({ id: request.id, kind: 'raw', exitCode: result.exitCode, stderr: result.stderr });
     } else {
-      send({ id: request.id, kind: 'json', values: jq.json(request.input, request.query) });
+      // jq-wasm takes a string input as JSON text: one input is a string value, written out as one.
+      const input = typeof request.input === 'string' ? JSON.stringify(request.input) : request.input;
+      send({ id: request.id, kind: 'json', values: jq.json(input, request.query) });
     }
   } catch (error) {
     if (error instanceof JqError) send({ id: request.id, kind: 'jq-error', stderr: error.stderr });

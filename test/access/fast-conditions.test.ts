@@ -3,8 +3,10 @@
  * reference. Every shape below runs both ways on every context; wherever the fast path answers,
  * its answer must be jq's, and the shapes access meets most must be answered (not left to jq).
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { compileFastCheck, userContextObject } from '../../src/access/fast-conditions.js';
+import { compileFastCheck, fastOutcomes, userContextObject } from '../../src/access/fast-conditions.js';
 import { userConditionOutcomes } from '../../src/access/condition-answers.js';
 import { checkKey, conditionOutcomes, type ConditionCheck } from '../../src/jq/condition-outcomes.js';
 import { USER_CONTEXT } from '../../src/judge/user-contexts.js';
@@ -191,5 +193,23 @@ describe('conditions answered without jq', () => {
     const standIn = { ...jq, evaluateEach: undefined, evaluate: () => ({ ok: true as const, values: [['11111111']] }) };
     const asked = userConditionOutcomes(standIn, [{ expression: '.user.team | index("QA") != null' }], COMPACT);
     expect(asked.get(checkKey({ expression: '.user.team | index("QA") != null' }))).toEqual({ ok: true, outcomes: '11111111' });
+  });
+
+  it('keeps each check’s outcomes as one flat string, not a string joined once per context', () => {
+    // Access with 5,000 different conditions over 1,048 contexts held one joined piece per outcome
+    // (about 20 bytes each, 100 MB) until the flags were read: what is held after a collection is counted.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const contexts = Array.from({ length: 2_000 }, (_, i) => userContextObject(compactUser([`Team ${i % 97}`], [`Team ${i % 97}`], null, null)));
+    const checks = Array.from({ length: 500 }, (_, i) => ({ expression: `.user.team | index("Team ${i % 97}") != null` }));
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    const outcomes = fastOutcomes(checks, contexts);
+    collect();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(outcomes.size).toBe(checks.length);
+    expect([...outcomes.values()].every((text) => text.length === contexts.length)).toBe(true);
+    // The outcome text itself is 500 × 2,000 bytes, 1 MB.
+    expect(held).toBeLessThan(4 * 1024 * 1024);
   });
 });

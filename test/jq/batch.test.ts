@@ -73,6 +73,28 @@ describe('jq batches', () => {
     expect(later).toBeLessThan(EXPRESSIONS.length * INPUTS.length / 2);
   });
 
+  it('answers a runtime error with a string message in the batch, jq\'s own text, without asking it alone again', () => {
+    // On null, a calculation that iterates its input raises an error (issue 41: 879 of a repository
+    // scan's 1,173 jq requests were such errors asked again one at a time, only for their text).
+    const raising = ['.team | join(",")', '.team[] | ascii_downcase', '.[] | tostring | error', 'error("two\\nlines")', 'error("")', 'error("\\n")', '"x" + .team[0]', '.team | tostring | error'];
+    const whole = raising.map((expression) => ({ expression, inputs: INPUTS }));
+    engines.batched().prefetch!({ validate: raising, evaluate: whole });
+    const before = engines.batched().requests!();
+    for (const expression of raising) {
+      for (const input of INPUTS) expect(engines.batched().evaluate(input, expression), `${expression} on ${JSON.stringify(input)}`).toEqual(engines.alone().evaluate(input, expression));
+    }
+    const errors = raising.flatMap((expression) => INPUTS.filter((input) => !engines.alone().evaluate(input, expression).ok));
+    expect(errors.length).toBeGreaterThan(raising.length);
+    expect(engines.batched().requests!() - before).toBe(0);
+    // What jq prints besides the error (debug, stderr), an error that is no string, or a text jq
+    // cuts at a NUL, is still asked alone: its text is the lone call's.
+    const alone = ['debug | error("after")', 'stderr | error("after")', 'error({why: 1})', 'error("a\\u0000b")', 'error(1.0)'];
+    engines.batched().prefetch!({ validate: alone, evaluate: alone.map((expression) => ({ expression, inputs: [null] })) });
+    const then = engines.batched().requests!();
+    for (const expression of alone) expect(engines.batched().evaluate(null, expression), expression).toEqual(engines.alone().evaluate(null, expression));
+    expect(engines.batched().requests!() - then).toBe(alone.length);
+  });
+
   it('leaves an expression that loops to the lone call, which times out as before, and still answers the rest', async () => {
     // The production limit: a shorter one would also cut the ordinary batch on a busy machine.
     const engine = await loadJqEngine();

@@ -32,6 +32,13 @@ describe('jq engine', () => {
     expect(jq.evaluate({ team: [] }, '.team[]')).toEqual({ ok: true, values: [] });
   });
 
+  it('runs on a string input as on that string, as a batch does, not on its text read as JSON', () => {
+    // A lone call read the string as JSON text: "abc" failed to parse and "1\n2" gave two numbers.
+    expect(jq.evaluate('abc', '.')).toEqual({ ok: true, values: ['abc'] });
+    expect(jq.evaluate('1\n2', '.')).toEqual({ ok: true, values: ['1\n2'] });
+    expect(jq.evaluate('{"a":1}', '.[]')).toEqual({ ok: false, error: 'jq: error (at /dev/stdin:0): Cannot iterate over string ("{\\"a\\":1}")' });
+  });
+
   it('returns runtime errors as results, not exceptions', () => {
     expect(jq.evaluate({ team: 3 }, '.team | join(",")')).toEqual({
       ok: false,

@@ -46,7 +46,7 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
  * bearing rules go through here, so reasons, verdicts and rewrites read the same everywhere.
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
-  const sample = SAMPLE_KIND[site.category];
+  const sample = site.sample ?? SAMPLE_KIND[site.category];
   const impact = judgeOf(catalog)(
     site.expression,
     {

@@ -1,7 +1,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import { own, keyedRecord, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FieldPath } from '../jq/references.js';
-import { userObject } from './user-model.js';
+import { RUN_TRIGGER, userObject } from './user-model.js';
 
 /**
  * What an expression runs on, as far as its team values go: a calculation on the entity, a user
@@ -129,8 +129,10 @@ function buildSample(
       const before = entity('sample-entity');
       const after = entity('sample-entity');
       const runner = user();
-      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: {}, trigger: { by: { user: runner } }, user: runner };
+      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: {}, trigger: RUN_TRIGGER, user: runner };
     }
+    case 'create-run':
+      return { entity: {}, inputs: {}, trigger: RUN_TRIGGER, user: user() };
   }
 }
 

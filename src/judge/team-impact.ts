@@ -145,6 +145,7 @@ const SAMPLE_LABEL: Record<SampleKind, string> = {
   'user-input': 'user-input contexts',
   policy: 'policy query results',
   'action-run': 'action and automation runs',
+  'create-run': 'runs of an action that creates an entity',
 };
 
 /** How many unknown literals we try as possible team titles; more only costs time. */
@@ -540,7 +541,7 @@ function judgeByRunning(
   if (classification.class === 'same') {
     // Issue 29: a read into a value the expression builds itself is known on every context.
     const team = spec.teams[0];
-    const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
+    const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : [], spec.kind);
     if (paths.length > 0) {
       literals = 'unfilled';
       detail = ` (${paths.join(', ')})`;

@@ -14,6 +14,8 @@ import { extractReferences, valueStrings } from '../jq/references.js';
 import { unfilledPaths } from './sample-context.js';
 import { readAtRoot, rootedStarts } from './read-at-root.js';
 import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
+import { WHOLE_PARTS } from './worlds.js';
+import type { SampleKind } from '../model/sites.js';
 
 /** Stands for a value the contexts lack: nothing else in a context or an expression holds it. */
 const PROBE = '__unfilled_probe__';
@@ -27,13 +29,15 @@ const MAX_FILLED_CONTEXTS = 3;
  * the expression was judged on (one world is enough: filling is the same in both); `teamValues`
  * are tried as the missing value too, since what matters is whether it meets the team values.
  */
-export function unfilledReads(jq: JqEngine, expression: string, references: JqReferences, contexts: readonly JsonValue[], teamValues: readonly string[] = []): string[] {
+export function unfilledReads(jq: JqEngine, expression: string, references: JqReferences, contexts: readonly JsonValue[], teamValues: readonly string[] = [], kind?: SampleKind): string[] {
   const first = contexts[0];
   if (first === undefined) return [];
   // A path is read where the expression reads it: one at the top of the input is filled only there.
   const read = extractReferences(expression);
   const starts = rootedStarts(read.ok ? read.tokens : []);
-  const paths = unfilledPaths(references.paths, first, (path) => readAtRoot(starts, path));
+  // What the context holds whole, as the service gives it (worlds.ts `WHOLE_PARTS`): a read there that finds nothing finds what the service has.
+  const whole = kind === undefined ? [] : WHOLE_PARTS[kind];
+  const paths = unfilledPaths(references.paths, first, (path) => readAtRoot(starts, path)).filter((path) => path.variable !== undefined || !whole.includes(path.segments[0] ?? ''));
   if (paths.length === 0) return [];
   const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
   const probes = [...new Set([PROBE, ...literals, ...teamValues])];

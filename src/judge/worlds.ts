@@ -10,7 +10,7 @@ import { slugOf, type TeamDirectory } from '../catalog/teams.js';
 import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
 import type { SampleKind } from './sample-context.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
-import { userInWorld, type World } from './user-model.js';
+import { RUN_TRIGGER, userInWorld, type World } from './user-model.js';
 
 export type { World };
 
@@ -491,6 +491,13 @@ function heldCombinations(directory: TeamDirectory): Held | undefined {
 const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team) => (world === 'before' ? team.title : team.identifier));
 
 /**
+ * Parts of a context built whole as the service's docs show them: a read there that finds nothing
+ * finds what the service gives, not a value the org holds that the judge could not know. A run's
+ * `trigger` (who ran it, where and when); a CREATE action's run, its empty entity.
+ */
+export const WHOLE_PARTS: Record<SampleKind, readonly string[]> = { entity: [], 'user-input': [], policy: [], 'action-run': ['trigger'], 'create-run': ['trigger', 'entity'] };
+
+/**
  * What the service evaluates the expression on, in one world. Team values are titles before and
  * identifiers after; the user is the one user model of each world (user-model.ts).
  * `removedRelations` hold the entity's teams before the migration and are gone after it.
@@ -559,7 +566,10 @@ export function contextFor(
       const after = entity('sample-entity');
       const runner = user();
       // A run's `inputs` hold what the user picked in the form: team-typed ones hold team values.
-      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: filled(), trigger: { by: { user: runner } }, user: runner };
+      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: filled(), trigger: RUN_TRIGGER, user: runner };
     }
+    case 'create-run':
+      // The entity is yet to be made: the service gives the run an empty one, and no change.
+      return { entity: {}, trigger: RUN_TRIGGER, user: user(), inputs: filled() };
   }
 }

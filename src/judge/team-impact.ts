@@ -333,8 +333,11 @@ export function assessTeamExpression(
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
     const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
+    // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
+    // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
+    const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.map((t) => t.title.title).filter((title) => !context.teams.identifiers.has(title));
     const ghosts = context.migrated
-      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => {
+      ? [...valuesNoTeamHolds(context.teams, unique(unknownLiterals)), ...unique(titlesToday)].filter((value) => {
           const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
           return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, where);
         })
@@ -342,7 +345,7 @@ export function assessTeamExpression(
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
       delete impact.advice;
-      const none = ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today';
+      const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
       impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
     }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
@@ -526,10 +529,11 @@ function judgeByRunning(
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
   // `_team` entities a form offers (and a run passes on as `.inputs`) hold identifiers by design: read back too.
-  // So do mirrors of `_team` identifiers: an expression that meets them with `$team` is written for identifiers (item 7).
+  // So do relations to `_team` and mirrors of their identifiers: an expression that meets them with `$team` is written for identifiers (item 7).
   const entityReadBack =
     references.paths.some((path) => path.variable === undefined && (path.segments[0] === 'form' || path.segments[0] === 'inputs') && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true) ||
-    propertyPaths(references, new Set(spec.identifierProperties ?? [])).length > 0;
+    propertyPaths(references, new Set(spec.identifierProperties ?? [])).length > 0 ||
+    relationPaths(references, new Set(spec.teamRelations ?? [])).length > 0;
   const asWritten =
     (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })

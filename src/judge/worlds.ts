@@ -523,17 +523,17 @@ export function contextFor(
     const team = valuesIn(teams, world);
     const properties = keyedRecord();
     for (const name of teamProperties) properties[name] = team;
-    // A mirror of `_team` identifiers holds the same identifiers in both worlds; read back (is it
-    // written for identifiers?), the titles `$team` holds before, as the team's identifier holds after.
-    for (const name of identifierProperties) properties[name] ??= teams.map((t) => (readBack && world === 'before' ? t.title : t.identifier));
+    // A relation to `_team` and a mirror of its identifiers hold the same identifiers in both worlds; read
+    // back (is it written for identifiers?), the titles `$team` holds before, as the team's identifier holds after.
+    const identifiers = teams.map((t) => (readBack && world === 'before' ? t.title : t.identifier));
+    for (const name of identifierProperties) properties[name] ??= identifiers;
     // A mirror of `_team` titles holds the same titles in both worlds (one relation: the first team's, or null).
     for (const name of titleProperties) properties[name] ??= teams[0]?.title ?? null;
     // A relation the migration removes points at the _team entities (their identifiers) before
     // it, and is gone after it: its teams are the entity's `team` then.
     const relations = keyedRecord();
     if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
-    // A relation to `_team` the migration keeps points at the same entities in both worlds.
-    for (const name of teamRelations) relations[name] ??= teams.map((t) => t.identifier);
+    for (const name of teamRelations) relations[name] ??= identifiers;
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };

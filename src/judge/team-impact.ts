@@ -247,7 +247,8 @@ export function assessTeamExpression(
   // a team value encoded before it meets a literal) may still change the result for one of the
   // org's own teams. An expression that reads its input whole is therefore run in both worlds with
   // the org's teams, and only a result that stays the same there reads no team value.
-  const readsWhole = readsNoTeamPath && beyondFixedPaths && runnable !== undefined;
+  // Without jq at all, reading is all there is (and says so): such an expression is left as tokens leave it.
+  const readsWhole = readsNoTeamPath && beyondFixedPaths && context.jq !== undefined;
   if (readsNoTeamPath && !readsWhole) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
@@ -358,6 +359,11 @@ export function assessTeamExpression(
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     // Said only where jq is missing: an external payload is never sampled, and says nothing new.
     if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
+    // Read whole, only running tells whether it reads team values at all: where jq gave no answer, cannot tell is a review.
+    if (readsWhole) {
+      impact.verdict = judgeSite('not-run');
+      impact.evaluation = `it reads its input beyond fixed paths, so only running tells whether it reads team values, and ${SITE_TABLE['not-run'].why}`;
+    }
     // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
     // has not migrated sets teams that do not exist yet: it is written for identifiers.
     if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && earlyIdentifiers.length > 0) {

@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, literalStandIn, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
+import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -16,7 +16,6 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
-import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -626,10 +625,10 @@ export interface RewriteProof {
  * string the expression compares with standing as a team: `getpath(["team"]) | index("Team 37")`
  * gives the same `null` for every other team, so only that team shows the read.
  */
-function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
+function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [JudgeTeam, JudgeTeam] }): DependenceOutcome {
   const names = new Set(['team', ...(options.teamProperties ?? [])]);
   const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
-  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
+  const teamSets: [JudgeTeam, JudgeTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [JudgeTeam, JudgeTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
   let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
   for (const teams of teamSets) {
     outcome = probeTeamDependence(jq, expression, { ...options, teams });

@@ -7,12 +7,13 @@
  */
 import { extractReferences } from '../jq/references.js';
 import { slugOf, type TeamDirectory } from '../catalog/teams.js';
-import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
-import type { SampleKind } from './sample-context.js';
+import { isObject, keyedFromEntries, keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
+import type { FieldPath } from '../jq/references.js';
+import type { SampleKind } from '../model/sites.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
 import { RUN_TRIGGER, userInWorld, type World } from './user-model.js';
 
-export type { World };
+export type { World, SampleKind };
 
 export interface JudgeTeam {
   title: string;
@@ -556,8 +557,8 @@ export function contextFor(
     }
     case 'policy': {
       const results = keyedRecord();
-      const runner = user();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
+      const runner = user();
       // The policy sees the user twice (dynamic permissions docs): as `user` and as the run's `trigger.user`.
       return { user: runner, results, trigger: { user: runner } };
     }
@@ -570,6 +571,74 @@ export function contextFor(
     }
     case 'create-run':
       // The entity is yet to be made: the service gives the run an empty one, and no change.
-      return { entity: {}, trigger: RUN_TRIGGER, user: user(), inputs: filled() };
+      return { entity: {}, inputs: filled(), trigger: RUN_TRIGGER, user: user() };
   }
+}
+
+/**
+ * The probes' samples (differential.ts): two teams whose title and identifier differ, from the org
+ * when it has them, else stand-ins (only a probe's input ever holds those; rewrites never do).
+ */
+export function sampleTeams(directory: TeamDirectory): [JudgeTeam, JudgeTeam] {
+  const differing = orgShapes(directory).differing;
+  const [a, b] = [...differing.slice(0, 2), ...PLACEHOLDERS];
+  return [a!, b!];
+}
+
+/**
+ * Ways a probe fills the team slots of one context: all the same team, two teams, different teams
+ * per slot (a diff's before and after, a user and an entity), and empty against non-empty.
+ */
+const VARIANTS: readonly ((slot: number, a: JudgeTeam, b: JudgeTeam) => JudgeTeam[])[] = [
+  (_slot, a) => [a],
+  (_slot, a, b) => [a, b],
+  (slot, a, b) => (slot % 2 === 0 ? [a] : [b]),
+  (slot, a) => (slot % 2 === 0 ? [] : [a]),
+];
+
+export const VARIANT_COUNT = VARIANTS.length;
+
+/**
+ * How a probe writes team values: as titles (the world before), identifiers (after), or markers:
+ * strings nothing else in a sample or an expression holds, so an output carrying one came from a team value.
+ */
+export type TeamForm = 'title' | 'identifier' | 'marker';
+
+export const TEAM_MARKERS: readonly [string, string] = ['__team_value_marker_a__', '__team_value_marker_b__'];
+const MARKER_TEAMS = TEAM_MARKERS.map((marker) => ({ title: marker, identifier: marker })) as [JudgeTeam, JudgeTeam];
+
+/**
+ * A probe's sample: the context of `kind` for one variant with every team value written in one
+ * form, `teamProperties` holding the entity's teams and every entity's relations holding `relations`.
+ * The same object for the same arguments: jq's engine keys its answers by the sample's JSON text,
+ * written once per object, and thousands of expressions share a few dozen samples.
+ */
+export function sampleInput(kind: SampleKind, variant: number, teams: readonly [JudgeTeam, JudgeTeam], form: TeamForm, queryIds: readonly string[], teamProperties: readonly string[] = [], relations: JsonObject = {}): JsonValue {
+  const key = JSON.stringify([kind, variant, teams, form, queryIds, teamProperties, relations]);
+  let sample = samples.get(key);
+  if (sample === undefined) {
+    if (samples.size >= MAX_SAMPLES) samples.clear();
+    const [a, b] = form === 'marker' ? MARKER_TEAMS : teams;
+    const pick = VARIANTS[variant % VARIANTS.length]!;
+    const context = contextFor(kind, { label: '', teams: (slot) => pick(slot, a, b) }, form === 'identifier' ? 'after' : 'before', queryIds, teamProperties);
+    samples.set(key, (sample = Object.keys(relations).length === 0 ? context : withRelations(context, relations)));
+  }
+  return sample;
+}
+
+const samples = new Map<string, JsonValue>();
+const MAX_SAMPLES = 10_000;
+
+/** The context with every entity's relations holding `relations` too. */
+function withRelations(value: JsonValue, relations: JsonObject): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => withRelations(item, relations));
+  if (!isObject(value)) return value;
+  const out = keyedRecord();
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = key === 'relations' && isObject(item) ? { ...item, ...relations } : withRelations(item, relations);
+  return out;
+}
+
+/** Query ids a policy condition reads (`.results.<id>…`), so the sample holds exactly those. */
+export function policyQueryIds(paths: readonly FieldPath[]): string[] {
+  return [...new Set(paths.filter((p) => p.variable === undefined && p.segments[0] === 'results' && p.segments[1] !== undefined).map((p) => p.segments[1]!))];
 }

@@ -236,7 +236,8 @@ export function assessTeamExpression(
       if (probe.kind === 'failed') undecided ??= { failure: probe.failure, error: probe.error };
     }
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable) {
+  // Only an expression that reads its input beyond fixed paths can reach a team value no path names.
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable && beyondFixedPaths) {
     const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };

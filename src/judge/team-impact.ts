@@ -336,7 +336,8 @@ export function assessTeamExpression(
     const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
     // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
     // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
-    const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.map((t) => t.title.title).filter((title) => !context.teams.identifiers.has(title));
+    // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
+    const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
     const ghosts = context.migrated
       ? [...valuesNoTeamHolds(context.teams, unique(unknownLiterals)), ...unique(titlesToday)].filter((value) => {
           const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);

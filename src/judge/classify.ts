@@ -7,7 +7,7 @@
 import type { TeamDirectory } from '../catalog/teams.js';
 import { describeResult, sameResult } from './differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
-import type { SampleKind } from './sample-context.js';
+import type { SampleKind } from '../model/sites.js';
 import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
 import { assignedIdentifiers, contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';

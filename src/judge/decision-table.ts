@@ -126,7 +126,7 @@ export const SITE_TABLE = {
   'condition-holds': { verdict: 'unaffected', why: 'an expression of a condition whose expressions, combined as the service combines them, give the same result before the migration and after it' },
   'rule-matches-nobody': { verdict: 'review', why: 'a $team rule that matches no entity before the migration nor after it: no team holds what it names, so it keeps nobody in, whatever the migration does' },
   'group-matches-nobody': { verdict: 'review', why: 'a group of $team rules that, as a whole, matches no entity before the migration nor after it: it keeps nobody in, whatever the migration does' },
-  'no-team-holds': { verdict: 'breaks', why: 'after the migration, a team value no team of the org holds today (neither identifier nor title) matches nothing now, whatever it matched before' },
+  'no-team-holds': { verdict: 'breaks', why: 'after the migration, a team value no team of the org holds today (neither identifier nor title, or a title where the data holds identifiers) matches nothing now, whatever it matched before' },
   'finds-each-team': { verdict: 'unaffected', why: "a search by team title or identifier, run after the migration, finds each user's teams, or the team its literal names" },
   'title-literals': { verdict: 'breaks', why: 'it writes team titles where team identifiers are needed after the migration' },
   'unknown-literals': { verdict: 'review', why: 'it writes values nothing tells as a team title or identifier (no org, no teams map)' },

@@ -1,10 +1,10 @@
 import type { JsonValue } from '../model/json.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
-import { sampleInput, TEAM_MARKERS, VARIANT_COUNT, type SampleKind, type SampleTeam, type TeamForm } from './sample-context.js';
+import { sampleInput, TEAM_MARKERS, VARIANT_COUNT, type JudgeTeam, type SampleKind, type TeamForm } from './worlds.js';
 
 export interface DifferentialOptions {
   kind: SampleKind;
-  teams: readonly [SampleTeam, SampleTeam];
+  teams: readonly [JudgeTeam, JudgeTeam];
   queryIds: readonly string[];
   /** Entity properties whose values are team values (mirrors of `$team`). */
   teamProperties?: readonly string[];

@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { Category, FindingDraft } from '../model/finding.js';
 import { describeImpact, type AssessOptions, type ExpressionImpact } from './team-impact.js';
 import { judgeOf } from './expression-memo.js';
-import type { SampleKind } from './sample-context.js';
+import type { SampleKind } from '../model/sites.js';
 import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
@@ -46,7 +46,7 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
  * bearing rules go through here, so reasons, verdicts and rewrites read the same everywhere.
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
-  const sample = SAMPLE_KIND[site.category];
+  const sample = site.sample ?? SAMPLE_KIND[site.category];
   const impact = judgeOf(catalog)(
     site.expression,
     {

@@ -9,7 +9,7 @@
  */
 import type { TeamDirectory } from '../catalog/teams.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
-import type { SampleKind } from './sample-context.js';
+import type { SampleKind } from '../model/sites.js';
 import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { uniqueBy } from '../model/arrays.js';

@@ -390,7 +390,7 @@ function unfilledValueReads(catalog: Catalog, part: Extract<ValuePart, { kind: '
   if (!references.ok || !catalog.jq) return [];
   const spec = { kind: part.sample, directory: catalog.teams, teams: teamsFor(catalog.teams, part.expression, []), queryIds, teamProperties: [] };
   const team = spec.teams[0];
-  return unfilledReads(catalog.jq as JqEngine, part.expression, references.references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
+  return unfilledReads(catalog.jq as JqEngine, part.expression, references.references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : [], part.sample);
 }
 
 /** Without jq, a rule's jq value is judged by reading it, as any expression is. */

@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, literalStandIn, teamCases, teamsToRun, type JudgeTeam } from './worlds.js';
+import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -16,7 +16,6 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
-import { policyQueryIds, sampleTeams, type SampleKind, type SampleTeam } from './sample-context.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -145,6 +144,7 @@ const SAMPLE_LABEL: Record<SampleKind, string> = {
   'user-input': 'user-input contexts',
   policy: 'policy query results',
   'action-run': 'action and automation runs',
+  'create-run': 'runs of an action that creates an entity',
 };
 
 /** How many unknown literals we try as possible team titles; more only costs time. */
@@ -236,7 +236,8 @@ export function assessTeamExpression(
       if (probe.kind === 'failed') undecided ??= { failure: probe.failure, error: probe.error };
     }
   }
-  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable) {
+  // Only an expression that reads its input beyond fixed paths can reach a team value no path names.
+  if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable && beyondFixedPaths) {
     const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
     if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
     if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
@@ -246,7 +247,8 @@ export function assessTeamExpression(
   // a team value encoded before it meets a literal) may still change the result for one of the
   // org's own teams. An expression that reads its input whole is therefore run in both worlds with
   // the org's teams, and only a result that stays the same there reads no team value.
-  const readsWhole = readsNoTeamPath && beyondFixedPaths && runnable !== undefined;
+  // Without jq at all, reading is all there is (and says so): such an expression is left as tokens leave it.
+  const readsWhole = readsNoTeamPath && beyondFixedPaths && context.jq !== undefined;
   if (readsNoTeamPath && !readsWhole) return undefined;
 
   const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
@@ -332,8 +334,12 @@ export function assessTeamExpression(
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
     const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
+    // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
+    // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
+    // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
+    const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
     const ghosts = context.migrated
-      ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).filter((value) => {
+      ? [...valuesNoTeamHolds(context.teams, unique(unknownLiterals)), ...unique(titlesToday)].filter((value) => {
           const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
           return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, where);
         })
@@ -341,7 +347,7 @@ export function assessTeamExpression(
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
       delete impact.advice;
-      const none = ghosts.length === 1 ? `${JSON.stringify(ghosts[0])} is no team of the org today` : 'these are no team of the org today';
+      const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
       impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
     }
     if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
@@ -354,6 +360,11 @@ export function assessTeamExpression(
     impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
     // Said only where jq is missing: an external payload is never sampled, and says nothing new.
     if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
+    // Read whole, only running tells whether it reads team values at all: where jq gave no answer, cannot tell is a review.
+    if (readsWhole) {
+      impact.verdict = judgeSite('not-run');
+      impact.evaluation = `it reads its input beyond fixed paths, so only running tells whether it reads team values, and ${SITE_TABLE['not-run'].why}`;
+    }
     // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
     // has not migrated sets teams that do not exist yet: it is written for identifiers.
     if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && earlyIdentifiers.length > 0) {
@@ -525,10 +536,11 @@ function judgeByRunning(
   // Run whether or not it is needed, so the work planned ahead of the rules holds it too.
   const readBack = identifiersAsTitles(expression, references, directory);
   // `_team` entities a form offers (and a run passes on as `.inputs`) hold identifiers by design: read back too.
-  // So do mirrors of `_team` identifiers: an expression that meets them with `$team` is written for identifiers (item 7).
+  // So do relations to `_team` and mirrors of their identifiers: an expression that meets them with `$team` is written for identifiers (item 7).
   const entityReadBack =
     references.paths.some((path) => path.variable === undefined && (path.segments[0] === 'form' || path.segments[0] === 'inputs') && spec.teamInputs?.some(([name, input]) => name === path.segments[1] && input.kind === '_team') === true) ||
-    propertyPaths(references, new Set(spec.identifierProperties ?? [])).length > 0;
+    propertyPaths(references, new Set(spec.identifierProperties ?? [])).length > 0 ||
+    relationPaths(references, new Set(spec.teamRelations ?? [])).length > 0;
   const asWritten =
     (readBack !== undefined && jq.validate(readBack).ok) || entityReadBack
       ? classifyPair(jq, readBack !== undefined && jq.validate(readBack).ok ? readBack : expression, expression, entityReadBack ? { ...spec, readBack: true } : spec, { teamValue })
@@ -540,7 +552,7 @@ function judgeByRunning(
   if (classification.class === 'same') {
     // Issue 29: a read into a value the expression builds itself is known on every context.
     const team = spec.teams[0];
-    const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : []);
+    const paths = unfilledReads(jq, expression, references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : [], spec.kind);
     if (paths.length > 0) {
       literals = 'unfilled';
       detail = ` (${paths.join(', ')})`;
@@ -615,10 +627,10 @@ export interface RewriteProof {
  * string the expression compares with standing as a team: `getpath(["team"]) | index("Team 37")`
  * gives the same `null` for every other team, so only that team shows the read.
  */
-function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [SampleTeam, SampleTeam] }): DependenceOutcome {
+function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [JudgeTeam, JudgeTeam] }): DependenceOutcome {
   const names = new Set(['team', ...(options.teamProperties ?? [])]);
   const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
-  const teamSets: [SampleTeam, SampleTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [SampleTeam, SampleTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
+  const teamSets: [JudgeTeam, JudgeTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [JudgeTeam, JudgeTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
   let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
   for (const teams of teamSets) {
     outcome = probeTeamDependence(jq, expression, { ...options, teams });

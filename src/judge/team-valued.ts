@@ -11,7 +11,7 @@ import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { JqEngine } from '../jq/engine.js';
-import { sampleInput, sampleTeams, type SampleTeam } from './sample-context.js';
+import { sampleInput, sampleTeams, type JudgeTeam } from './worlds.js';
 import { literalTexts, teamsFor } from './worlds.js';
 
 interface TeamValued {
@@ -74,7 +74,7 @@ function calculationsOf(definition: JsonObject | undefined): (readonly [string, 
 }
 
 /** The entity a calculation is run on to see what it does with team values: one team (variant 0) or two (1), as titles or identifiers. */
-const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>, teams: readonly [SampleTeam, SampleTeam] = sampleTeams(catalog.teams)) =>
+const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>, teams: readonly [JudgeTeam, JudgeTeam] = sampleTeams(catalog.teams)) =>
   sampleInput('entity', variant, teams, form, [], [...teamValued]);
 
 /**
@@ -82,7 +82,7 @@ const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identif
  * each class it cannot tell apart (`index("QA") != null` differs for QA alone, which the first
  * sample teams may not be). None where it holds no string: every team is then alike to it.
  */
-function literalProbes(catalog: Catalog, expression: string): (readonly [SampleTeam, SampleTeam])[] {
+function literalProbes(catalog: Catalog, expression: string): (readonly [JudgeTeam, JudgeTeam])[] {
   if (literalTexts(expression).length === 0) return [];
   return teamsFor(catalog.teams, expression, [])
     .filter((team) => team.standIn === undefined)
@@ -128,7 +128,7 @@ function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValu
   // migration is what it gave before with each title written as its team's identifier, and differs;
   // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
   // is that team; of two, no team), the second only where the first showed a pass-through.
-  const effectOn = (expression: string, variant: number, teams?: readonly [SampleTeam, SampleTeam]): 'passes-on' | 'derived' | undefined => {
+  const effectOn = (expression: string, variant: number, teams?: readonly [JudgeTeam, JudgeTeam]): 'passes-on' | 'derived' | undefined => {
     const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, teamValued, teams), expression));
     if (!before?.ok || !after?.ok) return undefined;
     const asAfter = JSON.stringify(after.values);

@@ -11,9 +11,10 @@ import { rememberJsonText, type JqEngine } from '../jq/engine.js';
 import { sameResult } from './differential.js';
 import type { FieldPath, JqReferences } from '../jq/references.js';
 import { extractReferences, valueStrings } from '../jq/references.js';
-import { unfilledPaths } from './sample-context.js';
 import { readAtRoot, rootedStarts } from './read-at-root.js';
 import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
+import { WHOLE_PARTS } from './worlds.js';
+import type { SampleKind } from '../model/sites.js';
 
 /** Stands for a value the contexts lack: nothing else in a context or an expression holds it. */
 const PROBE = '__unfilled_probe__';
@@ -27,13 +28,15 @@ const MAX_FILLED_CONTEXTS = 3;
  * the expression was judged on (one world is enough: filling is the same in both); `teamValues`
  * are tried as the missing value too, since what matters is whether it meets the team values.
  */
-export function unfilledReads(jq: JqEngine, expression: string, references: JqReferences, contexts: readonly JsonValue[], teamValues: readonly string[] = []): string[] {
+export function unfilledReads(jq: JqEngine, expression: string, references: JqReferences, contexts: readonly JsonValue[], teamValues: readonly string[] = [], kind?: SampleKind): string[] {
   const first = contexts[0];
   if (first === undefined) return [];
   // A path is read where the expression reads it: one at the top of the input is filled only there.
   const read = extractReferences(expression);
   const starts = rootedStarts(read.ok ? read.tokens : []);
-  const paths = unfilledPaths(references.paths, first, (path) => readAtRoot(starts, path));
+  // What the context holds whole, as the service gives it (worlds.ts `WHOLE_PARTS`): a read there that finds nothing finds what the service has.
+  const whole = kind === undefined ? [] : WHOLE_PARTS[kind];
+  const paths = unfilledPaths(references.paths, first, (path) => readAtRoot(starts, path)).filter((path) => path.variable !== undefined || !whole.includes(path.segments[0] ?? ''));
   if (paths.length === 0) return [];
   const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
   const probes = [...new Set([PROBE, ...literals, ...teamValues])];
@@ -132,4 +135,35 @@ function setMissing(node: Record<string, JsonValue>, segments: readonly string[]
   } else if (isObject(current)) {
     setMissing(current as Record<string, JsonValue>, segments, at + 1, probe);
   }
+}
+
+/**
+ * Paths the sample has no value for. A path read at the top of the input (`rooted`) counts as
+ * filled when it resolves from the root: a run's `.relations.x` is none of its entities'. Any other
+ * counts when it resolves from any object inside the sample (`map(.team)` runs on the entities of a
+ * result, `$e.team` on whatever `$e` was bound to); arrays are looked through, as `[]` in the path would.
+ */
+export function unfilledPaths(paths: readonly FieldPath[], sample: JsonValue, rooted: (path: FieldPath) => boolean = () => false): FieldPath[] {
+  const nodes = objectNodes(sample);
+  return paths.filter((path) => (rooted(path) ? !resolves(sample, path.segments) : !nodes.some((node) => resolves(node, path.segments))));
+}
+
+function objectNodes(value: JsonValue, out: JsonValue[] = []): JsonValue[] {
+  if (Array.isArray(value)) for (const item of value) objectNodes(item, out);
+  else if (isObject(value)) {
+    out.push(value);
+    for (const child of Object.values(value)) if (child !== undefined) objectNodes(child, out);
+  }
+  return out;
+}
+
+function resolves(node: JsonValue, segments: readonly string[]): boolean {
+  let current: JsonValue | undefined = node;
+  for (const segment of segments) {
+    while (Array.isArray(current)) current = current[0];
+    if (!isObject(current)) return false;
+    current = own(current, segment);
+    if (current === undefined) return false;
+  }
+  return true;
 }

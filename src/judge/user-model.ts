@@ -43,6 +43,9 @@ export function userInWorld(teams: readonly { title: string; identifier: string 
   );
 }
 
+/** A run's `.trigger` as the service's docs show a run's payload: who ran it (ids, email, names: no team values), where, when. */
+export const RUN_TRIGGER: JsonObject = { by: { orgId: 'org_sample', userId: 'user_sample', user: { email: 'someone@example.com', firstName: 'Sample', lastName: 'User', id: 'user_sample' } }, origin: 'UI', at: '2024-01-01T00:00:00.000Z' };
+
 /**
  * The same user built inside jq from a compact `[values, email | null, roles | null, names]`, so
  * thousands of people are sent as small arrays (src/access). The result binds `$user` and is the

@@ -7,12 +7,13 @@
  */
 import { extractReferences } from '../jq/references.js';
 import { slugOf, type TeamDirectory } from '../catalog/teams.js';
-import { keyedFromEntries, keyedRecord, type JsonValue } from '../model/json.js';
-import type { SampleKind } from './sample-context.js';
+import { isObject, keyedFromEntries, keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
+import type { FieldPath } from '../jq/references.js';
+import type { SampleKind } from '../model/sites.js';
 import { teamInputValue, type TeamInput } from './team-typed.js';
-import { userInWorld, type World } from './user-model.js';
+import { RUN_TRIGGER, userInWorld, type World } from './user-model.js';
 
-export type { World };
+export type { World, SampleKind };
 
 export interface JudgeTeam {
   title: string;
@@ -491,6 +492,13 @@ function heldCombinations(directory: TeamDirectory): Held | undefined {
 const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team) => (world === 'before' ? team.title : team.identifier));
 
 /**
+ * Parts of a context built whole as the service's docs show them: a read there that finds nothing
+ * finds what the service gives, not a value the org holds that the judge could not know. A run's
+ * `trigger` (who ran it, where and when); a CREATE action's run, its empty entity.
+ */
+export const WHOLE_PARTS: Record<SampleKind, readonly string[]> = { entity: [], 'user-input': [], policy: [], 'action-run': ['trigger'], 'create-run': ['trigger', 'entity'] };
+
+/**
  * What the service evaluates the expression on, in one world. Team values are titles before and
  * identifiers after; the user is the one user model of each world (user-model.ts).
  * `removedRelations` hold the entity's teams before the migration and are gone after it.
@@ -516,17 +524,17 @@ export function contextFor(
     const team = valuesIn(teams, world);
     const properties = keyedRecord();
     for (const name of teamProperties) properties[name] = team;
-    // A mirror of `_team` identifiers holds the same identifiers in both worlds; read back (is it
-    // written for identifiers?), the titles `$team` holds before, as the team's identifier holds after.
-    for (const name of identifierProperties) properties[name] ??= teams.map((t) => (readBack && world === 'before' ? t.title : t.identifier));
+    // A relation to `_team` and a mirror of its identifiers hold the same identifiers in both worlds; read
+    // back (is it written for identifiers?), the titles `$team` holds before, as the team's identifier holds after.
+    const identifiers = teams.map((t) => (readBack && world === 'before' ? t.title : t.identifier));
+    for (const name of identifierProperties) properties[name] ??= identifiers;
     // A mirror of `_team` titles holds the same titles in both worlds (one relation: the first team's, or null).
     for (const name of titleProperties) properties[name] ??= teams[0]?.title ?? null;
     // A relation the migration removes points at the _team entities (their identifiers) before
     // it, and is gone after it: its teams are the entity's `team` then.
     const relations = keyedRecord();
     if (world === 'before') for (const name of removedRelations) relations[name] = teams.map((t) => t.identifier);
-    // A relation to `_team` the migration keeps points at the same entities in both worlds.
-    for (const name of teamRelations) relations[name] ??= teams.map((t) => t.identifier);
+    for (const name of teamRelations) relations[name] ??= identifiers;
     const named = teamCase.seed ?? identifier;
     return { identifier: named, title: named, blueprint: teamCase.seed ?? 'sample', team, properties, relations };
   };
@@ -549,8 +557,8 @@ export function contextFor(
     }
     case 'policy': {
       const results = keyedRecord();
-      const runner = user();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };
+      const runner = user();
       // The policy sees the user twice (dynamic permissions docs): as `user` and as the run's `trigger.user`.
       return { user: runner, results, trigger: { user: runner } };
     }
@@ -559,7 +567,78 @@ export function contextFor(
       const after = entity('sample-entity');
       const runner = user();
       // A run's `inputs` hold what the user picked in the form: team-typed ones hold team values.
-      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: filled(), trigger: { by: { user: runner } }, user: runner };
+      return { diff: { before, after }, event: { diff: { before, after } }, entity: after, inputs: filled(), trigger: RUN_TRIGGER, user: runner };
     }
+    case 'create-run':
+      // The entity is yet to be made: the service gives the run an empty one, and no change.
+      return { entity: {}, inputs: filled(), trigger: RUN_TRIGGER, user: user() };
   }
+}
+
+/**
+ * The probes' samples (differential.ts): two teams whose title and identifier differ, from the org
+ * when it has them, else stand-ins (only a probe's input ever holds those; rewrites never do).
+ */
+export function sampleTeams(directory: TeamDirectory): [JudgeTeam, JudgeTeam] {
+  const differing = orgShapes(directory).differing;
+  const [a, b] = [...differing.slice(0, 2), ...PLACEHOLDERS];
+  return [a!, b!];
+}
+
+/**
+ * Ways a probe fills the team slots of one context: all the same team, two teams, different teams
+ * per slot (a diff's before and after, a user and an entity), and empty against non-empty.
+ */
+const VARIANTS: readonly ((slot: number, a: JudgeTeam, b: JudgeTeam) => JudgeTeam[])[] = [
+  (_slot, a) => [a],
+  (_slot, a, b) => [a, b],
+  (slot, a, b) => (slot % 2 === 0 ? [a] : [b]),
+  (slot, a) => (slot % 2 === 0 ? [] : [a]),
+];
+
+export const VARIANT_COUNT = VARIANTS.length;
+
+/**
+ * How a probe writes team values: as titles (the world before), identifiers (after), or markers:
+ * strings nothing else in a sample or an expression holds, so an output carrying one came from a team value.
+ */
+export type TeamForm = 'title' | 'identifier' | 'marker';
+
+export const TEAM_MARKERS: readonly [string, string] = ['__team_value_marker_a__', '__team_value_marker_b__'];
+const MARKER_TEAMS = TEAM_MARKERS.map((marker) => ({ title: marker, identifier: marker })) as [JudgeTeam, JudgeTeam];
+
+/**
+ * A probe's sample: the context of `kind` for one variant with every team value written in one
+ * form, `teamProperties` holding the entity's teams and every entity's relations holding `relations`.
+ * The same object for the same arguments: jq's engine keys its answers by the sample's JSON text,
+ * written once per object, and thousands of expressions share a few dozen samples.
+ */
+export function sampleInput(kind: SampleKind, variant: number, teams: readonly [JudgeTeam, JudgeTeam], form: TeamForm, queryIds: readonly string[], teamProperties: readonly string[] = [], relations: JsonObject = {}): JsonValue {
+  const key = JSON.stringify([kind, variant, teams, form, queryIds, teamProperties, relations]);
+  let sample = samples.get(key);
+  if (sample === undefined) {
+    if (samples.size >= MAX_SAMPLES) samples.clear();
+    const [a, b] = form === 'marker' ? MARKER_TEAMS : teams;
+    const pick = VARIANTS[variant % VARIANTS.length]!;
+    const context = contextFor(kind, { label: '', teams: (slot) => pick(slot, a, b) }, form === 'identifier' ? 'after' : 'before', queryIds, teamProperties);
+    samples.set(key, (sample = Object.keys(relations).length === 0 ? context : withRelations(context, relations)));
+  }
+  return sample;
+}
+
+const samples = new Map<string, JsonValue>();
+const MAX_SAMPLES = 10_000;
+
+/** The context with every entity's relations holding `relations` too. */
+function withRelations(value: JsonValue, relations: JsonObject): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => withRelations(item, relations));
+  if (!isObject(value)) return value;
+  const out = keyedRecord();
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = key === 'relations' && isObject(item) ? { ...item, ...relations } : withRelations(item, relations);
+  return out;
+}
+
+/** Query ids a policy condition reads (`.results.<id>…`), so the sample holds exactly those. */
+export function policyQueryIds(paths: readonly FieldPath[]): string[] {
+  return [...new Set(paths.filter((p) => p.variable === undefined && p.segments[0] === 'results' && p.segments[1] !== undefined).map((p) => p.segments[1]!))];
 }

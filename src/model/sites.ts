@@ -21,8 +21,11 @@ export type Path = readonly (string | number)[];
  */
 export type Sink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outside';
 
-/** What an expression runs on, when a sample of it can be built (not for external payloads). */
-export type SampleKind = 'entity' | 'user-input' | 'policy' | 'action-run';
+/**
+ * What an expression runs on, when a sample of it can be built (not for external payloads). A
+ * CREATE action's run (`create-run`) has no entity yet: the service gives it an empty one.
+ */
+export type SampleKind = 'entity' | 'user-input' | 'policy' | 'action-run' | 'create-run';
 
 export type TeamInputKind = 'team' | '_team' | '_user';
 
@@ -95,6 +98,8 @@ export interface ExpressionSite {
   sink?: Sink;
   /** The action's team-typed inputs: `.form.<name>` / `.inputs.<name>` read team values. */
   teamInputs?: ReadonlyMap<string, TeamInput>;
+  /** What it runs on, where the category alone does not say (a CREATE action's run). */
+  sample?: SampleKind;
 }
 
 /** One search rule (`{property, operator, value}`) where it stands. */

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { SiteJudge, Sink, TeamInput } from '../model/sites.js';
+import type { SampleKind, SiteJudge, Sink, TeamInput } from '../model/sites.js';
 import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
@@ -18,8 +18,13 @@ interface Context {
   teamProperties: ReadonlySet<string>;
   /** Its team-typed inputs (judge/team-typed.ts): what a run passes on from them (`.inputs.<name>`) is team values. */
   teamInputs: ReadonlyMap<string, TeamInput>;
+  /** What its runs hold: a CREATE action's run has no entity (`create-run`). */
+  run: SampleKind;
   findings: FindingDraft[];
 }
+
+/** A CREATE action's run has no entity (v2 `trigger.operation`, v1 `trigger` itself). */
+const runOf = (action: JsonObject): SampleKind => ((isObject(action.trigger) ? action.trigger.operation : action.trigger) === 'CREATE' ? 'create-run' : 'action-run');
 
 /**
  * Action and automation mappings: UPSERT_ENTITY mappings (v2 `invocationMethod.mapping`, older
@@ -38,6 +43,7 @@ export const actionMapping: Rule = {
         removedRelations: removedRelationsFor(catalog, actionBlueprint(action)),
         teamProperties: judge.teamProperties(actionBlueprint(action)),
         teamInputs: judge.teamInputsOf(userInputs(action)?.inputs.properties),
+        run: runOf(action),
         findings,
       };
       checkTriggerCondition(action, context);
@@ -62,7 +68,7 @@ export const actionMapping: Rule = {
 
 function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
   const finding = context.judge.expression(
-    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs },
+    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs, sample: context.run },
     { setsTeam },
   );
   if (finding) context.findings.push(finding);
@@ -169,7 +175,7 @@ function mappingItems(value: JsonValue | undefined, path: Path): { path: Path; v
 /** A mapping value given as a search query (`team` over `_team`, a relation's target): its rules are judged as any search rule is. */
 function checkQuery(query: JsonValue, path: Path, subject: string, context: Context, searchesTeams = false): void {
   // Its `{{ }}` values run on the action's run, as the mapping's own templates do.
-  const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations, sample: 'action-run' as const, ...(searchesTeams && { searchesTeams }) };
+  const site = { category: 'action-mapping' as const, resource: context.resource, subject, removedRelations: context.removedRelations, sample: context.run, ...(searchesTeams && { searchesTeams }) };
   context.findings.push(...context.judge.searchQuery(site, query, path));
 }
 
@@ -240,6 +246,7 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       removedRelations: context.removedRelations,
       teamProperties: context.teamProperties,
       teamInputs: context.teamInputs,
+      sample: context.run,
       // A receiver outside the service gets the value whatever key it sits under.
       ...(sink && { sink }),
     };

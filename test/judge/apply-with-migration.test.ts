@@ -28,7 +28,7 @@ const snapshot = (expression: string, migrated: boolean): OrgSnapshot =>
       {
         identifier: 'create',
         title: 'Create',
-        trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: {} } },
         invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: `{{ ${expression} }}` } },
       },
     ],
@@ -76,7 +76,7 @@ describe('written for identifiers beyond an action\'s mapping: (value, org state
           {
             identifier: 'create',
             title: 'Create',
-            trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+            trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: {} } },
             invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: ['data_science'] } },
           },
         ],

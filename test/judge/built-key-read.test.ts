@@ -4,6 +4,8 @@
  * with team values in place; it is never dropped without a finding, a note or a verified entry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
 import { expectedClass, expectedVerdict, judged, servicesWithCalculations } from './two-worlds.js';
 
@@ -31,4 +33,22 @@ describe('a key the expression builds still reads the team', () => {
       expect(finding.verdict).toBe(expectedVerdict(klass, 'shown'));
     });
   }
+});
+
+describe('an expression that reads its input whole, where jq cannot run it', () => {
+  /** jq loaded, but giving no answer for the expression (it times out): whether it reads team values is unknown. */
+  const stalled = (): JqEngine => ({ ...jq, validate: (expression) => (ROWS.some(([, c]) => c === expression) ? { ok: false, failure: 'timeout', error: 'timed out' } : jq.validate(expression)), evaluate: (input, expression) => jq.evaluate(input, expression) });
+  for (const [what, calculation] of ROWS) {
+    it(`${what}: cannot tell, so review with that reason, never dropped`, () => {
+      const report = analyze(buildCatalog(servicesWithCalculations({ probe: [calculation, 'boolean'] }), { jq: stalled() }));
+      const finding = report.findings.find((f) => f.location === 'calculationProperties.probe.calculation');
+      expect(finding?.verdict).toBe('review');
+      expect(finding?.reason).toContain('could not run it');
+    });
+  }
+
+  it('one that reads only fixed paths holding no team is still no finding', () => {
+    const report = analyze(buildCatalog(servicesWithCalculations({ probe: ['.properties.size | tostring', 'string'] }), { jq: stalled() }));
+    expect(report.findings.filter((f) => f.location === 'calculationProperties.probe.calculation')).toEqual([]);
+  });
 });

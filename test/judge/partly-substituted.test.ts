@@ -1,13 +1,16 @@
 /**
  * Issue 39, held-out miss (a third-party repository): a whole object handed to a receiver outside
- * the service (`{{ .trigger }}` in a workflow's inputs) holds team values, which follow the teams,
- * and team names (`.by.user.teams[].name`), which stay titles. Run in both worlds, what it gives
+ * the service (the entity and who ran it, in a workflow's inputs) holds team values, which follow the
+ * teams, and values that stay as they are (the run's `trigger` holds no teams, as the service's docs
+ * show a run). Run in both worlds, what it gives
  * after is what it gave before with some titles turned into identifiers: a substitution, for review
  * where it is shown or handed on, not a change that breaks. Each string of the result is compared
  * here: the same, or the same with titles written as identifiers.
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/model/json.js';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { useJqEngine } from '../support/jq-engine.js';
 import { expectedVerdict, inputOf, judged, org, TEAM_SETS, TEAMS, type ExpectedClass } from './two-worlds.js';
 
@@ -42,18 +45,24 @@ function klassOf(expression: string): ExpectedClass {
 
 const webhook = (body: string) =>
   org({
-    actions: [{ identifier: 'deploy', title: 'Deploy', trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } }, invocationMethod: { type: 'WEBHOOK', url: 'https://example.com', body: { context: body } } }],
+    actions: [{ identifier: 'deploy', title: 'Deploy', trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: {} } }, invocationMethod: { type: 'WEBHOOK', url: 'https://example.com', body: { context: body } } }],
   });
 
 describe('a value handed outside the service that holds team values and team names', () => {
   it.each([
-    ['{{ .trigger }}', '.trigger', 'substituted'],
-    ['{{ .trigger.by.user.team }}', '.trigger.by.user.team', 'substituted'],
-    ['{{ .trigger.by.user.team | map(ascii_downcase) }}', '.trigger.by.user.team | map(ascii_downcase)', 'changed'],
+    ['{{ {on: .entity, by: .trigger} }}', '{on: .entity, by: .trigger}', 'substituted'],
+    ['{{ .entity.team }}', '.entity.team', 'substituted'],
+    ['{{ .entity.team | map(ascii_downcase) }}', '.entity.team | map(ascii_downcase)', 'changed'],
   ] as const)('%s: the verdict its class gives a receiver outside the service', (template, expression, shows) => {
     const klass = klassOf(expression);
     expect(klass, 'the row shows what it says').toBe(shows);
     const { finding } = judged(jq, webhook(template), 'invocationMethod.body.context');
     expect(finding.verdict).toBe(expectedVerdict(klass, 'outside'));
+  });
+
+  it('{{ .trigger }}: who ran it, where and when, holds no team values: nothing to report', () => {
+    expect(klassOf('.trigger')).toBe('same');
+    const report = analyze(buildCatalog(webhook('{{ .trigger }}'), { jq }));
+    expect([...report.findings, ...(report.verified ?? [])].filter((f) => f.location === 'invocationMethod.body.context')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { extractReferences, type FieldPath } from '../../src/jq/references.js';
-import { policyQueryIds, sampleInput, sampleTeams, TEAM_MARKERS, unfilledPaths } from '../../src/judge/sample-context.js';
+import { policyQueryIds, sampleInput, sampleTeams, TEAM_MARKERS } from '../../src/judge/worlds.js';
+import { unfilledPaths } from '../../src/judge/unfilled.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
 import { assessTeamExpression } from '../../src/judge/team-impact.js';
 
@@ -19,8 +20,8 @@ describe('sampleTeams', () => {
 
   it('falls back to marked stand-ins when the org names no identifiers', () => {
     const [a, b] = sampleTeams(buildTeamDirectory([{ name: 'Data Science' }], []));
-    expect(a.placeholder).toBe(true);
-    expect(b.placeholder).toBe(true);
+    expect(a.standIn).toBe('placeholder');
+    expect(b.standIn).toBe('placeholder');
   });
 
   it('says so in the reason, and never puts a stand-in into a rewrite', async () => {

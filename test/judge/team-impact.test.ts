@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTeamDirectory } from '../../src/catalog/teams.js';
 import { loadJqEngine, type JqEngine } from '../../src/jq/engine.js';
-import type { SampleKind } from '../../src/judge/sample-context.js';
+import type { SampleKind } from '../../src/model/sites.js';
 import { assessTeamExpression, type AssessOptions } from '../../src/judge/team-impact.js';
 
 const teams = buildTeamDirectory(

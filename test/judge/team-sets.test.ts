@@ -41,7 +41,7 @@ const snapshot = (expression: string, users: readonly JsonObject[]) =>
       {
         identifier: 'create',
         title: 'Create',
-        trigger: { type: 'self-service', operation: 'CREATE', blueprintIdentifier: 'service', userInputs: { properties: {} } },
+        trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: {} } },
         invocationMethod: { type: 'UPSERT_ENTITY', blueprintIdentifier: 'service', mapping: { identifier: '{{ .inputs.name }}', team: `{{ ${expression} }}` } },
       },
     ],

@@ -14,7 +14,7 @@ const ROWS: Row[] = [
   { name: 'the entity teams in a body', expression: '.entity.team', shows: 'substituted' },
   { name: 'joined into one string', expression: '.entity.team | join(",")', shows: 'substituted' },
   { name: 'a title test', expression: '.entity.team | index("QA") != null', shows: 'changed' },
-  { name: 'the documented names of the runner\'s teams', expression: '[.trigger.by.user.teams[].name]', shows: 'same' },
+  { name: 'who ran it: a run names the user, no teams', expression: '[.trigger.by.user.teams[]?.name]', shows: 'same' },
 ];
 
 const jq = useJqEngine();

@@ -66,7 +66,8 @@ export function inputOf(kind: Kind, titles: readonly string[], world: World): Js
       return { user: user(titles, world), results: {} };
     case 'action-run': {
       const e = entity(titles, world);
-      return { diff: { before: e, after: e }, event: { diff: { before: e, after: e } }, entity: e, inputs: {}, trigger: { by: { user: user(titles, world) } } };
+      // A run's trigger says who ran it as the service's docs show it: ids, email and names, no teams.
+      return { diff: { before: e, after: e }, event: { diff: { before: e, after: e } }, entity: e, inputs: {}, trigger: { by: { userId: 'u1', user: { email: 'someone@example.com', firstName: 'Some', lastName: 'One', id: 'u1' } } } };
     }
   }
 }

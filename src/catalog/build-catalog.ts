@@ -107,11 +107,11 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
 }
 
 /**
- * Has the org already been migrated? All of these must hold, so a half-migrated org or one we
- * cannot see well enough is never taken for migrated (it would silence real breakage):
+ * Has the org already been migrated? All of these must hold, so an org we cannot see well enough
+ * is never taken for migrated (it would silence real breakage). A blueprint left with a
+ * `teamInheritance` path is no veto: the migration can leave one, and the state's note reports it
+ * as undone; the entities' values decide.
  * - some blueprint of the org's own (not a `_` system one) has `ownership`, the new setting;
- * - no blueprint still has a `teamInheritance` path, which the migration replaces (a leftover
- *   `null` or `{}` is no inheritance);
  * - entities were fetched, at least one carries `$team` values, and every such value is a known
  *   team identifier (from `teams`, the `_team` entities or the teams map), none a title and
  *   none unknown; a value that is one team's title and another's identifier is no evidence either way,
@@ -125,7 +125,6 @@ function isMigrated(
 ): boolean {
   const own = [...blueprints.entries()].filter(([id]) => !id.startsWith('_')).map(([, blueprint]) => blueprint);
   if (!own.some((blueprint) => isObject(blueprint.ownership))) return false;
-  if ([...blueprints.values()].some((blueprint) => teamInheritancePath(blueprint) !== undefined)) return false;
   if (!entitiesFetched) return false;
   let values = 0;
   for (const [blueprintId, records] of entities) {

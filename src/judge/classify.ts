@@ -284,15 +284,15 @@ function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): 
 }
 
 /** Each entity of a context (an object with `team` and `properties`) given what its derived calculations give on it. */
-function fillDerived(value: JsonValue, derived: NonNullable<ContextSpec['derived']>): void {
+export function fillDerived(value: JsonValue, derived: NonNullable<ContextSpec['derived']>): void {
   if (Array.isArray(value)) for (const item of value) fillDerived(item, derived);
   if (!isObject(value)) return;
   for (const child of Object.values(value)) if (child !== undefined) fillDerived(child, derived);
   if (!('team' in value) || !isObject(value.properties)) return;
-  // Run on a copy: the engine keeps the JSON text of each object it is given, and this one changes.
-  const entity = { ...value };
+  // Run on a copy each time: the engine keeps the JSON text of each object it is given, and this
+  // one changes (a calculation sees those filled before it: `.properties.lead | ascii_downcase`).
   for (const [name, calculation] of derived.properties) {
-    const result = derived.jq.evaluate(entity, calculation);
+    const result = derived.jq.evaluate({ ...value, properties: { ...value.properties } }, calculation);
     value.properties[name] = result.ok ? (result.values[0] ?? null) : null;
   }
 }

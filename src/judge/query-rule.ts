@@ -209,14 +209,7 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   if (jqParts.length > 0) {
     if (!spec.jq) return { class: 'failed', failure: 'crash', error: 'jq is not loaded' };
     const jq = spec.jq;
-    const inputsOf = ({ sample, derived }: (typeof jqParts)[number]) =>
-      (['before', 'after'] as const).flatMap((world) =>
-        users.map((user) => {
-          const input = contextFor(sample, user, world, spec.queryIds ?? [], []);
-          if (derived) fillDerived(input, derived);
-          return input;
-        }),
-      );
+    const inputsOf = ({ sample, derived }: (typeof jqParts)[number]) => (['before', 'after'] as const).flatMap((world) => users.map((user) => fillDerived(contextFor(sample, user, world, spec.queryIds ?? [], []), derived)));
     const work = uniqueBy(jqParts, (part) => `${part.sample}\u0000${part.expression}`);
     jq.prefetch?.({ evaluate: work.map((part) => ({ expression: part.expression, inputs: inputsOf(part) })) });
     for (const part of work) {

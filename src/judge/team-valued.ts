@@ -90,10 +90,7 @@ function calculationsOf(definition: JsonObject | undefined): (readonly [string, 
  */
 function probeEntity(catalog: Catalog, variant: number, form: 'title' | 'identifier', mirrors: Iterable<string>, teams: readonly [JudgeTeam, JudgeTeam] = sampleTeams(catalog.teams), computed: ReadonlyMap<string, string> = NO_DERIVED): JsonValue {
   const sample = sampleInput('entity', variant, teams, form, [], [...mirrors]);
-  if (computed.size === 0 || !catalog.jq) return sample;
-  const entity = copyJson(sample);
-  fillDerived(entity, { jq: catalog.jq, properties: [...computed] });
-  return entity;
+  return computed.size === 0 || !catalog.jq ? sample : fillDerived(copyJson(sample), { jq: catalog.jq, properties: [...computed] });
 }
 
 /**

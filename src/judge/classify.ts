@@ -161,8 +161,7 @@ function otherIdentifiers(jq: JqEngine, before: string, after: string, spec: Con
     // (mirrors of `$identifier`, relations to `_team`, the read-back) hold it too; without them the titles' result stands.
     const run = (world: World) => {
       const input = contextFor(spec.kind, altered, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields);
-      if (spec.derived) fillDerived(input, spec.derived);
-      return jq.evaluate(input, world === 'before' ? before : after);
+      return jq.evaluate(fillDerived(input, spec.derived), world === 'before' ? before : after);
     };
     const rawWas = spec.readBack || spec.teamRelations?.length || spec.identifierProperties?.length ? run('before') : titlesGave;
     const raw = run('after');
@@ -277,24 +276,24 @@ function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): 
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
     inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields));
-    if (spec.derived) for (const input of inputs) fillDerived(input, spec.derived);
+    for (const input of inputs) fillDerived(input, spec.derived);
     cache.set(key, inputs);
   }
   return inputs;
 }
 
-/** Each entity of a context (an object with `team` and `properties`) given what its derived calculations give on it. */
-function fillDerived(value: JsonValue, derived: NonNullable<ContextSpec['derived']>): void {
-  if (Array.isArray(value)) for (const item of value) fillDerived(item, derived);
-  if (!isObject(value)) return;
+/** Each entity of a context (an object with `team` and `properties`) given what its derived calculations give on it; the context. */
+export function fillDerived<T extends JsonValue>(value: T, derived: ContextSpec['derived']): T {
+  if (derived === undefined || (!isObject(value) && !Array.isArray(value))) return value;
   for (const child of Object.values(value)) if (child !== undefined) fillDerived(child, derived);
-  if (!('team' in value) || !isObject(value.properties)) return;
-  // Run on a copy: the engine keeps the JSON text of each object it is given, and this one changes.
-  const entity = { ...value };
+  if (!isObject(value) || !('team' in value) || !isObject(value.properties)) return value;
+  // Run on a copy each time: the engine keeps the JSON text of each object it is given, and this
+  // one changes (a calculation sees those filled before it: `.properties.lead | ascii_downcase`).
   for (const [name, calculation] of derived.properties) {
-    const result = derived.jq.evaluate(entity, calculation);
+    const result = derived.jq.evaluate({ ...value, properties: { ...value.properties } }, calculation);
     value.properties[name] = result.ok ? (result.values[0] ?? null) : null;
   }
+  return value;
 }
 
 export interface Translation {

@@ -14,7 +14,7 @@ import { own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { uniqueBy } from '../model/arrays.js';
 import type { BuiltInValue } from './built-in-values.js';
-import type { ReferenceClass } from './classify.js';
+import { fillDerived, type ContextSpec, type ReferenceClass } from './classify.js';
 import { constantStrings } from './constant-strings.js';
 import { assignedIdentifiers, contextFor, identifiersItCouldBe, literalTexts, pendingIdentifier, teamCases, teamsFor, unsureTeam, type JudgeTeam, type TeamCase } from './worlds.js';
 import type { World } from './user-model.js';
@@ -54,7 +54,8 @@ export function operatorMeets(operator: string, spelling: string, literal: strin
 export type ValuePart =
   | { kind: 'literals'; values: readonly string[] }
   | { kind: 'built-in'; builtIn: BuiltInValue; key: string }
-  | { kind: 'jq'; expression: string; sample: SampleKind };
+  /** `derived`: calculations its entity holds as they compute there (a calculation reading another). */
+  | { kind: 'jq'; expression: string; sample: SampleKind; derived?: ContextSpec['derived'] };
 
 /** What a rule compares: the entities' `$team`, a `_team` entity's own field, or values. */
 export type RuleSide = { kind: 'entity-team' } | { kind: 'team-entity'; field: '$identifier' | '$title' } | { kind: 'values'; parts: readonly ValuePart[] };
@@ -208,11 +209,11 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   if (jqParts.length > 0) {
     if (!spec.jq) return { class: 'failed', failure: 'crash', error: 'jq is not loaded' };
     const jq = spec.jq;
-    const inputsOf = (sample: SampleKind) => (['before', 'after'] as const).flatMap((world) => users.map((user) => contextFor(sample, user, world, spec.queryIds ?? [], [])));
+    const inputsOf = ({ sample, derived }: (typeof jqParts)[number]) => (['before', 'after'] as const).flatMap((world) => users.map((user) => fillDerived(contextFor(sample, user, world, spec.queryIds ?? [], []), derived)));
     const work = uniqueBy(jqParts, (part) => `${part.sample}\u0000${part.expression}`);
-    jq.prefetch?.({ evaluate: work.map((part) => ({ expression: part.expression, inputs: inputsOf(part.sample) })) });
+    jq.prefetch?.({ evaluate: work.map((part) => ({ expression: part.expression, inputs: inputsOf(part) })) });
     for (const part of work) {
-      const results = inputsOf(part.sample).map((input) => jq.evaluate(input, part.expression));
+      const results = inputsOf(part).map((input) => jq.evaluate(input, part.expression));
       const failed = results.find((r): r is Extract<EvaluateResult, { ok: false }> => !r.ok && r.failure !== undefined);
       if (failed) return { class: 'failed', failure: failed.failure!, error: failed.error };
       runs.set(`${part.sample}\u0000${part.expression}`, results);

@@ -11,7 +11,8 @@ import { type LiteralEvidence, type MigrationState, decide, judgeSite, partOfWho
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
-import { derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
+import { allDerivedTeamProperties, derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
+import { derivedSeen } from './expression-memo.js';
 import { unfilledReads } from './unfilled.js';
 import { teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
@@ -604,7 +605,10 @@ function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: st
       verdict: judgeSite('not-run'),
     };
   }
-  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity' }] }, value.parts, []);
+  // The calculations it reads hold what they compute on the entity (`.properties.lead | ascii_downcase`).
+  const seen = derivedSeen(calculation, allDerivedTeamProperties(catalog));
+  const derived = catalog.jq && seen.size > 0 ? { jq: catalog.jq, properties: [...seen] } : undefined;
+  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity', ...(derived && { derived }) }] }, value.parts, []);
 }
 
 /**

@@ -210,7 +210,8 @@ export function assessTeamExpression(
     : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
   const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
   const identifierMirrorReads = options.externalInput ? [] : propertyPaths(references, identifierProperties).map((path) => expression.slice(path.start, path.end));
-  const derivedReads = options.externalInput ? [] : propertyPaths(references, derivedNames).map((path) => expression.slice(path.start, path.end));
+  // A calculation passing team values on is said to hold them (`propertyReads`); it is run all the same.
+  const derivedReads = options.externalInput ? [] : propertyPaths(references, new Set([...derivedNames].filter((name) => !teamProperties.has(name)))).map((path) => expression.slice(path.start, path.end));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,

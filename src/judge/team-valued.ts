@@ -9,7 +9,9 @@ import { TEAM_BLUEPRINT } from '../model/snapshot.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorPathEffect, mirrorsOf } from '../catalog/mirror-paths.js';
 import { teamPropertiesFor } from '../catalog/resources.js';
-import { asString, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { asString, copyJson, isObject, type JsonObject, type JsonValue } from '../model/json.js';
+import { fillDerived } from './classify.js';
+import { derivedSeen } from './expression-memo.js';
 import type { JqEngine } from '../jq/engine.js';
 import { sampleInput, sampleTeams, type JudgeTeam } from './worlds.js';
 import { literalTexts, teamsFor } from './worlds.js';
@@ -23,6 +25,11 @@ interface TeamValued {
    * By name, their calculation: a reader is judged by running it in both worlds.
    */
   derived: ReadonlyMap<string, string>;
+  /**
+   * Both kinds, in the order found: what a reader's contexts hold is what each gives there, run on
+   * the entity (`.team | first` passes one team on as a string, never the entity's list of teams).
+   */
+  computed: ReadonlyMap<string, string>;
 }
 
 /**
@@ -52,13 +59,16 @@ export function derivedTeamProperties(catalog: Catalog, blueprint: string | unde
 
 const NO_DERIVED: ReadonlyMap<string, string> = new Map();
 
-/** Every blueprint's derived calculations, by name (as kept relations are: a jq site names no blueprint). */
+/**
+ * Every blueprint's calculations computed from team values, passed on or derived, by name (as kept
+ * relations are: a jq site names no blueprint): the contexts of their readers hold what each gives.
+ */
 export function allDerivedTeamProperties(catalog: Catalog): ReadonlyMap<string, string> {
   if (!catalog.jq) return NO_DERIVED;
   const known = foundFor(catalog.blueprints, catalog.jq);
   if (known.all === undefined) {
     const merged = new Map<string, string>();
-    for (const id of catalog.blueprints.keys()) for (const [name, calculation] of derivedTeamProperties(catalog, id)) merged.set(name, calculation);
+    for (const id of catalog.blueprints.keys()) for (const [name, calculation] of teamValuedOf(catalog, id).computed) merged.set(name, calculation);
     known.all = merged;
   }
   return known.all;
@@ -73,9 +83,15 @@ function calculationsOf(definition: JsonObject | undefined): (readonly [string, 
   });
 }
 
-/** The entity a calculation is run on to see what it does with team values: one team (variant 0) or two (1), as titles or identifiers. */
-const probeEntity = (catalog: Catalog, variant: number, form: 'title' | 'identifier', teamValued: Iterable<string>, teams: readonly [JudgeTeam, JudgeTeam] = sampleTeams(catalog.teams)) =>
-  sampleInput('entity', variant, teams, form, [], [...teamValued]);
+/**
+ * The entity a calculation is run on to see what it does with team values: one team (variant 0) or
+ * two (1), as titles or identifiers, its mirrors holding its teams and each calculation already
+ * found computed from them holding what it gives there.
+ */
+function probeEntity(catalog: Catalog, variant: number, form: 'title' | 'identifier', mirrors: Iterable<string>, teams: readonly [JudgeTeam, JudgeTeam] = sampleTeams(catalog.teams), computed: ReadonlyMap<string, string> = NO_DERIVED): JsonValue {
+  const sample = sampleInput('entity', variant, teams, form, [], [...mirrors]);
+  return computed.size === 0 || !catalog.jq ? sample : fillDerived(copyJson(sample), { jq: catalog.jq, properties: [...computed] });
+}
 
 /**
  * The org's teams a calculation with string literals is also run with, one at a time: one team of
@@ -116,20 +132,21 @@ export function prefetchTeamValued(catalog: Catalog): void {
 function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValued {
   const mirrors = teamPropertiesFor(catalog, blueprint);
   const jq = catalog.jq;
-  if (blueprint === undefined || !jq) return { teamValued: mirrors, derived: NO_DERIVED };
+  if (blueprint === undefined || !jq) return { teamValued: mirrors, derived: NO_DERIVED, computed: NO_DERIVED };
   const known = foundFor(catalog.blueprints, jq).byBlueprint;
   const cached = known.get(blueprint);
   if (cached) return cached;
   const calculations = calculationsOf(catalog.blueprints.get(blueprint));
   const teamValued = new Set(mirrors);
   const derived = new Map<string, string>();
+  const computed = new Map<string, string>();
   const identifierOf = new Map(sampleTeams(catalog.teams).map((team) => [team.title, team.identifier]));
   // Run on the same entity in both worlds: it passes team values on when what it gives after the
   // migration is what it gave before with each title written as its team's identifier, and differs;
   // it is derived from them when it differs otherwise. One team, then two (`join(", ")` of one team
   // is that team; of two, no team), the second only where the first showed a pass-through.
   const effectOn = (expression: string, variant: number, teams?: readonly [JudgeTeam, JudgeTeam]): 'passes-on' | 'derived' | undefined => {
-    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, teamValued, teams), expression));
+    const [before, after] = (['title', 'identifier'] as const).map((form) => jq.evaluate(probeEntity(catalog, variant, form, mirrors, teams, derivedSeen(expression, computed)), expression));
     if (!before?.ok || !after?.ok) return undefined;
     const asAfter = JSON.stringify(after.values);
     if (JSON.stringify(before.values) === asAfter) return undefined;
@@ -146,16 +163,20 @@ function teamValuedOf(catalog: Catalog, blueprint: string | undefined): TeamValu
   for (let added = true; added; ) {
     added = false;
     for (const [name, expression] of calculations) {
-      if (teamValued.has(name)) continue;
+      // Found already, it is asked again only when it reads one found (what it gives may have changed).
+      if (teamValued.has(name) || (computed.has(name) && derivedSeen(expression, computed).size === 0)) continue;
       const what = effect(expression);
+      if (what !== undefined && !computed.has(name)) {
+        computed.set(name, expression);
+        added = true;
+      }
       if (what === 'derived') derived.set(name, expression);
       if (what !== 'passes-on') continue;
       derived.delete(name);
       teamValued.add(name);
-      added = true;
     }
   }
-  const result = { teamValued, derived };
+  const result = { teamValued, derived, computed };
   known.set(blueprint, result);
   return result;
 }

@@ -263,7 +263,7 @@ export function classifyExpression(jq: JqEngine, expression: string, spec: Conte
  * The same objects for the same contexts: the engine writes each one's JSON text once. Per team
  * directory, since the "every team at once" context is the org's own: two orgs analysed in one
  * process must never share it. Contexts that hold derived calculations filled by an engine that only
- * plans (src/jq/prefetch-rules.ts) are never the real run's.
+ * plans, without the real one (src/jq/prefetch-rules.ts), are never the real run's.
  */
 const inputCaches = new WeakMap<TeamDirectory, Map<string, JsonValue[]>>();
 /** Ours: contexts kept for reuse per org; thousands of expressions share a few hundred. */
@@ -272,7 +272,7 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], world, cases.length, (spec.derived?.jq.fillsWith ?? spec.derived?.jq)?.plansOnly === true]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
@@ -298,7 +298,8 @@ export function fillDerived<T extends JsonValue>(value: T, derived: ContextSpec[
     if (isObject(node) && 'team' in node && isObject(node.properties)) entities.push(node);
   };
   collect(value);
-  const { jq } = derived;
+  // A plan's contexts hold what the real run's will (src/jq/prefetch-rules.ts).
+  const jq = derived.jq.fillsWith ?? derived.jq;
   for (const layer of readingOrder(derived.properties)) {
     // One copy of each entity per layer: the engine keeps the JSON text of each object it is given,
     // and the entity changes as each layer is filled. All of a layer asked at once.

@@ -27,6 +27,11 @@ export function actionRef(action: JsonObject): ResourceRef {
   return ref(isAutomation(action) ? 'automation' : 'action', action, '(unnamed action)');
 }
 
+/** Whether the action creates its entity (v2 `trigger.operation`, v1 `trigger` itself): its form and run have none yet. */
+export function createsEntity(action: JsonObject): boolean {
+  return (isObject(action.trigger) ? action.trigger.operation : action.trigger) === 'CREATE';
+}
+
 /** The blueprint an action runs on, wherever its shape keeps it. */
 export function actionBlueprint(action: JsonObject): string | undefined {
   const trigger = isObject(action.trigger) ? action.trigger : undefined;

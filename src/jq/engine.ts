@@ -58,6 +58,8 @@ export interface JqEngine {
   answersAsJq?: boolean;
   /** Set on an engine that only writes down what it is asked (src/jq/prefetch-rules.ts): its answers are no one's to keep. */
   plansOnly?: boolean;
+  /** On such an engine, the real one: calculations a context holds are filled with its answers, so the plan holds the real run's contexts. */
+  fillsWith?: JqEngine;
   /** How many workers jq runs on at most. */
   workers?(): number;
   /** How many requests jq has answered (or failed) so far: what the benchmark and tests count. */

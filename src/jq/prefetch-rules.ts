@@ -14,7 +14,7 @@ import { jsonText, type JqEngine, type JqWork } from './engine.js';
 export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[], judgeRule: (catalog: Catalog, rule: Rule) => unknown): void {
   const jq = catalog.jq;
   if (!jq?.prefetch) return;
-  const recorder = recordingEngine();
+  const recorder = recordingEngine(undefined, jq);
   const dryRun: Catalog = { ...catalog, jq: recorder.engine };
   for (const rule of rules) {
     if (rule.asksJq === false) continue;
@@ -59,9 +59,10 @@ export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: (
  * time: it is said not to compile, which ends its assessment there (big orgs repeat expressions,
  * and planning each again costs more than the few runs it could add). Given an earlier plan and the
  * engine that answered it, what that plan held is answered by that engine (from its caches). `calls`
- * counts what it was asked, answered or not.
+ * counts what it was asked, answered or not. `fillsWith`: the real engine, which fills the contexts'
+ * calculations (JqEngine.fillsWith).
  */
-export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }): { engine: JqEngine; work: () => JqWork; calls: () => number } {
+export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }, fillsWith?: JqEngine): { engine: JqEngine; work: () => JqWork; calls: () => number } {
   const answered = earlier && answeredCalls(earlier.work);
   const validate = new Set<string>();
   // The inputs as given: the engine writes each out once, where it checks its cache.
@@ -69,6 +70,7 @@ export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }): {
   let calls = 0;
   const engine: JqEngine = {
     plansOnly: true,
+    ...(fillsWith && { fillsWith }),
     validate(expression) {
       calls++;
       if (answered?.validate.has(expression)) return earlier!.engine.validate(expression);

@@ -8,10 +8,11 @@ import type { TeamDirectory } from '../catalog/teams.js';
 import { describeResult, sameResult } from './differential.js';
 import type { EvaluateResult, EvaluationFailure, JqEngine } from '../jq/engine.js';
 import type { SampleKind } from '../model/sites.js';
-import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
+import { isObject, keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
 import type { TeamInput } from './team-typed.js';
 import { assignedIdentifiers, contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 import { constantStrings } from './constant-strings.js';
+import { readingOrder } from './expression-memo.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 
@@ -262,7 +263,7 @@ export function classifyExpression(jq: JqEngine, expression: string, spec: Conte
  * The same objects for the same contexts: the engine writes each one's JSON text once. Per team
  * directory, since the "every team at once" context is the org's own: two orgs analysed in one
  * process must never share it. Contexts that hold derived calculations filled by an engine that only
- * plans (src/jq/prefetch-rules.ts) are never the real run's.
+ * plans, without the real one (src/jq/prefetch-rules.ts), are never the real run's.
  */
 const inputCaches = new WeakMap<TeamDirectory, Map<string, JsonValue[]>>();
 /** Ours: contexts kept for reuse per org; thousands of expressions share a few hundred. */
@@ -271,27 +272,45 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], world, cases.length, spec.derived?.jq.plansOnly === true]);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], world, cases.length, (spec.derived?.jq.fillsWith ?? spec.derived?.jq)?.plansOnly === true]);
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();
-    inputs = cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields));
-    for (const input of inputs) fillDerived(input, spec.derived);
+    inputs = fillDerived(
+      cases.map((teamCase) => contextFor(spec.kind, teamCase, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, spec.readBack, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)),
+      spec.derived,
+    );
     cache.set(key, inputs);
   }
   return inputs;
 }
 
-/** Each entity of a context (an object with `team` and `properties`) given what its derived calculations give on it; the context. */
+/**
+ * Each entity of a context or list of contexts (an object with `team` and `properties`) given what
+ * its derived calculations give on it, each after those it reads (`readingOrder`); the value.
+ */
 export function fillDerived<T extends JsonValue>(value: T, derived: ContextSpec['derived']): T {
-  if (derived === undefined || (!isObject(value) && !Array.isArray(value))) return value;
-  for (const child of Object.values(value)) if (child !== undefined) fillDerived(child, derived);
-  if (!isObject(value) || !('team' in value) || !isObject(value.properties)) return value;
-  // Run on a copy each time: the engine keeps the JSON text of each object it is given, and this
-  // one changes (a calculation sees those filled before it: `.properties.lead | ascii_downcase`).
-  for (const [name, calculation] of derived.properties) {
-    const result = derived.jq.evaluate({ ...value, properties: { ...value.properties } }, calculation);
-    value.properties[name] = result.ok ? (result.values[0] ?? null) : null;
+  if (derived === undefined || derived.properties.length === 0) return value;
+  const entities: JsonObject[] = [];
+  const collect = (node: JsonValue): void => {
+    if (!isObject(node) && !Array.isArray(node)) return;
+    for (const child of Object.values(node)) if (child !== undefined) collect(child);
+    if (isObject(node) && 'team' in node && isObject(node.properties)) entities.push(node);
+  };
+  collect(value);
+  // A plan's contexts hold what the real run's will (src/jq/prefetch-rules.ts).
+  const jq = derived.jq.fillsWith ?? derived.jq;
+  for (const layer of readingOrder(derived.properties)) {
+    // One copy of each entity per layer: the engine keeps the JSON text of each object it is given,
+    // and the entity changes as each layer is filled. All of a layer asked at once.
+    const copies = entities.map((entity) => ({ ...entity, properties: { ...(entity.properties as JsonObject) } }));
+    jq.prefetch?.({ evaluate: layer.map(([, calculation]) => ({ expression: calculation, inputs: copies })) });
+    entities.forEach((entity, i) => {
+      for (const [name, calculation] of layer) {
+        const result = jq.evaluate(copies[i]!, calculation);
+        (entity.properties as JsonObject)[name] = result.ok ? (result.values[0] ?? null) : null;
+      }
+    });
   }
   return value;
 }

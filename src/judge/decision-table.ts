@@ -26,9 +26,11 @@ export type MigrationState = 'before' | 'after';
  * - `dead`: a gate that lets nobody through on any context (nor any of the org's people), in either
  *   world (dead-gate.ts);
  * - `classes-unrun`: more classes of the org's teams than are run for one expression remain unrun;
+ * - `identifier-was-title`: after the migration, a literal one team holds as its identifier that
+ *   another team held as its title before it;
  * - `plain`: none of these.
  */
-export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'stand-in-only' | 'identifier-unknown' | 'unfilled' | 'dead' | 'classes-unrun';
+export type LiteralEvidence = 'plain' | 'written-for-identifiers' | 'identifier-was-title' | 'stand-in-only' | 'identifier-unknown' | 'unfilled' | 'dead' | 'classes-unrun';
 
 export interface DecisionInput {
   class: ReferenceClass | 'failed';
@@ -70,6 +72,7 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'substituted', sink: 'gate', state: '*', literals: '*', verdict: 'breaks', why: 'what it decides with turns from titles into identifiers (for {context}: {before} before, {after} after)' },
   { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers; apply it with the migration', advice: APPLY_WITH_THE_MIGRATION },
   { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
+  { class: 'changed', sink: '*', state: 'after', literals: 'identifier-was-title', verdict: 'review', why: "it names a team by a value that is one team's identifier today and was another team's title before the migration: it matched the one team then and matches the other now", advice: "Check which team it is meant for: as written it now matches the team whose identifier it is; for the team that held it as its title, write that team's identifier." },
   { class: 'changed', sink: '*', state: '*', literals: 'identifier-unknown', verdict: 'review', why: 'what it gives depends on the identifier the migration assigns a team known only by title (for {context}: {before} with titles, {after} with one identifier it could be given), since jq keeps its result with some identifiers the team could be given and changes it with others; pass --teams-map or re-run once the _team entities exist' },
   { class: 'changed', sink: '*', state: '*', literals: 'stand-in-only', verdict: 'review', why: 'its result changes only for a team the org does not name (for {context}: {before} with titles, {after} with identifiers); check whether such a team exists' },
   { class: 'changed', sink: '*', state: '*', literals: '*', verdict: 'breaks', why: 'its result changes with the migration: for {context} it gives {before} with team titles but {after} with team identifiers' },

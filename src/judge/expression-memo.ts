@@ -101,22 +101,54 @@ function withDerivedSeen(expression: string, context: ImpactContext): ImpactCont
 /**
  * The derived calculations an expression can see on an entity: those it reads by name at a fixed
  * path (`.properties.<name>`), and those these read in turn, in the given order (the judge fills
- * them in that order, each seeing the ones before). All of them when it or one of them reads
+ * each after those it reads: `readingOrder`). All of them when it or one of them reads
  * beyond fixed paths (`.properties | keys`, `..`, `tojson`, a variable bound to the entity: the
  * judge's own test, team-reach.ts) or cannot be read: only then could an unnamed one change what it gives.
  */
 export function derivedSeen(expression: string, derived: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  // Asked for every expression judged, with the org's one map: each text is lexed once per map
+  // and size (a map being found only grows).
+  let known = seenIn.get(derived);
+  if (!known) seenIn.set(derived, (known = new Map()));
+  const key = `${derived.size}\u0000${expression}`;
+  let seen = known.get(key);
+  if (seen) return seen;
   const names = new Set(derived.keys());
   const wanted = new Set<string>();
   const pending = [expression];
-  for (let text = pending.pop(); text !== undefined; text = pending.pop()) {
+  for (let text = pending.pop(); text !== undefined && wanted.size < names.size; text = pending.pop()) {
     const reads = namedReads(text, names);
-    if (reads === undefined) return derived;
-    for (const name of reads) if (!wanted.has(name) && wanted.add(name)) pending.push(derived.get(name)!);
+    for (const name of reads ?? names) if (!wanted.has(name) && wanted.add(name)) pending.push(derived.get(name)!);
   }
-  if (wanted.size === derived.size) return derived;
-  return new Map([...derived].filter(([name]) => wanted.has(name)));
+  seen = wanted.size === derived.size ? derived : wanted.size === 0 ? NONE_SEEN : new Map([...derived].filter(([name]) => wanted.has(name)));
+  known.set(key, seen);
+  return seen;
 }
+
+const seenIn = new WeakMap<ReadonlyMap<string, string>, Map<string, ReadonlyMap<string, string>>>();
+const NONE_SEEN: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Calculations in the order they are filled on an entity: each after those it reads (by name, or
+ * all others when it may read beyond fixed paths), in layers that read nothing of one another, so
+ * a layer runs on one copy of the entity. Calculations reading each other in a ring keep the order given.
+ */
+export function readingOrder(properties: readonly (readonly [string, string])[]): (readonly [string, string])[][] {
+  const names = new Set(properties.map(([name]) => name));
+  const reads = properties.map(([name, calculation]) => (namedReads(calculation, names) ?? [...names]).filter((read) => read !== name));
+  const placed = new Set<string>();
+  const layers: (readonly [string, string])[][] = [];
+  let left = properties.map((_, i) => i);
+  while (left.length > 0) {
+    const ready = left.filter((i) => reads[i]!.every((read) => placed.has(read)));
+    const layer = ready.length > 0 ? ready : [left[0]!];
+    layers.push(layer.map((i) => properties[i]!));
+    for (const i of layer) placed.add(properties[i]![0]);
+    left = left.filter((i) => !layer.includes(i));
+  }
+  return layers;
+}
+
 
 /** The names among `names` a jq text reads at `.properties.<name>`; undefined when it may read more than fixed paths show. */
 function namedReads(text: string, names: ReadonlySet<string>): string[] | undefined {

@@ -26,6 +26,21 @@ export function valuesNoTeamMeets(directory: TeamDirectory, values: readonly str
   return candidates.filter((value) => !spellings.some((spelling) => meets(spelling, value)));
 }
 
+/**
+ * After the migration, each value one team holds as its identifier today that another team held
+ * as its title before it (as the operator meets them), in words: it matched the one team then and
+ * matches the other now, and nothing tells which it is meant for.
+ */
+export function identifiersThatWereTitles(directory: TeamDirectory, values: readonly string[], meets: (spelling: string, value: string) => boolean): string[] {
+  const teams = [...directory.byTitle.values()];
+  const named = (list: readonly { title: string; identifier?: string }[]) => list.map((team) => `"${team.title}" (${JSON.stringify(team.identifier ?? team.title)})`).join(' and ');
+  return [...new Set(values)].flatMap((value) => {
+    const now = teams.filter((team) => team.identifier !== undefined && meets(team.identifier, value));
+    const then = teams.filter((team) => meets(team.title, value) && !now.includes(team));
+    return now.length > 0 && then.length > 0 ? [`${JSON.stringify(value)} names team ${named(now)} today, by identifier, and named team ${named(then)} before the migration, by title`] : [];
+  });
+}
+
 const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** Per value no team holds, the teams it could have meant: `"x": perhaps "y" (Y)`. */

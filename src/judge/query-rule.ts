@@ -209,11 +209,13 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   if (jqParts.length > 0) {
     if (!spec.jq) return { class: 'failed', failure: 'crash', error: 'jq is not loaded' };
     const jq = spec.jq;
-    const inputsOf = ({ sample, derived }: (typeof jqParts)[number]) => (['before', 'after'] as const).flatMap((world) => users.map((user) => fillDerived(contextFor(sample, user, world, spec.queryIds ?? [], []), derived)));
-    const work = uniqueBy(jqParts, (part) => `${part.sample}\u0000${part.expression}`);
-    jq.prefetch?.({ evaluate: work.map((part) => ({ expression: part.expression, inputs: inputsOf(part) })) });
-    for (const part of work) {
-      const results = inputsOf(part).map((input) => jq.evaluate(input, part.expression));
+    const work = uniqueBy(jqParts, (part) => `${part.sample}\u0000${part.expression}`).map((part) => ({
+      part,
+      inputs: fillDerived((['before', 'after'] as const).flatMap((world) => users.map((user) => contextFor(part.sample, user, world, spec.queryIds ?? [], []))), part.derived),
+    }));
+    jq.prefetch?.({ evaluate: work.map(({ part, inputs }) => ({ expression: part.expression, inputs })) });
+    for (const { part, inputs } of work) {
+      const results = inputs.map((input) => jq.evaluate(input, part.expression));
       const failed = results.find((r): r is Extract<EvaluateResult, { ok: false }> => !r.ok && r.failure !== undefined);
       if (failed) return { class: 'failed', failure: failed.failure!, error: failed.error };
       runs.set(`${part.sample}\u0000${part.expression}`, results);

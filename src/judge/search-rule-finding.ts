@@ -10,7 +10,7 @@ import { contextsOf } from './classify.js';
 import { type LiteralEvidence, type MigrationState, decide, judgeSite, partOfWhole } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
-import { valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
+import { identifiersThatWereTitles, valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { allDerivedTeamProperties, derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
 import { derivedSeen } from './expression-memo.js';
 import { unfilledReads } from './unfilled.js';
@@ -269,6 +269,7 @@ function judgedRuleFinding(
   // A value that follows the user's teams the way $team does is no finding, as it never was.
   if (judged.class === 'same' && computed && !parts.some((part) => part.kind === 'jq')) return undefined;
   let evidence: LiteralEvidence = 'plain';
+  let wasTitle: string[] = [];
   if (judged.class === 'same') {
     const unfilled = parts.flatMap((part) => (part.kind === 'jq' ? unfilledValueReads(catalog, part, site.queryIds ?? []) : []));
     if (unfilled.length > 0) evidence = 'unfilled';
@@ -279,15 +280,18 @@ function judgedRuleFinding(
     // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
     else if (held !== undefined && migrationState(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    // Once migrated, one team's identifier that was another's title: which of them it means nothing tells.
+    if (evidence === 'written-for-identifiers' && migrationState(catalog) === 'after' && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
+    if (wasTitle.length > 0) evidence = 'identifier-was-title';
     // Kept with an identifier a team known by title only could be given: as for expressions, the identifier decides.
-    if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers') evidence = 'identifier-unknown';
+    if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers' && evidence !== 'identifier-was-title') evidence = 'identifier-unknown';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: migrationState(catalog), literals: evidence }, judged.difference);
   const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
     ...where,
-    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}.`,
+    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}${wasTitle.length > 0 ? ` (${wasTitle.join('; ')})` : ''}.`,
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };

@@ -142,6 +142,7 @@ export type AssessOptions = ExpressionOptions;
 const SAMPLE_LABEL: Record<SampleKind, string> = {
   entity: 'entities',
   'user-input': 'user-input contexts',
+  'create-input': 'user-input contexts',
   policy: 'policy query results',
   'action-run': 'action and automation runs',
   'create-run': 'runs of an action that creates an entity',

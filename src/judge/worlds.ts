@@ -496,7 +496,7 @@ const valuesIn = (teams: readonly JudgeTeam[], world: World) => teams.map((team)
  * finds what the service gives, not a value the org holds that the judge could not know. A run's
  * `trigger` (who ran it, where and when); a CREATE action's run, its empty entity.
  */
-export const WHOLE_PARTS: Record<SampleKind, readonly string[]> = { entity: [], 'user-input': [], policy: [], 'action-run': ['trigger'], 'create-run': ['trigger', 'entity'] };
+export const WHOLE_PARTS: Record<SampleKind, readonly string[]> = { entity: [], 'user-input': [], 'create-input': ['entity'], policy: [], 'action-run': ['trigger'], 'create-run': ['trigger', 'entity'] };
 
 /**
  * What the service evaluates the expression on, in one world. Team values are titles before and
@@ -555,6 +555,9 @@ export function contextFor(
       const target = entity('sample-entity');
       return { user: runner, entity: target, form: filled() };
     }
+    case 'create-input':
+      // The form of an action that creates its entity is filled before the entity exists.
+      return { user: user(), entity: {}, form: filled() };
     case 'policy': {
       const results = keyedRecord();
       for (const id of queryIds) results[id] = { entities: [entity('first'), entity('second')] };

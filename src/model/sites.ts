@@ -23,9 +23,10 @@ export type Sink = 'team-value' | 'team-comparison' | 'gate' | 'shown' | 'outsid
 
 /**
  * What an expression runs on, when a sample of it can be built (not for external payloads). A
- * CREATE action's run (`create-run`) has no entity yet: the service gives it an empty one.
+ * CREATE action's form (`create-input`) and run (`create-run`) have no entity yet: the service
+ * gives them an empty one.
  */
-export type SampleKind = 'entity' | 'user-input' | 'policy' | 'action-run' | 'create-run';
+export type SampleKind = 'entity' | 'user-input' | 'create-input' | 'policy' | 'action-run' | 'create-run';
 
 export type TeamInputKind = 'team' | '_team' | '_user';
 

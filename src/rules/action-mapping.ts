@@ -4,7 +4,7 @@ import { asString, isObject, type JsonObject, type JsonValue } from '../model/js
 import type { FindingDraft, ResourceRef } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath, type Path } from '../catalog/location.js';
-import { actionBlueprint, actionRef, removedRelationsFor } from '../catalog/resources.js';
+import { actionBlueprint, actionRef, createsEntity, removedRelationsFor } from '../catalog/resources.js';
 import { isPlainText, replaceTemplateExpressions, strings, templateExpressions } from '../catalog/walk.js';
 import { userInputs } from './action-user-input.js';
 
@@ -23,8 +23,7 @@ interface Context {
   findings: FindingDraft[];
 }
 
-/** A CREATE action's run has no entity (v2 `trigger.operation`, v1 `trigger` itself). */
-const runOf = (action: JsonObject): SampleKind => ((isObject(action.trigger) ? action.trigger.operation : action.trigger) === 'CREATE' ? 'create-run' : 'action-run');
+const runOf = (action: JsonObject): SampleKind => (createsEntity(action) ? 'create-run' : 'action-run');
 
 /**
  * Action and automation mappings: UPSERT_ENTITY mappings (v2 `invocationMethod.mapping`, older

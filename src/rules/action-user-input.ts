@@ -4,7 +4,7 @@ import { keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { Rule } from './rule.js';
 import { joinPath } from '../catalog/location.js';
-import { actionBlueprint, actionRef, isAutomation, removedRelationsFor } from '../catalog/resources.js';
+import { actionBlueprint, actionRef, createsEntity, isAutomation, removedRelationsFor } from '../catalog/resources.js';
 import { jqQueries, searchRules } from '../catalog/walk.js';
 
 /** The v2 shape keeps inputs under the trigger; older actions keep them at the top. */
@@ -29,6 +29,8 @@ export const actionUserInput: Rule = {
       if (!found) continue;
       const resource = actionRef(action);
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
+      // A CREATE action's form is filled before its entity exists: its jq sees an empty one.
+      const form = createsEntity(action) ? { sample: 'create-input' as const } : {};
       const teamProperties = judge.teamProperties(actionBlueprint(action));
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
@@ -59,7 +61,7 @@ export const actionUserInput: Rule = {
             rule,
             subject: datasetSubject,
             removedRelations: datasetRemoved,
-            sample: 'user-input' as const,
+            sample: form.sample ?? ('user-input' as const),
             ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: judge.teamProperties(definition.blueprint) }),
             // A team picker's entities are the org's teams: `$title` and `$identifier` are the team's.
             ...((teamTyped?.kind === '_team' || teamTyped?.kind === 'team') && { searchesTeams: true }),
@@ -85,6 +87,7 @@ export const actionUserInput: Rule = {
               removedRelations,
               teamProperties,
               teamInputs,
+              ...form,
               ...(isDefault && { sink: 'team-value' as const, teamDestination: `sets the default of input "${input}", which holds teams: team titles before the migration, team identifiers after it (a value that stays a title selects no team then)` }),
             },
             isDefault ? { setsTeam: true } : {},
@@ -103,6 +106,7 @@ export const actionUserInput: Rule = {
           removedRelations,
           teamProperties,
           teamInputs,
+          ...form,
         });
         if (finding) findings.push(finding);
       }

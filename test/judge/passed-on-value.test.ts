@@ -69,3 +69,35 @@ describe('a calculation passing one team on is read as it computes (item 4)', ()
     expect(finding.verdict).toBe(expectedVerdict('changed', 'gate'));
   });
 });
+
+describe('calculations reading each other are filled in the order they read', () => {
+  // `tag` reads `lead` and is defined (and found) first: filled in that order it saw no lead yet.
+  const TAG = '"\\(.properties.lead):\\(.team | join(","))"';
+  const visible = '.entity.properties.tag == "Data Science:Data Science"';
+
+  it('a DAY-2 input reading a calculation that reads one defined after it breaks', () => {
+    const tagged = (set: readonly string[], world: World) => {
+      const entity = withLead(set, world) as { properties: Record<string, JsonValue> };
+      const tag = jq.evaluate(entity, TAG);
+      entity.properties.tag = tag.ok ? (tag.values[0] ?? null) : null;
+      return entity;
+    };
+    const run = (world: World, set: readonly string[]) => JSON.stringify(jq.evaluate({ user: {}, entity: tagged(set, world), form: {} }, visible));
+    expect(TEAM_SETS.some((set) => run('before', set) !== run('after', set))).toBe(true);
+    const snapshot = servicesWithCalculations(
+      { tag: [TAG, 'string'], lead: [LEAD, 'string'] },
+      {
+        actions: [
+          {
+            identifier: 'deploy',
+            title: 'Deploy',
+            trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { reason: { type: 'string', visible: { jqQuery: visible } } } } },
+            invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+          },
+        ],
+      },
+    );
+    const { finding } = judged(jq, snapshot, 'trigger.userInputs.properties.reason.visible.jqQuery');
+    expect(finding.verdict).toBe(expectedVerdict('changed', 'gate'));
+  });
+});

@@ -158,7 +158,6 @@ export interface GateView {
   label: string;
   detail: string;
   stale: string[];
-  hasStale: boolean;
 }
 
 export interface ReportView {
@@ -178,19 +177,17 @@ export interface ReportView {
   cards: CardView[];
   chart: { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] };
   incomplete: { resource: string; reason: string }[];
-  hasIncomplete: boolean;
   incompleteHeading: string;
   /** report.notes: input values of an unexpected shape, files the repository scan skipped, advice. */
   notes: string[];
   /** A merged report (`merge`, issue 41): each org and the cross-org checks. */
   orgs: OrgsView;
-  hasNotes: boolean;
   notesHeading: string;
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
   /** Who loses or gains access (report.access), summarised; `shown` only when the snapshot listed users. */
-  access: AccessView & { hasDetails: boolean };
+  access: AccessView;
   /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
   after: AfterMigrationView;
   /** What a print holds and leaves out, said after the printed work. */
@@ -262,11 +259,9 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       resource: item.resource,
       reason: item.accepted ? `${item.reason} (accepted in the baseline: ${item.accepted.reason}, by ${item.accepted.by})` : item.reason,
     })),
-    hasIncomplete: report.incomplete.length > 0,
     incompleteHeading: incompleteHeading(report),
     notes: report.notes ?? [],
     orgs: orgsView(report),
-    hasNotes: (report.notes ?? []).length > 0,
     // Notes are of several kinds (values read as far as understood, skipped files, advice): the title names none of them alone.
     notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')} on what was read`,
     filters: {
@@ -281,7 +276,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
-    access: { ...access, hasDetails: access.details.length > 0 },
+    access,
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
     print: { sentence: printSentence(report, counts) },
   };
@@ -454,7 +449,7 @@ function rewriteChecked(finding: Finding): boolean {
 
 function gateView(report: Report): GateView {
   const gate = report.gate;
-  if (!gate) return { shown: false, tone: '', label: '', detail: '', stale: [], hasStale: false };
+  if (!gate) return { shown: false, tone: '', label: '', detail: '', stale: [] };
   const stale = gate.staleBaselineIds ?? [];
   const label = { passed: 'Gate passed', failed: 'Gate failed', incomplete: 'Incomplete: no gate verdict' }[gate.result];
   const threshold = { none: 'nothing fails it', manual: 'manual items fail it', any: 'any finding fails it' }[gate.failOn];
@@ -465,7 +460,6 @@ function gateView(report: Report): GateView {
     label,
     detail: `--fail-on ${gate.failOn} (${threshold}); ${failing}, not accepted in the baseline`,
     stale,
-    hasStale: stale.length > 0,
   };
 }
 

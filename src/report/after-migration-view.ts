@@ -32,7 +32,6 @@ export interface AfterMigrationView {
     sentence: string;
     chart: { width: number; height: number; bars: ProgressBarView[]; label: string };
     fixed: AfterRowView[];
-    hasFixed: boolean;
     /** "action migrate-db: execute": who is still locked out, per permission, each with their user page ('' without an app address). */
     lockedOut: { label: string; people: { email: string; url: string }[] }[];
   };
@@ -63,7 +62,7 @@ export function buildAfterMigrationView(report: Report, appUrl = ''): AfterMigra
 function progressView(report: Report, appUrl: string): AfterMigrationView['progress'] {
   const progress = report.progress;
   if (!progress) {
-    return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], hasFixed: false, lockedOut: [] };
+    return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], lockedOut: [] };
   }
   const day = sinceDay(progress);
   const counts = [
@@ -93,7 +92,6 @@ function progressView(report: Report, appUrl: string): AfterMigrationView['progr
       location: item.location,
       detail: item.unchanged ? 'unchanged: now passes team identifiers on; check what receives them' : item.now === 'verified' ? 'checked, nothing to do now' : 'no longer found',
     })),
-    hasFixed: progress.fixed.length > 0,
     lockedOut: (progress.stillLockedOut ?? [])
       .filter((entry) => (entry.loses ?? []).length > 0)
       .map((entry) => ({

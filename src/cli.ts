@@ -6,7 +6,8 @@ import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
-import { addGateOptions, gateReport, loadBaseline, withFailOnShorthand, type GateFlags } from './gate-run.js';
+import { addGateOptions, gateReport, withFailOnShorthand, type GateFlags } from './gate-run.js';
+import { readBaselineFile } from './baseline/baseline-file.js';
 import type { IncompleteItem, Report } from './model/finding.js';
 import { MAX_FILE_SIZE_HELP, parseMaxFileSize } from './repo/max-file-size.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
@@ -228,7 +229,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   // Before anything is read: no output may be written over an input.
   await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
-  const baseline = await loadBaseline(flags);
+  const baseline = flags.baseline === undefined ? undefined : await readBaselineFile(flags.baseline);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
   // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
@@ -252,7 +253,7 @@ interface AnalyzeSetup {
   formats: ReturnType<typeof parseFormats>;
   toStdout: boolean;
   generatedAt: string;
-  baseline: Awaited<ReturnType<typeof loadBaseline>>;
+  baseline: Awaited<ReturnType<typeof readBaselineFile>> | undefined;
   teamsMap: Awaited<ReturnType<typeof readTeamsMap>>;
   previous: Awaited<ReturnType<typeof readPreviousReport>> | undefined;
   appUrl: ReturnType<typeof appBaseUrl>;

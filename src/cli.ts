@@ -481,9 +481,7 @@ function summaryLine(report: Report, code: number): string {
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
 async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined, includeAccepted: boolean): Promise<SarifMeta> {
   const placed = formats.includes('sarif') ? await placement() : undefined;
-  const accepted = includeAccepted ? { includeAccepted } : {};
-  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf, ...accepted };
-  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }), ...accepted };
+  return { toolVersion: VERSION, ...(placed ? { orgArtifactUri: placed.uri, orgLineOf: placed.lineOf } : orgOrigin && { orgOrigin }), ...(includeAccepted && { includeAccepted }) };
 }
 
 /** Where the org came from, for SARIF's word on why its findings have no file; none for repositories alone. */

@@ -6,7 +6,8 @@ import { loadJqEngine, type JqEngine } from './jq/engine.js';
 import { jqPoolSize } from './jq/worker-pool.js';
 import { isKnownError, UsageError } from './errors.js';
 import { EXIT, exitCodeFor } from './gate.js';
-import { addGateOptions, gateReport, loadBaseline, withFailOnShorthand, type GateFlags } from './gate-run.js';
+import { addGateOptions, gateReport, withFailOnShorthand, type GateFlags } from './gate-run.js';
+import { readBaselineFile } from './baseline/baseline-file.js';
 import type { IncompleteItem, Report } from './model/finding.js';
 import { MAX_FILE_SIZE_HELP, parseMaxFileSize } from './repo/max-file-size.js';
 import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from './repo/report-input.js';
@@ -228,7 +229,7 @@ async function runAnalyze(flags: AnalyzeFlags, io: CliIo): Promise<number> {
   // Before anything is read: no output may be written over an input.
   await refuseOutputsNamingInputs(inputPaths(flags), outputPaths(flags), [['--write-baseline', '--baseline']]);
   // Every local input is read before the org: a typo in a file must not cost a whole live fetch.
-  const baseline = await loadBaseline(flags);
+  const baseline = flags.baseline === undefined ? undefined : await readBaselineFile(flags.baseline);
   const teamsMap = flags.teamsMap ? await readTeamsMap(flags.teamsMap) : {};
   const previous = flags.since ? await readPreviousReport(flags.since) : undefined;
   // Output paths too, before the org: a typo in --out must fail in a second, not after a whole live fetch.
@@ -252,7 +253,7 @@ interface AnalyzeSetup {
   formats: ReturnType<typeof parseFormats>;
   toStdout: boolean;
   generatedAt: string;
-  baseline: Awaited<ReturnType<typeof loadBaseline>>;
+  baseline: Awaited<ReturnType<typeof readBaselineFile>> | undefined;
   teamsMap: Awaited<ReturnType<typeof readTeamsMap>>;
   previous: Awaited<ReturnType<typeof readPreviousReport>> | undefined;
   appUrl: ReturnType<typeof appBaseUrl>;
@@ -382,13 +383,11 @@ async function reportOfOrg(
   // The kit's files are cleaned of the run's credentials and the org's secrets as the reports are.
   const secrets = [...credentialsFromEnv(io.env), ...(source?.credentials ?? [])];
   const fixed = await runFixKit(firstGated.report, kitCatalog, flags, jq, { outputs, runId: run.id, secrets });
-  // --fix changed the checkouts: the report, the gate and the exit code are about what remains.
-  const { gated, fixedReport, fixLines } =
-    fixed.changed.length > 0
-      ? afterFix(firstGated, fixed, await gateReport((await scanAndAnalyze()).analyzed, flags, baseline, io.env, outputs))
-      : flags.fix
-        ? withFixLines(await gateReport(first.analyzed, flags, baseline, io.env, outputs), fixed)
-        : { gated: firstGated, fixedReport: fixed.report, fixLines: fixed.lines };
+  // --fix changed the checkouts: the report, the gate and the exit code are about what remains. A
+  // --fix with nothing to change is gated again too: the first gate left --write-baseline to it.
+  const changed = fixed.changed.length > 0;
+  const again = changed || flags.fix ? await gateReport(changed ? (await scanAndAnalyze()).analyzed : first.analyzed, flags, baseline, io.env, outputs) : undefined;
+  const fixedReport = again ? withKitNotes(again.report, fixed.report) : fixed.report;
   // A --fix that could not replace a file changed nothing: the report says so too. The org's teams,
   // so reports of several orgs written by separate runs can be merged and checked together.
   const report = {
@@ -397,32 +396,23 @@ async function reportOfOrg(
     ...(fixed.failure !== undefined && { notes: [...(fixedReport.notes ?? []), fixed.failure] }),
     ...(source && { orgTeams: orgTeams(source.snapshot) }),
   };
-  const notes = [...gated.notes, ...fixLines];
+  const notes = [...(again ?? firstGated).notes, ...fixed.lines, ...(changed ? [fixedLine(firstGated, fixed, again!)] : [])];
   return { report, notes, failure: fixed.failure };
 }
 
 /**
- * After `--fix`: the repositories were scanned again, so the report holds what remains; the kit
- * (written from the first scan) and the notes on what it cannot fix stay. One line says what
- * changed and what is left.
+ * After `--fix` changed files: the repositories were scanned again, so the report holds what
+ * remains; the kit (written from the first scan) and the notes on what it cannot fix stay. One
+ * line says what changed and what is left.
  */
-function afterFix(
-  first: Awaited<ReturnType<typeof gateReport>>,
-  fixed: Awaited<ReturnType<typeof runFixKit>>,
-  again: Awaited<ReturnType<typeof gateReport>>,
-): { gated: typeof again; fixedReport: typeof again.report; fixLines: string[] } {
+function fixedLine(first: Awaited<ReturnType<typeof gateReport>>, fixed: Awaited<ReturnType<typeof runFixKit>>, again: Awaited<ReturnType<typeof gateReport>>): string {
   const inFiles = (report: Report) => report.findings.filter((f) => f.resource.type === 'file');
   const before = new Set(inFiles(first.report).map((f) => f.id));
   const remaining = inFiles(again.report).filter((f) => before.has(f.id)).length;
-  const line =
+  return (
     `--fix: changed ${plural(fixed.changed.length, 'file', 'files')} in place: ${fixed.changed.join(', ')}; ` +
-    `${plural(before.size - remaining, 'finding', 'findings')} in files fixed, ${remaining} ${remaining === 1 ? 'remains' : 'remain'} (scanned again: the report and the gate are about what remains)`;
-  return { gated: again, fixedReport: withKitNotes(again.report, fixed.report), fixLines: [...fixed.lines, line] };
-}
-
-/** `--fix` with nothing to change: the gate of the one scan, with the kit's notes and lines. */
-function withFixLines(gated: Awaited<ReturnType<typeof gateReport>>, fixed: Awaited<ReturnType<typeof runFixKit>>) {
-  return { gated, fixedReport: withKitNotes(gated.report, fixed.report), fixLines: fixed.lines };
+    `${plural(before.size - remaining, 'finding', 'findings')} in files fixed, ${remaining} ${remaining === 1 ? 'remains' : 'remain'} (scanned again: the report and the gate are about what remains)`
+  );
 }
 
 /** The gated report with the kit's notes on what it cannot fix, and its `fixes`. */
@@ -491,9 +481,7 @@ function summaryLine(report: Report, code: number): string {
 /** Org findings are placed in the snapshot file at their resource's line, when the snapshot is in the checkout. */
 async function sarifMeta(formats: readonly Format[], placement: () => Promise<OrgPlacement | undefined>, orgOrigin: OrgOrigin | undefined, includeAccepted: boolean): Promise<SarifMeta> {
   const placed = formats.includes('sarif') ? await placement() : undefined;
-  const accepted = includeAccepted ? { includeAccepted } : {};
-  if (placed) return { toolVersion: VERSION, orgArtifactUri: placed.uri, orgLineOf: placed.lineOf, ...accepted };
-  return { toolVersion: VERSION, ...(orgOrigin && { orgOrigin }), ...accepted };
+  return { toolVersion: VERSION, ...(placed ? { orgArtifactUri: placed.uri, orgLineOf: placed.lineOf } : orgOrigin && { orgOrigin }), ...(includeAccepted && { includeAccepted }) };
 }
 
 /** Where the org came from, for SARIF's word on why its findings have no file; none for repositories alone. */

@@ -2,7 +2,7 @@ import { isAbsolute, posix, win32 } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline, type BaselineEntry } from './baseline/baseline.js';
-import { readBaselineFile, writeBaselineFile } from './baseline/baseline-file.js';
+import { writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
 import { createHash } from 'node:crypto';
 import { UsageError } from './errors.js';
@@ -59,11 +59,6 @@ export function addGateOptions(command: Command): Command {
     .option('--prune-baseline', 'write the --baseline file again without the entries that match no finding (stale), keeping the others as they are')
     .option('--fail-on-stale-baseline', 'fail the gate (exit 1) when a --baseline entry matches no finding, as a linter fails on an unused suppression')
     .option('--accepted-by <name>', 'who accepts the findings --write-baseline records (default: $GITHUB_ACTOR, $GITLAB_USER_LOGIN or $USER)');
-}
-
-/** Read the baseline before any analysis, so a bad file costs seconds, not a whole org fetch. */
-export async function loadBaseline(flags: GateFlags): Promise<Baseline | undefined> {
-  return flags.baseline === undefined ? undefined : readBaselineFile(flags.baseline);
 }
 
 export interface GatedRun {

@@ -176,12 +176,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
   const pool: BudgetState = { inFlight: 0, answered: [], nextPaceAt: 0 };
 
-  /** The cap on all rate-limit waits together: beyond it the request gives up (its resource is a gap). */
-  const checkTotalWait = (what: string, waitMs: number) => {
-    // rateLimitBlockedMs already counts the waits booked up to heldUntil.
-    if (stats.rateLimitBlockedMs + waitMs <= policy.maxTotalRateLimitWaitMs) return;
-    throw capped(`${what}: ${overTotalWaitReason(policy, stats.rateLimitBlockedMs, waitMs)}`);
-  };
   const capped = (message: string, status?: number) => {
     stats.seen.capped++;
     emit({ type: 'rate-limit-cap', reason: message });
@@ -189,14 +183,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /**
-   * Book a rate-limit wait until `until`: checked against the cap on all waits, counted once
-   * however many wait beside it, and announced; a 429 also blocks its class.
+   * Book a rate-limit wait until `until`: checked against the cap on all waits together (beyond it
+   * the request gives up: its resource is a gap), counted once however many wait beside it, and
+   * announced; a 429 also blocks its class.
    */
   const holdUntil = (what: string, until: number, event: { waitMs: number; reason: '429' | 'budget-spent' }, cls?: ClassBlock) => {
     const from = Math.max(heldUntil, options.now());
-    if (until > from) {
-      checkTotalWait(what, until - from);
-      stats.rateLimitBlockedMs += until - from;
+    const waitMs = until - from;
+    if (waitMs > 0) {
+      // rateLimitBlockedMs already counts the waits booked up to heldUntil.
+      if (stats.rateLimitBlockedMs + waitMs > policy.maxTotalRateLimitWaitMs) throw capped(`${what}: ${overTotalWaitReason(policy, stats.rateLimitBlockedMs, waitMs)}`);
+      stats.rateLimitBlockedMs += waitMs;
     }
     stats.rateLimitWaits++;
     emit({ type: 'rate-limit-wait', ...event });
@@ -405,12 +402,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw error;
     }
     const cls = classOf(requestClassOf(url.pathname));
+    const what = `${method} ${url.pathname}`;
     const state: RetryState = { transientRetries: 0, rateLimitRetries: 0 };
     let reauthenticated = false;
     // Bounded by the two retry budgets plus one re-authentication.
     const maxAttempts = policy.maxRetries + policy.maxRateLimitRetries + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const bearer = await acquireWithToken(cls, auth, `${method} ${url.pathname}`, underWay || attempt > 0, auth && attempt === 0);
+      const bearer = await acquireWithToken(cls, auth, what, underWay || attempt > 0, auth && attempt === 0);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
@@ -436,8 +434,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         // An answer a retry would get again ends this read now, in words (the organization's read
         // turns it into the run's one line). No JSON at all is the answer of something that is
         // not the API: its shape error says so.
-        if (failure.repeats) throw new (error instanceof NotJsonAnswerError ? ApiShapeError : ApiError)(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
-        if (!reached && failure.permanent) throw new ApiUnreachableError(`${method} ${url.pathname}: ${failure.message}`, undefined, { cause: error });
+        if (failure.repeats) throw new (error instanceof NotJsonAnswerError ? ApiShapeError : ApiError)(`${what}: ${failure.message}`, undefined, { cause: error });
+        if (!reached && failure.permanent) throw new ApiUnreachableError(`${what}: ${failure.message}`, undefined, { cause: error });
         outcome = { kind: 'network', message: failure.message };
       } finally {
         concurrency.onAnswer(options.now() - startedAt, response?.status);
@@ -454,7 +452,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const decision = decideRetry(policy, outcome, state);
       if (decision.action === 'accept' && response) return response;
       if (decision.action === 'give-up') {
-        const message = `${method} ${url.pathname}: ${decision.reason}`;
+        const message = `${what}: ${decision.reason}`;
         if (decision.capped) throw capped(message, response?.status);
         throw new ApiError(message, response?.status);
       }
@@ -463,7 +461,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (decision.reason === 'rate-limit') {
           state.rateLimitRetries++;
           const until = options.now() + decision.waitMs;
-          holdUntil(`${method} ${url.pathname}`, until, { waitMs: decision.waitMs, reason: '429' }, cls);
+          holdUntil(what, until, { waitMs: decision.waitMs, reason: '429' }, cls);
           // Shared with every request of the class waiting for the same reset; all go together after it.
           await sleepUntil(cls, until);
         } else {
@@ -473,7 +471,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         }
       }
     }
-    throw new ApiError(`${method} ${url.pathname}: gave up after ${maxAttempts} attempts`);
+    throw new ApiError(`${what}: gave up after ${maxAttempts} attempts`);
   };
 
   const noteSightings = (headers: RateLimitHeaders, status: number) => {

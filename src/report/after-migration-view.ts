@@ -32,11 +32,10 @@ export interface AfterMigrationView {
     sentence: string;
     chart: { width: number; height: number; bars: ProgressBarView[]; label: string };
     fixed: AfterRowView[];
-    hasFixed: boolean;
     /** "action migrate-db: execute": who is still locked out, per permission, each with their user page ('' without an app address). */
     lockedOut: { label: string; people: { email: string; url: string }[] }[];
   };
-  verified: { shown: boolean; count: number; rows: AfterRowView[] };
+  verified: { rows: AfterRowView[] };
 }
 
 // One stacked bar: fixed, still open and new as shares of their sum (at least 2 px each, so none vanishes).
@@ -47,8 +46,6 @@ export function buildAfterMigrationView(report: Report, appUrl = ''): AfterMigra
   return {
     progress: progressView(report, appUrl),
     verified: {
-      shown: verified.length > 0,
-      count: verified.length,
       rows: verified.map((finding) => ({
         id: finding.id,
         category: CATEGORY_DOCS[finding.category].title,
@@ -63,7 +60,7 @@ export function buildAfterMigrationView(report: Report, appUrl = ''): AfterMigra
 function progressView(report: Report, appUrl: string): AfterMigrationView['progress'] {
   const progress = report.progress;
   if (!progress) {
-    return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], hasFixed: false, lockedOut: [] };
+    return { shown: false, headline: '', sentence: '', chart: { width: CHART.width, height: CHART.height, bars: [], label: '' }, fixed: [], lockedOut: [] };
   }
   const day = sinceDay(progress);
   const counts = [
@@ -93,7 +90,6 @@ function progressView(report: Report, appUrl: string): AfterMigrationView['progr
       location: item.location,
       detail: item.unchanged ? 'unchanged: now passes team identifiers on; check what receives them' : item.now === 'verified' ? 'checked, nothing to do now' : 'no longer found',
     })),
-    hasFixed: progress.fixed.length > 0,
     lockedOut: (progress.stillLockedOut ?? [])
       .filter((entry) => (entry.loses ?? []).length > 0)
       .map((entry) => ({

@@ -158,7 +158,6 @@ export interface GateView {
   label: string;
   detail: string;
   stale: string[];
-  hasStale: boolean;
 }
 
 export interface ReportView {
@@ -178,19 +177,17 @@ export interface ReportView {
   cards: CardView[];
   chart: { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] };
   incomplete: { resource: string; reason: string }[];
-  hasIncomplete: boolean;
   incompleteHeading: string;
   /** report.notes: input values of an unexpected shape, files the repository scan skipped, advice. */
   notes: string[];
   /** A merged report (`merge`, issue 41): each org and the cross-org checks. */
   orgs: OrgsView;
-  hasNotes: boolean;
   notesHeading: string;
   filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
   sections: SectionView[];
   client: ClientData;
   /** Who loses or gains access (report.access), summarised; `shown` only when the snapshot listed users. */
-  access: AccessView & { hasDetails: boolean };
+  access: AccessView;
   /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
   after: AfterMigrationView;
   /** What a print holds and leaves out, said after the printed work. */
@@ -223,7 +220,7 @@ const TIERS = [
 /** A verdict after a count, in words that need no agreement with it. */
 const COUNT_WORDS = { breaks: 'breaking', review: 'to review', none: 'needing action', unaffected: 'unaffected' } as const;
 
-/** Chart and legend order; each colour means one verdict (or, in grey, automatic) and nothing else. */
+/** Chart, legend and filter order; each colour means one verdict (or, in grey, automatic) and nothing else. */
 const CHART_VERDICTS = ['breaks', 'none', 'review', 'unaffected'] as const;
 
 /** Categories whose new value is used beside the evidence, not written over it (a data move beside the relation it reads). */
@@ -239,11 +236,11 @@ const MIN_SEGMENT = 4;
 /** Every key the template and the page's script read is filled here; the template holds no logic. */
 export function buildReportView(report: Report, meta: RenderMeta): ReportView {
   const findings = report.findings;
-  const client = clientData(report, meta.appUrl ?? '');
-  const sectionCount = (id: SectionId) =>
-    client.sections.find((s) => s.id === id)?.groups.reduce((sum, g) => sum + g.items.length, 0) ?? 0;
   const access = accessView(report);
   const counts = workCounts(findings);
+  const client = clientData(report, meta.appUrl ?? '', access);
+  const sectionCount = (id: SectionId) =>
+    client.sections.find((s) => s.id === id)?.groups.reduce((sum, g) => sum + g.items.length, 0) ?? 0;
 
   return {
     organization: report.organization,
@@ -256,25 +253,21 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     total: findings.length,
     manual: report.summary.manual,
     gate: gateView(report),
-    cards: countCards(report),
-    chart: chartView(report),
+    cards: countCards(report, counts),
+    chart: chartView(report, counts),
     incomplete: report.incomplete.map((item) => ({
       resource: item.resource,
       reason: item.accepted ? `${item.reason} (accepted in the baseline: ${item.accepted.reason}, by ${item.accepted.by})` : item.reason,
     })),
-    hasIncomplete: report.incomplete.length > 0,
     incompleteHeading: incompleteHeading(report),
     notes: report.notes ?? [],
     orgs: orgsView(report),
-    hasNotes: (report.notes ?? []).length > 0,
     // Notes are of several kinds (values read as far as understood, skipped files, advice): the title names none of them alone.
     notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')} on what was read`,
     filters: {
       categories: CATEGORIES.filter((c) => findings.some((f) => f.category === c)).map((c) => ({ value: c, label: CATEGORY_DOCS[c].title })),
       types: RESOURCE_TYPES.filter((t) => findings.some((f) => f.resource.type === t)).map((t) => ({ value: t, label: t })),
-      verdicts: (['breaks', 'none', 'review', 'unaffected'] as const)
-        .filter((v) => findings.some((f) => (f.verdict ?? 'none') === v))
-        .map((v) => ({ value: v, label: VERDICT_LABELS[v] })),
+      verdicts: CHART_VERDICTS.filter((v) => findings.some((f) => (f.verdict ?? 'none') === v)).map((v) => ({ value: v, label: VERDICT_LABELS[v] })),
     },
     // Work first: the manual part opens the list, the automatic part comes last, folded.
     sections: (['manual', 'repository', 'automatic'] as const)
@@ -283,7 +276,7 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
-    access: { ...access, hasDetails: access.details.length > 0 },
+    access,
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
     print: { sentence: printSentence(report, counts) },
   };
@@ -304,8 +297,7 @@ function printSentence(report: Report, { manual, manualBy }: WorkCounts): string
  * The counts line: manual work by verdict first (each a filter), then what needs nothing, the
  * repository files and the baseline. Zero counts are left out, except the two kinds.
  */
-function countCards(report: Report): CardView[] {
-  const counts = workCounts(report.findings);
+function countCards(report: Report, counts: WorkCounts): CardView[] {
   const where = (split: string) => (split === '' ? '' : ` (${split})`);
   const cards: CardView[] = [
     { value: counts.manual.all, label: `manual items${where(placeSplit(counts.manual))}`, href: '#kind=manual', tone: 'manual' },
@@ -330,7 +322,7 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-function clientData(report: Report, appUrl: string): ClientData {
+function clientData(report: Report, appUrl: string, access: AccessView): ClientData {
   const links = fixLinks(report);
   const besideChange = suggestionsBesideChange();
   const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl, besideChange), fix: links.get(finding.id) ?? '' }));
@@ -384,13 +376,13 @@ function clientData(report: Report, appUrl: string): ClientData {
       { id: 'repository', groups: fileGroups },
       { id: 'automatic', groups: byCategory('automatic') },
     ],
-    ...clientAccess(report, appUrl),
+    ...clientAccess(access, appUrl),
   };
 }
 
 /** The access lines the page's script reads: with their people while they are few, else with counts. */
-function clientAccess(report: Report, appUrl: string): Pick<ClientData, 'access' | 'userUrl'> {
-  const byFinding = Object.entries(accessView(report).byFinding);
+function clientAccess(access: AccessView, appUrl: string): Pick<ClientData, 'access' | 'userUrl'> {
+  const byFinding = Object.entries(access.byFinding);
   const people = byFinding.reduce((sum, [, lines]) => lines.reduce((n, line) => n + line.emails.length, sum), 0);
   if (people <= INLINE_PEOPLE) {
     const inline = (line: AccessLine): ClientAccessLine => ({ text: line.text, emails: line.emails, tone: line.tone, people: line.emails.map((email) => ({ email, url: appUrl ? entityUrl(appUrl, '_user', email) : '' })) });
@@ -457,7 +449,7 @@ function rewriteChecked(finding: Finding): boolean {
 
 function gateView(report: Report): GateView {
   const gate = report.gate;
-  if (!gate) return { shown: false, tone: '', label: '', detail: '', stale: [], hasStale: false };
+  if (!gate) return { shown: false, tone: '', label: '', detail: '', stale: [] };
   const stale = gate.staleBaselineIds ?? [];
   const label = { passed: 'Gate passed', failed: 'Gate failed', incomplete: 'Incomplete: no gate verdict' }[gate.result];
   const threshold = { none: 'nothing fails it', manual: 'manual items fail it', any: 'any finding fails it' }[gate.failOn];
@@ -468,11 +460,10 @@ function gateView(report: Report): GateView {
     label,
     detail: `--fail-on ${gate.failOn} (${threshold}); ${failing}, not accepted in the baseline`,
     stale,
-    hasStale: stale.length > 0,
   };
 }
 
-function chartView(report: Report): ReportView['chart'] {
+function chartView(report: Report, counts: WorkCounts): ReportView['chart'] {
   const manual = report.findings.filter((f) => f.kind === 'manual');
   const verdictOf = (f: Finding) => f.verdict ?? 'none';
   const rows = CATEGORIES.map((category) => ({ category, findings: report.findings.filter((f) => f.category === category) })).filter(
@@ -508,12 +499,7 @@ function chartView(report: Report): ReportView['chart'] {
   };
 
   const legend: LegendView[] = [
-    ...CHART_VERDICTS.map((verdict) => ({
-      tone: verdict,
-      label: VERDICT_LABELS[verdict],
-      count: manual.filter((f) => verdictOf(f) === verdict).length,
-      href: `#kind=manual&verdict=${verdict}`,
-    })).filter((item) => item.count > 0),
+    ...CHART_VERDICTS.map((verdict) => ({ tone: verdict, label: VERDICT_LABELS[verdict], count: counts.manualBy[verdict], href: `#kind=manual&verdict=${verdict}` })),
     { tone: 'automatic', label: 'Automatic (nothing to do)', count: report.summary.automatic, href: '#kind=automatic' },
   ].filter((item) => item.count > 0);
   return {

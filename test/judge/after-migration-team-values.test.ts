@@ -13,31 +13,24 @@ import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonObject } from '../../src/model/json.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { expectedRuleClass, judgeTable, MIGRATED_ORGANIZATION, org, TEAMS, type Row } from './two-worlds.js';
+import { expectedRuleClass, judgeTable, teamRelatedServices, TEAMS, type Row } from './two-worlds.js';
 
 const jq = useJqEngine();
 const GHOST = 'is no team of the org today';
 
 /** A migrated org: services own their team through `$team` and relate to it over `owning_team`. */
 const migratedOrg = (parts: { calculation?: string; condition?: JsonObject; widgetRule?: JsonObject }, migrated = true): OrgSnapshot =>
-  org({
-    ...(migrated && { organization: MIGRATED_ORGANIZATION }),
-    blueprints: [
-      {
-        identifier: 'service',
-        title: 'Service',
-        ...(migrated && { ownership: { type: 'Direct' } }),
-        schema: { properties: {} },
-        relations: { owning_team: { title: 'Owning team', target: '_team', many: true, required: false } },
-        mirrorProperties: { owner_ids: { title: 'Owner ids', path: 'owning_team.$identifier' }, team_ids: { title: 'Team ids', path: '$team.$identifier' }, owner_titles: { title: 'Owner titles', path: 'owning_team.$title' } },
-        ...(parts.calculation !== undefined && { calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation: parts.calculation } } }),
-      },
-    ],
-    entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [migrated ? team.identifier : team.name], relations: { owning_team: [team.identifier] } })) },
-    ...(parts.condition && { scorecards: [{ identifier: 'sc', title: 'Ownership', blueprint: 'service', rules: [{ identifier: 'owned', title: 'Owned', level: 'Gold', query: { combinator: 'and', conditions: [parts.condition] } }] }] }),
-    ...(parts.widgetRule && {
-      pages: [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [{ id: 'w1', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [parts.widgetRule] } } } } }] }],
-    }),
+  teamRelatedServices({
+    relation: { name: 'owning_team', title: 'Owning team', many: true, relatesTo: 'own' },
+    mirrors: { owner_ids: ['Owner ids', 'owning_team.$identifier'], team_ids: ['Team ids', '$team.$identifier'], owner_titles: ['Owner titles', 'owning_team.$title'] },
+    ...(parts.calculation !== undefined && { calculation: ['flag', 'Flag', parts.calculation] as const }),
+    migrated,
+    parts: {
+      ...(parts.condition && { scorecards: [{ identifier: 'sc', title: 'Ownership', blueprint: 'service', rules: [{ identifier: 'owned', title: 'Owned', level: 'Gold', query: { combinator: 'and', conditions: [parts.condition] } }] }] }),
+      ...(parts.widgetRule && {
+        pages: [{ identifier: 'services', title: 'Services', type: 'dashboard', widgets: [{ id: 'w1', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [parts.widgetRule] } } } } }] }],
+      }),
+    },
   });
 
 /**

@@ -7,27 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { judged, MIGRATED_ORGANIZATION, org, TEAMS } from './two-worlds.js';
+import { judged, teamRelatedServices, TEAMS } from './two-worlds.js';
 
 const jq = useJqEngine();
 const LOCATION = 'calculationProperties.flag.calculation';
 
 /** Services whose steward is a `_team` relation mirrored by `steward_key`; each is owned by one team and stewarded by the next. */
 const stewarded = (calculation: string, migrated: boolean): OrgSnapshot =>
-  org({
-    ...(migrated && { organization: MIGRATED_ORGANIZATION }),
-    blueprints: [
-      {
-        identifier: 'service',
-        title: 'Service',
-        ...(migrated && { ownership: { type: 'Direct' } }),
-        schema: { properties: {} },
-        relations: { steward: { title: 'Steward', target: '_team', many: false, required: false } },
-        mirrorProperties: { steward_key: { title: 'Steward key', path: 'steward.$identifier' } },
-        calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } },
-      },
-    ],
-    entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [migrated ? team.identifier : team.name], relations: { steward: TEAMS[(i + 1) % TEAMS.length]!.identifier } })) },
+  teamRelatedServices({
+    relation: { name: 'steward', title: 'Steward', many: false, relatesTo: 'next' },
+    mirrors: { steward_key: ['Steward key', 'steward.$identifier'] },
+    calculation: ['flag', 'Flag', calculation],
+    migrated,
   });
 
 /**

@@ -8,28 +8,20 @@
 import { describe, expect, it } from 'vitest';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { judged, MIGRATED_ORGANIZATION, org, TEAMS } from './two-worlds.js';
+import { judged, teamRelatedServices, TEAMS } from './two-worlds.js';
 
 const jq = useJqEngine();
 const LOCATION = 'calculationProperties.check.calculation';
 
 /** Services each owned by one team and backed up by the next through a `_team` relation, mirrored by `backup_ids`. */
-const backedUp = (calculation: string, migrated: boolean, teams = TEAMS as readonly { name: string; identifier?: string }[]): OrgSnapshot =>
-  org({
-    ...(migrated && { organization: MIGRATED_ORGANIZATION }),
-    blueprints: [
-      {
-        identifier: 'service',
-        title: 'Service',
-        ...(migrated && { ownership: { type: 'Direct' } }),
-        schema: { properties: {} },
-        relations: { backup: { title: 'Backup', target: '_team', many: true, required: false } },
-        mirrorProperties: { backup_ids: { title: 'Backup ids', path: 'backup.$identifier' } },
-        calculationProperties: { check: { title: 'Check', type: 'boolean', calculation } },
-      },
-    ],
-    entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [migrated ? team.identifier : team.name], relations: { backup: [TEAMS[(i + 1) % TEAMS.length]!.identifier] } })) },
-  }, teams);
+const backedUp = (calculation: string, migrated: boolean, teams?: readonly { name: string; identifier?: string }[]): OrgSnapshot =>
+  teamRelatedServices({
+    relation: { name: 'backup', title: 'Backup', many: true, relatesTo: 'next' },
+    mirrors: { backup_ids: ['Backup ids', 'backup.$identifier'] },
+    calculation: ['check', 'Check', calculation],
+    migrated,
+    teams,
+  });
 
 /** What the expression gives on each service of the migrated org, run here by jq: the relation and its mirror hold identifiers. */
 const onEachService = (expression: string) =>

@@ -198,6 +198,53 @@ export function servicesWithCalculations(calculations: Record<string, readonly [
   return org({ blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, calculationProperties }], entities: { service: SERVICES_PER_TEAM }, ...parts });
 }
 
+/** A relation of the services to `_team`: each service relates to its own team or to the next one. */
+export interface TeamRelation {
+  name: string;
+  title: string;
+  many: boolean;
+  relatesTo: 'own' | 'next';
+}
+
+/**
+ * Services each owned by one team (by title before the migration, by identifier after) and related
+ * to `_team` over `relation` (identifiers, in both worlds), with these mirror properties
+ * (`name: [title, path]`) and optionally one boolean calculation (`[name, title, calculation]`).
+ * `migrated` also gives the org the migration's flag and the blueprint its ownership; `parts` add to the org.
+ */
+export function teamRelatedServices(spec: {
+  relation: TeamRelation;
+  mirrors: Record<string, readonly [string, string]>;
+  calculation?: readonly [string, string, string];
+  migrated: boolean;
+  teams?: readonly JsonObject[];
+  parts?: Partial<OrgSnapshot>;
+}): OrgSnapshot {
+  const { relation, migrated } = spec;
+  const related = (i: number) => TEAMS[(relation.relatesTo === 'own' ? i : i + 1) % TEAMS.length]!.identifier;
+  const mirrorProperties = Object.fromEntries(Object.entries(spec.mirrors).map(([name, [title, path]]) => [name, { title, path }]));
+  const calculation = spec.calculation && { [spec.calculation[0]]: { title: spec.calculation[1], type: 'boolean', calculation: spec.calculation[2] } };
+  return org(
+    {
+      ...(migrated && { organization: MIGRATED_ORGANIZATION }),
+      blueprints: [
+        {
+          identifier: 'service',
+          title: 'Service',
+          ...(migrated && { ownership: { type: 'Direct' } }),
+          schema: { properties: {} },
+          relations: { [relation.name]: { title: relation.title, target: '_team', many: relation.many, required: false } },
+          mirrorProperties,
+          ...(calculation && { calculationProperties: calculation }),
+        },
+      ],
+      entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [migrated ? team.identifier : team.name], relations: { [relation.name]: relation.many ? [related(i)] : related(i) } })) },
+      ...spec.parts,
+    },
+    spec.teams,
+  );
+}
+
 /** An org whose action offers services through an entity input filtered by one dataset rule. */
 export function datasetOrg(rule: JsonObject): OrgSnapshot {
   return org({

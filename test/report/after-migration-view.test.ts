@@ -29,7 +29,7 @@ describe('buildAfterMigrationView', () => {
   it('shows nothing without --since or verified references, and the page has neither section', () => {
     const view = buildAfterMigrationView(report([finding('1')]));
     expect(view.progress.shown).toBe(false);
-    expect(view.verified).toEqual({ shown: false, count: 0, rows: [] });
+    expect(view.verified).toEqual({ rows: [] });
     const html = renderHtml(report([finding('1')]), meta);
     expect(html).not.toContain('class="since"');
     expect(html).not.toContain('Fixed since the previous report');

@@ -96,7 +96,7 @@ describe('buildReportView', () => {
     });
     const report: Report = { ...reportOf([accepted]), gate: { failOn: 'manual', result: 'passed', failing: 0, staleBaselineIds: ['abc'] } };
     const view = buildReportView(report, meta);
-    expect(view.gate).toMatchObject({ shown: true, tone: 'passed', label: 'Gate passed', stale: ['abc'], hasStale: true });
+    expect(view.gate).toMatchObject({ shown: true, tone: 'passed', label: 'Gate passed', stale: ['abc'] });
     expect(view.gate.detail).toContain('--fail-on manual');
     expect(view.client.findings[0]?.accepted).toEqual({ reason: 'owned by the vendor', by: 'ana' });
     expect(view.cards.find((c) => c.label === 'accepted in the baseline')?.value).toBe(1);

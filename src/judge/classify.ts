@@ -12,7 +12,7 @@ import { isObject, keyedRecord, type JsonObject, type JsonValue } from '../model
 import type { TeamInput } from './team-typed.js';
 import { assignedIdentifiers, contextFor, identifiersItCouldBe, pendingIdentifier, teamCases, unsureTeam, type JudgeTeam, type TeamCase, type World } from './worlds.js';
 import { constantStrings } from './constant-strings.js';
-import { readingOrder } from './expression-memo.js';
+import { readingOrder } from './reading-order.js';
 
 export type ReferenceClass = 'same' | 'substituted' | 'changed';
 

@@ -1,7 +1,6 @@
 import { assessTeamExpression, type ImpactContext } from './team-impact.js';
-import { readsBeyondFixedPaths } from './team-reach.js';
-import { extractReferences, propertyPaths } from '../jq/references.js';
 import type { Catalog } from '../catalog/catalog.js';
+import { namedReads } from './reading-order.js';
 
 /** How one jq expression is judged: the judge's own function, or the same remembered (`memoisedJudge`). */
 export type ExpressionJudge = typeof assessTeamExpression;
@@ -127,32 +126,3 @@ export function derivedSeen(expression: string, derived: ReadonlyMap<string, str
 
 const seenIn = new WeakMap<ReadonlyMap<string, string>, Map<string, ReadonlyMap<string, string>>>();
 const NONE_SEEN: ReadonlyMap<string, string> = new Map();
-
-/**
- * Calculations in the order they are filled on an entity: each after those it reads (by name, or
- * all others when it may read beyond fixed paths), in layers that read nothing of one another, so
- * a layer runs on one copy of the entity. Calculations reading each other in a ring keep the order given.
- */
-export function readingOrder(properties: readonly (readonly [string, string])[]): (readonly [string, string])[][] {
-  const names = new Set(properties.map(([name]) => name));
-  const reads = properties.map(([name, calculation]) => (namedReads(calculation, names) ?? [...names]).filter((read) => read !== name));
-  const placed = new Set<string>();
-  const layers: (readonly [string, string])[][] = [];
-  let left = properties.map((_, i) => i);
-  while (left.length > 0) {
-    const ready = left.filter((i) => reads[i]!.every((read) => placed.has(read)));
-    const layer = ready.length > 0 ? ready : [left[0]!];
-    layers.push(layer.map((i) => properties[i]!));
-    for (const i of layer) placed.add(properties[i]![0]);
-    left = left.filter((i) => !layer.includes(i));
-  }
-  return layers;
-}
-
-
-/** The names among `names` a jq text reads at `.properties.<name>`; undefined when it may read more than fixed paths show. */
-function namedReads(text: string, names: ReadonlySet<string>): string[] | undefined {
-  const result = extractReferences(text);
-  if (!result.ok || readsBeyondFixedPaths(result.tokens)) return undefined;
-  return propertyPaths(result.references, names).flatMap(({ segments }) => segments.filter((segment, index) => segments[index - 1] === 'properties' && names.has(segment)));
-}

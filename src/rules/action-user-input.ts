@@ -30,7 +30,7 @@ export const actionUserInput: Rule = {
       const resource = actionRef(action);
       const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
       // A CREATE action's form is filled before its entity exists: its jq sees an empty one.
-      const form = createsEntity(action) ? { sample: 'create-input' as const } : {};
+      const sample = createsEntity(action) ? ('create-input' as const) : ('user-input' as const);
       const teamProperties = judge.teamProperties(actionBlueprint(action));
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
@@ -61,7 +61,7 @@ export const actionUserInput: Rule = {
             rule,
             subject: datasetSubject,
             removedRelations: datasetRemoved,
-            sample: form.sample ?? ('user-input' as const),
+            sample,
             ...(typeof definition.blueprint === 'string' && { blueprint: definition.blueprint, teamProperties: judge.teamProperties(definition.blueprint) }),
             // A team picker's entities are the org's teams: `$title` and `$identifier` are the team's.
             ...((teamTyped?.kind === '_team' || teamTyped?.kind === 'team') && { searchesTeams: true }),
@@ -87,7 +87,7 @@ export const actionUserInput: Rule = {
               removedRelations,
               teamProperties,
               teamInputs,
-              ...form,
+              sample,
               ...(isDefault && { sink: 'team-value' as const, teamDestination: `sets the default of input "${input}", which holds teams: team titles before the migration, team identifiers after it (a value that stays a title selects no team then)` }),
             },
             isDefault ? { setsTeam: true } : {},
@@ -106,7 +106,7 @@ export const actionUserInput: Rule = {
           removedRelations,
           teamProperties,
           teamInputs,
-          ...form,
+          sample,
         });
         if (finding) findings.push(finding);
       }

@@ -30,6 +30,14 @@ function expected(reader: (entity: JsonValue) => JsonValue, expression: string):
 const services = (parts: Parameters<typeof servicesWithCalculations>[1] = {}) =>
   servicesWithCalculations({ lead: [LEAD, 'string'], lead_is_qa: ['.properties.lead == "QA"', 'boolean'], lead_as_list: ['.properties.lead == ["QA"]', 'boolean'], lead_lower: ['.properties.lead | ascii_downcase', 'string'] }, parts);
 
+/** A DAY-2 action on `service` whose input is shown only when `visible` (jq) is true. */
+const dayTwoAction = (visible: string) => ({
+  identifier: 'deploy',
+  title: 'Deploy',
+  trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { reason: { type: 'string', visible: { jqQuery: visible } } } } },
+  invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
+});
+
 describe('a calculation passing one team on is read as it computes (item 4)', () => {
   it('a calculation comparing it with a title breaks', () => {
     expect(expected((entity) => entity, '.properties.lead == "QA"')).toBe('changed');
@@ -55,16 +63,7 @@ describe('a calculation passing one team on is read as it computes (item 4)', ()
   it('a DAY-2 input shown only for it breaks', () => {
     const visible = '.entity.properties.lead == "Data Science"';
     expect(expected((entity) => ({ user: {}, entity, form: {} }), visible)).toBe('changed');
-    const snapshot = services({
-      actions: [
-        {
-          identifier: 'deploy',
-          title: 'Deploy',
-          trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { reason: { type: 'string', visible: { jqQuery: visible } } } } },
-          invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
-        },
-      ],
-    });
+    const snapshot = services({ actions: [dayTwoAction(visible)] });
     const { finding } = judged(jq, snapshot, 'trigger.userInputs.properties.reason.visible.jqQuery');
     expect(finding.verdict).toBe(expectedVerdict('changed', 'gate'));
   });
@@ -86,16 +85,7 @@ describe('calculations reading each other are filled in the order they read', ()
     expect(TEAM_SETS.some((set) => run('before', set) !== run('after', set))).toBe(true);
     const snapshot = servicesWithCalculations(
       { tag: [TAG, 'string'], lead: [LEAD, 'string'] },
-      {
-        actions: [
-          {
-            identifier: 'deploy',
-            title: 'Deploy',
-            trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service', userInputs: { properties: { reason: { type: 'string', visible: { jqQuery: visible } } } } },
-            invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
-          },
-        ],
-      },
+      { actions: [dayTwoAction(visible)] },
     );
     const { finding } = judged(jq, snapshot, 'trigger.userInputs.properties.reason.visible.jqQuery');
     expect(finding.verdict).toBe(expectedVerdict('changed', 'gate'));

@@ -10,6 +10,7 @@ import type { RelationMove } from './data-migration.js';
 import { relationTeams } from './data-migration.js';
 import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
 import { hasTeamValue } from '../repo/context.js';
+import { jsonPieces } from '../report/json-pieces.js';
 
 /**
  * The org as it will be after the migration (docs/categories.md, the automatic categories) with every fix
@@ -84,7 +85,8 @@ export function* predictedOrgJson(predicted: PredictedOrg): Generator<string> {
   for (const [index, [key, value]] of members.entries()) {
     yield `${index === 0 ? '' : ','}\n${JSON.stringify(key)}:`;
     if (key !== 'entities') {
-      yield JSON.stringify(value);
+      // Its records one by one: the 100x org's 60,000 actions were one 25 MB string, copied again by each rewrite of it (issue 41).
+      yield* jsonPieces(value);
       continue;
     }
     yield '{';

@@ -79,6 +79,19 @@ describe('the predicted org, written entity by entity (issue 41)', () => {
     expect(JSON.parse(written).entities.service[0].properties.note).toBe('line\u2028break');
   });
 
+  it('holds no more than one record of the org at a time: a list of 600 actions is not one piece', () => {
+    const snapshot = org();
+    snapshot.actions = Array.from({ length: 600 }, (_, i) => ({ identifier: `act_${i}`, title: `Action ${i}`, trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service' } }));
+    const catalog = buildCatalog(analysableSnapshot(snapshot), { jq });
+    const file = buildFixKit({ catalog, report: analyze(catalog), jq }).files.find((f) => f.kind === 'predicted-org')!;
+    const pieces = [...file.pieces!()];
+    const actions = JSON.stringify((JSON.parse(pieces.join('')) as OrgSnapshot).actions);
+    expect(actions.length).toBeGreaterThan(60_000);
+    // The largest piece is one action (a few hundred characters), not the 60 KB list.
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(500);
+    expect(pieces.join('')).toContain(`\n"actions":${actions},`);
+  });
+
   it('a streamed file: the text in runs of bytes (no megabyte string), and the digest of all of it once written', () => {
     const pieces = () => Array.from({ length: 3000 }, (_, i) => `${'x'.repeat(700)}${i}\n`);
     const content = new StreamedContent(pieces);

@@ -26,7 +26,7 @@ export function buildFixKit(input: FixKitInput): FixKit {
   const findings = report.findings;
   const moves = relationMoves(catalog, findings);
   const predicted = predictOrg(catalog, findings, moves, jq);
-  const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted.org);
+  const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted);
   const patch = repoPatch(findings, input.repoFiles ?? [], input.repos ?? []);
   const files: FixFile[] = [...bodies.files];
   files.push(...patch.files);

@@ -8,7 +8,7 @@ import { TEAM_BLUEPRINT, type EntityRecord, type OrgSnapshot, type Organization 
 import { MIGRATED_FEATURE_FLAG } from '../catalog/migration-state.js';
 import type { RelationMove } from './data-migration.js';
 import { relationTeams } from './data-migration.js';
-import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
+import { applyOrgRewrite, locateOrgTarget, type RewriteOutcome } from './org-rewrite.js';
 import { hasTeamValue } from '../repo/context.js';
 import { jsonPieces } from '../report/json-pieces.js';
 
@@ -24,16 +24,19 @@ export interface PredictedOrg {
   org: OrgSnapshot;
   /** Each blueprint's entities today, with what the migration does to them. */
   entities: ReadonlyMap<string, { records: unknown; change?: (entity: EntityRecord) => void }>;
+  /** What became of each fix of the org's resources put into `org`. */
+  outcomes: ReadonlyMap<Finding, RewriteOutcome>;
 }
 
 export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves: readonly RelationMove[], jq: JqEngine | undefined): PredictedOrg {
   const today = catalog.snapshot.entities;
   const { org, changed } = sharedOrg(catalog.snapshot);
+  const outcomes = new Map<Finding, RewriteOutcome>();
   // The fixes first: their locations are paths in the org as it is today (never in an entity).
   for (const finding of findings) {
     if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
     const target = locateOrgTarget(catalog.snapshot, finding);
-    if (target) applyOrgRewrite(changed(target.record), target.path, finding, jq);
+    if (target) outcomes.set(finding, applyOrgRewrite(changed(target.record), target.path, finding, jq));
   }
   const translate = (values: readonly string[]) => translateTeamValues(catalog.teams, values);
   migrateTeams(org, catalog);
@@ -62,7 +65,7 @@ export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves
   // A live read's feature flags decide the state over the recorded one: the flag the migration sets is
   // set here too, or the predicted org reads as not migrated and every identifier the kit wrote breaks.
   org.organization = withMigratedFlag(org.organization);
-  return { org, entities };
+  return { org, entities, outcomes };
 }
 
 /**

@@ -106,6 +106,21 @@ describe('predicted-org.json of every fixture org', () => {
     }
   });
 
+  it('applies each fix of a resource once: the corrected bodies are the predicted org\'s records, not copies fixed again', async () => {
+    const snapshot = analysableSnapshot(await readOrg('fixtures/demo-org.json'));
+    const catalog = buildCatalog(snapshot, { teamsMap: completeTeamsMap(snapshot), jq });
+    const report = analyze(catalog);
+    let checks = 0;
+    const counting = { ...jq, validate: (expression: string) => (checks++, jq.validate(expression)) };
+    predictOrg(catalog, report.findings, relationMoves(catalog, report.findings), counting);
+    const predicting = checks;
+    checks = 0;
+    const kit = buildFixKit({ catalog, report, jq: counting });
+    expect(predicting).toBeGreaterThan(0);
+    expect(kit.files.filter((file) => file.kind === 'resource').length).toBeGreaterThan(0);
+    expect(checks).toBe(predicting);
+  });
+
   it('finds the fixture orgs', () => {
     expect(FIXTURE_ORGS).toEqual(expect.arrayContaining(['fixtures/demo-org.json', 'fixtures/public-shapes-org.json', 'fixtures/xss-org.json', 'test/fixtures/live-org.json']));
   });

@@ -4,7 +4,7 @@ import { copyJson, type JsonObject } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import type { PredictedOrg } from './predicted-org.js';
-import { jsonText, type FixFile, type UnresolvedFix } from './fix-kit.js';
+import { jsonText, streamedFile, type FixFile, type UnresolvedFix } from './fix-kit.js';
 import { applyOrgRewrite, locateOrgTarget, type OrgTarget } from './org-rewrite.js';
 
 /**
@@ -40,7 +40,8 @@ export function resourceBodies(snapshot: OrgSnapshot, findings: readonly Finding
       else if (finding.verdict === 'breaks') unresolved.push({ id: finding.id, missing: outcome.missing });
     }
     const body = copy ?? locateOrgTarget(after!.org, group.findings[0]!.finding)!.record;
-    if (applied.length > 0) files.push({ path: file, kind: 'resource', findings: applied, content: jsonText(body) });
+    // Its text made as it is written: the 100x org's 20,094 bodies were 28 MB held until the last was written.
+    if (applied.length > 0) files.push(streamedFile(file, 'resource', applied, () => [jsonText(body)]));
   }
   return { files, unresolved };
 }

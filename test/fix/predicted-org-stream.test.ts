@@ -114,6 +114,15 @@ describe('the predicted org, written entity by entity (issue 41)', () => {
     }
   });
 
+  it('lets the run collect once the org is predicted, before the bodies add to it', async () => {
+    const catalog = buildCatalog(analysableSnapshot(org()), { jq, teamsMap: { Payments: 'payments' } });
+    const report = analyze(catalog);
+    let settled = 0;
+    const kit = buildFixKit({ catalog, report, jq, settle: () => settled++ });
+    expect(settled).toBe(1);
+    expect(kit.files.some((file) => file.kind === 'predicted-org')).toBe(true);
+  });
+
   it('a streamed file: the text in runs of bytes (no megabyte string), and the digest of all of it once written', () => {
     const pieces = () => Array.from({ length: 3000 }, (_, i) => `${'x'.repeat(700)}${i}\n`);
     const content = new StreamedContent(pieces);

@@ -227,24 +227,16 @@ function translateEntityTeam(entity: EntityRecord, translate: (values: readonly 
   else if (Array.isArray(entity.team)) entity.team = translate(entity.team.filter((v): v is string => typeof v === 'string'));
 }
 
-/**
- * Every `teams` list in a permissions document: titles become identifiers, as the migration does
- * (with `write` false, the document is only read). Returns whether a list changes.
- */
+/** Every `teams` list in a permissions document: titles become identifiers, as the migration does. Whether one changes; `write` false only reads. */
 function translatePermissionTeams(node: JsonValue, translate: (values: readonly string[]) => string[], write: boolean): boolean {
   let changes = false;
-  if (Array.isArray(node)) {
-    for (const item of node) changes = translatePermissionTeams(item, translate, write) || changes;
-    return changes;
-  }
-  if (!isObject(node)) return false;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'teams' && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-      const translated = translate(value as string[]);
-      if (translated.length === value.length && translated.every((team, at) => team === value[at])) continue;
+  for (const [key, value] of isObject(node) || Array.isArray(node) ? Object.entries(node) : []) {
+    const teams = key === 'teams' && Array.isArray(value) && value.every((v) => typeof v === 'string') ? translate(value as string[]) : undefined;
+    if (teams === undefined) changes = (value !== undefined && translatePermissionTeams(value, translate, write)) || changes;
+    else if (JSON.stringify(teams) !== JSON.stringify(value)) {
       changes = true;
-      if (write) node[key] = translated;
-    } else if (value !== undefined) changes = translatePermissionTeams(value, translate, write) || changes;
+      if (write) (node as JsonObject)[key] = teams;
+    }
   }
   return changes;
 }

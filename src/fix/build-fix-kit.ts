@@ -18,6 +18,8 @@ export interface FixKitInput {
   repoFiles?: readonly RepoFile[];
   /** Where each `--repo` directory's patch is applied from (src/fix/apply-root.ts). */
   repos?: readonly PatchRepo[];
+  /** Called once the org is predicted, the step that leaves the most garbage (the run collects it there when it is much). */
+  settle?: () => unknown;
 }
 
 /** Every file of the kit, pure: the writer puts them on disk. */
@@ -26,7 +28,8 @@ export function buildFixKit(input: FixKitInput): FixKit {
   const findings = report.findings;
   const moves = relationMoves(catalog, findings);
   const predicted = predictOrg(catalog, findings, moves, jq);
-  const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted.org);
+  input.settle?.();
+  const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted);
   const patch = repoPatch(findings, input.repoFiles ?? [], input.repos ?? []);
   const files: FixFile[] = [...bodies.files];
   files.push(...patch.files);

@@ -11,7 +11,7 @@ export interface FixFile {
   /** Ids of the findings this file resolves. */
   findings: string[];
   content: string;
-  /** The text piece by piece, for a file too large to hold as one string (the predicted org): `content` then makes it whole, for tests only. */
+  /** The text piece by piece, made as it is written (the predicted org, too large to hold as one string; the resource bodies): `content` then makes it whole. */
   pieces?: () => Iterable<string>;
   /** The exact bytes to write when they are not `content` in UTF-8 (a patch of a Latin-1 file). */
   bytes?: Uint8Array;
@@ -40,7 +40,7 @@ export interface FixKit {
   patched: PatchedFile[];
 }
 
-/** A kit file written piece by piece (bench:scale: the predicted org of a million entities was one 277 MB string). */
+/** A kit file made as it is written, piece by piece (bench:scale: the predicted org of a million entities was one 277 MB string). */
 export function streamedFile(path: string, kind: FixKind, findings: string[], pieces: () => Iterable<string>): FixFile {
   return {
     path,

@@ -47,7 +47,8 @@ export async function runFixKit<R extends Report>(
   if (flags.fix && flags.repo.length === 0) throw new UsageError('--fix applies the repository patch, so it needs --repo DIR');
   // Written on every run to <out>/fixes (docs/formats.md, the report) unless --no-fixes; --fix still needs the kit's patch.
   if (flags.fixes === false && !flags.fix) return { report, lines: [], changed: [] };
-  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo) });
+  // Issue 41: predicting the 100x org left 100 MB of garbage, and the bodies added 80 MB more before the next collection.
+  const kit = buildFixKit({ catalog, report, ...(jq && { jq }), repoFiles: await readFindingFiles(report, flags.repo), repos: await patchRepos(flags.repo), settle: releaseGrowth });
   const missing = new Map(kit.unresolved.map((u) => [u.id, u.missing]));
   const findings = report.findings.map((finding) => {
     const what = missing.get(finding.id);

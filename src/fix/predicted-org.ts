@@ -2,14 +2,15 @@ import type { Catalog } from '../catalog/catalog.js';
 import { relationsOf, teamInheritancePath } from '../catalog/inheritance.js';
 import { translateTeamValues } from '../catalog/teams.js';
 import type { JqEngine } from '../jq/engine.js';
-import { asString, isObject, jsonRoundTrip, own, type JsonValue } from '../model/json.js';
+import { asString, isObject, jsonRoundTrip, own, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Finding } from '../model/finding.js';
 import { TEAM_BLUEPRINT, type EntityRecord, type OrgSnapshot, type Organization } from '../model/snapshot.js';
 import { MIGRATED_FEATURE_FLAG } from '../catalog/migration-state.js';
 import type { RelationMove } from './data-migration.js';
 import { relationTeams } from './data-migration.js';
-import { applyOrgRewrite, locateOrgTarget } from './org-rewrite.js';
+import { applyOrgRewrite, locateOrgTarget, type RewriteOutcome } from './org-rewrite.js';
 import { hasTeamValue } from '../repo/context.js';
+import { jsonPieces } from '../report/json-pieces.js';
 
 /**
  * The org as it will be after the migration (docs/categories.md, the automatic categories) with every fix
@@ -23,23 +24,25 @@ export interface PredictedOrg {
   org: OrgSnapshot;
   /** Each blueprint's entities today, with what the migration does to them. */
   entities: ReadonlyMap<string, { records: unknown; change?: (entity: EntityRecord) => void }>;
+  /** What became of each fix of the org's resources put into `org`. */
+  outcomes: ReadonlyMap<Finding, RewriteOutcome>;
 }
 
 export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves: readonly RelationMove[], jq: JqEngine | undefined): PredictedOrg {
   const today = catalog.snapshot.entities;
-  // A JSON copy of all but the entities (their place kept): the snapshot is JSON, and on a big org this is a quarter of structuredClone's time.
-  const org = jsonRoundTrip(today ? { ...catalog.snapshot, entities: {} } : catalog.snapshot);
+  const { org, changed } = sharedOrg(catalog.snapshot);
+  const outcomes = new Map<Finding, RewriteOutcome>();
   // The fixes first: their locations are paths in the org as it is today (never in an entity).
   for (const finding of findings) {
     if (finding.kind !== 'manual' || finding.resource.type === 'file') continue;
-    const target = locateOrgTarget(org, finding);
-    if (target) applyOrgRewrite(target.record, target.path, finding, jq);
+    const target = locateOrgTarget(catalog.snapshot, finding);
+    if (target) outcomes.set(finding, applyOrgRewrite(changed(target.record), target.path, finding, jq));
   }
   const translate = (values: readonly string[]) => translateTeamValues(catalog.teams, values);
   migrateTeams(org, catalog);
-  const steps = migrateBlueprints(org, catalog, moves);
+  const steps = migrateBlueprints(org, catalog, moves, changed);
   for (const map of [org.blueprintPermissions, org.actionPermissions, org.pagePermissions]) {
-    for (const permissions of Object.values(map ?? {})) if (permissions) translatePermissionTeams(permissions, translate);
+    for (const permissions of Object.values(map ?? {})) if (permissions && translatePermissionTeams(permissions, translate, false)) translatePermissionTeams(changed(permissions), translate, true);
   }
   const entities = new Map<string, { records: unknown; change?: (entity: EntityRecord) => void }>();
   for (const [blueprint, records] of Object.entries(today ?? {})) {
@@ -62,7 +65,36 @@ export function predictOrg(catalog: Catalog, findings: readonly Finding[], moves
   // A live read's feature flags decide the state over the recorded one: the flag the migration sets is
   // set here too, or the predicted org reads as not migrated and every identifier the kit wrote breaks.
   org.organization = withMigratedFlag(org.organization);
-  return { org, entities };
+  return { org, entities, outcomes };
+}
+
+/**
+ * The org with its lists and maps its own and their records the snapshot's, but for a record the
+ * prediction changes: `changed` puts a JSON copy of it in its place first (once) and returns that.
+ * A whole copy held the 100x org's unchanged records twice while the kit was written (issue 41: 31 of
+ * the kit's 152 MB live; three quarters of its actions and nine in ten of its pages stay as they are).
+ */
+function sharedOrg(snapshot: OrgSnapshot): { org: OrgSnapshot; changed: <T extends JsonObject>(record: T) => T } {
+  /** Where each of today's records stands in the org's own lists and maps. */
+  const places = new Map<unknown, [object, string]>();
+  const org = Object.fromEntries(
+    Object.entries(snapshot).map(([key, value]) => {
+      if (key === 'entities') return [key, value ? {} : value];
+      const mine: unknown = Array.isArray(value) ? [...(value as unknown[])] : isObject(value) ? { ...value } : value;
+      if (typeof mine === 'object' && mine !== null) for (const [at, item] of Object.entries(mine)) if (isObject(item)) places.set(item, [mine, at]);
+      return [key, mine];
+    }),
+  ) as unknown as OrgSnapshot;
+  const changed = <T extends JsonObject>(record: T): T => {
+    const place = places.get(record);
+    // A copy made here, or a record the prediction adds (a system blueprint), is the org's own.
+    if (place === undefined) return record;
+    const [container, key] = place;
+    // Defined, not assigned: a map's key may be `__proto__`.
+    if (own(container as Record<string, unknown>, key) === record) Object.defineProperty(container, key, { value: jsonRoundTrip(record) });
+    return own(container as Record<string, T>, key)!;
+  };
+  return { org, changed };
 }
 
 /** The organization record as the service shows it once migrated; one without flags stays without. */
@@ -84,7 +116,8 @@ export function* predictedOrgJson(predicted: PredictedOrg): Generator<string> {
   for (const [index, [key, value]] of members.entries()) {
     yield `${index === 0 ? '' : ','}\n${JSON.stringify(key)}:`;
     if (key !== 'entities') {
-      yield JSON.stringify(value);
+      // Its records one by one: the 100x org's 60,000 actions were one 25 MB string, copied again by each rewrite of it (issue 41).
+      yield* jsonPieces(value);
       continue;
     }
     yield '{';
@@ -142,14 +175,18 @@ function teamEntities(today: unknown, catalog: Catalog): unknown[] {
 }
 
 /** The blueprints after the migration; returns what it does to each blueprint's entities, in order. */
-function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly RelationMove[]): Map<string, ((entity: EntityRecord) => void)[]> {
+function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly RelationMove[], changed: <T extends JsonObject>(record: T) => T): Map<string, ((entity: EntityRecord) => void)[]> {
   const moved = new Map(moves.map((move) => [move.blueprint, move.relations]));
   const steps = new Map<string, ((entity: EntityRecord) => void)[]>();
   const step = (id: string, change: (entity: EntityRecord) => void) => steps.set(id, [...(steps.get(id) ?? []), change]);
-  for (const blueprint of org.blueprints) {
-    const id = asString(blueprint.identifier);
+  for (const today of org.blueprints) {
+    const id = asString(today.identifier);
     if (id === undefined || id.startsWith('_')) continue;
-    const path = teamInheritancePath(blueprint);
+    const path = teamInheritancePath(today);
+    const ownedByEntities = path === undefined && !moved.has(id) && !isObject(today.ownership) && (own(catalog.snapshot.entities, id) ?? []).some((entity) => hasTeamValue(entity.team));
+    // Left as it is (and shared with the snapshot) unless one of the changes below applies.
+    if (path === undefined && !moved.has(id) && !ownedByEntities && !('teamInheritance' in today)) continue;
+    const blueprint = changed(today);
     const resolution = catalog.inheritance.get(id);
     if (path !== undefined && resolution?.kind === 'team-relation') {
       // Beta case: the relation goes, its teams are the entities' own, ownership is Direct.
@@ -164,7 +201,7 @@ function migrateBlueprints(org: OrgSnapshot, catalog: Catalog, moves: readonly R
       // The kit's data-migration step: Direct ownership first, then the relation's teams copied in.
       blueprint.ownership ??= { type: 'Direct' };
       step(id, (entity) => moveRelationToTeam(entity, moved.get(id)!, false));
-    } else if (!isObject(blueprint.ownership) && (own(catalog.snapshot.entities, id) ?? []).some((entity) => hasTeamValue(entity.team))) {
+    } else if (ownedByEntities) {
       blueprint.ownership = { type: 'Direct' };
     }
     if ('teamInheritance' in blueprint) delete blueprint.teamInheritance;
@@ -190,15 +227,16 @@ function translateEntityTeam(entity: EntityRecord, translate: (values: readonly 
   else if (Array.isArray(entity.team)) entity.team = translate(entity.team.filter((v): v is string => typeof v === 'string'));
 }
 
-/** Every `teams` list in a permissions document: titles become identifiers, as the migration does. */
-function translatePermissionTeams(node: JsonValue, translate: (values: readonly string[]) => string[]): void {
-  if (Array.isArray(node)) {
-    for (const item of node) translatePermissionTeams(item, translate);
-    return;
+/** Every `teams` list in a permissions document: titles become identifiers, as the migration does. Whether one changes; `write` false only reads. */
+function translatePermissionTeams(node: JsonValue, translate: (values: readonly string[]) => string[], write: boolean): boolean {
+  let changes = false;
+  for (const [key, value] of isObject(node) || Array.isArray(node) ? Object.entries(node) : []) {
+    const teams = key === 'teams' && Array.isArray(value) && value.every((v) => typeof v === 'string') ? translate(value as string[]) : undefined;
+    if (teams === undefined) changes = (value !== undefined && translatePermissionTeams(value, translate, write)) || changes;
+    else if (JSON.stringify(teams) !== JSON.stringify(value)) {
+      changes = true;
+      if (write) (node as JsonObject)[key] = teams;
+    }
   }
-  if (!isObject(node)) return;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'teams' && Array.isArray(value) && value.every((v) => typeof v === 'string')) node[key] = translate(value as string[]);
-    else if (value !== undefined) translatePermissionTeams(value, translate);
-  }
+  return changes;
 }

@@ -11,6 +11,7 @@ import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { openOutputSet } from '../../src/output/output-set.js';
 import { StreamedContent } from '../../src/output/staged-digest.js';
 import { analysableSnapshot } from '../../src/sources/validate-snapshot.js';
+import { readSnapshotFile as readSnapshot } from '../../src/sources/snapshot-file.js';
 import { useJqEngine } from '../support/jq-engine.js';
 
 const jq = useJqEngine();
@@ -77,6 +78,49 @@ describe('the predicted org, written entity by entity (issue 41)', () => {
     expect(written).toContain('line\\u2028break');
     expect(written).not.toContain('\u2028');
     expect(JSON.parse(written).entities.service[0].properties.note).toBe('line\u2028break');
+  });
+
+  it('holds no more than one record of the org at a time: a list of 600 actions is not one piece', () => {
+    const snapshot = org();
+    snapshot.actions = Array.from({ length: 600 }, (_, i) => ({ identifier: `act_${i}`, title: `Action ${i}`, trigger: { type: 'self-service', operation: 'DAY-2', blueprintIdentifier: 'service' } }));
+    const catalog = buildCatalog(analysableSnapshot(snapshot), { jq });
+    const file = buildFixKit({ catalog, report: analyze(catalog), jq }).files.find((f) => f.kind === 'predicted-org')!;
+    const pieces = [...file.pieces!()];
+    const actions = JSON.stringify((JSON.parse(pieces.join('')) as OrgSnapshot).actions);
+    expect(actions.length).toBeGreaterThan(60_000);
+    // The largest piece is one action (a few hundred characters), not the 60 KB list.
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(500);
+    expect(pieces.join('')).toContain(`\n"actions":${actions},`);
+  });
+
+  it('holds no corrected body as text: each is made as it is written, the same bytes as its content', async () => {
+    const catalog = buildCatalog(analysableSnapshot(await readSnapshot('fixtures/demo-org.json')), { jq });
+    const kit = buildFixKit({ catalog, report: analyze(catalog), jq });
+    const resources = kit.files.filter((file) => file.kind === 'resource');
+    expect(resources.length).toBeGreaterThan(3);
+    // What the kit holds as strings of its own besides names: nothing of a body (their text is 1,000s of characters).
+    const held = resources.flatMap((file) => Object.entries(Object.getOwnPropertyDescriptors(file)).flatMap(([key, property]) => (typeof property.value === 'string' && key !== 'path' && key !== 'kind' ? [property.value] : [])));
+    expect(held).toEqual([]);
+    expect(resources.reduce((sum, file) => sum + file.content.length, 0)).toBeGreaterThan(1_000);
+    const dir = mkdtempSync(join(tmpdir(), 'tma-bodies-'));
+    try {
+      const outputs = await openOutputSet(dir);
+      await writeFixKit(kit, join(dir, 'fixes'), outputs, 'r1');
+      await outputs.commit();
+      await outputs.close();
+      for (const file of resources) expect(readFileSync(join(dir, 'fixes', file.path), 'utf8')).toBe(file.content);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets the run collect once the org is predicted, before the bodies add to it', async () => {
+    const catalog = buildCatalog(analysableSnapshot(org()), { jq, teamsMap: { Payments: 'payments' } });
+    const report = analyze(catalog);
+    let settled = 0;
+    const kit = buildFixKit({ catalog, report, jq, settle: () => settled++ });
+    expect(settled).toBe(1);
+    expect(kit.files.some((file) => file.kind === 'predicted-org')).toBe(true);
   });
 
   it('a streamed file: the text in runs of bytes (no megabyte string), and the digest of all of it once written', () => {

@@ -7,6 +7,9 @@ import { useJqEngine } from '../support/jq-engine.js';
 import type { Report } from '../../src/model/finding.js';
 import type { OrgSnapshot } from '../../src/model/snapshot.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
+import { relationMoves } from '../../src/fix/data-migration.js';
+import { predictOrg } from '../../src/fix/predicted-org.js';
+import { locateOrgTarget } from '../../src/fix/org-rewrite.js';
 import { readMigrationState } from '../../src/catalog/migration-state.js';
 import { computeProgress } from '../../src/progress/compute-progress.js';
 import { migrationPlanOf } from '../../src/progress/migration-plan.js';
@@ -77,6 +80,47 @@ function assertFixed(run: Run): void {
 }
 
 describe('predicted-org.json of every fixture org', () => {
+  describe('holds a copy only of what the migration changes (issue 41)', () => {
+    for (const path of FIXTURE_ORGS) {
+      it(`${path}: every other record is the snapshot's own, and the snapshot is left as read`, async () => {
+        const snapshot = analysableSnapshot(await readOrg(path));
+        const catalog = buildCatalog(snapshot, { teamsMap: completeTeamsMap(snapshot), jq });
+        const before = JSON.stringify(catalog.snapshot);
+        const report = analyze(catalog);
+        const moves = relationMoves(catalog, report.findings);
+        const { org } = predictOrg(catalog, report.findings, moves, jq);
+        // What a fix or a data move was applied to may come out as it was, and still be a copy.
+        const touched = new Set<unknown>(report.findings.map((finding) => (finding.kind === 'manual' ? locateOrgTarget(catalog.snapshot, finding)?.record : undefined)));
+        for (const blueprint of catalog.snapshot.blueprints) if (moves.some((move) => move.blueprint === blueprint.identifier)) touched.add(blueprint);
+        const copied: string[] = [];
+        for (const key of ['blueprints', 'actions', 'pages', 'blueprintPermissions', 'actionPermissions', 'pagePermissions'] as const) {
+          const today = (catalog.snapshot[key] ?? {}) as Record<string, unknown>;
+          for (const [at, record] of Object.entries((org[key] ?? {}) as Record<string, unknown>)) {
+            if (Object.hasOwn(today, at) && record !== today[at] && JSON.stringify(record) === JSON.stringify(today[at]) && !touched.has(today[at])) copied.push(`${key} ${at}`);
+          }
+        }
+        expect(copied).toEqual([]);
+        for (const file of buildFixKit({ catalog, report, jq }).files) expect(file.content).not.toBe('');
+        expect(JSON.stringify(catalog.snapshot)).toBe(before);
+      });
+    }
+  });
+
+  it('applies each fix of a resource once: the corrected bodies are the predicted org\'s records, not copies fixed again', async () => {
+    const snapshot = analysableSnapshot(await readOrg('fixtures/demo-org.json'));
+    const catalog = buildCatalog(snapshot, { teamsMap: completeTeamsMap(snapshot), jq });
+    const report = analyze(catalog);
+    let checks = 0;
+    const counting = { ...jq, validate: (expression: string) => (checks++, jq.validate(expression)) };
+    predictOrg(catalog, report.findings, relationMoves(catalog, report.findings), counting);
+    const predicting = checks;
+    checks = 0;
+    const kit = buildFixKit({ catalog, report, jq: counting });
+    expect(predicting).toBeGreaterThan(0);
+    expect(kit.files.filter((file) => file.kind === 'resource').length).toBeGreaterThan(0);
+    expect(checks).toBe(predicting);
+  });
+
   it('finds the fixture orgs', () => {
     expect(FIXTURE_ORGS).toEqual(expect.arrayContaining(['fixtures/demo-org.json', 'fixtures/public-shapes-org.json', 'fixtures/xss-org.json', 'test/fixtures/live-org.json']));
   });

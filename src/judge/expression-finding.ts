@@ -53,10 +53,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teams: catalog.teams,
       removedRelations: site.removedRelations,
       teamRelations: keptTeamRelations(catalog),
-      // By name over every blueprint, as kept relations are: a site names no blueprint.
+      // By name over every blueprint, as kept relations are; calculations are its blueprint's where it names one.
       identifierProperties: teamIdentifierMirrors(catalog, undefined),
       titleProperties: teamIdentifierMirrors(catalog, undefined, '$title'),
-      derivedProperties: allDerivedTeamProperties(catalog),
+      derivedProperties: allDerivedTeamProperties(catalog, site.blueprint),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: catalog.migrated,

@@ -610,7 +610,7 @@ function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: st
     };
   }
   // The calculations it reads hold what they compute on the entity (`.properties.lead | ascii_downcase`).
-  const seen = derivedSeen(calculation, allDerivedTeamProperties(catalog));
+  const seen = derivedSeen(calculation, allDerivedTeamProperties(catalog, site.blueprint));
   const derived = catalog.jq && seen.size > 0 ? { jq: catalog.jq, properties: [...seen] } : undefined;
   return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity', ...(derived && { derived }) }] }, value.parts, []);
 }

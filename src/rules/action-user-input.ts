@@ -28,10 +28,11 @@ export const actionUserInput: Rule = {
       const found = userInputs(action);
       if (!found) continue;
       const resource = actionRef(action);
-      const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
+      const blueprint = actionBlueprint(action);
+      const removedRelations = removedRelationsFor(catalog, blueprint);
       // A CREATE action's form is filled before its entity exists: its jq sees an empty one.
-      const form = createsEntity(action) ? { sample: 'create-input' as const } : {};
-      const teamProperties = judge.teamProperties(actionBlueprint(action));
+      const form = { ...(createsEntity(action) && { sample: 'create-input' as const }), ...(blueprint !== undefined && { blueprint }) };
+      const teamProperties = judge.teamProperties(blueprint);
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
       const teamInputs = judge.teamInputsOf(properties);

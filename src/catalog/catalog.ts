@@ -51,6 +51,8 @@ export interface Catalog {
    * values through already runs on identifiers.
    */
   migrated: boolean;
+  /** Nothing tells whether the org has migrated (repository files alone, none saying): why, in words. */
+  stateUnknown?: string;
   /**
    * The migration has run on the org, fully or not (src/catalog/migration-state.ts: the feature
    * flag, a recorded state, or the shapes without either): the rules of

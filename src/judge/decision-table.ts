@@ -11,8 +11,14 @@ import type { ReferenceClass } from './classify.js';
 /** Where the value goes (src/model/sites.ts). */
 export type { Sink };
 
-/** The org's migration state: team values are titles (`before`) or already identifiers (`after`). */
-export type MigrationState = 'before' | 'after';
+/**
+ * The org's migration state: team values are titles (`before`) or already identifiers (`after`), or
+ * nothing tells (`unknown`: repository files alone, none saying; `stateUnknown` says why in words).
+ */
+export type MigrationState = 'before' | 'after' | 'unknown';
+
+/** The state of an org or repository, from what its catalog or the judge's context holds. */
+export const stateOf = (of: { migrated?: boolean; stateUnknown?: string | undefined }): MigrationState => (of.migrated ? 'after' : of.stateUnknown !== undefined ? 'unknown' : 'before');
 
 /**
  * What running the literals showed, beyond the class:
@@ -37,6 +43,8 @@ export interface DecisionInput {
   sink: Sink;
   state: MigrationState;
   literals: LiteralEvidence;
+  /** Why the state is unknown, in words (the row's `{unknown}`). */
+  stateUnknown?: string | undefined;
 }
 
 export interface DecisionRow {
@@ -49,6 +57,8 @@ export interface DecisionRow {
   why: string;
   /** What to do, where the row alone decides it (the finding's suggestion). */
   advice?: string;
+  /** A sentence said after the whole reason, with `{unknown}` filled. */
+  postscript?: string;
 }
 
 /** Said wherever a reference is written for identifiers in an org that has not migrated (issue 29). */
@@ -58,6 +68,8 @@ export const APPLY_WITH_THE_MIGRATION =
 /** Said of a dead gate: nothing to do for the migration, something to do for the gate. */
 export const DEAD_GATE_ADVICE =
   'Not a migration change: this gate has never let anyone through. Make it match the people it is meant for: `.user.teams` holds {name, provider} objects (compare names with [.user.teams[].name]), `.user.team` the team values themselves.';
+
+const WRITTEN_FOR_IDENTIFIERS = 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers; apply it with the migration';
 
 export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'failed', sink: '*', state: '*', literals: '*', verdict: 'review', why: 'jq gave no answer on the org\'s contexts (it timed out or crashed), so what the migration does to it is unknown' },
@@ -70,7 +82,9 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   { class: 'substituted', sink: 'outside', state: '*', literals: '*', verdict: 'review', why: 'it hands team values to a receiver outside the service, which gets identifiers where it got titles (for {context}: {before} before, {after} after); it stays for review before and after the migration until the baseline accepts it' },
   { class: 'substituted', sink: 'shown', state: '*', literals: '*', verdict: 'review', why: 'people will read team identifiers where they read titles (for {context}: {before} before, {after} after)' },
   { class: 'substituted', sink: 'gate', state: '*', literals: '*', verdict: 'breaks', why: 'what it decides with turns from titles into identifiers (for {context}: {before} before, {after} after)' },
-  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: 'it is written for team identifiers, which the org does not hold yet: for {context} it gives {before} today and starts giving {after} once teams are identifiers; apply it with the migration', advice: APPLY_WITH_THE_MIGRATION },
+  { class: 'changed', sink: '*', state: 'before', literals: 'written-for-identifiers', verdict: 'breaks', why: WRITTEN_FOR_IDENTIFIERS, advice: APPLY_WITH_THE_MIGRATION },
+  // Issue 39: repository files alone that do not tell the org's state: right if it has migrated, broken if not.
+  { class: 'changed', sink: '*', state: 'unknown', literals: 'written-for-identifiers', verdict: 'review', why: WRITTEN_FOR_IDENTIFIERS, advice: APPLY_WITH_THE_MIGRATION, postscript: '{unknown}: if it has, it is right as it is (give --snapshot or a live org to decide).' },
   { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
   { class: 'changed', sink: '*', state: 'after', literals: 'identifier-was-title', verdict: 'review', why: "it names a team by a value that is one team's identifier today and was another team's title before the migration: it matched the one team then and matches the other now", advice: "Check which team it is meant for: as written it now matches the team whose identifier it is; for the team that held it as its title, write that team's identifier." },
   { class: 'changed', sink: '*', state: '*', literals: 'identifier-unknown', verdict: 'review', why: 'what it gives depends on the identifier the migration assigns a team known only by title (for {context}: {before} with titles, {after} with one identifier it could be given), since jq keeps its result with some identifiers the team could be given and changes it with others; pass --teams-map or re-run once the _team entities exist' },
@@ -83,6 +97,8 @@ export interface Decision {
   why: string;
   row: number;
   advice?: string;
+  /** Said after the whole reason (the row's `postscript`, filled). */
+  postscript?: string;
 }
 
 const matches = <T extends string>(cell: T | '*', value: T) => cell === '*' || cell === value;
@@ -103,7 +119,8 @@ export function decide(input: DecisionInput, difference?: { context: string; bef
   const found = DECISION_TABLE[row]!;
   // Only a change the row explains by "before … after" needs other words when both are the same text;
   // a dead gate or a value written for identifiers says why in its own sentence.
-  const advice = found.advice !== undefined ? { advice: found.advice } : {};
+  const unknown = input.stateUnknown ?? 'nothing says whether the org has migrated';
+  const advice = { ...(found.advice !== undefined && { advice: found.advice }), ...(found.postscript !== undefined && { postscript: found.postscript.replace('{unknown}', unknown.charAt(0).toUpperCase() + unknown.slice(1)) }) };
   if (difference !== undefined && difference.before === difference.after && found.class === 'changed' && found.literals !== 'written-for-identifiers') {
     return { verdict: found.verdict, why: unchangedWhy(found, difference), row, ...advice };
   }

@@ -53,13 +53,14 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teams: catalog.teams,
       removedRelations: site.removedRelations,
       teamRelations: keptTeamRelations(catalog),
-      // By name over every blueprint, as kept relations are: a site names no blueprint.
+      // By name over every blueprint, as kept relations are; calculations are its blueprint's where it names one.
       identifierProperties: teamIdentifierMirrors(catalog, undefined),
       titleProperties: teamIdentifierMirrors(catalog, undefined, '$title'),
-      derivedProperties: allDerivedTeamProperties(catalog),
+      derivedProperties: allDerivedTeamProperties(catalog, site.blueprint),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: catalog.migrated,
+      ...(catalog.stateUnknown !== undefined && { stateUnknown: catalog.stateUnknown }),
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
       ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
       // Only gates that let people in can shut them out: a policy, an input's `visible` (a
@@ -85,7 +86,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   }
   const described = describeImpact(impact);
   const setsTeam = options.setsTeam ? (site.teamDestination ?? 'sets the team meta property, which must hold team identifiers after the migration') : '';
-  const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.`;
+  const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.${impact.postscript !== undefined ? ` ${impact.postscript}` : ''}`;
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
   let suggestion: string;

@@ -6,7 +6,7 @@ import { readsBeyondFixedPaths } from './team-reach.js';
 import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
-import { decide, judgeSite, SITE_TABLE, type LiteralEvidence, type MigrationState, type Sink } from './decision-table.js';
+import { decide, judgeSite, SITE_TABLE, stateOf, type DecisionInput, type LiteralEvidence, type Sink } from './decision-table.js';
 import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
@@ -38,6 +38,8 @@ export interface ImpactContext {
    * result that differs between titles and identifiers is what the expression already gives.
    */
   migrated?: boolean;
+  /** Nothing tells whether the org has migrated (repository files alone): why, in words. */
+  stateUnknown?: string;
   /**
    * Entity properties whose values are team values (a mirror property through `$team`): reading
    * `.properties.<name>` reads team values, and the samples hold teams there.
@@ -125,6 +127,8 @@ export interface ExpressionImpact {
   class?: ReferenceClass;
   /** What to do, where the decision table's row says it (written for identifiers: apply with the migration). */
   advice?: string;
+  /** Said after the whole reason, where the decision table's row says it (the state is unknown). */
+  postscript?: string;
   /** A gate that has never let anyone through (src/judge/dead-gate.ts). */
   deadGate?: DeadGate;
   /** Whether `rewrite` gives after the migration what the expression gives before it (docs/formats.md, the report). */
@@ -325,12 +329,14 @@ export function assessTeamExpression(
     ...(seedFields.length > 0 && { seedFields }),
     ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
   };
+  const state = { state: stateOf(context), stateUnknown: context.stateUnknown };
   if (runnable && spec) {
-    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, context.migrated ? 'after' : 'before', context.teams, sink === 'gate' ? context.deadGate : undefined);
+    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, state, context.teams, sink === 'gate' ? context.deadGate : undefined);
     impact.verdict = judged.verdict;
     impact.evaluation = judged.evaluation;
     impact.class = judged.class;
     if (judged.advice !== undefined) impact.advice = judged.advice;
+    if (judged.postscript !== undefined) impact.postscript = judged.postscript;
     if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
     // Issue 39: after the migration a literal compared with team values that no team holds today
@@ -349,6 +355,7 @@ export function assessTeamExpression(
     if (ghosts.length > 0) {
       impact.verdict = judgeSite('no-team-holds');
       delete impact.advice;
+      delete impact.postscript;
       const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
       impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
     }
@@ -370,9 +377,10 @@ export function assessTeamExpression(
     // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
     // has not migrated sets teams that do not exist yet: it is written for identifiers.
     if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && earlyIdentifiers.length > 0) {
-      const decision = decide({ class: 'changed', sink: 'team-value', state: 'before', literals: 'written-for-identifiers' });
+      const decision = decide({ class: 'changed', sink: 'team-value', ...state, literals: 'written-for-identifiers' });
       impact.verdict = decision.verdict;
       impact.advice = decision.advice!;
+      if (decision.postscript !== undefined) impact.postscript = decision.postscript;
       impact.evaluation = `${impact.evaluation ? `${impact.evaluation}; ` : ''}it yields team identifier ${unique(earlyIdentifiers).map((v) => JSON.stringify(v)).join(', ')}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it`;
     }
   }
@@ -520,14 +528,14 @@ function judgeByRunning(
   jq: JqEngine,
   spec: ContextSpec,
   sink: Sink,
-  state: MigrationState,
+  state: Pick<DecisionInput, 'state' | 'stateUnknown'>,
   directory: TeamDirectory,
   gate?: { people: readonly Person[]; adminsPass: boolean },
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string } } {
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string } } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
-    const decision = decide({ class: 'failed', sink, state, literals: 'plain' });
+    const decision = decide({ class: 'failed', sink, ...state, literals: 'plain' });
     const what = classification.failure === 'timeout' ? 'its evaluation timed out' : 'jq crashed while evaluating it';
     return {
       verdict: decision.verdict,
@@ -562,7 +570,7 @@ function judgeByRunning(
       literals = 'classes-unrun';
       detail = ` (${plural(spec.unrunClasses, 'more kind', 'more kinds')} of team were not run)`;
     } else if (gate) {
-      dead = deadGate(jq, expression, [...contextsOf(spec, 'before'), ...contextsOf(spec, 'after')], { ...gate, state });
+      dead = deadGate(jq, expression, [...contextsOf(spec, 'before'), ...contextsOf(spec, 'after')], { ...gate, state: state.state });
       if (dead) {
         literals = 'dead';
         const first = contextsOf(spec, 'before')[0];
@@ -576,7 +584,7 @@ function judgeByRunning(
     if (classification.difference?.identifierUnknown !== undefined) detail = ` (${classification.difference.identifierUnknown})`;
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
   }
-  const decision = decide({ class: classification.class, sink, state, literals }, difference);
+  const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
   const where = `run by jq on ${classification.contexts} contexts of ${SAMPLE_LABEL[spec.kind]} built from the org's teams${standIn}`;
   const shutOut = dead?.shutOut !== undefined ? `; it shuts out ${plural(dead.shutOut.length, 'person', 'people')} of the org` : '';
@@ -585,6 +593,7 @@ function judgeByRunning(
     evaluation: `${where}, ${decision.why}${detail}${shutOut}`,
     class: classification.class,
     ...(decision.advice !== undefined && { advice: decision.advice }),
+    ...(decision.postscript !== undefined && { postscript: decision.postscript }),
     ...(dead && { deadGate: dead }),
   };
 }

@@ -3,7 +3,7 @@ import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint, type Tea
 import type { JsonValue } from '../model/json.js';
 import type { LiteralTeamSite } from '../model/sites.js';
 import type { FindingDraft } from '../model/finding.js';
-import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals } from './decision-table.js';
+import { APPLY_WITH_THE_MIGRATION, decide, judgeLiterals, stateOf } from './decision-table.js';
 import { isPlainText, templateExpressions } from '../catalog/walk.js';
 
 /**
@@ -34,10 +34,10 @@ export function literalTeamFinding(catalog: Catalog, site: LiteralTeamSite, valu
   const quoted = (list: readonly string[]) => list.map((name) => JSON.stringify(name)).join(', ');
   const base = { category: site.category, resource: site.resource, location: site.location, evidence: typeof value === 'string' ? value : JSON.stringify(value) };
   if (titles.length === 0 && split.unknown.length === 0) {
-    const decision = decide({ class: 'changed', sink: 'team-value', state: 'before', literals: 'written-for-identifiers' });
+    const decision = decide({ class: 'changed', sink: 'team-value', state: stateOf(catalog), stateUnknown: catalog.stateUnknown, literals: 'written-for-identifiers' });
     return {
       ...base,
-      reason: `${site.subject} sets ${site.sets} to team identifier ${quoted(early)}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it.`,
+      reason: `${site.subject} sets ${site.sets} to team identifier ${quoted(early)}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it.${decision.postscript !== undefined ? ` ${decision.postscript}` : ''}`,
       suggestion: decision.advice ?? APPLY_WITH_THE_MIGRATION,
       verdict: decision.verdict,
     };

@@ -60,11 +60,13 @@ export function derivedTeamProperties(catalog: Catalog, blueprint: string | unde
 const NO_DERIVED: ReadonlyMap<string, string> = new Map();
 
 /**
- * Every blueprint's calculations computed from team values, passed on or derived, by name (as kept
- * relations are: a jq site names no blueprint): the contexts of their readers hold what each gives.
+ * Calculations computed from team values, passed on or derived, by name: the contexts of their
+ * readers hold what each gives. A reader on a blueprint sees that blueprint's alone (two blueprints
+ * may each name a different calculation alike); one on none named (a policy's condition), every blueprint's.
  */
-export function allDerivedTeamProperties(catalog: Catalog): ReadonlyMap<string, string> {
+export function allDerivedTeamProperties(catalog: Catalog, blueprint?: string): ReadonlyMap<string, string> {
   if (!catalog.jq) return NO_DERIVED;
+  if (blueprint !== undefined) return teamValuedOf(catalog, blueprint).computed;
   const known = foundFor(catalog.blueprints, catalog.jq);
   if (known.all === undefined) {
     const merged = new Map<string, string>();

@@ -101,6 +101,8 @@ export interface ExpressionSite {
   teamInputs?: ReadonlyMap<string, TeamInput>;
   /** What it runs on, where the category alone does not say (a CREATE action's run). */
   sample?: SampleKind;
+  /** The blueprint of the entity it runs on, when known: its calculations are what that entity holds. */
+  blueprint?: string;
 }
 
 /** One search rule (`{property, operator, value}`) where it stands. */

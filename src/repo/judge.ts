@@ -18,7 +18,7 @@ import type { JqEngine } from '../jq/engine.js';
 import { judgeRule } from '../judge/site-judge.js';
 import { searchRuleFinding } from '../judge/search-rule-finding.js';
 import { memoisedJudge } from '../judge/expression-memo.js';
-import { APPLY_WITH_THE_MIGRATION, judgeSite, worstVerdict } from '../judge/decision-table.js';
+import { judgeSite, worstVerdict } from '../judge/decision-table.js';
 import { allDerivedTeamProperties } from '../judge/team-valued.js';
 import { unknownStateWords, type RepoContext } from './context.js';
 import type { FileResource } from './file-resources.js';
@@ -135,16 +135,7 @@ function judgeSites(sites: readonly FileSite[], ctx: RepoContext, problems: Prob
     else appendAll(findings, shown(siteFindings(site, ctx, problems, kept), site.view));
   }
   for (const { draft, location } of unlessReported) if (!findings.some((finding) => finding.location === location)) findings.push(...settled(draft));
-  return ctx.planning ? [] : byLine(ctx.stateUnknown ? findings.map((finding) => stateDependent(finding, ctx.stateUnknown!)) : findings);
-}
-
-/**
- * A value written for identifiers is right once the org has migrated and breaks before (the
- * decision table's advice says so): where nothing read tells which the org is, a person decides.
- */
-function stateDependent(finding: FindingDraft, unknown: NonNullable<RepoContext['stateUnknown']>): FindingDraft {
-  if (finding.suggestion !== APPLY_WITH_THE_MIGRATION) return finding;
-  return { ...finding, verdict: judgeSite('state-unknown'), reason: `${finding.reason} ${sentence(unknownStateWords(unknown))}: if it has, it is right as it is (give --snapshot or a live org to decide).` };
+  return ctx.planning ? [] : byLine(findings);
 }
 
 const sentence = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
@@ -543,6 +534,7 @@ function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
     ...base,
     teams: ctx.teams,
     migrated: ctx.migrated ?? false,
+    ...(ctx.stateUnknown && { stateUnknown: unknownStateWords(ctx.stateUnknown) }),
     // The migration rewrites the org, never a file: a file's old shape is what its copy must still change.
     migrationRan: false,
     removedRelations,

@@ -20,6 +20,8 @@ interface Context {
   teamInputs: ReadonlyMap<string, TeamInput>;
   /** What its runs hold: a CREATE action's run has no entity (`create-run`). */
   run: SampleKind;
+  /** The blueprint its runs' entity is of, when known. */
+  blueprint?: string;
   findings: FindingDraft[];
 }
 
@@ -43,6 +45,7 @@ export const actionMapping: Rule = {
         teamProperties: judge.teamProperties(actionBlueprint(action)),
         teamInputs: judge.teamInputsOf(userInputs(action)?.inputs.properties),
         run: runOf(action),
+        ...(actionBlueprint(action) !== undefined && { blueprint: actionBlueprint(action) }),
         findings,
       };
       checkTriggerCondition(action, context);
@@ -67,7 +70,7 @@ export const actionMapping: Rule = {
 
 function add(context: Context, path: Path, expression: string, subject: string, setsTeam = false): void {
   const finding = context.judge.expression(
-    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs, sample: context.run },
+    { category: 'action-mapping', resource: context.resource, location: joinPath(...path), expression, subject, removedRelations: context.removedRelations, teamProperties: context.teamProperties, teamInputs: context.teamInputs, sample: context.run, ...(context.blueprint !== undefined && { blueprint: context.blueprint }) },
     { setsTeam },
   );
   if (finding) context.findings.push(finding);
@@ -246,6 +249,7 @@ function templateFinding(context: Context, path: Path, value: string, use: Templ
       teamProperties: context.teamProperties,
       teamInputs: context.teamInputs,
       sample: context.run,
+      ...(context.blueprint !== undefined && { blueprint: context.blueprint }),
       // A receiver outside the service gets the value whatever key it sits under.
       ...(sink && { sink }),
     };

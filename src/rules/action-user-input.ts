@@ -28,10 +28,12 @@ export const actionUserInput: Rule = {
       const found = userInputs(action);
       if (!found) continue;
       const resource = actionRef(action);
-      const removedRelations = removedRelationsFor(catalog, actionBlueprint(action));
+      const blueprint = actionBlueprint(action);
+      const removedRelations = removedRelationsFor(catalog, blueprint);
       // A CREATE action's form is filled before its entity exists: its jq sees an empty one.
       const sample = createsEntity(action) ? ('create-input' as const) : ('user-input' as const);
-      const teamProperties = judge.teamProperties(actionBlueprint(action));
+      const onBlueprint = blueprint !== undefined ? { blueprint } : {};
+      const teamProperties = judge.teamProperties(blueprint);
       const properties = isObject(found.inputs.properties) ? found.inputs.properties : keyedRecord();
       // Issue 29: inputs that hold teams; other jq of the form that reads them reads team values.
       const teamInputs = judge.teamInputsOf(properties);
@@ -88,6 +90,7 @@ export const actionUserInput: Rule = {
               teamProperties,
               teamInputs,
               sample,
+              ...onBlueprint,
               ...(isDefault && { sink: 'team-value' as const, teamDestination: `sets the default of input "${input}", which holds teams: team titles before the migration, team identifiers after it (a value that stays a title selects no team then)` }),
             },
             isDefault ? { setsTeam: true } : {},
@@ -107,6 +110,7 @@ export const actionUserInput: Rule = {
           teamProperties,
           teamInputs,
           sample,
+          ...onBlueprint,
         });
         if (finding) findings.push(finding);
       }

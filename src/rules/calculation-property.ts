@@ -24,6 +24,7 @@ export const calculationProperty: Rule = {
           subject: `Calculation property "${property}"`,
           removedRelations: removedRelationsFor(catalog, id),
           teamProperties: judge.teamProperties(id),
+          blueprint: id,
         });
         if (!finding) continue;
         // What the migration does to this blueprint's own entities (docs/formats.md, the report impact).

@@ -107,6 +107,7 @@ function salvage(node: JsonValue | undefined, path: Path, scope: Scope, context:
       subject: 'The widget jqQuery',
       removedRelations: scope.removed,
       teamProperties: scope.teamProperties,
+      ...(scope.blueprint !== undefined && { blueprint: scope.blueprint }),
     });
     if (finding) context.findings.push(finding);
   } else if (Array.isArray(node)) {

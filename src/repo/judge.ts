@@ -417,21 +417,18 @@ function plainBlueprint(blueprint: FileResource): JsonObject {
   return json;
 }
 
-/** The repository's blueprints, first definition of each identifier first, as the snapshot takes them. */
-const blueprintIndexes = new WeakMap<readonly FileResource[], Map<string, FileResource>>();
-function blueprintIndex(blueprints: readonly FileResource[]): Map<string, FileResource> {
-  let index = blueprintIndexes.get(blueprints);
+/** Where the first definition of each blueprint identifier stands in the repository's list, as the snapshot takes them. */
+const firstDefinitions = new WeakMap<readonly FileResource[], Map<string, number>>();
+function firstDefinition(blueprints: readonly FileResource[]): Map<string, number> {
+  let index = firstDefinitions.get(blueprints);
   if (index) return index;
-  blueprintIndexes.set(blueprints, (index = new Map()));
-  for (const blueprint of blueprints) {
+  firstDefinitions.set(blueprints, (index = new Map()));
+  for (const [position, blueprint] of blueprints.entries()) {
     const identifier = stringField(blueprint.value, 'identifier');
-    if (identifier !== undefined && !index.has(identifier)) index.set(identifier, blueprint);
+    if (identifier !== undefined && !index.has(identifier)) index.set(identifier, position);
   }
   return index;
 }
-
-/** Where each repository blueprint stands in the repository's list. */
-const blueprintPositions = new WeakMap<readonly FileResource[], Map<FileResource, number>>();
 
 /**
  * The first definition of each reached identifier, in the repository's order: the blueprints the
@@ -440,15 +437,9 @@ const blueprintPositions = new WeakMap<readonly FileResource[], Map<FileResource
  * blueprints). A later definition of an identifier is never kept (the first one's identifier is taken).
  */
 function reachedInOrder(reach: ReadonlySet<string>, blueprints: readonly FileResource[]): FileResource[] {
-  const index = blueprintIndex(blueprints);
-  let positions = blueprintPositions.get(blueprints);
-  if (!positions) blueprintPositions.set(blueprints, (positions = new Map(blueprints.map((blueprint, position) => [blueprint, position]))));
-  const reached: FileResource[] = [];
-  for (const identifier of reach) {
-    const blueprint = index.get(identifier);
-    if (blueprint) reached.push(blueprint);
-  }
-  return reached.sort((a, b) => positions.get(a)! - positions.get(b)!);
+  const index = firstDefinition(blueprints);
+  const positions = [...reach].flatMap((identifier) => index.get(identifier) ?? []);
+  return positions.sort((a, b) => a - b).map((position) => blueprints[position]!);
 }
 
 /**
@@ -456,14 +447,16 @@ function reachedInOrder(reach: ReadonlySet<string>, blueprints: readonly FileRes
  * these name in turn: every relation target, inheritance or mirror hop is a string equal to one.
  */
 function reachedBlueprints(resources: readonly FileResource[], ctx: RepoContext): Set<string> {
-  const repository = blueprintIndex(ctx.repositoryBlueprints ?? []);
+  const blueprints = ctx.repositoryBlueprints ?? [];
+  const repository = firstDefinition(blueprints);
   const org = ctx.orgBlueprints;
   const reached = new Set<string>();
   const written: LocatedJson[] = resources.map((resource) => resource.value);
   const fromOrg: JsonValue[] = [];
   const visit = (text: string) => {
     if (reached.has(text)) return;
-    const inRepository = repository.get(text);
+    const position = repository.get(text);
+    const inRepository = position !== undefined ? blueprints[position] : undefined;
     const inOrg = org?.get(text);
     if (!inRepository && !inOrg) return;
     reached.add(text);

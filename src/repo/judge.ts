@@ -734,15 +734,8 @@ function ownershipToAdd(target: Placed, title: string | undefined, syntax: Synta
   const lineStart = own.source.text.lastIndexOf('\n', own.start - 1) + 1;
   const lineEnd = own.source.text.indexOf('\n', own.start);
   const header: Span = { ...own, start: lineStart, end: lineEnd < 0 ? own.source.text.length : Math.min(own.end, lineEnd) };
-  if (entry && entry.span.source === own.source) {
-    const rewrite = ownershipRewrite(entry, syntax, ownership);
-    return fileFinding(header, title, { category: 'external-ownership', reason, suggestion: `Add \`${rewrite}\` to the resource, beside its identifier (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: judgeSite('missing-ownership') });
-  }
+  const rewrite = entry && entry.span.source === own.source ? ownershipRewrite(entry, syntax, ownership) : undefined;
   const block = `ownership {type: "${ownership.type}"${ownership.path !== undefined ? `, path: "${ownership.path}"` : ''}}`;
-  return fileFinding(header, title, {
-    category: 'external-ownership',
-    reason,
-    suggestion: `Add ${block} to the resource, written as its other attributes are (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`,
-    verdict: judgeSite('missing-ownership'),
-  });
+  const suggestion = rewrite !== undefined ? `Add \`${rewrite}\` to the resource, beside its identifier` : `Add ${block} to the resource, written as its other attributes are`;
+  return fileFinding(header, title, { category: 'external-ownership', reason, suggestion: `${suggestion} (Terraform provider ≥ 2.1.4, Pulumi ≥ 2.1.4).`, rewrite, verdict: judgeSite('missing-ownership') });
 }

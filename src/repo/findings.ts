@@ -181,11 +181,11 @@ export function teamValuesFinding(
     if (node.kind === 'ref' && PORT_TEAM_IDENTIFIER.test(node.path)) continue;
     if (node.kind === 'ref' && isConfigurationReference(node.path)) {
       // `[var.team]`: judged where the value is written (a default, a *.tfvars line), which is what to change.
-      const value = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
-      const inner = value && teamValuesFinding(value.entry, value.node.kind === 'list' ? value.node.items : [value.node], category, ctx, resourceTitle, what, new Set([...resolving, node.path]));
+      const written = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
+      const inner = written && teamValuesFinding(written, written.value.kind === 'list' ? written.value.items : [written.value], category, ctx, resourceTitle, what, new Set([...resolving, node.path]));
       if (inner) resolvedElsewhere.push(inner);
       // A variable or local whose value the scan could not see (no default, no *.tfvars, no locals entry).
-      else if (!value) unresolved.push(node.path);
+      else if (!written) unresolved.push(node.path);
       continue;
     }
     // Terraform or a script computes it (`lower(var.team)`, a conditional, a variable of the script): what it yields is not seen here.

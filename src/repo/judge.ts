@@ -145,7 +145,7 @@ function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems, kept
     case 'resources':
       return judgeFileResources(site.resources, { syntax: site.syntax, ctx, problems, ...(site.note !== undefined && { note: site.note }), ...(kept && { kept }) });
     case 'team-values':
-      return settled(teamValuesFinding(site.entry, site.values, 'external-ownership', ctx, site.title, site.what));
+      return settled(teamValuesFinding(site.entry, 'external-ownership', ctx, site.title, site.what));
     case 'step-team':
       return settled(teamInputFinding(site.entry, site.text, ctx, site.title));
     case 'step-entities':
@@ -601,8 +601,7 @@ function mapFinding(draft: FindingDraft, target: Placed, judgement: FileJudgemen
     case 'team-permission-identifiers': {
       const { origin } = found;
       const entry = origin.entry ?? { key: 'teams', keySpan: origin.node.span, value: origin.node, span: origin.node.span };
-      const values = origin.node.kind === 'list' ? origin.node.items : [origin.node];
-      return settled(teamValuesFinding(entry, values, 'team-permission-identifiers', judgement.ctx, title, '`teams`'))[0];
+      return settled(teamValuesFinding(entry, 'team-permission-identifiers', judgement.ctx, title, '`teams`'))[0];
     }
     default:
       return manualFinding(draft, found.origin, found.exact, title);

@@ -32,10 +32,10 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[], judgeRu
  * judging (a repository scan's files, issue 41): every item judged against a recorder, that work
  * answered; then the items that asked jq anything judged again against a recorder that answers
  * what the first held, so the judge goes where the real answers lead (the rewrites it proves, the
- * calculations that pass team values on), and that work answered. `judging` makes each pass's
- * judge, so each keeps its own memo and caches.
+ * calculations that pass team values on), and that work answered; `passes: 1` where answers lead
+ * nowhere new. `judging` makes each pass's judge, so each keeps its own memo and caches.
  */
-export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: () => (item: T, engine: JqEngine) => void): void {
+export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: () => (item: T, engine: JqEngine) => void, passes: 1 | 2 = 2): void {
   if (!jq.prefetch) return; // an engine that cannot batch is asked one call at a time, as without a plan
   const first = recordingEngine();
   const judgeFirst = judging();
@@ -46,6 +46,7 @@ export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: (
   });
   const work = first.work();
   jq.prefetch(work);
+  if (passes === 1) return;
   const second = recordingEngine({ engine: jq, work });
   const judgeSecond = judging();
   for (const item of asking) judgeSecond(item, second.engine);
@@ -89,7 +90,10 @@ export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }, fi
       return { ok: true, values: [] };
     },
   };
-  return { engine, work: () => ({ validate: [...validate], evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })) }), calls: () => calls };
+  // Every expression run is to compile too: jq runs in batches only what it compiled, and asked the rest
+  // one call at a time (the pieces constant-strings.ts runs on null): the bench scan's requests fall from 294 to 157.
+  const compile = () => [...new Set([...validate, ...[...evaluate.keys()].filter((expression) => !answered?.validate.has(expression))])];
+  return { engine, work: () => ({ validate: compile(), evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })) }), calls: () => calls };
 }
 
 /** The calls a plan holds: expressions to compile, and each expression's inputs as JSON text. */

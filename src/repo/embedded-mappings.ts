@@ -1,6 +1,6 @@
 import { SourceSyntaxError, sourceText, type SourceText } from './source-text.js';
 import type { Problems } from './tree-to-json.js';
-import { findEntry, spanLine, type ObjectNode, type StringNode, type TreeNode } from './tree.js';
+import { findEntry, spanLine, treeChildren, type ObjectNode, type StringNode, type TreeNode } from './tree.js';
 import { parseYaml } from './yaml-tree.js';
 
 /**
@@ -28,18 +28,11 @@ const MAX_EMBEDDING = 3;
 export function mappingConfigs(documents: readonly TreeNode[], problems: Problems, depth = 0): ObjectNode[] {
   const found: ObjectNode[] = [];
   const visit = (node: TreeNode): void => {
-    if (node.kind === 'object') {
-      if (isMappingConfig(node)) {
-        found.push(node);
-        return;
-      }
-      for (const entry of node.entries) visit(entry.value);
-    } else if (node.kind === 'list') {
-      for (const item of node.items) visit(item);
-    } else if (node.kind === 'string' && depth < MAX_EMBEDDING && MAPPING_HINT.test(node.value) && /(^|\n)\s*resources\s*:/.test(node.value)) {
+    if (node.kind === 'object' && isMappingConfig(node)) found.push(node);
+    else if (node.kind === 'string' && depth < MAX_EMBEDDING && MAPPING_HINT.test(node.value) && /(^|\n)\s*resources\s*:/.test(node.value)) {
       const embedded = embeddedYaml(node, problems);
       if (embedded) found.push(...mappingConfigs(embedded, problems, depth + 1));
-    }
+    } else for (const child of treeChildren(node)) visit(child);
   };
   for (const document of documents) visit(document);
   return found;

@@ -1,6 +1,6 @@
 import { field, located, stringField, take, type LocatedJson, type LocatedObject } from './located-json.js';
 import { treeToJson, readEmbedded, type ConvertOptions } from './tree-to-json.js';
-import { findEntry, normalizeKey, stringValue, type Entry, type ObjectNode, type Span, type TreeNode } from './tree.js';
+import { findEntry, normalizeKey, stringValue, treeChildren, type Entry, type ObjectNode, type Span, type TreeNode } from './tree.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, type EntityRecord, type TeamRecord } from '../model/snapshot.js';
 
 /** The snapshot resources a file can hold (docs/formats.md, the org snapshot). */
@@ -180,19 +180,12 @@ export function findDocuments(node: TreeNode, options: ConvertOptions, found: Fi
       for (const item of node.items) findDocuments(item, options, found);
       return found;
     }
-    case 'list':
-      for (const item of node.items) findDocuments(item, options, found);
-      return found;
-    case 'call':
-      return findDocuments(node.args, options, found);
-    case 'other':
-      for (const part of node.parts) findDocuments(part, options, found);
-      return found;
     case 'string': {
       const embedded = readEmbedded(node, options.problems);
       return embedded ? findDocuments(embedded, options, found) : found;
     }
     default:
+      for (const child of treeChildren(node)) findDocuments(child, options, found);
       return found;
   }
 }

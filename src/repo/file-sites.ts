@@ -15,7 +15,7 @@ import type { RepositoryFacts } from './repository-facts.js';
 import type { SourceText } from './source-text.js';
 import type { TerraformValues } from './terraform-values.js';
 import type { Problems } from './tree-to-json.js';
-import type { Entry, StringNode, TreeNode } from './tree.js';
+import type { Entry, StringNode } from './tree.js';
 
 /** A finding whose verdict may be a row of the judge's site table: the judge sets it where `settles` stands. */
 export type FileDraft = FindingDraft & { settles?: SiteCase };
@@ -30,8 +30,8 @@ export interface SiteView {
 
 export type FileSite = (
   | { kind: 'resources'; resources: readonly FileResource[]; syntax: Syntax; note?: string }
-  /** A team list (an entity's `team`, `defaultTeam`): titles become identifiers. */
-  | { kind: 'team-values'; entry: Entry; values: readonly TreeNode[]; title: string | undefined; what: string }
+  /** A team value or list (an entity's `team`, `defaultTeam`): titles become identifiers. */
+  | { kind: 'team-values'; entry: Entry; title: string | undefined; what: string }
   /** A workflow step's `team` input of the service's action. */
   | { kind: 'step-team'; entry: Entry; text: string; title: string }
   /** A BULK_UPSERT step's `entities` input. */

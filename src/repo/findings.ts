@@ -149,12 +149,12 @@ const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
 export const PORT_TEAM_IDENTIFIER = /^port_team\.[A-Za-z0-9_-]+\.identifier$/;
 
 /**
- * A list of team values (`teams = […]`, an entity's `team`): titles become identifiers. Returns
- * nothing when every value is already an identifier, or when no value is a literal we can judge.
+ * The team values an entry writes, one or a list (`teams = […]`, an entity's `team`): titles become
+ * identifiers. Returns nothing when every value is already an identifier, or when no value is a
+ * literal we can judge.
  */
 export function teamValuesFinding(
   entry: Entry,
-  values: readonly TreeNode[],
   category: Category,
   ctx: RepoContext,
   resourceTitle: string | undefined,
@@ -172,7 +172,7 @@ export function teamValuesFinding(
   const untypedInputs: string[] = [];
   const resolvedElsewhere: FileDraft[] = [];
   const computed: string[] = [];
-  for (const node of valuesItMayHold(values)) {
+  for (const node of valuesItMayHold([entry.value])) {
     if (node.kind === 'ref' && PORT_TEAM_NAME.test(node.path)) {
       edits.push({ node, value: node.path.replace(/\.name$/, '.identifier') });
       titles.push(node.path);
@@ -181,11 +181,11 @@ export function teamValuesFinding(
     if (node.kind === 'ref' && PORT_TEAM_IDENTIFIER.test(node.path)) continue;
     if (node.kind === 'ref' && isConfigurationReference(node.path)) {
       // `[var.team]`: judged where the value is written (a default, a *.tfvars line), which is what to change.
-      const value = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
-      const inner = value && teamValuesFinding(value.entry, value.node.kind === 'list' ? value.node.items : [value.node], category, ctx, resourceTitle, what, new Set([...resolving, node.path]));
+      const written = resolving.has(node.path) ? undefined : resolveReference(ctx.terraformValues?.get(posix.dirname(node.span.source.path)), node.path);
+      const inner = written && teamValuesFinding(written, category, ctx, resourceTitle, what, new Set([...resolving, node.path]));
       if (inner) resolvedElsewhere.push(inner);
       // A variable or local whose value the scan could not see (no default, no *.tfvars, no locals entry).
-      else if (!value) unresolved.push(node.path);
+      else if (!written) unresolved.push(node.path);
       continue;
     }
     // Terraform or a script computes it (`lower(var.team)`, a conditional, a variable of the script): what it yields is not seen here.
@@ -292,5 +292,5 @@ export const settledSites = (drafts: readonly FileDraft[]): FileSite[] => drafts
 /** An entity's `team` / `teams` entry (one value or a list): ownership kept outside the service, judged with the scan's teams. */
 export function entityTeamSite(entry: Entry | undefined, title: string | undefined, what: string): FileSite[] {
   if (!entry || entry.value.kind === 'object') return [];
-  return [{ kind: 'team-values', entry, values: entry.value.kind === 'list' ? entry.value.items : [entry.value], title, what }];
+  return [{ kind: 'team-values', entry, title, what }];
 }

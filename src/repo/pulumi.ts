@@ -10,7 +10,7 @@ import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './rep
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { ConvertOptions, Problems } from './tree-to-json.js';
 import { resourceNeeds, type ProviderNeed } from './provider-version.js';
-import { findEntry, spanLine, spanLocation, spanText, stringValue, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
+import { findEntry, spanLine, spanLocation, spanText, stringValue, treeChildren, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
 
 /** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
 const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
@@ -92,23 +92,8 @@ function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNo
 
 /** Every call in the program; `handle` returns true when it took the call whole. */
 function visitCalls(node: TreeNode, handle: (call: CallNode) => boolean): void {
-  switch (node.kind) {
-    case 'call':
-      if (!handle(node)) visitCalls(node.args, handle);
-      return;
-    case 'object':
-      for (const entry of node.entries) visitCalls(entry.value, handle);
-      for (const item of node.items) visitCalls(item, handle);
-      return;
-    case 'list':
-      for (const item of node.items) visitCalls(item, handle);
-      return;
-    case 'other':
-      for (const part of node.parts) visitCalls(part, handle);
-      return;
-    default:
-      return;
-  }
+  if (node.kind === 'call' && handle(node)) return;
+  for (const child of treeChildren(node)) visitCalls(child, handle);
 }
 
 /** TS passes `(name, {args})`; Python passes keywords. */

@@ -71,12 +71,6 @@ export interface ScanOptions {
   git?: GitLister;
 }
 
-/** What bounds the reading of one checkout's files. */
-interface ReadLimits {
-  maxFileBytes: number;
-  git?: GitLister;
-}
-
 type FileKind = 'terraform' | 'tfvars' | 'entity-file' | 'mapping-config' | 'workflow' | 'yaml' | 'json' | 'js' | 'python' | 'shell' | 'package-manifest';
 
 /** What a file is, from its path alone: files of no kind are never read. */
@@ -125,8 +119,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   // Every file of a kind the scan reads, kept or not: a Pulumi project is told by its Pulumi.yaml.
   const paths: string[] = [];
   const prefixes = displayRoots(dirs);
-  const limits: ReadLimits = { maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES, ...(options.git && { git: options.git }) };
-  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, ...(await readRepository(dir, prefixes[index]!, scan, own, options.ignore ?? [], paths, limits)) });
+  for (const [index, dir] of dirs.entries()) repos.push({ name: prefixes[index]!, ...(await readRepository(dir, prefixes[index]!, scan, own, paths, options)) });
   const files = repos.flatMap((repo) => repo.files);
   // A repository describes an org: every file is read for its sites and for what it says of that
   // org (resources, teams, migration state) before any is judged; a blueprint written in one file
@@ -387,7 +380,7 @@ interface ReadRepository {
   unread: string[];
 }
 
-async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], ignored: readonly string[], paths: string[], limits: ReadLimits): Promise<ReadRepository> {
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], paths: string[], options: ScanOptions): Promise<ReadRepository> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);
@@ -403,7 +396,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   // (the reports such a run writes into the root are judged as any file: a report holds nothing the scan finds).
   // One outside the root holds none of its files: not matched against each of them.
   const ownInside = own.filter((path) => path !== root && isOwnPath(path, [root]));
-  const policy = policyRules(ignored);
+  const policy = policyRules(options.ignore ?? []);
   if ('negated' in policy) throw new InputError(`--ignore ${policy.negated}: a negated pattern leaves nothing out; give the paths to skip`);
   if ('invalid' in policy) throw new InputError(`--ignore ${policy.invalid}: ${policy.why}`);
   // Git's own view in a checkout (tracked files always, untracked ones it does not ignore); elsewhere the .gitignore files.
@@ -411,7 +404,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   const notOwn = (path: string) => ownInside.length === 0 || !isOwnPath(join(root, path), ownInside);
   let unwanted = 0;
   const listing = await listCheckout(root, prefix, policy, {
-    ...(limits.git && { git: limits.git }),
+    ...(options.git && { git: options.git }),
     unwanted: (path) => {
       if (classifyPath(path) !== undefined) return false;
       if (notOwn(path)) unwanted++;
@@ -457,7 +450,7 @@ async function readRepository(dir: string, prefix: string, scan: RepoScan, own: 
   let readWhole = 0;
   for (const { file, kind, shown } of wanted) {
     const gaps = scan.incomplete.length;
-    const text = await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: limits.maxFileBytes }, scan);
+    const text = await readCandidate({ root, file, kind, shown, own: ownInside, maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES }, scan);
     if (text === undefined) {
       if (scan.incomplete.length > gaps) unread.push(shown);
       continue;

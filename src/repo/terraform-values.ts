@@ -1,12 +1,9 @@
 import { posix } from 'node:path';
-import type { Entry, ObjectNode, TreeNode } from './tree.js';
+import type { Entry, ObjectNode } from './tree.js';
 import { findEntry, stringValue } from './tree.js';
 
-/** A value Terraform would give `var.x` or `local.x`, where it is written (its entry: the line to rewrite). */
-export interface TerraformValue {
-  node: TreeNode;
-  entry: Entry;
-}
+/** A value Terraform would give `var.x` or `local.x`: the entry it is written in (its line is the one to rewrite). */
+export type TerraformValue = Entry;
 
 /** `var.x` / `local.x` → its value, per configuration (a directory). */
 export type TerraformValues = ReadonlyMap<string, TerraformValue>;
@@ -53,20 +50,20 @@ export function terraformValues(files: readonly ConfigurationFile[]): TerraformV
       if (block.kind !== 'object') continue;
       if (entry.key === 'variable' && block.labels?.[0] !== undefined) {
         const fallback = findEntry(block, 'default');
-        if (fallback) set(`var.${block.labels[0]}`, { node: fallback.value, entry: fallback }, DEFAULT);
+        if (fallback) set(`var.${block.labels[0]}`, fallback, DEFAULT);
       } else if (entry.key === 'locals') {
-        for (const local of block.entries) set(`local.${local.key}`, { node: local.value, entry: local }, LOCAL);
+        for (const local of block.entries) set(`local.${local.key}`, local, LOCAL);
       } else if (entry.key === 'resource' && block.labels?.[0]?.startsWith('port_') && block.labels[1] !== undefined) {
         // `target = port_blueprint.service.identifier`: the identifier the resource writes.
         const identifier = findEntry(block, 'identifier');
-        if (identifier?.value.kind === 'string') set(`${block.labels[0]}.${block.labels[1]}.identifier`, { node: identifier.value, entry: identifier }, LOCAL);
+        if (identifier?.value.kind === 'string') set(`${block.labels[0]}.${block.labels[1]}.identifier`, identifier, LOCAL);
       }
     }
   }
   for (const file of sorted) {
     const rank = tfvarsRank(file.path);
     if (rank === undefined) continue;
-    for (const entry of file.top.entries) set(`var.${entry.key}`, { node: entry.value, entry }, rank);
+    for (const entry of file.top.entries) set(`var.${entry.key}`, entry, rank);
   }
   return values;
 }
@@ -88,10 +85,10 @@ export function resolveReference(values: TerraformValues | undefined, path: stri
     const next = values.get(current);
     if (!next) break;
     found = next;
-    if (next.node.kind !== 'ref') return found;
-    current = next.node.path;
+    if (next.value.kind !== 'ref') return found;
+    current = next.value.path;
   }
-  return found?.node.kind === 'ref' ? undefined : found;
+  return found?.value.kind === 'ref' ? undefined : found;
 }
 
 /** `var.x`, `local.x` or `port_blueprint.x.identifier`: a value of the configuration that may be resolved. */
@@ -127,7 +124,7 @@ export function moduleInstances(files: readonly ConfigurationFile[], values: Rea
         if (META_ARGUMENTS.has(argument.key)) continue;
         const node = argument.value;
         const resolved = node.kind === 'ref' && isConfigurationReference(node.path) ? resolveReference(values.get(caller), node.path) : undefined;
-        instance.set(`var.${argument.key}`, resolved ?? { node, entry: argument });
+        instance.set(`var.${argument.key}`, resolved ?? argument);
       }
       const calls = instances.get(folder) ?? [];
       counted.set(folder, (counted.get(folder) ?? 0) + 1);

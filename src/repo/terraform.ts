@@ -96,7 +96,7 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
 /** `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself. */
 function resolvedEntry(entry: Entry | undefined, resolve: (path: string) => TerraformValue | undefined): Entry | undefined {
   if (entry?.value.kind !== 'ref') return entry;
-  return resolve(entry.value.path)?.entry ?? entry;
+  return resolve(entry.value.path) ?? entry;
 }
 
 /** A 0.x resource that carries team values or inheritance (`team`, `teams`, `team_inheritance`). */

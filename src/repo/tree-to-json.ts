@@ -13,7 +13,7 @@ export interface ConvertOptions {
   /** Strings that looked like embedded JSON/YAML but could not be read. */
   problems: Problems;
   /** Terraform: the value a reference (`var.teams`, `local.owners`) stands for, located where it is written. */
-  resolve?: (path: string) => { node: TreeNode; entry: Entry } | undefined;
+  resolve?: (path: string) => Entry | undefined;
 }
 
 /** Keys whose children are names the user chose (property, relation, blueprint ids): never renamed. */
@@ -98,7 +98,7 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
       if (resolved) {
         // References inside the value resolve too, except back to one being resolved (a loop).
         const inner: ConvertOptions = { ...options, resolve: (path) => (path === node.path ? undefined : options.resolve!(path)) };
-        return treeToJson(resolved.node, { node: resolved.node, entry: resolved.entry }, inner, parentKey);
+        return treeToJson(resolved.value, { node: resolved.value, entry: resolved }, inner, parentKey);
       }
       return located.scalar(`\${${node.path}}`, origin);
     }
@@ -114,7 +114,7 @@ export function treeToJson(node: TreeNode, origin: Origin, options: ConvertOptio
 function picksAmongValues(node: TreeNode, options: ConvertOptions, hops = 0): boolean {
   if (node.kind === 'call') return PICKS_AMONG_ARGUMENTS.has(node.callee) && node.args.items.length > 1;
   const resolved = node.kind === 'ref' && hops < 8 ? options.resolve?.(node.path) : undefined;
-  return resolved !== undefined && picksAmongValues(resolved.node, options, hops + 1);
+  return resolved !== undefined && picksAmongValues(resolved.value, options, hops + 1);
 }
 
 /**

@@ -86,6 +86,25 @@ export function normalizeKey(key: string): string {
   return key.replace(/[_$-]/g, '').toLowerCase();
 }
 
+/**
+ * The nodes directly inside `node`, in the order they are written: an object's values, then its
+ * positional items; a list's items; a call's arguments; an expression's parts.
+ */
+export function treeChildren(node: TreeNode): readonly TreeNode[] {
+  switch (node.kind) {
+    case 'object':
+      return [...node.entries.map((entry) => entry.value), ...node.items];
+    case 'list':
+      return node.items;
+    case 'call':
+      return [node.args];
+    case 'other':
+      return node.parts;
+    default:
+      return [];
+  }
+}
+
 export function stringValue(node: TreeNode | undefined): string | undefined {
   return node?.kind === 'string' ? node.value : undefined;
 }

@@ -2,7 +2,7 @@ import type { RepoContext } from './context.js';
 import { fileFinding, PASSED_IN, partitionFileTeamValues, rewriteSpan, UNTYPED_INPUTS_HINT, untypedInputsReason } from './findings.js';
 import { viewed, type FileDraft, type FileSite, type FileSites, type ReadContext } from './file-sites.js';
 import { isTeamInput, passedInput } from './workflow-team-inputs.js';
-import { findEntry, spanLine, stringValue, type Entry, type StringNode, type TreeNode } from './tree.js';
+import { findEntry, spanLine, stringValue, treeChildren, type Entry, type StringNode, type TreeNode } from './tree.js';
 import { appendAll } from '../model/arrays.js';
 import { documentValue, parseCode } from './code-tree.js';
 import { blockSource } from './embedded-mappings.js';
@@ -96,13 +96,8 @@ function runScriptSites(node: StringNode, ctx: ReadContext): FileSites {
 
 /** The strings of a YAML tree that are scripts calling the service's API. */
 function* apiScripts(node: TreeNode): Generator<StringNode> {
-  if (node.kind === 'string') {
-    if (callsServiceApi(node.value)) yield node;
-  } else if (node.kind === 'object') {
-    for (const entry of node.entries) yield* apiScripts(entry.value);
-  } else if (node.kind === 'list') {
-    for (const item of node.items) yield* apiScripts(item);
-  }
+  if (node.kind === 'string' && callsServiceApi(node.value)) yield node;
+  for (const child of treeChildren(node)) yield* apiScripts(child);
 }
 
 /** What holds steps: a workflow's jobs, or a composite action's `runs` (`action.yml`). */

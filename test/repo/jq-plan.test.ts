@@ -16,7 +16,25 @@ describe('the plan of what jq will be asked (issue 41)', () => {
     expect(plan.engine.evaluate({ team: ['a'] }, '.team')).toEqual({ ok: true, values: [] });
     plan.engine.evaluate({ team: ['b'] }, '.team');
     plan.engine.evaluate(null, '.x');
-    expect(plan.work()).toEqual({ validate: ['.team'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }, { team: ['b'] }] }, { expression: '.x', inputs: [null] }] });
+    // Run but never compiled by the judge (a constant piece on null): compiled in the plan too.
+    expect(plan.work()).toEqual({ validate: ['.team', '.x'], evaluate: [{ expression: '.team', inputs: [{ team: ['a'] }, { team: ['b'] }] }, { expression: '.x', inputs: [null] }] });
+  });
+
+  test('an expression the plan only runs is answered by the batch: jq runs in batches only what it compiled, the rest one call at a time', async () => {
+    const plan = recordingEngine();
+    plan.engine.evaluate(null, '"QA" | ascii_downcase');
+    plan.engine.evaluate(null, '"Data" + " Science"');
+    const real = await loadJqEngine({ workers: 1 });
+    try {
+      real.prefetch!(plan.work());
+      const batched = real.requests!();
+      expect(batched).toBeGreaterThan(0);
+      expect(real.evaluate(null, '"QA" | ascii_downcase')).toEqual({ ok: true, values: ['qa'] });
+      expect(real.evaluate(null, '"Data" + " Science"')).toEqual({ ok: true, values: ['Data Science'] });
+      expect(real.requests!()).toBe(batched);
+    } finally {
+      await real.close!();
+    }
   });
 
   test('given an earlier plan, what it held is answered by the engine that answered it; anything else is written down', () => {
@@ -55,7 +73,7 @@ const stack = (i: number) =>
 
 describe('the two plans of a scan', () => {
   /** Items that ask jq (`?` validates, `!` runs) or nothing; a fresh judge per pass, recording what it judged. */
-  function planned(items: string[]): { passes: string[][]; prefetched: JqWork[]; asked: string[] } {
+  function planned(items: string[], plans: 1 | 2 = 2): { passes: string[][]; prefetched: JqWork[]; asked: string[] } {
     const passes: string[][] = [];
     const prefetched: JqWork[] = [];
     const asked: string[] = [];
@@ -72,7 +90,7 @@ describe('the two plans of a scan', () => {
         if (item.startsWith('?')) engine.validate(item.slice(1));
         if (item.startsWith('!') && engine.evaluate(1, item.slice(1)).ok) engine.validate(`${item.slice(1)} rewritten`);
       };
-    });
+    }, plans);
     return { passes, prefetched, asked };
   }
 
@@ -80,11 +98,17 @@ describe('the two plans of a scan', () => {
     const { passes, prefetched, asked } = planned(['?.a', 'plain', '!.b']);
     expect(passes).toEqual([['?.a', 'plain', '!.b'], ['?.a', '!.b']]);
     expect(prefetched).toEqual([
-      { validate: ['.a', '.b rewritten'], evaluate: [{ expression: '.b', inputs: [1] }] },
+      { validate: ['.a', '.b rewritten', '.b'], evaluate: [{ expression: '.b', inputs: [1] }] },
       // What the first plan held is answered by jq itself in the second (from its caches): nothing new here.
       { validate: [], evaluate: [] },
     ]);
     expect(asked).toEqual(['.a', '.b', '.b rewritten']);
+  });
+
+  test('one plan where asked for one: its work prefetched, no second pass', () => {
+    const { passes, prefetched } = planned(['?.a', '!.b'], 1);
+    expect(passes).toEqual([['?.a', '!.b']]);
+    expect(prefetched).toEqual([{ validate: ['.a', '.b rewritten', '.b'], evaluate: [{ expression: '.b', inputs: [1] }] }]);
   });
 
   test('items that ask nothing: one pass, and nothing asked of jq', () => {

@@ -51,17 +51,13 @@ export interface CliIo extends SourceIo {
 
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   orgs?: string;
-  snapshot?: string;
   teamsMap?: string;
-  repo: string[];
   /** `--ignore PATTERN`, repeatable: gitignore lines left out of every `--repo` scan. */
   ignore: string[];
   /** `--max-file-size`: the largest repository file read whole, in bytes. */
   maxFileSize?: number;
-  out: string;
   format: string;
   appUrl?: string;
-  quiet?: boolean;
   debug?: boolean;
   since?: string;
   demo?: boolean;

@@ -1,3 +1,5 @@
+import { compareText } from '../compare-text.js';
+
 /**
  * Secrets known by their value, whatever key holds them (issue 23): a GitHub token in an action's
  * body, a Slack webhook under a plain `url`, a bearer header pasted into a string. Redaction by key
@@ -171,6 +173,6 @@ function holdsNoTokenShape(value: unknown): boolean {
 /** The note that says what was redacted, or none. */
 export function redactionNote(tally: RedactionTally, where: string): string | undefined {
   if (tally.size === 0) return undefined;
-  const parts = [...tally].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => `${count} ${name}`);
+  const parts = [...tally].sort(([a], [b]) => compareText(a, b)).map(([name, count]) => `${count} ${name}`);
   return `secrets redacted by their value (whatever key held them) ${where}: ${parts.join(', ')}; each is shown as ${REDACTED}`;
 }

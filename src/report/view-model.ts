@@ -122,11 +122,7 @@ export interface ChartSegmentView extends LegendView {
 }
 
 /** One row of the chart: a category (or all manual work), its counts in words and its stacked bar. */
-export interface ChartBarView {
-  href: string;
-  label: string;
-  count: number;
-  tone: string;
+export interface ChartBarView extends LegendView {
   detail: string;
   segments: ChartSegmentView[];
 }

@@ -69,7 +69,7 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
 }
 
 /** The demo org shipped in the package: `analyze --demo` works from any installed copy. */
-export const DEMO_SNAPSHOT = fileURLToPath(new URL('fixtures/demo-org.json', PACKAGE_ROOT));
+const DEMO_SNAPSHOT = fileURLToPath(new URL('fixtures/demo-org.json', PACKAGE_ROOT));
 
 const EXIT_CODES_HELP = `
 Exit codes:

@@ -10,7 +10,7 @@ import type { PatchRepo } from './apply-root.js';
 import { repoPatch, type RepoFile } from './repo-patch.js';
 import { resourceBodies } from './resource-bodies.js';
 
-export interface FixKitInput {
+interface FixKitInput {
   catalog: Catalog;
   report: Report;
   jq?: JqEngine;

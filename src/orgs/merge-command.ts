@@ -14,7 +14,7 @@ import type { SourceIo } from '../sources/resolve-source.js';
 import { VERSION } from '../version.js';
 import { mergeReports } from './merge-reports.js';
 
-export interface MergeFlags {
+interface MergeFlags {
   out: string;
   format: string;
 }

@@ -23,7 +23,7 @@ export const LOCK = '.teams-migration-audit.lock';
  * What a lock keeps: `--out` (its lock inside it), or a fix kit folder outside `--out`'s own
  * names, which is replaced whole and so holds its lock beside it (`.<name>.teams-migration-audit.lock`).
  */
-export interface LockSite {
+interface LockSite {
   /** The option that named the folder, for the line: `--out`, `--fix-out`. */
   flag: string;
   /** The folder as the user gave it. */

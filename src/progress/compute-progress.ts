@@ -55,7 +55,7 @@ export function computeProgress(
 }
 
 /** What this run looked at: the repositories it scanned, as their paths show in findings (`displayRoot`). */
-export interface ProgressScope {
+interface ProgressScope {
   repoRoots?: readonly string[];
 }
 

@@ -22,7 +22,7 @@ export type Format = (typeof FORMATS)[number];
 export const STDOUT = '-';
 
 /** The formats a pipe can take: one document each, read by another program. */
-export const MACHINE_FORMATS: readonly Format[] = ['json', 'sarif', 'junit', 'md'];
+const MACHINE_FORMATS: readonly Format[] = ['json', 'sarif', 'junit', 'md'];
 
 /** `--format html,json,sarif`: known names only, duplicates folded, written in FORMATS order. */
 export function parseFormats(list: string): Format[] {
@@ -37,7 +37,7 @@ export function parseFormats(list: string): Format[] {
   return FORMATS.filter((format) => asked.includes(format));
 }
 
-export interface ReportMeta {
+interface ReportMeta {
   html: RenderMeta;
   sarif: SarifMeta;
   md?: MarkdownMeta;

@@ -65,7 +65,7 @@ export class RedactionTally extends Map<string, number> {
  * report is, is left as it is after one scan instead of one per shape. Case-insensitive, so it only
  * ever says yes more often than the shapes would.
  */
-export const TOKEN_SHAPE_HINT = new RegExp(SHAPES.map((shape) => shape.hint).join('|'), 'i');
+const TOKEN_SHAPE_HINT = new RegExp(SHAPES.map((shape) => shape.hint).join('|'), 'i');
 
 /** `text` with every value of a known token shape replaced by the marker; `tally` counts them. */
 export function redactTokenShapes(text: string, tally?: RedactionTally): string {

@@ -27,7 +27,7 @@ export type FetchEvent =
  * Ours: `$team` samples per blueprint. ownership-direct asks whether any entity holds `$team`,
  * quotes the first three and marks "more", so five answer exactly as the whole list would.
  */
-export const ENTITY_SAMPLE_SIZE = 5;
+const ENTITY_SAMPLE_SIZE = 5;
 /** Every `_team` entity is read (the team directory), in pages as large as the service allows. */
 const TEAM_PAGE_SIZE = MAX_SEARCH_PAGE;
 /** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
@@ -116,7 +116,7 @@ const identifiers = (records: readonly JsonObject[] | null | undefined): string[
   (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
 
 /** Keep only what the rules read: identifier, title, team, and the team relations' values. */
-export function trimEntity(entity: JsonObject, teamRelations: readonly string[]): EntityRecord | undefined {
+function trimEntity(entity: JsonObject, teamRelations: readonly string[]): EntityRecord | undefined {
   const identifier = idOf(entity);
   if (identifier === undefined) return undefined;
   const trimmed: EntityRecord = { identifier };
@@ -133,7 +133,7 @@ export function trimEntity(entity: JsonObject, teamRelations: readonly string[])
   return trimmed;
 }
 
-export interface EntitySearch {
+interface EntitySearch {
   /**
    * An ownership sample is the first page of the blueprint's own search, `maxEntities` long. Not
    * one search across blueprints: that search has no documented paging nor page size, so its one

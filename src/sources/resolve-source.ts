@@ -41,7 +41,7 @@ export interface SourceIo {
   secretsFound?: (values: readonly string[]) => void;
 }
 
-export interface ResolvedSource {
+interface ResolvedSource {
   snapshot: OrgSnapshot;
   /** For the report header: "snapshot org.json" or "live org at https://…". */
   description: string;

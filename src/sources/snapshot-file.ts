@@ -16,7 +16,7 @@ import { checkAndRedactWhileReading, type ReadPassResult } from './snapshot-read
 /** How an org snapshot is made, for the lines that refuse another file. */
 const RECORD_ONE = 'record an org snapshot with `teams-migration-audit snapshot --out org.json`';
 
-export interface LoadOptions extends CheckOptions {
+interface LoadOptions extends CheckOptions {
   /**
    * Cut the secrets as the file is read (snapshot-read-pass.ts): the members so redacted are named in
    * `redacted`, for redactSnapshot to keep as they are.

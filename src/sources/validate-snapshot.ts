@@ -289,7 +289,7 @@ const TOP_LEVEL_SHAPES: Readonly<Record<string, Shape>> = {
 const ORG_SNAPSHOT = object(TOP_LEVEL_SHAPES, { required: REQUIRED });
 
 /** A value that does not fit its shape, where it is. */
-export interface Problem {
+interface Problem {
   path: (string | number)[];
   expected: string;
   value: unknown;

@@ -1,6 +1,5 @@
 import { isAbsolute, posix, win32 } from 'node:path';
-import type { Command } from 'commander';
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline, type BaselineEntry } from './baseline/baseline.js';
 import { writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';

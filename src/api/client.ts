@@ -381,7 +381,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   };
 
-
   /**
    * One logical request: rate-limit waits, retries and one re-authentication, all bounded.
    * `underWay`: the request continues a read already under way (a search's next page), so it waits

@@ -8,7 +8,6 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }

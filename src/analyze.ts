@@ -102,7 +102,7 @@ export function analyze(catalog: Catalog, options: AnalyzeOptions = {}): Report 
  * docs/formats.md, the report: a reference judged `unaffected` was checked and needs nothing, so it is no
  * finding; it goes to `verified`, and after the migration `findings` is only what is still broken.
  */
-export function splitVerified(all: readonly Finding[]): { findings: Finding[]; verified: Finding[] } {
+function splitVerified(all: readonly Finding[]): { findings: Finding[]; verified: Finding[] } {
   const findings: Finding[] = [];
   const verified: Finding[] = [];
   for (const finding of all) (finding.verdict === 'unaffected' ? verified : findings).push(finding);

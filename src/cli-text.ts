@@ -83,7 +83,7 @@ export const FAILING_LISTED = 20;
 /** GitHub shows 10 error annotations per step and drops the rest: more would hide the ones that matter. */
 export const ANNOTATIONS_SHOWN = 10;
 
-export interface FailingLineOptions {
+interface FailingLineOptions {
   /** On GitHub Actions: annotations (at most ANNOTATIONS_SHOWN, placed ones first) instead of plain lines. */
   annotate: boolean;
   /** Where org findings sit in a file (a snapshot in the checkout), so they annotate it too. */
@@ -129,10 +129,10 @@ function failingText(finding: Finding): string {
 }
 
 /** A GitHub workflow command's message: `%`, CR and LF escaped. */
-export const workflowData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const workflowData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
 /** A GitHub workflow command's property value: its message escaping, and `:` and `,`. */
-export const workflowProperty = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+const workflowProperty = (text: string) => workflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** A GitHub error annotation: the file and line when there is one, its title, and its message, each escaped. */
 function errorAnnotation(title: string, message: string, file?: { path: string; line: number }): string {

@@ -14,7 +14,8 @@ import { repositoryFindings, repositoryOnlySnapshot, withDescribedTeams } from '
 import { appBaseUrl } from './report/service-links.js';
 import { addressesOf } from './address-options.js';
 import { plural } from './plural.js';
-import { FILE_NAMES, FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, STDOUT, writeReports, type Format } from './report/write-reports.js';
+import { FORMATS, parseFormats, refuseStdoutMisuse, runTimestamp, STDOUT, writeReports, type Format } from './report/write-reports.js';
+import { REPORT_FILES } from './output/own-outputs.js';
 import { reportRun } from './report/run-info.js';
 import { checkKitDir, openOutputSet, refusePlantedJournal, refuseWhileKitLocked, refuseWhileLocked, type OutputSet } from './output/output-set.js';
 import { join } from 'node:path';
@@ -51,17 +52,13 @@ export interface CliIo extends SourceIo {
 
 interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
   orgs?: string;
-  snapshot?: string;
   teamsMap?: string;
-  repo: string[];
   /** `--ignore PATTERN`, repeatable: gitignore lines left out of every `--repo` scan. */
   ignore: string[];
   /** `--max-file-size`: the largest repository file read whole, in bytes. */
   maxFileSize?: number;
-  out: string;
   format: string;
   appUrl?: string;
-  quiet?: boolean;
   debug?: boolean;
   since?: string;
   demo?: boolean;
@@ -72,7 +69,7 @@ interface AnalyzeFlags extends GateFlags, SourceFlags, FixFlags {
 }
 
 /** The demo org shipped in the package: `analyze --demo` works from any installed copy. */
-export const DEMO_SNAPSHOT = fileURLToPath(new URL('fixtures/demo-org.json', PACKAGE_ROOT));
+const DEMO_SNAPSHOT = fileURLToPath(new URL('fixtures/demo-org.json', PACKAGE_ROOT));
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -454,7 +451,7 @@ function inputPaths(flags: AnalyzeFlags): NamedPath[] {
 /** Every file the run writes (each report name, used or not: an unused one is removed) and the fix kit folder it replaces. */
 function outputPaths(flags: AnalyzeFlags): { files: NamedPath[]; dirs: NamedPath[] } {
   if (flags.out === STDOUT) return { files: [], dirs: [] };
-  const files: NamedPath[] = [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, FILE_NAMES[format]) }))];
+  const files: NamedPath[] = [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, REPORT_FILES[format]) }))];
   if (flags.writeBaseline !== undefined) files.push({ flag: '--write-baseline', path: flags.writeBaseline });
   const dirs = flags.fixes === false ? [] : [{ flag: flags.fixOut === undefined ? '--out' : '--fix-out', path: fixOutDir(flags) }];
   return { files, dirs };
@@ -494,5 +491,5 @@ function orgOriginOf(flags: AnalyzeFlags, hasOrg: boolean): OrgOrigin | undefine
 /** The report a notice can point to for the whole list: report.json, else the page, else the summary. */
 function reportPathOf(out: string, formats: readonly Format[]): string {
   const format = (['json', 'html', 'md', 'junit', 'sarif'] as const).find((candidate) => formats.includes(candidate)) ?? 'json';
-  return out === STDOUT ? `${FILE_NAMES[format]} on stdout` : join(out, FILE_NAMES[format]);
+  return out === STDOUT ? `${REPORT_FILES[format]} on stdout` : join(out, REPORT_FILES[format]);
 }

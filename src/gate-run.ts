@@ -1,6 +1,5 @@
 import { isAbsolute, posix, win32 } from 'node:path';
-import type { Command } from 'commander';
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline, type BaselineEntry } from './baseline/baseline.js';
 import { writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
@@ -29,7 +28,7 @@ export interface GateFlags {
  * `--fail-on breaks`: what docs/ci.md calls gating on what will break, the manual findings whose
  * verdict is `breaks` (`--fail-on manual --fail-on-verdict breaks`, which it stands for).
  */
-export const FAIL_ON_BREAKS = 'breaks';
+const FAIL_ON_BREAKS = 'breaks';
 
 /** The gate's flags with `--fail-on breaks` written out; refused in one line beside another verdict. */
 export function withFailOnShorthand<F extends GateFlags>(flags: F): F & { failOn: FailOn } {
@@ -61,7 +60,7 @@ export function addGateOptions(command: Command): Command {
     .option('--accepted-by <name>', 'who accepts the findings --write-baseline records (default: $GITHUB_ACTOR, $GITLAB_USER_LOGIN or $USER)');
 }
 
-export interface GatedRun {
+interface GatedRun {
   /** The report with `accepted` on baselined findings and `gate` set: what every renderer gets. */
   report: Report & { gate: GateResult };
   /** Lines for stderr (stale entries, the baseline written); the CLI decides whether to print them. */

@@ -42,7 +42,7 @@ export function stringEnd(text: string, from: number): number {
 }
 
 /** One InputError line when a JSON input nests past MAX_INPUT_DEPTH; the file is not read further. */
-export function assertJsonDepth(text: string, path: string, what: string): void {
+function assertJsonDepth(text: string, path: string, what: string): void {
   const at = firstTooDeep(text);
   if (at === undefined) return;
   let line = 1;

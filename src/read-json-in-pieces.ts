@@ -3,13 +3,13 @@ import { isUtf8 } from 'node:buffer';
 import { MAX_INPUT_DEPTH, stringEnd } from './json-input.js';
 
 /** A JSON object file read in pieces: the value JSON.parse gives for the whole text, and how deep its text nests. */
-export interface PiecewiseJson {
+interface PiecewiseJson {
   document: Record<string, unknown>;
   /** The deepest nesting of brackets in the text (the object itself is 1). */
   depth: number;
 }
 
-export interface PieceOptions {
+interface PieceOptions {
   /** Bytes read at a time. */
   chunkBytes?: number;
   /** Characters of a list's items (or an object's members) given to JSON.parse at once. */

@@ -1,6 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
 
 /** Thrown for a path that is there but is no regular file; `code` mimics an errno for callers that switch on it. */
 export class NotRegularFileError extends Error {

@@ -13,7 +13,7 @@ export interface SnapshotFlags extends SourceFlags {
 }
 
 /** The time this recording was made (docs/formats.md `recordedAt`): report.run.dataReadAt of every analysis of it. */
-export interface SnapshotClock {
+interface SnapshotClock {
   recordedAt: string;
 }
 

@@ -35,10 +35,10 @@ export function terminalSafe(text: string): string {
  */
 
 /** How a format writes one character so that its readers get it back and the file no longer holds it. */
-export type CharacterEscape = (char: string) => string;
+type CharacterEscape = (char: string) => string;
 const hex = (char: string, width: number) => char.charCodeAt(0).toString(16).padStart(width, '0');
 /** Text for a terminal or a log, as control characters are shown: `\x5b`. */
-export const textEscape: CharacterEscape = (char) => `\\x${hex(char, 2)}`;
+const textEscape: CharacterEscape = (char) => `\\x${hex(char, 2)}`;
 /** Markdown's backslash escape of punctuation: `\[`. */
 export const markdownEscape: CharacterEscape = (char) => `\\${char}`;
 /** A character reference of XML and HTML: `&#91;`. */

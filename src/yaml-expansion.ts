@@ -6,9 +6,9 @@
  * floor for short files that alias a little), and may nest no deeper than MAX_YAML_DEPTH.
  */
 /** js-yaml stops the text at 100 levels; aliases inside aliases can nest deeper, though no real file goes far past it. */
-export const MAX_YAML_DEPTH = 1_000;
+const MAX_YAML_DEPTH = 1_000;
 
-export function expansionLimit(text: string): number {
+function expansionLimit(text: string): number {
   return Math.max(10_000, text.length);
 }
 

@@ -18,7 +18,7 @@ import { userFieldsRead } from '../judge/user-reads.js';
  * why that cannot be known. Flags, not sets of emails: thousands of permissions times thousands
  * of users stay a few megabytes.
  */
-export type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
+type Holders = { kind: 'known'; holds: Uint8Array } | { kind: 'undecidable'; reason: string };
 
 /** Permissions the service's admins hold whatever the configuration says. */
 const ADMIN_HOLDS: ReadonlySet<string> = new Set(['execute', 'approve', 'read', 'see']);
@@ -74,7 +74,7 @@ export function computeAccess(catalog: Catalog, findings: readonly Finding[]): A
 }
 
 /** The org's team values are identifiers already: the flag, the recorded state or its shapes say so. */
-export const orgHasMigrated = (catalog: Pick<Catalog, 'migrated' | 'migrationRan'>): boolean => catalog.migrated || catalog.migrationRan;
+const orgHasMigrated = (catalog: Pick<Catalog, 'migrated' | 'migrationRan'>): boolean => catalog.migrated || catalog.migrationRan;
 
 /**
  * After the migration (`--since`): of the people an earlier report said would lose a

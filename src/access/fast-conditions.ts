@@ -35,7 +35,7 @@ interface Node {
 const fromOne = (one: (input: JsonValue) => JsonValue): Node => ({ one, many: (input) => [one(input)] });
 
 /** One check answered in JavaScript: its outcome character on one context, or undefined to leave it to jq. */
-export type FastCheck = (context: JsonValue) => '1' | '0' | 'n' | undefined;
+type FastCheck = (context: JsonValue) => '1' | '0' | 'n' | undefined;
 
 /** The check compiled, or undefined when its shape is not one answered here. */
 export function compileFastCheck(check: ConditionCheck): FastCheck | undefined {

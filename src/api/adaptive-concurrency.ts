@@ -6,7 +6,7 @@
  * serialised those retries behind one slot (issue 23 item 7). Pure state, no clock: the client
  * reports each answer's latency and status.
  */
-export interface ConcurrencyController {
+interface ConcurrencyController {
   current(): number;
   /** One answer: its latency, and its HTTP status or undefined for a network failure. */
   onAnswer(latencyMs: number, status: number | undefined): void;

@@ -71,7 +71,7 @@ export interface ApiStats {
   seen: LiveServiceSightings;
 }
 
-export interface LiveServiceSightings {
+interface LiveServiceSightings {
   /** `x-ratelimit-reset` answers read as seconds, and as a UTC epoch (a value over 10,000). */
   resetSeconds: number;
   resetEpoch: number;
@@ -86,7 +86,7 @@ export interface SearchQuery {
   rules: JsonObject[];
 }
 
-export interface SearchOptions {
+interface SearchOptions {
   limit: number;
   maxEntities: number;
   include?: string[];
@@ -380,7 +380,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw error;
     }
   };
-
 
   /**
    * One logical request: rate-limit waits, retries and one re-authentication, all bounded.

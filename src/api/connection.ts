@@ -44,7 +44,7 @@ export interface ConnectionFlags {
 }
 
 /** The reference script's config.json: `{REGION, CLIENT_ID, CLIENT_SECRET}`. */
-export interface ReferenceConfig {
+interface ReferenceConfig {
   /** The file it was read from, to name it in errors. */
   file?: string;
   region?: Region;
@@ -60,7 +60,7 @@ export function isRegion(value: string): value is Region {
  * Read the reference script's config.json. Errors never quote the file's content: it holds a
  * client secret, and JSON.parse messages echo the text around the fault.
  */
-export async function readReferenceConfig(path: string): Promise<ReferenceConfig> {
+async function readReferenceConfig(path: string): Promise<ReferenceConfig> {
   // The cause is kept for --debug, but the message does not repeat JSON.parse's excerpt.
   const document = await readJsonInput(path, 'config file', { quoteParserError: false });
   if (!isObject(document)) throw new InputError(`${path}: the config file must hold a JSON object`);
@@ -84,7 +84,7 @@ export async function readReferenceConfig(path: string): Promise<ReferenceConfig
  * Credentials in order of precedence: PORT_TOKEN, then PORT_CLIENT_ID + PORT_CLIENT_SECRET, then
  * the config file. Undefined when none is set, so the caller can print the "two ways" hint.
  */
-export function pickCredentials(
+function pickCredentials(
   env: Readonly<Record<string, string | undefined>>,
   config: ReferenceConfig,
 ): Credentials | undefined {
@@ -112,7 +112,7 @@ export function pickCredentials(
  * --api-url wins over --region, which wins over the config file's REGION; eu by default. Without
  * either flag, PORT_API_URL and PORT_REGION stand in for them (address-options.ts).
  */
-export function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig, env: Readonly<Record<string, string | undefined>> = {}): URL {
+function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig, env: Readonly<Record<string, string | undefined>> = {}): URL {
   const { apiUrl, region, names } = addressesOf(flags, env);
   if (apiUrl !== undefined) return apiBaseUrl(apiUrl, names.apiUrl);
   if (region !== undefined && !isRegion(region)) {

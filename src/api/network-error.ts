@@ -4,7 +4,7 @@
  * host does not resolve, TLS against a plain-HTTP port, a redirect): retrying them before the
  * API was ever reached only delays the same error by a minute.
  */
-export interface NetworkFailure {
+interface NetworkFailure {
   message: string;
   permanent: boolean;
   /**

@@ -6,7 +6,7 @@ import { credentialRedactor } from '../secrets/credentials.js';
  * the bearer token into `incomplete[].reason`. The exchanged tokens exist only here, so the final
  * pass over the report (secrets/credentials.ts, whose forms this reuses) cannot know them.
  */
-export interface OwnSecrets {
+interface OwnSecrets {
   add(value: string | undefined): void;
   redact(text: string): string;
 }

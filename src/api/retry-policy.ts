@@ -56,13 +56,13 @@ export interface RetryState {
   rateLimitRetries: number;
 }
 
-export type RetryDecision =
+type RetryDecision =
   | { action: 'accept' }
   | { action: 'retry'; waitMs: number; reason: 'rate-limit' | 'transient' }
   /** `capped`: the request could go on after a wait, but the wait is over this tool's cap. */
   | { action: 'give-up'; reason: string; capped?: boolean };
 
-export function isTransientStatus(status: number): boolean {
+function isTransientStatus(status: number): boolean {
   return status >= 500 && status <= 599;
 }
 
@@ -75,10 +75,10 @@ export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
  * Ours: a 429 is never retried at once. A reset of 0, or an epoch already past by our clock (the
  * two clocks differ by a second or more), would otherwise spend every 429 retry in a burst.
  */
-export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+const MIN_RATE_LIMIT_WAIT_MS = 1_000;
 
 /** §8.3.3 and the Errors table: prefer `x-ratelimit-reset`, else the documented fallback. */
-export function rateLimitWaitMs(policy: RetryPolicy, resetSeconds: number | undefined): number {
+function rateLimitWaitMs(policy: RetryPolicy, resetSeconds: number | undefined): number {
   return Math.max(MIN_RATE_LIMIT_WAIT_MS, (resetSeconds ?? policy.defaultResetSeconds) * 1_000);
 }
 

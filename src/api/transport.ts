@@ -23,13 +23,13 @@ export interface TransportResponse {
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
 /** Ours: long enough for a large page of entities, short enough that a hung socket is retried. */
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * The largest answer read, counted after decoding: a page of 1,000 entities is a few MB, and a
  * 10 MB gzip bomb that decodes to gigabytes is stopped here instead of in the heap.
  */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** The error a missed deadline rejects with; network-error.ts reads its name as "the request timed out". */
 function deadlineError(timeoutMs: number): Error {
@@ -90,7 +90,7 @@ export class UndecodableAnswerError extends Error {
 }
 
 /** A request that got no HTTP answer (connection, DNS, TLS): `cause` is the system's error, whose code network-error.ts reads. */
-export class NetworkError extends Error {
+class NetworkError extends Error {
   override name = 'NetworkError';
   constructor(cause: Error) {
     super(`request failed: ${cause.message}`, { cause });
@@ -101,7 +101,7 @@ export class NetworkError extends Error {
  * Ours: a connection (with its TLS handshake) not made within this long is a failure of its own,
  * retried as transient, instead of using up the whole request's deadline.
  */
-export const CONNECT_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Ours: an idle kept-alive connection is closed after this long, before the usual server and
  * load-balancer idle timeouts (5 s and more), so a request is not sent down a connection the
@@ -109,7 +109,7 @@ export const CONNECT_TIMEOUT_MS = 10_000;
  */
 const IDLE_CONNECTION_MS = 4_000;
 /** What the requests call themselves. */
-export const USER_AGENT = 'teams-migration-audit';
+const USER_AGENT = 'teams-migration-audit';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Decoders for `content-encoding`, outermost last as sent, each with its coding's name; undefined when one is unknown (the body is then read as it came). */

@@ -76,11 +76,11 @@ function isIsoDate(text: string): boolean {
 }
 
 /** Whether the entry has expired on `today` (YYYY-MM-DD): the day after its `expires`, not on it. */
-export function hasExpired(entry: BaselineEntry, today: string | undefined): boolean {
+function hasExpired(entry: BaselineEntry, today: string | undefined): boolean {
   return entry.expires !== undefined && today !== undefined && today > entry.expires;
 }
 
-export interface BaselineOutcome {
+interface BaselineOutcome {
   report: Report;
   /** Entries that match no finding of this run, in the baseline's own order. */
   stale: BaselineEntry[];

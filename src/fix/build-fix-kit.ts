@@ -10,7 +10,7 @@ import type { PatchRepo } from './apply-root.js';
 import { repoPatch, type RepoFile } from './repo-patch.js';
 import { resourceBodies } from './resource-bodies.js';
 
-export interface FixKitInput {
+interface FixKitInput {
   catalog: Catalog;
   report: Report;
   jq?: JqEngine;
@@ -31,12 +31,11 @@ export function buildFixKit(input: FixKitInput): FixKit {
   input.settle?.();
   const bodies = resourceBodies(catalog.snapshot, findings, jq, predicted);
   const patch = repoPatch(findings, input.repoFiles ?? [], input.repos ?? []);
-  const files: FixFile[] = [...bodies.files];
-  files.push(...patch.files);
-  files.push(...dataMigrationFiles(moves));
+  const files: FixFile[] = [...bodies.files, ...patch.files, ...dataMigrationFiles(moves)];
   const resolved = [...new Set(files.flatMap((file) => file.findings))];
   files.push(streamedFile('predicted-org.json', 'predicted-org', resolved.sort(), () => predictedOrgJson(predicted)));
-  const unresolved = [...bodies.unresolved, ...patch.unresolved, ...uncovered(findings, files, [...bodies.unresolved, ...patch.unresolved])].sort((a, b) => compareText(a.id, b.id));
+  const listed = [...bodies.unresolved, ...patch.unresolved];
+  const unresolved = [...listed, ...uncovered(findings, files, listed)].sort((a, b) => compareText(a.id, b.id));
   files.push(...fixReadme(files, moves, unresolved, report, { applyAt: patch.applyAt }));
   return { files, unresolved, patched: patch.patched };
 }

@@ -37,13 +37,13 @@ export interface RelationMove {
  * The source and the target are the same blueprint; each entity maps onto itself (identifier), its
  * team taken from the relation, and only entities whose relation holds a value are touched.
  */
-export interface MigrationRequest {
+interface MigrationRequest {
   sourceBlueprint: string;
   mapping: { blueprint: string; filter: string; entity: { identifier: string; team: string } };
 }
 
 /** One entity of a bulk payload: the entity fields the snapshot holds (docs/formats.md: no properties). */
-export interface BulkEntity {
+interface BulkEntity {
   identifier: string;
   title?: string;
   relations?: JsonValue;

@@ -2,7 +2,7 @@ import type { Finding } from '../model/finding.js';
 
 /** The fix kit (docs/formats.md, the report `fixes`): files for people to apply; the tool itself never sends them. */
 
-export type FixKind = 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme';
+type FixKind = 'repo-patch' | 'resource' | 'data-migration' | 'bulk-upsert' | 'predicted-org' | 'readme';
 
 export interface FixFile {
   /** Relative to the fix folder, with `/`. */

@@ -81,7 +81,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
 }
 
 /** Where each patch is applied (src/fix/repo-patch.ts). */
-export interface PatchPlaces {
+interface PatchPlaces {
   applyAt: readonly PatchPlace[];
 }
 

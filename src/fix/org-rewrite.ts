@@ -171,7 +171,7 @@ const JQ_FIELD = /(^|\.)(calculation|jqQuery)$|conditions\[\d+\]$|expressions\[\
 const MAPPING_FIELD = /(^|\.)(mappings|entity|mapping)(\[\d+\])?\./;
 
 /** undefined when the jq compiles (or no jq engine is loaded to say), else why the rewrite is not used. */
-export function checkJq(text: string, location: string, jq: JqEngine | undefined): string | undefined {
+function checkJq(text: string, location: string, jq: JqEngine | undefined): string | undefined {
   if (!jq) return undefined;
   // A mapping reads plain text as a literal (a team identifier written for a title), as the rule does.
   const literal = MAPPING_FIELD.test(location) && isPlainText(text);

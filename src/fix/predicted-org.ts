@@ -6,8 +6,7 @@ import { asString, isObject, jsonRoundTrip, own, type JsonObject, type JsonValue
 import type { Finding } from '../model/finding.js';
 import { TEAM_BLUEPRINT, type EntityRecord, type OrgSnapshot, type Organization } from '../model/snapshot.js';
 import { MIGRATED_FEATURE_FLAG } from '../catalog/migration-state.js';
-import type { RelationMove } from './data-migration.js';
-import { relationTeams } from './data-migration.js';
+import { relationTeams, type RelationMove } from './data-migration.js';
 import { applyOrgRewrite, locateOrgTarget, type RewriteOutcome } from './org-rewrite.js';
 import { hasTeamValue } from '../repo/context.js';
 import { jsonPieces } from '../report/json-pieces.js';

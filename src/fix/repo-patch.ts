@@ -20,7 +20,7 @@ export interface RepoFile {
   linkTo?: string;
 }
 
-export interface RepoPatch {
+interface RepoPatch {
   /** `repo.patch`, or `repo-<name>.patch` per repository when there are several. */
   files: FixFile[];
   /** Where each patch file is applied from, for the README's commands: the repository as shown, and its root from where the audit ran. */
@@ -193,7 +193,7 @@ const IDENTIFIER_KEY = /^["']?identifier["']?\s*[:=]/;
 const OWNERSHIP_KEY = /^["']?ownership["']?\s*[:=]/;
 
 /** The edits that put one finding's rewrite into the file, or undefined when its text is not where the finding says. */
-export function placeRewrite(path: string, text: string, line: number, evidence: string, rewrite: string): TextEdit[] | undefined {
+function placeRewrite(path: string, text: string, line: number, evidence: string, rewrite: string): TextEdit[] | undefined {
   const lineStart = nthLineStart(text, line);
   if (lineStart === undefined) return undefined;
   const lineEnd = text.indexOf('\n', lineStart);

@@ -31,7 +31,7 @@ export function terraformSystemBlueprintEdits(path: string, text: string, at: nu
 }
 
 /** The lines an attribute is written on, with their newline, when nothing else shares them; else the attribute alone. */
-export function wholeLines(text: string, entry: Entry): TextEdit {
+function wholeLines(text: string, entry: Entry): TextEdit {
   const lineStart = text.lastIndexOf('\n', entry.span.start - 1) + 1;
   let end = entry.span.end;
   if (text[end] === ',') end++;

@@ -7,11 +7,11 @@ import { allowsAtLeast, compareVersions, versionText, OWNERSHIP_VERSION, SYSTEM_
 import type { TextEdit } from './unified-diff.js';
 
 /** Terraform 1.5 reads `import` blocks, 1.7 `removed` blocks (the Terraform changelog). */
-export const IMPORT_BLOCK_TERRAFORM: Version = [1, 5, 0];
-export const REMOVED_BLOCK_TERRAFORM: Version = [1, 7, 0];
+const IMPORT_BLOCK_TERRAFORM: Version = [1, 5, 0];
+const REMOVED_BLOCK_TERRAFORM: Version = [1, 7, 0];
 
 /** What added text needs: the provider (port-labs/port-labs) or Terraform itself, from which version. */
-export interface VersionNeed {
+interface VersionNeed {
   of: 'provider' | 'terraform';
   floor: Version;
   why: string;
@@ -33,7 +33,7 @@ export function addedNeeds(before: string, after: string): VersionNeed[] {
 }
 
 /** A constraint as written in a file: its text, and where its quoted value sits. */
-export interface WrittenConstraint {
+interface WrittenConstraint {
   of: VersionNeed['of'];
   path: string;
   line: number;
@@ -48,7 +48,7 @@ export interface WrittenConstraint {
  * The port-labs/port-labs `version` in a `required_providers` entry and Terraform's
  * `required_version`, found in the text (the entry is the block whose `source` names the provider).
  */
-export function writtenConstraints(path: string, text: string): WrittenConstraint[] {
+function writtenConstraints(path: string, text: string): WrittenConstraint[] {
   const found: WrittenConstraint[] = [];
   const at = (of: VersionNeed['of'], valueStart: number, value: string) => {
     const lineStart = text.lastIndexOf('\n', valueStart) + 1;
@@ -82,7 +82,7 @@ export function raisedConstraint(floor: Version): string {
   return patch === 0 ? `~> ${major}.${minor}` : `>= ${major}.${minor}.${patch}, < ${major + 1}.0.0`;
 }
 
-export interface ConstraintChange {
+interface ConstraintChange {
   /** The edits to make in `path`, each a constraint raised to the floor its needs call for. */
   edits: { path: string; edit: TextEdit; from: string; to: string; needs: string[] }[];
   /** Constraints this check cannot read: the exact line a person must change, and why. */

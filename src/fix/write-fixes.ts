@@ -91,7 +91,7 @@ export async function readFindingFiles(report: Report, dirs: readonly string[]):
  * A file's text and how it was decoded: UTF-8 when its bytes are UTF-8, else Latin-1, where each
  * byte is one character, so the lines a change does not touch are written back byte for byte.
  */
-export function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncoding } {
+function decodeFile(bytes: Buffer): { text: string; encoding?: FileEncoding } {
   const text = bytes.toString('utf8');
   return Buffer.from(text, 'utf8').equals(bytes) ? { text } : { text: bytes.toString('latin1'), encoding: 'latin1' };
 }

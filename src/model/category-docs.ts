@@ -1,6 +1,6 @@
 import type { Category, FindingKind } from './finding.js';
 
-export interface CategoryDoc {
+interface CategoryDoc {
   kind: FindingKind;
   title: string;
   /** Why the migration affects this kind of resource, in plain words for the report. */

@@ -28,7 +28,6 @@ export const CATEGORIES = [
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-
 /**
  * What the migration does to a manual finding's expression: `breaks` (it will behave differently),
  * `review` (it reads team values; a person must judge), `unaffected` (it already uses identifiers).

@@ -8,7 +8,6 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
@@ -46,7 +45,7 @@ const PROTOTYPE_FREE = new WeakSet<object>();
  */
 export function dropTreePrototypes(tree: unknown): boolean {
   if (typeof tree === 'object' && tree !== null && PROTOTYPE_FREE.has(tree)) return true;
-  const whole = dropTreeLevel(tree, 0);
+  const whole = dropPartPrototypes(tree, 0);
   if (whole && typeof tree === 'object' && tree !== null) PROTOTYPE_FREE.add(tree);
   return whole;
 }
@@ -56,24 +55,20 @@ export function dropTreePrototypes(tree: unknown): boolean {
  * the tree part by part drops each part's prototypes while it is fresh, and marks the tree
  * (markPrototypeFree) once every part was done whole.
  */
-export function dropPartPrototypes(part: unknown, depth: number): boolean {
-  return dropTreeLevel(part, depth);
+export function dropPartPrototypes(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth === MAX_TREE_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!dropPartPrototypes(value[index], depth + 1)) return false;
+    return true;
+  }
+  if (Object.isExtensible(value) && Object.getPrototypeOf(value) !== null) Object.setPrototypeOf(value, null);
+  for (const key of Object.keys(value)) if (!dropPartPrototypes((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
 }
 
 /** Ours: far below where the call stack ends, far above any org's nesting (100, sources/nesting.ts). */
 const MAX_TREE_DEPTH = 500;
-
-function dropTreeLevel(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (depth === MAX_TREE_DEPTH) return false;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (!dropTreeLevel(value[index], depth + 1)) return false;
-    return true;
-  }
-  if (Object.isExtensible(value) && Object.getPrototypeOf(value) !== null) Object.setPrototypeOf(value, null);
-  for (const key of Object.keys(value)) if (!dropTreeLevel((value as Record<string, unknown>)[key], depth + 1)) return false;
-  return true;
-}
 
 /** A value built only of keyedRecord objects and arrays (a redacted copy): dropPrototypes need not walk it. */
 export function markPrototypeFree(value: unknown): void {

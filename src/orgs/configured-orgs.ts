@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ADDRESS_VARIABLES } from '../address-options.js';
+import { ADDRESS_VARIABLES, type AddressFlags } from '../address-options.js';
 import { UsageError, isKnownError } from '../errors.js';
 import { credentialSafeWriter } from '../secrets/credentials.js';
 import { analyzeEachThenMerge, type MergeIo } from './merge-command.js';
@@ -13,13 +13,10 @@ export function addOrgsOption(command: Command): Command {
   );
 }
 
-interface OrgsFlags {
+interface OrgsFlags extends AddressFlags {
   orgs?: string;
   snapshot?: string;
   demo?: boolean;
-  apiUrl?: string;
-  region?: string;
-  appUrl?: string;
   config?: string;
   out: string;
   format: string;

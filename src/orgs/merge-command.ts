@@ -8,12 +8,13 @@ import type { Report } from '../model/finding.js';
 import { ensureWritableDir, refuseOutputsNamingInputs } from '../output/output-path.js';
 import { plural } from '../plural.js';
 import { validatePreviousReport } from '../progress/read-previous-report.js';
-import { FILE_NAMES, FORMATS, parseFormats, runTimestamp, writeReports } from '../report/write-reports.js';
+import { FORMATS, parseFormats, runTimestamp, writeReports } from '../report/write-reports.js';
+import { REPORT_FILES } from '../output/own-outputs.js';
 import type { SourceIo } from '../sources/resolve-source.js';
 import { VERSION } from '../version.js';
 import { mergeReports } from './merge-reports.js';
 
-export interface MergeFlags {
+interface MergeFlags {
   out: string;
   format: string;
 }
@@ -47,7 +48,7 @@ export async function runMerge(paths: readonly string[], flags: MergeFlags, io: 
   const generatedAt = runTimestamp(io.env, io.now);
   await refuseOutputsNamingInputs(
     paths.map((path) => ({ flag: 'merge', path })),
-    { files: [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, FILE_NAMES[format]) }))], dirs: [] },
+    { files: [{ flag: '--out', path: flags.out }, ...FORMATS.map((format) => ({ flag: '--out', path: join(flags.out, REPORT_FILES[format]) }))], dirs: [] },
     [],
   );
   const reports: Report[] = [];
@@ -97,7 +98,7 @@ export async function analyzeEachThenMerge<F extends MergeFlags & OneFilePerRunF
     const out = join(flags.out, 'orgs', `${index + 1}-${org.name.replace(/[^A-Za-z0-9._-]/g, '_')}`);
     const code = await analyzeOne({ ...flags, ...org.flags, out, format: withJson(flags.format) });
     if (code === EXIT.usage) return code;
-    reports.push(join(out, FILE_NAMES.json));
+    reports.push(join(out, REPORT_FILES.json));
   }
   return runMerge(reports, { out: flags.out, format: flags.format.split(',').filter((format) => format === 'html' || format === 'json' || format === 'md').join(',') || 'html,json' }, io);
 }

@@ -59,7 +59,7 @@ export const newJournal = (pid: number, run: string, moves: JournalMove[], remov
 /** The staging folder in `--out` of the run with this process id and token. */
 export const stagingName = (pid: number, run: string): string => `${STAGING_PREFIX}${pid}-${run}`;
 
-export const RUN_TOKEN = /^[0-9a-f]{16}$/;
+const RUN_TOKEN = /^[0-9a-f]{16}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
 
 /** A planted journal: one line naming the file and how to clear it (exit 2). */
@@ -76,7 +76,7 @@ const quoted = (value: unknown): string => {
 };
 
 /** Why `value` is not a journal this version writes, in words; undefined when its shape is one. */
-export function journalShapeProblem(value: unknown): string | undefined {
+function journalShapeProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'is not a JSON object';
   if (value.format !== FORMAT) return 'moves' in value ? 'is not in the format this version writes (an earlier version wrote absolute paths)' : `is not a ${FORMAT} journal`;
   const unknown = Object.keys(value).find((key) => !['format', 'pid', 'run', 'moves', 'removals'].includes(key));

@@ -23,7 +23,7 @@ export const LOCK = '.teams-migration-audit.lock';
  * What a lock keeps: `--out` (its lock inside it), or a fix kit folder outside `--out`'s own
  * names, which is replaced whole and so holds its lock beside it (`.<name>.teams-migration-audit.lock`).
  */
-export interface LockSite {
+interface LockSite {
   /** The option that named the folder, for the line: `--out`, `--fix-out`. */
   flag: string;
   /** The folder as the user gave it. */
@@ -46,18 +46,14 @@ const FORMAT = 'teams-migration-audit-lock/1';
 const REFRESH_MS = 20_000;
 const STALE_AFTER_MS = 120_000;
 
-interface LockRecord {
+interface LockRecord extends Partial<Identity> {
   pid: number;
-  /** The holder's start time in clock ticks since boot (/proc/<pid>/stat, field 22). */
-  started?: string;
-  boot?: string;
-  pidns?: string;
-  host?: string;
   token?: string;
 }
 
 /** This process as a lock names it; the /proc parts are missing where there is no /proc. */
 interface Identity {
+  /** The start time in clock ticks since boot (/proc/<pid>/stat, field 22). */
   started?: string;
   boot?: string;
   pidns?: string;

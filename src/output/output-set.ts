@@ -38,7 +38,7 @@ interface StagedMove extends Move {
  * moment of a commit; a throw stops the commit there as a kill would (the test then leaves the
  * set unclosed, or closes it, which only releases the lock).
  */
-export interface OutputSetFaults {
+interface OutputSetFaults {
   /** Once the lock is taken, before what a killed run left is finished or cleared. */
   afterLock?(): void | Promise<void>;
   /** After each file or folder is staged whole (`target` is where it goes on commit). */
@@ -53,7 +53,7 @@ export interface OutputSetFaults {
   afterCommit?(): void | Promise<void>;
 }
 
-export interface OutputSetOptions {
+interface OutputSetOptions {
   /** The file writer (tests pass one that fails as a full disk does). */
   write?: typeof writeFile;
   faults?: OutputSetFaults;

@@ -2,7 +2,6 @@ import { InputError } from '../errors.js';
 import type { FixedFinding, Progress, Report } from '../model/finding.js';
 import type { PreviousReport, PreviousReportFile } from './read-previous-report.js';
 
-
 /**
  * docs/formats.md, the report `progress`, a pure function of the two reports (issue 13's property test and
  * issue 14's "still locked out" call it too):
@@ -55,7 +54,7 @@ export function computeProgress(
 }
 
 /** What this run looked at: the repositories it scanned, as their paths show in findings (`displayRoot`). */
-export interface ProgressScope {
+interface ProgressScope {
   repoRoots?: readonly string[];
 }
 

@@ -4,7 +4,7 @@ import { progressSentence, sinceDay } from '../progress/progress-text.js';
 import { entityUrl } from './service-links.js';
 
 /** One row of "Fixed since" or "Checked, nothing to do". */
-export interface AfterRowView {
+interface AfterRowView {
   id: string;
   category: string;
   resource: string;
@@ -12,7 +12,7 @@ export interface AfterRowView {
   detail: string;
 }
 
-export interface ProgressBarView {
+interface ProgressBarView {
   tone: 'fixed' | 'open' | 'new';
   label: string;
   count: number;

@@ -3,7 +3,7 @@ import type { CrossOrgCheck } from '../model/org-teams.js';
 import { plural } from '../plural.js';
 
 /** What each cross-org check is called on the page and in the summary. */
-export const CROSS_ORG_LABELS: Record<CrossOrgCheck['check'], string> = {
+const CROSS_ORG_LABELS: Record<CrossOrgCheck['check'], string> = {
   'team-missing': 'team this org lacks',
   'empty-team': 'team with no members',
   'phantom-team': 'phantom _team entity',

@@ -133,7 +133,7 @@ function messageText(text: string): string {
  * A rule's help, what a code-scanning alert shows beside its message: when the category is
  * reported and what the migration does, as docs/categories.md says it, then why and what to do.
  */
-export function ruleHelp(category: Category): { text: string; markdown: string } {
+function ruleHelp(category: Category): { text: string; markdown: string } {
   const doc = CATEGORY_DOCS[category];
   const parts: [label: string, markdown: string][] = [
     ['Reported when', doc.when],

@@ -24,10 +24,10 @@ export interface RenderMeta {
 }
 
 /** Where a finding is listed: the two parts admins think in, plus the files in their own repositories. */
-export type SectionId = 'automatic' | 'manual' | 'repository';
+type SectionId = 'automatic' | 'manual' | 'repository';
 
 /** One finding as the page's script receives it: every field a string (or null), ready to show. */
-export interface ClientFinding {
+interface ClientFinding {
   id: string;
   kind: FindingKind;
   category: Category;
@@ -66,7 +66,7 @@ export interface ClientFinding {
   fix: string;
 }
 
-export interface ClientGroup {
+interface ClientGroup {
   key: string;
   heading: string;
   /** A category's why / what-to-do; empty for file groups, whose findings name their category. */
@@ -76,13 +76,13 @@ export interface ClientGroup {
   items: number[];
 }
 
-export interface ClientSection {
+interface ClientSection {
   id: SectionId;
   groups: ClientGroup[];
 }
 
 /** Everything the page's script needs, embedded as JSON; the script itself is static. */
-export interface ClientData {
+interface ClientData {
   organization: { id: string; name: string };
   /** The format "Download baseline" writes, the one `--baseline` reads. */
   baselineFormat: string;
@@ -107,7 +107,7 @@ export type ClientAccessLine = (AccessLine & { people: { email: string; url: str
 /** Ours: up to this many emails over all access lines travel in the page; beyond, it carries counts (issue 41). */
 export const INLINE_PEOPLE = 5_000;
 
-export interface CardView {
+interface CardView {
   value: number;
   label: string;
   /** A filter in the URL hash, so a card is also a shortcut to its findings. */
@@ -116,34 +116,30 @@ export interface CardView {
 }
 
 /** One coloured part of a stacked bar; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
-export interface ChartSegmentView extends LegendView {
+interface ChartSegmentView extends LegendView {
   x: number;
   width: number;
 }
 
 /** One row of the chart: a category (or all manual work), its counts in words and its stacked bar. */
-export interface ChartBarView {
-  href: string;
-  label: string;
-  count: number;
-  tone: string;
+interface ChartBarView extends LegendView {
   detail: string;
   segments: ChartSegmentView[];
 }
 
-export interface LegendView {
+interface LegendView {
   href: string;
   tone: string;
   label: string;
   count: number;
 }
 
-export interface OptionView {
+interface OptionView {
   value: string;
   label: string;
 }
 
-export interface SectionView {
+interface SectionView {
   id: SectionId;
   heading: string;
   intro: string;
@@ -152,7 +148,7 @@ export interface SectionView {
   folded: boolean;
 }
 
-export interface GateView {
+interface GateView {
   shown: boolean;
   tone: string;
   label: string;
@@ -160,7 +156,7 @@ export interface GateView {
   stale: string[];
 }
 
-export interface ReportView {
+interface ReportView {
   organization: { id: string; name: string };
   generatedAt: string;
   generatedAtLabel: string;

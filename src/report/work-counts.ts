@@ -17,7 +17,7 @@ export const VERDICT_LABELS: Record<Verdict | 'none', string> = {
   none: 'Needs action',
 };
 
-export interface PlaceCounts {
+interface PlaceCounts {
   all: number;
   /** In the org's own resources. */
   org: number;

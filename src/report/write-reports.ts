@@ -22,10 +22,7 @@ export type Format = (typeof FORMATS)[number];
 export const STDOUT = '-';
 
 /** The formats a pipe can take: one document each, read by another program. */
-export const MACHINE_FORMATS: readonly Format[] = ['json', 'sarif', 'junit', 'md'];
-
-/** Each format's file in --out (the names a commit journal may name: src/output/own-outputs.ts). */
-export const FILE_NAMES: Record<Format, string> = REPORT_FILES;
+const MACHINE_FORMATS: readonly Format[] = ['json', 'sarif', 'junit', 'md'];
 
 /** `--format html,json,sarif`: known names only, duplicates folded, written in FORMATS order. */
 export function parseFormats(list: string): Format[] {
@@ -40,7 +37,7 @@ export function parseFormats(list: string): Format[] {
   return FORMATS.filter((format) => asked.includes(format));
 }
 
-export interface ReportMeta {
+interface ReportMeta {
   html: RenderMeta;
   sarif: SarifMeta;
   md?: MarkdownMeta;
@@ -100,7 +97,7 @@ export async function writeReports(
   const redacted = note === undefined ? clean : { ...clean, notes: [...(clean.notes ?? []), note] };
   const meta = redactTokenShapesDeep(redactCredentials({ ...options.meta, md }, credentials));
   // Each file made as it is written, one after another: never two big reports in memory at once.
-  const files = options.formats.map((format) => ({ format, name: FILE_NAMES[format], pieces: renderPieces(redacted, format, meta) }));
+  const files = options.formats.map((format) => ({ format, name: REPORT_FILES[format], pieces: renderPieces(redacted, format, meta) }));
   let written: string[];
   if (options.out === STDOUT) {
     // The CLI allowed one machine format here (refuseStdoutMisuse): it is the whole of stdout.
@@ -110,7 +107,7 @@ export async function writeReports(
     const outputs = options.outputs ?? (await openOutputSet(options.out));
     try {
       for (const file of files) await outputs.stageFile(join(options.out, file.name), new StreamedContent(() => file.pieces));
-      const stale = FORMATS.filter((format) => !options.formats.includes(format)).map((format) => join(options.out, FILE_NAMES[format]));
+      const stale = FORMATS.filter((format) => !options.formats.includes(format)).map((format) => join(options.out, REPORT_FILES[format]));
       await outputs.commit(stale);
     } finally {
       if (!options.outputs) await outputs.close();
@@ -137,7 +134,7 @@ function savedReportMeta(out: string, formats: readonly Format[], env: Readonly<
   const saved = out === STDOUT ? undefined : formats.find((format) => format === 'html' || format === 'json');
   const meta: MarkdownMeta = {};
   // As given when relative (the checkout, in CI); an absolute path names the runner's disk, so only the file name.
-  if (saved) meta.reportPath = repositoryPath(join(out, FILE_NAMES[saved])) ?? FILE_NAMES[saved];
+  if (saved) meta.reportPath = repositoryPath(join(out, REPORT_FILES[saved])) ?? REPORT_FILES[saved];
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: run } = env;
   if (server && repository && run) meta.runUrl = `${server}/${repository}/actions/runs/${run}`;
   // The action names the artifact it uploads the reports in (action/run-audit.sh).

@@ -8,7 +8,7 @@ import { REDACTED, tokenShapeSpans } from './token-shapes.js';
  */
 
 /** Shorter values are no credential of the service, and cutting them would garble every report. */
-export const MIN_CREDENTIAL_LENGTH = 8;
+const MIN_CREDENTIAL_LENGTH = 8;
 
 /** The credentials a run may hold, from the same variables the connection reads. */
 export function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
@@ -37,7 +37,7 @@ export function credentialForms(credentials: readonly string[]): string[] {
  * A gateway may echo part of the token (its first or last characters, cut at a length limit): any
  * run of this many characters of a credential is cut too. Shorter runs are common words and ids.
  */
-export const MIN_ECHOED_PART = 12;
+const MIN_ECHOED_PART = 12;
 
 /** Every MIN_ECHOED_PART-long piece of each credential long enough to be cut in parts. */
 function credentialPieces(credentials: readonly string[]): Set<string> {
@@ -114,7 +114,7 @@ function cutRanges(text: string, cuts: readonly [number, number][]): string {
  * both cases: in a 10 MB report the chance that one stands there by accident is about 1 in 10^6
  * for a random token.
  */
-export const MIN_ECHOED_END = 8;
+const MIN_ECHOED_END = 8;
 const ECHO_SOURCE_LENGTH = 16;
 const PLAIN_WORD = /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)(?:[-_](?:[a-z]+|[A-Z]+|[A-Z][a-z]+)?)*[-_]?$/;
 

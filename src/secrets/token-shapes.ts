@@ -1,3 +1,5 @@
+import { compareText } from '../compare-text.js';
+
 /**
  * Secrets known by their value, whatever key holds them (issue 23): a GitHub token in an action's
  * body, a Slack webhook under a plain `url`, a bearer header pasted into a string. Redaction by key
@@ -63,7 +65,7 @@ export class RedactionTally extends Map<string, number> {
  * report is, is left as it is after one scan instead of one per shape. Case-insensitive, so it only
  * ever says yes more often than the shapes would.
  */
-export const TOKEN_SHAPE_HINT = new RegExp(SHAPES.map((shape) => shape.hint).join('|'), 'i');
+const TOKEN_SHAPE_HINT = new RegExp(SHAPES.map((shape) => shape.hint).join('|'), 'i');
 
 /** `text` with every value of a known token shape replaced by the marker; `tally` counts them. */
 export function redactTokenShapes(text: string, tally?: RedactionTally): string {
@@ -171,6 +173,6 @@ function holdsNoTokenShape(value: unknown): boolean {
 /** The note that says what was redacted, or none. */
 export function redactionNote(tally: RedactionTally, where: string): string | undefined {
   if (tally.size === 0) return undefined;
-  const parts = [...tally].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => `${count} ${name}`);
+  const parts = [...tally].sort(([a], [b]) => compareText(a, b)).map(([name, count]) => `${count} ${name}`);
   return `secrets redacted by their value (whatever key held them) ${where}: ${parts.join(', ')}; each is shown as ${REDACTED}`;
 }

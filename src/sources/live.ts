@@ -3,7 +3,8 @@ import { relationsOf } from '../catalog/inheritance.js';
 import { ApiError } from '../errors.js';
 import { own, keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, SNAPSHOT_FORMAT, type EntityRecord, type IncompleteEntry, type Organization, type OrgSnapshot } from '../model/snapshot.js';
-import { idOf, isAutomation, isEntityPage, permissionTargets } from './permission-plan.js';
+import { idOf, isEntityPage, permissionTargets } from './permission-plan.js';
+import { isAutomation } from '../catalog/resources.js';
 import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
 import { RedactionTally } from '../secrets/token-shapes.js';
 import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
@@ -11,6 +12,7 @@ import { featureFlagState } from '../catalog/migration-state.js';
 import { readCompletedMigrations, relationOwnershipCandidates } from './migrations.js';
 import { liveServiceRecord } from './live-service-record.js';
 import { plural } from '../plural.js';
+import { compareText } from '../compare-text.js';
 
 /**
  * The live fetcher: reads the org through the read-only client and returns the same
@@ -25,7 +27,7 @@ export type FetchEvent =
  * Ours: `$team` samples per blueprint. ownership-direct asks whether any entity holds `$team`,
  * quotes the first three and marks "more", so five answer exactly as the whole list would.
  */
-export const ENTITY_SAMPLE_SIZE = 5;
+const ENTITY_SAMPLE_SIZE = 5;
 /** Every `_team` entity is read (the team directory), in pages as large as the service allows. */
 const TEAM_PAGE_SIZE = MAX_SEARCH_PAGE;
 /** Ours: a bound on the team directory; orgs have hundreds of teams, not tens of thousands. */
@@ -114,7 +116,7 @@ const identifiers = (records: readonly JsonObject[] | null | undefined): string[
   (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
 
 /** Keep only what the rules read: identifier, title, team, and the team relations' values. */
-export function trimEntity(entity: JsonObject, teamRelations: readonly string[]): EntityRecord | undefined {
+function trimEntity(entity: JsonObject, teamRelations: readonly string[]): EntityRecord | undefined {
   const identifier = idOf(entity);
   if (identifier === undefined) return undefined;
   const trimmed: EntityRecord = { identifier };
@@ -131,7 +133,7 @@ export function trimEntity(entity: JsonObject, teamRelations: readonly string[])
   return trimmed;
 }
 
-export interface EntitySearch {
+interface EntitySearch {
   /**
    * An ownership sample is the first page of the blueprint's own search, `maxEntities` long. Not
    * one search across blueprints: that search has no documented paging nor page size, so its one
@@ -218,7 +220,7 @@ async function readEntities(client: ApiClient, blueprint: JsonObject): Promise<E
 const searchedOnItsOwn = (blueprint: JsonObject) => idOf(blueprint) === TEAM_BLUEPRINT || plannedEntitySearches(blueprint).length > 0;
 
 /** The first reads, in the order a person meets them in the app; the refused ones are named so. */
-const byReadOrder = (a: string, b: string) => READ_ORDER.indexOf(a) - READ_ORDER.indexOf(b) || (a < b ? -1 : a > b ? 1 : 0);
+const byReadOrder = (a: string, b: string) => READ_ORDER.indexOf(a) - READ_ORDER.indexOf(b) || compareText(a, b);
 
 /** `unlocks`: reads wait for this list (its permissions); the others are sent once the blueprints list is in. */
 const LISTS = [
@@ -411,7 +413,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   if (flagged.moved.length > 0) snapshot.migrations = definedEntries(flagged.migrations);
   snapshot.liveService = liveServiceRecord(client.stats(), { featureFlags: flag !== undefined, migrationsRead: flagged.moved.length });
   // Sorted: requests finish in any order, the snapshot and report must not.
-  if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  if (tracker.incomplete.length > 0) snapshot.incomplete = [...tracker.incomplete].sort((a, b) => compareText(a.resource, b.resource));
   // Webhook signing secrets, Authorization headers and the like never leave the fetch. What was
   // redacted on arrival is not walked again, and counts in the same note.
   return redactSnapshot(snapshot, notes, redaction, secrets);

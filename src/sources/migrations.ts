@@ -23,7 +23,7 @@ export function relationOwnershipCandidates(blueprints: readonly JsonObject[]): 
 }
 
 /** What the report needs of a completed migration: which, when, and the mapping it ran. */
-export interface MigrationRecord extends JsonObject {
+interface MigrationRecord extends JsonObject {
   id: string;
 }
 

@@ -1,3 +1,4 @@
+import { isAutomation } from '../catalog/resources.js';
 import { isObject, type JsonObject } from '../model/json.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
 import { plural } from '../plural.js';
@@ -10,7 +11,6 @@ import { plural } from '../plural.js';
  * an entity page has none of its own: who sees it follows the blueprint's entity read permissions,
  * which are read with the blueprint's.
  */
-export const isAutomation = (action: JsonObject): boolean => isObject(action.trigger) && action.trigger.type === 'automation';
 export const isEntityPage = (page: JsonObject): boolean => page.type === 'entity';
 
 export const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);

@@ -2,7 +2,7 @@ import type { ClientEvent } from '../api/client.js';
 import type { FetchEvent } from './live.js';
 import { REDRAW_LINE } from '../terminal-text.js';
 
-export interface ProgressOptions {
+interface ProgressOptions {
   write: (text: string) => void;
   isTTY: boolean;
   quiet: boolean;

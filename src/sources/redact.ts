@@ -29,7 +29,7 @@ const SHORT_SECRET_NAMES: ReadonlySet<string> = new Set(['sig', 'signature', 'co
 const SECRET_HEADER_ENDING = /(?:key|auth|signature|sig|pat)$/;
 
 /** A query parameter's name that marks its value as a secret. */
-export function isSecretParameter(name: string): boolean {
+function isSecretParameter(name: string): boolean {
   return isSecretName(name) || SHORT_SECRET_NAMES.has(normalizeName(name));
 }
 

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Option, type Command } from 'commander';
 import { addressesOf, type Addresses } from '../address-options.js';
 import { ApiAuthError, ApiUnreachableError, createApiClient } from '../api/client.js';
-import { credentialSource, resolveConnection, type Connection } from '../api/connection.js';
+import { credentialSource, resolveConnection, type Connection, type ConnectionFlags } from '../api/connection.js';
 import { createFetchTransport, type Transport } from '../api/transport.js';
 import { UsageError } from '../errors.js';
 import type { OrgSnapshot } from '../model/snapshot.js';
@@ -15,11 +15,8 @@ import { checkSnapshot } from './validate-snapshot.js';
 import { plural } from '../plural.js';
 import { credentialRedactor } from '../secrets/credentials.js';
 
-export interface SourceFlags {
+export interface SourceFlags extends ConnectionFlags {
   snapshot?: string;
-  apiUrl?: string;
-  region?: string;
-  config?: string;
   concurrency: string;
   quiet?: boolean;
   /** Stop at the first value of an unexpected shape (exit 2) instead of noting it. */
@@ -44,7 +41,7 @@ export interface SourceIo {
   secretsFound?: (values: readonly string[]) => void;
 }
 
-export interface ResolvedSource {
+interface ResolvedSource {
   snapshot: OrgSnapshot;
   /** For the report header: "snapshot org.json" or "live org at https://…". */
   description: string;

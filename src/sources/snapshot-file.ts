@@ -4,8 +4,7 @@ import { readJsonInput } from '../json-input.js';
 import { readJsonObjectInPieces } from '../read-json-in-pieces.js';
 import { dropPartPrototypes, isObject, markPrototypeFree, type JsonValue } from '../model/json.js';
 import { describeOwnKind, ownDocumentKindOf, OWN_KIND_USE } from '../own-documents.js';
-import { SNAPSHOT_FORMAT } from '../model/snapshot.js';
-import type { OrgSnapshot } from '../model/snapshot.js';
+import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../model/snapshot.js';
 import { checkSnapshot, type CheckedSnapshot, type CheckOptions } from './validate-snapshot.js';
 import { redactSecrets, redactSnapshot, type RedactedAlready } from './redact.js';
 import { pruneDeepNesting } from './nesting.js';
@@ -16,7 +15,7 @@ import { checkAndRedactWhileReading, type ReadPassResult } from './snapshot-read
 /** How an org snapshot is made, for the lines that refuse another file. */
 const RECORD_ONE = 'record an org snapshot with `teams-migration-audit snapshot --out org.json`';
 
-export interface LoadOptions extends CheckOptions {
+interface LoadOptions extends CheckOptions {
   /**
    * Cut the secrets as the file is read (snapshot-read-pass.ts): the members so redacted are named in
    * `redacted`, for redactSnapshot to keep as they are.

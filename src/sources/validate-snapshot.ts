@@ -99,9 +99,8 @@ const NAMES_RULE = object(
   { rest: jqAware },
 );
 const RULE = object({ property: PROPERTY, operator: str, value: jqAware }, { rest: jqAware });
-/** As the rules walk them (src/catalog/walk.ts searchRules): an element with `rules` is a nested group. */
-/** A rule on `$blueprint` alone. */
 const isBlueprintRule = (rule: JsonObject): boolean => rule.property === '$blueprint';
+/** As the rules walk them (src/catalog/walk.ts searchRules): an element with `rules` is a nested group. */
 const ruleOrGroupOf = (value: unknown): Shape => (isObject(value) && value.rules != null ? query : isObject(value) && (isTeamRule(value) || isBlueprintRule(value)) ? NAMES_RULE : RULE);
 const ruleOrGroup = pick(ruleOrGroupOf);
 const QUERY: Shape = object({ combinator: str, rules: arrayOf(ruleOrGroup) }, { rest: jqAware });
@@ -289,7 +288,7 @@ const TOP_LEVEL_SHAPES: Readonly<Record<string, Shape>> = {
 const ORG_SNAPSHOT = object(TOP_LEVEL_SHAPES, { required: REQUIRED });
 
 /** A value that does not fit its shape, where it is. */
-export interface Problem {
+interface Problem {
   path: (string | number)[];
   expected: string;
   value: unknown;

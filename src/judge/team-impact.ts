@@ -7,7 +7,7 @@ import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, stateOf, type DecisionInput, type LiteralEvidence, type Sink } from './decision-table.js';
-import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
+import { identifiersThatWereTitles, valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { unique, uniqueBy } from '../model/arrays.js';
@@ -339,6 +339,11 @@ export function assessTeamExpression(
     if (judged.postscript !== undefined) impact.postscript = judged.postscript;
     if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+    // A literal that is a team's identifier today is no title to rewrite, though another team held it as its title.
+    if (judged.identifierWasTitle) {
+      for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
+      impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
+    }
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
     const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
@@ -531,7 +536,7 @@ function judgeByRunning(
   state: Pick<DecisionInput, 'state' | 'stateUnknown'>,
   directory: TeamDirectory,
   gate?: { people: readonly Person[]; adminsPass: boolean },
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string } } {
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string }; identifierWasTitle?: true } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -583,6 +588,13 @@ function judgeByRunning(
     if (classification.difference?.standIn) literals = classification.difference.identifierUnknown !== undefined ? 'identifier-unknown' : 'stand-in-only';
     if (classification.difference?.identifierUnknown !== undefined) detail = ` (${classification.difference.identifierUnknown})`;
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
+    else if (literals === 'plain' && state.state === 'after') {
+      const named = identifiersOnceTitles(jq, expression, references, spec, directory, teamValue);
+      if (named.length > 0) {
+        literals = 'identifier-was-title';
+        detail = ` (${named.join('; ')})`;
+      }
+    }
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
@@ -595,17 +607,36 @@ function judgeByRunning(
     ...(decision.advice !== undefined && { advice: decision.advice }),
     ...(decision.postscript !== undefined && { postscript: decision.postscript }),
     ...(dead && { deadGate: dead }),
+    ...(literals === 'identifier-was-title' && { identifierWasTitle: true as const }),
   };
 }
 
-/** The expression with every string literal (object keys included) that is a known team identifier (not also its title) written as that team's title. */
-export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
+/**
+ * After the migration, the literals one team holds as its identifier that another team held as its
+ * title (no-team-holds.ts), where running shows it is written for the identifier: read back as the
+ * first team's title, run before the migration, it gives what it gives as written after it. So it
+ * matched the other team then; in words, naming both. None otherwise.
+ */
+function identifiersOnceTitles(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec, directory: TeamDirectory, teamValue: boolean): string[] {
+  const readBack = identifiersAsTitles(expression, references, directory, true);
+  if (readBack === undefined || !jq.validate(readBack).ok) return [];
+  const asWritten = classifyPair(jq, readBack, expression, spec, { teamValue });
+  if (asWritten.class !== 'same' && !(asWritten.class === 'substituted' && teamValue)) return [];
+  const values = references.strings.filter((literal) => !literal.interpolated && directory.identifiers.has(literal.value)).map((literal) => literal.value);
+  return identifiersThatWereTitles(directory, values, (spelling, value) => spelling === value);
+}
+
+/**
+ * The expression with every string literal (object keys included) that is a known team identifier
+ * (not also its title) written as that team's title; with `alsoTitles`, one that is another team's title too.
+ */
+export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory, alsoTitles = false): string | undefined {
   const titleOf = new Map<string, string>();
   for (const team of directory.byTitle.values()) if (team.identifier !== undefined && team.identifier !== team.title) titleOf.set(team.identifier, team.title);
   // Object keys too: a lookup keyed by identifiers (`{"qa": "us"}[.team[]]`) is written for identifiers.
   const edits = references.strings
     .filter((literal) => !literal.interpolated)
-    .filter((literal) => titleOf.has(literal.value) && !directory.byTitle.has(literal.value) && literal.end - literal.start >= 2)
+    .filter((literal) => titleOf.has(literal.value) && (alsoTitles || !directory.byTitle.has(literal.value)) && literal.end - literal.start >= 2)
     .sort((a, b) => b.start - a.start);
   if (edits.length === 0) return undefined;
   let out = expression;

@@ -7,7 +7,7 @@ import { TEAM_BLUEPRINT, type EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf } from './classify.js';
-import { type LiteralEvidence, decide, judgeSite, partOfWhole, stateOf } from './decision-table.js';
+import { type LiteralEvidence, decide, judgeSite, partOfWhole, stateAt, stateOf } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { identifiersThatWereTitles, valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
@@ -228,11 +228,11 @@ function judgedRuleFinding(
   // left to the rest of the judge); the user's `_team` entities, identifiers only.
   const held = property.kind === 'entity-team' ? 'identifiers and titles' : property.kind === 'values' && property.parts.every((part) => part.kind === 'built-in' && part.key === 'userTeams.$identifier') ? 'identifiers' : undefined;
   const meets = (spelling: string, value: string) => operatorMeets(operator, spelling, value);
-  const ghosts = stateOf(catalog) === 'after' && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
+  const ghosts = stateOf(stateAt(catalog, site.blueprint)) === 'after' && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
   if (ghosts.length > 0) return noTeamHoldsFinding(catalog, site, base, property.kind === 'values' ? describeParts(property.parts) : '$team', ghosts);
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
   if (judged.class === 'failed') {
-    const decision = decide({ class: 'failed', sink: 'team-comparison', state: stateOf(catalog), literals: 'plain' });
+    const decision = decide({ class: 'failed', sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), literals: 'plain' });
     return {
       ...base,
       ...where,
@@ -245,7 +245,7 @@ function judgedRuleFinding(
   // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
   if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleTree({ directory: catalog.teams, tree: { kind: 'team', operator, values: literals }, entities }) === 'matches-nobody') {
     // Before the migration a team known by title only has no identifier yet: the value may become it.
-    const unassigned = stateOf(catalog) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
+    const unassigned = stateOf(stateAt(catalog, site.blueprint)) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
     if (unassigned.length > 0) {
       return {
         ...base,
@@ -276,14 +276,14 @@ function judgedRuleFinding(
     if (readBack && judgeRule({ ...common, value: { before: readBack, after: parts } })?.class === 'same') evidence = 'written-for-identifiers';
     // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
-    else if (held !== undefined && stateOf(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    else if (held !== undefined && stateOf(stateAt(catalog, site.blueprint)) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
     // Once migrated, one team's identifier that was another's title: which of them it means nothing tells.
-    if (evidence === 'written-for-identifiers' && stateOf(catalog) === 'after' && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
+    if (evidence === 'written-for-identifiers' && stateOf(stateAt(catalog, site.blueprint)) === 'after' && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
     if (wasTitle.length > 0) evidence = 'identifier-was-title';
     // Kept with an identifier a team known by title only could be given: as for expressions, the identifier decides.
     if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers' && evidence !== 'identifier-was-title') evidence = 'identifier-unknown';
   }
-  const decision = decide({ class: judged.class, sink: 'team-comparison', state: stateOf(catalog), stateUnknown: catalog.stateUnknown, literals: evidence }, judged.difference);
+  const decision = decide({ class: judged.class, sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), stateUnknown: stateAt(catalog, site.blueprint).stateUnknown, literals: evidence }, judged.difference);
   const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
@@ -355,7 +355,7 @@ function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pic
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
   if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
-  if (stateOf(catalog) !== 'after') return undefined;
+  if (stateOf(stateAt(catalog, site.blueprint)) !== 'after') return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);
   return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts, side.held) : undefined;
@@ -503,7 +503,7 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
     if (whole === undefined || finding.reason.includes(GROUP_SAID)) return finding;
     const group = `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''}`;
     if (typeof whole.row === 'object') {
-      const decision = decide({ class: 'changed', sink: 'team-comparison', state: stateOf(catalog), literals: 'identifier-unknown' }, whole.row);
+      const decision = decide({ class: 'changed', sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), literals: 'identifier-unknown' }, whole.row);
       const { category, resource, location, evidence } = finding;
       return { category, resource, location, evidence, reason: `${group}; matched as a whole, ${decision.why} (${whole.row.identifierUnknown}).`, suggestion: decision.advice ?? 'Check which identifier the migration gives the team (pass --teams-map): the group keeps matching only with the one it spells.', verdict: decision.verdict };
     }

@@ -6,7 +6,7 @@ import type { FindingDraft, FindingImpact } from '../model/finding.js';
 import { TEAM_BLUEPRINT, type EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
-import { contextsOf } from './classify.js';
+import { contextsOf, fillDerived, type ContextSpec } from './classify.js';
 import { type LiteralEvidence, decide, judgeSite, partOfWhole, stateAt, stateOf } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
@@ -14,7 +14,7 @@ import { identifiersThatWereTitles, valuesNoTeamMeets, whatEachMeant } from './n
 import { allDerivedTeamProperties, derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
 import { derivedSeen } from './expression-memo.js';
 import { unfilledReads } from './unfilled.js';
-import { teamsFor } from './worlds.js';
+import { contextFor, teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
 import { extractReferences } from '../jq/references.js';
 import { tryLexJq } from '../jq/lexer.js';
@@ -212,6 +212,8 @@ function judgedRuleFinding(
   parts: readonly ValuePart[],
   entities: readonly EntityRecord[],
   jqLocation?: string,
+  /** Once migrated, the strings the property side holds today on the org's entities (a derived calculation's). */
+  today?: readonly string[],
 ): FindingDraft | undefined {
   const { rule } = site;
   const operator = String(rule.operator);
@@ -228,7 +230,7 @@ function judgedRuleFinding(
   // left to the rest of the judge); the user's `_team` entities, identifiers only.
   const held = property.kind === 'entity-team' ? 'identifiers and titles' : property.kind === 'values' && property.parts.every((part) => part.kind === 'built-in' && part.key === 'userTeams.$identifier') ? 'identifiers' : undefined;
   const meets = (spelling: string, value: string) => operatorMeets(operator, spelling, value);
-  const ghosts = stateOf(stateAt(catalog, site.blueprint)) === 'after' && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
+  const ghosts = stateAt(catalog, site.blueprint).migrated && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
   if (ghosts.length > 0) return noTeamHoldsFinding(catalog, site, base, property.kind === 'values' ? describeParts(property.parts) : '$team', ghosts);
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
   if (judged.class === 'failed') {
@@ -245,7 +247,7 @@ function judgedRuleFinding(
   // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
   if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleTree({ directory: catalog.teams, tree: { kind: 'team', operator, values: literals }, entities }) === 'matches-nobody') {
     // Before the migration a team known by title only has no identifier yet: the value may become it.
-    const unassigned = stateOf(stateAt(catalog, site.blueprint)) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
+    const unassigned = stateAt(catalog, site.blueprint).migrated ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
     if (unassigned.length > 0) {
       return {
         ...base,
@@ -276,9 +278,11 @@ function judgedRuleFinding(
     if (readBack && judgeRule({ ...common, value: { before: readBack, after: parts } })?.class === 'same') evidence = 'written-for-identifiers';
     // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
-    else if (held !== undefined && stateOf(stateAt(catalog, site.blueprint)) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    else if (held !== undefined && stateAt(catalog, site.blueprint).migrated && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    // A derived calculation's rule whose literals each meet what it computes on the org's entities today.
+    else if (today !== undefined && literals.length > 0 && !computed && literals.every((literal) => today.some((value) => meets(value, literal)))) evidence = 'written-for-identifiers';
     // Once migrated, one team's identifier that was another's title: which of them it means nothing tells.
-    if (evidence === 'written-for-identifiers' && stateOf(stateAt(catalog, site.blueprint)) === 'after' && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
+    if (evidence === 'written-for-identifiers' && stateAt(catalog, site.blueprint).migrated && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
     if (wasTitle.length > 0) evidence = 'identifier-was-title';
     // Kept with an identifier a team known by title only could be given: as for expressions, the identifier decides.
     if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers' && evidence !== 'identifier-was-title') evidence = 'identifier-unknown';
@@ -355,7 +359,7 @@ function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pic
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
   if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
-  if (stateOf(stateAt(catalog, site.blueprint)) !== 'after') return undefined;
+  if (!stateAt(catalog, site.blueprint).migrated) return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);
   return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts, side.held) : undefined;
@@ -609,7 +613,23 @@ function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: st
   // The calculations it reads hold what they compute on the entity (`.properties.lead | ascii_downcase`).
   const seen = derivedSeen(calculation, allDerivedTeamProperties(catalog, site.blueprint));
   const derived = catalog.jq && seen.size > 0 ? { jq: catalog.jq, properties: [...seen] } : undefined;
-  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity', ...(derived && { derived }) }] }, value.parts, []);
+  const today = catalog.jq && stateAt(catalog, site.blueprint).migrated ? computedToday(catalog, catalog.jq, site.blueprint, calculation, derived) : undefined;
+  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity', ...(derived && { derived }) }] }, value.parts, [], undefined, today);
+}
+
+/**
+ * Once migrated, the strings a calculation gives today: on the blueprint's entities as the org holds
+ * them, and on an entity of each of the org's teams alone, holding its identifier.
+ */
+function computedToday(catalog: Catalog, jq: JqEngine, blueprint: string | undefined, calculation: string, derived: ContextSpec['derived']): string[] {
+  const own = blueprint === undefined ? [] : entitiesRead(catalog, blueprint).map((entity): JsonValue => ({ ...entity, properties: isObject(entity.properties) ? { ...entity.properties } : {} }));
+  const teams = [...catalog.teams.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [contextFor('entity', { label: '', teams: () => [{ title: team.title, identifier: team.identifier! }] }, 'after', [], [])]));
+  const inputs = fillDerived([...own, ...teams], derived);
+  const strings = (value: JsonValue | undefined): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : []);
+  return inputs.flatMap((input) => {
+    const result = jq.evaluate(input, calculation);
+    return result.ok ? result.values.flatMap(strings) : [];
+  });
 }
 
 /**

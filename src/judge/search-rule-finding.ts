@@ -212,7 +212,7 @@ function judgedRuleFinding(
   parts: readonly ValuePart[],
   entities: readonly EntityRecord[],
   jqLocation?: string,
-  /** Once migrated, the strings the property side holds today on the org's entities (a derived calculation's). */
+  /** Once migrated, the strings and scalars the property side holds today on the org's entities (a derived calculation's). */
   today?: readonly string[],
 ): FindingDraft | undefined {
   const { rule } = site;
@@ -220,7 +220,8 @@ function judgedRuleFinding(
   const common = { directory: catalog.teams, operator, property, entities, ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) };
   const judged = judgeRuleAsWritten({ ...common, value: parts });
   // A boolean, number or null is matched as it is, but spells no team.
-  const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values.filter((v) => !isScalarLiteral(v)) : []));
+  const written = parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  const literals = written.filter((v) => !isScalarLiteral(v));
   const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, literals);
   if (!judged) {
     return notRun(base, site.subject, '$team', `operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate`);
@@ -280,7 +281,7 @@ function judgedRuleFinding(
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
     else if (held !== undefined && stateAt(catalog, site.blueprint).migrated && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
     // A derived calculation's rule whose literals each meet what it computes on the org's entities today.
-    else if (today !== undefined && literals.length > 0 && !computed && literals.every((literal) => today.some((value) => meets(value, literal)))) evidence = 'written-for-identifiers';
+    else if (today !== undefined && !computed && written.length > 0 && written.every((literal) => today.some((value) => meets(value, literal)))) evidence = 'written-for-identifiers';
     // Once migrated, one team's identifier that was another's title: which of them it means nothing tells.
     if (evidence === 'written-for-identifiers' && stateAt(catalog, site.blueprint).migrated && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
     if (wasTitle.length > 0) evidence = 'identifier-was-title';
@@ -618,14 +619,14 @@ function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: st
 }
 
 /**
- * Once migrated, the strings a calculation gives today: on the blueprint's entities as the org holds
- * them, and on an entity of each of the org's teams alone, holding its identifier.
+ * Once migrated, the strings (and scalars, as a rule compares them) a calculation gives today: on the
+ * blueprint's entities as the org holds them, and on an entity of each of the org's teams alone, holding its identifier.
  */
 function computedToday(catalog: Catalog, jq: JqEngine, blueprint: string | undefined, calculation: string, derived: ContextSpec['derived']): string[] {
   const own = blueprint === undefined ? [] : entitiesRead(catalog, blueprint).map((entity): JsonValue => ({ ...entity, properties: isObject(entity.properties) ? { ...entity.properties } : {} }));
   const teams = [...catalog.teams.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [contextFor('entity', { label: '', teams: () => [{ title: team.title, identifier: team.identifier! }] }, 'after', [], [])]));
   const inputs = fillDerived([...own, ...teams], derived);
-  const strings = (value: JsonValue | undefined): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : []);
+  const strings = (value: JsonValue | undefined): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : isObject(value) || value === undefined ? [] : [scalarLiteral(value)]);
   return inputs.flatMap((input) => {
     const result = jq.evaluate(input, calculation);
     return result.ok ? result.values.flatMap(strings) : [];

@@ -48,6 +48,14 @@ describe('a rule on a calculation derived from $team, on a migrated org', () => 
     expect(judgedRule(calculation, { property: 'head', operator, value })?.verdict).toBe('breaks');
   });
 
+  it('a rule on a calculation written for identifiers (`index("qa")`) matches what it matched before: unaffected', () => {
+    expect(judgedRule('.team | index("qa") != null', { property: 'head', operator: '=', value: true })?.verdict ?? 'unaffected').toBe('unaffected');
+  });
+
+  it('the same rule on a calculation written for titles breaks', () => {
+    expect(judgedRule('.team | index("QA") != null', { property: 'head', operator: '=', value: true })?.verdict).toBe('breaks');
+  });
+
   it('before the migration the same rule breaks until it runs', () => {
     expect(judgedRule('.team[0] | split("_")[0]', { property: 'head', operator: '=', value: 'data' }, false)?.verdict).toBe('breaks');
   });

@@ -1,5 +1,5 @@
 import { classifyTeamValue, slugOf, type TeamDirectory } from '../catalog/teams.js';
-import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from './classify.js';
+import { classifyExpression, classifyPair, contextsOf, fillDerived, type ContextSpec, type ReferenceClass } from './classify.js';
 import { unfilledReads } from './unfilled.js';
 import { deadGate } from './dead-gate.js';
 import { readsBeyondFixedPaths } from './team-reach.js';
@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, stateOf, type DecisionInput, type LiteralEvidence, type Sink } from './decision-table.js';
 import { identifiersThatWereTitles, valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
+import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind, type World } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -593,7 +593,7 @@ function judgeByRunning(
       if (named.length > 0) {
         literals = 'identifier-was-title';
         detail = ` (${named.join('; ')})`;
-      }
+      } else if (keepsWhomItSetApart(jq, expression, spec)) literals = 'written-for-identifiers';
     }
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
@@ -609,6 +609,31 @@ function judgeByRunning(
     ...(dead && { deadGate: dead }),
     ...(literals === 'identifier-was-title' && { identifierWasTitle: true as const }),
   };
+}
+
+/** Ours: the org's teams run alone for `keepsWhomItSetApart`; more only costs time. */
+const MAX_TEAMS_ALONE = 200;
+
+/**
+ * After the migration, whether it is written for what the org holds today, whatever its literals
+ * spell (a case fold, a slug, `@base64d`, `split("_")[0]` of an identifier): run with each of the
+ * org's teams alone in both worlds, it sets some teams apart from a team no string of it meets, not
+ * every team, and each team it set apart with titles it still sets apart with identifiers.
+ */
+function keepsWhomItSetApart(jq: JqEngine, expression: string, spec: ContextSpec): boolean {
+  const teams = [...spec.directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }])).slice(0, MAX_TEAMS_ALONE);
+  const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
+  const apart = (world: World) => {
+    const run = (team: JudgeTeam) => {
+      const input = contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields);
+      return JSON.stringify(jq.evaluate(fillDerived(input, spec.derived), expression));
+    };
+    const baseline = run(nobody);
+    return new Set(teams.filter((team) => run(team) !== baseline).map((team) => team.title));
+  };
+  const after = apart('after');
+  if (after.size === 0 || after.size === teams.length) return false;
+  return [...apart('before')].every((title) => after.has(title));
 }
 
 /**

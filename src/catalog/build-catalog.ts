@@ -124,8 +124,8 @@ function isMigrated(blueprints: ReadonlyMap<string, JsonObject>, entities: Reado
   for (const [blueprintId, records] of entities) {
     if (blueprintId.startsWith('_')) continue;
     const world = worldOfEntities(records, teams);
-    if (world.unknown || (world.titles > 0 && world.migrated !== true)) return false;
-    told ||= world.migrated === true;
+    if (world.unknown || (world.titles > 0 && world.titles >= world.identifiers)) return false;
+    told ||= world.identifiers > world.titles;
   }
   return told;
 }

@@ -8,7 +8,7 @@ import type { FindingDraft, Verdict } from '../model/finding.js';
 import type { SiteCase, Sink } from '../model/sites.js';
 import type { ReferenceClass } from './classify.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { entityWorld } from '../catalog/entity-world.js';
+import { migratedEntities } from '../catalog/entity-world.js';
 
 /** Where the value goes (src/model/sites.ts). */
 export type { Sink };
@@ -27,7 +27,7 @@ export const stateOf = (of: { migrated?: boolean; stateUnknown?: string | undefi
  * mostly hold team identifiers already (a half-way org, entity-world.ts); else the org's state.
  */
 export const stateAt = (catalog: Pick<Catalog, 'entities' | 'teams' | 'migrated' | 'stateUnknown'>, blueprint: string | undefined): { migrated: boolean; stateUnknown?: string | undefined } =>
-  !catalog.migrated && entityWorld(catalog, blueprint)?.migrated === true ? { migrated: true } : catalog;
+  !catalog.migrated && migratedEntities(catalog, blueprint) !== undefined ? { migrated: true } : catalog;
 
 /**
  * What running the literals showed, beyond the class:

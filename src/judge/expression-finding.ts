@@ -8,7 +8,7 @@ import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
 import { allDerivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
 import { judgeSite, partOfWhole, SITE_TABLE, stateAt } from './decision-table.js';
-import { entityWorld, stragglersSaid } from '../catalog/entity-world.js';
+import { migratedEntities, stragglersSaid } from '../catalog/entity-world.js';
 
 export type { ExpressionSite };
 
@@ -89,8 +89,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   const described = describeImpact(impact);
   const setsTeam = options.setsTeam ? (site.teamDestination ?? 'sets the team meta property, which must hold team identifiers after the migration') : '';
   // A half-way blueprint's entities left in the other world are where its result still differs.
-  const world = impact.class !== undefined && impact.class !== 'same' ? entityWorld(catalog, site.blueprint) : undefined;
-  const stragglers = world?.migrated && state.migrated ? stragglersSaid(world, site.blueprint!) : undefined;
+  const world = impact.class !== undefined && impact.class !== 'same' ? migratedEntities(catalog, site.blueprint) : undefined;
+  const stragglers = world && stragglersSaid(world, site.blueprint!);
   const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.${[impact.postscript, stragglers].filter((said) => said !== undefined).map((said) => ` ${said}`).join('')}`;
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);

@@ -359,7 +359,20 @@ function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pic
   if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
-  if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
+  if (value.parts.some((part) => part.kind !== 'literals')) {
+    const judged = judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
+    if (judged !== undefined && judged.verdict !== 'unaffected') return judged;
+    // Alike in both worlds: titles met with identifiers (`userTeams.$title`, `[.user.teams[].name]` on a relation to `_team`) match nobody in either.
+    const none = findsNoTeamAfter({ directory: catalog.teams, operator: side.operator, property: { kind: 'team-entity', field }, value: value.parts, entities: [], ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) });
+    if (none === undefined) return judged;
+    const migrated = stateAt(catalog, site.blueprint).migrated;
+    return {
+      ...base,
+      reason: `${site.subject} compares ${side.what} with ${describeParts(value.parts)} (operator ${JSON.stringify(site.rule.operator)}): for ${none.context} the value gives ${none.value}, which no team's ${field === '$title' ? 'title' : 'identifier'} meets, so it matches no entity${migrated ? ' now, whatever it matched before' : ', before the migration or after it'}.`,
+      suggestion: `Compare ${side.what} with the user's team ${field === '$title' ? 'titles ({"context": "userTeams", "property": "$title"}, [.user.teams[].name])' : 'identifiers ({"context": "userTeams", "property": "$identifier"})'}.`,
+      verdict: judgeSite(migrated ? 'no-team-holds' : 'rule-matches-nobody'),
+    };
+  }
   if (!stateAt(catalog, site.blueprint).migrated) return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);

@@ -8,7 +8,7 @@ import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, stateOf, type DecisionInput, type LiteralEvidence, type Sink } from './decision-table.js';
 import { identifiersThatWereTitles, valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
+import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind, type World } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -623,15 +623,16 @@ const MAX_TEAMS_ALONE = 200;
 function keepsWhomItSetApart(jq: JqEngine, expression: string, spec: ContextSpec): boolean {
   const teams = [...spec.directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }])).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
-  const inputs = (['after', 'before'] as const).map((world) => fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived));
-  // Every context asked at once: one jq request, not one per team.
-  jq.prefetch?.({ evaluate: [{ expression, inputs: inputs.flat() }] });
-  const [after, before] = inputs.map((contexts) => {
-    const [baseline, ...results] = contexts.map((input) => JSON.stringify(jq.evaluate(input, expression)));
+  const apart = (world: World) => {
+    const inputs = fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
+    // Every team asked at once: one jq request, not one per team.
+    jq.prefetch?.({ evaluate: [{ expression, inputs }] });
+    const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, expression)));
     return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
-  });
-  if (after!.size === 0 || after!.size === teams.length) return false;
-  return [...before!].every((title) => after!.has(title));
+  };
+  const after = apart('after');
+  if (after.size === 0 || after.size === teams.length) return false;
+  return [...apart('before')].every((title) => after.has(title));
 }
 
 /**

@@ -50,5 +50,5 @@ export function stragglersSaid(world: EntityWorld, blueprint: string): string | 
   if (world.stragglers.length === 0) return undefined;
   const named = world.stragglers.slice(0, 3).map((entity) => `${JSON.stringify(entity.identifier)} still holds team title ${entity.values.map((v) => JSON.stringify(v)).join(', ')}`);
   const more = world.stragglers.length > 3 ? ` and ${world.stragglers.length - 3} more entities` : '';
-  return `Of blueprint ${JSON.stringify(blueprint)}, whose entities hold team identifiers, entity ${named.join('; ')}${more}: there it gives what it gives with team titles, until that entity holds its team's identifier.`;
+  return `Of blueprint ${JSON.stringify(blueprint)}, whose entities hold team identifiers, entity ${named.join('; ')}${more}: there it meets a team title, as before the migration, until that entity holds its team's identifier.`;
 }

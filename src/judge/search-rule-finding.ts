@@ -22,6 +22,7 @@ import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, quotedSome, type Path } from '../catalog/location.js';
+import { migratedEntities, stragglersSaid } from '../catalog/entity-world.js';
 import { isPlainText, propertyPath, searchRules, templateExpressions } from '../catalog/walk.js';
 
 export type { SearchRuleSite };
@@ -289,11 +290,14 @@ function judgedRuleFinding(
     if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers' && evidence !== 'identifier-was-title') evidence = 'identifier-unknown';
   }
   const decision = decide({ class: judged.class, sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), stateUnknown: stateAt(catalog, site.blueprint).stateUnknown, literals: evidence }, judged.difference);
+  // A half-way blueprint's entities left holding titles are where the rule still matches as before.
+  const world = judged.class !== 'same' ? migratedEntities(catalog, site.blueprint) : undefined;
+  const stragglers = world && stragglersSaid(world, site.blueprint!);
   const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
     ...where,
-    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}${wasTitle.length > 0 ? ` (${wasTitle.join('; ')})` : ''}.${decision.postscript !== undefined ? ` ${decision.postscript}` : ''}`,
+    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}${wasTitle.length > 0 ? ` (${wasTitle.join('; ')})` : ''}.${[decision.postscript, stragglers].filter((said) => said !== undefined).map((said) => ` ${said}`).join('')}`,
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };

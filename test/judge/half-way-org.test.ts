@@ -120,3 +120,13 @@ describe.each(ORGANIZATIONS)('a $team rule in a half-way org %s', (_, organizati
     expect(ruleVerdict(findings, 1)).toBe('breaks');
   });
 });
+
+describe('a $team rule over a blueprint with one entity left holding a title', () => {
+  it('written for identifiers, it is not broken and names the entity still holding a title', () => {
+    const widgets = [{ id: 'w0', type: 'table-entities-explorer', blueprintConfig: { service: { filterSettings: { filterBy: { combinator: 'and', rules: [{ property: '$team', operator: 'containsAny', value: ['qa'] }] } } } } }];
+    const report = analyze(buildCatalog(org({ organization: ORGANIZATIONS[0]![1], blueprints: [blueprint('service', true)], entities: { service: entitiesOf('svc', 'identifier', true) }, pages: [{ identifier: 'p', title: 'P', type: 'dashboard', widgets }] }), { jq }));
+    const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.category === 'page-widget');
+    expect(finding?.verdict).toBe('unaffected');
+    expect(finding?.reason).toContain('"svc-qa" still holds team title "QA"');
+  });
+});

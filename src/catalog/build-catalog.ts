@@ -4,7 +4,8 @@ import type { Catalog } from './catalog.js';
 import { readMigrationState, type MigrationPlan } from './migration-state.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
-import { buildTeamDirectory, classifyTeamValue, type TeamDirectory, type TeamsMap } from './teams.js';
+import { buildTeamDirectory, type TeamDirectory, type TeamsMap } from './teams.js';
+import { worldOfEntities } from './entity-world.js';
 import type { JqEngine } from '../jq/engine.js';
 import { buildPeople } from './people.js';
 import { teamCombinations } from './team-combinations.js';
@@ -112,38 +113,21 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
  * `teamInheritance` path is no veto: the migration can leave one, and the state's note reports it
  * as undone; the entities' values decide.
  * - some blueprint of the org's own (not a `_` system one) has `ownership`, the new setting;
- * - entities were fetched, at least one carries `$team` values, and every such value is a known
- *   team identifier (from `teams`, the `_team` entities or the teams map), none a title and
- *   none unknown; a value that is one team's title and another's identifier is no evidence either way,
- *   so at least one value must be an identifier and no team's title.
+ * - entities were fetched, and of each blueprint's entities whose `$team` values tell a world, more
+ *   hold identifiers than titles (entity-world.ts: one straggler left holding a title is named where
+ *   it is read, not the org's world), some do, and none holds a value no team holds.
  */
-function isMigrated(
-  blueprints: ReadonlyMap<string, JsonObject>,
-  entities: ReadonlyMap<string, readonly EntityRecord[]>,
-  entitiesFetched: boolean,
-  teams: TeamDirectory,
-): boolean {
+function isMigrated(blueprints: ReadonlyMap<string, JsonObject>, entities: ReadonlyMap<string, readonly EntityRecord[]>, entitiesFetched: boolean, teams: TeamDirectory): boolean {
   const own = [...blueprints.entries()].filter(([id]) => !id.startsWith('_')).map(([, blueprint]) => blueprint);
-  if (!own.some((blueprint) => isObject(blueprint.ownership))) return false;
-  if (!entitiesFetched) return false;
-  let values = 0;
+  if (!own.some((blueprint) => isObject(blueprint.ownership)) || !entitiesFetched) return false;
+  let told = false;
   for (const [blueprintId, records] of entities) {
     if (blueprintId.startsWith('_')) continue;
-    for (const record of records) {
-      const team = record.team;
-      const list = Array.isArray(team) ? team : team === undefined || team === null ? [] : [team];
-      for (const value of list) {
-        if (typeof value !== 'string') return false;
-        // A title of one team that is another team's identifier tells neither way: it neither holds the org back nor counts.
-        if (teams.identifiers.has(value)) {
-          if (classifyTeamValue(teams, value).state === 'identifier') values++;
-          continue;
-        }
-        return false;
-      }
-    }
+    const world = worldOfEntities(records, teams);
+    if (world.unknown || (world.titles > 0 && world.titles >= world.identifiers)) return false;
+    told ||= world.identifiers > world.titles;
   }
-  return values > 0;
+  return told;
 }
 
 function byIdentifier(records: readonly JsonObject[]): Map<string, JsonObject> {

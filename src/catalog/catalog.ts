@@ -46,9 +46,9 @@ export interface Catalog {
   incomplete: readonly IncompleteEntry[];
   /**
    * The org's team values are identifiers already: the feature flag says it has migrated or,
-   * without a flag, its blueprints use `ownership` (none has `teamInheritance`) and its entities'
-   * `$team` values are all known team identifiers. Then an expression that only passes team
-   * values through already runs on identifiers.
+   * without a flag, its blueprints use `ownership` and each blueprint's entities hold mostly team
+   * identifiers (entity-world.ts). Then an expression that only passes team values through already
+   * runs on identifiers. A site on a blueprint whose entities tell a world is judged in that one.
    */
   migrated: boolean;
   /** Nothing tells whether the org has migrated (repository files alone, none saying): why, in words. */

@@ -7,6 +7,8 @@
 import type { FindingDraft, Verdict } from '../model/finding.js';
 import type { SiteCase, Sink } from '../model/sites.js';
 import type { ReferenceClass } from './classify.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { migratedEntities } from '../catalog/entity-world.js';
 
 /** Where the value goes (src/model/sites.ts). */
 export type { Sink };
@@ -19,6 +21,13 @@ export type MigrationState = 'before' | 'after' | 'unknown';
 
 /** The state of an org or repository, from what its catalog or the judge's context holds. */
 export const stateOf = (of: { migrated?: boolean; stateUnknown?: string | undefined }): MigrationState => (of.migrated ? 'after' : of.stateUnknown !== undefined ? 'unknown' : 'before');
+
+/**
+ * Where a site reads a blueprint's entities: migrated where the org is, or where those entities
+ * mostly hold team identifiers already (a half-way org, entity-world.ts); else the org's state.
+ */
+export const stateAt = (catalog: Pick<Catalog, 'entities' | 'teams' | 'migrated' | 'stateUnknown'>, blueprint: string | undefined): { migrated: boolean; stateUnknown?: string | undefined } =>
+  !catalog.migrated && migratedEntities(catalog, blueprint) !== undefined ? { migrated: true } : catalog;
 
 /**
  * What running the literals showed, beyond the class:

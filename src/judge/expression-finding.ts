@@ -7,7 +7,8 @@ import { unknownIdentifierHint } from '../catalog/teams.js';
 import type { ExpressionSite, Sink } from '../model/sites.js';
 import { keptTeamRelations } from '../catalog/resources.js';
 import { allDerivedTeamProperties, teamIdentifierMirrors } from './team-valued.js';
-import { judgeSite, partOfWhole, SITE_TABLE } from './decision-table.js';
+import { judgeSite, partOfWhole, SITE_TABLE, stateAt } from './decision-table.js';
+import { migratedEntities, stragglersSaid } from '../catalog/entity-world.js';
 
 export type { ExpressionSite };
 
@@ -47,6 +48,7 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
  */
 export function expressionFinding(catalog: Catalog, site: ExpressionSite, options: AssessOptions = {}): FindingDraft | undefined {
   const sample = site.sample ?? SAMPLE_KIND[site.category];
+  const state = stateAt(catalog, site.blueprint);
   const impact = judgeOf(catalog)(
     site.expression,
     {
@@ -59,8 +61,8 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       derivedProperties: allDerivedTeamProperties(catalog, site.blueprint),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
-      migrated: catalog.migrated,
-      ...(catalog.stateUnknown !== undefined && { stateUnknown: catalog.stateUnknown }),
+      migrated: state.migrated,
+      ...(state.stateUnknown !== undefined && { stateUnknown: state.stateUnknown }),
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
       ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
       // Only gates that let people in can shut them out: a policy, an input's `visible` (a
@@ -86,7 +88,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
   }
   const described = describeImpact(impact);
   const setsTeam = options.setsTeam ? (site.teamDestination ?? 'sets the team meta property, which must hold team identifiers after the migration') : '';
-  const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.${impact.postscript !== undefined ? ` ${impact.postscript}` : ''}`;
+  // A half-way blueprint's entities left in the other world are where its result still differs.
+  const world = impact.class !== undefined && impact.class !== 'same' ? migratedEntities(catalog, site.blueprint) : undefined;
+  const stragglers = world && stragglersSaid(world, site.blueprint!);
+  const reason = `${site.subject} ${[setsTeam, described].filter(Boolean).join('; ')}.${[impact.postscript, stragglers].filter((said) => said !== undefined).map((said) => ` ${said}`).join('')}`;
 
   const unknown = impact.titles.filter((t) => t.identifier === undefined).map((t) => t.title);
   let suggestion: string;

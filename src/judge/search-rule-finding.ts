@@ -6,15 +6,15 @@ import type { FindingDraft, FindingImpact } from '../model/finding.js';
 import { TEAM_BLUEPRINT, type EntityRecord } from '../model/snapshot.js';
 import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
-import { contextsOf } from './classify.js';
-import { type LiteralEvidence, decide, judgeSite, partOfWhole, stateOf } from './decision-table.js';
+import { contextsOf, fillDerived, type ContextSpec } from './classify.js';
+import { type LiteralEvidence, decide, judgeSite, partOfWhole, stateAt, stateOf } from './decision-table.js';
 import { entitiesRead } from './read-entities.js';
 import { findsNoTeamAfter, isScalarLiteral, judgeRule, judgeRuleAsWritten, judgeRuleTree, operatorMeets, scalarLiteral, showLiteral, valuesAsTitles, type RuleDifference, type RuleSide, type RuleTree, type ValuePart } from './query-rule.js';
 import { identifiersThatWereTitles, valuesNoTeamMeets, whatEachMeant } from './no-team-holds.js';
 import { allDerivedTeamProperties, derivedTeamProperties, teamIdentifierMirrors, teamValuedProperties } from './team-valued.js';
 import { derivedSeen } from './expression-memo.js';
 import { unfilledReads } from './unfilled.js';
-import { teamsFor } from './worlds.js';
+import { contextFor, teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
 import { extractReferences } from '../jq/references.js';
 import { tryLexJq } from '../jq/lexer.js';
@@ -22,6 +22,7 @@ import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
 import { expressionFinding } from './expression-finding.js';
 import { joinPath, quotedSome, type Path } from '../catalog/location.js';
+import { migratedEntities, stragglersSaid } from '../catalog/entity-world.js';
 import { isPlainText, propertyPath, searchRules, templateExpressions } from '../catalog/walk.js';
 
 export type { SearchRuleSite };
@@ -212,13 +213,16 @@ function judgedRuleFinding(
   parts: readonly ValuePart[],
   entities: readonly EntityRecord[],
   jqLocation?: string,
+  /** Once migrated, the strings and scalars the property side holds today on the org's entities (a derived calculation's). */
+  today?: readonly string[],
 ): FindingDraft | undefined {
   const { rule } = site;
   const operator = String(rule.operator);
   const common = { directory: catalog.teams, operator, property, entities, ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) };
   const judged = judgeRuleAsWritten({ ...common, value: parts });
   // A boolean, number or null is matched as it is, but spells no team.
-  const literals = parts.flatMap((part) => (part.kind === 'literals' ? part.values.filter((v) => !isScalarLiteral(v)) : []));
+  const written = parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
+  const literals = written.filter((v) => !isScalarLiteral(v));
   const { titles, pendingTitles: pending, translated } = partitionTeamValues(catalog.teams, literals);
   if (!judged) {
     return notRun(base, site.subject, '$team', `operator ${JSON.stringify(rule.operator)}, which this tool cannot evaluate`);
@@ -228,11 +232,11 @@ function judgedRuleFinding(
   // left to the rest of the judge); the user's `_team` entities, identifiers only.
   const held = property.kind === 'entity-team' ? 'identifiers and titles' : property.kind === 'values' && property.parts.every((part) => part.kind === 'built-in' && part.key === 'userTeams.$identifier') ? 'identifiers' : undefined;
   const meets = (spelling: string, value: string) => operatorMeets(operator, spelling, value);
-  const ghosts = stateOf(catalog) === 'after' && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
+  const ghosts = stateAt(catalog, site.blueprint).migrated && held !== undefined ? valuesNoTeamMeets(catalog.teams, literals, meets, held) : [];
   if (ghosts.length > 0) return noTeamHoldsFinding(catalog, site, base, property.kind === 'values' ? describeParts(property.parts) : '$team', ghosts);
   const where = jqLocation !== undefined ? { location: jqLocation, evidence: parts.find((p): p is Extract<ValuePart, { kind: 'jq' }> => p.kind === 'jq')!.expression } : {};
   if (judged.class === 'failed') {
-    const decision = decide({ class: 'failed', sink: 'team-comparison', state: stateOf(catalog), literals: 'plain' });
+    const decision = decide({ class: 'failed', sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), literals: 'plain' });
     return {
       ...base,
       ...where,
@@ -245,7 +249,7 @@ function judgedRuleFinding(
   // Issue 39: alike in both worlds only because no entity matches in either: a condition that never worked.
   if (judged.class === 'same' && !computed && property.kind === 'entity-team' && literals.length > 0 && judgeRuleTree({ directory: catalog.teams, tree: { kind: 'team', operator, values: literals }, entities }) === 'matches-nobody') {
     // Before the migration a team known by title only has no identifier yet: the value may become it.
-    const unassigned = stateOf(catalog) === 'after' ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
+    const unassigned = stateAt(catalog, site.blueprint).migrated ? [] : [...catalog.teams.byTitle.values()].filter((team) => team.identifier === undefined).map((team) => team.title);
     if (unassigned.length > 0) {
       return {
         ...base,
@@ -276,19 +280,24 @@ function judgedRuleFinding(
     if (readBack && judgeRule({ ...common, value: { before: readBack, after: parts } })?.class === 'same') evidence = 'written-for-identifiers';
     // Issue 39: once migrated, literals each met by a team's identifier as the operator compares
     // (`beginsWith "plat"` and `platform`) are written for what the org holds today.
-    else if (held !== undefined && stateOf(catalog) === 'after' && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    else if (held !== undefined && stateAt(catalog, site.blueprint).migrated && literals.length > 0 && !computed && valuesNoTeamMeets(catalog.teams, literals, meets, 'identifiers').length === 0) evidence = 'written-for-identifiers';
+    // A derived calculation's rule whose literals each meet what it computes on the org's entities today.
+    else if (today !== undefined && !computed && written.length > 0 && written.every((literal) => today.some((value) => meets(value, literal)))) evidence = 'written-for-identifiers';
     // Once migrated, one team's identifier that was another's title: which of them it means nothing tells.
-    if (evidence === 'written-for-identifiers' && stateOf(catalog) === 'after' && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
+    if (evidence === 'written-for-identifiers' && stateAt(catalog, site.blueprint).migrated && !computed) wasTitle = identifiersThatWereTitles(catalog.teams, literals, meets);
     if (wasTitle.length > 0) evidence = 'identifier-was-title';
     // Kept with an identifier a team known by title only could be given: as for expressions, the identifier decides.
     if (judged.difference?.identifierUnknown !== undefined && evidence !== 'written-for-identifiers' && evidence !== 'identifier-was-title') evidence = 'identifier-unknown';
   }
-  const decision = decide({ class: judged.class, sink: 'team-comparison', state: stateOf(catalog), stateUnknown: catalog.stateUnknown, literals: evidence }, judged.difference);
+  const decision = decide({ class: judged.class, sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), stateUnknown: stateAt(catalog, site.blueprint).stateUnknown, literals: evidence }, judged.difference);
+  // A half-way blueprint's entities left holding titles are where the rule still matches as before.
+  const world = judged.class !== 'same' ? migratedEntities(catalog, site.blueprint) : undefined;
+  const stragglers = world && stragglersSaid(world, site.blueprint!);
   const subject = `${site.subject} compares ${property.kind === 'values' ? describeParts(property.parts) : property.kind === 'team-entity' ? `the _team entities' ${property.field}` : '$team'}`;
   const finding: FindingDraft = {
     ...base,
     ...where,
-    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}${wasTitle.length > 0 ? ` (${wasTitle.join('; ')})` : ''}.${decision.postscript !== undefined ? ` ${decision.postscript}` : ''}`,
+    reason: `${subject} with ${describeParts(parts)} (operator ${JSON.stringify(rule.operator)}); matched against the org's entities${computed ? ' for each user, with the value run in each world' : ''} before and after the migration, ${decision.why}${evidence === 'identifier-unknown' ? ` (${judged.difference!.identifierUnknown})` : ''}${wasTitle.length > 0 ? ` (${wasTitle.join('; ')})` : ''}.${[decision.postscript, stragglers].filter((said) => said !== undefined).map((said) => ` ${said}`).join('')}`,
     suggestion: 'Nothing to change: it matches the same entities before and after the migration.',
     verdict: decision.verdict,
   };
@@ -354,8 +363,21 @@ function identifierRuleFinding(catalog: Catalog, site: SearchRuleSite, base: Pic
   if (value.unknown !== undefined) return notRun(base, site.subject, side.what, value.unknown);
   // A value that follows the user is run in each world and matched against every team's identifier (or title).
   const field = side.held === 'identifiers' ? '$identifier' : '$title';
-  if (value.parts.some((part) => part.kind !== 'literals')) return judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
-  if (stateOf(catalog) !== 'after') return undefined;
+  if (value.parts.some((part) => part.kind !== 'literals')) {
+    const judged = judgedRuleFinding(catalog, { ...site, rule: { ...site.rule, operator: side.operator }, subject: `${site.subject} on ${side.what}` }, base, { kind: 'team-entity', field }, value.parts, [], value.jqLocation);
+    if (judged !== undefined && judged.verdict !== 'unaffected') return judged;
+    // Alike in both worlds: titles met with identifiers (`userTeams.$title`, `[.user.teams[].name]` on a relation to `_team`) match nobody in either.
+    const none = findsNoTeamAfter({ directory: catalog.teams, operator: side.operator, property: { kind: 'team-entity', field }, value: value.parts, entities: [], ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) });
+    if (none === undefined) return judged;
+    const migrated = stateAt(catalog, site.blueprint).migrated;
+    return {
+      ...base,
+      reason: `${site.subject} compares ${side.what} with ${describeParts(value.parts)} (operator ${JSON.stringify(site.rule.operator)}): for ${none.context} the value gives ${none.value}, which no team's ${field === '$title' ? 'title' : 'identifier'} meets, so it matches no entity${migrated ? ' now, whatever it matched before' : ', before the migration or after it'}.`,
+      suggestion: `Compare ${side.what} with the user's team ${field === '$title' ? 'titles ({"context": "userTeams", "property": "$title"}, [.user.teams[].name])' : 'identifiers ({"context": "userTeams", "property": "$identifier"})'}.`,
+      verdict: judgeSite(migrated ? 'no-team-holds' : 'rule-matches-nobody'),
+    };
+  }
+  if (!stateAt(catalog, site.blueprint).migrated) return undefined;
   const literals = value.parts.flatMap((part) => (part.kind === 'literals' ? part.values : []));
   const ghosts = valuesNoTeamMeets(catalog.teams, literals, (spelling, literal) => operatorMeets(side.operator, spelling, literal), side.held);
   return ghosts.length > 0 ? noTeamHoldsFinding(catalog, site, base, side.what, ghosts, side.held) : undefined;
@@ -503,7 +525,7 @@ export function judgedWhole(catalog: Catalog, site: Pick<SearchRuleSite, 'subjec
     if (whole === undefined || finding.reason.includes(GROUP_SAID)) return finding;
     const group = `${site.subject} ${whole.nested ? 'sits in' : 'is one of'} an "${whole.combinator}" ${GROUP_SAID}${whole.nested ? ' (its nested groups and rules on other fields included)' : ''}`;
     if (typeof whole.row === 'object') {
-      const decision = decide({ class: 'changed', sink: 'team-comparison', state: stateOf(catalog), literals: 'identifier-unknown' }, whole.row);
+      const decision = decide({ class: 'changed', sink: 'team-comparison', state: stateOf(stateAt(catalog, site.blueprint)), literals: 'identifier-unknown' }, whole.row);
       const { category, resource, location, evidence } = finding;
       return { category, resource, location, evidence, reason: `${group}; matched as a whole, ${decision.why} (${whole.row.identifierUnknown}).`, suggestion: decision.advice ?? 'Check which identifier the migration gives the team (pass --teams-map): the group keeps matching only with the one it spells.', verdict: decision.verdict };
     }
@@ -609,7 +631,23 @@ function derivedRuleFinding(catalog: Catalog, site: SearchRuleSite, property: st
   // The calculations it reads hold what they compute on the entity (`.properties.lead | ascii_downcase`).
   const seen = derivedSeen(calculation, allDerivedTeamProperties(catalog, site.blueprint));
   const derived = catalog.jq && seen.size > 0 ? { jq: catalog.jq, properties: [...seen] } : undefined;
-  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity', ...(derived && { derived }) }] }, value.parts, []);
+  const today = catalog.jq && stateAt(catalog, site.blueprint).migrated ? computedToday(catalog, catalog.jq, site.blueprint, calculation, derived) : undefined;
+  return judgedRuleFinding(catalog, { ...site, subject }, base, { kind: 'values', parts: [{ kind: 'jq', expression: calculation, sample: 'entity', ...(derived && { derived }) }] }, value.parts, [], undefined, today);
+}
+
+/**
+ * Once migrated, the strings (and scalars, as a rule compares them) a calculation gives today: on the
+ * blueprint's entities as the org holds them, and on an entity of each of the org's teams alone, holding its identifier.
+ */
+function computedToday(catalog: Catalog, jq: JqEngine, blueprint: string | undefined, calculation: string, derived: ContextSpec['derived']): string[] {
+  const own = blueprint === undefined ? [] : entitiesRead(catalog, blueprint).map((entity): JsonValue => ({ ...entity, properties: isObject(entity.properties) ? { ...entity.properties } : {} }));
+  const teams = [...catalog.teams.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [contextFor('entity', { label: '', teams: () => [{ title: team.title, identifier: team.identifier! }] }, 'after', [], [])]));
+  const inputs = fillDerived([...own, ...teams], derived);
+  const strings = (value: JsonValue | undefined): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : isObject(value) || value === undefined ? [] : [scalarLiteral(value)]);
+  return inputs.flatMap((input) => {
+    const result = jq.evaluate(input, calculation);
+    return result.ok ? result.values.flatMap(strings) : [];
+  });
 }
 
 /**

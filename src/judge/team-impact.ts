@@ -1,5 +1,5 @@
 import { classifyTeamValue, slugOf, type TeamDirectory } from '../catalog/teams.js';
-import { classifyExpression, classifyPair, contextsOf, type ContextSpec, type ReferenceClass } from './classify.js';
+import { classifyExpression, classifyPair, contextsOf, fillDerived, type ContextSpec, type ReferenceClass } from './classify.js';
 import { unfilledReads } from './unfilled.js';
 import { deadGate } from './dead-gate.js';
 import { readsBeyondFixedPaths } from './team-reach.js';
@@ -7,8 +7,8 @@ import type { Person } from '../catalog/people.js';
 import type { DeadGate, Verdict } from '../model/finding.js';
 import { plural } from '../plural.js';
 import { decide, judgeSite, SITE_TABLE, stateOf, type DecisionInput, type LiteralEvidence, type Sink } from './decision-table.js';
-import { valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
-import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind } from './worlds.js';
+import { identifiersThatWereTitles, valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
+import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind, type World } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
 import { unique, uniqueBy } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
@@ -339,6 +339,11 @@ export function assessTeamExpression(
     if (judged.postscript !== undefined) impact.postscript = judged.postscript;
     if (judged.deadGate) impact.deadGate = judged.deadGate;
     if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+    // A literal that is a team's identifier today is no title to rewrite, though another team held it as its title.
+    if (judged.identifierWasTitle) {
+      for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
+      impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
+    }
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
     const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
@@ -531,7 +536,7 @@ function judgeByRunning(
   state: Pick<DecisionInput, 'state' | 'stateUnknown'>,
   directory: TeamDirectory,
   gate?: { people: readonly Person[]; adminsPass: boolean },
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string } } {
+): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string }; identifierWasTitle?: true } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -583,6 +588,13 @@ function judgeByRunning(
     if (classification.difference?.standIn) literals = classification.difference.identifierUnknown !== undefined ? 'identifier-unknown' : 'stand-in-only';
     if (classification.difference?.identifierUnknown !== undefined) detail = ` (${classification.difference.identifierUnknown})`;
     if (asWritten && (asWritten.class === 'same' || (asWritten.class === 'substituted' && teamValue))) literals = 'written-for-identifiers';
+    else if (literals === 'plain' && state.state === 'after') {
+      const named = identifiersOnceTitles(jq, expression, references, spec, directory, teamValue);
+      if (named.length > 0) {
+        literals = 'identifier-was-title';
+        detail = ` (${named.join('; ')})`;
+      } else if (keepsWhomItSetApart(jq, expression, spec)) literals = 'written-for-identifiers';
+    }
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
@@ -595,17 +607,60 @@ function judgeByRunning(
     ...(decision.advice !== undefined && { advice: decision.advice }),
     ...(decision.postscript !== undefined && { postscript: decision.postscript }),
     ...(dead && { deadGate: dead }),
+    ...(literals === 'identifier-was-title' && { identifierWasTitle: true as const }),
   };
 }
 
-/** The expression with every string literal (object keys included) that is a known team identifier (not also its title) written as that team's title. */
-export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory): string | undefined {
+/** Ours: the org's teams run alone for `keepsWhomItSetApart`; more only costs time. */
+const MAX_TEAMS_ALONE = 200;
+
+/**
+ * After the migration, whether it is written for what the org holds today, whatever its literals
+ * spell (a case fold, a slug, `@base64d`, `split("_")[0]` of an identifier): run with each of the
+ * org's teams alone in both worlds, it sets some teams apart from a team no string of it meets, not
+ * every team, and each team it set apart with titles it still sets apart with identifiers.
+ */
+function keepsWhomItSetApart(jq: JqEngine, expression: string, spec: ContextSpec): boolean {
+  const teams = [...spec.directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }])).slice(0, MAX_TEAMS_ALONE);
+  const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
+  const apart = (world: World) => {
+    const inputs = fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
+    // Every team asked at once: one jq request, not one per team.
+    jq.prefetch?.({ evaluate: [{ expression, inputs }] });
+    const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, expression)));
+    return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
+  };
+  const after = apart('after');
+  if (after.size === 0 || after.size === teams.length) return false;
+  return [...apart('before')].every((title) => after.has(title));
+}
+
+/**
+ * After the migration, the literals one team holds as its identifier that another team held as its
+ * title (no-team-holds.ts), where running shows it is written for the identifier: read back as the
+ * first team's title, run before the migration, it gives what it gives as written after it. So it
+ * matched the other team then; in words, naming both. None otherwise.
+ */
+function identifiersOnceTitles(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec, directory: TeamDirectory, teamValue: boolean): string[] {
+  const readBack = identifiersAsTitles(expression, references, directory, true);
+  if (readBack === undefined || !jq.validate(readBack).ok) return [];
+  const asWritten = classifyPair(jq, readBack, expression, spec, { teamValue });
+  if (asWritten.class !== 'same' && !(asWritten.class === 'substituted' && teamValue)) return [];
+  const values = references.strings.filter((literal) => !literal.interpolated && directory.identifiers.has(literal.value)).map((literal) => literal.value);
+  return identifiersThatWereTitles(directory, values, (spelling, value) => spelling === value);
+}
+
+/**
+ * The expression with every string literal (object keys included) that is a known team identifier
+ * (not also its title) written as that team's title; with `alsoTitles`, one that is another team's title too.
+ */
+export function identifiersAsTitles(expression: string, references: JqReferences, directory: TeamDirectory, alsoTitles = false): string | undefined {
   const titleOf = new Map<string, string>();
   for (const team of directory.byTitle.values()) if (team.identifier !== undefined && team.identifier !== team.title) titleOf.set(team.identifier, team.title);
   // Object keys too: a lookup keyed by identifiers (`{"qa": "us"}[.team[]]`) is written for identifiers.
   const edits = references.strings
     .filter((literal) => !literal.interpolated)
-    .filter((literal) => titleOf.has(literal.value) && !directory.byTitle.has(literal.value) && literal.end - literal.start >= 2)
+    .filter((literal) => titleOf.has(literal.value) && (alsoTitles || !directory.byTitle.has(literal.value)) && literal.end - literal.start >= 2)
     .sort((a, b) => b.start - a.start);
   if (edits.length === 0) return undefined;
   let out = expression;

@@ -100,3 +100,14 @@ describe('issue 25, Done when', () => {
     expect(judged(halfWayOrg([]), 'ownership-inherited')).toEqual(judged(halfWayOrg([], false), 'ownership-inherited'));
   });
 });
+
+describe('without the flag, the entities tell whether team values are identifiers already', () => {
+  const migratedWith = (teams: string[][]) =>
+    buildCatalog(org({ teams: TEAMS, blueprints: [blueprint('service', { ownership: { type: 'Direct' } })], entities: { service: teams.map((team, i) => ({ identifier: `svc-${i}`, team })) } })).migrated;
+
+  it('every entity holding identifiers: migrated', () => expect(migratedWith([['platform'], ['payments'], ['platform']])).toBe(true));
+  it('one entity left holding a title among more holding identifiers: migrated, the straggler is named where it is read', () => expect(migratedWith([['platform'], ['payments'], ['Platform Team']])).toBe(true));
+  it('as many holding titles as identifiers: not migrated', () => expect(migratedWith([['platform'], ['Payments']])).toBe(false));
+  it('a value no team holds: not migrated', () => expect(migratedWith([['platform'], ['payments'], ['ghost']])).toBe(false));
+  it('a title of a team with no identifier yet is a title', () => expect(migratedWith([['platform'], ['Data Science'], ['Payments']])).toBe(false));
+});

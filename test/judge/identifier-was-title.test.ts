@@ -52,3 +52,36 @@ describe("a literal that is one team's identifier and another's title, after the
     expect(judgedIn(['qa'])?.verdict).toBe('unaffected');
   });
 });
+
+/** The same org, its service blueprint computing this calculation from `$team`. */
+const calculationJudged = (calculation: string) => {
+  const report = analyze(
+    buildCatalog(
+      org({
+        organization: MIGRATED_ORGANIZATION,
+        users: USERS,
+        blueprints: [{ identifier: 'service', title: 'Service', schema: { properties: {} }, relations: {}, ownership: { type: 'Direct' }, calculationProperties: { flag: { title: 'Flag', calculation, type: 'boolean' } } }],
+        entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      }, TEAMS),
+      { jq },
+    ),
+  );
+  return [...report.findings, ...(report.verified ?? [])].find((f) => f.evidence === calculation);
+};
+
+describe('the same literal in jq, after the migration', () => {
+  it.each(['.team | index("infra") != null', '.team[0] == "infra"', 'any(.team[]; . == "infra")'])('%s is review, naming both teams', (calculation) => {
+    const finding = calculationJudged(calculation);
+    expect(finding?.verdict).toBe('review');
+    expect(finding?.reason).toContain('"Platform"');
+    expect(finding?.reason).toContain('"platform-eng"');
+  });
+
+  it("a literal that is only a team's identifier is written for identifiers", () => {
+    expect(calculationJudged('.team | index("qa") != null')?.verdict ?? 'unaffected').toBe('unaffected');
+  });
+
+  it('a title that is no identifier still breaks', () => {
+    expect(calculationJudged('.team | index("QA") != null')?.verdict).toBe('breaks');
+  });
+});

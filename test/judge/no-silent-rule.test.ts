@@ -86,6 +86,10 @@ const RELATION_ROWS: { name: string; rule: JsonObject; valueIn: (userTeams: read
   { name: 'relation to _team = {{ .user.team[0] }}', rule: { property: 'owner', operator: '=', value: '{{ .user.team[0] }}' }, valueIn: (teams, world) => teamValuesIn(teams, world).slice(0, 1) },
 ];
 
+/** Alike in both worlds only because, for some user with teams, the value meets no team's identifier: it matches nobody (a review). */
+const findsNoTeamForSomeone = (operator: string, valueIn: (userTeams: readonly string[], world: World) => string[]): boolean =>
+  TEAM_SETS.some((userTeams) => userTeams.length > 0 && TEAMS.every((team) => !expectedRuleClass.match(jq, operator, [team.identifier], valueIn(userTeams, 'after'))));
+
 describe('a rule on a relation to _team with a value that follows the user is judged, never dropped', () => {
   for (const row of RELATION_ROWS) {
     it(row.name, () => {
@@ -93,7 +97,7 @@ describe('a rule on a relation to _team with a value that follows the user is ju
       const report = analyze(buildCatalog(withTeamRelation(row.rule), { jq }));
       const location = isObject(row.rule.value) && 'jqQuery' in row.rule.value ? `${LOCATION}.value.jqQuery` : LOCATION;
       const entry = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === location);
-      expect(entry?.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      expect(entry?.verdict).toBe(klass === 'same' && findsNoTeamForSomeone(String(row.rule.operator), row.valueIn) ? 'review' : expectedVerdict(klass, 'team-comparison'));
     });
   }
   it('the rows show both classes', () => {
@@ -120,7 +124,7 @@ describe('a policy query rule on a relation to _team is judged, never dropped', 
       const klass = relationClass(String(row.rule.operator), row.valueIn);
       const report = analyze(buildCatalog(policyOrg(row.rule), { jq }));
       const entry = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === 'permissions.execute.policy.queries.mine.rules[1]');
-      expect(entry?.verdict).toBe(expectedVerdict(klass, 'team-comparison'));
+      expect(entry?.verdict).toBe(klass === 'same' && findsNoTeamForSomeone(String(row.rule.operator), row.valueIn) ? 'review' : expectedVerdict(klass, 'team-comparison'));
     });
   }
 });

@@ -82,13 +82,8 @@ export class PlanningEngine implements JqEngine {
     this.recorder = undefined;
   }
 
-  work(): JqWork {
-    return this.recorder?.work() ?? {};
-  }
-
-  calls(): number {
-    return this.recorder?.calls() ?? 0;
-  }
+  work(): JqWork { return this.recorder?.work() ?? {}; }
+  calls(): number { return this.recorder?.calls() ?? 0; }
 
   /** How many answers the plans have made up so far (every one not jq's own). */
   madeUp(): number {
@@ -112,33 +107,13 @@ export class PlanningEngine implements JqEngine {
   }
 
   // The real engine's other parts, while no plan runs (a plan's recorder has none).
-  get prefetch(): JqEngine['prefetch'] {
-    return this.recorder ? undefined : this.real.prefetch;
-  }
-
-  get evaluateEach(): JqEngine['evaluateEach'] {
-    return this.recorder ? undefined : this.real.evaluateEach;
-  }
-
-  get answersAsJq(): boolean | undefined {
-    return this.recorder ? undefined : this.real.answersAsJq;
-  }
-
-  get close(): JqEngine['close'] {
-    return this.real.close;
-  }
-
-  get workers(): JqEngine['workers'] {
-    return this.recorder ? undefined : this.real.workers;
-  }
-
-  get requests(): JqEngine['requests'] {
-    return this.recorder ? undefined : this.real.requests;
-  }
-
-  get unjudged(): JqEngine['unjudged'] {
-    return this.recorder ? undefined : this.real.unjudged;
-  }
+  get prefetch(): JqEngine['prefetch'] { return this.recorder ? undefined : this.real.prefetch; }
+  get evaluateEach(): JqEngine['evaluateEach'] { return this.recorder ? undefined : this.real.evaluateEach; }
+  get answersAsJq(): boolean | undefined { return this.recorder ? undefined : this.real.answersAsJq; }
+  get workers(): JqEngine['workers'] { return this.recorder ? undefined : this.real.workers; }
+  get requests(): JqEngine['requests'] { return this.recorder ? undefined : this.real.requests; }
+  get unjudged(): JqEngine['unjudged'] { return this.recorder ? undefined : this.real.unjudged; }
+  get close(): JqEngine['close'] { return this.real.close; }
 }
 
 /**

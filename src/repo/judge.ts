@@ -45,10 +45,10 @@ export interface Reading {
 /**
  * The findings of every reading of a scan, in order. Judging them asks jq, one call at a time, so
  * what every site will ask is planned first over all of them and answered in a few large requests
- * (src/jq/prefetch-rules.ts): each plan judges with a memo and a team directory of its own (the
- * judge keeps the contexts it builds per directory, filled by running calculations, and those a
- * plan filled with its own answers must never be the real judging's). Then each distinct
- * expression and context is judged once for the whole scan (src/judge/expression-memo.ts).
+ * (src/jq/prefetch-rules.ts): each plan judges with a team directory of its own (the judge keeps
+ * the contexts it builds per directory) and remembers its made-up verdicts for itself; a verdict
+ * reached with jq's answers alone, in a plan or after, holds for the whole scan: each distinct
+ * expression and context is judged once after the plans (src/judge/expression-memo.ts).
  *
  * Each file's snapshot and catalog are built once and judged in every pass (`KeptCatalogs`), and
  * what their calculations do with team values is found with jq's real answers before the plans
@@ -57,8 +57,7 @@ export interface Reading {
  */
 export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
   const real = readings.find((reading) => reading.ctx.jq)?.ctx.jq;
-  // The plans and the real judging share one engine and one memo of verdicts reached with jq's own
-  // answers: what the second plan judged so is not judged again (issue 41).
+  // One engine and one memo for the plans and the real judging: see PlanningEngine (issue 41).
   const jq = real && new PlanningEngine(real);
   const judgeExpression = memoisedJudge(undefined, jq && (() => jq.madeUp()));
   const kept = new Map<Reading, KeptCatalogs>(readings.map((reading) => [reading, new Map()]));

@@ -106,14 +106,11 @@ export class PlanningEngine implements JqEngine {
     return (this.recorder?.engine ?? this.real).evaluate(input, expression);
   }
 
-  // The real engine's other parts, while no plan runs (a plan's recorder has none).
+  // The real engine's other parts the judge uses, while no plan runs (a plan's recorder has none);
+  // the run's own counts and budget are asked of the real engine.
   get prefetch(): JqEngine['prefetch'] { return this.recorder ? undefined : this.real.prefetch; }
   get evaluateEach(): JqEngine['evaluateEach'] { return this.recorder ? undefined : this.real.evaluateEach; }
   get answersAsJq(): boolean | undefined { return this.recorder ? undefined : this.real.answersAsJq; }
-  get workers(): JqEngine['workers'] { return this.recorder ? undefined : this.real.workers; }
-  get requests(): JqEngine['requests'] { return this.recorder ? undefined : this.real.requests; }
-  get unjudged(): JqEngine['unjudged'] { return this.recorder ? undefined : this.real.unjudged; }
-  get close(): JqEngine['close'] { return this.real.close; }
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { JsonValue } from '../model/json.js';
 import type { Rule } from '../rules/rule.js';
-import { jsonText, type JqEngine, type JqWork } from './engine.js';
+import { jsonText, type CompileResult, type EvaluateResult, type JqEngine, type JqWork } from './engine.js';
 
 /**
  * Rules ask jq one expression at a time, and each call costs jq's start (about 1 ms), so an org
@@ -33,24 +33,84 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[], judgeRu
  * answered; then the items that asked jq anything judged again against a recorder that answers
  * what the first held, so the judge goes where the real answers lead (the rewrites it proves, the
  * calculations that pass team values on), and that work answered; `passes: 1` where answers lead
- * nowhere new. `judging` makes each pass's judge, so each keeps its own memo and caches.
+ * nowhere new. `judging` makes each pass's judge. Every pass is judged against `planning`, which
+ * is the real engine once the plans are done: the real judging takes it too (PlanningEngine).
  */
-export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: () => (item: T, engine: JqEngine) => void, passes: 1 | 2 = 2): void {
+export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: () => (item: T, engine: JqEngine) => void, passes: 1 | 2 = 2, planning = new PlanningEngine(jq)): void {
   if (!jq.prefetch) return; // an engine that cannot batch is asked one call at a time, as without a plan
-  const first = recordingEngine();
+  planning.plan();
   const judgeFirst = judging();
   const asking = items.filter((item) => {
-    const before = first.calls();
-    judgeFirst(item, first.engine);
-    return first.calls() > before;
+    const before = planning.calls();
+    judgeFirst(item, planning);
+    return planning.calls() > before;
   });
-  const work = first.work();
+  const work = planning.work();
   jq.prefetch(work);
-  if (passes === 1) return;
-  const second = recordingEngine({ engine: jq, work });
-  const judgeSecond = judging();
-  for (const item of asking) judgeSecond(item, second.engine);
-  jq.prefetch(second.work());
+  if (passes === 2) {
+    planning.plan(work);
+    const judgeSecond = judging();
+    for (const item of asking) judgeSecond(item, planning);
+    jq.prefetch(planning.work());
+  }
+  planning.judge();
+}
+
+/**
+ * One engine for a scan's plans and its real judging (issue 41): while a plan runs it answers as
+ * `recordingEngine` does, then it is `real` itself. Being one object, it is one key in the verdict
+ * memo (src/judge/expression-memo.ts keys jq by identity), and `madeUp` counts the answers the
+ * plans made up: a verdict reached while it did not grow had jq's own answers alone, and is the
+ * real judging's verdict, which need not judge it again (the second plan judged 380 of the bench
+ * repository's 940 calculations so).
+ */
+export class PlanningEngine implements JqEngine {
+  private recorder: ReturnType<typeof recordingEngine> | undefined;
+  private madeUpBefore = 0;
+
+  constructor(readonly real: JqEngine) {}
+
+  /** A plan starts: answered by the real engine where `earlier` (the last plan's work, answered) holds the call. */
+  plan(earlier?: JqWork): void {
+    this.judge();
+    this.recorder = recordingEngine(earlier && { engine: this.real, work: earlier }, this.real);
+  }
+
+  /** The plans are done: from now on every call is the real engine's. */
+  judge(): void {
+    this.madeUpBefore = this.madeUp();
+    this.recorder = undefined;
+  }
+
+  work(): JqWork { return this.recorder?.work() ?? {}; }
+  calls(): number { return this.recorder?.calls() ?? 0; }
+
+  /** How many answers the plans have made up so far (every one not jq's own). */
+  madeUp(): number {
+    return this.madeUpBefore + (this.recorder?.madeUp() ?? 0);
+  }
+
+  get plansOnly(): boolean {
+    return this.recorder !== undefined;
+  }
+
+  get fillsWith(): JqEngine | undefined {
+    return this.recorder && this.real;
+  }
+
+  validate(expression: string): CompileResult {
+    return (this.recorder?.engine ?? this.real).validate(expression);
+  }
+
+  evaluate(input: JsonValue, expression: string): EvaluateResult {
+    return (this.recorder?.engine ?? this.real).evaluate(input, expression);
+  }
+
+  // The real engine's other parts the judge uses, while no plan runs (a plan's recorder has none);
+  // the run's own counts and budget are asked of the real engine.
+  get prefetch(): JqEngine['prefetch'] { return this.recorder ? undefined : this.real.prefetch; }
+  get evaluateEach(): JqEngine['evaluateEach'] { return this.recorder ? undefined : this.real.evaluateEach; }
+  get answersAsJq(): boolean | undefined { return this.recorder ? undefined : this.real.answersAsJq; }
 }
 
 /**
@@ -60,21 +120,23 @@ export function prefetchPlanned<T>(jq: JqEngine, items: readonly T[], judging: (
  * time: it is said not to compile, which ends its assessment there (big orgs repeat expressions,
  * and planning each again costs more than the few runs it could add). Given an earlier plan and the
  * engine that answered it, what that plan held is answered by that engine (from its caches). `calls`
- * counts what it was asked, answered or not. `fillsWith`: the real engine, which fills the contexts'
- * calculations (JqEngine.fillsWith).
+ * counts what it was asked, answered or not, `madeUp` what it answered itself. `fillsWith`: the real
+ * engine, which fills the contexts' calculations (JqEngine.fillsWith).
  */
-export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }, fillsWith?: JqEngine): { engine: JqEngine; work: () => JqWork; calls: () => number } {
+export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }, fillsWith?: JqEngine): { engine: JqEngine; work: () => JqWork; calls: () => number; madeUp: () => number } {
   const answered = earlier && answeredCalls(earlier.work);
   const validate = new Set<string>();
   // The inputs as given: the engine writes each out once, where it checks its cache.
   const evaluate = new Map<string, JsonValue[]>();
   let calls = 0;
+  let madeUp = 0;
   const engine: JqEngine = {
     plansOnly: true,
     ...(fillsWith && { fillsWith }),
     validate(expression) {
       calls++;
       if (answered?.validate.has(expression)) return earlier!.engine.validate(expression);
+      madeUp++;
       if (validate.has(expression)) return { ok: false, error: 'planned already' };
       validate.add(expression);
       return { ok: true };
@@ -87,13 +149,14 @@ export function recordingEngine(earlier?: { engine: JqEngine; work: JqWork }, fi
       let inputs = evaluate.get(expression);
       if (!inputs) evaluate.set(expression, (inputs = []));
       inputs.push(input);
+      madeUp++;
       return { ok: true, values: [] };
     },
   };
   // Every expression run is to compile too: jq runs in batches only what it compiled, and asked the rest
   // one call at a time (the pieces constant-strings.ts runs on null): the bench scan's requests fall from 294 to 157.
   const compile = () => [...new Set([...validate, ...[...evaluate.keys()].filter((expression) => !answered?.validate.has(expression))])];
-  return { engine, work: () => ({ validate: compile(), evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })) }), calls: () => calls };
+  return { engine, work: () => ({ validate: compile(), evaluate: [...evaluate].map(([expression, inputs]) => ({ expression, inputs })) }), calls: () => calls, madeUp: () => madeUp };
 }
 
 /** The calls a plan holds: expressions to compile, and each expression's inputs as JSON text. */

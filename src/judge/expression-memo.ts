@@ -17,16 +17,20 @@ export type ExpressionJudge = typeof assessTeamExpression;
  * Of the calculations derived from team values, the context keeps only those the expression can see
  * (`derivedSeen`): the judge runs every one it is given on each sample entity, and a file's catalog
  * holds its own, so each file missed and ran them all again, for expressions that read none (issue 41).
+ *
+ * `madeUp`: how many answers jq's engine has made up so far (a plan's, src/jq/prefetch-rules.ts
+ * PlanningEngine): a verdict reached while it grew is not kept.
  */
-export function memoisedJudge(judge: ExpressionJudge = assessTeamExpression): ExpressionJudge {
+export function memoisedJudge(judge: ExpressionJudge = assessTeamExpression, madeUp?: () => number): ExpressionJudge {
   const verdicts = new Map<string, ReturnType<ExpressionJudge>>();
   const keys = new ContextKeys();
   const memoised: ExpressionJudge = (expression, whole, options = {}) => {
     const context = withDerivedSeen(expression, whole);
     const key = `${keys.of(context, true)}\u0001${keys.of(options, true)}\u0001${expression}`;
     if (verdicts.has(key)) return verdicts.get(key);
+    const before = madeUp?.();
     const verdict = judge(expression, context, options);
-    verdicts.set(key, verdict);
+    if (madeUp?.() === before) verdicts.set(key, verdict);
     return verdict;
   };
   made.set(memoised, memoised);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import type { Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { readdirSync, type Dirent } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import type ignore from 'ignore';
 import { readRegularFile, TooLarge } from '../read-regular-file.js';
@@ -52,9 +52,6 @@ interface Queued {
   scopes: readonly ScopedRules[];
 }
 
-/** Folders read at once while listing. */
-const LIST_CONCURRENCY = 16;
-
 /**
  * The entries of a checkout the scan may read. `policy` holds `--ignore`;
  * `shown` prefixes the paths in notes.
@@ -90,7 +87,7 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
   const listFolder = async ({ dir, scopes }: Queued): Promise<void> => {
     let dirents: Dirent[];
     try {
-      dirents = await readdir(join(root, dir), { withFileTypes: true });
+      dirents = readdirSync(join(root, dir), { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') listing.unlisted.push(join(root, dir));
       return;
@@ -112,21 +109,9 @@ export async function listCheckout(root: string, shown: string, policy: ignore.I
       } else listing.entries.push({ path, dirent, tracked: tracked?.cached.has(path) ?? false });
     }
   };
-  // Up to LIST_CONCURRENCY folders listed at once; each one done lets the next queued ones start.
-  let active = 0;
-  await new Promise<void>((done, fail) => {
-    const pump = () => {
-      while (active < LIST_CONCURRENCY && queue.length > 0) {
-        active++;
-        listFolder(queue.shift()!).then(() => {
-          active--;
-          pump();
-        }, fail);
-      }
-      if (active === 0) done();
-    };
-    pump();
-  });
+  // One folder after another, synchronously, as the files are read (scan.ts): a listing in flight
+  // paid a thread-pool round trip per folder (issue 41).
+  while (queue.length > 0) await listFolder(queue.shift()!);
   listing.entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   listing.unlisted.sort();
   listing.nestedRepositories.sort();

@@ -13,8 +13,7 @@ import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
 import { RULES } from '../rules/index.js';
 import type { Rule } from '../rules/rule.js';
-import { prefetchPlanned } from '../jq/prefetch-rules.js';
-import type { JqEngine } from '../jq/engine.js';
+import { PlanningEngine, prefetchPlanned } from '../jq/prefetch-rules.js';
 import { judgeRule } from '../judge/site-judge.js';
 import { searchRuleFinding } from '../judge/search-rule-finding.js';
 import { memoisedJudge } from '../judge/expression-memo.js';
@@ -46,10 +45,10 @@ export interface Reading {
 /**
  * The findings of every reading of a scan, in order. Judging them asks jq, one call at a time, so
  * what every site will ask is planned first over all of them and answered in a few large requests
- * (src/jq/prefetch-rules.ts): each plan judges with a memo and a team directory of its own (the
- * judge keeps the contexts it builds per directory, filled by running calculations, and those a
- * plan filled with its own answers must never be the real judging's). Then each distinct
- * expression and context is judged once for the whole scan (src/judge/expression-memo.ts).
+ * (src/jq/prefetch-rules.ts): each plan judges with a team directory of its own (the judge keeps
+ * the contexts it builds per directory) and remembers its made-up verdicts for itself; a verdict
+ * reached with jq's answers alone, in a plan or after, holds for the whole scan: each distinct
+ * expression and context is judged once after the plans (src/judge/expression-memo.ts).
  *
  * Each file's snapshot and catalog are built once and judged in every pass (`KeptCatalogs`), and
  * what their calculations do with team values is found with jq's real answers before the plans
@@ -57,28 +56,37 @@ export interface Reading {
  * plan found it again at every calculation it judged (issue 41: 2 s of a 10 s scan's CPU, profiled).
  */
 export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
-  const jq = readings.find((reading) => reading.ctx.jq)?.ctx.jq;
+  const real = readings.find((reading) => reading.ctx.jq)?.ctx.jq;
+  // One engine and one memo for the plans and the real judging: see PlanningEngine (issue 41).
+  const jq = real && new PlanningEngine(real);
+  const judgeExpression = memoisedJudge(undefined, jq && (() => jq.madeUp()));
   const kept = new Map<Reading, KeptCatalogs>(readings.map((reading) => [reading, new Map()]));
   const asking = readings.filter((reading) => reading.sites.some(asksJq));
   if (jq) {
     learnTeamValued(jq, asking, kept);
-    prefetchPlanned(jq, asking, () => {
-      const judgeExpression = memoisedJudge();
-      const teams = new Map<TeamDirectory, TeamDirectory>();
-      return (reading, engine) => {
-        const { sites, ctx } = reading;
-        let own = teams.get(ctx.teams);
-        if (!own) teams.set(ctx.teams, (own = { ...ctx.teams }));
-        try {
-          judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression, planning: true }, [], kept.get(reading));
-        } catch {
-          // The real judging reports what fails.
-        }
-      };
-    });
+    prefetchPlanned(
+      real!,
+      asking,
+      () => {
+        // Each plan also remembers the verdicts it made up, for itself alone.
+        const planned = memoisedJudge(judgeExpression);
+        const teams = new Map<TeamDirectory, TeamDirectory>();
+        return (reading, engine) => {
+          const { sites, ctx } = reading;
+          let own = teams.get(ctx.teams);
+          if (!own) teams.set(ctx.teams, (own = { ...ctx.teams }));
+          try {
+            judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression: planned, planning: true }, [], kept.get(reading));
+          } catch {
+            // The real judging reports what fails.
+          }
+        };
+      },
+      2,
+      jq,
+    );
   }
-  const judgeExpression = memoisedJudge();
-  return readings.map((reading) => judgeSites(reading.sites, { ...reading.ctx, judgeExpression }, reading.problems, kept.get(reading)));
+  return readings.map((reading) => judgeSites(reading.sites, { ...reading.ctx, ...(jq && { jq }), judgeExpression }, reading.problems, kept.get(reading)));
 }
 
 /**
@@ -87,7 +95,7 @@ export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
  * batches, then found for real. A catalog that cannot be built is left to the judging, which
  * reports it.
  */
-function learnTeamValued(jq: JqEngine, readings: readonly Reading[], kept: ReadonlyMap<Reading, KeptCatalogs>): void {
+function learnTeamValued(jq: PlanningEngine, readings: readonly Reading[], kept: ReadonlyMap<Reading, KeptCatalogs>): void {
   const catalogs: Catalog[] = [];
   for (const reading of readings) {
     for (const site of reading.sites) {
@@ -110,7 +118,7 @@ function learnTeamValued(jq: JqEngine, readings: readonly Reading[], kept: Reado
   };
   // One plan: over the bench's 500 catalogs a second, where jq's answers lead, found no call more and
   // cost 0.45 s of 10 s of planning (profiled). What it runs the plan has compiled too.
-  prefetchPlanned(jq, catalogs, () => (catalog, engine) => found({ ...catalog, jq: engine }), 1);
+  prefetchPlanned(jq.real, catalogs, () => (catalog, engine) => found({ ...catalog, jq: engine }), 1, jq);
   for (const catalog of catalogs) found({ ...catalog, jq });
 }
 

@@ -607,7 +607,7 @@ function holdsNothing(kind: FileKind, text: string): boolean {
 const TEMPLATE_ACTION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
 
 /** The text with each template action turned into as many spaces (its line breaks kept): every offset and line stays where it was. */
-export function blankTemplateActions(text: string): string {
+function blankTemplateActions(text: string): string {
   return text.replace(TEMPLATE_ACTION, (action) => action.replace(/[^\n]/g, ' '));
 }
 

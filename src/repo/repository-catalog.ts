@@ -179,7 +179,7 @@ const TEMPLATE = /\{\{|\$\{/;
  * The catalog of one repository, built exactly as an org's is; and the titles its files write that
  * no team of the catalog holds (values with whitespace), which an org predicted from it names.
  */
-export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions = {}): { catalog: Catalog; state: InferredState; titles: string[] } {
+export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions): { catalog: Catalog; state: InferredState; titles: string[] } {
   // Titles the resources hold say the files were written for an org before the migration, as titles elsewhere do (addTeamValues).
   const withTitles: RepositoryFacts = { ...facts, state: [...facts.state], teamValues: [] };
   for (const resource of facts.resources) resourceTeamValues(resource.value, (value, span) => addTeamValues(withTitles, [value], span));

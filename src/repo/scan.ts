@@ -249,7 +249,6 @@ function configurationValues(files: readonly CandidateFile[]): { values: Map<str
   return { values, instances, notes };
 }
 
-/** A file the scan will analyze: its kind and text. */
 interface CandidateFile {
   kind: FileKind;
   source: SourceText;

@@ -178,7 +178,7 @@ function inheritanceWithoutOwnership(words: readonly Word[], source: SourceText)
  * A JSON body of a shell script: its range, the offsets the shell removes (quotes that only join
  * pieces, backslashes that escape), and the offsets of `$` it expands when the script runs.
  */
-export interface ShellBody {
+interface ShellBody {
   start: number;
   end: number;
   splices: number[];
@@ -186,7 +186,7 @@ export interface ShellBody {
 }
 
 /** Ranges of quoted shell words and heredoc bodies that hold a JSON object or array. */
-export function shellBodies(text: string): ShellBody[] {
+function shellBodies(text: string): ShellBody[] {
   const bodies: ShellBody[] = [];
   const looksJson = (start: number, end: number) => /^\s*[{[]/.test(text.slice(start, end));
   let pos = 0;

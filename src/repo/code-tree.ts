@@ -9,7 +9,7 @@ const CLOSERS = new Set(['}', ']', ')']);
  * few dozen; past this the recursive descent (and every walk of the tree after it) would risk the
  * call stack, so the file is reported as unreadable instead.
  */
-export const MAX_CODE_NESTING = 500;
+const MAX_CODE_NESTING = 500;
 /** Tokens that end an expression inside an object, list or argument list. */
 const TERMINATORS = new Set([',', ';', ':', '}', ']', ')']);
 

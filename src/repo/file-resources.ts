@@ -74,7 +74,7 @@ function teamRecords(list: TreeNode, found: FileDocuments): boolean {
 const PERMISSION_LEAVES = ['register', 'update', 'unregister', 'read', 'updateProperties', 'updateRelations', 'updateMetadataProperties'];
 
 /** What a JSON document is, by the keys the service's shapes require. */
-export function documentKind(value: LocatedJson): ResourceKind | undefined {
+function documentKind(value: LocatedJson): ResourceKind | undefined {
   if (value.kind !== 'object') return undefined;
   const has = (key: string, kind: LocatedJson['kind']) => field(value, key)?.kind === kind;
   const identifier = stringField(value, 'identifier') !== undefined;

@@ -146,7 +146,7 @@ const WORKFLOW_EXPRESSION = /\$\{\{[\s\S]*\}\}/;
 
 const PORT_TEAM_NAME = /^port_team\.[A-Za-z0-9_-]+\.name$/;
 /** The provider's own identifier of a team: the team's identifier once migrated, null before (src/repo/scan.ts notes when to apply it). */
-export const PORT_TEAM_IDENTIFIER = /^port_team\.[A-Za-z0-9_-]+\.identifier$/;
+const PORT_TEAM_IDENTIFIER = /^port_team\.[A-Za-z0-9_-]+\.identifier$/;
 
 /**
  * The team values an entry writes, one or a list (`teams = […]`, an entity's `team`): titles become

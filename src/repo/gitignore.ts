@@ -11,7 +11,7 @@ type Ignore = ignore.Ignore;
 /** Larger ignore files are not read: a real one is a few kilobytes, and each pattern is a match per path. */
 export const IGNORE_FILE_MAX_BYTES = 32 * 1024;
 /** More patterns than this in one ignore file: not applied (every path is matched against each one). */
-export const IGNORE_FILE_MAX_PATTERNS = 500;
+const IGNORE_FILE_MAX_PATTERNS = 500;
 /** A longer line is no path pattern anyone writes; matching cost grows with it (and at 60,000 its regular expression cannot be built). */
 const MAX_PATTERN_CHARS = 1_024;
 

@@ -37,7 +37,6 @@ export function stringField(object: LocatedJson | undefined, key: string): strin
   return value?.kind === 'scalar' && typeof value.value === 'string' ? value.value : undefined;
 }
 
-/** Remove `key` from `object` and return its value. */
 export function take(object: LocatedObject, key: string): LocatedJson | undefined {
   const value = object.fields.get(key);
   object.fields.delete(key);

@@ -125,8 +125,8 @@ export function resourceNeeds(type: string, block: ObjectNode, where: string, na
 
 export const OWNERSHIP_VERSION: Version = [2, 1, 4];
 export const TEAM_IDENTIFIER_VERSION: Version = [2, 5, 0];
-export const ENTITY_TEAM_ORDER_VERSION: Version = [2, 13, 3];
-export const PERMISSIONS_IMPORT_VERSION: Version = [2, 15, 1];
+const ENTITY_TEAM_ORDER_VERSION: Version = [2, 13, 3];
+const PERMISSIONS_IMPORT_VERSION: Version = [2, 15, 1];
 
 /**
  * The Pulumi package (npm `@port-labs/port`, PyPI `port_pulumi`, Go `github.com/port-labs/pulumi-port/sdk`)

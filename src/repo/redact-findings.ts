@@ -61,7 +61,7 @@ const MIN_SECRET_LENGTH = 4;
  * A finding with no secret in any string it carries: the file's secret fragments (as written and
  * JSON-escaped) become the marker, and URL passwords and secret query parameters go as in the org.
  */
-export function redactFinding(finding: FindingDraft, fragments: ReadonlySet<string> = new Set()): FindingDraft {
+export function redactFinding(finding: FindingDraft, fragments: ReadonlySet<string>): FindingDraft {
   const forms = [...fragments].flatMap((part) => [part, JSON.stringify(part).slice(1, -1)]).sort((a, b) => b.length - a.length);
   const clean = (text: string): string => String(redactSecrets(forms.reduce((t, form) => t.split(form).join(REDACTED), text)));
   const result: FindingDraft = { ...finding, resource: { ...finding.resource } };

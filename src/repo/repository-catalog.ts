@@ -45,7 +45,7 @@ export function inferMigrationState(facts: readonly StateFact[]): InferredState 
  * `ownership` is the new setting and `teamInheritance` the old one, either of which a file may keep
  * while the org is on the other side.
  */
-export function blueprintStateFacts(resources: readonly FileResource[]): StateFact[] {
+function blueprintStateFacts(resources: readonly FileResource[]): StateFact[] {
   const facts: StateFact[] = [];
   for (const resource of resources) {
     if (resource.kind !== 'blueprint') continue;
@@ -82,7 +82,7 @@ export function snapshotSlot(snapshot: OrgSnapshot, kind: ResourceKind): { map: 
  * `buildCatalog` then derives every index the judge reads, so files are judged with the teams,
  * blueprints and migration state they themselves write (CONTRIBUTING.md, "One catalog").
  */
-export function repositorySnapshot(name: string, facts: RepositoryFacts, state: InferredState, teamsMap: TeamsMap = {}): OrgSnapshot {
+function repositorySnapshot(name: string, facts: RepositoryFacts, state: InferredState, teamsMap: TeamsMap = {}): OrgSnapshot {
   const snapshot = emptySnapshot({ id: `repository:${name}`, name }, { teams: true });
   const blueprintIds = new Set<string>();
   for (const resource of facts.resources) {
@@ -179,7 +179,7 @@ const TEMPLATE = /\{\{|\$\{/;
  * The catalog of one repository, built exactly as an org's is; and the titles its files write that
  * no team of the catalog holds (values with whitespace), which an org predicted from it names.
  */
-export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions = {}): { catalog: Catalog; state: InferredState; titles: string[] } {
+export function repositoryCatalog(name: string, facts: RepositoryFacts, options: CatalogOptions): { catalog: Catalog; state: InferredState; titles: string[] } {
   // Titles the resources hold say the files were written for an org before the migration, as titles elsewhere do (addTeamValues).
   const withTitles: RepositoryFacts = { ...facts, state: [...facts.state], teamValues: [] };
   for (const resource of facts.resources) resourceTeamValues(resource.value, (value, span) => addTeamValues(withTitles, [value], span));

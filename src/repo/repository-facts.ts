@@ -45,7 +45,6 @@ export interface RepositoryFacts {
 
 export const emptyFacts = (): RepositoryFacts => ({ resources: [], teams: [], entities: new Map(), state: [], teamValues: [], teamIdentifierReads: [] });
 
-/** A state fact at a span of a file. */
 export function stateFact(span: Span, fact: string, migrated: boolean, strong: boolean): StateFact {
   return { file: span.source.path, line: spanLine(span), fact, migrated, strong };
 }

@@ -249,7 +249,6 @@ function configurationValues(files: readonly CandidateFile[]): { values: Map<str
   return { values, instances, notes };
 }
 
-/** A file the scan will analyze: its kind and text. */
 interface CandidateFile {
   kind: FileKind;
   source: SourceText;
@@ -296,18 +295,14 @@ function reportFile(file: ReadFile, judged: readonly FindingDraft[], ctx: RepoCo
   // Every analyzer quotes file text: secret-named values, URL passwords and secret query parameters
   // never leave the scan. Looked for only in files with findings: the search over every file's
   // text was the largest single cost of a scan of 20,000 files (issue 25 item 4).
-  const findings = judged.length > 0 ? redactedFindings(judged, file.source.text) : [];
+  const secrets = judged.length > 0 ? textSecretFragments(file.source.text) : new Set<string>();
+  const findings = judged.map((finding) => redactFinding(finding, secrets));
   appendAll(scan.findings, findings);
   const providers = file.kind === 'mapping-config' ? mappingFileProviders(shown) : undefined;
   if (providers !== undefined) scan.mappingFiles.push({ path: shown, providers, findings });
   const [first] = file.readings;
   for (const problem of first!.problems) scan.incomplete.push({ resource: `${shown}:${problem.line}`, reason: String(redactSecrets(problem.reason)) });
   return first!.provider && neededWith(first!.provider, ctx.directOwnership);
-}
-
-function redactedFindings(findings: readonly FindingDraft[], text: string): FindingDraft[] {
-  const secrets = textSecretFragments(text);
-  return findings.map((finding) => redactFinding(finding, secrets));
 }
 
 /** Real paths of the run's own files and directories; those that do not exist yet hold nothing to skip. */
@@ -607,7 +602,7 @@ function holdsNothing(kind: FileKind, text: string): boolean {
 const TEMPLATE_ACTION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
 
 /** The text with each template action turned into as many spaces (its line breaks kept): every offset and line stays where it was. */
-export function blankTemplateActions(text: string): string {
+function blankTemplateActions(text: string): string {
   return text.replace(TEMPLATE_ACTION, (action) => action.replace(/[^\n]/g, ' '));
 }
 

@@ -1,6 +1,6 @@
 /** A file's text with a line index, so every node can say where it came from as `path:line`. */
 export interface SourceText {
-  /** The path shown in findings (see `displayPath` in scan.ts). */
+  /** The path shown in findings (see `displayRoots` in scan.ts). */
   path: string;
   text: string;
   /** 1-based line of an offset into `text`. */

@@ -16,7 +16,7 @@ import { addTeamValues, teamStrings } from './repository-facts.js';
 import { analyzeShell, callsServiceApi } from './api-scripts.js';
 
 /** The service's GitHub action; its UPSERT operations write entities with a `team` input, its SEARCH operations send a query. */
-export const GITHUB_ACTION = 'port-labs/port-github-action';
+const GITHUB_ACTION = 'port-labs/port-github-action';
 const PORT_ACTION = /^port-labs\/port-github-action@/;
 /** The service's report sender: it reads a blueprint's entities filtered by `filter_rule`, one search rule. */
 const SENDER = 'port-labs/port-sender';

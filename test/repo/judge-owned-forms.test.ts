@@ -3,9 +3,7 @@
  * inputs) reached through repository files, by the same rules as in an org. Expected classes of
  * jq are computed by running it in both worlds (test/judge/two-worlds.ts), not typed by hand.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
@@ -14,15 +12,12 @@ import type { JsonValue } from '../../src/model/json.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
 import { expectedClass, expectedVerdict, TEAM_SETS, TEAMS } from '../judge/two-worlds.js';
 import { useJqEngine } from '../support/jq-engine.js';
+import { temporaryRepository } from './helpers.js';
 
 const jq = useJqEngine();
 
 async function scan(files: Record<string, string>, teamsMap?: Record<string, string>): Promise<{ report: Report; at: string[] }> {
-  const root = await mkdtemp(join(tmpdir(), 'tma-judge-forms-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
+  const root = await temporaryRepository(files, 'tma-judge-forms-');
   const catalog = buildCatalog(repositoryOnlySnapshot([root]), { jq, ...(teamsMap && { teamsMap }) });
   const report = analyze(catalog, await repositoryFindings([root], catalog));
   return { report, at: report.findings.map((f) => `${f.location.slice(basename(root).length + 1)} ${f.category} ${f.verdict ?? '-'}`).sort() };

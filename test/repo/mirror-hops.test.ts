@@ -1,19 +1,13 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../../src/model/snapshot.js';
 import { scanRepositories } from '../../src/repo/scan.js';
+import { temporaryRepository } from './helpers.js';
 
 const TEAMS = [{ name: 'Platform Team', identifier: 'platform' }];
 
 async function scan(files: Record<string, string>, org: Partial<OrgSnapshot> = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'tma-hops-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
+  const dir = await temporaryRepository(files, 'tma-hops-');
   const catalog = buildCatalog({ format: SNAPSHOT_FORMAT, organization: { id: 'o', name: 'o' }, blueprints: [], teams: TEAMS, ...org });
   const name = dir.split('/').pop()!;
   return (await scanRepositories([dir], { catalog })).findings.map((f) => `${f.location.slice(name.length + 1)} ${f.category} ${f.verdict}`);

@@ -1,9 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { allowsPackageVersion, providerAdvice, pulumiFloor } from '../../src/repo/provider-version.js';
 import { scanRepositories } from '../../src/repo/scan.js';
+import { temporaryRepository } from './helpers.js';
 
 /**
  * Issue 22 item C: a Pulumi project gets the same one-per-project provider note as a Terraform
@@ -21,11 +19,7 @@ new port.Action("hello", { identifier: "hello", title: "Hello", webhookMethod: {
 `;
 
 async function notesOf(files: Record<string, string>): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'pulumi-version-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
+  const dir = await temporaryRepository(files, 'pulumi-version-');
   return (await scanRepositories([dir])).notes.filter((note) => note.includes('Pulumi'));
 }
 const pkg = (version: string) => JSON.stringify({ name: 'infra', dependencies: { '@port-labs/port': version, '@pulumi/pulumi': '^3.0.0' } });

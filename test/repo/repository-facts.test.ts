@@ -1,7 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { judgeRule } from '../../src/judge/site-judge.js';
-import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { loadJqEngine } from '../../src/jq/engine.js';
@@ -9,6 +6,7 @@ import type { JsonObject } from '../../src/model/json.js';
 import { SNAPSHOT_FORMAT, type OrgSnapshot } from '../../src/model/snapshot.js';
 import { scanRepositories } from '../../src/repo/scan.js';
 import { RULES } from '../../src/rules/index.js';
+import { temporaryRepository } from './helpers.js';
 
 const jq = await loadJqEngine();
 afterAll(async () => jq.close?.());
@@ -58,14 +56,8 @@ function org(extra: Partial<OrgSnapshot> = {}): OrgSnapshot {
   };
 }
 
-async function repository(files: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tma-facts-'));
-  for (const [path, value] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), JSON.stringify(value, null, 2));
-  }
-  return dir;
-}
+const repository = (files: Record<string, unknown>): Promise<string> =>
+  temporaryRepository(Object.fromEntries(Object.entries(files).map(([path, value]) => [path, JSON.stringify(value, null, 2)])), 'tma-facts-');
 
 const categories = (findings: readonly { category: string; verdict?: string }[]) => findings.map((f) => `${f.category}:${f.verdict ?? '-'}`).sort();
 

@@ -1,22 +1,17 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { Report } from '../../src/model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
 import { useJqEngine } from '../support/jq-engine.js';
+import { temporaryRepository } from './helpers.js';
 
 /** Issue 30, item 4: sources the scan did not read, each read with the parser a real tool would use. */
 const jq = useJqEngine();
 
 async function scan(files: Record<string, string>): Promise<{ report: Report; at: string[] }> {
-  const root = await mkdtemp(join(tmpdir(), 'tma-sources-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
+  const root = await temporaryRepository(files, 'tma-sources-');
   const catalog = buildCatalog(repositoryOnlySnapshot([root]), { jq });
   const report = analyze(catalog, await repositoryFindings([root], catalog));
   return { report, at: report.findings.map((f) => `${f.location.slice(basename(root).length + 1)} ${f.category} ${f.verdict ?? '-'}`) };

@@ -1,11 +1,8 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { SNAPSHOT_FORMAT } from '../../src/model/snapshot.js';
 import { scanRepositories } from '../../src/repo/scan.js';
-import { brief } from './helpers.js';
+import { brief, temporaryRepository } from './helpers.js';
 
 const ORG = buildCatalog({
   format: SNAPSHOT_FORMAT,
@@ -19,11 +16,7 @@ const ORG = buildCatalog({
 });
 
 async function scan(files: Record<string, string>) {
-  const dir = await mkdtemp(join(tmpdir(), 'tma-tfvars-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
+  const dir = await temporaryRepository(files, 'tma-tfvars-');
   const result = await scanRepositories([dir], { catalog: ORG });
   const name = dir.split('/').pop()!;
   const findings = brief(result.findings)

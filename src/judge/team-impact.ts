@@ -496,18 +496,16 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
 function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
   const run = (team: string | JudgeTeam | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, team), expression));
   const asLiteral = run(standIn);
-  // Held as the one team, it gives what no team gives: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone.
-  if (run(undefined) === asLiteral) return true;
-  // Each team as it is: its name (`[.user.teams[].name]`) stays its title after the migration, only its team values are the identifier.
-  const titled = new Set<string>();
-  for (const team of directory.byTitle.values()) {
-    if (team.identifier === undefined) continue;
-    titled.add(team.identifier);
-    if (run({ title: team.title, identifier: team.identifier }) === asLiteral) return true;
-  }
-  for (const identifier of directory.identifiers) if (!titled.has(identifier) && run(identifier) === asLiteral) return true;
-  return false;
+  // No team first: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone. Then each
+  // team as it is: its name (`[.user.teams[].name]`) stays its title, only its team values are the identifier.
+  const titled = teamsWithIdentifiers(directory);
+  const known = new Set(titled.map((team) => team.identifier));
+  const bare = [...directory.identifiers].filter((identifier) => !known.has(identifier));
+  return [undefined, ...titled, ...bare].some((team) => run(team) === asLiteral);
 }
+
+/** The org's teams that name their identifier, as title and identifier. */
+const teamsWithIdentifiers = (directory: TeamDirectory): JudgeTeam[] => [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }]));
 
 /** The teams run for titles whose identifier is guessed carry the guess, the identifier the rewrite writes. */
 function withGuesses(teams: JudgeTeam[], titles: readonly TitleLiteral[]): JudgeTeam[] {
@@ -621,7 +619,7 @@ const MAX_TEAMS_ALONE = 200;
  * every team, and each team it set apart with titles it still sets apart with identifiers.
  */
 function keepsWhomItSetApart(jq: JqEngine, expression: string, spec: ContextSpec): boolean {
-  const teams = [...spec.directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }])).slice(0, MAX_TEAMS_ALONE);
+  const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
   const apart = (world: World) => {
     const inputs = fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);

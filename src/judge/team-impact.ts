@@ -346,15 +346,14 @@ export function assessTeamExpression(
     }
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
-    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
     // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
     // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
     // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
     const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
     const ghosts = context.migrated
       ? [...valuesNoTeamHolds(context.teams, unique(unknownLiterals)), ...unique(titlesToday)].filter((value) => {
-          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
-          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, where);
+          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
+          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
         })
       : [];
     if (ghosts.length > 0) {
@@ -455,13 +454,7 @@ function comparedWithTeams(jq: JqEngine, expression: string, literal: string, wh
 }
 
 /** Where a literal is tried as a team after the migration: every team-valued place of the site, kept relations to `_team` included. */
-interface GhostContext {
-  kind: SampleKind;
-  queryIds: readonly string[];
-  teamProperties: readonly string[];
-  teamRelations: readonly string[];
-  identifierProperties: readonly string[];
-}
+type GhostContext = Pick<ContextSpec, 'kind' | 'queryIds' | 'teamProperties' | 'teamRelations' | 'identifierProperties'>;
 
 /** The site's context after the migration with `team` as the one team everywhere teams are (a bare value stands as both its title and identifier). */
 const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined): JsonValue =>

@@ -54,17 +54,11 @@ export function operatorMeets(operator: string, spelling: string, literal: strin
 export type ValuePart =
   | { kind: 'literals'; values: readonly string[] }
   | { kind: 'built-in'; builtIn: BuiltInValue; key: string }
-  /** `derived`: calculations its entity holds as they compute there (a calculation reading another). */
-  | { kind: 'jq'; expression: string; sample: SampleKind; derived?: ContextSpec['derived']; mirrors?: EntityMirrors; readBack?: true };
+  /** `derived`: calculations its entity holds as they compute there; `mirrors`: its mirrors of `_team` identifiers and titles (`readBack`: identifiers as titles before). */
+  | { kind: 'jq'; expression: string; sample: SampleKind; derived?: ContextSpec['derived']; mirrors?: { identifiers: readonly string[]; titles: readonly string[] }; readBack?: true };
 
 /** A jq part's runs are one per sample, expression and reading of the mirrors. */
 const keyOf = (part: Extract<ValuePart, { kind: 'jq' }>) => `${part.sample}\u0000${part.expression}${part.readBack ? '\u0000read back' : ''}`;
-
-/** The entity's mirrors of `_team` identifiers and titles, which a jq value reads as the entity holds them in each world (`readBack`: identifiers as titles before). */
-export interface EntityMirrors {
-  identifiers: readonly string[];
-  titles: readonly string[];
-}
 
 /** What a rule compares: the entities' `$team`, a `_team` entity's own field, or values. */
 export type RuleSide = { kind: 'entity-team' } | { kind: 'team-entity'; field: '$identifier' | '$title' } | { kind: 'values'; parts: readonly ValuePart[] };

@@ -209,14 +209,13 @@ export function assessTeamExpression(
     return impact;
   }
   const { references } = result;
-  const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
-  const propertyReads = options.externalInput
-    ? []
-    : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
-  const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
-  const identifierMirrorReads = options.externalInput ? [] : propertyPaths(references, identifierProperties).map((path) => expression.slice(path.start, path.end));
+  const reads = (paths: readonly { start: number; end: number }[]) => (options.externalInput ? [] : paths.map((path) => expression.slice(path.start, path.end)));
+  const teamReads = reads(teamMetaPaths(references));
+  const propertyReads = reads([...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)]);
+  const keptRelationReads = reads(relationPaths(references, teamRelations).map((read) => read.path));
+  const identifierMirrorReads = reads(propertyPaths(references, identifierProperties));
   // A calculation passing team values on is said to hold them (`propertyReads`); it is run all the same.
-  const derivedReads = options.externalInput ? [] : propertyPaths(references, new Set([...derivedNames].filter((name) => !teamProperties.has(name)))).map((path) => expression.slice(path.start, path.end));
+  const derivedReads = reads(propertyPaths(references, new Set([...derivedNames].filter((name) => !teamProperties.has(name)))));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,

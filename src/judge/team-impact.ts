@@ -695,14 +695,10 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
   return outcome;
 }
 
-
 /** Whether running shows the result depends on team values or on one of the removed relations. */
 function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {
   let outcome = probeTeamDependence(jq, expression, options);
-  for (const relation of removedRelations) {
-    if (outcome.kind !== 'independent') return outcome;
-    outcome = probeRelationDependence(jq, expression, { ...options, relation });
-  }
+  for (const relation of removedRelations) if (outcome.kind === 'independent') outcome = probeRelationDependence(jq, expression, { ...options, relation });
   return outcome;
 }
 

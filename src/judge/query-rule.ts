@@ -54,8 +54,11 @@ export function operatorMeets(operator: string, spelling: string, literal: strin
 export type ValuePart =
   | { kind: 'literals'; values: readonly string[] }
   | { kind: 'built-in'; builtIn: BuiltInValue; key: string }
-  /** `derived`: calculations its entity holds as they compute there (a calculation reading another). */
-  | { kind: 'jq'; expression: string; sample: SampleKind; derived?: ContextSpec['derived'] };
+  /** `derived`: calculations its entity holds as they compute there; `mirrors`: its mirrors of `_team` identifiers and titles (`readBack`: identifiers as titles before). */
+  | { kind: 'jq'; expression: string; sample: SampleKind; derived?: ContextSpec['derived']; mirrors?: { identifiers: readonly string[]; titles: readonly string[] }; readBack?: true };
+
+/** A jq part's runs are one per sample, expression and reading of the mirrors. */
+const keyOf = (part: Extract<ValuePart, { kind: 'jq' }>) => `${part.sample}\u0000${part.expression}${part.readBack ? '\u0000read back' : ''}`;
 
 /** What a rule compares: the entities' `$team`, a `_team` entity's own field, or values. */
 export type RuleSide = { kind: 'entity-team' } | { kind: 'team-entity'; field: '$identifier' | '$title' } | { kind: 'values'; parts: readonly ValuePart[] };
@@ -209,23 +212,23 @@ function prepare(spec: RuleSpec): Prepared | { class: 'failed'; failure: Evaluat
   if (jqParts.length > 0) {
     if (!spec.jq) return { class: 'failed', failure: 'crash', error: 'jq is not loaded' };
     const jq = spec.jq;
-    const work = uniqueBy(jqParts, (part) => `${part.sample}\u0000${part.expression}`).map((part) => ({
+    const work = uniqueBy(jqParts, (part) => keyOf(part)).map((part) => ({
       part,
-      inputs: fillDerived((['before', 'after'] as const).flatMap((world) => users.map((user) => contextFor(part.sample, user, world, spec.queryIds ?? [], []))), part.derived),
+      inputs: fillDerived((['before', 'after'] as const).flatMap((world) => users.map((user) => contextFor(part.sample, user, world, spec.queryIds ?? [], [], [], [], part.readBack, [], part.mirrors?.identifiers, part.mirrors?.titles))), part.derived),
     }));
     jq.prefetch?.({ evaluate: work.map(({ part, inputs }) => ({ expression: part.expression, inputs })) });
     for (const { part, inputs } of work) {
       const results = inputs.map((input) => jq.evaluate(input, part.expression));
       const failed = results.find((r): r is Extract<EvaluateResult, { ok: false }> => !r.ok && r.failure !== undefined);
       if (failed) return { class: 'failed', failure: failed.failure!, error: failed.error };
-      runs.set(`${part.sample}\u0000${part.expression}`, results);
+      runs.set(keyOf(part), results);
     }
   }
   const valuesOf = (parts: readonly ValuePart[], user: number, world: World): string[] =>
     parts.flatMap((part) => {
       if (part.kind === 'literals') return [...part.values];
       if (part.kind === 'built-in') return part.builtIn.values({ teams: users[user]!.teams(0), email: 'someone@example.com' }, world);
-      const result = runs.get(`${part.sample}\u0000${part.expression}`)![(world === 'before' ? 0 : users.length) + user]!;
+      const result = runs.get(keyOf(part))![(world === 'before' ? 0 : users.length) + user]!;
       return asStrings(result);
     });
   const entities =

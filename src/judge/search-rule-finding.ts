@@ -16,7 +16,7 @@ import { derivedSeen } from './expression-memo.js';
 import { unfilledReads } from './unfilled.js';
 import { contextFor, teamsFor } from './worlds.js';
 import type { JqEngine } from '../jq/engine.js';
-import { extractReferences } from '../jq/references.js';
+import { extractReferences, propertyPaths } from '../jq/references.js';
 import { tryLexJq } from '../jq/lexer.js';
 import type { SearchRuleSite } from '../model/sites.js';
 import { identifiersAsTitles } from './team-impact.js';
@@ -210,13 +210,16 @@ function judgedRuleFinding(
   site: SearchRuleSite,
   base: Pick<FindingDraft, 'category' | 'resource' | 'location' | 'evidence'>,
   property: RuleSide,
-  parts: readonly ValuePart[],
+  given: readonly ValuePart[],
   entities: readonly EntityRecord[],
   jqLocation?: string,
   /** Once migrated, the strings and scalars the property side holds today on the org's entities (a derived calculation's). */
   today?: readonly string[],
 ): FindingDraft | undefined {
   const { rule } = site;
+  // A jq value reads the entity's mirrors of `_team` as they hold in each world: titles stay titles while `$team` turns to identifiers.
+  const mirrors = { identifiers: [...teamIdentifierMirrors(catalog, undefined)], titles: [...teamIdentifierMirrors(catalog, undefined, '$title')] };
+  const parts = given.map((part) => (part.kind === 'jq' && mirrors.identifiers.length + mirrors.titles.length > 0 ? { ...part, mirrors } : part));
   const operator = String(rule.operator);
   const common = { directory: catalog.teams, operator, property, entities, ...(catalog.jq && { jq: catalog.jq }), ...(site.queryIds && { queryIds: site.queryIds }) };
   const judged = judgeRuleAsWritten({ ...common, value: parts });
@@ -400,6 +403,11 @@ function partsAsTitles(catalog: Catalog, parts: readonly ValuePart[]): ValuePart
       return { kind: 'built-in', builtIn: twin, key: part.builtIn.asTitles! };
     }
     const references = extractReferences(part.expression);
+    // A mirror of `_team` identifiers it reads holds titles when read back.
+    if (references.ok && propertyPaths(references.references, new Set(part.mirrors?.identifiers)).length > 0) {
+      changed = true;
+      return { ...part, readBack: true };
+    }
     const readBack = references.ok ? identifiersAsTitles(part.expression, references.references, catalog.teams) : undefined;
     if (readBack === undefined || !catalog.jq?.validate(readBack).ok) return part;
     changed = true;
@@ -412,7 +420,7 @@ function partsAsTitles(catalog: Catalog, parts: readonly ValuePart[]): ValuePart
 function unfilledValueReads(catalog: Catalog, part: Extract<ValuePart, { kind: 'jq' }>, queryIds: readonly string[]): string[] {
   const references = extractReferences(part.expression);
   if (!references.ok || !catalog.jq) return [];
-  const spec = { kind: part.sample, directory: catalog.teams, teams: teamsFor(catalog.teams, part.expression, []), queryIds, teamProperties: [] };
+  const spec = { kind: part.sample, directory: catalog.teams, teams: teamsFor(catalog.teams, part.expression, []), queryIds, teamProperties: [], identifierProperties: part.mirrors?.identifiers, titleProperties: part.mirrors?.titles };
   const team = spec.teams[0];
   return unfilledReads(catalog.jq as JqEngine, part.expression, references.references, contextsOf(spec, 'before'), team ? [team.title, team.identifier] : [], part.sample);
 }

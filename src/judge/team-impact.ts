@@ -209,14 +209,13 @@ export function assessTeamExpression(
     return impact;
   }
   const { references } = result;
-  const teamReads = options.externalInput ? [] : teamMetaPaths(references).map((path) => expression.slice(path.start, path.end));
-  const propertyReads = options.externalInput
-    ? []
-    : [...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)].map((path) => expression.slice(path.start, path.end));
-  const keptRelationReads = options.externalInput ? [] : relationPaths(references, teamRelations).map((read) => expression.slice(read.path.start, read.path.end));
-  const identifierMirrorReads = options.externalInput ? [] : propertyPaths(references, identifierProperties).map((path) => expression.slice(path.start, path.end));
+  const reads = (paths: readonly { start: number; end: number }[]) => (options.externalInput ? [] : paths.map((path) => expression.slice(path.start, path.end)));
+  const teamReads = reads(teamMetaPaths(references));
+  const propertyReads = reads([...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)]);
+  const keptRelationReads = reads(relationPaths(references, teamRelations).map((read) => read.path));
+  const identifierMirrorReads = reads(propertyPaths(references, identifierProperties));
   // A calculation passing team values on is said to hold them (`propertyReads`); it is run all the same.
-  const derivedReads = options.externalInput ? [] : propertyPaths(references, new Set([...derivedNames].filter((name) => !teamProperties.has(name)))).map((path) => expression.slice(path.start, path.end));
+  const derivedReads = reads(propertyPaths(references, new Set([...derivedNames].filter((name) => !teamProperties.has(name)))));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
   const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
@@ -346,15 +345,14 @@ export function assessTeamExpression(
     }
     // Issue 39: after the migration a literal compared with team values that no team holds today
     // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
-    const where = { kind: runnable.kind, queryIds, teamProperties: [...teamProperties], teamRelations: [...teamRelations], identifierProperties: [...identifierProperties] };
     // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
     // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
     // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
     const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
     const ghosts = context.migrated
       ? [...valuesNoTeamHolds(context.teams, unique(unknownLiterals)), ...unique(titlesToday)].filter((value) => {
-          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, where);
-          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, where);
+          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
+          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
         })
       : [];
     if (ghosts.length > 0) {
@@ -455,13 +453,7 @@ function comparedWithTeams(jq: JqEngine, expression: string, literal: string, wh
 }
 
 /** Where a literal is tried as a team after the migration: every team-valued place of the site, kept relations to `_team` included. */
-interface GhostContext {
-  kind: SampleKind;
-  queryIds: readonly string[];
-  teamProperties: readonly string[];
-  teamRelations: readonly string[];
-  identifierProperties: readonly string[];
-}
+type GhostContext = Pick<ContextSpec, 'kind' | 'queryIds' | 'teamProperties' | 'teamRelations' | 'identifierProperties'>;
 
 /** The site's context after the migration with `team` as the one team everywhere teams are (a bare value stands as both its title and identifier). */
 const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined): JsonValue =>
@@ -496,18 +488,16 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
 function someTeamActsAs(jq: JqEngine, expression: string, standIn: string, directory: TeamDirectory, where: GhostContext): boolean {
   const run = (team: string | JudgeTeam | undefined) => JSON.stringify(jq.evaluate(ghostContext(where, team), expression));
   const asLiteral = run(standIn);
-  // Held as the one team, it gives what no team gives: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone.
-  if (run(undefined) === asLiteral) return true;
-  // Each team as it is: its name (`[.user.teams[].name]`) stays its title after the migration, only its team values are the identifier.
-  const titled = new Set<string>();
-  for (const team of directory.byTitle.values()) {
-    if (team.identifier === undefined) continue;
-    titled.add(team.identifier);
-    if (run({ title: team.title, identifier: team.identifier }) === asLiteral) return true;
-  }
-  for (const identifier of directory.identifiers) if (!titled.has(identifier) && run(identifier) === asLiteral) return true;
-  return false;
+  // No team first: a fallback's sentinel (`.team[0] // "none"`) stands for no team, none gone. Then each
+  // team as it is: its name (`[.user.teams[].name]`) stays its title, only its team values are the identifier.
+  const titled = teamsWithIdentifiers(directory);
+  const known = new Set(titled.map((team) => team.identifier));
+  const bare = [...directory.identifiers].filter((identifier) => !known.has(identifier));
+  return [undefined, ...titled, ...bare].some((team) => run(team) === asLiteral);
 }
+
+/** The org's teams that name their identifier, as title and identifier. */
+const teamsWithIdentifiers = (directory: TeamDirectory): JudgeTeam[] => [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }]));
 
 /** The teams run for titles whose identifier is guessed carry the guess, the identifier the rewrite writes. */
 function withGuesses(teams: JudgeTeam[], titles: readonly TitleLiteral[]): JudgeTeam[] {
@@ -621,7 +611,7 @@ const MAX_TEAMS_ALONE = 200;
  * every team, and each team it set apart with titles it still sets apart with identifiers.
  */
 function keepsWhomItSetApart(jq: JqEngine, expression: string, spec: ContextSpec): boolean {
-  const teams = [...spec.directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [{ title: team.title, identifier: team.identifier }])).slice(0, MAX_TEAMS_ALONE);
+  const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
   const apart = (world: World) => {
     const inputs = fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
@@ -705,14 +695,10 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
   return outcome;
 }
 
-
 /** Whether running shows the result depends on team values or on one of the removed relations. */
 function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {
   let outcome = probeTeamDependence(jq, expression, options);
-  for (const relation of removedRelations) {
-    if (outcome.kind !== 'independent') return outcome;
-    outcome = probeRelationDependence(jq, expression, { ...options, relation });
-  }
+  for (const relation of removedRelations) if (outcome.kind === 'independent') outcome = probeRelationDependence(jq, expression, { ...options, relation });
   return outcome;
 }
 

@@ -583,7 +583,7 @@ function judgeByRunning(
       if (named.length > 0) {
         literals = 'identifier-was-title';
         detail = ` (${named.join('; ')})`;
-      } else if (keepsWhomItSetApart(jq, expression, spec)) literals = 'written-for-identifiers';
+      } else if (keepsWhomItSetApart(jq, expression, references, spec)) literals = 'written-for-identifiers';
     }
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
@@ -608,21 +608,35 @@ const MAX_TEAMS_ALONE = 200;
  * After the migration, whether it is written for what the org holds today, whatever its literals
  * spell (a case fold, a slug, `@base64d`, `split("_")[0]` of an identifier): run with each of the
  * org's teams alone in both worlds, it sets some teams apart from a team no string of it meets, not
- * every team, and each team it set apart with titles it still sets apart with identifiers.
+ * every team, and each team it set apart with titles it still sets apart with identifiers; and its
+ * string literals are what set them apart: with each literal made a string no team holds, it sets
+ * nobody apart. Without that, the teams it sets apart are those whose identifier differs from a
+ * title it reads elsewhere (a mirror, the user's team names), which is no code written for identifiers.
  */
-function keepsWhomItSetApart(jq: JqEngine, expression: string, spec: ContextSpec): boolean {
+function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): boolean {
   const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
-  const apart = (world: World) => {
+  const apart = (world: World, text = expression) => {
     const inputs = fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
     // Every team asked at once: one jq request, not one per team.
-    jq.prefetch?.({ evaluate: [{ expression, inputs }] });
-    const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, expression)));
+    jq.prefetch?.({ evaluate: [{ expression: text, inputs }] });
+    const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, text)));
     return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
   };
   const after = apart('after');
   if (after.size === 0 || after.size === teams.length) return false;
-  return [...apart('before')].every((title) => after.has(title));
+  if (![...apart('before')].every((title) => after.has(title))) return false;
+  const neutral = withoutLiterals(expression, references);
+  return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
+}
+
+/** The expression with every string literal (keys included) a string no team holds, each its own. */
+function withoutLiterals(expression: string, references: JqReferences): string | undefined {
+  const literals = references.strings.filter((literal) => !literal.interpolated).sort((a, b) => b.start - a.start);
+  if (literals.length === 0) return undefined;
+  let out = expression;
+  literals.forEach((literal, i) => (out = out.slice(0, literal.start) + JSON.stringify(`\u0001literal${i}`) + out.slice(literal.end)));
+  return out;
 }
 
 /**

@@ -68,6 +68,9 @@ describe('a mirror of _team titles read with team values, in a migrated org', ()
     ['.properties.owning_team_title as $t | (.team | index([$t])) != null'],
     ['.properties.owning_team_title as $t | ([.team[] | select(. == $t)] | length) > 0 or (.team | length == 0)'],
     ['(.properties.owning_team_title != null) and (.team | length > 0)'],
+    // No literal: a case fold on both sides sets teams apart only where identifier and title differ
+    // beyond case, which is no sign of code written for identifiers.
+    ['.properties.owning_team_title as $t | (.team[0] // "") | ascii_downcase == ($t // "" | ascii_downcase)'],
   ])('calculation %s is judged by running it with the mirror filled', (calculation) => {
     const { finding } = judged(jq, snapshot(calculation, NEUTRAL_GATE), CALC);
     expect(finding.reason).not.toContain('no context');

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { inputOf, judged, migrationPart, org, TEAMS, type World } from './two-worlds.js';
+import { inputOf, judged, migrationPart, org, serviceRelatedToTeam, TEAMS, type World } from './two-worlds.js';
 import type { JsonObject } from '../../src/model/json.js';
 
 const jq = useJqEngine();
@@ -21,13 +21,7 @@ function mirrorOrg(jqQuery: string, migrated = false) {
   return org({
     ...migrationPart(migrated),
     blueprints: [
-      {
-        identifier: 'service',
-        title: 'Service',
-        schema: { properties: {} },
-        relations: { owner: { title: 'Owner', target: '_team', many: false, required: false } },
-        mirrorProperties: { owner_title: { title: 'Owner title', path: 'owner.$title' }, owner_id: { title: 'Owner id', path: 'owner.$identifier' } },
-      },
+      serviceRelatedToTeam('owner', { owner_title: 'owner.$title', owner_id: 'owner.$identifier' }),
     ],
     entities: { service: migrated ? SERVICES.map((service, i) => ({ ...service, team: [TEAMS[i]!.identifier] })) : SERVICES },
     actions: [

@@ -9,7 +9,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import type { JsonValue } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { migrationPart, org, TEAMS } from './two-worlds.js';
+import { migrationPart, org, serviceRelatedToTeam, TEAMS } from './two-worlds.js';
 
 const jq = useJqEngine();
 const LOCATION = 'widgets[0].blueprintConfig.service.filterSettings.filterBy.rules[0]';
@@ -20,14 +20,7 @@ function judgedRule(migrated: boolean, property: string, value: JsonValue) {
       org({
         ...migrationPart(migrated),
         blueprints: [
-          {
-            identifier: 'service',
-            title: 'Service',
-            schema: { properties: {} },
-            relations: { owning_team: { title: 'Owning team', target: '_team', many: false, required: false } },
-            mirrorProperties: { owning_team_title: { title: 'Owning team title', path: 'owning_team.$title' } },
-            ...(migrated && { ownership: { type: 'Direct' } }),
-          },
+          serviceRelatedToTeam('owning_team', { owning_team_title: 'owning_team.$title' }, migrated ? { ownership: { type: 'Direct' } } : {}),
           { identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} },
         ],
         entities: {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/model/json.js';
 import { useJqEngine } from '../support/jq-engine.js';
-import { judged, migrationPart, org, TEAMS, type ExpectedClass } from './two-worlds.js';
+import { judged, migrationPart, org, serviceRelatedToTeam, TEAMS, type ExpectedClass } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -16,14 +16,7 @@ const snapshot = (calculation: string, visible: string) =>
   org({
     ...migrationPart(true),
     blueprints: [
-      {
-        identifier: 'service',
-        title: 'Service',
-        schema: { properties: {} },
-        relations: { owning_team: { title: 'Owning team', target: '_team', many: false, required: false } },
-        mirrorProperties: { owning_team_title: { title: 'Owning team title', path: 'owning_team.$title' } },
-        calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } },
-      },
+      serviceRelatedToTeam('owning_team', { owning_team_title: 'owning_team.$title' }, { calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }),
       { identifier: '_team', title: 'Team', schema: { properties: {} }, relations: {} },
     ],
     entities: { _team: TEAMS.map((t) => ({ identifier: t.identifier, title: t.name })) },

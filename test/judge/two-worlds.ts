@@ -192,6 +192,15 @@ export const migrationPart = (migrated: boolean): Partial<OrgSnapshot> => (migra
 /** One service per team, each owned by that team (by title: the org before the migration). */
 export const SERVICES_PER_TEAM = TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] }));
 
+/**
+ * The service blueprint related to `_team` over `relation` (identifiers in both worlds), with these
+ * mirrors (`name: path`, such as `owner.$title`) and any other parts of a blueprint.
+ */
+export function serviceRelatedToTeam(relation: string, mirrors: Record<string, string>, parts: JsonObject = {}): JsonObject {
+  const mirrorProperties = Object.fromEntries(Object.entries(mirrors).map(([name, path]) => [name, { title: name, path }]));
+  return { identifier: 'service', title: 'Service', schema: { properties: {} }, relations: { [relation]: { title: relation, target: '_team', many: false, required: false } }, mirrorProperties, ...parts };
+}
+
 /** An org of services, one per team, whose blueprint holds these calculation properties (`name: [calculation, type]`). */
 export function servicesWithCalculations(calculations: Record<string, readonly [string, string]>, parts: Partial<OrgSnapshot> = {}): OrgSnapshot {
   const calculationProperties = Object.fromEntries(Object.entries(calculations).map(([name, [calculation, type]]) => [name, { title: name, calculation, type }]));

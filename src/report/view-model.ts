@@ -36,28 +36,6 @@ interface ClientGroup {
   items: number[];
 }
 
-interface ClientSection {
-  id: SectionId;
-  groups: ClientGroup[];
-}
-
-/** Everything the page's script needs, embedded as JSON; the script itself is static. */
-interface ClientData {
-  organization: { id: string; name: string };
-  /** The format "Download baseline" writes, the one `--baseline` reads. */
-  baselineFormat: string;
-  /** With a link to the fix kit's file for each finding ("Download fix"), or ''. */
-  findings: (ClientFinding & { fix: string })[];
-  sections: ClientSection[];
-  /** report.access as sentences, per finding id (issue 14); empty without users. */
-  access: Record<string, ClientAccessLine[]>;
-  /**
-   * Set when the people are left in report.json (more than `INLINE_PEOPLE` in all): a person's
-   * `_user` entity page is this followed by their encoded email ('' without an app address).
-   */
-  userUrl?: string;
-}
-
 /**
  * An access sentence with each person's `_user` entity page ('' without an app address); or,
  * when the people are many, only how many and which entry of report.access lists them, so the
@@ -240,9 +218,11 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-function clientData(report: Report, appUrl: string, access: AccessView): ClientData {
+/** Everything the page's script needs, embedded as JSON; the script itself is static. */
+function clientData(report: Report, appUrl: string, access: AccessView) {
   const links = fixLinks(report);
   const besideChange = suggestionsBesideChange();
+  // Each with a link to the fix kit's file for it ("Download fix"), or ''.
   const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl, besideChange), fix: links.get(finding.id) ?? '' }));
   const indexed = report.findings.map((finding, index) => ({ finding, index }));
   const byCategory = (kind: FindingKind): ClientGroup[] =>
@@ -287,6 +267,7 @@ function clientData(report: Report, appUrl: string, access: AccessView): ClientD
 
   return {
     organization: report.organization,
+    // The format "Download baseline" writes, the one `--baseline` reads.
     baselineFormat: BASELINE_FORMAT,
     findings,
     sections: [
@@ -298,8 +279,13 @@ function clientData(report: Report, appUrl: string, access: AccessView): ClientD
   };
 }
 
-/** The access lines the page's script reads: with their people while they are few, else with counts. */
-function clientAccess(access: AccessView, appUrl: string): Pick<ClientData, 'access' | 'userUrl'> {
+/**
+ * report.access as sentences per finding id (issue 14; empty without users), as the page's script
+ * reads them: with their people while they are few, else with counts. Then `userUrl` is set (the
+ * people are left in report.json, more than INLINE_PEOPLE in all): a person's `_user` entity page
+ * is it followed by their encoded email ('' without an app address).
+ */
+function clientAccess(access: AccessView, appUrl: string): { access: Record<string, ClientAccessLine[]>; userUrl?: string } {
   const byFinding = Object.entries(access.byFinding);
   const people = byFinding.reduce((sum, [, lines]) => lines.reduce((n, line) => n + line.emails.length, sum), 0);
   if (people <= INLINE_PEOPLE) {
@@ -316,8 +302,6 @@ function byImpact(items: readonly number[], findings: readonly Finding[]): numbe
 }
 
 /** One finding as the page's script receives it: every field a string (or null), ready to show. */
-type ClientFinding = ReturnType<typeof clientFinding>;
-
 function clientFinding(finding: Finding, appUrl: string, besideChange: typeof suggestionBesideChange) {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';

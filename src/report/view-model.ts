@@ -46,24 +46,11 @@ export type ClientAccessLine = (AccessLine & { people: { email: string; url: str
 /** Ours: up to this many emails over all access lines travel in the page; beyond, it carries counts (issue 41). */
 export const INLINE_PEOPLE = 5_000;
 
-interface CardView {
-  value: number;
-  label: string;
-  /** A filter in the URL hash, so a card is also a shortcut to its findings. */
-  href: string;
-  tone: string;
-}
-
-/** One coloured part of a stacked bar; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
-interface ChartSegmentView extends LegendView {
-  x: number;
-  width: number;
-}
-
 /** One row of the chart: a category (or all manual work), its counts in words and its stacked bar. */
 interface ChartBarView extends LegendView {
   detail: string;
-  segments: ChartSegmentView[];
+  /** Its coloured parts; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
+  segments: (LegendView & { x: number; width: number })[];
 }
 
 interface LegendView {
@@ -191,11 +178,12 @@ function printSentence(report: Report, { manual, manualBy }: WorkCounts): string
 
 /**
  * The counts line: manual work by verdict first (each a filter), then what needs nothing, the
- * repository files and the baseline. Zero counts are left out, except the two kinds.
+ * repository files and the baseline. Zero counts are left out, except the two kinds. A card's
+ * `href` is a filter in the URL hash, so a card is also a shortcut to its findings.
  */
-function countCards(report: Report, counts: WorkCounts): CardView[] {
+function countCards(report: Report, counts: WorkCounts) {
   const where = (split: string) => (split === '' ? '' : ` (${split})`);
-  const cards: CardView[] = [
+  const cards = [
     { value: counts.manual.all, label: `manual items${where(placeSplit(counts.manual))}`, href: '#kind=manual', tone: 'manual' },
     { value: counts.manualBy.breaks, label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
     { value: counts.manualBy.none, label: COUNT_WORDS.none, href: '#kind=manual&verdict=none', tone: 'none' },

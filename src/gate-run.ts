@@ -115,24 +115,13 @@ export async function gateReport(
       stale = [];
     }
   }
-  if (expired.length > 0) {
-    notes.push(
-      `${flags.baseline}: ${plural(expired.length, 'baseline entry', 'baseline entries')} expired, so ${agreeing(expired.length, 'its finding counts', 'their findings count')} again ` +
-        `(renew the date or fix the finding): ${expired.map((entry) => `${entry.id} (${entry.expires})`).join(', ')}`,
-    );
-  }
-  if (stale.length > 0) {
-    notes.push(
-      `${flags.baseline}: ${plural(stale.length, 'stale baseline entry', 'stale baseline entries')} ${agreeing(stale.length, 'matches', 'match')} no finding ` +
-        `(remove, or rewrite with --write-baseline): ${stale.map((entry) => entry.id).join(', ')}`,
-    );
-  }
-  if (verified.length > 0) {
-    notes.push(
-      `${flags.baseline}: ${plural(verified.length, 'baseline entry', 'baseline entries')} ${agreeing(verified.length, 'accepts a finding', 'accept findings')} now verified ` +
-        `(checked, nothing to do; remove, or rewrite with --write-baseline): ${verified.map((entry) => entry.id).join(', ')}`,
-    );
-  }
+  // Entries a person should look at, each kind in one line that names them.
+  const entriesNote = (entries: readonly BaselineEntry[], what: (n: number) => string, named = entries.map((entry) => entry.id)) => {
+    if (entries.length > 0) notes.push(`${flags.baseline}: ${what(entries.length)}: ${named.join(', ')}`);
+  };
+  entriesNote(expired, (n) => `${plural(n, 'baseline entry', 'baseline entries')} expired, so ${agreeing(n, 'its finding counts', 'their findings count')} again (renew the date or fix the finding)`, expired.map((entry) => `${entry.id} (${entry.expires})`));
+  entriesNote(stale, (n) => `${plural(n, 'stale baseline entry', 'stale baseline entries')} ${agreeing(n, 'matches', 'match')} no finding (remove, or rewrite with --write-baseline)`);
+  entriesNote(verified, (n) => `${plural(n, 'baseline entry', 'baseline entries')} ${agreeing(n, 'accepts a finding', 'accept findings')} now verified (checked, nothing to do; remove, or rewrite with --write-baseline)`);
   const gate = evaluateGate(report, policy, stale.map((entry) => entry.id), flags.failOnStaleBaseline === true);
   if (expired.length > 0) gate.expiredBaselineIds = expired.map((entry) => entry.id).sort();
   if (verified.length > 0) gate.verifiedBaselineIds = verified.map((entry) => entry.id).sort();

@@ -127,12 +127,8 @@ function kind(value: JsonValue): string {
   return typeof value;
 }
 
-function typeName(value: JsonValue): string {
-  if (value === null) return 'null';
-  if (typeof value === 'boolean') return 'boolean';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
+/** jq's `type`: true and false are one type there. */
+const typeName = (value: JsonValue): string => (typeof value === 'boolean' ? 'boolean' : kind(value));
 
 /** jq's `contains` below the top: a kind that differs is false; objects are not claimed. */
 function contains(a: JsonValue, b: JsonValue): boolean {

@@ -3,7 +3,7 @@ import { isObject, type JsonObject } from '../model/json.js';
 import { credentialSource, type Credentials } from './connection.js';
 import { createConcurrencyController } from './adaptive-concurrency.js';
 import { describeNetworkError, oneLine } from './network-error.js';
-import { createOwnSecrets } from './own-secrets.js';
+import { learningRedactor } from '../secrets/credentials.js';
 import { rateLimitedForSeconds, readRateLimitHeaders, requestClassOf, type RateLimitHeaders, type RequestClass } from './rate-limit.js';
 import { assertReadOnly } from './read-only.js';
 import { isPaced, nextStartAfter, type WindowBudget } from './window-pacing.js';
@@ -156,9 +156,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     options.credentials.kind === 'token' ? { value: options.credentials.token, refreshAt: Number.POSITIVE_INFINITY } : undefined;
   let pendingToken: Promise<Token> | undefined;
   let exchangeFailure: Error | undefined;
-  const secrets = createOwnSecrets(
-    options.credentials.kind === 'token' ? [options.credentials.token] : [options.credentials.clientSecret],
-  );
+  // The run's own credentials (PORT_TOKEN, the client secret, every exchanged token), cut from any
+  // text the server sends back, at the source: gateways that echo the request would otherwise put
+  // the bearer token into `incomplete[].reason`. The exchanged tokens exist only here, so the final
+  // pass over the report (secrets/credentials.ts) cannot know them.
+  const secrets = learningRedactor(options.credentials.kind === 'token' ? [options.credentials.token] : [options.credentials.clientSecret]);
   /** Set by the first HTTP answer of any status: from then on, network failures are retried as transient. */
   let reached = false;
 
@@ -494,7 +496,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     let payload: JsonObject;
     try {
-      payload = parseEnvelope(response, 'POST /v1/auth/access_token', secrets.redact);
+      payload = parseEnvelope(response, 'POST /v1/auth/access_token', secrets.clean);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       throw new ApiUnreachableError(isNotTheApi(error) ? `${error.message}: not the catalog API` : error.message, error.status, { cause: error });
@@ -504,7 +506,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (typeof accessToken !== 'string' || accessToken === '') {
       throw new ApiAuthError('the token exchange answered without an access token');
     }
-    secrets.add(accessToken);
+    secrets.learn([accessToken]);
     const lifetimeMs = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn * 1_000 : Number.POSITIVE_INFINITY;
     const margin = Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 2);
     return { value: accessToken, refreshAt: requestedAt + lifetimeMs - margin };
@@ -540,7 +542,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const which = options.credentials.kind === 'token' ? credentialSource(options.credentials) : 'the exchanged access token';
       throw new ApiAuthError(`the service rejected ${which} (HTTP 401)`, 401);
     }
-    return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.redact);
+    return parseEnvelope(response, `${method} ${new URL(path, options.baseUrl).pathname}`, secrets.clean);
   };
 
   return {

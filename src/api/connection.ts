@@ -93,15 +93,11 @@ function pickCredentials(
   const envId = env.PORT_CLIENT_ID?.trim();
   const envSecret = env.PORT_CLIENT_SECRET?.trim();
   if (envId || envSecret) {
-    if (!envId || !envSecret) {
-      throw new UsageError('set both PORT_CLIENT_ID and PORT_CLIENT_SECRET (or PORT_TOKEN alone)');
-    }
+    if (!envId || !envSecret) throw new UsageError('set both PORT_CLIENT_ID and PORT_CLIENT_SECRET (or PORT_TOKEN alone)');
     return { kind: 'client', clientId: envId, clientSecret: envSecret };
   }
   if (config.clientId || config.clientSecret) {
-    if (!config.clientId || !config.clientSecret) {
-      throw new UsageError('the config file needs both CLIENT_ID and CLIENT_SECRET');
-    }
+    if (!config.clientId || !config.clientSecret) throw new UsageError('the config file needs both CLIENT_ID and CLIENT_SECRET');
     const source = `CLIENT_ID / CLIENT_SECRET of the config file ${config.file ?? ''}`.trimEnd();
     return { kind: 'client', clientId: config.clientId, clientSecret: config.clientSecret, source };
   }
@@ -115,9 +111,7 @@ function pickCredentials(
 function pickBaseUrl(flags: ConnectionFlags, config: ReferenceConfig, env: Readonly<Record<string, string | undefined>> = {}): URL {
   const { apiUrl, region, names } = addressesOf(flags, env);
   if (apiUrl !== undefined) return apiBaseUrl(apiUrl, names.apiUrl);
-  if (region !== undefined && !isRegion(region)) {
-    throw new UsageError(`${names.region} must be "eu" or "us", got "${region}"`);
-  }
+  if (region !== undefined && !isRegion(region)) throw new UsageError(`${names.region} must be "eu" or "us", got "${region}"`);
   const chosen: Region = (region as Region | undefined) ?? config.region ?? 'eu';
   return new URL(REGION_URLS[chosen]);
 }

@@ -2,39 +2,35 @@
  * Retry and rate-limit policy as plain data plus pure functions, so the client stays a thin loop
  * and tests can assert every wait exactly (docs/live-service.md, retries).
  */
-export interface RetryPolicy {
+export const DEFAULT_RETRY_POLICY = {
   /** §8.3.2: "at most 5 retries" for transient failures (5xx, timeouts, connection resets). */
-  maxRetries: number;
+  maxRetries: 5,
   /** §8.3.1: base delay of 1 second; retry n (from 0) waits base × 2^n. */
-  baseDelayMs: number;
+  baseDelayMs: 1_000,
   /** §8.3.2: the delay is capped at 32 seconds. */
-  maxDelayMs: number;
+  maxDelayMs: 32_000,
   /** Errors table, 429 row: wait 60 seconds when `x-ratelimit-reset` is absent. */
-  defaultResetSeconds: number;
-  /** Ours, not the spec's: 429s get their own budget so a storm cannot loop forever. */
-  maxRateLimitRetries: number;
+  defaultResetSeconds: 60,
   /**
-   * Ours: the longest single rate-limit wait. §8.1 plans budgets per 5-minute window, so a reset
-   * further out is not a window: the request gives up and its resource becomes a gap instead.
+   * Ours, not the spec's: 429s get their own budget so a storm cannot loop forever. A bound only:
+   * ten windows of waiting is already far beyond a normal run.
    */
-  maxRateLimitWaitMs: number;
+  maxRateLimitRetries: 10,
   /**
-   * Ours: the most wall time one run spends held by the rate limit, all waits together (an audit
-   * shares the org's budget with integrations and Terraform, and a CI job has its own limit).
-   * Beyond it the requests still waiting give up and their resources become gaps.
+   * Ours: the longest single rate-limit wait, one 5-minute window. §8.1 plans budgets per 5-minute
+   * window, so a reset further out is not a window: the request gives up and its resource becomes a gap instead.
    */
-  maxTotalRateLimitWaitMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxRetries: 5, // §8.3.2
-  baseDelayMs: 1_000, // §8.3.1
-  maxDelayMs: 32_000, // §8.3.2
-  defaultResetSeconds: 60, // Errors table, 429
-  maxRateLimitRetries: 10, // bound only: ten windows of waiting is already far beyond a normal run
-  maxRateLimitWaitMs: 300_000, // §8.1: one 5-minute window
-  maxTotalRateLimitWaitMs: 600_000, // two 5-minute windows (§8.1): a run that needs more is competing with the org's own traffic
+  maxRateLimitWaitMs: 300_000,
+  /**
+   * Ours: the most wall time one run spends held by the rate limit, all waits together: two 5-minute
+   * windows (§8.1). An audit shares the org's budget with integrations and Terraform, and a CI job
+   * has its own limit: a run that needs more is competing with the org's own traffic. Beyond it the
+   * requests still waiting give up and their resources become gaps.
+   */
+  maxTotalRateLimitWaitMs: 600_000,
 };
+
+export type RetryPolicy = Readonly<Record<keyof typeof DEFAULT_RETRY_POLICY, number>>;
 
 /** The reason a request gives up instead of waiting `waitMs` for the rate limit. */
 export function overlongWaitReason(policy: RetryPolicy, waitMs: number, what: string): string {

@@ -36,7 +36,7 @@ export function buildFixKit(input: FixKitInput): FixKit {
   files.push(streamedFile('predicted-org.json', 'predicted-org', resolved.sort(), () => predictedOrgJson(predicted)));
   const listed = [...bodies.unresolved, ...patch.unresolved];
   const unresolved = [...listed, ...uncovered(findings, files, listed)].sort((a, b) => compareText(a.id, b.id));
-  files.push(...fixReadme(files, moves, unresolved, report, { applyAt: patch.applyAt }));
+  files.push(...fixReadme(files, moves, unresolved, report, patch.applyAt));
   return { files, unresolved, patched: patch.patched };
 }
 

@@ -19,7 +19,7 @@ const text = (value: string) => cell(oneLine(value));
 const kitPath = (path: string) => (/^[A-Za-z0-9@_.+=/-]+$/.test(path) ? `\`${path}\`` : text(path));
 
 /** The folder's README and the data-migration folder's README: what each file is, the commands, the order. */
-export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report, where: PatchPlaces = { applyAt: [] }): FixFile[] {
+export function fixReadme(files: readonly FixFile[], moves: readonly RelationMove[], unresolved: readonly UnresolvedFix[], report: Report, applyAt: readonly PatchPlace[] = []): FixFile[] {
   const count = (kind: FixFile['kind']) => files.filter((file) => file.kind === kind).length;
   const patches = files.filter((file) => file.kind === 'repo-patch');
   const lines = [
@@ -34,7 +34,7 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
     '2. Run the migration (`POST /v1/blueprints/system/users-and-teams-as-blueprints`).',
     `3. After it has finished, paste each corrected resource from \`org/\` (${plural(count('resource'), 'file')}) into the builder's JSON editor of that resource (\`….permissions.json\`: its permissions editor). Each body is the resource as the migration leaves it, with the fixes in: pasted before the migration it would set ownership too early.`,
     moves.length > 0 ? '4. Move the data of blueprints that keep teams only in a relation to `_team`: `data-migration/README.md`.' : '4. No blueprint keeps its teams only in a relation to `_team`: no data to move.',
-    ...applySteps(patches, where),
+    ...applySteps(patches, applyAt),
     '6. Run the audit again: `predicted-org.json` is the org it expects to find, and analysing it gives no finding that breaks.',
     '',
     '## Files',
@@ -80,11 +80,6 @@ export function fixReadme(files: readonly FixFile[], moves: readonly RelationMov
   return moves.length > 0 ? [readme, dataMigrationReadme(moves)] : [readme];
 }
 
-/** Where each patch is applied (src/fix/repo-patch.ts). */
-interface PatchPlaces {
-  applyAt: readonly PatchPlace[];
-}
-
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
@@ -92,9 +87,10 @@ const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
  * the patch's paths, src/fix/apply-root.ts) with KIT naming this folder. No path of the machine that
  * ran the audit: the kit is often read from a CI artifact, unpacked elsewhere.
  */
-function applySteps(patches: readonly FixFile[], where: PatchPlaces): string[] {
+function applySteps(patches: readonly FixFile[], applyAt: readonly PatchPlace[]): string[] {
   if (patches.length === 0) return ['5. No repository patch: nothing to apply in the repositories.'];
-  const places = new Map(where.applyAt.map((place) => [place.path, place]));
+  // Where each patch is applied (src/fix/repo-patch.ts).
+  const places = new Map(applyAt.map((place) => [place.path, place]));
   const commands = patches.flatMap((file) => {
     const place = places.get(file.path);
     const at = `"$KIT"/${shellQuote(oneLine(file.path))}`;

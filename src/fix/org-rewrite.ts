@@ -26,36 +26,34 @@ export function locateOrgTarget(snapshot: OrgSnapshot, finding: Finding): OrgTar
   const { type, identifier } = finding.resource;
   const path = [...splitPath(finding.location)];
   const safe = kindNames(snapshot, type).get(identifier) ?? fileName(identifier);
-  const inPermissions = path[0] === 'permissions';
-  const permissionsOf = (map: Record<string, JsonObject | null> | null | undefined, kind: string): OrgTarget | undefined => {
-    const record = own(map, identifier);
-    return isObject(record) ? { file: `org/${kind}/${safe}.permissions.json`, record, path: path.slice(1) } : undefined;
-  };
-  const byKey = (list: readonly JsonObject[] | null | undefined, kind: string, key = 'identifier'): OrgTarget | undefined => {
-    const record = list ? indexOf(list, key).get(identifier) : undefined;
-    return record ? { file: `org/${kind}/${safe}.json`, record, path } : undefined;
-  };
-  switch (type) {
-    case 'blueprint':
-      return inPermissions ? permissionsOf(snapshot.blueprintPermissions, type) : byKey(snapshot.blueprints, type);
-    case 'action':
-    case 'automation':
-      return inPermissions ? permissionsOf(snapshot.actionPermissions, type) : byKey(snapshot.actions, type);
-    case 'page':
-      return inPermissions ? permissionsOf(snapshot.pagePermissions, type) : byKey(snapshot.pages, type);
-    case 'integration':
-      return byKey(snapshot.integrations, type, 'installationId') ?? byKey(snapshot.integrations, type);
-    case 'webhook':
-      return byKey(snapshot.webhooks, type);
-    case 'scorecard': {
-      const [blueprint, scorecard] = splitScorecardId(identifier);
-      const record = (snapshot.scorecards ?? []).find((item) => isObject(item) && item.blueprint === blueprint && item.identifier === scorecard);
-      return isObject(record) ? { file: `org/scorecard/${safe}.json`, record, path } : undefined;
-    }
-    default:
-      return undefined;
+  if (type === 'scorecard') {
+    const [blueprint, scorecard] = splitScorecardId(identifier);
+    const record = (snapshot.scorecards ?? []).find((item) => isObject(item) && item.blueprint === blueprint && item.identifier === scorecard);
+    return isObject(record) ? { file: `org/scorecard/${safe}.json`, record, path } : undefined;
   }
+  const place = own(PLACES, type);
+  if (place?.permissions !== undefined && path[0] === 'permissions') {
+    const record = own(snapshot[place.permissions], identifier);
+    return isObject(record) ? { file: `org/${type}/${safe}.permissions.json`, record, path: path.slice(1) } : undefined;
+  }
+  const list = place && snapshot[place.list];
+  if (!list) return undefined;
+  for (const key of place.keys) {
+    const record = indexOf(list, key).get(identifier);
+    if (record) return { file: `org/${type}/${safe}.json`, record, path };
+  }
+  return undefined;
 }
+
+/** Where each resource type's records stand in a snapshot, the keys that may name one (in that order), and where its permissions are. */
+const PLACES: Readonly<Record<string, { list: 'blueprints' | 'actions' | 'pages' | 'integrations' | 'webhooks'; keys: readonly string[]; permissions?: 'blueprintPermissions' | 'actionPermissions' | 'pagePermissions' }>> = {
+  blueprint: { list: 'blueprints', keys: ['identifier'], permissions: 'blueprintPermissions' },
+  action: { list: 'actions', keys: ['identifier'], permissions: 'actionPermissions' },
+  automation: { list: 'actions', keys: ['identifier'], permissions: 'actionPermissions' },
+  page: { list: 'pages', keys: ['identifier'], permissions: 'pagePermissions' },
+  integration: { list: 'integrations', keys: ['installationId', 'identifier'] },
+  webhook: { list: 'webhooks', keys: ['identifier'] },
+};
 
 /** Records by key, built once per list (a big org has thousands of findings over thousands of resources). */
 const INDEXES = new WeakMap<readonly JsonObject[], { key: string; size: number; map: Map<unknown, JsonObject> }[]>();
@@ -93,25 +91,14 @@ function kindNames(snapshot: OrgSnapshot, type: string): Map<string, string> {
 
 /** The keys of one resource type in `snapshot`, its permissions' included: only that type's lists are read (a big org has thousands per type). */
 function identifiersOf(snapshot: OrgSnapshot, type: string): string[] {
-  const ids = (list: readonly unknown[] | null | undefined, key = 'identifier') => (list ?? []).flatMap((item) => (isObject(item) && typeof item[key] === 'string' ? [item[key]] : []));
-  const keys = (map: Record<string, unknown> | null | undefined) => Object.keys(map ?? {});
-  switch (type) {
-    case 'blueprint':
-      return [...ids(snapshot.blueprints), ...keys(snapshot.blueprintPermissions)];
-    case 'action':
-    case 'automation':
-      return [...ids(snapshot.actions), ...keys(snapshot.actionPermissions)];
-    case 'page':
-      return [...ids(snapshot.pages), ...keys(snapshot.pagePermissions)];
-    case 'integration':
-      return [...ids(snapshot.integrations, 'installationId'), ...ids(snapshot.integrations)];
-    case 'webhook':
-      return ids(snapshot.webhooks);
-    case 'scorecard':
-      return (snapshot.scorecards ?? []).flatMap((item) => (isObject(item) && typeof item.blueprint === 'string' && typeof item.identifier === 'string' ? [`${item.blueprint}/${item.identifier}`] : []));
-    default:
-      return [];
+  if (type === 'scorecard') {
+    return (snapshot.scorecards ?? []).flatMap((item) => (isObject(item) && typeof item.blueprint === 'string' && typeof item.identifier === 'string' ? [`${item.blueprint}/${item.identifier}`] : []));
   }
+  const place = own(PLACES, type);
+  if (place === undefined) return [];
+  const list = snapshot[place.list] ?? [];
+  const ids = place.keys.flatMap((key) => list.flatMap((item) => (isObject(item) && typeof item[key] === 'string' ? [item[key]] : [])));
+  return [...ids, ...Object.keys((place.permissions && snapshot[place.permissions]) ?? {})];
 }
 
 export type RewriteOutcome = { applied: true } | { applied: false; missing: string };

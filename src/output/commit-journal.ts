@@ -1,11 +1,11 @@
-import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, UsageError } from '../errors.js';
 import { isObject } from '../model/json.js';
 import { isReportFile, OWN_OUTPUTS } from './own-outputs.js';
 import { diskDigest, type StagedKind } from './staged-digest.js';
 import { isOurKit, kindAt, plantedKind } from './out-entries.js';
+import { NotRegularFileError, readRegularFile, TooLarge } from '../read-regular-file.js';
 
 /**
  * The commit journal (issue 32): the one file a run leaves in `--out` that a later run acts on.
@@ -112,21 +112,11 @@ export async function readJournal(root: string, shown: string): Promise<CommitJo
   const planted = await plantedKind(path);
   if (planted === 'none') return undefined;
   if (planted !== 'file') throw new JournalRefused(shown, `is ${planted}, not a journal`);
-  let text: string;
-  try {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) throw new JournalRefused(shown, 'is not a regular file');
-      if (info.size > MAX_JOURNAL_BYTES) throw new JournalRefused(shown, `is ${info.size} bytes, far more than a journal`);
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    if (error instanceof JournalRefused) throw error;
-    throw new JournalRefused(shown, `cannot be read (${errorCode(error)})`);
-  }
+  const bytes = await readRegularFile(path, MAX_JOURNAL_BYTES, { followLinks: false }).catch((error: unknown) => {
+    throw new JournalRefused(shown, error instanceof NotRegularFileError ? 'is not a regular file' : `cannot be read (${errorCode(error)})`);
+  });
+  if (bytes instanceof TooLarge) throw new JournalRefused(shown, `is ${bytes.size} bytes, far more than a journal`);
+  const text = bytes.toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

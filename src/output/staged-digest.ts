@@ -67,8 +67,8 @@ export interface StagedFile {
   content: StagedContent;
 }
 
-/** The SHA-256 of the bytes `content` is written as (a string as UTF-8, hashed without a copy). */
-const sha256 = (content: StagedContent): string =>
+/** The digest of a file about to be staged: the SHA-256 of the bytes `content` is written as (a string as UTF-8, hashed without a copy). */
+export const fileDigest = (content: StagedContent): string =>
   content instanceof StreamedContent ? content.sha256 : (typeof content === 'string' ? createHash('sha256').update(content, 'utf8') : createHash('sha256').update(content)).digest('hex');
 
 /** One entry of a folder's listing: a subfolder, or a file with its content's digest. */
@@ -84,9 +84,6 @@ function treeDigest(entries: readonly TreeEntry[]): string {
   for (const entry of sorted) hash.update(entry.sha256 === undefined ? `d ${JSON.stringify(entry.path)}\n` : `f ${JSON.stringify(entry.path)} ${entry.sha256}\n`);
   return hash.digest('hex');
 }
-
-/** The digest of a file about to be staged. */
-export const fileDigest = (content: StagedContent): string => sha256(content);
 
 /** The digest of a folder about to be staged with these files (its subfolders are the files' parents). */
 export function folderDigest(files: readonly StagedFile[]): string {

@@ -202,20 +202,15 @@ export function cell(value: string): string {
 function fixKitLine(fixes: NonNullable<Report['fixes']>): string {
   const resolved = new Set(fixes.files.flatMap((file) => file.findings)).size;
   const left = fixes.unresolved?.length ?? 0;
-  const fix = fixes.files.length === 1 ? 'fixes' : 'fix';
-  const need = left === 1 ? '1 breaking finding needs' : `${left} breaking findings need`;
   // `dir` is relative to the report's folder (--out), which a reader of a CI summary cannot guess.
-  return `**Fix kit:** \`${cell(fixes.dir)}/\` (a path from the report folder, \`--out\`) holds ${plural(fixes.files.length, 'file', 'files')} that ${fix} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${need} a person. Start with its README.md.`;
+  return `**Fix kit:** \`${cell(fixes.dir)}/\` (a path from the report folder, \`--out\`) holds ${plural(fixes.files.length, 'file', 'files')} that ${agreeing(fixes.files.length, 'fixes', 'fix')} ${plural(resolved, 'finding', 'findings')} (${kitContents(fixes.files)}); ${plural(left, 'breaking finding')} ${agreeing(left, 'needs', 'need')} a person. Start with its README.md.`;
 }
 
 /** Issue 21: what the findings move, measured on the org's data; nothing when none was measured. */
 function impactLines(report: Report): string[] {
-  const totals = impactTotals(report);
-  if (totals.findings === 0) return [];
-  const entities = totals.entitiesChanged === 1 ? '1 entity changes' : `${totals.entitiesChanged} entities change`;
-  const lose = totals.usersLose === 1 ? '1 person loses' : `${totals.usersLose} people lose`;
-  const gain = totals.usersGain === 1 ? 'gains' : 'gain';
-  return [`**Impact:** ${plural(totals.findings, 'finding', 'findings')} measured on the org's data: ${entities} value or result; ${lose} and ${totals.usersGain} ${gain} a permission (see report.json \`impact\`).`, ''];
+  const { findings, entitiesChanged: changed, usersLose: lose, usersGain: gain } = impactTotals(report);
+  if (findings === 0) return [];
+  return [`**Impact:** ${plural(findings, 'finding', 'findings')} measured on the org's data: ${plural(changed, 'entity', 'entities')} ${agreeing(changed, 'changes', 'change')} value or result; ${plural(lose, 'person', 'people')} ${agreeing(lose, 'loses', 'lose')} and ${gain} ${agreeing(gain, 'gains', 'gain')} a permission (see report.json \`impact\`).`, ''];
 }
 
 /** A merged report (issue 41): each org's figures and gate, then what only the orgs side by side show. */

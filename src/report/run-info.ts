@@ -16,7 +16,7 @@ export function reportRun(read: readonly unknown[], dataReadAt?: string): Report
   const hash = createHash('sha256');
   const feed = hashRuns(hash);
   for (const document of read) {
-    canonicalInto(feed, document, 0);
+    canonicalInto(feed, document);
     feed('\n');
   }
   feed.flush();
@@ -40,45 +40,52 @@ function hashRuns(hash: Hash): ((text: string) => void) & { flush(): void } {
 const COPIED_ITEMS = 256;
 
 /**
- * The document's canonical JSON (keys sorted) fed to the hash. The top levels (the snapshot, its
- * entity map, each blueprint's entities) and any large list are written piece by piece, and each
- * piece below them as JSON.stringify over a key-sorted copy: the same text as one copy of the whole
- * document, without that copy (an org of a million entities would hold a second one at once).
+ * The document's canonical JSON (keys sorted) fed to the hash: a live read and its recording hold
+ * the same data in another key order. The top levels (the snapshot, its entity map, each
+ * blueprint's entities), any large list and whatever sortedCopy cannot copy are written token by
+ * token, and each value below them as JSON.stringify over a key-sorted copy: the same text as one
+ * copy of the whole document, without that copy (an org of a million entities would hold a second
+ * one at once). Iterative: input nesting is unbounded.
  */
-function canonicalInto(feed: (text: string) => void, value: unknown, depth: number): void {
-  if (value !== null && typeof value === 'object' && depth < MAX_COPIED_DEPTH) {
-    const keys = Array.isArray(value) ? undefined : Object.keys(value);
-    const items = keys?.length ?? (value as unknown[]).length;
-    if (depth < 3 || items > COPIED_ITEMS) {
-      if (keys === undefined) {
-        const list = value as unknown[];
-        feed('[');
-        for (let index = 0; index < list.length; index++) {
-          if (index > 0) feed(',');
-          canonicalInto(feed, list[index], depth + 1);
-        }
-        feed(']');
-      } else {
-        const record = value as Record<string, unknown>;
-        feed('{');
-        let first = true;
-        for (const key of keys.filter((name) => record[name] !== undefined).sort()) {
-          feed(`${first ? '' : ','}${JSON.stringify(key)}:`);
-          first = false;
-          canonicalInto(feed, record[key], depth + 1);
-        }
-        feed('}');
+function canonicalInto(feed: (text: string) => void, document: unknown): void {
+  const stack: [item: unknown, depth: number][] = [[document, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item instanceof Structure) {
+      feed(item.text);
+      continue;
+    }
+    const keys = item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.keys(item) : undefined;
+    let below = depth + 1;
+    if (depth >= 3 && depth < MAX_COPIED_DEPTH && (keys?.length ?? (Array.isArray(item) ? item.length : 0)) <= COPIED_ITEMS) {
+      // Native JSON.stringify over a key-sorted copy is several times faster than writing it out token by token.
+      const sorted = sortedCopy(item, depth);
+      if (sorted !== NOT_COPIED) {
+        feed(JSON.stringify(sorted ?? null));
+        continue;
       }
-      return;
+      // Token by token from here down: a copy of each part would walk again what this one walked.
+      below = MAX_COPIED_DEPTH;
+    }
+    if (Array.isArray(item)) {
+      feed('[');
+      stack.push([new Structure(']'), depth]);
+      for (let index = item.length - 1; index >= 0; index--) stack.push([item[index], below], [new Structure(','), depth]);
+      if (item.length > 0) stack.pop();
+    } else if (keys !== undefined) {
+      feed('{');
+      stack.push([new Structure('}'), depth]);
+      const present = keys.filter((key) => (item as Record<string, unknown>)[key] !== undefined).sort().reverse();
+      present.forEach((key, index) => {
+        stack.push([(item as Record<string, unknown>)[key], below], [new Structure(`${index === present.length - 1 ? '' : ','}${JSON.stringify(key)}:`), depth]);
+      });
+    } else {
+      feed(JSON.stringify(item ?? null));
     }
   }
-  // Native JSON.stringify over a key-sorted copy is several times faster than writing it out token by token.
-  const sorted = sortedCopy(value, depth);
-  if (sorted === NOT_COPIED) hashCanonical(feed, value);
-  else feed(JSON.stringify(sorted ?? null));
 }
 
-/** What sortedCopy gives for a document JSON.stringify would not write as hashCanonical does. */
+/** What sortedCopy gives for a document JSON.stringify would not write as canonicalInto does. */
 const NOT_COPIED = Symbol('not copied');
 
 /** Ours: far below the nesting at which JSON.stringify (or this copy) runs out of stack, far above any org's. */
@@ -86,7 +93,7 @@ const MAX_COPIED_DEPTH = 1000;
 
 /**
  * The document with every object's keys in sorted order (undefined values left out), which
- * JSON.stringify then writes as hashCanonical would; NOT_COPIED where it would not: a key that
+ * JSON.stringify then writes as canonicalInto would token by token; NOT_COPIED where it would not: a key that
  * may be an array index (objects list those first, whatever the insertion order) or `__proto__`,
  * a value JSON does not hold (a function, a symbol, a bigint), nesting deeper than MAX_COPIED_DEPTH.
  */
@@ -114,34 +121,6 @@ function sortedCopy(value: unknown, depth = 0): unknown {
     copy[key] = item;
   }
   return copy;
-}
-
-/**
- * The document's JSON with object keys sorted, fed token by token: a live read and its
- * recording hold the same data in another key order. Iterative: input nesting is unbounded.
- */
-function hashCanonical(update: (text: string) => void, document: unknown): void {
-  const stack: unknown[] = [document];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (item instanceof Structure) {
-      update(item.text);
-    } else if (Array.isArray(item)) {
-      update('[');
-      stack.push(new Structure(']'));
-      for (let index = item.length - 1; index >= 0; index--) stack.push(item[index], new Structure(','));
-      if (item.length > 0) stack.pop();
-    } else if (item !== null && typeof item === 'object') {
-      update('{');
-      stack.push(new Structure('}'));
-      const keys = Object.keys(item).filter((key) => (item as Record<string, unknown>)[key] !== undefined).sort().reverse();
-      keys.forEach((key, index) => {
-        stack.push((item as Record<string, unknown>)[key], new Structure(`${index === keys.length - 1 ? '' : ','}${JSON.stringify(key)}:`));
-      });
-    } else {
-      update(JSON.stringify(item ?? null));
-    }
-  }
 }
 
 /** Ours: characters gathered before each hash update. */

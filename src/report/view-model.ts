@@ -1,12 +1,12 @@
-import { orgsView, type OrgsView } from './orgs-view.js';
+import { orgsView } from './orgs-view.js';
 import { isFileFinding, manualElsewhere, placeSplit, VERDICT_LABELS, workCounts, type WorkCounts } from './work-counts.js';
-import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report, type Verdict } from '../model/finding.js';
+import { CATEGORIES, RESOURCE_TYPES, type Category, type Finding, type FindingKind, type Report } from '../model/finding.js';
 import { CATEGORY_DOCS } from '../model/category-docs.js';
 import { accessView, type AccessLine, type AccessView } from './access-view.js';
 import { impactSentence, impactWeight } from './impact-text.js';
 import { BASELINE_FORMAT } from '../baseline/baseline.js';
 import { entityBlueprintOf, entityUrl, serviceLinkLabel, serviceUrl } from './service-links.js';
-import { buildAfterMigrationView, type AfterMigrationView } from './after-migration-view.js';
+import { buildAfterMigrationView } from './after-migration-view.js';
 import { fixLinks } from './fix-links.js';
 import { plural } from '../plural.js';
 import { compareText } from '../compare-text.js';
@@ -26,46 +26,6 @@ export interface RenderMeta {
 /** Where a finding is listed: the two parts admins think in, plus the files in their own repositories. */
 type SectionId = 'automatic' | 'manual' | 'repository';
 
-/** One finding as the page's script receives it: every field a string (or null), ready to show. */
-interface ClientFinding {
-  id: string;
-  kind: FindingKind;
-  category: Category;
-  categoryTitle: string;
-  type: string;
-  identifier: string;
-  title: string;
-  location: string;
-  evidence: string;
-  reason: string;
-  suggestion: string;
-  /** The concrete new value; shown as "after" beside the evidence as "before", with a copy button. */
-  rewrite: string;
-  /**
-   * Whether the new value replaces the evidence (marked word by word, the old struck through), or
-   * is used beside it: a relation's Migrate-data mapping moves its values and leaves its definition.
-   */
-  replaces: boolean;
-  beforeLabel: string;
-  afterLabel: string;
-  verdict: Verdict | 'none';
-  verdictLabel: string;
-  note: string;
-  accepted: { reason: string; by: string } | null;
-  /** Where the resource is edited in the service; empty for repository files or without an app address. */
-  serviceUrl: string;
-  /** The link's words: the resource's own page, or which list page it opens. */
-  serviceLabel: string;
-  /** The entity the blast radius names as its example, with its page in the service (url '' without an app address). */
-  exampleEntity: { identifier: string; url: string } | null;
-  /** Whether the rewrite was checked (jq compiled it, or it is JSON that parses): only then is it offered to copy. */
-  copyable: boolean;
-  /** `<type> <identifier>` as a baseline entry names its resource. */
-  resourceLabel: string;
-  /** A link to the fix kit's file for this finding ("Download fix"), or ''. */
-  fix: string;
-}
-
 interface ClientGroup {
   key: string;
   heading: string;
@@ -74,27 +34,6 @@ interface ClientGroup {
   fix: string;
   /** Indexes into `findings`, in report order (by line for files). */
   items: number[];
-}
-
-interface ClientSection {
-  id: SectionId;
-  groups: ClientGroup[];
-}
-
-/** Everything the page's script needs, embedded as JSON; the script itself is static. */
-interface ClientData {
-  organization: { id: string; name: string };
-  /** The format "Download baseline" writes, the one `--baseline` reads. */
-  baselineFormat: string;
-  findings: ClientFinding[];
-  sections: ClientSection[];
-  /** report.access as sentences, per finding id (issue 14); empty without users. */
-  access: Record<string, ClientAccessLine[]>;
-  /**
-   * Set when the people are left in report.json (more than `INLINE_PEOPLE` in all): a person's
-   * `_user` entity page is this followed by their encoded email ('' without an app address).
-   */
-  userUrl?: string;
 }
 
 /**
@@ -107,24 +46,11 @@ export type ClientAccessLine = (AccessLine & { people: { email: string; url: str
 /** Ours: up to this many emails over all access lines travel in the page; beyond, it carries counts (issue 41). */
 export const INLINE_PEOPLE = 5_000;
 
-interface CardView {
-  value: number;
-  label: string;
-  /** A filter in the URL hash, so a card is also a shortcut to its findings. */
-  href: string;
-  tone: string;
-}
-
-/** One coloured part of a stacked bar; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
-interface ChartSegmentView extends LegendView {
-  x: number;
-  width: number;
-}
-
 /** One row of the chart: a category (or all manual work), its counts in words and its stacked bar. */
 interface ChartBarView extends LegendView {
   detail: string;
-  segments: ChartSegmentView[];
+  /** Its coloured parts; x and width in the bar's own 0..1000 units (SVG attributes, so the CSP holds). */
+  segments: (LegendView & { x: number; width: number })[];
 }
 
 interface LegendView {
@@ -134,60 +60,12 @@ interface LegendView {
   count: number;
 }
 
-interface OptionView {
-  value: string;
-  label: string;
-}
-
-interface SectionView {
-  id: SectionId;
-  heading: string;
-  intro: string;
-  count: number;
-  /** Folded on open (the automatic part: nothing to do in the service); a filter or print unfolds it. */
-  folded: boolean;
-}
-
 interface GateView {
   shown: boolean;
   tone: string;
   label: string;
   detail: string;
   stale: string[];
-}
-
-interface ReportView {
-  organization: { id: string; name: string };
-  generatedAt: string;
-  generatedAtLabel: string;
-  /** When the org data judged was read (report.run.dataReadAt); empty when the report has none. */
-  dataReadAt: string;
-  dataReadAtLabel: string;
-  source: string;
-  /** report.run.id: the same on every file of one run's outputs. */
-  runId: string;
-  total: number;
-  manual: number;
-  gate: GateView;
-  /** One line of counts under the gate: manual work by verdict, then the rest. */
-  cards: CardView[];
-  chart: { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] };
-  incomplete: { resource: string; reason: string }[];
-  incompleteHeading: string;
-  /** report.notes: input values of an unexpected shape, files the repository scan skipped, advice. */
-  notes: string[];
-  /** A merged report (`merge`, issue 41): each org and the cross-org checks. */
-  orgs: OrgsView;
-  notesHeading: string;
-  filters: { categories: OptionView[]; types: OptionView[]; verdicts: OptionView[] };
-  sections: SectionView[];
-  client: ClientData;
-  /** Who loses or gains access (report.access), summarised; `shown` only when the snapshot listed users. */
-  access: AccessView;
-  /** Progress since `--since`, "Fixed since" and the verified references (src/report/after-migration-view.ts). */
-  after: AfterMigrationView;
-  /** What a print holds and leaves out, said after the printed work. */
-  print: { sentence: string };
 }
 
 const SECTIONS: Record<SectionId, { heading: string; intro: string }> = {
@@ -230,7 +108,7 @@ const BAR_UNITS = 1000;
 const MIN_SEGMENT = 4;
 
 /** Every key the template and the page's script read is filled here; the template holds no logic. */
-export function buildReportView(report: Report, meta: RenderMeta): ReportView {
+export function buildReportView(report: Report, meta: RenderMeta) {
   const findings = report.findings;
   const access = accessView(report);
   const counts = workCounts(findings);
@@ -242,13 +120,16 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     organization: report.organization,
     generatedAt: meta.generatedAt,
     generatedAtLabel: timeLabel(meta.generatedAt),
+    // When the org data judged was read (report.run.dataReadAt); empty when the report has none.
     dataReadAt: report.run?.dataReadAt ?? '',
     dataReadAtLabel: report.run?.dataReadAt ? timeLabel(report.run.dataReadAt) : '',
     source: meta.source,
+    // The same on every file of one run's outputs.
     runId: report.run?.id ?? '',
     total: findings.length,
     manual: report.summary.manual,
     gate: gateView(report),
+    // One line of counts under the gate: manual work by verdict, then the rest.
     cards: countCards(report, counts),
     chart: chartView(report, counts),
     incomplete: report.incomplete.map((item) => ({
@@ -256,7 +137,9 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
       reason: item.accepted ? `${item.reason} (accepted in the baseline: ${item.accepted.reason}, by ${item.accepted.by})` : item.reason,
     })),
     incompleteHeading: incompleteHeading(report),
+    // Input values of an unexpected shape, files the repository scan skipped, advice.
     notes: report.notes ?? [],
+    // A merged report (`merge`, issue 41): each org and the cross-org checks.
     orgs: orgsView(report),
     // Notes are of several kinds (values read as far as understood, skipped files, advice): the title names none of them alone.
     notesHeading: `${plural((report.notes ?? []).length, 'note', 'notes')} on what was read`,
@@ -267,13 +150,17 @@ export function buildReportView(report: Report, meta: RenderMeta): ReportView {
     },
     // Work first: the manual part opens the list, the automatic part comes last, folded.
     sections: (['manual', 'repository', 'automatic'] as const)
+      // Folded on open (the automatic part: nothing to do in the service); a filter or print unfolds it.
       .map((id) => ({ id, ...SECTIONS[id], count: sectionCount(id), folded: id === 'automatic' }))
       .map((section) => (section.id === 'manual' ? { ...section, intro: section.intro + manualElsewhere(counts) } : section))
       // Repository files only appear when a repository was scanned; the two main parts always do.
       .filter((section) => section.id !== 'repository' || section.count > 0),
     client,
+    // Who loses or gains access (report.access), summarised; `shown` only when the snapshot listed users.
     access,
+    // Progress since `--since`, "Fixed since" and the verified references.
     after: buildAfterMigrationView(report, meta.appUrl ?? ''),
+    // What a print holds and leaves out, said after the printed work.
     print: { sentence: printSentence(report, counts) },
   };
 }
@@ -291,11 +178,12 @@ function printSentence(report: Report, { manual, manualBy }: WorkCounts): string
 
 /**
  * The counts line: manual work by verdict first (each a filter), then what needs nothing, the
- * repository files and the baseline. Zero counts are left out, except the two kinds.
+ * repository files and the baseline. Zero counts are left out, except the two kinds. A card's
+ * `href` is a filter in the URL hash, so a card is also a shortcut to its findings.
  */
-function countCards(report: Report, counts: WorkCounts): CardView[] {
+function countCards(report: Report, counts: WorkCounts) {
   const where = (split: string) => (split === '' ? '' : ` (${split})`);
-  const cards: CardView[] = [
+  const cards = [
     { value: counts.manual.all, label: `manual items${where(placeSplit(counts.manual))}`, href: '#kind=manual', tone: 'manual' },
     { value: counts.manualBy.breaks, label: 'breaking', href: '#kind=manual&verdict=breaks', tone: 'breaks' },
     { value: counts.manualBy.none, label: COUNT_WORDS.none, href: '#kind=manual&verdict=none', tone: 'none' },
@@ -318,9 +206,11 @@ function incompleteHeading(report: Report): string {
   return `Incomplete: ${plural(open, 'item', 'items')} could not be read${accepted > 0 ? `; ${acceptedText}` : ''}`;
 }
 
-function clientData(report: Report, appUrl: string, access: AccessView): ClientData {
+/** Everything the page's script needs, embedded as JSON; the script itself is static. */
+function clientData(report: Report, appUrl: string, access: AccessView) {
   const links = fixLinks(report);
   const besideChange = suggestionsBesideChange();
+  // Each with a link to the fix kit's file for it ("Download fix"), or ''.
   const findings = report.findings.map((finding) => ({ ...clientFinding(finding, appUrl, besideChange), fix: links.get(finding.id) ?? '' }));
   const indexed = report.findings.map((finding, index) => ({ finding, index }));
   const byCategory = (kind: FindingKind): ClientGroup[] =>
@@ -365,6 +255,7 @@ function clientData(report: Report, appUrl: string, access: AccessView): ClientD
 
   return {
     organization: report.organization,
+    // The format "Download baseline" writes, the one `--baseline` reads.
     baselineFormat: BASELINE_FORMAT,
     findings,
     sections: [
@@ -376,8 +267,13 @@ function clientData(report: Report, appUrl: string, access: AccessView): ClientD
   };
 }
 
-/** The access lines the page's script reads: with their people while they are few, else with counts. */
-function clientAccess(access: AccessView, appUrl: string): Pick<ClientData, 'access' | 'userUrl'> {
+/**
+ * report.access as sentences per finding id (issue 14; empty without users), as the page's script
+ * reads them: with their people while they are few, else with counts. Then `userUrl` is set (the
+ * people are left in report.json, more than INLINE_PEOPLE in all): a person's `_user` entity page
+ * is it followed by their encoded email ('' without an app address).
+ */
+function clientAccess(access: AccessView, appUrl: string): { access: Record<string, ClientAccessLine[]>; userUrl?: string } {
   const byFinding = Object.entries(access.byFinding);
   const people = byFinding.reduce((sum, [, lines]) => lines.reduce((n, line) => n + line.emails.length, sum), 0);
   if (people <= INLINE_PEOPLE) {
@@ -393,7 +289,8 @@ function byImpact(items: readonly number[], findings: readonly Finding[]): numbe
   return [...items].sort((a, b) => impactWeight(findings[b]!) - impactWeight(findings[a]!));
 }
 
-function clientFinding(finding: Finding, appUrl: string, besideChange: typeof suggestionBesideChange): Omit<ClientFinding, 'fix'> {
+/** One finding as the page's script receives it: every field a string (or null), ready to show. */
+function clientFinding(finding: Finding, appUrl: string, besideChange: typeof suggestionBesideChange) {
   const ownership = OWNERSHIP_CATEGORIES.has(finding.category);
   const verdict = finding.verdict ?? 'none';
   const beside = ADDED_BESIDE.has(finding.category);
@@ -412,31 +309,37 @@ function clientFinding(finding: Finding, appUrl: string, besideChange: typeof su
     reason: [finding.reason, impactSentence(finding)].filter(Boolean).join(' '),
     // What the Change row shows is not said again above it (src/report/suggestion-text.ts).
     suggestion: besideChange(finding.suggestion, finding.rewrite, afterLabel),
+    // The concrete new value; shown as "after" beside the evidence as "before", with a copy button.
     rewrite: finding.rewrite ?? '',
     beforeLabel: ownership ? 'Ownership before' : beside ? 'The relation' : 'Now',
     afterLabel,
+    // Whether the new value replaces the evidence (marked word by word, the old struck through), or
+    // is used beside it: a relation's Migrate-data mapping moves its values and leaves its definition.
     replaces: !beside,
     verdict,
     verdictLabel: VERDICT_LABELS[verdict],
     note: finding.note ?? '',
     accepted: finding.accepted ? { reason: finding.accepted.reason, by: finding.accepted.by } : null,
+    // Where the resource is edited in the service; empty for repository files or without an app address.
     serviceUrl: appUrl ? serviceUrl(appUrl, finding.resource) : '',
+    // The link's words: the resource's own page, or which list page it opens.
     serviceLabel: serviceLinkLabel(finding.resource),
     exampleEntity: exampleEntity(finding, appUrl),
     copyable: rewriteChecked(finding),
+    // As a baseline entry names its resource.
     resourceLabel: `${finding.resource.type} ${finding.resource.identifier}`,
   };
 }
 
-/** The entity named in the blast radius ("svc-a: … → …"), linked to its page when its blueprint is known. */
-function exampleEntity(finding: Finding, appUrl: string): ClientFinding['exampleEntity'] {
+/** The entity named in the blast radius ("svc-a: … → …"), linked to its page when its blueprint is known (url '' without an app address). */
+function exampleEntity(finding: Finding, appUrl: string): { identifier: string; url: string } | null {
   const identifier = finding.impact?.entities?.example?.identifier;
   if (identifier === undefined) return null;
   const blueprint = entityBlueprintOf(finding.resource);
   return { identifier, url: appUrl && blueprint !== undefined ? entityUrl(appUrl, blueprint, identifier) : '' };
 }
 
-/** A jq rewrite carries whether jq compiled it; any other rewrite is offered to copy only when it is JSON that parses. */
+/** Whether the rewrite was checked, the only one offered to copy: a jq rewrite carries whether jq compiled it; any other must be JSON that parses. */
 function rewriteChecked(finding: Finding): boolean {
   if (finding.rewrite === undefined) return false;
   if (finding.rewriteCompiles !== undefined) return finding.rewriteCompiles;
@@ -459,7 +362,7 @@ function gateView(report: Report): GateView {
   };
 }
 
-function chartView(report: Report, counts: WorkCounts): ReportView['chart'] {
+function chartView(report: Report, counts: WorkCounts): { shown: boolean; legend: LegendView[]; total: ChartBarView; bars: ChartBarView[] } {
   const manual = report.findings.filter((f) => f.kind === 'manual');
   const verdictOf = (f: Finding) => f.verdict ?? 'none';
   const rows = CATEGORIES.map((category) => ({ category, findings: report.findings.filter((f) => f.category === category) })).filter(

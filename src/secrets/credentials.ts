@@ -162,8 +162,9 @@ export function redactCredentials<T>(value: T, credentials: readonly string[]): 
 }
 
 /**
- * A redactor of the run's credentials that learns more secrets as the run finds them (the org's,
- * cut by its redaction once it is read): stderr's, whose lines before that cannot quote the org.
+ * A redactor of the run's credentials that learns more secrets as the run finds them: stderr's
+ * learns the org's, cut by its redaction once it is read (its lines before that cannot quote the
+ * org); the API client's, each token it exchanges the credentials for.
  */
 export function learningRedactor(initial: readonly string[]): { clean: (text: string) => string; learn: (values: readonly string[]) => void } {
   let known = [...initial];

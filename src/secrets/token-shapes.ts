@@ -87,14 +87,17 @@ export function redactTokenShapes(text: string, tally?: RedactionTally): string 
   return result;
 }
 
-/** Every value of a known token shape in `text`, with words for what it is ("a GitHub token"). */
-export function tokenShapedValues(text: string): { what: string; value: string }[] {
-  const found: { what: string; value: string }[] = [];
+/** Every value of a known token shape in `text`, shape by shape, with the shape it has. */
+function* tokenShapeMatches(text: string): Generator<[TokenShape, RegExpExecArray]> {
   for (const shape of SHAPES) {
     shape.pattern.lastIndex = 0;
-    for (const match of text.matchAll(shape.pattern)) found.push({ what: shape.one, value: match[0] });
+    for (const match of text.matchAll(shape.pattern)) yield [shape, match as RegExpExecArray];
   }
-  return found;
+}
+
+/** Every value of a known token shape in `text`, with words for what it is ("a GitHub token"). */
+export function tokenShapedValues(text: string): { what: string; value: string }[] {
+  return [...tokenShapeMatches(text)].map(([shape, match]) => ({ what: shape.one, value: match[0] }));
 }
 
 /**
@@ -103,15 +106,7 @@ export function tokenShapedValues(text: string): { what: string; value: string }
  * half-cut token is left that its shape no longer matches.
  */
 export function tokenShapeSpans(text: string): [number, number][] {
-  const spans: [number, number][] = [];
-  for (const shape of SHAPES) {
-    shape.pattern.lastIndex = 0;
-    for (const match of text.matchAll(shape.pattern)) {
-      const kept = shape.keep?.(match as RegExpExecArray).length ?? 0;
-      spans.push([match.index + kept, match.index + match[0].length]);
-    }
-  }
-  return spans;
+  return [...tokenShapeMatches(text)].map(([shape, match]) => [match.index + (shape.keep?.(match).length ?? 0), match.index + match[0].length]);
 }
 
 /**

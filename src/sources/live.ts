@@ -112,9 +112,6 @@ function objectIn(value: unknown, what: string): JsonObject {
   return value;
 }
 
-const identifiers = (records: readonly JsonObject[] | null | undefined): string[] =>
-  (records ?? []).map(idOf).filter((id): id is string => id !== undefined);
-
 /** Keep only what the rules read: identifier, title, team, and the team relations' values. */
 function trimEntity(entity: JsonObject, teamRelations: readonly string[]): EntityRecord | undefined {
   const identifier = idOf(entity);
@@ -314,7 +311,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
       const searched = (blueprints ?? []).filter(searchedOnItsOwn);
       tracker.total += searched.length;
       const [permissions, entities] = await Promise.all([
-        permissionsOf('blueprint', 'blueprints', identifiers(blueprints)),
+        permissionsOf('blueprint', 'blueprints', permissionTargets(blueprints)),
         Promise.all(searched.map((blueprint) => readEntitiesOf(blueprint))),
       ]);
       return { permissions, entities };
@@ -378,7 +375,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
   const listOf = (key: string) => lists[LISTS.findIndex((list) => list.key === key)];
   onEvent({
     type: 'phase',
-    phase: `permissions of ${plural(identifiers(blueprints).length, 'blueprint')}, ${plural(permissionTargets(listOf('actions'), isAutomation).length, 'action')}, ${plural(permissionTargets(listOf('pages'), isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedOnItsOwn).length, 'blueprint')}`,
+    phase: `permissions of ${plural(permissionTargets(blueprints).length, 'blueprint')}, ${plural(permissionTargets(listOf('actions'), isAutomation).length, 'action')}, ${plural(permissionTargets(listOf('pages'), isEntityPage).length, 'page')}; entities of ${plural((blueprints ?? []).filter(searchedOnItsOwn).length, 'blueprint')}`,
   });
   const haveBlueprints = blueprints !== undefined;
   // The snapshot keeps the redacted copies of the large lists (the raw ones fed the reads that depend on them).

@@ -15,8 +15,8 @@ export const isEntityPage = (page: JsonObject): boolean => page.type === 'entity
 
 export const idOf = (record: JsonObject): string | undefined => (typeof record.identifier === 'string' ? record.identifier : undefined);
 
-/** Identifiers whose permissions are read: every record with an identifier that `skip` does not exclude. */
-export function permissionTargets(records: readonly JsonObject[] | null | undefined, skip: (record: JsonObject) => boolean): string[] {
+/** Identifiers whose permissions are read: every record with an identifier that `skip` does not exclude (every blueprint). */
+export function permissionTargets(records: readonly JsonObject[] | null | undefined, skip: (record: JsonObject) => boolean = () => false): string[] {
   return (records ?? []).filter((record) => !skip(record)).map(idOf).filter((id): id is string => id !== undefined);
 }
 

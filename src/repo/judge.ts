@@ -7,7 +7,6 @@ import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { TeamDirectory } from '../catalog/teams.js';
 import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
@@ -45,10 +44,12 @@ export interface Reading {
 /**
  * The findings of every reading of a scan, in order. Judging them asks jq, one call at a time, so
  * what every site will ask is planned first over all of them and answered in a few large requests
- * (src/jq/prefetch-rules.ts): each plan judges with a team directory of its own (the judge keeps
- * the contexts it builds per directory) and remembers its made-up verdicts for itself; a verdict
+ * (src/jq/prefetch-rules.ts): each plan remembers its made-up verdicts for itself; a verdict
  * reached with jq's answers alone, in a plan or after, holds for the whole scan: each distinct
- * expression and context is judged once after the plans (src/judge/expression-memo.ts).
+ * expression and context is judged once after the plans (src/judge/expression-memo.ts). The plans
+ * judge with the scan's own team directory: the contexts the judge builds and keeps per directory
+ * are filled with jq's real answers in a plan too (PlanningEngine `fillsWith`), so the later passes
+ * take them, and the teams each expression runs with, as the plans left them (issue 41).
  *
  * Each file's snapshot and catalog are built once and judged in every pass (`KeptCatalogs`), and
  * what their calculations do with team values is found with jq's real answers before the plans
@@ -70,13 +71,9 @@ export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
       () => {
         // Each plan also remembers the verdicts it made up, for itself alone.
         const planned = memoisedJudge(judgeExpression);
-        const teams = new Map<TeamDirectory, TeamDirectory>();
         return (reading, engine) => {
-          const { sites, ctx } = reading;
-          let own = teams.get(ctx.teams);
-          if (!own) teams.set(ctx.teams, (own = { ...ctx.teams }));
           try {
-            judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression: planned, planning: true }, [], kept.get(reading));
+            judgeSites(reading.sites.filter(asksJq), { ...reading.ctx, jq: engine, judgeExpression: planned, planning: true }, [], kept.get(reading));
           } catch {
             // The real judging reports what fails.
           }

@@ -609,19 +609,10 @@ const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
 
 /** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
 function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
-  const span = spanOf(origin);
   const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
-  return fileFinding(span, title, {
-    category: draft.category,
-    reason: draft.reason,
-    suggestion: draft.suggestion,
-    ...(draft.verdict !== undefined ? { verdict: draft.verdict } : {}),
-    ...(rewrite !== undefined ? { rewrite } : {}),
-    // The kit writes only proven rewrites: a suggested one (a guessed identifier) stays one in the file.
-    ...(rewrite !== undefined && draft.rewriteProof !== undefined ? { rewriteProof: draft.rewriteProof } : {}),
-    ...(draft.note !== undefined ? { note: draft.note } : {}),
-    ...(draft.noteOnly && { noteOnly: draft.noteOnly }),
-  });
+  // fileFinding leaves out what is undefined. The kit writes only proven rewrites: a suggested one (a guessed identifier) stays one in the file.
+  const { category, reason, suggestion, verdict, rewriteProof, note, noteOnly } = draft;
+  return fileFinding(spanOf(origin), title, { category, reason, suggestion, verdict, rewrite, ...(rewrite !== undefined && { rewriteProof }), note, noteOnly });
 }
 
 /** The rule's rewrite in the file's own text where its values can be placed, else as the rule wrote it. */

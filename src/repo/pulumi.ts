@@ -15,18 +15,7 @@ import { findEntry, spanLocation, spanText, stringValue, treeChildren, type Call
  * one is. The package is bridged from the Terraform provider, which names each class's type after it
  * (`BlueprintPermissions`: `port_blueprint_permissions`): terraform.ts reads its types from here.
  */
-export const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
-  Blueprint: 'blueprint',
-  SystemBlueprint: 'blueprint',
-  BlueprintPermissions: 'blueprint-permissions',
-  ActionPermissions: 'action-permissions',
-  PagePermissions: 'page-permissions',
-  Webhook: 'webhook',
-  Action: 'action',
-  Integration: 'integration',
-  Page: 'page',
-  Scorecard: 'scorecard',
-};
+export const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = { Blueprint: 'blueprint', SystemBlueprint: 'blueprint', BlueprintPermissions: 'blueprint-permissions', ActionPermissions: 'action-permissions', PagePermissions: 'page-permissions', Webhook: 'webhook', Action: 'action', Integration: 'integration', Page: 'page', Scorecard: 'scorecard' };
 
 const PULUMI_NAMES = { team: 'Team', blueprint: 'Blueprint', system: 'SystemBlueprint', permissions: 'BlueprintPermissions', entity: 'Entity', inheritance: ['teamInheritance', 'team_inheritance'] };
 

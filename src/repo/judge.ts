@@ -151,8 +151,8 @@ function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems, kept
     case 'settled':
       return settled(site.draft);
     case 'step-query': {
-      // Judged by the org's own search-rule judgement, in the repository's catalog.
-      const catalog = contextCatalog(ctx);
+      // Judged by the org's own search-rule judgement, in the repository's catalog: the context's teams, state and removed relations, no resources.
+      const catalog = fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
       const common = {
         category: 'external-ownership' as const,
         resource: { type: 'file' as const, identifier: site.node.span.source.path },
@@ -506,14 +506,6 @@ function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonOb
     }
   }
   return added;
-}
-
-/**
- * The catalog a file's lone value is judged in when it is no resource of the service (a workflow
- * step's search query): the context's teams, state and removed relations, and no resources.
- */
-function contextCatalog(ctx: RepoContext): Catalog {
-  return fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
 }
 
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {

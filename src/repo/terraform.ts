@@ -10,7 +10,7 @@ import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import { resourceNeeds, TEAM_IDENTIFIER_VERSION, type ProviderFacts } from './provider-version.js';
 import type { SourceText } from './source-text.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
-import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
+import { isConfigurationReference, resolveReference } from './terraform-values.js';
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
 import { findEntry, spanLocation, spanText, stringValue, type Entry, type ObjectNode } from './tree.js';
@@ -46,7 +46,9 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
       continue;
     }
     if (type === 'port_entity') {
-      sites.push(...entityTeamSite(resolvedEntry(findEntry(block, 'teams', 'team'), resolve), label, "the entity's `teams`"));
+      // `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself.
+      const teams = findEntry(block, 'teams', 'team');
+      sites.push(...entityTeamSite((teams?.value.kind === 'ref' && resolve(teams.value.path)) || teams, label, "the entity's `teams`"));
       continue;
     }
     const kind = own(RESOURCE_KINDS, type);
@@ -79,12 +81,6 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
   if (identifierRead && ctx.gathering) ctx.gathering.teamIdentifierReads.push({ configuration: posix.dirname(source.path), at: `${source.path}:${source.lineOf(identifierRead.index)}` });
   if (resources.length > 0) sites.push({ kind: 'resources', resources, syntax: 'hcl' });
   return { sites, problems, provider };
-}
-
-/** `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself. */
-function resolvedEntry(entry: Entry | undefined, resolve: (path: string) => TerraformValue | undefined): Entry | undefined {
-  if (entry?.value.kind !== 'ref') return entry;
-  return resolve(entry.value.path) ?? entry;
 }
 
 /** A 0.x resource that carries team values or inheritance (`team`, `teams`, `team_inheritance`). */

@@ -1,4 +1,5 @@
 import { SourceSyntaxError, type SourceText } from './source-text.js';
+import type { StringNode } from './tree.js';
 
 /** The languages the loose tokenizer reads; they differ in comments and string syntax only. */
 export type Dialect = 'hcl' | 'js' | 'python' | 'json';
@@ -8,16 +9,8 @@ export type CodeToken =
   | { type: 'punct'; value: string; start: number; end: number }
   | { type: 'op'; value: string; start: number; end: number }
   | { type: 'newline'; start: number; end: number }
-  | {
-      type: 'string';
-      value: string;
-      quote: '"' | "'" | '`' | 'heredoc';
-      exact: boolean;
-      contentStart: number;
-      contentEnd: number;
-      start: number;
-      end: number;
-    };
+  /** A string node's fields (tree.ts), with the quotes code writes (YAML's lines are not tokenized). */
+  | ({ type: 'string'; quote: '"' | "'" | '`' | 'heredoc'; start: number; end: number } & Omit<StringNode, 'kind' | 'span' | 'quote'>);
 
 const PUNCT = new Set(['{', '}', '[', ']', '(', ')', ',', ';', ':', '=', '.']);
 // Multi-character operators, longest first, so `==` is never read as a key separator `=`.

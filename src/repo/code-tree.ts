@@ -166,8 +166,7 @@ class Parser {
   }
 
   private parseBraced(): ObjectNode {
-    return this.nested(() => {
-      const open = this.tokens[this.pos++]!;
+    return this.nested((open) => {
       const body = this.emptyObject(open.start);
       this.parseBodyItems(body);
       body.span.end = this.close('}', open.end);
@@ -186,8 +185,7 @@ class Parser {
   }
 
   private parseList(): ListNode {
-    return this.nested(() => {
-      const open = this.tokens[this.pos++]!;
+    return this.nested((open) => {
       const items: TreeNode[] = [];
       this.eachItem((t) => this.isPunct(t, ',') || this.isPunct(t, ':'), () => this.expressionInto(items));
       const end = this.close(']', open.end);
@@ -197,8 +195,7 @@ class Parser {
 
   /** `( … )`: call arguments or a group; `name = value` arguments become entries (Python keywords). */
   private parseArguments(): ObjectNode {
-    return this.nested(() => {
-      const open = this.tokens[this.pos++]!;
+    return this.nested((open) => {
       const args = this.emptyObject(open.start);
       this.eachItem((t) => this.isPunct(t, ','), () => {
         const entry = this.isPunct(this.peek(1), '=') ? this.tryEntry() : undefined;
@@ -275,13 +272,13 @@ class Parser {
     return { kind: 'ref', path, span: this.span(first.start, end) };
   }
 
-  /** One level deeper (`{`, `[`, `(`); past MAX_CODE_NESTING the file is refused with the line it happens on. */
-  private nested<T>(parse: () => T): T {
+  /** One level deeper, from the opener here (`{`, `[`, `(`); past MAX_CODE_NESTING the file is refused with the line it happens on. */
+  private nested<T>(parse: (open: CodeToken) => T): T {
     if (++this.depth > MAX_CODE_NESTING) {
       throw new SourceSyntaxError(`nested deeper than ${MAX_CODE_NESTING} levels`, this.source.lineOf(this.peek()?.start ?? 0));
     }
     try {
-      return parse();
+      return parse(this.tokens[this.pos++]!);
     } finally {
       this.depth--;
     }

@@ -52,13 +52,9 @@ export function blockSource(node: StringNode): SourceText {
   const lines = node.value.split('\n');
   const index = lines.findIndex((line) => line.trim() !== '');
   const at = index < 0 ? -1 : text.indexOf(lines[index]!.trim(), node.span.start);
-  if (at >= 0) {
-    const first = node.span.source.lineOf(at) - index - 1;
-    return { ...decoded, lineOf: (offset) => first + decoded.lineOf(offset) };
-  }
   const lineEnd = text.indexOf('\n', node.span.start);
-  const block = /:\s*[|>][-+0-9]*\s*(?:#.*)?$/.test(text.slice(node.span.start, lineEnd < 0 ? text.length : lineEnd));
-  const first = block ? keyLine : keyLine - 1;
+  const block = () => /:\s*[|>][-+0-9]*\s*(?:#.*)?$/.test(text.slice(node.span.start, lineEnd < 0 ? text.length : lineEnd));
+  const first = at >= 0 ? node.span.source.lineOf(at) - index - 1 : block() ? keyLine : keyLine - 1;
   return { ...decoded, lineOf: (offset) => first + decoded.lineOf(offset) };
 }
 

@@ -228,14 +228,7 @@ export function iacResource(kind: ResourceKind, args: LocatedObject, label: stri
   return { kind, label, ...identity(args), value: args };
 }
 
-const METHODS: Readonly<Record<string, string>> = {
-  webhookMethod: 'WEBHOOK',
-  githubMethod: 'GITHUB',
-  gitlabMethod: 'GITLAB',
-  azureMethod: 'AZURE_DEVOPS',
-  kafkaMethod: 'KAFKA',
-  upsertEntityMethod: 'UPSERT_ENTITY',
-};
+const METHODS: Readonly<Record<string, string>> = { webhookMethod: 'WEBHOOK', githubMethod: 'GITHUB', gitlabMethod: 'GITLAB', azureMethod: 'AZURE_DEVOPS', kafkaMethod: 'KAFKA', upsertEntityMethod: 'UPSERT_ENTITY' };
 
 /**
  * The provider's action (`self_service_trigger`, `automation_trigger`, `*_method`) in the v2

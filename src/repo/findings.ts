@@ -20,6 +20,7 @@ export interface FileFindingFields {
   suggestion: string;
   evidence?: string;
   rewrite?: string;
+  rewriteProof?: FindingDraft['rewriteProof'];
   verdict?: Verdict;
   /** The row of the judge's site table that gives the verdict (src/repo/judge.ts sets it). */
   settles?: SiteCase;
@@ -69,8 +70,10 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
     let text = spanText(span);
     for (const edit of edits) {
       const old = edit.node.kind === 'string' ? edit.node.value : spanText(edit.node.span);
-      if (edit.node.kind === 'string' && edit.node.quote === 'line') text = replaceYamlValue(text, old, edit.value);
-      else text = edit.node.kind === 'string' && !text.includes(old) ? replaceEscaped(text, old, edit.value) : text.split(old).join(edit.value);
+      // A YAML line's value is quoted or bare (quoted anew when the new value would not read back as itself: `@platform`, `1234`, `yes`);
+      // another string whose value is not in the text was written with escapes.
+      if (edit.node.kind === 'string' && edit.node.quote === 'line') text = replaceQuoted(text, old, edit.value) ?? text.split(old).join(yamlScalar(edit.value));
+      else text = edit.node.kind === 'string' && !text.includes(old) ? (replaceQuoted(text, old, edit.value) ?? text) : text.split(old).join(edit.value);
     }
     return text.trim();
   }
@@ -86,28 +89,15 @@ export function rewriteSpan(span: Span, edits: readonly Edit[]): string {
 }
 
 /**
- * A line string (YAML) whose decoded value is not in the text was written with escapes: find it as
- * YAML writes it in double quotes (`"Ops \"Night\""`, JSON's escapes) or single quotes (`'Ops'' Day'`),
- * and write the new value in the same quotes.
+ * A YAML value as it is written on its line, in double quotes (JSON's escapes: `"Ops \"Night\""`)
+ * or single quotes (a quote doubled: `'Ops'' Day'`), replaced by the new value in the same quotes;
+ * undefined when the line writes it in neither.
  */
-function replaceEscaped(text: string, old: string, value: string): string {
+function replaceQuoted(text: string, old: string, value: string): string | undefined {
   for (const quoted of [JSON.stringify, yamlSingleQuoted]) {
     if (text.includes(quoted(old))) return text.split(quoted(old)).join(quoted(value));
   }
-  return text;
-}
-
-/**
- * A YAML line's value replaced as it is written there: in double quotes (JSON's escapes), in
- * single quotes (a quote doubled), or bare, quoted when the new value would not read back as
- * itself (`@platform`, `1234`, `yes`).
- */
-function replaceYamlValue(text: string, old: string, value: string): string {
-  const double = JSON.stringify(old);
-  if (text.includes(double)) return text.split(double).join(JSON.stringify(value));
-  const single = yamlSingleQuoted(old);
-  if (text.includes(single)) return text.split(single).join(yamlSingleQuoted(value));
-  return text.split(old).join(yamlScalar(value));
+  return undefined;
 }
 
 function requote(node: StringNode, value: string): string {

@@ -16,22 +16,7 @@ const IGNORE_FILE_MAX_PATTERNS = 500;
 const MAX_PATTERN_CHARS = 1_024;
 
 /** The tool's own leave-outs (dependencies, VCS data, caches, vendored and generated code), as ignore lines. */
-export const DEFAULT_IGNORE_LINES = [
-  'node_modules/',
-  '.git/',
-  '.terraform/',
-  'vendor/',
-  'third_party/',
-  'dist/',
-  'build/',
-  'generated/',
-  '__generated__/',
-  '.venv/',
-  'venv/',
-  '__pycache__/',
-  '*.min.js',
-  'package-lock.json',
-];
+export const DEFAULT_IGNORE_LINES = ['node_modules/', '.git/', '.terraform/', 'vendor/', 'third_party/', 'dist/', 'build/', 'generated/', '__generated__/', '.venv/', 'venv/', '__pycache__/', '*.min.js', 'package-lock.json'];
 
 /** The rules of one ignore file's text, or why they are not applied (said without quoting the file). */
 export function ignoreFileRules(text: string): Ignore | { refused: string } {

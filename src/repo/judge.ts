@@ -7,7 +7,6 @@ import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { TeamDirectory } from '../catalog/teams.js';
 import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
@@ -45,10 +44,12 @@ export interface Reading {
 /**
  * The findings of every reading of a scan, in order. Judging them asks jq, one call at a time, so
  * what every site will ask is planned first over all of them and answered in a few large requests
- * (src/jq/prefetch-rules.ts): each plan judges with a team directory of its own (the judge keeps
- * the contexts it builds per directory) and remembers its made-up verdicts for itself; a verdict
+ * (src/jq/prefetch-rules.ts): each plan remembers its made-up verdicts for itself; a verdict
  * reached with jq's answers alone, in a plan or after, holds for the whole scan: each distinct
- * expression and context is judged once after the plans (src/judge/expression-memo.ts).
+ * expression and context is judged once after the plans (src/judge/expression-memo.ts). The plans
+ * judge with the scan's own team directory: the contexts the judge builds and keeps per directory
+ * are filled with jq's real answers in a plan too (PlanningEngine `fillsWith`), so the later passes
+ * take them, and the teams each expression runs with, as the plans left them (issue 41).
  *
  * Each file's snapshot and catalog are built once and judged in every pass (`KeptCatalogs`), and
  * what their calculations do with team values is found with jq's real answers before the plans
@@ -70,13 +71,9 @@ export function judgeReadings(readings: readonly Reading[]): FindingDraft[][] {
       () => {
         // Each plan also remembers the verdicts it made up, for itself alone.
         const planned = memoisedJudge(judgeExpression);
-        const teams = new Map<TeamDirectory, TeamDirectory>();
         return (reading, engine) => {
-          const { sites, ctx } = reading;
-          let own = teams.get(ctx.teams);
-          if (!own) teams.set(ctx.teams, (own = { ...ctx.teams }));
           try {
-            judgeSites(sites.filter(asksJq), { ...ctx, teams: own, jq: engine, judgeExpression: planned, planning: true }, [], kept.get(reading));
+            judgeSites(reading.sites.filter(asksJq), { ...reading.ctx, jq: engine, judgeExpression: planned, planning: true }, [], kept.get(reading));
           } catch {
             // The real judging reports what fails.
           }
@@ -154,8 +151,8 @@ function siteFindings(site: FileSite, ctx: RepoContext, problems: Problems, kept
     case 'settled':
       return settled(site.draft);
     case 'step-query': {
-      // Judged by the org's own search-rule judgement, in the repository's catalog.
-      const catalog = contextCatalog(ctx);
+      // Judged by the org's own search-rule judgement, in the repository's catalog: the context's teams, state and removed relations, no resources.
+      const catalog = fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
       const common = {
         category: 'external-ownership' as const,
         resource: { type: 'file' as const, identifier: site.node.span.source.path },
@@ -511,14 +508,6 @@ function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonOb
   return added;
 }
 
-/**
- * The catalog a file's lone value is judged in when it is no resource of the service (a workflow
- * step's search query): the context's teams, state and removed relations, and no resources.
- */
-function contextCatalog(ctx: RepoContext): Catalog {
-  return fileCatalog(fileSnapshot([], ctx).snapshot, ctx);
-}
-
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
   const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
@@ -612,19 +601,10 @@ const spanOf = (origin: Origin): Span => origin.entry?.span ?? origin.node.span;
 
 /** A manual finding at its line: the rule's judgement, the file's text as evidence and rewrite. */
 function manualFinding(draft: FindingDraft, origin: Origin, exact: boolean, title: string | undefined): FindingDraft {
-  const span = spanOf(origin);
   const rewrite = draft.rewrite !== undefined ? fileRewrite(draft, origin, exact) : undefined;
-  return fileFinding(span, title, {
-    category: draft.category,
-    reason: draft.reason,
-    suggestion: draft.suggestion,
-    ...(draft.verdict !== undefined ? { verdict: draft.verdict } : {}),
-    ...(rewrite !== undefined ? { rewrite } : {}),
-    // The kit writes only proven rewrites: a suggested one (a guessed identifier) stays one in the file.
-    ...(rewrite !== undefined && draft.rewriteProof !== undefined ? { rewriteProof: draft.rewriteProof } : {}),
-    ...(draft.note !== undefined ? { note: draft.note } : {}),
-    ...(draft.noteOnly && { noteOnly: draft.noteOnly }),
-  });
+  // fileFinding leaves out what is undefined. The kit writes only proven rewrites: a suggested one (a guessed identifier) stays one in the file.
+  const { category, reason, suggestion, verdict, rewriteProof, note, noteOnly } = draft;
+  return fileFinding(spanOf(origin), title, { category, reason, suggestion, verdict, rewrite, ...(rewrite !== undefined && { rewriteProof }), note, noteOnly });
 }
 
 /** The rule's rewrite in the file's own text where its values can be placed, else as the rule wrote it. */

@@ -13,6 +13,9 @@ export interface ScannedMappingFile {
   findings: readonly FindingDraft[];
 }
 
+/** The git providers whose integrations read a mapping from a repository's folder. */
+const BY_FOLDER: Readonly<Record<string, readonly string[]>> = { '.github': ['github'], '.github-private': ['github'], '.gitlab': ['gitlab'], '.bitbucket': ['bitbucket'], '.bitbucket-private': ['bitbucket'], '.azuredevops': ['azure-devops'] };
+
 /**
  * Where a git integration reads its mapping from a repository (external-definitions.md §3): the
  * GitHub app from `.github/port-app-config.yml` or the root of `.github-private`, Bitbucket from the
@@ -23,15 +26,7 @@ export function mappingFileProviders(path: string): ScannedMappingFile['provider
   const folders = path.split('/').slice(0, -1);
   const parent = folders.at(-1) ?? '';
   if (folders.slice(-2).join('/') === '.port/resources') return undefined;
-  const byFolder: Readonly<Record<string, string[]>> = {
-    '.github': ['github'],
-    '.github-private': ['github'],
-    '.gitlab': ['gitlab'],
-    '.bitbucket': ['bitbucket'],
-    '.bitbucket-private': ['bitbucket'],
-    '.azuredevops': ['azure-devops'],
-  };
-  return own(byFolder, parent) ?? 'any';
+  return own(BY_FOLDER, parent) ?? 'any';
 }
 
 const PROVIDER = /^(github|gitlab|bitbucket|azure-devops)/i;

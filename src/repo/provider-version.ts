@@ -36,28 +36,17 @@ function parseConstraints(text: string): Constraint[] | undefined {
   return constraints;
 }
 
+/** How a comparison of a version with a constraint's must come out, per operator (`~>` aside). */
+const COMPARISONS: Readonly<Record<string, (c: number) => boolean>> = { '=': (c) => c === 0, '!=': (c) => c !== 0, '>': (c) => c > 0, '>=': (c) => c >= 0, '<': (c) => c < 0, '<=': (c) => c <= 0 };
+
 function satisfies(version: Version, constraint: Constraint): boolean {
   const c = compareVersions(version, constraint.version);
-  switch (constraint.operator) {
-    case '=':
-      return c === 0;
-    case '!=':
-      return c !== 0;
-    case '>':
-      return c > 0;
-    case '>=':
-      return c >= 0;
-    case '<':
-      return c < 0;
-    case '<=':
-      return c <= 0;
-    default: {
-      // `~> X.Y` allows X.Y up to X+1; `~> X.Y.Z` allows up to X.(Y+1); `~> X` up to X+1.
-      const [major, minor] = constraint.version;
-      const upper: Version = constraint.parts >= 3 ? [major, minor + 1, 0] : [major + 1, 0, 0];
-      return c >= 0 && compareVersions(version, upper) < 0;
-    }
-  }
+  const compared = COMPARISONS[constraint.operator];
+  if (compared) return compared(c);
+  // `~> X.Y` allows X.Y up to X+1; `~> X.Y.Z` allows up to X.(Y+1); `~> X` up to X+1.
+  const [major, minor] = constraint.version;
+  const upper: Version = constraint.parts >= 3 ? [major, minor + 1, 0] : [major + 1, 0, 0];
+  return c >= 0 && compareVersions(version, upper) < 0;
 }
 
 /**

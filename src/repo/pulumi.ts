@@ -4,29 +4,20 @@ import { argumentsJson, iacResource, type FileResource, type ResourceKind } from
 import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import type { SourceText } from './source-text.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
-import { arrayStrings, field, stringField, type LocatedObject } from './located-json.js';
-import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
+import { gatherDeclared } from './repository-facts.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
 import type { ConvertOptions, Problems } from './tree-to-json.js';
 import { resourceNeeds, type ProviderNeed } from './provider-version.js';
-import { findEntry, spanLine, spanLocation, spanText, stringValue, treeChildren, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
+import { findEntry, spanLocation, spanText, stringValue, treeChildren, type CallNode, type ObjectNode, type TreeNode } from './tree.js';
 
-/** Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each one is. */
-const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = {
-  Blueprint: 'blueprint',
-  SystemBlueprint: 'blueprint',
-  BlueprintPermissions: 'blueprint-permissions',
-  ActionPermissions: 'action-permissions',
-  PagePermissions: 'page-permissions',
-  Webhook: 'webhook',
-  Action: 'action',
-  Integration: 'integration',
-  Page: 'page',
-  Scorecard: 'scorecard',
-};
+/**
+ * Pulumi resource classes (npm `@port-labs/port`, PyPI `port_pulumi`) and the service resource each
+ * one is. The package is bridged from the Terraform provider, which names each class's type after it
+ * (`BlueprintPermissions`: `port_blueprint_permissions`): terraform.ts reads its types from here.
+ */
+export const CLASS_KINDS: Readonly<Record<string, ResourceKind>> = { Blueprint: 'blueprint', SystemBlueprint: 'blueprint', BlueprintPermissions: 'blueprint-permissions', ActionPermissions: 'action-permissions', PagePermissions: 'page-permissions', Webhook: 'webhook', Action: 'action', Integration: 'integration', Page: 'page', Scorecard: 'scorecard' };
 
-const PULUMI_NAMES = { blueprint: 'Blueprint', system: 'SystemBlueprint', permissions: 'BlueprintPermissions', entity: 'Entity', inheritance: ['teamInheritance', 'team_inheritance'] };
+const PULUMI_NAMES = { team: 'Team', blueprint: 'Blueprint', system: 'SystemBlueprint', permissions: 'BlueprintPermissions', entity: 'Entity', inheritance: ['teamInheritance', 'team_inheritance'] };
 
 /** A program that imports the Port Pulumi SDK. Other scripts are read as API scripts, or not at all. */
 export function isPulumiProgram(text: string): boolean {
@@ -47,7 +38,7 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
     const name = stringValue(call.args.items[0]);
     const label = `${className}${name ? ` ${name}` : ''}`;
     const args = argsObject(call);
-    if (ctx.gathering) gatherCallFacts(ctx.gathering, className, call, argumentsJson(args, options));
+    if (ctx.gathering) gatherDeclared(ctx.gathering, { type: className, names: PULUMI_NAMES, args: argumentsJson(args, options), span: call.span, head: call.calleeSpan, unnamed: `Entity ${name ?? '?'}` });
     if (className === 'Team') return true;
     needs.push(...resourceNeeds(className, args, spanLocation(call.span), PULUMI_NAMES));
     if (className === 'Entity') {
@@ -65,29 +56,6 @@ export function analyzePulumi(source: SourceText, language: 'js' | 'python', ctx
   });
   if (resources.length > 0) sites.push({ kind: 'resources', resources, syntax: language });
   return { sites, problems, provider: { tool: 'pulumi', needs } };
-}
-
-/** The scan's first pass: teams, the system blueprints' entities, and a `Blueprint` that still manages `_team` / `_user` (as terraform.ts). */
-function gatherCallFacts(facts: RepositoryFacts, className: string, call: CallNode, args: LocatedObject): void {
-  const at = { file: call.span.source.path, line: spanLine(call.span) };
-  if (className === 'Team') {
-    const name = stringField(args, 'name');
-    if (name !== undefined) facts.teams.push({ record: { name }, ...at });
-    return;
-  }
-  const identifier = stringField(args, 'identifier');
-  if (className === 'Entity') {
-    const teams = field(args, 'teams');
-    const team = arrayStrings(teams);
-    if (team) addTeamValues(facts, team, teams!.origin.entry?.span ?? call.span);
-    const blueprint = stringField(args, 'blueprint');
-    const title = stringField(args, 'title');
-    if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? `Entity ${stringValue(call.args.items[0]) ?? '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
-    return;
-  }
-  if (className === 'Blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
-    facts.state.push(stateFact(call.calleeSpan, `Blueprint manages ${identifier}, which only an org before the migration allows`, false, true));
-  }
 }
 
 /** Every call in the program; `handle` returns true when it took the call whole. */

@@ -1,6 +1,7 @@
 import { builtInKey } from '../model/built-in-key.js';
-import type { EntityRecord, TeamRecord } from '../model/snapshot.js';
+import { TEAM_BLUEPRINT, USER_BLUEPRINT, type EntityRecord, type TeamRecord } from '../model/snapshot.js';
 import type { FileResource } from './file-resources.js';
+import { arrayStrings, field, stringField, type LocatedObject } from './located-json.js';
 import { spanLine, type Span } from './tree.js';
 
 /**
@@ -75,3 +76,46 @@ export function addTeamValues(facts: RepositoryFacts, values: readonly string[],
 
 /** The team values a JSON value names: a string, or the strings of a list. */
 export const teamStrings = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** One Terraform resource or Pulumi call, as the scan's first pass reads it. */
+export interface Declared {
+  /** Its type or class, and the tool's names for a team, an entity and a blueprint. */
+  type: string;
+  names: { team: string; entity: string; blueprint: string };
+  args: LocatedObject;
+  /** The whole declaration, and the part a fact about the resource itself points at (Pulumi: its class). */
+  span: Span;
+  head: Span;
+  /** What an entity without an identifier is called (`port_entity.x`, `Entity x`). */
+  unnamed: string;
+  /** A team's description is kept (Terraform's `port_team`). */
+  description?: true;
+}
+
+/**
+ * The scan's first pass (terraform.ts, pulumi.ts): what a resource tells of the org the files
+ * describe. Teams, the system blueprints' entities (of `_team` / `_user`), and a blueprint resource
+ * that still manages `_team` or `_user`, as only an org before the migration allows.
+ */
+export function gatherDeclared(facts: RepositoryFacts, { type, names, args, span, head, unnamed, description }: Declared): void {
+  if (type === names.team) {
+    const name = stringField(args, 'name');
+    const kept = description && stringField(args, 'description');
+    if (name !== undefined) facts.teams.push({ record: { name, ...(kept !== undefined && { description: kept }) }, file: span.source.path, line: spanLine(span) });
+    return;
+  }
+  const identifier = stringField(args, 'identifier');
+  if (type === names.entity) {
+    const teams = field(args, 'teams');
+    const team = arrayStrings(teams);
+    if (team) addTeamValues(facts, team, teams?.origin.entry?.span ?? span);
+    const blueprint = stringField(args, 'blueprint');
+    const title = stringField(args, 'title');
+    // An entity's teams tell the migration to give its blueprint Direct ownership; `_team` entities name the org's teams.
+    if (blueprint !== undefined) addEntity(facts, blueprint, { identifier: identifier ?? unnamed, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
+    return;
+  }
+  if (type === names.blueprint && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
+    facts.state.push(stateFact(head, `${type} manages ${identifier}, which only an org before the migration allows`, false, true));
+  }
+}

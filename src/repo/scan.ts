@@ -115,7 +115,7 @@ export async function scanRepositories(dirs: readonly string[], options: ScanOpt
   const teamsMap = org ? {} : mappedTeams(options.catalog);
   const scan: RepoScan = { findings: [], incomplete: [], notes: [], mappingFiles: [] };
   const own = await ownPathSet(options.ownPaths ?? []);
-  const repos: ({ name: string } & ReadRepository)[] = [];
+  const repos: ({ name: string } & Awaited<ReturnType<typeof readRepository>>)[] = [];
   // Every file of a kind the scan reads, kept or not: a Pulumi project is told by its Pulumi.yaml.
   const paths: string[] = [];
   const prefixes = displayRoots(dirs);
@@ -369,13 +369,7 @@ async function linkedOutOfCheckout(dir: string, root: string): Promise<string | 
 }
 
 /** A repository's files to judge, how many it found and read, and those of a kind it judges it could not read. */
-interface ReadRepository {
-  files: CandidateFile[];
-  counts: FileCounts;
-  unread: string[];
-}
-
-async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], paths: string[], options: ScanOptions): Promise<ReadRepository> {
+async function readRepository(dir: string, prefix: string, scan: RepoScan, own: readonly string[], paths: string[], options: ScanOptions): Promise<{ files: CandidateFile[]; counts: FileCounts; unread: string[] }> {
   let root: string;
   try {
     if (!(await stat(dir)).isDirectory()) throw new InputError(`--repo ${dir}: not a directory`);

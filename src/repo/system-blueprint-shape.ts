@@ -1,7 +1,7 @@
 import { own } from '../model/json.js';
 import type { FileDraft } from './file-sites.js';
 import { fileFinding } from './findings.js';
-import { findEntry, type Entry, type ObjectNode } from './tree.js';
+import { findEntry, type Entry, type ObjectNode, type Span } from './tree.js';
 
 /**
  * Properties the service defines on its system blueprints: `_user` and `_team` can be extended,
@@ -26,28 +26,13 @@ const BUILT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
 export function systemBlueprintShapeFindings(block: ObjectNode, identifier: string, label: string): FileDraft[] {
   const builtIn = own(BUILT_IN, identifier);
   if (!builtIn) return [];
+  // Both are the same row of the judge's site table; only what is rejected differs.
+  const rejected = (span: Span, reason: string, suggestion: string) => fileFinding(span, label, { category: 'external-ownership', reason, suggestion, settles: 'system-blueprint-shape' });
   const findings: FileDraft[] = [];
   const aggregations = findEntry(block, 'aggregation_properties');
-  if (aggregations) {
-    findings.push(
-      fileFinding(aggregations.span, label, {
-        category: 'external-ownership',
-        reason: `${identifier} is a system blueprint after the migration, and the service rejects aggregation properties on it.`,
-        suggestion: 'Remove the aggregation properties from this resource (port_system_blueprint has no such attribute); compute them on a blueprint of your own that relates to it.',
-        settles: 'system-blueprint-shape',
-      }),
-    );
-  }
+  if (aggregations) findings.push(rejected(aggregations.span, `${identifier} is a system blueprint after the migration, and the service rejects aggregation properties on it.`, 'Remove the aggregation properties from this resource (port_system_blueprint has no such attribute); compute them on a blueprint of your own that relates to it.'));
   for (const property of declaredProperties(block)) {
-    if (!builtIn.has(property.key)) continue;
-    findings.push(
-      fileFinding(property.span, label, {
-        category: 'external-ownership',
-        reason: `"${property.key}" is a built-in property of the ${identifier} system blueprint: the service rejects a redeclaration of it.`,
-        suggestion: `Remove "${property.key}" from this resource; the system blueprint already has it.`,
-        settles: 'system-blueprint-shape',
-      }),
-    );
+    if (builtIn.has(property.key)) findings.push(rejected(property.span, `"${property.key}" is a built-in property of the ${identifier} system blueprint: the service rejects a redeclaration of it.`, `Remove "${property.key}" from this resource; the system blueprint already has it.`));
   }
   return findings;
 }

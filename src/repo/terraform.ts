@@ -1,36 +1,24 @@
 import { own } from '../model/json.js';
 import { parseCode } from './code-tree.js';
+import { CLASS_KINDS } from './pulumi.js';
 import type { RepoContext } from './context.js';
 import { argumentsJson, emptyDocuments, findDocuments, iacResource, type ResourceKind } from './file-resources.js';
 import { callsServiceApi, documentSites } from './api-scripts.js';
 import type { FileDraft, FileSite, FileSites, ReadContext } from './file-sites.js';
-import { TEAM_BLUEPRINT, USER_BLUEPRINT } from '../model/snapshot.js';
-import { arrayStrings, field, stringField, type LocatedObject } from './located-json.js';
-import { addEntity, addTeamValues, stateFact, type RepositoryFacts } from './repository-facts.js';
+import { gatherDeclared } from './repository-facts.js';
 import { entityTeamSite, fileFinding, settledSites } from './findings.js';
 import { resourceNeeds, TEAM_IDENTIFIER_VERSION, type ProviderFacts } from './provider-version.js';
 import type { SourceText } from './source-text.js';
 import { systemBlueprintShapeFindings } from './system-blueprint-shape.js';
-import { isConfigurationReference, resolveReference, type TerraformValue } from './terraform-values.js';
+import { isConfigurationReference, resolveReference } from './terraform-values.js';
 import { posix } from 'node:path';
 import type { Problems } from './tree-to-json.js';
-import { findEntry, spanLine, spanLocation, spanText, stringValue, type Entry, type ObjectNode } from './tree.js';
+import { findEntry, spanLocation, spanText, stringValue, type Entry, type ObjectNode } from './tree.js';
 
-/** Resource types of the `port-labs/port-labs` provider (v1+) and the service resource each one is. */
-const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
-  port_blueprint: 'blueprint',
-  port_system_blueprint: 'blueprint',
-  port_blueprint_permissions: 'blueprint-permissions',
-  port_action_permissions: 'action-permissions',
-  port_page_permissions: 'page-permissions',
-  port_webhook: 'webhook',
-  port_action: 'action',
-  port_integration: 'integration',
-  port_page: 'page',
-  port_scorecard: 'scorecard',
-};
+/** Resource types of the `port-labs/port-labs` provider (v1+): `port_` and the Pulumi class in snake case. */
+const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = Object.fromEntries(Object.entries(CLASS_KINDS).map(([name, kind]) => [`port${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`, kind]));
 
-const TERRAFORM_NAMES = { blueprint: 'port_blueprint', system: 'port_system_blueprint', permissions: 'port_blueprint_permissions', entity: 'port_entity', inheritance: ['team_inheritance'] };
+const TERRAFORM_NAMES = { team: 'port_team', blueprint: 'port_blueprint', system: 'port_system_blueprint', permissions: 'port_blueprint_permissions', entity: 'port_entity', inheritance: ['team_inheritance'] };
 
 /** Analyze one `.tf` file. Throws SourceSyntaxError only when the file cannot be tokenized at all. */
 export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSites {
@@ -51,14 +39,16 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
     if (type.startsWith('port-labs_') && LEGACY_TEAM_CONTENT.test(spanText(block.span))) provider.legacy ??= { type, at: spanLocation(entry.span) };
     const label = `${type}.${name}`;
     provider.needs.push(...resourceNeeds(type, block, spanLocation(entry.span), TERRAFORM_NAMES));
-    if (ctx.gathering) gatherResourceFacts(ctx.gathering, type, entry, argumentsJson(block, options));
+    if (ctx.gathering) gatherDeclared(ctx.gathering, { type, names: TERRAFORM_NAMES, args: argumentsJson(block, options), span: entry.span, head: entry.span, unnamed: `${type}.${block.labels[1] ?? '?'}`, description: true });
     if (type === 'port_team') {
       const name = findEntry(block, 'name');
       if (name) sites.push({ kind: 'shared-title', name, label });
       continue;
     }
     if (type === 'port_entity') {
-      sites.push(...entityTeamSite(resolvedEntry(findEntry(block, 'teams', 'team'), resolve), label, "the entity's `teams`"));
+      // `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself.
+      const teams = findEntry(block, 'teams', 'team');
+      sites.push(...entityTeamSite((teams?.value.kind === 'ref' && resolve(teams.value.path)) || teams, label, "the entity's `teams`"));
       continue;
     }
     const kind = own(RESOURCE_KINDS, type);
@@ -93,46 +83,11 @@ export function analyzeTerraform(source: SourceText, ctx: ReadContext): FileSite
   return { sites, problems, provider };
 }
 
-/** `teams = var.teams`: the entry where the value is written (a default, a *.tfvars line), else the entry itself. */
-function resolvedEntry(entry: Entry | undefined, resolve: (path: string) => TerraformValue | undefined): Entry | undefined {
-  if (entry?.value.kind !== 'ref') return entry;
-  return resolve(entry.value.path) ?? entry;
-}
-
 /** A 0.x resource that carries team values or inheritance (`team`, `teams`, `team_inheritance`). */
 const LEGACY_TEAM_CONTENT = /^\s*"?(team|teams|team_inheritance)"?\s*[=:]/m;
 /** `port_team.x.name` (to become `.identifier`) or `.identifier` already: both need port_team.identifier. */
 const PORT_TEAM_REFERENCE = /\bport_team\.[A-Za-z0-9_-]+\.(name|identifier)\b/;
 const PORT_TEAM_IDENTIFIER = /\bport_team\.[A-Za-z0-9_-]+\.identifier\b/;
-
-/**
- * The scan's first pass: what a resource tells of the org the configuration describes. Teams
- * (`port_team`), the system blueprints' entities (`port_entity` of `_team` / `_user`), and a
- * `port_blueprint` that still manages `_team` or `_user`, as only an org before the migration allows.
- */
-function gatherResourceFacts(facts: RepositoryFacts, type: string, entry: Entry, args: LocatedObject): void {
-  if (type === 'port_team') {
-    const name = stringField(args, 'name');
-    const description = stringField(args, 'description');
-    if (name !== undefined) facts.teams.push({ record: { name, ...(description !== undefined && { description }) }, file: entry.span.source.path, line: spanLine(entry.span) });
-    return;
-  }
-  const identifier = stringField(args, 'identifier');
-  if (type === 'port_entity') {
-    const blueprint = stringField(args, 'blueprint');
-    const teams = field(args, 'teams');
-    const team = arrayStrings(teams);
-    addTeamValues(facts, team ?? [], (teams?.origin.entry ?? entry).span);
-    if (blueprint === undefined) return;
-    const title = stringField(args, 'title');
-    // An entity's teams tell the migration to give its blueprint Direct ownership; `_team` entities name the org's teams.
-    addEntity(facts, blueprint, { identifier: identifier ?? `${type}.${entry.value.kind === 'object' ? (entry.value.labels?.[1] ?? '?') : '?'}`, ...(title !== undefined && { title }), ...(team !== undefined && { team }) });
-    return;
-  }
-  if (type === 'port_blueprint' && (identifier === TEAM_BLUEPRINT || identifier === USER_BLUEPRINT)) {
-    facts.state.push(stateFact(entry.span, `port_blueprint manages ${identifier}, which only an org before the migration allows`, false, true));
-  }
-}
 
 /** `required_providers { port = { source = "port-labs/port-labs", version = "…" } }`. */
 function providerConstraint(terraform: ObjectNode): ProviderFacts['constraint'] {

@@ -17,24 +17,7 @@ export interface ConvertOptions {
 }
 
 /** Keys whose children are names the user chose (property, relation, blueprint ids): never renamed. */
-const USER_NAMED = new Set([
-  'properties',
-  'relations',
-  'calculationProperties',
-  'mirrorProperties',
-  'blueprintConfig',
-  'queries',
-  'updateProperties',
-  'updateRelations',
-  'headers',
-  'body',
-  'workflowInputs',
-  'stringProps',
-  'numberProps',
-  'booleanProps',
-  'objectProps',
-  'arrayProps',
-]);
+const USER_NAMED = new Set(['properties', 'relations', 'calculationProperties', 'mirrorProperties', 'blueprintConfig', 'queries', 'updateProperties', 'updateRelations', 'headers', 'body', 'workflowInputs', 'stringProps', 'numberProps', 'booleanProps', 'objectProps', 'arrayProps']);
 
 /** Attributes the provider and SDKs hold as a JSON (or YAML) string: their content is the value. */
 const ENCODED = new Set(['policy', 'config', 'body', 'properties', 'relations', 'workflowInputs', 'payload', 'condition', 'dataset', 'widgets']);

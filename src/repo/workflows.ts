@@ -37,11 +37,7 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: ReadContext
     const jobs = stepLists(document);
     // Not a GitHub workflow or action (GitLab CI, Azure Pipelines, …): its scripts are strings anywhere.
     if (jobs.length === 0) {
-      for (const script of apiScripts(document)) {
-        const found = runScriptSites(script, ctx);
-        appendAll(sites, found.sites);
-        appendAll(problems, found.problems);
-      }
+      for (const script of apiScripts(document)) readRunScript(script, ctx, sites, problems);
       continue;
     }
     for (const job of jobs) {
@@ -50,11 +46,7 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: ReadContext
       for (const step of steps.items) {
         if (step.kind !== 'object') continue;
         const run = findEntry(step, 'run')?.value;
-        if (run?.kind === 'string' && callsServiceApi(run.value)) {
-          const script = runScriptSites(run, ctx);
-          appendAll(sites, script.sites);
-          appendAll(problems, script.problems);
-        }
+        if (run?.kind === 'string' && callsServiceApi(run.value)) readRunScript(run, ctx, sites, problems);
         const uses = stringValue(findEntry(step, 'uses')?.value) ?? '';
         const inputs = findEntry(step, 'with')?.value;
         if (inputs?.kind !== 'object') continue;
@@ -86,12 +78,13 @@ export function analyzeWorkflow(documents: readonly TreeNode[], ctx: ReadContext
 
 /**
  * A `run:` script that calls the service's API (`curl … -d '{…}'`): read as a shell script at the
- * file's own lines. Its findings carry no rewrite: the block's text is the file's without its
- * indentation, so a rewritten line could not be placed.
+ * file's own lines, into the workflow's sites and problems. Its findings carry no rewrite: the
+ * block's text is the file's without its indentation, so a rewritten line could not be placed.
  */
-function runScriptSites(node: StringNode, ctx: ReadContext): FileSites {
+function readRunScript(node: StringNode, ctx: ReadContext, sites: FileSite[], problems: Problems): void {
   const analysis = analyzeShell(blockSource(node), ctx);
-  return { sites: viewed(analysis.sites, { noRewrite: true }), problems: analysis.problems };
+  appendAll(sites, viewed(analysis.sites, { noRewrite: true }));
+  appendAll(problems, analysis.problems);
 }
 
 /** The strings of a YAML tree that are scripts calling the service's API. */

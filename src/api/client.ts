@@ -125,7 +125,7 @@ interface SharedSleep {
 
 /** The budget the answers' headers tell, with the requests in flight against it and their waiters. */
 interface BudgetState extends SharedSleep {
-  /** What the answers said of the current rate-limit window (§8.1), as the client understands it. */
+  /** What the answers said of the current rate-limit window (docs/live-service.md, Rate limits), as the client understands it. */
   budget?: WindowBudget;
   inFlight: number;
   /** Waiters for the next answer (fresher headers). */
@@ -165,7 +165,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let reached = false;
 
   /*
-   * Issue 23 item 7 and §8.1: the limits are organised in categories, so a 429 holds only its own
+   * Issue 23 item 7 and the service's rate limits: the limits are organised in categories, so a 429 holds only its own
    * request class (rate-limit.ts): one on the entity API holds no permission read. The budget the
    * 2xx answers tell stays one for all: whether categories share it is not documented, and the
    * lowest count seen is safe either way.
@@ -204,7 +204,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /*
-   * §8.1 and product.md: slow down before the budget is spent, not after. A request may start
+   * The service's rate limits (docs/live-service.md): slow down before the budget is spent, not after. A request may start
    * only when the remaining budget covers it and every request already in flight (their answers
    * may not be counted in the `remaining` we hold yet); otherwise it waits for those answers
    * (fresher headers) or, when none is in flight, for the reset. So concurrency spends no 429

@@ -4,7 +4,7 @@ import { readJsonInput } from '../json-input.js';
 import { isObject } from '../model/json.js';
 import { clearTextRefusal } from './read-only.js';
 
-/** The service's public regions (product.md, "Live API"). */
+/** The service's public regions (docs/live-service.md). */
 export const REGION_URLS = {
   eu: 'https://api.getport.io',
   us: 'https://api.us.getport.io',

@@ -1,5 +1,5 @@
 /**
- * §8.1 and the service as it answers today (docs/live-service.md, Rate limits): every response
+ * The service's documented rate limits and the service as it answers today (docs/live-service.md, Rate limits): every response
  * carries `x-ratelimit-limit`, `-remaining` and `-reset`; a 429 may carry `Retry-After`.
  */
 export interface RateLimitHeaders {
@@ -25,7 +25,7 @@ export interface HeaderReader {
 export const EPOCH_RESET_THRESHOLD = 10_000;
 
 /**
- * The rate limits are organised in categories (§8.1); the published table had one budget for the
+ * The rate limits are organised in categories; the published table had one budget for the
  * entity API and one for everything else. A 429 on one says nothing of the other.
  */
 export type RequestClass = 'entities' | 'other';
@@ -103,7 +103,7 @@ export function readRateLimitHeaders(headers: HeaderReader, localNowMs: number):
 }
 
 /**
- * How long a 429 asks to wait, in seconds: the later of `x-ratelimit-reset` (§8.3.3 prefers it)
+ * How long a 429 asks to wait, in seconds: the later of `x-ratelimit-reset` (the service's docs prefer it)
  * and `Retry-After` (the service's CLI honours it), so neither is cut short; undefined when the
  * answer names neither (the caller's documented fallback applies).
  */

@@ -3,11 +3,11 @@
  * and tests can assert every wait exactly (docs/live-service.md, retries).
  */
 export const DEFAULT_RETRY_POLICY = {
-  /** §8.3.2: "at most 5 retries" for transient failures (5xx, timeouts, connection resets). */
+  /** The service's retry rules: "at most 5 retries" for transient failures (5xx, timeouts, connection resets). */
   maxRetries: 5,
-  /** §8.3.1: base delay of 1 second; retry n (from 0) waits base × 2^n. */
+  /** The service's retry rules: base delay of 1 second; retry n (from 0) waits base × 2^n. */
   baseDelayMs: 1_000,
-  /** §8.3.2: the delay is capped at 32 seconds. */
+  /** The service's retry rules: the delay is capped at 32 seconds. */
   maxDelayMs: 32_000,
   /** Errors table, 429 row: wait 60 seconds when `x-ratelimit-reset` is absent. */
   defaultResetSeconds: 60,
@@ -17,13 +17,13 @@ export const DEFAULT_RETRY_POLICY = {
    */
   maxRateLimitRetries: 10,
   /**
-   * Ours: the longest single rate-limit wait, one 5-minute window. §8.1 plans budgets per 5-minute
+   * Ours: the longest single rate-limit wait, one 5-minute window. The service plans budgets per 5-minute
    * window, so a reset further out is not a window: the request gives up and its resource becomes a gap instead.
    */
   maxRateLimitWaitMs: 300_000,
   /**
    * Ours: the most wall time one run spends held by the rate limit, all waits together: two 5-minute
-   * windows (§8.1). An audit shares the org's budget with integrations and Terraform, and a CI job
+   * windows. An audit shares the org's budget with integrations and Terraform, and a CI job
    * has its own limit: a run that needs more is competing with the org's own traffic. Beyond it the
    * requests still waiting give up and their resources become gaps.
    */
@@ -62,7 +62,7 @@ function isTransientStatus(status: number): boolean {
   return status >= 500 && status <= 599;
 }
 
-/** §8.3.1–2: 1 s × 2^n, capped. */
+/** The service's retry rules (docs/live-service.md): 1 s × 2^n, capped. */
 export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
   return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
 }
@@ -73,7 +73,7 @@ export function backoffDelayMs(policy: RetryPolicy, retry: number): number {
  */
 const MIN_RATE_LIMIT_WAIT_MS = 1_000;
 
-/** §8.3.3 and the Errors table: prefer `x-ratelimit-reset`, else the documented fallback. */
+/** The service's retry rules and its errors table: prefer `x-ratelimit-reset`, else the documented fallback. */
 function rateLimitWaitMs(policy: RetryPolicy, resetSeconds: number | undefined): number {
   return Math.max(MIN_RATE_LIMIT_WAIT_MS, (resetSeconds ?? policy.defaultResetSeconds) * 1_000);
 }

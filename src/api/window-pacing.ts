@@ -1,5 +1,5 @@
 /**
- * Issue 17 and §8.1: spend a rate-limit window's budget evenly instead of exhausting it and
+ * Issue 17 and the service's rate limits: spend a rate-limit window's budget evenly instead of exhausting it and
  * waiting. The first half of the budget goes at once (a small org is not slowed); past it, each
  * start sets the earliest time of the next one so that what is left lasts until the reset.
  *

@@ -17,7 +17,7 @@ export interface ScannedMappingFile {
 const BY_FOLDER: Readonly<Record<string, readonly string[]>> = { '.github': ['github'], '.github-private': ['github'], '.gitlab': ['gitlab'], '.bitbucket': ['bitbucket'], '.bitbucket-private': ['bitbucket'], '.azuredevops': ['azure-devops'] };
 
 /**
- * Where a git integration reads its mapping from a repository (external-definitions.md §3): the
+ * Where a git integration reads its mapping from a repository (docs/repository-scans.md, Integration mappings kept in a repository): the
  * GitHub app from `.github/port-app-config.yml` or the root of `.github-private`, Bitbucket from the
  * root of a repository or `.bitbucket-private`, GitLab from `.gitlab/`. An Ocean integration's
  * `.port/resources/` holds the defaults it ships with, never an org's mapping: undefined.

@@ -1,7 +1,7 @@
 import { unique } from '../model/arrays.js';
 import { findEntry, spanText, stringValue, type ObjectNode } from './tree.js';
 
-/** The first provider version with a working `port_system_blueprint` (external-definitions.md §1). */
+/** The first provider version with a working `port_system_blueprint` (docs/repository-scans.md, Provider versions). */
 export const SYSTEM_BLUEPRINT_VERSION: Version = [2, 2, 0];
 
 export type Version = [number, number, number];

@@ -54,7 +54,10 @@ function decidedOnce<T>(caches: WeakMap<JqEngine, Map<string, T>>, engine: JqEng
   let cache = caches.get(engine);
   if (!cache) caches.set(engine, (cache = new Map()));
   let outcome = cache.get(key);
-  if (outcome === undefined) cache.set(key, (outcome = decide()));
+  if (outcome !== undefined) return outcome;
+  outcome = decide();
+  // A planning engine's answers are not jq's: never kept (it is the real run's engine once the plan is done).
+  if (!engine.plansOnly) cache.set(key, outcome);
   return outcome;
 }
 

@@ -144,7 +144,8 @@ function failedRun(result: EvaluateResult): DependenceOutcome | undefined {
 
 /** Two runs gave the same output values, or failed with the same error. */
 export function sameResult(a: EvaluateResult, b: EvaluateResult): boolean {
-  if (a.ok && b.ok) return JSON.stringify(a.values) === JSON.stringify(b.values);
+  // Value by value, as the whole list's JSON text compares (each value's text is delimited): most are equal strings.
+  if (a.ok && b.ok) return a.values.length === b.values.length && a.values.every((value, i) => value === b.values[i] || JSON.stringify(value) === JSON.stringify(b.values[i]));
   if (!a.ok && !b.ok) return a.error === b.error;
   return false;
 }

@@ -129,6 +129,8 @@ interface OrgTeams {
   crossed?: [JudgeTeam, JudgeTeam];
   /** Per team, its title and identifier lowercased, and squashed to letters and digits. */
   spellings: { lower: string[]; squashed: string[] }[];
+  /** Every team whose class `otherClasses` asks: those, then the teams named by title only as their pending identifiers. */
+  classed: JudgeTeam[];
 }
 
 const known = new WeakMap<TeamDirectory, OrgTeams>();
@@ -153,7 +155,10 @@ function orgTeams(directory: TeamDirectory): OrgTeams {
     const lower = [team.title.toLowerCase(), team.identifier.toLowerCase()];
     return { lower, squashed: lower.map((l) => l.replace(/[^a-z0-9]+/g, '')).filter((l) => l.length > 2) };
   });
-  found = crossed ? { teams, crossed, spellings } : { teams, spellings };
+  // Teams named by title only stand as their pending identifiers.
+  const pending = [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [{ title: team.title, identifier: pendingIdentifier(team.title) }] : []));
+  const classed = pending.length === 0 ? teams : [...teams, ...pending];
+  found = crossed ? { teams, crossed, spellings, classed } : { teams, spellings, classed };
   known.set(directory, found);
   return found;
 }
@@ -195,7 +200,7 @@ const runMemo = new WeakMap<TeamDirectory, Map<string, { teams: readonly JudgeTe
 const MAX_RUN_MEMO = 50_000;
 
 function pickTeams(directory: TeamDirectory, expression: string, literals: readonly string[], strings: readonly string[]): { teams: JudgeTeam[]; unrunClasses: number } {
-  const { teams, crossed, spellings } = orgTeams(directory);
+  const { teams, crossed, spellings, classed } = orgTeams(directory);
   const picked: JudgeTeam[] = [];
   const add = (team: JudgeTeam | undefined) => {
     if (team && picked.length < MAX_SINGLE_TEAMS && !picked.some((p) => p.title === team.title)) picked.push(team);
@@ -238,10 +243,9 @@ function pickTeams(directory: TeamDirectory, expression: string, literals: reado
   // that shape, since many real identifiers are their title lower-cased.
   if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
-  // Teams named by title only stand as their pending identifiers: a class of them the expression
-  // tells apart (a literal in another encoding meeting one's title) is run too (issue 39).
-  const pending = [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [{ title: team.title, identifier: pendingIdentifier(team.title) }] : []));
-  const { more, unrun } = otherClasses(pending.length === 0 ? teams : [...teams, ...pending], strings, picked);
+  // A class of the teams named by title only the expression tells apart (a literal in another
+  // encoding meeting one's title) is run too (issue 39).
+  const { more, unrun } = otherClasses(classed, strings, picked);
   return { teams: [...picked, ...more], unrunClasses: unrun };
 }
 

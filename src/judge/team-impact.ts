@@ -162,11 +162,7 @@ const MAX_PROBED_LITERALS = 3;
  * audit's business). Title literals only count when the expression deals with teams, so a
  * property that happens to equal a team's name is not flagged.
  */
-export function assessTeamExpression(
-  expression: string,
-  context: ImpactContext,
-  options: AssessOptions = {},
-): ExpressionImpact | undefined {
+export function assessTeamExpression(expression: string, context: ImpactContext, options: AssessOptions = {}): ExpressionImpact | undefined {
   if (!options.setsTeam && options.externalInput) return undefined;
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
   const teamInputs = context.teamInputs ?? NO_INPUTS;
@@ -329,10 +325,8 @@ function relationsShownByRunning(expression: string, references: JqReferences, r
     if (relationReads.some((read) => read.relation === relation)) continue;
     const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
     const shown = probeRelationDependence(runnable.jq, expression, { ...runnable.probe, relation, literals });
-    if (shown.kind === 'depends') {
-      found.relations.push(relation);
-      found.how.push(shown.how);
-    }
+    if (shown.kind === 'depends') found.relations.push(relation);
+    if (shown.kind === 'depends') found.how.push(shown.how);
     if (shown.kind === 'failed') found.undecided ??= { failure: shown.failure, error: shown.error };
   }
   return found;
@@ -576,16 +570,7 @@ function guessNote(guesses: readonly TitleLiteral[]): string {
  * identifier literals are read back as titles, and the expression so read is run before the
  * migration; if it gives what the expression as written gives after, it is written for identifiers.
  */
-function judgeByRunning(
-  expression: string,
-  references: JqReferences,
-  jq: JqEngine,
-  spec: ContextSpec,
-  sink: Sink,
-  state: Pick<DecisionInput, 'state' | 'stateUnknown'>,
-  directory: TeamDirectory,
-  gate?: { people: readonly Person[]; adminsPass: boolean },
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string }; identifierWasTitle?: true } {
+function judgeByRunning(expression: string, references: JqReferences, jq: JqEngine, spec: ContextSpec, sink: Sink, state: Pick<DecisionInput, 'state' | 'stateUnknown'>, directory: TeamDirectory, gate?: { people: readonly Person[]; adminsPass: boolean }): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string }; identifierWasTitle?: true } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -795,11 +780,7 @@ function inputPaths(references: JqReferences, teamInputs: ReadonlyMap<string, Te
 }
 
 /** Apply replacements right to left so earlier offsets stay valid. */
-function rewriteExpression(
-  expression: string,
-  titles: { literal: StringLiteral; title: TitleLiteral }[],
-  relationReads: readonly { start: number; end: number }[],
-): string {
+function rewriteExpression(expression: string, titles: { literal: StringLiteral; title: TitleLiteral }[], relationReads: readonly { start: number; end: number }[]): string {
   const edits: { start: number; end: number; text: string }[] = [];
   for (const { literal, title } of titles) {
     if (title.identifier !== undefined && literal.end - literal.start >= 2) {
@@ -827,11 +808,7 @@ function relationToTeam(text: string): string {
 }
 
 /** The rewrite's edits as a reader applies them by hand: `"Payments" → "payments"`, `.relations.owning_team → .team`. */
-function describeEdits(
-  expression: string,
-  titles: { literal: StringLiteral; title: TitleLiteral }[],
-  relationReads: readonly { start: number; end: number }[],
-): string[] {
+function describeEdits(expression: string, titles: { literal: StringLiteral; title: TitleLiteral }[], relationReads: readonly { start: number; end: number }[]): string[] {
   const edits = titles.flatMap(({ title }) => (title.identifier !== undefined ? [`${JSON.stringify(title.title)} → ${JSON.stringify(title.identifier)}`] : []));
   for (const path of relationReads) {
     const text = expression.slice(path.start, path.end);

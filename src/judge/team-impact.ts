@@ -245,21 +245,23 @@ export function assessTeamExpression(expression: string, context: ImpactContext,
   // from its literals alone too (`[68,97,116,97] | implode`): a computed title meets its team (held-out m7).
   const written = references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value);
   const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), runnable ? joinedOnce(written, constantStrings(runnable.jq, expression)) : written);
+  // Of one shape whatever it holds (unset is undefined, never missing): specs of many shapes had every function reading them compiled again.
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,
     teams: withGuesses(toRun.teams, impact.titles),
-    ...(toRun.unrunClasses > 0 && { unrunClasses: toRun.unrunClasses }),
+    unrunClasses: toRun.unrunClasses > 0 ? toRun.unrunClasses : undefined,
     queryIds,
     teamProperties: probe.teamProperties,
     removedRelations: impact.removedRelations,
-    ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
-    ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
-    ...(titleProperties.size > 0 && { titleProperties: [...titleProperties] }),
-    ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
+    teamRelations: teamRelations.size > 0 ? [...teamRelations] : undefined,
+    identifierProperties: identifierProperties.size > 0 ? [...identifierProperties] : undefined,
+    titleProperties: titleProperties.size > 0 ? [...titleProperties] : undefined,
+    derived: derived.size > 0 ? { jq: runnable.jq, properties: [...derived] } : undefined,
     seeds: unique(unknownLiterals),
-    ...(seedFields.length > 0 && { seedFields }),
-    ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
+    seedFields: seedFields.length > 0 ? seedFields : undefined,
+    teamInputs: teamInputs.size > 0 ? [...teamInputs] : undefined,
+    readBack: undefined,
   };
   const state = { state: stateOf(context), stateUnknown: context.stateUnknown };
   if (runnable && spec) {
@@ -290,11 +292,7 @@ function joinedOnce<T>(first: readonly T[], second: readonly T[], key: (value: T
 }
 
 /** jq and the sample teams an expression is run with, where it can be run. */
-interface Runnable {
-  jq: JqEngine;
-  kind: SampleKind;
-  probe: DifferentialOptions & { teams: [JudgeTeam, JudgeTeam]; teamProperties: string[] };
-}
+type Runnable = { jq: JqEngine; kind: SampleKind; probe: DifferentialOptions & { teams: [JudgeTeam, JudgeTeam]; teamProperties: string[] } };
 
 type Undecided = { failure: EvaluationFailure; error: string };
 
@@ -303,7 +301,9 @@ type Undecided = { failure: EvaluationFailure; error: string };
  * never a word of its text. Without jq nothing tells, so a person looks.
  */
 function unlexedImpact(expression: string, lexError: string, context: ImpactContext, options: AssessOptions, runnable: Runnable | undefined, jqFailure: Undecided | undefined): ExpressionImpact | undefined {
-  const shown = runnable ? readsTeamsOrRelationsWhenRun(expression, runnable.jq, runnable.probe, context.removedRelations) : undefined;
+  // Whether running shows the result depends on team values or on one of the removed relations.
+  let shown = runnable && probeTeamDependence(runnable.jq, expression, runnable.probe);
+  for (const relation of context.removedRelations) if (runnable && shown?.kind === 'independent') shown = probeRelationDependence(runnable.jq, expression, { ...runnable.probe, relation });
   if (shown?.kind === 'independent' && !options.setsTeam) return undefined;
   const impact: ExpressionImpact = { verdict: 'review', teamReads: [], removedRelations: [], titles: [], lexError };
   if (shown?.kind === 'depends' && runnable) impact.foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
@@ -750,13 +750,6 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
     outcome = probeTeamDependence(jq, expression, { ...options, teams });
     if (outcome.kind !== 'independent') return outcome;
   }
-  return outcome;
-}
-
-/** Whether running shows the result depends on team values or on one of the removed relations. */
-function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {
-  let outcome = probeTeamDependence(jq, expression, options);
-  for (const relation of removedRelations) if (outcome.kind === 'independent') outcome = probeRelationDependence(jq, expression, { ...options, relation });
   return outcome;
 }
 

@@ -35,14 +35,17 @@ export function worldOfEntities(records: readonly EntityRecord[], teams: TeamDir
 
 const worlds = new WeakMap<object, Map<string, EntityWorld>>();
 
-/** A blueprint's entities, where most of them hold team identifiers already (once per catalog); undefined otherwise. */
+/**
+ * A blueprint's entities, where most of them hold team identifiers already; undefined otherwise.
+ * Every blueprint's at the first call, once per catalog: asked for each site, this stays a lookup,
+ * never entity records of many shapes met one blueprint at a time in compiled code.
+ */
 export function migratedEntities(catalog: Pick<Catalog, 'entities' | 'teams'>, blueprint: string | undefined): EntityWorld | undefined {
   if (blueprint === undefined) return undefined;
   let known = worlds.get(catalog.entities);
-  if (!known) worlds.set(catalog.entities, (known = new Map()));
-  let world = known.get(blueprint);
-  if (world === undefined) known.set(blueprint, (world = worldOfEntities(catalog.entities.get(blueprint) ?? [], catalog.teams)));
-  return world.identifiers > world.titles ? world : undefined;
+  if (!known) worlds.set(catalog.entities, (known = new Map([...catalog.entities].map(([id, records]) => [id, worldOfEntities(records, catalog.teams)]))));
+  const world = known.get(blueprint);
+  return world !== undefined && world.identifiers > world.titles ? world : undefined;
 }
 
 /** In words: `"svc-qa" still holds team title "QA"`, up to three, then how many more. */

@@ -74,7 +74,7 @@ export type Classification =
  * running the original before and the rewrite after.
  */
 export function classifyPair(jq: JqEngine, before: string, after: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
-  const cases = teamCases(spec.directory, spec.teams, spec.seeds, spec.kind);
+  const { cases } = casesOf(spec);
   const beforeInputs = inputsOf(spec, cases, 'before');
   const afterInputs = inputsOf(spec, cases, 'after');
   // Every context is asked for at once (one jq request with the prefetching engine); a dry run
@@ -252,8 +252,23 @@ const candidatesIn = new WeakMap<TeamDirectory, Map<string, string[]>>();
 
 /** The contexts a spec's expressions are judged on, in one world (built once per org and kind). */
 export function contextsOf(spec: ContextSpec, world: World): JsonValue[] {
-  return inputsOf(spec, teamCases(spec.directory, spec.teams, spec.seeds, spec.kind), world);
+  return inputsOf(spec, casesOf(spec).cases, world);
 }
+
+/**
+ * A spec's cases and the key of its contexts, once per spec: judging one expression asks for them
+ * a few times over (both worlds, each proof), and writing the key out cost most of `inputsOf`.
+ */
+function casesOf(spec: ContextSpec): { cases: TeamCase[]; key: string } {
+  let found = casesBySpec.get(spec);
+  if (found) return found;
+  const cases = teamCases(spec.directory, spec.teams, spec.seeds, spec.kind);
+  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], cases.length]);
+  casesBySpec.set(spec, (found = { cases, key }));
+  return found;
+}
+
+const casesBySpec = new WeakMap<ContextSpec, { cases: TeamCase[]; key: string }>();
 
 export function classifyExpression(jq: JqEngine, expression: string, spec: ContextSpec, options: { teamValue?: boolean } = {}): Classification {
   return classifyPair(jq, expression, expression, spec, options);
@@ -272,7 +287,7 @@ const MAX_CACHED = 5_000;
 function inputsOf(spec: ContextSpec, cases: readonly TeamCase[], world: World): JsonValue[] {
   let cache = inputCaches.get(spec.directory);
   if (!cache) inputCaches.set(spec.directory, (cache = new Map()));
-  const key = JSON.stringify([spec.kind, spec.teams, spec.queryIds, spec.teamProperties, spec.removedRelations ?? [], spec.seeds ?? [], spec.teamInputs ?? [], spec.readBack ?? false, spec.teamRelations ?? [], spec.identifierProperties ?? [], spec.titleProperties ?? [], spec.seedFields ?? [], spec.derived?.properties ?? [], world, cases.length, (spec.derived?.jq.fillsWith ?? spec.derived?.jq)?.plansOnly === true]);
+  const key = `${casesOf(spec).key}\u0000${world}\u0000${(spec.derived?.jq.fillsWith ?? spec.derived?.jq)?.plansOnly === true}`;
   let inputs = cache.get(key);
   if (!inputs) {
     if (cache.size >= MAX_CACHED) cache.clear();

@@ -26,8 +26,10 @@ export const stateOf = (of: { migrated?: boolean; stateUnknown?: string | undefi
  * Where a site reads a blueprint's entities: migrated where the org is, or where those entities
  * mostly hold team identifiers already (a half-way org, entity-world.ts); else the org's state.
  */
-export const stateAt = (catalog: Pick<Catalog, 'entities' | 'teams' | 'migrated' | 'stateUnknown'>, blueprint: string | undefined): { migrated: boolean; stateUnknown?: string | undefined } =>
-  !catalog.migrated && migratedEntities(catalog, blueprint) !== undefined ? { migrated: true } : catalog;
+export const stateAt = (catalog: Pick<Catalog, 'entities' | 'teams' | 'migrated' | 'stateUnknown'>, blueprint: string | undefined): { migrated: boolean; stateUnknown: string | undefined } =>
+  // Always a new object of one shape: handing back the catalog (the real one or a dry run's copy) or
+  // another shape had this and its callers compiled again for each shape met.
+  !catalog.migrated && migratedEntities(catalog, blueprint) !== undefined ? { migrated: true, stateUnknown: undefined } : { migrated: catalog.migrated, stateUnknown: catalog.stateUnknown };
 
 /**
  * What running the literals showed, beyond the class:

@@ -54,7 +54,10 @@ function decidedOnce<T>(caches: WeakMap<JqEngine, Map<string, T>>, engine: JqEng
   let cache = caches.get(engine);
   if (!cache) caches.set(engine, (cache = new Map()));
   let outcome = cache.get(key);
-  if (outcome === undefined) cache.set(key, (outcome = decide()));
+  if (outcome !== undefined) return outcome;
+  outcome = decide();
+  // A planning engine's answers are not jq's: never kept (it is the real run's engine once the plan is done).
+  if (!engine.plansOnly) cache.set(key, outcome);
   return outcome;
 }
 
@@ -141,7 +144,8 @@ function failedRun(result: EvaluateResult): DependenceOutcome | undefined {
 
 /** Two runs gave the same output values, or failed with the same error. */
 export function sameResult(a: EvaluateResult, b: EvaluateResult): boolean {
-  if (a.ok && b.ok) return JSON.stringify(a.values) === JSON.stringify(b.values);
+  // Value by value, as the whole list's JSON text compares (each value's text is delimited): most are equal strings.
+  if (a.ok && b.ok) return a.values.length === b.values.length && a.values.every((value, i) => value === b.values[i] || JSON.stringify(value) === JSON.stringify(b.values[i]));
   if (!a.ok && !b.ok) return a.error === b.error;
   return false;
 }

@@ -10,7 +10,7 @@ import { decide, judgeSite, SITE_TABLE, stateOf, type DecisionInput, type Litera
 import { identifiersThatWereTitles, valuesNoTeamHolds, whatEachMeant } from './no-team-holds.js';
 import { contextFor, literalStandIn, policyQueryIds, sampleTeams, teamCases, teamsToRun, type JudgeTeam, type SampleKind, type World } from './worlds.js';
 import type { JsonValue } from '../model/json.js';
-import { unique, uniqueBy } from '../model/arrays.js';
+import { unique } from '../model/arrays.js';
 import { describeResult, probeRelationDependence, probeTeamDependence, type DependenceOutcome, type DifferentialOptions } from './differential.js';
 import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
@@ -162,11 +162,8 @@ const MAX_PROBED_LITERALS = 3;
  * audit's business). Title literals only count when the expression deals with teams, so a
  * property that happens to equal a team's name is not flagged.
  */
-export function assessTeamExpression(
-  expression: string,
-  context: ImpactContext,
-  options: AssessOptions = {},
-): ExpressionImpact | undefined {
+export function assessTeamExpression(expression: string, context: ImpactContext, options: AssessOptions = {}): ExpressionImpact | undefined {
+  if (!options.setsTeam && options.externalInput) return undefined;
   const teamProperties = context.teamProperties ?? NO_PROPERTIES;
   const teamInputs = context.teamInputs ?? NO_INPUTS;
   // Only running tells what a kept relation's identifiers meet: without jq they are no change by themselves.
@@ -176,7 +173,6 @@ export function assessTeamExpression(
   const titleProperties = (context.jq && context.titleProperties) || NO_PROPERTIES;
   const derived = (context.jq && context.derivedProperties) || NO_DERIVED;
   const derivedNames = new Set(derived.keys());
-  if (!options.setsTeam && options.externalInput) return undefined;
   const result = extractReferences(expression);
   // Only what can read a team value is worth compiling or running: one of the team paths it names,
   // or its input read as a whole (team-reach.ts). Never a word of its text.
@@ -189,63 +185,31 @@ export function assessTeamExpression(
   if (jqError !== undefined) return { verdict: judgeSite('does-not-compile'), teamReads: [], removedRelations: [], titles: [], jqError };
   // A value that reads nothing and runs to empty (`'""'`, `null`) sets no team: nothing the migration changes (issue 22).
   if (options.setsTeam && result.ok && result.references.paths.length === 0 && context.jq && validity?.ok === true && setsNoTeam(context.jq, expression)) return undefined;
-  const runnable = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample } : undefined;
-  const teams = sampleTeams(context.teams);
-  if (!result.ok) {
-    // Our lexer cannot read it: running it tells whether it reads team values or a removed
-    // relation, never a word of its text. Without jq nothing tells, so a person looks.
-    const shown = runnable ? readsTeamsOrRelationsWhenRun(expression, runnable.jq, { kind: runnable.kind, teams, queryIds: [], teamProperties: [...teamProperties] }, context.removedRelations) : undefined;
-    if (shown?.kind === 'independent' && !options.setsTeam) return undefined;
-    const impact: ExpressionImpact = {
-      verdict: 'review',
-      teamReads: [],
-      removedRelations: [],
-      titles: [],
-      lexError: `${result.error.message} at offset ${result.error.offset}`,
-    };
-    if (shown?.kind === 'depends' && runnable) impact.foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
-    if (shown?.kind === 'failed') impact.jqFailure = { failure: shown.failure, error: shown.error };
-    if (jqFailure !== undefined) impact.jqFailure = jqFailure;
-    return impact;
-  }
+  const queryIds = result.ok && context.sample === 'policy' ? policyQueryIds(result.references.paths) : [];
+  const probe = { kind: context.sample!, teams: sampleTeams(context.teams), queryIds, teamProperties: [...teamProperties] };
+  const runnable: Runnable | undefined = context.jq && context.sample && validity?.ok === true && !options.externalInput ? { jq: context.jq, kind: context.sample, probe } : undefined;
+  if (!result.ok) return unlexedImpact(expression, `${result.error.message} at offset ${result.error.offset}`, context, options, runnable, jqFailure);
   const { references } = result;
   const reads = (paths: readonly { start: number; end: number }[]) => (options.externalInput ? [] : paths.map((path) => expression.slice(path.start, path.end)));
   const teamReads = reads(teamMetaPaths(references));
-  const propertyReads = reads([...propertyPaths(references, teamProperties), ...inputPaths(references, teamInputs)]);
+  const propertyReads = reads(propertyPaths(references, teamProperties).concat(inputPaths(references, teamInputs)));
   const keptRelationReads = reads(relationPaths(references, teamRelations).map((read) => read.path));
   const identifierMirrorReads = reads(propertyPaths(references, identifierProperties));
   // A calculation passing team values on is said to hold them (`propertyReads`); it is run all the same.
   const derivedReads = reads(propertyPaths(references, new Set([...derivedNames].filter((name) => !teamProperties.has(name)))));
   const relationReads = options.externalInput ? [] : relationPaths(references, context.removedRelations);
-  const queryIds = context.sample === 'policy' ? policyQueryIds(references.paths) : [];
+  const byRunning = relationsShownByRunning(expression, references, beyondFixedPaths ? runnable : undefined, context.removedRelations, relationReads);
+  const relationsByRunning = byRunning.relations;
   // The tokens name no team value: whether the expression reads one anyway (`getpath(["team"])`,
   // `. as {team: $t}`) or only a name that looks like one (`$team`) is what running it shows.
   let foundByRunning: string | undefined;
   // jq gave no answer (a loop, a crash): whether it reads teams is unknown, so a person looks.
-  let undecided: { failure: EvaluationFailure; error: string } | undefined;
-  // A removed relation named in the text but in no path the tokens show (`getpath(["relations",
-  // "owning_team"])`, `.relations as {owning_team: $t}`): running it with and without the relation tells.
-  const relationsByRunning: string[] = [];
-  const relationHow: string[] = [];
-  // Only an expression that reads its input beyond fixed paths (team-reach.ts) can reach a relation
-  // no path names: running it with and without the relation decides, whatever its text spells.
-  if (runnable && context.removedRelations.size > 0 && beyondFixedPaths) {
-    for (const relation of context.removedRelations) {
-      if (relationReads.some((read) => read.relation === relation)) continue;
-      const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
-      const probe = probeRelationDependence(runnable.jq, expression, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties], relation, literals });
-      if (probe.kind === 'depends') {
-        relationsByRunning.push(relation);
-        relationHow.push(probe.how);
-      }
-      if (probe.kind === 'failed') undecided ??= { failure: probe.failure, error: probe.error };
-    }
-  }
+  let undecided = byRunning.undecided;
   // Only an expression that reads its input beyond fixed paths can reach a team value no path names.
   if (teamReads.length === 0 && propertyReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && runnable && beyondFixedPaths) {
-    const probe = readsTeamsWhenRun(expression, references, runnable.jq, { kind: runnable.kind, teams, queryIds, teamProperties: [...teamProperties] });
-    if (probe.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${probe.how}`;
-    if (probe.kind === 'failed') undecided = { failure: probe.failure, error: probe.error };
+    const shown = readsTeamsWhenRun(expression, references, runnable.jq, probe);
+    if (shown.kind === 'depends') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
+    if (shown.kind === 'failed') undecided = { failure: shown.failure, error: shown.error };
   }
   const readsNoTeamPath = teamReads.length === 0 && propertyReads.length === 0 && keptRelationReads.length === 0 && identifierMirrorReads.length === 0 && derivedReads.length === 0 && relationReads.length === 0 && relationsByRunning.length === 0 && foundByRunning === undefined && undecided === undefined && !options.setsTeam;
   // The probe above runs two sample teams: a team read it cannot show (a key the expression builds,
@@ -256,54 +220,23 @@ export function assessTeamExpression(
   const readsWhole = readsNoTeamPath && beyondFixedPaths && context.jq !== undefined;
   if (readsNoTeamPath && !readsWhole) return undefined;
 
-  const titleLiterals: { literal: StringLiteral; title: TitleLiteral }[] = [];
-  const unknownLiterals: string[] = [];
-  let comparesIdentifiers = false;
-  const earlyIdentifiers: string[] = [];
   // jq over a source's payload that reads none of it sets the same team values whatever the source
   // sends (`"RGF0YSBTY2llbmNl" | @base64d`): what jq gives is judged as the literals it writes.
-  const computedTitles: TitleLiteral[] = [];
-  for (const value of options.externalInput && options.setsTeam && context.jq && validity?.ok ? constantValues(context.jq, expression, references, result.tokens) : []) {
-    const status = classifyTeamValue(context.teams, value);
-    if (status.state === 'title') computedTitles.push({ title: value, identifier: status.identifier });
-    if (status.state === 'title-unknown-identifier') computedTitles.push({ title: value });
-    if (status.state === 'identifier') comparesIdentifiers = true;
-    if (status.state === 'identifier' && !context.teams.byTitle.has(value)) earlyIdentifiers.push(value);
-  }
-  for (const literal of valueStrings(references)) {
-    const status = classifyTeamValue(context.teams, literal.value);
-    if (status.state === 'title') titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
-    if (status.state === 'title-unknown-identifier') titleLiterals.push({ literal, title: { title: literal.value } });
-    // Without the org's teams, a literal no identifier could be is a title (the same rule as team
-    // lists, teams.ts): its identifier is guessed, and the guess says so. Only located here; running decides.
-    if (
-      status.state === 'unknown' &&
-      !context.teams.orgKnowsTeams &&
-      !IDENTIFIER_SHAPE.test(literal.value) &&
-      guessedIdentifier(literal.value) !== '' &&
-      (!runnable || comparedWithTeams(runnable.jq, expression, literal.value, { kind: runnable.kind, queryIds, teamProperties: [...teamProperties] }))
-    ) {
-      titleLiterals.push({ literal, title: { title: literal.value, identifier: guessedIdentifier(literal.value), guessed: true } });
-    }
-    if (status.state === 'identifier') comparesIdentifiers = true;
-    // An identifier that is no team's title names no team while `$team` holds titles.
-    if (status.state === 'identifier' && !context.teams.byTitle.has(literal.value)) earlyIdentifiers.push(literal.value);
-    // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
-    if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) unknownLiterals.push(literal.value);
-  }
-
+  const constants = options.externalInput && options.setsTeam && context.jq && validity?.ok ? constantValues(context.jq, expression, references, result.tokens) : [];
+  const literals = readLiterals(expression, references, constants, context, teamProperties, runnable);
+  const { titleLiterals, unknownLiterals } = literals;
   const impact: ExpressionImpact = {
     verdict: 'review',
     teamReads: unique(teamReads),
-    removedRelations: unique([...relationReads.map((read) => read.relation), ...relationsByRunning]),
-    titles: uniqueBy([...titleLiterals.map((t) => t.title), ...computedTitles], (t) => t.title),
+    removedRelations: joinedOnce(relationReads.map((read) => read.relation), relationsByRunning),
+    titles: joinedOnce(titleLiterals.map((t) => t.title), literals.computedTitles, (t) => t.title),
   };
   if (propertyReads.length > 0) impact.teamPropertyReads = unique(propertyReads);
   if (keptRelationReads.length > 0) impact.teamRelationReads = unique(keptRelationReads);
   if (identifierMirrorReads.length > 0) impact.identifierMirrorReads = unique(identifierMirrorReads);
   if (derivedReads.length > 0) impact.derivedReads = unique(derivedReads);
   if (relationsByRunning.length > 0 && runnable) {
-    impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(relationHow).join('; ')}` };
+    impact.relationsFoundByRunning = { relations: relationsByRunning, how: `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${unique(byRunning.how).join('; ')}` };
   }
   const sink: Sink = options.sink ?? (options.setsTeam ? 'team-value' : 'shown');
   // Inputs of the form or run it reads that hold no teams: what the user picks there may be a string it compares with.
@@ -311,113 +244,233 @@ export function assessTeamExpression(
   // The classes of teams it is run with come from the strings it compares with, those it computes
   // from its literals alone too (`[68,97,116,97] | implode`): a computed title meets its team (held-out m7).
   const written = references.strings.filter((literal) => !literal.interpolated).map((literal) => literal.value);
-  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), runnable ? unique([...written, ...constantStrings(runnable.jq, expression)]) : written);
+  const toRun = teamsToRun(context.teams, expression, unique(unknownLiterals), runnable ? joinedOnce(written, constantStrings(runnable.jq, expression)) : written);
+  // Of one shape whatever it holds (unset is undefined, never missing): specs of many shapes had every function reading them compiled again.
   const spec: ContextSpec | undefined = runnable && {
     kind: runnable.kind,
     directory: context.teams,
     teams: withGuesses(toRun.teams, impact.titles),
-    ...(toRun.unrunClasses > 0 && { unrunClasses: toRun.unrunClasses }),
+    unrunClasses: toRun.unrunClasses > 0 ? toRun.unrunClasses : undefined,
     queryIds,
-    teamProperties: [...teamProperties],
+    teamProperties: probe.teamProperties,
     removedRelations: impact.removedRelations,
-    ...(teamRelations.size > 0 && { teamRelations: [...teamRelations] }),
-    ...(identifierProperties.size > 0 && { identifierProperties: [...identifierProperties] }),
-    ...(titleProperties.size > 0 && { titleProperties: [...titleProperties] }),
-    ...(derived.size > 0 && { derived: { jq: runnable.jq, properties: [...derived] } }),
+    teamRelations: teamRelations.size > 0 ? [...teamRelations] : undefined,
+    identifierProperties: identifierProperties.size > 0 ? [...identifierProperties] : undefined,
+    titleProperties: titleProperties.size > 0 ? [...titleProperties] : undefined,
+    derived: derived.size > 0 ? { jq: runnable.jq, properties: [...derived] } : undefined,
     seeds: unique(unknownLiterals),
-    ...(seedFields.length > 0 && { seedFields }),
-    ...(teamInputs.size > 0 && { teamInputs: [...teamInputs] }),
+    seedFields: seedFields.length > 0 ? seedFields : undefined,
+    teamInputs: teamInputs.size > 0 ? [...teamInputs] : undefined,
+    readBack: undefined,
   };
   const state = { state: stateOf(context), stateUnknown: context.stateUnknown };
   if (runnable && spec) {
-    const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, state, context.teams, sink === 'gate' ? context.deadGate : undefined);
-    impact.verdict = judged.verdict;
-    impact.evaluation = judged.evaluation;
-    impact.class = judged.class;
-    if (judged.advice !== undefined) impact.advice = judged.advice;
-    if (judged.postscript !== undefined) impact.postscript = judged.postscript;
-    if (judged.deadGate) impact.deadGate = judged.deadGate;
-    if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
-    // A literal that is a team's identifier today is no title to rewrite, though another team held it as its title.
-    if (judged.identifierWasTitle) {
-      for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
-      impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
-    }
-    // Issue 39: after the migration a literal compared with team values that no team holds today
-    // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
-    // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
-    // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
-    // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
-    const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
-    const ghosts = context.migrated
-      ? [...valuesNoTeamHolds(context.teams, unique(unknownLiterals)), ...unique(titlesToday)].filter((value) => {
-          const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
-          return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
-        })
-      : [];
-    if (ghosts.length > 0) {
-      impact.verdict = judgeSite('no-team-holds');
-      delete impact.advice;
-      delete impact.postscript;
-      const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
-      impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
-    }
-    if (foundByRunning !== undefined && judged.class !== 'same') foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
-    if (readsWhole) {
-      if (judged.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return undefined;
-      foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
-    }
-  } else {
-    // Without jq nothing can be run: reading is all there is, and it says so.
-    impact.verdict = impact.removedRelations.length > 0 || titleLiterals.length > 0 || computedTitles.length > 0 ? 'breaks' : comparesIdentifiers ? 'unaffected' : 'review';
-    // Said only where jq is missing: an external payload is never sampled, and says nothing new.
-    if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
-    // Read whole, only running tells whether it reads team values at all: where jq gave no answer, cannot tell is a review.
-    if (readsWhole) {
-      impact.verdict = judgeSite('not-run');
-      impact.evaluation = `it reads its input beyond fixed paths, so only running tells whether it reads team values, and ${SITE_TABLE['not-run'].why}`;
-    }
-    // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
-    // has not migrated sets teams that do not exist yet: it is written for identifiers.
-    if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && earlyIdentifiers.length > 0) {
-      const decision = decide({ class: 'changed', sink: 'team-value', ...state, literals: 'written-for-identifiers' });
-      impact.verdict = decision.verdict;
-      impact.advice = decision.advice!;
-      if (decision.postscript !== undefined) impact.postscript = decision.postscript;
-      impact.evaluation = `${impact.evaluation ? `${impact.evaluation}; ` : ''}it yields team identifier ${unique(earlyIdentifiers).map((v) => JSON.stringify(v)).join(', ')}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it`;
-    }
-  }
+    const found = judgeRunningInto(impact, expression, references, runnable, spec, sink, state, context, literals, readsWhole, foundByRunning);
+    if (found === false) return undefined;
+    foundByRunning = found;
+  } else judgeByReading(impact, context, options, literals, readsWhole, state);
   if (foundByRunning !== undefined) impact.foundByRunning = foundByRunning;
   if (undecided !== undefined) impact.jqFailure ??= undecided;
   if (jqFailure !== undefined) {
     impact.jqFailure = jqFailure;
     if (impact.verdict === 'unaffected') impact.verdict = 'review';
   }
-  const rewrite = rewriteExpression(expression, titleLiterals, relationReads.map((r) => r.path));
+  // A read found only by running has no token to edit: a rewrite of the rest would still read it.
+  offerRewrite(impact, expression, context, runnable && spec && { ...runnable, spec, sink }, validity?.ok === true, titleLiterals, relationReads.map((r) => r.path), relationsByRunning.length === 0);
+  return impact;
+}
+
+/**
+ * Each value of both lists once (by `key`), in the order first met. Read value by value: an empty
+ * list from `map` and a filled one are arrays of different kinds to the JavaScript engine, and
+ * joining them as arrays had the judge's hottest function compiled again and again.
+ */
+function joinedOnce<T>(first: readonly T[], second: readonly T[], key: (value: T) => unknown = (value) => value): T[] {
+  const seen = new Map<unknown, T>();
+  for (const list of [first, second]) for (const value of list) if (!seen.has(key(value))) seen.set(key(value), value);
+  return [...seen.values()];
+}
+
+/** jq and the sample teams an expression is run with, where it can be run. */
+type Runnable = { jq: JqEngine; kind: SampleKind; probe: DifferentialOptions & { teams: [JudgeTeam, JudgeTeam]; teamProperties: string[] } };
+
+type Undecided = { failure: EvaluationFailure; error: string };
+
+/**
+ * Our lexer cannot read it: running it tells whether it reads team values or a removed relation,
+ * never a word of its text. Without jq nothing tells, so a person looks.
+ */
+function unlexedImpact(expression: string, lexError: string, context: ImpactContext, options: AssessOptions, runnable: Runnable | undefined, jqFailure: Undecided | undefined): ExpressionImpact | undefined {
+  // Whether running shows the result depends on team values or on one of the removed relations.
+  let shown = runnable && probeTeamDependence(runnable.jq, expression, runnable.probe);
+  for (const relation of context.removedRelations) if (runnable && shown?.kind === 'independent') shown = probeRelationDependence(runnable.jq, expression, { ...runnable.probe, relation });
+  if (shown?.kind === 'independent' && !options.setsTeam) return undefined;
+  const impact: ExpressionImpact = { verdict: 'review', teamReads: [], removedRelations: [], titles: [], lexError };
+  if (shown?.kind === 'depends' && runnable) impact.foundByRunning = `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}: ${shown.how}`;
+  if (shown?.kind === 'failed') impact.jqFailure = { failure: shown.failure, error: shown.error };
+  if (jqFailure !== undefined) impact.jqFailure = jqFailure;
+  return impact;
+}
+
+/**
+ * Removed relations named in the text but in no path the tokens show (`getpath(["relations",
+ * "owning_team"])`, `.relations as {owning_team: $t}`): running it with and without each tells.
+ * Only an expression that reads its input beyond fixed paths (team-reach.ts) can reach one, so
+ * `runnable` is given for those alone.
+ */
+function relationsShownByRunning(expression: string, references: JqReferences, runnable: Runnable | undefined, removed: ReadonlySet<string>, relationReads: readonly { relation: string }[]): { relations: string[]; how: string[]; undecided: Undecided | undefined } {
+  const found = { relations: [] as string[], how: [] as string[], undecided: undefined as Undecided | undefined };
+  if (!runnable) return found;
+  for (const relation of removed) {
+    if (relationReads.some((read) => read.relation === relation)) continue;
+    const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => value !== relation).slice(0, MAX_PROBED_LITERALS);
+    const shown = probeRelationDependence(runnable.jq, expression, { ...runnable.probe, relation, literals });
+    if (shown.kind === 'depends') found.relations.push(relation);
+    if (shown.kind === 'depends') found.how.push(shown.how);
+    if (shown.kind === 'failed') found.undecided ??= { failure: shown.failure, error: shown.error };
+  }
+  return found;
+}
+
+/** What the expression's string literals, and the strings jq gives for it alone (`constants`), say of teams. */
+interface LiteralsRead {
+  titleLiterals: { literal: StringLiteral; title: TitleLiteral }[];
+  computedTitles: TitleLiteral[];
+  /** Literals that are no team's title or identifier (nor the word `team`, nor a team-valued property's name). */
+  unknownLiterals: string[];
+  comparesIdentifiers: boolean;
+  /** Identifiers that are no team's title: they name no team while `$team` holds titles. */
+  earlyIdentifiers: string[];
+}
+
+function readLiterals(expression: string, references: JqReferences, constants: readonly string[], context: ImpactContext, teamProperties: ReadonlySet<string>, runnable: Runnable | undefined): LiteralsRead {
+  const read: LiteralsRead = { titleLiterals: [], computedTitles: [], unknownLiterals: [], comparesIdentifiers: false, earlyIdentifiers: [] };
+  for (const value of constants) {
+    const status = classifyTeamValue(context.teams, value);
+    if (status.state === 'title') read.computedTitles.push({ title: value, identifier: status.identifier });
+    if (status.state === 'title-unknown-identifier') read.computedTitles.push({ title: value });
+    if (status.state === 'identifier') read.comparesIdentifiers = true;
+    if (status.state === 'identifier' && !context.teams.byTitle.has(value)) read.earlyIdentifiers.push(value);
+  }
+  for (const literal of valueStrings(references)) {
+    const status = classifyTeamValue(context.teams, literal.value);
+    if (status.state === 'title') read.titleLiterals.push({ literal, title: { title: literal.value, identifier: status.identifier } });
+    if (status.state === 'title-unknown-identifier') read.titleLiterals.push({ literal, title: { title: literal.value } });
+    // Without the org's teams, a literal no identifier could be is a title (the same rule as team
+    // lists, teams.ts): its identifier is guessed, and the guess says so. Only located here; running decides.
+    if (
+      status.state === 'unknown' &&
+      !context.teams.orgKnowsTeams &&
+      !IDENTIFIER_SHAPE.test(literal.value) &&
+      guessedIdentifier(literal.value) !== '' &&
+      (!runnable || comparedWithTeams(runnable.jq, expression, literal.value, runnable.probe))
+    ) {
+      read.titleLiterals.push({ literal, title: { title: literal.value, identifier: guessedIdentifier(literal.value), guessed: true } });
+    }
+    if (status.state === 'identifier') read.comparesIdentifiers = true;
+    // An identifier that is no team's title names no team while `$team` holds titles.
+    if (status.state === 'identifier' && !context.teams.byTitle.has(literal.value)) read.earlyIdentifiers.push(literal.value);
+    // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
+    if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) read.unknownLiterals.push(literal.value);
+  }
+  return read;
+}
+
+/**
+ * The verdict by running it on the org's contexts, written into `impact`: how running found its
+ * team read, or false where it reads its input whole and running shows no team read at all.
+ */
+function judgeRunningInto(impact: ExpressionImpact, expression: string, references: JqReferences, runnable: Runnable, spec: ContextSpec, sink: Sink, state: Pick<DecisionInput, 'state' | 'stateUnknown'>, context: ImpactContext, literals: LiteralsRead, readsWhole: boolean, foundByRunning: string | undefined): string | undefined | false {
+  const { titleLiterals, unknownLiterals } = literals;
+  const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, state, context.teams, sink === 'gate' ? context.deadGate : undefined);
+  impact.verdict = judged.verdict;
+  impact.evaluation = judged.evaluation;
+  impact.class = judged.class;
+  if (judged.advice !== undefined) impact.advice = judged.advice;
+  if (judged.postscript !== undefined) impact.postscript = judged.postscript;
+  if (judged.deadGate) impact.deadGate = judged.deadGate;
+  if (judged.jqFailure) impact.jqFailure = judged.jqFailure;
+  // A literal that is a team's identifier today is no title to rewrite, though another team held it as its title.
+  if (judged.identifierWasTitle) {
+    for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
+    impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
+  }
+  // Issue 39: after the migration a literal compared with team values that no team holds today
+  // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
+  // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
+  // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
+  // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
+  const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
+  const ghosts = context.migrated
+    ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
+        const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
+        return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
+      })
+    : [];
+  if (ghosts.length > 0) {
+    impact.verdict = judgeSite('no-team-holds');
+    delete impact.advice;
+    delete impact.postscript;
+    const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
+    impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
+  }
+  if (foundByRunning !== undefined && judged.class !== 'same') return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
+  if (readsWhole) {
+    if (judged.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return false;
+    return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
+  }
+  return foundByRunning;
+}
+
+/** The verdict by reading alone, written into `impact`: without jq nothing can be run, and it says so. */
+function judgeByReading(impact: ExpressionImpact, context: ImpactContext, options: AssessOptions, literals: LiteralsRead, readsWhole: boolean, state: Pick<DecisionInput, 'state' | 'stateUnknown'>): void {
+  impact.verdict = impact.removedRelations.length > 0 || literals.titleLiterals.length > 0 || literals.computedTitles.length > 0 ? 'breaks' : literals.comparesIdentifiers ? 'unaffected' : 'review';
+  // Said only where jq is missing: an external payload is never sampled, and says nothing new.
+  if (!context.jq) impact.evaluation = 'judged by reading only: jq was not loaded, so it was not run';
+  // Read whole, only running tells whether it reads team values at all: where jq gave no answer, cannot tell is a review.
+  if (readsWhole) {
+    impact.verdict = judgeSite('not-run');
+    impact.evaluation = `it reads its input beyond fixed paths, so only running tells whether it reads team values, and ${SITE_TABLE['not-run'].why}`;
+  }
+  // Issue 29: a team value that yields identifiers (a lookup table over the payload) in an org that
+  // has not migrated sets teams that do not exist yet: it is written for identifiers.
+  if (impact.verdict === 'unaffected' && options.setsTeam && !context.migrated && literals.earlyIdentifiers.length > 0) {
+    const decision = decide({ class: 'changed', sink: 'team-value', ...state, literals: 'written-for-identifiers' });
+    impact.verdict = decision.verdict;
+    impact.advice = decision.advice!;
+    if (decision.postscript !== undefined) impact.postscript = decision.postscript;
+    impact.evaluation = `${impact.evaluation ? `${impact.evaluation}; ` : ''}it yields team identifier ${unique(literals.earlyIdentifiers).map((v) => JSON.stringify(v)).join(', ')}: it is written for team identifiers, which the org does not hold yet (its $team values are titles until the migration), so it names no team before the migration and the right team after it`;
+  }
+}
+
+/**
+ * The rewrite, where there is one and a read found only by running (`editable` false) leaves no
+ * token to edit: a rewrite of the rest would still read it. Nothing to change is nothing to
+ * rewrite: a title kept where titles stay (`[.user.teams[].name]`).
+ */
+function offerRewrite(impact: ExpressionImpact, expression: string, context: ImpactContext, run: (Runnable & { spec: ContextSpec; sink: Sink }) | undefined, compiled: boolean, titleLiterals: LiteralsRead['titleLiterals'], relationReads: readonly { start: number; end: number }[], editable: boolean): void {
+  const rewrite = rewriteExpression(expression, titleLiterals, relationReads);
   // Proven whatever the verdict, so the work planned ahead of the rules (a dry run, where every
   // answer is the same) holds it too; jq rejects a rewrite that does not compile, which proves nothing.
-  const proof = rewrite !== expression && runnable && spec && context.jq?.validate(rewrite).ok ? proveRewrite(runnable.jq, expression, rewrite, spec, sink) : undefined;
-  // A read found only by running has no token to edit: a rewrite of the rest would still read it.
-  // Nothing to change is nothing to rewrite: a title kept where titles stay (`[.user.teams[].name]`).
-  if (rewrite !== expression && relationsByRunning.length === 0 && impact.verdict !== 'unaffected') {
-    // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
-    // so. One string literal swapped for another in an expression jq compiles stays valid, so
-    // only a relation edit or an expression jq rejects costs a trip to jq.
-    const provablyValid = validity?.ok === true && relationReads.length === 0;
-    const compiles = provablyValid ? undefined : context.jq?.validate(rewrite);
-    if (compiles && !compiles.ok) impact.rejectedRewrite = { rewrite, error: compiles.error, edits: describeEdits(expression, titleLiterals, relationReads.map((r) => r.path)) };
-    else {
-      impact.rewrite = rewrite;
-      impact.rewriteChecked = provablyValid || compiles?.ok === true;
-      // Without jq nothing is run, so nothing is proven or disproven: the proof stays unsaid. A
-      // guessed identifier proves nothing whatever running shows: the guess is what is unsure.
-      const guesses = impact.titles.filter((t) => t.guessed);
-      if (guesses.length > 0) impact.rewriteProof = { proof: 'suggested', where: guessNote(guesses) };
-      else if (proof) impact.rewriteProof = proof;
-      else if (runnable) impact.rewriteProof = { proof: 'suggested', where: 'jq could not run it on the org\'s contexts' };
-    }
+  const proof = rewrite !== expression && run && context.jq?.validate(rewrite).ok ? proveRewrite(run.jq, expression, rewrite, run.spec, run.sink) : undefined;
+  if (rewrite === expression || !editable || impact.verdict === 'unaffected') return;
+  // A rewrite is offered to be copied as is, so it must compile; where jq can tell, it must say
+  // so. One string literal swapped for another in an expression jq compiles stays valid, so
+  // only a relation edit or an expression jq rejects costs a trip to jq.
+  const provablyValid = compiled && relationReads.length === 0;
+  const compiles = provablyValid ? undefined : context.jq?.validate(rewrite);
+  if (compiles && !compiles.ok) {
+    impact.rejectedRewrite = { rewrite, error: compiles.error, edits: describeEdits(expression, titleLiterals, relationReads) };
+    return;
   }
-  return impact;
+  impact.rewrite = rewrite;
+  impact.rewriteChecked = provablyValid || compiles?.ok === true;
+  // Without jq nothing is run, so nothing is proven or disproven: the proof stays unsaid. A
+  // guessed identifier proves nothing whatever running shows: the guess is what is unsure.
+  const guesses = impact.titles.filter((t) => t.guessed);
+  if (guesses.length > 0) impact.rewriteProof = { proof: 'suggested', where: guessNote(guesses) };
+  else if (proof) impact.rewriteProof = proof;
+  else if (run) impact.rewriteProof = { proof: 'suggested', where: 'jq could not run it on the org\'s contexts' };
 }
 
 /**
@@ -517,16 +570,7 @@ function guessNote(guesses: readonly TitleLiteral[]): string {
  * identifier literals are read back as titles, and the expression so read is run before the
  * migration; if it gives what the expression as written gives after, it is written for identifiers.
  */
-function judgeByRunning(
-  expression: string,
-  references: JqReferences,
-  jq: JqEngine,
-  spec: ContextSpec,
-  sink: Sink,
-  state: Pick<DecisionInput, 'state' | 'stateUnknown'>,
-  directory: TeamDirectory,
-  gate?: { people: readonly Person[]; adminsPass: boolean },
-): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string }; identifierWasTitle?: true } {
+function judgeByRunning(expression: string, references: JqReferences, jq: JqEngine, spec: ContextSpec, sink: Sink, state: Pick<DecisionInput, 'state' | 'stateUnknown'>, directory: TeamDirectory, gate?: { people: readonly Person[]; adminsPass: boolean }): { verdict: Verdict; evaluation: string; class?: ReferenceClass; advice?: string; postscript?: string; deadGate?: DeadGate; jqFailure?: { failure: EvaluationFailure; error: string }; identifierWasTitle?: true } {
   const teamValue = sink === 'team-value' || sink === 'team-comparison';
   const classification = classifyExpression(jq, expression, spec, { teamValue });
   if (classification.class === 'failed') {
@@ -709,13 +753,6 @@ function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqE
   return outcome;
 }
 
-/** Whether running shows the result depends on team values or on one of the removed relations. */
-function readsTeamsOrRelationsWhenRun(expression: string, jq: JqEngine, options: DifferentialOptions, removedRelations: ReadonlySet<string>): DependenceOutcome {
-  let outcome = probeTeamDependence(jq, expression, options);
-  for (const relation of removedRelations) if (outcome.kind === 'independent') outcome = probeRelationDependence(jq, expression, { ...options, relation });
-  return outcome;
-}
-
 /** Whether a path it names reads team values: the team meta property, a team-valued property or input, a removed relation. */
 function readsTeamPaths(references: JqReferences, removedRelations: ReadonlySet<string>, teamProperties: ReadonlySet<string>, teamInputs: ReadonlyMap<string, TeamInput>, teamRelations: ReadonlySet<string>): boolean {
   return (
@@ -736,11 +773,7 @@ function inputPaths(references: JqReferences, teamInputs: ReadonlyMap<string, Te
 }
 
 /** Apply replacements right to left so earlier offsets stay valid. */
-function rewriteExpression(
-  expression: string,
-  titles: { literal: StringLiteral; title: TitleLiteral }[],
-  relationReads: { start: number; end: number }[],
-): string {
+function rewriteExpression(expression: string, titles: { literal: StringLiteral; title: TitleLiteral }[], relationReads: readonly { start: number; end: number }[]): string {
   const edits: { start: number; end: number; text: string }[] = [];
   for (const { literal, title } of titles) {
     if (title.identifier !== undefined && literal.end - literal.start >= 2) {
@@ -768,11 +801,7 @@ function relationToTeam(text: string): string {
 }
 
 /** The rewrite's edits as a reader applies them by hand: `"Payments" → "payments"`, `.relations.owning_team → .team`. */
-function describeEdits(
-  expression: string,
-  titles: { literal: StringLiteral; title: TitleLiteral }[],
-  relationReads: { start: number; end: number }[],
-): string[] {
+function describeEdits(expression: string, titles: { literal: StringLiteral; title: TitleLiteral }[], relationReads: readonly { start: number; end: number }[]): string[] {
   const edits = titles.flatMap(({ title }) => (title.identifier !== undefined ? [`${JSON.stringify(title.title)} → ${JSON.stringify(title.identifier)}`] : []));
   for (const path of relationReads) {
     const text = expression.slice(path.start, path.end);

@@ -20,5 +20,11 @@ const teamPath = (segments: readonly string[]): Taint => (endsAtContainer(segmen
 
 /** Whether the expression (or its tokens, lexed already) may read team values by other means than fixed paths; true where unsure (its jq cannot be read). */
 export function readsBeyondFixedPaths(expression: string | readonly Token[]): boolean {
-  return walkReads(expression, teamPath) !== 'none';
+  if (typeof expression === 'string') return walkReads(expression, teamPath) !== 'none';
+  // Tokens are an expression's own (references.ts lexes each text once), and asked for in both of the rules' runs.
+  let found = walked.get(expression);
+  if (found === undefined) walked.set(expression, (found = walkReads(expression, teamPath) !== 'none'));
+  return found;
 }
+
+const walked = new WeakMap<readonly Token[], boolean>();

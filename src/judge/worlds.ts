@@ -129,6 +129,8 @@ interface OrgTeams {
   crossed?: [JudgeTeam, JudgeTeam];
   /** Per team, its title and identifier lowercased, and squashed to letters and digits. */
   spellings: { lower: string[]; squashed: string[] }[];
+  /** Every team whose class `otherClasses` asks: those, then the teams named by title only as their pending identifiers. */
+  classed: JudgeTeam[];
 }
 
 const known = new WeakMap<TeamDirectory, OrgTeams>();
@@ -153,7 +155,10 @@ function orgTeams(directory: TeamDirectory): OrgTeams {
     const lower = [team.title.toLowerCase(), team.identifier.toLowerCase()];
     return { lower, squashed: lower.map((l) => l.replace(/[^a-z0-9]+/g, '')).filter((l) => l.length > 2) };
   });
-  found = crossed ? { teams, crossed, spellings } : { teams, spellings };
+  // Teams named by title only stand as their pending identifiers.
+  const pending = [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [{ title: team.title, identifier: pendingIdentifier(team.title) }] : []));
+  const classed = pending.length === 0 ? teams : [...teams, ...pending];
+  found = crossed ? { teams, crossed, spellings, classed } : { teams, spellings, classed };
   known.set(directory, found);
   return found;
 }
@@ -195,7 +200,7 @@ const runMemo = new WeakMap<TeamDirectory, Map<string, { teams: readonly JudgeTe
 const MAX_RUN_MEMO = 50_000;
 
 function pickTeams(directory: TeamDirectory, expression: string, literals: readonly string[], strings: readonly string[]): { teams: JudgeTeam[]; unrunClasses: number } {
-  const { teams, crossed, spellings } = orgTeams(directory);
+  const { teams, crossed, spellings, classed } = orgTeams(directory);
   const picked: JudgeTeam[] = [];
   const add = (team: JudgeTeam | undefined) => {
     if (team && picked.length < MAX_SINGLE_TEAMS && !picked.some((p) => p.title === team.title)) picked.push(team);
@@ -238,10 +243,9 @@ function pickTeams(directory: TeamDirectory, expression: string, literals: reado
   // that shape, since many real identifiers are their title lower-cased.
   if (!caseFolded && !directory.orgKnowsTeams && FOLDS_CASE.test(expression)) add(CASE_PLACEHOLDER);
   for (const team of PLACEHOLDERS) if (picked.filter((t) => t.title !== t.identifier).length < 2) add(team);
-  // Teams named by title only stand as their pending identifiers: a class of them the expression
-  // tells apart (a literal in another encoding meeting one's title) is run too (issue 39).
-  const pending = [...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [{ title: team.title, identifier: pendingIdentifier(team.title) }] : []));
-  const { more, unrun } = otherClasses(pending.length === 0 ? teams : [...teams, ...pending], strings, picked);
+  // A class of the teams named by title only the expression tells apart (a literal in another
+  // encoding meeting one's title) is run too (issue 39).
+  const { more, unrun } = otherClasses(classed, strings, picked);
   return { teams: [...picked, ...more], unrunClasses: unrun };
 }
 
@@ -375,35 +379,40 @@ const MAX_COMBINATIONS = 3;
 export function teamCases(directory: TeamDirectory, picked: readonly JudgeTeam[], seeds: readonly string[] = [], kind?: SampleKind): TeamCase[] {
   // An entity alone has one place for teams: cases that vary by place repeat the others there.
   const places = kind !== 'entity';
-  const alike = picked.filter((team) => team.ofClass);
-  picked = picked.filter((team) => !team.ofClass);
-  const cases: TeamCase[] = picked.map((team) => ({ label: `a team "${team.title}"`, teams: () => [team] }));
-  const [a, b] = picked;
-  const held = heldTogether(directory, picked);
+  const alike: JudgeTeam[] = [];
+  const own: JudgeTeam[] = [];
+  for (const team of picked) (team.ofClass ? alike : own).push(team);
+  // Every case of one shape, in one list built here: cases of many shapes, in lists of many kinds,
+  // had this and every function reading them compiled again and again.
+  const cases: TeamCase[] = [];
+  const add = (label: string, teams: TeamCase['teams'], seed?: string, sided?: true) => cases.push({ label, teams, seed, sided });
+  for (const team of own) add(`a team "${team.title}"`, () => [team]);
+  const [a, b] = own;
+  const held = heldTogether(directory, own);
   if (a && b) {
     // One order is enough: reversing a list changes nothing between the worlds, and when the
     // org has a pair whose title and identifier orders differ, `a` and `b` are that pair's.
-    if (!held) cases.push({ label: `teams "${a.title}" and "${b.title}"`, teams: () => [a, b] });
-    if (places) cases.push({ label: `"${a.title}" in one place and "${b.title}" in another`, teams: (slot) => (slot % 2 === 0 ? [a] : [b]) });
+    if (!held) add(`teams "${a.title}" and "${b.title}"`, () => [a, b]);
+    if (places) add(`"${a.title}" in one place and "${b.title}" in another`, (slot) => (slot % 2 === 0 ? [a] : [b]));
   }
   if (held) {
-    for (const together of held) cases.push({ label: `teams ${together.map((t) => `"${t.title}"`).join(', ')} together, as the org holds them`, teams: () => together });
+    for (const together of held) add(`teams ${together.map((t) => `"${t.title}"`).join(', ')} together, as the org holds them`, () => together);
   } else {
     const all = [...orgTeams(directory).teams.slice(0, MAX_ALL_TEAMS)];
-    for (const team of picked) if (!all.some((t) => t.title === team.title)) all.push(team);
-    if (all.length > 2) cases.push({ label: 'every team of the org at once', teams: () => all });
+    for (const team of own) if (!all.some((t) => t.title === team.title)) all.push(team);
+    if (all.length > 2) add('every team of the org at once', () => all);
   }
-  cases.push({ label: 'no team', teams: () => [] });
-  for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) cases.push({ label: `an entity "${seed}" of team "${a.title}"`, teams: () => [a], seed });
+  add('no team', () => []);
+  for (const seed of seeds.slice(0, MAX_SEEDS)) if (a) add(`an entity "${seed}" of team "${a.title}"`, () => [a], seed);
   // Issue 39: a change (a diff's before, then its after) with a team on one side only: given, or taken away.
   // A team known by title only is tried so too, whatever the expression spells: its identifier is
   // unknown, so no string of the expression tells whether a piece of its title meets it.
-  const sided = kind === 'action-run' ? [...(a ? [a] : []), ...[...picked, ...alike].filter((team) => team !== a && team.standIn === undefined && team.identifier === pendingIdentifier(team.title))] : [];
+  const sided = kind === 'action-run' ? [...(a ? [a] : []), ...[...own, ...alike].filter((team) => team !== a && team.standIn === undefined && team.identifier === pendingIdentifier(team.title))] : [];
   for (const team of sided) {
-    cases.push({ label: `no team before the change and "${team.title}" after it`, teams: (slot) => (slot === 1 ? [team] : []), sided: true });
-    cases.push({ label: `"${team.title}" before the change and no team after it`, teams: (slot) => (slot === 0 ? [team] : []), sided: true });
+    add(`no team before the change and "${team.title}" after it`, (slot) => (slot === 1 ? [team] : []), undefined, true);
+    add(`"${team.title}" before the change and no team after it`, (slot) => (slot === 0 ? [team] : []), undefined, true);
   }
-  for (const team of alike) cases.push({ label: `a team "${team.title}"`, teams: () => [team] });
+  for (const team of alike) add(`a team "${team.title}"`, () => [team]);
   return cases;
 }
 

@@ -6,7 +6,7 @@
 import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
-import type { Catalog } from '../catalog/catalog.js';
+import { catalogOf, type Catalog } from '../catalog/catalog.js';
 import type { TeamDirectory } from '../catalog/teams.js';
 import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
@@ -118,8 +118,8 @@ function learnTeamValued(jq: PlanningEngine, readings: readonly Reading[], kept:
   };
   // One plan: over the bench's 500 catalogs a second, where jq's answers lead, found no call more and
   // cost 0.45 s of 10 s of planning (profiled). What it runs the plan has compiled too.
-  prefetchPlanned(jq.real, catalogs, () => (catalog, engine) => found({ ...catalog, jq: engine }), 1, jq);
-  for (const catalog of catalogs) found({ ...catalog, jq });
+  prefetchPlanned(jq.real, catalogs, () => (catalog, engine) => found(catalogOf({ ...catalog, jq: engine })), 1, jq);
+  for (const catalog of catalogs) found(catalogOf({ ...catalog, jq }));
 }
 
 /** The sites whose judging may ask jq: resources judged by the org's rules, and search queries. */
@@ -277,8 +277,7 @@ function keptBatch(resources: readonly FileResource[], list: readonly FileResour
 
 /** A kept catalog with this pass's jq, team directory and memo. */
 function forPass(catalog: Catalog, ctx: RepoContext): Catalog {
-  const { jq: _jq, judgeExpression: _memo, ...kept } = catalog;
-  return { ...kept, teams: ctx.teams, ...(ctx.jq && { jq: ctx.jq }), ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }) };
+  return catalogOf({ ...catalog, teams: ctx.teams, jq: ctx.jq, judgeExpression: ctx.judgeExpression });
 }
 
 function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement, { placed, foreign, catalog }: BatchCatalog): FindingDraft[] {
@@ -522,18 +521,18 @@ function contextCatalog(ctx: RepoContext): Catalog {
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
   const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
-  return {
+  return catalogOf({
     ...base,
     teams: ctx.teams,
     migrated: ctx.migrated ?? false,
-    ...(ctx.stateUnknown && { stateUnknown: unknownStateWords(ctx.stateUnknown) }),
+    stateUnknown: ctx.stateUnknown && unknownStateWords(ctx.stateUnknown),
     // The migration rewrites the org, never a file: a file's old shape is what its copy must still change.
     migrationRan: false,
     removedRelations,
     allRemovedRelations: base.allRemovedRelations.size === 0 ? ctx.removedRelations : new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
-    ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }),
-  };
+    judgeExpression: ctx.judgeExpression,
+  });
 }
 
 /**

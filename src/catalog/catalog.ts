@@ -88,10 +88,7 @@ export function migrationRanFor(catalog: Pick<Catalog, 'migrationRan' | 'migrati
   return catalog.migrationRan || (catalog.migrationState?.migratedBlueprints.has(blueprintId) ?? false);
 }
 
-/**
- * The catalog with every key, in one order: a copy (a dry run's, with another jq) made here has the
- * original's shape, so the rules' code compiled for one is not compiled again for the other.
- */
+/** Every key in one order: a copy made here (a dry run's) has the original's shape, and code compiled for one serves both. */
 export function catalogOf(c: Catalog): Catalog {
   return { organization: c.organization, snapshot: c.snapshot, blueprints: c.blueprints, teamRelations: c.teamRelations, removedRelations: c.removedRelations, allRemovedRelations: c.allRemovedRelations, inheritance: c.inheritance, teamMirrors: c.teamMirrors, teams: c.teams, people: c.people, entities: c.entities, actions: c.actions, pages: c.pages, entitiesFetched: c.entitiesFetched, incomplete: c.incomplete, migrated: c.migrated, stateUnknown: c.stateUnknown, migrationRan: c.migrationRan, migrationState: c.migrationState, plan: c.plan, jq: c.jq, judgeExpression: c.judgeExpression };
 }

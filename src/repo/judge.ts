@@ -259,12 +259,12 @@ function distinctBlueprints(resources: readonly FileResource[]): FileResource[][
 /**
  * A batch's snapshot and catalog, built the first time a pass judges it and kept in `kept`: they
  * hold nothing of a pass but jq, the team directory and the memo, which each pass sets on its own
- * copy (`forPass`). The judge keeps what it finds per catalog by its blueprints, by the engine
+ * copy. The judge keeps what it finds per catalog by its blueprints, by the engine
  * that found it, so a plan's answers never reach the real judging.
  */
 function keptBatch(resources: readonly FileResource[], list: readonly FileResource[], index: number, ctx: RepoContext, kept: KeptCatalogs | undefined): BatchCatalog {
   const built = kept?.get(list)?.[index];
-  if (built) return { ...built, catalog: forPass(built.catalog, ctx) };
+  if (built) return { ...built, catalog: catalogOf({ ...built.catalog, teams: ctx.teams, jq: ctx.jq, judgeExpression: ctx.judgeExpression }) };
   const { snapshot, placed, foreign } = fileSnapshot(resources, ctx);
   const made = { placed, foreign, catalog: fileCatalog(snapshot, ctx) };
   if (kept) {
@@ -273,11 +273,6 @@ function keptBatch(resources: readonly FileResource[], list: readonly FileResour
     batches[index] = made;
   }
   return made;
-}
-
-/** A kept catalog with this pass's jq, team directory and memo. */
-function forPass(catalog: Catalog, ctx: RepoContext): Catalog {
-  return catalogOf({ ...catalog, teams: ctx.teams, jq: ctx.jq, judgeExpression: ctx.judgeExpression });
 }
 
 function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement, { placed, foreign, catalog }: BatchCatalog): FindingDraft[] {

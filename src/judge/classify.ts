@@ -79,7 +79,7 @@ export function classifyPair(jq: JqEngine, before: string, after: string, spec: 
   const afterInputs = inputsOf(spec, cases, 'after');
   // Every context is asked for at once (one jq request with the prefetching engine); a dry run
   // that records the work sees the whole of it.
-  jq.prefetch?.({ evaluate: before === after ? [{ expression: before, inputs: beforeInputs.concat(afterInputs) }] : [{ expression: before, inputs: beforeInputs }, { expression: after, inputs: afterInputs }] });
+  jq.prefetch?.({ evaluate: before === after ? [{ expression: before, inputs: [...beforeInputs, ...afterInputs] }] : [{ expression: before, inputs: beforeInputs }, { expression: after, inputs: afterInputs }] });
   const toIdentifier = translation(spec.directory, spec.teams);
   let substituted = false;
   let firstSubstitution: Difference | undefined;

@@ -1,6 +1,6 @@
 import { dropPrototypes, isObject, type JsonObject } from '../model/json.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, type EntityRecord, type OrgSnapshot } from '../model/snapshot.js';
-import type { Catalog } from './catalog.js';
+import { catalogOf, type Catalog } from './catalog.js';
 import { readMigrationState, type MigrationPlan } from './migration-state.js';
 import { mirrorPathEffect, mirrorsOf } from './mirror-paths.js';
 import { relationsOf, resolveInheritance, teamInheritancePath, type InheritanceResolution } from './inheritance.js';
@@ -82,7 +82,7 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
   // Issue 25: the service's flag (or the state the snapshot recorded) first; shapes only without either.
   const migrationState = readMigrationState(snapshot.organization, snapshot.migrationState, blueprints);
 
-  return {
+  return catalogOf({
     organization: snapshot.organization,
     snapshot,
     blueprints,
@@ -102,9 +102,9 @@ export function buildCatalog(snapshot: OrgSnapshot, options: CatalogOptions = {}
     migrationRan: migrationState.ran,
     migrationState,
     incomplete: snapshot.incomplete ?? [],
-    ...(options.jq && { jq: options.jq }),
-    ...(options.plan && { plan: options.plan }),
-  };
+    jq: options.jq,
+    plan: options.plan,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/catalog.js';
+import { catalogOf, type Catalog } from '../catalog/catalog.js';
 import type { JsonValue } from '../model/json.js';
 import type { Rule } from '../rules/rule.js';
 import { jsonText, type CompileResult, type EvaluateResult, type JqEngine, type JqWork } from './engine.js';
@@ -15,7 +15,7 @@ export function prefetchRuleJq(catalog: Catalog, rules: readonly Rule[], judgeRu
   const jq = catalog.jq;
   if (!jq?.prefetch) return;
   const recorder = recordingEngine(undefined, jq);
-  const dryRun: Catalog = { ...catalog, jq: recorder.engine };
+  const dryRun = catalogOf({ ...catalog, jq: recorder.engine });
   for (const rule of rules) {
     if (rule.asksJq === false) continue;
     try {

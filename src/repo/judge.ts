@@ -6,7 +6,7 @@
 import { buildCatalog } from '../catalog/build-catalog.js';
 import { relationsOf } from '../catalog/inheritance.js';
 import { mirrorsOf } from '../catalog/mirror-paths.js';
-import type { Catalog } from '../catalog/catalog.js';
+import { catalogOf, type Catalog } from '../catalog/catalog.js';
 import { dropPrototypes, isObject, markPrototypeFree, type JsonObject, type JsonValue } from '../model/json.js';
 import type { Category, FindingDraft, Verdict } from '../model/finding.js';
 import { emptySnapshot, type OrgSnapshot } from '../model/snapshot.js';
@@ -115,8 +115,8 @@ function learnTeamValued(jq: PlanningEngine, readings: readonly Reading[], kept:
   };
   // One plan: over the bench's 500 catalogs a second, where jq's answers lead, found no call more and
   // cost 0.45 s of 10 s of planning (profiled). What it runs the plan has compiled too.
-  prefetchPlanned(jq.real, catalogs, () => (catalog, engine) => found({ ...catalog, jq: engine }), 1, jq);
-  for (const catalog of catalogs) found({ ...catalog, jq });
+  prefetchPlanned(jq.real, catalogs, () => (catalog, engine) => found(catalogOf({ ...catalog, jq: engine })), 1, jq);
+  for (const catalog of catalogs) found(catalogOf({ ...catalog, jq }));
 }
 
 /** The sites whose judging may ask jq: resources judged by the org's rules, and search queries. */
@@ -256,12 +256,12 @@ function distinctBlueprints(resources: readonly FileResource[]): FileResource[][
 /**
  * A batch's snapshot and catalog, built the first time a pass judges it and kept in `kept`: they
  * hold nothing of a pass but jq, the team directory and the memo, which each pass sets on its own
- * copy (`forPass`). The judge keeps what it finds per catalog by its blueprints, by the engine
+ * copy. The judge keeps what it finds per catalog by its blueprints, by the engine
  * that found it, so a plan's answers never reach the real judging.
  */
 function keptBatch(resources: readonly FileResource[], list: readonly FileResource[], index: number, ctx: RepoContext, kept: KeptCatalogs | undefined): BatchCatalog {
   const built = kept?.get(list)?.[index];
-  if (built) return { ...built, catalog: forPass(built.catalog, ctx) };
+  if (built) return { ...built, catalog: catalogOf({ ...built.catalog, teams: ctx.teams, jq: ctx.jq, judgeExpression: ctx.judgeExpression }) };
   const { snapshot, placed, foreign } = fileSnapshot(resources, ctx);
   const made = { placed, foreign, catalog: fileCatalog(snapshot, ctx) };
   if (kept) {
@@ -270,12 +270,6 @@ function keptBatch(resources: readonly FileResource[], list: readonly FileResour
     batches[index] = made;
   }
   return made;
-}
-
-/** A kept catalog with this pass's jq, team directory and memo. */
-function forPass(catalog: Catalog, ctx: RepoContext): Catalog {
-  const { jq: _jq, judgeExpression: _memo, ...kept } = catalog;
-  return { ...kept, teams: ctx.teams, ...(ctx.jq && { jq: ctx.jq }), ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }) };
 }
 
 function judgeBatch(resources: readonly FileResource[], judgement: FileJudgement, { placed, foreign, catalog }: BatchCatalog): FindingDraft[] {
@@ -511,18 +505,18 @@ function addMirrorHops(blueprints: JsonObject[], org: ReadonlyMap<string, JsonOb
 function fileCatalog(snapshot: OrgSnapshot, ctx: RepoContext): Catalog {
   const base = buildCatalog(snapshot, ctx.jq ? { jq: ctx.jq } : {});
   const removedRelations = mergeSets(ctx.removedByBlueprint, base.removedRelations);
-  return {
+  return catalogOf({
     ...base,
     teams: ctx.teams,
     migrated: ctx.migrated ?? false,
-    ...(ctx.stateUnknown && { stateUnknown: unknownStateWords(ctx.stateUnknown) }),
+    stateUnknown: ctx.stateUnknown && unknownStateWords(ctx.stateUnknown),
     // The migration rewrites the org, never a file: a file's old shape is what its copy must still change.
     migrationRan: false,
     removedRelations,
     allRemovedRelations: base.allRemovedRelations.size === 0 ? ctx.removedRelations : new Set([...ctx.removedRelations, ...base.allRemovedRelations]),
     teamMirrors: mergeSets(ctx.teamMirrors, base.teamMirrors),
-    ...(ctx.judgeExpression && { judgeExpression: ctx.judgeExpression }),
-  };
+    judgeExpression: ctx.judgeExpression,
+  });
 }
 
 /**

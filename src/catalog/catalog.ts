@@ -90,5 +90,7 @@ export function migrationRanFor(catalog: Pick<Catalog, 'migrationRan' | 'migrati
 
 /** Every key in one order: a copy made here (a dry run's) has the original's shape, and code compiled for one serves both. */
 export function catalogOf(c: Catalog): Catalog {
-  return { organization: c.organization, snapshot: c.snapshot, blueprints: c.blueprints, teamRelations: c.teamRelations, removedRelations: c.removedRelations, allRemovedRelations: c.allRemovedRelations, inheritance: c.inheritance, teamMirrors: c.teamMirrors, teams: c.teams, people: c.people, entities: c.entities, actions: c.actions, pages: c.pages, entitiesFetched: c.entitiesFetched, incomplete: c.incomplete, migrated: c.migrated, stateUnknown: c.stateUnknown, migrationRan: c.migrationRan, migrationState: c.migrationState, plan: c.plan, jq: c.jq, judgeExpression: c.judgeExpression };
+  // Every key required here, so a key added to Catalog and not here fails to compile instead of being lost in a copy.
+  const copy: { [K in keyof Required<Catalog>]: Catalog[K] } = { organization: c.organization, snapshot: c.snapshot, blueprints: c.blueprints, teamRelations: c.teamRelations, removedRelations: c.removedRelations, allRemovedRelations: c.allRemovedRelations, inheritance: c.inheritance, teamMirrors: c.teamMirrors, teams: c.teams, people: c.people, entities: c.entities, actions: c.actions, pages: c.pages, entitiesFetched: c.entitiesFetched, incomplete: c.incomplete, migrated: c.migrated, stateUnknown: c.stateUnknown, migrationRan: c.migrationRan, migrationState: c.migrationState, plan: c.plan, jq: c.jq, judgeExpression: c.judgeExpression };
+  return copy;
 }

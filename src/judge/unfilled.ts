@@ -41,14 +41,15 @@ export function unfilledReads(jq: JqEngine, expression: string, references: JqRe
   const literals = [...new Set(valueStrings(references).map((literal) => literal.value))].slice(0, MAX_LITERAL_PROBES);
   const probes = [...new Set([PROBE, ...literals, ...teamValues])];
   const tried = contexts.slice(0, MAX_FILLED_CONTEXTS);
-  const filled = tried.map((context) => filledWithEach(context, paths, probes));
-  // A read nearly always shows on the first context: the others are asked for only where it does not,
-  // and a plan (whose made-up answers never show one) asks for the first alone (a tenth of a 10x org's runs).
+  // A read nearly always shows on the first context: the others are filled and asked for only where it
+  // does not, and a plan (whose made-up answers never show one) asks for the first alone (a tenth of a 10x org's runs).
+  const fillings: JsonValue[][] = [];
+  const filled = (c: number) => (fillings[c] ??= filledWithEach(tried[c]!, paths, probes));
   const reaches = tried.some((context, c) => {
     if (c > 0 && jq.plansOnly) return false;
-    if (c < 2) jq.prefetch?.({ evaluate: [{ expression, inputs: c === 0 ? [context, ...filled[0]!] : [...tried.slice(1), ...filled.slice(1).flat()] }] });
+    if (c < 2) jq.prefetch?.({ evaluate: [{ expression, inputs: c === 0 ? [context, ...filled(0)] : [...tried.slice(1), ...tried.slice(1).flatMap((_, i) => filled(i + 1))] }] });
     const plain = jq.evaluate(context, expression);
-    return filled[c]!.some((input) => !sameResult(plain, jq.evaluate(input, expression)));
+    return filled(c).some((input) => !sameResult(plain, jq.evaluate(input, expression)));
   });
   return reaches ? [...new Set(paths.map((path) => expression.slice(path.start, path.end)))] : [];
 }

@@ -162,7 +162,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const strict = snapshotCommand.options.find((option) => option.long === '--strict');
   if (strict) strict.description = SNAPSHOT_STRICT_HELP;
   snapshotCommand.action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
-    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), runTimestamp(io.env, io.now), io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 

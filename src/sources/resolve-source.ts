@@ -91,13 +91,6 @@ export function parseConcurrency(raw: string): number {
   return value;
 }
 
-/** A snapshot file when --snapshot is given, else the live API when credentials are set, else a usage error. */
-export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource> {
-  const source = await resolveOrgSource(flags, io);
-  if (!source) throw new UsageError(NO_SOURCE_HINT);
-  return source;
-}
-
 /** Who an API token belongs to decides what it reads: the audit reads the data model, its permissions and the users. */
 const ROLE_HINT =
   'the audit needs the credentials of a user with the Admin role (an API token, or the client id and secret, from an admin\'s Credentials menu in the app)';
@@ -126,7 +119,7 @@ function withWhereToLook(error: unknown, connection: Connection, addresses: Addr
   return error;
 }
 
-/** Like resolveSource, but undefined when there is neither a snapshot nor credentials (repository-only runs). */
+/** A snapshot file when --snapshot is given, else the live API when credentials are set, else undefined (NO_SOURCE_HINT says why). */
 export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
   // Checked whatever the source: a bad flag is a usage error even where it would not be used.
   const concurrency = parseConcurrency(flags.concurrency);

@@ -72,14 +72,14 @@ export const NO_SOURCE_HINT =
   'PORT_TOKEN, or PORT_CLIENT_ID and PORT_CLIENT_SECRET, or --config FILE (the reference script\'s config.json); ' +
   'try the bundled demo: `teams-migration-audit analyze --demo`';
 
-/** The source options shared by `analyze` and `snapshot`. */
-export function addSourceOptions(command: Command): Command {
+/** The source options shared by `analyze` and `snapshot`, `--strict` with what it means for the command. */
+export function addSourceOptions(command: Command, strictHelp = 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report'): Command {
   return command
     .option('--api-url <url>', 'base URL of the API (overrides --region): https, or http only to this machine (127.0.0.0/8, ::1, localhost)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
     .option('--concurrency <n>', 'the most requests in flight at once (fewer after a burst of server errors, paced by the rate limit); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
-    .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
+    .option('--strict', strictHelp);
 }
 
 export function parseConcurrency(raw: string): number {

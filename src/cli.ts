@@ -157,12 +157,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option('-q, --quiet', 'print nothing but errors')
       .option('--no-color', 'no progress bar or other terminal control sequences (also when NO_COLOR or CI is set)')
       .addHelpText('after', SNAPSHOT_EXAMPLES),
+    SNAPSHOT_STRICT_HELP,
   );
-  // A snapshot has no report to note things in: without --strict it is written, each odd value named on stderr.
-  const strict = snapshotCommand.options.find((option) => option.long === '--strict');
-  if (strict) strict.description = SNAPSHOT_STRICT_HELP;
   snapshotCommand.action(async (source: string | undefined, flags: SnapshotFlags & { color?: boolean }) => {
-    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), { recordedAt: runTimestamp(io.env, io.now) }, io.stdout);
+    const { incomplete } = await runSnapshot(withPositionalSource(source, flags), plainTerminal(io, flags), runTimestamp(io.env, io.now), io.stdout);
     exitCode = incomplete > 0 ? EXIT.incomplete : EXIT.pass;
   });
 

@@ -1,7 +1,6 @@
 import { isAbsolute, posix, win32 } from 'node:path';
 import { Option, type Command } from 'commander';
 import { applyBaseline, acceptedByFrom, createBaseline, renderBaseline, type Baseline, type BaselineEntry } from './baseline/baseline.js';
-import { writeBaselineFile } from './baseline/baseline-file.js';
 import { evaluateGate, FAIL_ON, FAIL_ON_VERDICT, type FailOn, type FailOnVerdict, type GatePolicy } from './gate.js';
 import { createHash } from 'node:crypto';
 import { UsageError } from './errors.js';
@@ -73,13 +72,16 @@ export async function gateReport(
   flags: GateFlags,
   baseline: Baseline | undefined,
   env: Readonly<Record<string, string | undefined>>,
-  /** Where `--write-baseline` is staged: it is written with the run's other outputs, or not at all. */
+  /** Where `--write-baseline` and `--prune-baseline` are staged: written with the run's other outputs, or not at all. */
   outputs?: OutputSet,
 ): Promise<GatedRun> {
   const { failOn, failOnVerdict } = withFailOnShorthand(flags);
   const policy: GatePolicy = failOnVerdict ? { failOn, failOnVerdict } : { failOn };
   const notes: string[] = [];
-  const save = (path: string, written: Baseline) => (outputs ? outputs.stageFile(path, renderBaseline(written)) : writeBaselineFile(path, written));
+  const save = async (path: string, written: Baseline) => {
+    if (!outputs) throw new Error('a baseline is written only with the run\'s other outputs: pass gateReport the output set');
+    await outputs.stageFile(path, renderBaseline(written));
+  };
   let { report, stale, verified, expired } = baseline ? applyBaseline(analyzed, baseline, flags.today) : { report: analyzed, stale: [], verified: [], expired: [] };
   ({ report, stale } = withUnreadableFiles(report, stale, baseline));
 

@@ -1,7 +1,7 @@
 import { writeFileAtomic } from './output/output-set.js';
-import { InputError } from './errors.js';
+import { InputError, UsageError } from './errors.js';
 import { ensureWritableFile } from './output/output-path.js';
-import { resolveSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
+import { NO_SOURCE_HINT, resolveOrgSource, type SourceFlags, type SourceIo } from './sources/resolve-source.js';
 import { renderSnapshot } from './sources/write-snapshot.js';
 import { terminalSafe } from './terminal-text.js';
 import { STDOUT } from './report/write-reports.js';
@@ -12,20 +12,19 @@ export interface SnapshotFlags extends SourceFlags {
   out: string;
 }
 
-/** The time this recording was made (docs/formats.md `recordedAt`): report.run.dataReadAt of every analysis of it. */
-interface SnapshotClock {
-  recordedAt: string;
-}
-
-/** `snapshot --out FILE`: record the org once, analyze it offline as often as needed. */
-export async function runSnapshot(flags: SnapshotFlags, io: SourceIo, clock: SnapshotClock, stdout: (text: string) => void): Promise<{ incomplete: number }> {
+/**
+ * `snapshot --out FILE`: record the org once, analyze it offline as often as needed. `recordedAt` is the time of this
+ * recording (docs/formats.md): report.run.dataReadAt of every analysis of it.
+ */
+export async function runSnapshot(flags: SnapshotFlags, io: SourceIo, recordedAt: string, stdout: (text: string) => void): Promise<{ incomplete: number }> {
   // `--out -`: the snapshot is the whole of stdout, for a pipe.
   const toStdout = flags.out === STDOUT;
   if (!toStdout) await ensureWritableFile(flags.out, '--out');
-  const resolved = await resolveSource(flags, io);
+  const resolved = await resolveOrgSource(flags, io);
+  if (!resolved) throw new UsageError(NO_SOURCE_HINT);
   const { description, notes, credentials } = resolved;
   // A live read is recorded now; a snapshot rewritten in stable order keeps its own time, or none.
-  const snapshot = flags.snapshot !== undefined ? resolved.snapshot : { ...resolved.snapshot, recordedAt: clock.recordedAt };
+  const snapshot = flags.snapshot !== undefined ? resolved.snapshot : { ...resolved.snapshot, recordedAt };
   const text = renderSnapshot(redactCredentials(snapshot, [...credentialsFromEnv(io.env), ...(credentials ?? [])]));
   try {
     if (toStdout) stdout(text);

@@ -4,7 +4,7 @@ import { fileLocation } from '../file-location.js';
 import { textSecretFragments } from '../repo/redact-findings.js';
 import { tokenShapedValues } from '../secrets/token-shapes.js';
 import type { PatchRepo } from './apply-root.js';
-import { missingFix, unprovenRewrite, type FileEncoding, type FixFile, type PatchedFile, type UnresolvedFix } from './fix-kit.js';
+import { missingFix, unprovenRewrite, type FileEncoding, type FixFile, type FixKit, type PatchedFile, type UnresolvedFix } from './fix-kit.js';
 import { fileName, uniqueNames } from './kit-names.js';
 import { pulumiSystemBlueprintEdits, terraformSystemBlueprintEdits } from './system-blueprint.js';
 import { applyEdits, unifiedDiff, type TextEdit } from './unified-diff.js';
@@ -20,13 +20,10 @@ export interface RepoFile {
   linkTo?: string;
 }
 
-interface RepoPatch {
-  /** `repo.patch`, or `repo-<name>.patch` per repository when there are several. */
-  files: FixFile[];
+/** The kit's repository part: `repo.patch`, or `repo-<name>.patch` per repository when there are several. */
+interface RepoPatch extends FixKit {
   /** Where each patch file is applied from, for the README's commands: the repository as shown, and its root from where the audit ran. */
   applyAt: PatchPlace[];
-  patched: PatchedFile[];
-  unresolved: UnresolvedFix[];
 }
 
 /** One patch file and the repository it is applied in. */

@@ -144,22 +144,14 @@ export interface Report {
   crossOrg?: CrossOrgCheck[];
 }
 
-/** One org of a merged report: what its own report said. */
-export interface OrgOfMerge {
-  organization: { id: string; name: string };
-  summary: Report['summary'];
+/** One org of a merged report: what its own report said, its findings and unread items counted. */
+export interface OrgOfMerge extends Pick<Report, 'organization' | 'summary' | 'gate' | 'run'> {
   findings: number;
   incomplete: number;
-  gate?: GateResult;
-  run?: ReportRun;
 }
 
 /** A finding of the previous report as `progress.fixed` lists it. */
-export interface FixedFinding {
-  id: string;
-  category: Category;
-  resource: ResourceRef;
-  location: string;
+export interface FixedFinding extends Pick<Finding, 'id' | 'category' | 'resource' | 'location'> {
   /** Where it went: gone from the report, or checked and now needing nothing (`verified`). */
   now: 'absent' | 'verified';
   /**

@@ -4,7 +4,7 @@
  * site into a finding, or none, so no verdict is born outside it. The types live here so that rules
  * need nothing of the judge.
  */
-import type { Category, FindingDraft, FindingImpact, ResourceRef, Verdict } from './finding.js';
+import type { FindingDraft, FindingImpact, Verdict } from './finding.js';
 import type { JsonObject, JsonValue } from './json.js';
 
 /** A JSON path (`['rules', 0, 'value']`), as rules and file readers locate what they read. */
@@ -79,11 +79,8 @@ export interface ExpressionOptions {
   sink?: Sink;
 }
 
-/** One jq expression where it stands. */
-export interface ExpressionSite {
-  category: Category;
-  resource: ResourceRef;
-  location: string;
+/** One jq expression where it stands: the category, resource and location its finding gets. */
+export interface ExpressionSite extends Pick<FindingDraft, 'category' | 'resource' | 'location'> {
   expression: string;
   /** What this expression is, for the reason: "The calculation", "The visibility jqQuery". */
   subject: string;
@@ -106,9 +103,7 @@ export interface ExpressionSite {
 }
 
 /** One search rule (`{property, operator, value}`) where it stands. */
-export interface SearchRuleSite {
-  category: Category;
-  resource: ResourceRef;
+export interface SearchRuleSite extends Pick<FindingDraft, 'category' | 'resource'> {
   path: Path;
   rule: Record<string, JsonValue | undefined>;
   /** "The policy rule", "The widget filter". */
@@ -140,10 +135,7 @@ export interface PolicyQuery {
 }
 
 /** Literal team names written where a team value goes. */
-export interface LiteralTeamSite {
-  category: Category;
-  resource: ResourceRef;
-  location: string;
+export interface LiteralTeamSite extends Pick<FindingDraft, 'category' | 'resource' | 'location'> {
   /** "The mapping", "The default of input \"owner\"". */
   subject: string;
   /** What the value becomes: "the team meta property", `input "owner"`. */
@@ -151,9 +143,7 @@ export interface LiteralTeamSite {
 }
 
 /** An integration's or webhook's entity mapping. */
-export interface EntityMappingSite {
-  category: Category;
-  resource: ResourceRef;
+export interface EntityMappingSite extends Pick<FindingDraft, 'category' | 'resource'> {
   /** Path of the `entity` / `mappings` object holding identifier, title, team, relations, ... */
   path: Path;
   mapping: JsonObject;

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { ADDRESS_VARIABLES, type AddressFlags } from '../address-options.js';
 import { UsageError, isKnownError } from '../errors.js';
-import { credentialSafeWriter } from '../secrets/credentials.js';
-import { analyzeEachThenMerge, type MergeIo } from './merge-command.js';
-import { readOrgsConfig, type ConfiguredOrg } from './org-config.js';
+import { credentialRedactor } from '../secrets/credentials.js';
+import type { SourceFlags } from '../sources/resolve-source.js';
+import { analyzeEachThenMerge, type MergeFlags, type MergeIo } from './merge-command.js';
+import { readOrgsConfig } from './org-config.js';
 
 /** `--orgs FILE` on `analyze`: the option, kept here so the CLI adds it in one line. */
 export function addOrgsOption(command: Command): Command {
@@ -13,14 +14,9 @@ export function addOrgsOption(command: Command): Command {
   );
 }
 
-interface OrgsFlags extends AddressFlags {
+interface OrgsFlags extends AddressFlags, MergeFlags, Pick<SourceFlags, 'snapshot' | 'config' | 'configuredOrg'> {
   orgs?: string;
-  snapshot?: string;
   demo?: boolean;
-  config?: string;
-  out: string;
-  format: string;
-  configuredOrg?: { name: string; connection: ConfiguredOrg['connection'] };
 }
 
 /** Flags that choose one org's address or credentials: the file chooses them per org. */
@@ -54,7 +50,8 @@ export async function runConfiguredOrgs<F extends OrgsFlags, I extends MergeIo>(
   const orgs = await readOrgsConfig(path, io.env);
   const secrets = orgs.flatMap(({ connection: { credentials } }) => (credentials.kind === 'token' ? [credentials.token] : [credentials.clientId, credentials.clientSecret]));
   const env = Object.fromEntries(Object.entries(io.env).filter(([name]) => !(Object.values(ADDRESS_VARIABLES) as string[]).includes(name)));
-  const orgIo: I = { ...io, env, stderr: credentialSafeWriter(io.stderr, secrets) };
+  const withoutSecrets = credentialRedactor(secrets);
+  const orgIo: I = { ...io, env, stderr: (text) => io.stderr(withoutSecrets(text)) };
   const each = orgs.map((org) => ({ name: org.name, flags: { configuredOrg: { name: org.name, connection: org.connection }, ...org.addresses } as Partial<F> }));
   return analyzeEachThenMerge(
     each,

@@ -2,6 +2,8 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../errors.js';
 import { exitCodeFor, EXIT } from '../gate.js';
+import type { GateFlags } from '../gate-run.js';
+import type { FixFlags } from '../fix/fix-run.js';
 import { readJsonInput } from '../json-input.js';
 import { isObject } from '../model/json.js';
 import type { Report } from '../model/finding.js';
@@ -14,7 +16,7 @@ import type { SourceIo } from '../sources/resolve-source.js';
 import { VERSION } from '../version.js';
 import { mergeReports } from './merge-reports.js';
 
-interface MergeFlags {
+export interface MergeFlags {
   out: string;
   format: string;
 }
@@ -104,12 +106,7 @@ export async function analyzeEachThenMerge<F extends MergeFlags & OneFilePerRunF
 }
 
 /** Flags that name one file a run writes (or changes): with several orgs, each org's run would write over the last. */
-interface OneFilePerRunFlags {
-  writeBaseline?: string;
-  pruneBaseline?: boolean;
-  fix?: boolean;
-  fixOut?: string;
-}
+type OneFilePerRunFlags = Pick<GateFlags, 'writeBaseline' | 'pruneBaseline'> & Pick<FixFlags, 'fix' | 'fixOut'>;
 
 function refuseOneFilePerRun(flags: OneFilePerRunFlags): void {
   const given = [

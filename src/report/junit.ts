@@ -87,23 +87,14 @@ function caseName(finding: Finding): { name: string; place: string } {
 
 function testcase(finding: Finding, failing: boolean): Testcase {
   const { name, place } = caseName(finding);
-  const open = `    <testcase classname="${attr(`tma.${finding.category}`)}" name="${attr(name)}"${place}>\n`;
   const details = describe(finding);
-  if (failing) {
-    const type = finding.verdict ?? finding.kind;
-    return {
-      status: 'failed',
-      xml: `${open}      <failure message="${attr(finding.reason)}" type="${attr(type)}">${details}</failure>\n    </testcase>\n`,
-    };
-  }
-  if (finding.accepted) {
-    const message = `accepted in the baseline by ${finding.accepted.by}: ${finding.accepted.reason}`;
-    return {
-      status: 'skipped',
-      xml: `${open}      <skipped message="${attr(message)}"/>\n      <system-out>${details}</system-out>\n    </testcase>\n`,
-    };
-  }
-  return { status: 'passed', xml: `${open}      <system-out>${details}</system-out>\n    </testcase>\n` };
+  // Every case is its opening tag, one body line (a skipped case adds its mark before it) and its closing tag.
+  const [status, body]: [Testcase['status'], string] = failing
+    ? ['failed', `<failure message="${attr(finding.reason)}" type="${attr(finding.verdict ?? finding.kind)}">${details}</failure>`]
+    : finding.accepted
+      ? ['skipped', `<skipped message="${attr(`accepted in the baseline by ${finding.accepted.by}: ${finding.accepted.reason}`)}"/>\n      <system-out>${details}</system-out>`]
+      : ['passed', `<system-out>${details}</system-out>`];
+  return { status, xml: `    <testcase classname="${attr(`tma.${finding.category}`)}" name="${attr(name)}"${place}>\n      ${body}\n    </testcase>\n` };
 }
 
 /** The finding's details as XML text content, one line each; a line break of a value is a reference. */

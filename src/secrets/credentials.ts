@@ -175,9 +175,3 @@ export function learningRedactor(initial: readonly string[]): { clean: (text: st
   };
   return { clean: (text) => clean(text), learn };
 }
-
-/** A writer (stderr) that never prints the credentials. */
-export function credentialSafeWriter(write: (text: string) => void, credentials: readonly string[]): (text: string) => void {
-  const clean = credentialRedactor(credentials);
-  return (text) => write(clean(text));
-}

@@ -72,14 +72,14 @@ export const NO_SOURCE_HINT =
   'PORT_TOKEN, or PORT_CLIENT_ID and PORT_CLIENT_SECRET, or --config FILE (the reference script\'s config.json); ' +
   'try the bundled demo: `teams-migration-audit analyze --demo`';
 
-/** The source options shared by `analyze` and `snapshot`. */
-export function addSourceOptions(command: Command): Command {
+/** The source options shared by `analyze` and `snapshot`, `--strict` with what it means for the command. */
+export function addSourceOptions(command: Command, strictHelp = 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report'): Command {
   return command
     .option('--api-url <url>', 'base URL of the API (overrides --region): https, or http only to this machine (127.0.0.0/8, ::1, localhost)')
     .addOption(new Option('--region <region>', 'the org\'s region (default: eu)').choices(['eu', 'us']))
     .option('--config <file>', 'the reference script\'s config.json ({REGION, CLIENT_ID, CLIENT_SECRET})')
     .option('--concurrency <n>', 'the most requests in flight at once (fewer after a burst of server errors, paced by the rate limit); also caps the jq workers (one per core)', String(DEFAULT_CONCURRENCY))
-    .option('--strict', 'stop (exit 2) at the first value of an unexpected shape instead of noting it in the report');
+    .option('--strict', strictHelp);
 }
 
 export function parseConcurrency(raw: string): number {
@@ -89,13 +89,6 @@ export function parseConcurrency(raw: string): number {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);
   }
   return value;
-}
-
-/** A snapshot file when --snapshot is given, else the live API when credentials are set, else a usage error. */
-export async function resolveSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource> {
-  const source = await resolveOrgSource(flags, io);
-  if (!source) throw new UsageError(NO_SOURCE_HINT);
-  return source;
 }
 
 /** Who an API token belongs to decides what it reads: the audit reads the data model, its permissions and the users. */
@@ -126,7 +119,7 @@ function withWhereToLook(error: unknown, connection: Connection, addresses: Addr
   return error;
 }
 
-/** Like resolveSource, but undefined when there is neither a snapshot nor credentials (repository-only runs). */
+/** A snapshot file when --snapshot is given, else the live API when credentials are set, else undefined (NO_SOURCE_HINT says why). */
 export async function resolveOrgSource(flags: SourceFlags, io: SourceIo): Promise<ResolvedSource | undefined> {
   // Checked whatever the source: a bad flag is a usage error even where it would not be used.
   const concurrency = parseConcurrency(flags.concurrency);

@@ -6,6 +6,7 @@
  * team and matches nobody after. Both sides are evaluated in each world.
  */
 import { describe, expect, it } from 'vitest';
+import { day2Action } from '../support/day2-action.js';
 import { useJqEngine } from '../support/jq-engine.js';
 import { inputOf, judged, migrationPart, org, serviceRelatedToTeam, TEAMS, type World } from './two-worlds.js';
 import type { JsonObject } from '../../src/model/json.js';
@@ -25,17 +26,7 @@ function mirrorOrg(jqQuery: string, migrated = false) {
     ],
     entities: { service: migrated ? SERVICES.map((service, i) => ({ ...service, team: [TEAMS[i]!.identifier] })) : SERVICES },
     actions: [
-      {
-        identifier: 'deploy',
-        title: 'Deploy',
-        trigger: {
-          type: 'self-service',
-          operation: 'DAY-2',
-          blueprintIdentifier: 'service',
-          userInputs: { properties: { target: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [{ property: '$team', operator: '=', value: { jqQuery } }] } } } },
-        },
-        invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
-      },
+      day2Action({ target: { type: 'string', format: 'entity', blueprint: 'service', dataset: { combinator: 'and', rules: [{ property: '$team', operator: '=', value: { jqQuery } }] } } }),
     ],
   });
 }

@@ -6,6 +6,7 @@ import { analyze } from '../../src/analyze.js';
 import { buildCatalog } from '../../src/catalog/build-catalog.js';
 import { buildFixKit } from '../../src/fix/build-fix-kit.js';
 import { readFindingFiles } from '../../src/fix/write-fixes.js';
+import { day2Action } from '../support/day2-action.js';
 import { useJqEngine } from '../support/jq-engine.js';
 import type { Finding, Report } from '../../src/model/finding.js';
 import { repositoryFindings, repositoryOnlySnapshot } from '../../src/repo/report-input.js';
@@ -30,24 +31,12 @@ const MAPPING = `resources:
 const input = (jqQuery: string) => ({ type: 'string', visible: { jqQuery } });
 const ACTIONS = JSON.stringify(
   [
-    {
-      identifier: 'deploy',
-      title: 'Deploy',
-      trigger: {
-        type: 'self-service',
-        operation: 'DAY-2',
-        blueprintIdentifier: 'service',
-        userInputs: {
-          properties: {
-            env: input('.user.team | contains(["My Team"])'),
-            region: input('[.user.teams[].name] | index("Platform Team") != null'),
-            // "Hello world" is no identifier either, but running shows it is never compared with a team.
-            note: input('(.user.team | index("My Team") != null) and .entity.properties.motto != "Hello world"'),
-          },
-        },
-      },
-      invocationMethod: { type: 'WEBHOOK', url: 'https://example.com' },
-    },
+    day2Action({
+      env: input('.user.team | contains(["My Team"])'),
+      region: input('[.user.teams[].name] | index("Platform Team") != null'),
+      // "Hello world" is no identifier either, but running shows it is never compared with a team.
+      note: input('(.user.team | index("My Team") != null) and .entity.properties.motto != "Hello world"'),
+    }),
   ],
   null,
   2,

@@ -55,9 +55,10 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teams: catalog.teams,
       removedRelations: site.removedRelations,
       teamRelations: keptTeamRelations(catalog),
-      // By name over every blueprint, as kept relations are; calculations are its blueprint's where it names one.
-      identifierProperties: teamIdentifierMirrors(catalog, undefined),
-      titleProperties: teamIdentifierMirrors(catalog, undefined, '$title'),
+      // Its blueprint's where it names one (a mirror another blueprint holds is no field of its entities:
+      // a whole-value read would meet a title there that its entities never hold), else every blueprint's.
+      identifierProperties: teamIdentifierMirrors(catalog, site.blueprint),
+      titleProperties: teamIdentifierMirrors(catalog, site.blueprint, '$title'),
       derivedProperties: allDerivedTeamProperties(catalog, site.blueprint),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
@@ -65,6 +66,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       ...(state.stateUnknown !== undefined && { stateUnknown: state.stateUnknown }),
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
       ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
+      ...(site.blueprint !== undefined && catalog.entities.has(site.blueprint) && { entities: catalog.entities.get(site.blueprint) }),
       // Only gates that let people in can shut them out: a policy, an input's `visible` (a
       // `required` or `disabled` that never holds keeps nobody from anything). Admins run and
       // approve whatever a policy says, so a dead policy never shuts them out.

@@ -16,6 +16,8 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
+import { entityHoldingText } from './team-entity-text.js';
+import type { EntityRecord } from '../model/snapshot.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -55,6 +57,8 @@ export interface ImpactContext {
    * whether admins pass it whatever it says. Absent: not checked.
    */
   deadGate?: { people: readonly Person[]; adminsPass: boolean };
+  /** The org's entities of the site's blueprint, as they hold their teams today. */
+  entities?: readonly EntityRecord[];
 }
 
 const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
@@ -401,12 +405,22 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
   // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
   const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
+  // A literal the org's own entities meet outside their team values today (a tier, a description) is their text, no team.
+  const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal);
   const ghosts = context.migrated
     ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
         const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
         return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
       })
     : [];
+  const held = context.migrated && judged.class === 'changed' && titleLiterals.length > 0 ? titleLiterals.map(({ title }) => [title.title, heldBy(title.title)] as const) : [];
+  if (ghosts.length === 0 && held.length > 0 && held.every(([, entity]) => entity !== undefined)) {
+    const decision = decide({ class: 'changed', sink, ...state, literals: 'entity-text' });
+    impact.verdict = decision.verdict;
+    delete impact.advice;
+    delete impact.postscript;
+    impact.evaluation = `${decision.why} (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`;
+  }
   if (ghosts.length > 0) {
     impact.verdict = judgeSite('no-team-holds');
     delete impact.advice;

@@ -1,0 +1,87 @@
+/**
+ * Issue 39, item 7: after the migration, what works today decides, on the org's own entities. An
+ * expression that searches the whole value (`tostring | contains(...)`, every string of the entity)
+ * for a team's title matches nothing now, the teams holding identifiers: `no-team-holds`. Unless
+ * the org's entities hold that text elsewhere (a description, a tier): then it is no team
+ * reference, and what jq gives on those entities before and after decides. Every expected answer
+ * is computed here by running jq on the org's entities as they are today.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import type { Finding } from '../../src/model/finding.js';
+import type { JsonObject } from '../../src/model/json.js';
+import type { OrgSnapshot } from '../../src/model/snapshot.js';
+import { useJqEngine } from '../support/jq-engine.js';
+import { MIGRATED_ORGANIZATION } from './two-worlds.js';
+
+const jq = useJqEngine();
+
+const TEAMS = [
+  { name: 'Core Banking', identifier: 'core-banking' },
+  { name: 'Payments Risk', identifier: 'payments_risk' },
+  { name: 'Gold', identifier: 'gold_squad' },
+];
+
+/** Services of a migrated org, each holding its team's identifier, a tier and a description. */
+const services = (description: string): JsonObject[] =>
+  TEAMS.map((team, i) => ({ identifier: `svc-${i}`, title: `Service ${i}`, team: [team.identifier], properties: { tier: i === 0 ? 'gold' : 'silver', description: i === 1 ? description : 'A service' }, relations: {} }));
+
+function snapshot(entities: JsonObject[], parts: { condition?: string; calculation?: string }): OrgSnapshot {
+  return {
+    format: 'org-snapshot/1',
+    organization: MIGRATED_ORGANIZATION,
+    teams: TEAMS,
+    users: [{ email: 'ana@example.com', teams: [{ name: 'Core Banking' }] }],
+    blueprints: [
+      // Another blueprint's mirror of its team's title: no field of a service.
+      { identifier: 'repo', title: 'Repo', schema: { properties: {} }, relations: { owning_team: { title: 'Owning team', target: '_team', many: false, required: false } }, mirrorProperties: { owner_title: { title: 'Owner', path: 'owning_team.$title' } } },
+      {
+        identifier: 'service',
+        title: 'Service',
+        ownership: { type: 'Direct' },
+        schema: { properties: { tier: { type: 'string' }, description: { type: 'string' } } },
+        relations: {},
+        ...(parts.calculation !== undefined && { calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation: parts.calculation } } }),
+      },
+    ],
+    entities: { service: entities },
+    actions: parts.condition === undefined ? [] : [
+      {
+        identifier: 'on_change',
+        title: 'On change',
+        trigger: { type: 'automation', event: { type: 'ENTITY_UPDATED', blueprintIdentifier: 'service' }, condition: { type: 'JQ', expressions: [parts.condition], combinator: 'and' } },
+        invocationMethod: { type: 'WEBHOOK', url: 'https://hooks.example.com/x' },
+      },
+    ],
+  } as unknown as OrgSnapshot;
+}
+
+function judgedAt(org: OrgSnapshot, location: string): Finding {
+  const report = analyze(buildCatalog(org, { jq }));
+  const finding = [...report.findings, ...(report.verified ?? [])].find((f) => f.location === location);
+  expect(finding, `a finding or verified entry at ${location}`).toBeDefined();
+  return finding!;
+}
+
+/** What jq gives on each entity of the org as it is today, as an update of it. */
+const onEntities = (entities: readonly JsonObject[], condition: string) => entities.map((e) => JSON.stringify(jq.evaluate({ diff: { before: e, after: e } }, condition)));
+const CONDITION = '.diff.after | tostring | contains("Core Banking")';
+const AT = 'trigger.condition.expressions[0]';
+
+describe('a whole-value text search for a team title, in a migrated org', () => {
+  it('no entity of the org holds the title today: it matches nothing now, breaks', () => {
+    const entities = services('A service');
+    expect(onEntities(entities, CONDITION).every((answer) => answer.includes('false'))).toBe(true);
+    const finding = judgedAt(snapshot(entities, { condition: CONDITION }), AT);
+    expect(finding.verdict).toBe('breaks');
+    expect(finding.reason).toContain('"Core Banking"');
+  });
+
+  it('an entity holds the text in its description today: no team reference, not a break', () => {
+    const entities = services('Core Banking gateway');
+    expect(onEntities(entities, CONDITION).some((answer) => answer.includes('true'))).toBe(true);
+    expect(judgedAt(snapshot(entities, { condition: CONDITION }), AT).verdict).not.toBe('breaks');
+  });
+});
+

@@ -410,7 +410,7 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   const ghosts = context.migrated
     ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
         const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
-        return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
+        return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec) && heldBy(value) === undefined;
       })
     : [];
   const held = context.migrated && judged.class === 'changed' && titleLiterals.length > 0 ? titleLiterals.map(({ title }) => [title.title, heldBy(title.title)] as const) : [];

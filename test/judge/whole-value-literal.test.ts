@@ -85,3 +85,27 @@ describe('a whole-value text search for a team title, in a migrated org', () => 
   });
 });
 
+/** What jq gives on each entity of the org, its teams read back to titles (before) and as held today (after). */
+function perEntity(entities: readonly JsonObject[], calculation: string): { before: string; after: string }[] {
+  const titleOf = new Map(TEAMS.map((t) => [t.identifier, t.name]));
+  return entities.map((e) => ({
+    before: JSON.stringify(jq.evaluate({ ...e, team: (e.team as string[]).map((t) => titleOf.get(t)!) }, calculation)),
+    after: JSON.stringify(jq.evaluate(e, calculation)),
+  }));
+}
+
+describe("a whole-value walk for a literal the org's entities hold outside their teams, in a migrated org", () => {
+  const CALCULATION = '[paths(type == "string") as $p | getpath($p)] | index("gold") != null';
+  it('a tier value: the same on every entity of the org before and after, so no break', () => {
+    const entities = services('A service');
+    expect(perEntity(entities, CALCULATION).every((r) => r.before === r.after)).toBe(true);
+    expect(judgedAt(snapshot(entities, { calculation: CALCULATION }), 'calculationProperties.flag.calculation').verdict).toBe('unaffected');
+  });
+
+  it('a value no entity holds and no team meets still breaks', () => {
+    const calculation = '[paths(type == "string") as $p | getpath($p)] | index("platinum") != null';
+    const finding = judgedAt(snapshot(services('A service'), { calculation }), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('breaks');
+    expect(finding.reason).toContain('"platinum" is no team of the org today');
+  });
+});

@@ -42,6 +42,12 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
   'action-mapping': 'action-run',
 };
 
+/** A calculation is never handed its own value: its contexts hold its blueprint's other calculations only. */
+function ownValueLeftOut(derived: ReadonlyMap<string, string>, site: ExpressionSite): ReadonlyMap<string, string> {
+  const own = site.category === 'calculation-property' ? [...derived].find(([, calculation]) => calculation === site.expression)?.[0] : undefined;
+  return own === undefined ? derived : new Map([...derived].filter(([name]) => name !== own));
+}
+
 /**
  * The finding for one jq expression, or nothing when the migration does not touch it. All jq
  * bearing rules go through here, so reasons, verdicts and rewrites read the same everywhere.
@@ -59,7 +65,7 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       // a whole-value read would meet a title there that its entities never hold), else every blueprint's.
       identifierProperties: teamIdentifierMirrors(catalog, site.blueprint),
       titleProperties: teamIdentifierMirrors(catalog, site.blueprint, '$title'),
-      derivedProperties: allDerivedTeamProperties(catalog, site.blueprint),
+      derivedProperties: ownValueLeftOut(allDerivedTeamProperties(catalog, site.blueprint), site),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: state.migrated,

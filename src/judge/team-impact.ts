@@ -643,6 +643,12 @@ function judgeByRunning(expression: string, references: JqReferences, jq: JqEngi
         detail = ` (${named.join('; ')})`;
       } else if (keepsWhomItSetApart(jq, expression, references, spec)) literals = 'written-for-identifiers';
     }
+    // Written for identifiers today, a literal naming one team may meet more (a prefix, a part): item 7.
+    const besides = literals === 'written-for-identifiers' && state.state === 'after' ? teamsMetBesides(jq, expression, references, spec) : [];
+    if (besides.length > 0) {
+      literals = 'meets-more-teams';
+      detail = ` (${besides.join('; ')})`;
+    }
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
@@ -672,6 +678,16 @@ const MAX_TEAMS_ALONE = 200;
  * title it reads elsewhere (a mirror, the user's team names), which is no code written for identifiers.
  */
 function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): boolean {
+  const { apart, teams } = teamsApart(jq, expression, spec);
+  const after = apart('after');
+  if (after.size === 0 || after.size === teams.length) return false;
+  if (![...apart('before')].every((title) => after.has(title))) return false;
+  const neutral = withoutLiterals(expression, references);
+  return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
+}
+
+/** The org's teams run alone, and which of them the expression (or another text) sets apart from a team nobody holds, in a world. */
+function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string) => Set<string> } {
   const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
   const apart = (world: World, text = expression) => {
@@ -681,11 +697,25 @@ function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqRef
     const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, text)));
     return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
   };
+  return { teams, apart };
+}
+
+/**
+ * Item 7: literals are met by what the expression does with them. Each literal that is one team's
+ * identifier, made a string no team holds, lets go of the teams it sets apart: where those are more
+ * than the team it names (`startswith("checkout")` meets `checkout-billing`), in words.
+ */
+function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
+  const literals = references.strings.filter((literal) => !literal.interpolated && spec.directory.identifiers.has(literal.value));
+  if (literals.length === 0) return [];
+  const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');
-  if (after.size === 0 || after.size === teams.length) return false;
-  if (![...apart('before')].every((title) => after.has(title))) return false;
-  const neutral = withoutLiterals(expression, references);
-  return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
+  return literals.flatMap((literal) => {
+    const named = teams.find((team) => team.identifier === literal.value);
+    const without = apart('after', `${expression.slice(0, literal.start)}"\u0001literal"${expression.slice(literal.end)}`);
+    const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
+    return named === undefined || others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ')} too`];
+  });
 }
 
 /** The expression with every string literal (keys included) a string no team holds, each its own. */

@@ -7,6 +7,8 @@
 import type { JqEngine } from '../jq/engine.js';
 import { isObject, keyedFromEntries, type JsonValue } from '../model/json.js';
 import type { EntityRecord } from '../model/snapshot.js';
+import type { TeamDirectory } from '../catalog/teams.js';
+import { describeResult } from './differential.js';
 
 /** Ours: entities of the site's blueprint tried per literal; enough to find text that is there. */
 const MAX_ENTITIES = 200;
@@ -26,10 +28,26 @@ export function entityHoldingText(jq: JqEngine, entities: readonly EntityRecord[
   return i < 0 ? undefined : entities[i]!.identifier;
 }
 
+/**
+ * The first entity of the org whose result the migration changes, run as the site's context holding
+ * it (`blank`, a context of no team) with its teams read back to titles, then as it holds them today
+ * (identifiers): where made-up contexts hold something of the team the org's entity does not (a
+ * mirror over a relation pointing elsewhere), the org's own entity tells what the migration did.
+ */
+export function entityChanged(jq: JqEngine, directory: TeamDirectory, entities: readonly EntityRecord[], blank: JsonValue, expression: string): { context: string; before: string; after: string } | undefined {
+  const titleOf = new Map([...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [[team.identifier, team.title] as const])));
+  for (const record of entities.slice(0, MAX_ENTITIES)) {
+    const held = [record.team].flat().filter((value): value is string => typeof value === 'string');
+    const [before, after] = [held.map((value) => (directory.byTitle.has(value) ? value : (titleOf.get(value) ?? value))), held].map((team) => describeResult(jq.evaluate(withEntity(blank, record, team), expression)));
+    if (before !== after) return { context: `entity ${JSON.stringify(record.identifier)} of the org`, before: before!, after: after! };
+  }
+  return undefined;
+}
+
 /** The context with each sample entity in it (worlds.ts builds them of blueprint `sample`) replaced by the org's own, its team values left out. */
-function withEntity(context: JsonValue, record: EntityRecord): JsonValue {
-  if (Array.isArray(context)) return context.map((item) => withEntity(item, record));
+function withEntity(context: JsonValue, record: EntityRecord, team: readonly string[] = []): JsonValue {
+  if (Array.isArray(context)) return context.map((item) => withEntity(item, record, team));
   if (!isObject(context)) return context;
-  if (context.blueprint === 'sample') return { ...record, team: [], properties: isObject(record.properties) ? record.properties : {}, relations: isObject(record.relations) ? record.relations : {} } as JsonValue;
-  return keyedFromEntries(Object.entries(context).map(([key, value]): [string, JsonValue] => [key, withEntity(value ?? null, record)]));
+  if (context.blueprint === 'sample') return { ...record, team: [...team], properties: isObject(record.properties) ? record.properties : {}, relations: isObject(record.relations) ? record.relations : {} } as JsonValue;
+  return keyedFromEntries(Object.entries(context).map(([key, value]): [string, JsonValue] => [key, withEntity(value ?? null, record, team)]));
 }

@@ -16,7 +16,7 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
-import { entityHoldingText } from './team-entity-text.js';
+import { entityChanged, entityHoldingText } from './team-entity-text.js';
 import type { EntityRecord } from '../model/snapshot.js';
 
 export interface ImpactContext {
@@ -398,6 +398,15 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   if (judged.identifierWasTitle) {
     for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
     impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
+  }
+  // Item 7: made-up contexts stand in for the org's entities (a title mirror filled with the entity's own team's title);
+  // where the site's own entities show a change they hide, those entities decide.
+  const onEntities = context.migrated && judged.class === 'same' && titleLiterals.length > 0 ? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression) : undefined;
+  if (onEntities) {
+    const decision = decide({ class: 'changed', sink, ...state, literals: 'plain' }, onEntities);
+    Object.assign(impact, { verdict: decision.verdict, class: 'changed', evaluation: `run by jq on the org's own entities, ${decision.why}` });
+    delete impact.advice;
+    delete impact.postscript;
   }
   // Issue 39: after the migration a literal compared with team values that no team holds today
   // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.

@@ -94,6 +94,26 @@ function perEntity(entities: readonly JsonObject[], calculation: string): { befo
   }));
 }
 
+describe('a whole-value text search for a team title, over services whose own blueprint mirrors a team title', () => {
+  // The services relate to `_team` over `steward`, a team of another unit: its title mirror holds no service's own team.
+  const withMirror = (org: OrgSnapshot): OrgSnapshot => {
+    const [, service] = org.blueprints as JsonObject[];
+    Object.assign(service!, { relations: { steward: { title: 'Steward', target: '_team', many: false, required: false } }, mirrorProperties: { steward_title: { title: 'Steward', path: 'steward.$title' } } });
+    return org;
+  };
+  const stewarded = (): JsonObject[] => services('A service').map((e) => ({ ...e, relations: { steward: 'payments_risk' }, properties: { ...(e.properties as JsonObject), steward_title: 'Payments Risk' } }));
+
+  it("the service of team Core Banking held the title before and holds none today: breaks", () => {
+    const entities = stewarded();
+    const titleOf = new Map(TEAMS.map((t) => [t.identifier, t.name]));
+    const before = entities.map((e) => JSON.stringify(jq.evaluate({ diff: { after: { ...e, team: (e.team as string[]).map((t) => titleOf.get(t)!) } } }, CONDITION)));
+    expect(before).not.toEqual(onEntities(entities, CONDITION));
+    const finding = judgedAt(withMirror(snapshot(entities, { condition: CONDITION })), AT);
+    expect(finding.verdict).toBe('breaks');
+    expect(finding.reason).toContain('"svc-0"');
+  });
+});
+
 describe("a whole-value walk for a literal the org's entities hold outside their teams, in a migrated org", () => {
   const CALCULATION = '[paths(type == "string") as $p | getpath($p)] | index("gold") != null';
   it('a tier value: the same on every entity of the org before and after, so no break', () => {

@@ -36,12 +36,16 @@ export function entityHoldingText(jq: JqEngine, entities: readonly EntityRecord[
  */
 export function entityChanged(jq: JqEngine, directory: TeamDirectory, entities: readonly EntityRecord[], blank: JsonValue, expression: string): { context: string; before: string; after: string } | undefined {
   const titleOf = new Map([...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [[team.identifier, team.title] as const])));
-  for (const record of entities.slice(0, MAX_ENTITIES)) {
+  const records = entities.slice(0, MAX_ENTITIES);
+  const inputs = records.flatMap((record) => {
     const held = [record.team].flat().filter((value): value is string => typeof value === 'string');
-    const [before, after] = [held.map((value) => (directory.byTitle.has(value) ? value : (titleOf.get(value) ?? value))), held].map((team) => describeResult(jq.evaluate(withEntity(blank, record, team), expression)));
-    if (before !== after) return { context: `entity ${JSON.stringify(record.identifier)} of the org`, before: before!, after: after! };
-  }
-  return undefined;
+    return [held.map((value) => (directory.byTitle.has(value) ? value : (titleOf.get(value) ?? value))), held].map((team) => withEntity(blank, record, team));
+  });
+  // Every entity asked at once: one jq request, not one per entity.
+  jq.prefetch?.({ evaluate: [{ expression, inputs }] });
+  const results = inputs.map((input) => describeResult(jq.evaluate(input, expression)));
+  const i = records.findIndex((_, k) => results[2 * k] !== results[2 * k + 1]);
+  return i < 0 ? undefined : { context: `entity ${JSON.stringify(records[i]!.identifier)} of the org`, before: results[2 * i]!, after: results[2 * i + 1]! };
 }
 
 /** The context with each sample entity in it (worlds.ts builds them of blueprint `sample`) replaced by the org's own, its team values left out. */

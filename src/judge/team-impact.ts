@@ -402,12 +402,7 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   // Item 7: made-up contexts stand in for the org's entities (a title mirror filled with the entity's own team's title);
   // where the site's own entities show a change they hide, those entities decide.
   const onEntities = context.migrated && judged.class === 'same' && titleLiterals.length > 0 ? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression) : undefined;
-  if (onEntities) {
-    const decision = decide({ class: 'changed', sink, ...state, literals: 'plain' }, onEntities);
-    Object.assign(impact, { verdict: decision.verdict, class: 'changed', evaluation: `run by jq on the org's own entities, ${decision.why}` });
-    delete impact.advice;
-    delete impact.postscript;
-  }
+  if (onEntities) overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'plain' }, onEntities), 'run by jq on the org\'s own entities, ', 'changed');
   // Issue 39: after the migration a literal compared with team values that no team holds today
   // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
   // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
@@ -424,25 +419,25 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
     : [];
   const held = context.migrated && judged.class === 'changed' && titleLiterals.length > 0 ? titleLiterals.map(({ title }) => [title.title, heldBy(title.title)] as const) : [];
   if (ghosts.length === 0 && held.length > 0 && held.every(([, entity]) => entity !== undefined)) {
-    const decision = decide({ class: 'changed', sink, ...state, literals: 'entity-text' });
-    impact.verdict = decision.verdict;
-    delete impact.advice;
-    delete impact.postscript;
-    impact.evaluation = `${decision.why} (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`;
+    overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'entity-text' }), '', undefined, ` (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`);
   }
   if (ghosts.length > 0) {
-    impact.verdict = judgeSite('no-team-holds');
-    delete impact.advice;
-    delete impact.postscript;
     const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
-    impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
+    overrule(impact, { verdict: judgeSite('no-team-holds'), why: SITE_TABLE['no-team-holds'].why }, '', undefined, `: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`);
   }
   if (foundByRunning !== undefined && judged.class !== 'same') return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   if (readsWhole) {
-    if (judged.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return false;
+    if (impact.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return false;
     return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
   }
   return foundByRunning;
+}
+
+/** A verdict running found after the table's first one (the org's entities, a value no team holds): the first one's advice goes with it. */
+function overrule(impact: ExpressionImpact, decision: { verdict: Verdict; why: string }, before: string, klass?: ReferenceClass, after = ''): void {
+  Object.assign(impact, { verdict: decision.verdict, evaluation: `${before}${decision.why}${after}`, ...(klass && { class: klass }) });
+  delete impact.advice;
+  delete impact.postscript;
 }
 
 /** The verdict by reading alone, written into `impact`: without jq nothing can be run, and it says so. */

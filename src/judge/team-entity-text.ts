@@ -30,22 +30,26 @@ export function entityHoldingText(jq: JqEngine, entities: readonly EntityRecord[
 
 /**
  * The first entity of the org whose result the migration changes, run as the site's context holding
- * it (`blank`, a context of no team) with its teams read back to titles, then as it holds them today
- * (identifiers): where made-up contexts hold something of the team the org's entity does not (a
- * mirror over a relation pointing elsewhere), the org's own entity tells what the migration did.
+ * it (`blank`, a context of no team) with its teams read back to titles, then as identifiers: where
+ * made-up contexts hold something of the team the org's entity does not (a mirror over a relation
+ * pointing elsewhere, a calculation's count of characters), the org's own entities tell what the
+ * migration does. `change` is absent when none changes; undefined when no entity holds a team
+ * whose identifier is not its title (then the entities cannot tell).
  */
-export function entityChanged(jq: JqEngine, directory: TeamDirectory, entities: readonly EntityRecord[], blank: JsonValue, expression: string): { context: string; before: string; after: string } | undefined {
+export function entityChanged(jq: JqEngine, directory: TeamDirectory, entities: readonly EntityRecord[], blank: JsonValue, expression: string): { change?: { context: string; before: string; after: string } } | undefined {
   const titleOf = new Map([...directory.byTitle.values()].flatMap((team) => (team.identifier === undefined ? [] : [[team.identifier, team.title] as const])));
   const records = entities.slice(0, MAX_ENTITIES);
-  const inputs = records.flatMap((record) => {
-    const held = [record.team].flat().filter((value): value is string => typeof value === 'string');
-    return [held.map((value) => (directory.byTitle.has(value) ? value : (titleOf.get(value) ?? value))), held].map((team) => withEntity(blank, record, team));
+  const worlds = records.map((record) => {
+    const before = [record.team].flat().filter((value): value is string => typeof value === 'string').map((value) => (directory.byTitle.has(value) ? value : (titleOf.get(value) ?? value)));
+    return [before, before.map((title) => directory.byTitle.get(title)?.identifier ?? title)] as const;
   });
+  if (!worlds.some(([before, after]) => before.join() !== after.join())) return undefined;
+  const inputs = records.flatMap((record, i) => worlds[i]!.map((team) => withEntity(blank, record, team)));
   // Every entity asked at once: one jq request, not one per entity.
   jq.prefetch?.({ evaluate: [{ expression, inputs }] });
   const results = inputs.map((input) => describeResult(jq.evaluate(input, expression)));
   const i = records.findIndex((_, k) => results[2 * k] !== results[2 * k + 1]);
-  return i < 0 ? undefined : { context: `entity ${JSON.stringify(records[i]!.identifier)} of the org`, before: results[2 * i]!, after: results[2 * i + 1]! };
+  return i < 0 ? {} : { change: { context: `entity ${JSON.stringify(records[i]!.identifier)} of the org`, before: results[2 * i]!, after: results[2 * i + 1]! } };
 }
 
 /** The context with each sample entity in it (worlds.ts builds them of blueprint `sample`) replaced by the org's own, its team values left out. */

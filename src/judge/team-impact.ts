@@ -399,10 +399,14 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
     for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
     impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
   }
+  const found = (foundByRunning !== undefined || readsWhole) && references.strings.length === 0;
   // Item 7: made-up contexts stand in for the org's entities (a title mirror filled with the entity's own team's title);
   // where the site's own entities show a change they hide, those entities decide.
-  const onEntities = context.migrated && judged.class === 'same' && titleLiterals.length > 0 ? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression) : undefined;
-  if (onEntities) overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'plain' }, onEntities), 'run by jq on the org\'s own entities, ', 'changed');
+  const onEntities = (context.migrated && judged.class === 'same' && titleLiterals.length > 0) || (found && judged.class !== 'same') ? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression) : undefined;
+  if (onEntities?.change && judged.class === 'same') overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'plain' }, onEntities.change), 'run by jq on the org\'s own entities, ', 'changed');
+  // Naming no string and found only by running (`[.. | numbers] | add`), a change only made-up entities show (a count
+  // of their characters a calculation gives) is none of the org's: where its entities holding teams give the same, they decide.
+  if (onEntities && !onEntities.change && judged.class !== 'same') overrule(impact, decide({ class: 'same', sink, ...state, literals: 'plain' }), 'run by jq on the org\'s own entities, ', 'same');
   // Issue 39: after the migration a literal compared with team values that no team holds today
   // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
   // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its

@@ -30,7 +30,8 @@ const snapshot = org(
         calculationProperties: { lengths: { title: 'Lengths', type: 'number', calculation: LENGTHS }, total: { title: 'Total', type: 'number', calculation: TOTAL } },
       },
     ],
-    entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name], properties: {}, relations: {} })) },
+    // No entity yet: only the made-up contexts tell (the org's own entities decide where they hold teams: whole-walk-org-entities).
+    entities: { service: [] },
   },
   TEAMS,
 );

@@ -543,8 +543,9 @@ const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined)
 function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqReferences, value: string, where: GhostContext): string | undefined {
   const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
   if (spots.length === 0) return undefined;
-  // The other spelling adds what no case fold, slug or regex changes: a control character and a digit.
-  const other = (text: string) => `${text}\u00010`;
+  // The other spelling adds what no case fold, slug or regex changes, nor JSON escapes (`tostring` of the
+  // whole entity must still hold it as written): a sign outside ASCII and a digit.
+  const other = (text: string) => `${text}\u00a70`;
   let respelled = expression;
   for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(other(value)) + respelled.slice(spot.end);
   const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');

@@ -42,6 +42,12 @@ const SAMPLE_KIND: Partial<Record<Category, SampleKind>> = {
   'action-mapping': 'action-run',
 };
 
+/** A calculation is never handed its own value: its contexts hold its blueprint's other calculations only. */
+function ownValueLeftOut(derived: ReadonlyMap<string, string>, site: ExpressionSite): ReadonlyMap<string, string> {
+  const own = site.category === 'calculation-property' ? [...derived].find(([, calculation]) => calculation === site.expression)?.[0] : undefined;
+  return own === undefined ? derived : new Map([...derived].filter(([name]) => name !== own));
+}
+
 /**
  * The finding for one jq expression, or nothing when the migration does not touch it. All jq
  * bearing rules go through here, so reasons, verdicts and rewrites read the same everywhere.
@@ -55,16 +61,18 @@ export function expressionFinding(catalog: Catalog, site: ExpressionSite, option
       teams: catalog.teams,
       removedRelations: site.removedRelations,
       teamRelations: keptTeamRelations(catalog),
-      // By name over every blueprint, as kept relations are; calculations are its blueprint's where it names one.
-      identifierProperties: teamIdentifierMirrors(catalog, undefined),
-      titleProperties: teamIdentifierMirrors(catalog, undefined, '$title'),
-      derivedProperties: allDerivedTeamProperties(catalog, site.blueprint),
+      // Its blueprint's where it names one (a mirror another blueprint holds is no field of its entities:
+      // a whole-value read would meet a title there that its entities never hold), else every blueprint's.
+      identifierProperties: teamIdentifierMirrors(catalog, site.blueprint),
+      titleProperties: teamIdentifierMirrors(catalog, site.blueprint, '$title'),
+      derivedProperties: ownValueLeftOut(allDerivedTeamProperties(catalog, site.blueprint), site),
       ...(catalog.jq && { jq: catalog.jq }),
       ...(sample && { sample }),
       migrated: state.migrated,
       ...(state.stateUnknown !== undefined && { stateUnknown: state.stateUnknown }),
       ...(site.teamProperties && { teamProperties: site.teamProperties }),
       ...(site.teamInputs && site.teamInputs.size > 0 && { teamInputs: site.teamInputs }),
+      ...(site.blueprint !== undefined && catalog.entities.has(site.blueprint) && { entities: catalog.entities.get(site.blueprint) }),
       // Only gates that let people in can shut them out: a policy, an input's `visible` (a
       // `required` or `disabled` that never holds keeps nobody from anything). Admins run and
       // approve whatever a policy says, so a dead policy never shuts them out.

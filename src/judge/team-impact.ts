@@ -16,6 +16,8 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
+import { entityChanged, entityHoldingText } from './team-entity-text.js';
+import type { EntityRecord } from '../model/snapshot.js';
 
 export interface ImpactContext {
   teams: TeamDirectory;
@@ -55,6 +57,8 @@ export interface ImpactContext {
    * whether admins pass it whatever it says. Absent: not checked.
    */
   deadGate?: { people: readonly Person[]; adminsPass: boolean };
+  /** The org's entities of the site's blueprint, as they hold their teams today. */
+  entities?: readonly EntityRecord[];
 }
 
 const NO_INPUTS: ReadonlyMap<string, TeamInput> = new Map();
@@ -395,31 +399,49 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
     for (let i = titleLiterals.length - 1; i >= 0; i--) if (context.teams.identifiers.has(titleLiterals[i]!.title.title)) titleLiterals.splice(i, 1);
     impact.titles = impact.titles.filter((t) => !context.teams.identifiers.has(t.title));
   }
+  const found = (foundByRunning !== undefined || readsWhole) && references.strings.length === 0;
+  // Item 7: made-up contexts stand in for the org's entities (a title mirror filled with the entity's own team's title);
+  // where the site's own entities show a change they hide, those entities decide.
+  const onEntities = (context.migrated && judged.class === 'same' && titleLiterals.length > 0) || (found && judged.class !== 'same') ? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression) : undefined;
+  if (onEntities?.change && judged.class === 'same') overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'plain' }, onEntities.change), 'run by jq on the org\'s own entities, ', 'changed');
+  // Naming no string and found only by running (`[.. | numbers] | add`), a change only made-up entities show (a count
+  // of their characters a calculation gives) is none of the org's: where its entities holding teams give the same, they decide.
+  if (onEntities && !onEntities.change && judged.class !== 'same') overrule(impact, decide({ class: 'same', sink, ...state, literals: 'plain' }), 'run by jq on the org\'s own entities, ', 'same');
   // Issue 39: after the migration a literal compared with team values that no team holds today
   // matches nothing now, whatever it matched before: the table's `no-team-holds`, with the teams meant.
   // A title is no team value today either: data of identifiers (a relation to `_team`, a mirror of its
   // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
   // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
   const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
+  // A literal the org's own entities meet outside their team values today (a tier, a description) is their text, no team.
+  const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal);
   const ghosts = context.migrated
     ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
         const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
-        return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec);
+        return team !== undefined && !someTeamActsAs(runnable.jq, expression, team, context.teams, spec) && heldBy(value) === undefined;
       })
     : [];
+  const held = context.migrated && judged.class === 'changed' && titleLiterals.length > 0 ? titleLiterals.map(({ title }) => [title.title, heldBy(title.title)] as const) : [];
+  if (ghosts.length === 0 && held.length > 0 && held.every(([, entity]) => entity !== undefined)) {
+    overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'entity-text' }), '', undefined, ` (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`);
+  }
   if (ghosts.length > 0) {
-    impact.verdict = judgeSite('no-team-holds');
-    delete impact.advice;
-    delete impact.postscript;
     const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
-    impact.evaluation = `${SITE_TABLE['no-team-holds'].why}: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`;
+    overrule(impact, { verdict: judgeSite('no-team-holds'), why: SITE_TABLE['no-team-holds'].why }, '', undefined, `: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`);
   }
   if (foundByRunning !== undefined && judged.class !== 'same') return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
   if (readsWhole) {
-    if (judged.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return false;
+    if (impact.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return false;
     return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
   }
   return foundByRunning;
+}
+
+/** A verdict running found after the table's first one (the org's entities, a value no team holds): the first one's advice goes with it. */
+function overrule(impact: ExpressionImpact, decision: { verdict: Verdict; why: string }, before: string, klass?: ReferenceClass, after = ''): void {
+  Object.assign(impact, { verdict: decision.verdict, evaluation: `${before}${decision.why}${after}`, ...(klass && { class: klass }) });
+  delete impact.advice;
+  delete impact.postscript;
 }
 
 /** The verdict by reading alone, written into `impact`: without jq nothing can be run, and it says so. */
@@ -521,8 +543,9 @@ const ghostContext = (where: GhostContext, team: string | JudgeTeam | undefined)
 function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqReferences, value: string, where: GhostContext): string | undefined {
   const spots = valueStrings(references).filter((literal) => literal.value === value && literal.end - literal.start >= 2);
   if (spots.length === 0) return undefined;
-  // The other spelling adds what no case fold, slug or regex changes: a control character and a digit.
-  const other = (text: string) => `${text}\u00010`;
+  // The other spelling adds what no case fold, slug or regex changes, nor JSON escapes (`tostring` of the
+  // whole entity must still hold it as written): a sign outside ASCII and a digit.
+  const other = (text: string) => `${text}\u00a70`;
   let respelled = expression;
   for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(other(value)) + respelled.slice(spot.end);
   const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');
@@ -629,6 +652,12 @@ function judgeByRunning(expression: string, references: JqReferences, jq: JqEngi
         detail = ` (${named.join('; ')})`;
       } else if (keepsWhomItSetApart(jq, expression, references, spec)) literals = 'written-for-identifiers';
     }
+    // Written for identifiers today, a literal naming one team may meet more (a prefix, a part): item 7.
+    const besides = literals === 'written-for-identifiers' && state.state === 'after' ? teamsMetBesides(jq, expression, references, spec) : [];
+    if (besides.length > 0) {
+      literals = 'meets-more-teams';
+      detail = ` (${besides.join('; ')})`;
+    }
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
@@ -658,6 +687,16 @@ const MAX_TEAMS_ALONE = 200;
  * title it reads elsewhere (a mirror, the user's team names), which is no code written for identifiers.
  */
 function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): boolean {
+  const { apart, teams } = teamsApart(jq, expression, spec);
+  const after = apart('after');
+  if (after.size === 0 || after.size === teams.length) return false;
+  if (![...apart('before')].every((title) => after.has(title))) return false;
+  const neutral = withoutLiterals(expression, references);
+  return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
+}
+
+/** The org's teams run alone, and which of them the expression (or another text) sets apart from a team nobody holds, in a world. */
+function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string) => Set<string> } {
   const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
   const apart = (world: World, text = expression) => {
@@ -667,11 +706,25 @@ function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqRef
     const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, text)));
     return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
   };
+  return { teams, apart };
+}
+
+/**
+ * Item 7: literals are met by what the expression does with them. Each literal that is one team's
+ * identifier, made a string no team holds, lets go of the teams it sets apart: where those are more
+ * than the team it names (`startswith("checkout")` meets `checkout-billing`), in words.
+ */
+function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
+  const literals = references.strings.filter((literal) => !literal.interpolated && spec.directory.identifiers.has(literal.value));
+  if (literals.length === 0) return [];
+  const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');
-  if (after.size === 0 || after.size === teams.length) return false;
-  if (![...apart('before')].every((title) => after.has(title))) return false;
-  const neutral = withoutLiterals(expression, references);
-  return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
+  return literals.flatMap((literal) => {
+    const named = teams.find((team) => team.identifier === literal.value);
+    const without = apart('after', `${expression.slice(0, literal.start)}"\u0001literal"${expression.slice(literal.end)}`);
+    const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
+    return named === undefined || others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ')} too`];
+  });
 }
 
 /** The expression with every string literal (keys included) a string no team holds, each its own. */

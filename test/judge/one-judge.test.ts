@@ -150,7 +150,7 @@ describe('every row of the decision table has its case (issue 39)', () => {
     const classes = ['failed', 'same', 'substituted', 'changed'] as const;
     const sinks = ['team-value', 'team-comparison', 'gate', 'shown', 'outside'] as const;
     const states = ['before', 'after', 'unknown'] as const;
-    const literals = ['plain', 'written-for-identifiers', 'identifier-was-title', 'stand-in-only', 'identifier-unknown', 'unfilled', 'dead', 'classes-unrun'] as const;
+    const literals = ['plain', 'written-for-identifiers', 'identifier-was-title', 'meets-more-teams', 'entity-text', 'stand-in-only', 'identifier-unknown', 'unfilled', 'dead', 'classes-unrun'] as const;
     const inputs = classes.flatMap((c) => sinks.flatMap((sink) => states.flatMap((state) => literals.map((l) => ({ class: c, sink, state, literals: l })))));
     const reached = new Set(inputs.map((input) => decide(input).row));
     expect([...reached].sort((a, b) => a - b)).toEqual(DECISION_TABLE.map((_, i) => i));

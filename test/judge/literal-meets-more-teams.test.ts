@@ -1,0 +1,55 @@
+/**
+ * Issue 39, item 7: after the migration literals are judged against the org's identifiers by what
+ * the expression does with them, not only by equality. A literal that is one team's identifier,
+ * used as a prefix or a part (`startswith("checkout")`, `contains("core")`), meets today every team
+ * whose identifier it starts or is part of: it names one team and selects more. Nothing tells
+ * whether those are meant, so it is a review naming them (as a literal that was another team's
+ * title is), never "written for identifiers". Which teams it meets is computed here with jq, on an
+ * entity of each team as the migrated org holds it.
+ */
+import { describe, expect, it } from 'vitest';
+import { useJqEngine } from '../support/jq-engine.js';
+import { judged, MIGRATED_ORGANIZATION, org } from './two-worlds.js';
+
+const jq = useJqEngine();
+
+const TEAMS = [
+  { name: 'Checkout', identifier: 'checkout' },
+  { name: 'Billing', identifier: 'checkout-billing' },
+  { name: 'Core', identifier: 'core' },
+  { name: 'Core Banking', identifier: 'core-banking' },
+  { name: 'Payments', identifier: 'payments' },
+];
+
+const snapshot = (calculation: string) =>
+  org(
+    {
+      organization: MIGRATED_ORGANIZATION,
+      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+      entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+    },
+    TEAMS,
+  );
+
+/** The teams an entity of which the calculation lets through today, by identifier. */
+const metToday = (calculation: string) => TEAMS.filter((team) => JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
+
+const ROWS: { calculation: string; names: string }[] = [
+  { calculation: '.team | any(startswith("checkout"))', names: 'checkout' },
+  { calculation: '.team | any(contains("core"))', names: 'core' },
+  { calculation: '.team | any(. == "checkout")', names: 'checkout' },
+  { calculation: '.team | any(ascii_downcase == "core")', names: 'core' },
+];
+
+describe('a literal that names one team by identifier, in a migrated org', () => {
+  for (const { calculation, names } of ROWS) {
+    const others = () => metToday(calculation).filter((identifier) => identifier !== names);
+    it(`${calculation}: a review naming the other teams it meets today, if any, else written for identifiers`, () => {
+      expect(metToday(calculation)).toContain(names);
+      const { finding } = judged(jq, snapshot(calculation), 'calculationProperties.flag.calculation');
+      expect(finding.verdict).toBe(others().length > 0 ? 'review' : 'unaffected');
+      for (const identifier of others()) expect(finding.reason).toContain(JSON.stringify(identifier));
+      if (others().length > 0) expect(finding.reason).toContain('nothing tells whether it is meant for them');
+    });
+  }
+});

@@ -63,9 +63,7 @@ export function tryLexJq(source: string): Token[] | undefined {
 }
 
 export function lexJq(source: string): Token[] {
-  const state = { pos: 0 };
-  const tokens = lexUntil(source, state, false);
-  return tokens;
+  return lexUntil(source, { pos: 0 }, false);
 }
 
 /** Lex from state.pos; when `inInterpolation`, stop at the `)` that closes `\(`. */
@@ -122,9 +120,7 @@ function lexUntil(source: string, state: { pos: number }, inInterpolation: boole
     }
     if (c === '$') {
       let end = start + 1;
-      while (end < source.length && (isIdentPart(source[end]!) || source.startsWith('::', end))) {
-        end += source.startsWith('::', end) ? 2 : 1;
-      }
+      while (end < source.length && (isIdentPart(source[end]!) || source.startsWith('::', end))) end += source.startsWith('::', end) ? 2 : 1;
       if (end === start + 1) throw new JqLexError('a "$" must be followed by a variable name', start);
       state.pos = end;
       tokens.push({ type: 'variable', value: source.slice(start + 1, end), start, end });
@@ -143,9 +139,7 @@ function lexUntil(source: string, state: { pos: number }, inInterpolation: boole
     }
     if (isIdentStart(c)) {
       let end = start;
-      while (end < source.length && (isIdentPart(source[end]!) || source.startsWith('::', end))) {
-        end += source.startsWith('::', end) ? 2 : 1;
-      }
+      while (end < source.length && (isIdentPart(source[end]!) || source.startsWith('::', end))) end += source.startsWith('::', end) ? 2 : 1;
       const word = source.slice(start, end);
       state.pos = end;
       tokens.push({ type: KEYWORDS.has(word) ? 'keyword' : 'identifier', value: word, start, end });

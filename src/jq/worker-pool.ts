@@ -127,13 +127,12 @@ export class JqPool {
         answered = true;
         busy.delete(worker);
         const slot = this.workers.indexOf(worker);
-        if (answer.kind === 'timeout' || answer.kind === 'crash') {
-          this.stop(worker);
-          // The rest goes on with the workers left; with none left and jobs waiting, a fresh one.
-          if (idle.length === 0 && busy.size === 0 && head < queue.length) idle.push(...this.started(1));
-        } else idle.push(worker);
+        if (answer.kind === 'timeout' || answer.kind === 'crash') this.stop(worker);
+        else idle.push(worker);
         const more = onAnswer(job, answer, slot);
         if (more) queue.push(...more);
+        // The rest goes on with the workers left; with none left and jobs waiting (a follow-up too), a fresh one.
+        if (idle.length === 0 && busy.size === 0 && head < queue.length) idle.push(...this.started(1));
       }
       if (!answered && busy.size > 0) {
         const deadline = Math.min(...[...busy.keys()].map((worker) => worker.deadline), ...loading.map((worker) => worker.startupDeadline));

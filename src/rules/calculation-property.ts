@@ -27,8 +27,9 @@ export const calculationProperty: Rule = {
           blueprint: id,
         });
         if (!finding) continue;
-        // What the migration does to this blueprint's own entities (docs/formats.md, the report impact).
-        const entities = finding.verdict === 'unaffected' ? undefined : judge.entityImpact(id, calculation, removedRelationsFor(catalog, id));
+        // What the migration does to this blueprint's own entities (docs/formats.md, the report impact);
+        // a plan's verdicts are made up, so it plans them for every calculation (src/jq/prefetch-rules.ts).
+        const entities = finding.verdict === 'unaffected' && !catalog.jq?.plansOnly ? undefined : judge.entityImpact(id, calculation, removedRelationsFor(catalog, id));
         findings.push(entities ? { ...finding, impact: { ...finding.impact, entities } } : finding);
       }
       // An aggregation property computes over the entities of its target that its query finds.

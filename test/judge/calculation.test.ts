@@ -1,6 +1,10 @@
 /** Calculation properties (a value people read): the class computed here by running jq on both worlds decides the expected verdict. */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
+import { buildCatalog } from '../../src/catalog/build-catalog.js';
+import { prefetchRuleJq } from '../../src/jq/prefetch-rules.js';
+import { judgeRule } from '../../src/judge/site-judge.js';
+import { calculationProperty } from '../../src/rules/calculation-property.js';
 import { expectedVerdict, judged, judgeTable, org, type Row } from './two-worlds.js';
 
 const ROWS: Row[] = [
@@ -43,5 +47,16 @@ describe('impact.entities on the finding', () => {
     const changed = entities.filter((e) => run(e.team) !== run(e.team.map((t) => toId.get(t)!))).length;
     expect(changed).toBe(2);
     expect(finding.impact?.entities).toMatchObject({ changed, read: 3, example: { identifier: 'a', before: 'true', after: 'false' } });
+  });
+
+  it('is planned with the rest of the rules\' jq work: judging the rule asks jq nothing more for it', () => {
+    // A plan's answers make every calculation unaffected: the entities' runs are planned all the same.
+    const snap = { ...snapshot('.team | index("Alpha") != null'), entities: { service: [{ identifier: 'd', team: ['Alpha'] }, { identifier: 'e', team: ['Beta'] }] } };
+    const catalog = buildCatalog(snap, { jq });
+    prefetchRuleJq(catalog, [calculationProperty], judgeRule);
+    const planned = jq.requests!();
+    const [finding] = judgeRule(catalog, calculationProperty);
+    expect(finding?.impact?.entities).toMatchObject({ changed: 1, read: 2 });
+    expect(jq.requests!() - planned).toBe(0);
   });
 });

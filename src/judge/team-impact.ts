@@ -414,7 +414,8 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
   const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
   // A literal the org's own entities meet outside their team values today (a tier, a description) is their text, no team.
-  const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal);
+  // Mirrors of a team's title or identifier are its team values, not its text.
+  const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal, [...(spec.titleProperties ?? []), ...(spec.identifierProperties ?? [])]);
   const ghosts = context.migrated
     ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
         const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);

@@ -15,9 +15,8 @@ const MAX_ENTITIES = 200;
 
 /**
  * The identifier of the first entity that meets `literal` as the team would, or undefined.
- * `withTeam` builds the site's context after the migration with one team (or none) everywhere.
- * `teamValued` names the entity's properties that hold team values (a mirror of `_team` titles):
- * left out with its teams, as no text of its own.
+ * `withTeam` builds the site's context after the migration with one team (or none) everywhere;
+ * `teamValued`, the properties left out with the entity's teams (a mirror of `_team` titles).
  */
 export function entityHoldingText(jq: JqEngine, entities: readonly EntityRecord[], withTeam: (team: string | undefined) => JsonValue, expression: string, literal: string, teamValued: readonly string[] = []): string | undefined {
   const run = (input: JsonValue) => JSON.stringify(jq.evaluate(input, expression));

@@ -413,8 +413,7 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
   // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
   const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
-  // A literal the org's own entities meet outside their team values today (a tier, a description) is their text, no team.
-  // Mirrors of a team's title or identifier are its team values, not its text.
+  // A literal the org's own entities meet outside their team values (its mirrors too) today, a tier, is their text, no team.
   const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal, [...(spec.titleProperties ?? []), ...(spec.identifierProperties ?? [])]);
   const ghosts = context.migrated
     ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
@@ -717,10 +716,9 @@ function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { team
  * naming no team that is a part of several (`contains("core")` with `core-banking`, `core-ledger`).
  */
 function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
-  const { identifiers, byTitle } = spec.directory;
   // One naming no team is a value, not a name the expression reads (`has("team")`, a team-valued property's).
-  const unnamed = (value: string) => !byTitle.has(value) && value !== 'team' && !spec.teamProperties.includes(value);
-  const literals = valueStrings(references).filter((literal) => identifiers.has(literal.value) || unnamed(literal.value));
+  const unnamed = (value: string) => !spec.directory.byTitle.has(value) && value !== 'team' && !spec.teamProperties.includes(value);
+  const literals = valueStrings(references).filter((literal) => spec.directory.identifiers.has(literal.value) || unnamed(literal.value));
   if (literals.length === 0) return [];
   const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');

@@ -46,7 +46,7 @@ export const stateAt = (catalog: Pick<Catalog, 'entities' | 'teams' | 'migrated'
  * - `identifier-was-title`: after the migration, a literal one team holds as its identifier that
  *   another team held as its title before it;
  * - `meets-more-teams`: after the migration, a literal that is one team's identifier meets other teams'
- *   identifiers too by what the expression does with it (a prefix, a part);
+ *   identifiers too by what the expression does with it (a prefix, a part), or one naming no team meets several;
  * - `entity-text`: after the migration, each title it names is met in the org's own entities outside
  *   their team values (a description): it reads their text, not a team;
  * - `plain`: none of these.
@@ -101,7 +101,7 @@ export const DECISION_TABLE: readonly DecisionRow[] = [
   // Issue 39: repository files alone that do not tell the org's state: right if it has migrated, broken if not.
   { class: 'changed', sink: '*', state: 'unknown', literals: 'written-for-identifiers', verdict: 'review', why: WRITTEN_FOR_IDENTIFIERS, advice: APPLY_WITH_THE_MIGRATION, postscript: '{unknown}: if it has, it is right as it is (give --snapshot or a live org to decide).' },
   { class: 'changed', sink: '*', state: 'after', literals: 'written-for-identifiers', verdict: 'unaffected', why: 'it is written for team identifiers: it gives now what the same expression with titles gave before the migration' },
-  { class: 'changed', sink: '*', state: 'after', literals: 'meets-more-teams', verdict: 'review', why: "it names a team by its identifier and, by what it does with it (a prefix, a part), meets other teams' identifiers today too, and nothing tells whether it is meant for them", advice: "Check which teams it is meant for: for the team it names alone, compare whole values (`. == \"<identifier>\"`); if the others are meant too, accept it in the baseline." },
+  { class: 'changed', sink: '*', state: 'after', literals: 'meets-more-teams', verdict: 'review', why: "it names a team by its identifier, or no team but a part of several identifiers, and by what it does with it (a prefix, a part) meets more teams today than it names, and nothing tells whether it is meant for them", advice: "Check which teams it is meant for: for one team alone, compare whole values (`. == \"<identifier>\"`); if the others are meant too, accept it in the baseline." },
   { class: 'changed', sink: '*', state: 'after', literals: 'entity-text', verdict: 'unaffected', why: "the org's own entities hold the team title it names outside their team values today: it meets their text, not a team, and keeps meeting it" },
   { class: 'changed', sink: '*', state: 'after', literals: 'identifier-was-title', verdict: 'review', why: "it names a team by a value that is one team's identifier today and was another team's title before the migration: it matched the one team then and matches the other now", advice: "Check which team it is meant for: as written it now matches the team whose identifier it is; for the team that held it as its title, write that team's identifier." },
   { class: 'changed', sink: '*', state: '*', literals: 'identifier-unknown', verdict: 'review', why: 'what it gives depends on the identifier the migration assigns a team known only by title (for {context}: {before} with titles, {after} with one identifier it could be given), since jq keeps its result with some identifiers the team could be given and changes it with others; pass --teams-map or re-run once the _team entities exist' },

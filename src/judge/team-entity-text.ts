@@ -15,14 +15,16 @@ const MAX_ENTITIES = 200;
 
 /**
  * The identifier of the first entity that meets `literal` as the team would, or undefined.
- * `withTeam` builds the site's context after the migration with one team (or none) everywhere.
+ * `withTeam` builds the site's context after the migration with one team (or none) everywhere;
+ * `teamValued`, the properties left out with the entity's teams (a mirror of `_team` titles).
  */
-export function entityHoldingText(jq: JqEngine, entities: readonly EntityRecord[], withTeam: (team: string | undefined) => JsonValue, expression: string, literal: string): string | undefined {
+export function entityHoldingText(jq: JqEngine, entities: readonly EntityRecord[], withTeam: (team: string | undefined) => JsonValue, expression: string, literal: string, teamValued: readonly string[] = []): string | undefined {
   const run = (input: JsonValue) => JSON.stringify(jq.evaluate(input, expression));
   const blank = withTeam(undefined);
   const asTeam = run(withTeam(literal));
   if (entities.length === 0 || asTeam === run(blank)) return undefined;
-  const inputs = entities.slice(0, MAX_ENTITIES).map((record) => withEntity(blank, record));
+  const ownText = ({ properties }: EntityRecord) => (isObject(properties) ? keyedFromEntries(Object.entries(properties).filter(([name]) => !teamValued.includes(name))) : {});
+  const inputs = entities.slice(0, MAX_ENTITIES).map((record) => withEntity(blank, { ...record, properties: ownText(record) }));
   jq.prefetch?.({ evaluate: [{ expression, inputs }] });
   const i = inputs.findIndex((input) => run(input) === asTeam);
   return i < 0 ? undefined : entities[i]!.identifier;

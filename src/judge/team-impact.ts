@@ -413,8 +413,8 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   // identifiers) gives the same in both worlds, so only this run shows a title it meets matches nothing now.
   // A team known by title only may have it as its identifier: not this case (the identifier-unknown review).
   const titlesToday = judged.verdict === 'breaks' ? [] : titleLiterals.flatMap(({ title: t }) => (t.identifier !== undefined && !t.guessed && !context.teams.identifiers.has(t.title) ? [t.title] : []));
-  // A literal the org's own entities meet outside their team values today (a tier, a description) is their text, no team.
-  const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal);
+  // A literal the org's own entities meet outside their team values (its mirrors too) today, a tier, is their text, no team.
+  const heldBy = (literal: string) => entityHoldingText(runnable.jq, context.entities ?? [], (team) => ghostContext(spec, team), expression, literal, [...(spec.titleProperties ?? []), ...(spec.identifierProperties ?? [])]);
   const ghosts = context.migrated
     ? valuesNoTeamHolds(context.teams, unique(unknownLiterals)).concat(unique(titlesToday)).filter((value) => {
         const team = teamTheLiteralMeets(runnable.jq, expression, references, value, spec);
@@ -712,10 +712,13 @@ function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { team
 /**
  * Item 7: literals are met by what the expression does with them. Each literal that is one team's
  * identifier, made a string no team holds, lets go of the teams it sets apart: where those are more
- * than the team it names (`startswith("checkout")` meets `checkout-billing`), in words.
+ * than the team it names (`startswith("checkout")` meets `checkout-billing`), in words. So does one
+ * naming no team that is a part of several (`contains("core")` with `core-banking`, `core-ledger`).
  */
 function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
-  const literals = references.strings.filter((literal) => !literal.interpolated && spec.directory.identifiers.has(literal.value));
+  // One naming no team is a value, not a name the expression reads (`has("team")`, a team-valued property's).
+  const unnamed = (value: string) => !spec.directory.byTitle.has(value) && value !== 'team' && !spec.teamProperties.includes(value);
+  const literals = valueStrings(references).filter((literal) => spec.directory.identifiers.has(literal.value) || unnamed(literal.value));
   if (literals.length === 0) return [];
   const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');
@@ -723,7 +726,10 @@ function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferen
     const named = teams.find((team) => team.identifier === literal.value);
     const without = apart('after', `${expression.slice(0, literal.start)}"\u0001literal"${expression.slice(literal.end)}`);
     const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
-    return named === undefined || others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ')} too`];
+    const met = others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ');
+    // Naming no team, a part of each of several (not a pattern of whole identifiers, `test("^(qa|sre)$")`).
+    if (named === undefined) return others.length > 1 && others.every((team) => team.identifier.includes(literal.value)) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
+    return others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${met} too`];
   });
 }
 

@@ -53,3 +53,31 @@ describe('a literal that names one team by identifier, in a migrated org', () =>
     });
   }
 });
+
+describe('a literal that is no team\'s identifier but a part of several, in a migrated org', () => {
+  // Titles are capitalised: "core" is a part of no title, so it matched no team before and meets some now.
+  const PARTS = [
+    { name: 'Core Banking', identifier: 'core-banking' },
+    { name: 'Core Ledger', identifier: 'core-ledger' },
+    { name: 'Payments', identifier: 'payments' },
+  ];
+  const calculation = '.team | any(contains("core"))';
+  const partsOrg = org(
+    {
+      organization: MIGRATED_ORGANIZATION,
+      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+      entities: { service: PARTS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+    },
+    PARTS,
+  );
+
+  it(`${calculation}: a review naming the teams it meets today, never written for identifiers`, () => {
+    const met = (value: string) => PARTS.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value === 'title' ? 'name' : 'identifier']] }, calculation)) === '{"ok":true,"values":[true]}');
+    expect(met('title')).toEqual([]);
+    expect(met('identifier').map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
+    const { finding } = judged(jq, partsOrg, 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    for (const identifier of ['core-banking', 'core-ledger']) expect(finding.reason).toContain(JSON.stringify(identifier));
+    expect(finding.reason).not.toContain('"payments"');
+  });
+});

@@ -115,6 +115,28 @@ describe('a whole-value text search for a team title, over services whose own bl
   });
 });
 
+describe("a whole-value text search for a team title, over services that mirror their own team's title", () => {
+  // Each service relates to its own team over `owning_team`, and mirrors that team's title: a team value, not the service's own text.
+  const withOwnMirror = (org: OrgSnapshot): OrgSnapshot => {
+    const [, service] = org.blueprints as JsonObject[];
+    Object.assign(service!, { relations: { owning_team: { title: 'Owning team', target: '_team', many: false, required: false } }, mirrorProperties: { owner_title: { title: 'Owner', path: 'owning_team.$title' } } });
+    return org;
+  };
+  const owned = (): JsonObject[] => services('A service').map((e, i) => ({ ...e, relations: { owning_team: TEAMS[i]!.identifier }, properties: { ...(e.properties as JsonObject), owner_title: TEAMS[i]!.name } }));
+
+  for (const condition of [CONDITION, '.diff.after | tojson | test("Core Banking")']) {
+    it(`${condition}: the title is met only in the mirror of the team's title, so no text of the org's holds it: breaks`, () => {
+      const entities = owned();
+      // Left out of the team values (the team and the mirror of its title), no service holds the title.
+      const textOnly = entities.map((e) => ({ ...e, team: [], properties: { ...(e.properties as JsonObject), owner_title: null } }));
+      expect(onEntities(textOnly, condition).every((answer) => answer.includes('false'))).toBe(true);
+      const finding = judgedAt(withOwnMirror(snapshot(entities, { condition })), AT);
+      expect(finding.verdict).toBe('breaks');
+      expect(finding.reason).toContain('"Core Banking" is a team\'s title, where the data holds identifiers');
+    });
+  }
+});
+
 describe("a whole-value walk for a literal the org's entities hold outside their teams, in a migrated org", () => {
   const CALCULATION = '[paths(type == "string") as $p | getpath($p)] | index("gold") != null';
   it('a tier value: the same on every entity of the org before and after, so no break', () => {

@@ -16,7 +16,7 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
-import { entityChanged, entityHoldingText } from './team-entity-text.js';
+import { entityChanged, entityHoldingText, holdsTeam } from './team-entity-text.js';
 import type { EntityRecord } from '../model/snapshot.js';
 
 export interface ImpactContext {
@@ -425,7 +425,12 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
   if (ghosts.length === 0 && held.length > 0 && held.every(([, entity]) => entity !== undefined)) {
     overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'entity-text' }), '', undefined, ` (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`);
   }
-  if (ghosts.length > 0) {
+  // A calculation's input is the entity as stored: a title its entities of that team meet as stored (a mirror of their
+  // own team's title, not filled so in made-up ones) breaks only where the migration changes one of the org's entities.
+  const metBy = runnable.kind === 'entity' && ghosts.every((g) => titlesToday.includes(g)) ? ghosts.map((g) => entityHoldingText(runnable.jq, (context.entities ?? []).filter(holdsTeam(context.teams, g)), (team) => ghostContext(spec, team), expression, g)) : [];
+  const onOwn = metBy.length > 0 && metBy.every((entity) => entity !== undefined) ? (onEntities ?? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression)) : undefined;
+  if (onOwn && !onOwn.change) overrule(impact, decide({ class: 'same', sink, ...state, literals: 'plain' }), "run by jq on the org's own entities (teams as titles, then as identifiers), ", 'same', `: ${ghosts.map((g, k) => `${JSON.stringify(g)} is met as stored in entity ${JSON.stringify(metBy[k])} of that team`).join('; ')}`);
+  else if (ghosts.length > 0) {
     const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
     overrule(impact, { verdict: judgeSite('no-team-holds'), why: SITE_TABLE['no-team-holds'].why }, '', undefined, `: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`);
   }

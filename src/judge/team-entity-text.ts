@@ -54,6 +54,9 @@ export function entityChanged(jq: JqEngine, directory: TeamDirectory, entities: 
   return i < 0 ? {} : { change: { context: `entity ${JSON.stringify(records[i]!.identifier)} of the org`, before: results[2 * i]!, after: results[2 * i + 1]! } };
 }
 
+/** Whether an entity holds the team titled `title` (by title or identifier). */
+export const holdsTeam = (directory: TeamDirectory, title: string) => (record: EntityRecord): boolean => [record.team].flat().some((value) => value === title || value === directory.byTitle.get(title)?.identifier);
+
 /** The context with each sample entity in it (worlds.ts builds them of blueprint `sample`) replaced by the org's own, its team values left out. */
 function withEntity(context: JsonValue, record: EntityRecord, team: readonly string[] = []): JsonValue {
   if (Array.isArray(context)) return context.map((item) => withEntity(item, record, team));

@@ -16,7 +16,7 @@ import type { EvaluationFailure, JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths, relationPaths, teamMetaPaths, valueStrings, type FieldPath, type JqReferences, type StringLiteral } from '../jq/references.js';
 import type { ExpressionOptions, TeamInput } from '../model/sites.js';
 import { constantStrings } from './constant-strings.js';
-import { entityChanged, entityHoldingText } from './team-entity-text.js';
+import { entityChanged, entityHoldingText, holdsTeam } from './team-entity-text.js';
 import type { EntityRecord } from '../model/snapshot.js';
 
 export interface ImpactContext {
@@ -387,9 +387,7 @@ function readLiterals(expression: string, references: JqReferences, constants: r
 function judgeRunningInto(impact: ExpressionImpact, expression: string, references: JqReferences, runnable: Runnable, spec: ContextSpec, sink: Sink, state: Pick<DecisionInput, 'state' | 'stateUnknown'>, context: ImpactContext, literals: LiteralsRead, readsWhole: boolean, foundByRunning: string | undefined): string | undefined | false {
   const { titleLiterals, unknownLiterals } = literals;
   const judged = judgeByRunning(expression, references, runnable.jq, spec, sink, state, context.teams, sink === 'gate' ? context.deadGate : undefined);
-  impact.verdict = judged.verdict;
-  impact.evaluation = judged.evaluation;
-  impact.class = judged.class;
+  Object.assign(impact, { verdict: judged.verdict, evaluation: judged.evaluation, class: judged.class });
   if (judged.advice !== undefined) impact.advice = judged.advice;
   if (judged.postscript !== undefined) impact.postscript = judged.postscript;
   if (judged.deadGate) impact.deadGate = judged.deadGate;
@@ -422,18 +420,18 @@ function judgeRunningInto(impact: ExpressionImpact, expression: string, referenc
       })
     : [];
   const held = context.migrated && judged.class === 'changed' && titleLiterals.length > 0 ? titleLiterals.map(({ title }) => [title.title, heldBy(title.title)] as const) : [];
-  if (ghosts.length === 0 && held.length > 0 && held.every(([, entity]) => entity !== undefined)) {
-    overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'entity-text' }), '', undefined, ` (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`);
-  }
-  if (ghosts.length > 0) {
+  if (ghosts.length === 0 && held.length > 0 && held.every(([, entity]) => entity !== undefined)) overrule(impact, decide({ class: 'changed', sink, ...state, literals: 'entity-text' }), '', undefined, ` (${held.map(([title, entity]) => `${JSON.stringify(title)}, in entity ${JSON.stringify(entity)}`).join('; ')})`);
+  // A calculation's input is the entity as stored: a title an entity of that team meets as stored (a mirror of its own
+  // team's title, a team value above) breaks only where the migration changes what one of the org's entities gives.
+  const metBy = runnable.kind === 'entity' && ghosts.every((g) => titlesToday.includes(g)) ? ghosts.map((g) => entityHoldingText(runnable.jq, (context.entities ?? []).filter(holdsTeam(context.teams, g)), (team) => ghostContext(spec, team), expression, g)) : [];
+  const onOwn = metBy.length > 0 && metBy.every((entity) => entity !== undefined) ? (onEntities ?? entityChanged(runnable.jq, context.teams, context.entities ?? [], ghostContext(spec, undefined), expression)) : undefined;
+  if (onOwn && !onOwn.change) overrule(impact, decide({ class: 'same', sink, ...state, literals: 'plain' }), "run by jq on the org's own entities (teams as titles, then as identifiers), ", 'same', `: ${ghosts.map((g, k) => `${JSON.stringify(g)} is met as stored in entity ${JSON.stringify(metBy[k])} of that team`).join('; ')}`);
+  else if (ghosts.length > 0) {
     const none = ghosts.length > 1 ? 'these are no team of the org today' : titlesToday.includes(ghosts[0]!) ? `${JSON.stringify(ghosts[0])} is a team's title, where the data holds identifiers` : `${JSON.stringify(ghosts[0])} is no team of the org today`;
     overrule(impact, { verdict: judgeSite('no-team-holds'), why: SITE_TABLE['no-team-holds'].why }, '', undefined, `: ${none} (${whatEachMeant(context.teams, ghosts).join('; ')})`);
   }
   if (foundByRunning !== undefined && judged.class !== 'same') return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]}`;
-  if (readsWhole) {
-    if (impact.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0) return false;
-    return `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
-  }
+  if (readsWhole) return impact.class === 'same' && judged.jqFailure === undefined && ghosts.length === 0 ? false : `found by running it with jq on sample ${SAMPLE_LABEL[runnable.kind]} holding the org's teams`;
   return foundByRunning;
 }
 

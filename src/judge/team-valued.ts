@@ -13,8 +13,7 @@ import { asString, copyJson, isObject, type JsonObject, type JsonValue } from '.
 import { fillDerived } from './classify.js';
 import { derivedSeen } from './expression-memo.js';
 import type { JqEngine } from '../jq/engine.js';
-import { sampleInput, sampleTeams, type JudgeTeam } from './worlds.js';
-import { literalTexts, teamsFor } from './worlds.js';
+import { literalTexts, sampleInput, sampleTeams, teamsFor, type JudgeTeam } from './worlds.js';
 
 interface TeamValued {
   /** Properties that hold team values: mirrors of `$team`, calculations that pass them on. */

@@ -9,8 +9,7 @@
  */
 import { rememberJsonText, type JqEngine } from '../jq/engine.js';
 import { sameResult } from './differential.js';
-import type { FieldPath, JqReferences } from '../jq/references.js';
-import { extractReferences, valueStrings } from '../jq/references.js';
+import { extractReferences, valueStrings, type FieldPath, type JqReferences } from '../jq/references.js';
 import { readAtRoot, rootedStarts } from './read-at-root.js';
 import { isObject, keyedRecord, own, type JsonValue } from '../model/json.js';
 import { WHOLE_PARTS } from './worlds.js';

@@ -137,6 +137,34 @@ describe("a whole-value text search for a team title, over services that mirror 
   }
 });
 
+describe("a calculation searching its entity's text for a team title, over services that mirror their own team's title", () => {
+  // The calculation's input is the entity as stored: where each service's mirror follows its own team, the
+  // title stays in the service of that team in both worlds, so the org's entities give the same before and after.
+  const CALCULATION = 'tostring | contains("Core Banking")';
+  const AT_CALCULATION = 'calculationProperties.flag.calculation';
+  const mirrored = (org: OrgSnapshot): OrgSnapshot => {
+    const [, service] = org.blueprints as JsonObject[];
+    Object.assign(service!, { relations: { owning_team: { title: 'Owning team', target: '_team', many: false, required: false } }, mirrorProperties: { owner_title: { title: 'Owner', path: 'owning_team.$title' } } });
+    return org;
+  };
+  const owning = (team: (i: number) => string): JsonObject[] =>
+    services('A service').map((e, i) => ({ ...e, relations: { owning_team: team(i) }, properties: { ...(e.properties as JsonObject), owner_title: TEAMS.find((t) => t.identifier === team(i))!.name } }));
+
+  it('the service of team Core Banking mirrors that title: the same on every entity, unaffected, said of the org\'s entities', () => {
+    const entities = owning((i) => TEAMS[i]!.identifier);
+    expect(perEntity(entities, CALCULATION).every((r) => r.before === r.after)).toBe(true);
+    const finding = judgedAt(mirrored(snapshot(entities, { calculation: CALCULATION })), AT_CALCULATION);
+    expect(finding.verdict).toBe('unaffected');
+    expect(finding.reason).toContain("the org's own entities");
+  });
+
+  it('the mirror of the service of team Core Banking follows another team: it stops matching, breaks', () => {
+    const entities = owning(() => 'payments_risk');
+    expect(perEntity(entities, CALCULATION).some((r) => r.before !== r.after)).toBe(true);
+    expect(judgedAt(mirrored(snapshot(entities, { calculation: CALCULATION })), AT_CALCULATION).verdict).toBe('breaks');
+  });
+});
+
 describe("a whole-value walk for a literal the org's entities hold outside their teams, in a migrated org", () => {
   const CALCULATION = '[paths(type == "string") as $p | getpath($p)] | index("gold") != null';
   it('a tier value: the same on every entity of the org before and after, so no break', () => {

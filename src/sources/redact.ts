@@ -20,19 +20,15 @@ export function isSecretName(key: string): boolean {
   return (keyKind(key) & SECRET) !== 0;
 }
 
-const SECRET = 1;
-const SECRET_HEADER = 2;
-const HEADERS = 4;
-/** What a key's name says, by key: an org repeats a few hundred names millions of times (a regex each was a fifth of the load). */
+const [SECRET, SECRET_HEADER, HEADERS] = [1, 2, 4];
+/** What a key's name says, remembered by key: an org repeats a few hundred names millions of times (a regex each was a fifth of the load). */
 const KEY_KINDS = new Map<string, number>();
 
 function keyKind(key: string): number {
   let kind = KEY_KINDS.get(key);
   if (kind !== undefined) return kind;
   const name = normalizeName(key);
-  const secret = SECRET_NAME.test(name);
-  const header = secret || SHORT_SECRET_NAMES.has(name) || SECRET_HEADER_ENDING.test(name);
-  kind = (secret ? SECRET : 0) | (header ? SECRET_HEADER : 0) | (name === 'headers' ? HEADERS : 0);
+  kind = (SECRET_NAME.test(name) ? SECRET | SECRET_HEADER : 0) | (SHORT_SECRET_NAMES.has(name) || SECRET_HEADER_ENDING.test(name) ? SECRET_HEADER : 0) | (name === 'headers' ? HEADERS : 0);
   // Bounded: a file of distinct keys without end is judged key by key.
   if (KEY_KINDS.size < 10_000) KEY_KINDS.set(key, kind);
   return kind;
@@ -153,16 +149,6 @@ export function redactSecrets(value: JsonValue, secret = false, parentKey = '', 
   return typeof value === 'string' ? redactInlineSecrets(value, tally) : value;
 }
 
-/** One item of a snapshot's list (blueprints, actions, pages), redacted as `redactSnapshot` redacts it there. */
-export function redactListItem(item: JsonValue, tally: RedactionTally): JsonValue {
-  return redactSecrets(item, false, '', tally);
-}
-
-/** One entry of a snapshot's map by resource (permissions), redacted as `redactSnapshot` redacts it there. */
-export function redactMapEntry(key: string, value: JsonValue, tally: RedactionTally): JsonValue {
-  return redactSecrets(value, isSecretName(key), key, tally);
-}
-
 /**
  * A batch of a top-level member's items as the snapshot file's reader parses it (a list's items, or
  * an object's members), redacted as `redactSnapshot` redacts them in that member. In place, every
@@ -170,10 +156,8 @@ export function redactMapEntry(key: string, value: JsonValue, tally: RedactionTa
  * of each was a third of the garbage of reading a snapshot).
  */
 export function redactMemberBatch(batch: JsonValue[] | Record<string, JsonValue>, tally: RedactionTally): JsonValue[] | Record<string, JsonValue> {
-  if (Array.isArray(batch)) return redactSecrets(batch, false, '', tally, true) as JsonValue[];
-  const result: Record<string, JsonValue> = Object.setPrototypeOf(batch, null);
-  for (const key of Object.keys(batch)) result[key] = redactSecrets(batch[key]!, isSecretName(key), key, tally, true);
-  return result;
+  // The batch has no key of its own: an object's members are judged by their keys, as in redactSnapshot's walk.
+  return redactSecrets(batch, false, '', tally, true) as JsonValue[] | Record<string, JsonValue>;
 }
 
 /** Top-level members of a snapshot kept as they are: the entities, the recording's own gaps and its format. */
@@ -181,7 +165,7 @@ export function isKeptAsRead(member: string): boolean {
   return member === 'entities' || member === 'incomplete' || member === 'format';
 }
 
-/** Keys of a snapshot already redacted piece by piece (`redactListItem`, `redactMapEntry`, `redactMemberBatch`) into `tally`. */
+/** Keys of a snapshot already redacted piece by piece (`redactSecrets` of each item or entry, `redactMemberBatch`) into `tally`. */
 export interface RedactedAlready {
   keys: ReadonlySet<string>;
   tally: RedactionTally;

@@ -131,6 +131,7 @@ export function redactedAt(path: readonly (string | number)[], value: JsonValue)
  * A copy of `value` with every secret-named key's value replaced. Scalars (and the scalars of an
  * array) under such a key are redacted; objects under it are walked like any other, their own
  * keys deciding, so `schema.properties.api_token: {type: "string"}` keeps its definition.
+ * `inPlace`: `value` itself is redacted and its objects made prototype-free (a value nothing else holds).
  */
 export function redactSecrets(value: JsonValue, secret = false, parentKey = '', tally?: RedactionTally, inPlace = false): JsonValue {
   if (Array.isArray(value)) {
@@ -149,23 +150,12 @@ export function redactSecrets(value: JsonValue, secret = false, parentKey = '', 
   return typeof value === 'string' ? redactInlineSecrets(value, tally) : value;
 }
 
-/**
- * A batch of a top-level member's items as the snapshot file's reader parses it (a list's items, or
- * an object's members), redacted as `redactSnapshot` redacts them in that member. In place, every
- * object made prototype-free: the batch is fresh from JSON.parse and nothing else holds it (a copy
- * of each was a third of the garbage of reading a snapshot).
- */
-export function redactMemberBatch(batch: JsonValue[] | Record<string, JsonValue>, tally: RedactionTally): JsonValue[] | Record<string, JsonValue> {
-  // The batch has no key of its own: an object's members are judged by their keys, as in redactSnapshot's walk.
-  return redactSecrets(batch, false, '', tally, true) as JsonValue[] | Record<string, JsonValue>;
-}
-
 /** Top-level members of a snapshot kept as they are: the entities, the recording's own gaps and its format. */
 export function isKeptAsRead(member: string): boolean {
   return member === 'entities' || member === 'incomplete' || member === 'format';
 }
 
-/** Keys of a snapshot already redacted piece by piece (`redactSecrets` of each item or entry, `redactMemberBatch`) into `tally`. */
+/** Keys of a snapshot already redacted piece by piece (`redactSecrets` of each item, entry or batch) into `tally`. */
 export interface RedactedAlready {
   keys: ReadonlySet<string>;
   tally: RedactionTally;

@@ -5,7 +5,7 @@ import { own, keyedRecord, isObject, type JsonObject } from '../model/json.js';
 import { TEAM_BLUEPRINT, USER_BLUEPRINT, SNAPSHOT_FORMAT, type EntityRecord, type IncompleteEntry, type Organization, type OrgSnapshot } from '../model/snapshot.js';
 import { idOf, isEntityPage, permissionTargets } from './permission-plan.js';
 import { isAutomation } from '../catalog/resources.js';
-import { redactListItem, redactMapEntry, redactSnapshot } from './redact.js';
+import { isSecretName, redactSecrets, redactSnapshot } from './redact.js';
 import { RedactionTally } from '../secrets/token-shapes.js';
 import { fetchUsers, TEAMS_PATH, trimTeams, withTeamsFromMembers, type TeamsRead, type UsersRead } from './users.js';
 import { featureFlagState } from '../catalog/migration-state.js';
@@ -243,7 +243,7 @@ async function redactedInSlices(items: readonly JsonObject[] | undefined, tally:
   const result: JsonObject[] = [];
   for (let start = 0; start < items.length; start += REDACT_SLICE) {
     await new Promise((resolve) => setImmediate(resolve));
-    for (const item of items.slice(start, start + REDACT_SLICE)) result.push(redactListItem(item, tally) as JsonObject);
+    for (const item of items.slice(start, start + REDACT_SLICE)) result.push(redactSecrets(item, false, '', tally) as JsonObject);
   }
   return result;
 }
@@ -293,7 +293,7 @@ export async function fetchLiveSnapshot(client: ApiClient, onEvent: (event: Fetc
         const path = `/v1/${collection}/${encodeURIComponent(id)}/permissions`;
         // Redacted as it lands: only the redacted record is kept.
         const permissions = await attempt(tracker, `permissions of ${kind} "${id}"`, async () =>
-          redactMapEntry(id, objectIn(await client.get(path, 'permissions'), path), redaction.tally) as JsonObject,
+          redactSecrets(objectIn(await client.get(path, 'permissions'), path), isSecretName(id), id, redaction.tally) as JsonObject,
         );
         return [id, permissions] as const;
       }),

@@ -17,7 +17,21 @@ const SECRET_NAME = /secret|token|passw(?:or)?d|passphrase|apikey|privatekey|acc
 const normalizeName = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 export function isSecretName(key: string): boolean {
-  return SECRET_NAME.test(normalizeName(key));
+  return (keyKind(key) & SECRET) !== 0;
+}
+
+const [SECRET, SECRET_HEADER, HEADERS] = [1, 2, 4];
+/** What a key's name says, remembered by key: an org repeats a few hundred names millions of times (a regex each was a fifth of the load). */
+const KEY_KINDS = new Map<string, number>();
+
+function keyKind(key: string): number {
+  let kind = KEY_KINDS.get(key);
+  if (kind !== undefined) return kind;
+  const name = normalizeName(key);
+  kind = (SECRET_NAME.test(name) ? SECRET | SECRET_HEADER : 0) | (SHORT_SECRET_NAMES.has(name) || SECRET_HEADER_ENDING.test(name) ? SECRET_HEADER : 0) | (name === 'headers' ? HEADERS : 0);
+  // Bounded: a file of distinct keys without end is judged key by key.
+  if (KEY_KINDS.size < 10_000) KEY_KINDS.set(key, kind);
+  return kind;
 }
 
 /**
@@ -31,10 +45,6 @@ const SECRET_HEADER_ENDING = /(?:key|auth|signature|sig|pat)$/;
 /** A query parameter's name that marks its value as a secret. */
 function isSecretParameter(name: string): boolean {
   return isSecretName(name) || SHORT_SECRET_NAMES.has(normalizeName(name));
-}
-
-function isSecretHeader(name: string): boolean {
-  return isSecretParameter(name) || SECRET_HEADER_ENDING.test(normalizeName(name));
 }
 
 /**
@@ -113,46 +123,31 @@ export function redactedAt(path: readonly (string | number)[], value: JsonValue)
   while (at >= 0 && typeof path[at] === 'number') at--;
   const key = at >= 0 ? String(path[at]) : '';
   const parent = at >= 1 && typeof path[at - 1] === 'string' ? String(path[at - 1]) : '';
-  const secretKey = normalizeName(parent) === 'headers' ? isSecretHeader : isSecretName;
-  return redactSecrets(value, key !== '' && secretKey(key), key);
+  const secretKey = (keyKind(parent) & HEADERS) !== 0 ? SECRET_HEADER : SECRET;
+  return redactSecrets(value, key !== '' && (keyKind(key) & secretKey) !== 0, key);
 }
 
 /**
  * A copy of `value` with every secret-named key's value replaced. Scalars (and the scalars of an
  * array) under such a key are redacted; objects under it are walked like any other, their own
  * keys deciding, so `schema.properties.api_token: {type: "string"}` keeps its definition.
+ * `inPlace`: `value` itself is redacted and its objects made prototype-free (a value nothing else holds).
  */
-export function redactSecrets(value: JsonValue, secret = false, parentKey = '', tally?: RedactionTally): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret, '', tally));
+export function redactSecrets(value: JsonValue, secret = false, parentKey = '', tally?: RedactionTally, inPlace = false): JsonValue {
+  if (Array.isArray(value)) {
+    if (!inPlace) return value.map((item) => redactSecrets(item, secret, '', tally));
+    for (let index = 0; index < value.length; index++) value[index] = redactSecrets(value[index]!, secret, '', tally, true);
+    return value;
+  }
   if (value !== null && typeof value === 'object') {
-    const result = keyedRecord();
-    const secretKey = normalizeName(parentKey) === 'headers' ? isSecretHeader : isSecretName;
-    for (const [key, item] of Object.entries(value)) result[key] = redactSecrets(item as JsonValue, secretKey(key), key, tally);
+    // In place: the object loses its prototype first, so a `__proto__` key is set as an own key, as in a keyed record.
+    const result: Record<string, JsonValue> = inPlace ? Object.setPrototypeOf(value, null) : keyedRecord();
+    const secretKey = (keyKind(parentKey) & HEADERS) !== 0 ? SECRET_HEADER : SECRET;
+    for (const key of Object.keys(value)) result[key] = redactSecrets(value[key]!, (keyKind(key) & secretKey) !== 0, key, tally, inPlace);
     return result;
   }
   if (secret) return redactScalar(value, tally);
   return typeof value === 'string' ? redactInlineSecrets(value, tally) : value;
-}
-
-/** One item of a snapshot's list (blueprints, actions, pages), redacted as `redactSnapshot` redacts it there. */
-export function redactListItem(item: JsonValue, tally: RedactionTally): JsonValue {
-  return redactSecrets(item, false, '', tally);
-}
-
-/** One entry of a snapshot's map by resource (permissions), redacted as `redactSnapshot` redacts it there. */
-export function redactMapEntry(key: string, value: JsonValue, tally: RedactionTally): JsonValue {
-  return redactSecrets(value, isSecretName(key), key, tally);
-}
-
-/**
- * A batch of a top-level member's items as the snapshot file's reader parses it (a list's items, or
- * an object's members), redacted as `redactSnapshot` redacts them in that member: a copy.
- */
-export function redactMemberBatch(batch: JsonValue[] | Record<string, JsonValue>, tally: RedactionTally): JsonValue[] | Record<string, JsonValue> {
-  if (Array.isArray(batch)) return batch.map((item) => redactListItem(item, tally));
-  const result = keyedRecord();
-  for (const key of Object.keys(batch)) result[key] = redactMapEntry(key, batch[key]!, tally);
-  return result;
 }
 
 /** Top-level members of a snapshot kept as they are: the entities, the recording's own gaps and its format. */
@@ -160,7 +155,7 @@ export function isKeptAsRead(member: string): boolean {
   return member === 'entities' || member === 'incomplete' || member === 'format';
 }
 
-/** Keys of a snapshot already redacted piece by piece (`redactListItem`, `redactMapEntry`, `redactMemberBatch`) into `tally`. */
+/** Keys of a snapshot already redacted piece by piece (`redactSecrets` of each item, entry or batch) into `tally`. */
 export interface RedactedAlready {
   keys: ReadonlySet<string>;
   tally: RedactionTally;

@@ -2,7 +2,7 @@ import { markPrototypeFree, type JsonValue } from '../model/json.js';
 import type { Batch } from '../read-json-in-pieces.js';
 import { RedactionTally } from '../secrets/token-shapes.js';
 import { MAX_NESTING_DEPTH } from './nesting.js';
-import { isKeptAsRead, redactMemberBatch, type RedactedAlready } from './redact.js';
+import { isKeptAsRead, redactSecrets, type RedactedAlready } from './redact.js';
 import { memberCheck, type MemberCheck, type MemberFindings } from './validate-snapshot.js';
 
 /** One container of a top-level member, checked and redacted batch by batch as it is read. */
@@ -58,7 +58,8 @@ export function checkAndRedactWhileReading(): {
       return batch;
     }
     pass.check.add(batch, first);
-    const redacted = redactMemberBatch(batch as JsonValue[] | Record<string, JsonValue>, pass.tally);
+    // In place: the batch is fresh from JSON.parse and nothing else holds it (a copy of each doubled what the pass allocated).
+    const redacted = redactSecrets(batch as JsonValue[] | Record<string, JsonValue>, false, '', pass.tally, true) as Batch;
     if (first) pass.container = redacted;
     return redacted;
   };

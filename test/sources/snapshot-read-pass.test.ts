@@ -96,6 +96,19 @@ describe('the snapshot file checked and redacted as it is read', () => {
     }
   });
 
+  it('leaves every object of a member prototype-free, a `__proto__` key an own key with its value redacted', async () => {
+    const text = `${JSON.stringify(demo()).slice(0, -1)},"actions":[{"identifier":"p","__proto__":{"token":"t0ken-value-123456","admin":true}}],"pagePermissions":{"__proto__":{"read":{"__proto__":{"password":"pw-999"}}}}}`;
+    const loaded = await loadSnapshotFile(fileOf(text), { redact: true });
+    expect(JSON.stringify(loaded.snapshot)).toBe(walkByWalk(text).snapshot);
+    const actions = loaded.snapshot.actions as unknown as Record<string, Record<string, unknown>>[];
+    const permissions = loaded.snapshot.pagePermissions as unknown as Record<string, Record<string, Record<string, unknown>>>;
+    for (const object of [actions[0]!, actions[0]!.__proto__!, permissions, permissions.__proto__!, permissions.__proto__!.read!]) expect(Object.getPrototypeOf(object)).toBeNull();
+    expect(Object.keys(actions[0]!)).toEqual(['identifier', '__proto__']);
+    expect(actions[0]!.__proto__).toEqual({ token: '<redacted>', admin: true });
+    expect(Object.keys(permissions.__proto__!.read!)).toEqual(['__proto__']);
+    expect(JSON.stringify(loaded.snapshot)).not.toContain('pw-999');
+  });
+
   it('leaves the file to the walks when a member nests too deep or names a key twice across its batches', async () => {
     const deep = `${'{"a":'.repeat(120)}"${GITHUB_TOKEN}"${'}'.repeat(120)}`;
     const deepOrg = `${JSON.stringify(hostileOrg()).slice(0, -1)},"late":[${deep},{"k":"${GITHUB_TOKEN}"}]}`;

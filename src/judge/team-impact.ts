@@ -544,8 +544,7 @@ function teamTheLiteralMeets(jq: JqEngine, expression: string, references: JqRef
   // The other spelling adds what no case fold, slug or regex changes, nor JSON escapes (`tostring` of the
   // whole entity must still hold it as written): a sign outside ASCII and a digit.
   const other = (text: string) => `${text}\u00a70`;
-  let respelled = expression;
-  for (const spot of [...spots].sort((a, b) => b.start - a.start)) respelled = respelled.slice(0, spot.start) + JSON.stringify(other(value)) + respelled.slice(spot.end);
+  const respelled = withEdits(expression, spots.map((spot) => ({ start: spot.start, end: spot.end, text: JSON.stringify(other(value)) })));
   const asRegexText = value.replace(/^\^/, '').replace(/\$$/, '').replace(/\\(.)/g, '$1');
   const run = (team: string, text: string) => JSON.stringify(jq.evaluate(ghostContext(where, team), text));
   // Measured against the team, the literal and the team trade places: spelled otherwise together, the
@@ -722,7 +721,7 @@ function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferen
   const after = apart('after');
   return literals.flatMap((literal) => {
     const named = teams.find((team) => team.identifier === literal.value);
-    const without = apart('after', `${expression.slice(0, literal.start)}"\u0001literal"${expression.slice(literal.end)}`);
+    const without = apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: '"\u0001literal"' }]));
     const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
     const met = others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ');
     // Naming no team, a part of each of several (not a pattern of whole identifiers, `test("^(qa|sre)$")`).
@@ -735,9 +734,7 @@ function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferen
 function withoutLiterals(expression: string, references: JqReferences): string | undefined {
   const literals = references.strings.filter((literal) => !literal.interpolated).sort((a, b) => b.start - a.start);
   if (literals.length === 0) return undefined;
-  let out = expression;
-  literals.forEach((literal, i) => (out = out.slice(0, literal.start) + JSON.stringify(`\u0001literal${i}`) + out.slice(literal.end)));
-  return out;
+  return withEdits(expression, literals.map((literal, i) => ({ start: literal.start, end: literal.end, text: JSON.stringify(`\u0001literal${i}`) })));
 }
 
 /**
@@ -765,12 +762,9 @@ export function identifiersAsTitles(expression: string, references: JqReferences
   // Object keys too: a lookup keyed by identifiers (`{"qa": "us"}[.team[]]`) is written for identifiers.
   const edits = references.strings
     .filter((literal) => !literal.interpolated)
-    .filter((literal) => titleOf.has(literal.value) && (alsoTitles || !directory.byTitle.has(literal.value)) && literal.end - literal.start >= 2)
-    .sort((a, b) => b.start - a.start);
+    .filter((literal) => titleOf.has(literal.value) && (alsoTitles || !directory.byTitle.has(literal.value)) && literal.end - literal.start >= 2);
   if (edits.length === 0) return undefined;
-  let out = expression;
-  for (const edit of edits) out = out.slice(0, edit.start) + JSON.stringify(titleOf.get(edit.value)) + out.slice(edit.end);
-  return out;
+  return withEdits(expression, edits.map((edit) => ({ start: edit.start, end: edit.end, text: JSON.stringify(titleOf.get(edit.value)) })));
 }
 
 /**
@@ -829,7 +823,7 @@ function inputPaths(references: JqReferences, teamInputs: ReadonlyMap<string, Te
   return references.paths.filter((path) => path.variable === undefined && path.segments[0] === 'form' && teamInputs.has(path.segments[1] ?? ''));
 }
 
-/** Apply replacements right to left so earlier offsets stay valid. */
+/** The expression with each title written as its identifier and each relation read as `.team`. */
 function rewriteExpression(expression: string, titles: { literal: StringLiteral; title: TitleLiteral }[], relationReads: readonly { start: number; end: number }[]): string {
   const edits: { start: number; end: number; text: string }[] = [];
   for (const { literal, title } of titles) {
@@ -840,11 +834,15 @@ function rewriteExpression(expression: string, titles: { literal: StringLiteral;
   for (const path of relationReads) {
     edits.push({ start: path.start, end: path.end, text: relationToTeam(expression.slice(path.start, path.end)) });
   }
-  edits.sort((a, b) => b.start - a.start);
+  return withEdits(expression, edits);
+}
+
+/** Spans of `expression` replaced right to left, so earlier offsets stay valid; of overlapping ones the later is kept. */
+function withEdits(expression: string, edits: readonly { start: number; end: number; text: string }[]): string {
   let result = expression;
   let lastStart = Number.POSITIVE_INFINITY;
-  for (const edit of edits) {
-    if (edit.end > lastStart) continue; // overlapping edits: keep the later one only
+  for (const edit of [...edits].sort((a, b) => b.start - a.start)) {
+    if (edit.end > lastStart) continue;
     result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
     lastStart = edit.start;
   }

@@ -81,3 +81,64 @@ describe('a literal that is no team\'s identifier but a part of several, in a mi
     expect(finding.reason).not.toContain('"payments"');
   });
 });
+
+describe('a literal naming no team, told from a name the expression reads by running it, in a migrated org', () => {
+  // Every identifier set apart holds the word "team": a test by the word alone cannot tell the two rows apart.
+  const WORDED = [
+    { name: 'QA Team', identifier: 'qa-team' },
+    { name: 'SRE Team', identifier: 'sre-team' },
+    { name: 'Payments', identifier: 'payments' },
+  ];
+  const wordedOrg = (calculation: string) =>
+    org(
+      {
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: WORDED.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      WORDED,
+    );
+  const met = (calculation: string, value: 'name' | 'identifier') => WORDED.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value]] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
+
+  it('.team | any(contains("team")): "team" is a part of two identifiers, so a review naming them', () => {
+    const calculation = '.team | any(contains("team"))';
+    expect(met(calculation, 'name')).toEqual([]);
+    expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+    const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    for (const identifier of ['qa-team', 'sre-team']) expect(finding.reason).toContain(JSON.stringify(identifier));
+  });
+
+  it('has("team") and (.team | any(. == "qa-team" or . == "sre-team")): "team" is the key it reads, no team it meets', () => {
+    const calculation = 'has("team") and (.team | any(. == "qa-team" or . == "sre-team"))';
+    expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+    // Read under another key, the same teams stay out: the word is a name, not a value met by team values.
+    expect(JSON.stringify(jq.evaluate({ team: ['qa-team'] }, calculation.replace('has("team")', 'has("squad")')))).toBe('{"ok":true,"values":[false]}');
+    const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('unaffected');
+    expect(finding.reason).not.toContain('meets');
+  });
+});
+
+describe('the word "team" compared with team values is a value like any other, in a migrated org', () => {
+  const TEAMS2 = [
+    { name: 'QA', identifier: 'qa' },
+    { name: 'SRE', identifier: 'sre' },
+  ];
+  const calculation = '.team | any(. == "team")';
+  it(`${calculation}: no team holds "team" today, so it matches nothing now`, () => {
+    for (const team of TEAMS2) expect(JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation))).toBe('{"ok":true,"values":[false]}');
+    expect(JSON.stringify(jq.evaluate({ team: ['team'] }, calculation))).toBe('{"ok":true,"values":[true]}');
+    const twoTeams = org(
+      {
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: TEAMS2.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      TEAMS2,
+    );
+    const { finding } = judged(jq, twoTeams, 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('breaks');
+    expect(finding.reason).toContain('"team" is no team of the org today');
+  });
+});

@@ -692,17 +692,16 @@ function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqRef
   return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
 }
 
-/** The org's teams run alone, and which of them the expression (or another text) sets apart from a team nobody holds, in a world (each team's values respelled by `respell`, if given). */
-function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string, respell?: (value: string) => string) => Set<string> } {
+/** The org's teams run alone, and which of them (or of `among`, teams of its making) the expression or another text sets apart from a team nobody holds, in a world. */
+function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string, among?: readonly JudgeTeam[]) => Set<string> } {
   const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
-  const apart = (world: World, text = expression, respell = (value: string) => value) => {
-    const held = [nobody, ...teams].map((team) => ({ ...team, title: respell(team.title), identifier: respell(team.identifier) }));
-    const inputs = fillDerived(held.map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
+  const apart = (world: World, text = expression, among: readonly JudgeTeam[] = teams) => {
+    const inputs = fillDerived([nobody, ...among].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
     // Every team asked at once: one jq request, not one per team.
     jq.prefetch?.({ evaluate: [{ expression: text, inputs }] });
     const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, text)));
-    return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
+    return new Set(among.filter((_, i) => results[i] !== baseline).map((team) => team.title));
   };
   return { teams, apart };
 }
@@ -718,21 +717,18 @@ function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferen
   if (literals.length === 0) return [];
   const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');
-  // One naming no team is a value only if it is met by team values, not a name the expression reads (`has("team")`):
-  // spelled otherwise in every literal and every team value alike, it sets the same teams apart.
-  const metByValues = (value: string) => {
-    const respell = (text: string) => text.replaceAll(value, '\u00a7literal');
-    const edits = references.strings.filter((literal) => !literal.interpolated && literal.value.includes(value));
-    const respelled = apart('after', withEdits(expression, edits.map((literal) => ({ start: literal.start, end: literal.end, text: JSON.stringify(respell(literal.value)) }))), respell);
-    return respelled.size === after.size && [...after].every((title) => respelled.has(title));
-  };
+  // One naming no team meets several as a part of them when it is compared with their values (written as a team's
+  // identifier, it still meets that team: not a key it reads, `has("team")`), and meets them lengthened too (not a
+  // pattern of whole identifiers, `test("^(qa|sre)$")`).
+  const partOfEach = (literal: StringLiteral, others: readonly JudgeTeam[]) =>
+    others.every((team) => apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: JSON.stringify(team.identifier) }]), [team]).size === 1) &&
+    others.every((team) => apart('after', expression, [`${team.identifier}\u00a7`, `\u00a7${team.identifier}`].map((identifier) => ({ title: team.title, identifier }))).size > 0);
   return literals.flatMap((literal) => {
     const named = teams.find((team) => team.identifier === literal.value);
     const without = apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: '"\u0001literal"' }]));
     const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
     const met = others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ');
-    // Naming no team, a part of each of several (not a pattern of whole identifiers, `test("^(qa|sre)$")`).
-    if (named === undefined) return others.length > 1 && others.every((team) => team.identifier.includes(literal.value)) && metByValues(literal.value) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
+    if (named === undefined) return others.length > 1 && partOfEach(literal, others) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
     return others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${met} too`];
   });
 }

@@ -82,6 +82,41 @@ describe('a literal that is no team\'s identifier but a part of several, in a mi
   });
 });
 
+describe('a pattern naming no team, judged by the teams it meets, in a migrated org', () => {
+  const PARTS = [
+    { name: 'Core Banking', identifier: 'core-banking' },
+    { name: 'Core Ledger', identifier: 'core-ledger' },
+    { name: 'Payments', identifier: 'payments' },
+  ];
+  const partsOrg = (calculation: string) =>
+    org(
+      {
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: PARTS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      PARTS,
+    );
+  const met = (calculation: string, identifier: string) => JSON.stringify(jq.evaluate({ team: [identifier] }, calculation)) === '{"ok":true,"values":[true]}';
+
+  it('.team | any(test("^core-")): a prefix of two identifiers, and of any like them, so a review naming them', () => {
+    const calculation = '.team | any(test("^core-"))';
+    expect(PARTS.filter((team) => met(calculation, team.identifier)).map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
+    expect(met(calculation, 'core-payroll')).toBe(true);
+    const { finding } = judged(jq, partsOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    for (const identifier of ['core-banking', 'core-ledger']) expect(finding.reason).toContain(JSON.stringify(identifier));
+  });
+
+  it('.team | any(test("^(core-banking|core-ledger)$")): it names each whole identifier it meets, so written for identifiers', () => {
+    const calculation = '.team | any(test("^(core-banking|core-ledger)$"))';
+    expect(PARTS.filter((team) => met(calculation, team.identifier)).map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
+    expect(met(calculation, 'core-banking-eu')).toBe(false);
+    const { finding } = judged(jq, partsOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('unaffected');
+  });
+});
+
 describe('a literal naming no team, told from a name the expression reads by running it, in a migrated org', () => {
   // Every identifier set apart holds the word "team": a test by the word alone cannot tell the two rows apart.
   const WORDED = [
@@ -109,15 +144,16 @@ describe('a literal naming no team, told from a name the expression reads by run
     for (const identifier of ['qa-team', 'sre-team']) expect(finding.reason).toContain(JSON.stringify(identifier));
   });
 
-  it('has("team") and (.team | any(. == "qa-team" or . == "sre-team")): "team" is the key it reads, no team it meets', () => {
-    const calculation = 'has("team") and (.team | any(. == "qa-team" or . == "sre-team"))';
-    expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
-    // Read under another key, the same teams stay out: the word is a name, not a value met by team values.
-    expect(JSON.stringify(jq.evaluate({ team: ['qa-team'] }, calculation.replace('has("team")', 'has("squad")')))).toBe('{"ok":true,"values":[false]}');
-    const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
-    expect(finding.verdict).toBe('unaffected');
-    expect(finding.reason).not.toContain('meets');
-  });
+  for (const calculation of ['has("team") and (.team | any(. == "qa-team" or . == "sre-team"))', 'has("team") and (.team | any(startswith("qa") or startswith("sre")))']) {
+    it(`${calculation}: "team" is the key it reads, no team it meets`, () => {
+      expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+      // Read under another key, the same teams stay out: the word is a name, not a value met by team values.
+      expect(JSON.stringify(jq.evaluate({ team: ['qa-team'] }, calculation.replace('has("team")', 'has("squad")')))).toBe('{"ok":true,"values":[false]}');
+      const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
+      expect(finding.verdict).toBe('unaffected');
+      expect(finding.reason).not.toContain('meets');
+    });
+  }
 });
 
 describe('the word "team" compared with team values is a value like any other, in a migrated org', () => {

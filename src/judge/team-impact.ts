@@ -710,14 +710,14 @@ function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { team
  * Item 7: literals are met by what the expression does with them. Each literal that is one team's
  * identifier, made a string no team holds, lets go of the teams it sets apart: where those are more
  * than the team it names (`startswith("checkout")` meets `checkout-billing`), in words. So does one
- * naming no team that is a part of several (`contains("core")` with `core-banking`, `core-ledger`).
+ * naming no team that is a part of one or more (`contains("core")` with `core-banking`, `core-ledger`).
  */
 function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
   const literals = valueStrings(references).filter((literal) => spec.directory.identifiers.has(literal.value) || !spec.directory.byTitle.has(literal.value));
   if (literals.length === 0) return [];
   const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');
-  // One naming no team meets several as a part of them when it is compared with their values (written as a team's
+  // One naming no team meets teams as a part of them when it is compared with their values (written as a team's
   // identifier, it still meets that team: not a key it reads, `has("team")`), and meets them lengthened too (not a
   // pattern of whole identifiers, `test("^(qa|sre)$")`).
   const partOfEach = (literal: StringLiteral, others: readonly JudgeTeam[]) =>
@@ -728,7 +728,7 @@ function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferen
     const without = apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: '"\u0001literal"' }]));
     const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
     const met = others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ');
-    if (named === undefined) return others.length > 1 && partOfEach(literal, others) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
+    if (named === undefined) return others.length > 0 && partOfEach(literal, others) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
     return others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${met} too`];
   });
 }

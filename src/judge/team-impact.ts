@@ -227,7 +227,7 @@ export function assessTeamExpression(expression: string, context: ImpactContext,
   // jq over a source's payload that reads none of it sets the same team values whatever the source
   // sends (`"RGF0YSBTY2llbmNl" | @base64d`): what jq gives is judged as the literals it writes.
   const constants = options.externalInput && options.setsTeam && context.jq && validity?.ok ? constantValues(context.jq, expression, references, result.tokens) : [];
-  const literals = readLiterals(expression, references, constants, context, teamProperties, runnable);
+  const literals = readLiterals(expression, references, constants, context, runnable);
   const { titleLiterals, unknownLiterals } = literals;
   const impact: ExpressionImpact = {
     verdict: 'review',
@@ -340,14 +340,14 @@ function relationsShownByRunning(expression: string, references: JqReferences, r
 interface LiteralsRead {
   titleLiterals: { literal: StringLiteral; title: TitleLiteral }[];
   computedTitles: TitleLiteral[];
-  /** Literals that are no team's title or identifier (nor the word `team`, nor a team-valued property's name). */
+  /** Literals that are no team's title or identifier: running tells what they are (a key it reads, a value it compares). */
   unknownLiterals: string[];
   comparesIdentifiers: boolean;
   /** Identifiers that are no team's title: they name no team while `$team` holds titles. */
   earlyIdentifiers: string[];
 }
 
-function readLiterals(expression: string, references: JqReferences, constants: readonly string[], context: ImpactContext, teamProperties: ReadonlySet<string>, runnable: Runnable | undefined): LiteralsRead {
+function readLiterals(expression: string, references: JqReferences, constants: readonly string[], context: ImpactContext, runnable: Runnable | undefined): LiteralsRead {
   const read: LiteralsRead = { titleLiterals: [], computedTitles: [], unknownLiterals: [], comparesIdentifiers: false, earlyIdentifiers: [] };
   for (const value of constants) {
     const status = classifyTeamValue(context.teams, value);
@@ -375,7 +375,7 @@ function readLiterals(expression: string, references: JqReferences, constants: r
     // An identifier that is no team's title names no team while `$team` holds titles.
     if (status.state === 'identifier' && !context.teams.byTitle.has(literal.value)) read.earlyIdentifiers.push(literal.value);
     // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
-    if (status.state === 'unknown' && literal.value !== 'team' && !teamProperties.has(literal.value)) read.unknownLiterals.push(literal.value);
+    if (status.state === 'unknown') read.unknownLiterals.push(literal.value);
   }
   return read;
 }
@@ -692,16 +692,16 @@ function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqRef
   return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
 }
 
-/** The org's teams run alone, and which of them the expression (or another text) sets apart from a team nobody holds, in a world. */
-function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string) => Set<string> } {
+/** The org's teams run alone, and which of them (or of `among`, teams of its making) the expression or another text sets apart from a team nobody holds, in a world. */
+function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string, among?: readonly JudgeTeam[]) => Set<string> } {
   const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
-  const apart = (world: World, text = expression) => {
-    const inputs = fillDerived([nobody, ...teams].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
+  const apart = (world: World, text = expression, among: readonly JudgeTeam[] = teams) => {
+    const inputs = fillDerived([nobody, ...among].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
     // Every team asked at once: one jq request, not one per team.
     jq.prefetch?.({ evaluate: [{ expression: text, inputs }] });
     const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, text)));
-    return new Set(teams.filter((_, i) => results[i] !== baseline).map((team) => team.title));
+    return new Set(among.filter((_, i) => results[i] !== baseline).map((team) => team.title));
   };
   return { teams, apart };
 }
@@ -710,22 +710,25 @@ function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { team
  * Item 7: literals are met by what the expression does with them. Each literal that is one team's
  * identifier, made a string no team holds, lets go of the teams it sets apart: where those are more
  * than the team it names (`startswith("checkout")` meets `checkout-billing`), in words. So does one
- * naming no team that is a part of several (`contains("core")` with `core-banking`, `core-ledger`).
+ * naming no team that is a part of one or more (`contains("core")` with `core-banking`, `core-ledger`).
  */
 function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
-  // One naming no team is a value, not a name the expression reads (`has("team")`, a team-valued property's).
-  const unnamed = (value: string) => !spec.directory.byTitle.has(value) && value !== 'team' && !spec.teamProperties.includes(value);
-  const literals = valueStrings(references).filter((literal) => spec.directory.identifiers.has(literal.value) || unnamed(literal.value));
+  const literals = valueStrings(references).filter((literal) => spec.directory.identifiers.has(literal.value) || !spec.directory.byTitle.has(literal.value));
   if (literals.length === 0) return [];
   const { teams, apart } = teamsApart(jq, expression, spec);
   const after = apart('after');
+  // One naming no team meets teams as a part of them when it is compared with their values (written as a team's
+  // identifier, it still meets that team: not a key it reads, `has("team")`), and meets them lengthened too (not a
+  // pattern of whole identifiers, `test("^(qa|sre)$")`).
+  const partOfEach = (literal: StringLiteral, others: readonly JudgeTeam[]) =>
+    others.every((team) => apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: JSON.stringify(team.identifier) }]), [team]).size === 1) &&
+    others.every((team) => apart('after', expression, [`${team.identifier}\u00a7`, `\u00a7${team.identifier}`].map((identifier) => ({ title: team.title, identifier }))).size > 0);
   return literals.flatMap((literal) => {
     const named = teams.find((team) => team.identifier === literal.value);
     const without = apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: '"\u0001literal"' }]));
     const others = teams.filter((team) => team !== named && after.has(team.title) && !without.has(team.title));
     const met = others.map((team) => `"${team.title}" (${JSON.stringify(team.identifier)})`).join(', ');
-    // Naming no team, a part of each of several (not a pattern of whole identifiers, `test("^(qa|sre)$")`).
-    if (named === undefined) return others.length > 1 && others.every((team) => team.identifier.includes(literal.value)) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
+    if (named === undefined) return others.length > 0 && partOfEach(literal, others) ? [`${JSON.stringify(literal.value)} names no team and meets ${met}`] : [];
     return others.length === 0 ? [] : [`${JSON.stringify(literal.value)} names team "${named.title}" and meets ${met} too`];
   });
 }
@@ -793,8 +796,7 @@ export interface RewriteProof {
  * gives the same `null` for every other team, so only that team shows the read.
  */
 function readsTeamsWhenRun(expression: string, references: JqReferences, jq: JqEngine, options: Omit<DifferentialOptions, 'teams'> & { teams: [JudgeTeam, JudgeTeam] }): DependenceOutcome {
-  const names = new Set(['team', ...(options.teamProperties ?? [])]);
-  const literals = unique(valueStrings(references).map((literal) => literal.value)).filter((value) => !names.has(value));
+  const literals = unique(valueStrings(references).map((literal) => literal.value));
   const teamSets: [JudgeTeam, JudgeTeam][] = [options.teams, ...literals.slice(0, MAX_PROBED_LITERALS).map((value): [JudgeTeam, JudgeTeam] => [{ title: value, identifier: literalStandIn(value) }, options.teams[1]])];
   let outcome: DependenceOutcome = { kind: 'independent', samples: 0 };
   for (const teams of teamSets) {

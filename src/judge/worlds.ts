@@ -291,8 +291,9 @@ function spelledOf(team: JudgeTeam): { shape: string; title: string; identifier:
   return found;
 }
 
+// Lengths too: jq sees a value's length (`map(length)`), and a title as long as its identifier keeps it.
 const shapeOf = (team: JudgeTeam) =>
-  [/\s/.test(team.title), team.title !== team.title.toLowerCase(), team.identifier === slugOf(team.title), team.title === team.identifier, team.title.toLowerCase() === team.identifier.toLowerCase()].map(Number).join('');
+  [/\s/.test(team.title), team.title !== team.title.toLowerCase(), team.identifier === slugOf(team.title), team.title === team.identifier, team.title.toLowerCase() === team.identifier.toLowerCase(), team.title.length === team.identifier.length].map(Number).join('');
 
 /** How `value` (and `v`, it in lower case) stands to `text` (`t`, in lower case). */
 function relation(value: string, v: string, text: string, t: string): string {

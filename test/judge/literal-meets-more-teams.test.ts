@@ -81,3 +81,126 @@ describe('a literal that is no team\'s identifier but a part of several, in a mi
     expect(finding.reason).not.toContain('"payments"');
   });
 });
+
+describe('a literal naming no team that is a part of one identifier, in an org whose data holds identifiers', () => {
+  // No flag says the org migrated, but its entities hold identifiers: "core" matched no title before and meets cb_core now.
+  const ONE = [
+    { name: 'Core Banking', identifier: 'cb_core' },
+    { name: 'Payments', identifier: 'payments' },
+  ];
+  const calculation = '.team | any(contains("core"))';
+  it(`${calculation}: a review naming the one team it meets`, () => {
+    const value = (team: string) => JSON.stringify(jq.evaluate({ team: [team] }, calculation));
+    expect(ONE.map((team) => [value(team.name), value(team.identifier)])).toEqual([
+      ['{"ok":true,"values":[false]}', '{"ok":true,"values":[true]}'],
+      ['{"ok":true,"values":[false]}', '{"ok":true,"values":[false]}'],
+    ]);
+    const oneOrg = org(
+      {
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: ONE.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      ONE,
+    );
+    const { finding } = judged(jq, oneOrg, 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    expect(finding.reason).toContain('"cb_core"');
+  });
+});
+
+describe('a pattern naming no team, judged by the teams it meets, in a migrated org', () => {
+  const PARTS = [
+    { name: 'Core Banking', identifier: 'core-banking' },
+    { name: 'Core Ledger', identifier: 'core-ledger' },
+    { name: 'Payments', identifier: 'payments' },
+  ];
+  const partsOrg = (calculation: string) =>
+    org(
+      {
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: PARTS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      PARTS,
+    );
+  const met = (calculation: string, identifier: string) => JSON.stringify(jq.evaluate({ team: [identifier] }, calculation)) === '{"ok":true,"values":[true]}';
+
+  it('.team | any(test("^core-")): a prefix of two identifiers, and of any like them, so a review naming them', () => {
+    const calculation = '.team | any(test("^core-"))';
+    expect(PARTS.filter((team) => met(calculation, team.identifier)).map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
+    expect(met(calculation, 'core-payroll')).toBe(true);
+    const { finding } = judged(jq, partsOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    for (const identifier of ['core-banking', 'core-ledger']) expect(finding.reason).toContain(JSON.stringify(identifier));
+  });
+
+  it('.team | any(test("^(core-banking|core-ledger)$")): it names each whole identifier it meets, so written for identifiers', () => {
+    const calculation = '.team | any(test("^(core-banking|core-ledger)$"))';
+    expect(PARTS.filter((team) => met(calculation, team.identifier)).map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
+    expect(met(calculation, 'core-banking-eu')).toBe(false);
+    const { finding } = judged(jq, partsOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('unaffected');
+  });
+});
+
+describe('a literal naming no team, told from a name the expression reads by running it, in a migrated org', () => {
+  // Every identifier set apart holds the word "team": a test by the word alone cannot tell the two rows apart.
+  const WORDED = [
+    { name: 'QA Team', identifier: 'qa-team' },
+    { name: 'SRE Team', identifier: 'sre-team' },
+    { name: 'Payments', identifier: 'payments' },
+  ];
+  const wordedOrg = (calculation: string) =>
+    org(
+      {
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: WORDED.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      WORDED,
+    );
+  const met = (calculation: string, value: 'name' | 'identifier') => WORDED.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value]] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
+
+  it('.team | any(contains("team")): "team" is a part of two identifiers, so a review naming them', () => {
+    const calculation = '.team | any(contains("team"))';
+    expect(met(calculation, 'name')).toEqual([]);
+    expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+    const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    for (const identifier of ['qa-team', 'sre-team']) expect(finding.reason).toContain(JSON.stringify(identifier));
+  });
+
+  for (const calculation of ['has("team") and (.team | any(. == "qa-team" or . == "sre-team"))', 'has("team") and (.team | any(startswith("qa-team") or startswith("sre-team")))']) {
+    it(`${calculation}: "team" is the key it reads, no team it meets`, () => {
+      expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+      // Read under another key, the same teams stay out: the word is a name, not a value met by team values.
+      expect(JSON.stringify(jq.evaluate({ team: ['qa-team'] }, calculation.replace('has("team")', 'has("squad")')))).toBe('{"ok":true,"values":[false]}');
+      const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
+      expect(finding.verdict).toBe('unaffected');
+      expect(finding.reason).not.toContain('meets');
+    });
+  }
+});
+
+describe('the word "team" compared with team values is a value like any other, in a migrated org', () => {
+  const TEAMS2 = [
+    { name: 'QA', identifier: 'qa' },
+    { name: 'SRE', identifier: 'sre' },
+  ];
+  const calculation = '.team | any(. == "team")';
+  it(`${calculation}: no team holds "team" today, so it matches nothing now`, () => {
+    for (const team of TEAMS2) expect(JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation))).toBe('{"ok":true,"values":[false]}');
+    expect(JSON.stringify(jq.evaluate({ team: ['team'] }, calculation))).toBe('{"ok":true,"values":[true]}');
+    const twoTeams = org(
+      {
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: TEAMS2.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      TEAMS2,
+    );
+    const { finding } = judged(jq, twoTeams, 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('breaks');
+    expect(finding.reason).toContain('"team" is no team of the org today');
+  });
+});

@@ -655,6 +655,9 @@ function judgeByRunning(expression: string, references: JqReferences, jq: JqEngi
       literals = 'meets-more-teams';
       detail = ` (${besides.join('; ')})`;
     }
+    // Ours, and said: in an org of more teams than are run alone, what they show is what the first of them show.
+    const notAlone = teamsWithIdentifiers(directory).length - MAX_TEAMS_ALONE;
+    if (state.state === 'after' && (literals === 'written-for-identifiers' || literals === 'meets-more-teams') && notAlone > 0) detail += ` (the first ${MAX_TEAMS_ALONE} of the org's teams were run alone, ${notAlone} more were not)`;
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';

@@ -655,6 +655,9 @@ function judgeByRunning(expression: string, references: JqReferences, jq: JqEngi
       literals = 'meets-more-teams';
       detail = ` (${besides.join('; ')})`;
     }
+    // Ours, and said: in an org of more teams than are run alone, what they show is what the first of them show.
+    const notAlone = teamsWithIdentifiers(directory).length - MAX_TEAMS_ALONE;
+    if (state.state === 'after' && (literals === 'written-for-identifiers' || literals === 'meets-more-teams') && notAlone > 0) detail += ` (the first ${MAX_TEAMS_ALONE} of the org's teams were run alone, ${notAlone} more were not)`;
   }
   const decision = decide({ class: classification.class, sink, ...state, literals }, difference);
   const standIn = spec.teams.some((team) => team.standIn === 'placeholder') ? ' (the org names too few team identifiers, so stand-in teams were used)' : '';
@@ -692,18 +695,21 @@ function keepsWhomItSetApart(jq: JqEngine, expression: string, references: JqRef
   return neutral !== undefined && jq.validate(neutral).ok && apart('after', neutral).size === 0;
 }
 
-/** The org's teams run alone, and which of them (or of `among`, teams of its making) the expression or another text sets apart from a team nobody holds, in a world. */
-function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { teams: readonly JudgeTeam[]; apart: (world: World, text?: string, among?: readonly JudgeTeam[]) => Set<string> } {
+/** The org's teams run alone, and which of them (or of `among`, teams of its making) the expression or another text sets apart from a team nobody holds, in a world; `apartEach` asks several at once. */
+function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec) {
   const teams = teamsWithIdentifiers(spec.directory).slice(0, MAX_TEAMS_ALONE);
   const nobody: JudgeTeam = { title: '\u0001nobody', identifier: '\u0001nobody' };
-  const apart = (world: World, text = expression, among: readonly JudgeTeam[] = teams) => {
-    const inputs = fillDerived([nobody, ...among].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived);
-    // Every team asked at once: one jq request, not one per team.
-    jq.prefetch?.({ evaluate: [{ expression: text, inputs }] });
-    const [baseline, ...results] = inputs.map((input) => JSON.stringify(jq.evaluate(input, text)));
-    return new Set(among.filter((_, i) => results[i] !== baseline).map((team) => team.title));
+  const apartEach = (world: World, asked: readonly { text: string; among: readonly JudgeTeam[] }[]): Set<string>[] => {
+    const inputs = asked.map(({ among }) => fillDerived([nobody, ...among].map((team) => contextFor(spec.kind, { label: '', teams: () => [team] }, world, spec.queryIds, spec.teamProperties, spec.removedRelations, spec.teamInputs, false, spec.teamRelations, spec.identifierProperties, spec.titleProperties, spec.seedFields)), spec.derived));
+    // Every team and text asked at once: one jq request, not one per team.
+    jq.prefetch?.({ validate: asked.map(({ text }) => text), evaluate: asked.map(({ text }, k) => ({ expression: text, inputs: inputs[k]! })) });
+    return asked.map(({ text, among }, k) => {
+      const [baseline, ...results] = inputs[k]!.map((input) => JSON.stringify(jq.evaluate(input, text)));
+      return new Set(among.filter((_, i) => results[i] !== baseline).map((team) => team.title));
+    });
   };
-  return { teams, apart };
+  const apart = (world: World, text = expression, among: readonly JudgeTeam[] = teams) => apartEach(world, [{ text, among }])[0]!;
+  return { teams, apart, apartEach };
 }
 
 /**
@@ -715,14 +721,17 @@ function teamsApart(jq: JqEngine, expression: string, spec: ContextSpec): { team
 function teamsMetBesides(jq: JqEngine, expression: string, references: JqReferences, spec: ContextSpec): string[] {
   const literals = valueStrings(references).filter((literal) => spec.directory.identifiers.has(literal.value) || !spec.directory.byTitle.has(literal.value));
   if (literals.length === 0) return [];
-  const { teams, apart } = teamsApart(jq, expression, spec);
+  const { teams, apart, apartEach } = teamsApart(jq, expression, spec);
   const after = apart('after');
   // One naming no team meets teams as a part of them when it is compared with their values (written as a team's
   // identifier, it still meets that team: not a key it reads, `has("team")`), and meets them lengthened too (not a
   // pattern of whole identifiers, `test("^(qa|sre)$")`).
-  const partOfEach = (literal: StringLiteral, others: readonly JudgeTeam[]) =>
-    others.every((team) => apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: JSON.stringify(team.identifier) }]), [team]).size === 1) &&
-    others.every((team) => apart('after', expression, [`${team.identifier}\u00a7`, `\u00a7${team.identifier}`].map((identifier) => ({ title: team.title, identifier }))).size > 0);
+  const partOfEach = (literal: StringLiteral, others: readonly JudgeTeam[]) => {
+    const asTheirs = apartEach('after', others.map((team) => ({ text: withEdits(expression, [{ start: literal.start, end: literal.end, text: JSON.stringify(team.identifier) }]), among: [team] })));
+    if (!asTheirs.every((met) => met.size === 1)) return false;
+    const lengthened = apart('after', expression, others.flatMap((team) => [`${team.identifier}\u00a7`, `\u00a7${team.identifier}`].map((identifier) => ({ title: team.title, identifier }))));
+    return others.every((team) => lengthened.has(team.title));
+  };
   return literals.flatMap((literal) => {
     const named = teams.find((team) => team.identifier === literal.value);
     const without = apart('after', withEdits(expression, [{ start: literal.start, end: literal.end, text: '"\u0001literal"' }]));

@@ -204,3 +204,30 @@ describe('the word "team" compared with team values is a value like any other, i
     expect(finding.reason).toContain('"team" is no team of the org today');
   });
 });
+
+describe('the teams a literal naming no team meets are asked of jq together', () => {
+  // Nothing cached between the two runs: other team names and another spelling of the same expression.
+  const requestsFor = (count: number, name: string, calculation: string) => {
+    // Every team but one holds a "-": `contains("-")` meets them all, as a part of each.
+    const teams = [{ name: 'Ops', identifier: 'ops' }, ...Array.from({ length: count }, (_, i) => ({ name: `${name} ${i}`, identifier: `${name.toLowerCase()}-${i}` }))];
+    const snapshot = org(
+      {
+        users: [],
+        organization: MIGRATED_ORGANIZATION,
+        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
+        entities: { service: teams.slice(0, 3).map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      },
+      teams,
+    );
+    const before = jq.requests!();
+    const { finding } = judged(jq, snapshot, 'calculationProperties.flag.calculation');
+    expect(finding.verdict).toBe('review');
+    expect(finding.reason).toContain(`"${name.toLowerCase()}-${count - 1}"`);
+    return jq.requests!() - before;
+  };
+
+  it('18 teams more cost no request per team (a larger batch may be split once)', () => {
+    const six = requestsFor(6, 'Squad', '.team | any(contains("-"))');
+    expect(requestsFor(24, 'Crew', '.team|any(contains("-"))') - six).toBeLessThanOrEqual(2);
+  });
+});

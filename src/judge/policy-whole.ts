@@ -6,15 +6,17 @@
  * condition answers alike before and after for everybody, the queries' rules are no change.
  */
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
+import { isObject, keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { PolicyQuery } from '../model/sites.js';
 import { joinPath } from '../catalog/location.js';
 import { judgeSite, partOfWhole } from './decision-table.js';
 import { entitiesFound, type RuleTree } from './query-rule.js';
 import { ruleTree } from './search-rule-finding.js';
-import { contextFor, literalTexts, teamCases, teamsFor } from './worlds.js';
-import type { World } from './user-model.js';
+import { literalTexts, teamCases, teamsFor, type TeamCase } from './worlds.js';
+import { userInWorld, type World } from './user-model.js';
+import { builtInOf, type BuiltInUser } from './built-in-values.js';
+import { contextReads } from './user-contexts.js';
 
 export function wholePolicy(catalog: Catalog, subject: string, queries: readonly PolicyQuery[], conditions: readonly string[], findings: readonly FindingDraft[]): FindingDraft[] {
   const queryAt = (location: string) =>
@@ -24,9 +26,7 @@ export function wholePolicy(catalog: Catalog, subject: string, queries: readonly
     });
   const under = (location: string) => queryAt(location) !== undefined;
   const flagged = findings.some((finding) => under(finding.location) && finding.verdict !== judgeSite('policy-holds'));
-  if (!flagged || conditions.length === 0 || !catalog.jq) return [...findings];
-  const results = resultsInWorlds(catalog, queries);
-  if (results === undefined || !answersAlike(catalog, queries, conditions, results)) return [...findings];
+  if (!flagged || conditions.length === 0 || !catalog.jq || !answersAlike(catalog, queries, conditions)) return [...findings];
   return findings.map((finding) => {
     if (!under(finding.location) || finding.verdict === judgeSite('policy-holds')) return finding;
     const reason = `${subject} of query "${queryAt(finding.location)!.id}" is one rule of a policy that, run whole (its queries over the org's entities in each world, its conditions over what they find), gives every user the same answer before the migration and after it.`;
@@ -34,42 +34,74 @@ export function wholePolicy(catalog: Catalog, subject: string, queries: readonly
   });
 }
 
-/** What each query finds among the org's entities, before and after; undefined where some query cannot be run so. */
-function resultsInWorlds(catalog: Catalog, queries: readonly PolicyQuery[]): Record<World, JsonValue> | undefined {
-  const out = { before: keyedRecord(), after: keyedRecord() };
-  let entitiesSeen = 0;
-  for (const query of queries) {
-    if (query.blueprint === undefined) return undefined;
-    const tree: RuleTree | undefined = isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint) : undefined;
-    const entities = catalog.entities.get(query.blueprint) ?? [];
-    const found = tree && entitiesFound({ directory: catalog.teams, tree, entities, blueprint: query.blueprint });
-    if (found === undefined) return undefined;
-    entitiesSeen += entities.length;
-    out.before[query.id] = { entities: found.before };
-    out.after[query.id] = { entities: found.after };
-  }
-  // No entity found in either world proves nothing of the entities the org will have.
-  return entitiesSeen > 0 ? out : undefined;
+/**
+ * The users a policy is run for: the org's people where it lists them (admins pass anyway), else
+ * one per team case; each distinct one once (the email kept only where something reads it).
+ */
+function usersOf(catalog: Catalog, cases: () => TeamCase[], readsEmail: boolean): BuiltInUser[] {
+  const people = catalog.people.filter((person) => !person.admin);
+  const all = people.length > 0 ? people.map((p) => ({ email: p.email, teams: p.names.map((title, i) => ({ title, identifier: p.identifiers[i] ?? title })) })) : cases().map((teamCase) => ({ email: 'someone@example.com', teams: teamCase.teams(0) }));
+  const distinct = new Map(all.map((user) => [JSON.stringify([user.teams, readsEmail && user.email]), user]));
+  return [...distinct.values()];
 }
 
-/** Whether every condition gives every user case the same answer in both worlds. */
-function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditions: readonly string[], results: Record<World, JsonValue>): boolean {
+/** Whether some value the service fills in a query (`{{getUserEmail()}}`) holds the user's email. */
+const fillsEmail = (value: JsonValue | undefined): boolean => {
+  const filled = builtInOf(value);
+  if (filled !== undefined && 'builtIn' in filled) return filled.builtIn.values({ email: 'a@', teams: [] }, 'after').join() !== filled.builtIn.values({ email: 'b@', teams: [] }, 'after').join();
+  return Array.isArray(value) ? value.some(fillsEmail) : isObject(value) && Object.values(value).some(fillsEmail);
+};
+
+/**
+ * What each query finds for one user among the org's entities in one world; undefined where some
+ * query cannot be run so. Before the migration an org that has not migrated is what it holds today
+ * (a half-way org: blueprints holding identifiers already keep them). A query naming no blueprint
+ * searches every blueprint's entities.
+ */
+function resultsFor(catalog: Catalog, queries: readonly PolicyQuery[], user: BuiltInUser, world: World): JsonObject | undefined {
+  const out = keyedRecord();
+  for (const query of queries) {
+    const entities: JsonObject[] = [];
+    for (const blueprint of query.blueprint !== undefined ? [query.blueprint] : [...catalog.entities.keys()]) {
+      const tree: RuleTree | undefined = isObject(query.query) ? ruleTree(catalog, query.query, blueprint, { user, world }) : undefined;
+      const found = tree && entitiesFound({ directory: catalog.teams, tree, entities: catalog.entities.get(blueprint) ?? [], blueprint, today: !catalog.migrated });
+      if (found === undefined) return undefined;
+      entities.push(...found[world]);
+    }
+    out[query.id] = { entities };
+  }
+  return out;
+}
+
+/**
+ * Whether every condition gives every user the same answer in both worlds, some user passing in
+ * one: alike only because nobody passes in either proves nothing the policy is for.
+ */
+function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditions: readonly string[]): boolean {
+  // No entity to find in either world proves nothing of the entities the org will have.
+  if (!queries.some((query) => (query.blueprint === undefined ? [...catalog.entities.values()] : [catalog.entities.get(query.blueprint) ?? []]).some((list) => list.length > 0))) return false;
   const jq = catalog.jq!;
   const text = conditions.join(' ');
   const strings = conditions.flatMap((condition) => literalTexts(condition));
-  const cases = teamCases(catalog.teams, teamsFor(catalog.teams, text, [], strings), [], 'policy').filter((teamCase) => !teamCase.sided);
-  const ids = queries.map((query) => query.id);
-  // Only answers jq gives prove anything: an error may be a field these contexts lack.
-  const answer = (condition: string, context: JsonValue) => {
-    const run = jq.evaluate(context, condition);
-    return run.ok ? JSON.stringify(run.values) : undefined;
+  const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], strings), [], 'policy').filter((teamCase) => !teamCase.sided);
+  let passes = false;
+  const answers = (user: BuiltInUser, world: World): string[] | undefined => {
+    const results = resultsFor(catalog, queries, user, world);
+    if (results === undefined) return undefined;
+    const runner = userInWorld(user.teams, world, { email: user.email });
+    const out: string[] = [];
+    for (const condition of conditions) {
+      const run = jq.evaluate({ user: runner, results, trigger: { user: runner } }, condition);
+      // Only answers jq gives prove anything: an error may be a field these contexts lack.
+      if (!run.ok) return undefined;
+      passes ||= run.values.some((value) => value !== false && value !== null);
+      out.push(JSON.stringify(run.values));
+    }
+    return out;
   };
-  return cases.every((teamCase) => {
-    const contexts = { before: contextFor('policy', teamCase, 'before', ids, []), after: contextFor('policy', teamCase, 'after', ids, []) };
-    const withResults = (world: World) => ({ ...(contexts[world] as object), results: results[world] }) as JsonValue;
-    return conditions.every((condition) => {
-      const before = answer(condition, withResults('before'));
-      return before !== undefined && before === answer(condition, withResults('after'));
-    });
+  const alike = usersOf(catalog, cases, contextReads(text).email || queries.some((query) => fillsEmail(query.query))).every((user) => {
+    const before = answers(user, 'before');
+    return before !== undefined && JSON.stringify(before) === JSON.stringify(answers(user, 'after'));
   });
+  return alike && passes;
 }

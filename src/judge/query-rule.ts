@@ -130,6 +130,8 @@ interface RuleEntity {
   record?: EntityRecord;
 }
 
+const teamValuesOf = (entity: EntityRecord): string[] => (Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : []);
+
 /**
  * The entities: the org's own (the blueprint's, with their teams read back to titles where the
  * org already holds identifiers), then one per team, every team at once, and none.
@@ -152,8 +154,7 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
   for (const team of directory.byTitle.values()) if (team.identifier === undefined) toId.set(team.title, pendingIdentifier(team.title));
   const out: RuleEntity[] = [];
   for (const entity of entities.slice(0, MAX_REAL_ENTITIES)) {
-    const values = Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : [];
-    const before = values.map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
+    const before = teamValuesOf(entity).map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
     const standIn = before.some((v) => unsure.has(v));
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true, record: entity, ...(standIn && { standIn: true as const }) });
   }
@@ -373,12 +374,14 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
  * `.results.<query>.entities`): each record with its `team` as that world holds it. Undefined for
  * an operator or a combinator the service does not document.
  */
-export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): Record<World, JsonObject[]> | undefined {
+export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string; today?: boolean }): Record<World, JsonObject[]> | undefined {
   if (!documented(spec.tree)) return undefined;
   const found: Record<World, JsonObject[]> = { before: [], after: [] };
   for (const entity of teamEntities(spec.directory, spec.entities, [])) {
     if (entity.record === undefined) continue;
-    for (const world of ['before', 'after'] as const) if (treeMatches(spec.tree, entity, entity[world], spec.blueprint)) found[world].push({ ...entity.record, team: [...entity[world]] });
+    // `today`: before is what the entity holds now (a half-way org), not its teams read back to titles.
+    const held = { before: spec.today ? teamValuesOf(entity.record) : entity.before, after: entity.after };
+    for (const world of ['before', 'after'] as const) if (treeMatches(spec.tree, entity, held[world], spec.blueprint)) found[world].push({ ...entity.record, team: [...held[world]] });
   }
   return found;
 }

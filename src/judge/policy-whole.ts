@@ -58,15 +58,18 @@ const fillsEmail = (value: JsonValue | undefined): boolean => {
  * (a half-way org: blueprints holding identifiers already keep them). A query naming no blueprint
  * searches every blueprint's entities.
  */
-function resultsFor(catalog: Catalog, queries: readonly PolicyQuery[], user: BuiltInUser, world: World): JsonObject | undefined {
+function resultsFor(catalog: Catalog, queries: readonly PolicyQuery[], user: BuiltInUser, world: World, memo: Map<string, readonly JsonObject[] | undefined>): JsonObject | undefined {
   const out = keyedRecord();
   for (const query of queries) {
     const entities: JsonObject[] = [];
     for (const blueprint of query.blueprint !== undefined ? [query.blueprint] : [...catalog.entities.keys()]) {
       const tree: RuleTree | undefined = isObject(query.query) ? ruleTree(catalog, query.query, blueprint, { user, world }) : undefined;
-      const found = tree && entitiesFound({ directory: catalog.teams, tree, entities: catalog.entities.get(blueprint) ?? [], blueprint, today: !catalog.migrated });
+      // Users whose filled values are alike find alike: each tree is matched once per blueprint and world.
+      const key = `${world}\u0000${blueprint}\u0000${JSON.stringify(tree)}`;
+      if (!memo.has(key)) memo.set(key, tree && entitiesFound({ directory: catalog.teams, tree, entities: catalog.entities.get(blueprint) ?? [], blueprint, today: !catalog.migrated })?.[world]);
+      const found = memo.get(key);
       if (found === undefined) return undefined;
-      entities.push(...found[world]);
+      entities.push(...found);
     }
     out[query.id] = { entities };
   }
@@ -82,11 +85,11 @@ function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditi
   if (!queries.some((query) => (query.blueprint === undefined ? [...catalog.entities.values()] : [catalog.entities.get(query.blueprint) ?? []]).some((list) => list.length > 0))) return false;
   const jq = catalog.jq!;
   const text = conditions.join(' ');
-  const strings = conditions.flatMap((condition) => literalTexts(condition));
-  const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], strings), [], 'policy').filter((teamCase) => !teamCase.sided);
+  const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], conditions.flatMap(literalTexts)), [], 'policy').filter((teamCase) => !teamCase.sided);
+  const memo = new Map<string, readonly JsonObject[] | undefined>();
   let passes = false;
   const answers = (user: BuiltInUser, world: World): string[] | undefined => {
-    const results = resultsFor(catalog, queries, user, world);
+    const results = resultsFor(catalog, queries, user, world, memo);
     if (results === undefined) return undefined;
     const runner = userInWorld(user.teams, world, { email: user.email });
     const out: string[] = [];

@@ -87,24 +87,24 @@ function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditi
   const text = conditions.join(' ');
   const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], conditions.flatMap(literalTexts)), [], 'policy').filter((teamCase) => !teamCase.sided);
   const memo = new Map<string, readonly JsonObject[] | undefined>();
-  let passes = false;
-  const answers = (user: BuiltInUser, world: World): string[] | undefined => {
-    const results = resultsFor(catalog, queries, user, world, memo);
-    if (results === undefined) return undefined;
-    const runner = userInWorld(user.teams, world, { email: user.email });
-    const out: string[] = [];
-    for (const condition of conditions) {
-      const run = jq.evaluate({ user: runner, results, trigger: { user: runner } }, condition);
-      // Only answers jq gives prove anything: an error may be a field these contexts lack.
-      if (!run.ok) return undefined;
-      passes ||= run.values.some((value) => value !== false && value !== null);
-      out.push(JSON.stringify(run.values));
+  const users = usersOf(catalog, cases, contextReads(text).email || queries.some((query) => fillsEmail(query.query)));
+  // Each user's context in each world, all asked of jq at once per condition.
+  const contexts: JsonValue[] = [];
+  for (const user of users) {
+    for (const world of ['before', 'after'] as const) {
+      const results = resultsFor(catalog, queries, user, world, memo);
+      if (results === undefined) return false;
+      const runner = userInWorld(user.teams, world, { email: user.email });
+      contexts.push({ user: runner, results, trigger: { user: runner } });
     }
-    return out;
-  };
-  const alike = usersOf(catalog, cases, contextReads(text).email || queries.some((query) => fillsEmail(query.query))).every((user) => {
-    const before = answers(user, 'before');
-    return before !== undefined && JSON.stringify(before) === JSON.stringify(answers(user, 'after'));
+  }
+  let passes = false;
+  const alike = conditions.every((condition) => {
+    jq.prefetch?.({ evaluate: [{ expression: condition, inputs: contexts }] });
+    const runs = contexts.map((context) => jq.evaluate(context, condition));
+    passes ||= runs.some((run) => run.ok && run.values.some((value) => value !== false && value !== null));
+    // Only answers jq gives prove anything: an error may be a field these contexts lack.
+    return runs.every((run, i) => run.ok && (i % 2 === 1 || JSON.stringify(run) === JSON.stringify(runs[i + 1])));
   });
   return alike && passes;
 }

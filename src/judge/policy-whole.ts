@@ -6,12 +6,13 @@
  * condition answers alike before and after for everybody, the queries' rules are no change.
  */
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
+import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { PolicyQuery } from '../model/sites.js';
 import { joinPath } from '../catalog/location.js';
 import { judgeSite, partOfWhole } from './decision-table.js';
-import { entitiesFound, type RuleTree } from './query-rule.js';
+import { entitiesFound } from './query-rule.js';
+import type { EntityRecord } from '../model/snapshot.js';
 import { ruleTree } from './search-rule-finding.js';
 import { literalTexts, teamCases, teamsFor, type TeamCase } from './worlds.js';
 import { userInWorld, type World } from './user-model.js';
@@ -52,28 +53,44 @@ const fillsEmail = (value: JsonValue | undefined): boolean => {
   return Array.isArray(value) ? value.some(fillsEmail) : isObject(value) && Object.values(value).some(fillsEmail);
 };
 
+/** Every blueprint's entities in one list, once per org: what a query naming no blueprint searches. */
+const everyEntity = new WeakMap<Catalog['entities'], readonly EntityRecord[]>();
 /**
- * What each query finds for one user among the org's entities in one world; undefined where some
- * query cannot be run so. Before the migration an org that has not migrated is what it holds today
- * (a half-way org: blueprints holding identifiers already keep them). A query naming no blueprint
- * searches every blueprint's entities.
+ * What a rule tree finds in a world, and the contexts made of such finds, once per org: policies
+ * whose queries read alike (one copied into many actions) share them, so each is matched once and
+ * jq is sent each context once (its text is kept per object), whoever asks.
  */
-function resultsFor(catalog: Catalog, queries: readonly PolicyQuery[], user: BuiltInUser, world: World, memo: Map<string, readonly JsonObject[] | undefined>): JsonObject | undefined {
-  const out = keyedRecord();
+const madeIn = new WeakMap<Catalog['entities'], Map<string, JsonValue | undefined>>();
+
+function searched(catalog: Catalog, blueprint: string | undefined): readonly EntityRecord[] {
+  if (blueprint !== undefined) return catalog.entities.get(blueprint) ?? [];
+  if (!everyEntity.has(catalog.entities)) everyEntity.set(catalog.entities, [...catalog.entities.values()].flat());
+  return everyEntity.get(catalog.entities)!;
+}
+
+/**
+ * A policy's context for one user in one world, with what each query finds among the org's
+ * entities; undefined where some query cannot be run so. Before the migration an org that has not
+ * migrated is what it holds today (a half-way org: blueprints holding identifiers already keep
+ * them). A query naming no blueprint is one search over every blueprint's entities. Users whose
+ * filled values are alike make the same tree, so it is matched once per world.
+ */
+function contextFor(catalog: Catalog, queries: readonly PolicyQuery[], user: BuiltInUser, world: World): JsonValue | undefined {
+  if (!madeIn.has(catalog.entities)) madeIn.set(catalog.entities, new Map());
+  const made = madeIn.get(catalog.entities)!;
+  const once = (key: string, make: () => JsonValue | undefined) => (made.has(key) ? made.get(key) : made.set(key, make()).get(key));
+  const results = keyedRecord();
+  const keys: string[] = [world, user.email, JSON.stringify(user.teams)];
   for (const query of queries) {
-    const entities: JsonObject[] = [];
-    for (const blueprint of query.blueprint !== undefined ? [query.blueprint] : [...catalog.entities.keys()]) {
-      const tree: RuleTree | undefined = isObject(query.query) ? ruleTree(catalog, query.query, blueprint, { user, world }) : undefined;
-      // Users whose filled values are alike find alike: each tree is matched once per blueprint and world.
-      const key = `${world}\u0000${blueprint}\u0000${JSON.stringify(tree)}`;
-      if (!memo.has(key)) memo.set(key, tree && entitiesFound({ directory: catalog.teams, tree, entities: catalog.entities.get(blueprint) ?? [], blueprint, today: !catalog.migrated })?.[world]);
-      const found = memo.get(key);
-      if (found === undefined) return undefined;
-      entities.push(...found);
-    }
-    out[query.id] = { entities };
+    const tree = isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint, { user, world }) : undefined;
+    const key = JSON.stringify([world, catalog.migrated, query.blueprint ?? null, tree ?? null]);
+    const found = once(key, () => tree && entitiesFound({ directory: catalog.teams, tree, entities: searched(catalog, query.blueprint), blueprint: query.blueprint, today: !catalog.migrated, world }));
+    if (found === undefined) return undefined;
+    results[query.id] = { entities: found };
+    keys.push(query.id, key);
   }
-  return out;
+  const runner = userInWorld(user.teams, world, { email: user.email });
+  return once(JSON.stringify(keys), () => ({ user: runner, results, trigger: { user: runner } }));
 }
 
 /**
@@ -82,20 +99,18 @@ function resultsFor(catalog: Catalog, queries: readonly PolicyQuery[], user: Bui
  */
 function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditions: readonly string[]): boolean {
   // No entity to find in either world proves nothing of the entities the org will have.
-  if (!queries.some((query) => (query.blueprint === undefined ? [...catalog.entities.values()] : [catalog.entities.get(query.blueprint) ?? []]).some((list) => list.length > 0))) return false;
+  if (!queries.some((query) => searched(catalog, query.blueprint).length > 0)) return false;
   const jq = catalog.jq!;
   const text = conditions.join(' ');
   const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], conditions.flatMap(literalTexts)), [], 'policy').filter((teamCase) => !teamCase.sided);
-  const memo = new Map<string, readonly JsonObject[] | undefined>();
   const users = usersOf(catalog, cases, contextReads(text).email || queries.some((query) => fillsEmail(query.query)));
   // Each user's context in each world, all asked of jq at once per condition.
   const contexts: JsonValue[] = [];
   for (const user of users) {
     for (const world of ['before', 'after'] as const) {
-      const results = resultsFor(catalog, queries, user, world, memo);
-      if (results === undefined) return false;
-      const runner = userInWorld(user.teams, world, { email: user.email });
-      contexts.push({ user: runner, results, trigger: { user: runner } });
+      const context = contextFor(catalog, queries, user, world);
+      if (context === undefined) return false;
+      contexts.push(context);
     }
   }
   let passes = false;

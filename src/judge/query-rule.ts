@@ -136,7 +136,7 @@ const teamValuesOf = (entity: EntityRecord): string[] => (Array.isArray(entity.t
  * The entities: the org's own (the blueprint's, with their teams read back to titles where the
  * org already holds identifiers), then one per team, every team at once, and none.
  */
-function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[], teams: readonly JudgeTeam[]): RuleEntity[] {
+function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[], teams: readonly JudgeTeam[], limit = MAX_REAL_ENTITIES): RuleEntity[] {
   const toId = new Map<string, string>();
   const toTitle = new Map<string, string>();
   for (const team of directory.byTitle.values()) {
@@ -153,7 +153,7 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
   }
   for (const team of directory.byTitle.values()) if (team.identifier === undefined) toId.set(team.title, pendingIdentifier(team.title));
   const out: RuleEntity[] = [];
-  for (const entity of entities.slice(0, MAX_REAL_ENTITIES)) {
+  for (const entity of entities.slice(0, limit)) {
     const before = teamValuesOf(entity).map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
     const standIn = before.some((v) => unsure.has(v));
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true, record: entity, ...(standIn && { standIn: true as const }) });
@@ -369,19 +369,36 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
   return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
 }
 
+/** The org's entities as rules match them (with what each holds today), once per entity list: every tree a policy asks is matched on the same. */
+const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirectory; list: (RuleEntity & { today: readonly string[] })[] }>();
+
 /**
- * The org's own entities a rule tree finds in each world, as a query hands them on (a policy's
- * `.results.<query>.entities`): each record with its `team` as that world holds it. Undefined for
- * an operator or a combinator the service does not document.
+ * The org's own entities a rule tree finds in one world, as a query hands them on (a policy's
+ * `.results.<query>.entities`): each record with its `team` as that world holds it, every entity
+ * (no sample: what a condition counts must be all of it). `today`: before is what the entity
+ * holds now (a half-way org), not its teams read back to titles. Undefined for an operator or a
+ * combinator the service does not document.
  */
-export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string; today?: boolean }): Record<World, JsonObject[]> | undefined {
+export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string; today?: boolean; world: World }): JsonObject[] | undefined {
   if (!documented(spec.tree)) return undefined;
-  const found: Record<World, JsonObject[]> = { before: [], after: [] };
-  for (const entity of teamEntities(spec.directory, spec.entities, [])) {
-    if (entity.record === undefined) continue;
-    // `today`: before is what the entity holds now (a half-way org), not its teams read back to titles.
-    const held = { before: spec.today ? teamValuesOf(entity.record) : entity.before, after: entity.after };
-    for (const world of ['before', 'after'] as const) if (treeMatches(spec.tree, entity, held[world], spec.blueprint)) found[world].push({ ...entity.record, team: [...held[world]] });
+  if (orgEntities.get(spec.entities)?.directory !== spec.directory) {
+    // Entities holding the same teams share one list of them: a tree of team rules is matched once per list.
+    const lists = new Map<string, readonly string[]>();
+    const one = (held: readonly string[]) => {
+      const key = JSON.stringify(held);
+      return lists.get(key) ?? lists.set(key, held).get(key)!;
+    };
+    const list = teamEntities(spec.directory, spec.entities, [], spec.entities.length).flatMap((entity) => (entity.record ? [{ ...entity, before: one(entity.before), after: one(entity.after), today: one(teamValuesOf(entity.record)) }] : []));
+    orgEntities.set(spec.entities, { directory: spec.directory, list });
+  }
+  const readsRecord = (node: RuleTree): boolean => (node.kind === 'group' ? node.rules.some(readsRecord) : node.kind === 'field');
+  const perEntity = readsRecord(spec.tree);
+  const matched = new Map<readonly string[], boolean>();
+  const found: JsonObject[] = [];
+  for (const entity of orgEntities.get(spec.entities)!.list) {
+    const held = spec.world === 'after' ? entity.after : spec.today ? entity.today : entity.before;
+    if (perEntity || !matched.has(held)) matched.set(held, treeMatches(spec.tree, entity, held, spec.blueprint));
+    if (matched.get(held)) found.push({ ...entity.record, team: [...held] });
   }
   return found;
 }

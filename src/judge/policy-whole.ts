@@ -6,12 +6,12 @@
  * condition answers alike before and after for everybody, the queries' rules are no change.
  */
 import type { Catalog } from '../catalog/catalog.js';
-import { isObject, keyedRecord, type JsonValue } from '../model/json.js';
+import { isObject, keyedRecord, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft } from '../model/finding.js';
 import type { PolicyQuery } from '../model/sites.js';
 import { joinPath } from '../catalog/location.js';
 import { judgeSite, partOfWhole } from './decision-table.js';
-import { entitiesFound } from './query-rule.js';
+import { entitiesFound, type RuleTree } from './query-rule.js';
 import type { EntityRecord } from '../model/snapshot.js';
 import { ruleTree } from './search-rule-finding.js';
 import { literalTexts, teamCases, teamsFor, type TeamCase } from './worlds.js';
@@ -37,13 +37,15 @@ export function wholePolicy(catalog: Catalog, subject: string, queries: readonly
 
 /**
  * The users a policy is run for: the org's people where it lists them (admins pass anyway), else
- * one per team case; each distinct one once (the email kept only where something reads it).
+ * one per team case; each distinct one once (the email kept only where something reads it), with
+ * that distinction as its key.
  */
-function usersOf(catalog: Catalog, cases: () => TeamCase[], readsEmail: boolean): BuiltInUser[] {
+function usersOf(catalog: Catalog, cases: () => TeamCase[], readsEmail: () => boolean): (BuiltInUser & { key: string })[] {
   const people = catalog.people.filter((person) => !person.admin);
   const all = people.length > 0 ? people.map((p) => ({ email: p.email, teams: p.names.map((title, i) => ({ title, identifier: p.identifiers[i] ?? title })) })) : cases().map((teamCase) => ({ email: 'someone@example.com', teams: teamCase.teams(0) }));
-  const distinct = new Map(all.map((user) => [JSON.stringify([user.teams, readsEmail && user.email]), user]));
-  return [...distinct.values()];
+  const email = people.length > 0 && readsEmail();
+  const distinct = new Map(all.map((user) => [JSON.stringify([user.teams, email && user.email]), user]));
+  return [...distinct].map(([key, user]) => ({ ...user, key }));
 }
 
 /** Whether some value the service fills in a query (`{{getUserEmail()}}`) holds the user's email. */
@@ -56,9 +58,9 @@ const fillsEmail = (value: JsonValue | undefined): boolean => {
 /** Every blueprint's entities in one list, once per org: what a query naming no blueprint searches. */
 const everyEntity = new WeakMap<Catalog['entities'], readonly EntityRecord[]>();
 /**
- * What a rule tree finds in a world, and the contexts made of such finds, once per org: policies
+ * What a rule tree finds in a world, and jq's inputs made of such finds, once per org: policies
  * whose queries read alike (one copied into many actions) share them, so each is matched once and
- * jq is sent each context once (its text is kept per object), whoever asks.
+ * jq is sent each input once (its text is kept per object), whoever asks.
  */
 const madeIn = new WeakMap<Catalog['entities'], Map<string, JsonValue | undefined>>();
 
@@ -69,28 +71,40 @@ function searched(catalog: Catalog, blueprint: string | undefined): readonly Ent
 }
 
 /**
- * A policy's context for one user in one world, with what each query finds among the org's
- * entities; undefined where some query cannot be run so. Before the migration an org that has not
- * migrated is what it holds today (a half-way org: blueprints holding identifiers already keep
- * them). A query naming no blueprint is one search over every blueprint's entities. Users whose
- * filled values are alike make the same tree, so it is matched once per world.
+ * jq's inputs for a policy in one world: one per class of users whose queries find alike, holding
+ * what each query finds among the org's entities once and the users beside it (`users[i]`, the
+ * users' places in `users`); undefined where some query cannot be run so. Before the migration an
+ * org that has not migrated is what it holds today (a half-way org: blueprints holding identifiers
+ * already keep them). A query naming no blueprint is one search over every blueprint's entities.
  */
-function contextFor(catalog: Catalog, queries: readonly PolicyQuery[], user: BuiltInUser, world: World): JsonValue | undefined {
+function inputsFor(catalog: Catalog, queries: readonly PolicyQuery[], users: readonly (BuiltInUser & { key: string })[], world: World): { input: JsonValue; users: number[] }[] | undefined {
   if (!madeIn.has(catalog.entities)) madeIn.set(catalog.entities, new Map());
   const made = madeIn.get(catalog.entities)!;
   const once = (key: string, make: () => JsonValue | undefined) => (made.has(key) ? made.get(key) : made.set(key, make()).get(key));
-  const results = keyedRecord();
-  const keys: string[] = [world, user.email, JSON.stringify(user.teams)];
-  for (const query of queries) {
-    const tree = isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint, { user, world }) : undefined;
-    const key = JSON.stringify([world, catalog.migrated, query.blueprint ?? null, tree ?? null]);
-    const found = once(key, () => tree && entitiesFound({ directory: catalog.teams, tree, entities: searched(catalog, query.blueprint), blueprint: query.blueprint, today: !catalog.migrated, world }));
-    if (found === undefined) return undefined;
-    results[query.id] = { entities: found };
-    keys.push(query.id, key);
+  // A query with no value filled for the user makes one tree for everybody.
+  const plain = queries.map((query) => (isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint) : undefined));
+  const keyOf = new Map<RuleTree, string>();
+  const classes = new Map<string, { results: JsonObject; users: number[] }>();
+  for (const [i, user] of users.entries()) {
+    const trees = queries.map((query, q) => plain[q] ?? (isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint, { user, world }) : undefined));
+    if (trees.some((tree) => tree === undefined)) return undefined;
+    const keys = trees.map((tree, q) => keyOf.get(tree!) ?? keyOf.set(tree!, JSON.stringify([world, catalog.migrated, queries[q]!.blueprint ?? null, tree])).get(tree!)!);
+    const key = keys.join('\u0001');
+    if (!classes.has(key)) {
+      const results = keyedRecord();
+      for (const [q, query] of queries.entries()) {
+        const found = once(keys[q]!, () => entitiesFound({ directory: catalog.teams, tree: trees[q]!, entities: searched(catalog, query.blueprint), blueprint: query.blueprint, today: !catalog.migrated, world }));
+        if (found === undefined) return undefined;
+        results[query.id] = { entities: found };
+      }
+      classes.set(key, { results, users: [] });
+    }
+    classes.get(key)!.users.push(i);
   }
-  const runner = userInWorld(user.teams, world, { email: user.email });
-  return once(JSON.stringify(keys), () => ({ user: runner, results, trigger: { user: runner } }));
+  return [...classes].map(([key, { results, users: those }]) => {
+    const make = () => ({ results, users: those.map((i) => userInWorld(users[i]!.teams, world, { email: users[i]!.email })) });
+    return { input: once(`${key}\u0002${those.map((i) => users[i]!.key).join('\u0001')}`, make)!, users: those };
+  });
 }
 
 /**
@@ -103,23 +117,31 @@ function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditi
   const jq = catalog.jq!;
   const text = conditions.join(' ');
   const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], conditions.flatMap(literalTexts)), [], 'policy').filter((teamCase) => !teamCase.sided);
-  const users = usersOf(catalog, cases, contextReads(text).email || queries.some((query) => fillsEmail(query.query)));
-  // Each user's context in each world, all asked of jq at once per condition.
-  const contexts: JsonValue[] = [];
-  for (const user of users) {
-    for (const world of ['before', 'after'] as const) {
-      const context = contextFor(catalog, queries, user, world);
-      if (context === undefined) return false;
-      contexts.push(context);
-    }
-  }
+  const users = usersOf(catalog, cases, () => contextReads(text).email || queries.some((query) => fillsEmail(query.query)));
+  const [before, after] = [inputsFor(catalog, queries, users, 'before'), inputsFor(catalog, queries, users, 'after')];
+  if (!before || !after) return false;
+  const inputs = { before, after };
+  // Each user's context as the service builds it, run in jq beside the others of its class: what the
+  // queries find goes to jq once per class, not once per user. Every run asked, then read (a plan records them all).
+  const wrapped = conditions.map((condition) => `[.results as $results | .users[] | {user: ., results: $results, trigger: {user: .}} | [(${condition}\n)]]`);
+  jq.prefetch?.({ evaluate: wrapped.map((expression) => ({ expression, inputs: [...inputs.before, ...inputs.after].map(({ input }) => input) })) });
+  const runs = wrapped.map((expression) => ({ before: inputs.before.map(({ input }) => jq.evaluate(input, expression)), after: inputs.after.map(({ input }) => jq.evaluate(input, expression)) }));
   let passes = false;
-  const alike = conditions.every((condition) => {
-    jq.prefetch?.({ evaluate: [{ expression: condition, inputs: contexts }] });
-    const runs = contexts.map((context) => jq.evaluate(context, condition));
-    passes ||= runs.some((run) => run.ok && run.values.some((value) => value !== false && value !== null));
-    // Only answers jq gives prove anything: an error may be a field these contexts lack.
-    return runs.every((run, i) => run.ok && (i % 2 === 1 || JSON.stringify(run) === JSON.stringify(runs[i + 1])));
+  const alike = conditions.every((condition, c) => {
+    // A condition jq rejects alone proves nothing, whatever its wrapping gives (a plan's engine only records).
+    if (!jq.plansOnly && !jq.validate(condition).ok) return false;
+    const answers = { before: new Array<string>(users.length), after: new Array<string>(users.length) };
+    for (const world of ['before', 'after'] as const) {
+      for (const [n, { users: those }] of inputs[world].entries()) {
+        const run = runs[c]![world][n]!;
+        const outputs = run.ok && run.values.length === 1 && Array.isArray(run.values[0]) ? run.values[0] : [];
+        // Only answers jq gives prove anything: an error may be a field these contexts lack.
+        if (outputs.length !== those.length) return false;
+        those.forEach((i, k) => (answers[world][i] = JSON.stringify(outputs[k])));
+        passes ||= outputs.some((values) => Array.isArray(values) && values.some((value) => value !== false && value !== null));
+      }
+    }
+    return answers.before.every((answer, i) => answer === answers.after[i]);
   });
   return alike && passes;
 }

@@ -369,8 +369,12 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
   return leaves.every((leaf) => leaf.kind === 'team') ? 'matches-nobody' : undefined;
 }
 
-/** The org's entities as rules match them (with what each holds today), once per entity list: every tree a policy asks is matched on the same. */
-const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirectory; list: (RuleEntity & { today: readonly string[] })[] }>();
+/**
+ * The org's entities as rules match them, once per entity list: every tree a policy asks is matched
+ * on the same. Entities holding the same teams share a number for them (`held`, into `lists`), so a
+ * tree of team rules is matched once per list of teams, not once per entity.
+ */
+const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirectory; lists: (readonly string[])[]; list: { entity: RuleEntity; record: EntityRecord; held: Record<World | 'today', number> }[] }>();
 
 /**
  * The org's own entities a rule tree finds in one world, as a query hands them on (a policy's
@@ -382,23 +386,27 @@ const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirect
 export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string; today?: boolean; world: World }): JsonObject[] | undefined {
   if (!documented(spec.tree)) return undefined;
   if (orgEntities.get(spec.entities)?.directory !== spec.directory) {
-    // Entities holding the same teams share one list of them: a tree of team rules is matched once per list.
-    const lists = new Map<string, readonly string[]>();
-    const one = (held: readonly string[]) => {
+    const numbers = new Map<string, number>();
+    const lists: (readonly string[])[] = [];
+    const number = (held: readonly string[]) => {
       const key = JSON.stringify(held);
-      return lists.get(key) ?? lists.set(key, held).get(key)!;
+      if (!numbers.has(key)) numbers.set(key, lists.push(held) - 1);
+      return numbers.get(key)!;
     };
-    const list = teamEntities(spec.directory, spec.entities, [], spec.entities.length).flatMap((entity) => (entity.record ? [{ ...entity, before: one(entity.before), after: one(entity.after), today: one(teamValuesOf(entity.record)) }] : []));
-    orgEntities.set(spec.entities, { directory: spec.directory, list });
+    const list = teamEntities(spec.directory, spec.entities, [], spec.entities.length).flatMap((entity) => (entity.record ? [{ entity, record: entity.record, held: { before: number(entity.before), after: number(entity.after), today: number(teamValuesOf(entity.record)) } }] : []));
+    orgEntities.set(spec.entities, { directory: spec.directory, lists, list });
   }
+  const { lists, list } = orgEntities.get(spec.entities)!;
   const readsRecord = (node: RuleTree): boolean => (node.kind === 'group' ? node.rules.some(readsRecord) : node.kind === 'field');
   const perEntity = readsRecord(spec.tree);
-  const matched = new Map<readonly string[], boolean>();
+  const side = spec.world === 'after' ? 'after' : spec.today ? 'today' : 'before';
+  // -1: not matched yet; then 0 or 1.
+  const matched = new Int8Array(lists.length).fill(-1);
   const found: JsonObject[] = [];
-  for (const entity of orgEntities.get(spec.entities)!.list) {
-    const held = spec.world === 'after' ? entity.after : spec.today ? entity.today : entity.before;
-    if (perEntity || !matched.has(held)) matched.set(held, treeMatches(spec.tree, entity, held, spec.blueprint));
-    if (matched.get(held)) found.push({ ...entity.record, team: [...held] });
+  for (const { entity, record, held } of list) {
+    const teams = lists[held[side]]!;
+    if (perEntity || matched[held[side]] === -1) matched[held[side]] = treeMatches(spec.tree, entity, teams, spec.blueprint) ? 1 : 0;
+    if (matched[held[side]] === 1) found.push({ ...record, team: [...teams] });
   }
   return found;
 }

@@ -27,9 +27,12 @@ export function wholePolicy(catalog: Catalog, subject: string, queries: readonly
     });
   const under = (location: string) => queryAt(location) !== undefined;
   const flagged = findings.some((finding) => under(finding.location) && finding.verdict !== judgeSite('policy-holds'));
-  if (!flagged || conditions.length === 0 || !catalog.jq || !answersAlike(catalog, queries, conditions)) return [...findings];
+  const whole = flagged && conditions.length > 0 && catalog.jq ? answersAlike(catalog, queries, conditions) : false;
+  if (whole === false) return [...findings];
   return findings.map((finding) => {
     if (!under(finding.location) || finding.verdict === judgeSite('policy-holds')) return finding;
+    // Not run whole is said, never taken for alike: what the rule does alone stays in the reason.
+    if (whole !== true) return partOfWhole(finding, 'not-run', `${finding.reason} Its policy was not run whole: query "${whole.query}" finds ${whole.found} entities in one world, more than the ${MAX_FOUND} this tool sends jq for a query, so whether the policy lets the same people through after the migration is unknown.`, 'Check by hand whether the policy, its queries with its conditions, lets the same people through before and after the migration.');
     const reason = `${subject} of query "${queryAt(finding.location)!.id}" is one rule of a policy that, run whole (its queries over the org's entities in each world, its conditions over what they find), gives every user the same answer before the migration and after it.`;
     return partOfWhole(finding, 'policy-holds', reason, 'Nothing to change: the policy as a whole lets the same people through.');
   });
@@ -55,6 +58,9 @@ const fillsEmail = (value: JsonValue | undefined): boolean => {
   return Array.isArray(value) ? value.some(fillsEmail) : isObject(value) && Object.values(value).some(fillsEmail);
 };
 
+/** Ours: the most entities a query may find in a world for its policy to be run whole (jq is sent every one). */
+const MAX_FOUND = 1000;
+
 /** Every blueprint's entities in one list, once per org: what a query naming no blueprint searches. */
 const everyEntity = new WeakMap<Catalog['entities'], readonly EntityRecord[]>();
 /**
@@ -70,6 +76,12 @@ function searched(catalog: Catalog, blueprint: string | undefined): readonly Ent
   return everyEntity.get(catalog.entities)!;
 }
 
+/** A query that finds more than MAX_FOUND entities in a world: its policy is not run whole. */
+interface Capped {
+  query: string;
+  found: number;
+}
+
 /**
  * jq's inputs for a policy in one world: one per class of users whose queries find alike, holding
  * what each query finds among the org's entities once and the users beside it (`users[i]`, the
@@ -77,7 +89,7 @@ function searched(catalog: Catalog, blueprint: string | undefined): readonly Ent
  * org that has not migrated is what it holds today (a half-way org: blueprints holding identifiers
  * already keep them). A query naming no blueprint is one search over every blueprint's entities.
  */
-function inputsFor(catalog: Catalog, queries: readonly PolicyQuery[], users: readonly (BuiltInUser & { key: string })[], world: World): { input: JsonValue; users: number[] }[] | undefined {
+function inputsFor(catalog: Catalog, queries: readonly PolicyQuery[], users: readonly (BuiltInUser & { key: string })[], world: World): { input: JsonValue; users: number[] }[] | Capped | undefined {
   if (!madeIn.has(catalog.entities)) madeIn.set(catalog.entities, new Map());
   const made = madeIn.get(catalog.entities)!;
   const once = (key: string, make: () => JsonValue | undefined) => (made.has(key) ? made.get(key) : made.set(key, make()).get(key));
@@ -94,7 +106,8 @@ function inputsFor(catalog: Catalog, queries: readonly PolicyQuery[], users: rea
       const results = keyedRecord();
       for (const [q, query] of queries.entries()) {
         const found = once(keys[q]!, () => entitiesFound({ directory: catalog.teams, tree: trees[q]!, entities: searched(catalog, query.blueprint), blueprint: query.blueprint, today: !catalog.migrated, world }));
-        if (found === undefined) return undefined;
+        if (!Array.isArray(found)) return undefined;
+        if (found.length > MAX_FOUND) return { query: query.id, found: found.length };
         results[query.id] = { entities: found };
       }
       classes.set(key, { results, users: [] });
@@ -111,7 +124,7 @@ function inputsFor(catalog: Catalog, queries: readonly PolicyQuery[], users: rea
  * Whether every condition gives every user the same answer in both worlds, some user passing in
  * one: alike only because nobody passes in either proves nothing the policy is for.
  */
-function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditions: readonly string[]): boolean {
+function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditions: readonly string[]): boolean | Capped {
   // No entity to find in either world proves nothing of the entities the org will have.
   if (!queries.some((query) => searched(catalog, query.blueprint).length > 0)) return false;
   const jq = catalog.jq!;
@@ -120,6 +133,8 @@ function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditi
   const users = usersOf(catalog, cases, () => contextReads(text).email || queries.some((query) => fillsEmail(query.query)));
   const [before, after] = [inputsFor(catalog, queries, users, 'before'), inputsFor(catalog, queries, users, 'after')];
   if (!before || !after) return false;
+  if (!Array.isArray(before)) return before;
+  if (!Array.isArray(after)) return after;
   const inputs = { before, after };
   // Each user's context as the service builds it, run in jq beside the others of its class: what the
   // queries find goes to jq once per class, not once per user. Every run asked, then read (a plan records them all).

@@ -51,6 +51,8 @@ function usersOf(catalog: Catalog, cases: () => TeamCase[], readsEmail: () => bo
   return [...distinct].map(([key, user]) => ({ ...user, key }));
 }
 
+const usersIn = new WeakMap<Catalog['teams'], { people: Catalog['people']; made: Map<string, ReturnType<typeof usersOf>> }>();
+
 /** Whether some value the service fills in a query (`{{getUserEmail()}}`) holds the user's email. */
 const fillsEmail = (value: JsonValue | undefined): boolean => {
   const filled = builtInOf(value);
@@ -93,15 +95,19 @@ function inputsFor(catalog: Catalog, queries: readonly PolicyQuery[], users: rea
   if (!madeIn.has(catalog.entities)) madeIn.set(catalog.entities, new Map());
   const made = madeIn.get(catalog.entities)!;
   const once = (key: string, make: () => JsonValue | undefined) => (made.has(key) ? made.get(key) : made.set(key, make()).get(key));
-  // A query with no value filled for the user makes one tree for everybody.
-  const plain = queries.map((query) => (isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint) : undefined));
   const keyOf = new Map<RuleTree, string>();
-  const classes = new Map<string, { results: JsonObject; users: number[] }>();
-  for (const [i, user] of users.entries()) {
-    const trees = queries.map((query, q) => plain[q] ?? (isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint, { user, world }) : undefined));
+  const classOf = (trees: readonly (RuleTree | undefined)[]) => {
     if (trees.some((tree) => tree === undefined)) return undefined;
     const keys = trees.map((tree, q) => keyOf.get(tree!) ?? keyOf.set(tree!, JSON.stringify([world, catalog.migrated, queries[q]!.blueprint ?? null, tree])).get(tree!)!);
-    const key = keys.join('\u0001');
+    return { trees: trees as RuleTree[], keys, key: keys.join('\u0001') };
+  };
+  // Queries with no value filled for the user make one tree each, one class, for everybody.
+  const plain = classOf(queries.map((query) => (isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint) : undefined)));
+  const classes = new Map<string, { results: JsonObject; users: number[] }>();
+  for (const [i, user] of users.entries()) {
+    const ofUser = plain ?? classOf(queries.map((query) => (isObject(query.query) ? ruleTree(catalog, query.query, query.blueprint, { user, world }) : undefined)));
+    if (!ofUser) return undefined;
+    const { trees, keys, key } = ofUser;
     if (!classes.has(key)) {
       const results = keyedRecord();
       for (const [q, query] of queries.entries()) {
@@ -130,7 +136,12 @@ function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditi
   const jq = catalog.jq!;
   const text = conditions.join(' ');
   const cases = () => teamCases(catalog.teams, teamsFor(catalog.teams, text, [], conditions.flatMap(literalTexts)), [], 'policy').filter((teamCase) => !teamCase.sided);
-  const users = usersOf(catalog, cases, () => contextReads(text).email || queries.some((query) => fillsEmail(query.query)));
+  const fills = queries.some((query) => fillsEmail(query.query));
+  // The rules' dry run and their real run ask for the same users: made once.
+  if (usersIn.get(catalog.teams)?.people !== catalog.people) usersIn.set(catalog.teams, { people: catalog.people, made: new Map() });
+  const { made } = usersIn.get(catalog.teams)!;
+  const key = `${fills}\u0000${text}`;
+  const users = made.get(key) ?? made.set(key, usersOf(catalog, cases, () => fills || contextReads(text).email)).get(key)!;
   const [before, after] = [inputsFor(catalog, queries, users, 'before'), inputsFor(catalog, queries, users, 'after')];
   if (!before || !after) return false;
   if (!Array.isArray(before)) return before;

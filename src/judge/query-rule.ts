@@ -374,7 +374,7 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
  * on the same. Entities holding the same teams share a number for them (`held`, into `lists`), so a
  * tree of team rules is matched once per list of teams, not once per entity.
  */
-const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirectory; lists: (readonly string[])[]; list: { entity: RuleEntity; record: EntityRecord; held: Record<World | 'today', number> }[] }>();
+const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirectory; lists: (readonly string[])[]; entities: RuleEntity[]; held: Record<World | 'today', Int32Array> }>();
 
 /**
  * The org's own entities a rule tree finds in one world, as a query hands them on (a policy's
@@ -390,23 +390,23 @@ export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; 
     const lists: (readonly string[])[] = [];
     const number = (held: readonly string[]) => {
       const key = JSON.stringify(held);
-      if (!numbers.has(key)) numbers.set(key, lists.push(held) - 1);
-      return numbers.get(key)!;
+      return numbers.get(key) ?? numbers.set(key, lists.push(held) - 1).get(key)!;
     };
-    const list = teamEntities(spec.directory, spec.entities, [], spec.entities.length).flatMap((entity) => (entity.record ? [{ entity, record: entity.record, held: { before: number(entity.before), after: number(entity.after), today: number(teamValuesOf(entity.record)) } }] : []));
-    orgEntities.set(spec.entities, { directory: spec.directory, lists, list });
+    const entities = teamEntities(spec.directory, spec.entities, [], spec.entities.length).filter((entity) => entity.record);
+    const held = { before: Int32Array.from(entities, (e) => number(e.before)), after: Int32Array.from(entities, (e) => number(e.after)), today: Int32Array.from(entities, (e) => number(teamValuesOf(e.record!))) };
+    orgEntities.set(spec.entities, { directory: spec.directory, lists, entities, held });
   }
-  const { lists, list } = orgEntities.get(spec.entities)!;
+  const { lists, entities, held } = orgEntities.get(spec.entities)!;
   const readsRecord = (node: RuleTree): boolean => (node.kind === 'group' ? node.rules.some(readsRecord) : node.kind === 'field');
   const perEntity = readsRecord(spec.tree);
-  const side = spec.world === 'after' ? 'after' : spec.today ? 'today' : 'before';
+  const numbers = held[spec.world === 'after' ? 'after' : spec.today ? 'today' : 'before'];
   // -1: not matched yet; then 0 or 1.
   const matched = new Int8Array(lists.length).fill(-1);
   const found: JsonObject[] = [];
-  for (const { entity, record, held } of list) {
-    const teams = lists[held[side]]!;
-    if (perEntity || matched[held[side]] === -1) matched[held[side]] = treeMatches(spec.tree, entity, teams, spec.blueprint) ? 1 : 0;
-    if (matched[held[side]] === 1) found.push({ ...record, team: [...teams] });
+  for (let i = 0; i < entities.length; i++) {
+    const n = numbers[i]!;
+    if (perEntity || matched[n] === -1) matched[n] = treeMatches(spec.tree, entities[i]!, lists[n]!, spec.blueprint) ? 1 : 0;
+    if (matched[n] === 1) found.push({ ...entities[i]!.record!, team: [...lists[n]!] });
   }
   return found;
 }

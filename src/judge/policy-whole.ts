@@ -20,11 +20,7 @@ import { builtInOf, type BuiltInUser } from './built-in-values.js';
 import { contextReads } from './user-contexts.js';
 
 export function wholePolicy(catalog: Catalog, subject: string, queries: readonly PolicyQuery[], conditions: readonly string[], findings: readonly FindingDraft[]): FindingDraft[] {
-  const queryAt = (location: string) =>
-    queries.find((query) => {
-      const where = joinPath(...query.path);
-      return location.startsWith(`${where}.`) || location.startsWith(`${where}[`);
-    });
+  const queryAt = (location: string) => queries.find(({ path }) => ['.', '['].some((next) => location.startsWith(`${joinPath(...path)}${next}`)));
   const under = (location: string) => queryAt(location) !== undefined;
   const flagged = findings.some((finding) => under(finding.location) && finding.verdict !== judgeSite('policy-holds'));
   const whole = flagged && conditions.length > 0 && catalog.jq ? answersAlike(catalog, queries, conditions) : false;
@@ -79,10 +75,7 @@ function searched(catalog: Catalog, blueprint: string | undefined): readonly Ent
 }
 
 /** A query that finds more than MAX_FOUND entities in a world: its policy is not run whole. */
-interface Capped {
-  query: string;
-  found: number;
-}
+type Capped = { query: string; found: number };
 
 /**
  * jq's inputs for a policy in one world: one per class of users whose queries find alike, holding
@@ -148,26 +141,25 @@ function answersAlike(catalog: Catalog, queries: readonly PolicyQuery[], conditi
   if (!Array.isArray(after)) return after;
   const inputs = { before, after };
   // Each user's context as the service builds it, run in jq beside the others of its class: what the
-  // queries find goes to jq once per class, not once per user. Every run asked, then read (a plan records them all).
+  // queries find goes to jq once per class, not once per user. Every run asked (a plan records them all), then read.
   const wrapped = conditions.map((condition) => `[.results as $results | .users[] | {user: ., results: $results, trigger: {user: .}} | [(${condition}\n)]]`);
   jq.prefetch?.({ evaluate: wrapped.map((expression) => ({ expression, inputs: [...inputs.before, ...inputs.after].map(({ input }) => input) })) });
-  const runs = wrapped.map((expression) => ({ before: inputs.before.map(({ input }) => jq.evaluate(input, expression)), after: inputs.after.map(({ input }) => jq.evaluate(input, expression)) }));
   let passes = false;
-  const alike = conditions.every((condition, c) => {
-    // A condition jq rejects alone proves nothing, whatever its wrapping gives (a plan's engine only records).
-    if (!jq.plansOnly && !jq.validate(condition).ok) return false;
+  const alike = wrapped.map((expression, c) => {
     const answers = { before: new Array<string>(users.length), after: new Array<string>(users.length) };
+    // A condition jq rejects alone proves nothing, whatever its wrapping gives (a plan's engine only records).
+    let answered = jq.plansOnly || jq.validate(conditions[c]!).ok;
     for (const world of ['before', 'after'] as const) {
-      for (const [n, { users: those }] of inputs[world].entries()) {
-        const run = runs[c]![world][n]!;
+      for (const { input, users: those } of inputs[world]) {
+        const run = jq.evaluate(input, expression);
         const outputs = run.ok && run.values.length === 1 && Array.isArray(run.values[0]) ? run.values[0] : [];
         // Only answers jq gives prove anything: an error may be a field these contexts lack.
-        if (outputs.length !== those.length) return false;
+        answered &&= outputs.length === those.length;
         those.forEach((i, k) => (answers[world][i] = JSON.stringify(outputs[k])));
         passes ||= outputs.some((values) => Array.isArray(values) && values.some((value) => value !== false && value !== null));
       }
     }
-    return answers.before.every((answer, i) => answer === answers.after[i]);
+    return answered && answers.before.every((answer, i) => answer === answers.after[i]);
   });
-  return alike && passes;
+  return alike.every(Boolean) && passes;
 }

@@ -31,7 +31,8 @@ type Shape =
   | { kind: 'string' | 'boolean' | 'any' }
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'array'; items: Shape; label: string }
-  | { kind: 'object'; fields: Readonly<Record<string, Shape>>; required: readonly string[]; rest?: Shape; label: string }
+  /** `walks`: check walks its members, having a shape for some of them (else only its required fields are checked). */
+  | { kind: 'object'; fields: Readonly<Record<string, Shape>>; required: readonly string[]; rest?: Shape; label: string; walks: boolean }
   /** One shape per JSON type the value may have; the value's own type picks which applies. */
   | { kind: 'union'; options: Partial<Record<JsonType, Shape>> }
   /** A shape that depends on the value itself (a search rule vs. a nested group of rules). */
@@ -64,6 +65,7 @@ const object = (fields: Record<string, Shape>, options: ObjectOptions = {}): Sha
   required: options.required ?? [],
   ...(options.rest && { rest: options.rest }),
   label: options.label ?? 'an object',
+  walks: options.rest !== undefined || Object.keys(fields).length > 0,
 });
 const mapOf = (items: Shape): Shape => object({}, { rest: items, label: 'an object keyed by identifier' });
 
@@ -355,7 +357,8 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       const before = problems.length;
       check(option, value, path, problems);
       // A misfit of the union's own value (not of something inside it, whose path is longer) names every option.
-      const own = problems.findIndex((problem, index) => index >= before && problem.path.length === path.length);
+      // Sought only when it found any: the search's function, made for every union, was the check's garbage.
+      const own = problems.length === before ? -1 : problems.findIndex((problem, index) => index >= before && problem.path.length === path.length);
       if (own >= 0) problems[own] = { path: problems[own]!.path, expected: expectedOf(shape), value };
       return;
     }
@@ -373,9 +376,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       for (const key of shape.required) {
         if (value[key] == null) problems.push({ path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] });
       }
-      // An object without a shape for its other keys has only its named fields to check.
-      if (shape.rest === undefined && isEmpty(shape.fields)) return;
-      checkFields(shape, value, path, problems);
+      if (shape.walks) checkFields(shape, value, path, problems);
       return;
     }
   }
@@ -383,9 +384,10 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
 
 /** Each member of `record` against its field's shape (or `rest`), as check's object case does after its required fields. */
 function checkFields(shape: Extract<Shape, { kind: 'object' }>, record: Readonly<Record<string, unknown>>, path: (string | number)[], problems: Problem[]): void {
-  for (const key of Object.keys(record)) {
+  // for-in, not Object.keys: no list of keys made per object, which a reading pass pays again in collections.
+  for (const key in record) {
     const field = record[key];
-    if (field == null) continue; // null is absent
+    if (field == null || !Object.hasOwn(record, key)) continue; // null is absent
     const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
     if (!fieldShape) continue;
     path.push(key);
@@ -401,11 +403,6 @@ function everyEntityFits(list: readonly unknown[]): boolean {
 
 function mismatch(shape: Shape, value: unknown, path: readonly (string | number)[], problems: Problem[]): void {
   problems.push({ path: [...path], expected: expectedOf(shape), value });
-}
-
-function isEmpty(record: Readonly<Record<string, unknown>>): boolean {
-  for (const key in record) if (Object.hasOwn(record, key)) return false;
-  return true;
 }
 
 const describe = (value: unknown) =>

@@ -42,15 +42,18 @@ type Shape =
 
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';
 
-const str: Shape = { kind: 'string' };
-const bool: Shape = { kind: 'boolean' };
-const any: Shape = { kind: 'any' };
-const oneOf = (...values: string[]): Shape => ({ kind: 'enum', values });
-const arrayOf = (items: Shape, label = 'an array'): Shape => ({ kind: 'array', items, label });
+/** Every shape made with every field, in one order: the check reads them on one hidden class, not on nine (a tenth of its time). */
+const ALL_FIELDS = { kind: '', values: undefined, items: undefined, label: undefined, fields: undefined, required: undefined, rest: undefined, walks: false, options: undefined, choose: undefined, get: undefined };
+const uniform = (made: Shape): Shape => ({ ...ALL_FIELDS, ...made }) as Shape;
+const str: Shape = uniform({ kind: 'string' });
+const bool: Shape = uniform({ kind: 'boolean' });
+const any: Shape = uniform({ kind: 'any' });
+const oneOf = (...values: string[]): Shape => uniform({ kind: 'enum', values });
+const arrayOf = (items: Shape, label = 'an array'): Shape => uniform({ kind: 'array', items, label });
 const strings = arrayOf(str, 'an array of strings');
-const union = (options: Partial<Record<JsonType, Shape>>): Shape => ({ kind: 'union', options });
-const lazy = (get: () => Shape): Shape => ({ kind: 'lazy', get });
-const pick = (choose: (value: unknown) => Shape, label?: string): Shape => ({ kind: 'pick', choose, ...(label && { label }) });
+const union = (options: Partial<Record<JsonType, Shape>>): Shape => uniform({ kind: 'union', options });
+const lazy = (get: () => Shape): Shape => uniform({ kind: 'lazy', get });
+const pick = (choose: (value: unknown) => Shape, label?: string): Shape => uniform({ kind: 'pick', choose, ...(label && { label }) });
 
 interface ObjectOptions {
   /** Fields that must be present and not null. */
@@ -59,7 +62,7 @@ interface ObjectOptions {
   rest?: Shape;
   label?: string;
 }
-const object = (fields: Record<string, Shape>, options: ObjectOptions = {}): Shape => ({
+const object = (fields: Record<string, Shape>, options: ObjectOptions = {}): Shape => uniform({
   kind: 'object',
   fields,
   required: options.required ?? [],
@@ -354,6 +357,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       const type = jsonType(value);
       const option = type ? shape.options[type] : undefined;
       if (!option) return mismatch(shape, value, path, problems);
+      if (option === any) return;
       const before = problems.length;
       check(option, value, path, problems);
       // A misfit of the union's own value (not of something inside it, whose path is longer) names every option.
@@ -366,6 +370,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       if (!Array.isArray(value)) return mismatch(shape, value, path, problems);
       if (shape === ENTITY_LIST && everyEntityFits(value)) return;
       for (let index = 0; index < value.length; index++) {
+        if (shape.items === str && typeof value[index] === 'string') continue; // the commonest fit, told without a call
         path.push(index);
         check(shape.items, value[index], path, problems);
         path.pop();
@@ -389,7 +394,7 @@ function checkFields(shape: Extract<Shape, { kind: 'object' }>, record: Readonly
     const field = record[key];
     if (field == null || !Object.hasOwn(record, key)) continue; // null is absent
     const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
-    if (!fieldShape) continue;
+    if (!fieldShape || (fieldShape === str && typeof field === 'string')) continue;
     path.push(key);
     check(fieldShape, field, path, problems);
     path.pop();

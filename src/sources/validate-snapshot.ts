@@ -360,8 +360,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
       if (option === any) return;
       const before = problems.length;
       check(option, value, path, problems);
-      // A misfit of the union's own value (not of something inside it, whose path is longer) names every option.
-      // Sought only when it found any: the search's function, made for every union, was the check's garbage.
+      // A misfit of the union's own value (not of something inside it, whose path is longer) names every option; sought only when any was found.
       const own = problems.length === before ? -1 : problems.findIndex((problem, index) => index >= before && problem.path.length === path.length);
       if (own >= 0) problems[own] = { path: problems[own]!.path, expected: expectedOf(shape), value };
       return;

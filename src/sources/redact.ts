@@ -141,7 +141,9 @@ export function redactSecrets(value: JsonValue, secret = false, parentKey = '', 
     // for-in, not Object.keys: no list of keys made per object (garbage a reading pass pays again in collections); in place, no prototype to inherit from.
     for (const key in value) {
       if (!inPlace && !Object.hasOwn(value, key)) continue;
-      result[key] = redactSecrets(value[key]!, (keyKind(key) & secretKey) !== 0, key, tally, inPlace);
+      const redacted = redactSecrets(value[key]!, (keyKind(key) & secretKey) !== 0, key, tally, inPlace);
+      // In place, a value left as it was (nearly all) is not stored again: a store each was 2 % of the 10x org's read.
+      if (redacted !== value[key] || !inPlace) result[key] = redacted;
     }
     return result;
   }

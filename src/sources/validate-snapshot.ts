@@ -32,7 +32,7 @@ type Shape =
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'array'; items: Shape; label: string }
   /** `walks`: check walks its members, having a shape for some of them (else only its required fields are checked). */
-  | { kind: 'object'; fields: Readonly<Record<string, Shape>>; required: readonly string[]; rest?: Shape; label: string; walks: boolean }
+  | { kind: 'object'; fields: ReadonlyMap<string, Shape>; required: readonly string[]; rest?: Shape; label: string; walks: boolean }
   /** One shape per JSON type the value may have; the value's own type picks which applies. */
   | { kind: 'union'; options: Partial<Record<JsonType, Shape>> }
   /** A shape that depends on the value itself (a search rule vs. a nested group of rules). */
@@ -64,7 +64,7 @@ interface ObjectOptions {
 }
 const object = (fields: Record<string, Shape>, options: ObjectOptions = {}): Shape => uniform({
   kind: 'object',
-  fields,
+  fields: new Map(Object.entries(fields)),
   required: options.required ?? [],
   ...(options.rest && { rest: options.rest }),
   label: options.label ?? 'an object',
@@ -378,7 +378,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
     case 'object': {
       if (!isObject(value)) return mismatch(shape, value, path, problems);
       for (const key of shape.required) {
-        if (value[key] == null) problems.push({ path: [...path, key], expected: expectedOf(shape.fields[key] ?? any), value: value[key] });
+        if (value[key] == null) problems.push({ path: [...path, key], expected: expectedOf(shape.fields.get(key) ?? any), value: value[key] });
       }
       if (shape.walks) checkFields(shape, value, path, problems);
       return;
@@ -392,7 +392,7 @@ function checkFields(shape: Extract<Shape, { kind: 'object' }>, record: Readonly
   for (const key in record) {
     const field = record[key];
     if (field == null || !Object.hasOwn(record, key)) continue; // null is absent
-    const fieldShape = Object.hasOwn(shape.fields, key) ? shape.fields[key] : shape.rest;
+    const fieldShape = shape.fields.get(key) ?? shape.rest;
     if (!fieldShape || (fieldShape === str && typeof field === 'string')) continue;
     path.push(key);
     check(fieldShape, field, path, problems);

@@ -367,7 +367,7 @@ function check(shape: Shape, value: unknown, path: (string | number)[], problems
     }
     case 'array':
       if (!Array.isArray(value)) return mismatch(shape, value, path, problems);
-      if (shape === ENTITY_LIST && everyEntityFits(value)) return;
+      if (shape === ENTITY_LIST && value.every(entityFits)) return;
       for (let index = 0; index < value.length; index++) {
         if (shape.items === str && typeof value[index] === 'string') continue; // the commonest fit, told without a call
         path.push(index);
@@ -398,11 +398,6 @@ function checkFields(shape: Extract<Shape, { kind: 'object' }>, record: Readonly
     check(fieldShape, field, path, problems);
     path.pop();
   }
-}
-
-function everyEntityFits(list: readonly unknown[]): boolean {
-  for (let index = 0; index < list.length; index++) if (!entityFits(list[index])) return false;
-  return true;
 }
 
 function mismatch(shape: Shape, value: unknown, path: readonly (string | number)[], problems: Problem[]): void {

@@ -66,7 +66,6 @@ export class RedactionTally extends Map<string, number> {
  * ever says yes more often than the shapes would.
  */
 const TOKEN_SHAPE_HINT = new RegExp(SHAPES.map((shape) => shape.hint).join('|'), 'i');
-
 /** The shortest value any shape matches (a Slack token: `xoxb-` and 10 characters): a shorter string, as most are, needs no scan at all. */
 const SHORTEST_SHAPED = 15;
 

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { redactSnapshot } from '../../src/sources/redact.js';
+import type { JsonValue } from '../../src/model/json.js';
+import { RedactionTally } from '../../src/secrets/token-shapes.js';
+import { redactSecrets, redactSnapshot } from '../../src/sources/redact.js';
 import { loadSnapshotFile } from '../../src/sources/snapshot-file.js';
 import { checkSnapshot } from '../../src/sources/validate-snapshot.js';
 
@@ -121,6 +123,39 @@ describe('the snapshot file checked and redacted as it is read', () => {
       expect(pass.snapshot).toBe(expected.snapshot);
       expect(pass.notes.map((note) => note.replace(/^[^:]*\.json/, ''))).toEqual(expected.notes.map((note) => note.replace(/^org\.json/, '')));
       expect(pass.redacted).toBeUndefined();
+    }
+  });
+});
+
+describe('redactSecrets walks own keys only', () => {
+  it('copies no key a polluted Object.prototype would lend an object, and in place redacts what it walks', () => {
+    const record = { url: 'https://u:pw-own@x.example/', plain: 'kept' };
+    Object.defineProperty(Object.prototype, 'token', { value: 'lent-0123456789', enumerable: true, configurable: true, writable: true });
+    try {
+      const tally = new RedactionTally();
+      const copy = redactSecrets(record, false, '', tally) as Record<string, unknown>;
+      expect(Object.keys(copy)).toEqual(['url', 'plain']);
+      expect(copy).toEqual({ url: 'https://u:<redacted>@x.example/', plain: 'kept' });
+      expect([...tally.secrets]).toEqual(['pw-own']);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).token;
+    }
+    const fresh = JSON.parse('{"headers":{"X-Api-Key":"k-1","Accept":"json"},"list":[{"password":"p-1"},"ok"]}') as JsonValue;
+    const same = redactSecrets(fresh, false, '', new RedactionTally(), true);
+    expect(same).toBe(fresh);
+    expect(JSON.stringify(same)).toBe('{"headers":{"X-Api-Key":"<redacted>","Accept":"json"},"list":[{"password":"<redacted>"},"ok"]}');
+  });
+});
+
+describe('the shape check walks own keys only', () => {
+  it('notes nothing a polluted Object.prototype would lend every object', () => {
+    const document = demo();
+    const notes = checkSnapshot(document, 'org.json').notes;
+    Object.defineProperty(Object.prototype, 'teams', { value: 'lent', enumerable: true, configurable: true, writable: true });
+    try {
+      expect(checkSnapshot(document, 'org.json').notes).toEqual(notes);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).teams;
     }
   });
 });

@@ -21,15 +21,22 @@ const TEAMS = [
   { name: 'Payments', identifier: 'payments' },
 ];
 
-const snapshot = (calculation: string) =>
+/**
+ * An org of these teams whose service blueprint has the calculation `flag`, one service per team
+ * holding its identifier (the first `services` teams); migrated by its flag unless `migrated` is false.
+ */
+const flagOrg = (teams: readonly { name: string; identifier: string }[], calculation: string, options: { migrated?: boolean; services?: number; noUsers?: boolean } = {}) =>
   org(
     {
-      organization: MIGRATED_ORGANIZATION,
+      ...(options.migrated !== false && { organization: MIGRATED_ORGANIZATION }),
+      ...(options.noUsers && { users: [] }),
       blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-      entities: { service: TEAMS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
+      entities: { service: teams.slice(0, options.services ?? teams.length).map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
     },
-    TEAMS,
+    teams,
   );
+
+const snapshot = (calculation: string) => flagOrg(TEAMS, calculation);
 
 /** The teams an entity of which the calculation lets through today, by identifier. */
 const metToday = (calculation: string) => TEAMS.filter((team) => JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
@@ -62,14 +69,7 @@ describe('a literal that is no team\'s identifier but a part of several, in a mi
     { name: 'Payments', identifier: 'payments' },
   ];
   const calculation = '.team | any(contains("core"))';
-  const partsOrg = org(
-    {
-      organization: MIGRATED_ORGANIZATION,
-      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-      entities: { service: PARTS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-    },
-    PARTS,
-  );
+  const partsOrg = flagOrg(PARTS, calculation);
 
   it(`${calculation}: a review naming the teams it meets today, never written for identifiers`, () => {
     const met = (value: string) => PARTS.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value === 'title' ? 'name' : 'identifier']] }, calculation)) === '{"ok":true,"values":[true]}');
@@ -95,13 +95,7 @@ describe('a literal naming no team that is a part of one identifier, in an org w
       ['{"ok":true,"values":[false]}', '{"ok":true,"values":[true]}'],
       ['{"ok":true,"values":[false]}', '{"ok":true,"values":[false]}'],
     ]);
-    const oneOrg = org(
-      {
-        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-        entities: { service: ONE.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-      },
-      ONE,
-    );
+    const oneOrg = flagOrg(ONE, calculation, { migrated: false });
     const { finding } = judged(jq, oneOrg, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');
     expect(finding.reason).toContain('"cb_core"');
@@ -114,15 +108,7 @@ describe('a pattern naming no team, judged by the teams it meets, in a migrated 
     { name: 'Core Ledger', identifier: 'core-ledger' },
     { name: 'Payments', identifier: 'payments' },
   ];
-  const partsOrg = (calculation: string) =>
-    org(
-      {
-        organization: MIGRATED_ORGANIZATION,
-        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-        entities: { service: PARTS.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-      },
-      PARTS,
-    );
+  const partsOrg = (calculation: string) => flagOrg(PARTS, calculation);
   const met = (calculation: string, identifier: string) => JSON.stringify(jq.evaluate({ team: [identifier] }, calculation)) === '{"ok":true,"values":[true]}';
 
   it('.team | any(test("^core-")): a prefix of two identifiers, and of any like them, so a review naming them', () => {
@@ -150,15 +136,7 @@ describe('a literal naming no team, told from a name the expression reads by run
     { name: 'SRE Team', identifier: 'sre-team' },
     { name: 'Payments', identifier: 'payments' },
   ];
-  const wordedOrg = (calculation: string) =>
-    org(
-      {
-        organization: MIGRATED_ORGANIZATION,
-        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-        entities: { service: WORDED.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-      },
-      WORDED,
-    );
+  const wordedOrg = (calculation: string) => flagOrg(WORDED, calculation);
   const met = (calculation: string, value: 'name' | 'identifier') => WORDED.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value]] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
 
   it('.team | any(contains("team")): "team" is a part of two identifiers, so a review naming them', () => {
@@ -191,14 +169,7 @@ describe('the word "team" compared with team values is a value like any other, i
   it(`${calculation}: no team holds "team" today, so it matches nothing now`, () => {
     for (const team of TEAMS2) expect(JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation))).toBe('{"ok":true,"values":[false]}');
     expect(JSON.stringify(jq.evaluate({ team: ['team'] }, calculation))).toBe('{"ok":true,"values":[true]}');
-    const twoTeams = org(
-      {
-        organization: MIGRATED_ORGANIZATION,
-        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-        entities: { service: TEAMS2.map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-      },
-      TEAMS2,
-    );
+    const twoTeams = flagOrg(TEAMS2, calculation);
     const { finding } = judged(jq, twoTeams, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('breaks');
     expect(finding.reason).toContain('"team" is no team of the org today');
@@ -210,15 +181,7 @@ describe('the teams a literal naming no team meets are asked of jq together', ()
   const requestsFor = (count: number, name: string, calculation: string) => {
     // Every team but one holds a "-": `contains("-")` meets them all, as a part of each.
     const teams = [{ name: 'Ops', identifier: 'ops' }, ...Array.from({ length: count }, (_, i) => ({ name: `${name} ${i}`, identifier: `${name.toLowerCase()}-${i}` }))];
-    const snapshot = org(
-      {
-        users: [],
-        organization: MIGRATED_ORGANIZATION,
-        blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-        entities: { service: teams.slice(0, 3).map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-      },
-      teams,
-    );
+    const snapshot = flagOrg(teams, calculation, { services: 3, noUsers: true });
     const before = jq.requests!();
     const { finding } = judged(jq, snapshot, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');

@@ -130,13 +130,11 @@ interface RuleEntity {
   record?: EntityRecord;
 }
 
-const teamValuesOf = (entity: EntityRecord): string[] => (Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : []);
-
 /**
  * The entities: the org's own (the blueprint's, with their teams read back to titles where the
  * org already holds identifiers), then one per team, every team at once, and none.
  */
-function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[], teams: readonly JudgeTeam[], limit = MAX_REAL_ENTITIES): RuleEntity[] {
+function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[], teams: readonly JudgeTeam[]): RuleEntity[] {
   const toId = new Map<string, string>();
   const toTitle = new Map<string, string>();
   for (const team of directory.byTitle.values()) {
@@ -153,8 +151,9 @@ function teamEntities(directory: TeamDirectory, entities: readonly EntityRecord[
   }
   for (const team of directory.byTitle.values()) if (team.identifier === undefined) toId.set(team.title, pendingIdentifier(team.title));
   const out: RuleEntity[] = [];
-  for (const entity of entities.slice(0, limit)) {
-    const before = teamValuesOf(entity).map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
+  for (const entity of entities.slice(0, MAX_REAL_ENTITIES)) {
+    const values = Array.isArray(entity.team) ? entity.team.filter((v): v is string => typeof v === 'string') : typeof entity.team === 'string' ? [entity.team] : [];
+    const before = values.map((v) => (directory.byTitle.has(v) ? v : (toTitle.get(v) ?? v)));
     const standIn = before.some((v) => unsure.has(v));
     out.push({ label: `entity "${entity.identifier}"`, before, after: before.map((v) => toId.get(v) ?? v), real: true, record: entity, ...(standIn && { standIn: true as const }) });
   }
@@ -370,43 +369,16 @@ export function judgeRuleTree(spec: { directory: TeamDirectory; tree: RuleTree; 
 }
 
 /**
- * The org's entities as rules match them, once per entity list: every tree a policy asks is matched
- * on the same. Entities holding the same teams share a number for them (`held`, into `lists`), so a
- * tree of team rules is matched once per list of teams, not once per entity.
+ * The org's own entities a rule tree finds in each world, as a query hands them on (a policy's
+ * `.results.<query>.entities`): each record with its `team` as that world holds it. Undefined for
+ * an operator or a combinator the service does not document.
  */
-const orgEntities = new WeakMap<readonly EntityRecord[], { directory: TeamDirectory; lists: (readonly string[])[]; entities: RuleEntity[]; held: Record<World | 'today', Int32Array> }>();
-
-/**
- * The org's own entities a rule tree finds in one world, as a query hands them on (a policy's
- * `.results.<query>.entities`): each record with its `team` as that world holds it, every entity
- * (no sample: what a condition counts must be all of it). `today`: before is what the entity
- * holds now (a half-way org), not its teams read back to titles. Undefined for an operator or a
- * combinator the service does not document.
- */
-export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string; today?: boolean; world: World }): JsonObject[] | undefined {
+export function entitiesFound(spec: { directory: TeamDirectory; tree: RuleTree; entities: readonly EntityRecord[]; blueprint?: string }): Record<World, JsonObject[]> | undefined {
   if (!documented(spec.tree)) return undefined;
-  if (orgEntities.get(spec.entities)?.directory !== spec.directory) {
-    const numbers = new Map<string, number>();
-    const lists: (readonly string[])[] = [];
-    const number = (held: readonly string[]) => {
-      const key = JSON.stringify(held);
-      return numbers.get(key) ?? numbers.set(key, lists.push(held) - 1).get(key)!;
-    };
-    const entities = teamEntities(spec.directory, spec.entities, [], spec.entities.length).filter((entity) => entity.record);
-    const held = { before: Int32Array.from(entities, (e) => number(e.before)), after: Int32Array.from(entities, (e) => number(e.after)), today: Int32Array.from(entities, (e) => number(teamValuesOf(e.record!))) };
-    orgEntities.set(spec.entities, { directory: spec.directory, lists, entities, held });
-  }
-  const { lists, entities, held } = orgEntities.get(spec.entities)!;
-  const readsRecord = (node: RuleTree): boolean => (node.kind === 'group' ? node.rules.some(readsRecord) : node.kind === 'field');
-  const perEntity = readsRecord(spec.tree);
-  const numbers = held[spec.world === 'after' ? 'after' : spec.today ? 'today' : 'before'];
-  // -1: not matched yet; then 0 or 1.
-  const matched = new Int8Array(lists.length).fill(-1);
-  const found: JsonObject[] = [];
-  for (let i = 0; i < entities.length; i++) {
-    const n = numbers[i]!;
-    if (perEntity || matched[n] === -1) matched[n] = treeMatches(spec.tree, entities[i]!, lists[n]!, spec.blueprint) ? 1 : 0;
-    if (matched[n] === 1) found.push({ ...entities[i]!.record!, team: [...lists[n]!] });
+  const found: Record<World, JsonObject[]> = { before: [], after: [] };
+  for (const entity of teamEntities(spec.directory, spec.entities, [])) {
+    if (entity.record === undefined) continue;
+    for (const world of ['before', 'after'] as const) if (treeMatches(spec.tree, entity, entity[world], spec.blueprint)) found[world].push({ ...entity.record, team: [...entity[world]] });
   }
   return found;
 }

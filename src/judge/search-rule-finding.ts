@@ -4,7 +4,7 @@ import { classifyTeamValue, partitionTeamValues, unknownIdentifierHint } from '.
 import { isObject, type JsonObject, type JsonValue } from '../model/json.js';
 import type { FindingDraft, FindingImpact } from '../model/finding.js';
 import { TEAM_BLUEPRINT, type EntityRecord } from '../model/snapshot.js';
-import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS, type BuiltInUser } from './built-in-values.js';
+import { BUILT_IN_VALUES, builtInOf, TEAM_SEARCH_FORMS } from './built-in-values.js';
 import { builtInKey } from '../model/built-in-key.js';
 import { contextsOf, fillDerived, type ContextSpec } from './classify.js';
 import { type LiteralEvidence, decide, judgeSite, partOfWhole, stateAt, stateOf } from './decision-table.js';
@@ -15,7 +15,6 @@ import { allDerivedTeamProperties, derivedTeamProperties, teamIdentifierMirrors,
 import { derivedSeen } from './expression-memo.js';
 import { unfilledReads } from './unfilled.js';
 import { contextFor, teamsFor } from './worlds.js';
-import type { World } from './user-model.js';
 import type { JqEngine } from '../jq/engine.js';
 import { extractReferences, propertyPaths } from '../jq/references.js';
 import { tryLexJq } from '../jq/lexer.js';
@@ -564,15 +563,12 @@ function* ruleGroups(query: JsonValue | undefined, path: Path): Generator<{ path
  * in both worlds (a jq or template value, a relation path, a property that holds team values).
  * Rules on other fields are read only where the blueprint, and so its entities, is known.
  */
-export function ruleTree(catalog: Catalog, node: JsonObject, blueprint: string | undefined, user?: { user: BuiltInUser; world: World }): RuleTree | undefined {
+export function ruleTree(catalog: Catalog, node: JsonObject, blueprint: string | undefined): RuleTree | undefined {
   const list = Array.isArray(node.rules) ? node.rules : Array.isArray(node.conditions) ? node.conditions : undefined;
   if (list !== undefined) {
-    const rules = list.map((rule) => (isObject(rule) ? ruleTree(catalog, rule, blueprint, user) : undefined));
+    const rules = list.map((rule) => (isObject(rule) ? ruleTree(catalog, rule, blueprint) : undefined));
     return rules.every((rule) => rule !== undefined) ? { kind: 'group', combinator: node.combinator, rules: rules as RuleTree[] } : undefined;
   }
-  // A value the service fills for the user (a policy run for one user): what it holds for them in that world.
-  const filled = user && node.property === '$team' && typeof node.operator === 'string' ? builtInOf(node.value) : undefined;
-  if (filled !== undefined && 'builtIn' in filled) return { kind: 'team', operator: node.operator as string, values: filled.builtIn.values(user!.user, user!.world) };
   const team = literalTeamLeaf(node);
   if (team !== undefined) return { kind: 'team', ...team };
   return blueprint === undefined ? undefined : fieldLeaf(catalog, node, blueprint);

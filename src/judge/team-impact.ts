@@ -374,7 +374,7 @@ function readLiterals(expression: string, references: JqReferences, constants: r
     if (status.state === 'identifier') read.comparesIdentifiers = true;
     // An identifier that is no team's title names no team while `$team` holds titles.
     if (status.state === 'identifier' && !context.teams.byTitle.has(literal.value)) read.earlyIdentifiers.push(literal.value);
-    // `"team"` in `select(.key == "team")` or `has("team")` is a name, not a team it compares with.
+    // Whether it is a key it reads (`has("team")`) or a value it compares is told by running it, never by its word.
     if (status.state === 'unknown') read.unknownLiterals.push(literal.value);
   }
   return read;

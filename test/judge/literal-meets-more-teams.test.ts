@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { judged, MIGRATED_ORGANIZATION, org } from './two-worlds.js';
+import { judged, teamsWithCalculation } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -21,25 +21,15 @@ const TEAMS = [
   { name: 'Payments', identifier: 'payments' },
 ];
 
-/**
- * An org of these teams whose service blueprint has the calculation `flag`, one service per team
- * holding its identifier (the first `services` teams); migrated by its flag unless `migrated` is false.
- */
-const flagOrg = (teams: readonly { name: string; identifier: string }[], calculation: string, options: { migrated?: boolean; services?: number; noUsers?: boolean } = {}) =>
-  org(
-    {
-      ...(options.migrated !== false && { organization: MIGRATED_ORGANIZATION }),
-      ...(options.noUsers && { users: [] }),
-      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation } } }],
-      entities: { service: teams.slice(0, options.services ?? teams.length).map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-    },
-    teams,
-  );
+const snapshot = (calculation: string) => teamsWithCalculation(TEAMS, calculation);
 
-const snapshot = (calculation: string) => flagOrg(TEAMS, calculation);
+/** Whether the calculation lets through an entity holding this team value. */
+const lets = (calculation: string, value: string) => JSON.stringify(jq.evaluate({ team: [value] }, calculation)) === '{"ok":true,"values":[true]}';
 
-/** The teams an entity of which the calculation lets through today, by identifier. */
-const metToday = (calculation: string) => TEAMS.filter((team) => JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
+/** The identifiers of the teams an entity of which, holding the team by `held` (its identifier today), the calculation lets through. */
+const metBy = (teams: readonly { name: string; identifier: string }[], calculation: string, held: 'name' | 'identifier' = 'identifier') => teams.filter((team) => lets(calculation, team[held])).map((team) => team.identifier);
+
+const metToday = (calculation: string) => metBy(TEAMS, calculation);
 
 const ROWS: { calculation: string; names: string }[] = [
   { calculation: '.team | any(startswith("checkout"))', names: 'checkout' },
@@ -69,12 +59,11 @@ describe('a literal that is no team\'s identifier but a part of several, in a mi
     { name: 'Payments', identifier: 'payments' },
   ];
   const calculation = '.team | any(contains("core"))';
-  const partsOrg = flagOrg(PARTS, calculation);
+  const partsOrg = teamsWithCalculation(PARTS, calculation);
 
   it(`${calculation}: a review naming the teams it meets today, never written for identifiers`, () => {
-    const met = (value: string) => PARTS.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value === 'title' ? 'name' : 'identifier']] }, calculation)) === '{"ok":true,"values":[true]}');
-    expect(met('title')).toEqual([]);
-    expect(met('identifier').map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
+    expect(metBy(PARTS, calculation, 'name')).toEqual([]);
+    expect(metBy(PARTS, calculation)).toEqual(['core-banking', 'core-ledger']);
     const { finding } = judged(jq, partsOrg, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');
     for (const identifier of ['core-banking', 'core-ledger']) expect(finding.reason).toContain(JSON.stringify(identifier));
@@ -90,12 +79,11 @@ describe('a literal naming no team that is a part of one identifier, in an org w
   ];
   const calculation = '.team | any(contains("core"))';
   it(`${calculation}: a review naming the one team it meets`, () => {
-    const value = (team: string) => JSON.stringify(jq.evaluate({ team: [team] }, calculation));
-    expect(ONE.map((team) => [value(team.name), value(team.identifier)])).toEqual([
-      ['{"ok":true,"values":[false]}', '{"ok":true,"values":[true]}'],
-      ['{"ok":true,"values":[false]}', '{"ok":true,"values":[false]}'],
+    expect(ONE.map((team) => [lets(calculation, team.name), lets(calculation, team.identifier)])).toEqual([
+      [false, true],
+      [false, false],
     ]);
-    const oneOrg = flagOrg(ONE, calculation, { migrated: false });
+    const oneOrg = teamsWithCalculation(ONE, calculation, { migrated: false });
     const { finding } = judged(jq, oneOrg, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');
     expect(finding.reason).toContain('"cb_core"');
@@ -108,13 +96,12 @@ describe('a pattern naming no team, judged by the teams it meets, in a migrated 
     { name: 'Core Ledger', identifier: 'core-ledger' },
     { name: 'Payments', identifier: 'payments' },
   ];
-  const partsOrg = (calculation: string) => flagOrg(PARTS, calculation);
-  const met = (calculation: string, identifier: string) => JSON.stringify(jq.evaluate({ team: [identifier] }, calculation)) === '{"ok":true,"values":[true]}';
+  const partsOrg = (calculation: string) => teamsWithCalculation(PARTS, calculation);
 
   it('.team | any(test("^core-")): a prefix of two identifiers, and of any like them, so a review naming them', () => {
     const calculation = '.team | any(test("^core-"))';
-    expect(PARTS.filter((team) => met(calculation, team.identifier)).map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
-    expect(met(calculation, 'core-payroll')).toBe(true);
+    expect(metBy(PARTS, calculation)).toEqual(['core-banking', 'core-ledger']);
+    expect(lets(calculation, 'core-payroll')).toBe(true);
     const { finding } = judged(jq, partsOrg(calculation), 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');
     for (const identifier of ['core-banking', 'core-ledger']) expect(finding.reason).toContain(JSON.stringify(identifier));
@@ -122,8 +109,8 @@ describe('a pattern naming no team, judged by the teams it meets, in a migrated 
 
   it('.team | any(test("^(core-banking|core-ledger)$")): it names each whole identifier it meets, so written for identifiers', () => {
     const calculation = '.team | any(test("^(core-banking|core-ledger)$"))';
-    expect(PARTS.filter((team) => met(calculation, team.identifier)).map((team) => team.identifier)).toEqual(['core-banking', 'core-ledger']);
-    expect(met(calculation, 'core-banking-eu')).toBe(false);
+    expect(metBy(PARTS, calculation)).toEqual(['core-banking', 'core-ledger']);
+    expect(lets(calculation, 'core-banking-eu')).toBe(false);
     const { finding } = judged(jq, partsOrg(calculation), 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('unaffected');
   });
@@ -136,13 +123,12 @@ describe('a literal naming no team, told from a name the expression reads by run
     { name: 'SRE Team', identifier: 'sre-team' },
     { name: 'Payments', identifier: 'payments' },
   ];
-  const wordedOrg = (calculation: string) => flagOrg(WORDED, calculation);
-  const met = (calculation: string, value: 'name' | 'identifier') => WORDED.filter((team) => JSON.stringify(jq.evaluate({ team: [team[value]] }, calculation)) === '{"ok":true,"values":[true]}').map((team) => team.identifier);
+  const wordedOrg = (calculation: string) => teamsWithCalculation(WORDED, calculation);
 
   it('.team | any(contains("team")): "team" is a part of two identifiers, so a review naming them', () => {
     const calculation = '.team | any(contains("team"))';
-    expect(met(calculation, 'name')).toEqual([]);
-    expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+    expect(metBy(WORDED, calculation, 'name')).toEqual([]);
+    expect(metBy(WORDED, calculation)).toEqual(['qa-team', 'sre-team']);
     const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');
     for (const identifier of ['qa-team', 'sre-team']) expect(finding.reason).toContain(JSON.stringify(identifier));
@@ -150,7 +136,7 @@ describe('a literal naming no team, told from a name the expression reads by run
 
   for (const calculation of ['has("team") and (.team | any(. == "qa-team" or . == "sre-team"))', 'has("team") and (.team | any(startswith("qa-team") or startswith("sre-team")))']) {
     it(`${calculation}: "team" is the key it reads, no team it meets`, () => {
-      expect(met(calculation, 'identifier')).toEqual(['qa-team', 'sre-team']);
+      expect(metBy(WORDED, calculation)).toEqual(['qa-team', 'sre-team']);
       // Read under another key, the same teams stay out: the word is a name, not a value met by team values.
       expect(JSON.stringify(jq.evaluate({ team: ['qa-team'] }, calculation.replace('has("team")', 'has("squad")')))).toBe('{"ok":true,"values":[false]}');
       const { finding } = judged(jq, wordedOrg(calculation), 'calculationProperties.flag.calculation');
@@ -169,7 +155,7 @@ describe('the word "team" compared with team values is a value like any other, i
   it(`${calculation}: no team holds "team" today, so it matches nothing now`, () => {
     for (const team of TEAMS2) expect(JSON.stringify(jq.evaluate({ team: [team.identifier] }, calculation))).toBe('{"ok":true,"values":[false]}');
     expect(JSON.stringify(jq.evaluate({ team: ['team'] }, calculation))).toBe('{"ok":true,"values":[true]}');
-    const twoTeams = flagOrg(TEAMS2, calculation);
+    const twoTeams = teamsWithCalculation(TEAMS2, calculation);
     const { finding } = judged(jq, twoTeams, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('breaks');
     expect(finding.reason).toContain('"team" is no team of the org today');
@@ -181,7 +167,7 @@ describe('the teams a literal naming no team meets are asked of jq together', ()
   const requestsFor = (count: number, name: string, calculation: string) => {
     // Every team but one holds a "-": `contains("-")` meets them all, as a part of each.
     const teams = [{ name: 'Ops', identifier: 'ops' }, ...Array.from({ length: count }, (_, i) => ({ name: `${name} ${i}`, identifier: `${name.toLowerCase()}-${i}` }))];
-    const snapshot = flagOrg(teams, calculation, { services: 3, noUsers: true });
+    const snapshot = teamsWithCalculation(teams, calculation, { services: 3, noUsers: true });
     const before = jq.requests!();
     const { finding } = judged(jq, snapshot, 'calculationProperties.flag.calculation');
     expect(finding.verdict).toBe('review');

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { judged, org } from './two-worlds.js';
+import { judged, teamsWithCalculation } from './two-worlds.js';
 
 const jq = useJqEngine();
 
@@ -20,15 +20,8 @@ const TEAMS = [
 
 const calculation = '.team | map(length) | add';
 
-const snapshot = (teams: typeof TEAMS) =>
-  org(
-    {
-      users: [],
-      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { size: { title: 'Size', type: 'number', calculation } } }],
-      entities: { service: teams.map((team, i) => ({ identifier: `svc-${i}`, team: [team.name] })) },
-    },
-    teams,
-  );
+/** The org before the migration: each service holds its team's title. */
+const snapshot = (teams: typeof TEAMS) => teamsWithCalculation(teams, calculation, { name: 'size', type: 'number', migrated: false, held: 'name', noUsers: true });
 
 describe('teams told apart by what jq can see of them: their lengths', () => {
   it(`${calculation}: the Payments team's entities change value, so it breaks`, () => {

@@ -5,22 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useJqEngine } from '../support/jq-engine.js';
-import { judged, MIGRATED_ORGANIZATION, org } from './two-worlds.js';
+import { judged, teamsWithCalculation } from './two-worlds.js';
 
 const jq = useJqEngine();
 
 const teams = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `Team ${i}`, identifier: `team-${i}` }));
 
-const snapshot = (count: number) =>
-  org(
-    {
-      users: [],
-      organization: MIGRATED_ORGANIZATION,
-      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { flag: { title: 'Flag', type: 'boolean', calculation: '.team | any(. == "team-7")' } } }],
-      entities: { service: teams(count).slice(0, 10).map((team, i) => ({ identifier: `svc-${i}`, team: [team.identifier] })) },
-    },
-    teams(count),
-  );
+const snapshot = (count: number) => teamsWithCalculation(teams(count), '.team | any(. == "team-7")', { services: 10, noUsers: true });
 
 describe('teams run alone after the migration', () => {
   it('an org of 205 teams: written for identifiers, and the reason says 5 teams were not run alone', () => {

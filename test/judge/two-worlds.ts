@@ -201,6 +201,30 @@ export function serviceRelatedToTeam(relation: string, mirrors: Record<string, s
   return { identifier: 'service', title: 'Service', schema: { properties: {} }, relations: { [relation]: { title: relation, target: '_team', many: false, required: false } }, mirrorProperties, ...parts };
 }
 
+/**
+ * An org of these teams whose service blueprint has one calculation property (`flag`, a boolean,
+ * unless named), one service per team (the first `services` of them) holding its team by `held`
+ * (its identifier unless told); the migration's flag set unless `migrated` is false; no people
+ * with `noUsers`.
+ */
+export function teamsWithCalculation(
+  teams: readonly { name: string; identifier: string }[],
+  calculation: string,
+  options: { name?: string; type?: string; migrated?: boolean; services?: number; held?: 'name' | 'identifier'; noUsers?: boolean } = {},
+): OrgSnapshot {
+  const { name = 'flag', type = 'boolean', held = 'identifier' } = options;
+  const property = { title: name[0]!.toUpperCase() + name.slice(1), type, calculation };
+  return org(
+    {
+      ...(options.migrated !== false && { organization: MIGRATED_ORGANIZATION }),
+      ...(options.noUsers && { users: [] }),
+      blueprints: [{ identifier: 'service', title: 'Service', ownership: { type: 'Direct' }, schema: { properties: {} }, relations: {}, calculationProperties: { [name]: property } }],
+      entities: { service: teams.slice(0, options.services ?? teams.length).map((team, i) => ({ identifier: `svc-${i}`, team: [team[held]] })) },
+    },
+    teams,
+  );
+}
+
 /** An org of services, one per team, whose blueprint holds these calculation properties (`name: [calculation, type]`). */
 export function servicesWithCalculations(calculations: Record<string, readonly [string, string]>, parts: Partial<OrgSnapshot> = {}): OrgSnapshot {
   const calculationProperties = Object.fromEntries(Object.entries(calculations).map(([name, [calculation, type]]) => [name, { title: name, calculation, type }]));
